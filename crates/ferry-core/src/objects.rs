@@ -1,0 +1,288 @@
+//! Object definitions: the queue manager's own attributes and those of local, alias and model
+//! queues, with MQ's attribute names in the docs so an MQ administrator finds their way.
+//!
+//! These are plain values: the engine copies the attributes it needs on the hot path into the
+//! queue's state under its lock, so reading a definition never races with ALTER.
+
+use crate::message::Persistence;
+use crate::name::ObjectName;
+use crate::reason::{MqError, MqResult, Reason};
+
+/// Queue manager attributes (MQ's QMGR object).
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueueManagerAttrs {
+    /// The queue manager's name.
+    pub name: ObjectName,
+    /// DESCR.
+    pub description: String,
+    /// DEADQ: where undeliverable messages go (empty: none, undeliverable messages are discarded
+    /// where MQ would discard them, kept where MQ would keep them).
+    pub dead_letter_queue: ObjectName,
+    /// MAXMSGL: longest message any queue accepts, in bytes.
+    pub max_msg_length: usize,
+    /// MAXUMSGS: most uncommitted messages (puts plus gets) in one unit of work.
+    pub max_uncommitted_msgs: usize,
+    /// MAXHANDS: most object handles one connection may hold open.
+    pub max_handles: usize,
+    /// Most connections at once (MQ's MaxChannels for clients, here for every mode).
+    pub max_connections: usize,
+}
+
+/// Default MAXMSGL for the queue manager and queues: 4 MiB (MQ's default).
+pub const DEFAULT_MAX_MSG_LENGTH: usize = 4 * 1024 * 1024;
+/// Hard ceiling for any MAXMSGL: 100 MiB (MQ's maximum).
+pub const MAX_MAX_MSG_LENGTH: usize = 100 * 1024 * 1024;
+/// Hard ceiling for MAXDEPTH (MQ's maximum).
+pub const MAX_MAX_DEPTH: usize = 999_999_999;
+
+impl QueueManagerAttrs {
+    /// Defaults for a new queue manager called `name`.
+    pub fn new(name: ObjectName) -> Self {
+        QueueManagerAttrs {
+            name,
+            description: String::new(),
+            dead_letter_queue: ObjectName::new(crate::system::DEAD_LETTER_QUEUE).unwrap_or_default(),
+            max_msg_length: DEFAULT_MAX_MSG_LENGTH,
+            max_uncommitted_msgs: 10_000,
+            max_handles: 256,
+            max_connections: 10_000,
+        }
+    }
+
+    /// Checks every value is in range.
+    pub fn validate(&self) -> MqResult<()> {
+        check_range("MAXMSGL", self.max_msg_length, 32, MAX_MAX_MSG_LENGTH)?;
+        check_range("MAXUMSGS", self.max_uncommitted_msgs, 1, 999_999_999)?;
+        check_range("MAXHANDS", self.max_handles, 1, 999_999_999)?;
+        check_range("MAXCONNS", self.max_connections, 1, 1_000_000)?;
+        Ok(())
+    }
+}
+
+fn check_range(attr: &str, value: usize, min: usize, max: usize) -> MqResult<()> {
+    if value < min || value > max {
+        return Err(MqError::new(
+            Reason::AttributeValueError,
+            format!("{attr}({value}) is out of range; it must be {min} to {max}"),
+        ));
+    }
+    Ok(())
+}
+
+/// DEFPRESP: whether puts wait for the queue manager's answer by default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PutResponse {
+    /// Wait for the outcome (MQ's SYNC).
+    #[default]
+    Sync,
+    /// Return at once; failures are reported by the status call (MQ's ASYNC).
+    Async,
+}
+
+/// DEFREADA: whether non-persistent messages are streamed to clients ahead of their gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ReadAhead {
+    /// Not unless the application asks.
+    #[default]
+    No,
+    /// Yes unless the application says otherwise.
+    Yes,
+    /// Never, even when the application asks.
+    Disabled,
+}
+
+/// MSGDLVSQ: the order generic gets see messages in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DeliverySequence {
+    /// Highest priority first, FIFO within a priority.
+    #[default]
+    Priority,
+    /// Strictly first in, first out, whatever the priority.
+    Fifo,
+}
+
+/// DEFSOPT: what "input as queue default" means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DefaultInputOpen {
+    /// Shared input.
+    #[default]
+    Shared,
+    /// Exclusive input.
+    Exclusive,
+}
+
+/// DEFTYPE: how a queue came to exist.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DefinitionType {
+    /// Defined by an administrator.
+    #[default]
+    Predefined,
+    /// Created from a model; deleted when the creating handle closes; non-persistent only.
+    TemporaryDynamic,
+    /// Created from a model; lives until deleted.
+    PermanentDynamic,
+}
+
+/// USAGE: an ordinary queue or a transmission queue (channels use the latter).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Usage {
+    /// An ordinary queue.
+    #[default]
+    Normal,
+    /// Holds messages for a channel to move to another queue manager.
+    Transmission,
+}
+
+/// Attributes of a local queue (QLOCAL). Model queues carry the same set as a template.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LocalQueueAttrs {
+    /// DESCR.
+    pub description: String,
+    /// MAXDEPTH: most messages (committed or not) the queue holds.
+    pub max_depth: usize,
+    /// MAXMSGL: longest message accepted, in bytes (body plus properties).
+    pub max_msg_length: usize,
+    /// DEFPSIST: persistence of messages put "as queue default".
+    pub def_persistence: Persistence,
+    /// DEFPRTY: priority of messages put "as queue default".
+    pub def_priority: u8,
+    /// DEFPRESP.
+    pub def_put_response: PutResponse,
+    /// DEFREADA.
+    pub def_read_ahead: ReadAhead,
+    /// PUT(ENABLED|DISABLED), stored as "inhibited".
+    pub put_inhibited: bool,
+    /// GET(ENABLED|DISABLED), stored as "inhibited".
+    pub get_inhibited: bool,
+    /// SHARE (true) / NOSHARE (false): whether several handles may open it for input at once.
+    pub shareable: bool,
+    /// DEFSOPT.
+    pub def_input_open: DefaultInputOpen,
+    /// MSGDLVSQ.
+    pub delivery_sequence: DeliverySequence,
+    /// BOTHRESH: backout count at which the queue manager moves a message away (0: never).
+    pub backout_threshold: u32,
+    /// BOQNAME: where such messages go (empty: the dead-letter queue).
+    pub backout_requeue_name: ObjectName,
+    /// DEFTYPE (for model queues: what opening the model creates).
+    pub definition_type: DefinitionType,
+    /// USAGE.
+    pub usage: Usage,
+}
+
+impl Default for LocalQueueAttrs {
+    fn default() -> Self {
+        LocalQueueAttrs {
+            description: String::new(),
+            max_depth: 5000,
+            max_msg_length: DEFAULT_MAX_MSG_LENGTH,
+            def_persistence: Persistence::NotPersistent,
+            def_priority: 0,
+            def_put_response: PutResponse::Sync,
+            def_read_ahead: ReadAhead::No,
+            put_inhibited: false,
+            get_inhibited: false,
+            shareable: true,
+            def_input_open: DefaultInputOpen::Shared,
+            delivery_sequence: DeliverySequence::Priority,
+            backout_threshold: 0,
+            backout_requeue_name: ObjectName::EMPTY,
+            definition_type: DefinitionType::Predefined,
+            usage: Usage::Normal,
+        }
+    }
+}
+
+impl LocalQueueAttrs {
+    /// Checks every value is in range.
+    pub fn validate(&self) -> MqResult<()> {
+        check_range("MAXDEPTH", self.max_depth, 0, MAX_MAX_DEPTH)?;
+        check_range("MAXMSGL", self.max_msg_length, 0, MAX_MAX_MSG_LENGTH)?;
+        check_range("DEFPRTY", self.def_priority as usize, 0, 9)?;
+        check_range("BOTHRESH", self.backout_threshold as usize, 0, 999_999_999)?;
+        if self.def_persistence == Persistence::AsQueueDef {
+            return Err(MqError::new(
+                Reason::AttributeValueError,
+                "DEFPSIST must be YES or NO, not 'as queue default'",
+            ));
+        }
+        if self.description.len() > 64 {
+            return Err(MqError::new(
+                Reason::AttributeValueError,
+                format!("DESCR is {} characters; the limit is 64", self.description.len()),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Attributes of an alias queue (QALIAS): another name for a queue, with its own inhibit flags
+/// and defaults, which apply to puts and gets made through the alias.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AliasQueueAttrs {
+    /// TARGET: the queue this alias resolves to (resolved at open, so it may be defined later).
+    pub target: ObjectName,
+    /// DESCR.
+    pub description: String,
+    /// PUT(DISABLED) on the alias.
+    pub put_inhibited: bool,
+    /// GET(DISABLED) on the alias.
+    pub get_inhibited: bool,
+    /// DEFPSIST for puts through the alias.
+    pub def_persistence: Persistence,
+    /// DEFPRTY for puts through the alias.
+    pub def_priority: u8,
+    /// DEFPRESP for puts through the alias.
+    pub def_put_response: PutResponse,
+    /// DEFREADA for gets through the alias.
+    pub def_read_ahead: ReadAhead,
+}
+
+impl AliasQueueAttrs {
+    /// An alias for `target` with default attributes.
+    pub fn new(target: ObjectName) -> Self {
+        AliasQueueAttrs {
+            target,
+            description: String::new(),
+            put_inhibited: false,
+            get_inhibited: false,
+            def_persistence: Persistence::NotPersistent,
+            def_priority: 0,
+            def_put_response: PutResponse::Sync,
+            def_read_ahead: ReadAhead::No,
+        }
+    }
+}
+
+/// A queue definition of any kind, as stored in the object catalogue.
+#[derive(Debug, Clone, PartialEq)]
+pub enum QueueDefinition {
+    /// QLOCAL.
+    Local(LocalQueueAttrs),
+    /// QALIAS.
+    Alias(AliasQueueAttrs),
+    /// QMODEL: a template for dynamic queues. `definition_type` says temporary or permanent.
+    Model(LocalQueueAttrs),
+}
+
+/// Object types, numbered as MQ's MQQT_* queue types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum QueueType {
+    /// MQQT_LOCAL.
+    Local = 1,
+    /// MQQT_MODEL.
+    Model = 2,
+    /// MQQT_ALIAS.
+    Alias = 3,
+}
+
+impl QueueDefinition {
+    /// The queue type.
+    pub fn queue_type(&self) -> QueueType {
+        match self {
+            QueueDefinition::Local(_) => QueueType::Local,
+            QueueDefinition::Alias(_) => QueueType::Alias,
+            QueueDefinition::Model(_) => QueueType::Model,
+        }
+    }
+}

@@ -1,0 +1,296 @@
+//! Options of the MQI verbs in Rust shape: what to open and how, how to put, how to get.
+//!
+//! Each mirrors an MQ structure (MQOD/MQOO, MQPMO, MQGMO/MQMO, MQCO) with the same defaults
+//! where MQ has one, and builder methods so typical calls read as one line.
+
+use std::time::Duration;
+
+use crate::message::{CorrelId, MsgId};
+use crate::name::ObjectName;
+
+/// What to open (MQ's MQOD).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ObjectDescriptor {
+    /// A queue: local, alias or model. Opening a model creates a dynamic queue named from
+    /// `dynamic_name` (a prefix ending in `*` gets a unique suffix; default `AMQ.*`).
+    Queue {
+        /// The queue (or model) name.
+        name: ObjectName,
+        /// Name pattern for a dynamic queue, used only when `name` is a model.
+        dynamic_name: Option<String>,
+    },
+    /// The queue manager object itself (for inquire).
+    QueueManager,
+}
+
+impl ObjectDescriptor {
+    /// A queue by name.
+    pub fn queue(name: ObjectName) -> Self {
+        ObjectDescriptor::Queue { name, dynamic_name: None }
+    }
+
+    /// A model queue, creating a dynamic queue named from `pattern` (e.g. `APP.REPLY.*`).
+    pub fn model(name: ObjectName, pattern: &str) -> Self {
+        ObjectDescriptor::Queue { name, dynamic_name: Some(pattern.to_owned()) }
+    }
+}
+
+/// Input access requested at open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum InputMode {
+    /// Not open for input.
+    #[default]
+    None,
+    /// MQOO_INPUT_SHARED.
+    Shared,
+    /// MQOO_INPUT_EXCLUSIVE.
+    Exclusive,
+    /// MQOO_INPUT_AS_Q_DEF (the queue's DEFSOPT).
+    AsQueueDef,
+}
+
+/// How to open (MQ's MQOO_* options).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct OpenOptions {
+    /// Destructive gets.
+    pub input: InputMode,
+    /// Puts.
+    pub output: bool,
+    /// Browses.
+    pub browse: bool,
+    /// Inquire attributes.
+    pub inquire: bool,
+    /// Set attributes.
+    pub set: bool,
+    /// Read-ahead for non-persistent gets outside syncpoint: `Some(true)` asks for it,
+    /// `Some(false)` refuses it, `None` takes the queue's DEFREADA. Meaningful on local and tcp
+    /// connections; embedded connections have no network to read ahead over.
+    pub read_ahead: Option<bool>,
+    /// Fail (rather than succeed) if the queue manager is quiescing (MQOO_FAIL_IF_QUIESCING).
+    pub fail_if_quiescing: bool,
+}
+
+impl OpenOptions {
+    /// Open for output.
+    pub fn output() -> Self {
+        OpenOptions { output: true, ..Default::default() }
+    }
+    /// Open for shared input.
+    pub fn input() -> Self {
+        OpenOptions { input: InputMode::Shared, ..Default::default() }
+    }
+    /// Open for exclusive input.
+    pub fn input_exclusive() -> Self {
+        OpenOptions { input: InputMode::Exclusive, ..Default::default() }
+    }
+    /// Open for browse.
+    pub fn browse() -> Self {
+        OpenOptions { browse: true, ..Default::default() }
+    }
+    /// Open for inquire.
+    pub fn inquire() -> Self {
+        OpenOptions { inquire: true, ..Default::default() }
+    }
+    /// Adds output.
+    pub fn with_output(mut self) -> Self {
+        self.output = true;
+        self
+    }
+    /// Adds shared input.
+    pub fn with_input(mut self) -> Self {
+        self.input = InputMode::Shared;
+        self
+    }
+    /// Adds browse.
+    pub fn with_browse(mut self) -> Self {
+        self.browse = true;
+        self
+    }
+    /// Adds inquire.
+    pub fn with_inquire(mut self) -> Self {
+        self.inquire = true;
+        self
+    }
+    /// Adds set.
+    pub fn with_set(mut self) -> Self {
+        self.set = true;
+        self
+    }
+}
+
+/// Whether a put waits for the queue manager's answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PutResponseMode {
+    /// Take the queue's DEFPRESP.
+    #[default]
+    AsQueueDef,
+    /// Wait for the answer.
+    Sync,
+    /// Return at once (local and tcp connections; embedded puts are always synchronous because
+    /// they cost no round trip).
+    Async,
+}
+
+/// How to put (MQ's MQPMO).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PutOptions {
+    /// Inside the connection's unit of work (MQPMO_SYNCPOINT); default outside.
+    pub syncpoint: bool,
+    /// Generate a new msg id even if the descriptor carries one (MQPMO_NEW_MSG_ID). A descriptor
+    /// whose msg id is all zeros always gets a new one.
+    pub new_msg_id: bool,
+    /// Generate a new correl id (MQPMO_NEW_CORREL_ID).
+    pub new_correl_id: bool,
+    /// Sync or async response.
+    pub response: PutResponseMode,
+    /// Fail if the queue manager is quiescing.
+    pub fail_if_quiescing: bool,
+}
+
+impl PutOptions {
+    /// Inside the unit of work.
+    pub fn syncpoint() -> Self {
+        PutOptions { syncpoint: true, ..Default::default() }
+    }
+    /// With a new correl id.
+    pub fn with_new_correl_id(mut self) -> Self {
+        self.new_correl_id = true;
+        self
+    }
+    /// With a new msg id.
+    pub fn with_new_msg_id(mut self) -> Self {
+        self.new_msg_id = true;
+        self
+    }
+    /// Asking for an async response.
+    pub fn with_async(mut self) -> Self {
+        self.response = PutResponseMode::Async;
+        self
+    }
+}
+
+/// Browse positioning (MQ's MQGMO_BROWSE_* and MSG_UNDER_CURSOR).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BrowseMode {
+    /// A destructive get.
+    #[default]
+    None,
+    /// Browse from the start of the queue.
+    First,
+    /// Browse the next message after the cursor (the first, if no cursor yet).
+    Next,
+    /// Browse the message under the cursor again.
+    UnderCursor,
+    /// Destructively get the message under the cursor.
+    GetUnderCursor,
+}
+
+/// Wait behaviour of a get.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Wait {
+    /// Answer at once (MQGMO_NO_WAIT).
+    #[default]
+    No,
+    /// Wait up to this long.
+    For(Duration),
+    /// Wait until a message arrives or the wait is ended (MQWI_UNLIMITED).
+    Unlimited,
+}
+
+/// How to get (MQ's MQGMO with its match options).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct GetOptions {
+    /// Waiting.
+    pub wait: Wait,
+    /// Inside the connection's unit of work (MQGMO_SYNCPOINT).
+    pub syncpoint: bool,
+    /// Only the message with this msg id (MQMO_MATCH_MSG_ID).
+    pub msg_id: Option<MsgId>,
+    /// Only the message with this correl id (MQMO_MATCH_CORREL_ID).
+    pub correl_id: Option<CorrelId>,
+    /// Browse positioning.
+    pub browse: BrowseMode,
+    /// The caller's buffer: a longer body is refused (left on the queue) unless
+    /// `accept_truncated`, in which case it is cut and the rest discarded.
+    pub max_len: Option<usize>,
+    /// MQGMO_ACCEPT_TRUNCATED_MSG.
+    pub accept_truncated: bool,
+    /// Fail if the queue manager is quiescing.
+    pub fail_if_quiescing: bool,
+}
+
+impl GetOptions {
+    /// No wait, outside syncpoint, any message.
+    pub fn new() -> Self {
+        GetOptions::default()
+    }
+    /// Wait up to `d`.
+    pub fn wait(mut self, d: Duration) -> Self {
+        self.wait = Wait::For(d);
+        self
+    }
+    /// Wait without limit.
+    pub fn wait_unlimited(mut self) -> Self {
+        self.wait = Wait::Unlimited;
+        self
+    }
+    /// Inside the unit of work.
+    pub fn syncpoint(mut self) -> Self {
+        self.syncpoint = true;
+        self
+    }
+    /// Match this correl id.
+    pub fn correl_id(mut self, id: CorrelId) -> Self {
+        self.correl_id = Some(id);
+        self
+    }
+    /// Match this msg id.
+    pub fn msg_id(mut self, id: MsgId) -> Self {
+        self.msg_id = Some(id);
+        self
+    }
+    /// Browse positioning.
+    pub fn browse(mut self, mode: BrowseMode) -> Self {
+        self.browse = mode;
+        self
+    }
+    /// The buffer limit, and whether truncation is accepted.
+    pub fn max_len(mut self, len: usize, accept_truncated: bool) -> Self {
+        self.max_len = Some(len);
+        self.accept_truncated = accept_truncated;
+        self
+    }
+}
+
+/// How to close (MQ's MQCO).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CloseOptions {
+    /// Just close.
+    #[default]
+    None,
+    /// Delete a permanent dynamic queue if it is empty (MQCO_DELETE).
+    Delete,
+    /// Delete a permanent dynamic queue, discarding its messages (MQCO_DELETE_PURGE).
+    DeletePurge,
+}
+
+/// Identity a connection presents (MQ's MQCNO/MQCSP subset that matters here).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConnectOptions {
+    /// Application name, shown in connection status and put into messages' context.
+    pub app_name: String,
+    /// User id; defaults to the process's user.
+    pub user_id: Option<String>,
+}
+
+impl ConnectOptions {
+    /// Connect as application `app_name`.
+    pub fn app(app_name: &str) -> Self {
+        ConnectOptions { app_name: app_name.to_owned(), user_id: None }
+    }
+}
+
+/// Name of queue object to open, checked: helper for callers with `&str`.
+pub fn queue(name: &str) -> Result<ObjectDescriptor, crate::reason::MqError> {
+    Ok(ObjectDescriptor::queue(crate::name::object_name(name)?))
+}

@@ -1,0 +1,664 @@
+//! The queue manager: its attributes, the object catalogue, system objects, connections, dynamic
+//! queues, dead-lettering and the administrative operations (define, alter, delete, clear,
+//! status) that the admin shell and the server build on.
+//!
+//! Lock order: catalogue (`objects`) before any queue lock; never a queue lock while taking the
+//! catalogue. The catalogue lock is a read lock on the MQI paths (open, put1) and is not touched
+//! by put or get on an open handle.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use parking_lot::{Mutex, RwLock};
+
+use crate::clock::Clock;
+use crate::message::{format, DeadLetterHeader, IdGenerator, Message};
+use crate::name::{object_name, ApplName, ObjectName};
+use crate::objects::{
+    AliasQueueAttrs, DefinitionType, DeliverySequence, LocalQueueAttrs, QueueDefinition,
+    QueueManagerAttrs,
+};
+use crate::options::ConnectOptions;
+use crate::queue::Queue;
+use crate::reason::{MqError, MqResult, Reason};
+use crate::session::Session;
+use crate::system;
+
+/// What a catalogue entry holds.
+#[derive(Debug, Clone)]
+pub(crate) enum Object {
+    Local(Arc<Queue>),
+    /// Shared so handles opened through the alias see ALTERs of its inhibit flags.
+    Alias(Arc<Mutex<AliasQueueAttrs>>),
+    Model(LocalQueueAttrs),
+}
+
+/// Run state of the queue manager.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunState {
+    /// Accepting work.
+    Running = 0,
+    /// Finishing: no new connections; waits end with Q_MGR_QUIESCING.
+    Quiescing = 1,
+    /// Stopped or stopping: every call answers Q_MGR_STOPPING.
+    Stopping = 2,
+}
+
+/// How a connection reaches the queue manager (DISPLAY CONN's CONNOPTS).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConnMode {
+    /// In the queue manager's own process.
+    Embedded,
+    /// Over the local Unix socket.
+    Local,
+    /// Over TCP.
+    Tcp,
+    /// Over TLS.
+    Tls,
+}
+
+/// Live counters a session keeps for connection status.
+#[derive(Debug, Default)]
+pub struct ConnCounters {
+    /// Open object handles.
+    pub open_handles: AtomicUsize,
+    /// Messages in the current unit of work.
+    pub uow_messages: AtomicUsize,
+}
+
+/// A connection as seen by status queries.
+#[derive(Debug, Clone)]
+pub struct ConnectionInfo {
+    /// Unique id for the life of the queue manager.
+    pub id: u64,
+    /// Application name given at connect.
+    pub app_name: String,
+    /// User id.
+    pub user_id: String,
+    /// How it is connected.
+    pub mode: ConnMode,
+    /// Remote address or local pid, as text.
+    pub peer: String,
+    /// When it connected.
+    pub connected_at: SystemTime,
+    /// Live counters.
+    pub counters: Arc<ConnCounters>,
+}
+
+/// Status of a local queue (DISPLAY QSTATUS).
+#[derive(Debug, Clone)]
+pub struct QueueStatus {
+    /// Queue name.
+    pub name: ObjectName,
+    /// CURDEPTH: messages held, committed or not.
+    pub depth: usize,
+    /// Messages a get could take now.
+    pub available: usize,
+    /// UNCOM: messages put or got in units of work not yet ended.
+    pub uncommitted: usize,
+    /// IPPROCS.
+    pub open_input: usize,
+    /// OPPROCS.
+    pub open_output: usize,
+    /// Getters waiting now.
+    pub waiting_getters: usize,
+    /// Age of the oldest message (MSGAGE).
+    pub oldest_msg_age: Option<Duration>,
+    /// Counters.
+    pub stats: crate::queue::QueueStats,
+    /// Expired messages discarded.
+    pub expired: u64,
+}
+
+/// How a queue manager is set up when created in memory.
+#[derive(Debug, Clone)]
+pub struct QmConfig {
+    /// Queue manager attributes.
+    pub attrs: QueueManagerAttrs,
+    /// Time source.
+    pub clock: Clock,
+    /// Also define the developer queues DEV.QUEUE.1–3 (handy defaults for trying things out).
+    pub dev_queues: bool,
+}
+
+impl QmConfig {
+    /// Defaults for a queue manager called `name`.
+    pub fn new(name: &str) -> MqResult<Self> {
+        Ok(QmConfig {
+            attrs: QueueManagerAttrs::new(object_name(name)?),
+            clock: Clock::default(),
+            dev_queues: true,
+        })
+    }
+}
+
+pub(crate) struct Shared {
+    pub attrs: RwLock<QueueManagerAttrs>,
+    pub objects: RwLock<HashMap<ObjectName, Object>>,
+    pub ids: IdGenerator,
+    pub clock: Clock,
+    pub run_state: AtomicU8,
+    pub connections: Mutex<BTreeMap<u64, ConnectionInfo>>,
+    pub next_conn: AtomicU64,
+    pub next_uow: AtomicU64,
+    pub dynamic_counter: AtomicU64,
+}
+
+impl std::fmt::Debug for Shared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("QueueManager").field("name", &self.attrs.read().name).finish()
+    }
+}
+
+/// A queue manager. Cheap to clone (shared state behind an `Arc`).
+#[derive(Debug, Clone)]
+pub struct QueueManager {
+    pub(crate) shared: Arc<Shared>,
+}
+
+impl QueueManager {
+    /// A new queue manager with its system objects defined.
+    pub fn new(config: QmConfig) -> MqResult<Self> {
+        config.attrs.validate()?;
+        let ids = IdGenerator::new(config.attrs.name.as_str());
+        let qm = QueueManager {
+            shared: Arc::new(Shared {
+                attrs: RwLock::new(config.attrs),
+                objects: RwLock::new(HashMap::new()),
+                ids,
+                clock: config.clock,
+                run_state: AtomicU8::new(RunState::Running as u8),
+                connections: Mutex::new(BTreeMap::new()),
+                next_conn: AtomicU64::new(1),
+                next_uow: AtomicU64::new(1),
+                dynamic_counter: AtomicU64::new(0),
+            }),
+        };
+        system::define_system_objects(&qm, config.dev_queues)?;
+        Ok(qm)
+    }
+
+    /// A queue manager with default settings, for tests and quick starts.
+    pub fn with_name(name: &str) -> MqResult<Self> {
+        QueueManager::new(QmConfig::new(name)?)
+    }
+
+    /// The queue manager's name.
+    pub fn name(&self) -> ObjectName {
+        self.shared.attrs.read().name
+    }
+
+    /// A copy of the queue manager's attributes.
+    pub fn attrs(&self) -> QueueManagerAttrs {
+        self.shared.attrs.read().clone()
+    }
+
+    /// Changes queue manager attributes (ALTER QMGR).
+    pub fn alter_attrs(&self, f: impl FnOnce(&mut QueueManagerAttrs)) -> MqResult<()> {
+        let mut a = self.shared.attrs.read().clone();
+        f(&mut a);
+        a.validate()?;
+        if a.name != self.name() {
+            return Err(MqError::new(Reason::AttributeValueError, "a queue manager cannot be renamed"));
+        }
+        *self.shared.attrs.write() = a;
+        Ok(())
+    }
+
+    /// The clock the engine uses.
+    pub fn clock(&self) -> &Clock {
+        &self.shared.clock
+    }
+
+    /// The current run state.
+    pub fn run_state(&self) -> RunState {
+        match self.shared.run_state.load(Ordering::Acquire) {
+            0 => RunState::Running,
+            1 => RunState::Quiescing,
+            _ => RunState::Stopping,
+        }
+    }
+
+    /// Connects an application in this process (embedded mode).
+    pub fn connect(&self, opts: &ConnectOptions) -> MqResult<Session> {
+        self.connect_as(opts, ConnMode::Embedded, format!("pid {}", std::process::id()))
+    }
+
+    /// Connects with an explicit mode and peer description (used by the server for remote
+    /// connections).
+    pub fn connect_as(&self, opts: &ConnectOptions, mode: ConnMode, peer: String) -> MqResult<Session> {
+        match self.run_state() {
+            RunState::Running => {}
+            RunState::Quiescing => {
+                return Err(MqError::new(Reason::QMgrQuiescing, format!("queue manager {} is quiescing", self.name())))
+            }
+            RunState::Stopping => {
+                return Err(MqError::new(Reason::QMgrStopping, format!("queue manager {} is stopping", self.name())))
+            }
+        }
+        let max = self.shared.attrs.read().max_connections;
+        let id = self.shared.next_conn.fetch_add(1, Ordering::Relaxed);
+        let user = opts.user_id.clone().unwrap_or_else(current_user);
+        let counters = Arc::new(ConnCounters::default());
+        {
+            let mut conns = self.shared.connections.lock();
+            if conns.len() >= max {
+                return Err(MqError::new(
+                    Reason::MaxConnsLimitReached,
+                    format!("queue manager {} already has {max} connections", self.name()),
+                ));
+            }
+            conns.insert(
+                id,
+                ConnectionInfo {
+                    id,
+                    app_name: opts.app_name.clone(),
+                    user_id: user.clone(),
+                    mode,
+                    peer,
+                    connected_at: SystemTime::now(),
+                    counters: counters.clone(),
+                },
+            );
+        }
+        Ok(Session::new(self.clone(), id, ApplName::truncating(&opts.app_name), &user, counters))
+    }
+
+    pub(crate) fn forget_connection(&self, id: u64) {
+        self.shared.connections.lock().remove(&id);
+    }
+
+    /// The connections now open.
+    pub fn connections(&self) -> Vec<ConnectionInfo> {
+        self.shared.connections.lock().values().cloned().collect()
+    }
+
+    /// Ends every wait with QUIESCING and refuses new connections; existing work may finish.
+    pub fn quiesce(&self) {
+        self.shared.run_state.store(RunState::Quiescing as u8, Ordering::Release);
+        self.end_all_waits(Reason::QMgrQuiescing);
+    }
+
+    /// Stops: every wait ends and every later call answers Q_MGR_STOPPING.
+    pub fn stop(&self) {
+        self.shared.run_state.store(RunState::Stopping as u8, Ordering::Release);
+        self.end_all_waits(Reason::QMgrStopping);
+    }
+
+    fn end_all_waits(&self, reason: Reason) {
+        for q in self.local_queues() {
+            q.lock().waiters.end_all(reason);
+        }
+    }
+
+    pub(crate) fn local_queues(&self) -> Vec<Arc<Queue>> {
+        self.shared
+            .objects
+            .read()
+            .values()
+            .filter_map(|o| match o {
+                Object::Local(q) => Some(q.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    pub(crate) fn lookup(&self, name: &ObjectName) -> Option<Object> {
+        self.shared.objects.read().get(name).cloned()
+    }
+
+    /// The local queue called `name`.
+    pub fn local_queue(&self, name: &ObjectName) -> MqResult<Arc<Queue>> {
+        match self.lookup(name) {
+            Some(Object::Local(q)) => Ok(q),
+            Some(_) => Err(MqError::new(Reason::QTypeError, format!("{name} is not a local queue"))),
+            None => Err(unknown(name)),
+        }
+    }
+
+    /// Defines a queue. With `replace`, an existing queue of the same type gets the new
+    /// attributes (its messages stay); without, an existing name is an error.
+    pub fn define_queue(&self, name: &str, def: QueueDefinition, replace: bool) -> MqResult<()> {
+        let name = object_name(name)?;
+        match &def {
+            QueueDefinition::Local(a) | QueueDefinition::Model(a) => a.validate()?,
+            QueueDefinition::Alias(a) => {
+                if a.target.is_empty() {
+                    return Err(MqError::new(Reason::AttributeValueError, format!("alias {name} needs a TARGET")));
+                }
+            }
+        }
+        let mut objects = self.shared.objects.write();
+        if let Some(existing) = objects.get(&name) {
+            if !replace {
+                return Err(MqError::new(Reason::ObjectAlreadyExists, format!("queue {name} already exists")));
+            }
+            let same_type = matches!(
+                (existing, &def),
+                (Object::Local(_), QueueDefinition::Local(_))
+                    | (Object::Alias(_), QueueDefinition::Alias(_))
+                    | (Object::Model(_), QueueDefinition::Model(_))
+            );
+            if !same_type {
+                return Err(MqError::new(
+                    Reason::QTypeError,
+                    format!("queue {name} exists with another type; delete it first"),
+                ));
+            }
+            if let (Object::Local(q), QueueDefinition::Local(a)) = (existing, &def) {
+                apply_local_attrs(q, a.clone());
+                return Ok(());
+            }
+        }
+        let obj = match def {
+            QueueDefinition::Local(a) => Object::Local(Queue::new(name, a)),
+            QueueDefinition::Alias(a) => Object::Alias(Arc::new(Mutex::new(a))),
+            QueueDefinition::Model(a) => Object::Model(a),
+        };
+        objects.insert(name, obj);
+        Ok(())
+    }
+
+    /// A local queue's attributes.
+    pub fn local_attrs(&self, name: &str) -> MqResult<LocalQueueAttrs> {
+        let q = self.local_queue(&object_name(name)?)?;
+        let attrs = q.lock().attrs.clone();
+        Ok(attrs)
+    }
+
+    /// The definition of any queue.
+    pub fn definition(&self, name: &str) -> MqResult<QueueDefinition> {
+        let n = object_name(name)?;
+        match self.lookup(&n) {
+            Some(Object::Local(q)) => Ok(QueueDefinition::Local(q.lock().attrs.clone())),
+            Some(Object::Alias(a)) => Ok(QueueDefinition::Alias(a.lock().clone())),
+            Some(Object::Model(a)) => Ok(QueueDefinition::Model(a)),
+            None => Err(unknown(&n)),
+        }
+    }
+
+    /// Changes a local queue's attributes (ALTER QLOCAL). Turning GET off ends every waiting get
+    /// with GET_INHIBITED; changing MSGDLVSQ reorders the stored messages.
+    pub fn alter_local(&self, name: &str, f: impl FnOnce(&mut LocalQueueAttrs)) -> MqResult<()> {
+        let q = self.local_queue(&object_name(name)?)?;
+        let mut a = q.lock().attrs.clone();
+        f(&mut a);
+        a.validate()?;
+        apply_local_attrs(&q, a);
+        Ok(())
+    }
+
+    /// Changes an alias queue's attributes (ALTER QALIAS).
+    pub fn alter_alias(&self, name: &str, f: impl FnOnce(&mut AliasQueueAttrs)) -> MqResult<()> {
+        let n = object_name(name)?;
+        match self.lookup(&n) {
+            Some(Object::Alias(a)) => {
+                f(&mut a.lock());
+                Ok(())
+            }
+            Some(_) => Err(MqError::new(Reason::QTypeError, format!("{n} is not an alias queue"))),
+            None => Err(unknown(&n)),
+        }
+    }
+
+    /// Deletes a queue. A local queue must have no open handles, and no messages unless `purge`.
+    pub fn delete_queue(&self, name: &str, purge: bool) -> MqResult<()> {
+        let n = object_name(name)?;
+        let mut objects = self.shared.objects.write();
+        match objects.get(&n) {
+            None => return Err(unknown(&n)),
+            Some(Object::Local(q)) => {
+                let mut st = q.lock();
+                if st.open_input + st.open_output > 0 {
+                    return Err(MqError::new(
+                        Reason::ObjectInUse,
+                        format!("queue {n} is open ({} input, {} output handles)", st.open_input, st.open_output),
+                    ));
+                }
+                if st.store.depth() > 0 && !purge {
+                    return Err(MqError::new(
+                        Reason::QNotEmpty,
+                        format!("queue {n} holds {} messages; clear it or delete with purge", st.store.depth()),
+                    ));
+                }
+                st.deleted = true;
+                st.waiters.end_all(Reason::QDeleted);
+            }
+            Some(_) => {}
+        }
+        objects.remove(&n);
+        Ok(())
+    }
+
+    /// Removes every committed message from a local queue (CLEAR QLOCAL). Returns how many.
+    pub fn clear_queue(&self, name: &str) -> MqResult<usize> {
+        let q = self.local_queue(&object_name(name)?)?;
+        let mut st = q.lock();
+        if st.store.depth() > st.store.available() {
+            return Err(MqError::new(
+                Reason::ObjectInUse,
+                format!("queue {name} has uncommitted messages; it can be cleared once those units of work end"),
+            ));
+        }
+        Ok(st.store.clear_available())
+    }
+
+    /// Names of every queue, sorted, with their types.
+    pub fn queue_names(&self) -> Vec<(ObjectName, crate::objects::QueueType)> {
+        let mut v: Vec<_> = self
+            .shared
+            .objects
+            .read()
+            .iter()
+            .map(|(n, o)| {
+                let t = match o {
+                    Object::Local(_) => crate::objects::QueueType::Local,
+                    Object::Alias(_) => crate::objects::QueueType::Alias,
+                    Object::Model(_) => crate::objects::QueueType::Model,
+                };
+                (*n, t)
+            })
+            .collect();
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v
+    }
+
+    /// Status of a local queue (DISPLAY QSTATUS).
+    pub fn queue_status(&self, name: &str) -> MqResult<QueueStatus> {
+        let q = self.local_queue(&object_name(name)?)?;
+        let st = q.lock();
+        let uncommitted = st.store.depth() - st.store.available();
+        Ok(QueueStatus {
+            name: q.name,
+            depth: st.store.depth(),
+            available: st.store.available(),
+            uncommitted,
+            open_input: st.open_input,
+            open_output: st.open_output,
+            waiting_getters: st.waiters.len(),
+            oldest_msg_age: st.store.oldest_put_time().and_then(|t| SystemTime::now().duration_since(t).ok()),
+            stats: st.stats.clone(),
+            expired: st.store.expired_total,
+        })
+    }
+
+    /// Discards expired messages on every queue (MQ's EXPRYINT scan). Returns how many went.
+    pub fn sweep_expired(&self) -> usize {
+        let now = self.shared.clock.now();
+        self.local_queues().iter().map(|q| q.lock().store.sweep_expired(now)).sum()
+    }
+
+    /// Starts a background thread that sweeps expired messages every `interval` until the queue
+    /// manager stops.
+    pub fn start_expiry_sweeper(&self, interval: Duration) -> std::io::Result<std::thread::JoinHandle<()>> {
+        let weak = Arc::downgrade(&self.shared);
+        std::thread::Builder::new().name("ferry-expiry".into()).spawn(move || loop {
+            std::thread::sleep(interval);
+            let Some(shared) = weak.upgrade() else { return };
+            let qm = QueueManager { shared };
+            if qm.run_state() == RunState::Stopping {
+                return;
+            }
+            qm.sweep_expired();
+        })
+    }
+
+    /// Creates a dynamic queue from a model, named from `pattern` (a trailing `*` is replaced by
+    /// a unique suffix).
+    pub(crate) fn create_dynamic(&self, model: &LocalQueueAttrs, pattern: &str) -> MqResult<Arc<Queue>> {
+        let name = self.dynamic_name(pattern)?;
+        let mut attrs = model.clone();
+        if attrs.definition_type == DefinitionType::Predefined {
+            attrs.definition_type = DefinitionType::TemporaryDynamic;
+        }
+        let q = Queue::new(name, attrs);
+        let mut objects = self.shared.objects.write();
+        if objects.contains_key(&name) {
+            return Err(MqError::new(Reason::ObjectAlreadyExists, format!("dynamic queue {name} already exists")));
+        }
+        objects.insert(name, Object::Local(q.clone()));
+        Ok(q)
+    }
+
+    fn dynamic_name(&self, pattern: &str) -> MqResult<ObjectName> {
+        let pattern = if pattern.is_empty() { "AMQ.*" } else { pattern };
+        let bad = || {
+            MqError::new(
+                Reason::DynamicQNameError,
+                format!("dynamic queue name '{pattern}' is not valid; use up to 48 characters, optionally ending in '*'"),
+            )
+        };
+        let Some(prefix) = pattern.strip_suffix('*') else {
+            return object_name(pattern).map_err(|_| bad());
+        };
+        if prefix.contains('*') || prefix.len() > 32 {
+            return Err(bad());
+        }
+        let n = self.shared.dynamic_counter.fetch_add(1, Ordering::Relaxed);
+        let stamp = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        object_name(&format!("{prefix}{stamp:08X}{n:08X}")).map_err(|_| bad())
+    }
+
+    /// Removes a temporary dynamic queue when its creating handle closes (or its connection ends).
+    pub(crate) fn drop_dynamic(&self, q: &Arc<Queue>) {
+        let mut objects = self.shared.objects.write();
+        if let Some(Object::Local(existing)) = objects.get(&q.name) {
+            if Arc::ptr_eq(existing, q) {
+                objects.remove(&q.name);
+            }
+        }
+        let mut st = q.lock();
+        st.deleted = true;
+        st.waiters.end_all(Reason::QDeleted);
+    }
+
+    /// Puts `msg` on the dead-letter queue with a header saying why and where it was going.
+    /// On failure (no dead-letter queue, or it refused the message) the message comes back
+    /// unchanged with the reason, so the caller can keep it.
+    pub fn dead_letter(
+        &self,
+        mut msg: Message,
+        reason: Reason,
+        dest_queue: ObjectName,
+        dest_qmgr: ObjectName,
+    ) -> Result<(), (MqError, Message)> {
+        let dlq_name = self.shared.attrs.read().dead_letter_queue;
+        if dlq_name.is_empty() {
+            let e = MqError::new(Reason::UnknownObjectName, "no dead-letter queue is defined (DEADQ is blank)");
+            return Err((e, msg));
+        }
+        let dlq = match self.local_queue(&dlq_name) {
+            Ok(q) => q,
+            Err(e) => return Err((e, msg)),
+        };
+        let original_format = msg.descriptor.format;
+        let header = DeadLetterHeader {
+            reason,
+            dest_queue,
+            dest_qmgr: if dest_qmgr.is_empty() { self.name() } else { dest_qmgr },
+            original_format,
+            put_appl_name: ApplName::truncating("ferry queue manager"),
+            put_time: SystemTime::now(),
+        };
+        msg.dead_letter = Some(Box::new(header));
+        msg.descriptor.format = format::name(format::DEAD_LETTER);
+        let expires_at = match msg.descriptor.expiry {
+            Some(d) => self.shared.clock.deadline(d),
+            None => 0,
+        };
+        dlq.try_put(msg, expires_at, None, self.shared.clock.now()).map(|_| ()).map_err(|(e, mut m)| {
+            m.dead_letter = None;
+            m.descriptor.format = original_format;
+            (e, m)
+        })
+    }
+
+    /// Moves a message that reached its backout threshold to BOQNAME, or else to the dead-letter
+    /// queue. If neither accepts it, it is restored to its queue and a warning logged: a poison
+    /// message then stays visible rather than being lost.
+    pub(crate) fn requeue_poison(&self, source: &Arc<Queue>, msg: Message, seq: u64, expires_at: u64) {
+        let boq = source.lock().attrs.backout_requeue_name;
+        let now = self.shared.clock.now();
+        let mut msg = msg;
+        if !boq.is_empty() {
+            match self.resolve_local(&boq) {
+                Ok(q) => match q.try_put(msg, expires_at, None, now) {
+                    Ok(_) => return,
+                    Err((e, m)) => {
+                        tracing::warn!(queue = %source.name, boqname = %boq, error = %e,
+                            "backout queue refused a poison message; trying the dead-letter queue");
+                        msg = m;
+                    }
+                },
+                Err(e) => {
+                    tracing::warn!(queue = %source.name, boqname = %boq, error = %e,
+                        "backout queue is not usable; trying the dead-letter queue");
+                }
+            }
+        }
+        if let Err((e, m)) = self.dead_letter(msg, Reason::BackoutThresholdReached, source.name, ObjectName::EMPTY) {
+            tracing::warn!(queue = %source.name, error = %e,
+                "no backout or dead-letter queue accepted a poison message; it stays on its queue");
+            source.restore(m, seq, expires_at);
+        }
+    }
+
+    /// Resolves a name to a local queue, following an alias.
+    pub(crate) fn resolve_local(&self, name: &ObjectName) -> MqResult<Arc<Queue>> {
+        match self.lookup(name) {
+            Some(Object::Local(q)) => Ok(q),
+            Some(Object::Alias(a)) => {
+                let target = a.lock().target;
+                self.local_queue(&target)
+            }
+            Some(Object::Model(_)) => Err(MqError::new(Reason::QTypeError, format!("{name} is a model queue"))),
+            None => Err(unknown(name)),
+        }
+    }
+
+    pub(crate) fn new_uow_id(&self) -> u64 {
+        self.shared.next_uow.fetch_add(1, Ordering::Relaxed)
+    }
+}
+
+/// Applies new attributes to a live queue, with the side effects ALTER implies.
+fn apply_local_attrs(q: &Arc<Queue>, a: LocalQueueAttrs) {
+    let mut st = q.lock();
+    let get_now_inhibited = a.get_inhibited && !st.attrs.get_inhibited;
+    let fifo = a.delivery_sequence == DeliverySequence::Fifo;
+    st.store.set_fifo(fifo);
+    st.attrs = a;
+    if get_now_inhibited {
+        st.waiters.end_all(Reason::GetInhibited);
+    }
+}
+
+pub(crate) fn unknown(name: &ObjectName) -> MqError {
+    MqError::new(Reason::UnknownObjectName, format!("queue {name} is not defined on this queue manager"))
+}
+
+fn current_user() -> String {
+    std::env::var("USER").or_else(|_| std::env::var("LOGNAME")).unwrap_or_else(|_| "ferry".into())
+}

@@ -1,0 +1,444 @@
+//! A local queue: its attributes, its messages and its waiting getters behind one short lock.
+//!
+//! Owns: the put/get/browse steps on one queue, hand-over to waiting getters, MAXDEPTH and
+//! MAXMSGL checks, inhibit flags, open counts and per-queue statistics. The lock is a
+//! `parking_lot::Mutex` held only for in-memory work: never across I/O, a wait or an `.await`.
+//! Callers (the session) hold at most one queue lock at a time.
+
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use parking_lot::{Mutex, MutexGuard};
+
+use crate::message::{Message, Persistence, Priority};
+use crate::name::ObjectName;
+use crate::objects::{DefinitionType, DeliverySequence, LocalQueueAttrs};
+use crate::reason::{MqError, MqResult, Reason};
+use crate::store::{Match, Pos, SlotState, Store, UowId};
+use crate::waiter::{Delivery, Waiter, Waiters};
+
+/// Counters and times reported by queue status (DISPLAY QSTATUS) and metrics.
+#[derive(Debug, Clone, Default)]
+pub struct QueueStats {
+    /// Messages put (committed or not) since the queue manager started.
+    pub puts: u64,
+    /// Messages got destructively since the queue manager started.
+    pub gets: u64,
+    /// Time of the last put.
+    pub last_put: Option<SystemTime>,
+    /// Time of the last destructive get.
+    pub last_get: Option<SystemTime>,
+    /// Messages handed straight to a waiting getter.
+    pub handovers: u64,
+}
+
+/// Mutable state of a queue, behind its lock.
+#[derive(Debug)]
+pub struct QueueState {
+    /// Current attributes (ALTER changes them in place).
+    pub attrs: LocalQueueAttrs,
+    /// The messages.
+    pub store: Store,
+    /// Waiting getters and browsers.
+    pub waiters: Waiters,
+    /// Handles open for input (IPPROCS).
+    pub open_input: usize,
+    /// Handles open for output (OPPROCS).
+    pub open_output: usize,
+    /// Whether one handle holds it for exclusive input.
+    pub exclusive_input: bool,
+    /// Set when the queue is deleted; handles still open answer Q_DELETED.
+    pub deleted: bool,
+    /// Statistics.
+    pub stats: QueueStats,
+}
+
+/// A local queue.
+#[derive(Debug)]
+pub struct Queue {
+    /// Its name (fixed for its life).
+    pub name: ObjectName,
+    state: Mutex<QueueState>,
+}
+
+/// Where a put landed and what it resolved.
+#[derive(Debug, Clone, Copy)]
+pub struct Placed {
+    /// The slot, when the put is inside a unit of work.
+    pub pos: Option<Pos>,
+    /// The persistence it was put with.
+    pub persistence: Persistence,
+    /// The priority it was put with.
+    pub priority: u8,
+}
+
+/// What a get step found.
+#[derive(Debug)]
+pub enum GetStep {
+    /// A message. `pending_pos` is set when the get is inside a unit of work.
+    Got {
+        /// The message (a copy when inside a unit of work or browsing).
+        msg: Message,
+        /// The slot, for units of work and browse cursors.
+        pos: Pos,
+        /// Clock deadline of the message (0 = never).
+        expires_at: u64,
+    },
+    /// No message: the caller waits on this waiter (registered under the queue lock, so no
+    /// put can slip between the failed search and the registration).
+    Wait(Arc<Waiter>),
+    /// No message and no wait requested.
+    Empty,
+}
+
+/// How a get step should behave.
+#[derive(Debug, Clone, Copy)]
+pub struct GetSpec {
+    /// Match criteria.
+    pub criteria: Match,
+    /// Inside this unit of work, if any.
+    pub uow: Option<UowId>,
+    /// Browse instead of removing; `Some(cursor)` continues after the cursor.
+    pub browse: Option<Option<Pos>>,
+    /// Register a waiter if nothing is found.
+    pub wait: bool,
+    /// Largest body accepted without truncation.
+    pub max_len: Option<usize>,
+    /// Whether truncation is accepted.
+    pub accept_truncated: bool,
+}
+
+impl Queue {
+    /// A new, empty queue.
+    pub fn new(name: ObjectName, attrs: LocalQueueAttrs) -> Arc<Self> {
+        let fifo = attrs.delivery_sequence == DeliverySequence::Fifo;
+        Arc::new(Queue {
+            name,
+            state: Mutex::new(QueueState {
+                attrs,
+                store: Store::new(fifo),
+                waiters: Waiters::default(),
+                open_input: 0,
+                open_output: 0,
+                exclusive_input: false,
+                deleted: false,
+                stats: QueueStats::default(),
+            }),
+        })
+    }
+
+    /// Locks the queue. Keep the guard short-lived; never hold two queue locks.
+    pub fn lock(&self) -> MutexGuard<'_, QueueState> {
+        self.state.lock()
+    }
+
+    /// Puts a message whose descriptor is fully resolved. Outside a unit of work the message is
+    /// handed to a suitable waiting getter if there is one; inside, it is stored invisible and
+    /// its position returned for the unit of work. `counted_len` is checked against MAXMSGL.
+    pub fn put_resolved(
+        &self,
+        msg: Message,
+        expires_at: u64,
+        uow: Option<UowId>,
+        now: u64,
+    ) -> MqResult<Placed> {
+        self.try_put(msg, expires_at, uow, now).map_err(|(e, _)| e)
+    }
+
+    /// As [`Queue::put`], but a refused message comes back with the error so nothing is lost
+    /// when the queue manager itself moves messages (backout requeue, dead-lettering).
+    pub fn try_put(
+        &self,
+        mut msg: Message,
+        expires_at: u64,
+        uow: Option<UowId>,
+        now: u64,
+    ) -> Result<Placed, (MqError, Message)> {
+        let mut st = self.state.lock();
+        let (persistence, priority) = match st.check_put(&self.name, &mut msg, now) {
+            Ok(r) => r,
+            Err(e) => return Err((e, msg)),
+        };
+        st.stats.puts += 1;
+        st.stats.last_put = Some(msg.descriptor.put_time);
+        let seq = st.store.next_seq();
+        let pos = match uow {
+            Some(u) => Some(st.store.insert(seq, msg, expires_at, SlotState::PutPending(u))),
+            None => {
+                st.offer(msg, seq, expires_at);
+                None
+            }
+        };
+        Ok(Placed { pos, persistence, priority })
+    }
+
+    /// One get (or browse) step. See [`GetStep`].
+    pub fn get(&self, spec: &GetSpec, now: u64) -> MqResult<GetStep> {
+        let mut st = self.state.lock();
+        st.check_usable(&self.name)?;
+        if spec.browse.is_none() && st.attrs.get_inhibited {
+            return Err(MqError::new(
+                Reason::GetInhibited,
+                format!("gets are inhibited on queue {}", self.name),
+            ));
+        }
+        let found = match spec.browse {
+            Some(cursor) => st.store.browse(&spec.criteria, now, cursor),
+            None => st.store.find(&spec.criteria, now),
+        };
+        let Some(pos) = found else {
+            if !spec.wait {
+                return Ok(GetStep::Empty);
+            }
+            if st.waiters.len() > 1024 {
+                st.waiters.prune();
+            }
+            let w = Waiter::new(
+                spec.criteria,
+                spec.uow,
+                spec.browse.is_some(),
+                spec.max_len,
+                spec.accept_truncated,
+            );
+            st.waiters.add(w.clone());
+            return Ok(GetStep::Wait(w));
+        };
+        st.take_found(pos, spec, now, &self.name)
+    }
+
+    /// Destructively gets the message at `pos` (the browse cursor's message), if still available.
+    pub fn get_at(&self, pos: Pos, spec: &GetSpec, now: u64) -> MqResult<GetStep> {
+        let mut st = self.state.lock();
+        st.check_usable(&self.name)?;
+        if st.attrs.get_inhibited {
+            return Err(MqError::new(
+                Reason::GetInhibited,
+                format!("gets are inhibited on queue {}", self.name),
+            ));
+        }
+        if st.store.state(pos) != SlotState::Available || st.store.is_expired(pos, now) {
+            return Err(MqError::new(
+                Reason::NoMsgUnderCursor,
+                format!("the message under the browse cursor on {} is no longer available", self.name),
+            ));
+        }
+        st.take_found(pos, spec, now, &self.name)
+    }
+
+    /// Commits a put made in a unit of work: the message becomes visible (and may go straight to
+    /// a waiting getter).
+    pub fn commit_put(&self, pos: Pos) {
+        let mut st = self.state.lock();
+        st.make_available(pos);
+    }
+
+    /// Commits a get made in a unit of work: the message is removed for good.
+    pub fn commit_get(&self, pos: Pos) {
+        let mut st = self.state.lock();
+        st.store.remove(pos);
+    }
+
+    /// Backs out a put: the message is discarded.
+    pub fn backout_put(&self, pos: Pos) {
+        let mut st = self.state.lock();
+        st.store.remove(pos);
+    }
+
+    /// Backs out a get: the message returns to its original position with its backout count
+    /// raised, unless it expired meanwhile (discarded) or reached BOTHRESH, in which case it is
+    /// removed and returned so the caller can move it to the backout queue.
+    pub fn backout_get(&self, pos: Pos, now: u64) -> Option<(Message, u64)> {
+        let mut st = self.state.lock();
+        if st.store.is_expired(pos, now) {
+            st.store.remove(pos);
+            st.store.expired_total += 1;
+            return None;
+        }
+        let threshold = st.attrs.backout_threshold;
+        let count = {
+            let m = st.store.peek_mut(pos)?;
+            m.descriptor.backout_count = m.descriptor.backout_count.saturating_add(1);
+            m.descriptor.backout_count
+        };
+        if threshold > 0 && count >= threshold {
+            let expires_at = st.store.expires_at(pos);
+            return st.store.remove(pos).map(|m| (m, expires_at));
+        }
+        st.make_available(pos);
+        None
+    }
+
+    /// Puts back a message that was removed (a failed requeue, an undelivered hand-over) at its
+    /// original sequence position.
+    pub fn restore(&self, msg: Message, seq: u64, expires_at: u64) {
+        let mut st = self.state.lock();
+        st.offer(msg, seq, expires_at);
+    }
+
+    /// Undoes a hand-over the getter could not take: the message goes back in order (and may be
+    /// handed to the next waiter).
+    pub fn undo_delivery(&self, d: Delivery) {
+        match d.pending_pos {
+            Some(pos) => {
+                let mut st = self.state.lock();
+                st.make_available(pos);
+            }
+            None => self.restore(d.msg, d.seq, d.expires_at),
+        }
+    }
+}
+
+impl QueueState {
+    /// Checks a put against the queue's state and resolves "as queue default" persistence and
+    /// priority in the descriptor.
+    fn check_put(&mut self, name: &ObjectName, msg: &mut Message, now: u64) -> MqResult<(Persistence, u8)> {
+        self.check_usable(name)?;
+        if self.attrs.put_inhibited {
+            return Err(MqError::new(Reason::PutInhibited, format!("puts are inhibited on queue {name}")));
+        }
+        let len = msg.counted_len();
+        if len > self.attrs.max_msg_length {
+            return Err(MqError::new(
+                Reason::MsgTooBigForQ,
+                format!(
+                    "message of {len} bytes is longer than queue {name}'s MAXMSGL({})",
+                    self.attrs.max_msg_length
+                ),
+            ));
+        }
+        if self.store.depth() >= self.attrs.max_depth && self.store.sweep_expired(now) == 0 {
+            return Err(MqError::new(
+                Reason::QFull,
+                format!("queue {name} is full (MAXDEPTH {})", self.attrs.max_depth),
+            ));
+        }
+        let d = &mut msg.descriptor;
+        if d.persistence == Persistence::AsQueueDef {
+            d.persistence = self.attrs.def_persistence;
+        }
+        if d.persistence == Persistence::Persistent
+            && self.attrs.definition_type == DefinitionType::TemporaryDynamic
+        {
+            return Err(MqError::new(
+                Reason::PersistentNotAllowed,
+                format!("queue {name} is a temporary dynamic queue and does not accept persistent messages"),
+            ));
+        }
+        let priority = match d.priority {
+            Priority::Value(p) => p.min(9),
+            Priority::AsQueueDef => self.attrs.def_priority,
+        };
+        d.priority = Priority::Value(priority);
+        Ok((d.persistence, priority))
+    }
+
+    fn check_usable(&self, name: &ObjectName) -> MqResult<()> {
+        if self.deleted {
+            return Err(MqError::new(
+                Reason::QDeleted,
+                format!("queue {name} was deleted after this handle opened it"),
+            ));
+        }
+        Ok(())
+    }
+
+    fn take_found(
+        &mut self,
+        pos: Pos,
+        spec: &GetSpec,
+        now: u64,
+        name: &ObjectName,
+    ) -> MqResult<GetStep> {
+        let expires_at = self.store.expires_at(pos);
+        let body_len = self.store.peek(pos).map_or(0, |m| m.body.len());
+        if let Some(max) = spec.max_len {
+            if body_len > max && !spec.accept_truncated {
+                return Err(MqError::new(
+                    Reason::TruncatedMsgFailed,
+                    format!(
+                        "the next message on {name} is {body_len} bytes, longer than the {max}-byte buffer; it stays on the queue"
+                    ),
+                ));
+            }
+        }
+        let msg = if spec.browse.is_some() {
+            self.store.peek(pos).cloned()
+        } else if let Some(u) = spec.uow {
+            self.store.set_state(pos, SlotState::GotPending(u));
+            self.note_get(now);
+            self.store.peek(pos).cloned()
+        } else {
+            self.note_get(now);
+            self.store.remove(pos)
+        };
+        match msg {
+            Some(msg) => Ok(GetStep::Got { msg, pos, expires_at }),
+            None => Ok(GetStep::Empty),
+        }
+    }
+
+    fn note_get(&mut self, _now: u64) {
+        self.stats.gets += 1;
+        self.stats.last_get = Some(SystemTime::now());
+    }
+
+    /// Makes a stored slot available, handing it to a waiter if one wants it.
+    fn make_available(&mut self, pos: Pos) {
+        if self.waiters.is_empty() {
+            self.store.set_state(pos, SlotState::Available);
+            return;
+        }
+        let expires_at = self.store.expires_at(pos);
+        self.store.set_state(pos, SlotState::Available);
+        if let Some(msg) = self.store.remove(pos) {
+            self.offer(msg, pos.seq, expires_at);
+        }
+    }
+
+    /// Hands `msg` to the first suitable waiter, or stores it as available.
+    fn offer(&mut self, mut msg: Message, seq: u64, expires_at: u64) {
+        while !self.waiters.is_empty() {
+            let Some(w) = self.waiters.take_for(&msg) else { break };
+            if !w.accepts(&msg) {
+                w.retry();
+                continue;
+            }
+            match w.uow {
+                Some(u) => {
+                    let copy = msg.clone();
+                    let pos = self.store.insert(seq, msg, expires_at, SlotState::GotPending(u));
+                    let d = Delivery { msg: copy, pending_pos: Some(pos), seq, expires_at };
+                    match w.deliver(d) {
+                        Ok(()) => {
+                            self.stats.gets += 1;
+                            self.stats.handovers += 1;
+                            self.stats.last_get = Some(SystemTime::now());
+                            return;
+                        }
+                        Err(_) => {
+                            // The waiter gave up just now: take the message back out and go on.
+                            match self.store.remove(pos) {
+                                Some(m) => msg = m,
+                                None => return,
+                            }
+                        }
+                    }
+                }
+                None => {
+                    let d = Delivery { msg, pending_pos: None, seq, expires_at };
+                    match w.deliver(d) {
+                        Ok(()) => {
+                            self.stats.gets += 1;
+                            self.stats.handovers += 1;
+                            self.stats.last_get = Some(SystemTime::now());
+                            return;
+                        }
+                        Err(d) => msg = d.msg,
+                    }
+                }
+            }
+        }
+        self.store.insert(seq, msg, expires_at, SlotState::Available);
+        self.waiters.wake_browsers();
+    }
+}

@@ -1,0 +1,349 @@
+//! Reason codes: the one enum every layer (engine, wire, client, MQI library) reports through.
+//!
+//! Invariants worth naming:
+//! - Numbers are stable forever. Where the concept is the same as IBM MQ's, the number is IBM MQ's
+//!   (2033 no message available, 2053 queue full, ...) so the MQI-compatible layer maps one to one.
+//!   FerryMQ-only reasons live at 6000 and above. A gap is a retired code, not free space.
+//! - Every reason has a symbolic name (`MQRC_*` style) and a generic sentence a person can act on;
+//!   [`MqError`] adds the specifics (which queue, which limit).
+
+use std::fmt;
+
+/// Whether a reason is a warning (the call did its job, with a remark) or a failure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CompletionCode {
+    /// MQCC_OK: nothing to report.
+    Ok = 0,
+    /// MQCC_WARNING: the call completed partially or with a remark (e.g. a truncated message).
+    Warning = 1,
+    /// MQCC_FAILED: the call did nothing.
+    Failed = 2,
+}
+
+macro_rules! reasons {
+    ($( $(#[$doc:meta])* $variant:ident = $num:literal, $name:literal, $cc:ident, $text:literal; )*) => {
+        /// A stable reason code. See the module documentation for the numbering rules.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(u32)]
+        #[non_exhaustive]
+        pub enum Reason {
+            $( $(#[$doc])* $variant = $num, )*
+        }
+
+        impl Reason {
+            /// Every reason, in numeric order of declaration.
+            pub const ALL: &'static [Reason] = &[ $( Reason::$variant, )* ];
+
+            /// The stable number (IBM MQ's where the concept is the same).
+            pub const fn code(self) -> u32 {
+                self as u32
+            }
+
+            /// The symbolic name, e.g. `MQRC_Q_FULL`.
+            pub const fn name(self) -> &'static str {
+                match self { $( Reason::$variant => $name, )* }
+            }
+
+            /// Whether the call that returned this reason completed (warning) or failed.
+            pub const fn completion(self) -> CompletionCode {
+                match self { $( Reason::$variant => CompletionCode::$cc, )* }
+            }
+
+            /// A generic sentence describing the reason and what to do about it.
+            pub const fn sentence(self) -> &'static str {
+                match self { $( Reason::$variant => $text, )* }
+            }
+
+            /// The reason with this number, if it is one FerryMQ knows.
+            pub fn from_code(code: u32) -> Option<Reason> {
+                match code { $( $num => Some(Reason::$variant), )* _ => None }
+            }
+        }
+    };
+}
+
+reasons! {
+    /// Nothing to report.
+    None = 0, "MQRC_NONE", Ok, "completed successfully";
+    /// A unit of work was backed out (e.g. because its connection ended abnormally).
+    BackedOut = 2003, "MQRC_BACKED_OUT", Failed,
+        "the unit of work was backed out; repeat the work in a new unit of work";
+    /// The caller's buffer is unusable (negative or absurd length).
+    BufferLengthError = 2005, "MQRC_BUFFER_LENGTH_ERROR", Failed,
+        "the buffer length is not valid; pass a length of zero or more";
+    /// The connection to the queue manager has been lost.
+    ConnectionBroken = 2009, "MQRC_CONNECTION_BROKEN", Failed,
+        "the connection to the queue manager is broken; reconnect and reopen your handles";
+    /// The dynamic queue name pattern is not valid.
+    DynamicQNameError = 2011, "MQRC_DYNAMIC_Q_NAME_ERROR", Failed,
+        "the dynamic queue name is not valid; use up to 48 characters, optionally ending in '*'";
+    /// The expiry is not valid.
+    ExpiryError = 2013, "MQRC_EXPIRY_ERROR", Failed,
+        "the expiry is not valid; give a positive interval or unlimited";
+    /// Gets are inhibited on the queue.
+    GetInhibited = 2016, "MQRC_GET_INHIBITED", Failed,
+        "gets are inhibited on this queue; an administrator must enable GET";
+    /// No more handles can be opened on this connection.
+    HandleNotAvailable = 2017, "MQRC_HANDLE_NOT_AVAILABLE", Failed,
+        "this connection has reached its limit of open handles; close handles you no longer use";
+    /// The connection handle is not valid (already disconnected).
+    HconnError = 2018, "MQRC_HCONN_ERROR", Failed,
+        "the connection handle is not valid; it was disconnected or never connected";
+    /// The object handle is not valid (closed or never opened).
+    HobjError = 2019, "MQRC_HOBJ_ERROR", Failed,
+        "the object handle is not valid; it was closed or belongs to another connection";
+    /// The value given for an inhibit attribute is not valid.
+    InhibitValueError = 2020, "MQRC_INHIBIT_VALUE_ERROR", Failed,
+        "the value for the inhibit attribute is not valid";
+    /// Too many uncommitted messages in one unit of work.
+    SyncpointLimitReached = 2024, "MQRC_SYNCPOINT_LIMIT_REACHED", Failed,
+        "the unit of work holds the maximum number of uncommitted messages (MAXUMSGS); commit sooner or raise MAXUMSGS";
+    /// The queue manager has reached its connection limit.
+    MaxConnsLimitReached = 2025, "MQRC_MAX_CONNS_LIMIT_REACHED", Failed,
+        "the queue manager has reached its connection limit; try later or raise the limit";
+    /// A request message was put without a reply-to queue.
+    MissingReplyToQ = 2027, "MQRC_MISSING_REPLY_TO_Q", Failed,
+        "a request message needs a reply-to queue; set reply_to_queue";
+    /// The message is longer than the queue's MAXMSGL.
+    MsgTooBigForQ = 2030, "MQRC_MSG_TOO_BIG_FOR_Q", Failed,
+        "the message is longer than the queue's MAXMSGL; send a smaller message or raise MAXMSGL";
+    /// The message is longer than the queue manager's MAXMSGL.
+    MsgTooBigForQMgr = 2031, "MQRC_MSG_TOO_BIG_FOR_Q_MGR", Failed,
+        "the message is longer than the queue manager's MAXMSGL; send a smaller message or raise MAXMSGL";
+    /// No message matched the get.
+    NoMsgAvailable = 2033, "MQRC_NO_MSG_AVAILABLE", Failed,
+        "no message is available that matches the request; wait longer or check the match criteria";
+    /// Get under cursor, but the browse cursor is not on a message (any longer).
+    NoMsgUnderCursor = 2034, "MQRC_NO_MSG_UNDER_CURSOR", Failed,
+        "the browse cursor is not positioned on an available message; browse first";
+    /// The user is not authorised for this operation.
+    NotAuthorized = 2035, "MQRC_NOT_AUTHORIZED", Failed,
+        "you are not authorised for this operation; ask an administrator for access";
+    /// Browse on a handle not opened for browse.
+    NotOpenForBrowse = 2036, "MQRC_NOT_OPEN_FOR_BROWSE", Failed,
+        "the queue was not opened for browse; open it with browse";
+    /// Get on a handle not opened for input.
+    NotOpenForInput = 2037, "MQRC_NOT_OPEN_FOR_INPUT", Failed,
+        "the queue was not opened for input; open it with input shared or exclusive";
+    /// Inquire on a handle not opened for inquire.
+    NotOpenForInquire = 2038, "MQRC_NOT_OPEN_FOR_INQUIRE", Failed,
+        "the object was not opened for inquire; open it with inquire";
+    /// Put on a handle not opened for output.
+    NotOpenForOutput = 2039, "MQRC_NOT_OPEN_FOR_OUTPUT", Failed,
+        "the queue was not opened for output; open it with output";
+    /// Set on a handle not opened for set.
+    NotOpenForSet = 2040, "MQRC_NOT_OPEN_FOR_SET", Failed,
+        "the object was not opened for set; open it with set";
+    /// Exclusive access conflicts with another handle.
+    ObjectInUse = 2042, "MQRC_OBJECT_IN_USE", Failed,
+        "the object is in use by another handle in a way that conflicts with this request";
+    /// The object type is not valid for this call.
+    ObjectTypeError = 2043, "MQRC_OBJECT_TYPE_ERROR", Failed,
+        "the object type is not valid for this call";
+    /// An option is not valid for this object type.
+    OptionNotValidForType = 2045, "MQRC_OPTION_NOT_VALID_FOR_TYPE", Failed,
+        "an option is not valid for this type of object";
+    /// The options are not valid or are contradictory.
+    OptionsError = 2046, "MQRC_OPTIONS_ERROR", Failed,
+        "the options are not valid or contradict each other";
+    /// The persistence value is not valid.
+    PersistenceError = 2047, "MQRC_PERSISTENCE_ERROR", Failed,
+        "the persistence value is not valid";
+    /// A persistent message cannot be put to this queue (temporary dynamic queue).
+    PersistentNotAllowed = 2048, "MQRC_PERSISTENT_NOT_ALLOWED", Failed,
+        "temporary dynamic queues do not accept persistent messages; send it non-persistent or use a permanent queue";
+    /// The priority is above 9 (the message is put with priority 9).
+    PriorityExceedsMaximum = 2049, "MQRC_PRIORITY_EXCEEDS_MAXIMUM", Warning,
+        "the priority is above the maximum of 9; the message was put with priority 9";
+    /// The priority is not valid (negative).
+    PriorityError = 2050, "MQRC_PRIORITY_ERROR", Failed,
+        "the priority is not valid; use 0 to 9 or the queue default";
+    /// Puts are inhibited on the queue.
+    PutInhibited = 2051, "MQRC_PUT_INHIBITED", Failed,
+        "puts are inhibited on this queue; an administrator must enable PUT";
+    /// The queue was deleted after it was opened.
+    QDeleted = 2052, "MQRC_Q_DELETED", Failed,
+        "the queue was deleted after this handle opened it; close the handle";
+    /// The queue holds MAXDEPTH messages.
+    QFull = 2053, "MQRC_Q_FULL", Failed,
+        "the queue is full; wait for consumers to catch up or raise MAXDEPTH";
+    /// The queue still holds messages or uncommitted work.
+    QNotEmpty = 2055, "MQRC_Q_NOT_EMPTY", Failed,
+        "the queue still holds messages or uncommitted work; clear it first";
+    /// The queue type is wrong for this request.
+    QTypeError = 2057, "MQRC_Q_TYPE_ERROR", Failed,
+        "the queue type is not valid for this request";
+    /// The queue manager name is not valid or not known.
+    QMgrNameError = 2058, "MQRC_Q_MGR_NAME_ERROR", Failed,
+        "the queue manager name is not valid or not known";
+    /// The queue manager is not available.
+    QMgrNotAvailable = 2059, "MQRC_Q_MGR_NOT_AVAILABLE", Failed,
+        "the queue manager is not available; check that it is running and reachable";
+    /// A selector is not valid for this object.
+    SelectorError = 2067, "MQRC_SELECTOR_ERROR", Failed,
+        "an attribute selector is not valid for this object";
+    /// The queue manager cannot allocate what the call needs.
+    StorageNotAvailable = 2071, "MQRC_STORAGE_NOT_AVAILABLE", Failed,
+        "the queue manager is out of a bounded resource; retry later";
+    /// The message was truncated to the caller's limit and removed from the queue.
+    TruncatedMsgAccepted = 2079, "MQRC_TRUNCATED_MSG_ACCEPTED", Warning,
+        "the message was longer than the buffer and was truncated; the rest is discarded";
+    /// The message is longer than the caller's limit and stays on the queue.
+    TruncatedMsgFailed = 2080, "MQRC_TRUNCATED_MSG_FAILED", Warning,
+        "the message is longer than the buffer and stays on the queue; get it with a larger buffer or accept truncation";
+    /// The alias queue's target does not exist.
+    UnknownAliasBaseQ = 2082, "MQRC_UNKNOWN_ALIAS_BASE_Q", Failed,
+        "the alias queue's target queue does not exist; define it or fix TARGET";
+    /// No such object.
+    UnknownObjectName = 2085, "MQRC_UNKNOWN_OBJECT_NAME", Failed,
+        "no object with this name exists; check the spelling or define it";
+    /// The object is on a queue manager this one does not know.
+    UnknownObjectQMgr = 2086, "MQRC_UNKNOWN_OBJECT_Q_MGR", Failed,
+        "the queue manager named for this object is not known here; define a route to it";
+    /// The wait interval is not valid.
+    WaitIntervalError = 2090, "MQRC_WAIT_INTERVAL_ERROR", Failed,
+        "the wait interval is not valid";
+    /// An object with this name already exists.
+    ObjectAlreadyExists = 2100, "MQRC_OBJECT_ALREADY_EXISTS", Failed,
+        "an object with this name already exists; pick another name or replace it";
+    /// The queue manager is quiescing.
+    QMgrQuiescing = 2161, "MQRC_Q_MGR_QUIESCING", Failed,
+        "the queue manager is quiescing; finish your work and disconnect";
+    /// The queue manager is stopping.
+    QMgrStopping = 2162, "MQRC_Q_MGR_STOPPING", Failed,
+        "the queue manager is stopping; reconnect once it has restarted";
+    /// The object name is not valid.
+    ObjectNameError = 2152, "MQRC_OBJECT_NAME_ERROR", Failed,
+        "the object name is not valid; use 1 to 48 characters from A-Z a-z 0-9 . / _ %";
+    /// The name is not valid for this object type (e.g. a dynamic name for a local queue).
+    NameNotValidForType = 2194, "MQRC_NAME_NOT_VALID_FOR_TYPE", Failed,
+        "the name is not valid for this type of object";
+    /// Something unexpected went wrong inside the queue manager.
+    UnexpectedError = 2195, "MQRC_UNEXPECTED_ERROR", Failed,
+        "an unexpected error occurred; the queue manager log has details";
+    /// The message id given is not valid for this call.
+    MsgIdError = 2206, "MQRC_MSG_ID_ERROR", Failed,
+        "the message id is not valid for this call";
+    /// The correlation id given is not valid for this call.
+    CorrelIdError = 2207, "MQRC_CORREL_ID_ERROR", Failed,
+        "the correlation id is not valid for this call";
+    /// A call is already in progress on this connection.
+    CallInProgress = 2219, "MQRC_CALL_IN_PROGRESS", Failed,
+        "another call is already in progress on this connection handle; wait for it";
+    /// The function is not supported (yet).
+    FunctionNotSupported = 2298, "MQRC_FUNCTION_NOT_SUPPORTED", Failed,
+        "this function is not supported by FerryMQ yet";
+    /// The message was moved because it reached its backout threshold.
+    BackoutThresholdReached = 2362, "MQRC_BACKOUT_THRESHOLD_REACHED", Failed,
+        "the message was backed out BOTHRESH times and moved to the backout queue";
+    /// The property name is not valid.
+    PropertyNameError = 2442, "MQRC_PROPERTY_NAME_ERROR", Failed,
+        "the property name is not valid; use a non-empty name of up to 4095 characters";
+    /// The property does not exist.
+    PropertyNotAvailable = 2471, "MQRC_PROPERTY_NOT_AVAILABLE", Failed,
+        "the message has no property with this name";
+    /// Reconnection failed (automatic reconnect gave up).
+    ReconnectFailed = 2548, "MQRC_RECONNECT_FAILED", Failed,
+        "automatic reconnection gave up; reconnect by hand when the queue manager is back";
+    /// The message expired while the queue manager held it.
+    MsgExpired = 6001, "FERRY_RC_MSG_EXPIRED", Failed,
+        "the message expired before it could be delivered";
+    /// A queue manager name or data directory problem.
+    QMgrDataError = 6002, "FERRY_RC_QMGR_DATA_ERROR", Failed,
+        "the queue manager's data directory is missing, damaged or in use by another process";
+    /// An attribute value is out of range.
+    AttributeValueError = 6003, "FERRY_RC_ATTRIBUTE_VALUE_ERROR", Failed,
+        "an attribute value is out of its allowed range";
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.name(), self.code())
+    }
+}
+
+/// A failed (or warned) call: a stable reason plus the specifics a person needs to act.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MqError {
+    /// The stable reason code.
+    pub reason: Reason,
+    /// The specific sentence, e.g. "queue APP.IN is full (MAXDEPTH 5000)".
+    pub detail: String,
+    /// For `TruncatedMsgFailed`: the full length of the message left on the queue (MQ's
+    /// DataLength on that reason); otherwise 0.
+    pub data_length: usize,
+}
+
+impl MqError {
+    /// A reason with a specific sentence.
+    pub fn new(reason: Reason, detail: impl Into<String>) -> Self {
+        MqError { reason, detail: detail.into(), data_length: 0 }
+    }
+
+    /// A reason with its generic sentence only.
+    pub fn bare(reason: Reason) -> Self {
+        MqError { reason, detail: String::new(), data_length: 0 }
+    }
+
+    /// The completion code that goes with the reason.
+    pub fn completion(&self) -> CompletionCode {
+        self.reason.completion()
+    }
+}
+
+impl From<Reason> for MqError {
+    fn from(reason: Reason) -> Self {
+        MqError::bare(reason)
+    }
+}
+
+impl fmt::Display for MqError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.detail.is_empty() {
+            write!(f, "{}: {}", self.reason, self.reason.sentence())
+        } else {
+            write!(f, "{}: {} ({})", self.reason, self.detail, self.reason.sentence())
+        }
+    }
+}
+
+impl std::error::Error for MqError {}
+
+/// Result alias used across the engine.
+pub type MqResult<T> = Result<T, MqError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn numbers_and_names_are_unique_and_round_trip() {
+        let mut codes = HashSet::new();
+        let mut names = HashSet::new();
+        for r in Reason::ALL {
+            assert!(codes.insert(r.code()), "duplicate code {}", r.code());
+            assert!(names.insert(r.name()), "duplicate name {}", r.name());
+            assert_eq!(Reason::from_code(r.code()), Some(*r));
+            assert!(!r.sentence().is_empty());
+        }
+    }
+
+    #[test]
+    fn ibm_numbers_are_kept_where_the_concept_is_the_same() {
+        assert_eq!(Reason::NoMsgAvailable.code(), 2033);
+        assert_eq!(Reason::QFull.code(), 2053);
+        assert_eq!(Reason::UnknownObjectName.code(), 2085);
+        assert_eq!(Reason::MsgTooBigForQ.code(), 2030);
+        assert_eq!(Reason::TruncatedMsgFailed.code(), 2080);
+    }
+
+    #[test]
+    fn error_display_names_reason_detail_and_advice() {
+        let e = MqError::new(Reason::QFull, "queue APP.IN is full (MAXDEPTH 5000)");
+        let s = e.to_string();
+        assert!(s.contains("MQRC_Q_FULL (2053)"));
+        assert!(s.contains("APP.IN"));
+        assert!(s.contains("raise MAXDEPTH"));
+    }
+}

@@ -1,0 +1,869 @@
+//! A connection's state inside the engine: its object handles and its unit of work, and the MQI
+//! verbs (open, put, put1, get, inquire, set, commit, backout, close, disconnect) applied to them.
+//!
+//! Every connection mode ends here: the embedded client calls a `Session` directly; the server
+//! (local and tcp modes) drives one per remote connection. A session is used by one caller at a
+//! time (`&mut self`), as an MQ connection handle is.
+//!
+//! Units of work: a put or get "in syncpoint" joins the connection's single open unit of work,
+//! which ends with commit or backout. **Disconnect** commits it (as IBM MQ does on a normal
+//! MQDISC); a session **dropped without disconnect** (the application died, its connection
+//! broke, or it panicked) backs it out. Either way its handles are closed and temporary dynamic
+//! queues it created are deleted.
+
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime};
+
+use parking_lot::Mutex;
+
+use crate::inquire::{self, AttrValue, QueueCounts, Selector};
+use crate::message::{CorrelId, Message, MessageType, MsgId, Persistence, Priority, MAX_PRIORITY};
+use crate::name::{ApplName, ObjectName, UserId};
+use crate::objects::{AliasQueueAttrs, DefaultInputOpen, DefinitionType};
+use crate::options::{
+    BrowseMode, CloseOptions, GetOptions, InputMode, ObjectDescriptor, OpenOptions, PutOptions, Wait,
+};
+use crate::qmgr::{ConnCounters, Object, QueueManager, RunState};
+use crate::queue::{GetSpec, GetStep, Queue};
+use crate::reason::{MqError, MqResult, Reason};
+use crate::store::{IdHasher, Match, Pos, UowId};
+use crate::waiter::{WaitOutcome, Waiter};
+
+/// An object handle, valid on the connection that opened it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Hobj(pub u32);
+
+/// What a put returns: the descriptor fields the queue manager filled in or resolved.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PutOutcome {
+    /// The message's id (generated unless supplied).
+    pub msg_id: MsgId,
+    /// The message's correl id (generated when asked).
+    pub correl_id: CorrelId,
+    /// The put time the queue manager recorded.
+    pub put_time: SystemTime,
+    /// The persistence it was put with.
+    pub persistence: Persistence,
+    /// The priority it was put with.
+    pub priority: u8,
+    /// A warning, e.g. PRIORITY_EXCEEDS_MAXIMUM.
+    pub warning: Option<Reason>,
+}
+
+/// What a get returns.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Got {
+    /// The message (body cut to the buffer limit if truncation was accepted). The descriptor's
+    /// expiry is the time that was left.
+    pub message: Message,
+    /// The full body length before any truncation (MQ's DataLength).
+    pub data_length: usize,
+    /// TRUNCATED_MSG_ACCEPTED when the body was cut.
+    pub warning: Option<Reason>,
+}
+
+#[derive(Debug)]
+struct QueueHandle {
+    queue: Arc<Queue>,
+    alias: Option<Arc<Mutex<AliasQueueAttrs>>>,
+    opened_name: ObjectName,
+    input: bool,
+    exclusive: bool,
+    opts: OpenOptions,
+    temporary_owner: bool,
+    cursor: Option<Pos>,
+}
+
+#[derive(Debug)]
+enum Handle {
+    Queue(QueueHandle),
+    QueueManager,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum UowKind {
+    Put,
+    Get,
+}
+
+#[derive(Debug)]
+struct UowEntry {
+    queue: Arc<Queue>,
+    pos: Pos,
+    kind: UowKind,
+}
+
+/// Outcome of one non-blocking get attempt; the server uses this to wait without a thread.
+#[derive(Debug)]
+pub enum GetAttempt {
+    /// Done.
+    Got(Got),
+    /// Wait on this, then pass the outcome to [`Session::finish_wait`].
+    Wait(PendingGet),
+}
+
+/// A registered waiting get. Dropping it before it settles cancels the wait, and a message that
+/// raced in is put back where it came from, so an abandoned wait (a dropped future, a dead
+/// connection) never loses a message.
+#[derive(Debug)]
+pub struct PendingGet {
+    waiter: Arc<Waiter>,
+    queue: Arc<Queue>,
+    settled: bool,
+}
+
+impl PendingGet {
+    /// Blocks the thread until the wait settles or `deadline` passes.
+    pub fn wait_blocking(mut self, deadline: Option<Instant>) -> WaitOutcome {
+        self.settled = true;
+        self.waiter.wait_blocking(deadline)
+    }
+
+    /// Polls from an async task; `None` means the task's waker is registered.
+    pub fn poll(&mut self, waker: &std::task::Waker) -> Option<WaitOutcome> {
+        let out = self.waiter.poll_task(waker);
+        self.settled |= out.is_some();
+        out
+    }
+}
+
+impl Drop for PendingGet {
+    fn drop(&mut self) {
+        if !self.settled {
+            if let WaitOutcome::Delivered(d) = self.waiter.cancel() {
+                self.queue.undo_delivery(d);
+            }
+        }
+    }
+}
+
+/// One connection's engine-side state.
+#[derive(Debug)]
+pub struct Session {
+    qm: QueueManager,
+    conn_id: u64,
+    app_name: ApplName,
+    user_id: UserId,
+    handles: HashMap<u32, Handle, BuildHasherDefault<IdHasher>>,
+    next_handle: u32,
+    uow: Vec<UowEntry>,
+    uow_id: Option<UowId>,
+    counters: Arc<ConnCounters>,
+    ended: bool,
+}
+
+impl Session {
+    pub(crate) fn new(
+        qm: QueueManager,
+        conn_id: u64,
+        app_name: ApplName,
+        user: &str,
+        counters: Arc<ConnCounters>,
+    ) -> Self {
+        Session {
+            qm,
+            conn_id,
+            app_name,
+            user_id: UserId::truncating(user),
+            handles: HashMap::default(),
+            next_handle: 1,
+            uow: Vec::new(),
+            uow_id: None,
+            counters,
+            ended: false,
+        }
+    }
+
+    /// The connection id (as in connection status).
+    pub fn connection_id(&self) -> u64 {
+        self.conn_id
+    }
+
+    /// The queue manager this session is connected to.
+    pub fn queue_manager(&self) -> &QueueManager {
+        &self.qm
+    }
+
+    /// Messages in the open unit of work.
+    pub fn uow_len(&self) -> usize {
+        self.uow.len()
+    }
+
+    fn check_running(&self, fail_if_quiescing: bool) -> MqResult<()> {
+        if self.ended {
+            return Err(MqError::new(Reason::HconnError, "this connection has been disconnected"));
+        }
+        match self.qm.run_state() {
+            RunState::Running => Ok(()),
+            RunState::Quiescing if !fail_if_quiescing => Ok(()),
+            RunState::Quiescing => Err(MqError::new(
+                Reason::QMgrQuiescing,
+                format!("queue manager {} is quiescing", self.qm.name()),
+            )),
+            RunState::Stopping => Err(MqError::new(
+                Reason::QMgrStopping,
+                format!("queue manager {} is stopping", self.qm.name()),
+            )),
+        }
+    }
+
+    // ----- open / close -------------------------------------------------------------------
+
+    /// Opens a queue (local, alias or model) or the queue manager object.
+    pub fn open(&mut self, od: &ObjectDescriptor, opts: OpenOptions) -> MqResult<Hobj> {
+        self.check_running(opts.fail_if_quiescing)?;
+        if opts.input == InputMode::None && !opts.output && !opts.browse && !opts.inquire && !opts.set {
+            return Err(MqError::new(
+                Reason::OptionsError,
+                "open needs at least one of input, output, browse, inquire or set",
+            ));
+        }
+        let max = self.qm.shared.attrs.read().max_handles;
+        if self.handles.len() >= max {
+            return Err(MqError::new(
+                Reason::HandleNotAvailable,
+                format!("this connection already has {max} handles open (MAXHANDS)"),
+            ));
+        }
+        let handle = match od {
+            ObjectDescriptor::QueueManager => {
+                if opts.input != InputMode::None || opts.output || opts.browse || opts.set {
+                    return Err(MqError::new(
+                        Reason::OptionNotValidForType,
+                        "the queue manager object can only be opened for inquire",
+                    ));
+                }
+                Handle::QueueManager
+            }
+            ObjectDescriptor::Queue { name, dynamic_name } => {
+                Handle::Queue(self.open_queue(name, dynamic_name.as_deref(), opts)?)
+            }
+        };
+        let id = self.next_handle;
+        self.next_handle = self.next_handle.wrapping_add(1).max(1);
+        self.handles.insert(id, handle);
+        self.counters.open_handles.store(self.handles.len(), Ordering::Relaxed);
+        Ok(Hobj(id))
+    }
+
+    fn open_queue(&mut self, name: &ObjectName, dynamic: Option<&str>, opts: OpenOptions) -> MqResult<QueueHandle> {
+        let (queue, alias, created) = match self.qm.lookup(name) {
+            Some(Object::Local(q)) => (q, None, false),
+            Some(Object::Alias(a)) => {
+                let target = a.lock().target;
+                match self.qm.lookup(&target) {
+                    Some(Object::Local(q)) => (q, Some(a), false),
+                    Some(_) => {
+                        return Err(MqError::new(
+                            Reason::QTypeError,
+                            format!("alias {name} resolves to {target}, which is not a local queue"),
+                        ))
+                    }
+                    None => {
+                        return Err(MqError::new(
+                            Reason::UnknownAliasBaseQ,
+                            format!("alias {name} resolves to {target}, which is not defined"),
+                        ))
+                    }
+                }
+            }
+            Some(Object::Model(attrs)) => {
+                let q = self.qm.create_dynamic(&attrs, dynamic.unwrap_or("AMQ.*"))?;
+                (q, None, true)
+            }
+            None => return Err(crate::qmgr::unknown(name)),
+        };
+        let mut st = queue.lock();
+        let temporary_owner = created && st.attrs.definition_type == DefinitionType::TemporaryDynamic;
+        let (input, exclusive) = match opts.input {
+            InputMode::None => (false, false),
+            InputMode::Exclusive => (true, true),
+            InputMode::Shared => (true, !st.attrs.shareable),
+            InputMode::AsQueueDef => {
+                (true, st.attrs.def_input_open == DefaultInputOpen::Exclusive || !st.attrs.shareable)
+            }
+        };
+        if input && (st.exclusive_input || (exclusive && st.open_input > 0)) {
+            return Err(MqError::new(
+                Reason::ObjectInUse,
+                format!("queue {} is open for input by another handle and cannot be shared this way", queue.name),
+            ));
+        }
+        if input {
+            st.open_input += 1;
+            st.exclusive_input |= exclusive;
+        }
+        if opts.output {
+            st.open_output += 1;
+        }
+        drop(st);
+        Ok(QueueHandle {
+            opened_name: *name,
+            queue,
+            alias,
+            input,
+            exclusive,
+            opts,
+            temporary_owner,
+            cursor: None,
+        })
+    }
+
+    /// The name of the queue behind a handle: for a dynamic queue, the name it was given.
+    pub fn queue_name(&self, h: Hobj) -> MqResult<ObjectName> {
+        match self.handle(h)? {
+            Handle::Queue(qh) => Ok(qh.queue.name),
+            Handle::QueueManager => Ok(self.qm.name()),
+        }
+    }
+
+    /// Closes a handle. A temporary dynamic queue is deleted when the handle that created it
+    /// closes; `Delete`/`DeletePurge` delete a permanent dynamic queue.
+    pub fn close(&mut self, h: Hobj, opts: CloseOptions) -> MqResult<()> {
+        let handle = self.handles.get(&h.0).ok_or_else(|| hobj_error(h))?;
+        if let (Handle::Queue(qh), CloseOptions::Delete | CloseOptions::DeletePurge) = (handle, opts) {
+            let st = qh.queue.lock();
+            if st.attrs.definition_type != DefinitionType::PermanentDynamic
+                && st.attrs.definition_type != DefinitionType::TemporaryDynamic
+            {
+                return Err(MqError::new(
+                    Reason::OptionNotValidForType,
+                    format!("queue {} is not a dynamic queue; delete it with the admin command", qh.queue.name),
+                ));
+            }
+            if opts == CloseOptions::Delete && st.store.depth() > 0 {
+                return Err(MqError::new(
+                    Reason::QNotEmpty,
+                    format!("queue {} holds {} messages; close with delete-purge to discard them", qh.queue.name, st.store.depth()),
+                ));
+            }
+        }
+        let handle = self.handles.remove(&h.0).ok_or_else(|| hobj_error(h))?;
+        self.counters.open_handles.store(self.handles.len(), Ordering::Relaxed);
+        if let Handle::Queue(qh) = handle {
+            let delete = qh.temporary_owner || opts != CloseOptions::None;
+            self.release(&qh);
+            if delete {
+                self.qm.drop_dynamic(&qh.queue);
+            }
+        }
+        Ok(())
+    }
+
+    fn release(&self, qh: &QueueHandle) {
+        let mut st = qh.queue.lock();
+        if qh.input {
+            st.open_input = st.open_input.saturating_sub(1);
+            if qh.exclusive {
+                st.exclusive_input = false;
+            }
+        }
+        if qh.opts.output {
+            st.open_output = st.open_output.saturating_sub(1);
+        }
+    }
+
+    fn handle(&self, h: Hobj) -> MqResult<&Handle> {
+        if self.ended {
+            return Err(MqError::new(Reason::HconnError, "this connection has been disconnected"));
+        }
+        self.handles.get(&h.0).ok_or_else(|| hobj_error(h))
+    }
+
+    fn queue_handle(&self, h: Hobj) -> MqResult<&QueueHandle> {
+        match self.handle(h)? {
+            Handle::Queue(qh) => Ok(qh),
+            Handle::QueueManager => Err(MqError::new(
+                Reason::ObjectTypeError,
+                "this handle is the queue manager object, not a queue",
+            )),
+        }
+    }
+
+    // ----- put ----------------------------------------------------------------------------
+
+    /// Puts a message on an open queue.
+    pub fn put(&mut self, h: Hobj, msg: Message, opts: &PutOptions) -> MqResult<PutOutcome> {
+        self.check_running(opts.fail_if_quiescing)?;
+        let qh = self.queue_handle(h)?;
+        if !qh.opts.output {
+            return Err(MqError::new(
+                Reason::NotOpenForOutput,
+                format!("queue {} was not opened for output", qh.opened_name),
+            ));
+        }
+        let queue = qh.queue.clone();
+        let alias = qh.alias.clone();
+        self.put_to(&queue, alias.as_ref(), msg, opts)
+    }
+
+    /// Opens, puts and closes in one call (MQ's MQPUT1): the usual way to send a reply.
+    pub fn put1(&mut self, od: &ObjectDescriptor, msg: Message, opts: &PutOptions) -> MqResult<PutOutcome> {
+        self.check_running(opts.fail_if_quiescing)?;
+        let ObjectDescriptor::Queue { name, .. } = od else {
+            return Err(MqError::new(Reason::ObjectTypeError, "put1 needs a queue, not the queue manager object"));
+        };
+        match self.qm.lookup(name) {
+            Some(Object::Local(q)) => self.put_to(&q, None, msg, opts),
+            Some(Object::Alias(_)) | Some(Object::Model(_)) => {
+                let h = self.open(od, OpenOptions::output())?;
+                let out = self.put(h, msg, opts);
+                let closed = self.close(h, CloseOptions::None);
+                let out = out?;
+                closed?;
+                Ok(out)
+            }
+            None => Err(crate::qmgr::unknown(name)),
+        }
+    }
+
+    fn put_to(
+        &mut self,
+        queue: &Arc<Queue>,
+        alias: Option<&Arc<Mutex<AliasQueueAttrs>>>,
+        mut msg: Message,
+        opts: &PutOptions,
+    ) -> MqResult<PutOutcome> {
+        let shared = self.qm.shared.clone();
+        let qm_max = shared.attrs.read().max_msg_length;
+        let len = msg.counted_len();
+        if len > qm_max {
+            return Err(MqError::new(
+                Reason::MsgTooBigForQMgr,
+                format!("message of {len} bytes is longer than the queue manager's MAXMSGL({qm_max})"),
+            ));
+        }
+        if let Some(a) = alias {
+            let a = a.lock();
+            if a.put_inhibited {
+                return Err(MqError::new(
+                    Reason::PutInhibited,
+                    format!("puts are inhibited on alias queue for {}", queue.name),
+                ));
+            }
+            if msg.descriptor.persistence == Persistence::AsQueueDef {
+                msg.descriptor.persistence = a.def_persistence;
+            }
+            if msg.descriptor.priority == Priority::AsQueueDef {
+                msg.descriptor.priority = Priority::Value(a.def_priority);
+            }
+        }
+        let d = &mut msg.descriptor;
+        let mut warning = None;
+        if let Priority::Value(p) = d.priority {
+            if p > MAX_PRIORITY {
+                d.priority = Priority::Value(MAX_PRIORITY);
+                warning = Some(Reason::PriorityExceedsMaximum);
+            }
+        }
+        if d.message_type == MessageType::Request && d.reply_to_queue.is_empty() {
+            return Err(MqError::new(
+                Reason::MissingReplyToQ,
+                "a request message needs a reply-to queue; set reply_to_queue",
+            ));
+        }
+        let expires_at = match d.expiry {
+            None => 0,
+            Some(e) if e.is_zero() => {
+                return Err(MqError::new(Reason::ExpiryError, "an expiry of zero is not valid; use None for unlimited"))
+            }
+            Some(e) => shared.clock.deadline(e),
+        };
+        if opts.new_msg_id || d.msg_id.is_none() {
+            d.msg_id = MsgId(shared.ids.next());
+        }
+        if opts.new_correl_id {
+            d.correl_id = CorrelId(shared.ids.next());
+        }
+        d.put_time = SystemTime::now();
+        d.put_appl_name = self.app_name;
+        d.user_id = self.user_id;
+        d.backout_count = 0;
+        let uow = if opts.syncpoint { Some(self.uow_slot()?) } else { None };
+        let (msg_id, correl_id, put_time) = (d.msg_id, d.correl_id, d.put_time);
+        let placed = queue.put_resolved(msg, expires_at, uow, shared.clock.now())?;
+        if let Some(pos) = placed.pos {
+            self.uow.push(UowEntry { queue: queue.clone(), pos, kind: UowKind::Put });
+            self.counters.uow_messages.store(self.uow.len(), Ordering::Relaxed);
+        }
+        Ok(PutOutcome {
+            msg_id,
+            correl_id,
+            put_time,
+            persistence: placed.persistence,
+            priority: placed.priority,
+            warning,
+        })
+    }
+
+    /// The unit of work id, checking MAXUMSGS before one more message joins it.
+    fn uow_slot(&mut self) -> MqResult<UowId> {
+        let max = self.qm.shared.attrs.read().max_uncommitted_msgs;
+        if self.uow.len() >= max {
+            return Err(MqError::new(
+                Reason::SyncpointLimitReached,
+                format!("the unit of work already holds {max} messages (MAXUMSGS); commit first"),
+            ));
+        }
+        Ok(*self.uow_id.get_or_insert_with(|| self.qm.new_uow_id()))
+    }
+
+    // ----- get ----------------------------------------------------------------------------
+
+    /// Gets (or browses) a message, waiting if asked.
+    pub fn get(&mut self, h: Hobj, opts: &GetOptions) -> MqResult<Got> {
+        let deadline = match opts.wait {
+            Wait::For(d) => Some(Instant::now() + d),
+            _ => None,
+        };
+        loop {
+            match self.try_get(h, opts)? {
+                GetAttempt::Got(g) => return Ok(g),
+                GetAttempt::Wait(w) => {
+                    let outcome = w.wait_blocking(deadline);
+                    if let Some(g) = self.finish_wait(h, opts, outcome)? {
+                        return Ok(g);
+                    }
+                    if deadline.is_some_and(|d| Instant::now() >= d) {
+                        return Err(self.no_message(h));
+                    }
+                }
+            }
+        }
+    }
+
+    /// One get attempt that never blocks: a message, an error, or a waiter to wait on (only when
+    /// `opts.wait` asks for waiting).
+    pub fn try_get(&mut self, h: Hobj, opts: &GetOptions) -> MqResult<GetAttempt> {
+        self.check_running(opts.fail_if_quiescing)?;
+        let browse = opts.browse;
+        let qh = self.queue_handle(h)?;
+        let destructive = matches!(browse, BrowseMode::None | BrowseMode::GetUnderCursor);
+        if destructive && !qh.input {
+            return Err(MqError::new(
+                Reason::NotOpenForInput,
+                format!("queue {} was not opened for input", qh.opened_name),
+            ));
+        }
+        if !destructive && !qh.opts.browse {
+            return Err(MqError::new(
+                Reason::NotOpenForBrowse,
+                format!("queue {} was not opened for browse", qh.opened_name),
+            ));
+        }
+        if destructive {
+            if let Some(a) = &qh.alias {
+                if a.lock().get_inhibited {
+                    return Err(MqError::new(
+                        Reason::GetInhibited,
+                        format!("gets are inhibited on alias queue {}", qh.opened_name),
+                    ));
+                }
+            }
+        }
+        let queue = qh.queue.clone();
+        let cursor = qh.cursor;
+        let uow = if opts.syncpoint && destructive { Some(self.uow_slot()?) } else { None };
+        let spec = GetSpec {
+            criteria: Match { msg_id: opts.msg_id, correl_id: opts.correl_id },
+            uow,
+            browse: match browse {
+                BrowseMode::First => Some(None),
+                BrowseMode::Next => Some(cursor),
+                _ => None,
+            },
+            wait: opts.wait != Wait::No,
+            max_len: opts.max_len,
+            accept_truncated: opts.accept_truncated,
+        };
+        let now = self.qm.clock().now();
+        let step = match browse {
+            BrowseMode::UnderCursor | BrowseMode::GetUnderCursor => {
+                let Some(pos) = cursor else {
+                    return Err(MqError::new(Reason::NoMsgUnderCursor, "the browse cursor is not on a message; browse first"));
+                };
+                if browse == BrowseMode::UnderCursor {
+                    let spec = GetSpec { browse: Some(None), wait: false, ..spec };
+                    browse_at(&queue, pos, &spec, now)?
+                } else {
+                    queue.get_at(pos, &spec, now)?
+                }
+            }
+            _ => queue.get(&spec, now)?,
+        };
+        match step {
+            GetStep::Got { msg, pos, expires_at } => {
+                if spec.browse.is_some() || browse == BrowseMode::UnderCursor {
+                    self.set_cursor(h, Some(pos));
+                }
+                if let Some(u) = uow {
+                    debug_assert_eq!(Some(u), self.uow_id);
+                    self.uow.push(UowEntry { queue, pos, kind: UowKind::Get });
+                    self.counters.uow_messages.store(self.uow.len(), Ordering::Relaxed);
+                }
+                Ok(GetAttempt::Got(self.shape(msg, expires_at, opts, now)))
+            }
+            GetStep::Wait(waiter) => Ok(GetAttempt::Wait(PendingGet { waiter, queue, settled: false })),
+            GetStep::Empty => Err(self.no_message(h)),
+        }
+    }
+
+    /// Completes a wait begun by [`Session::try_get`]. `Ok(None)` means "try again".
+    pub fn finish_wait(&mut self, h: Hobj, opts: &GetOptions, outcome: WaitOutcome) -> MqResult<Option<Got>> {
+        match outcome {
+            WaitOutcome::Delivered(d) => {
+                let queue = match self.queue_handle(h) {
+                    Ok(qh) => qh.queue.clone(),
+                    Err(e) => return Err(e),
+                };
+                if let Some(pos) = d.pending_pos {
+                    self.uow.push(UowEntry { queue, pos, kind: UowKind::Get });
+                    self.counters.uow_messages.store(self.uow.len(), Ordering::Relaxed);
+                }
+                let now = self.qm.clock().now();
+                Ok(Some(self.shape(d.msg, d.expires_at, opts, now)))
+            }
+            WaitOutcome::Retry => Ok(None),
+            WaitOutcome::Ended(r) => {
+                let name = self.queue_name(h).unwrap_or_default();
+                Err(MqError::new(r, format!("the wait on queue {name} ended")))
+            }
+            WaitOutcome::TimedOut => Err(self.no_message(h)),
+        }
+    }
+
+    fn no_message(&self, h: Hobj) -> MqError {
+        let name = self.queue_name(h).unwrap_or_default();
+        MqError::new(Reason::NoMsgAvailable, format!("no matching message on queue {name}"))
+    }
+
+    fn set_cursor(&mut self, h: Hobj, pos: Option<Pos>) {
+        if let Some(Handle::Queue(qh)) = self.handles.get_mut(&h.0) {
+            qh.cursor = pos;
+        }
+    }
+
+    /// Fills in the output descriptor (expiry left) and applies truncation.
+    fn shape(&self, mut msg: Message, expires_at: u64, opts: &GetOptions, now: u64) -> Got {
+        if expires_at != 0 {
+            msg.descriptor.expiry = Some(Duration::from_nanos(expires_at.saturating_sub(now).max(1)));
+        }
+        let data_length = msg.body.len();
+        let mut warning = None;
+        if let Some(max) = opts.max_len {
+            if data_length > max {
+                msg.body = msg.body.slice(..max);
+                warning = Some(Reason::TruncatedMsgAccepted);
+            }
+        }
+        Got { message: msg, data_length, warning }
+    }
+
+    // ----- inquire / set ------------------------------------------------------------------
+
+    /// Reads attributes of the object behind a handle opened for inquire.
+    pub fn inquire(&self, h: Hobj, selectors: &[Selector]) -> MqResult<Vec<AttrValue>> {
+        let handle = self.handle(h)?;
+        let mut out = Vec::with_capacity(selectors.len());
+        match handle {
+            Handle::QueueManager => {
+                let attrs = self.qm.attrs();
+                for s in selectors {
+                    out.push(inquire::qmgr_attr(*s, &attrs).ok_or_else(|| selector_error(*s))?);
+                }
+            }
+            Handle::Queue(qh) => {
+                if !qh.opts.inquire {
+                    return Err(MqError::new(
+                        Reason::NotOpenForInquire,
+                        format!("queue {} was not opened for inquire", qh.opened_name),
+                    ));
+                }
+                let st = qh.queue.lock();
+                let counts = QueueCounts {
+                    depth: st.store.depth(),
+                    open_input: st.open_input,
+                    open_output: st.open_output,
+                };
+                let alias = qh.alias.as_ref().map(|a| a.lock().clone());
+                for s in selectors {
+                    let v = match (&alias, s) {
+                        (Some(a), Selector::BaseQueueName) => Some(AttrValue::Str(a.target.to_string())),
+                        (Some(_), Selector::QueueType) => Some(AttrValue::Int(3)),
+                        (Some(_), Selector::QueueName) => Some(AttrValue::Str(qh.opened_name.to_string())),
+                        (Some(a), Selector::InhibitGet) => Some(AttrValue::Int(a.get_inhibited as i64)),
+                        (Some(a), Selector::InhibitPut) => Some(AttrValue::Int(a.put_inhibited as i64)),
+                        _ => inquire::local_queue_attr(*s, qh.queue.name.as_str(), 1, &st.attrs, counts),
+                    };
+                    out.push(v.ok_or_else(|| selector_error(*s))?);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Sets attributes through a handle opened for set: only the inhibit flags, as MQSET allows.
+    pub fn set(&mut self, h: Hobj, values: &[(Selector, AttrValue)]) -> MqResult<()> {
+        let qh = self.queue_handle(h)?;
+        if !qh.opts.set {
+            return Err(MqError::new(
+                Reason::NotOpenForSet,
+                format!("queue {} was not opened for set", qh.opened_name),
+            ));
+        }
+        let mut flags = Vec::with_capacity(values.len());
+        for (s, v) in values {
+            let on = match v {
+                AttrValue::Int(0) => false,
+                AttrValue::Int(1) => true,
+                _ => {
+                    return Err(MqError::new(Reason::InhibitValueError, format!("value {v:?} is not valid for {s:?}")))
+                }
+            };
+            match s {
+                Selector::InhibitGet | Selector::InhibitPut => flags.push((*s, on)),
+                _ => return Err(selector_error(*s)),
+            }
+        }
+        for (s, on) in flags {
+            match &qh.alias {
+                Some(a) => {
+                    let mut a = a.lock();
+                    if s == Selector::InhibitGet {
+                        a.get_inhibited = on;
+                    } else {
+                        a.put_inhibited = on;
+                    }
+                }
+                None => {
+                    let mut st = qh.queue.lock();
+                    if s == Selector::InhibitGet {
+                        let was = st.attrs.get_inhibited;
+                        st.attrs.get_inhibited = on;
+                        if on && !was {
+                            st.waiters.end_all(Reason::GetInhibited);
+                        }
+                    } else {
+                        st.attrs.put_inhibited = on;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    // ----- units of work --------------------------------------------------------------------
+
+    /// Commits the unit of work: its puts become visible, its gets final.
+    pub fn commit(&mut self) -> MqResult<()> {
+        if self.ended {
+            return Err(MqError::new(Reason::HconnError, "this connection has been disconnected"));
+        }
+        for e in std::mem::take(&mut self.uow) {
+            match e.kind {
+                UowKind::Put => e.queue.commit_put(e.pos),
+                UowKind::Get => e.queue.commit_get(e.pos),
+            }
+        }
+        self.end_uow();
+        Ok(())
+    }
+
+    /// Backs out the unit of work: its puts vanish; its gets return to their queues in their
+    /// original positions with backout count + 1 (or move to BOQNAME / the dead-letter queue at
+    /// BOTHRESH).
+    pub fn backout(&mut self) -> MqResult<()> {
+        if self.ended {
+            return Err(MqError::new(Reason::HconnError, "this connection has been disconnected"));
+        }
+        self.backout_all();
+        Ok(())
+    }
+
+    fn backout_all(&mut self) {
+        let now = self.qm.clock().now();
+        for e in std::mem::take(&mut self.uow) {
+            match e.kind {
+                UowKind::Put => e.queue.backout_put(e.pos),
+                UowKind::Get => {
+                    if let Some((msg, expires_at)) = e.queue.backout_get(e.pos, now) {
+                        self.qm.requeue_poison(&e.queue, msg, e.pos.seq, expires_at);
+                    }
+                }
+            }
+        }
+        self.end_uow();
+    }
+
+    fn end_uow(&mut self) {
+        self.uow_id = None;
+        self.counters.uow_messages.store(0, Ordering::Relaxed);
+    }
+
+    // ----- disconnect -----------------------------------------------------------------------
+
+    /// Disconnects normally: commits the open unit of work, closes every handle.
+    pub fn disconnect(mut self) -> MqResult<()> {
+        let r = self.commit();
+        self.end(false);
+        r
+    }
+
+    /// Ends the connection as if the application died: backs out, closes every handle.
+    pub fn abandon(mut self) {
+        self.end(true);
+    }
+
+    fn end(&mut self, backout: bool) {
+        if self.ended {
+            return;
+        }
+        if backout {
+            self.backout_all();
+        }
+        for (_, h) in std::mem::take(&mut self.handles) {
+            if let Handle::Queue(qh) = h {
+                self.release(&qh);
+                if qh.temporary_owner {
+                    self.qm.drop_dynamic(&qh.queue);
+                }
+            }
+        }
+        self.ended = true;
+        self.qm.forget_connection(self.conn_id);
+    }
+}
+
+impl Drop for Session {
+    /// A session dropped without `disconnect` is treated as an application that died: its
+    /// unit of work is backed out.
+    fn drop(&mut self) {
+        self.end(true);
+    }
+}
+
+fn browse_at(queue: &Arc<Queue>, pos: Pos, _spec: &GetSpec, _now: u64) -> MqResult<GetStep> {
+    let st = queue.lock();
+    match st.store.peek(pos) {
+        Some(m) if st.store.state(pos) == crate::store::SlotState::Available => Ok(GetStep::Got {
+            msg: m.clone(),
+            pos,
+            expires_at: st.store.expires_at(pos),
+        }),
+        _ => Err(MqError::new(
+            Reason::NoMsgUnderCursor,
+            format!("the message under the browse cursor on {} is no longer available", queue.name),
+        )),
+    }
+}
+
+fn hobj_error(h: Hobj) -> MqError {
+    MqError::new(Reason::HobjError, format!("object handle {} is not open on this connection", h.0))
+}
+
+fn selector_error(s: Selector) -> MqError {
+    MqError::new(Reason::SelectorError, format!("selector {s:?} ({}) does not apply to this object", s.code()))
+}

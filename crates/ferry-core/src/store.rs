@@ -1,0 +1,682 @@
+//! The messages of one local queue, in delivery order, with indexes by correl id and msg id.
+//!
+//! Owns: message slots, their visibility state (available, put or got inside a unit of work,
+//! gone), delivery order, expiry and the id indexes. It knows nothing of locks, waiters or
+//! connections: `queue.rs` wraps it in a mutex.
+//!
+//! Layout: one lane per priority (0–9), or a single lane when MSGDLVSQ(FIFO). Each lane is a
+//! `VecDeque` of slots in increasing sequence number; sequence numbers are unique per queue and
+//! never reused, so a slot is found again by binary search on its `seq`. A message got inside a
+//! unit of work stays in its slot (state `GotPending`) until commit, so backout puts it back in
+//! its original position at no cost. Removed slots in the middle become tombstones that are
+//! compacted once they are the majority of a lane.
+//!
+//! Invariants: within a lane `seq` strictly increases; `depth` counts non-gone slots;
+//! `available` counts `Available` slots; every non-gone slot with a non-zero correl id is in the
+//! correl index (and in the msg index once it is enabled).
+
+use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::message::{CorrelId, Message, MsgId};
+
+/// Identifies a unit of work (one per connection at a time).
+pub type UowId = u64;
+
+/// Where a message lives: its lane and sequence number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Pos {
+    /// Lane index (the priority, or 0 in FIFO mode).
+    pub lane: u8,
+    /// Sequence number, unique within the queue.
+    pub seq: u64,
+}
+
+/// The visibility of a slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SlotState {
+    /// Visible to gets and browses.
+    Available,
+    /// Put inside a unit of work that has not committed: invisible.
+    PutPending(UowId),
+    /// Got inside a unit of work that has not committed: invisible, restored on backout.
+    GotPending(UowId),
+    /// Removed; a tombstone awaiting compaction.
+    Gone,
+}
+
+#[derive(Debug)]
+struct Slot {
+    seq: u64,
+    state: SlotState,
+    /// Clock nanoseconds after which the message is expired; 0 = never.
+    expires_at: u64,
+    msg: Message,
+}
+
+#[derive(Debug, Default)]
+struct Lane {
+    slots: VecDeque<Slot>,
+    /// Slots not `Gone`.
+    live: usize,
+    /// Slots `Available`.
+    available: usize,
+}
+
+impl Lane {
+    fn index_of(&self, seq: u64) -> Option<usize> {
+        self.slots.binary_search_by_key(&seq, |s| s.seq).ok()
+    }
+
+    /// Drops tombstones at the front, and compacts when tombstones are the majority.
+    fn tidy(&mut self) {
+        while matches!(self.slots.front(), Some(s) if s.state == SlotState::Gone) {
+            self.slots.pop_front();
+        }
+        while matches!(self.slots.back(), Some(s) if s.state == SlotState::Gone) {
+            self.slots.pop_back();
+        }
+        if self.slots.len() > 64 && self.live * 2 < self.slots.len() {
+            self.slots.retain(|s| s.state != SlotState::Gone);
+        }
+    }
+}
+
+/// Hasher for 24-byte ids: a multiply-rotate fold (FxHash's scheme), far cheaper than SipHash and
+/// adequate because ids are not attacker-chosen keys for a DoS (each connection's index entries
+/// are bounded by MAXDEPTH anyway).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct IdHasher(u64);
+
+impl IdHasher {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for IdHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(w));
+        }
+    }
+    #[inline]
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type IdMap<K> = HashMap<K, Positions, BuildHasherDefault<IdHasher>>;
+
+/// Positions of the messages sharing one id; almost always exactly one.
+#[derive(Debug)]
+enum Positions {
+    One(Pos),
+    Many(Vec<Pos>),
+}
+
+impl Positions {
+    fn add(&mut self, pos: Pos) {
+        match self {
+            Positions::One(p) => *self = Positions::Many(vec![*p, pos]),
+            Positions::Many(v) => v.push(pos),
+        }
+    }
+    /// Removes `pos`; returns true when nothing is left.
+    fn remove(&mut self, pos: Pos) -> bool {
+        match self {
+            Positions::One(p) => *p == pos,
+            Positions::Many(v) => {
+                v.retain(|p| *p != pos);
+                v.is_empty()
+            }
+        }
+    }
+    fn as_slice(&self) -> &[Pos] {
+        match self {
+            Positions::One(p) => std::slice::from_ref(p),
+            Positions::Many(v) => v,
+        }
+    }
+}
+
+fn index_add<K: std::hash::Hash + Eq>(map: &mut IdMap<K>, key: K, pos: Pos) {
+    match map.get_mut(&key) {
+        Some(p) => p.add(pos),
+        None => {
+            map.insert(key, Positions::One(pos));
+        }
+    }
+}
+
+fn index_remove<K: std::hash::Hash + Eq>(map: &mut IdMap<K>, key: &K, pos: Pos) {
+    if let Some(p) = map.get_mut(key) {
+        if p.remove(pos) {
+            map.remove(key);
+        }
+    }
+}
+
+/// What a get or browse wants to match.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Match {
+    /// Only a message with this msg id.
+    pub msg_id: Option<MsgId>,
+    /// Only a message with this correl id.
+    pub correl_id: Option<CorrelId>,
+}
+
+impl Match {
+    /// Matches any message.
+    pub const ANY: Match = Match { msg_id: None, correl_id: None };
+
+    /// Whether this matches any message.
+    pub fn is_any(&self) -> bool {
+        self.msg_id.is_none() && self.correl_id.is_none()
+    }
+
+    /// Whether `msg` satisfies this match.
+    pub fn matches(&self, msg: &Message) -> bool {
+        self.msg_id.is_none_or(|id| msg.descriptor.msg_id == id)
+            && self.correl_id.is_none_or(|id| msg.descriptor.correl_id == id)
+    }
+}
+
+/// The messages of one queue.
+#[derive(Debug)]
+pub struct Store {
+    lanes: Vec<Lane>,
+    fifo: bool,
+    next_seq: u64,
+    depth: usize,
+    available: usize,
+    correl_index: IdMap<CorrelId>,
+    msg_index: Option<IdMap<MsgId>>,
+    /// Messages found expired and discarded, since creation.
+    pub expired_total: u64,
+}
+
+impl Store {
+    /// An empty store; `fifo` for MSGDLVSQ(FIFO).
+    pub fn new(fifo: bool) -> Self {
+        Store {
+            lanes: (0..10).map(|_| Lane::default()).collect(),
+            fifo,
+            next_seq: 1,
+            depth: 0,
+            available: 0,
+            correl_index: IdMap::default(),
+            msg_index: None,
+            expired_total: 0,
+        }
+    }
+
+    /// Messages held, committed or not (CURDEPTH).
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// Messages visible to a get right now (expired ones may still be counted until found).
+    pub fn available(&self) -> usize {
+        self.available
+    }
+
+    /// Allocates the next sequence number (also for messages handed straight to a getter, so a
+    /// hand-over that must be undone can be reinserted in order).
+    pub fn next_seq(&mut self) -> u64 {
+        let s = self.next_seq;
+        self.next_seq += 1;
+        s
+    }
+
+    fn lane_of(&self, priority: u8) -> u8 {
+        if self.fifo {
+            0
+        } else {
+            priority.min(9)
+        }
+    }
+
+    /// Stores a message with a sequence number from [`Store::next_seq`], keeping lane order even
+    /// when `seq` is older than the lane's tail (a hand-over being undone).
+    pub fn insert(&mut self, seq: u64, msg: Message, expires_at: u64, state: SlotState) -> Pos {
+        let priority = match msg.descriptor.priority {
+            crate::message::Priority::Value(p) => p,
+            crate::message::Priority::AsQueueDef => 0,
+        };
+        let lane_no = self.lane_of(priority);
+        let pos = Pos { lane: lane_no, seq };
+        if !msg.descriptor.correl_id.is_none() {
+            index_add(&mut self.correl_index, msg.descriptor.correl_id, pos);
+        }
+        if let Some(ix) = self.msg_index.as_mut() {
+            index_add(ix, msg.descriptor.msg_id, pos);
+        }
+        let lane = &mut self.lanes[lane_no as usize];
+        let slot = Slot { seq, state, expires_at, msg };
+        match lane.slots.back() {
+            Some(last) if last.seq > seq => {
+                let at = lane.slots.partition_point(|s| s.seq < seq);
+                lane.slots.insert(at, slot);
+            }
+            _ => lane.slots.push_back(slot),
+        }
+        lane.live += 1;
+        self.depth += 1;
+        if state == SlotState::Available {
+            lane.available += 1;
+            self.available += 1;
+        }
+        pos
+    }
+
+    fn slot(&self, pos: Pos) -> Option<&Slot> {
+        let lane = &self.lanes[pos.lane as usize];
+        lane.index_of(pos.seq).map(|i| &lane.slots[i])
+    }
+
+    fn slot_mut(&mut self, pos: Pos) -> Option<&mut Slot> {
+        let lane = &mut self.lanes[pos.lane as usize];
+        let i = lane.index_of(pos.seq)?;
+        Some(&mut lane.slots[i])
+    }
+
+    /// The state of the slot at `pos` (`Gone` if it no longer exists).
+    pub fn state(&self, pos: Pos) -> SlotState {
+        self.slot(pos).map_or(SlotState::Gone, |s| s.state)
+    }
+
+    /// The message at `pos`, if the slot still exists.
+    pub fn peek(&self, pos: Pos) -> Option<&Message> {
+        self.slot(pos).filter(|s| s.state != SlotState::Gone).map(|s| &s.msg)
+    }
+
+    /// Mutable access to the message at `pos` (e.g. to bump its backout count).
+    pub fn peek_mut(&mut self, pos: Pos) -> Option<&mut Message> {
+        self.slot_mut(pos).filter(|s| s.state != SlotState::Gone).map(|s| &mut s.msg)
+    }
+
+    /// Changes a slot's visibility, keeping the counters right. Returns false if the slot is gone.
+    pub fn set_state(&mut self, pos: Pos, state: SlotState) -> bool {
+        debug_assert!(state != SlotState::Gone, "use remove() to make a slot gone");
+        let lane = &mut self.lanes[pos.lane as usize];
+        let Some(i) = lane.index_of(pos.seq) else { return false };
+        let slot = &mut lane.slots[i];
+        if slot.state == SlotState::Gone {
+            return false;
+        }
+        let was = slot.state == SlotState::Available;
+        let now = state == SlotState::Available;
+        slot.state = state;
+        match (was, now) {
+            (false, true) => {
+                lane.available += 1;
+                self.available += 1;
+            }
+            (true, false) => {
+                lane.available -= 1;
+                self.available -= 1;
+            }
+            _ => {}
+        }
+        true
+    }
+
+    /// Removes the message at `pos` and returns it.
+    pub fn remove(&mut self, pos: Pos) -> Option<Message> {
+        let lane = &mut self.lanes[pos.lane as usize];
+        let i = lane.index_of(pos.seq)?;
+        let slot = &mut lane.slots[i];
+        if slot.state == SlotState::Gone {
+            return None;
+        }
+        if slot.state == SlotState::Available {
+            lane.available -= 1;
+            self.available -= 1;
+        }
+        slot.state = SlotState::Gone;
+        let msg = std::mem::take(&mut slot.msg);
+        lane.live -= 1;
+        self.depth -= 1;
+        lane.tidy();
+        if !msg.descriptor.correl_id.is_none() {
+            index_remove(&mut self.correl_index, &msg.descriptor.correl_id, pos);
+        }
+        if let Some(ix) = self.msg_index.as_mut() {
+            index_remove(ix, &msg.descriptor.msg_id, pos);
+        }
+        Some(msg)
+    }
+
+    /// Lanes in delivery order: highest priority first.
+    fn lane_order(&self) -> impl Iterator<Item = usize> {
+        let top = if self.fifo { 0 } else { 9 };
+        (0..=top).rev()
+    }
+
+    /// Finds the first available, unexpired message in delivery order matching `m`, discarding
+    /// expired messages it passes. Uses the id indexes when `m` names an id.
+    pub fn find(&mut self, m: &Match, now: u64) -> Option<Pos> {
+        if self.available == 0 {
+            return None;
+        }
+        if m.is_any() {
+            return self.find_first(now);
+        }
+        if let Some(correl) = m.correl_id {
+            if correl.is_none() {
+                return self.scan(m, now, None);
+            }
+            let candidates: Vec<Pos> = match self.correl_index.get(&correl) {
+                Some(p) => p.as_slice().to_vec(),
+                None => return None,
+            };
+            return self.best_of(candidates, m, now);
+        }
+        if let Some(id) = m.msg_id {
+            let ix = self.msg_index_enabled();
+            let candidates: Vec<Pos> = match ix.get(&id) {
+                Some(p) => p.as_slice().to_vec(),
+                None => return None,
+            };
+            return self.best_of(candidates, m, now);
+        }
+        None
+    }
+
+    fn msg_index_enabled(&mut self) -> &IdMap<MsgId> {
+        if self.msg_index.is_none() {
+            let mut ix = IdMap::default();
+            for (l, lane) in self.lanes.iter().enumerate() {
+                for s in lane.slots.iter().filter(|s| s.state != SlotState::Gone) {
+                    index_add(&mut ix, s.msg.descriptor.msg_id, Pos { lane: l as u8, seq: s.seq });
+                }
+            }
+            self.msg_index = Some(ix);
+        }
+        self.msg_index.get_or_insert_with(IdMap::default)
+    }
+
+    /// Of the index candidates, the first in delivery order that is available, matches and has
+    /// not expired.
+    fn best_of(&mut self, mut candidates: Vec<Pos>, m: &Match, now: u64) -> Option<Pos> {
+        candidates.sort_by_key(|p| (std::cmp::Reverse(p.lane), p.seq));
+        for pos in candidates {
+            let Some(slot) = self.slot(pos) else { continue };
+            if slot.state != SlotState::Available || !m.matches(&slot.msg) {
+                continue;
+            }
+            if slot.expires_at != 0 && slot.expires_at <= now {
+                self.remove(pos);
+                self.expired_total += 1;
+                continue;
+            }
+            return Some(pos);
+        }
+        None
+    }
+
+    fn find_first(&mut self, now: u64) -> Option<Pos> {
+        for l in self.lane_order() {
+            loop {
+                let lane = &self.lanes[l];
+                if lane.available == 0 {
+                    break;
+                }
+                let found = lane
+                    .slots
+                    .iter()
+                    .find(|s| s.state == SlotState::Available)
+                    .map(|s| (s.seq, s.expires_at));
+                let Some((seq, expires_at)) = found else { break };
+                let pos = Pos { lane: l as u8, seq };
+                if expires_at != 0 && expires_at <= now {
+                    self.remove(pos);
+                    self.expired_total += 1;
+                    continue;
+                }
+                return Some(pos);
+            }
+        }
+        None
+    }
+
+    /// Linear scan in delivery order, starting strictly after `after` (a browse cursor).
+    fn scan(&mut self, m: &Match, now: u64, after: Option<Pos>) -> Option<Pos> {
+        let mut expired = Vec::new();
+        let mut found = None;
+        'lanes: for l in self.lane_order() {
+            if let Some(c) = after {
+                if l > c.lane as usize {
+                    continue;
+                }
+            }
+            let lane = &self.lanes[l];
+            let start = match after {
+                Some(c) if c.lane as usize == l => lane.slots.partition_point(|s| s.seq <= c.seq),
+                _ => 0,
+            };
+            for s in lane.slots.iter().skip(start) {
+                if s.state != SlotState::Available || !m.matches(&s.msg) {
+                    continue;
+                }
+                let pos = Pos { lane: l as u8, seq: s.seq };
+                if s.expires_at != 0 && s.expires_at <= now {
+                    expired.push(pos);
+                    continue;
+                }
+                found = Some(pos);
+                break 'lanes;
+            }
+        }
+        for pos in expired {
+            self.remove(pos);
+            self.expired_total += 1;
+        }
+        found
+    }
+
+    /// The next available message after the browse cursor `after` (or the first if `None`) in
+    /// delivery order matching `m`. Messages of higher priority arriving behind the cursor are not
+    /// seen until the cursor is reset, as in MQ.
+    pub fn browse(&mut self, m: &Match, now: u64, after: Option<Pos>) -> Option<Pos> {
+        if after.is_none() && !m.is_any() {
+            return self.find(m, now);
+        }
+        self.scan(m, now, after)
+    }
+
+    /// Removes every available expired message. Returns how many went.
+    pub fn sweep_expired(&mut self, now: u64) -> usize {
+        let mut expired = Vec::new();
+        for (l, lane) in self.lanes.iter().enumerate() {
+            for s in &lane.slots {
+                if s.state == SlotState::Available && s.expires_at != 0 && s.expires_at <= now {
+                    expired.push(Pos { lane: l as u8, seq: s.seq });
+                }
+            }
+        }
+        for pos in &expired {
+            self.remove(*pos);
+        }
+        self.expired_total += expired.len() as u64;
+        expired.len()
+    }
+
+    /// Removes every available message (CLEAR QLOCAL); pending ones stay. Returns how many went.
+    pub fn clear_available(&mut self) -> usize {
+        let mut all = Vec::new();
+        for (l, lane) in self.lanes.iter().enumerate() {
+            for s in lane.slots.iter().filter(|s| s.state == SlotState::Available) {
+                all.push(Pos { lane: l as u8, seq: s.seq });
+            }
+        }
+        for pos in &all {
+            self.remove(*pos);
+        }
+        all.len()
+    }
+
+    /// Whether the message at `pos` has expired at `now`.
+    pub fn is_expired(&self, pos: Pos, now: u64) -> bool {
+        self.slot(pos).is_some_and(|s| s.expires_at != 0 && s.expires_at <= now)
+    }
+
+    /// The expiry deadline of the message at `pos` (0 = never).
+    pub fn expires_at(&self, pos: Pos) -> u64 {
+        self.slot(pos).map_or(0, |s| s.expires_at)
+    }
+
+    /// Switches between priority lanes and one FIFO lane (ALTER MSGDLVSQ), keeping each message's
+    /// state and relative order by sequence number.
+    pub fn set_fifo(&mut self, fifo: bool) {
+        if fifo == self.fifo {
+            return;
+        }
+        let mut all: Vec<Slot> = Vec::with_capacity(self.depth);
+        for lane in &mut self.lanes {
+            all.extend(lane.slots.drain(..).filter(|s| s.state != SlotState::Gone));
+            lane.live = 0;
+            lane.available = 0;
+        }
+        all.sort_by_key(|s| s.seq);
+        self.fifo = fifo;
+        self.depth = 0;
+        self.available = 0;
+        self.correl_index.clear();
+        if self.msg_index.is_some() {
+            self.msg_index = Some(IdMap::default());
+        }
+        for s in all {
+            self.insert(s.seq, s.msg, s.expires_at, s.state);
+        }
+    }
+
+    /// Oldest put time among held messages, for MSGAGE-style status.
+    pub fn oldest_put_time(&self) -> Option<std::time::SystemTime> {
+        self.lanes
+            .iter()
+            .flat_map(|l| l.slots.iter())
+            .filter(|s| s.state != SlotState::Gone)
+            .map(|s| s.msg.descriptor.put_time)
+            .min()
+    }
+
+    /// Positions of every slot in a given state, for tests and diagnostics.
+    pub fn positions_in_state(&self, state: SlotState) -> Vec<Pos> {
+        let mut out = Vec::new();
+        for (l, lane) in self.lanes.iter().enumerate() {
+            for s in lane.slots.iter().filter(|s| s.state == state) {
+                out.push(Pos { lane: l as u8, seq: s.seq });
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::message::Priority;
+
+    fn msg(prio: u8, correl: u8) -> Message {
+        let mut m = Message::new(vec![prio, correl]);
+        m.descriptor.priority = Priority::Value(prio);
+        if correl != 0 {
+            m.descriptor.correl_id = CorrelId::from_slice(&[correl]);
+        }
+        m
+    }
+
+    fn put(s: &mut Store, prio: u8, correl: u8) -> Pos {
+        let seq = s.next_seq();
+        s.insert(seq, msg(prio, correl), 0, SlotState::Available)
+    }
+
+    #[test]
+    fn priority_then_fifo_order() {
+        let mut s = Store::new(false);
+        let a = put(&mut s, 1, 0);
+        let b = put(&mut s, 5, 0);
+        let c = put(&mut s, 1, 0);
+        assert_eq!(s.find(&Match::ANY, 0), Some(b));
+        s.remove(b);
+        assert_eq!(s.find(&Match::ANY, 0), Some(a));
+        s.remove(a);
+        assert_eq!(s.find(&Match::ANY, 0), Some(c));
+    }
+
+    #[test]
+    fn fifo_lane_ignores_priority() {
+        let mut s = Store::new(true);
+        let a = put(&mut s, 1, 0);
+        put(&mut s, 9, 0);
+        assert_eq!(s.find(&Match::ANY, 0), Some(a));
+    }
+
+    #[test]
+    fn get_by_correl_id_skips_older_messages() {
+        let mut s = Store::new(false);
+        put(&mut s, 0, 1);
+        let b = put(&mut s, 0, 2);
+        let m = Match { correl_id: Some(CorrelId::from_slice(&[2])), msg_id: None };
+        assert_eq!(s.find(&m, 0), Some(b));
+        s.remove(b);
+        assert_eq!(s.find(&m, 0), None);
+        assert_eq!(s.depth(), 1);
+    }
+
+    #[test]
+    fn pending_get_keeps_position_for_backout() {
+        let mut s = Store::new(false);
+        let a = put(&mut s, 0, 0);
+        let b = put(&mut s, 0, 0);
+        s.set_state(a, SlotState::GotPending(7));
+        assert_eq!(s.find(&Match::ANY, 0), Some(b));
+        s.set_state(a, SlotState::Available);
+        assert_eq!(s.find(&Match::ANY, 0), Some(a));
+        assert_eq!(s.depth(), 2);
+    }
+
+    #[test]
+    fn expired_messages_are_discarded_when_found() {
+        let mut s = Store::new(false);
+        let seq = s.next_seq();
+        s.insert(seq, msg(0, 0), 100, SlotState::Available);
+        let b = put(&mut s, 0, 0);
+        assert_eq!(s.find(&Match::ANY, 150), Some(b));
+        assert_eq!(s.depth(), 1);
+        assert_eq!(s.expired_total, 1);
+    }
+
+    #[test]
+    fn reinsert_of_older_seq_keeps_order() {
+        let mut s = Store::new(false);
+        let old = s.next_seq();
+        let b = put(&mut s, 0, 0);
+        let a = s.insert(old, msg(0, 0), 0, SlotState::Available);
+        assert_eq!(s.find(&Match::ANY, 0), Some(a));
+        s.remove(a);
+        assert_eq!(s.find(&Match::ANY, 0), Some(b));
+    }
+
+    #[test]
+    fn tombstones_are_compacted() {
+        let mut s = Store::new(false);
+        let ps: Vec<_> = (0..1000).map(|i| put(&mut s, 0, (i % 200) as u8 + 1)).collect();
+        for p in ps.iter().skip(1).step_by(2) {
+            s.remove(*p);
+        }
+        assert_eq!(s.depth(), 500);
+        assert!(s.lanes[0].slots.len() < 1000);
+        assert_eq!(s.find(&Match::ANY, 0), Some(ps[0]));
+    }
+}

@@ -1,0 +1,58 @@
+//! System objects every queue manager has from the moment it is created, with MQ's names.
+
+use crate::message::Persistence;
+use crate::objects::{DefinitionType, LocalQueueAttrs, QueueDefinition};
+use crate::qmgr::QueueManager;
+use crate::reason::MqResult;
+
+/// The default dead-letter queue.
+pub const DEAD_LETTER_QUEUE: &str = "SYSTEM.DEAD.LETTER.QUEUE";
+/// Template for local queues defined without LIKE.
+pub const DEFAULT_LOCAL_QUEUE: &str = "SYSTEM.DEFAULT.LOCAL.QUEUE";
+/// Default model for temporary dynamic queues (reply queues).
+pub const DEFAULT_MODEL_QUEUE: &str = "SYSTEM.DEFAULT.MODEL.QUEUE";
+/// Model for permanent dynamic queues.
+pub const DURABLE_MODEL_QUEUE: &str = "SYSTEM.DURABLE.MODEL.QUEUE";
+/// Where administrative command messages arrive (used by the admin issue).
+pub const ADMIN_COMMAND_QUEUE: &str = "SYSTEM.ADMIN.COMMAND.QUEUE";
+/// Developer queues defined by default, as in MQ's developer configuration.
+pub const DEV_QUEUES: [&str; 3] = ["DEV.QUEUE.1", "DEV.QUEUE.2", "DEV.QUEUE.3"];
+
+/// Defines the system objects (and the developer queues when asked).
+pub(crate) fn define_system_objects(qm: &QueueManager, dev_queues: bool) -> MqResult<()> {
+    let local = |descr: &str, max_depth: usize| {
+        QueueDefinition::Local(LocalQueueAttrs {
+            description: descr.to_owned(),
+            max_depth,
+            ..LocalQueueAttrs::default()
+        })
+    };
+    qm.define_queue(DEAD_LETTER_QUEUE, local("Dead-letter queue", 999_999_999), false)?;
+    qm.define_queue(DEFAULT_LOCAL_QUEUE, local("Template for local queues", 5000), false)?;
+    qm.define_queue(ADMIN_COMMAND_QUEUE, local("Administrative commands", 5000), false)?;
+    qm.define_queue(
+        DEFAULT_MODEL_QUEUE,
+        QueueDefinition::Model(LocalQueueAttrs {
+            description: "Model for temporary dynamic queues".into(),
+            definition_type: DefinitionType::TemporaryDynamic,
+            ..LocalQueueAttrs::default()
+        }),
+        false,
+    )?;
+    qm.define_queue(
+        DURABLE_MODEL_QUEUE,
+        QueueDefinition::Model(LocalQueueAttrs {
+            description: "Model for permanent dynamic queues".into(),
+            definition_type: DefinitionType::PermanentDynamic,
+            def_persistence: Persistence::Persistent,
+            ..LocalQueueAttrs::default()
+        }),
+        false,
+    )?;
+    if dev_queues {
+        for name in DEV_QUEUES {
+            qm.define_queue(name, local("Developer queue", 5000), false)?;
+        }
+    }
+    Ok(())
+}
