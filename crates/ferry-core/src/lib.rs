@@ -10,6 +10,7 @@
 //! the server drives a `Session` per remote connection.
 
 pub mod clock;
+pub mod home;
 pub mod inquire;
 pub mod message;
 pub mod name;

@@ -1,0 +1,214 @@
+//! The FerryMQ application API: one [`Connection`] type over every connection mode.
+//!
+//! Modes are chosen by connection string, exactly as with an MQ client's binding:
+//!
+//! | string | mode | where the queue manager runs |
+//! |---|---|---|
+//! | `embedded:PATH` | embedded (MQ's fastpath binding, without its risks) | in this process, from the queue manager directory `PATH` |
+//! | `unix:PATH`, `tcp://HOST:PORT`, `tls://HOST:PORT` | local and client modes | in a `ferry` server process (the connections issue) |
+//!
+//! The verbs, options, messages and reason codes are those of `ferry-core`, re-exported here, so
+//! code written against one mode runs unchanged against another.
+//!
+//! ```
+//! use ferry_client::{Connection, Message, OpenOptions, PutOptions, GetOptions, QueueManager};
+//!
+//! let qm = QueueManager::with_name("QM1").unwrap();
+//! let mut conn = Connection::embedded(&qm, "example").unwrap();
+//! let q = conn.open_queue("DEV.QUEUE.1", OpenOptions::output().with_input()).unwrap();
+//! conn.put(q, Message::text("hello"), &PutOptions::default()).unwrap();
+//! let got = conn.get(q, &GetOptions::new()).unwrap();
+//! assert_eq!(&got.message.body[..], b"hello");
+//! conn.disconnect().unwrap();
+//! ```
+
+mod embedded;
+
+use std::sync::Arc;
+
+pub use ferry_core::{
+    object_name, AttrValue, BrowseMode, CloseOptions, ConnMode, ConnectOptions, CorrelId,
+    GetOptions, Got, Hobj, InputMode, Message, MessageDescriptor, MessageType, MqError, MqResult,
+    MsgId, ObjectDescriptor, ObjectName, OpenOptions, Persistence, Priority, PropertyValue,
+    PutOptions, PutOutcome, QueueManager, Reason, Selector, Wait,
+};
+
+pub use embedded::{open_embedded, EmbeddedQm};
+
+use ferry_core::Session;
+
+/// A connection string, parsed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Endpoint {
+    /// `embedded:PATH`: host the queue manager in `PATH` in this process.
+    Embedded(std::path::PathBuf),
+    /// `unix:PATH`: the local socket of a running server.
+    Unix(std::path::PathBuf),
+    /// `tcp://HOST:PORT`.
+    Tcp(String),
+    /// `tls://HOST:PORT`.
+    Tls(String),
+}
+
+impl Endpoint {
+    /// Parses a connection string; the error names the accepted forms.
+    pub fn parse(s: &str) -> MqResult<Endpoint> {
+        let bad = || {
+            MqError::new(
+                Reason::QMgrNameError,
+                format!("'{s}' is not a connection string; use embedded:PATH, unix:PATH, tcp://HOST:PORT or tls://HOST:PORT"),
+            )
+        };
+        if let Some(p) = s.strip_prefix("embedded:") {
+            return if p.is_empty() { Err(bad()) } else { Ok(Endpoint::Embedded(p.into())) };
+        }
+        if let Some(p) = s.strip_prefix("unix:") {
+            return if p.is_empty() { Err(bad()) } else { Ok(Endpoint::Unix(p.into())) };
+        }
+        if let Some(a) = s.strip_prefix("tcp://") {
+            return if a.is_empty() { Err(bad()) } else { Ok(Endpoint::Tcp(a.into())) };
+        }
+        if let Some(a) = s.strip_prefix("tls://") {
+            return if a.is_empty() { Err(bad()) } else { Ok(Endpoint::Tls(a.into())) };
+        }
+        Err(bad())
+    }
+}
+
+/// How the connection reaches its queue manager.
+#[derive(Debug)]
+enum Transport {
+    Embedded {
+        session: Session,
+        /// Keeps a queue manager hosted from a directory alive (and its directory locked) for as
+        /// long as any embedded connection to it exists.
+        _host: Option<Arc<EmbeddedQm>>,
+    },
+}
+
+/// A connection to a queue manager (MQ's connection handle).
+///
+/// Dropping a connection without [`Connection::disconnect`] is treated as the application
+/// ending abnormally: its open unit of work is backed out. `disconnect` commits it, as MQ does.
+#[derive(Debug)]
+pub struct Connection {
+    transport: Transport,
+}
+
+impl Connection {
+    /// Connects by connection string, as application `app_name`.
+    pub fn connect(endpoint: &str, app_name: &str) -> MqResult<Connection> {
+        match Endpoint::parse(endpoint)? {
+            Endpoint::Embedded(dir) => {
+                let host = open_embedded(&dir)?;
+                let session = host.queue_manager().connect(&ConnectOptions::app(app_name))?;
+                Ok(Connection { transport: Transport::Embedded { session, _host: Some(host) } })
+            }
+            Endpoint::Unix(_) | Endpoint::Tcp(_) | Endpoint::Tls(_) => Err(MqError::new(
+                Reason::FunctionNotSupported,
+                format!("'{endpoint}': local and tcp connections are not in this build yet; use embedded:PATH"),
+            )),
+        }
+    }
+
+    /// Connects in-process to a queue manager this program already holds.
+    pub fn embedded(qm: &QueueManager, app_name: &str) -> MqResult<Connection> {
+        let session = qm.connect(&ConnectOptions::app(app_name))?;
+        Ok(Connection { transport: Transport::Embedded { session, _host: None } })
+    }
+
+    fn session(&mut self) -> &mut Session {
+        match &mut self.transport {
+            Transport::Embedded { session, .. } => session,
+        }
+    }
+
+    fn session_ref(&self) -> &Session {
+        match &self.transport {
+            Transport::Embedded { session, .. } => session,
+        }
+    }
+
+    /// The connection mode.
+    pub fn mode(&self) -> ConnMode {
+        match self.transport {
+            Transport::Embedded { .. } => ConnMode::Embedded,
+        }
+    }
+
+    /// The name of the queue manager connected to.
+    pub fn queue_manager_name(&self) -> ObjectName {
+        self.session_ref().queue_manager().name()
+    }
+
+    /// Opens an object (MQOPEN).
+    pub fn open(&mut self, od: &ObjectDescriptor, opts: OpenOptions) -> MqResult<Hobj> {
+        self.session().open(od, opts)
+    }
+
+    /// Opens a queue by name.
+    pub fn open_queue(&mut self, name: &str, opts: OpenOptions) -> MqResult<Hobj> {
+        let od = ObjectDescriptor::queue(object_name(name)?);
+        self.open(&od, opts)
+    }
+
+    /// Opens a model queue, creating a dynamic queue named from `pattern` (e.g. `REPLY.*`).
+    /// [`Connection::queue_name`] tells the name it got.
+    pub fn open_dynamic(&mut self, model: &str, pattern: &str, opts: OpenOptions) -> MqResult<Hobj> {
+        let od = ObjectDescriptor::model(object_name(model)?, pattern);
+        self.open(&od, opts)
+    }
+
+    /// The resolved name of the queue behind a handle (the generated name of a dynamic queue).
+    pub fn queue_name(&self, h: Hobj) -> MqResult<ObjectName> {
+        self.session_ref().queue_name(h)
+    }
+
+    /// Closes a handle (MQCLOSE).
+    pub fn close(&mut self, h: Hobj, opts: CloseOptions) -> MqResult<()> {
+        self.session().close(h, opts)
+    }
+
+    /// Puts a message (MQPUT).
+    pub fn put(&mut self, h: Hobj, msg: Message, opts: &PutOptions) -> MqResult<PutOutcome> {
+        self.session().put(h, msg, opts)
+    }
+
+    /// Opens, puts and closes in one call (MQPUT1).
+    pub fn put1(&mut self, queue: &str, msg: Message, opts: &PutOptions) -> MqResult<PutOutcome> {
+        let od = ObjectDescriptor::queue(object_name(queue)?);
+        self.session().put1(&od, msg, opts)
+    }
+
+    /// Gets or browses a message (MQGET).
+    pub fn get(&mut self, h: Hobj, opts: &GetOptions) -> MqResult<Got> {
+        self.session().get(h, opts)
+    }
+
+    /// Reads attributes (MQINQ).
+    pub fn inquire(&mut self, h: Hobj, selectors: &[Selector]) -> MqResult<Vec<AttrValue>> {
+        self.session().inquire(h, selectors)
+    }
+
+    /// Sets attributes (MQSET): the inhibit flags.
+    pub fn set(&mut self, h: Hobj, values: &[(Selector, AttrValue)]) -> MqResult<()> {
+        self.session().set(h, values)
+    }
+
+    /// Commits the unit of work (MQCMIT).
+    pub fn commit(&mut self) -> MqResult<()> {
+        self.session().commit()
+    }
+
+    /// Backs out the unit of work (MQBACK).
+    pub fn backout(&mut self) -> MqResult<()> {
+        self.session().backout()
+    }
+
+    /// Disconnects (MQDISC): commits the open unit of work and closes every handle.
+    pub fn disconnect(self) -> MqResult<()> {
+        match self.transport {
+            Transport::Embedded { session, .. } => session.disconnect(),
+        }
+    }
+}

@@ -1,0 +1,286 @@
+//! Where queue managers live on disk, and their configuration file.
+//!
+//! Layout: `$FERRY_HOME` (default `~/.ferry`) holds `qmgrs/<NAME>/`, one directory per queue
+//! manager, containing `qm.toml` (its configuration, see [`QmFile`]) and `ferry.lock` (held with
+//! an exclusive file lock by the one process running the queue manager, and holding its pid).
+//! The recovery log joins this directory in a later issue.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::name::object_name;
+use crate::objects::QueueManagerAttrs;
+use crate::reason::{MqError, MqResult, Reason};
+
+/// Name of the configuration file in a queue manager's directory.
+pub const CONFIG_FILE: &str = "qm.toml";
+/// Name of the lock file in a queue manager's directory.
+pub const LOCK_FILE: &str = "ferry.lock";
+
+/// The FerryMQ home: `$FERRY_HOME`, else `~/.ferry`, else `./.ferry`.
+pub fn default_home() -> PathBuf {
+    if let Some(h) = std::env::var_os("FERRY_HOME").filter(|h| !h.is_empty()) {
+        return PathBuf::from(h);
+    }
+    match std::env::var_os("HOME").filter(|h| !h.is_empty()) {
+        Some(h) => PathBuf::from(h).join(".ferry"),
+        None => PathBuf::from(".ferry"),
+    }
+}
+
+/// The directory of queue manager `name` under `home`.
+pub fn qm_dir(home: &Path, name: &str) -> PathBuf {
+    home.join("qmgrs").join(name)
+}
+
+/// The `[qmgr]` section of `qm.toml`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QmSection {
+    /// Queue manager name.
+    pub name: String,
+    /// DESCR.
+    #[serde(default)]
+    pub description: String,
+    /// DEADQ.
+    #[serde(default = "default_dlq")]
+    pub dead_letter_queue: String,
+    /// MAXMSGL in bytes.
+    #[serde(default = "default_maxmsgl")]
+    pub max_msg_length: usize,
+    /// MAXUMSGS.
+    #[serde(default = "default_maxumsgs")]
+    pub max_uncommitted_msgs: usize,
+    /// MAXHANDS.
+    #[serde(default = "default_maxhands")]
+    pub max_handles: usize,
+    /// Most connections at once.
+    #[serde(default = "default_maxconns")]
+    pub max_connections: usize,
+    /// Define DEV.QUEUE.1–3 at start.
+    #[serde(default = "default_true")]
+    pub dev_queues: bool,
+}
+
+fn default_dlq() -> String {
+    crate::system::DEAD_LETTER_QUEUE.to_owned()
+}
+fn default_maxmsgl() -> usize {
+    crate::objects::DEFAULT_MAX_MSG_LENGTH
+}
+fn default_maxumsgs() -> usize {
+    10_000
+}
+fn default_maxhands() -> usize {
+    256
+}
+fn default_maxconns() -> usize {
+    10_000
+}
+fn default_true() -> bool {
+    true
+}
+
+/// The whole `qm.toml`. Unknown keys are refused with a message naming them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QmFile {
+    /// Queue manager attributes.
+    pub qmgr: QmSection,
+}
+
+impl QmFile {
+    /// Defaults for a new queue manager.
+    pub fn new(name: &str) -> Self {
+        QmFile {
+            qmgr: QmSection {
+                name: name.to_owned(),
+                description: String::new(),
+                dead_letter_queue: default_dlq(),
+                max_msg_length: default_maxmsgl(),
+                max_uncommitted_msgs: default_maxumsgs(),
+                max_handles: default_maxhands(),
+                max_connections: default_maxconns(),
+                dev_queues: true,
+            },
+        }
+    }
+
+    /// The queue manager attributes this file describes, validated.
+    pub fn attrs(&self) -> MqResult<QueueManagerAttrs> {
+        let q = &self.qmgr;
+        let mut a = QueueManagerAttrs::new(object_name(&q.name)?);
+        a.description = q.description.clone();
+        a.dead_letter_queue = if q.dead_letter_queue.is_empty() {
+            crate::name::ObjectName::EMPTY
+        } else {
+            object_name(&q.dead_letter_queue)?
+        };
+        a.max_msg_length = q.max_msg_length;
+        a.max_uncommitted_msgs = q.max_uncommitted_msgs;
+        a.max_handles = q.max_handles;
+        a.max_connections = q.max_connections;
+        a.validate()?;
+        Ok(a)
+    }
+
+    /// Reads and checks `dir/qm.toml`.
+    pub fn load(dir: &Path) -> MqResult<QmFile> {
+        let path = dir.join(CONFIG_FILE);
+        let text = fs::read_to_string(&path).map_err(|e| {
+            MqError::new(Reason::QMgrDataError, format!("cannot read {}: {e}", path.display()))
+        })?;
+        let f: QmFile = toml::from_str(&text).map_err(|e| {
+            MqError::new(Reason::QMgrDataError, format!("{} is not valid: {e}", path.display()))
+        })?;
+        f.attrs()?;
+        Ok(f)
+    }
+
+    /// Writes `dir/qm.toml` (via a temporary file and rename, so a crash never leaves half a file).
+    pub fn save(&self, dir: &Path) -> MqResult<()> {
+        let io = |e: std::io::Error| MqError::new(Reason::QMgrDataError, format!("cannot write {}: {e}", dir.display()));
+        fs::create_dir_all(dir).map_err(io)?;
+        let text = toml::to_string_pretty(self)
+            .map_err(|e| MqError::new(Reason::UnexpectedError, format!("cannot encode configuration: {e}")))?;
+        let tmp = dir.join(format!("{CONFIG_FILE}.tmp"));
+        let mut f = File::create(&tmp).map_err(io)?;
+        f.write_all(text.as_bytes()).map_err(io)?;
+        f.sync_all().map_err(io)?;
+        fs::rename(&tmp, dir.join(CONFIG_FILE)).map_err(io)?;
+        Ok(())
+    }
+}
+
+/// Creates queue manager `name` under `home` (its directory and `qm.toml`). Fails if it exists.
+pub fn create(home: &Path, name: &str) -> MqResult<PathBuf> {
+    object_name(name)?;
+    let dir = qm_dir(home, name);
+    if dir.join(CONFIG_FILE).exists() {
+        return Err(MqError::new(
+            Reason::ObjectAlreadyExists,
+            format!("queue manager {name} already exists in {}", dir.display()),
+        ));
+    }
+    QmFile::new(name).save(&dir)?;
+    Ok(dir)
+}
+
+/// Names of the queue managers under `home`, sorted.
+pub fn list(home: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(home.join("qmgrs"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().join(CONFIG_FILE).exists())
+        .filter_map(|e| e.file_name().into_string().ok())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Proof that this process runs the queue manager in a directory; released on drop.
+#[derive(Debug)]
+pub struct DirLock {
+    file: File,
+    path: PathBuf,
+}
+
+impl DirLock {
+    /// Takes the queue manager directory's lock and records this process's pid in it.
+    pub fn acquire(dir: &Path) -> MqResult<DirLock> {
+        let path = dir.join(LOCK_FILE);
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(|e| MqError::new(Reason::QMgrDataError, format!("cannot open {}: {e}", path.display())))?;
+        if file.try_lock().is_err() {
+            let pid = running_pid(dir).map_or_else(|| "another process".to_owned(), |p| format!("process {p}"));
+            return Err(MqError::new(
+                Reason::QMgrDataError,
+                format!("the queue manager in {} is already running in {pid}", dir.display()),
+            ));
+        }
+        let io = |e: std::io::Error| MqError::new(Reason::QMgrDataError, format!("cannot write {}: {e}", path.display()));
+        file.set_len(0).map_err(io)?;
+        file.seek(SeekFrom::Start(0)).map_err(io)?;
+        writeln!(file, "{}", std::process::id()).map_err(io)?;
+        file.flush().map_err(io)?;
+        Ok(DirLock { file, path })
+    }
+
+    /// The lock file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for DirLock {
+    fn drop(&mut self) {
+        let _ = self.file.set_len(0);
+        let _ = self.file.unlock();
+    }
+}
+
+/// The pid of the process running the queue manager in `dir`, if one holds its lock.
+pub fn running_pid(dir: &Path) -> Option<u32> {
+    let path = dir.join(LOCK_FILE);
+    let file = File::open(&path).ok()?;
+    if file.try_lock_shared().is_ok() {
+        let _ = file.unlock();
+        return None;
+    }
+    let mut text = String::new();
+    (&file).read_to_string(&mut text).ok()?;
+    text.trim().parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_home(tag: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("ferry-home-{tag}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        d
+    }
+
+    #[test]
+    fn create_writes_a_config_that_loads_back() {
+        let home = temp_home("create");
+        let dir = create(&home, "QM1").unwrap();
+        let f = QmFile::load(&dir).unwrap();
+        assert_eq!(f.qmgr.name, "QM1");
+        assert_eq!(list(&home), vec!["QM1".to_owned()]);
+        assert_eq!(create(&home, "QM1").unwrap_err().reason, Reason::ObjectAlreadyExists);
+        let _ = fs::remove_dir_all(&home);
+    }
+
+    #[test]
+    fn unknown_config_keys_are_refused_by_name() {
+        let home = temp_home("unknown");
+        let dir = create(&home, "QM1").unwrap();
+        fs::write(dir.join(CONFIG_FILE), "[qmgr]\nname = \"QM1\"\nmax_msg_lenght = 5\n").unwrap();
+        let e = QmFile::load(&dir).unwrap_err();
+        assert!(e.detail.contains("max_msg_lenght"), "{e}");
+        let _ = fs::remove_dir_all(&home);
+    }
+
+    #[test]
+    fn lock_is_exclusive_and_records_the_pid() {
+        let home = temp_home("lock");
+        let dir = create(&home, "QM1").unwrap();
+        let lock = DirLock::acquire(&dir).unwrap();
+        assert_eq!(running_pid(&dir), Some(std::process::id()));
+        assert!(DirLock::acquire(&dir).is_err());
+        drop(lock);
+        assert_eq!(running_pid(&dir), None);
+        let _ = fs::remove_dir_all(&home);
+    }
+}
