@@ -1,0 +1,104 @@
+//! Shared helpers for FerryMQ's benchmarks: argument parsing, medians, and the raw in-process
+//! limit that every embedded figure is printed beside.
+
+use std::time::{Duration, Instant};
+
+/// Options common to every bench binary: `--secs N` per run, `--runs N` (median reported).
+#[derive(Debug, Clone, Copy)]
+pub struct BenchArgs {
+    /// Length of each measured run.
+    pub secs: f64,
+    /// How many runs; the median is reported.
+    pub runs: usize,
+}
+
+impl BenchArgs {
+    /// Parses `--secs` and `--runs` from the command line (cargo passes `--bench`, ignored).
+    pub fn from_env() -> Self {
+        let mut a = BenchArgs { secs: 3.0, runs: 3 };
+        let args: Vec<String> = std::env::args().collect();
+        let mut i = 1;
+        while i < args.len() {
+            match args[i].as_str() {
+                "--secs" => {
+                    a.secs = args.get(i + 1).and_then(|s| s.parse().ok()).unwrap_or(a.secs);
+                    i += 1;
+                }
+                "--runs" => {
+                    a.runs = args.get(i + 1).and_then(|s| s.parse().ok()).unwrap_or(a.runs).max(1);
+                    i += 1;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        a
+    }
+
+    /// The run length.
+    pub fn duration(&self) -> Duration {
+        Duration::from_secs_f64(self.secs)
+    }
+}
+
+/// The median of `xs` (sorted copy).
+pub fn median(xs: &[f64]) -> f64 {
+    let mut v = xs.to_vec();
+    v.sort_by(|a, b| a.total_cmp(b));
+    match v.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => v[n / 2],
+        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
+}
+
+/// A fresh message body of `len` bytes, tagged with `n` in its first 8 bytes; both the raw limit
+/// and the workloads allocate their payloads this way so the comparison is fair.
+pub fn payload(len: usize, n: u64) -> Vec<u8> {
+    let mut v = vec![b'x'; len];
+    let k = len.min(8);
+    v[..k].copy_from_slice(&n.to_le_bytes()[..k]);
+    v
+}
+
+/// The raw in-process limit: one thread hands freshly allocated `len`-byte buffers to another
+/// through a bounded queue (crossbeam, capacity 1024) for `d`. Returns buffers per second.
+pub fn raw_handoff_rate(len: usize, d: Duration) -> f64 {
+    let (tx, rx) = crossbeam_channel::bounded::<Vec<u8>>(1024);
+    let consumer = std::thread::spawn(move || {
+        let mut n = 0u64;
+        let mut sum = 0u64;
+        while let Ok(b) = rx.recv() {
+            sum = sum.wrapping_add(b[0] as u64);
+            n += 1;
+        }
+        (n, sum)
+    });
+    let start = Instant::now();
+    let mut i = 0u64;
+    while start.elapsed() < d {
+        for _ in 0..256 {
+            if tx.send(payload(len, i)).is_err() {
+                break;
+            }
+            i += 1;
+        }
+    }
+    drop(tx);
+    let (n, _) = consumer.join().unwrap_or((0, 0));
+    n as f64 / start.elapsed().as_secs_f64()
+}
+
+/// Formats a rate like `1,234,567`.
+pub fn fmt_rate(x: f64) -> String {
+    let n = x.round() as u64;
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
