@@ -1,0 +1,158 @@
+//! Bounds-checked little-endian primitives shared by every message encoder and decoder.
+//!
+//! Decoding never panics and never allocates more than the input holds: every length is checked
+//! against the bytes remaining before anything is read or allocated.
+
+use bytes::{BufMut, Bytes, BytesMut};
+
+use crate::WireError;
+
+/// Reads primitives from a frame payload. Byte strings are returned as zero-copy slices of the
+/// payload `Bytes`.
+#[derive(Debug, Clone)]
+pub struct Reader {
+    buf: Bytes,
+    pos: usize,
+}
+
+impl Reader {
+    /// A reader over `buf`.
+    pub fn new(buf: Bytes) -> Self {
+        Reader { buf, pos: 0 }
+    }
+
+    /// Bytes not yet read.
+    pub fn remaining(&self) -> usize {
+        self.buf.len() - self.pos
+    }
+
+    fn take(&mut self, n: usize, what: &'static str) -> Result<&[u8], WireError> {
+        if self.remaining() < n {
+            return Err(WireError::Truncated { what, needed: n, available: self.remaining() });
+        }
+        let s = &self.buf[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(s)
+    }
+
+    /// A `u8`.
+    pub fn u8(&mut self, what: &'static str) -> Result<u8, WireError> {
+        Ok(self.take(1, what)?[0])
+    }
+
+    /// A little-endian `u16`.
+    pub fn u16(&mut self, what: &'static str) -> Result<u16, WireError> {
+        let b = self.take(2, what)?;
+        Ok(u16::from_le_bytes([b[0], b[1]]))
+    }
+
+    /// A little-endian `u32`.
+    pub fn u32(&mut self, what: &'static str) -> Result<u32, WireError> {
+        let b = self.take(4, what)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    /// A little-endian `i32`.
+    pub fn i32(&mut self, what: &'static str) -> Result<i32, WireError> {
+        Ok(self.u32(what)? as i32)
+    }
+
+    /// A little-endian `u64`.
+    pub fn u64(&mut self, what: &'static str) -> Result<u64, WireError> {
+        let b = self.take(8, what)?;
+        let mut a = [0u8; 8];
+        a.copy_from_slice(b);
+        Ok(u64::from_le_bytes(a))
+    }
+
+    /// A little-endian `i64`.
+    pub fn i64(&mut self, what: &'static str) -> Result<i64, WireError> {
+        Ok(self.u64(what)? as i64)
+    }
+
+    /// A fixed-size array.
+    pub fn array<const N: usize>(&mut self, what: &'static str) -> Result<[u8; N], WireError> {
+        let b = self.take(N, what)?;
+        let mut a = [0u8; N];
+        a.copy_from_slice(b);
+        Ok(a)
+    }
+
+    /// A string with a `u8` length prefix.
+    pub fn str8(&mut self, what: &'static str) -> Result<String, WireError> {
+        let n = self.u8(what)? as usize;
+        let b = self.take(n, what)?;
+        std::str::from_utf8(b).map(str::to_owned).map_err(|_| WireError::BadUtf8 { what })
+    }
+
+    /// A string with a `u16` length prefix.
+    pub fn str16(&mut self, what: &'static str) -> Result<String, WireError> {
+        let n = self.u16(what)? as usize;
+        let b = self.take(n, what)?;
+        std::str::from_utf8(b).map(str::to_owned).map_err(|_| WireError::BadUtf8 { what })
+    }
+
+    /// Bytes with a `u32` length prefix, as a zero-copy slice.
+    pub fn bytes32(&mut self, what: &'static str) -> Result<Bytes, WireError> {
+        let n = self.u32(what)? as usize;
+        if self.remaining() < n {
+            return Err(WireError::Truncated { what, needed: n, available: self.remaining() });
+        }
+        let b = self.buf.slice(self.pos..self.pos + n);
+        self.pos += n;
+        Ok(b)
+    }
+
+    /// A count of following items, each at least `min_item_len` bytes, checked against what
+    /// remains so a hostile count cannot make the decoder allocate.
+    pub fn count(&mut self, what: &'static str, min_item_len: usize) -> Result<usize, WireError> {
+        let n = self.u32(what)? as usize;
+        if n.saturating_mul(min_item_len.max(1)) > self.remaining() {
+            return Err(WireError::Truncated { what, needed: n * min_item_len.max(1), available: self.remaining() });
+        }
+        Ok(n)
+    }
+
+    /// Fails unless every byte was consumed (trailing garbage is an error).
+    pub fn finish(&self, what: &'static str) -> Result<(), WireError> {
+        if self.remaining() != 0 {
+            return Err(WireError::TrailingBytes { what, extra: self.remaining() });
+        }
+        Ok(())
+    }
+}
+
+/// Writes primitives into a frame buffer.
+pub trait WriteExt {
+    /// A string with a `u8` length prefix (cut at 255 bytes on a char boundary).
+    fn put_str8(&mut self, s: &str);
+    /// A string with a `u16` length prefix (cut at 65,535 bytes on a char boundary).
+    fn put_str16(&mut self, s: &str);
+    /// Bytes with a `u32` length prefix.
+    fn put_bytes32(&mut self, b: &[u8]);
+}
+
+fn cut(s: &str, max: usize) -> &str {
+    let mut end = s.len().min(max);
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
+impl WriteExt for BytesMut {
+    fn put_str8(&mut self, s: &str) {
+        let s = cut(s, u8::MAX as usize);
+        self.put_u8(s.len() as u8);
+        self.put_slice(s.as_bytes());
+    }
+    fn put_str16(&mut self, s: &str) {
+        let s = cut(s, u16::MAX as usize);
+        self.put_u16_le(s.len() as u16);
+        self.put_slice(s.as_bytes());
+    }
+    fn put_bytes32(&mut self, b: &[u8]) {
+        self.put_u32_le(b.len() as u32);
+        self.put_slice(b);
+    }
+}

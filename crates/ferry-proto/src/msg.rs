@@ -1,0 +1,863 @@
+//! Requests and responses: the payloads carried by frames, with their own wire types.
+//!
+//! The protocol types are independent of the engine's domain types (the server and client
+//! convert), so the codec can be fuzzed alone and the engine can change without breaking the wire.
+//!
+//! Every response payload opens with a status block: `u8 completion` (0 ok, 1 warning, 2 failed),
+//! `u32 reason`, `str16 detail`, `u64 data_length`. The operation's result follows unless the
+//! completion is "failed".
+
+use bytes::{BufMut, Bytes, BytesMut};
+
+use crate::codec::{Reader, WriteExt};
+use crate::WireError;
+
+/// What a frame asks for (requests) or answers (responses carry the request's opcode).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Opcode {
+    /// Open a conversation (MQCONN).
+    Connect = 1,
+    /// End a conversation (MQDISC).
+    Disconnect = 2,
+    /// MQOPEN.
+    Open = 3,
+    /// MQCLOSE.
+    Close = 4,
+    /// MQPUT.
+    Put = 5,
+    /// MQPUT1.
+    Put1 = 6,
+    /// MQGET.
+    Get = 7,
+    /// MQINQ.
+    Inquire = 8,
+    /// MQSET.
+    Set = 9,
+    /// MQCMIT.
+    Commit = 10,
+    /// MQBACK.
+    Backout = 11,
+    /// MQSTAT (async put status).
+    Status = 12,
+    /// Heartbeat, both ways.
+    Heartbeat = 13,
+}
+
+impl Opcode {
+    /// The opcode with this number.
+    pub fn from_u8(b: u8) -> Result<Opcode, WireError> {
+        use Opcode::*;
+        Ok(match b {
+            1 => Connect,
+            2 => Disconnect,
+            3 => Open,
+            4 => Close,
+            5 => Put,
+            6 => Put1,
+            7 => Get,
+            8 => Inquire,
+            9 => Set,
+            10 => Commit,
+            11 => Backout,
+            12 => Status,
+            13 => Heartbeat,
+            _ => return Err(WireError::UnknownOpcode { opcode: b }),
+        })
+    }
+}
+
+/// Length of msg and correl ids.
+pub const ID_LEN: usize = 24;
+
+/// The message descriptor on the wire.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct WireDescriptor {
+    /// Msg id.
+    pub msg_id: [u8; ID_LEN],
+    /// Correl id.
+    pub correl_id: [u8; ID_LEN],
+    /// 0 not persistent, 1 persistent, 2 as queue default.
+    pub persistence: u8,
+    /// 0–9, or 255 for "as queue default".
+    pub priority: u8,
+    /// Remaining expiry in milliseconds; 0 = unlimited.
+    pub expiry_ms: u64,
+    /// MQMT_* message type.
+    pub message_type: u8,
+    /// MQFB_* feedback.
+    pub feedback: u32,
+    /// Reply-to queue.
+    pub reply_to_queue: String,
+    /// Reply-to queue manager.
+    pub reply_to_qmgr: String,
+    /// Format name.
+    pub format: String,
+    /// Coded character set id.
+    pub ccsid: u32,
+    /// Encoding.
+    pub encoding: u32,
+    /// Backout count.
+    pub backout_count: u32,
+    /// Put time, milliseconds since the Unix epoch.
+    pub put_time_ms: u64,
+    /// Putting application.
+    pub put_appl_name: String,
+    /// Putting user.
+    pub user_id: String,
+}
+
+impl WireDescriptor {
+    fn encode(&self, out: &mut BytesMut) {
+        out.put_slice(&self.msg_id);
+        out.put_slice(&self.correl_id);
+        out.put_u8(self.persistence);
+        out.put_u8(self.priority);
+        out.put_u64_le(self.expiry_ms);
+        out.put_u8(self.message_type);
+        out.put_u32_le(self.feedback);
+        out.put_str8(&self.reply_to_queue);
+        out.put_str8(&self.reply_to_qmgr);
+        out.put_str8(&self.format);
+        out.put_u32_le(self.ccsid);
+        out.put_u32_le(self.encoding);
+        out.put_u32_le(self.backout_count);
+        out.put_u64_le(self.put_time_ms);
+        out.put_str8(&self.put_appl_name);
+        out.put_str8(&self.user_id);
+    }
+
+    fn decode(r: &mut Reader) -> Result<Self, WireError> {
+        Ok(WireDescriptor {
+            msg_id: r.array("msg id")?,
+            correl_id: r.array("correl id")?,
+            persistence: r.u8("persistence")?,
+            priority: r.u8("priority")?,
+            expiry_ms: r.u64("expiry")?,
+            message_type: r.u8("message type")?,
+            feedback: r.u32("feedback")?,
+            reply_to_queue: r.str8("reply-to queue")?,
+            reply_to_qmgr: r.str8("reply-to queue manager")?,
+            format: r.str8("format")?,
+            ccsid: r.u32("ccsid")?,
+            encoding: r.u32("encoding")?,
+            backout_count: r.u32("backout count")?,
+            put_time_ms: r.u64("put time")?,
+            put_appl_name: r.str8("put application name")?,
+            user_id: r.str8("user id")?,
+        })
+    }
+}
+
+/// A typed property value on the wire.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WireValue {
+    /// Tag 0.
+    Null,
+    /// Tag 1.
+    Bool(bool),
+    /// Tag 2.
+    I8(i8),
+    /// Tag 3.
+    I16(i16),
+    /// Tag 4.
+    I32(i32),
+    /// Tag 5.
+    I64(i64),
+    /// Tag 6.
+    F32(f32),
+    /// Tag 7.
+    F64(f64),
+    /// Tag 8.
+    String(String),
+    /// Tag 9.
+    Bytes(Bytes),
+}
+
+impl WireValue {
+    fn encode(&self, out: &mut BytesMut) {
+        match self {
+            WireValue::Null => out.put_u8(0),
+            WireValue::Bool(b) => {
+                out.put_u8(1);
+                out.put_u8(*b as u8);
+            }
+            WireValue::I8(v) => {
+                out.put_u8(2);
+                out.put_i8(*v);
+            }
+            WireValue::I16(v) => {
+                out.put_u8(3);
+                out.put_i16_le(*v);
+            }
+            WireValue::I32(v) => {
+                out.put_u8(4);
+                out.put_i32_le(*v);
+            }
+            WireValue::I64(v) => {
+                out.put_u8(5);
+                out.put_i64_le(*v);
+            }
+            WireValue::F32(v) => {
+                out.put_u8(6);
+                out.put_f32_le(*v);
+            }
+            WireValue::F64(v) => {
+                out.put_u8(7);
+                out.put_f64_le(*v);
+            }
+            WireValue::String(s) => {
+                out.put_u8(8);
+                out.put_bytes32(s.as_bytes());
+            }
+            WireValue::Bytes(b) => {
+                out.put_u8(9);
+                out.put_bytes32(b);
+            }
+        }
+    }
+
+    fn decode(r: &mut Reader) -> Result<Self, WireError> {
+        Ok(match r.u8("property type")? {
+            0 => WireValue::Null,
+            1 => WireValue::Bool(r.u8("bool property")? != 0),
+            2 => WireValue::I8(r.u8("i8 property")? as i8),
+            3 => WireValue::I16(r.u16("i16 property")? as i16),
+            4 => WireValue::I32(r.i32("i32 property")?),
+            5 => WireValue::I64(r.i64("i64 property")?),
+            6 => WireValue::F32(f32::from_bits(r.u32("f32 property")?)),
+            7 => WireValue::F64(f64::from_bits(r.u64("f64 property")?)),
+            8 => {
+                let b = r.bytes32("string property")?;
+                WireValue::String(
+                    String::from_utf8(b.to_vec()).map_err(|_| WireError::BadUtf8 { what: "string property" })?,
+                )
+            }
+            9 => WireValue::Bytes(r.bytes32("bytes property")?),
+            t => return Err(WireError::BadValue { what: "property type", value: t as u64 }),
+        })
+    }
+}
+
+/// A dead-letter header on the wire.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WireDeadLetter {
+    /// Reason code.
+    pub reason: u32,
+    /// Destination queue.
+    pub dest_queue: String,
+    /// Destination queue manager.
+    pub dest_qmgr: String,
+    /// Original format.
+    pub original_format: String,
+    /// Who dead-lettered it.
+    pub put_appl_name: String,
+    /// When, milliseconds since the epoch.
+    pub put_time_ms: u64,
+}
+
+/// A message on the wire: descriptor, properties, optional dead-letter header, body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WireMessage {
+    /// Descriptor.
+    pub descriptor: WireDescriptor,
+    /// Properties in order.
+    pub properties: Vec<(String, WireValue)>,
+    /// Dead-letter header.
+    pub dead_letter: Option<WireDeadLetter>,
+    /// Body (zero-copy slice of the frame when decoded).
+    pub body: Bytes,
+}
+
+impl WireMessage {
+    /// Encodes the message.
+    pub fn encode(&self, out: &mut BytesMut) {
+        self.descriptor.encode(out);
+        out.put_u32_le(self.properties.len() as u32);
+        for (n, v) in &self.properties {
+            out.put_str16(n);
+            v.encode(out);
+        }
+        match &self.dead_letter {
+            None => out.put_u8(0),
+            Some(d) => {
+                out.put_u8(1);
+                out.put_u32_le(d.reason);
+                out.put_str8(&d.dest_queue);
+                out.put_str8(&d.dest_qmgr);
+                out.put_str8(&d.original_format);
+                out.put_str8(&d.put_appl_name);
+                out.put_u64_le(d.put_time_ms);
+            }
+        }
+        out.put_bytes32(&self.body);
+    }
+
+    /// Decodes a message.
+    pub fn decode(r: &mut Reader) -> Result<Self, WireError> {
+        let descriptor = WireDescriptor::decode(r)?;
+        let n = r.count("property count", 3)?;
+        let mut properties = Vec::with_capacity(n);
+        for _ in 0..n {
+            let name = r.str16("property name")?;
+            properties.push((name, WireValue::decode(r)?));
+        }
+        let dead_letter = match r.u8("dead-letter flag")? {
+            0 => None,
+            1 => Some(WireDeadLetter {
+                reason: r.u32("dead-letter reason")?,
+                dest_queue: r.str8("dead-letter queue")?,
+                dest_qmgr: r.str8("dead-letter queue manager")?,
+                original_format: r.str8("dead-letter format")?,
+                put_appl_name: r.str8("dead-letter application")?,
+                put_time_ms: r.u64("dead-letter time")?,
+            }),
+            v => return Err(WireError::BadValue { what: "dead-letter flag", value: v as u64 }),
+        };
+        let body = r.bytes32("body")?;
+        Ok(WireMessage { descriptor, properties, dead_letter, body })
+    }
+}
+
+/// What to open: 0 = queue (name, dynamic name pattern), 1 = the queue manager object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WireObject {
+    /// 0 queue, 1 queue manager.
+    pub kind: u8,
+    /// Queue (or model) name.
+    pub name: String,
+    /// Dynamic queue pattern; empty for none.
+    pub dynamic_name: String,
+}
+
+impl WireObject {
+    fn encode(&self, out: &mut BytesMut) {
+        out.put_u8(self.kind);
+        out.put_str8(&self.name);
+        out.put_str8(&self.dynamic_name);
+    }
+    fn decode(r: &mut Reader) -> Result<Self, WireError> {
+        let kind = r.u8("object kind")?;
+        if kind > 1 {
+            return Err(WireError::BadValue { what: "object kind", value: kind as u64 });
+        }
+        Ok(WireObject { kind, name: r.str8("object name")?, dynamic_name: r.str8("dynamic name")? })
+    }
+}
+
+/// Open option bits.
+pub mod open_flags {
+    /// Input shared.
+    pub const INPUT_SHARED: u32 = 1 << 0;
+    /// Input exclusive.
+    pub const INPUT_EXCLUSIVE: u32 = 1 << 1;
+    /// Input as queue default.
+    pub const INPUT_AS_Q_DEF: u32 = 1 << 2;
+    /// Output.
+    pub const OUTPUT: u32 = 1 << 3;
+    /// Browse.
+    pub const BROWSE: u32 = 1 << 4;
+    /// Inquire.
+    pub const INQUIRE: u32 = 1 << 5;
+    /// Set.
+    pub const SET: u32 = 1 << 6;
+    /// Read ahead: yes.
+    pub const READ_AHEAD: u32 = 1 << 7;
+    /// Read ahead: no.
+    pub const NO_READ_AHEAD: u32 = 1 << 8;
+    /// Fail if quiescing.
+    pub const FAIL_IF_QUIESCING: u32 = 1 << 9;
+    /// Every defined bit.
+    pub const ALL: u32 = (1 << 10) - 1;
+}
+
+/// Put option bits.
+pub mod put_flags {
+    /// In syncpoint.
+    pub const SYNCPOINT: u32 = 1 << 0;
+    /// New msg id.
+    pub const NEW_MSG_ID: u32 = 1 << 1;
+    /// New correl id.
+    pub const NEW_CORREL_ID: u32 = 1 << 2;
+    /// Async response requested.
+    pub const ASYNC: u32 = 1 << 3;
+    /// Sync response requested.
+    pub const SYNC: u32 = 1 << 4;
+    /// Fail if quiescing.
+    pub const FAIL_IF_QUIESCING: u32 = 1 << 5;
+    /// Every defined bit.
+    pub const ALL: u32 = (1 << 6) - 1;
+}
+
+/// Get options on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct WireGetOptions {
+    /// Bit 0 syncpoint, bit 1 accept truncated, bit 2 fail if quiescing, bits 4–6 browse mode
+    /// (0 none, 1 first, 2 next, 3 under cursor, 4 get under cursor).
+    pub flags: u32,
+    /// 0 no wait, `u32::MAX` unlimited, else milliseconds.
+    pub wait_ms: u32,
+    /// Match this msg id.
+    pub msg_id: Option<[u8; ID_LEN]>,
+    /// Match this correl id.
+    pub correl_id: Option<[u8; ID_LEN]>,
+    /// Buffer limit; `u32::MAX` none.
+    pub max_len: u32,
+}
+
+/// A request.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Request {
+    /// Open a conversation.
+    Connect {
+        /// Application name.
+        app_name: String,
+        /// User id (checked when authentication is configured).
+        user: String,
+        /// Password, when the server requires one.
+        password: String,
+        /// Reserved option bits.
+        flags: u32,
+    },
+    /// End the conversation (commits its unit of work).
+    Disconnect,
+    /// Open an object.
+    Open {
+        /// What.
+        object: WireObject,
+        /// `open_flags` bits.
+        options: u32,
+    },
+    /// Close a handle (0 none, 1 delete, 2 delete purge).
+    Close {
+        /// Handle.
+        hobj: u32,
+        /// Close option.
+        options: u8,
+    },
+    /// Put on a handle.
+    Put {
+        /// Handle.
+        hobj: u32,
+        /// `put_flags` bits.
+        options: u32,
+        /// The message.
+        msg: WireMessage,
+    },
+    /// Open, put, close.
+    Put1 {
+        /// What.
+        object: WireObject,
+        /// `put_flags` bits.
+        options: u32,
+        /// The message.
+        msg: WireMessage,
+    },
+    /// Get or browse.
+    Get {
+        /// Handle.
+        hobj: u32,
+        /// Options.
+        options: WireGetOptions,
+    },
+    /// Inquire by selectors.
+    Inquire {
+        /// Handle.
+        hobj: u32,
+        /// MQIA_/MQCA_ selectors.
+        selectors: Vec<i32>,
+    },
+    /// Set integer attributes.
+    Set {
+        /// Handle.
+        hobj: u32,
+        /// (selector, value) pairs.
+        values: Vec<(i32, i64)>,
+    },
+    /// Commit.
+    Commit,
+    /// Backout.
+    Backout,
+    /// Async put status.
+    Status,
+    /// Heartbeat.
+    Heartbeat,
+}
+
+impl Request {
+    /// The opcode this request travels under.
+    pub fn opcode(&self) -> Opcode {
+        match self {
+            Request::Connect { .. } => Opcode::Connect,
+            Request::Disconnect => Opcode::Disconnect,
+            Request::Open { .. } => Opcode::Open,
+            Request::Close { .. } => Opcode::Close,
+            Request::Put { .. } => Opcode::Put,
+            Request::Put1 { .. } => Opcode::Put1,
+            Request::Get { .. } => Opcode::Get,
+            Request::Inquire { .. } => Opcode::Inquire,
+            Request::Set { .. } => Opcode::Set,
+            Request::Commit => Opcode::Commit,
+            Request::Backout => Opcode::Backout,
+            Request::Status => Opcode::Status,
+            Request::Heartbeat => Opcode::Heartbeat,
+        }
+    }
+
+    /// Appends the payload.
+    pub fn encode(&self, out: &mut BytesMut) {
+        match self {
+            Request::Connect { app_name, user, password, flags } => {
+                out.put_str8(app_name);
+                out.put_str8(user);
+                out.put_str8(password);
+                out.put_u32_le(*flags);
+            }
+            Request::Open { object, options } => {
+                object.encode(out);
+                out.put_u32_le(*options);
+            }
+            Request::Close { hobj, options } => {
+                out.put_u32_le(*hobj);
+                out.put_u8(*options);
+            }
+            Request::Put { hobj, options, msg } => {
+                out.put_u32_le(*hobj);
+                out.put_u32_le(*options);
+                msg.encode(out);
+            }
+            Request::Put1 { object, options, msg } => {
+                object.encode(out);
+                out.put_u32_le(*options);
+                msg.encode(out);
+            }
+            Request::Get { hobj, options } => {
+                out.put_u32_le(*hobj);
+                out.put_u32_le(options.flags);
+                out.put_u32_le(options.wait_ms);
+                put_opt_id(out, options.msg_id);
+                put_opt_id(out, options.correl_id);
+                out.put_u32_le(options.max_len);
+            }
+            Request::Inquire { hobj, selectors } => {
+                out.put_u32_le(*hobj);
+                out.put_u32_le(selectors.len() as u32);
+                for s in selectors {
+                    out.put_i32_le(*s);
+                }
+            }
+            Request::Set { hobj, values } => {
+                out.put_u32_le(*hobj);
+                out.put_u32_le(values.len() as u32);
+                for (s, v) in values {
+                    out.put_i32_le(*s);
+                    out.put_i64_le(*v);
+                }
+            }
+            Request::Disconnect | Request::Commit | Request::Backout | Request::Status | Request::Heartbeat => {}
+        }
+    }
+
+    /// Decodes the payload of a request frame with `opcode`.
+    pub fn decode(opcode: u8, payload: Bytes) -> Result<Request, WireError> {
+        let mut r = Reader::new(payload);
+        let req = match Opcode::from_u8(opcode)? {
+            Opcode::Connect => Request::Connect {
+                app_name: r.str8("application name")?,
+                user: r.str8("user")?,
+                password: r.str8("password")?,
+                flags: r.u32("connect flags")?,
+            },
+            Opcode::Disconnect => Request::Disconnect,
+            Opcode::Open => {
+                let object = WireObject::decode(&mut r)?;
+                let options = r.u32("open options")?;
+                if options & !open_flags::ALL != 0 {
+                    return Err(WireError::BadValue { what: "open options", value: options as u64 });
+                }
+                Request::Open { object, options }
+            }
+            Opcode::Close => Request::Close { hobj: r.u32("handle")?, options: r.u8("close options")? },
+            Opcode::Put => {
+                let hobj = r.u32("handle")?;
+                let options = check_put_flags(r.u32("put options")?)?;
+                Request::Put { hobj, options, msg: WireMessage::decode(&mut r)? }
+            }
+            Opcode::Put1 => {
+                let object = WireObject::decode(&mut r)?;
+                let options = check_put_flags(r.u32("put options")?)?;
+                Request::Put1 { object, options, msg: WireMessage::decode(&mut r)? }
+            }
+            Opcode::Get => Request::Get {
+                hobj: r.u32("handle")?,
+                options: WireGetOptions {
+                    flags: r.u32("get options")?,
+                    wait_ms: r.u32("wait interval")?,
+                    msg_id: get_opt_id(&mut r, "match msg id")?,
+                    correl_id: get_opt_id(&mut r, "match correl id")?,
+                    max_len: r.u32("buffer length")?,
+                },
+            },
+            Opcode::Inquire => {
+                let hobj = r.u32("handle")?;
+                let n = r.count("selector count", 4)?;
+                let selectors = (0..n).map(|_| r.i32("selector")).collect::<Result<_, _>>()?;
+                Request::Inquire { hobj, selectors }
+            }
+            Opcode::Set => {
+                let hobj = r.u32("handle")?;
+                let n = r.count("attribute count", 12)?;
+                let mut values = Vec::with_capacity(n);
+                for _ in 0..n {
+                    values.push((r.i32("selector")?, r.i64("value")?));
+                }
+                Request::Set { hobj, values }
+            }
+            Opcode::Commit => Request::Commit,
+            Opcode::Backout => Request::Backout,
+            Opcode::Status => Request::Status,
+            Opcode::Heartbeat => Request::Heartbeat,
+        };
+        r.finish("request")?;
+        Ok(req)
+    }
+}
+
+fn check_put_flags(f: u32) -> Result<u32, WireError> {
+    if f & !put_flags::ALL != 0 {
+        return Err(WireError::BadValue { what: "put options", value: f as u64 });
+    }
+    Ok(f)
+}
+
+fn put_opt_id(out: &mut BytesMut, id: Option<[u8; ID_LEN]>) {
+    match id {
+        None => out.put_u8(0),
+        Some(id) => {
+            out.put_u8(1);
+            out.put_slice(&id);
+        }
+    }
+}
+
+fn get_opt_id(r: &mut Reader, what: &'static str) -> Result<Option<[u8; ID_LEN]>, WireError> {
+    match r.u8(what)? {
+        0 => Ok(None),
+        1 => Ok(Some(r.array(what)?)),
+        v => Err(WireError::BadValue { what, value: v as u64 }),
+    }
+}
+
+/// The status block that opens every response.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Status {
+    /// 0 ok, 1 warning, 2 failed.
+    pub completion: u8,
+    /// Reason code.
+    pub reason: u32,
+    /// Specific sentence.
+    pub detail: String,
+    /// Full message length for truncation reasons.
+    pub data_length: u64,
+}
+
+impl Status {
+    /// Success.
+    pub const OK: Status = Status { completion: 0, reason: 0, detail: String::new(), data_length: 0 };
+
+    /// Whether the call failed (no result follows).
+    pub fn failed(&self) -> bool {
+        self.completion >= 2
+    }
+}
+
+/// A response's result, by opcode.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    /// Nothing beyond the status (close, commit, backout, set, disconnect, heartbeat, failures).
+    Empty,
+    /// Connect succeeded.
+    Connected {
+        /// Connection id.
+        conn_id: u64,
+        /// Queue manager name.
+        qmgr: String,
+        /// Heartbeat interval the server will keep, ms.
+        heartbeat_ms: u32,
+    },
+    /// Open succeeded.
+    Opened {
+        /// Handle.
+        hobj: u32,
+        /// Resolved queue name (the dynamic queue's generated name).
+        name: String,
+    },
+    /// Put succeeded.
+    Put {
+        /// Msg id.
+        msg_id: [u8; ID_LEN],
+        /// Correl id.
+        correl_id: [u8; ID_LEN],
+        /// Put time ms.
+        put_time_ms: u64,
+        /// Persistence used.
+        persistence: u8,
+        /// Priority used.
+        priority: u8,
+    },
+    /// Get succeeded.
+    Got {
+        /// The message.
+        msg: WireMessage,
+        /// Full length.
+        data_length: u64,
+    },
+    /// Inquire succeeded: per selector, an integer or a string.
+    Inquired {
+        /// Values in selector order.
+        values: Vec<WireAttr>,
+    },
+    /// Async put status since the last call.
+    Status {
+        /// Succeeded.
+        succeeded: u64,
+        /// Warned.
+        warned: u64,
+        /// Failed.
+        failed: u64,
+        /// First failure's reason (0 none).
+        first_reason: u32,
+        /// First failure's detail.
+        first_detail: String,
+    },
+}
+
+/// An inquired attribute.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WireAttr {
+    /// Integer.
+    Int(i64),
+    /// String.
+    Str(String),
+}
+
+/// Appends a response payload: status, then the reply unless the status is a failure.
+pub fn encode_response(out: &mut BytesMut, status: &Status, reply: &Reply) {
+    out.put_u8(status.completion);
+    out.put_u32_le(status.reason);
+    out.put_str16(&status.detail);
+    out.put_u64_le(status.data_length);
+    if status.failed() {
+        return;
+    }
+    match reply {
+        Reply::Empty => {}
+        Reply::Connected { conn_id, qmgr, heartbeat_ms } => {
+            out.put_u64_le(*conn_id);
+            out.put_str8(qmgr);
+            out.put_u32_le(*heartbeat_ms);
+        }
+        Reply::Opened { hobj, name } => {
+            out.put_u32_le(*hobj);
+            out.put_str8(name);
+        }
+        Reply::Put { msg_id, correl_id, put_time_ms, persistence, priority } => {
+            out.put_slice(msg_id);
+            out.put_slice(correl_id);
+            out.put_u64_le(*put_time_ms);
+            out.put_u8(*persistence);
+            out.put_u8(*priority);
+        }
+        Reply::Got { msg, data_length } => {
+            out.put_u64_le(*data_length);
+            msg.encode(out);
+        }
+        Reply::Inquired { values } => {
+            out.put_u32_le(values.len() as u32);
+            for v in values {
+                match v {
+                    WireAttr::Int(i) => {
+                        out.put_u8(0);
+                        out.put_i64_le(*i);
+                    }
+                    WireAttr::Str(s) => {
+                        out.put_u8(1);
+                        out.put_str16(s);
+                    }
+                }
+            }
+        }
+        Reply::Status { succeeded, warned, failed, first_reason, first_detail } => {
+            out.put_u64_le(*succeeded);
+            out.put_u64_le(*warned);
+            out.put_u64_le(*failed);
+            out.put_u32_le(*first_reason);
+            out.put_str16(first_detail);
+        }
+    }
+}
+
+/// Decodes a response payload for a request sent with `opcode`.
+pub fn decode_response(opcode: u8, payload: Bytes) -> Result<(Status, Reply), WireError> {
+    let mut r = Reader::new(payload);
+    let completion = r.u8("completion code")?;
+    if completion > 2 {
+        return Err(WireError::BadValue { what: "completion code", value: completion as u64 });
+    }
+    let status = Status {
+        completion,
+        reason: r.u32("reason")?,
+        detail: r.str16("detail")?,
+        data_length: r.u64("data length")?,
+    };
+    if status.failed() {
+        r.finish("response")?;
+        return Ok((status, Reply::Empty));
+    }
+    let reply = match Opcode::from_u8(opcode)? {
+        Opcode::Connect => Reply::Connected {
+            conn_id: r.u64("connection id")?,
+            qmgr: r.str8("queue manager")?,
+            heartbeat_ms: r.u32("heartbeat")?,
+        },
+        Opcode::Open => Reply::Opened { hobj: r.u32("handle")?, name: r.str8("queue name")? },
+        Opcode::Put | Opcode::Put1 => Reply::Put {
+            msg_id: r.array("msg id")?,
+            correl_id: r.array("correl id")?,
+            put_time_ms: r.u64("put time")?,
+            persistence: r.u8("persistence")?,
+            priority: r.u8("priority")?,
+        },
+        Opcode::Get => {
+            let data_length = r.u64("data length")?;
+            Reply::Got { msg: WireMessage::decode(&mut r)?, data_length }
+        }
+        Opcode::Inquire => {
+            let n = r.count("value count", 2)?;
+            let mut values = Vec::with_capacity(n);
+            for _ in 0..n {
+                values.push(match r.u8("value type")? {
+                    0 => WireAttr::Int(r.i64("integer value")?),
+                    1 => WireAttr::Str(r.str16("string value")?),
+                    v => return Err(WireError::BadValue { what: "value type", value: v as u64 }),
+                });
+            }
+            Reply::Inquired { values }
+        }
+        Opcode::Status => Reply::Status {
+            succeeded: r.u64("succeeded")?,
+            warned: r.u64("warned")?,
+            failed: r.u64("failed")?,
+            first_reason: r.u32("first reason")?,
+            first_detail: r.str16("first detail")?,
+        },
+        Opcode::Disconnect
+        | Opcode::Close
+        | Opcode::Set
+        | Opcode::Commit
+        | Opcode::Backout
+        | Opcode::Heartbeat => Reply::Empty,
+    };
+    r.finish("response")?;
+    Ok((status, reply))
+}
