@@ -23,6 +23,7 @@
 //! ```
 
 mod embedded;
+mod remote;
 
 use std::sync::Arc;
 
@@ -34,6 +35,8 @@ pub use ferry_core::{
 };
 
 pub use embedded::{open_embedded, EmbeddedQm};
+pub use remote::AsyncPutStatus;
+use remote::Remote;
 
 use ferry_core::Session;
 
@@ -84,6 +87,10 @@ enum Transport {
         /// long as any embedded connection to it exists.
         _host: Option<Arc<EmbeddedQm>>,
     },
+    Remote {
+        remote: Remote,
+        mode: ConnMode,
+    },
 }
 
 /// A connection to a queue manager (MQ's connection handle).
@@ -104,9 +111,15 @@ impl Connection {
                 let session = host.queue_manager().connect(&ConnectOptions::app(app_name))?;
                 Ok(Connection { transport: Transport::Embedded { session, _host: Some(host) } })
             }
-            Endpoint::Unix(_) | Endpoint::Tcp(_) | Endpoint::Tls(_) => Err(MqError::new(
+            Endpoint::Unix(path) => {
+                Ok(Connection { transport: Transport::Remote { remote: Remote::unix(&path, app_name)?, mode: ConnMode::Local } })
+            }
+            Endpoint::Tcp(addr) => {
+                Ok(Connection { transport: Transport::Remote { remote: Remote::tcp(&addr, app_name)?, mode: ConnMode::Tcp } })
+            }
+            Endpoint::Tls(_) => Err(MqError::new(
                 Reason::FunctionNotSupported,
-                format!("'{endpoint}': local and tcp connections are not in this build yet; use embedded:PATH"),
+                format!("'{endpoint}': TLS connections are not in this build yet; use unix:PATH or tcp://HOST:PORT"),
             )),
         }
     }
@@ -117,33 +130,36 @@ impl Connection {
         Ok(Connection { transport: Transport::Embedded { session, _host: None } })
     }
 
-    fn session(&mut self) -> &mut Session {
-        match &mut self.transport {
-            Transport::Embedded { session, .. } => session,
-        }
-    }
-
-    fn session_ref(&self) -> &Session {
-        match &self.transport {
-            Transport::Embedded { session, .. } => session,
-        }
-    }
-
     /// The connection mode.
     pub fn mode(&self) -> ConnMode {
-        match self.transport {
+        match &self.transport {
             Transport::Embedded { .. } => ConnMode::Embedded,
+            Transport::Remote { mode, .. } => *mode,
+        }
+    }
+
+    /// The connection id the queue manager assigned (as in connection status).
+    pub fn connection_id(&self) -> u64 {
+        match &self.transport {
+            Transport::Embedded { session, .. } => session.connection_id(),
+            Transport::Remote { remote, .. } => remote.connection_id(),
         }
     }
 
     /// The name of the queue manager connected to.
     pub fn queue_manager_name(&self) -> ObjectName {
-        self.session_ref().queue_manager().name()
+        match &self.transport {
+            Transport::Embedded { session, .. } => session.queue_manager().name(),
+            Transport::Remote { remote, .. } => remote.qmgr(),
+        }
     }
 
     /// Opens an object (MQOPEN).
     pub fn open(&mut self, od: &ObjectDescriptor, opts: OpenOptions) -> MqResult<Hobj> {
-        self.session().open(od, opts)
+        match &mut self.transport {
+            Transport::Embedded { session, .. } => session.open(od, opts),
+            Transport::Remote { remote, .. } => remote.open(od, opts),
+        }
     }
 
     /// Opens a queue by name.
@@ -161,54 +177,91 @@ impl Connection {
 
     /// The resolved name of the queue behind a handle (the generated name of a dynamic queue).
     pub fn queue_name(&self, h: Hobj) -> MqResult<ObjectName> {
-        self.session_ref().queue_name(h)
+        match &self.transport {
+            Transport::Embedded { session, .. } => session.queue_name(h),
+            Transport::Remote { remote, .. } => remote.queue_name(h),
+        }
     }
 
     /// Closes a handle (MQCLOSE).
     pub fn close(&mut self, h: Hobj, opts: CloseOptions) -> MqResult<()> {
-        self.session().close(h, opts)
+        match &mut self.transport {
+            Transport::Embedded { session, .. } => session.close(h, opts),
+            Transport::Remote { remote, .. } => remote.close(h, opts),
+        }
     }
 
     /// Puts a message (MQPUT).
     pub fn put(&mut self, h: Hobj, msg: Message, opts: &PutOptions) -> MqResult<PutOutcome> {
-        self.session().put(h, msg, opts)
+        match &mut self.transport {
+            Transport::Embedded { session, .. } => session.put(h, msg, opts),
+            Transport::Remote { remote, .. } => remote.put(h, msg, opts),
+        }
     }
 
     /// Opens, puts and closes in one call (MQPUT1).
     pub fn put1(&mut self, queue: &str, msg: Message, opts: &PutOptions) -> MqResult<PutOutcome> {
         let od = ObjectDescriptor::queue(object_name(queue)?);
-        self.session().put1(&od, msg, opts)
+        match &mut self.transport {
+            Transport::Embedded { session, .. } => session.put1(&od, msg, opts),
+            Transport::Remote { remote, .. } => remote.put1(&od, msg, opts),
+        }
     }
 
     /// Gets or browses a message (MQGET).
     pub fn get(&mut self, h: Hobj, opts: &GetOptions) -> MqResult<Got> {
-        self.session().get(h, opts)
+        match &mut self.transport {
+            Transport::Embedded { session, .. } => session.get(h, opts),
+            Transport::Remote { remote, .. } => remote.get(h, opts),
+        }
     }
 
     /// Reads attributes (MQINQ).
     pub fn inquire(&mut self, h: Hobj, selectors: &[Selector]) -> MqResult<Vec<AttrValue>> {
-        self.session().inquire(h, selectors)
+        match &mut self.transport {
+            Transport::Embedded { session, .. } => session.inquire(h, selectors),
+            Transport::Remote { remote, .. } => remote.inquire(h, selectors),
+        }
     }
 
     /// Sets attributes (MQSET): the inhibit flags.
     pub fn set(&mut self, h: Hobj, values: &[(Selector, AttrValue)]) -> MqResult<()> {
-        self.session().set(h, values)
+        match &mut self.transport {
+            Transport::Embedded { session, .. } => session.set(h, values),
+            Transport::Remote { remote, .. } => remote.set(h, values),
+        }
     }
 
     /// Commits the unit of work (MQCMIT).
     pub fn commit(&mut self) -> MqResult<()> {
-        self.session().commit()
+        match &mut self.transport {
+            Transport::Embedded { session, .. } => session.commit(),
+            Transport::Remote { remote, .. } => remote.commit(),
+        }
     }
 
     /// Backs out the unit of work (MQBACK).
     pub fn backout(&mut self) -> MqResult<()> {
-        self.session().backout()
+        match &mut self.transport {
+            Transport::Embedded { session, .. } => session.backout(),
+            Transport::Remote { remote, .. } => remote.backout(),
+        }
     }
 
     /// Disconnects (MQDISC): commits the open unit of work and closes every handle.
     pub fn disconnect(self) -> MqResult<()> {
         match self.transport {
             Transport::Embedded { session, .. } => session.disconnect(),
+            Transport::Remote { remote, .. } => remote.disconnect(),
+        }
+    }
+
+    /// Async put outcomes since the last call (MQSTAT), which resets them. Embedded puts are
+    /// always synchronous, so an embedded connection reports no async puts.
+    pub fn async_put_status(&mut self) -> MqResult<AsyncPutStatus> {
+        match &mut self.transport {
+            Transport::Embedded { .. } => Ok(AsyncPutStatus::default()),
+            Transport::Remote { remote, .. } => remote.status(),
         }
     }
 }

@@ -23,6 +23,7 @@ pub mod session;
 pub mod store;
 pub mod system;
 pub mod waiter;
+pub mod wire;
 
 pub use inquire::{AttrValue, Selector};
 pub use message::{

@@ -618,6 +618,11 @@ impl QueueManager {
                 }
             }
         }
+        if expires_at != 0 {
+            // dead_letter() takes the deadline from the descriptor's expiry: give it the time
+            // left, so moving the message does not restart its expiry.
+            msg.descriptor.expiry = Some(Duration::from_nanos(expires_at.saturating_sub(now).max(1)));
+        }
         if let Err((e, m)) = self.dead_letter(msg, Reason::BackoutThresholdReached, source.name, ObjectName::EMPTY) {
             tracing::warn!(queue = %source.name, error = %e,
                 "no backout or dead-letter queue accepted a poison message; it stays on its queue");

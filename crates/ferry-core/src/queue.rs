@@ -226,9 +226,16 @@ impl Queue {
     }
 
     /// Commits a put made in a unit of work: the message becomes visible (and may go straight to
-    /// a waiting getter).
-    pub fn commit_put(&self, pos: Pos) {
+    /// a waiting getter), unless it expired while the unit of work was open, in which case it is
+    /// discarded.
+    pub fn commit_put(&self, pos: Pos, now: u64) {
         let mut st = self.state.lock();
+        if st.store.is_expired(pos, now) {
+            if st.store.remove(pos).is_some() {
+                st.store.expired_total += 1;
+            }
+            return;
+        }
         st.make_available(pos);
     }
 
@@ -353,12 +360,15 @@ impl QueueState {
         let body_len = self.store.peek(pos).map_or(0, |m| m.body.len());
         if let Some(max) = spec.max_len {
             if body_len > max && !spec.accept_truncated {
-                return Err(MqError::new(
-                    Reason::TruncatedMsgFailed,
-                    format!(
-                        "the next message on {name} is {body_len} bytes, longer than the {max}-byte buffer; it stays on the queue"
-                    ),
-                ));
+                return Err(MqError {
+                    data_length: body_len,
+                    ..MqError::new(
+                        Reason::TruncatedMsgFailed,
+                        format!(
+                            "the next message on {name} is {body_len} bytes, longer than the {max}-byte buffer; it stays on the queue"
+                        ),
+                    )
+                });
             }
         }
         let msg = if spec.browse.is_some() {

@@ -128,6 +128,21 @@ impl PendingGet {
         self.settled |= out.is_some();
         out
     }
+
+    /// Gives up waiting (the wait interval passed). A message that raced in is returned as
+    /// `Delivered` and must still be finished or given back.
+    pub fn cancel(&mut self) -> WaitOutcome {
+        self.settled = true;
+        self.waiter.cancel()
+    }
+
+    /// Puts back a delivered message that could not be passed to its getter (its connection
+    /// ended): it returns to its queue in its original position.
+    pub fn give_back(&self, outcome: WaitOutcome) {
+        if let WaitOutcome::Delivered(d) = outcome {
+            self.queue.undo_delivery(d);
+        }
+    }
 }
 
 impl Drop for PendingGet {
@@ -762,9 +777,10 @@ impl Session {
         if self.ended {
             return Err(MqError::new(Reason::HconnError, "this connection has been disconnected"));
         }
+        let now = self.qm.clock().now();
         for e in std::mem::take(&mut self.uow) {
             match e.kind {
-                UowKind::Put => e.queue.commit_put(e.pos),
+                UowKind::Put => e.queue.commit_put(e.pos, now),
                 UowKind::Get => e.queue.commit_get(e.pos),
             }
         }
@@ -807,6 +823,15 @@ impl Session {
 
     /// Disconnects normally: commits the open unit of work, closes every handle.
     pub fn disconnect(mut self) -> MqResult<()> {
+        self.disconnect_in_place()
+    }
+
+    /// As [`Session::disconnect`], for owners that cannot give the session up (the server keeps
+    /// it in a table). Every later call on the session answers HCONN_ERROR.
+    pub fn disconnect_in_place(&mut self) -> MqResult<()> {
+        if self.ended {
+            return Err(MqError::new(Reason::HconnError, "this connection has been disconnected"));
+        }
         let r = self.commit();
         self.end(false);
         r

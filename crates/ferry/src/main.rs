@@ -1,0 +1,347 @@
+//! `ferry`: the FerryMQ command line.
+//!
+//! Queue manager control (`ferry qm create|start|stop|list`) and the sample-style message tools
+//! (`ferry put|get|browse`, after MQ's amqsput, amqsget and amqsbcg).
+//!
+//! Exit status: 0 on success, 1 for usage errors and system failures (I/O, signals, time-outs),
+//! 2 when the queue manager answered with an MQ reason code.
+
+#[cfg(not(unix))]
+compile_error!("the ferry command line needs a Unix-like system (signals and process ids)");
+
+mod messages;
+mod qm;
+mod signals;
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, CommandFactory, Parser, Subcommand};
+use ferry_client::{MqError, Reason};
+
+/// FerryMQ: an open, fast queue manager in the tradition of IBM MQ.
+#[derive(Debug, Parser)]
+#[command(
+    name = "ferry",
+    version,
+    propagate_version = true,
+    after_help = "Queue managers live in HOME/qmgrs/NAME, where HOME is --data-dir, else $FERRY_HOME, \
+                  else ~/.ferry.\nExit status: 0 success, 1 usage or system error, 2 MQ reason code \
+                  (the message names it).\nLogging: set FERRY_LOG (e.g. FERRY_LOG=debug)."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Create, start, stop and list queue managers.
+    #[command(subcommand)]
+    Qm(QmCommand),
+    /// Put one message per line of standard input on a queue (like amqsput).
+    #[command(
+        override_usage = "ferry put [OPTIONS] <QM> <QUEUE>\n       ferry put [OPTIONS] --connect <URL> <QUEUE>"
+    )]
+    Put(PutArgs),
+    /// Get (destructively) every message from a queue, printing each body as a line (like amqsget).
+    #[command(
+        override_usage = "ferry get [OPTIONS] <QM> <QUEUE>\n       ferry get [OPTIONS] --connect <URL> <QUEUE>"
+    )]
+    Get(GetArgs),
+    /// Browse (without removing) every message on a queue: a header line, then the body (like amqsbcg).
+    #[command(
+        override_usage = "ferry browse [OPTIONS] <QM> <QUEUE>\n       ferry browse [OPTIONS] --connect <URL> <QUEUE>"
+    )]
+    Browse(BrowseArgs),
+}
+
+#[derive(Debug, Subcommand)]
+enum QmCommand {
+    /// Create a queue manager: its directory HOME/qmgrs/QM and configuration file qm.toml.
+    Create {
+        /// Queue manager name (1-48 characters from A-Z a-z 0-9 . _ %).
+        #[arg(value_name = "QM")]
+        name: String,
+        #[command(flatten)]
+        home: HomeArgs,
+    },
+    /// Run a queue manager in the foreground until SIGINT (Ctrl-C) or SIGTERM ('ferry qm stop').
+    /// Creates it first if it does not exist.
+    Start {
+        /// Queue manager name.
+        #[arg(value_name = "QM")]
+        name: String,
+        #[command(flatten)]
+        home: HomeArgs,
+        /// TCP address to listen on for client connections (default 127.0.0.1:1414; port 0 picks a
+        /// free port). Only loopback addresses are accepted until authentication is configured.
+        /// The local socket is always at QMDIR/ferry.sock; both are listed in QMDIR/endpoints.
+        #[arg(long, value_name = "ADDR")]
+        listen: Option<String>,
+    },
+    /// Stop a running queue manager: send it SIGTERM and wait (up to 30 s) until it has stopped.
+    Stop {
+        /// Queue manager name.
+        #[arg(value_name = "QM")]
+        name: String,
+        #[command(flatten)]
+        home: HomeArgs,
+    },
+    /// List the queue managers in HOME: name, running (with its pid) or stopped, directory.
+    List {
+        #[command(flatten)]
+        home: HomeArgs,
+    },
+}
+
+/// Where queue managers live.
+#[derive(Debug, Clone, Args)]
+struct HomeArgs {
+    /// FerryMQ home directory holding qmgrs/ [default: $FERRY_HOME, else ~/.ferry].
+    #[arg(long, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
+}
+
+impl HomeArgs {
+    fn home(&self) -> PathBuf {
+        self.data_dir
+            .clone()
+            .unwrap_or_else(ferry_core::home::default_home)
+    }
+}
+
+/// Which queue manager and queue a message command works on.
+#[derive(Debug, Clone, Args)]
+struct Target {
+    /// Connection string instead of a queue manager name: embedded:PATH (unix:PATH, tcp://HOST:PORT
+    /// and tls://HOST:PORT arrive with the connections issue).
+    #[arg(long, value_name = "URL")]
+    connect: Option<String>,
+    /// Queue manager name, hosted in this process from HOME/qmgrs/QM (omit it with --connect).
+    #[arg(value_name = "QM")]
+    qm: Option<String>,
+    /// Queue name.
+    #[arg(value_name = "QUEUE")]
+    queue: Option<String>,
+    #[command(flatten)]
+    home: HomeArgs,
+}
+
+#[derive(Debug, Args)]
+struct PutArgs {
+    #[command(flatten)]
+    target: Target,
+    /// Put persistent messages [default: the queue's default persistence, DEFPSIST].
+    #[arg(long)]
+    persistent: bool,
+}
+
+#[derive(Debug, Args)]
+struct GetArgs {
+    #[command(flatten)]
+    target: Target,
+    /// Seconds to wait for each message before deciding the queue is empty.
+    #[arg(long, value_name = "SECS", default_value_t = 0)]
+    wait: u64,
+}
+
+#[derive(Debug, Args)]
+struct BrowseArgs {
+    #[command(flatten)]
+    target: Target,
+}
+
+/// Why a command failed, which decides the exit status.
+#[derive(Debug)]
+enum CliError {
+    /// The queue manager answered with a reason code (exit 2), perhaps with advice for this tool.
+    Mq {
+        error: MqError,
+        hint: Option<String>,
+    },
+    /// The command line is wrong in a way clap cannot see (exit 1).
+    Usage(Box<clap::Error>),
+    /// A system failure: I/O, signals, a time-out (exit 1).
+    Other(String),
+}
+
+impl CliError {
+    fn other(msg: impl Into<String>) -> Self {
+        CliError::Other(msg.into())
+    }
+
+    fn with_hint(self, hint: impl Into<String>) -> Self {
+        match self {
+            CliError::Mq { error, .. } => CliError::Mq {
+                error,
+                hint: Some(hint.into()),
+            },
+            e => e,
+        }
+    }
+}
+
+impl From<MqError> for CliError {
+    fn from(error: MqError) -> Self {
+        CliError::Mq { error, hint: None }
+    }
+}
+
+/// A usage error for subcommand `sub`, formatted (and with its usage) the way clap does it.
+fn usage_error(sub: &str, msg: impl std::fmt::Display) -> CliError {
+    let mut cmd = Cli::command();
+    cmd.build();
+    let err = match cmd.find_subcommand_mut(sub) {
+        Some(sub) => sub.error(clap::error::ErrorKind::ArgumentConflict, msg),
+        None => cmd.error(clap::error::ErrorKind::ArgumentConflict, msg),
+    };
+    CliError::Usage(Box::new(err))
+}
+
+/// Checks a queue manager name: an MQ object name that is also a single directory name.
+fn qm_name(name: &str) -> Result<&str, MqError> {
+    let bad = |why: String| {
+        MqError::new(
+            Reason::QMgrNameError,
+            format!("'{name}' is not a valid queue manager name: {why}"),
+        )
+    };
+    ferry_core::object_name(name).map_err(|e| bad(e.detail))?;
+    if name.contains('/') || name == "." || name == ".." {
+        return Err(bad(
+            "it would not be a single directory name (no '/', not '.' or '..')".into(),
+        ));
+    }
+    Ok(name)
+}
+
+/// The queue manager directory for `name` under `home`.
+fn qm_dir(home: &Path, name: &str) -> Result<PathBuf, MqError> {
+    Ok(ferry_core::home::qm_dir(home, qm_name(name)?))
+}
+
+fn init_logging(default_level: &str) {
+    use tracing_subscriber::EnvFilter;
+    let filter =
+        EnvFilter::try_from_env("FERRY_LOG").unwrap_or_else(|_| EnvFilter::new(default_level));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .try_init();
+}
+
+fn run(cli: Cli) -> Result<(), CliError> {
+    match cli.command {
+        Command::Qm(QmCommand::Create { name, home }) => qm::create(&home.home(), &name),
+        Command::Qm(QmCommand::Start { name, home, listen }) => {
+            init_logging("info");
+            qm::start(&home.home(), &name, listen)
+        }
+        Command::Qm(QmCommand::Stop { name, home }) => qm::stop(&home.home(), &name),
+        Command::Qm(QmCommand::List { home }) => qm::list(&home.home()),
+        Command::Put(args) => {
+            init_logging("warn");
+            let t = messages::Resolved::from_target(&args.target, "put")?;
+            messages::put(&t, args.persistent)
+        }
+        Command::Get(args) => {
+            init_logging("warn");
+            let t = messages::Resolved::from_target(&args.target, "get")?;
+            messages::get(&t, args.wait)
+        }
+        Command::Browse(args) => {
+            init_logging("warn");
+            let t = messages::Resolved::from_target(&args.target, "browse")?;
+            messages::browse(&t)
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            // Help and version go to stdout and succeed; real usage errors exit 1.
+            return if e.use_stderr() {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(CliError::Mq { error, hint }) => {
+            eprintln!("ferry: {error}");
+            if let Some(hint) = hint {
+                eprintln!("ferry: hint: {hint}");
+            }
+            ExitCode::from(2)
+        }
+        Err(CliError::Usage(e)) => {
+            let _ = e.print();
+            ExitCode::from(1)
+        }
+        Err(CliError::Other(msg)) => {
+            eprintln!("ferry: {msg}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn queue_manager_names_must_be_single_directories() {
+        assert!(qm_name("QM1").is_ok());
+        assert!(qm_name("QM.A_1%").is_ok());
+        for bad in ["", "a/b", ".", "..", "QM 1", &"Q".repeat(49)] {
+            assert_eq!(
+                qm_name(bad).unwrap_err().reason,
+                Reason::QMgrNameError,
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_subcommand_and_flag_has_help() {
+        fn check(cmd: &clap::Command, path: &str) {
+            for arg in cmd.get_arguments() {
+                if arg.get_id() == "help" || arg.get_id() == "version" {
+                    continue;
+                }
+                assert!(
+                    arg.get_help().is_some(),
+                    "{path} {} has no help",
+                    arg.get_id()
+                );
+            }
+            for sub in cmd.get_subcommands() {
+                if sub.get_name() == "help" {
+                    continue;
+                }
+                assert!(
+                    sub.get_about().is_some(),
+                    "{path} {} has no help",
+                    sub.get_name()
+                );
+                check(sub, &format!("{path} {}", sub.get_name()));
+            }
+        }
+        let mut cmd = Cli::command();
+        cmd.build();
+        check(&cmd, "ferry");
+    }
+}

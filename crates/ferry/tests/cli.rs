@@ -1,0 +1,530 @@
+//! End-to-end tests of the real `ferry` binary, each in its own temporary FerryMQ home.
+//!
+//! Every wait is bounded: commands run with a deadline and are killed (failing the test) if they
+//! overrun, and a background `qm start` is killed when its guard drops.
+
+use std::fs::{self, File};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_ferry");
+/// Generous: the machine may be busy compiling other things.
+const DEADLINE: Duration = Duration::from_secs(60);
+
+static NEXT: AtomicUsize = AtomicUsize::new(0);
+
+/// A temporary directory holding a FerryMQ home (`home/`) and captured output (`io/`).
+struct Sandbox {
+    root: PathBuf,
+}
+
+impl Sandbox {
+    fn new(tag: &str) -> Sandbox {
+        let root = std::env::temp_dir().join(format!(
+            "ferry-cli-{tag}-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = fs::remove_dir_all(&root);
+        fs::create_dir_all(root.join("io")).unwrap();
+        Sandbox { root }
+    }
+
+    fn home(&self) -> PathBuf {
+        self.root.join("home")
+    }
+
+    fn qm_dir(&self, name: &str) -> PathBuf {
+        self.home().join("qmgrs").join(name)
+    }
+
+    /// A `ferry` command with this sandbox's home in FERRY_HOME, output going to files.
+    fn command(&self, args: &[&str]) -> (Command, PathBuf, PathBuf) {
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let out = self.root.join("io").join(format!("{n}.out"));
+        let err = self.root.join("io").join(format!("{n}.err"));
+        let mut cmd = Command::new(BIN);
+        cmd.args(args)
+            .env("FERRY_HOME", self.home())
+            .env_remove("FERRY_LOG")
+            .stdout(File::create(&out).unwrap())
+            .stderr(File::create(&err).unwrap());
+        (cmd, out, err)
+    }
+
+    /// Runs `ferry args` with `input` on stdin, to completion (bounded).
+    fn run(&self, args: &[&str], input: &str) -> Output {
+        let (mut cmd, out, err) = self.command(args);
+        let mut child = cmd.stdin(Stdio::piped()).spawn().unwrap();
+        {
+            let mut stdin = child.stdin.take().unwrap();
+            // A command that fails early closes its stdin; that is not this test's concern.
+            let _ = stdin.write_all(input.as_bytes());
+        }
+        let status = wait_bounded(&mut child, DEADLINE).unwrap_or_else(|| {
+            panic!(
+                "ferry {args:?} did not finish within {DEADLINE:?}; stderr: {}",
+                read(&err)
+            )
+        });
+        Output {
+            status,
+            stdout: read(&out),
+            stderr: read(&err),
+        }
+    }
+
+    /// Starts `ferry qm start args...` in the background.
+    fn start(&self, args: &[&str]) -> Background {
+        let mut all = vec!["qm", "start"];
+        all.extend_from_slice(args);
+        let (mut cmd, _, err) = self.command(&all);
+        let child = cmd.stdin(Stdio::null()).spawn().unwrap();
+        Background { child, stderr: err }
+    }
+
+    /// Polls `ferry qm list` until `name` shows as running with `pid` (bounded).
+    fn wait_running(&self, name: &str, pid: u32, bg: &mut Background) {
+        let deadline = Instant::now() + DEADLINE;
+        let want = format!("running (pid {pid})");
+        loop {
+            let list = self.run(&["qm", "list"], "");
+            if list
+                .stdout
+                .lines()
+                .any(|l| l.starts_with(name) && l.contains(&want))
+            {
+                return;
+            }
+            if let Ok(Some(status)) = bg.child.try_wait() {
+                panic!(
+                    "qm start exited early with {status}; stderr: {}",
+                    read(&bg.stderr)
+                );
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{name} not shown running within {DEADLINE:?}; list: {}; stderr: {}",
+                list.stdout,
+                read(&bg.stderr)
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.root);
+    }
+}
+
+/// A background `ferry qm start`; killed on drop if still running.
+struct Background {
+    child: Child,
+    stderr: PathBuf,
+}
+
+impl Background {
+    fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Waits (bounded) for the process to exit.
+    fn wait(&mut self) -> ExitStatus {
+        wait_bounded(&mut self.child, DEADLINE).unwrap_or_else(|| {
+            panic!(
+                "qm start did not exit within {DEADLINE:?}; stderr: {}",
+                read(&self.stderr)
+            )
+        })
+    }
+
+    fn log(&self) -> String {
+        read(&self.stderr)
+    }
+}
+
+impl Drop for Background {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Output {
+    status: ExitStatus,
+    stdout: String,
+    stderr: String,
+}
+
+impl Output {
+    fn code(&self) -> Option<i32> {
+        self.status.code()
+    }
+}
+
+fn read(p: &Path) -> String {
+    fs::read_to_string(p).unwrap_or_default()
+}
+
+/// Waits for `child` until `limit`; kills it and returns `None` if it overruns.
+fn wait_bounded(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status);
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn create_then_list_shows_it_stopped() {
+    let sb = Sandbox::new("create");
+    let out = sb.run(&["qm", "create", "QM1"], "");
+    assert_eq!(out.code(), Some(0), "{out:?}");
+    assert!(out.stdout.contains("created queue manager QM1"), "{out:?}");
+    assert!(sb.qm_dir("QM1").join("qm.toml").is_file());
+
+    let list = sb.run(&["qm", "list"], "");
+    assert_eq!(list.code(), Some(0), "{list:?}");
+    let line = list
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("QM1"))
+        .unwrap_or_else(|| panic!("{list:?}"));
+    assert!(line.contains("stopped"), "{line}");
+    assert!(
+        line.contains(&sb.qm_dir("QM1").display().to_string()),
+        "{line}"
+    );
+}
+
+#[test]
+fn creating_twice_fails_with_exit_2_naming_the_queue_manager() {
+    let sb = Sandbox::new("twice");
+    assert_eq!(sb.run(&["qm", "create", "QM1"], "").code(), Some(0));
+    let out = sb.run(&["qm", "create", "QM1"], "");
+    assert_eq!(out.code(), Some(2), "{out:?}");
+    assert!(out.stderr.starts_with("ferry: "), "{out:?}");
+    assert!(
+        out.stderr.contains("MQRC_OBJECT_ALREADY_EXISTS (2100)"),
+        "{out:?}"
+    );
+    assert!(
+        out.stderr.contains("queue manager QM1 already exists"),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn data_dir_flag_and_home_fallback_choose_where_queue_managers_live() {
+    let sb = Sandbox::new("homes");
+    let explicit = sb.root.join("elsewhere");
+    let out = sb.run(
+        &[
+            "qm",
+            "create",
+            "QMX",
+            "--data-dir",
+            explicit.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(out.code(), Some(0), "{out:?}");
+    assert!(explicit.join("qmgrs/QMX/qm.toml").is_file());
+    let list = sb.run(
+        &["qm", "list", "--data-dir", explicit.to_str().unwrap()],
+        "",
+    );
+    assert!(list.stdout.contains("QMX"), "{list:?}");
+    // FERRY_HOME's list does not see it.
+    let list = sb.run(&["qm", "list"], "");
+    assert!(!list.stdout.contains("QMX"), "{list:?}");
+
+    // Neither flag nor FERRY_HOME: ~/.ferry.
+    let (mut cmd, _, err) = sb.command(&["qm", "create", "QMH"]);
+    cmd.env_remove("FERRY_HOME")
+        .env("HOME", sb.root.join("user"));
+    let mut child = cmd.stdin(Stdio::null()).spawn().unwrap();
+    let status = wait_bounded(&mut child, DEADLINE).expect("qm create finished");
+    assert!(status.success(), "{}", read(&err));
+    assert!(sb.root.join("user/.ferry/qmgrs/QMH/qm.toml").is_file());
+}
+
+#[test]
+fn invalid_queue_manager_names_are_refused() {
+    let sb = Sandbox::new("names");
+    for bad in ["..", "a/b", "BAD NAME"] {
+        let out = sb.run(&["qm", "create", bad], "");
+        assert_eq!(out.code(), Some(2), "{bad}: {out:?}");
+        assert!(
+            out.stderr.contains("MQRC_Q_MGR_NAME_ERROR (2058)"),
+            "{bad}: {out:?}"
+        );
+    }
+    assert!(
+        !sb.home().join("qm.toml").exists(),
+        "'..' must not escape qmgrs/"
+    );
+}
+
+#[test]
+fn start_list_second_start_put_and_stop() {
+    let sb = Sandbox::new("lifecycle");
+    // `qm start` creates the queue manager when it does not exist.
+    let mut bg = sb.start(&["QM1", "--listen", "127.0.0.1:0"]);
+    let pid = bg.pid();
+    sb.wait_running("QM1", pid, &mut bg);
+    assert!(sb.qm_dir("QM1").join("qm.toml").is_file());
+    let endpoints = wait_for_file(&sb.qm_dir("QM1").join("endpoints"));
+    assert!(endpoints.contains("unix:"), "{endpoints}");
+    let tcp = endpoints
+        .lines()
+        .find(|l| l.starts_with("tcp://127.0.0.1:"))
+        .expect("a loopback tcp endpoint")
+        .to_owned();
+
+    // A second start of the same queue manager names the running pid.
+    let second = sb.run(&["qm", "start", "QM1"], "");
+    assert_eq!(second.code(), Some(2), "{second:?}");
+    assert!(
+        second
+            .stderr
+            .contains(&format!("already running in process {pid}")),
+        "{second:?}"
+    );
+
+    // By name, a running queue manager is reached over its local socket...
+    let put = sb.run(&["put", "QM1", "DEV.QUEUE.1"], "hello\nworld\n");
+    assert_eq!(put.code(), Some(0), "{put:?}");
+    assert!(put.stdout.contains("2 messages put"), "{put:?}");
+    assert!(!put.stderr.contains("embedded"), "no embedded note over a socket: {put:?}");
+    // ...and by connection string over tcp; the messages outlive the putting process.
+    let get = sb.run(&["get", "--connect", &tcp, "DEV.QUEUE.1"], "");
+    assert_eq!(get.code(), Some(0), "{get:?}");
+    assert_eq!(get.stdout, "hello\nworld\n");
+
+    // An explicit embedded connection cannot host a queue manager another process runs.
+    let url = format!("embedded:{}", sb.qm_dir("QM1").display());
+    let put = sb.run(&["put", "--connect", &url, "DEV.QUEUE.1"], "x\n");
+    assert_eq!(put.code(), Some(2), "{put:?}");
+    assert!(
+        put.stderr
+            .contains(&format!("already running in process {pid}")),
+        "{put:?}"
+    );
+    assert!(put.stderr.contains("hint:"), "{put:?}");
+
+    // Stop: SIGTERM, the process exits 0 and lets go of the lock.
+    let stop = sb.run(&["qm", "stop", "QM1"], "");
+    assert_eq!(stop.code(), Some(0), "{stop:?}");
+    assert!(
+        stop.stdout
+            .contains(&format!("queue manager QM1 (process {pid}) stopped")),
+        "{stop:?}"
+    );
+    let status = bg.wait();
+    assert_eq!(
+        status.code(),
+        Some(0),
+        "qm start exit: {status}; log: {}",
+        bg.log()
+    );
+    let log = bg.log();
+    assert!(
+        log.contains("SIGTERM") && log.contains("queue manager stopped"),
+        "{log}"
+    );
+
+    let list = sb.run(&["qm", "list"], "");
+    assert!(
+        list.stdout
+            .lines()
+            .any(|l| l.starts_with("QM1") && l.contains("stopped")),
+        "{list:?}"
+    );
+
+    // The lock is free again: the queue manager can be hosted embedded.
+    let put = sb.run(&["put", "QM1", "DEV.QUEUE.1"], "hello\n");
+    assert_eq!(put.code(), Some(0), "{put:?}");
+
+    // Stopping a stopped queue manager is a clear error.
+    let again = sb.run(&["qm", "stop", "QM1"], "");
+    assert_eq!(again.code(), Some(2), "{again:?}");
+    assert!(
+        again.stderr.contains("queue manager QM1 is not running"),
+        "{again:?}"
+    );
+}
+
+#[test]
+fn ctrl_c_stops_a_running_queue_manager_cleanly() {
+    let sb = Sandbox::new("sigint");
+    assert_eq!(sb.run(&["qm", "create", "QM2"], "").code(), Some(0));
+    let mut bg = sb.start(&["QM2", "--listen", "127.0.0.1:0"]);
+    let pid = bg.pid();
+    sb.wait_running("QM2", pid, &mut bg);
+    let mut kill = Command::new("kill")
+        .args(["-INT", &pid.to_string()])
+        .spawn()
+        .unwrap();
+    assert!(wait_bounded(&mut kill, DEADLINE).is_some_and(|s| s.success()));
+    let status = bg.wait();
+    assert_eq!(status.code(), Some(0), "log: {}", bg.log());
+    assert!(bg.log().contains("SIGINT"), "{}", bg.log());
+    let list = sb.run(&["qm", "list"], "");
+    assert!(list.stdout.contains("stopped"), "{list:?}");
+}
+
+#[test]
+fn stopping_an_unknown_queue_manager_says_how_to_create_it() {
+    let sb = Sandbox::new("stopunknown");
+    let out = sb.run(&["qm", "stop", "NOPE"], "");
+    assert_eq!(out.code(), Some(2), "{out:?}");
+    assert!(
+        out.stderr.contains("no queue manager NOPE") && out.stderr.contains("ferry qm create NOPE"),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn put_to_an_unknown_queue_exits_2_naming_the_reason() {
+    let sb = Sandbox::new("unknownq");
+    assert_eq!(sb.run(&["qm", "create", "QM1"], "").code(), Some(0));
+    let out = sb.run(&["put", "QM1", "NO.SUCH.QUEUE"], "x\n");
+    assert_eq!(out.code(), Some(2), "{out:?}");
+    assert!(
+        out.stderr.contains("MQRC_UNKNOWN_OBJECT_NAME (2085)"),
+        "{out:?}"
+    );
+    assert!(out.stderr.contains("NO.SUCH.QUEUE"), "{out:?}");
+}
+
+#[test]
+fn put_counts_lines_and_is_honest_that_messages_die_with_the_process() {
+    let sb = Sandbox::new("put");
+    assert_eq!(sb.run(&["qm", "create", "QM1"], "").code(), Some(0));
+    let out = sb.run(
+        &["put", "QM1", "DEV.QUEUE.1", "--persistent"],
+        "one\ntwo\nthree\n",
+    );
+    assert_eq!(out.code(), Some(0), "{out:?}");
+    assert!(
+        out.stdout.contains("3 messages put to DEV.QUEUE.1"),
+        "{out:?}"
+    );
+    assert!(
+        out.stderr
+            .contains("messages live until this process exits")
+            && out
+                .stderr
+                .contains("persistence arrives with the recovery log issue"),
+        "{out:?}"
+    );
+    // Until the recovery log arrives, the next process hosts a fresh, empty queue manager. When
+    // persistence lands, this becomes: get prints the persistent messages.
+    let get = sb.run(&["get", "QM1", "DEV.QUEUE.1"], "");
+    assert_eq!(get.code(), Some(0), "{get:?}");
+    assert_eq!(get.stdout, "", "{get:?}");
+}
+
+#[test]
+fn get_from_an_empty_queue_exits_0_printing_nothing() {
+    let sb = Sandbox::new("get");
+    assert_eq!(sb.run(&["qm", "create", "QM1"], "").code(), Some(0));
+    let out = sb.run(&["get", "QM1", "DEV.QUEUE.2"], "");
+    assert_eq!(out.code(), Some(0), "{out:?}");
+    assert_eq!(out.stdout, "");
+    // Waiting is bounded by --wait.
+    let started = Instant::now();
+    let out = sb.run(&["get", "QM1", "DEV.QUEUE.2", "--wait", "1"], "");
+    assert_eq!(out.code(), Some(0), "{out:?}");
+    assert_eq!(out.stdout, "");
+    assert!(started.elapsed() >= Duration::from_secs(1));
+}
+
+#[test]
+fn browse_an_empty_queue_by_name_and_by_connection_string() {
+    let sb = Sandbox::new("browse");
+    assert_eq!(sb.run(&["qm", "create", "QM1"], "").code(), Some(0));
+    let out = sb.run(&["browse", "QM1", "DEV.QUEUE.3"], "");
+    assert_eq!(out.code(), Some(0), "{out:?}");
+    assert_eq!(out.stdout, "");
+    let url = format!("embedded:{}", sb.qm_dir("QM1").display());
+    let out = sb.run(&["browse", "--connect", &url, "DEV.QUEUE.3"], "");
+    assert_eq!(out.code(), Some(0), "{out:?}");
+    assert_eq!(out.stdout, "");
+}
+
+#[test]
+fn message_commands_on_a_missing_queue_manager_or_remote_url_fail_clearly() {
+    let sb = Sandbox::new("missing");
+    let out = sb.run(&["get", "NOPE", "DEV.QUEUE.1"], "");
+    assert_eq!(out.code(), Some(2), "{out:?}");
+    assert!(out.stderr.contains("ferry qm create"), "{out:?}");
+
+    // Port 1 on loopback: nothing listens there.
+    let out = sb.run(
+        &["put", "--connect", "tcp://127.0.0.1:1", "DEV.QUEUE.1"],
+        "x\n",
+    );
+    assert_eq!(out.code(), Some(2), "{out:?}");
+    assert!(
+        out.stderr.contains("MQRC_Q_MGR_NOT_AVAILABLE (2059)"),
+        "{out:?}"
+    );
+    assert!(out.stderr.contains("listening"), "{out:?}");
+}
+
+#[test]
+fn usage_errors_exit_1_and_help_exits_0() {
+    let sb = Sandbox::new("usage");
+    for args in [
+        &["put"][..],
+        &["put", "QM1"][..],
+        &["get", "--connect", "embedded:/x", "QM1", "Q"][..],
+        &["qm", "frobnicate"][..],
+        &["get", "QM1", "Q", "--wait", "soon"][..],
+        &[][..],
+    ] {
+        let out = sb.run(args, "");
+        assert_eq!(out.code(), Some(1), "{args:?}: {out:?}");
+        assert!(!out.stderr.is_empty(), "{args:?}: {out:?}");
+    }
+    for args in [
+        &["--help"][..],
+        &["qm", "start", "--help"][..],
+        &["browse", "--help"][..],
+    ] {
+        let out = sb.run(args, "");
+        assert_eq!(out.code(), Some(0), "{args:?}: {out:?}");
+        assert!(out.stdout.contains("Usage"), "{args:?}: {out:?}");
+    }
+}
+
+/// Waits (bounded) for a file to appear with content, and returns it.
+fn wait_for_file(path: &std::path::Path) -> String {
+    let deadline = std::time::Instant::now() + DEADLINE;
+    loop {
+        if let Ok(s) = std::fs::read_to_string(path) {
+            if !s.is_empty() {
+                return s;
+            }
+        }
+        assert!(std::time::Instant::now() < deadline, "{} never appeared", path.display());
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
