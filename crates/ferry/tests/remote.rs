@@ -1,0 +1,325 @@
+//! The local (Unix socket) and tcp connection modes against the real `ferry` server process:
+//! the same application code over both, and a server that survives bad clients.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use ferry_client::{
+    CorrelId, Connection, GetOptions, Message, MessageType, OpenOptions, PutOptions, Reason, Selector,
+};
+
+const DEADLINE: Duration = Duration::from_secs(30);
+
+/// A `ferry qm start` child process with its own FerryMQ home, killed on drop.
+struct Server {
+    child: Child,
+    root: PathBuf,
+    unix: String,
+    tcp: String,
+}
+
+impl Server {
+    fn start(tag: &str) -> Server {
+        let root = std::env::temp_dir().join(format!("ferry-remote-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(&root).unwrap();
+        let log = std::fs::File::create(root.join("server.log")).unwrap();
+        let child = Command::new(env!("CARGO_BIN_EXE_ferry"))
+            .args(["qm", "start", "QM1", "--listen", "127.0.0.1:0", "--data-dir"])
+            .arg(&root)
+            .env("RUST_LOG", "info")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("start ferry");
+        let endpoints = root.join("qmgrs/QM1/endpoints");
+        let deadline = Instant::now() + DEADLINE;
+        let text = loop {
+            if let Ok(t) = std::fs::read_to_string(&endpoints) {
+                if t.lines().count() >= 2 {
+                    break t;
+                }
+            }
+            assert!(Instant::now() < deadline, "server never wrote its endpoints");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let find = |p: &str| text.lines().find(|l| l.starts_with(p)).unwrap().to_owned();
+        Server { unix: find("unix:"), tcp: find("tcp://"), child, root }
+    }
+
+    fn endpoints(&self) -> [&str; 2] {
+        [&self.unix, &self.tcp]
+    }
+
+    fn log(&self) -> String {
+        std::fs::read_to_string(self.root.join("server.log")).unwrap_or_default()
+    }
+
+    fn tcp_addr(&self) -> &str {
+        self.tcp.trim_start_matches("tcp://")
+    }
+
+    fn alive(&mut self) -> bool {
+        self.child.try_wait().unwrap().is_none()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
+fn connect(endpoint: &str, app: &str) -> Connection {
+    Connection::connect(endpoint, app).unwrap_or_else(|e| panic!("connect {endpoint}: {e}"))
+}
+
+#[test]
+fn put_and_get_work_the_same_over_unix_and_tcp() {
+    let server = Server::start("basic");
+    for ep in server.endpoints() {
+        let mut c = connect(ep, "basic");
+        assert_eq!(c.queue_manager_name().as_str(), "QM1");
+        let q = c.open_queue("DEV.QUEUE.1", OpenOptions::output().with_input().with_inquire()).unwrap();
+        let mut m = Message::text("hello").with_priority(3);
+        m.properties.set("colour", ferry_client::PropertyValue::String("blue".into())).unwrap();
+        let out = c.put(q, m, &PutOptions::default()).unwrap();
+        assert!(!out.msg_id.is_none());
+        assert_eq!(out.priority, 3);
+        let depth = c.inquire(q, &[Selector::CurrentDepth]).unwrap();
+        assert_eq!(depth, vec![ferry_client::AttrValue::Int(1)]);
+        let got = c.get(q, &GetOptions::new()).unwrap();
+        assert_eq!(&got.message.body[..], b"hello");
+        assert_eq!(got.message.descriptor.msg_id, out.msg_id);
+        assert_eq!(got.message.descriptor.put_appl_name.as_str(), "basic");
+        assert_eq!(
+            got.message.properties.get("colour"),
+            Some(&ferry_client::PropertyValue::String("blue".into()))
+        );
+        let e = c.get(q, &GetOptions::new()).unwrap_err();
+        assert_eq!(e.reason, Reason::NoMsgAvailable, "{ep}");
+        let e = c.open_queue("NO.SUCH.QUEUE", OpenOptions::output()).unwrap_err();
+        assert_eq!(e.reason, Reason::UnknownObjectName, "{ep}");
+        assert!(e.detail.contains("NO.SUCH.QUEUE"), "{e}");
+        c.disconnect().unwrap();
+    }
+}
+
+#[test]
+fn a_waiting_get_is_served_by_a_put_from_another_connection() {
+    let server = Server::start("wait");
+    for ep in server.endpoints() {
+        let ep2 = ep.to_owned();
+        let getter = std::thread::spawn(move || {
+            let mut c = connect(&ep2, "getter");
+            let q = c.open_queue("DEV.QUEUE.2", OpenOptions::input()).unwrap();
+            let started = Instant::now();
+            let got = c.get(q, &GetOptions::new().wait(Duration::from_secs(10))).unwrap();
+            (got, started.elapsed())
+        });
+        std::thread::sleep(Duration::from_millis(200));
+        let mut p = connect(ep, "putter");
+        p.put1("DEV.QUEUE.2", Message::text("wake up"), &PutOptions::default()).unwrap();
+        let (got, waited) = getter.join().unwrap();
+        assert_eq!(&got.message.body[..], b"wake up");
+        assert!(waited < Duration::from_secs(5), "{waited:?}");
+        // And a wait with nothing arriving ends with 2033 after about the interval.
+        let mut c = connect(ep, "timeout");
+        let q = c.open_queue("DEV.QUEUE.2", OpenOptions::input()).unwrap();
+        let t = Instant::now();
+        let e = c.get(q, &GetOptions::new().wait(Duration::from_millis(300))).unwrap_err();
+        assert_eq!(e.reason, Reason::NoMsgAvailable);
+        assert!(t.elapsed() >= Duration::from_millis(250), "{:?}", t.elapsed());
+    }
+}
+
+#[test]
+fn request_reply_by_correl_id_over_both_modes() {
+    let server = Server::start("rr");
+    for ep in server.endpoints() {
+        let ep2 = ep.to_owned();
+        let responder = std::thread::spawn(move || {
+            let mut c = connect(&ep2, "responder");
+            let q = c.open_queue("DEV.QUEUE.3", OpenOptions::input()).unwrap();
+            for _ in 0..20 {
+                let req = c.get(q, &GetOptions::new().wait(Duration::from_secs(10))).unwrap();
+                let d = &req.message.descriptor;
+                let mut reply = Message::new(req.message.body.clone());
+                reply.descriptor.correl_id = CorrelId::from(d.msg_id);
+                reply.descriptor.message_type = MessageType::Reply;
+                c.put1(d.reply_to_queue.as_str(), reply, &PutOptions::default()).unwrap();
+            }
+        });
+        let mut c = connect(ep, "requester");
+        let reply_q = c.open_dynamic("SYSTEM.DEFAULT.MODEL.QUEUE", "REPLY.*", OpenOptions::input()).unwrap();
+        let reply_name = c.queue_name(reply_q).unwrap();
+        assert!(reply_name.as_str().starts_with("REPLY."), "{reply_name}");
+        let req_q = c.open_queue("DEV.QUEUE.3", OpenOptions::output()).unwrap();
+        for i in 0..20u32 {
+            let m = Message::new(i.to_le_bytes().to_vec()).with_reply_to(reply_name);
+            let out = c.put(req_q, m, &PutOptions::default()).unwrap();
+            let got = c
+                .get(reply_q, &GetOptions::new().wait(Duration::from_secs(10)).correl_id(CorrelId::from(out.msg_id)))
+                .unwrap();
+            assert_eq!(&got.message.body[..], &i.to_le_bytes());
+        }
+        responder.join().unwrap();
+        c.disconnect().unwrap();
+    }
+}
+
+#[test]
+fn syncpoint_commit_backout_and_a_dropped_connection_back_out() {
+    let server = Server::start("uow");
+    for ep in server.endpoints() {
+        let mut c = connect(ep, "uow");
+        let q = c.open_queue("DEV.QUEUE.1", OpenOptions::output().with_input()).unwrap();
+        c.put(q, Message::text("a"), &PutOptions::syncpoint()).unwrap();
+        let mut other = connect(ep, "other");
+        let oq = other.open_queue("DEV.QUEUE.1", OpenOptions::input()).unwrap();
+        assert_eq!(other.get(oq, &GetOptions::new()).unwrap_err().reason, Reason::NoMsgAvailable);
+        c.commit().unwrap();
+        let got = other.get(oq, &GetOptions::new().syncpoint()).unwrap();
+        assert_eq!(&got.message.body[..], b"a");
+        other.backout().unwrap();
+        let got = other.get(oq, &GetOptions::new().syncpoint()).unwrap();
+        assert_eq!(got.message.descriptor.backout_count, 1);
+        // The connection goes away with the get uncommitted: the message comes back.
+        drop(other);
+        let got = c.get(q, &GetOptions::new().wait(Duration::from_secs(5))).unwrap();
+        assert_eq!(&got.message.body[..], b"a");
+        assert_eq!(got.message.descriptor.backout_count, 2);
+        c.disconnect().unwrap();
+    }
+}
+
+#[test]
+fn async_puts_are_pipelined_and_counted_by_the_status_call() {
+    let server = Server::start("async");
+    for ep in server.endpoints() {
+        let mut c = connect(ep, "async");
+        let q = c.open_queue("DEV.QUEUE.1", OpenOptions::output().with_input()).unwrap();
+        let mut ids = Vec::new();
+        for i in 0..1000u32 {
+            let out = c.put(q, Message::new(i.to_le_bytes().to_vec()), &PutOptions::default().with_async()).unwrap();
+            ids.push(out.msg_id);
+        }
+        let s = c.async_put_status().unwrap();
+        assert_eq!((s.succeeded, s.failed), (1000, 0), "{s:?}");
+        for (i, id) in ids.iter().enumerate() {
+            let got = c.get(q, &GetOptions::new()).unwrap();
+            assert_eq!(&got.message.body[..], &(i as u32).to_le_bytes());
+            assert_eq!(got.message.descriptor.msg_id, *id, "the id returned by an async put is the message's id");
+        }
+        // Failures are counted, and the first one reported, without failing the put call.
+        let missing = c.put1("NO.SUCH.QUEUE", Message::text("x"), &PutOptions::default().with_async());
+        assert!(missing.is_ok());
+        let s = c.async_put_status().unwrap();
+        assert_eq!((s.succeeded, s.failed), (0, 1), "{s:?}");
+        assert_eq!(s.first_failure.unwrap().reason, Reason::UnknownObjectName);
+        assert_eq!(c.async_put_status().unwrap().failed, 0, "the status call resets the counts");
+        // A failed async put inside a unit of work makes the commit back it out.
+        c.put(q, Message::text("in uow"), &PutOptions::syncpoint().with_async()).unwrap();
+        c.put1("NO.SUCH.QUEUE", Message::text("x"), &PutOptions::syncpoint().with_async()).unwrap();
+        let e = c.commit().unwrap_err();
+        assert_eq!(e.reason, Reason::BackedOut, "{e}");
+        assert_eq!(c.get(q, &GetOptions::new()).unwrap_err().reason, Reason::NoMsgAvailable);
+        c.disconnect().unwrap();
+    }
+}
+
+/// Sends raw bytes on a fresh TCP socket and reports whether the server closed it.
+fn server_closes_after(addr: &str, bytes: &[u8]) -> bool {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let _ = s.write_all(bytes);
+    let mut buf = [0u8; 4096];
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while Instant::now() < deadline {
+        match s.read(&mut buf) {
+            Ok(0) => return true,
+            Ok(_) => continue, // the server's preamble or an answer: keep reading
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => return true,
+            Err(_) => return false,
+        }
+    }
+    false
+}
+
+fn preamble() -> Vec<u8> {
+    ferry_proto::Preamble::ours(1 << 20).encode().to_vec()
+}
+
+fn frame(opcode: u8, conv: u16, payload: &[u8]) -> Vec<u8> {
+    let mut b = bytes::BytesMut::new();
+    let h = ferry_proto::FrameHeader { opcode, flags: 0, conv, request_id: 1 };
+    ferry_proto::encode_frame(&mut b, h, payload);
+    b.to_vec()
+}
+
+#[test]
+fn bad_clients_are_disconnected_and_nobody_else_notices() {
+    let mut server = Server::start("garbage");
+    let addr = server.tcp_addr().to_owned();
+    // A good client with work in progress.
+    let mut good = connect(&server.tcp, "good");
+    let q = good.open_queue("DEV.QUEUE.1", OpenOptions::output().with_input()).unwrap();
+    for i in 0..10u8 {
+        good.put(q, Message::new(vec![i]), &PutOptions::default()).unwrap();
+    }
+    let connect_payload = {
+        let mut p = bytes::BytesMut::new();
+        ferry_proto::Request::Connect { app_name: "x".into(), user: String::new(), password: String::new(), flags: 0 }
+            .encode(&mut p);
+        p.to_vec()
+    };
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("garbage instead of a preamble", b"GET / HTTP/1.1\r\nHost: x\r\n\r\n".to_vec()),
+        ("oversized frame", [preamble(), u32::MAX.to_le_bytes().to_vec()].concat()),
+        ("frame shorter than a header", [preamble(), 3u32.to_le_bytes().to_vec(), vec![0; 3]].concat()),
+        ("unknown opcode", [preamble(), frame(200, 1, b"")].concat()),
+        ("request before connect", [preamble(), frame(10, 1, b"")].concat()),
+        ("truncated payload", [preamble(), frame(1, 1, &connect_payload[..3])].concat()),
+        (
+            "trailing garbage in a payload",
+            [preamble(), frame(1, 1, &[connect_payload.clone(), b"junk".to_vec()].concat())].concat(),
+        ),
+        (
+            "connect twice on one conversation",
+            [preamble(), frame(1, 1, &connect_payload), frame(1, 1, &connect_payload)].concat(),
+        ),
+    ];
+    for (what, bytes) in cases {
+        assert!(server_closes_after(&addr, &bytes), "the server kept a connection that sent: {what}");
+        assert!(server.alive(), "the server died after: {what}");
+    }
+    // A truncated frame followed by the client vanishing.
+    {
+        let mut s = TcpStream::connect(&addr).unwrap();
+        s.write_all(&[preamble(), 100u32.to_le_bytes().to_vec(), vec![1; 10]].concat()).unwrap();
+    }
+    // The good client carries on and nothing it put was lost.
+    for i in 0..10u8 {
+        let got = good.get(q, &GetOptions::new()).unwrap();
+        assert_eq!(&got.message.body[..], &[i]);
+    }
+    good.disconnect().unwrap();
+    let log = server.log();
+    assert!(log.contains("protocol error"), "refusals are logged with a reason: {log}");
+    assert!(log.contains("127.0.0.1"), "refusals are logged with the peer address: {log}");
+}
+
+#[test]
+fn the_local_socket_is_only_for_our_user_and_group() {
+    use std::os::unix::fs::PermissionsExt;
+    let server = Server::start("perms");
+    let path = Path::new(server.unix.trim_start_matches("unix:"));
+    let mode = std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode & 0o007, 0, "others have no access to {}: mode {mode:o}", path.display());
+}
