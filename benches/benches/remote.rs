@@ -1,0 +1,252 @@
+//! Local (Unix socket) and tcp connection benchmarks, each beside the raw limits of the same run:
+//! ping-pong round trips (2 KB out, 64 B back) and one-way streaming of 2 KB frames over the same
+//! socket kind.
+//!
+//! Workload (the reference single-thread ladder of 000): one putting connection, 2 KB
+//! non-persistent messages, two getting connections draining the queue; with sync and with async
+//! put. The server runs in this process on its own 2-thread runtime, as `ferry qm start` runs it.
+//!
+//! Run: `cargo bench -p ferry-benches --bench remote -- --secs 3 --runs 3`
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::os::unix::net::{UnixListener, UnixStream};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use ferry_benches::{fmt_rate, median, payload, BenchArgs};
+use ferry_client::{Connection, GetOptions, Message, OpenOptions, PutOptions, QueueManager, Reason};
+use ferry_core::{LocalQueueAttrs, QueueDefinition};
+
+const MSG_LEN: usize = 2048;
+const REPLY_LEN: usize = 64;
+
+trait Sock: Read + Write + Send + 'static {}
+impl<T: Read + Write + Send + 'static> Sock for T {}
+
+/// Raw ping-pong: the client sends 2 KB, the server answers 64 B. Round trips per second.
+fn ping_pong(mut client: Box<dyn Sock>, mut server: Box<dyn Sock>, d: Duration) -> f64 {
+    let stop = Arc::new(AtomicBool::new(false));
+    let echo = std::thread::spawn(move || {
+        let mut buf = vec![0u8; MSG_LEN];
+        let reply = vec![1u8; REPLY_LEN];
+        while server.read_exact(&mut buf).is_ok() {
+            if server.write_all(&reply).is_err() {
+                break;
+            }
+        }
+    });
+    let msg = vec![7u8; MSG_LEN];
+    let mut reply = vec![0u8; REPLY_LEN];
+    let start = Instant::now();
+    let mut n = 0u64;
+    while start.elapsed() < d {
+        client.write_all(&msg).unwrap();
+        client.read_exact(&mut reply).unwrap();
+        n += 1;
+    }
+    let rate = n as f64 / start.elapsed().as_secs_f64();
+    stop.store(true, Ordering::Relaxed);
+    drop(client);
+    let _ = echo.join();
+    rate
+}
+
+/// Raw streaming: 2 KB frames one way, as fast as the reader takes them. Frames per second.
+fn streaming(mut client: Box<dyn Sock>, mut server: Box<dyn Sock>, d: Duration) -> f64 {
+    let reader = std::thread::spawn(move || {
+        let mut buf = vec![0u8; 256 * 1024];
+        let mut bytes = 0u64;
+        loop {
+            match server.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => bytes += n as u64,
+            }
+        }
+        bytes
+    });
+    let batch = vec![7u8; MSG_LEN * 32];
+    let start = Instant::now();
+    while start.elapsed() < d {
+        client.write_all(&batch).unwrap();
+    }
+    drop(client);
+    let bytes = reader.join().unwrap();
+    (bytes / MSG_LEN as u64) as f64 / start.elapsed().as_secs_f64()
+}
+
+fn unix_pair(dir: &std::path::Path) -> (Box<dyn Sock>, Box<dyn Sock>) {
+    let path = dir.join("raw.sock");
+    let _ = std::fs::remove_file(&path);
+    let l = UnixListener::bind(&path).unwrap();
+    let c = UnixStream::connect(&path).unwrap();
+    let (s, _) = l.accept().unwrap();
+    (Box::new(c), Box::new(s))
+}
+
+fn tcp_pair() -> (Box<dyn Sock>, Box<dyn Sock>) {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let c = TcpStream::connect(l.local_addr().unwrap()).unwrap();
+    let (s, _) = l.accept().unwrap();
+    c.set_nodelay(true).unwrap();
+    s.set_nodelay(true).unwrap();
+    (Box::new(c), Box::new(s))
+}
+
+/// A queue manager served in this process on its own runtime, as `ferry qm start` does.
+struct InProcessServer {
+    unix: String,
+    tcp: String,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+    qm: QueueManager,
+}
+
+impl InProcessServer {
+    fn start(dir: &std::path::Path) -> Self {
+        let qm = QueueManager::with_name("BENCH").unwrap();
+        let attrs = LocalQueueAttrs { max_depth: 50_000, ..LocalQueueAttrs::default() };
+        qm.define_queue("BENCH.Q", QueueDefinition::Local(attrs), true).unwrap();
+        let mut config = ferry_server::ServerConfig::new(dir);
+        config.tcp_listen = Some("127.0.0.1:0".parse().unwrap());
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+        let qm2 = qm.clone();
+        let thread = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+            rt.block_on(async move {
+                let server = ferry_server::Server::bind(qm2, config).await.unwrap();
+                let unix = format!("unix:{}", server.unix_path().unwrap().display());
+                let tcp = format!("tcp://{}", server.tcp_addr().unwrap());
+                addr_tx.send((unix, tcp)).unwrap();
+                server
+                    .run(async move {
+                        let _ = rx.await;
+                    })
+                    .await;
+            });
+        });
+        let (unix, tcp) = addr_rx.recv().unwrap();
+        InProcessServer { unix, tcp, stop: Some(tx), thread: Some(thread), qm }
+    }
+}
+
+impl Drop for InProcessServer {
+    fn drop(&mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// One putter, two getters over `endpoint`. Messages per second delivered.
+fn ladder(endpoint: &str, asynchronous: bool, d: Duration) -> f64 {
+    let done = Arc::new(AtomicBool::new(false));
+    let got = Arc::new(AtomicU64::new(0));
+    let mut getters = Vec::new();
+    for g in 0..2 {
+        let (ep, done, got) = (endpoint.to_owned(), done.clone(), got.clone());
+        getters.push(std::thread::spawn(move || {
+            let mut c = Connection::connect(&ep, &format!("getter{g}")).unwrap();
+            let h = c.open_queue("BENCH.Q", OpenOptions::input()).unwrap();
+            let opts = GetOptions::new().wait(Duration::from_millis(100));
+            let mut n = 0u64;
+            loop {
+                match c.get(h, &opts) {
+                    Ok(_) => n += 1,
+                    Err(e) if e.reason == Reason::NoMsgAvailable => {
+                        if done.load(Ordering::Acquire) {
+                            break;
+                        }
+                    }
+                    Err(e) => panic!("get: {e}"),
+                }
+            }
+            got.fetch_add(n, Ordering::Relaxed);
+        }));
+    }
+    let mut c = Connection::connect(endpoint, "putter").unwrap();
+    let h = c.open_queue("BENCH.Q", OpenOptions::output().with_inquire()).unwrap();
+    let opts = if asynchronous { PutOptions::default().with_async() } else { PutOptions::default() };
+    let start = Instant::now();
+    let mut put = 0u64;
+    while start.elapsed() < d {
+        for _ in 0..64 {
+            c.put(h, Message::new(Bytes::from(payload(MSG_LEN, put))), &opts).unwrap();
+            put += 1;
+        }
+        if asynchronous && put % 4096 == 0 {
+            // Async puts can outrun the getters: hold back while the queue is deep, so it stays
+            // within MAXDEPTH (what an application does with MQSTAT and MQINQ).
+            let s = c.async_put_status().unwrap();
+            assert_eq!(s.failed, 0, "async put failed: {:?}", s.first_failure);
+            while depth(&mut c, h) > 20_000 {
+                std::thread::sleep(Duration::from_micros(200));
+            }
+        }
+    }
+    if asynchronous {
+        let s = c.async_put_status().unwrap();
+        assert_eq!(s.failed, 0, "async put failed: {:?}", s.first_failure);
+    }
+    done.store(true, Ordering::Release);
+    for g in getters {
+        g.join().unwrap();
+    }
+    let n = got.load(Ordering::Relaxed);
+    assert_eq!(n, put, "every message put was got");
+    n as f64 / start.elapsed().as_secs_f64()
+}
+
+fn depth(c: &mut Connection, h: ferry_client::Hobj) -> i64 {
+    match c.inquire(h, &[ferry_client::Selector::CurrentDepth]).unwrap()[0] {
+        ferry_client::AttrValue::Int(d) => d,
+        _ => 0,
+    }
+}
+
+fn main() {
+    let args = BenchArgs::from_env();
+    let d = args.duration();
+    let dir: PathBuf = std::env::temp_dir().join(format!("ferry-bench-remote-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    println!("# FerryMQ local and tcp benchmarks: {} run(s) of {:.1} s, medians", args.runs, args.secs);
+    let mut rows: Vec<(String, Vec<f64>)> = Vec::new();
+    let mut record = |name: &str, v: f64| match rows.iter_mut().find(|r| r.0 == name) {
+        Some(r) => r.1.push(v),
+        None => rows.push((name.to_owned(), vec![v])),
+    };
+    for _ in 0..args.runs {
+        let (c, s) = unix_pair(&dir);
+        record("raw unix ping-pong (round trips/s)", ping_pong(c, s, d));
+        let (c, s) = unix_pair(&dir);
+        record("raw unix streaming 2 KB (msg/s)", streaming(c, s, d));
+        let (c, s) = tcp_pair();
+        record("raw tcp ping-pong (round trips/s)", ping_pong(c, s, d));
+        let (c, s) = tcp_pair();
+        record("raw tcp streaming 2 KB (msg/s)", streaming(c, s, d));
+        let server = InProcessServer::start(&dir);
+        for (mode, ep) in [("local", server.unix.clone()), ("tcp", server.tcp.clone())] {
+            record(&format!("{mode} sync put, 1 putter 2 getters (msg/s)"), ladder(&ep, false, d));
+            record(&format!("{mode} async put, 1 putter 2 getters (msg/s)"), ladder(&ep, true, d));
+        }
+        assert_eq!(server.qm.queue_status("BENCH.Q").unwrap().depth, 0);
+    }
+    for (name, v) in &rows {
+        println!("{name:<48} {:>12}   runs {:?}", fmt_rate(median(v)), v.iter().map(|x| fmt_rate(*x)).collect::<Vec<_>>());
+    }
+    let get = |n: &str| rows.iter().find(|r| r.0 == n).map_or(0.0, |r| median(&r.1));
+    for mode in ["unix", "tcp"] {
+        let m = if mode == "unix" { "local" } else { "tcp" };
+        let pp = get(&format!("raw {mode} ping-pong (round trips/s)"));
+        let sync = get(&format!("{m} sync put, 1 putter 2 getters (msg/s)"));
+        println!("{m}: sync put = {:.0}% of raw {mode} ping-pong", 100.0 * sync / pp);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
