@@ -263,9 +263,17 @@ impl Store {
         let lane = &mut self.lanes[lane_no as usize];
         let slot = Slot { seq, state, expires_at, msg };
         match lane.slots.back() {
-            Some(last) if last.seq > seq => {
+            Some(last) if last.seq >= seq => {
                 let at = lane.slots.partition_point(|s| s.seq < seq);
-                lane.slots.insert(at, slot);
+                match lane.slots.get_mut(at) {
+                    // The message's own tombstone (it was removed and is coming back): reuse it,
+                    // so `seq` stays unique in the lane and binary search finds the live slot.
+                    Some(old) if old.seq == seq => {
+                        debug_assert_eq!(old.state, SlotState::Gone, "seq {seq} inserted twice");
+                        *old = slot;
+                    }
+                    _ => lane.slots.insert(at, slot),
+                }
             }
             _ => lane.slots.push_back(slot),
         }
