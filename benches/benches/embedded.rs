@@ -23,8 +23,12 @@ use ferry_core::{CorrelId, LocalQueueAttrs, QueueDefinition};
 const MSG_LEN: usize = 2048;
 
 fn define(qm: &QueueManager, name: &str, max_depth: usize) {
-    let attrs = LocalQueueAttrs { max_depth, ..LocalQueueAttrs::default() };
-    qm.define_queue(name, QueueDefinition::Local(attrs), true).expect("define queue");
+    let attrs = LocalQueueAttrs {
+        max_depth,
+        ..LocalQueueAttrs::default()
+    };
+    qm.define_queue(name, QueueDefinition::Local(attrs), true)
+        .expect("define queue");
 }
 
 /// One putter, two getters, 2 KB non-persistent. Returns messages per second delivered.
@@ -38,7 +42,9 @@ fn put_get_ladder(d: Duration) -> f64 {
         let (qm, done, got) = (qm.clone(), done.clone(), got.clone());
         getters.push(std::thread::spawn(move || {
             let mut conn = Connection::embedded(&qm, &format!("getter{g}")).expect("connect");
-            let h = conn.open_queue("BENCH.Q", OpenOptions::input()).expect("open");
+            let h = conn
+                .open_queue("BENCH.Q", OpenOptions::input())
+                .expect("open");
             let opts = GetOptions::new().wait(Duration::from_millis(50));
             let mut n = 0u64;
             loop {
@@ -59,7 +65,9 @@ fn put_get_ladder(d: Duration) -> f64 {
         }));
     }
     let mut conn = Connection::embedded(&qm, "putter").expect("connect");
-    let h = conn.open_queue("BENCH.Q", OpenOptions::output()).expect("open");
+    let h = conn
+        .open_queue("BENCH.Q", OpenOptions::output())
+        .expect("open");
     let opts = PutOptions::default();
     let start = Instant::now();
     let mut i = 0u64;
@@ -98,7 +106,9 @@ fn request_reply(requesters: usize, d: Duration) -> f64 {
         let (qm, stop) = (qm.clone(), stop.clone());
         responders.push(std::thread::spawn(move || {
             let mut conn = Connection::embedded(&qm, "responder").expect("connect");
-            let h = conn.open_queue(&format!("BENCH.REQ.{k}"), OpenOptions::input()).expect("open");
+            let h = conn
+                .open_queue(&format!("BENCH.REQ.{k}"), OpenOptions::input())
+                .expect("open");
             let opts = GetOptions::new().wait(Duration::from_millis(50));
             while !stop.load(Ordering::Acquire) {
                 match conn.get(h, &opts) {
@@ -136,7 +146,10 @@ fn request_reply(requesters: usize, d: Duration) -> f64 {
                 let msg = Message::new(Bytes::from(payload(MSG_LEN, i))).with_reply_to(reply_to);
                 let out = conn.put(req_q, msg, &PutOptions::default())?;
                 let reply = conn.get(reply_q, &wait.correl_id(CorrelId::from(out.msg_id)))?;
-                debug_assert_eq!(reply.message.descriptor.correl_id, CorrelId::from(out.msg_id));
+                debug_assert_eq!(
+                    reply.message.descriptor.correl_id,
+                    CorrelId::from(out.msg_id)
+                );
                 n += 1;
                 i += 1;
             }
@@ -172,7 +185,10 @@ fn main() {
         ladder.push(put_get_ladder(d));
     }
     let (raw_m, ladder_m) = (median(&raw), median(&ladder));
-    println!("raw limit: thread-to-thread hand-off of fresh 2 KB buffers  {:>12} msg/s", fmt_rate(raw_m));
+    println!(
+        "raw limit: thread-to-thread hand-off of fresh 2 KB buffers  {:>12} msg/s",
+        fmt_rate(raw_m)
+    );
     println!(
         "put/get:   1 putter, 2 getters, 2 KB non-persistent          {:>12} msg/s  ({:.0}% of raw)",
         fmt_rate(ladder_m),
@@ -188,6 +204,12 @@ fn main() {
             fmt_rate(median(&rr))
         );
     }
-    println!("runs: raw {:?}", raw.iter().map(|x| fmt_rate(*x)).collect::<Vec<_>>());
-    println!("runs: put/get {:?}", ladder.iter().map(|x| fmt_rate(*x)).collect::<Vec<_>>());
+    println!(
+        "runs: raw {:?}",
+        raw.iter().map(|x| fmt_rate(*x)).collect::<Vec<_>>()
+    );
+    println!(
+        "runs: put/get {:?}",
+        ladder.iter().map(|x| fmt_rate(*x)).collect::<Vec<_>>()
+    );
 }

@@ -18,7 +18,9 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use ferry_benches::{fmt_rate, median, payload, BenchArgs};
-use ferry_client::{Connection, GetOptions, Message, OpenOptions, PutOptions, QueueManager, Reason};
+use ferry_client::{
+    Connection, GetOptions, Message, OpenOptions, PutOptions, QueueManager, Reason,
+};
 use ferry_core::{LocalQueueAttrs, QueueDefinition};
 
 const MSG_LEN: usize = 2048;
@@ -108,15 +110,23 @@ struct InProcessServer {
 impl InProcessServer {
     fn start(dir: &std::path::Path) -> Self {
         let qm = QueueManager::with_name("BENCH").unwrap();
-        let attrs = LocalQueueAttrs { max_depth: 50_000, ..LocalQueueAttrs::default() };
-        qm.define_queue("BENCH.Q", QueueDefinition::Local(attrs), true).unwrap();
+        let attrs = LocalQueueAttrs {
+            max_depth: 50_000,
+            ..LocalQueueAttrs::default()
+        };
+        qm.define_queue("BENCH.Q", QueueDefinition::Local(attrs), true)
+            .unwrap();
         let mut config = ferry_server::ServerConfig::new(dir);
         config.tcp_listen = Some("127.0.0.1:0".parse().unwrap());
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let (addr_tx, addr_rx) = std::sync::mpsc::channel();
         let qm2 = qm.clone();
         let thread = std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .unwrap();
             rt.block_on(async move {
                 let server = ferry_server::Server::bind(qm2, config).await.unwrap();
                 let unix = format!("unix:{}", server.unix_path().unwrap().display());
@@ -130,7 +140,13 @@ impl InProcessServer {
             });
         });
         let (unix, tcp) = addr_rx.recv().unwrap();
-        InProcessServer { unix, tcp, stop: Some(tx), thread: Some(thread), qm }
+        InProcessServer {
+            unix,
+            tcp,
+            stop: Some(tx),
+            thread: Some(thread),
+            qm,
+        }
     }
 }
 
@@ -172,16 +188,23 @@ fn ladder(endpoint: &str, asynchronous: bool, d: Duration) -> f64 {
         }));
     }
     let mut c = Connection::connect(endpoint, "putter").unwrap();
-    let h = c.open_queue("BENCH.Q", OpenOptions::output().with_inquire()).unwrap();
-    let opts = if asynchronous { PutOptions::default().with_async() } else { PutOptions::default() };
+    let h = c
+        .open_queue("BENCH.Q", OpenOptions::output().with_inquire())
+        .unwrap();
+    let opts = if asynchronous {
+        PutOptions::default().with_async()
+    } else {
+        PutOptions::default()
+    };
     let start = Instant::now();
     let mut put = 0u64;
     while start.elapsed() < d {
         for _ in 0..64 {
-            c.put(h, Message::new(Bytes::from(payload(MSG_LEN, put))), &opts).unwrap();
+            c.put(h, Message::new(Bytes::from(payload(MSG_LEN, put))), &opts)
+                .unwrap();
             put += 1;
         }
-        if asynchronous && put % 4096 == 0 {
+        if asynchronous && put.is_multiple_of(4096) {
             // Async puts can outrun the getters: hold back while the queue is deep, so it stays
             // within MAXDEPTH (what an application does with MQSTAT and MQINQ).
             let s = c.async_put_status().unwrap();
@@ -205,7 +228,10 @@ fn ladder(endpoint: &str, asynchronous: bool, d: Duration) -> f64 {
 }
 
 fn depth(c: &mut Connection, h: ferry_client::Hobj) -> i64 {
-    match c.inquire(h, &[ferry_client::Selector::CurrentDepth]).unwrap()[0] {
+    match c
+        .inquire(h, &[ferry_client::Selector::CurrentDepth])
+        .unwrap()[0]
+    {
         ferry_client::AttrValue::Int(d) => d,
         _ => 0,
     }
@@ -214,9 +240,13 @@ fn depth(c: &mut Connection, h: ferry_client::Hobj) -> i64 {
 fn main() {
     let args = BenchArgs::from_env();
     let d = args.duration();
-    let dir: PathBuf = std::env::temp_dir().join(format!("ferry-bench-remote-{}", std::process::id()));
+    let dir: PathBuf =
+        std::env::temp_dir().join(format!("ferry-bench-remote-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    println!("# FerryMQ local and tcp benchmarks: {} run(s) of {:.1} s, medians", args.runs, args.secs);
+    println!(
+        "# FerryMQ local and tcp benchmarks: {} run(s) of {:.1} s, medians",
+        args.runs, args.secs
+    );
     let mut rows: Vec<(String, Vec<f64>)> = Vec::new();
     let mut record = |name: &str, v: f64| match rows.iter_mut().find(|r| r.0 == name) {
         Some(r) => r.1.push(v),
@@ -233,20 +263,33 @@ fn main() {
         record("raw tcp streaming 2 KB (msg/s)", streaming(c, s, d));
         let server = InProcessServer::start(&dir);
         for (mode, ep) in [("local", server.unix.clone()), ("tcp", server.tcp.clone())] {
-            record(&format!("{mode} sync put, 1 putter 2 getters (msg/s)"), ladder(&ep, false, d));
-            record(&format!("{mode} async put, 1 putter 2 getters (msg/s)"), ladder(&ep, true, d));
+            record(
+                &format!("{mode} sync put, 1 putter 2 getters (msg/s)"),
+                ladder(&ep, false, d),
+            );
+            record(
+                &format!("{mode} async put, 1 putter 2 getters (msg/s)"),
+                ladder(&ep, true, d),
+            );
         }
         assert_eq!(server.qm.queue_status("BENCH.Q").unwrap().depth, 0);
     }
     for (name, v) in &rows {
-        println!("{name:<48} {:>12}   runs {:?}", fmt_rate(median(v)), v.iter().map(|x| fmt_rate(*x)).collect::<Vec<_>>());
+        println!(
+            "{name:<48} {:>12}   runs {:?}",
+            fmt_rate(median(v)),
+            v.iter().map(|x| fmt_rate(*x)).collect::<Vec<_>>()
+        );
     }
     let get = |n: &str| rows.iter().find(|r| r.0 == n).map_or(0.0, |r| median(&r.1));
     for mode in ["unix", "tcp"] {
         let m = if mode == "unix" { "local" } else { "tcp" };
         let pp = get(&format!("raw {mode} ping-pong (round trips/s)"));
         let sync = get(&format!("{m} sync put, 1 putter 2 getters (msg/s)"));
-        println!("{m}: sync put = {:.0}% of raw {mode} ping-pong", 100.0 * sync / pp);
+        println!(
+            "{m}: sync put = {:.0}% of raw {mode} ping-pong",
+            100.0 * sync / pp
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

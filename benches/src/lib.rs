@@ -21,11 +21,18 @@ impl BenchArgs {
         while i < args.len() {
             match args[i].as_str() {
                 "--secs" => {
-                    a.secs = args.get(i + 1).and_then(|s| s.parse().ok()).unwrap_or(a.secs);
+                    a.secs = args
+                        .get(i + 1)
+                        .and_then(|s| s.parse().ok())
+                        .unwrap_or(a.secs);
                     i += 1;
                 }
                 "--runs" => {
-                    a.runs = args.get(i + 1).and_then(|s| s.parse().ok()).unwrap_or(a.runs).max(1);
+                    a.runs = args
+                        .get(i + 1)
+                        .and_then(|s| s.parse().ok())
+                        .unwrap_or(a.runs)
+                        .max(1);
                     i += 1;
                 }
                 _ => {}
@@ -95,7 +102,7 @@ pub fn fmt_rate(x: f64) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

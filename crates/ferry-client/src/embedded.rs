@@ -48,10 +48,15 @@ pub fn open_embedded(dir: &Path) -> MqResult<Arc<EmbeddedQm>> {
     let key = dir.canonicalize().map_err(|e| {
         MqError::new(
             Reason::QMgrNameError,
-            format!("no queue manager directory at {}: {e}; create one with 'ferry qm create'", dir.display()),
+            format!(
+                "no queue manager directory at {}: {e}; create one with 'ferry qm create'",
+                dir.display()
+            ),
         )
     })?;
-    let mut reg = registry().lock().map_err(|_| MqError::bare(Reason::UnexpectedError))?;
+    let mut reg = registry()
+        .lock()
+        .map_err(|_| MqError::bare(Reason::UnexpectedError))?;
     if let Some(host) = reg.get(&key).and_then(Weak::upgrade) {
         return Ok(host);
     }
@@ -64,8 +69,17 @@ pub fn open_embedded(dir: &Path) -> MqResult<Arc<EmbeddedQm>> {
     };
     let qm = QueueManager::new(config)?;
     qm.start_expiry_sweeper(Duration::from_secs(5))
-        .map_err(|e| MqError::new(Reason::UnexpectedError, format!("cannot start the expiry thread: {e}")))?;
-    let host = Arc::new(EmbeddedQm { qm, dir: key.clone(), _lock: lock });
+        .map_err(|e| {
+            MqError::new(
+                Reason::UnexpectedError,
+                format!("cannot start the expiry thread: {e}"),
+            )
+        })?;
+    let host = Arc::new(EmbeddedQm {
+        qm,
+        dir: key.clone(),
+        _lock: lock,
+    });
     reg.insert(key, Arc::downgrade(&host));
     Ok(host)
 }

@@ -63,16 +63,32 @@ impl Endpoint {
             )
         };
         if let Some(p) = s.strip_prefix("embedded:") {
-            return if p.is_empty() { Err(bad()) } else { Ok(Endpoint::Embedded(p.into())) };
+            return if p.is_empty() {
+                Err(bad())
+            } else {
+                Ok(Endpoint::Embedded(p.into()))
+            };
         }
         if let Some(p) = s.strip_prefix("unix:") {
-            return if p.is_empty() { Err(bad()) } else { Ok(Endpoint::Unix(p.into())) };
+            return if p.is_empty() {
+                Err(bad())
+            } else {
+                Ok(Endpoint::Unix(p.into()))
+            };
         }
         if let Some(a) = s.strip_prefix("tcp://") {
-            return if a.is_empty() { Err(bad()) } else { Ok(Endpoint::Tcp(a.into())) };
+            return if a.is_empty() {
+                Err(bad())
+            } else {
+                Ok(Endpoint::Tcp(a.into()))
+            };
         }
         if let Some(a) = s.strip_prefix("tls://") {
-            return if a.is_empty() { Err(bad()) } else { Ok(Endpoint::Tls(a.into())) };
+            return if a.is_empty() {
+                Err(bad())
+            } else {
+                Ok(Endpoint::Tls(a.into()))
+            };
         }
         Err(bad())
     }
@@ -127,7 +143,12 @@ impl Connection {
     /// Connects in-process to a queue manager this program already holds.
     pub fn embedded(qm: &QueueManager, app_name: &str) -> MqResult<Connection> {
         let session = qm.connect(&ConnectOptions::app(app_name))?;
-        Ok(Connection { transport: Transport::Embedded { session, _host: None } })
+        Ok(Connection {
+            transport: Transport::Embedded {
+                session,
+                _host: None,
+            },
+        })
     }
 
     /// The connection mode.
@@ -170,7 +191,12 @@ impl Connection {
 
     /// Opens a model queue, creating a dynamic queue named from `pattern` (e.g. `REPLY.*`).
     /// [`Connection::queue_name`] tells the name it got.
-    pub fn open_dynamic(&mut self, model: &str, pattern: &str, opts: OpenOptions) -> MqResult<Hobj> {
+    pub fn open_dynamic(
+        &mut self,
+        model: &str,
+        pattern: &str,
+        opts: OpenOptions,
+    ) -> MqResult<Hobj> {
         let od = ObjectDescriptor::model(object_name(model)?, pattern);
         self.open(&od, opts)
     }

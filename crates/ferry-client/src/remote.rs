@@ -17,12 +17,13 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use bytes::BytesMut;
 use ferry_core::wire;
 use ferry_core::{
-    AttrValue, CloseOptions, CorrelId, GetOptions, Got, Hobj, Message, MqError, MqResult, MsgId, ObjectDescriptor,
-    ObjectName, OpenOptions, Persistence, PutOptions, PutOutcome, PutResponseMode, Reason, Selector,
+    AttrValue, CloseOptions, CorrelId, GetOptions, Got, Hobj, Message, MqError, MqResult, MsgId,
+    ObjectDescriptor, ObjectName, OpenOptions, Persistence, PutOptions, PutOutcome,
+    PutResponseMode, Reason, Selector,
 };
 use ferry_proto::{
-    begin_frame, decode_frame, decode_response, finish_frame, FrameHeader, Preamble, Reply, Request, Status,
-    WireAttr, DEFAULT_MAX_FRAME, FLAG_PUSH, PREAMBLE_LEN,
+    begin_frame, decode_frame, decode_response, finish_frame, FrameHeader, Preamble, Reply,
+    Request, Status, WireAttr, DEFAULT_MAX_FRAME, FLAG_PUSH, PREAMBLE_LEN,
 };
 
 /// A socket to the server.
@@ -97,7 +98,10 @@ const CONV: u16 = 1;
 static ID_COUNTER: AtomicU64 = AtomicU64::new(0);
 
 fn broken(e: impl std::fmt::Display) -> MqError {
-    MqError::new(Reason::ConnectionBroken, format!("the connection to the queue manager broke: {e}"))
+    MqError::new(
+        Reason::ConnectionBroken,
+        format!("the connection to the queue manager broke: {e}"),
+    )
 }
 
 impl Remote {
@@ -106,7 +110,10 @@ impl Remote {
         let s = UnixStream::connect(path).map_err(|e| {
             MqError::new(
                 Reason::QMgrNotAvailable,
-                format!("cannot connect to {}: {e}; is the queue manager running ('ferry qm start')?", path.display()),
+                format!(
+                    "cannot connect to {}: {e}; is the queue manager running ('ferry qm start')?",
+                    path.display()
+                ),
             )
         })?;
         Remote::handshake(Stream::Unix(s), app_name)
@@ -115,22 +122,34 @@ impl Remote {
     /// Connects over TCP.
     pub fn tcp(addr: &str, app_name: &str) -> MqResult<Remote> {
         let s = TcpStream::connect(addr).map_err(|e| {
-            MqError::new(Reason::QMgrNotAvailable, format!("cannot connect to {addr}: {e}; is the queue manager listening there?"))
+            MqError::new(
+                Reason::QMgrNotAvailable,
+                format!("cannot connect to {addr}: {e}; is the queue manager listening there?"),
+            )
         })?;
         let _ = s.set_nodelay(true);
         Remote::handshake(Stream::Tcp(s), app_name)
     }
 
     fn handshake(mut stream: Stream, app_name: &str) -> MqResult<Remote> {
-        stream.set_read_timeout(Some(Duration::from_secs(30))).map_err(broken)?;
-        stream.write_all(&Preamble::ours(DEFAULT_MAX_FRAME as u32).encode()).map_err(broken)?;
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .map_err(broken)?;
+        stream
+            .write_all(&Preamble::ours(DEFAULT_MAX_FRAME as u32).encode())
+            .map_err(broken)?;
         let mut b = [0u8; PREAMBLE_LEN];
         stream.read_exact(&mut b).map_err(broken)?;
         let theirs = Preamble::decode(&b).map_err(broken)?;
         if theirs.min_version == 0 {
-            return Err(MqError::new(Reason::QMgrNotAvailable, "the server speaks no protocol version this client knows"));
+            return Err(MqError::new(
+                Reason::QMgrNotAvailable,
+                "the server speaks no protocol version this client knows",
+            ));
         }
-        let seed = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.subsec_nanos() ^ std::process::id());
+        let seed = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos() ^ std::process::id());
         let mut r = Remote {
             stream,
             rbuf: BytesMut::with_capacity(64 * 1024),
@@ -146,13 +165,23 @@ impl Remote {
             scratch: vec![0u8; 64 * 1024].into_boxed_slice(),
         };
         let user = std::env::var("USER").unwrap_or_default();
-        let req = Request::Connect { app_name: app_name.to_owned(), user, password: String::new(), flags: 0 };
+        let req = Request::Connect {
+            app_name: app_name.to_owned(),
+            user,
+            password: String::new(),
+            flags: 0,
+        };
         match r.call(&req)? {
-            Reply::Connected { conn_id, qmgr, heartbeat_ms } => {
+            Reply::Connected {
+                conn_id,
+                qmgr,
+                heartbeat_ms,
+            } => {
                 r.conn_id = conn_id;
                 r.qmgr = ObjectName::truncating(&qmgr);
                 // A silent server is presumed dead after two missed heartbeats and a margin.
-                r.read_timeout = Duration::from_millis(heartbeat_ms as u64 * 2) + Duration::from_secs(5);
+                r.read_timeout =
+                    Duration::from_millis(heartbeat_ms as u64 * 2) + Duration::from_secs(5);
                 Ok(r)
             }
             other => Err(unexpected(other)),
@@ -171,18 +200,33 @@ impl Remote {
 
     fn send(&mut self, req: &Request) -> MqResult<u64> {
         if self.broken {
-            return Err(MqError::new(Reason::ConnectionBroken, "the connection to the queue manager is broken; reconnect"));
+            return Err(MqError::new(
+                Reason::ConnectionBroken,
+                "the connection to the queue manager is broken; reconnect",
+            ));
         }
         let id = self.next_id;
         self.next_id += 1;
         self.wbuf.clear();
-        let start = begin_frame(&mut self.wbuf, FrameHeader { opcode: req.opcode() as u8, flags: 0, conv: CONV, request_id: id });
+        let start = begin_frame(
+            &mut self.wbuf,
+            FrameHeader {
+                opcode: req.opcode() as u8,
+                flags: 0,
+                conv: CONV,
+                request_id: id,
+            },
+        );
         req.encode(&mut self.wbuf);
         finish_frame(&mut self.wbuf, start);
         if self.wbuf.len() > self.max_frame_out {
             return Err(MqError::new(
                 Reason::MsgTooBigForQMgr,
-                format!("the request is {} bytes; the queue manager accepts frames up to {} bytes", self.wbuf.len(), self.max_frame_out),
+                format!(
+                    "the request is {} bytes; the queue manager accepts frames up to {} bytes",
+                    self.wbuf.len(),
+                    self.max_frame_out
+                ),
             ));
         }
         if let Err(e) = self.stream.write_all(&self.wbuf) {
@@ -206,7 +250,9 @@ impl Remote {
         let opcode = req.opcode() as u8;
         let timeout = match req {
             Request::Get { options, .. } if options.wait_ms == u32::MAX => None,
-            Request::Get { options, .. } => Some(self.read_timeout + Duration::from_millis(options.wait_ms as u64)),
+            Request::Get { options, .. } => {
+                Some(self.read_timeout + Duration::from_millis(options.wait_ms as u64))
+            }
             _ => Some(self.read_timeout),
         };
         self.stream.set_read_timeout(timeout).map_err(broken)?;
@@ -218,7 +264,10 @@ impl Remote {
                     }
                     if f.header.request_id != id {
                         self.broken = true;
-                        return Err(broken(format!("response to request {} arrived while waiting for {id}", f.header.request_id)));
+                        return Err(broken(format!(
+                            "response to request {} arrived while waiting for {id}",
+                            f.header.request_id
+                        )));
                     }
                     return decode_response(opcode, f.payload).map_err(|e| {
                         self.broken = true;
@@ -231,14 +280,18 @@ impl Remote {
                     return Err(broken(e));
                 }
             }
-            let n = read_into(&mut self.stream, &mut self.rbuf, &mut self.scratch).map_err(|e| {
-                self.broken = true;
-                if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) {
-                    broken("the queue manager stopped answering (no heartbeat)")
-                } else {
-                    broken(e)
-                }
-            })?;
+            let n =
+                read_into(&mut self.stream, &mut self.rbuf, &mut self.scratch).map_err(|e| {
+                    self.broken = true;
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) {
+                        broken("the queue manager stopped answering (no heartbeat)")
+                    } else {
+                        broken(e)
+                    }
+                })?;
             if n == 0 {
                 self.broken = true;
                 return Err(broken("the queue manager closed the connection"));
@@ -247,7 +300,10 @@ impl Remote {
     }
 
     pub fn open(&mut self, od: &ObjectDescriptor, opts: OpenOptions) -> MqResult<Hobj> {
-        let req = Request::Open { object: wire::object_to_wire(od), options: wire::open_to_wire(&opts) };
+        let req = Request::Open {
+            object: wire::object_to_wire(od),
+            options: wire::open_to_wire(&opts),
+        };
         match self.call(&req)? {
             Reply::Opened { hobj, name } => {
                 self.names.insert(hobj, ObjectName::truncating(&name));
@@ -258,10 +314,12 @@ impl Remote {
     }
 
     pub fn queue_name(&self, h: Hobj) -> MqResult<ObjectName> {
-        self.names
-            .get(&h.0)
-            .copied()
-            .ok_or_else(|| MqError::new(Reason::HobjError, format!("object handle {} is not open on this connection", h.0)))
+        self.names.get(&h.0).copied().ok_or_else(|| {
+            MqError::new(
+                Reason::HobjError,
+                format!("object handle {} is not open on this connection", h.0),
+            )
+        })
     }
 
     pub fn close(&mut self, h: Hobj, opts: CloseOptions) -> MqResult<()> {
@@ -287,7 +345,12 @@ impl Remote {
 
     /// Puts, synchronously or asynchronously. An async put gets its ids here, so the caller
     /// learns them at once (as with MQ's async put, the rest of the outcome comes later).
-    fn put_any(&mut self, target: PutTarget, mut msg: Message, opts: &PutOptions) -> MqResult<PutOutcome> {
+    fn put_any(
+        &mut self,
+        target: PutTarget,
+        mut msg: Message,
+        opts: &PutOptions,
+    ) -> MqResult<PutOutcome> {
         let is_async = opts.response == PutResponseMode::Async;
         if is_async {
             if opts.new_msg_id || msg.descriptor.msg_id.is_none() {
@@ -305,8 +368,16 @@ impl Remote {
         let options = wire::put_to_wire(&opts_wire);
         let wmsg = wire::message_to_wire(&msg);
         let req = match target {
-            PutTarget::Handle(h) => Request::Put { hobj: h.0, options, msg: wmsg },
-            PutTarget::Object(od) => Request::Put1 { object: wire::object_to_wire(od), options, msg: wmsg },
+            PutTarget::Handle(h) => Request::Put {
+                hobj: h.0,
+                options,
+                msg: wmsg,
+            },
+            PutTarget::Object(od) => Request::Put1 {
+                object: wire::object_to_wire(od),
+                options,
+                msg: wmsg,
+            },
         };
         if is_async {
             self.send(&req)?;
@@ -327,13 +398,25 @@ impl Remote {
         if status.failed() {
             return Err(wire::error_of(&status));
         }
-        let warning = (status.completion == 1).then(|| Reason::from_code(status.reason)).flatten();
+        let warning = (status.completion == 1)
+            .then(|| Reason::from_code(status.reason))
+            .flatten();
         match reply {
-            Reply::Put { msg_id, correl_id, put_time_ms, persistence, priority } => Ok(PutOutcome {
+            Reply::Put {
+                msg_id,
+                correl_id,
+                put_time_ms,
+                persistence,
+                priority,
+            } => Ok(PutOutcome {
                 msg_id: MsgId(msg_id),
                 correl_id: CorrelId(correl_id),
                 put_time: UNIX_EPOCH + Duration::from_millis(put_time_ms),
-                persistence: if persistence == 1 { Persistence::Persistent } else { Persistence::NotPersistent },
+                persistence: if persistence == 1 {
+                    Persistence::Persistent
+                } else {
+                    Persistence::NotPersistent
+                },
                 priority,
                 warning,
             }),
@@ -345,12 +428,20 @@ impl Remote {
         self.put_any(PutTarget::Handle(h), msg, opts)
     }
 
-    pub fn put1(&mut self, od: &ObjectDescriptor, msg: Message, opts: &PutOptions) -> MqResult<PutOutcome> {
+    pub fn put1(
+        &mut self,
+        od: &ObjectDescriptor,
+        msg: Message,
+        opts: &PutOptions,
+    ) -> MqResult<PutOutcome> {
         self.put_any(PutTarget::Object(od), msg, opts)
     }
 
     pub fn get(&mut self, h: Hobj, opts: &GetOptions) -> MqResult<Got> {
-        let req = Request::Get { hobj: h.0, options: wire::get_to_wire(opts) };
+        let req = Request::Get {
+            hobj: h.0,
+            options: wire::get_to_wire(opts),
+        };
         let (status, reply) = self.call_status(&req)?;
         if status.failed() {
             return Err(wire::error_of(&status));
@@ -359,14 +450,19 @@ impl Remote {
             Reply::Got { msg, data_length } => Ok(Got {
                 message: wire::message_from_wire(msg)?,
                 data_length: data_length as usize,
-                warning: (status.completion == 1).then(|| Reason::from_code(status.reason)).flatten(),
+                warning: (status.completion == 1)
+                    .then(|| Reason::from_code(status.reason))
+                    .flatten(),
             }),
             other => Err(unexpected(other)),
         }
     }
 
     pub fn inquire(&mut self, h: Hobj, selectors: &[Selector]) -> MqResult<Vec<AttrValue>> {
-        let req = Request::Inquire { hobj: h.0, selectors: selectors.iter().map(|s| s.code()).collect() };
+        let req = Request::Inquire {
+            hobj: h.0,
+            selectors: selectors.iter().map(|s| s.code()).collect(),
+        };
         match self.call(&req)? {
             Reply::Inquired { values } => Ok(values
                 .into_iter()
@@ -385,11 +481,18 @@ impl Remote {
             match v {
                 AttrValue::Int(i) => vals.push((s.code(), *i)),
                 AttrValue::Str(_) => {
-                    return Err(MqError::new(Reason::SelectorError, format!("{s:?} cannot be set to a string")))
+                    return Err(MqError::new(
+                        Reason::SelectorError,
+                        format!("{s:?} cannot be set to a string"),
+                    ))
                 }
             }
         }
-        self.call(&Request::Set { hobj: h.0, values: vals }).map(|_| ())
+        self.call(&Request::Set {
+            hobj: h.0,
+            values: vals,
+        })
+        .map(|_| ())
     }
 
     pub fn commit(&mut self) -> MqResult<()> {
@@ -402,12 +505,23 @@ impl Remote {
 
     pub fn status(&mut self) -> MqResult<AsyncPutStatus> {
         match self.call(&Request::Status)? {
-            Reply::Status { succeeded, warned, failed, first_reason, first_detail } => Ok(AsyncPutStatus {
+            Reply::Status {
+                succeeded,
+                warned,
+                failed,
+                first_reason,
+                first_detail,
+            } => Ok(AsyncPutStatus {
                 succeeded,
                 warned,
                 failed,
                 first_failure: (first_reason != 0).then(|| {
-                    wire::error_of(&Status { completion: 2, reason: first_reason, detail: first_detail, data_length: 0 })
+                    wire::error_of(&Status {
+                        completion: 2,
+                        reason: first_reason,
+                        detail: first_detail,
+                        data_length: 0,
+                    })
                 }),
             }),
             other => Err(unexpected(other)),
@@ -425,7 +539,10 @@ enum PutTarget<'a> {
 }
 
 fn unexpected(r: Reply) -> MqError {
-    MqError::new(Reason::UnexpectedError, format!("the queue manager sent an unexpected reply: {r:?}"))
+    MqError::new(
+        Reason::UnexpectedError,
+        format!("the queue manager sent an unexpected reply: {r:?}"),
+    )
 }
 
 fn read_into(s: &mut Stream, buf: &mut BytesMut, scratch: &mut [u8]) -> std::io::Result<usize> {

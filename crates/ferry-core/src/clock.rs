@@ -18,7 +18,9 @@ pub enum Clock {
 
 impl Default for Clock {
     fn default() -> Self {
-        Clock::System { start: Instant::now() }
+        Clock::System {
+            start: Instant::now(),
+        }
     }
 }
 
@@ -39,6 +41,8 @@ impl Clock {
 
     /// The deadline `d` from now, in clock nanoseconds.
     pub fn deadline(&self, d: Duration) -> u64 {
-        self.now().saturating_add(d.as_nanos().min(u64::MAX as u128) as u64).max(1)
+        self.now()
+            .saturating_add(d.as_nanos().min(u64::MAX as u128) as u64)
+            .max(1)
     }
 }

@@ -131,10 +131,16 @@ impl QmFile {
     pub fn load(dir: &Path) -> MqResult<QmFile> {
         let path = dir.join(CONFIG_FILE);
         let text = fs::read_to_string(&path).map_err(|e| {
-            MqError::new(Reason::QMgrDataError, format!("cannot read {}: {e}", path.display()))
+            MqError::new(
+                Reason::QMgrDataError,
+                format!("cannot read {}: {e}", path.display()),
+            )
         })?;
         let f: QmFile = toml::from_str(&text).map_err(|e| {
-            MqError::new(Reason::QMgrDataError, format!("{} is not valid: {e}", path.display()))
+            MqError::new(
+                Reason::QMgrDataError,
+                format!("{} is not valid: {e}", path.display()),
+            )
         })?;
         f.attrs()?;
         Ok(f)
@@ -142,10 +148,19 @@ impl QmFile {
 
     /// Writes `dir/qm.toml` (via a temporary file and rename, so a crash never leaves half a file).
     pub fn save(&self, dir: &Path) -> MqResult<()> {
-        let io = |e: std::io::Error| MqError::new(Reason::QMgrDataError, format!("cannot write {}: {e}", dir.display()));
+        let io = |e: std::io::Error| {
+            MqError::new(
+                Reason::QMgrDataError,
+                format!("cannot write {}: {e}", dir.display()),
+            )
+        };
         fs::create_dir_all(dir).map_err(io)?;
-        let text = toml::to_string_pretty(self)
-            .map_err(|e| MqError::new(Reason::UnexpectedError, format!("cannot encode configuration: {e}")))?;
+        let text = toml::to_string_pretty(self).map_err(|e| {
+            MqError::new(
+                Reason::UnexpectedError,
+                format!("cannot encode configuration: {e}"),
+            )
+        })?;
         let tmp = dir.join(format!("{CONFIG_FILE}.tmp"));
         let mut f = File::create(&tmp).map_err(io)?;
         f.write_all(text.as_bytes()).map_err(io)?;
@@ -199,15 +214,29 @@ impl DirLock {
             .create(true)
             .truncate(false)
             .open(&path)
-            .map_err(|e| MqError::new(Reason::QMgrDataError, format!("cannot open {}: {e}", path.display())))?;
+            .map_err(|e| {
+                MqError::new(
+                    Reason::QMgrDataError,
+                    format!("cannot open {}: {e}", path.display()),
+                )
+            })?;
         if file.try_lock().is_err() {
-            let pid = running_pid(dir).map_or_else(|| "another process".to_owned(), |p| format!("process {p}"));
+            let pid = running_pid(dir)
+                .map_or_else(|| "another process".to_owned(), |p| format!("process {p}"));
             return Err(MqError::new(
                 Reason::QMgrDataError,
-                format!("the queue manager in {} is already running in {pid}", dir.display()),
+                format!(
+                    "the queue manager in {} is already running in {pid}",
+                    dir.display()
+                ),
             ));
         }
-        let io = |e: std::io::Error| MqError::new(Reason::QMgrDataError, format!("cannot write {}: {e}", path.display()));
+        let io = |e: std::io::Error| {
+            MqError::new(
+                Reason::QMgrDataError,
+                format!("cannot write {}: {e}", path.display()),
+            )
+        };
         file.set_len(0).map_err(io)?;
         file.seek(SeekFrom::Start(0)).map_err(io)?;
         writeln!(file, "{}", std::process::id()).map_err(io)?;
@@ -258,7 +287,10 @@ mod tests {
         let f = QmFile::load(&dir).unwrap();
         assert_eq!(f.qmgr.name, "QM1");
         assert_eq!(list(&home), vec!["QM1".to_owned()]);
-        assert_eq!(create(&home, "QM1").unwrap_err().reason, Reason::ObjectAlreadyExists);
+        assert_eq!(
+            create(&home, "QM1").unwrap_err().reason,
+            Reason::ObjectAlreadyExists
+        );
         let _ = fs::remove_dir_all(&home);
     }
 
@@ -266,7 +298,11 @@ mod tests {
     fn unknown_config_keys_are_refused_by_name() {
         let home = temp_home("unknown");
         let dir = create(&home, "QM1").unwrap();
-        fs::write(dir.join(CONFIG_FILE), "[qmgr]\nname = \"QM1\"\nmax_msg_lenght = 5\n").unwrap();
+        fs::write(
+            dir.join(CONFIG_FILE),
+            "[qmgr]\nname = \"QM1\"\nmax_msg_lenght = 5\n",
+        )
+        .unwrap();
         let e = QmFile::load(&dir).unwrap_err();
         assert!(e.detail.contains("max_msg_lenght"), "{e}");
         let _ = fs::remove_dir_all(&home);

@@ -3,8 +3,8 @@
 
 use crate::message::Persistence;
 use crate::objects::{
-    DefaultInputOpen, DefinitionType, DeliverySequence, LocalQueueAttrs, PutResponse, QueueManagerAttrs,
-    ReadAhead, Usage,
+    DefaultInputOpen, DefinitionType, DeliverySequence, LocalQueueAttrs, PutResponse,
+    QueueManagerAttrs, ReadAhead, Usage,
 };
 
 /// An attribute selector. Integer attributes are below 2000, character attributes 2000 and up.

@@ -32,8 +32,8 @@ pub use message::{
 };
 pub use name::{object_name, ObjectName};
 pub use objects::{
-    AliasQueueAttrs, DefinitionType, DeliverySequence, LocalQueueAttrs, PutResponse, QueueDefinition,
-    QueueManagerAttrs, QueueType, ReadAhead,
+    AliasQueueAttrs, DefinitionType, DeliverySequence, LocalQueueAttrs, PutResponse,
+    QueueDefinition, QueueManagerAttrs, QueueType, ReadAhead,
 };
 pub use options::{
     BrowseMode, CloseOptions, ConnectOptions, GetOptions, InputMode, ObjectDescriptor, OpenOptions,

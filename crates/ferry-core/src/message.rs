@@ -93,7 +93,10 @@ impl IdGenerator {
             .duration_since(SystemTime::UNIX_EPOCH)
             .map(|d| d.as_nanos() as u64)
             .unwrap_or(1);
-        IdGenerator { prefix, counter: AtomicU64::new(seed) }
+        IdGenerator {
+            prefix,
+            counter: AtomicU64::new(seed),
+        }
     }
 
     /// The next unique 24 bytes.
@@ -274,15 +277,13 @@ pub const MAX_PROPERTY_NAME_LEN: usize = 4095;
 impl Properties {
     /// No properties.
     pub const fn new() -> Self {
-        Properties { entries: Vec::new() }
+        Properties {
+            entries: Vec::new(),
+        }
     }
 
     /// Sets (or replaces) a property.
-    pub fn set(
-        &mut self,
-        name: &str,
-        value: PropertyValue,
-    ) -> Result<(), crate::reason::MqError> {
+    pub fn set(&mut self, name: &str, value: PropertyValue) -> Result<(), crate::reason::MqError> {
         if name.is_empty() || name.len() > MAX_PROPERTY_NAME_LEN {
             return Err(crate::reason::MqError::new(
                 crate::reason::Reason::PropertyNameError,
@@ -372,7 +373,10 @@ pub struct Message {
 impl Message {
     /// A datagram with this body and default descriptor.
     pub fn new(body: impl Into<Bytes>) -> Self {
-        Message { body: body.into(), ..Default::default() }
+        Message {
+            body: body.into(),
+            ..Default::default()
+        }
     }
 
     /// A string message (format `MQSTR`).

@@ -18,7 +18,10 @@ pub struct FixedStr<const N: usize> {
 
 impl<const N: usize> FixedStr<N> {
     /// The empty string.
-    pub const EMPTY: Self = FixedStr { len: 0, bytes: [0; N] };
+    pub const EMPTY: Self = FixedStr {
+        len: 0,
+        bytes: [0; N],
+    };
 
     /// Builds from `s` if it fits in `N` bytes.
     pub fn new(s: &str) -> Option<Self> {
@@ -27,7 +30,10 @@ impl<const N: usize> FixedStr<N> {
         }
         let mut bytes = [0u8; N];
         bytes[..s.len()].copy_from_slice(s.as_bytes());
-        Some(FixedStr { len: s.len() as u8, bytes })
+        Some(FixedStr {
+            len: s.len() as u8,
+            bytes,
+        })
     }
 
     /// Builds from `s`, cutting it to `N` bytes at a character boundary (MQ truncates context
@@ -115,18 +121,27 @@ fn valid_name_char(c: u8) -> bool {
 /// Validates and builds an object name, with an error that names the problem.
 pub fn object_name(s: &str) -> Result<ObjectName, MqError> {
     if s.is_empty() {
-        return Err(MqError::new(Reason::ObjectNameError, "the object name is empty"));
+        return Err(MqError::new(
+            Reason::ObjectNameError,
+            "the object name is empty",
+        ));
     }
     if s.len() > MAX_OBJECT_NAME_LEN {
         return Err(MqError::new(
             Reason::ObjectNameError,
-            format!("object name '{s}' is {} characters long; the limit is 48", s.len()),
+            format!(
+                "object name '{s}' is {} characters long; the limit is 48",
+                s.len()
+            ),
         ));
     }
     if let Some(bad) = s.bytes().find(|c| !valid_name_char(*c)) {
         return Err(MqError::new(
             Reason::ObjectNameError,
-            format!("object name '{s}' contains '{}', which is not allowed", bad as char),
+            format!(
+                "object name '{s}' contains '{}', which is not allowed",
+                bad as char
+            ),
         ));
     }
     Ok(ObjectName::new(s).unwrap_or_default())
@@ -141,7 +156,10 @@ mod tests {
         assert!(object_name("APP.IN").is_ok());
         assert!(object_name("a/b_c%1").is_ok());
         assert_eq!(object_name("").unwrap_err().reason, Reason::ObjectNameError);
-        assert_eq!(object_name("BAD NAME").unwrap_err().reason, Reason::ObjectNameError);
+        assert_eq!(
+            object_name("BAD NAME").unwrap_err().reason,
+            Reason::ObjectNameError
+        );
         assert!(object_name(&"X".repeat(48)).is_ok());
         assert!(object_name(&"X".repeat(49)).is_err());
     }

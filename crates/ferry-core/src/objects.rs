@@ -41,7 +41,8 @@ impl QueueManagerAttrs {
         QueueManagerAttrs {
             name,
             description: String::new(),
-            dead_letter_queue: ObjectName::new(crate::system::DEAD_LETTER_QUEUE).unwrap_or_default(),
+            dead_letter_queue: ObjectName::new(crate::system::DEAD_LETTER_QUEUE)
+                .unwrap_or_default(),
             max_msg_length: DEFAULT_MAX_MSG_LENGTH,
             max_uncommitted_msgs: 10_000,
             max_handles: 256,
@@ -209,7 +210,10 @@ impl LocalQueueAttrs {
         if self.description.len() > 64 {
             return Err(MqError::new(
                 Reason::AttributeValueError,
-                format!("DESCR is {} characters; the limit is 64", self.description.len()),
+                format!(
+                    "DESCR is {} characters; the limit is 64",
+                    self.description.len()
+                ),
             ));
         }
         Ok(())

@@ -26,12 +26,18 @@ pub enum ObjectDescriptor {
 impl ObjectDescriptor {
     /// A queue by name.
     pub fn queue(name: ObjectName) -> Self {
-        ObjectDescriptor::Queue { name, dynamic_name: None }
+        ObjectDescriptor::Queue {
+            name,
+            dynamic_name: None,
+        }
     }
 
     /// A model queue, creating a dynamic queue named from `pattern` (e.g. `APP.REPLY.*`).
     pub fn model(name: ObjectName, pattern: &str) -> Self {
-        ObjectDescriptor::Queue { name, dynamic_name: Some(pattern.to_owned()) }
+        ObjectDescriptor::Queue {
+            name,
+            dynamic_name: Some(pattern.to_owned()),
+        }
     }
 }
 
@@ -73,23 +79,38 @@ pub struct OpenOptions {
 impl OpenOptions {
     /// Open for output.
     pub fn output() -> Self {
-        OpenOptions { output: true, ..Default::default() }
+        OpenOptions {
+            output: true,
+            ..Default::default()
+        }
     }
     /// Open for shared input.
     pub fn input() -> Self {
-        OpenOptions { input: InputMode::Shared, ..Default::default() }
+        OpenOptions {
+            input: InputMode::Shared,
+            ..Default::default()
+        }
     }
     /// Open for exclusive input.
     pub fn input_exclusive() -> Self {
-        OpenOptions { input: InputMode::Exclusive, ..Default::default() }
+        OpenOptions {
+            input: InputMode::Exclusive,
+            ..Default::default()
+        }
     }
     /// Open for browse.
     pub fn browse() -> Self {
-        OpenOptions { browse: true, ..Default::default() }
+        OpenOptions {
+            browse: true,
+            ..Default::default()
+        }
     }
     /// Open for inquire.
     pub fn inquire() -> Self {
-        OpenOptions { inquire: true, ..Default::default() }
+        OpenOptions {
+            inquire: true,
+            ..Default::default()
+        }
     }
     /// Adds output.
     pub fn with_output(mut self) -> Self {
@@ -150,7 +171,10 @@ pub struct PutOptions {
 impl PutOptions {
     /// Inside the unit of work.
     pub fn syncpoint() -> Self {
-        PutOptions { syncpoint: true, ..Default::default() }
+        PutOptions {
+            syncpoint: true,
+            ..Default::default()
+        }
     }
     /// With a new correl id.
     pub fn with_new_correl_id(mut self) -> Self {
@@ -286,7 +310,10 @@ pub struct ConnectOptions {
 impl ConnectOptions {
     /// Connect as application `app_name`.
     pub fn app(app_name: &str) -> Self {
-        ConnectOptions { app_name: app_name.to_owned(), user_id: None }
+        ConnectOptions {
+            app_name: app_name.to_owned(),
+            user_id: None,
+        }
     }
 }
 

@@ -148,7 +148,9 @@ pub(crate) struct Shared {
 
 impl std::fmt::Debug for Shared {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("QueueManager").field("name", &self.attrs.read().name).finish()
+        f.debug_struct("QueueManager")
+            .field("name", &self.attrs.read().name)
+            .finish()
     }
 }
 
@@ -201,7 +203,10 @@ impl QueueManager {
         f(&mut a);
         a.validate()?;
         if a.name != self.name() {
-            return Err(MqError::new(Reason::AttributeValueError, "a queue manager cannot be renamed"));
+            return Err(MqError::new(
+                Reason::AttributeValueError,
+                "a queue manager cannot be renamed",
+            ));
         }
         *self.shared.attrs.write() = a;
         Ok(())
@@ -223,19 +228,34 @@ impl QueueManager {
 
     /// Connects an application in this process (embedded mode).
     pub fn connect(&self, opts: &ConnectOptions) -> MqResult<Session> {
-        self.connect_as(opts, ConnMode::Embedded, format!("pid {}", std::process::id()))
+        self.connect_as(
+            opts,
+            ConnMode::Embedded,
+            format!("pid {}", std::process::id()),
+        )
     }
 
     /// Connects with an explicit mode and peer description (used by the server for remote
     /// connections).
-    pub fn connect_as(&self, opts: &ConnectOptions, mode: ConnMode, peer: String) -> MqResult<Session> {
+    pub fn connect_as(
+        &self,
+        opts: &ConnectOptions,
+        mode: ConnMode,
+        peer: String,
+    ) -> MqResult<Session> {
         match self.run_state() {
             RunState::Running => {}
             RunState::Quiescing => {
-                return Err(MqError::new(Reason::QMgrQuiescing, format!("queue manager {} is quiescing", self.name())))
+                return Err(MqError::new(
+                    Reason::QMgrQuiescing,
+                    format!("queue manager {} is quiescing", self.name()),
+                ))
             }
             RunState::Stopping => {
-                return Err(MqError::new(Reason::QMgrStopping, format!("queue manager {} is stopping", self.name())))
+                return Err(MqError::new(
+                    Reason::QMgrStopping,
+                    format!("queue manager {} is stopping", self.name()),
+                ))
             }
         }
         let max = self.shared.attrs.read().max_connections;
@@ -247,7 +267,10 @@ impl QueueManager {
             if conns.len() >= max {
                 return Err(MqError::new(
                     Reason::MaxConnsLimitReached,
-                    format!("queue manager {} already has {max} connections", self.name()),
+                    format!(
+                        "queue manager {} already has {max} connections",
+                        self.name()
+                    ),
                 ));
             }
             conns.insert(
@@ -263,7 +286,13 @@ impl QueueManager {
                 },
             );
         }
-        Ok(Session::new(self.clone(), id, ApplName::truncating(&opts.app_name), &user, counters))
+        Ok(Session::new(
+            self.clone(),
+            id,
+            ApplName::truncating(&opts.app_name),
+            &user,
+            counters,
+        ))
     }
 
     pub(crate) fn forget_connection(&self, id: u64) {
@@ -277,13 +306,17 @@ impl QueueManager {
 
     /// Ends every wait with QUIESCING and refuses new connections; existing work may finish.
     pub fn quiesce(&self) {
-        self.shared.run_state.store(RunState::Quiescing as u8, Ordering::Release);
+        self.shared
+            .run_state
+            .store(RunState::Quiescing as u8, Ordering::Release);
         self.end_all_waits(Reason::QMgrQuiescing);
     }
 
     /// Stops: every wait ends and every later call answers Q_MGR_STOPPING.
     pub fn stop(&self) {
-        self.shared.run_state.store(RunState::Stopping as u8, Ordering::Release);
+        self.shared
+            .run_state
+            .store(RunState::Stopping as u8, Ordering::Release);
         self.end_all_waits(Reason::QMgrStopping);
     }
 
@@ -313,7 +346,10 @@ impl QueueManager {
     pub fn local_queue(&self, name: &ObjectName) -> MqResult<Arc<Queue>> {
         match self.lookup(name) {
             Some(Object::Local(q)) => Ok(q),
-            Some(_) => Err(MqError::new(Reason::QTypeError, format!("{name} is not a local queue"))),
+            Some(_) => Err(MqError::new(
+                Reason::QTypeError,
+                format!("{name} is not a local queue"),
+            )),
             None => Err(unknown(name)),
         }
     }
@@ -326,14 +362,20 @@ impl QueueManager {
             QueueDefinition::Local(a) | QueueDefinition::Model(a) => a.validate()?,
             QueueDefinition::Alias(a) => {
                 if a.target.is_empty() {
-                    return Err(MqError::new(Reason::AttributeValueError, format!("alias {name} needs a TARGET")));
+                    return Err(MqError::new(
+                        Reason::AttributeValueError,
+                        format!("alias {name} needs a TARGET"),
+                    ));
                 }
             }
         }
         let mut objects = self.shared.objects.write();
         if let Some(existing) = objects.get(&name) {
             if !replace {
-                return Err(MqError::new(Reason::ObjectAlreadyExists, format!("queue {name} already exists")));
+                return Err(MqError::new(
+                    Reason::ObjectAlreadyExists,
+                    format!("queue {name} already exists"),
+                ));
             }
             let same_type = matches!(
                 (existing, &def),
@@ -348,8 +390,7 @@ impl QueueManager {
                 ));
             }
             if let (Object::Local(q), QueueDefinition::Local(a)) = (existing, &def) {
-                apply_local_attrs(q, a.clone());
-                return Ok(());
+                return apply_local_attrs(q, a.clone());
             }
         }
         let obj = match def {
@@ -386,8 +427,7 @@ impl QueueManager {
         let mut a = q.lock().attrs.clone();
         f(&mut a);
         a.validate()?;
-        apply_local_attrs(&q, a);
-        Ok(())
+        apply_local_attrs(&q, a)
     }
 
     /// Changes an alias queue's attributes (ALTER QALIAS).
@@ -398,7 +438,10 @@ impl QueueManager {
                 f(&mut a.lock());
                 Ok(())
             }
-            Some(_) => Err(MqError::new(Reason::QTypeError, format!("{n} is not an alias queue"))),
+            Some(_) => Err(MqError::new(
+                Reason::QTypeError,
+                format!("{n} is not an alias queue"),
+            )),
             None => Err(unknown(&n)),
         }
     }
@@ -414,13 +457,19 @@ impl QueueManager {
                 if st.open_input + st.open_output > 0 {
                     return Err(MqError::new(
                         Reason::ObjectInUse,
-                        format!("queue {n} is open ({} input, {} output handles)", st.open_input, st.open_output),
+                        format!(
+                            "queue {n} is open ({} input, {} output handles)",
+                            st.open_input, st.open_output
+                        ),
                     ));
                 }
                 if st.store.depth() > 0 && !purge {
                     return Err(MqError::new(
                         Reason::QNotEmpty,
-                        format!("queue {n} holds {} messages; clear it or delete with purge", st.store.depth()),
+                        format!(
+                            "queue {n} holds {} messages; clear it or delete with purge",
+                            st.store.depth()
+                        ),
                     ));
                 }
                 st.deleted = true;
@@ -461,14 +510,15 @@ impl QueueManager {
                 (*n, t)
             })
             .collect();
-        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v.sort_by_key(|a| a.0);
         v
     }
 
     /// Status of a local queue (DISPLAY QSTATUS).
     pub fn queue_status(&self, name: &str) -> MqResult<QueueStatus> {
         let q = self.local_queue(&object_name(name)?)?;
-        let st = q.lock();
+        let mut st = q.lock();
+        st.waiters.prune();
         let uncommitted = st.store.depth() - st.store.available();
         Ok(QueueStatus {
             name: q.name,
@@ -478,7 +528,10 @@ impl QueueManager {
             open_input: st.open_input,
             open_output: st.open_output,
             waiting_getters: st.waiters.len(),
-            oldest_msg_age: st.store.oldest_put_time().and_then(|t| SystemTime::now().duration_since(t).ok()),
+            oldest_msg_age: st
+                .store
+                .oldest_put_time()
+                .and_then(|t| SystemTime::now().duration_since(t).ok()),
             stats: st.stats.clone(),
             expired: st.store.expired_total,
         })
@@ -487,27 +540,39 @@ impl QueueManager {
     /// Discards expired messages on every queue (MQ's EXPRYINT scan). Returns how many went.
     pub fn sweep_expired(&self) -> usize {
         let now = self.shared.clock.now();
-        self.local_queues().iter().map(|q| q.lock().store.sweep_expired(now)).sum()
+        self.local_queues()
+            .iter()
+            .map(|q| q.lock().store.sweep_expired(now))
+            .sum()
     }
 
     /// Starts a background thread that sweeps expired messages every `interval` until the queue
     /// manager stops.
-    pub fn start_expiry_sweeper(&self, interval: Duration) -> std::io::Result<std::thread::JoinHandle<()>> {
+    pub fn start_expiry_sweeper(
+        &self,
+        interval: Duration,
+    ) -> std::io::Result<std::thread::JoinHandle<()>> {
         let weak = Arc::downgrade(&self.shared);
-        std::thread::Builder::new().name("ferry-expiry".into()).spawn(move || loop {
-            std::thread::sleep(interval);
-            let Some(shared) = weak.upgrade() else { return };
-            let qm = QueueManager { shared };
-            if qm.run_state() == RunState::Stopping {
-                return;
-            }
-            qm.sweep_expired();
-        })
+        std::thread::Builder::new()
+            .name("ferry-expiry".into())
+            .spawn(move || loop {
+                std::thread::sleep(interval);
+                let Some(shared) = weak.upgrade() else { return };
+                let qm = QueueManager { shared };
+                if qm.run_state() == RunState::Stopping {
+                    return;
+                }
+                qm.sweep_expired();
+            })
     }
 
     /// Creates a dynamic queue from a model, named from `pattern` (a trailing `*` is replaced by
     /// a unique suffix).
-    pub(crate) fn create_dynamic(&self, model: &LocalQueueAttrs, pattern: &str) -> MqResult<Arc<Queue>> {
+    pub(crate) fn create_dynamic(
+        &self,
+        model: &LocalQueueAttrs,
+        pattern: &str,
+    ) -> MqResult<Arc<Queue>> {
         let name = self.dynamic_name(pattern)?;
         let mut attrs = model.clone();
         if attrs.definition_type == DefinitionType::Predefined {
@@ -516,7 +581,10 @@ impl QueueManager {
         let q = Queue::new(name, attrs);
         let mut objects = self.shared.objects.write();
         if objects.contains_key(&name) {
-            return Err(MqError::new(Reason::ObjectAlreadyExists, format!("dynamic queue {name} already exists")));
+            return Err(MqError::new(
+                Reason::ObjectAlreadyExists,
+                format!("dynamic queue {name} already exists"),
+            ));
         }
         objects.insert(name, Object::Local(q.clone()));
         Ok(q)
@@ -537,7 +605,9 @@ impl QueueManager {
             return Err(bad());
         }
         let n = self.shared.dynamic_counter.fetch_add(1, Ordering::Relaxed);
-        let stamp = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        let stamp = SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
         object_name(&format!("{prefix}{stamp:08X}{n:08X}")).map_err(|_| bad())
     }
 
@@ -566,7 +636,10 @@ impl QueueManager {
     ) -> Result<(), (MqError, Message)> {
         let dlq_name = self.shared.attrs.read().dead_letter_queue;
         if dlq_name.is_empty() {
-            let e = MqError::new(Reason::UnknownObjectName, "no dead-letter queue is defined (DEADQ is blank)");
+            let e = MqError::new(
+                Reason::UnknownObjectName,
+                "no dead-letter queue is defined (DEADQ is blank)",
+            );
             return Err((e, msg));
         }
         let dlq = match self.local_queue(&dlq_name) {
@@ -577,7 +650,11 @@ impl QueueManager {
         let header = DeadLetterHeader {
             reason,
             dest_queue,
-            dest_qmgr: if dest_qmgr.is_empty() { self.name() } else { dest_qmgr },
+            dest_qmgr: if dest_qmgr.is_empty() {
+                self.name()
+            } else {
+                dest_qmgr
+            },
             original_format,
             put_appl_name: ApplName::truncating("ferry queue manager"),
             put_time: SystemTime::now(),
@@ -588,17 +665,25 @@ impl QueueManager {
             Some(d) => self.shared.clock.deadline(d),
             None => 0,
         };
-        dlq.try_put(msg, expires_at, None, self.shared.clock.now()).map(|_| ()).map_err(|(e, mut m)| {
-            m.dead_letter = None;
-            m.descriptor.format = original_format;
-            (e, m)
-        })
+        dlq.try_put(msg, expires_at, None, self.shared.clock.now())
+            .map(|_| ())
+            .map_err(|(e, mut m)| {
+                m.dead_letter = None;
+                m.descriptor.format = original_format;
+                (e, m)
+            })
     }
 
     /// Moves a message that reached its backout threshold to BOQNAME, or else to the dead-letter
     /// queue. If neither accepts it, it is restored to its queue and a warning logged: a poison
     /// message then stays visible rather than being lost.
-    pub(crate) fn requeue_poison(&self, source: &Arc<Queue>, msg: Message, seq: u64, expires_at: u64) {
+    pub(crate) fn requeue_poison(
+        &self,
+        source: &Arc<Queue>,
+        msg: Message,
+        seq: u64,
+        expires_at: u64,
+    ) {
         let boq = source.lock().attrs.backout_requeue_name;
         let now = self.shared.clock.now();
         let mut msg = msg;
@@ -621,9 +706,15 @@ impl QueueManager {
         if expires_at != 0 {
             // dead_letter() takes the deadline from the descriptor's expiry: give it the time
             // left, so moving the message does not restart its expiry.
-            msg.descriptor.expiry = Some(Duration::from_nanos(expires_at.saturating_sub(now).max(1)));
+            msg.descriptor.expiry =
+                Some(Duration::from_nanos(expires_at.saturating_sub(now).max(1)));
         }
-        if let Err((e, m)) = self.dead_letter(msg, Reason::BackoutThresholdReached, source.name, ObjectName::EMPTY) {
+        if let Err((e, m)) = self.dead_letter(
+            msg,
+            Reason::BackoutThresholdReached,
+            source.name,
+            ObjectName::EMPTY,
+        ) {
             tracing::warn!(queue = %source.name, error = %e,
                 "no backout or dead-letter queue accepted a poison message; it stays on its queue");
             source.restore(m, seq, expires_at);
@@ -638,7 +729,10 @@ impl QueueManager {
                 let target = a.lock().target;
                 self.local_queue(&target)
             }
-            Some(Object::Model(_)) => Err(MqError::new(Reason::QTypeError, format!("{name} is a model queue"))),
+            Some(Object::Model(_)) => Err(MqError::new(
+                Reason::QTypeError,
+                format!("{name} is a model queue"),
+            )),
             None => Err(unknown(name)),
         }
     }
@@ -649,8 +743,18 @@ impl QueueManager {
 }
 
 /// Applies new attributes to a live queue, with the side effects ALTER implies.
-fn apply_local_attrs(q: &Arc<Queue>, a: LocalQueueAttrs) {
+fn apply_local_attrs(q: &Arc<Queue>, a: LocalQueueAttrs) -> MqResult<()> {
     let mut st = q.lock();
+    let fifo_now = st.attrs.delivery_sequence == DeliverySequence::Fifo;
+    if (a.delivery_sequence == DeliverySequence::Fifo) != fifo_now
+        && st.store.depth() > st.store.available()
+    {
+        // Reordering moves messages between lanes; units of work hold their old positions.
+        return Err(MqError::new(
+            Reason::ObjectInUse,
+            format!("MSGDLVSQ of queue {} cannot change while units of work hold messages on it; retry once they end", q.name),
+        ));
+    }
     let get_now_inhibited = a.get_inhibited && !st.attrs.get_inhibited;
     let fifo = a.delivery_sequence == DeliverySequence::Fifo;
     st.store.set_fifo(fifo);
@@ -658,12 +762,18 @@ fn apply_local_attrs(q: &Arc<Queue>, a: LocalQueueAttrs) {
     if get_now_inhibited {
         st.waiters.end_all(Reason::GetInhibited);
     }
+    Ok(())
 }
 
 pub(crate) fn unknown(name: &ObjectName) -> MqError {
-    MqError::new(Reason::UnknownObjectName, format!("queue {name} is not defined on this queue manager"))
+    MqError::new(
+        Reason::UnknownObjectName,
+        format!("queue {name} is not defined on this queue manager"),
+    )
 }
 
 fn current_user() -> String {
-    std::env::var("USER").or_else(|_| std::env::var("LOGNAME")).unwrap_or_else(|_| "ferry".into())
+    std::env::var("USER")
+        .or_else(|_| std::env::var("LOGNAME"))
+        .unwrap_or_else(|_| "ferry".into())
 }

@@ -163,20 +163,27 @@ impl Queue {
         st.stats.last_put = Some(msg.descriptor.put_time);
         let seq = st.store.next_seq();
         let pos = match uow {
-            Some(u) => Some(st.store.insert(seq, msg, expires_at, SlotState::PutPending(u))),
+            Some(u) => Some(
+                st.store
+                    .insert(seq, msg, expires_at, SlotState::PutPending(u)),
+            ),
             None => {
                 st.offer(msg, seq, expires_at);
                 None
             }
         };
-        Ok(Placed { pos, persistence, priority })
+        Ok(Placed {
+            pos,
+            persistence,
+            priority,
+        })
     }
 
     /// One get (or browse) step. See [`GetStep`].
     pub fn get(&self, spec: &GetSpec, now: u64) -> MqResult<GetStep> {
         let mut st = self.state.lock();
         st.check_usable(&self.name)?;
-        if spec.browse.is_none() && st.attrs.get_inhibited {
+        if st.attrs.get_inhibited {
             return Err(MqError::new(
                 Reason::GetInhibited,
                 format!("gets are inhibited on queue {}", self.name),
@@ -219,7 +226,10 @@ impl Queue {
         if st.store.state(pos) != SlotState::Available || st.store.is_expired(pos, now) {
             return Err(MqError::new(
                 Reason::NoMsgUnderCursor,
-                format!("the message under the browse cursor on {} is no longer available", self.name),
+                format!(
+                    "the message under the browse cursor on {} is no longer available",
+                    self.name
+                ),
             ));
         }
         st.take_found(pos, spec, now, &self.name)
@@ -298,10 +308,18 @@ impl Queue {
 impl QueueState {
     /// Checks a put against the queue's state and resolves "as queue default" persistence and
     /// priority in the descriptor.
-    fn check_put(&mut self, name: &ObjectName, msg: &mut Message, now: u64) -> MqResult<(Persistence, u8)> {
+    fn check_put(
+        &mut self,
+        name: &ObjectName,
+        msg: &mut Message,
+        now: u64,
+    ) -> MqResult<(Persistence, u8)> {
         self.check_usable(name)?;
         if self.attrs.put_inhibited {
-            return Err(MqError::new(Reason::PutInhibited, format!("puts are inhibited on queue {name}")));
+            return Err(MqError::new(
+                Reason::PutInhibited,
+                format!("puts are inhibited on queue {name}"),
+            ));
         }
         let len = msg.counted_len();
         if len > self.attrs.max_msg_length {
@@ -313,7 +331,9 @@ impl QueueState {
                 ),
             ));
         }
-        if self.store.depth() >= self.attrs.max_depth && self.store.sweep_expired(now) == 0 {
+        if self.store.depth() >= self.attrs.max_depth
+            && (self.store.sweep_expired(now) == 0 || self.store.depth() >= self.attrs.max_depth)
+        {
             return Err(MqError::new(
                 Reason::QFull,
                 format!("queue {name} is full (MAXDEPTH {})", self.attrs.max_depth),
@@ -382,7 +402,11 @@ impl QueueState {
             self.store.remove(pos)
         };
         match msg {
-            Some(msg) => Ok(GetStep::Got { msg, pos, expires_at }),
+            Some(msg) => Ok(GetStep::Got {
+                msg,
+                pos,
+                expires_at,
+            }),
             None => Ok(GetStep::Empty),
         }
     }
@@ -408,7 +432,9 @@ impl QueueState {
     /// Hands `msg` to the first suitable waiter, or stores it as available.
     fn offer(&mut self, mut msg: Message, seq: u64, expires_at: u64) {
         while !self.waiters.is_empty() {
-            let Some(w) = self.waiters.take_for(&msg) else { break };
+            let Some(w) = self.waiters.take_for(&msg) else {
+                break;
+            };
             if !w.accepts(&msg) {
                 w.retry();
                 continue;
@@ -416,8 +442,15 @@ impl QueueState {
             match w.uow {
                 Some(u) => {
                     let copy = msg.clone();
-                    let pos = self.store.insert(seq, msg, expires_at, SlotState::GotPending(u));
-                    let d = Delivery { msg: copy, pending_pos: Some(pos), seq, expires_at };
+                    let pos = self
+                        .store
+                        .insert(seq, msg, expires_at, SlotState::GotPending(u));
+                    let d = Delivery {
+                        msg: copy,
+                        pending_pos: Some(pos),
+                        seq,
+                        expires_at,
+                    };
                     match w.deliver(d) {
                         Ok(()) => {
                             self.stats.gets += 1;
@@ -435,7 +468,12 @@ impl QueueState {
                     }
                 }
                 None => {
-                    let d = Delivery { msg, pending_pos: None, seq, expires_at };
+                    let d = Delivery {
+                        msg,
+                        pending_pos: None,
+                        seq,
+                        expires_at,
+                    };
                     match w.deliver(d) {
                         Ok(()) => {
                             self.stats.gets += 1;
@@ -448,7 +486,8 @@ impl QueueState {
                 }
             }
         }
-        self.store.insert(seq, msg, expires_at, SlotState::Available);
+        self.store
+            .insert(seq, msg, expires_at, SlotState::Available);
         self.waiters.wake_browsers();
     }
 }

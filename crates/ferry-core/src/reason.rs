@@ -277,12 +277,20 @@ pub struct MqError {
 impl MqError {
     /// A reason with a specific sentence.
     pub fn new(reason: Reason, detail: impl Into<String>) -> Self {
-        MqError { reason, detail: detail.into(), data_length: 0 }
+        MqError {
+            reason,
+            detail: detail.into(),
+            data_length: 0,
+        }
     }
 
     /// A reason with its generic sentence only.
     pub fn bare(reason: Reason) -> Self {
-        MqError { reason, detail: String::new(), data_length: 0 }
+        MqError {
+            reason,
+            detail: String::new(),
+            data_length: 0,
+        }
     }
 
     /// The completion code that goes with the reason.
@@ -302,7 +310,13 @@ impl fmt::Display for MqError {
         if self.detail.is_empty() {
             write!(f, "{}: {}", self.reason, self.reason.sentence())
         } else {
-            write!(f, "{}: {} ({})", self.reason, self.detail, self.reason.sentence())
+            write!(
+                f,
+                "{}: {} ({})",
+                self.reason,
+                self.detail,
+                self.reason.sentence()
+            )
         }
     }
 }

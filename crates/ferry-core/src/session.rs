@@ -24,7 +24,8 @@ use crate::message::{CorrelId, Message, MessageType, MsgId, Persistence, Priorit
 use crate::name::{ApplName, ObjectName, UserId};
 use crate::objects::{AliasQueueAttrs, DefaultInputOpen, DefinitionType};
 use crate::options::{
-    BrowseMode, CloseOptions, GetOptions, InputMode, ObjectDescriptor, OpenOptions, PutOptions, Wait,
+    BrowseMode, CloseOptions, GetOptions, InputMode, ObjectDescriptor, OpenOptions, PutOptions,
+    Wait,
 };
 use crate::qmgr::{ConnCounters, Object, QueueManager, RunState};
 use crate::queue::{GetSpec, GetStep, Queue};
@@ -209,7 +210,10 @@ impl Session {
 
     fn check_running(&self, fail_if_quiescing: bool) -> MqResult<()> {
         if self.ended {
-            return Err(MqError::new(Reason::HconnError, "this connection has been disconnected"));
+            return Err(MqError::new(
+                Reason::HconnError,
+                "this connection has been disconnected",
+            ));
         }
         match self.qm.run_state() {
             RunState::Running => Ok(()),
@@ -230,7 +234,12 @@ impl Session {
     /// Opens a queue (local, alias or model) or the queue manager object.
     pub fn open(&mut self, od: &ObjectDescriptor, opts: OpenOptions) -> MqResult<Hobj> {
         self.check_running(opts.fail_if_quiescing)?;
-        if opts.input == InputMode::None && !opts.output && !opts.browse && !opts.inquire && !opts.set {
+        if opts.input == InputMode::None
+            && !opts.output
+            && !opts.browse
+            && !opts.inquire
+            && !opts.set
+        {
             return Err(MqError::new(
                 Reason::OptionsError,
                 "open needs at least one of input, output, browse, inquire or set",
@@ -260,11 +269,18 @@ impl Session {
         let id = self.next_handle;
         self.next_handle = self.next_handle.wrapping_add(1).max(1);
         self.handles.insert(id, handle);
-        self.counters.open_handles.store(self.handles.len(), Ordering::Relaxed);
+        self.counters
+            .open_handles
+            .store(self.handles.len(), Ordering::Relaxed);
         Ok(Hobj(id))
     }
 
-    fn open_queue(&mut self, name: &ObjectName, dynamic: Option<&str>, opts: OpenOptions) -> MqResult<QueueHandle> {
+    fn open_queue(
+        &mut self,
+        name: &ObjectName,
+        dynamic: Option<&str>,
+        opts: OpenOptions,
+    ) -> MqResult<QueueHandle> {
         let (queue, alias, created) = match self.qm.lookup(name) {
             Some(Object::Local(q)) => (q, None, false),
             Some(Object::Alias(a)) => {
@@ -274,7 +290,9 @@ impl Session {
                     Some(_) => {
                         return Err(MqError::new(
                             Reason::QTypeError,
-                            format!("alias {name} resolves to {target}, which is not a local queue"),
+                            format!(
+                                "alias {name} resolves to {target}, which is not a local queue"
+                            ),
                         ))
                     }
                     None => {
@@ -292,19 +310,24 @@ impl Session {
             None => return Err(crate::qmgr::unknown(name)),
         };
         let mut st = queue.lock();
-        let temporary_owner = created && st.attrs.definition_type == DefinitionType::TemporaryDynamic;
+        let temporary_owner =
+            created && st.attrs.definition_type == DefinitionType::TemporaryDynamic;
         let (input, exclusive) = match opts.input {
             InputMode::None => (false, false),
             InputMode::Exclusive => (true, true),
             InputMode::Shared => (true, !st.attrs.shareable),
-            InputMode::AsQueueDef => {
-                (true, st.attrs.def_input_open == DefaultInputOpen::Exclusive || !st.attrs.shareable)
-            }
+            InputMode::AsQueueDef => (
+                true,
+                st.attrs.def_input_open == DefaultInputOpen::Exclusive || !st.attrs.shareable,
+            ),
         };
         if input && (st.exclusive_input || (exclusive && st.open_input > 0)) {
             return Err(MqError::new(
                 Reason::ObjectInUse,
-                format!("queue {} is open for input by another handle and cannot be shared this way", queue.name),
+                format!(
+                    "queue {} is open for input by another handle and cannot be shared this way",
+                    queue.name
+                ),
             ));
         }
         if input {
@@ -339,25 +362,45 @@ impl Session {
     /// closes; `Delete`/`DeletePurge` delete a permanent dynamic queue.
     pub fn close(&mut self, h: Hobj, opts: CloseOptions) -> MqResult<()> {
         let handle = self.handles.get(&h.0).ok_or_else(|| hobj_error(h))?;
-        if let (Handle::Queue(qh), CloseOptions::Delete | CloseOptions::DeletePurge) = (handle, opts) {
+        if let (Handle::Queue(qh), CloseOptions::Delete | CloseOptions::DeletePurge) =
+            (handle, opts)
+        {
             let st = qh.queue.lock();
             if st.attrs.definition_type != DefinitionType::PermanentDynamic
                 && st.attrs.definition_type != DefinitionType::TemporaryDynamic
             {
                 return Err(MqError::new(
                     Reason::OptionNotValidForType,
-                    format!("queue {} is not a dynamic queue; delete it with the admin command", qh.queue.name),
+                    format!(
+                        "queue {} is not a dynamic queue; delete it with the admin command",
+                        qh.queue.name
+                    ),
+                ));
+            }
+            let others = st.open_input + st.open_output
+                - usize::from(qh.input)
+                - usize::from(qh.opts.output);
+            if others > 0 {
+                return Err(MqError::new(
+                    Reason::ObjectInUse,
+                    format!("queue {} is open through {others} other handle(s); it can be deleted once they close", qh.queue.name),
                 ));
             }
             if opts == CloseOptions::Delete && st.store.depth() > 0 {
                 return Err(MqError::new(
                     Reason::QNotEmpty,
-                    format!("queue {} holds {} messages; close with delete-purge to discard them", qh.queue.name, st.store.depth()),
+                    format!(
+                        "queue {} holds {} messages; close with delete-purge to discard them",
+                        qh.queue.name,
+                        st.store.depth()
+                    ),
                 ));
             }
         }
         let handle = self.handles.remove(&h.0).ok_or_else(|| hobj_error(h))?;
-        self.counters.open_handles.store(self.handles.len(), Ordering::Relaxed);
+        self.counters
+            .open_handles
+            .store(self.handles.len(), Ordering::Relaxed);
         if let Handle::Queue(qh) = handle {
             let delete = qh.temporary_owner || opts != CloseOptions::None;
             self.release(&qh);
@@ -383,7 +426,10 @@ impl Session {
 
     fn handle(&self, h: Hobj) -> MqResult<&Handle> {
         if self.ended {
-            return Err(MqError::new(Reason::HconnError, "this connection has been disconnected"));
+            return Err(MqError::new(
+                Reason::HconnError,
+                "this connection has been disconnected",
+            ));
         }
         self.handles.get(&h.0).ok_or_else(|| hobj_error(h))
     }
@@ -416,10 +462,18 @@ impl Session {
     }
 
     /// Opens, puts and closes in one call (MQ's MQPUT1): the usual way to send a reply.
-    pub fn put1(&mut self, od: &ObjectDescriptor, msg: Message, opts: &PutOptions) -> MqResult<PutOutcome> {
+    pub fn put1(
+        &mut self,
+        od: &ObjectDescriptor,
+        msg: Message,
+        opts: &PutOptions,
+    ) -> MqResult<PutOutcome> {
         self.check_running(opts.fail_if_quiescing)?;
         let ObjectDescriptor::Queue { name, .. } = od else {
-            return Err(MqError::new(Reason::ObjectTypeError, "put1 needs a queue, not the queue manager object"));
+            return Err(MqError::new(
+                Reason::ObjectTypeError,
+                "put1 needs a queue, not the queue manager object",
+            ));
         };
         match self.qm.lookup(name) {
             Some(Object::Local(q)) => self.put_to(&q, None, msg, opts),
@@ -448,7 +502,9 @@ impl Session {
         if len > qm_max {
             return Err(MqError::new(
                 Reason::MsgTooBigForQMgr,
-                format!("message of {len} bytes is longer than the queue manager's MAXMSGL({qm_max})"),
+                format!(
+                    "message of {len} bytes is longer than the queue manager's MAXMSGL({qm_max})"
+                ),
             ));
         }
         if let Some(a) = alias {
@@ -483,7 +539,10 @@ impl Session {
         let expires_at = match d.expiry {
             None => 0,
             Some(e) if e.is_zero() => {
-                return Err(MqError::new(Reason::ExpiryError, "an expiry of zero is not valid; use None for unlimited"))
+                return Err(MqError::new(
+                    Reason::ExpiryError,
+                    "an expiry of zero is not valid; use None for unlimited",
+                ))
             }
             Some(e) => shared.clock.deadline(e),
         };
@@ -497,12 +556,22 @@ impl Session {
         d.put_appl_name = self.app_name;
         d.user_id = self.user_id;
         d.backout_count = 0;
-        let uow = if opts.syncpoint { Some(self.uow_slot()?) } else { None };
+        let uow = if opts.syncpoint {
+            Some(self.uow_slot()?)
+        } else {
+            None
+        };
         let (msg_id, correl_id, put_time) = (d.msg_id, d.correl_id, d.put_time);
         let placed = queue.put_resolved(msg, expires_at, uow, shared.clock.now())?;
         if let Some(pos) = placed.pos {
-            self.uow.push(UowEntry { queue: queue.clone(), pos, kind: UowKind::Put });
-            self.counters.uow_messages.store(self.uow.len(), Ordering::Relaxed);
+            self.uow.push(UowEntry {
+                queue: queue.clone(),
+                pos,
+                kind: UowKind::Put,
+            });
+            self.counters
+                .uow_messages
+                .store(self.uow.len(), Ordering::Relaxed);
         }
         Ok(PutOutcome {
             msg_id,
@@ -581,9 +650,16 @@ impl Session {
         }
         let queue = qh.queue.clone();
         let cursor = qh.cursor;
-        let uow = if opts.syncpoint && destructive { Some(self.uow_slot()?) } else { None };
+        let uow = if opts.syncpoint && destructive {
+            Some(self.uow_slot()?)
+        } else {
+            None
+        };
         let spec = GetSpec {
-            criteria: Match { msg_id: opts.msg_id, correl_id: opts.correl_id },
+            criteria: Match {
+                msg_id: opts.msg_id,
+                correl_id: opts.correl_id,
+            },
             uow,
             browse: match browse {
                 BrowseMode::First => Some(None),
@@ -598,10 +674,17 @@ impl Session {
         let step = match browse {
             BrowseMode::UnderCursor | BrowseMode::GetUnderCursor => {
                 let Some(pos) = cursor else {
-                    return Err(MqError::new(Reason::NoMsgUnderCursor, "the browse cursor is not on a message; browse first"));
+                    return Err(MqError::new(
+                        Reason::NoMsgUnderCursor,
+                        "the browse cursor is not on a message; browse first",
+                    ));
                 };
                 if browse == BrowseMode::UnderCursor {
-                    let spec = GetSpec { browse: Some(None), wait: false, ..spec };
+                    let spec = GetSpec {
+                        browse: Some(None),
+                        wait: false,
+                        ..spec
+                    };
                     browse_at(&queue, pos, &spec, now)?
                 } else {
                     queue.get_at(pos, &spec, now)?
@@ -610,24 +693,57 @@ impl Session {
             _ => queue.get(&spec, now)?,
         };
         match step {
-            GetStep::Got { msg, pos, expires_at } => {
+            GetStep::Got {
+                msg,
+                pos,
+                expires_at,
+            } => {
                 if spec.browse.is_some() || browse == BrowseMode::UnderCursor {
                     self.set_cursor(h, Some(pos));
                 }
                 if let Some(u) = uow {
                     debug_assert_eq!(Some(u), self.uow_id);
-                    self.uow.push(UowEntry { queue, pos, kind: UowKind::Get });
-                    self.counters.uow_messages.store(self.uow.len(), Ordering::Relaxed);
+                    self.uow.push(UowEntry {
+                        queue,
+                        pos,
+                        kind: UowKind::Get,
+                    });
+                    self.counters
+                        .uow_messages
+                        .store(self.uow.len(), Ordering::Relaxed);
                 }
                 Ok(GetAttempt::Got(self.shape(msg, expires_at, opts, now)))
             }
-            GetStep::Wait(waiter) => Ok(GetAttempt::Wait(PendingGet { waiter, queue, settled: false })),
+            GetStep::Wait(waiter) => {
+                let mut pending = PendingGet {
+                    waiter,
+                    queue,
+                    settled: false,
+                };
+                // A stop or quiesce that ended every wait just before this one registered must
+                // not leave it waiting: the run state was set before the waits were ended.
+                if let Err(e) = self.check_running(opts.fail_if_quiescing) {
+                    return match pending.cancel() {
+                        WaitOutcome::Delivered(d) => {
+                            pending.give_back(WaitOutcome::Delivered(d));
+                            Err(e)
+                        }
+                        _ => Err(e),
+                    };
+                }
+                Ok(GetAttempt::Wait(pending))
+            }
             GetStep::Empty => Err(self.no_message(h)),
         }
     }
 
     /// Completes a wait begun by [`Session::try_get`]. `Ok(None)` means "try again".
-    pub fn finish_wait(&mut self, h: Hobj, opts: &GetOptions, outcome: WaitOutcome) -> MqResult<Option<Got>> {
+    pub fn finish_wait(
+        &mut self,
+        h: Hobj,
+        opts: &GetOptions,
+        outcome: WaitOutcome,
+    ) -> MqResult<Option<Got>> {
         match outcome {
             WaitOutcome::Delivered(d) => {
                 let queue = match self.queue_handle(h) {
@@ -635,8 +751,14 @@ impl Session {
                     Err(e) => return Err(e),
                 };
                 if let Some(pos) = d.pending_pos {
-                    self.uow.push(UowEntry { queue, pos, kind: UowKind::Get });
-                    self.counters.uow_messages.store(self.uow.len(), Ordering::Relaxed);
+                    self.uow.push(UowEntry {
+                        queue,
+                        pos,
+                        kind: UowKind::Get,
+                    });
+                    self.counters
+                        .uow_messages
+                        .store(self.uow.len(), Ordering::Relaxed);
                 }
                 let now = self.qm.clock().now();
                 Ok(Some(self.shape(d.msg, d.expires_at, opts, now)))
@@ -652,7 +774,10 @@ impl Session {
 
     fn no_message(&self, h: Hobj) -> MqError {
         let name = self.queue_name(h).unwrap_or_default();
-        MqError::new(Reason::NoMsgAvailable, format!("no matching message on queue {name}"))
+        MqError::new(
+            Reason::NoMsgAvailable,
+            format!("no matching message on queue {name}"),
+        )
     }
 
     fn set_cursor(&mut self, h: Hobj, pos: Option<Pos>) {
@@ -664,7 +789,8 @@ impl Session {
     /// Fills in the output descriptor (expiry left) and applies truncation.
     fn shape(&self, mut msg: Message, expires_at: u64, opts: &GetOptions, now: u64) -> Got {
         if expires_at != 0 {
-            msg.descriptor.expiry = Some(Duration::from_nanos(expires_at.saturating_sub(now).max(1)));
+            msg.descriptor.expiry =
+                Some(Duration::from_nanos(expires_at.saturating_sub(now).max(1)));
         }
         let data_length = msg.body.len();
         let mut warning = None;
@@ -674,7 +800,11 @@ impl Session {
                 warning = Some(Reason::TruncatedMsgAccepted);
             }
         }
-        Got { message: msg, data_length, warning }
+        Got {
+            message: msg,
+            data_length,
+            warning,
+        }
     }
 
     // ----- inquire / set ------------------------------------------------------------------
@@ -706,12 +836,26 @@ impl Session {
                 let alias = qh.alias.as_ref().map(|a| a.lock().clone());
                 for s in selectors {
                     let v = match (&alias, s) {
-                        (Some(a), Selector::BaseQueueName) => Some(AttrValue::Str(a.target.to_string())),
+                        (Some(a), Selector::BaseQueueName) => {
+                            Some(AttrValue::Str(a.target.to_string()))
+                        }
                         (Some(_), Selector::QueueType) => Some(AttrValue::Int(3)),
-                        (Some(_), Selector::QueueName) => Some(AttrValue::Str(qh.opened_name.to_string())),
-                        (Some(a), Selector::InhibitGet) => Some(AttrValue::Int(a.get_inhibited as i64)),
-                        (Some(a), Selector::InhibitPut) => Some(AttrValue::Int(a.put_inhibited as i64)),
-                        _ => inquire::local_queue_attr(*s, qh.queue.name.as_str(), 1, &st.attrs, counts),
+                        (Some(_), Selector::QueueName) => {
+                            Some(AttrValue::Str(qh.opened_name.to_string()))
+                        }
+                        (Some(a), Selector::InhibitGet) => {
+                            Some(AttrValue::Int(a.get_inhibited as i64))
+                        }
+                        (Some(a), Selector::InhibitPut) => {
+                            Some(AttrValue::Int(a.put_inhibited as i64))
+                        }
+                        _ => inquire::local_queue_attr(
+                            *s,
+                            qh.queue.name.as_str(),
+                            1,
+                            &st.attrs,
+                            counts,
+                        ),
                     };
                     out.push(v.ok_or_else(|| selector_error(*s))?);
                 }
@@ -735,7 +879,10 @@ impl Session {
                 AttrValue::Int(0) => false,
                 AttrValue::Int(1) => true,
                 _ => {
-                    return Err(MqError::new(Reason::InhibitValueError, format!("value {v:?} is not valid for {s:?}")))
+                    return Err(MqError::new(
+                        Reason::InhibitValueError,
+                        format!("value {v:?} is not valid for {s:?}"),
+                    ))
                 }
             };
             match s {
@@ -775,7 +922,10 @@ impl Session {
     /// Commits the unit of work: its puts become visible, its gets final.
     pub fn commit(&mut self) -> MqResult<()> {
         if self.ended {
-            return Err(MqError::new(Reason::HconnError, "this connection has been disconnected"));
+            return Err(MqError::new(
+                Reason::HconnError,
+                "this connection has been disconnected",
+            ));
         }
         let now = self.qm.clock().now();
         for e in std::mem::take(&mut self.uow) {
@@ -793,7 +943,10 @@ impl Session {
     /// BOTHRESH).
     pub fn backout(&mut self) -> MqResult<()> {
         if self.ended {
-            return Err(MqError::new(Reason::HconnError, "this connection has been disconnected"));
+            return Err(MqError::new(
+                Reason::HconnError,
+                "this connection has been disconnected",
+            ));
         }
         self.backout_all();
         Ok(())
@@ -830,7 +983,10 @@ impl Session {
     /// it in a table). Every later call on the session answers HCONN_ERROR.
     pub fn disconnect_in_place(&mut self) -> MqResult<()> {
         if self.ended {
-            return Err(MqError::new(Reason::HconnError, "this connection has been disconnected"));
+            return Err(MqError::new(
+                Reason::HconnError,
+                "this connection has been disconnected",
+            ));
         }
         let r = self.commit();
         self.end(false);
@@ -870,25 +1026,48 @@ impl Drop for Session {
     }
 }
 
-fn browse_at(queue: &Arc<Queue>, pos: Pos, _spec: &GetSpec, _now: u64) -> MqResult<GetStep> {
+fn browse_at(queue: &Arc<Queue>, pos: Pos, _spec: &GetSpec, now: u64) -> MqResult<GetStep> {
     let st = queue.lock();
+    if st.attrs.get_inhibited {
+        return Err(MqError::new(
+            Reason::GetInhibited,
+            format!("gets (and browses) are inhibited on queue {}", queue.name),
+        ));
+    }
     match st.store.peek(pos) {
-        Some(m) if st.store.state(pos) == crate::store::SlotState::Available => Ok(GetStep::Got {
-            msg: m.clone(),
-            pos,
-            expires_at: st.store.expires_at(pos),
-        }),
+        Some(m)
+            if st.store.state(pos) == crate::store::SlotState::Available
+                && !st.store.is_expired(pos, now) =>
+        {
+            Ok(GetStep::Got {
+                msg: m.clone(),
+                pos,
+                expires_at: st.store.expires_at(pos),
+            })
+        }
         _ => Err(MqError::new(
             Reason::NoMsgUnderCursor,
-            format!("the message under the browse cursor on {} is no longer available", queue.name),
+            format!(
+                "the message under the browse cursor on {} is no longer available",
+                queue.name
+            ),
         )),
     }
 }
 
 fn hobj_error(h: Hobj) -> MqError {
-    MqError::new(Reason::HobjError, format!("object handle {} is not open on this connection", h.0))
+    MqError::new(
+        Reason::HobjError,
+        format!("object handle {} is not open on this connection", h.0),
+    )
 }
 
 fn selector_error(s: Selector) -> MqError {
-    MqError::new(Reason::SelectorError, format!("selector {s:?} ({}) does not apply to this object", s.code()))
+    MqError::new(
+        Reason::SelectorError,
+        format!(
+            "selector {s:?} ({}) does not apply to this object",
+            s.code()
+        ),
+    )
 }

@@ -176,7 +176,10 @@ pub struct Match {
 
 impl Match {
     /// Matches any message.
-    pub const ANY: Match = Match { msg_id: None, correl_id: None };
+    pub const ANY: Match = Match {
+        msg_id: None,
+        correl_id: None,
+    };
 
     /// Whether this matches any message.
     pub fn is_any(&self) -> bool {
@@ -186,7 +189,9 @@ impl Match {
     /// Whether `msg` satisfies this match.
     pub fn matches(&self, msg: &Message) -> bool {
         self.msg_id.is_none_or(|id| msg.descriptor.msg_id == id)
-            && self.correl_id.is_none_or(|id| msg.descriptor.correl_id == id)
+            && self
+                .correl_id
+                .is_none_or(|id| msg.descriptor.correl_id == id)
     }
 }
 
@@ -261,7 +266,12 @@ impl Store {
             index_add(ix, msg.descriptor.msg_id, pos);
         }
         let lane = &mut self.lanes[lane_no as usize];
-        let slot = Slot { seq, state, expires_at, msg };
+        let slot = Slot {
+            seq,
+            state,
+            expires_at,
+            msg,
+        };
         match lane.slots.back() {
             Some(last) if last.seq >= seq => {
                 let at = lane.slots.partition_point(|s| s.seq < seq);
@@ -304,19 +314,25 @@ impl Store {
 
     /// The message at `pos`, if the slot still exists.
     pub fn peek(&self, pos: Pos) -> Option<&Message> {
-        self.slot(pos).filter(|s| s.state != SlotState::Gone).map(|s| &s.msg)
+        self.slot(pos)
+            .filter(|s| s.state != SlotState::Gone)
+            .map(|s| &s.msg)
     }
 
     /// Mutable access to the message at `pos` (e.g. to bump its backout count).
     pub fn peek_mut(&mut self, pos: Pos) -> Option<&mut Message> {
-        self.slot_mut(pos).filter(|s| s.state != SlotState::Gone).map(|s| &mut s.msg)
+        self.slot_mut(pos)
+            .filter(|s| s.state != SlotState::Gone)
+            .map(|s| &mut s.msg)
     }
 
     /// Changes a slot's visibility, keeping the counters right. Returns false if the slot is gone.
     pub fn set_state(&mut self, pos: Pos, state: SlotState) -> bool {
         debug_assert!(state != SlotState::Gone, "use remove() to make a slot gone");
         let lane = &mut self.lanes[pos.lane as usize];
-        let Some(i) = lane.index_of(pos.seq) else { return false };
+        let Some(i) = lane.index_of(pos.seq) else {
+            return false;
+        };
         let slot = &mut lane.slots[i];
         if slot.state == SlotState::Gone {
             return false;
@@ -405,7 +421,14 @@ impl Store {
             let mut ix = IdMap::default();
             for (l, lane) in self.lanes.iter().enumerate() {
                 for s in lane.slots.iter().filter(|s| s.state != SlotState::Gone) {
-                    index_add(&mut ix, s.msg.descriptor.msg_id, Pos { lane: l as u8, seq: s.seq });
+                    index_add(
+                        &mut ix,
+                        s.msg.descriptor.msg_id,
+                        Pos {
+                            lane: l as u8,
+                            seq: s.seq,
+                        },
+                    );
                 }
             }
             self.msg_index = Some(ix);
@@ -444,7 +467,9 @@ impl Store {
                     .iter()
                     .find(|s| s.state == SlotState::Available)
                     .map(|s| (s.seq, s.expires_at));
-                let Some((seq, expires_at)) = found else { break };
+                let Some((seq, expires_at)) = found else {
+                    break;
+                };
                 let pos = Pos { lane: l as u8, seq };
                 if expires_at != 0 && expires_at <= now {
                     self.remove(pos);
@@ -476,7 +501,10 @@ impl Store {
                 if s.state != SlotState::Available || !m.matches(&s.msg) {
                     continue;
                 }
-                let pos = Pos { lane: l as u8, seq: s.seq };
+                let pos = Pos {
+                    lane: l as u8,
+                    seq: s.seq,
+                };
                 if s.expires_at != 0 && s.expires_at <= now {
                     expired.push(pos);
                     continue;
@@ -508,7 +536,10 @@ impl Store {
         for (l, lane) in self.lanes.iter().enumerate() {
             for s in &lane.slots {
                 if s.state == SlotState::Available && s.expires_at != 0 && s.expires_at <= now {
-                    expired.push(Pos { lane: l as u8, seq: s.seq });
+                    expired.push(Pos {
+                        lane: l as u8,
+                        seq: s.seq,
+                    });
                 }
             }
         }
@@ -523,8 +554,15 @@ impl Store {
     pub fn clear_available(&mut self) -> usize {
         let mut all = Vec::new();
         for (l, lane) in self.lanes.iter().enumerate() {
-            for s in lane.slots.iter().filter(|s| s.state == SlotState::Available) {
-                all.push(Pos { lane: l as u8, seq: s.seq });
+            for s in lane
+                .slots
+                .iter()
+                .filter(|s| s.state == SlotState::Available)
+            {
+                all.push(Pos {
+                    lane: l as u8,
+                    seq: s.seq,
+                });
             }
         }
         for pos in &all {
@@ -535,7 +573,8 @@ impl Store {
 
     /// Whether the message at `pos` has expired at `now`.
     pub fn is_expired(&self, pos: Pos, now: u64) -> bool {
-        self.slot(pos).is_some_and(|s| s.expires_at != 0 && s.expires_at <= now)
+        self.slot(pos)
+            .is_some_and(|s| s.expires_at != 0 && s.expires_at <= now)
     }
 
     /// The expiry deadline of the message at `pos` (0 = never).
@@ -583,7 +622,10 @@ impl Store {
         let mut out = Vec::new();
         for (l, lane) in self.lanes.iter().enumerate() {
             for s in lane.slots.iter().filter(|s| s.state == state) {
-                out.push(Pos { lane: l as u8, seq: s.seq });
+                out.push(Pos {
+                    lane: l as u8,
+                    seq: s.seq,
+                });
             }
         }
         out
@@ -635,7 +677,10 @@ mod tests {
         let mut s = Store::new(false);
         put(&mut s, 0, 1);
         let b = put(&mut s, 0, 2);
-        let m = Match { correl_id: Some(CorrelId::from_slice(&[2])), msg_id: None };
+        let m = Match {
+            correl_id: Some(CorrelId::from_slice(&[2])),
+            msg_id: None,
+        };
         assert_eq!(s.find(&m, 0), Some(b));
         s.remove(b);
         assert_eq!(s.find(&m, 0), None);
@@ -679,7 +724,9 @@ mod tests {
     #[test]
     fn tombstones_are_compacted() {
         let mut s = Store::new(false);
-        let ps: Vec<_> = (0..1000).map(|i| put(&mut s, 0, (i % 200) as u8 + 1)).collect();
+        let ps: Vec<_> = (0..1000)
+            .map(|i| put(&mut s, 0, (i % 200) as u8 + 1))
+            .collect();
         for p in ps.iter().skip(1).step_by(2) {
             s.remove(*p);
         }

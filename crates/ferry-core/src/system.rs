@@ -27,9 +27,21 @@ pub(crate) fn define_system_objects(qm: &QueueManager, dev_queues: bool) -> MqRe
             ..LocalQueueAttrs::default()
         })
     };
-    qm.define_queue(DEAD_LETTER_QUEUE, local("Dead-letter queue", 999_999_999), false)?;
-    qm.define_queue(DEFAULT_LOCAL_QUEUE, local("Template for local queues", 5000), false)?;
-    qm.define_queue(ADMIN_COMMAND_QUEUE, local("Administrative commands", 5000), false)?;
+    qm.define_queue(
+        DEAD_LETTER_QUEUE,
+        local("Dead-letter queue", 999_999_999),
+        false,
+    )?;
+    qm.define_queue(
+        DEFAULT_LOCAL_QUEUE,
+        local("Template for local queues", 5000),
+        false,
+    )?;
+    qm.define_queue(
+        ADMIN_COMMAND_QUEUE,
+        local("Administrative commands", 5000),
+        false,
+    )?;
     qm.define_queue(
         DEFAULT_MODEL_QUEUE,
         QueueDefinition::Model(LocalQueueAttrs {

@@ -122,7 +122,9 @@ impl Waiter {
     /// Whether this waiter can take `msg` by hand-over (else it is only woken to retry).
     pub fn accepts(&self, msg: &Message) -> bool {
         !self.browse
-            && self.max_len.is_none_or(|max| msg.body.len() <= max || self.accept_truncated)
+            && self
+                .max_len
+                .is_none_or(|max| msg.body.len() <= max || self.accept_truncated)
     }
 
     /// Whether the waiter is still waiting (not cancelled or served).
@@ -301,7 +303,11 @@ impl Waiters {
         }
         if !self.other_specific.is_empty() {
             self.other_specific.retain(|w| w.is_waiting());
-            if let Some(i) = self.other_specific.iter().position(|w| w.criteria.matches(msg)) {
+            if let Some(i) = self
+                .other_specific
+                .iter()
+                .position(|w| w.criteria.matches(msg))
+            {
                 return Some(self.other_specific.remove(i));
             }
         }
@@ -358,7 +364,9 @@ fn take_first(list: &mut VecDeque<Arc<Waiter>>, msg: &Message) -> Option<Arc<Wai
     while matches!(list.front(), Some(w) if !w.is_waiting()) {
         list.pop_front();
     }
-    let i = list.iter().position(|w| w.is_waiting() && w.criteria.matches(msg))?;
+    let i = list
+        .iter()
+        .position(|w| w.is_waiting() && w.criteria.matches(msg))?;
     list.remove(i)
 }
 

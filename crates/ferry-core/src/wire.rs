@@ -7,20 +7,24 @@
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use ferry_proto::msg::{open_flags, put_flags};
-use ferry_proto::{Status, WireDeadLetter, WireDescriptor, WireGetOptions, WireMessage, WireObject, WireValue};
+use ferry_proto::{
+    Status, WireDeadLetter, WireDescriptor, WireGetOptions, WireMessage, WireObject, WireValue,
+};
 
 use crate::message::{
-    CorrelId, DeadLetterHeader, Message, MessageDescriptor, MessageType, MsgId, Persistence, Priority,
-    Properties, PropertyValue,
+    CorrelId, DeadLetterHeader, Message, MessageDescriptor, MessageType, MsgId, Persistence,
+    Priority, Properties, PropertyValue,
 };
 use crate::name::{object_name, ApplName, FormatName, ObjectName, UserId};
 use crate::options::{
-    BrowseMode, GetOptions, InputMode, ObjectDescriptor, OpenOptions, PutOptions, PutResponseMode, Wait,
+    BrowseMode, GetOptions, InputMode, ObjectDescriptor, OpenOptions, PutOptions, PutResponseMode,
+    Wait,
 };
 use crate::reason::{CompletionCode, MqError, Reason};
 
 fn ms(t: SystemTime) -> u64 {
-    t.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+    t.duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
 }
 
 fn time(ms: u64) -> SystemTime {
@@ -28,7 +32,10 @@ fn time(ms: u64) -> SystemTime {
 }
 
 fn wire_err(what: &str) -> MqError {
-    MqError::new(Reason::UnexpectedError, format!("the peer sent an invalid {what}"))
+    MqError::new(
+        Reason::UnexpectedError,
+        format!("the peer sent an invalid {what}"),
+    )
 }
 
 /// Engine descriptor to wire.
@@ -77,9 +84,18 @@ pub fn descriptor_from_wire(w: &WireDescriptor) -> Result<MessageDescriptor, MqE
             0 => Persistence::NotPersistent,
             1 => Persistence::Persistent,
             2 => Persistence::AsQueueDef,
-            _ => return Err(MqError::new(Reason::PersistenceError, format!("persistence value {} is not valid", w.persistence))),
+            _ => {
+                return Err(MqError::new(
+                    Reason::PersistenceError,
+                    format!("persistence value {} is not valid", w.persistence),
+                ))
+            }
         },
-        priority: if w.priority == 255 { Priority::AsQueueDef } else { Priority::Value(w.priority) },
+        priority: if w.priority == 255 {
+            Priority::AsQueueDef
+        } else {
+            Priority::Value(w.priority)
+        },
         expiry: (w.expiry_ms != 0).then(|| Duration::from_millis(w.expiry_ms)),
         message_type: match w.message_type {
             1 => MessageType::Request,
@@ -135,7 +151,11 @@ fn value_from_wire(v: &WireValue) -> PropertyValue {
 pub fn message_to_wire(m: &Message) -> WireMessage {
     WireMessage {
         descriptor: descriptor_to_wire(&m.descriptor),
-        properties: m.properties.iter().map(|(n, v)| (n.to_owned(), value_to_wire(v))).collect(),
+        properties: m
+            .properties
+            .iter()
+            .map(|(n, v)| (n.to_owned(), value_to_wire(v)))
+            .collect(),
         dead_letter: m.dead_letter.as_ref().map(|d| WireDeadLetter {
             reason: d.reason.code(),
             dest_queue: d.dest_queue.to_string(),
@@ -165,13 +185,22 @@ pub fn message_from_wire(w: WireMessage) -> Result<Message, MqError> {
             put_time: time(d.put_time_ms),
         })),
     };
-    Ok(Message { descriptor: descriptor_from_wire(&w.descriptor)?, properties, dead_letter, body: w.body })
+    Ok(Message {
+        descriptor: descriptor_from_wire(&w.descriptor)?,
+        properties,
+        dead_letter,
+        body: w.body,
+    })
 }
 
 /// Object descriptor to wire.
 pub fn object_to_wire(od: &ObjectDescriptor) -> WireObject {
     match od {
-        ObjectDescriptor::QueueManager => WireObject { kind: 1, name: String::new(), dynamic_name: String::new() },
+        ObjectDescriptor::QueueManager => WireObject {
+            kind: 1,
+            name: String::new(),
+            dynamic_name: String::new(),
+        },
         ObjectDescriptor::Queue { name, dynamic_name } => WireObject {
             kind: 0,
             name: name.to_string(),
@@ -218,12 +247,19 @@ pub fn open_to_wire(o: &OpenOptions) -> u32 {
 
 /// Wire bits to open options.
 pub fn open_from_wire(f: u32) -> Result<OpenOptions, MqError> {
-    let inputs = [open_flags::INPUT_SHARED, open_flags::INPUT_EXCLUSIVE, open_flags::INPUT_AS_Q_DEF]
-        .iter()
-        .filter(|b| f & **b != 0)
-        .count();
+    let inputs = [
+        open_flags::INPUT_SHARED,
+        open_flags::INPUT_EXCLUSIVE,
+        open_flags::INPUT_AS_Q_DEF,
+    ]
+    .iter()
+    .filter(|b| f & **b != 0)
+    .count();
     if inputs > 1 || (f & open_flags::READ_AHEAD != 0 && f & open_flags::NO_READ_AHEAD != 0) {
-        return Err(MqError::new(Reason::OptionsError, "contradictory open options"));
+        return Err(MqError::new(
+            Reason::OptionsError,
+            "contradictory open options",
+        ));
     }
     Ok(OpenOptions {
         input: if f & open_flags::INPUT_SHARED != 0 {
@@ -271,7 +307,10 @@ pub fn put_to_wire(o: &PutOptions) -> u32 {
 /// Wire bits to put options.
 pub fn put_from_wire(f: u32) -> Result<PutOptions, MqError> {
     if f & put_flags::ASYNC != 0 && f & put_flags::SYNC != 0 {
-        return Err(MqError::new(Reason::OptionsError, "a put cannot be both sync and async"));
+        return Err(MqError::new(
+            Reason::OptionsError,
+            "a put cannot be both sync and async",
+        ));
     }
     Ok(PutOptions {
         syncpoint: f & put_flags::SYNCPOINT != 0,
@@ -292,7 +331,8 @@ const GET_SYNCPOINT: u32 = 1;
 const GET_ACCEPT_TRUNCATED: u32 = 1 << 1;
 const GET_FAIL_IF_QUIESCING: u32 = 1 << 2;
 const GET_BROWSE_SHIFT: u32 = 4;
-const GET_KNOWN: u32 = GET_SYNCPOINT | GET_ACCEPT_TRUNCATED | GET_FAIL_IF_QUIESCING | (7 << GET_BROWSE_SHIFT);
+const GET_KNOWN: u32 =
+    GET_SYNCPOINT | GET_ACCEPT_TRUNCATED | GET_FAIL_IF_QUIESCING | (7 << GET_BROWSE_SHIFT);
 
 /// Get options to wire.
 pub fn get_to_wire(o: &GetOptions) -> WireGetOptions {
@@ -322,14 +362,19 @@ pub fn get_to_wire(o: &GetOptions) -> WireGetOptions {
         },
         msg_id: o.msg_id.map(|m| m.0),
         correl_id: o.correl_id.map(|c| c.0),
-        max_len: o.max_len.map_or(u32::MAX, |m| m.min(u32::MAX as usize - 1) as u32),
+        max_len: o
+            .max_len
+            .map_or(u32::MAX, |m| m.min(u32::MAX as usize - 1) as u32),
     }
 }
 
 /// Wire to get options.
 pub fn get_from_wire(w: &WireGetOptions) -> Result<GetOptions, MqError> {
     if w.flags & !GET_KNOWN != 0 {
-        return Err(MqError::new(Reason::OptionsError, format!("get option bits {:#x} are not known", w.flags)));
+        return Err(MqError::new(
+            Reason::OptionsError,
+            format!("get option bits {:#x} are not known", w.flags),
+        ));
     }
     let browse = match (w.flags >> GET_BROWSE_SHIFT) & 7 {
         0 => BrowseMode::None,
@@ -373,7 +418,12 @@ pub fn status_of(e: &MqError) -> Status {
 pub fn status_ok(warning: Option<Reason>) -> Status {
     match warning {
         None => Status::OK,
-        Some(r) => Status { completion: 1, reason: r.code(), detail: String::new(), data_length: 0 },
+        Some(r) => Status {
+            completion: 1,
+            reason: r.code(),
+            detail: String::new(),
+            data_length: 0,
+        },
     }
 }
 
@@ -386,7 +436,11 @@ pub fn error_of(s: &Status) -> MqError {
     } else {
         format!("reason {} from the queue manager: {}", s.reason, s.detail)
     };
-    MqError { reason, detail, data_length: s.data_length as usize }
+    MqError {
+        reason,
+        detail,
+        data_length: s.data_length as usize,
+    }
 }
 
 #[cfg(test)]
@@ -395,7 +449,9 @@ mod tests {
 
     #[test]
     fn messages_round_trip_through_the_wire_types() {
-        let mut m = Message::text("hello").with_priority(7).with_expiry(Duration::from_secs(9));
+        let mut m = Message::text("hello")
+            .with_priority(7)
+            .with_expiry(Duration::from_secs(9));
         m.descriptor.msg_id = MsgId::from_slice(b"abc");
         m.descriptor.reply_to_queue = object_name("REPLY.Q").unwrap();
         m.descriptor.message_type = MessageType::Request;
@@ -407,7 +463,10 @@ mod tests {
 
     #[test]
     fn options_round_trip_through_the_wire_bits() {
-        let o = OpenOptions { read_ahead: Some(false), ..OpenOptions::input_exclusive().with_browse().with_inquire() };
+        let o = OpenOptions {
+            read_ahead: Some(false),
+            ..OpenOptions::input_exclusive().with_browse().with_inquire()
+        };
         assert_eq!(open_from_wire(open_to_wire(&o)).unwrap(), o);
         let p = PutOptions::syncpoint().with_new_correl_id().with_async();
         assert_eq!(put_from_wire(put_to_wire(&p)).unwrap(), p);

@@ -7,6 +7,9 @@ fn semantics_doc_lists_every_reason_code() {
     let doc = include_str!("../../../docs/semantics.md");
     for r in Reason::ALL {
         let row = format!("| {} | `{}` |", r.code(), r.name());
-        assert!(doc.contains(&row), "docs/semantics.md lacks the row for {r}");
+        assert!(
+            doc.contains(&row),
+            "docs/semantics.md lacks the row for {r}"
+        );
     }
 }

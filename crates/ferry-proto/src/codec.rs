@@ -28,7 +28,11 @@ impl Reader {
 
     fn take(&mut self, n: usize, what: &'static str) -> Result<&[u8], WireError> {
         if self.remaining() < n {
-            return Err(WireError::Truncated { what, needed: n, available: self.remaining() });
+            return Err(WireError::Truncated {
+                what,
+                needed: n,
+                available: self.remaining(),
+            });
         }
         let s = &self.buf[self.pos..self.pos + n];
         self.pos += n;
@@ -82,21 +86,29 @@ impl Reader {
     pub fn str8(&mut self, what: &'static str) -> Result<String, WireError> {
         let n = self.u8(what)? as usize;
         let b = self.take(n, what)?;
-        std::str::from_utf8(b).map(str::to_owned).map_err(|_| WireError::BadUtf8 { what })
+        std::str::from_utf8(b)
+            .map(str::to_owned)
+            .map_err(|_| WireError::BadUtf8 { what })
     }
 
     /// A string with a `u16` length prefix.
     pub fn str16(&mut self, what: &'static str) -> Result<String, WireError> {
         let n = self.u16(what)? as usize;
         let b = self.take(n, what)?;
-        std::str::from_utf8(b).map(str::to_owned).map_err(|_| WireError::BadUtf8 { what })
+        std::str::from_utf8(b)
+            .map(str::to_owned)
+            .map_err(|_| WireError::BadUtf8 { what })
     }
 
     /// Bytes with a `u32` length prefix, as a zero-copy slice.
     pub fn bytes32(&mut self, what: &'static str) -> Result<Bytes, WireError> {
         let n = self.u32(what)? as usize;
         if self.remaining() < n {
-            return Err(WireError::Truncated { what, needed: n, available: self.remaining() });
+            return Err(WireError::Truncated {
+                what,
+                needed: n,
+                available: self.remaining(),
+            });
         }
         let b = self.buf.slice(self.pos..self.pos + n);
         self.pos += n;
@@ -108,7 +120,11 @@ impl Reader {
     pub fn count(&mut self, what: &'static str, min_item_len: usize) -> Result<usize, WireError> {
         let n = self.u32(what)? as usize;
         if n.saturating_mul(min_item_len.max(1)) > self.remaining() {
-            return Err(WireError::Truncated { what, needed: n * min_item_len.max(1), available: self.remaining() });
+            return Err(WireError::Truncated {
+                what,
+                needed: n * min_item_len.max(1),
+                available: self.remaining(),
+            });
         }
         Ok(n)
     }
@@ -116,7 +132,10 @@ impl Reader {
     /// Fails unless every byte was consumed (trailing garbage is an error).
     pub fn finish(&self, what: &'static str) -> Result<(), WireError> {
         if self.remaining() != 0 {
-            return Err(WireError::TrailingBytes { what, extra: self.remaining() });
+            return Err(WireError::TrailingBytes {
+                what,
+                extra: self.remaining(),
+            });
         }
         Ok(())
     }

@@ -103,7 +103,10 @@ pub fn decode_frame(buf: &mut BytesMut, max_frame: usize) -> Result<Option<Frame
         return Err(WireError::BadLength { length: len });
     }
     if len + 4 > max_frame {
-        return Err(WireError::FrameTooLarge { length: len + 4, max: max_frame });
+        return Err(WireError::FrameTooLarge {
+            length: len + 4,
+            max: max_frame,
+        });
     }
     if buf.len() < len + 4 {
         return Ok(None);
@@ -117,7 +120,15 @@ pub fn decode_frame(buf: &mut BytesMut, max_frame: usize) -> Result<Option<Frame
     if flags & !KNOWN_FLAGS != 0 {
         return Err(WireError::BadFlags { flags });
     }
-    Ok(Some(Frame { header: FrameHeader { opcode, flags, conv, request_id }, payload: frame.freeze() }))
+    Ok(Some(Frame {
+        header: FrameHeader {
+            opcode,
+            flags,
+            conv,
+            request_id,
+        },
+        payload: frame.freeze(),
+    }))
 }
 
 /// Bytes the next frame needs in total, if its length prefix has arrived (to size reads).
@@ -152,7 +163,11 @@ pub struct Preamble {
 impl Preamble {
     /// This build's preamble.
     pub fn ours(max_frame: u32) -> Self {
-        Preamble { min_version: PROTOCOL_VERSION, max_version: PROTOCOL_VERSION, max_frame }
+        Preamble {
+            min_version: PROTOCOL_VERSION,
+            max_version: PROTOCOL_VERSION,
+            max_frame,
+        }
     }
 
     /// Encodes to 16 bytes.
@@ -176,7 +191,10 @@ impl Preamble {
             max_frame: u32::from_le_bytes([b[8], b[9], b[10], b[11]]),
         };
         if p.min_version > p.max_version {
-            return Err(WireError::BadVersionRange { min: p.min_version, max: p.max_version });
+            return Err(WireError::BadVersionRange {
+                min: p.min_version,
+                max: p.max_version,
+            });
         }
         Ok(p)
     }
@@ -194,7 +212,12 @@ mod tests {
     use super::*;
 
     fn hdr() -> FrameHeader {
-        FrameHeader { opcode: 5, flags: FLAG_RESPONSE, conv: 3, request_id: 42 }
+        FrameHeader {
+            opcode: 5,
+            flags: FLAG_RESPONSE,
+            conv: 3,
+            request_id: 42,
+        }
     }
 
     #[test]
@@ -216,7 +239,10 @@ mod tests {
     fn oversized_length_is_refused_before_the_body_arrives() {
         let mut buf = BytesMut::new();
         buf.put_u32_le(10_000_000);
-        assert!(matches!(decode_frame(&mut buf, 1024), Err(WireError::FrameTooLarge { .. })));
+        assert!(matches!(
+            decode_frame(&mut buf, 1024),
+            Err(WireError::FrameTooLarge { .. })
+        ));
     }
 
     #[test]
@@ -232,12 +258,27 @@ mod tests {
 
     #[test]
     fn preamble_negotiates_the_highest_common_version() {
-        let a = Preamble { min_version: 1, max_version: 3, max_frame: 1 };
-        let b = Preamble { min_version: 2, max_version: 5, max_frame: 1 };
+        let a = Preamble {
+            min_version: 1,
+            max_version: 3,
+            max_frame: 1,
+        };
+        let b = Preamble {
+            min_version: 2,
+            max_version: 5,
+            max_frame: 1,
+        };
         assert_eq!(a.negotiate(&b), Some(3));
-        let c = Preamble { min_version: 4, max_version: 5, max_frame: 1 };
+        let c = Preamble {
+            min_version: 4,
+            max_version: 5,
+            max_frame: 1,
+        };
         assert_eq!(a.negotiate(&c), None);
         assert_eq!(Preamble::decode(&a.encode()).unwrap(), a);
-        assert!(matches!(Preamble::decode(&[0u8; 16]), Err(WireError::BadMagic)));
+        assert!(matches!(
+            Preamble::decode(&[0u8; 16]),
+            Err(WireError::BadMagic)
+        ));
     }
 }

@@ -229,12 +229,19 @@ impl WireValue {
             7 => WireValue::F64(f64::from_bits(r.u64("f64 property")?)),
             8 => {
                 let b = r.bytes32("string property")?;
-                WireValue::String(
-                    String::from_utf8(b.to_vec()).map_err(|_| WireError::BadUtf8 { what: "string property" })?,
-                )
+                WireValue::String(String::from_utf8(b.to_vec()).map_err(|_| {
+                    WireError::BadUtf8 {
+                        what: "string property",
+                    }
+                })?)
             }
             9 => WireValue::Bytes(r.bytes32("bytes property")?),
-            t => return Err(WireError::BadValue { what: "property type", value: t as u64 }),
+            t => {
+                return Err(WireError::BadValue {
+                    what: "property type",
+                    value: t as u64,
+                })
+            }
         })
     }
 }
@@ -312,10 +319,20 @@ impl WireMessage {
                 put_appl_name: r.str8("dead-letter application")?,
                 put_time_ms: r.u64("dead-letter time")?,
             }),
-            v => return Err(WireError::BadValue { what: "dead-letter flag", value: v as u64 }),
+            v => {
+                return Err(WireError::BadValue {
+                    what: "dead-letter flag",
+                    value: v as u64,
+                })
+            }
         };
         let body = r.bytes32("body")?;
-        Ok(WireMessage { descriptor, properties, dead_letter, body })
+        Ok(WireMessage {
+            descriptor,
+            properties,
+            dead_letter,
+            body,
+        })
     }
 }
 
@@ -339,9 +356,16 @@ impl WireObject {
     fn decode(r: &mut Reader) -> Result<Self, WireError> {
         let kind = r.u8("object kind")?;
         if kind > 1 {
-            return Err(WireError::BadValue { what: "object kind", value: kind as u64 });
+            return Err(WireError::BadValue {
+                what: "object kind",
+                value: kind as u64,
+            });
         }
-        Ok(WireObject { kind, name: r.str8("object name")?, dynamic_name: r.str8("dynamic name")? })
+        Ok(WireObject {
+            kind,
+            name: r.str8("object name")?,
+            dynamic_name: r.str8("dynamic name")?,
+        })
     }
 }
 
@@ -507,7 +531,12 @@ impl Request {
     /// Appends the payload.
     pub fn encode(&self, out: &mut BytesMut) {
         match self {
-            Request::Connect { app_name, user, password, flags } => {
+            Request::Connect {
+                app_name,
+                user,
+                password,
+                flags,
+            } => {
                 out.put_str8(app_name);
                 out.put_str8(user);
                 out.put_str8(password);
@@ -526,7 +555,11 @@ impl Request {
                 out.put_u32_le(*options);
                 msg.encode(out);
             }
-            Request::Put1 { object, options, msg } => {
+            Request::Put1 {
+                object,
+                options,
+                msg,
+            } => {
                 object.encode(out);
                 out.put_u32_le(*options);
                 msg.encode(out);
@@ -554,7 +587,11 @@ impl Request {
                     out.put_i64_le(*v);
                 }
             }
-            Request::Disconnect | Request::Commit | Request::Backout | Request::Status | Request::Heartbeat => {}
+            Request::Disconnect
+            | Request::Commit
+            | Request::Backout
+            | Request::Status
+            | Request::Heartbeat => {}
         }
     }
 
@@ -573,20 +610,34 @@ impl Request {
                 let object = WireObject::decode(&mut r)?;
                 let options = r.u32("open options")?;
                 if options & !open_flags::ALL != 0 {
-                    return Err(WireError::BadValue { what: "open options", value: options as u64 });
+                    return Err(WireError::BadValue {
+                        what: "open options",
+                        value: options as u64,
+                    });
                 }
                 Request::Open { object, options }
             }
-            Opcode::Close => Request::Close { hobj: r.u32("handle")?, options: r.u8("close options")? },
+            Opcode::Close => Request::Close {
+                hobj: r.u32("handle")?,
+                options: r.u8("close options")?,
+            },
             Opcode::Put => {
                 let hobj = r.u32("handle")?;
                 let options = check_put_flags(r.u32("put options")?)?;
-                Request::Put { hobj, options, msg: WireMessage::decode(&mut r)? }
+                Request::Put {
+                    hobj,
+                    options,
+                    msg: WireMessage::decode(&mut r)?,
+                }
             }
             Opcode::Put1 => {
                 let object = WireObject::decode(&mut r)?;
                 let options = check_put_flags(r.u32("put options")?)?;
-                Request::Put1 { object, options, msg: WireMessage::decode(&mut r)? }
+                Request::Put1 {
+                    object,
+                    options,
+                    msg: WireMessage::decode(&mut r)?,
+                }
             }
             Opcode::Get => Request::Get {
                 hobj: r.u32("handle")?,
@@ -601,7 +652,9 @@ impl Request {
             Opcode::Inquire => {
                 let hobj = r.u32("handle")?;
                 let n = r.count("selector count", 4)?;
-                let selectors = (0..n).map(|_| r.i32("selector")).collect::<Result<_, _>>()?;
+                let selectors = (0..n)
+                    .map(|_| r.i32("selector"))
+                    .collect::<Result<_, _>>()?;
                 Request::Inquire { hobj, selectors }
             }
             Opcode::Set => {
@@ -625,7 +678,10 @@ impl Request {
 
 fn check_put_flags(f: u32) -> Result<u32, WireError> {
     if f & !put_flags::ALL != 0 {
-        return Err(WireError::BadValue { what: "put options", value: f as u64 });
+        return Err(WireError::BadValue {
+            what: "put options",
+            value: f as u64,
+        });
     }
     Ok(f)
 }
@@ -644,7 +700,10 @@ fn get_opt_id(r: &mut Reader, what: &'static str) -> Result<Option<[u8; ID_LEN]>
     match r.u8(what)? {
         0 => Ok(None),
         1 => Ok(Some(r.array(what)?)),
-        v => Err(WireError::BadValue { what, value: v as u64 }),
+        v => Err(WireError::BadValue {
+            what,
+            value: v as u64,
+        }),
     }
 }
 
@@ -663,7 +722,12 @@ pub struct Status {
 
 impl Status {
     /// Success.
-    pub const OK: Status = Status { completion: 0, reason: 0, detail: String::new(), data_length: 0 };
+    pub const OK: Status = Status {
+        completion: 0,
+        reason: 0,
+        detail: String::new(),
+        data_length: 0,
+    };
 
     /// Whether the call failed (no result follows).
     pub fn failed(&self) -> bool {
@@ -752,7 +816,11 @@ pub fn encode_response(out: &mut BytesMut, status: &Status, reply: &Reply) {
     }
     match reply {
         Reply::Empty => {}
-        Reply::Connected { conn_id, qmgr, heartbeat_ms } => {
+        Reply::Connected {
+            conn_id,
+            qmgr,
+            heartbeat_ms,
+        } => {
             out.put_u64_le(*conn_id);
             out.put_str8(qmgr);
             out.put_u32_le(*heartbeat_ms);
@@ -761,7 +829,13 @@ pub fn encode_response(out: &mut BytesMut, status: &Status, reply: &Reply) {
             out.put_u32_le(*hobj);
             out.put_str8(name);
         }
-        Reply::Put { msg_id, correl_id, put_time_ms, persistence, priority } => {
+        Reply::Put {
+            msg_id,
+            correl_id,
+            put_time_ms,
+            persistence,
+            priority,
+        } => {
             out.put_slice(msg_id);
             out.put_slice(correl_id);
             out.put_u64_le(*put_time_ms);
@@ -787,7 +861,13 @@ pub fn encode_response(out: &mut BytesMut, status: &Status, reply: &Reply) {
                 }
             }
         }
-        Reply::Status { succeeded, warned, failed, first_reason, first_detail } => {
+        Reply::Status {
+            succeeded,
+            warned,
+            failed,
+            first_reason,
+            first_detail,
+        } => {
             out.put_u64_le(*succeeded);
             out.put_u64_le(*warned);
             out.put_u64_le(*failed);
@@ -802,7 +882,10 @@ pub fn decode_response(opcode: u8, payload: Bytes) -> Result<(Status, Reply), Wi
     let mut r = Reader::new(payload);
     let completion = r.u8("completion code")?;
     if completion > 2 {
-        return Err(WireError::BadValue { what: "completion code", value: completion as u64 });
+        return Err(WireError::BadValue {
+            what: "completion code",
+            value: completion as u64,
+        });
     }
     let status = Status {
         completion,
@@ -820,7 +903,10 @@ pub fn decode_response(opcode: u8, payload: Bytes) -> Result<(Status, Reply), Wi
             qmgr: r.str8("queue manager")?,
             heartbeat_ms: r.u32("heartbeat")?,
         },
-        Opcode::Open => Reply::Opened { hobj: r.u32("handle")?, name: r.str8("queue name")? },
+        Opcode::Open => Reply::Opened {
+            hobj: r.u32("handle")?,
+            name: r.str8("queue name")?,
+        },
         Opcode::Put | Opcode::Put1 => Reply::Put {
             msg_id: r.array("msg id")?,
             correl_id: r.array("correl id")?,
@@ -830,7 +916,10 @@ pub fn decode_response(opcode: u8, payload: Bytes) -> Result<(Status, Reply), Wi
         },
         Opcode::Get => {
             let data_length = r.u64("data length")?;
-            Reply::Got { msg: WireMessage::decode(&mut r)?, data_length }
+            Reply::Got {
+                msg: WireMessage::decode(&mut r)?,
+                data_length,
+            }
         }
         Opcode::Inquire => {
             let n = r.count("value count", 2)?;
@@ -839,7 +928,12 @@ pub fn decode_response(opcode: u8, payload: Bytes) -> Result<(Status, Reply), Wi
                 values.push(match r.u8("value type")? {
                     0 => WireAttr::Int(r.i64("integer value")?),
                     1 => WireAttr::Str(r.str16("string value")?),
-                    v => return Err(WireError::BadValue { what: "value type", value: v as u64 }),
+                    v => {
+                        return Err(WireError::BadValue {
+                            what: "value type",
+                            value: v as u64,
+                        })
+                    }
                 });
             }
             Reply::Inquired { values }

@@ -17,27 +17,42 @@ fn arb_descriptor() -> impl Strategy<Value = WireDescriptor> {
         0u8..3,
         any::<u8>(),
         any::<u64>(),
-        (any::<u8>(), any::<u32>(), arb_str(48), arb_str(48), arb_str(8)),
-        (any::<u32>(), any::<u32>(), any::<u32>(), any::<u64>(), arb_str(28), arb_str(12)),
+        (
+            any::<u8>(),
+            any::<u32>(),
+            arb_str(48),
+            arb_str(48),
+            arb_str(8),
+        ),
+        (
+            any::<u32>(),
+            any::<u32>(),
+            any::<u32>(),
+            any::<u64>(),
+            arb_str(28),
+            arb_str(12),
+        ),
     )
-        .prop_map(|(m, c, p, pr, e, (mt, fb, rq, rqm, f), (cc, en, bo, pt, an, u))| WireDescriptor {
-            msg_id: m,
-            correl_id: c,
-            persistence: p,
-            priority: pr,
-            expiry_ms: e,
-            message_type: mt,
-            feedback: fb,
-            reply_to_queue: rq,
-            reply_to_qmgr: rqm,
-            format: f,
-            ccsid: cc,
-            encoding: en,
-            backout_count: bo,
-            put_time_ms: pt,
-            put_appl_name: an,
-            user_id: u,
-        })
+        .prop_map(
+            |(m, c, p, pr, e, (mt, fb, rq, rqm, f), (cc, en, bo, pt, an, u))| WireDescriptor {
+                msg_id: m,
+                correl_id: c,
+                persistence: p,
+                priority: pr,
+                expiry_ms: e,
+                message_type: mt,
+                feedback: fb,
+                reply_to_queue: rq,
+                reply_to_qmgr: rqm,
+                format: f,
+                ccsid: cc,
+                encoding: en,
+                backout_count: bo,
+                put_time_ms: pt,
+                put_appl_name: an,
+                user_id: u,
+            },
+        )
 }
 
 fn arb_value() -> impl Strategy<Value = WireValue> {
@@ -51,7 +66,8 @@ fn arb_value() -> impl Strategy<Value = WireValue> {
         (-1.0e6f32..1.0e6).prop_map(WireValue::F32),
         (-1.0e12f64..1.0e12).prop_map(WireValue::F64),
         arb_str(20).prop_map(WireValue::String),
-        proptest::collection::vec(any::<u8>(), 0..20).prop_map(|v| WireValue::Bytes(Bytes::from(v))),
+        proptest::collection::vec(any::<u8>(), 0..20)
+            .prop_map(|v| WireValue::Bytes(Bytes::from(v))),
     ]
 }
 
@@ -59,39 +75,93 @@ fn arb_message() -> impl Strategy<Value = WireMessage> {
     (
         arb_descriptor(),
         proptest::collection::vec((arb_str(12), arb_value()), 0..4),
-        proptest::option::of((any::<u32>(), arb_str(48), arb_str(48), arb_str(8), arb_str(28), any::<u64>())),
+        proptest::option::of((
+            any::<u32>(),
+            arb_str(48),
+            arb_str(48),
+            arb_str(8),
+            arb_str(28),
+            any::<u64>(),
+        )),
         proptest::collection::vec(any::<u8>(), 0..300),
     )
         .prop_map(|(descriptor, properties, dl, body)| WireMessage {
             descriptor,
             properties,
-            dead_letter: dl.map(|(reason, dest_queue, dest_qmgr, original_format, put_appl_name, put_time_ms)| {
-                WireDeadLetter { reason, dest_queue, dest_qmgr, original_format, put_appl_name, put_time_ms }
-            }),
+            dead_letter: dl.map(
+                |(reason, dest_queue, dest_qmgr, original_format, put_appl_name, put_time_ms)| {
+                    WireDeadLetter {
+                        reason,
+                        dest_queue,
+                        dest_qmgr,
+                        original_format,
+                        put_appl_name,
+                        put_time_ms,
+                    }
+                },
+            ),
             body: Bytes::from(body),
         })
 }
 
 fn arb_object() -> impl Strategy<Value = WireObject> {
-    (0u8..2, arb_str(48), arb_str(48)).prop_map(|(kind, name, dynamic_name)| WireObject { kind, name, dynamic_name })
+    (0u8..2, arb_str(48), arb_str(48)).prop_map(|(kind, name, dynamic_name)| WireObject {
+        kind,
+        name,
+        dynamic_name,
+    })
 }
 
 fn arb_request() -> impl Strategy<Value = Request> {
     prop_oneof![
-        (arb_str(28), arb_str(12), arb_str(20), any::<u32>())
-            .prop_map(|(app_name, user, password, flags)| Request::Connect { app_name, user, password, flags }),
+        (arb_str(28), arb_str(12), arb_str(20), any::<u32>()).prop_map(
+            |(app_name, user, password, flags)| Request::Connect {
+                app_name,
+                user,
+                password,
+                flags
+            }
+        ),
         Just(Request::Disconnect),
-        (arb_object(), 0..=open_flags::ALL).prop_map(|(object, options)| Request::Open { object, options }),
+        (arb_object(), 0..=open_flags::ALL)
+            .prop_map(|(object, options)| Request::Open { object, options }),
         (any::<u32>(), any::<u8>()).prop_map(|(hobj, options)| Request::Close { hobj, options }),
-        (any::<u32>(), 0..=put_flags::ALL, arb_message()).prop_map(|(hobj, options, msg)| Request::Put { hobj, options, msg }),
-        (arb_object(), 0..=put_flags::ALL, arb_message()).prop_map(|(object, options, msg)| Request::Put1 { object, options, msg }),
-        (any::<u32>(), any::<u32>(), any::<u32>(), proptest::option::of(any::<[u8; 24]>()), proptest::option::of(any::<[u8; 24]>()), any::<u32>())
-            .prop_map(|(hobj, flags, wait_ms, msg_id, correl_id, max_len)| Request::Get {
-                hobj,
-                options: WireGetOptions { flags, wait_ms, msg_id, correl_id, max_len }
-            }),
-        (any::<u32>(), proptest::collection::vec(any::<i32>(), 0..8)).prop_map(|(hobj, selectors)| Request::Inquire { hobj, selectors }),
-        (any::<u32>(), proptest::collection::vec((any::<i32>(), any::<i64>()), 0..8)).prop_map(|(hobj, values)| Request::Set { hobj, values }),
+        (any::<u32>(), 0..=put_flags::ALL, arb_message())
+            .prop_map(|(hobj, options, msg)| Request::Put { hobj, options, msg }),
+        (arb_object(), 0..=put_flags::ALL, arb_message()).prop_map(|(object, options, msg)| {
+            Request::Put1 {
+                object,
+                options,
+                msg,
+            }
+        }),
+        (
+            any::<u32>(),
+            any::<u32>(),
+            any::<u32>(),
+            proptest::option::of(any::<[u8; 24]>()),
+            proptest::option::of(any::<[u8; 24]>()),
+            any::<u32>()
+        )
+            .prop_map(
+                |(hobj, flags, wait_ms, msg_id, correl_id, max_len)| Request::Get {
+                    hobj,
+                    options: WireGetOptions {
+                        flags,
+                        wait_ms,
+                        msg_id,
+                        correl_id,
+                        max_len
+                    }
+                }
+            ),
+        (any::<u32>(), proptest::collection::vec(any::<i32>(), 0..8))
+            .prop_map(|(hobj, selectors)| Request::Inquire { hobj, selectors }),
+        (
+            any::<u32>(),
+            proptest::collection::vec((any::<i32>(), any::<i64>()), 0..8)
+        )
+            .prop_map(|(hobj, values)| Request::Set { hobj, values }),
         Just(Request::Commit),
         Just(Request::Backout),
         Just(Request::Status),
@@ -144,9 +214,21 @@ proptest! {
 
 #[test]
 fn failed_responses_carry_only_the_status() {
-    let status = Status { completion: 2, reason: 2053, detail: "queue APP.IN is full (MAXDEPTH 5000)".into(), data_length: 0 };
+    let status = Status {
+        completion: 2,
+        reason: 2053,
+        detail: "queue APP.IN is full (MAXDEPTH 5000)".into(),
+        data_length: 0,
+    };
     let mut out = BytesMut::new();
-    encode_response(&mut out, &status, &Reply::Opened { hobj: 1, name: "X".into() });
+    encode_response(
+        &mut out,
+        &status,
+        &Reply::Opened {
+            hobj: 1,
+            name: "X".into(),
+        },
+    );
     let (s, r) = decode_response(Opcode::Open as u8, out.freeze()).unwrap();
     assert_eq!(s, status);
     assert_eq!(r, Reply::Empty);
@@ -158,7 +240,16 @@ fn hostile_counts_are_refused_without_allocating() {
     p.extend_from_slice(&7u32.to_le_bytes()); // hobj
     p.extend_from_slice(&u32::MAX.to_le_bytes()); // selector count
     let e = Request::decode(Opcode::Inquire as u8, p.freeze()).unwrap_err();
-    assert!(matches!(e, WireError::Truncated { what: "selector count", .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            WireError::Truncated {
+                what: "selector count",
+                ..
+            }
+        ),
+        "{e}"
+    );
 }
 
 #[test]
@@ -166,5 +257,8 @@ fn trailing_bytes_are_an_error() {
     let mut p = BytesMut::new();
     Request::Commit.encode(&mut p);
     p.extend_from_slice(b"junk");
-    assert!(matches!(Request::decode(Opcode::Commit as u8, p.freeze()), Err(WireError::TrailingBytes { .. })));
+    assert!(matches!(
+        Request::decode(Opcode::Commit as u8, p.freeze()),
+        Err(WireError::TrailingBytes { .. })
+    ));
 }

@@ -16,15 +16,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::BytesMut;
+use ferry_core::waiter::WaitOutcome;
 use ferry_core::wire;
 use ferry_core::{
-    AttrValue, CloseOptions, ConnMode, ConnectOptions, GetAttempt, GetOptions, Hobj, MqError, PendingGet, QueueManager,
-    Reason, Selector, Session, Wait,
+    AttrValue, CloseOptions, ConnMode, ConnectOptions, GetAttempt, GetOptions, Hobj, MqError,
+    PendingGet, QueueManager, Reason, Selector, Session, Wait,
 };
-use ferry_core::waiter::WaitOutcome;
 use ferry_proto::{
-    begin_frame, decode_frame, encode_response, finish_frame, Frame, FrameHeader, Opcode, Preamble, Reply, Request,
-    Status, WireAttr, WireError, FLAG_PUSH, FLAG_RESPONSE, PREAMBLE_LEN,
+    begin_frame, decode_frame, encode_response, finish_frame, Frame, FrameHeader, Opcode, Preamble,
+    Reply, Request, Status, WireAttr, WireError, FLAG_PUSH, FLAG_RESPONSE, PREAMBLE_LEN,
 };
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{mpsc, watch};
@@ -129,8 +129,14 @@ struct Socket {
 }
 
 /// Serves one socket until it closes or the server stops.
-pub(crate) async fn serve<R, W>(mut rd: R, mut wr: W, ctx: Arc<Ctx>, mode: ConnMode, peer: String, mut stop: watch::Receiver<bool>)
-where
+pub(crate) async fn serve<R, W>(
+    mut rd: R,
+    mut wr: W,
+    ctx: Arc<Ctx>,
+    mode: ConnMode,
+    peer: String,
+    mut stop: watch::Receiver<bool>,
+) where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin,
 {
@@ -143,7 +149,15 @@ where
     };
     let (done_tx, mut done_rx) = mpsc::unbounded_channel();
     let heartbeat = ctx.limits.heartbeat;
-    let mut sock = Socket { ctx, mode, peer, convs: HashMap::new(), wbuf: BytesMut::with_capacity(64 * 1024), max_frame_out, done_tx };
+    let mut sock = Socket {
+        ctx,
+        mode,
+        peer,
+        convs: HashMap::new(),
+        wbuf: BytesMut::with_capacity(64 * 1024),
+        max_frame_out,
+        done_tx,
+    };
     let mut rbuf = BytesMut::with_capacity(64 * 1024);
     let mut last_sent = Instant::now();
     let mut tick = tokio::time::interval(heartbeat);
@@ -179,7 +193,9 @@ where
         Close::PeerClosed | Close::Stopping => {
             tracing::debug!(peer = %sock.peer, mode = ?sock.mode, reason = ?why, "connection closed")
         }
-        Close::Io(e) => tracing::info!(peer = %sock.peer, mode = ?sock.mode, error = %e, "connection lost"),
+        Close::Io(e) => {
+            tracing::info!(peer = %sock.peer, mode = ?sock.mode, error = %e, "connection lost")
+        }
         Close::Protocol(r) => {
             tracing::warn!(peer = %sock.peer, mode = ?sock.mode, reason = %r, "closing connection: protocol error")
         }
@@ -190,7 +206,10 @@ where
 }
 
 async fn read_more<R: AsyncRead + Unpin>(rd: &mut R, buf: &mut BytesMut) -> std::io::Result<usize> {
-    let want = ferry_proto::frame::pending_frame_len(buf).unwrap_or(0).saturating_sub(buf.len()).clamp(16 * 1024, 1 << 20);
+    let want = ferry_proto::frame::pending_frame_len(buf)
+        .unwrap_or(0)
+        .saturating_sub(buf.len())
+        .clamp(16 * 1024, 1 << 20);
     buf.reserve(want);
     rd.read_buf(buf).await
 }
@@ -209,15 +228,25 @@ where
     let theirs = Preamble::decode(&b).map_err(|e| e.to_string())?;
     let ours = Preamble::ours(limits.max_frame as u32);
     let Some(v) = ours.negotiate(&theirs) else {
-        let none = Preamble { min_version: 0, max_version: 0, max_frame: 0 };
+        let none = Preamble {
+            min_version: 0,
+            max_version: 0,
+            max_frame: 0,
+        };
         let _ = wr.write_all(&none.encode()).await;
         return Err(format!(
             "no common protocol version (client speaks {}..{}, server {}..{})",
             theirs.min_version, theirs.max_version, ours.min_version, ours.max_version
         ));
     };
-    let chosen = Preamble { min_version: v, max_version: v, max_frame: ours.max_frame };
-    wr.write_all(&chosen.encode()).await.map_err(|e| format!("writing the preamble: {e}"))?;
+    let chosen = Preamble {
+        min_version: v,
+        max_version: v,
+        max_frame: ours.max_frame,
+    };
+    wr.write_all(&chosen.encode())
+        .await
+        .map_err(|e| format!("writing the preamble: {e}"))?;
     Ok((theirs.max_frame as usize).max(1024))
 }
 
@@ -240,7 +269,10 @@ impl Socket {
             if h.opcode == Opcode::Heartbeat as u8 {
                 return Ok(());
             }
-            return Err(Close::Protocol(format!("unexpected response frame with opcode {}", h.opcode)));
+            return Err(Close::Protocol(format!(
+                "unexpected response frame with opcode {}",
+                h.opcode
+            )));
         }
         if h.opcode == Opcode::Connect as u8 {
             return self.connect(frame);
@@ -250,7 +282,10 @@ impl Socket {
             return Ok(());
         }
         let Some(conv) = self.convs.get_mut(&h.conv) else {
-            return Err(Close::Protocol(format!("request for conversation {} which was never connected", h.conv)));
+            return Err(Close::Protocol(format!(
+                "request for conversation {} which was never connected",
+                h.conv
+            )));
         };
         if conv.waiting.is_some() {
             if conv.queued.len() >= self.ctx.limits.max_queued_requests {
@@ -268,19 +303,30 @@ impl Socket {
     fn connect(&mut self, frame: Frame) -> Result<(), Close> {
         let h = frame.header;
         let req = Request::decode(h.opcode, frame.payload).map_err(protocol)?;
-        let Request::Connect { app_name, user, .. } = req else { unreachable!("opcode checked") };
+        let Request::Connect { app_name, user, .. } = req else {
+            unreachable!("opcode checked")
+        };
         if self.convs.contains_key(&h.conv) {
-            return Err(Close::Protocol(format!("conversation {} connected twice", h.conv)));
+            return Err(Close::Protocol(format!(
+                "conversation {} connected twice",
+                h.conv
+            )));
         }
         if self.convs.len() >= self.ctx.limits.max_conversations {
             let e = MqError::new(
                 Reason::MaxConnsLimitReached,
-                format!("this socket already carries {} conversations", self.ctx.limits.max_conversations),
+                format!(
+                    "this socket already carries {} conversations",
+                    self.ctx.limits.max_conversations
+                ),
             );
             self.respond(h, &wire::status_of(&e), &Reply::Empty);
             return Ok(());
         }
-        let opts = ConnectOptions { app_name, user_id: (!user.is_empty()).then_some(user) };
+        let opts = ConnectOptions {
+            app_name,
+            user_id: (!user.is_empty()).then_some(user),
+        };
         match self.ctx.qm.connect_as(&opts, self.mode, self.peer.clone()) {
             Ok(session) => {
                 let reply = Reply::Connected {
@@ -288,7 +334,15 @@ impl Socket {
                     qmgr: self.ctx.qm.name().to_string(),
                     heartbeat_ms: self.ctx.limits.heartbeat.as_millis() as u32,
                 };
-                self.convs.insert(h.conv, Conv { session, waiting: None, queued: VecDeque::new(), async_stats: AsyncStats::default() });
+                self.convs.insert(
+                    h.conv,
+                    Conv {
+                        session,
+                        waiting: None,
+                        queued: VecDeque::new(),
+                        async_stats: AsyncStats::default(),
+                    },
+                );
                 self.respond(h, &Status::OK, &reply);
             }
             Err(e) => self.respond(h, &wire::status_of(&e), &Reply::Empty),
@@ -300,7 +354,9 @@ impl Socket {
     fn execute(&mut self, frame: Frame) -> Result<(), Close> {
         let h = frame.header;
         let req = Request::decode(h.opcode, frame.payload).map_err(protocol)?;
-        let Some(conv) = self.convs.get_mut(&h.conv) else { return Ok(()) };
+        let Some(conv) = self.convs.get_mut(&h.conv) else {
+            return Ok(());
+        };
         let result: Result<Reply, MqError> = match req {
             Request::Connect { .. } | Request::Heartbeat => unreachable!("handled before"),
             Request::Disconnect => {
@@ -313,7 +369,10 @@ impl Socket {
                 let od = wire::object_from_wire(&object)?;
                 let opts = wire::open_from_wire(options)?;
                 let hobj = conv.session.open(&od, opts)?;
-                Ok(Reply::Opened { hobj: hobj.0, name: conv.session.queue_name(hobj)?.to_string() })
+                Ok(Reply::Opened {
+                    hobj: hobj.0,
+                    name: conv.session.queue_name(hobj)?.to_string(),
+                })
             })(),
             Request::Close { hobj, options } => {
                 let opts = match options {
@@ -337,7 +396,11 @@ impl Socket {
                 self.reply_put(h, r);
                 return Ok(());
             }
-            Request::Put1 { object, options, msg } => {
+            Request::Put1 {
+                object,
+                options,
+                msg,
+            } => {
                 let is_async = options & ferry_proto::msg::put_flags::ASYNC != 0;
                 let r = (|| {
                     let od = wire::object_from_wire(&object)?;
@@ -372,7 +435,10 @@ impl Socket {
                     .iter()
                     .map(|s| {
                         Selector::from_code(*s).ok_or_else(|| {
-                            MqError::new(Reason::SelectorError, format!("selector {s} is not supported"))
+                            MqError::new(
+                                Reason::SelectorError,
+                                format!("selector {s} is not supported"),
+                            )
                         })
                     })
                     .collect::<Result<Vec<_>, _>>()?;
@@ -393,7 +459,12 @@ impl Socket {
                     .map(|(s, v)| {
                         Selector::from_code(*s)
                             .map(|sel| (sel, AttrValue::Int(*v)))
-                            .ok_or_else(|| MqError::new(Reason::SelectorError, format!("selector {s} is not supported")))
+                            .ok_or_else(|| {
+                                MqError::new(
+                                    Reason::SelectorError,
+                                    format!("selector {s} is not supported"),
+                                )
+                            })
                     })
                     .collect::<Result<Vec<_>, _>>()?;
                 conv.session.set(Hobj(hobj), &vals).map(|_| Reply::Empty)
@@ -402,22 +473,43 @@ impl Socket {
             Request::Backout => conv.session.backout().map(|_| Reply::Empty),
             Request::Status => {
                 let s = std::mem::take(&mut conv.async_stats);
-                let (first_reason, first_detail) =
-                    s.first_failure.map_or((0, String::new()), |e| (e.reason.code(), e.detail));
-                Ok(Reply::Status { succeeded: s.succeeded, warned: s.warned, failed: s.failed, first_reason, first_detail })
+                let (first_reason, first_detail) = s
+                    .first_failure
+                    .map_or((0, String::new()), |e| (e.reason.code(), e.detail));
+                Ok(Reply::Status {
+                    succeeded: s.succeeded,
+                    warned: s.warned,
+                    failed: s.failed,
+                    first_reason,
+                    first_detail,
+                })
             }
         };
         self.reply(h, result);
         Ok(())
     }
 
-    fn start_get(&mut self, h: FrameHeader, hobj: Hobj, opts: GetOptions, deadline: Option<Instant>) {
-        let Some(conv) = self.convs.get_mut(&h.conv) else { return };
+    fn start_get(
+        &mut self,
+        h: FrameHeader,
+        hobj: Hobj,
+        opts: GetOptions,
+        deadline: Option<Instant>,
+    ) {
+        let Some(conv) = self.convs.get_mut(&h.conv) else {
+            return;
+        };
         match conv.session.try_get(hobj, &opts) {
             Ok(GetAttempt::Got(g)) => {
                 let status = wire::status_ok(g.warning);
-                let status = Status { data_length: g.data_length as u64, ..status };
-                let reply = Reply::Got { msg: wire::message_to_wire(&g.message), data_length: g.data_length as u64 };
+                let status = Status {
+                    data_length: g.data_length as u64,
+                    ..status
+                };
+                let reply = Reply::Got {
+                    msg: wire::message_to_wire(&g.message),
+                    data_length: g.data_length as u64,
+                };
                 self.respond(h, &status, &reply);
             }
             Ok(GetAttempt::Wait(mut pending)) => {
@@ -426,7 +518,15 @@ impl Socket {
                 let request_id = h.request_id;
                 conv.waiting = Some(tokio::spawn(async move {
                     let outcome = wait_for(&mut pending, deadline).await;
-                    let done = WaitDone { conv: conv_id, request_id, hobj, opts, deadline, pending, outcome: Some(outcome) };
+                    let done = WaitDone {
+                        conv: conv_id,
+                        request_id,
+                        hobj,
+                        opts,
+                        deadline,
+                        pending,
+                        outcome: Some(outcome),
+                    };
                     // If the connection has gone, `done` comes back and its drop gives the message back.
                     let _ = tx.send(done);
                 }));
@@ -436,19 +536,35 @@ impl Socket {
     }
 
     fn on_wait_done(&mut self, mut done: WaitDone) -> Result<(), Close> {
-        let h = FrameHeader { opcode: Opcode::Get as u8, flags: 0, conv: done.conv, request_id: done.request_id };
-        let Some(conv) = self.convs.get_mut(&done.conv) else { return Ok(()) };
+        let h = FrameHeader {
+            opcode: Opcode::Get as u8,
+            flags: 0,
+            conv: done.conv,
+            request_id: done.request_id,
+        };
+        let Some(conv) = self.convs.get_mut(&done.conv) else {
+            return Ok(());
+        };
         conv.waiting = None;
         let outcome = done.outcome.take().unwrap_or(WaitOutcome::TimedOut);
         match conv.session.finish_wait(done.hobj, &done.opts, outcome) {
             Ok(Some(g)) => {
-                let status = Status { data_length: g.data_length as u64, ..wire::status_ok(g.warning) };
-                let reply = Reply::Got { msg: wire::message_to_wire(&g.message), data_length: g.data_length as u64 };
+                let status = Status {
+                    data_length: g.data_length as u64,
+                    ..wire::status_ok(g.warning)
+                };
+                let reply = Reply::Got {
+                    msg: wire::message_to_wire(&g.message),
+                    data_length: g.data_length as u64,
+                };
                 self.respond(h, &status, &reply);
             }
             Ok(None) => {
                 if done.deadline.is_some_and(|d| Instant::now() >= d) {
-                    let e = MqError::new(Reason::NoMsgAvailable, "no matching message arrived within the wait interval");
+                    let e = MqError::new(
+                        Reason::NoMsgAvailable,
+                        "no matching message arrived within the wait interval",
+                    );
                     self.respond(h, &wire::status_of(&e), &Reply::Empty);
                 } else {
                     self.start_get(h, done.hobj, done.opts, done.deadline);
@@ -462,11 +578,15 @@ impl Socket {
     /// Runs requests that queued behind a wait, until the conversation waits again.
     fn drain_queued(&mut self, conv_id: u16) -> Result<(), Close> {
         loop {
-            let Some(conv) = self.convs.get_mut(&conv_id) else { return Ok(()) };
+            let Some(conv) = self.convs.get_mut(&conv_id) else {
+                return Ok(());
+            };
             if conv.waiting.is_some() {
                 return Ok(());
             }
-            let Some(frame) = conv.queued.pop_front() else { return Ok(()) };
+            let Some(frame) = conv.queued.pop_front() else {
+                return Ok(());
+            };
             self.execute(frame)?;
         }
     }
@@ -489,7 +609,10 @@ impl Socket {
     }
 
     fn respond(&mut self, h: FrameHeader, status: &Status, reply: &Reply) {
-        let hdr = FrameHeader { flags: FLAG_RESPONSE, ..h };
+        let hdr = FrameHeader {
+            flags: FLAG_RESPONSE,
+            ..h
+        };
         let start = begin_frame(&mut self.wbuf, hdr);
         encode_response(&mut self.wbuf, status, reply);
         if self.wbuf.len() - start > self.max_frame_out {
@@ -497,7 +620,10 @@ impl Socket {
             self.wbuf.truncate(start);
             let e = MqError::new(
                 Reason::MsgTooBigForQMgr,
-                format!("the response exceeds the client's maximum frame of {} bytes", self.max_frame_out),
+                format!(
+                    "the response exceeds the client's maximum frame of {} bytes",
+                    self.max_frame_out
+                ),
             );
             let start = begin_frame(&mut self.wbuf, hdr);
             encode_response(&mut self.wbuf, &wire::status_of(&e), &Reply::Empty);
@@ -508,7 +634,12 @@ impl Socket {
     }
 
     fn push_heartbeat(&mut self) {
-        let hdr = FrameHeader { opcode: Opcode::Heartbeat as u8, flags: FLAG_PUSH, conv: 0, request_id: 0 };
+        let hdr = FrameHeader {
+            opcode: Opcode::Heartbeat as u8,
+            flags: FLAG_PUSH,
+            conv: 0,
+            request_id: 0,
+        };
         let start = begin_frame(&mut self.wbuf, hdr);
         finish_frame(&mut self.wbuf, start);
     }
@@ -527,7 +658,10 @@ fn put_reply(out: ferry_core::PutOutcome) -> (Reply, Option<Reason>) {
         Reply::Put {
             msg_id: out.msg_id.0,
             correl_id: out.correl_id.0,
-            put_time_ms: out.put_time.duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64),
+            put_time_ms: out
+                .put_time
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as u64),
             persistence,
             priority: out.priority,
         },
@@ -554,7 +688,10 @@ fn commit_with_async(conv: &mut Conv) -> Result<Reply, MqError> {
         conv.session.backout()?;
         return Err(MqError::new(
             Reason::BackedOut,
-            format!("an asynchronous put failed ({}: {}); the unit of work was backed out", e.reason, e.detail),
+            format!(
+                "an asynchronous put failed ({}: {}); the unit of work was backed out",
+                e.reason, e.detail
+            ),
         ));
     }
     conv.session.commit().map(|_| Reply::Empty)

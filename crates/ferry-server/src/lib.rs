@@ -87,14 +87,23 @@ impl Server {
                          listen on 127.0.0.1 or configure authentication"
                     )));
                 }
-                Some(TcpListener::bind(addr).await.map_err(|e| StartError(format!("cannot listen on {addr}: {e}")))?)
+                Some(
+                    TcpListener::bind(addr)
+                        .await
+                        .map_err(|e| StartError(format!("cannot listen on {addr}: {e}")))?,
+                )
             }
         };
         let unix = match &config.unix_path {
             None => None,
             Some(path) => Some(bind_unix(path)?),
         };
-        Ok(Server { qm, config, tcp, unix })
+        Ok(Server {
+            qm,
+            config,
+            tcp,
+            unix,
+        })
     }
 
     /// The bound TCP address (useful when the configured port was 0).
@@ -109,11 +118,19 @@ impl Server {
 
     /// Accepts connections until `shutdown` completes, then stops cleanly.
     pub async fn run(self, shutdown: impl std::future::Future<Output = ()>) {
-        let Server { qm, config, tcp, unix } = self;
+        let Server {
+            qm,
+            config,
+            tcp,
+            unix,
+        } = self;
         let (stop_tx, stop_rx) = watch::channel(false);
         let permits = Arc::new(Semaphore::new(config.max_sockets));
         let mut tasks = JoinSet::new();
-        let ctx = Arc::new(conn::Ctx { qm: qm.clone(), limits: config.limits.clone() });
+        let ctx = Arc::new(conn::Ctx {
+            qm: qm.clone(),
+            limits: config.limits.clone(),
+        });
         tokio::pin!(shutdown);
         loop {
             let permit = tokio::select! {
@@ -152,12 +169,21 @@ impl Server {
             }
             while tasks.try_join_next().is_some() {}
         }
-        tracing::info!(connections = tasks.len(), "stopping: quiescing the queue manager");
+        tracing::info!(
+            connections = tasks.len(),
+            "stopping: quiescing the queue manager"
+        );
         qm.quiesce();
         let _ = stop_tx.send(true);
-        let drained = tokio::time::timeout(config.stop_grace, async { while tasks.join_next().await.is_some() {} }).await;
+        let drained = tokio::time::timeout(config.stop_grace, async {
+            while tasks.join_next().await.is_some() {}
+        })
+        .await;
         if drained.is_err() {
-            tracing::warn!(left = tasks.len(), "connections still open after the grace period; closing them");
+            tracing::warn!(
+                left = tasks.len(),
+                "connections still open after the grace period; closing them"
+            );
             tasks.abort_all();
             while tasks.join_next().await.is_some() {}
         }
@@ -168,7 +194,9 @@ impl Server {
     }
 }
 
-async fn accept_tcp(l: Option<&TcpListener>) -> Option<std::io::Result<(tokio::net::TcpStream, SocketAddr)>> {
+async fn accept_tcp(
+    l: Option<&TcpListener>,
+) -> Option<std::io::Result<(tokio::net::TcpStream, SocketAddr)>> {
     match l {
         Some(l) => Some(l.accept().await),
         None => std::future::pending().await,
@@ -187,9 +215,15 @@ async fn accept_unix(l: Option<&UnixListener>) -> Option<std::io::Result<tokio::
 fn bind_unix(path: &std::path::Path) -> Result<UnixListener, StartError> {
     use std::os::unix::fs::PermissionsExt;
     if path.exists() {
-        std::fs::remove_file(path).map_err(|e| StartError(format!("cannot remove stale socket {}: {e}", path.display())))?;
+        std::fs::remove_file(path).map_err(|e| {
+            StartError(format!(
+                "cannot remove stale socket {}: {e}",
+                path.display()
+            ))
+        })?;
     }
-    let l = UnixListener::bind(path).map_err(|e| StartError(format!("cannot listen on {}: {e}", path.display())))?;
+    let l = UnixListener::bind(path)
+        .map_err(|e| StartError(format!("cannot listen on {}: {e}", path.display())))?;
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o660))
         .map_err(|e| StartError(format!("cannot restrict {}: {e}", path.display())))?;
     Ok(l)

@@ -66,7 +66,8 @@ fn connect(t: &Resolved, app: &str) -> Result<Connection, CliError> {
         let err = CliError::from(e);
         match reason {
             Reason::QMgrDataError
-                if t.embedded_dir().is_some_and(|d| ferry_core::home::running_pid(&d).is_some()) =>
+                if t.embedded_dir()
+                    .is_some_and(|d| ferry_core::home::running_pid(&d).is_some()) =>
             {
                 err.with_hint(format!(
                     "queue manager {} is running in another process; connect to it by name \

@@ -80,7 +80,9 @@ pub fn start(home: &Path, name: &str, listen: Option<String>) -> Result<(), CliE
     let mut config = ferry_server::ServerConfig::new(&dir);
     if let Some(addr) = &listen {
         config.tcp_listen = Some(addr.parse().map_err(|e| {
-            CliError::other(format!("--listen {addr} is not a socket address like 127.0.0.1:1414: {e}"))
+            CliError::other(format!(
+                "--listen {addr} is not a socket address like 127.0.0.1:1414: {e}"
+            ))
         })?);
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -89,10 +91,16 @@ pub fn start(home: &Path, name: &str, listen: Option<String>) -> Result<(), CliE
         .enable_all()
         .build()
         .map_err(|e| CliError::other(format!("cannot start the I/O runtime: {e}")))?;
-    let server = runtime.block_on(ferry_server::Server::bind(qm.clone(), config)).map_err(|e| CliError::other(e.to_string()))?;
+    let server = runtime
+        .block_on(ferry_server::Server::bind(qm.clone(), config))
+        .map_err(|e| CliError::other(e.to_string()))?;
     let endpoints = listeners_file(&server);
-    std::fs::write(dir.join(ENDPOINTS_FILE), &endpoints)
-        .map_err(|e| CliError::other(format!("cannot write {}: {e}", dir.join(ENDPOINTS_FILE).display())))?;
+    std::fs::write(dir.join(ENDPOINTS_FILE), &endpoints).map_err(|e| {
+        CliError::other(format!(
+            "cannot write {}: {e}",
+            dir.join(ENDPOINTS_FILE).display()
+        ))
+    })?;
     for line in endpoints.lines() {
         tracing::info!(endpoint = line, "listening");
     }
@@ -113,7 +121,10 @@ pub fn start(home: &Path, name: &str, listen: Option<String>) -> Result<(), CliE
         }
     }));
     let _ = std::fs::remove_file(dir.join(ENDPOINTS_FILE));
-    tracing::info!(connections = qm.connections().len(), "stopped queue manager {name}");
+    tracing::info!(
+        connections = qm.connections().len(),
+        "stopped queue manager {name}"
+    );
     drop(lock);
     tracing::info!(qmgr = name, "queue manager stopped");
     Ok(())

@@ -311,7 +311,10 @@ fn start_list_second_start_put_and_stop() {
     let put = sb.run(&["put", "QM1", "DEV.QUEUE.1"], "hello\nworld\n");
     assert_eq!(put.code(), Some(0), "{put:?}");
     assert!(put.stdout.contains("2 messages put"), "{put:?}");
-    assert!(!put.stderr.contains("embedded"), "no embedded note over a socket: {put:?}");
+    assert!(
+        !put.stderr.contains("embedded"),
+        "no embedded note over a socket: {put:?}"
+    );
     // ...and by connection string over tcp; the messages outlive the putting process.
     let get = sb.run(&["get", "--connect", &tcp, "DEV.QUEUE.1"], "");
     assert_eq!(get.code(), Some(0), "{get:?}");
@@ -524,7 +527,11 @@ fn wait_for_file(path: &std::path::Path) -> String {
                 return s;
             }
         }
-        assert!(std::time::Instant::now() < deadline, "{} never appeared", path.display());
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{} never appeared",
+            path.display()
+        );
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }

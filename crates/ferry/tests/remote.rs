@@ -8,7 +8,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use ferry_client::{
-    CorrelId, Connection, GetOptions, Message, MessageType, OpenOptions, PutOptions, Reason, Selector,
+    Connection, CorrelId, GetOptions, Message, MessageType, OpenOptions, PutOptions, Reason,
+    Selector,
 };
 
 const DEADLINE: Duration = Duration::from_secs(30);
@@ -28,7 +29,14 @@ impl Server {
         std::fs::create_dir_all(&root).unwrap();
         let log = std::fs::File::create(root.join("server.log")).unwrap();
         let child = Command::new(env!("CARGO_BIN_EXE_ferry"))
-            .args(["qm", "start", "QM1", "--listen", "127.0.0.1:0", "--data-dir"])
+            .args([
+                "qm",
+                "start",
+                "QM1",
+                "--listen",
+                "127.0.0.1:0",
+                "--data-dir",
+            ])
             .arg(&root)
             .env("RUST_LOG", "info")
             .stdin(Stdio::null())
@@ -44,11 +52,19 @@ impl Server {
                     break t;
                 }
             }
-            assert!(Instant::now() < deadline, "server never wrote its endpoints");
+            assert!(
+                Instant::now() < deadline,
+                "server never wrote its endpoints"
+            );
             std::thread::sleep(Duration::from_millis(20));
         };
         let find = |p: &str| text.lines().find(|l| l.starts_with(p)).unwrap().to_owned();
-        Server { unix: find("unix:"), tcp: find("tcp://"), child, root }
+        Server {
+            unix: find("unix:"),
+            tcp: find("tcp://"),
+            child,
+            root,
+        }
     }
 
     fn endpoints(&self) -> [&str; 2] {
@@ -86,9 +102,16 @@ fn put_and_get_work_the_same_over_unix_and_tcp() {
     for ep in server.endpoints() {
         let mut c = connect(ep, "basic");
         assert_eq!(c.queue_manager_name().as_str(), "QM1");
-        let q = c.open_queue("DEV.QUEUE.1", OpenOptions::output().with_input().with_inquire()).unwrap();
+        let q = c
+            .open_queue(
+                "DEV.QUEUE.1",
+                OpenOptions::output().with_input().with_inquire(),
+            )
+            .unwrap();
         let mut m = Message::text("hello").with_priority(3);
-        m.properties.set("colour", ferry_client::PropertyValue::String("blue".into())).unwrap();
+        m.properties
+            .set("colour", ferry_client::PropertyValue::String("blue".into()))
+            .unwrap();
         let out = c.put(q, m, &PutOptions::default()).unwrap();
         assert!(!out.msg_id.is_none());
         assert_eq!(out.priority, 3);
@@ -104,7 +127,9 @@ fn put_and_get_work_the_same_over_unix_and_tcp() {
         );
         let e = c.get(q, &GetOptions::new()).unwrap_err();
         assert_eq!(e.reason, Reason::NoMsgAvailable, "{ep}");
-        let e = c.open_queue("NO.SUCH.QUEUE", OpenOptions::output()).unwrap_err();
+        let e = c
+            .open_queue("NO.SUCH.QUEUE", OpenOptions::output())
+            .unwrap_err();
         assert_eq!(e.reason, Reason::UnknownObjectName, "{ep}");
         assert!(e.detail.contains("NO.SUCH.QUEUE"), "{e}");
         c.disconnect().unwrap();
@@ -120,12 +145,19 @@ fn a_waiting_get_is_served_by_a_put_from_another_connection() {
             let mut c = connect(&ep2, "getter");
             let q = c.open_queue("DEV.QUEUE.2", OpenOptions::input()).unwrap();
             let started = Instant::now();
-            let got = c.get(q, &GetOptions::new().wait(Duration::from_secs(10))).unwrap();
+            let got = c
+                .get(q, &GetOptions::new().wait(Duration::from_secs(10)))
+                .unwrap();
             (got, started.elapsed())
         });
         std::thread::sleep(Duration::from_millis(200));
         let mut p = connect(ep, "putter");
-        p.put1("DEV.QUEUE.2", Message::text("wake up"), &PutOptions::default()).unwrap();
+        p.put1(
+            "DEV.QUEUE.2",
+            Message::text("wake up"),
+            &PutOptions::default(),
+        )
+        .unwrap();
         let (got, waited) = getter.join().unwrap();
         assert_eq!(&got.message.body[..], b"wake up");
         assert!(waited < Duration::from_secs(5), "{waited:?}");
@@ -133,9 +165,15 @@ fn a_waiting_get_is_served_by_a_put_from_another_connection() {
         let mut c = connect(ep, "timeout");
         let q = c.open_queue("DEV.QUEUE.2", OpenOptions::input()).unwrap();
         let t = Instant::now();
-        let e = c.get(q, &GetOptions::new().wait(Duration::from_millis(300))).unwrap_err();
+        let e = c
+            .get(q, &GetOptions::new().wait(Duration::from_millis(300)))
+            .unwrap_err();
         assert_eq!(e.reason, Reason::NoMsgAvailable);
-        assert!(t.elapsed() >= Duration::from_millis(250), "{:?}", t.elapsed());
+        assert!(
+            t.elapsed() >= Duration::from_millis(250),
+            "{:?}",
+            t.elapsed()
+        );
     }
 }
 
@@ -148,16 +186,25 @@ fn request_reply_by_correl_id_over_both_modes() {
             let mut c = connect(&ep2, "responder");
             let q = c.open_queue("DEV.QUEUE.3", OpenOptions::input()).unwrap();
             for _ in 0..20 {
-                let req = c.get(q, &GetOptions::new().wait(Duration::from_secs(10))).unwrap();
+                let req = c
+                    .get(q, &GetOptions::new().wait(Duration::from_secs(10)))
+                    .unwrap();
                 let d = &req.message.descriptor;
                 let mut reply = Message::new(req.message.body.clone());
                 reply.descriptor.correl_id = CorrelId::from(d.msg_id);
                 reply.descriptor.message_type = MessageType::Reply;
-                c.put1(d.reply_to_queue.as_str(), reply, &PutOptions::default()).unwrap();
+                c.put1(d.reply_to_queue.as_str(), reply, &PutOptions::default())
+                    .unwrap();
             }
         });
         let mut c = connect(ep, "requester");
-        let reply_q = c.open_dynamic("SYSTEM.DEFAULT.MODEL.QUEUE", "REPLY.*", OpenOptions::input()).unwrap();
+        let reply_q = c
+            .open_dynamic(
+                "SYSTEM.DEFAULT.MODEL.QUEUE",
+                "REPLY.*",
+                OpenOptions::input(),
+            )
+            .unwrap();
         let reply_name = c.queue_name(reply_q).unwrap();
         assert!(reply_name.as_str().starts_with("REPLY."), "{reply_name}");
         let req_q = c.open_queue("DEV.QUEUE.3", OpenOptions::output()).unwrap();
@@ -165,7 +212,12 @@ fn request_reply_by_correl_id_over_both_modes() {
             let m = Message::new(i.to_le_bytes().to_vec()).with_reply_to(reply_name);
             let out = c.put(req_q, m, &PutOptions::default()).unwrap();
             let got = c
-                .get(reply_q, &GetOptions::new().wait(Duration::from_secs(10)).correl_id(CorrelId::from(out.msg_id)))
+                .get(
+                    reply_q,
+                    &GetOptions::new()
+                        .wait(Duration::from_secs(10))
+                        .correl_id(CorrelId::from(out.msg_id)),
+                )
                 .unwrap();
             assert_eq!(&got.message.body[..], &i.to_le_bytes());
         }
@@ -179,11 +231,19 @@ fn syncpoint_commit_backout_and_a_dropped_connection_back_out() {
     let server = Server::start("uow");
     for ep in server.endpoints() {
         let mut c = connect(ep, "uow");
-        let q = c.open_queue("DEV.QUEUE.1", OpenOptions::output().with_input()).unwrap();
-        c.put(q, Message::text("a"), &PutOptions::syncpoint()).unwrap();
+        let q = c
+            .open_queue("DEV.QUEUE.1", OpenOptions::output().with_input())
+            .unwrap();
+        c.put(q, Message::text("a"), &PutOptions::syncpoint())
+            .unwrap();
         let mut other = connect(ep, "other");
-        let oq = other.open_queue("DEV.QUEUE.1", OpenOptions::input()).unwrap();
-        assert_eq!(other.get(oq, &GetOptions::new()).unwrap_err().reason, Reason::NoMsgAvailable);
+        let oq = other
+            .open_queue("DEV.QUEUE.1", OpenOptions::input())
+            .unwrap();
+        assert_eq!(
+            other.get(oq, &GetOptions::new()).unwrap_err().reason,
+            Reason::NoMsgAvailable
+        );
         c.commit().unwrap();
         let got = other.get(oq, &GetOptions::new().syncpoint()).unwrap();
         assert_eq!(&got.message.body[..], b"a");
@@ -192,7 +252,9 @@ fn syncpoint_commit_backout_and_a_dropped_connection_back_out() {
         assert_eq!(got.message.descriptor.backout_count, 1);
         // The connection goes away with the get uncommitted: the message comes back.
         drop(other);
-        let got = c.get(q, &GetOptions::new().wait(Duration::from_secs(5))).unwrap();
+        let got = c
+            .get(q, &GetOptions::new().wait(Duration::from_secs(5)))
+            .unwrap();
         assert_eq!(&got.message.body[..], b"a");
         assert_eq!(got.message.descriptor.backout_count, 2);
         c.disconnect().unwrap();
@@ -204,10 +266,18 @@ fn async_puts_are_pipelined_and_counted_by_the_status_call() {
     let server = Server::start("async");
     for ep in server.endpoints() {
         let mut c = connect(ep, "async");
-        let q = c.open_queue("DEV.QUEUE.1", OpenOptions::output().with_input()).unwrap();
+        let q = c
+            .open_queue("DEV.QUEUE.1", OpenOptions::output().with_input())
+            .unwrap();
         let mut ids = Vec::new();
         for i in 0..1000u32 {
-            let out = c.put(q, Message::new(i.to_le_bytes().to_vec()), &PutOptions::default().with_async()).unwrap();
+            let out = c
+                .put(
+                    q,
+                    Message::new(i.to_le_bytes().to_vec()),
+                    &PutOptions::default().with_async(),
+                )
+                .unwrap();
             ids.push(out.msg_id);
         }
         let s = c.async_put_status().unwrap();
@@ -215,21 +285,45 @@ fn async_puts_are_pipelined_and_counted_by_the_status_call() {
         for (i, id) in ids.iter().enumerate() {
             let got = c.get(q, &GetOptions::new()).unwrap();
             assert_eq!(&got.message.body[..], &(i as u32).to_le_bytes());
-            assert_eq!(got.message.descriptor.msg_id, *id, "the id returned by an async put is the message's id");
+            assert_eq!(
+                got.message.descriptor.msg_id, *id,
+                "the id returned by an async put is the message's id"
+            );
         }
         // Failures are counted, and the first one reported, without failing the put call.
-        let missing = c.put1("NO.SUCH.QUEUE", Message::text("x"), &PutOptions::default().with_async());
+        let missing = c.put1(
+            "NO.SUCH.QUEUE",
+            Message::text("x"),
+            &PutOptions::default().with_async(),
+        );
         assert!(missing.is_ok());
         let s = c.async_put_status().unwrap();
         assert_eq!((s.succeeded, s.failed), (0, 1), "{s:?}");
         assert_eq!(s.first_failure.unwrap().reason, Reason::UnknownObjectName);
-        assert_eq!(c.async_put_status().unwrap().failed, 0, "the status call resets the counts");
+        assert_eq!(
+            c.async_put_status().unwrap().failed,
+            0,
+            "the status call resets the counts"
+        );
         // A failed async put inside a unit of work makes the commit back it out.
-        c.put(q, Message::text("in uow"), &PutOptions::syncpoint().with_async()).unwrap();
-        c.put1("NO.SUCH.QUEUE", Message::text("x"), &PutOptions::syncpoint().with_async()).unwrap();
+        c.put(
+            q,
+            Message::text("in uow"),
+            &PutOptions::syncpoint().with_async(),
+        )
+        .unwrap();
+        c.put1(
+            "NO.SUCH.QUEUE",
+            Message::text("x"),
+            &PutOptions::syncpoint().with_async(),
+        )
+        .unwrap();
         let e = c.commit().unwrap_err();
         assert_eq!(e.reason, Reason::BackedOut, "{e}");
-        assert_eq!(c.get(q, &GetOptions::new()).unwrap_err().reason, Reason::NoMsgAvailable);
+        assert_eq!(
+            c.get(q, &GetOptions::new()).unwrap_err().reason,
+            Reason::NoMsgAvailable
+        );
         c.disconnect().unwrap();
     }
 }
@@ -258,7 +352,12 @@ fn preamble() -> Vec<u8> {
 
 fn frame(opcode: u8, conv: u16, payload: &[u8]) -> Vec<u8> {
     let mut b = bytes::BytesMut::new();
-    let h = ferry_proto::FrameHeader { opcode, flags: 0, conv, request_id: 1 };
+    let h = ferry_proto::FrameHeader {
+        opcode,
+        flags: 0,
+        conv,
+        request_id: 1,
+    };
     ferry_proto::encode_frame(&mut b, h, payload);
     b.to_vec()
 }
@@ -269,40 +368,76 @@ fn bad_clients_are_disconnected_and_nobody_else_notices() {
     let addr = server.tcp_addr().to_owned();
     // A good client with work in progress.
     let mut good = connect(&server.tcp, "good");
-    let q = good.open_queue("DEV.QUEUE.1", OpenOptions::output().with_input()).unwrap();
+    let q = good
+        .open_queue("DEV.QUEUE.1", OpenOptions::output().with_input())
+        .unwrap();
     for i in 0..10u8 {
-        good.put(q, Message::new(vec![i]), &PutOptions::default()).unwrap();
+        good.put(q, Message::new(vec![i]), &PutOptions::default())
+            .unwrap();
     }
     let connect_payload = {
         let mut p = bytes::BytesMut::new();
-        ferry_proto::Request::Connect { app_name: "x".into(), user: String::new(), password: String::new(), flags: 0 }
-            .encode(&mut p);
+        ferry_proto::Request::Connect {
+            app_name: "x".into(),
+            user: String::new(),
+            password: String::new(),
+            flags: 0,
+        }
+        .encode(&mut p);
         p.to_vec()
     };
     let cases: Vec<(&str, Vec<u8>)> = vec![
-        ("garbage instead of a preamble", b"GET / HTTP/1.1\r\nHost: x\r\n\r\n".to_vec()),
-        ("oversized frame", [preamble(), u32::MAX.to_le_bytes().to_vec()].concat()),
-        ("frame shorter than a header", [preamble(), 3u32.to_le_bytes().to_vec(), vec![0; 3]].concat()),
+        (
+            "garbage instead of a preamble",
+            b"GET / HTTP/1.1\r\nHost: x\r\n\r\n".to_vec(),
+        ),
+        (
+            "oversized frame",
+            [preamble(), u32::MAX.to_le_bytes().to_vec()].concat(),
+        ),
+        (
+            "frame shorter than a header",
+            [preamble(), 3u32.to_le_bytes().to_vec(), vec![0; 3]].concat(),
+        ),
         ("unknown opcode", [preamble(), frame(200, 1, b"")].concat()),
-        ("request before connect", [preamble(), frame(10, 1, b"")].concat()),
-        ("truncated payload", [preamble(), frame(1, 1, &connect_payload[..3])].concat()),
+        (
+            "request before connect",
+            [preamble(), frame(10, 1, b"")].concat(),
+        ),
+        (
+            "truncated payload",
+            [preamble(), frame(1, 1, &connect_payload[..3])].concat(),
+        ),
         (
             "trailing garbage in a payload",
-            [preamble(), frame(1, 1, &[connect_payload.clone(), b"junk".to_vec()].concat())].concat(),
+            [
+                preamble(),
+                frame(1, 1, &[connect_payload.clone(), b"junk".to_vec()].concat()),
+            ]
+            .concat(),
         ),
         (
             "connect twice on one conversation",
-            [preamble(), frame(1, 1, &connect_payload), frame(1, 1, &connect_payload)].concat(),
+            [
+                preamble(),
+                frame(1, 1, &connect_payload),
+                frame(1, 1, &connect_payload),
+            ]
+            .concat(),
         ),
     ];
     for (what, bytes) in cases {
-        assert!(server_closes_after(&addr, &bytes), "the server kept a connection that sent: {what}");
+        assert!(
+            server_closes_after(&addr, &bytes),
+            "the server kept a connection that sent: {what}"
+        );
         assert!(server.alive(), "the server died after: {what}");
     }
     // A truncated frame followed by the client vanishing.
     {
         let mut s = TcpStream::connect(&addr).unwrap();
-        s.write_all(&[preamble(), 100u32.to_le_bytes().to_vec(), vec![1; 10]].concat()).unwrap();
+        s.write_all(&[preamble(), 100u32.to_le_bytes().to_vec(), vec![1; 10]].concat())
+            .unwrap();
     }
     // The good client carries on and nothing it put was lost.
     for i in 0..10u8 {
@@ -311,8 +446,14 @@ fn bad_clients_are_disconnected_and_nobody_else_notices() {
     }
     good.disconnect().unwrap();
     let log = server.log();
-    assert!(log.contains("protocol error"), "refusals are logged with a reason: {log}");
-    assert!(log.contains("127.0.0.1"), "refusals are logged with the peer address: {log}");
+    assert!(
+        log.contains("protocol error"),
+        "refusals are logged with a reason: {log}"
+    );
+    assert!(
+        log.contains("127.0.0.1"),
+        "refusals are logged with the peer address: {log}"
+    );
 }
 
 #[test]
@@ -321,5 +462,10 @@ fn the_local_socket_is_only_for_our_user_and_group() {
     let server = Server::start("perms");
     let path = Path::new(server.unix.trim_start_matches("unix:"));
     let mode = std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
-    assert_eq!(mode & 0o007, 0, "others have no access to {}: mode {mode:o}", path.display());
+    assert_eq!(
+        mode & 0o007,
+        0,
+        "others have no access to {}: mode {mode:o}",
+        path.display()
+    );
 }
