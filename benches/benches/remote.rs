@@ -166,12 +166,18 @@ fn ladder(endpoint: &str, asynchronous: bool, d: Duration) -> f64 {
     let done = Arc::new(AtomicBool::new(false));
     let got = Arc::new(AtomicU64::new(0));
     let mut getters = Vec::new();
-    let getter_count: usize = std::env::var("FERRY_BENCH_GETTERS").ok().and_then(|v| v.parse().ok()).unwrap_or(2);
+    let getter_count: usize = std::env::var("FERRY_BENCH_GETTERS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2);
     for g in 0..getter_count {
         let (ep, done, got) = (endpoint.to_owned(), done.clone(), got.clone());
         getters.push(std::thread::spawn(move || {
             let mut c = Connection::connect(&ep, &format!("getter{g}")).unwrap();
-            let h = c.open_queue("BENCH.Q", OpenOptions::input()).unwrap();
+            // Getters use read-ahead (non-persistent, outside syncpoint), as MQ clients do for
+            // this workload.
+            let open = OpenOptions { read_ahead: Some(true), ..OpenOptions::input() };
+            let h = c.open_queue("BENCH.Q", open).unwrap();
             let opts = GetOptions::new().wait(Duration::from_millis(100));
             let mut n = 0u64;
             loop {

@@ -1,29 +1,33 @@
 //! The local and tcp connection modes: one conversation over a Unix or TCP socket, speaking the
 //! protocol of `ferry-proto`.
 //!
-//! This is the blocking transport: each call writes its request and reads until its response
-//! arrives, so a synchronous put costs exactly one round trip and nothing else. Async puts are
-//! written without waiting (the server sends no response for them) and are pipelined behind each
-//! other; their outcome is collected by the status call.
+//! Calls that need an answer write their request and read until it arrives, on the caller's own
+//! thread: a synchronous put costs one round trip and nothing else. Requests that need no answer
+//! (async puts, read-ahead credit) are appended to a write buffer that is flushed by the next
+//! call, when it passes 64 KiB, or by a small flusher thread within about 100 µs, so a stream of
+//! async puts leaves in large writes. Read-ahead messages pushed by the server wait in a bounded
+//! buffer per handle until the application's gets take them.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::os::unix::net::UnixStream;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use bytes::BytesMut;
 use ferry_core::wire;
 use ferry_core::{
-    AttrValue, CloseOptions, CorrelId, GetOptions, Got, Hobj, Message, MqError, MqResult, MsgId,
-    ObjectDescriptor, ObjectName, OpenOptions, Persistence, PutOptions, PutOutcome,
-    PutResponseMode, Reason, Selector,
+    AttrValue, BrowseMode, CloseOptions, CorrelId, GetOptions, Got, Hobj, Message, MqError,
+    MqResult, MsgId, ObjectDescriptor, ObjectName, OpenOptions, Persistence, PutOptions,
+    PutOutcome, PutResponseMode, Reason, Selector, Wait,
 };
+use ferry_proto::msg::opened_flags;
 use ferry_proto::{
-    begin_frame, decode_frame, decode_response, finish_frame, FrameHeader, Preamble, Reply,
-    Request, Status, WireAttr, DEFAULT_MAX_FRAME, FLAG_PUSH, PREAMBLE_LEN,
+    begin_frame, decode_frame, decode_response, finish_frame, Frame, FrameHeader, Opcode, Preamble,
+    Reply, Request, Status, WireAttr, DEFAULT_MAX_FRAME, FLAG_PUSH, PREAMBLE_LEN,
 };
 
 /// A socket to the server.
@@ -39,6 +43,20 @@ impl Stream {
             Stream::Unix(s) => s.set_read_timeout(d),
             Stream::Tcp(s) => s.set_read_timeout(d),
         }
+    }
+
+    fn set_nonblocking(&self, on: bool) -> std::io::Result<()> {
+        match self {
+            Stream::Unix(s) => s.set_nonblocking(on),
+            Stream::Tcp(s) => s.set_nonblocking(on),
+        }
+    }
+
+    fn try_clone(&self) -> std::io::Result<Stream> {
+        Ok(match self {
+            Stream::Unix(s) => Stream::Unix(s.try_clone()?),
+            Stream::Tcp(s) => Stream::Tcp(s.try_clone()?),
+        })
     }
 }
 
@@ -76,22 +94,102 @@ pub struct AsyncPutStatus {
     pub first_failure: Option<MqError>,
 }
 
+/// Flush the write buffer inline once it holds this much.
+const FLUSH_AT: usize = 64 * 1024;
+/// How long the flusher lets unanswered requests gather before writing them.
+const FLUSH_DELAY: Duration = Duration::from_micros(100);
+/// How often a read-ahead get with nothing buffered looks on the server for a persistent message
+/// (which is never streamed ahead).
+const PERSISTENT_PROBE: Duration = Duration::from_millis(100);
+/// Read-ahead window: messages the server may push ahead of the application's gets.
+const READ_AHEAD_WINDOW: u32 = 256;
+
+/// The sending half: the socket's write side and the buffer of requests not yet written.
+#[derive(Debug)]
+struct Writer {
+    stream: Stream,
+    buf: BytesMut,
+    failed: Option<String>,
+    closed: bool,
+}
+
+impl Writer {
+    fn flush(&mut self) -> MqResult<()> {
+        if let Some(e) = &self.failed {
+            return Err(broken(e));
+        }
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let r = self.stream.write_all(&self.buf);
+        self.buf.clear();
+        r.map_err(|e| {
+            self.failed = Some(e.to_string());
+            broken(e)
+        })
+    }
+}
+
+#[derive(Debug)]
+struct Outbox {
+    writer: Mutex<Writer>,
+    wake: Condvar,
+}
+
+impl Outbox {
+    fn lock(&self) -> MutexGuard<'_, Writer> {
+        self.writer.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// Writes what async requests left in the buffer, shortly after they were left there.
+fn flusher(outbox: Weak<Outbox>) {
+    loop {
+        let Some(o) = outbox.upgrade() else { return };
+        {
+            let mut w = o.lock();
+            while w.buf.is_empty() && !w.closed {
+                w = o
+                    .wake
+                    .wait_timeout(w, Duration::from_millis(500))
+                    .map_or_else(|p| p.into_inner().0, |r| r.0);
+                if Arc::strong_count(&o) == 1 {
+                    return;
+                }
+            }
+            if w.closed {
+                return;
+            }
+        }
+        std::thread::sleep(FLUSH_DELAY);
+        let _ = o.lock().flush();
+    }
+}
+
+/// A read-ahead handle's buffer of pushed messages.
+#[derive(Debug, Default)]
+struct ReadAhead {
+    buffered: VecDeque<MqResult<Got>>,
+    unreported: u32,
+}
+
 /// One conversation with a server.
 #[derive(Debug)]
 pub(crate) struct Remote {
-    stream: Stream,
+    reader: Stream,
+    outbox: Arc<Outbox>,
     rbuf: BytesMut,
-    wbuf: BytesMut,
+    scratch: Box<[u8]>,
     next_id: u64,
     max_frame_out: usize,
     conn_id: u64,
     qmgr: ObjectName,
     names: HashMap<u32, ObjectName>,
+    async_default: HashMap<u32, bool>,
+    read_ahead: HashMap<u32, ReadAhead>,
     read_timeout: Duration,
     broken: bool,
     id_seed: u32,
-    /// Read buffer handed to the socket (zeroed once, reused).
-    scratch: Box<[u8]>,
 }
 
 const CONV: u16 = 1;
@@ -150,19 +248,41 @@ impl Remote {
         let seed = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.subsec_nanos() ^ std::process::id());
+        let writer = Writer {
+            stream: stream.try_clone().map_err(broken)?,
+            buf: BytesMut::with_capacity(FLUSH_AT * 2),
+            failed: None,
+            closed: false,
+        };
+        let outbox = Arc::new(Outbox {
+            writer: Mutex::new(writer),
+            wake: Condvar::new(),
+        });
+        let weak = Arc::downgrade(&outbox);
+        std::thread::Builder::new()
+            .name("ferry-flush".into())
+            .spawn(move || flusher(weak))
+            .map_err(|e| {
+                MqError::new(
+                    Reason::UnexpectedError,
+                    format!("cannot start the flusher thread: {e}"),
+                )
+            })?;
         let mut r = Remote {
-            stream,
+            reader: stream,
+            outbox,
             rbuf: BytesMut::with_capacity(64 * 1024),
-            wbuf: BytesMut::with_capacity(64 * 1024),
+            scratch: vec![0u8; 64 * 1024].into_boxed_slice(),
             next_id: 1,
             max_frame_out: (theirs.max_frame as usize).max(1024),
             conn_id: 0,
             qmgr: ObjectName::EMPTY,
             names: HashMap::new(),
+            async_default: HashMap::new(),
+            read_ahead: HashMap::new(),
             read_timeout: Duration::from_secs(75),
             broken: false,
             id_seed: seed,
-            scratch: vec![0u8; 64 * 1024].into_boxed_slice(),
         };
         let user = std::env::var("USER").unwrap_or_default();
         let req = Request::Connect {
@@ -198,7 +318,8 @@ impl Remote {
         self.qmgr
     }
 
-    fn send(&mut self, req: &Request) -> MqResult<u64> {
+    /// Encodes a request into the write buffer; `flush` writes it (and anything before it) now.
+    fn enqueue(&mut self, req: &Request, flush: bool) -> MqResult<u64> {
         if self.broken {
             return Err(MqError::new(
                 Reason::ConnectionBroken,
@@ -207,9 +328,10 @@ impl Remote {
         }
         let id = self.next_id;
         self.next_id += 1;
-        self.wbuf.clear();
+        let mut w = self.outbox.lock();
+        let was_empty = w.buf.is_empty();
         let start = begin_frame(
-            &mut self.wbuf,
+            &mut w.buf,
             FrameHeader {
                 opcode: req.opcode() as u8,
                 flags: 0,
@@ -217,21 +339,26 @@ impl Remote {
                 request_id: id,
             },
         );
-        req.encode(&mut self.wbuf);
-        finish_frame(&mut self.wbuf, start);
-        if self.wbuf.len() > self.max_frame_out {
+        req.encode(&mut w.buf);
+        finish_frame(&mut w.buf, start);
+        let len = w.buf.len() - start;
+        if len > self.max_frame_out {
+            w.buf.truncate(start);
             return Err(MqError::new(
                 Reason::MsgTooBigForQMgr,
                 format!(
-                    "the request is {} bytes; the queue manager accepts frames up to {} bytes",
-                    self.wbuf.len(),
+                    "the request is {len} bytes; the queue manager accepts frames up to {} bytes",
                     self.max_frame_out
                 ),
             ));
         }
-        if let Err(e) = self.stream.write_all(&self.wbuf) {
-            self.broken = true;
-            return Err(broken(e));
+        if flush || w.buf.len() >= FLUSH_AT {
+            if let Err(e) = w.flush() {
+                self.broken = true;
+                return Err(e);
+            }
+        } else if was_empty {
+            self.outbox.wake.notify_one();
         }
         Ok(id)
     }
@@ -246,8 +373,7 @@ impl Remote {
     }
 
     fn call_status(&mut self, req: &Request) -> MqResult<(Status, Reply)> {
-        let id = self.send(req)?;
-        let opcode = req.opcode() as u8;
+        let id = self.enqueue(req, true)?;
         let timeout = match req {
             Request::Get { options, .. } if options.wait_ms == u32::MAX => None,
             Request::Get { options, .. } => {
@@ -255,24 +381,31 @@ impl Remote {
             }
             _ => Some(self.read_timeout),
         };
-        self.stream.set_read_timeout(timeout).map_err(broken)?;
+        let f = self.next_frame(timeout)?;
+        if f.header.request_id != id {
+            self.broken = true;
+            return Err(broken(format!(
+                "response to request {} arrived while waiting for {id}",
+                f.header.request_id
+            )));
+        }
+        decode_response(req.opcode() as u8, f.payload).map_err(|e| {
+            self.broken = true;
+            broken(e)
+        })
+    }
+
+    /// The next response frame. Heartbeats are skipped and read-ahead pushes are filed in their
+    /// handle's buffer on the way. `None` timeout blocks without limit.
+    fn next_frame(&mut self, timeout: Option<Duration>) -> MqResult<Frame> {
         loop {
             match decode_frame(&mut self.rbuf, DEFAULT_MAX_FRAME) {
                 Ok(Some(f)) => {
-                    if f.header.flags & FLAG_PUSH != 0 {
-                        continue; // heartbeat: the server is alive
+                    if f.header.flags & FLAG_PUSH == 0 {
+                        return Ok(f);
                     }
-                    if f.header.request_id != id {
-                        self.broken = true;
-                        return Err(broken(format!(
-                            "response to request {} arrived while waiting for {id}",
-                            f.header.request_id
-                        )));
-                    }
-                    return decode_response(opcode, f.payload).map_err(|e| {
-                        self.broken = true;
-                        broken(e)
-                    });
+                    self.file_push(f)?;
+                    continue;
                 }
                 Ok(None) => {}
                 Err(e) => {
@@ -280,23 +413,63 @@ impl Remote {
                     return Err(broken(e));
                 }
             }
-            let n =
-                read_into(&mut self.stream, &mut self.rbuf, &mut self.scratch).map_err(|e| {
-                    self.broken = true;
-                    if matches!(
-                        e.kind(),
-                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                    ) {
-                        broken("the queue manager stopped answering (no heartbeat)")
-                    } else {
-                        broken(e)
-                    }
-                })?;
-            if n == 0 {
+            if !self.fill(Fill::Within(timeout))? {
                 self.broken = true;
-                return Err(broken("the queue manager closed the connection"));
+                return Err(broken("the queue manager stopped answering (no heartbeat)"));
             }
         }
+    }
+
+    /// Reads more bytes into the read buffer. Returns false if none arrived in time (which is
+    /// not an error of the connection: the caller decides what silence means).
+    fn fill(&mut self, how: Fill) -> MqResult<bool> {
+        match how {
+            Fill::Now => self.reader.set_nonblocking(true).map_err(broken)?,
+            Fill::Within(t) => self.reader.set_read_timeout(t).map_err(broken)?,
+        }
+        let r = self.reader.read(&mut self.scratch);
+        if matches!(how, Fill::Now) {
+            self.reader.set_nonblocking(false).map_err(broken)?;
+        }
+        match r {
+            Ok(0) => {
+                self.broken = true;
+                Err(broken("the queue manager closed the connection"))
+            }
+            Ok(n) => {
+                self.rbuf.extend_from_slice(&self.scratch[..n]);
+                Ok(true)
+            }
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                Ok(false)
+            }
+            Err(e) => {
+                self.broken = true;
+                Err(broken(e))
+            }
+        }
+    }
+
+    fn file_push(&mut self, f: Frame) -> MqResult<()> {
+        if f.header.opcode == Opcode::Heartbeat as u8 {
+            return Ok(());
+        }
+        let hobj = f.header.request_id as u32;
+        let (status, reply) = decode_response(Opcode::Get as u8, f.payload).map_err(|e| {
+            self.broken = true;
+            broken(e)
+        })?;
+        let item = got_of(status, reply);
+        match self.read_ahead.get_mut(&hobj) {
+            Some(ra) => ra.buffered.push_back(item),
+            None => {} // the handle was closed; the server returns what it had pushed
+        }
+        Ok(())
     }
 
     pub fn open(&mut self, od: &ObjectDescriptor, opts: OpenOptions) -> MqResult<Hobj> {
@@ -305,8 +478,21 @@ impl Remote {
             options: wire::open_to_wire(&opts),
         };
         match self.call(&req)? {
-            Reply::Opened { hobj, name } => {
+            Reply::Opened { hobj, name, flags } => {
                 self.names.insert(hobj, ObjectName::truncating(&name));
+                self.async_default
+                    .insert(hobj, flags & opened_flags::ASYNC_PUT_DEFAULT != 0);
+                if flags & opened_flags::READ_AHEAD != 0 {
+                    self.read_ahead.insert(hobj, ReadAhead::default());
+                    self.enqueue(
+                        &Request::Stream {
+                            hobj,
+                            credit: READ_AHEAD_WINDOW,
+                            consumed: 0,
+                        },
+                        true,
+                    )?;
+                }
                 Ok(Hobj(hobj))
             }
             other => Err(unexpected(other)),
@@ -328,8 +514,22 @@ impl Remote {
             CloseOptions::Delete => 1,
             CloseOptions::DeletePurge => 2,
         };
+        if let Some(ra) = self.read_ahead.remove(&h.0) {
+            // Report what the application consumed; the server returns the rest to the queue.
+            if ra.unreported > 0 {
+                self.enqueue(
+                    &Request::Stream {
+                        hobj: h.0,
+                        credit: 0,
+                        consumed: ra.unreported,
+                    },
+                    false,
+                )?;
+            }
+        }
         self.call(&Request::Close { hobj: h.0, options })?;
         self.names.remove(&h.0);
+        self.async_default.remove(&h.0);
         Ok(())
     }
 
@@ -351,7 +551,15 @@ impl Remote {
         mut msg: Message,
         opts: &PutOptions,
     ) -> MqResult<PutOutcome> {
-        let is_async = opts.response == PutResponseMode::Async;
+        let is_async = match opts.response {
+            PutResponseMode::Async => true,
+            PutResponseMode::Sync => false,
+            PutResponseMode::AsQueueDef => match target {
+                PutTarget::Handle(h) => self.async_default.get(&h.0).copied().unwrap_or(false),
+                PutTarget::Object(_) => false,
+            },
+        };
+        let mut wire_opts = *opts;
         if is_async {
             if opts.new_msg_id || msg.descriptor.msg_id.is_none() {
                 msg.descriptor.msg_id = MsgId(self.local_id());
@@ -359,13 +567,11 @@ impl Remote {
             if opts.new_correl_id {
                 msg.descriptor.correl_id = CorrelId(self.local_id());
             }
+            wire_opts.new_msg_id = false;
+            wire_opts.new_correl_id = false;
+            wire_opts.response = PutResponseMode::Async;
         }
-        let mut opts_wire = *opts;
-        if is_async {
-            opts_wire.new_msg_id = false;
-            opts_wire.new_correl_id = false;
-        }
-        let options = wire::put_to_wire(&opts_wire);
+        let options = wire::put_to_wire(&wire_opts);
         let wmsg = wire::message_to_wire(&msg);
         let req = match target {
             PutTarget::Handle(h) => Request::Put {
@@ -380,7 +586,7 @@ impl Remote {
             },
         };
         if is_async {
-            self.send(&req)?;
+            self.enqueue(&req, false)?;
             let d = &msg.descriptor;
             return Ok(PutOutcome {
                 msg_id: d.msg_id,
@@ -438,23 +644,104 @@ impl Remote {
     }
 
     pub fn get(&mut self, h: Hobj, opts: &GetOptions) -> MqResult<Got> {
+        if self.read_ahead.contains_key(&h.0) {
+            return self.get_read_ahead(h, opts);
+        }
         let req = Request::Get {
             hobj: h.0,
             options: wire::get_to_wire(opts),
         };
         let (status, reply) = self.call_status(&req)?;
-        if status.failed() {
-            return Err(wire::error_of(&status));
+        got_of(status, reply)
+    }
+
+    /// A get served from the read-ahead buffer, refilled by the server's pushes.
+    fn get_read_ahead(&mut self, h: Hobj, opts: &GetOptions) -> MqResult<Got> {
+        if opts.syncpoint
+            || opts.msg_id.is_some()
+            || opts.correl_id.is_some()
+            || opts.browse != BrowseMode::None
+            || opts.max_len.is_some()
+        {
+            return Err(MqError::new(
+                Reason::OptionsError,
+                "a handle with read-ahead gets messages in order, outside syncpoint, without matching or \
+                 browsing; open the queue without read-ahead for those options",
+            ));
         }
-        match reply {
-            Reply::Got { msg, data_length } => Ok(Got {
-                message: wire::message_from_wire(msg)?,
-                data_length: data_length as usize,
-                warning: (status.completion == 1)
-                    .then(|| Reason::from_code(status.reason))
-                    .flatten(),
-            }),
-            other => Err(unexpected(other)),
+        let deadline = match opts.wait {
+            Wait::No => Some(Instant::now()),
+            Wait::For(d) => Some(Instant::now() + d),
+            Wait::Unlimited => None,
+        };
+        // When to look on the server for a message the stream does not carry (persistent ones);
+        // first at the deadline of a short wait, then every PERSISTENT_PROBE.
+        let mut next_probe = deadline.map_or(Instant::now() + PERSISTENT_PROBE, |d| {
+            d.min(Instant::now() + PERSISTENT_PROBE)
+        });
+        loop {
+            // File whatever already arrived, then look in the buffer.
+            while let Some(f) = decode_frame(&mut self.rbuf, DEFAULT_MAX_FRAME).map_err(|e| {
+                self.broken = true;
+                broken(e)
+            })? {
+                if f.header.flags & FLAG_PUSH == 0 {
+                    self.broken = true;
+                    return Err(broken("an unexpected response arrived between calls"));
+                }
+                self.file_push(f)?;
+            }
+            let ra = self.read_ahead.get_mut(&h.0).expect("checked above");
+            if let Some(item) = ra.buffered.pop_front() {
+                ra.unreported += 1;
+                if ra.unreported >= READ_AHEAD_WINDOW / 2 {
+                    let n = ra.unreported;
+                    ra.unreported = 0;
+                    self.enqueue(
+                        &Request::Stream {
+                            hobj: h.0,
+                            credit: n,
+                            consumed: n,
+                        },
+                        false,
+                    )?;
+                }
+                return item;
+            }
+            if self.fill(Fill::Now)? {
+                continue;
+            }
+            let now = Instant::now();
+            if now >= next_probe {
+                // Persistent messages are never read ahead: fetch one directly if it waits.
+                next_probe = now + PERSISTENT_PROBE;
+                let direct = GetOptions {
+                    wait: Wait::No,
+                    ..GetOptions::new()
+                };
+                let req = Request::Get {
+                    hobj: h.0,
+                    options: wire::get_to_wire(&direct),
+                };
+                let (status, reply) = self.call_status(&req)?;
+                match got_of(status, reply) {
+                    Ok(g) => return Ok(g),
+                    Err(e) if e.reason == Reason::NoMsgAvailable => {}
+                    Err(e) => return Err(e),
+                }
+                continue;
+            }
+            if deadline.is_some_and(|d| now >= d) {
+                let name = self.names.get(&h.0).copied().unwrap_or_default();
+                return Err(MqError::new(
+                    Reason::NoMsgAvailable,
+                    format!("no message on queue {name}"),
+                ));
+            }
+            let until = deadline.map_or(next_probe, |d| d.min(next_probe));
+            self.fill(Fill::Within(Some(
+                (until - now).max(Duration::from_micros(100)),
+            )))?;
         }
     }
 
@@ -529,8 +816,44 @@ impl Remote {
     }
 
     pub fn disconnect(mut self) -> MqResult<()> {
+        let reports: Vec<(u32, u32)> = self
+            .read_ahead
+            .iter()
+            .filter(|(_, r)| r.unreported > 0)
+            .map(|(h, r)| (*h, r.unreported))
+            .collect();
+        for (hobj, consumed) in reports {
+            self.enqueue(
+                &Request::Stream {
+                    hobj,
+                    credit: 0,
+                    consumed,
+                },
+                false,
+            )?;
+        }
         self.call(&Request::Disconnect).map(|_| ())
     }
+}
+
+impl Drop for Remote {
+    fn drop(&mut self) {
+        let mut w = self.outbox.lock();
+        // Whatever async requests are still buffered go out before the socket closes.
+        let _ = w.flush();
+        w.closed = true;
+        drop(w);
+        self.outbox.wake.notify_one();
+    }
+}
+
+/// How long [`Remote::fill`] may wait for bytes.
+#[derive(Debug, Clone, Copy)]
+enum Fill {
+    /// Not at all.
+    Now,
+    /// Up to this long (`None`: without limit).
+    Within(Option<Duration>),
 }
 
 enum PutTarget<'a> {
@@ -538,15 +861,26 @@ enum PutTarget<'a> {
     Object(&'a ObjectDescriptor),
 }
 
+/// A Get response (answered or pushed) as the application sees it.
+fn got_of(status: Status, reply: Reply) -> MqResult<Got> {
+    if status.failed() {
+        return Err(wire::error_of(&status));
+    }
+    match reply {
+        Reply::Got { msg, data_length } => Ok(Got {
+            message: wire::message_from_wire(msg)?,
+            data_length: data_length as usize,
+            warning: (status.completion == 1)
+                .then(|| Reason::from_code(status.reason))
+                .flatten(),
+        }),
+        other => Err(unexpected(other)),
+    }
+}
+
 fn unexpected(r: Reply) -> MqError {
     MqError::new(
         Reason::UnexpectedError,
         format!("the queue manager sent an unexpected reply: {r:?}"),
     )
-}
-
-fn read_into(s: &mut Stream, buf: &mut BytesMut, scratch: &mut [u8]) -> std::io::Result<usize> {
-    let n = s.read(scratch)?;
-    buf.extend_from_slice(&scratch[..n]);
-    Ok(n)
 }

@@ -255,6 +255,13 @@ impl Queue {
         st.store.remove(pos);
     }
 
+    /// Returns a message got inside a unit of work to availability without counting a backout
+    /// (read-ahead messages the application never saw).
+    pub fn release_get(&self, pos: Pos) {
+        let mut st = self.state.lock();
+        st.make_available(pos);
+    }
+
     /// Backs out a put: the message is discarded.
     pub fn backout_put(&self, pos: Pos) {
         let mut st = self.state.lock();

@@ -76,6 +76,19 @@ struct QueueHandle {
     opts: OpenOptions,
     temporary_owner: bool,
     cursor: Option<Pos>,
+    /// Present when read-ahead is in effect for this handle.
+    stream: Option<StreamLedger>,
+}
+
+/// Messages streamed ahead to a client (read-ahead) that it has not yet reported consumed. They
+/// are held as gets in a unit of work of their own: reported consumption commits them, closing
+/// the handle returns the rest to the queue in their original positions (as MQ does), and a
+/// connection that dies loses them (as with MQ: read-ahead is for non-persistent messages got
+/// outside syncpoint, delivered at most once).
+#[derive(Debug)]
+struct StreamLedger {
+    uow: UowId,
+    pending: std::collections::VecDeque<Pos>,
 }
 
 #[derive(Debug)]
@@ -337,7 +350,16 @@ impl Session {
         if opts.output {
             st.open_output += 1;
         }
+        let read_ahead = match (opts.read_ahead, st.attrs.def_read_ahead) {
+            (_, crate::objects::ReadAhead::Disabled) => false,
+            (Some(asked), _) => asked,
+            (None, def) => def == crate::objects::ReadAhead::Yes,
+        };
         drop(st);
+        let stream = (input && read_ahead).then(|| StreamLedger {
+            uow: self.qm.new_uow_id(),
+            pending: std::collections::VecDeque::new(),
+        });
         Ok(QueueHandle {
             opened_name: *name,
             queue,
@@ -347,6 +369,7 @@ impl Session {
             opts,
             temporary_owner,
             cursor: None,
+            stream,
         })
     }
 
@@ -403,7 +426,7 @@ impl Session {
             .store(self.handles.len(), Ordering::Relaxed);
         if let Handle::Queue(qh) = handle {
             let delete = qh.temporary_owner || opts != CloseOptions::None;
-            self.release(&qh);
+            self.release(&qh, false);
             if delete {
                 self.qm.drop_dynamic(&qh.queue);
             }
@@ -411,7 +434,16 @@ impl Session {
         Ok(())
     }
 
-    fn release(&self, qh: &QueueHandle) {
+    fn release(&self, qh: &QueueHandle, died: bool) {
+        if let Some(ledger) = &qh.stream {
+            for pos in &ledger.pending {
+                if died {
+                    qh.queue.commit_get(*pos);
+                } else {
+                    qh.queue.release_get(*pos);
+                }
+            }
+        }
         let mut st = qh.queue.lock();
         if qh.input {
             st.open_input = st.open_input.saturating_sub(1);
@@ -657,6 +689,7 @@ impl Session {
         };
         let spec = GetSpec {
             criteria: Match {
+                non_persistent_only: false,
                 msg_id: opts.msg_id,
                 correl_id: opts.correl_id,
             },
@@ -804,6 +837,125 @@ impl Session {
             message: msg,
             data_length,
             warning,
+        }
+    }
+
+    // ----- read-ahead streams -----------------------------------------------------------------
+
+    /// Whether puts "as queue default" through this handle are asynchronous (the DEFPRESP of the
+    /// queue, or of the alias it was opened through).
+    pub fn async_put_default(&self, h: Hobj) -> bool {
+        let Ok(qh) = self.queue_handle(h) else {
+            return false;
+        };
+        let d = match &qh.alias {
+            Some(a) => a.lock().def_put_response,
+            None => qh.queue.lock().attrs.def_put_response,
+        };
+        d == crate::objects::PutResponse::Async
+    }
+
+    /// Whether read-ahead is in effect for a handle (asked for at open, or the queue's DEFREADA,
+    /// and not DISABLED).
+    pub fn read_ahead(&self, h: Hobj) -> bool {
+        self.queue_handle(h).is_ok_and(|qh| qh.stream.is_some())
+    }
+
+    /// Takes the next non-persistent message for a read-ahead stream without blocking: a
+    /// message, a waiter (when `wait`), or `None` when the queue has none now.
+    pub fn stream_next(&mut self, h: Hobj, wait: bool) -> MqResult<Option<GetAttempt>> {
+        self.check_running(false)?;
+        let qh = self.queue_handle(h)?;
+        let Some(ledger) = &qh.stream else {
+            return Err(MqError::new(
+                Reason::OptionsError,
+                "read-ahead is not in effect for this handle",
+            ));
+        };
+        let spec = GetSpec {
+            criteria: Match {
+                msg_id: None,
+                correl_id: None,
+                non_persistent_only: true,
+            },
+            uow: Some(ledger.uow),
+            browse: None,
+            wait,
+            max_len: None,
+            accept_truncated: false,
+        };
+        let queue = qh.queue.clone();
+        let now = self.qm.clock().now();
+        match queue.get(&spec, now)? {
+            GetStep::Got {
+                msg,
+                pos,
+                expires_at,
+            } => {
+                self.ledger(h).pending.push_back(pos);
+                Ok(Some(GetAttempt::Got(self.shape(
+                    msg,
+                    expires_at,
+                    &GetOptions::new(),
+                    now,
+                ))))
+            }
+            GetStep::Wait(waiter) => Ok(Some(GetAttempt::Wait(PendingGet {
+                waiter,
+                queue,
+                settled: false,
+            }))),
+            GetStep::Empty => Ok(None),
+        }
+    }
+
+    /// Completes a stream wait begun by [`Session::stream_next`]; `Ok(None)` means try again.
+    pub fn finish_stream_wait(&mut self, h: Hobj, outcome: WaitOutcome) -> MqResult<Option<Got>> {
+        match outcome {
+            WaitOutcome::Delivered(d) => {
+                if let Some(pos) = d.pending_pos {
+                    self.ledger(h).pending.push_back(pos);
+                }
+                let now = self.qm.clock().now();
+                Ok(Some(self.shape(
+                    d.msg,
+                    d.expires_at,
+                    &GetOptions::new(),
+                    now,
+                )))
+            }
+            WaitOutcome::Retry | WaitOutcome::TimedOut => Ok(None),
+            WaitOutcome::Ended(r) => Err(MqError::new(r, "the read-ahead stream ended")),
+        }
+    }
+
+    /// The client has consumed the `n` oldest streamed messages: they are gone for good.
+    pub fn stream_consumed(&mut self, h: Hobj, n: usize) -> MqResult<()> {
+        let qh = self.queue_handle(h)?;
+        let queue = qh.queue.clone();
+        let ledger = self.ledger(h);
+        if n > ledger.pending.len() {
+            return Err(MqError::new(
+                Reason::OptionsError,
+                format!(
+                    "{n} messages reported consumed but only {} were streamed",
+                    ledger.pending.len()
+                ),
+            ));
+        }
+        let done: Vec<Pos> = ledger.pending.drain(..n).collect();
+        for pos in done {
+            queue.commit_get(pos);
+        }
+        Ok(())
+    }
+
+    fn ledger(&mut self, h: Hobj) -> &mut StreamLedger {
+        match self.handles.get_mut(&h.0) {
+            Some(Handle::Queue(QueueHandle {
+                stream: Some(l), ..
+            })) => l,
+            _ => unreachable!("callers check the handle has a stream"),
         }
     }
 
@@ -1007,7 +1159,7 @@ impl Session {
         }
         for (_, h) in std::mem::take(&mut self.handles) {
             if let Handle::Queue(qh) = h {
-                self.release(&qh);
+                self.release(&qh, backout);
                 if qh.temporary_owner {
                     self.qm.drop_dynamic(&qh.queue);
                 }

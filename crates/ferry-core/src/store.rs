@@ -172,6 +172,9 @@ pub struct Match {
     pub msg_id: Option<MsgId>,
     /// Only a message with this correl id.
     pub correl_id: Option<CorrelId>,
+    /// Only non-persistent messages (read-ahead streams never carry persistent ones: a message
+    /// in a client's buffer is lost if the client dies).
+    pub non_persistent_only: bool,
 }
 
 impl Match {
@@ -179,11 +182,12 @@ impl Match {
     pub const ANY: Match = Match {
         msg_id: None,
         correl_id: None,
+        non_persistent_only: false,
     };
 
     /// Whether this matches any message.
     pub fn is_any(&self) -> bool {
-        self.msg_id.is_none() && self.correl_id.is_none()
+        self.msg_id.is_none() && self.correl_id.is_none() && !self.non_persistent_only
     }
 
     /// Whether `msg` satisfies this match.
@@ -192,6 +196,8 @@ impl Match {
             && self
                 .correl_id
                 .is_none_or(|id| msg.descriptor.correl_id == id)
+            && !(self.non_persistent_only
+                && msg.descriptor.persistence == crate::message::Persistence::Persistent)
     }
 }
 
@@ -413,7 +419,7 @@ impl Store {
             };
             return self.best_of(candidates, m, now);
         }
-        None
+        self.scan(m, now, None)
     }
 
     fn msg_index_enabled(&mut self) -> &IdMap<MsgId> {
@@ -678,6 +684,7 @@ mod tests {
         put(&mut s, 0, 1);
         let b = put(&mut s, 0, 2);
         let m = Match {
+            non_persistent_only: false,
             correl_id: Some(CorrelId::from_slice(&[2])),
             msg_id: None,
         };

@@ -42,6 +42,8 @@ pub enum Opcode {
     Status = 12,
     /// Heartbeat, both ways.
     Heartbeat = 13,
+    /// Read-ahead flow control: credit for more streamed messages, and how many were consumed.
+    Stream = 14,
 }
 
 impl Opcode {
@@ -62,6 +64,7 @@ impl Opcode {
             11 => Backout,
             12 => Status,
             13 => Heartbeat,
+            14 => Stream,
             _ => return Err(WireError::UnknownOpcode { opcode: b }),
         })
     }
@@ -395,6 +398,15 @@ pub mod open_flags {
     pub const ALL: u32 = (1 << 10) - 1;
 }
 
+/// Bits of an Open reply's `flags`.
+pub mod opened_flags {
+    /// Read-ahead is in effect: the client should send Stream credit and serve gets from its
+    /// buffer.
+    pub const READ_AHEAD: u32 = 1 << 0;
+    /// The queue's DEFPRESP is ASYNC: puts "as queue default" need not wait for an answer.
+    pub const ASYNC_PUT_DEFAULT: u32 = 1 << 1;
+}
+
 /// Put option bits.
 pub mod put_flags {
     /// In syncpoint.
@@ -506,6 +518,16 @@ pub enum Request {
     Status,
     /// Heartbeat.
     Heartbeat,
+    /// Read-ahead flow control for a handle. The server answers nothing; it pushes messages
+    /// (Get responses with the PUSH flag, request id = handle) while the client has credit.
+    Stream {
+        /// Handle opened with read-ahead in effect.
+        hobj: u32,
+        /// How many more messages the client can buffer.
+        credit: u32,
+        /// How many streamed messages the application has consumed since the last report.
+        consumed: u32,
+    },
 }
 
 impl Request {
@@ -525,6 +547,7 @@ impl Request {
             Request::Backout => Opcode::Backout,
             Request::Status => Opcode::Status,
             Request::Heartbeat => Opcode::Heartbeat,
+            Request::Stream { .. } => Opcode::Stream,
         }
     }
 
@@ -586,6 +609,15 @@ impl Request {
                     out.put_i32_le(*s);
                     out.put_i64_le(*v);
                 }
+            }
+            Request::Stream {
+                hobj,
+                credit,
+                consumed,
+            } => {
+                out.put_u32_le(*hobj);
+                out.put_u32_le(*credit);
+                out.put_u32_le(*consumed);
             }
             Request::Disconnect
             | Request::Commit
@@ -670,6 +702,11 @@ impl Request {
             Opcode::Backout => Request::Backout,
             Opcode::Status => Request::Status,
             Opcode::Heartbeat => Request::Heartbeat,
+            Opcode::Stream => Request::Stream {
+                hobj: r.u32("handle")?,
+                credit: r.u32("credit")?,
+                consumed: r.u32("consumed")?,
+            },
         };
         r.finish("request")?;
         Ok(req)
@@ -755,6 +792,8 @@ pub enum Reply {
         hobj: u32,
         /// Resolved queue name (the dynamic queue's generated name).
         name: String,
+        /// `opened_flags` bits: what the client must know about the handle.
+        flags: u32,
     },
     /// Put succeeded.
     Put {
@@ -825,9 +864,10 @@ pub fn encode_response(out: &mut BytesMut, status: &Status, reply: &Reply) {
             out.put_str8(qmgr);
             out.put_u32_le(*heartbeat_ms);
         }
-        Reply::Opened { hobj, name } => {
+        Reply::Opened { hobj, name, flags } => {
             out.put_u32_le(*hobj);
             out.put_str8(name);
+            out.put_u32_le(*flags);
         }
         Reply::Put {
             msg_id,
@@ -906,6 +946,7 @@ pub fn decode_response(opcode: u8, payload: Bytes) -> Result<(Status, Reply), Wi
         Opcode::Open => Reply::Opened {
             hobj: r.u32("handle")?,
             name: r.str8("queue name")?,
+            flags: r.u32("open result flags")?,
         },
         Opcode::Put | Opcode::Put1 => Reply::Put {
             msg_id: r.array("msg id")?,
@@ -945,6 +986,7 @@ pub fn decode_response(opcode: u8, payload: Bytes) -> Result<(Status, Reply), Wi
             first_reason: r.u32("first reason")?,
             first_detail: r.str16("first detail")?,
         },
+        Opcode::Stream => return Err(WireError::UnknownOpcode { opcode }),
         Opcode::Disconnect
         | Opcode::Close
         | Opcode::Set

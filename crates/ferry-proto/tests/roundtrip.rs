@@ -166,6 +166,13 @@ fn arb_request() -> impl Strategy<Value = Request> {
         Just(Request::Backout),
         Just(Request::Status),
         Just(Request::Heartbeat),
+        (any::<u32>(), any::<u32>(), any::<u32>()).prop_map(|(hobj, credit, consumed)| {
+            Request::Stream {
+                hobj,
+                credit,
+                consumed,
+            }
+        }),
     ]
 }
 
@@ -227,6 +234,7 @@ fn failed_responses_carry_only_the_status() {
         &Reply::Opened {
             hobj: 1,
             name: "X".into(),
+            flags: 0,
         },
     );
     let (s, r) = decode_response(Opcode::Open as u8, out.freeze()).unwrap();

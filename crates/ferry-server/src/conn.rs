@@ -1,34 +1,39 @@
 //! One socket: the preamble, then frames carrying one or more conversations (connections).
 //!
 //! Batching (after NATS): every read decodes and applies *all* complete frames in the buffer and
-//! appends their responses to one write buffer, flushed once per read. A waiting get never
-//! blocks the socket: it is parked on a small task that hands its outcome back through a channel;
-//! until then later requests of that conversation queue (bounded) behind it, while other
-//! conversations on the socket carry on.
+//! appends their responses to one write buffer, flushed once per wake-up. Waiting gets and
+//! read-ahead streams never block the socket: their waiters are polled by the connection task
+//! itself alongside the socket, so a message handed to a waiting getter costs one task wake-up.
+//! Until a waiting get ends, later requests of that conversation queue (bounded) behind it, while
+//! other conversations on the socket carry on.
 //!
 //! A protocol violation (garbage, an oversized or truncated frame, an unknown opcode, a request
 //! for a conversation that does not exist) closes the socket with a logged reason. Closing a
-//! socket ends its conversations as if their applications died: units of work are backed out.
-//! A message handed to a getter whose connection vanished is put back on its queue.
+//! socket ends its conversations as if their applications died: units of work are backed out. A
+//! message handed to a getter whose connection vanished is put back on its queue.
 
 use std::collections::{HashMap, VecDeque};
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::BytesMut;
 use ferry_core::waiter::WaitOutcome;
 use ferry_core::wire;
 use ferry_core::{
-    AttrValue, CloseOptions, ConnMode, ConnectOptions, GetAttempt, GetOptions, Hobj, MqError,
-    PendingGet, QueueManager, Reason, Selector, Session, Wait,
+    AttrValue, CloseOptions, ConnMode, ConnectOptions, GetAttempt, GetOptions, Got, Hobj, MqError,
+    PendingGet, Reason, Selector, Session, Wait,
 };
+use ferry_proto::msg::{opened_flags, put_flags};
 use ferry_proto::{
     begin_frame, decode_frame, encode_response, finish_frame, Frame, FrameHeader, Opcode, Preamble,
     Reply, Request, Status, WireAttr, WireError, FLAG_PUSH, FLAG_RESPONSE, PREAMBLE_LEN,
 };
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
-use tokio::sync::{mpsc, watch};
-use tokio::time::Instant;
+use tokio::sync::watch;
+use tokio::time::{Instant, Sleep};
 
 /// Limits applied to each socket.
 #[derive(Debug, Clone)]
@@ -39,6 +44,8 @@ pub struct ConnLimits {
     pub max_conversations: usize,
     /// Requests that may queue behind a waiting get on one conversation.
     pub max_queued_requests: usize,
+    /// Most messages one read-ahead stream may have in a client's buffer.
+    pub max_read_ahead_msgs: u32,
     /// Heartbeat interval: an idle server sends a heartbeat this often.
     pub heartbeat: Duration,
     /// How long a client has to send its preamble.
@@ -51,6 +58,7 @@ impl Default for ConnLimits {
             max_frame: ferry_proto::DEFAULT_MAX_FRAME,
             max_conversations: 10,
             max_queued_requests: 1024,
+            max_read_ahead_msgs: 1024,
             heartbeat: Duration::from_secs(30),
             handshake_timeout: Duration::from_secs(10),
         }
@@ -60,28 +68,8 @@ impl Default for ConnLimits {
 /// What every connection task shares.
 #[derive(Debug)]
 pub(crate) struct Ctx {
-    pub qm: QueueManager,
+    pub qm: ferry_core::QueueManager,
     pub limits: ConnLimits,
-}
-
-/// The outcome of a parked get, on its way back to the connection task. Dropping it without
-/// taking the outcome (the connection ended meanwhile) puts a delivered message back.
-struct WaitDone {
-    conv: u16,
-    request_id: u64,
-    hobj: Hobj,
-    opts: GetOptions,
-    deadline: Option<Instant>,
-    pending: PendingGet,
-    outcome: Option<WaitOutcome>,
-}
-
-impl Drop for WaitDone {
-    fn drop(&mut self) {
-        if let Some(o) = self.outcome.take() {
-            self.pending.give_back(o);
-        }
-    }
 }
 
 /// Async put results since the last status call (MQSTAT's counts).
@@ -93,20 +81,39 @@ struct AsyncStats {
     first_failure: Option<MqError>,
 }
 
-struct Conv {
-    session: Session,
-    /// A get is parked; later requests wait in `queued`.
-    waiting: Option<tokio::task::JoinHandle<()>>,
-    queued: VecDeque<Frame>,
-    async_stats: AsyncStats,
+/// A get parked until a message arrives, the wait interval passes, or the wait is ended.
+struct GetWait {
+    request_id: u64,
+    hobj: Hobj,
+    opts: GetOptions,
+    pending: PendingGet,
+    sleep: Option<Pin<Box<Sleep>>>,
 }
 
-impl Drop for Conv {
-    fn drop(&mut self) {
-        if let Some(w) = self.waiting.take() {
-            w.abort();
-        }
-    }
+/// A read-ahead stream: messages are pushed while the client has credit.
+#[derive(Default)]
+struct Stream {
+    credit: u32,
+    wait: Option<PendingGet>,
+}
+
+struct Conv {
+    session: Session,
+    get_wait: Option<GetWait>,
+    queued: VecDeque<Frame>,
+    async_stats: AsyncStats,
+    /// The first async put that failed inside the open unit of work: commit backs out instead.
+    uow_async_failure: Option<MqError>,
+    streams: HashMap<u32, Stream>,
+}
+
+/// Something the connection task must act on.
+enum Event {
+    Read(std::io::Result<usize>),
+    GetDone(u16, WaitOutcome),
+    StreamReady(u16, u32, WaitOutcome),
+    Tick,
+    Stop,
 }
 
 /// Why a socket was closed.
@@ -125,7 +132,6 @@ struct Socket {
     convs: HashMap<u16, Conv>,
     wbuf: BytesMut,
     max_frame_out: usize,
-    done_tx: mpsc::UnboundedSender<WaitDone>,
 }
 
 /// Serves one socket until it closes or the server stops.
@@ -147,7 +153,6 @@ pub(crate) async fn serve<R, W>(
             return;
         }
     };
-    let (done_tx, mut done_rx) = mpsc::unbounded_channel();
     let heartbeat = ctx.limits.heartbeat;
     let mut sock = Socket {
         ctx,
@@ -156,27 +161,51 @@ pub(crate) async fn serve<R, W>(
         convs: HashMap::new(),
         wbuf: BytesMut::with_capacity(64 * 1024),
         max_frame_out,
-        done_tx,
     };
     let mut rbuf = BytesMut::with_capacity(64 * 1024);
     let mut last_sent = Instant::now();
     let mut tick = tokio::time::interval(heartbeat);
-    tick.tick().await;
+    tick.reset();
+    let mut stopped = Box::pin(async move {
+        let _ = stop.wait_for(|s| *s).await;
+    });
     let why = loop {
-        let step: Result<(), Close> = tokio::select! {
-            r = read_more(&mut rd, &mut rbuf) => match r {
-                Ok(0) => Err(Close::PeerClosed),
-                Ok(_) => sock.on_frames(&mut rbuf),
-                Err(e) => Err(Close::Io(e)),
-            },
-            Some(done) = done_rx.recv() => sock.on_wait_done(done),
-            _ = tick.tick() => {
+        let event = std::future::poll_fn(|cx| {
+            if stopped.as_mut().poll(cx).is_ready() {
+                return Poll::Ready(Event::Stop);
+            }
+            if let Some(ev) = sock.poll_waits(cx) {
+                return Poll::Ready(ev);
+            }
+            if tick.poll_tick(cx).is_ready() {
+                return Poll::Ready(Event::Tick);
+            }
+            let want = ferry_proto::frame::pending_frame_len(&rbuf)
+                .unwrap_or(0)
+                .saturating_sub(rbuf.len())
+                .clamp(16 * 1024, 1 << 20);
+            rbuf.reserve(want);
+            let read = rd.read_buf(&mut rbuf);
+            tokio::pin!(read);
+            read.poll(cx).map(Event::Read)
+        })
+        .await;
+        let step = match event {
+            Event::Read(Ok(0)) => Err(Close::PeerClosed),
+            Event::Read(Ok(_)) => sock.on_frames(&mut rbuf),
+            Event::Read(Err(e)) => Err(Close::Io(e)),
+            Event::GetDone(conv, outcome) => sock.on_get_done(conv, outcome),
+            Event::StreamReady(conv, hobj, outcome) => {
+                sock.on_stream_ready(conv, hobj, outcome);
+                Ok(())
+            }
+            Event::Tick => {
                 if last_sent.elapsed() >= heartbeat {
                     sock.push_heartbeat();
                 }
                 Ok(())
             }
-            _ = stop.changed() => Err(Close::Stopping),
+            Event::Stop => Err(Close::Stopping),
         };
         if !sock.wbuf.is_empty() {
             if let Err(e) = wr.write_all(&sock.wbuf).await {
@@ -196,22 +225,14 @@ pub(crate) async fn serve<R, W>(
         Close::Io(e) => {
             tracing::info!(peer = %sock.peer, mode = ?sock.mode, error = %e, "connection lost")
         }
-        Close::Protocol(r) => {
-            tracing::warn!(peer = %sock.peer, mode = ?sock.mode, reason = %r, "closing connection: protocol error")
-        }
+        Close::Protocol(r) => tracing::warn!(
+            peer = %sock.peer, mode = ?sock.mode, reason = %r, "closing connection: protocol error"
+        ),
     }
     let _ = wr.shutdown().await;
-    // Dropping the conversations backs out their units of work and closes their handles.
+    // Dropping the conversations backs out their units of work and closes their handles; parked
+    // waits are cancelled and any message that raced into them goes back to its queue.
     sock.convs.clear();
-}
-
-async fn read_more<R: AsyncRead + Unpin>(rd: &mut R, buf: &mut BytesMut) -> std::io::Result<usize> {
-    let want = ferry_proto::frame::pending_frame_len(buf)
-        .unwrap_or(0)
-        .saturating_sub(buf.len())
-        .clamp(16 * 1024, 1 << 20);
-    buf.reserve(want);
-    rd.read_buf(buf).await
 }
 
 async fn handshake<R, W>(rd: &mut R, wr: &mut W, limits: &ConnLimits) -> Result<usize, String>
@@ -251,6 +272,30 @@ where
 }
 
 impl Socket {
+    /// Polls every parked get and stream; the first that has settled becomes an event.
+    fn poll_waits(&mut self, cx: &mut Context<'_>) -> Option<Event> {
+        for (id, conv) in self.convs.iter_mut() {
+            if let Some(gw) = conv.get_wait.as_mut() {
+                if let Some(outcome) = gw.pending.poll(cx.waker()) {
+                    return Some(Event::GetDone(*id, outcome));
+                }
+                if let Some(sleep) = gw.sleep.as_mut() {
+                    if sleep.as_mut().poll(cx).is_ready() {
+                        return Some(Event::GetDone(*id, gw.pending.cancel()));
+                    }
+                }
+            }
+            for (hobj, stream) in conv.streams.iter_mut() {
+                if let Some(p) = stream.wait.as_mut() {
+                    if let Some(outcome) = p.poll(cx.waker()) {
+                        return Some(Event::StreamReady(*id, *hobj, outcome));
+                    }
+                }
+            }
+        }
+        None
+    }
+
     fn on_frames(&mut self, rbuf: &mut BytesMut) -> Result<(), Close> {
         loop {
             let frame = match decode_frame(rbuf, self.ctx.limits.max_frame) {
@@ -281,17 +326,19 @@ impl Socket {
             self.respond(h, &Status::OK, &Reply::Empty);
             return Ok(());
         }
+        let limit = self.ctx.limits.max_queued_requests;
         let Some(conv) = self.convs.get_mut(&h.conv) else {
             return Err(Close::Protocol(format!(
                 "request for conversation {} which was never connected",
                 h.conv
             )));
         };
-        if conv.waiting.is_some() {
-            if conv.queued.len() >= self.ctx.limits.max_queued_requests {
+        // Stream credit is flow control, not a call: it never waits behind a parked get.
+        if conv.get_wait.is_some() && h.opcode != Opcode::Stream as u8 {
+            if conv.queued.len() >= limit {
                 return Err(Close::Protocol(format!(
-                    "more than {} requests queued behind a waiting get on conversation {}",
-                    self.ctx.limits.max_queued_requests, h.conv
+                    "more than {limit} requests queued behind a waiting get on conversation {}",
+                    h.conv
                 )));
             }
             conv.queued.push_back(frame);
@@ -338,9 +385,11 @@ impl Socket {
                     h.conv,
                     Conv {
                         session,
-                        waiting: None,
+                        get_wait: None,
                         queued: VecDeque::new(),
                         async_stats: AsyncStats::default(),
+                        uow_async_failure: None,
+                        streams: HashMap::new(),
                     },
                 );
                 self.respond(h, &Status::OK, &reply);
@@ -354,12 +403,14 @@ impl Socket {
     fn execute(&mut self, frame: Frame) -> Result<(), Close> {
         let h = frame.header;
         let req = Request::decode(h.opcode, frame.payload).map_err(protocol)?;
+        let max_ra = self.ctx.limits.max_read_ahead_msgs;
         let Some(conv) = self.convs.get_mut(&h.conv) else {
             return Ok(());
         };
         let result: Result<Reply, MqError> = match req {
             Request::Connect { .. } | Request::Heartbeat => unreachable!("handled before"),
             Request::Disconnect => {
+                conv.streams.clear();
                 let r = conv.session.disconnect_in_place().map(|_| Reply::Empty);
                 self.convs.remove(&h.conv);
                 self.reply(h, r);
@@ -369,9 +420,18 @@ impl Socket {
                 let od = wire::object_from_wire(&object)?;
                 let opts = wire::open_from_wire(options)?;
                 let hobj = conv.session.open(&od, opts)?;
+                let mut flags = 0;
+                if conv.session.read_ahead(hobj) {
+                    flags |= opened_flags::READ_AHEAD;
+                    conv.streams.insert(hobj.0, Stream::default());
+                }
+                if conv.session.async_put_default(hobj) {
+                    flags |= opened_flags::ASYNC_PUT_DEFAULT;
+                }
                 Ok(Reply::Opened {
                     hobj: hobj.0,
                     name: conv.session.queue_name(hobj)?.to_string(),
+                    flags,
                 })
             })(),
             Request::Close { hobj, options } => {
@@ -380,17 +440,18 @@ impl Socket {
                     2 => CloseOptions::DeletePurge,
                     _ => CloseOptions::None,
                 };
+                // A parked stream wait is cancelled first; what it raced in goes back.
+                conv.streams.remove(&hobj);
                 conv.session.close(Hobj(hobj), opts).map(|_| Reply::Empty)
             }
             Request::Put { hobj, options, msg } => {
-                let is_async = options & ferry_proto::msg::put_flags::ASYNC != 0;
                 let r = (|| {
                     let opts = wire::put_from_wire(options)?;
                     let msg = wire::message_from_wire(msg)?;
                     conv.session.put(Hobj(hobj), msg, &opts)
                 })();
-                if is_async {
-                    record_async(&mut conv.async_stats, &r);
+                if options & put_flags::ASYNC != 0 {
+                    record_async(conv, &r, options & put_flags::SYNCPOINT != 0);
                     return Ok(());
                 }
                 self.reply_put(h, r);
@@ -401,33 +462,49 @@ impl Socket {
                 options,
                 msg,
             } => {
-                let is_async = options & ferry_proto::msg::put_flags::ASYNC != 0;
                 let r = (|| {
                     let od = wire::object_from_wire(&object)?;
                     let opts = wire::put_from_wire(options)?;
                     let msg = wire::message_from_wire(msg)?;
                     conv.session.put1(&od, msg, &opts)
                 })();
-                if is_async {
-                    record_async(&mut conv.async_stats, &r);
+                if options & put_flags::ASYNC != 0 {
+                    record_async(conv, &r, options & put_flags::SYNCPOINT != 0);
                     return Ok(());
                 }
                 self.reply_put(h, r);
                 return Ok(());
             }
             Request::Get { hobj, options } => {
-                let opts = match wire::get_from_wire(&options) {
-                    Ok(o) => o,
-                    Err(e) => {
-                        self.respond(h, &wire::status_of(&e), &Reply::Empty);
-                        return Ok(());
+                match wire::get_from_wire(&options) {
+                    Ok(opts) => {
+                        let deadline = match opts.wait {
+                            Wait::For(d) => Some(Instant::now() + d),
+                            _ => None,
+                        };
+                        self.start_get(h.conv, h.request_id, Hobj(hobj), opts, deadline);
                     }
+                    Err(e) => self.respond(h, &wire::status_of(&e), &Reply::Empty),
+                }
+                return Ok(());
+            }
+            Request::Stream {
+                hobj,
+                credit,
+                consumed,
+            } => {
+                let Some(stream) = conv.streams.get_mut(&hobj) else {
+                    return Err(Close::Protocol(format!(
+                        "stream credit for handle {hobj}, which has no read-ahead"
+                    )));
                 };
-                let deadline = match opts.wait {
-                    Wait::For(d) => Some(Instant::now() + d),
-                    _ => None,
-                };
-                self.start_get(h, Hobj(hobj), opts, deadline);
+                stream.credit = stream.credit.saturating_add(credit).min(max_ra);
+                if consumed > 0 {
+                    if let Err(e) = conv.session.stream_consumed(Hobj(hobj), consumed as usize) {
+                        return Err(Close::Protocol(e.to_string()));
+                    }
+                }
+                self.pump(h.conv, hobj);
                 return Ok(());
             }
             Request::Inquire { hobj, selectors } => (|| {
@@ -470,7 +547,10 @@ impl Socket {
                 conv.session.set(Hobj(hobj), &vals).map(|_| Reply::Empty)
             })(),
             Request::Commit => commit_with_async(conv),
-            Request::Backout => conv.session.backout().map(|_| Reply::Empty),
+            Request::Backout => {
+                conv.uow_async_failure = None;
+                conv.session.backout().map(|_| Reply::Empty)
+            }
             Request::Status => {
                 let s = std::mem::take(&mut conv.async_stats);
                 let (first_reason, first_detail) = s
@@ -491,88 +571,57 @@ impl Socket {
 
     fn start_get(
         &mut self,
-        h: FrameHeader,
+        conv_id: u16,
+        request_id: u64,
         hobj: Hobj,
         opts: GetOptions,
         deadline: Option<Instant>,
     ) {
-        let Some(conv) = self.convs.get_mut(&h.conv) else {
+        let h = get_header(conv_id, request_id, 0);
+        let Some(conv) = self.convs.get_mut(&conv_id) else {
             return;
         };
         match conv.session.try_get(hobj, &opts) {
-            Ok(GetAttempt::Got(g)) => {
-                let status = wire::status_ok(g.warning);
-                let status = Status {
-                    data_length: g.data_length as u64,
-                    ..status
-                };
-                let reply = Reply::Got {
-                    msg: wire::message_to_wire(&g.message),
-                    data_length: g.data_length as u64,
-                };
-                self.respond(h, &status, &reply);
-            }
-            Ok(GetAttempt::Wait(mut pending)) => {
-                let tx = self.done_tx.clone();
-                let conv_id = h.conv;
-                let request_id = h.request_id;
-                conv.waiting = Some(tokio::spawn(async move {
-                    let outcome = wait_for(&mut pending, deadline).await;
-                    let done = WaitDone {
-                        conv: conv_id,
-                        request_id,
-                        hobj,
-                        opts,
-                        deadline,
-                        pending,
-                        outcome: Some(outcome),
-                    };
-                    // If the connection has gone, `done` comes back and its drop gives the message back.
-                    let _ = tx.send(done);
-                }));
+            Ok(GetAttempt::Got(g)) => self.respond_got(h, &g),
+            Ok(GetAttempt::Wait(pending)) => {
+                let sleep = deadline.map(|d| Box::pin(tokio::time::sleep_until(d)));
+                conv.get_wait = Some(GetWait {
+                    request_id,
+                    hobj,
+                    opts,
+                    pending,
+                    sleep,
+                });
             }
             Err(e) => self.respond(h, &wire::status_of(&e), &Reply::Empty),
         }
     }
 
-    fn on_wait_done(&mut self, mut done: WaitDone) -> Result<(), Close> {
-        let h = FrameHeader {
-            opcode: Opcode::Get as u8,
-            flags: 0,
-            conv: done.conv,
-            request_id: done.request_id,
-        };
-        let Some(conv) = self.convs.get_mut(&done.conv) else {
+    fn on_get_done(&mut self, conv_id: u16, outcome: WaitOutcome) -> Result<(), Close> {
+        let Some(conv) = self.convs.get_mut(&conv_id) else {
             return Ok(());
         };
-        conv.waiting = None;
-        let outcome = done.outcome.take().unwrap_or(WaitOutcome::TimedOut);
-        match conv.session.finish_wait(done.hobj, &done.opts, outcome) {
-            Ok(Some(g)) => {
-                let status = Status {
-                    data_length: g.data_length as u64,
-                    ..wire::status_ok(g.warning)
-                };
-                let reply = Reply::Got {
-                    msg: wire::message_to_wire(&g.message),
-                    data_length: g.data_length as u64,
-                };
-                self.respond(h, &status, &reply);
+        let Some(gw) = conv.get_wait.take() else {
+            return Ok(());
+        };
+        let h = get_header(conv_id, gw.request_id, 0);
+        let timed_out = gw.sleep.as_ref().is_some_and(|s| s.is_elapsed());
+        match conv.session.finish_wait(gw.hobj, &gw.opts, outcome) {
+            Ok(Some(g)) => self.respond_got(h, &g),
+            Ok(None) if timed_out => {
+                let e = MqError::new(
+                    Reason::NoMsgAvailable,
+                    "no matching message arrived within the wait interval",
+                );
+                self.respond(h, &wire::status_of(&e), &Reply::Empty);
             }
             Ok(None) => {
-                if done.deadline.is_some_and(|d| Instant::now() >= d) {
-                    let e = MqError::new(
-                        Reason::NoMsgAvailable,
-                        "no matching message arrived within the wait interval",
-                    );
-                    self.respond(h, &wire::status_of(&e), &Reply::Empty);
-                } else {
-                    self.start_get(h, done.hobj, done.opts, done.deadline);
-                }
+                let deadline = gw.sleep.as_ref().map(|s| s.deadline());
+                self.start_get(conv_id, gw.request_id, gw.hobj, gw.opts, deadline);
             }
             Err(e) => self.respond(h, &wire::status_of(&e), &Reply::Empty),
         }
-        self.drain_queued(done.conv)
+        self.drain_queued(conv_id)
     }
 
     /// Runs requests that queued behind a wait, until the conversation waits again.
@@ -581,7 +630,7 @@ impl Socket {
             let Some(conv) = self.convs.get_mut(&conv_id) else {
                 return Ok(());
             };
-            if conv.waiting.is_some() {
+            if conv.get_wait.is_some() {
                 return Ok(());
             }
             let Some(frame) = conv.queued.pop_front() else {
@@ -589,6 +638,80 @@ impl Socket {
             };
             self.execute(frame)?;
         }
+    }
+
+    /// Pushes streamed messages while the client has credit, then parks a wait for more.
+    fn pump(&mut self, conv_id: u16, hobj: u32) {
+        loop {
+            let Some(conv) = self.convs.get_mut(&conv_id) else {
+                return;
+            };
+            let Some(stream) = conv.streams.get_mut(&hobj) else {
+                return;
+            };
+            if stream.credit == 0 || stream.wait.is_some() {
+                return;
+            }
+            match conv.session.stream_next(Hobj(hobj), true) {
+                Ok(Some(GetAttempt::Got(g))) => {
+                    stream.credit -= 1;
+                    self.push_got(conv_id, hobj, &g);
+                }
+                Ok(Some(GetAttempt::Wait(p))) => {
+                    stream.wait = Some(p);
+                    return;
+                }
+                Ok(None) => return,
+                Err(e) => {
+                    // The stream ends (queue deleted, stopping, get inhibited): tell the client
+                    // once, as a pushed failure it reports on its next get.
+                    stream.credit = 0;
+                    let h = get_header(conv_id, hobj as u64, FLAG_PUSH);
+                    self.respond(h, &wire::status_of(&e), &Reply::Empty);
+                    return;
+                }
+            }
+        }
+    }
+
+    fn on_stream_ready(&mut self, conv_id: u16, hobj: u32, outcome: WaitOutcome) {
+        let Some(conv) = self.convs.get_mut(&conv_id) else {
+            return;
+        };
+        let Some(stream) = conv.streams.get_mut(&hobj) else {
+            return;
+        };
+        stream.wait = None;
+        match conv.session.finish_stream_wait(Hobj(hobj), outcome) {
+            Ok(Some(g)) => {
+                stream.credit = stream.credit.saturating_sub(1);
+                self.push_got(conv_id, hobj, &g);
+            }
+            Ok(None) => {}
+            Err(e) => {
+                stream.credit = 0;
+                let h = get_header(conv_id, hobj as u64, FLAG_PUSH);
+                self.respond(h, &wire::status_of(&e), &Reply::Empty);
+                return;
+            }
+        }
+        self.pump(conv_id, hobj);
+    }
+
+    fn push_got(&mut self, conv_id: u16, hobj: u32, g: &Got) {
+        self.respond_got(get_header(conv_id, hobj as u64, FLAG_PUSH), g);
+    }
+
+    fn respond_got(&mut self, h: FrameHeader, g: &Got) {
+        let status = Status {
+            data_length: g.data_length as u64,
+            ..wire::status_ok(g.warning)
+        };
+        let reply = Reply::Got {
+            msg: wire::message_to_wire(&g.message),
+            data_length: g.data_length as u64,
+        };
+        self.respond(h, &status, &reply);
     }
 
     fn reply_put(&mut self, h: FrameHeader, r: Result<ferry_core::PutOutcome, MqError>) {
@@ -610,7 +733,7 @@ impl Socket {
 
     fn respond(&mut self, h: FrameHeader, status: &Status, reply: &Reply) {
         let hdr = FrameHeader {
-            flags: FLAG_RESPONSE,
+            flags: FLAG_RESPONSE | (h.flags & FLAG_PUSH),
             ..h
         };
         let start = begin_frame(&mut self.wbuf, hdr);
@@ -645,6 +768,15 @@ impl Socket {
     }
 }
 
+fn get_header(conv: u16, request_id: u64, flags: u8) -> FrameHeader {
+    FrameHeader {
+        opcode: Opcode::Get as u8,
+        flags,
+        conv,
+        request_id,
+    }
+}
+
 fn protocol(e: WireError) -> Close {
     Close::Protocol(e.to_string())
 }
@@ -669,13 +801,17 @@ fn put_reply(out: ferry_core::PutOutcome) -> (Reply, Option<Reason>) {
     )
 }
 
-fn record_async<T>(s: &mut AsyncStats, r: &Result<T, MqError>) {
+fn record_async<T>(conv: &mut Conv, r: &Result<T, MqError>, in_uow: bool) {
+    let s = &mut conv.async_stats;
     match r {
         Ok(_) => s.succeeded += 1,
         Err(e) => {
             s.failed += 1;
             if s.first_failure.is_none() {
                 s.first_failure = Some(e.clone());
+            }
+            if in_uow && conv.uow_async_failure.is_none() {
+                conv.uow_async_failure = Some(e.clone());
             }
         }
     }
@@ -684,7 +820,7 @@ fn record_async<T>(s: &mut AsyncStats, r: &Result<T, MqError>) {
 /// Commit, unless an async put of this unit of work failed: then the unit of work is backed out
 /// and the failure reported, rather than committing a unit of work with a hole in it.
 fn commit_with_async(conv: &mut Conv) -> Result<Reply, MqError> {
-    if let Some(e) = conv.async_stats.first_failure.clone() {
+    if let Some(e) = conv.uow_async_failure.take() {
         conv.session.backout()?;
         return Err(MqError::new(
             Reason::BackedOut,
@@ -695,18 +831,4 @@ fn commit_with_async(conv: &mut Conv) -> Result<Reply, MqError> {
         ));
     }
     conv.session.commit().map(|_| Reply::Empty)
-}
-
-async fn wait_for(pending: &mut PendingGet, deadline: Option<Instant>) -> WaitOutcome {
-    let waiting = std::future::poll_fn(|cx| match pending.poll(cx.waker()) {
-        Some(o) => std::task::Poll::Ready(o),
-        None => std::task::Poll::Pending,
-    });
-    match deadline {
-        None => waiting.await,
-        Some(d) => match tokio::time::timeout_at(d, waiting).await {
-            Ok(o) => o,
-            Err(_) => pending.cancel(),
-        },
-    }
 }

@@ -469,3 +469,96 @@ fn the_local_socket_is_only_for_our_user_and_group() {
         path.display()
     );
 }
+
+#[test]
+fn read_ahead_streams_in_order_and_close_returns_what_was_not_consumed() {
+    let server = Server::start("readahead");
+    for ep in server.endpoints() {
+        let mut p = connect(ep, "putter");
+        let pq = p.open_queue("DEV.QUEUE.2", OpenOptions::output()).unwrap();
+        for i in 0..300u32 {
+            p.put(
+                pq,
+                Message::new(i.to_le_bytes().to_vec()),
+                &PutOptions::default(),
+            )
+            .unwrap();
+        }
+        let mut c = connect(ep, "reader");
+        let opts = OpenOptions {
+            read_ahead: Some(true),
+            ..OpenOptions::input()
+        };
+        let q = c.open_queue("DEV.QUEUE.2", opts).unwrap();
+        for i in 0..200u32 {
+            let got = c
+                .get(q, &GetOptions::new().wait(Duration::from_secs(5)))
+                .unwrap();
+            assert_eq!(&got.message.body[..], &i.to_le_bytes(), "{ep}");
+        }
+        // Options a read-ahead handle cannot honour are refused, not silently reordered.
+        let e = c.get(q, &GetOptions::new().syncpoint()).unwrap_err();
+        assert_eq!(e.reason, Reason::OptionsError);
+        c.close(q, ferry_client::CloseOptions::None).unwrap();
+        // The 100 the application never got are back on the queue, in order.
+        let mut other = connect(ep, "other");
+        let oq = other
+            .open_queue("DEV.QUEUE.2", OpenOptions::input())
+            .unwrap();
+        for i in 200..300u32 {
+            let got = other.get(oq, &GetOptions::new()).unwrap();
+            assert_eq!(&got.message.body[..], &i.to_le_bytes(), "{ep}");
+        }
+        assert_eq!(
+            other.get(oq, &GetOptions::new()).unwrap_err().reason,
+            Reason::NoMsgAvailable
+        );
+        // Messages put while a read-ahead getter waits reach it; persistent ones are fetched
+        // directly rather than streamed.
+        let mut c = connect(ep, "reader2");
+        let q = c.open_queue("DEV.QUEUE.2", opts).unwrap();
+        let e = c.get(q, &GetOptions::new()).unwrap_err();
+        assert_eq!(e.reason, Reason::NoMsgAvailable);
+        p.put(pq, Message::text("later"), &PutOptions::default())
+            .unwrap();
+        let got = c
+            .get(q, &GetOptions::new().wait(Duration::from_secs(5)))
+            .unwrap();
+        assert_eq!(&got.message.body[..], b"later");
+        p.put(
+            pq,
+            Message::text("durable").with_persistence(ferry_client::Persistence::Persistent),
+            &PutOptions::default(),
+        )
+        .unwrap();
+        let got = c
+            .get(q, &GetOptions::new().wait(Duration::from_secs(5)))
+            .unwrap();
+        assert_eq!(&got.message.body[..], b"durable");
+        c.disconnect().unwrap();
+    }
+}
+
+#[test]
+fn a_put_as_queue_default_on_a_sync_queue_is_answered_at_once() {
+    let server = Server::start("defpresp");
+    // DEV.QUEUE.1 is DEFPRESP(SYNC): a put as queue default waits for the answer and its
+    // failure is reported at once.
+    for ep in server.endpoints() {
+        let mut c = connect(ep, "defpresp");
+        let q = c
+            .open_queue("DEV.QUEUE.1", OpenOptions::output().with_input())
+            .unwrap();
+        let out = c
+            .put(q, Message::text("x"), &PutOptions::default())
+            .unwrap();
+        assert!(!out.msg_id.is_none());
+        assert_eq!(
+            c.async_put_status().unwrap().succeeded,
+            0,
+            "a sync put is not counted as async"
+        );
+        c.get(q, &GetOptions::new()).unwrap();
+        c.disconnect().unwrap();
+    }
+}
