@@ -176,7 +176,10 @@ fn ladder(endpoint: &str, asynchronous: bool, d: Duration) -> f64 {
             let mut c = Connection::connect(&ep, &format!("getter{g}")).unwrap();
             // Getters use read-ahead (non-persistent, outside syncpoint), as MQ clients do for
             // this workload.
-            let open = OpenOptions { read_ahead: Some(true), ..OpenOptions::input() };
+            let open = OpenOptions {
+                read_ahead: Some(true),
+                ..OpenOptions::input()
+            };
             let h = c.open_queue("BENCH.Q", open).unwrap();
             let opts = GetOptions::new().wait(Duration::from_millis(100));
             let mut n = 0u64;
@@ -191,6 +194,7 @@ fn ladder(endpoint: &str, asynchronous: bool, d: Duration) -> f64 {
                     Err(e) => panic!("get: {e}"),
                 }
             }
+            c.disconnect().unwrap();
             got.fetch_add(n, Ordering::Relaxed);
         }));
     }
@@ -259,6 +263,9 @@ fn main() {
         args.runs, args.secs
     );
     let mut rows: Vec<(String, Vec<f64>)> = Vec::new();
+    // FERRY_BENCH_ONLY=substring runs only the rows whose names contain it (for profiling).
+    let only = std::env::var("FERRY_BENCH_ONLY").unwrap_or_default();
+    let wanted = |name: &str| name.contains(only.as_str());
     let mut record = |name: &str, v: f64| match rows.iter_mut().find(|r| r.0 == name) {
         Some(r) => r.1.push(v),
         None => rows.push((name.to_owned(), vec![v])),

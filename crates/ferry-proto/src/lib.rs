@@ -94,3 +94,19 @@ pub enum WireError {
         value: u64,
     },
 }
+
+/// Runs every decoder over arbitrary bytes, as a server reading a hostile socket would: the
+/// preamble, then frames, then each frame's payload as a request and as a response. It must
+/// never panic. Shared by the fuzz target (`fuzz/`) and the corpus replay test.
+pub fn decode_everything(data: &[u8]) {
+    if data.len() >= PREAMBLE_LEN {
+        let mut p = [0u8; PREAMBLE_LEN];
+        p.copy_from_slice(&data[..PREAMBLE_LEN]);
+        let _ = Preamble::decode(&p);
+    }
+    let mut buf = bytes::BytesMut::from(data);
+    while let Ok(Some(frame)) = decode_frame(&mut buf, 1 << 16) {
+        let _ = Request::decode(frame.header.opcode, frame.payload.clone());
+        let _ = decode_response(frame.header.opcode, frame.payload);
+    }
+}
