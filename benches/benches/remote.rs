@@ -271,24 +271,34 @@ fn main() {
         None => rows.push((name.to_owned(), vec![v])),
     };
     for _ in 0..args.runs {
-        let (c, s) = unix_pair(&dir);
-        record("raw unix ping-pong (round trips/s)", ping_pong(c, s, d));
-        let (c, s) = unix_pair(&dir);
-        record("raw unix streaming 2 KB (msg/s)", streaming(c, s, d));
-        let (c, s) = tcp_pair();
-        record("raw tcp ping-pong (round trips/s)", ping_pong(c, s, d));
-        let (c, s) = tcp_pair();
-        record("raw tcp streaming 2 KB (msg/s)", streaming(c, s, d));
+        for (name, tcp, pp) in [
+            ("raw unix ping-pong (round trips/s)", false, true),
+            ("raw unix streaming 2 KB (msg/s)", false, false),
+            ("raw tcp ping-pong (round trips/s)", true, true),
+            ("raw tcp streaming 2 KB (msg/s)", true, false),
+        ] {
+            if !wanted(name) {
+                continue;
+            }
+            let (c, s) = if tcp { tcp_pair() } else { unix_pair(&dir) };
+            record(
+                name,
+                if pp {
+                    ping_pong(c, s, d)
+                } else {
+                    streaming(c, s, d)
+                },
+            );
+        }
         let server = InProcessServer::start(&dir);
         for (mode, ep) in [("local", server.unix.clone()), ("tcp", server.tcp.clone())] {
-            record(
-                &format!("{mode} sync put, 1 putter 2 getters (msg/s)"),
-                ladder(&ep, false, d),
-            );
-            record(
-                &format!("{mode} async put, 1 putter 2 getters (msg/s)"),
-                ladder(&ep, true, d),
-            );
+            for asynchronous in [false, true] {
+                let kind = if asynchronous { "async" } else { "sync" };
+                let name = format!("{mode} {kind} put, 1 putter 2 getters (msg/s)");
+                if wanted(&name) {
+                    record(&name, ladder(&ep, asynchronous, d));
+                }
+            }
         }
         if std::env::var("FERRY_BENCH_GETTERS").is_err() {
             assert_eq!(server.qm.queue_status("BENCH.Q").unwrap().depth, 0);

@@ -35,6 +35,19 @@ pub use ferry_core::{
 };
 
 pub use embedded::{open_embedded, EmbeddedQm};
+pub use ferry_proto::compress::Compression;
+
+/// Options for local and tcp connections (embedded connections use only the application name).
+#[derive(Debug, Clone, Default)]
+pub struct ClientOptions {
+    /// Compression algorithms acceptable for this connection's payloads, most preferred first;
+    /// empty for none. The server picks the first it also accepts.
+    pub compression: Vec<Compression>,
+    /// User to connect as (default: `$USER`); checked when the server requires authentication.
+    pub user: Option<String>,
+    /// Password, when the server requires one.
+    pub password: Option<String>,
+}
 pub use remote::AsyncPutStatus;
 use remote::Remote;
 
@@ -121,22 +134,41 @@ pub struct Connection {
 impl Connection {
     /// Connects by connection string, as application `app_name`.
     pub fn connect(endpoint: &str, app_name: &str) -> MqResult<Connection> {
+        Connection::connect_with(endpoint, app_name, &ClientOptions::default())
+    }
+
+    /// Connects by connection string with options for remote modes (compression, credentials).
+    pub fn connect_with(
+        endpoint: &str,
+        app_name: &str,
+        opts: &ClientOptions,
+    ) -> MqResult<Connection> {
+        let remote = |remote, mode| {
+            Ok(Connection {
+                transport: Transport::Remote { remote, mode },
+            })
+        };
         match Endpoint::parse(endpoint)? {
             Endpoint::Embedded(dir) => {
                 let host = open_embedded(&dir)?;
                 let session = host.queue_manager().connect(&ConnectOptions::app(app_name))?;
                 Ok(Connection { transport: Transport::Embedded { session, _host: Some(host) } })
             }
-            Endpoint::Unix(path) => {
-                Ok(Connection { transport: Transport::Remote { remote: Remote::unix(&path, app_name)?, mode: ConnMode::Local } })
-            }
-            Endpoint::Tcp(addr) => {
-                Ok(Connection { transport: Transport::Remote { remote: Remote::tcp(&addr, app_name)?, mode: ConnMode::Tcp } })
-            }
+            Endpoint::Unix(path) => remote(Remote::unix(&path, app_name, opts)?, ConnMode::Local),
+            Endpoint::Tcp(addr) => remote(Remote::tcp(&addr, app_name, opts)?, ConnMode::Tcp),
             Endpoint::Tls(_) => Err(MqError::new(
                 Reason::FunctionNotSupported,
                 format!("'{endpoint}': TLS connections are not in this build yet; use unix:PATH or tcp://HOST:PORT"),
             )),
+        }
+    }
+
+    /// The compression negotiated for a remote connection, and the fraction of payload bytes it
+    /// has saved so far (embedded connections have none).
+    pub fn compression(&self) -> (Option<Compression>, Option<f64>) {
+        match &self.transport {
+            Transport::Embedded { .. } => (None, None),
+            Transport::Remote { remote, .. } => remote.compression(),
         }
     }
 

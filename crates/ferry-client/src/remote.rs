@@ -18,16 +18,19 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use bytes::BytesMut;
+
+use crate::ClientOptions;
 use ferry_core::wire;
 use ferry_core::{
     AttrValue, BrowseMode, CloseOptions, CorrelId, GetOptions, Got, Hobj, Message, MqError,
     MqResult, MsgId, ObjectDescriptor, ObjectName, OpenOptions, Persistence, PutOptions,
     PutOutcome, PutResponseMode, Reason, Selector, Wait,
 };
+use ferry_proto::compress::{self, Compression, MIN_COMPRESS_LEN};
 use ferry_proto::msg::opened_flags;
 use ferry_proto::{
     begin_frame, decode_frame, decode_response, finish_frame, Frame, FrameHeader, Opcode, Preamble,
-    Reply, Request, Status, WireAttr, DEFAULT_MAX_FRAME, FLAG_PUSH, PREAMBLE_LEN,
+    Reply, Request, Status, WireAttr, DEFAULT_MAX_FRAME, FLAG_COMPRESSED, FLAG_PUSH, PREAMBLE_LEN,
 };
 
 /// A socket to the server.
@@ -190,6 +193,11 @@ pub(crate) struct Remote {
     read_timeout: Duration,
     broken: bool,
     id_seed: u32,
+    compression: Option<Compression>,
+    /// Requests are encoded here first when they may be compressed.
+    plain: BytesMut,
+    /// Payload bytes before and after compression, both directions.
+    compressed: (u64, u64),
 }
 
 const CONV: u16 = 1;
@@ -204,7 +212,7 @@ fn broken(e: impl std::fmt::Display) -> MqError {
 
 impl Remote {
     /// Connects over a Unix socket.
-    pub fn unix(path: &Path, app_name: &str) -> MqResult<Remote> {
+    pub fn unix(path: &Path, app_name: &str, opts: &ClientOptions) -> MqResult<Remote> {
         let s = UnixStream::connect(path).map_err(|e| {
             MqError::new(
                 Reason::QMgrNotAvailable,
@@ -214,11 +222,11 @@ impl Remote {
                 ),
             )
         })?;
-        Remote::handshake(Stream::Unix(s), app_name)
+        Remote::handshake(Stream::Unix(s), app_name, opts)
     }
 
     /// Connects over TCP.
-    pub fn tcp(addr: &str, app_name: &str) -> MqResult<Remote> {
+    pub fn tcp(addr: &str, app_name: &str, opts: &ClientOptions) -> MqResult<Remote> {
         let s = TcpStream::connect(addr).map_err(|e| {
             MqError::new(
                 Reason::QMgrNotAvailable,
@@ -226,10 +234,10 @@ impl Remote {
             )
         })?;
         let _ = s.set_nodelay(true);
-        Remote::handshake(Stream::Tcp(s), app_name)
+        Remote::handshake(Stream::Tcp(s), app_name, opts)
     }
 
-    fn handshake(mut stream: Stream, app_name: &str) -> MqResult<Remote> {
+    fn handshake(mut stream: Stream, app_name: &str, opts: &ClientOptions) -> MqResult<Remote> {
         stream
             .set_read_timeout(Some(Duration::from_secs(30)))
             .map_err(broken)?;
@@ -283,20 +291,26 @@ impl Remote {
             read_timeout: Duration::from_secs(75),
             broken: false,
             id_seed: seed,
+            compression: None,
+            plain: BytesMut::new(),
+            compressed: (0, 0),
         };
         let user = std::env::var("USER").unwrap_or_default();
         let req = Request::Connect {
             app_name: app_name.to_owned(),
-            user,
-            password: String::new(),
+            user: opts.user.clone().unwrap_or(user),
+            password: opts.password.clone().unwrap_or_default(),
             flags: 0,
+            compression: opts.compression.iter().map(|c| *c as u8).collect(),
         };
         match r.call(&req)? {
             Reply::Connected {
                 conn_id,
                 qmgr,
                 heartbeat_ms,
+                compression,
             } => {
+                r.compression = Compression::from_u8(compression);
                 r.conn_id = conn_id;
                 r.qmgr = ObjectName::truncating(&qmgr);
                 // A silent server is presumed dead after two missed heartbeats and a margin.
@@ -330,16 +344,34 @@ impl Remote {
         self.next_id += 1;
         let mut w = self.outbox.lock();
         let was_empty = w.buf.is_empty();
-        let start = begin_frame(
-            &mut w.buf,
-            FrameHeader {
-                opcode: req.opcode() as u8,
-                flags: 0,
-                conv: CONV,
-                request_id: id,
-            },
-        );
-        req.encode(&mut w.buf);
+        let mut header = FrameHeader {
+            opcode: req.opcode() as u8,
+            flags: 0,
+            conv: CONV,
+            request_id: id,
+        };
+        let start;
+        match self.compression {
+            Some(alg) => {
+                self.plain.clear();
+                req.encode(&mut self.plain);
+                if self.plain.len() >= MIN_COMPRESS_LEN {
+                    header.flags |= FLAG_COMPRESSED;
+                    start = begin_frame(&mut w.buf, header);
+                    let body = w.buf.len();
+                    compress::compress(alg, &self.plain, &mut w.buf);
+                    self.compressed.0 += self.plain.len() as u64;
+                    self.compressed.1 += (w.buf.len() - body) as u64;
+                } else {
+                    start = begin_frame(&mut w.buf, header);
+                    w.buf.extend_from_slice(&self.plain);
+                }
+            }
+            None => {
+                start = begin_frame(&mut w.buf, header);
+                req.encode(&mut w.buf);
+            }
+        }
         finish_frame(&mut w.buf, start);
         let len = w.buf.len() - start;
         if len > self.max_frame_out {
@@ -399,25 +431,56 @@ impl Remote {
     /// handle's buffer on the way. `None` timeout blocks without limit.
     fn next_frame(&mut self, timeout: Option<Duration>) -> MqResult<Frame> {
         loop {
-            match decode_frame(&mut self.rbuf, DEFAULT_MAX_FRAME) {
-                Ok(Some(f)) => {
-                    if f.header.flags & FLAG_PUSH == 0 {
-                        return Ok(f);
-                    }
-                    self.file_push(f)?;
-                    continue;
+            if let Some(f) = self.take_frame()? {
+                if f.header.flags & FLAG_PUSH == 0 {
+                    return Ok(f);
                 }
-                Ok(None) => {}
-                Err(e) => {
-                    self.broken = true;
-                    return Err(broken(e));
-                }
+                self.file_push(f)?;
+                continue;
             }
             if !self.fill(Fill::Within(timeout))? {
                 self.broken = true;
                 return Err(broken("the queue manager stopped answering (no heartbeat)"));
             }
         }
+    }
+
+    /// The next complete frame in the read buffer, decompressed.
+    fn take_frame(&mut self) -> MqResult<Option<Frame>> {
+        let mut f = match decode_frame(&mut self.rbuf, DEFAULT_MAX_FRAME) {
+            Ok(Some(f)) => f,
+            Ok(None) => return Ok(None),
+            Err(e) => {
+                self.broken = true;
+                return Err(broken(e));
+            }
+        };
+        if f.header.flags & FLAG_COMPRESSED != 0 {
+            let Some(alg) = self.compression else {
+                self.broken = true;
+                return Err(broken(
+                    "a compressed frame arrived on a connection without compression",
+                ));
+            };
+            let plain = compress::decompress(alg, &f.payload, DEFAULT_MAX_FRAME).map_err(|e| {
+                self.broken = true;
+                broken(e)
+            })?;
+            self.compressed.0 += plain.len() as u64;
+            self.compressed.1 += f.payload.len() as u64;
+            f.payload = plain;
+            f.header.flags &= !FLAG_COMPRESSED;
+        }
+        Ok(Some(f))
+    }
+
+    /// The compression in use and the fraction of payload bytes it saved so far.
+    pub fn compression(&self) -> (Option<Compression>, Option<f64>) {
+        let (plain, wire) = self.compressed;
+        (
+            self.compression,
+            (plain > 0).then(|| 1.0 - wire as f64 / plain as f64),
+        )
     }
 
     /// Reads more bytes into the read buffer. Returns false if none arrived in time (which is
@@ -681,10 +744,7 @@ impl Remote {
         });
         loop {
             // File whatever already arrived, then look in the buffer.
-            while let Some(f) = decode_frame(&mut self.rbuf, DEFAULT_MAX_FRAME).map_err(|e| {
-                self.broken = true;
-                broken(e)
-            })? {
+            while let Some(f) = self.take_frame()? {
                 if f.header.flags & FLAG_PUSH == 0 {
                     self.broken = true;
                     return Err(broken("an unexpected response arrived between calls"));

@@ -66,6 +66,30 @@ pub struct ConnCounters {
     pub open_handles: AtomicUsize,
     /// Messages in the current unit of work.
     pub uow_messages: AtomicUsize,
+    /// Compression negotiated for the connection's payloads (wire number; 0 none).
+    pub compression: std::sync::atomic::AtomicU8,
+    /// Payload bytes before compression, both directions (compressed payloads only).
+    pub compress_plain_bytes: AtomicU64,
+    /// The same payloads' bytes after compression.
+    pub compress_wire_bytes: AtomicU64,
+}
+
+impl ConnCounters {
+    /// Records one compressed payload.
+    pub fn note_compressed(&self, plain: usize, wire: usize) {
+        self.compress_plain_bytes
+            .fetch_add(plain as u64, Ordering::Relaxed);
+        self.compress_wire_bytes
+            .fetch_add(wire as u64, Ordering::Relaxed);
+    }
+
+    /// Achieved compression rate so far: the fraction of payload bytes saved (0.0–1.0), or
+    /// `None` if nothing was compressed.
+    pub fn compression_rate(&self) -> Option<f64> {
+        let plain = self.compress_plain_bytes.load(Ordering::Relaxed);
+        let wire = self.compress_wire_bytes.load(Ordering::Relaxed);
+        (plain > 0).then(|| 1.0 - wire as f64 / plain as f64)
+    }
 }
 
 /// A connection as seen by status queries.

@@ -211,6 +211,11 @@ impl Session {
         self.conn_id
     }
 
+    /// The live counters shown in connection status.
+    pub fn counters(&self) -> &Arc<ConnCounters> {
+        &self.counters
+    }
+
     /// The queue manager this session is connected to.
     pub fn queue_manager(&self) -> &QueueManager {
         &self.qm

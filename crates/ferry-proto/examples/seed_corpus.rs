@@ -32,6 +32,7 @@ fn main() {
             user: "u".into(),
             password: String::new(),
             flags: 0,
+            compression: vec![1, 3],
         },
         Request::Open {
             object: object.clone(),

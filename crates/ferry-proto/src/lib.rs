@@ -8,6 +8,7 @@
 //! negotiated maximum from the 4-byte prefix alone; counts against the bytes remaining).
 
 pub mod codec;
+pub mod compress;
 pub mod frame;
 pub mod msg;
 
@@ -84,6 +85,12 @@ pub enum WireError {
     BadUtf8 {
         /// What was being read.
         what: &'static str,
+    },
+    /// A compressed payload did not decompress to its announced length.
+    #[error("a {algorithm} compressed payload is damaged")]
+    BadCompression {
+        /// The algorithm.
+        algorithm: &'static str,
     },
     /// A field held a value outside its range.
     #[error("{what} has the invalid value {value}")]

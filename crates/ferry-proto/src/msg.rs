@@ -454,6 +454,8 @@ pub enum Request {
         password: String,
         /// Reserved option bits.
         flags: u32,
+        /// Compression algorithms the client accepts, most preferred first (wire numbers).
+        compression: Vec<u8>,
     },
     /// End the conversation (commits its unit of work).
     Disconnect,
@@ -559,11 +561,14 @@ impl Request {
                 user,
                 password,
                 flags,
+                compression,
             } => {
                 out.put_str8(app_name);
                 out.put_str8(user);
                 out.put_str8(password);
                 out.put_u32_le(*flags);
+                out.put_u8(compression.len().min(255) as u8);
+                out.put_slice(&compression[..compression.len().min(255)]);
             }
             Request::Open { object, options } => {
                 object.encode(out);
@@ -636,6 +641,12 @@ impl Request {
                 user: r.str8("user")?,
                 password: r.str8("password")?,
                 flags: r.u32("connect flags")?,
+                compression: {
+                    let n = r.u8("compression count")? as usize;
+                    (0..n)
+                        .map(|_| r.u8("compression"))
+                        .collect::<Result<_, _>>()?
+                },
             },
             Opcode::Disconnect => Request::Disconnect,
             Opcode::Open => {
@@ -785,6 +796,8 @@ pub enum Reply {
         qmgr: String,
         /// Heartbeat interval the server will keep, ms.
         heartbeat_ms: u32,
+        /// The compression chosen for this connection's payloads (0: none).
+        compression: u8,
     },
     /// Open succeeded.
     Opened {
@@ -859,10 +872,12 @@ pub fn encode_response(out: &mut BytesMut, status: &Status, reply: &Reply) {
             conn_id,
             qmgr,
             heartbeat_ms,
+            compression,
         } => {
             out.put_u64_le(*conn_id);
             out.put_str8(qmgr);
             out.put_u32_le(*heartbeat_ms);
+            out.put_u8(*compression);
         }
         Reply::Opened { hobj, name, flags } => {
             out.put_u32_le(*hobj);
@@ -942,6 +957,7 @@ pub fn decode_response(opcode: u8, payload: Bytes) -> Result<(Status, Reply), Wi
             conn_id: r.u64("connection id")?,
             qmgr: r.str8("queue manager")?,
             heartbeat_ms: r.u32("heartbeat")?,
+            compression: r.u8("compression")?,
         },
         Opcode::Open => Reply::Opened {
             hobj: r.u32("handle")?,

@@ -114,14 +114,22 @@ fn arb_object() -> impl Strategy<Value = WireObject> {
 
 fn arb_request() -> impl Strategy<Value = Request> {
     prop_oneof![
-        (arb_str(28), arb_str(12), arb_str(20), any::<u32>()).prop_map(
-            |(app_name, user, password, flags)| Request::Connect {
-                app_name,
-                user,
-                password,
-                flags
-            }
-        ),
+        (
+            arb_str(28),
+            arb_str(12),
+            arb_str(20),
+            any::<u32>(),
+            proptest::collection::vec(1u8..5, 0..4)
+        )
+            .prop_map(
+                |(app_name, user, password, flags, compression)| Request::Connect {
+                    app_name,
+                    user,
+                    password,
+                    flags,
+                    compression
+                }
+            ),
         Just(Request::Disconnect),
         (arb_object(), 0..=open_flags::ALL)
             .prop_map(|(object, options)| Request::Open { object, options }),

@@ -26,10 +26,12 @@ use ferry_core::{
     AttrValue, CloseOptions, ConnMode, ConnectOptions, GetAttempt, GetOptions, Got, Hobj, MqError,
     PendingGet, Reason, Selector, Session, Wait,
 };
+use ferry_proto::compress::{self, Compression, MIN_COMPRESS_LEN};
 use ferry_proto::msg::{opened_flags, put_flags};
 use ferry_proto::{
     begin_frame, decode_frame, encode_response, finish_frame, Frame, FrameHeader, Opcode, Preamble,
-    Reply, Request, Status, WireAttr, WireError, FLAG_PUSH, FLAG_RESPONSE, PREAMBLE_LEN,
+    Reply, Request, Status, WireAttr, WireError, FLAG_COMPRESSED, FLAG_PUSH, FLAG_RESPONSE,
+    PREAMBLE_LEN,
 };
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::watch;
@@ -50,6 +52,9 @@ pub struct ConnLimits {
     pub heartbeat: Duration,
     /// How long a client has to send its preamble.
     pub handshake_timeout: Duration,
+    /// Compression algorithms the server accepts; each connection uses the first of its own
+    /// preference list found here.
+    pub compression: Vec<Compression>,
 }
 
 impl Default for ConnLimits {
@@ -61,6 +66,7 @@ impl Default for ConnLimits {
             max_read_ahead_msgs: 1024,
             heartbeat: Duration::from_secs(30),
             handshake_timeout: Duration::from_secs(10),
+            compression: Compression::ALL.to_vec(),
         }
     }
 }
@@ -104,6 +110,8 @@ struct Conv {
     async_stats: AsyncStats,
     /// The first async put that failed inside the open unit of work: commit backs out instead.
     uow_async_failure: Option<MqError>,
+    /// Payload compression negotiated at connect.
+    compression: Option<Compression>,
     streams: HashMap<u32, Stream>,
 }
 
@@ -131,6 +139,8 @@ struct Socket {
     peer: String,
     convs: HashMap<u16, Conv>,
     wbuf: BytesMut,
+    /// Where a response is encoded before it is compressed.
+    scratch: BytesMut,
     max_frame_out: usize,
 }
 
@@ -160,6 +170,7 @@ pub(crate) async fn serve<R, W>(
         peer,
         convs: HashMap::new(),
         wbuf: BytesMut::with_capacity(64 * 1024),
+        scratch: BytesMut::new(),
         max_frame_out,
     };
     let mut rbuf = BytesMut::with_capacity(64 * 1024);
@@ -307,7 +318,26 @@ impl Socket {
         }
     }
 
-    fn on_frame(&mut self, frame: Frame) -> Result<(), Close> {
+    fn on_frame(&mut self, mut frame: Frame) -> Result<(), Close> {
+        let h = frame.header;
+        if h.flags & FLAG_COMPRESSED != 0 {
+            let conv = self.convs.get(&h.conv);
+            let Some(alg) = conv.and_then(|c| c.compression) else {
+                return Err(Close::Protocol(format!(
+                    "compressed frame on conversation {} which negotiated no compression",
+                    h.conv
+                )));
+            };
+            let plain = compress::decompress(alg, &frame.payload, self.ctx.limits.max_frame)
+                .map_err(protocol)?;
+            if let Some(c) = conv {
+                c.session
+                    .counters()
+                    .note_compressed(plain.len(), frame.payload.len());
+            }
+            frame.payload = plain;
+            frame.header.flags &= !FLAG_COMPRESSED;
+        }
         let h = frame.header;
         if h.is_response() {
             // Only heartbeat answers flow from client to server as responses.
@@ -350,9 +380,20 @@ impl Socket {
     fn connect(&mut self, frame: Frame) -> Result<(), Close> {
         let h = frame.header;
         let req = Request::decode(h.opcode, frame.payload).map_err(protocol)?;
-        let Request::Connect { app_name, user, .. } = req else {
+        let Request::Connect {
+            app_name,
+            user,
+            compression,
+            ..
+        } = req
+        else {
             unreachable!("opcode checked")
         };
+        let asked: Vec<Compression> = compression
+            .iter()
+            .filter_map(|c| Compression::from_u8(*c))
+            .collect();
+        let compression = Compression::negotiate(&asked, &self.ctx.limits.compression);
         if self.convs.contains_key(&h.conv) {
             return Err(Close::Protocol(format!(
                 "conversation {} connected twice",
@@ -380,7 +421,12 @@ impl Socket {
                     conn_id: session.connection_id(),
                     qmgr: self.ctx.qm.name().to_string(),
                     heartbeat_ms: self.ctx.limits.heartbeat.as_millis() as u32,
+                    compression: compression.map_or(0, |c| c as u8),
                 };
+                session.counters().compression.store(
+                    compression.map_or(0, |c| c as u8),
+                    std::sync::atomic::Ordering::Relaxed,
+                );
                 self.convs.insert(
                     h.conv,
                     Conv {
@@ -389,6 +435,7 @@ impl Socket {
                         queued: VecDeque::new(),
                         async_stats: AsyncStats::default(),
                         uow_async_failure: None,
+                        compression,
                         streams: HashMap::new(),
                     },
                 );
@@ -736,6 +783,24 @@ impl Socket {
             flags: FLAG_RESPONSE | (h.flags & FLAG_PUSH),
             ..h
         };
+        if let Some(conv) = self.convs.get(&h.conv) {
+            if let Some(alg) = conv.compression {
+                self.scratch.clear();
+                encode_response(&mut self.scratch, status, reply);
+                if self.scratch.len() >= MIN_COMPRESS_LEN {
+                    let flags = hdr.flags | FLAG_COMPRESSED;
+                    let start = begin_frame(&mut self.wbuf, FrameHeader { flags, ..hdr });
+                    let body = self.wbuf.len();
+                    compress::compress(alg, &self.scratch, &mut self.wbuf);
+                    let wire = self.wbuf.len() - body;
+                    conv.session
+                        .counters()
+                        .note_compressed(self.scratch.len(), wire);
+                    finish_frame(&mut self.wbuf, start);
+                    return;
+                }
+            }
+        }
         let start = begin_frame(&mut self.wbuf, hdr);
         encode_response(&mut self.wbuf, status, reply);
         if self.wbuf.len() - start > self.max_frame_out {

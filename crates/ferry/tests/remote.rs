@@ -382,6 +382,7 @@ fn bad_clients_are_disconnected_and_nobody_else_notices() {
             user: String::new(),
             password: String::new(),
             flags: 0,
+            compression: vec![],
         }
         .encode(&mut p);
         p.to_vec()
@@ -560,5 +561,41 @@ fn a_put_as_queue_default_on_a_sync_queue_is_answered_at_once() {
         );
         c.get(q, &GetOptions::new()).unwrap();
         c.disconnect().unwrap();
+    }
+}
+
+#[test]
+fn each_compression_algorithm_is_negotiated_and_saves_bytes() {
+    use ferry_client::{ClientOptions, Compression};
+    let server = Server::start("compress");
+    let text = br#"{"order":12345,"customer":"ACME Widgets","lines":[{"sku":"X-100","qty":3,"price":9.99}]}"#
+        .repeat(50);
+    for ep in server.endpoints() {
+        for alg in Compression::ALL {
+            let opts = ClientOptions {
+                compression: vec![alg],
+                ..Default::default()
+            };
+            let mut c = ferry_client::Connection::connect_with(ep, "compress", &opts).unwrap();
+            let q = c
+                .open_queue("DEV.QUEUE.3", OpenOptions::output().with_input())
+                .unwrap();
+            c.put(q, Message::new(text.clone()), &PutOptions::default())
+                .unwrap();
+            let got = c.get(q, &GetOptions::new()).unwrap();
+            assert_eq!(&got.message.body[..], &text[..], "{ep} {alg:?}");
+            let (used, rate) = c.compression();
+            assert_eq!(used, Some(alg), "{ep}");
+            let rate = rate.expect("bytes were compressed");
+            assert!(
+                rate > 0.8,
+                "{alg:?} saved only {:.0}% of JSON text",
+                rate * 100.0
+            );
+            c.disconnect().unwrap();
+        }
+        // A client that asks for nothing gets nothing.
+        let c = connect(ep, "plain");
+        assert_eq!(c.compression(), (None, None));
     }
 }
