@@ -528,9 +528,9 @@ impl Remote {
             broken(e)
         })?;
         let item = got_of(status, reply);
-        match self.read_ahead.get_mut(&hobj) {
-            Some(ra) => ra.buffered.push_back(item),
-            None => {} // the handle was closed; the server returns what it had pushed
+        // A push for a handle already closed is dropped: the server returns those messages.
+        if let Some(ra) = self.read_ahead.get_mut(&hobj) {
+            ra.buffered.push_back(item);
         }
         Ok(())
     }
