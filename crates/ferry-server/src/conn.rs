@@ -76,6 +76,8 @@ impl Default for ConnLimits {
 pub(crate) struct Ctx {
     pub qm: ferry_core::QueueManager,
     pub limits: ConnLimits,
+    /// When set, tcp and tls connections must authenticate against it.
+    pub users: Option<crate::auth::UserFile>,
 }
 
 /// Async put results since the last status call (MQSTAT's counts).
@@ -130,6 +132,7 @@ enum Close {
     PeerClosed,
     Io(std::io::Error),
     Protocol(String),
+    Refused(String),
     Stopping,
 }
 
@@ -236,6 +239,9 @@ pub(crate) async fn serve<R, W>(
         Close::Io(e) => {
             tracing::info!(peer = %sock.peer, mode = ?sock.mode, error = %e, "connection lost")
         }
+        Close::Refused(r) => tracing::warn!(
+            peer = %sock.peer, mode = ?sock.mode, reason = %r, "closing connection: refused"
+        ),
         Close::Protocol(r) => tracing::warn!(
             peer = %sock.peer, mode = ?sock.mode, reason = %r, "closing connection: protocol error"
         ),
@@ -383,12 +389,28 @@ impl Socket {
         let Request::Connect {
             app_name,
             user,
+            password,
             compression,
             ..
         } = req
         else {
             unreachable!("opcode checked")
         };
+        if let (Some(users), ConnMode::Tcp | ConnMode::Tls) = (&self.ctx.users, self.mode) {
+            // Argon2 is slow on purpose: let this worker's other tasks move meanwhile.
+            if !tokio::task::block_in_place(|| users.verify(&user, &password)) {
+                tracing::warn!(peer = %self.peer, mode = ?self.mode, user = %user,
+                    "connection refused: unknown user or wrong password");
+                let e = MqError::new(
+                    Reason::NotAuthorized,
+                    format!("user '{user}' could not be authenticated; check the user name and password"),
+                );
+                self.respond(h, &wire::status_of(&e), &Reply::Empty);
+                return Err(Close::Refused(format!(
+                    "authentication failed for user '{user}'"
+                )));
+            }
+        }
         let asked: Vec<Compression> = compression
             .iter()
             .filter_map(|c| Compression::from_u8(*c))

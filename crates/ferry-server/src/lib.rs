@@ -6,7 +6,9 @@
 //! shutdown future completes; then it quiesces the queue manager, tells every connection task to
 //! finish (their conversations back out their units of work), waits a bounded time, and stops.
 
+pub mod auth;
 mod conn;
+mod tls;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -18,7 +20,9 @@ use tokio::net::{TcpListener, UnixListener};
 use tokio::sync::{watch, Semaphore};
 use tokio::task::JoinSet;
 
+pub use auth::UserFile;
 pub use conn::ConnLimits;
+pub use tls::TlsSettings;
 
 /// How the server listens and what it bounds.
 #[derive(Debug, Clone)]
@@ -27,6 +31,13 @@ pub struct ServerConfig {
     pub tcp_listen: Option<SocketAddr>,
     /// Unix socket path; `None` for none. Default `<queue manager directory>/ferry.sock`.
     pub unix_path: Option<PathBuf>,
+    /// TLS listener address; `None` (the default) for none. Needs `tls`.
+    pub tls_listen: Option<SocketAddr>,
+    /// Certificates for the TLS listener.
+    pub tls: Option<TlsSettings>,
+    /// User file (see [`auth`]): when set, tcp and tls connections must give a user and password
+    /// found in it.
+    pub users: Option<PathBuf>,
     /// Most sockets open at once; further connections wait in the accept backlog.
     pub max_sockets: usize,
     /// Per-connection limits.
@@ -46,6 +57,9 @@ impl ServerConfig {
         ServerConfig {
             tcp_listen: Some(SocketAddr::from(([127, 0, 0, 1], DEFAULT_PORT))),
             unix_path: Some(qm_dir.join(SOCKET_FILE)),
+            tls_listen: None,
+            tls: None,
+            users: None,
             max_sockets: 1000,
             limits: ConnLimits::default(),
             stop_grace: Duration::from_secs(5),
@@ -72,26 +86,41 @@ pub struct Server {
     config: ServerConfig,
     tcp: Option<TcpListener>,
     unix: Option<UnixListener>,
+    tls: Option<TlsListener>,
+    users: Option<UserFile>,
 }
 
 impl Server {
-    /// Binds the configured listeners. A TCP address that is not loopback is refused: remote
-    /// access needs authentication, which arrives with the TLS and user-file settings.
+    /// Binds the configured listeners. Nobody gets in by accident: a TCP or TLS address that is
+    /// not loopback is refused unless authentication is configured (a user file, or for TLS a
+    /// client CA whose certificates are required).
     pub async fn bind(qm: QueueManager, config: ServerConfig) -> Result<Server, StartError> {
+        let users = match &config.users {
+            Some(path) => Some(UserFile::load(path).map_err(StartError)?),
+            None => None,
+        };
+        let client_certs = config.tls.as_ref().is_some_and(|t| t.client_ca.is_some());
         let tcp = match config.tcp_listen {
             None => None,
             Some(addr) => {
-                if !addr.ip().is_loopback() {
-                    return Err(StartError(format!(
-                        "refusing to listen on {addr}: it is not a loopback address and no authentication is configured; \
-                         listen on 127.0.0.1 or configure authentication"
-                    )));
-                }
-                Some(
-                    TcpListener::bind(addr)
-                        .await
-                        .map_err(|e| StartError(format!("cannot listen on {addr}: {e}")))?,
-                )
+                refuse_unauthenticated(addr, users.is_some())?;
+                Some(listen(addr).await?)
+            }
+        };
+        let tls = match (config.tls_listen, &config.tls) {
+            (None, _) => None,
+            (Some(addr), None) => {
+                return Err(StartError(format!(
+                    "a TLS listener on {addr} needs a certificate and key"
+                )))
+            }
+            (Some(addr), Some(settings)) => {
+                refuse_unauthenticated(addr, users.is_some() || client_certs)?;
+                let acceptor = tokio_rustls::TlsAcceptor::from(tls::server_config(settings)?);
+                Some(TlsListener {
+                    listener: listen(addr).await?,
+                    acceptor,
+                })
             }
         };
         let unix = match &config.unix_path {
@@ -103,12 +132,19 @@ impl Server {
             config,
             tcp,
             unix,
+            tls,
+            users,
         })
     }
 
     /// The bound TCP address (useful when the configured port was 0).
     pub fn tcp_addr(&self) -> Option<SocketAddr> {
         self.tcp.as_ref().and_then(|l| l.local_addr().ok())
+    }
+
+    /// The bound TLS address.
+    pub fn tls_addr(&self) -> Option<SocketAddr> {
+        self.tls.as_ref().and_then(|t| t.listener.local_addr().ok())
     }
 
     /// The Unix socket path.
@@ -123,6 +159,8 @@ impl Server {
             config,
             tcp,
             unix,
+            tls,
+            users,
         } = self;
         let (stop_tx, stop_rx) = watch::channel(false);
         let permits = Arc::new(Semaphore::new(config.max_sockets));
@@ -130,6 +168,7 @@ impl Server {
         let ctx = Arc::new(conn::Ctx {
             qm: qm.clone(),
             limits: config.limits.clone(),
+            users,
         });
         tokio::pin!(shutdown);
         loop {
@@ -137,19 +176,38 @@ impl Server {
                 _ = &mut shutdown => break,
                 p = permits.clone().acquire_owned() => match p { Ok(p) => p, Err(_) => break },
             };
+            let (ctx, stop) = (ctx.clone(), stop_rx.clone());
             tokio::select! {
                 _ = &mut shutdown => break,
                 Some(accepted) = accept_tcp(tcp.as_ref()) => match accepted {
                     Ok((stream, addr)) => {
                         let _ = stream.set_nodelay(true);
                         let (rd, wr) = stream.into_split();
-                        let (ctx, stop) = (ctx.clone(), stop_rx.clone());
                         tasks.spawn(async move {
                             conn::serve(rd, wr, ctx, ConnMode::Tcp, addr.to_string(), stop).await;
                             drop(permit);
                         });
                     }
                     Err(e) => tracing::warn!(error = %e, "tcp accept failed"),
+                },
+                Some(accepted) = accept_tcp(tls.as_ref().map(|t| &t.listener)) => match accepted {
+                    Ok((stream, addr)) => {
+                        let _ = stream.set_nodelay(true);
+                        let Some(acceptor) = tls.as_ref().map(|t| t.acceptor.clone()) else { continue };
+                        tasks.spawn(async move {
+                            let timeout = ctx.limits.handshake_timeout;
+                            match tokio::time::timeout(timeout, acceptor.accept(stream)).await {
+                                Ok(Ok(s)) => {
+                                    let (rd, wr) = tokio::io::split(s);
+                                    conn::serve(rd, wr, ctx, ConnMode::Tls, addr.to_string(), stop).await;
+                                }
+                                Ok(Err(e)) => tracing::warn!(peer = %addr, error = %e, "TLS handshake refused"),
+                                Err(_) => tracing::warn!(peer = %addr, "TLS handshake timed out"),
+                            }
+                            drop(permit);
+                        });
+                    }
+                    Err(e) => tracing::warn!(error = %e, "tls accept failed"),
                 },
                 Some(accepted) = accept_unix(unix.as_ref()) => match accepted {
                     Ok(stream) => {
@@ -158,7 +216,6 @@ impl Server {
                             |pid| format!("pid {pid}"),
                         );
                         let (rd, wr) = stream.into_split();
-                        let (ctx, stop) = (ctx.clone(), stop_rx.clone());
                         tasks.spawn(async move {
                             conn::serve(rd, wr, ctx, ConnMode::Local, peer, stop).await;
                             drop(permit);
@@ -169,6 +226,7 @@ impl Server {
             }
             while tasks.try_join_next().is_some() {}
         }
+        while tasks.try_join_next().is_some() {}
         tracing::info!(
             connections = tasks.len(),
             "stopping: quiescing the queue manager"
@@ -192,6 +250,38 @@ impl Server {
             let _ = std::fs::remove_file(path);
         }
     }
+}
+
+/// A TLS listener: the TCP socket and the handshake configuration.
+struct TlsListener {
+    listener: TcpListener,
+    acceptor: tokio_rustls::TlsAcceptor,
+}
+
+impl std::fmt::Debug for TlsListener {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TlsListener")
+            .field("listener", &self.listener)
+            .finish()
+    }
+}
+
+/// Refuses a non-loopback address unless connections to it must authenticate.
+fn refuse_unauthenticated(addr: SocketAddr, authenticated: bool) -> Result<(), StartError> {
+    if addr.ip().is_loopback() || authenticated {
+        return Ok(());
+    }
+    Err(StartError(format!(
+        "refusing to listen on {addr}: it is not a loopback address and no authentication is \
+         configured; listen on 127.0.0.1, or configure a user file ('ferry qm user add') or TLS \
+         client certificates"
+    )))
+}
+
+async fn listen(addr: SocketAddr) -> Result<TcpListener, StartError> {
+    TcpListener::bind(addr)
+        .await
+        .map_err(|e| StartError(format!("cannot listen on {addr}: {e}")))
 }
 
 async fn accept_tcp(

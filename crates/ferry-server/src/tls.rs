@@ -1,0 +1,87 @@
+//! TLS for the `tls://` listener: TLS 1.3 only (rustls with the ring provider), a server
+//! certificate chain and key from PEM files, and optionally a CA whose client certificates are
+//! required (client-certificate authentication).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+use rustls::server::WebPkiClientVerifier;
+
+use crate::StartError;
+
+/// Where the TLS listener finds its certificates.
+#[derive(Debug, Clone)]
+pub struct TlsSettings {
+    /// PEM file with the server's certificate chain, leaf first.
+    pub cert_chain: PathBuf,
+    /// PEM file with the server's private key.
+    pub key: PathBuf,
+    /// PEM file with the CA certificates that sign acceptable client certificates. When set,
+    /// every TLS client must present a certificate signed by one of them.
+    pub client_ca: Option<PathBuf>,
+}
+
+fn provider() -> Arc<rustls::crypto::CryptoProvider> {
+    Arc::new(rustls::crypto::ring::default_provider())
+}
+
+fn certs(path: &PathBuf, what: &str) -> Result<Vec<CertificateDer<'static>>, StartError> {
+    let certs: Vec<_> = CertificateDer::pem_file_iter(path)
+        .map_err(|e| StartError(format!("cannot read the {what} {}: {e}", path.display())))?
+        .collect::<Result<_, _>>()
+        .map_err(|e| {
+            StartError(format!(
+                "the {what} {} is not valid PEM: {e}",
+                path.display()
+            ))
+        })?;
+    if certs.is_empty() {
+        return Err(StartError(format!(
+            "the {what} {} holds no certificate",
+            path.display()
+        )));
+    }
+    Ok(certs)
+}
+
+/// Builds the rustls server configuration.
+pub(crate) fn server_config(s: &TlsSettings) -> Result<Arc<rustls::ServerConfig>, StartError> {
+    let chain = certs(&s.cert_chain, "certificate chain")?;
+    let key = PrivateKeyDer::from_pem_file(&s.key).map_err(|e| {
+        StartError(format!(
+            "cannot read the private key {}: {e}",
+            s.key.display()
+        ))
+    })?;
+    let builder = rustls::ServerConfig::builder_with_provider(provider())
+        .with_protocol_versions(&[&rustls::version::TLS13])
+        .map_err(|e| StartError(format!("TLS 1.3 is not available: {e}")))?;
+    let builder = match &s.client_ca {
+        None => builder.with_no_client_auth(),
+        Some(ca) => {
+            let mut roots = rustls::RootCertStore::empty();
+            for c in certs(ca, "client CA file")? {
+                roots.add(c).map_err(|e| {
+                    StartError(format!(
+                        "the client CA in {} is not usable: {e}",
+                        ca.display()
+                    ))
+                })?;
+            }
+            let verifier = WebPkiClientVerifier::builder_with_provider(Arc::new(roots), provider())
+                .build()
+                .map_err(|e| {
+                    StartError(format!("cannot build the client certificate verifier: {e}"))
+                })?;
+            builder.with_client_cert_verifier(verifier)
+        }
+    };
+    let config = builder.with_single_cert(chain, key).map_err(|e| {
+        StartError(format!(
+            "the server certificate and key do not fit together: {e}"
+        ))
+    })?;
+    Ok(Arc::new(config))
+}
