@@ -24,6 +24,7 @@
 
 mod embedded;
 mod remote;
+mod stream;
 
 use std::sync::Arc;
 
@@ -36,6 +37,7 @@ pub use ferry_core::{
 
 pub use embedded::{open_embedded, EmbeddedQm};
 pub use ferry_proto::compress::Compression;
+pub use stream::TlsOptions;
 
 /// Options for local and tcp connections (embedded connections use only the application name).
 #[derive(Debug, Clone, Default)]
@@ -47,6 +49,8 @@ pub struct ClientOptions {
     pub user: Option<String>,
     /// Password, when the server requires one.
     pub password: Option<String>,
+    /// TLS settings, needed for `tls://` endpoints.
+    pub tls: Option<TlsOptions>,
 }
 pub use remote::AsyncPutStatus;
 use remote::Remote;
@@ -151,15 +155,19 @@ impl Connection {
         match Endpoint::parse(endpoint)? {
             Endpoint::Embedded(dir) => {
                 let host = open_embedded(&dir)?;
-                let session = host.queue_manager().connect(&ConnectOptions::app(app_name))?;
-                Ok(Connection { transport: Transport::Embedded { session, _host: Some(host) } })
+                let session = host
+                    .queue_manager()
+                    .connect(&ConnectOptions::app(app_name))?;
+                Ok(Connection {
+                    transport: Transport::Embedded {
+                        session,
+                        _host: Some(host),
+                    },
+                })
             }
             Endpoint::Unix(path) => remote(Remote::unix(&path, app_name, opts)?, ConnMode::Local),
             Endpoint::Tcp(addr) => remote(Remote::tcp(&addr, app_name, opts)?, ConnMode::Tcp),
-            Endpoint::Tls(_) => Err(MqError::new(
-                Reason::FunctionNotSupported,
-                format!("'{endpoint}': TLS connections are not in this build yet; use unix:PATH or tcp://HOST:PORT"),
-            )),
+            Endpoint::Tls(addr) => remote(Remote::tls(&addr, app_name, opts)?, ConnMode::Tls),
         }
     }
 

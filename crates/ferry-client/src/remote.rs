@@ -19,6 +19,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use bytes::BytesMut;
 
+use crate::stream::{write_fully, Stream};
 use crate::ClientOptions;
 use ferry_core::wire;
 use ferry_core::{
@@ -32,57 +33,6 @@ use ferry_proto::{
     begin_frame, decode_frame, decode_response, finish_frame, Frame, FrameHeader, Opcode, Preamble,
     Reply, Request, Status, WireAttr, DEFAULT_MAX_FRAME, FLAG_COMPRESSED, FLAG_PUSH, PREAMBLE_LEN,
 };
-
-/// A socket to the server.
-#[derive(Debug)]
-enum Stream {
-    Unix(UnixStream),
-    Tcp(TcpStream),
-}
-
-impl Stream {
-    fn set_read_timeout(&self, d: Option<Duration>) -> std::io::Result<()> {
-        match self {
-            Stream::Unix(s) => s.set_read_timeout(d),
-            Stream::Tcp(s) => s.set_read_timeout(d),
-        }
-    }
-
-    fn set_nonblocking(&self, on: bool) -> std::io::Result<()> {
-        match self {
-            Stream::Unix(s) => s.set_nonblocking(on),
-            Stream::Tcp(s) => s.set_nonblocking(on),
-        }
-    }
-
-    fn try_clone(&self) -> std::io::Result<Stream> {
-        Ok(match self {
-            Stream::Unix(s) => Stream::Unix(s.try_clone()?),
-            Stream::Tcp(s) => Stream::Tcp(s.try_clone()?),
-        })
-    }
-}
-
-impl Read for Stream {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        match self {
-            Stream::Unix(s) => s.read(buf),
-            Stream::Tcp(s) => s.read(buf),
-        }
-    }
-}
-
-impl Write for Stream {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        match self {
-            Stream::Unix(s) => s.write(buf),
-            Stream::Tcp(s) => s.write(buf),
-        }
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
 
 /// Async put outcomes since the last status call, as the server reports them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -124,7 +74,7 @@ impl Writer {
         if self.buf.is_empty() {
             return Ok(());
         }
-        let r = self.stream.write_all(&self.buf);
+        let r = write_fully(&mut self.stream, &self.buf);
         self.buf.clear();
         r.map_err(|e| {
             self.failed = Some(e.to_string());
@@ -223,6 +173,37 @@ impl Remote {
             )
         })?;
         Remote::handshake(Stream::Unix(s), app_name, opts)
+    }
+
+    /// Connects over TLS 1.3.
+    pub fn tls(addr: &str, app_name: &str, opts: &ClientOptions) -> MqResult<Remote> {
+        let Some(tls) = &opts.tls else {
+            return Err(MqError::new(
+                Reason::OptionsError,
+                "a tls:// connection needs TLS options (at least the CA that signs the server's certificate)",
+            ));
+        };
+        let s = TcpStream::connect(addr).map_err(|e| {
+            MqError::new(
+                Reason::QMgrNotAvailable,
+                format!(
+                    "cannot connect to {addr}: {e}; is the queue manager's TLS listener there?"
+                ),
+            )
+        })?;
+        let _ = s.set_nodelay(true);
+        let _ = s.set_read_timeout(Some(Duration::from_secs(30)));
+        let host = addr
+            .rsplit_once(':')
+            .map_or(addr, |(h, _)| h)
+            .trim_matches(['[', ']']);
+        let stream = Stream::tls(s, host, tls).map_err(|e| {
+            MqError::new(
+                Reason::QMgrNotAvailable,
+                format!("the TLS handshake with {addr} failed: {e}"),
+            )
+        })?;
+        Remote::handshake(stream, app_name, opts)
     }
 
     /// Connects over TCP.
@@ -486,14 +467,13 @@ impl Remote {
     /// Reads more bytes into the read buffer. Returns false if none arrived in time (which is
     /// not an error of the connection: the caller decides what silence means).
     fn fill(&mut self, how: Fill) -> MqResult<bool> {
-        match how {
-            Fill::Now => self.reader.set_nonblocking(true).map_err(broken)?,
-            Fill::Within(t) => self.reader.set_read_timeout(t).map_err(broken)?,
-        }
-        let r = self.reader.read(&mut self.scratch);
-        if matches!(how, Fill::Now) {
-            self.reader.set_nonblocking(false).map_err(broken)?;
-        }
+        let r = match how {
+            Fill::Now => self.reader.read_now(&mut self.scratch),
+            Fill::Within(t) => {
+                self.reader.set_read_timeout(t).map_err(broken)?;
+                self.reader.read(&mut self.scratch)
+            }
+        };
         match r {
             Ok(0) => {
                 self.broken = true;

@@ -80,6 +80,14 @@ enum QmCommand {
         /// The local socket is always at QMDIR/ferry.sock; both are listed in QMDIR/endpoints.
         #[arg(long, value_name = "ADDR")]
         listen: Option<String>,
+        #[command(flatten)]
+        tls: TlsArgs,
+    },
+    /// Manage the users allowed to connect over tcp and tls (QMDIR/users.toml, Argon2id hashes).
+    /// Once a user file exists, tcp and tls clients must give a user and password.
+    User {
+        #[command(subcommand)]
+        action: UserCommand,
     },
     /// Stop a running queue manager: send it SIGTERM and wait (up to 30 s) until it has stopped.
     Stop {
@@ -94,6 +102,50 @@ enum QmCommand {
         #[command(flatten)]
         home: HomeArgs,
     },
+}
+
+/// `ferry qm user ...`.
+#[derive(Debug, Subcommand)]
+enum UserCommand {
+    /// Add a user (or change its password), reading the password from the first line of stdin.
+    Add {
+        /// Queue manager name.
+        #[arg(value_name = "QM")]
+        qm: String,
+        /// User name.
+        #[arg(value_name = "USER")]
+        user: String,
+        #[command(flatten)]
+        home: HomeArgs,
+    },
+    /// Remove a user.
+    Remove {
+        /// Queue manager name.
+        #[arg(value_name = "QM")]
+        qm: String,
+        /// User name.
+        #[arg(value_name = "USER")]
+        user: String,
+        #[command(flatten)]
+        home: HomeArgs,
+    },
+}
+
+/// TLS listener settings for `qm start`.
+#[derive(Debug, Clone, Args)]
+pub struct TlsArgs {
+    /// Address of a TLS 1.3 listener (e.g. 127.0.0.1:1415); needs --tls-cert and --tls-key.
+    #[arg(long, value_name = "ADDR", requires_all = ["tls_cert", "tls_key"])]
+    pub tls_listen: Option<String>,
+    /// PEM file with the server certificate chain (leaf first).
+    #[arg(long, value_name = "PEM")]
+    pub tls_cert: Option<PathBuf>,
+    /// PEM file with the server private key.
+    #[arg(long, value_name = "PEM")]
+    pub tls_key: Option<PathBuf>,
+    /// PEM file with the CA whose client certificates are required on the TLS listener.
+    #[arg(long, value_name = "PEM")]
+    pub tls_client_ca: Option<PathBuf>,
 }
 
 /// Where queue managers live.
@@ -236,10 +288,19 @@ fn init_logging(default_level: &str) {
 fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Qm(QmCommand::Create { name, home }) => qm::create(&home.home(), &name),
-        Command::Qm(QmCommand::Start { name, home, listen }) => {
+        Command::Qm(QmCommand::Start {
+            name,
+            home,
+            listen,
+            tls,
+        }) => {
             init_logging("info");
-            qm::start(&home.home(), &name, listen)
+            qm::start(&home.home(), &name, listen, tls)
         }
+        Command::Qm(QmCommand::User { action }) => match action {
+            UserCommand::Add { qm, user, home } => qm::user_add(&home.home(), &qm, &user),
+            UserCommand::Remove { qm, user, home } => qm::user_remove(&home.home(), &qm, &user),
+        },
         Command::Qm(QmCommand::Stop { name, home }) => qm::stop(&home.home(), &name),
         Command::Qm(QmCommand::List { home }) => qm::list(&home.home()),
         Command::Put(args) => {

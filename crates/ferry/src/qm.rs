@@ -22,6 +22,9 @@ fn listeners_file(server: &ferry_server::Server) -> String {
     if let Some(a) = server.tcp_addr() {
         s.push_str(&format!("tcp://{a}\n"));
     }
+    if let Some(a) = server.tls_addr() {
+        s.push_str(&format!("tls://{a}\n"));
+    }
     s
 }
 
@@ -48,7 +51,12 @@ pub fn create(home: &Path, name: &str) -> Result<(), CliError> {
 }
 
 /// `ferry qm start`: runs in the foreground until SIGINT or SIGTERM.
-pub fn start(home: &Path, name: &str, listen: Option<String>) -> Result<(), CliError> {
+pub fn start(
+    home: &Path,
+    name: &str,
+    listen: Option<String>,
+    tls: crate::TlsArgs,
+) -> Result<(), CliError> {
     // Before any thread starts, so every thread inherits the mask.
     let signals = signals::ShutdownSignals::block()
         .map_err(|e| CliError::other(format!("cannot block SIGINT and SIGTERM: {e}")))?;
@@ -78,12 +86,35 @@ pub fn start(home: &Path, name: &str, listen: Option<String>) -> Result<(), CliE
         "queue manager started (messages are held in memory: persistence arrives with the recovery log issue)"
     );
     let mut config = ferry_server::ServerConfig::new(&dir);
-    if let Some(addr) = &listen {
-        config.tcp_listen = Some(addr.parse().map_err(|e| {
+    let parse = |flag: &str, addr: &str| -> Result<std::net::SocketAddr, CliError> {
+        addr.parse().map_err(|e| {
             CliError::other(format!(
-                "--listen {addr} is not a socket address like 127.0.0.1:1414: {e}"
+                "{flag} {addr} is not a socket address like 127.0.0.1:1414: {e}"
             ))
-        })?);
+        })
+    };
+    if let Some(addr) = &listen {
+        config.tcp_listen = Some(parse("--listen", addr)?);
+    }
+    if let Some(addr) = &tls.tls_listen {
+        config.tls_listen = Some(parse("--tls-listen", addr)?);
+        config.tls = match (tls.tls_cert, tls.tls_key) {
+            (Some(cert_chain), Some(key)) => Some(ferry_server::TlsSettings {
+                cert_chain,
+                key,
+                client_ca: tls.tls_client_ca,
+            }),
+            _ => {
+                return Err(CliError::other(
+                    "--tls-listen needs --tls-cert and --tls-key",
+                ))
+            }
+        };
+    }
+    let users = ferry_server::auth::user_file_path(&dir);
+    if users.exists() {
+        tracing::info!(file = %users.display(), "tcp and tls connections must authenticate");
+        config.users = Some(users);
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -192,5 +223,54 @@ pub fn list(home: &Path) -> Result<(), CliError> {
     for (name, state, dir) in rows {
         println!("{name:<w_name$}  {state:<w_state$}  {dir}");
     }
+    Ok(())
+}
+
+/// `ferry qm user add`: hashes the password read from stdin into the user file.
+pub fn user_add(home: &Path, name: &str, user: &str) -> Result<(), CliError> {
+    let dir = qm_dir(home, name)?;
+    if !dir.join(CONFIG_FILE).exists() {
+        return Err(no_such_qm(home, name).into());
+    }
+    let mut line = String::new();
+    std::io::stdin()
+        .read_line(&mut line)
+        .map_err(|e| CliError::other(format!("cannot read the password from stdin: {e}")))?;
+    let password = line.trim_end_matches(['\n', '\r']);
+    if password.is_empty() {
+        return Err(CliError::other(
+            "the password (first line of stdin) is empty",
+        ));
+    }
+    let path = ferry_server::auth::user_file_path(&dir);
+    let mut file = if path.exists() {
+        ferry_server::UserFile::load(&path).map_err(CliError::other)?
+    } else {
+        ferry_server::UserFile::default()
+    };
+    let hash = ferry_server::auth::hash_password(password).map_err(CliError::other)?;
+    let replaced = file.users.insert(user.to_owned(), hash).is_some();
+    file.save(&path).map_err(CliError::other)?;
+    println!(
+        "{} user {user} for queue manager {name} in {} (takes effect at the next start)",
+        if replaced { "updated" } else { "added" },
+        path.display()
+    );
+    Ok(())
+}
+
+/// `ferry qm user remove`.
+pub fn user_remove(home: &Path, name: &str, user: &str) -> Result<(), CliError> {
+    let dir = qm_dir(home, name)?;
+    let path = ferry_server::auth::user_file_path(&dir);
+    let mut file = ferry_server::UserFile::load(&path).map_err(CliError::other)?;
+    if file.users.remove(user).is_none() {
+        return Err(CliError::other(format!(
+            "there is no user {user} in {}",
+            path.display()
+        )));
+    }
+    file.save(&path).map_err(CliError::other)?;
+    println!("removed user {user} from {}", path.display());
     Ok(())
 }

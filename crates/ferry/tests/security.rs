@@ -1,0 +1,358 @@
+//! TLS and authentication against the real `ferry` server: TLS 1.3 with and without client
+//! certificates, the Argon2id user file, and the rule that nobody gets in by accident.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use ferry_client::{
+    ClientOptions, Connection, GetOptions, Message, OpenOptions, PutOptions, Reason, TlsOptions,
+};
+use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, DnType, IsCa, KeyPair};
+
+const DEADLINE: Duration = Duration::from_secs(30);
+
+struct Dir(PathBuf);
+
+impl Dir {
+    fn new(tag: &str) -> Dir {
+        let d = std::env::temp_dir().join(format!("ferry-sec-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        Dir(d)
+    }
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A CA, a server certificate for localhost/127.0.0.1 and a client certificate, as PEM files.
+fn make_pki(dir: &Dir) {
+    let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    ca_params
+        .distinguished_name
+        .push(DnType::CommonName, "FerryMQ test CA");
+    let ca = CertifiedIssuer::self_signed(ca_params, KeyPair::generate().unwrap()).unwrap();
+    std::fs::write(dir.path("ca.pem"), ca.pem()).unwrap();
+    for (name, sans) in [
+        (
+            "server",
+            vec!["localhost".to_owned(), "127.0.0.1".to_owned()],
+        ),
+        ("client", vec!["client.test".to_owned()]),
+    ] {
+        let key = KeyPair::generate().unwrap();
+        let mut params = CertificateParams::new(sans).unwrap();
+        params.distinguished_name.push(DnType::CommonName, name);
+        let cert = params.signed_by(&key, &ca).unwrap();
+        std::fs::write(dir.path(&format!("{name}.pem")), cert.pem()).unwrap();
+        std::fs::write(dir.path(&format!("{name}.key")), key.serialize_pem()).unwrap();
+    }
+    // A second, unrelated CA: certificates it signs must be refused.
+    let mut other = CertificateParams::new(Vec::<String>::new()).unwrap();
+    other.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    let other = CertifiedIssuer::self_signed(other, KeyPair::generate().unwrap()).unwrap();
+    let key = KeyPair::generate().unwrap();
+    let cert = CertificateParams::new(vec!["client.test".to_owned()])
+        .unwrap()
+        .signed_by(&key, &other)
+        .unwrap();
+    std::fs::write(dir.path("rogue.pem"), cert.pem()).unwrap();
+    std::fs::write(dir.path("rogue.key"), key.serialize_pem()).unwrap();
+}
+
+struct Server {
+    child: Child,
+    endpoints: String,
+}
+
+impl Server {
+    fn start(dir: &Dir, extra: &[&str]) -> Server {
+        let log = std::fs::File::create(dir.path("server.log")).unwrap();
+        let child = Command::new(env!("CARGO_BIN_EXE_ferry"))
+            .args([
+                "qm",
+                "start",
+                "QM1",
+                "--listen",
+                "127.0.0.1:0",
+                "--data-dir",
+            ])
+            .arg(dir.path("home"))
+            .args(extra)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        let file = dir.path("home/qmgrs/QM1/endpoints");
+        let deadline = Instant::now() + DEADLINE;
+        let mut child = child;
+        loop {
+            if let Ok(t) = std::fs::read_to_string(&file) {
+                if t.lines().count() >= 2
+                    && (!extra.contains(&"--tls-listen") || t.contains("tls://"))
+                {
+                    return Server {
+                        child,
+                        endpoints: t,
+                    };
+                }
+            }
+            if let Ok(Some(status)) = child.try_wait() {
+                panic!(
+                    "server exited with {status}: {}",
+                    std::fs::read_to_string(dir.path("server.log")).unwrap()
+                );
+            }
+            assert!(
+                Instant::now() < deadline,
+                "server never wrote its endpoints"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn endpoint(&self, scheme: &str) -> String {
+        self.endpoints
+            .lines()
+            .find(|l| l.starts_with(scheme))
+            .unwrap()
+            .to_owned()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn tls_args(dir: &Dir, client_ca: bool) -> Vec<String> {
+    let mut v = vec![
+        "--tls-listen".to_owned(),
+        "127.0.0.1:0".to_owned(),
+        "--tls-cert".to_owned(),
+        dir.path("server.pem").display().to_string(),
+        "--tls-key".to_owned(),
+        dir.path("server.key").display().to_string(),
+    ];
+    if client_ca {
+        v.push("--tls-client-ca".to_owned());
+        v.push(dir.path("ca.pem").display().to_string());
+    }
+    v
+}
+
+fn round_trip(c: &mut Connection) {
+    let q = c
+        .open_queue("DEV.QUEUE.1", OpenOptions::output().with_input())
+        .unwrap();
+    c.put(q, Message::new(vec![7u8; 5000]), &PutOptions::default())
+        .unwrap();
+    c.put(
+        q,
+        Message::text("async over tls"),
+        &PutOptions::default().with_async(),
+    )
+    .unwrap();
+    assert_eq!(c.get(q, &GetOptions::new()).unwrap().data_length, 5000);
+    let got = c
+        .get(q, &GetOptions::new().wait(Duration::from_secs(5)))
+        .unwrap();
+    assert_eq!(&got.message.body[..], b"async over tls");
+}
+
+#[test]
+fn tls_without_client_certificates_carries_the_same_api() {
+    let dir = Dir::new("tls");
+    make_pki(&dir);
+    let args = tls_args(&dir, false);
+    let server = Server::start(&dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    let ep = server.endpoint("tls://");
+    let opts = ClientOptions {
+        tls: Some(TlsOptions {
+            ca: dir.path("ca.pem"),
+            ..Default::default()
+        }),
+        compression: vec![ferry_client::Compression::Lz4Fast],
+        ..Default::default()
+    };
+    let mut c = Connection::connect_with(&ep, "tls", &opts).unwrap();
+    assert_eq!(c.mode(), ferry_client::ConnMode::Tls);
+    round_trip(&mut c);
+    c.disconnect().unwrap();
+    // A client that does not trust the server's CA refuses the handshake.
+    let wrong = ClientOptions {
+        tls: Some(TlsOptions {
+            ca: dir.path("rogue.pem"),
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let e = Connection::connect_with(&ep, "tls", &wrong).unwrap_err();
+    assert_eq!(e.reason, Reason::QMgrNotAvailable, "{e}");
+    assert!(e.detail.contains("TLS handshake"), "{e}");
+    // A tls:// endpoint without TLS options is a clear error, not a hang.
+    let e = Connection::connect(&ep, "tls").unwrap_err();
+    assert!(e.detail.contains("TLS options"), "{e}");
+}
+
+#[test]
+fn tls_with_required_client_certificates_admits_only_certified_clients() {
+    let dir = Dir::new("mtls");
+    make_pki(&dir);
+    let args = tls_args(&dir, true);
+    let server = Server::start(&dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    let ep = server.endpoint("tls://");
+    let with_cert = |name: &str| ClientOptions {
+        tls: Some(TlsOptions {
+            ca: dir.path("ca.pem"),
+            server_name: Some("localhost".into()),
+            client_cert: Some((
+                dir.path(&format!("{name}.pem")),
+                dir.path(&format!("{name}.key")),
+            )),
+        }),
+        ..Default::default()
+    };
+    let mut c = Connection::connect_with(&ep, "mtls", &with_cert("client")).unwrap();
+    round_trip(&mut c);
+    c.disconnect().unwrap();
+    for refused in [
+        ClientOptions {
+            tls: Some(TlsOptions {
+                ca: dir.path("ca.pem"),
+                ..Default::default()
+            }),
+            ..Default::default()
+        },
+        with_cert("rogue"),
+    ] {
+        match Connection::connect_with(&ep, "mtls", &refused) {
+            Err(e) => assert!(
+                matches!(
+                    e.reason,
+                    Reason::QMgrNotAvailable | Reason::ConnectionBroken
+                ),
+                "{e}"
+            ),
+            Ok(_) => panic!("a client without a certificate from the trusted CA got in"),
+        }
+    }
+    let log = std::fs::read_to_string(dir.path("server.log")).unwrap();
+    assert!(log.contains("TLS handshake refused"), "{log}");
+}
+
+fn add_user(dir: &Dir, user: &str, password: &str) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ferry"))
+        .args(["qm", "user", "add", "QM1", user, "--data-dir"])
+        .arg(dir.path("home"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    writeln!(child.stdin.take().unwrap(), "{password}").unwrap();
+    assert!(child.wait().unwrap().success());
+}
+
+fn create_qm(dir: &Dir) {
+    let st = Command::new(env!("CARGO_BIN_EXE_ferry"))
+        .args(["qm", "create", "QM1", "--data-dir"])
+        .arg(dir.path("home"))
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(st.success());
+}
+
+#[test]
+fn a_user_file_makes_tcp_clients_authenticate() {
+    let dir = Dir::new("auth");
+    create_qm(&dir);
+    add_user(&dir, "alice", "correct horse");
+    let users = std::fs::read_to_string(dir.path("home/qmgrs/QM1/users.toml")).unwrap();
+    assert!(
+        users.contains("$argon2id$") && !users.contains("correct horse"),
+        "{users}"
+    );
+    let server = Server::start(&dir, &[]);
+    let tcp = server.endpoint("tcp://");
+    let creds = |u: &str, p: &str| ClientOptions {
+        user: Some(u.into()),
+        password: Some(p.into()),
+        ..Default::default()
+    };
+    let mut c = Connection::connect_with(&tcp, "auth", &creds("alice", "correct horse")).unwrap();
+    round_trip(&mut c);
+    c.disconnect().unwrap();
+    for bad in [
+        creds("alice", "wrong"),
+        creds("mallory", "correct horse"),
+        ClientOptions::default(),
+    ] {
+        let e = Connection::connect_with(&tcp, "auth", &bad).unwrap_err();
+        assert_eq!(e.reason, Reason::NotAuthorized, "{e}");
+    }
+    // The local socket relies on its file permissions instead.
+    let mut local = Connection::connect(&server.endpoint("unix:"), "local").unwrap();
+    round_trip(&mut local);
+    let log = std::fs::read_to_string(dir.path("server.log")).unwrap();
+    assert!(
+        log.contains("connection refused") && log.contains("127.0.0.1") && log.contains("mallory"),
+        "{log}"
+    );
+}
+
+#[test]
+fn a_non_loopback_listener_needs_authentication() {
+    let dir = Dir::new("exposed");
+    create_qm(&dir);
+    let out = Command::new(env!("CARGO_BIN_EXE_ferry"))
+        .args(["qm", "start", "QM1", "--listen", "0.0.0.0:0", "--data-dir"])
+        .arg(dir.path("home"))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("refusing to listen on 0.0.0.0") && err.contains("authentication"),
+        "{err}"
+    );
+    // With a user file, the same listener is allowed (and clients must authenticate).
+    add_user(&dir, "ops", "pw");
+    let server = {
+        let log = std::fs::File::create(dir.path("server.log")).unwrap();
+        Command::new(env!("CARGO_BIN_EXE_ferry"))
+            .args(["qm", "start", "QM1", "--listen", "0.0.0.0:0", "--data-dir"])
+            .arg(dir.path("home"))
+            .stdin(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap()
+    };
+    let mut server = Server {
+        child: server,
+        endpoints: String::new(),
+    };
+    let file: &Path = &dir.path("home/qmgrs/QM1/endpoints");
+    let deadline = Instant::now() + DEADLINE;
+    while !std::fs::read_to_string(file).is_ok_and(|t| t.contains("tcp://0.0.0.0:")) {
+        assert!(
+            server.child.try_wait().unwrap().is_none(),
+            "the server refused to start with a user file"
+        );
+        assert!(Instant::now() < deadline);
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
