@@ -23,6 +23,7 @@
 //! ```
 
 mod embedded;
+mod reconnect;
 mod remote;
 mod stream;
 
@@ -51,9 +52,13 @@ pub struct ClientOptions {
     pub password: Option<String>,
     /// TLS settings, needed for `tls://` endpoints.
     pub tls: Option<TlsOptions>,
+    /// Reconnect automatically when the connection breaks (see [`ReconnectOptions`]); `None`
+    /// leaves a broken connection broken.
+    pub reconnect: Option<ReconnectOptions>,
 }
+pub use reconnect::ReconnectOptions;
+use reconnect::Reconnecting;
 pub use remote::AsyncPutStatus;
-use remote::Remote;
 
 use ferry_core::Session;
 
@@ -121,7 +126,7 @@ enum Transport {
         _host: Option<Arc<EmbeddedQm>>,
     },
     Remote {
-        remote: Remote,
+        remote: Reconnecting,
         mode: ConnMode,
     },
 }
@@ -165,9 +170,15 @@ impl Connection {
                     },
                 })
             }
-            Endpoint::Unix(path) => remote(Remote::unix(&path, app_name, opts)?, ConnMode::Local),
-            Endpoint::Tcp(addr) => remote(Remote::tcp(&addr, app_name, opts)?, ConnMode::Tcp),
-            Endpoint::Tls(addr) => remote(Remote::tls(&addr, app_name, opts)?, ConnMode::Tls),
+            e @ Endpoint::Unix(_) => {
+                remote(Reconnecting::connect(e, app_name, opts)?, ConnMode::Local)
+            }
+            e @ Endpoint::Tcp(_) => {
+                remote(Reconnecting::connect(e, app_name, opts)?, ConnMode::Tcp)
+            }
+            e @ Endpoint::Tls(_) => {
+                remote(Reconnecting::connect(e, app_name, opts)?, ConnMode::Tls)
+            }
         }
     }
 
@@ -176,7 +187,7 @@ impl Connection {
     pub fn compression(&self) -> (Option<Compression>, Option<f64>) {
         match &self.transport {
             Transport::Embedded { .. } => (None, None),
-            Transport::Remote { remote, .. } => remote.compression(),
+            Transport::Remote { remote, .. } => remote.remote().compression(),
         }
     }
 
@@ -203,7 +214,15 @@ impl Connection {
     pub fn connection_id(&self) -> u64 {
         match &self.transport {
             Transport::Embedded { session, .. } => session.connection_id(),
-            Transport::Remote { remote, .. } => remote.connection_id(),
+            Transport::Remote { remote, .. } => remote.remote().connection_id(),
+        }
+    }
+
+    /// How many times automatic reconnection has re-established this connection.
+    pub fn reconnections(&self) -> u64 {
+        match &self.transport {
+            Transport::Embedded { .. } => 0,
+            Transport::Remote { remote, .. } => remote.reconnections(),
         }
     }
 
@@ -211,7 +230,7 @@ impl Connection {
     pub fn queue_manager_name(&self) -> ObjectName {
         match &self.transport {
             Transport::Embedded { session, .. } => session.queue_manager().name(),
-            Transport::Remote { remote, .. } => remote.qmgr(),
+            Transport::Remote { remote, .. } => remote.remote().qmgr(),
         }
     }
 

@@ -542,6 +542,11 @@ impl Remote {
         }
     }
 
+    /// Whether puts "as queue default" through this handle are asynchronous.
+    pub fn async_default(&self, h: Hobj) -> bool {
+        self.async_default.get(&h.0).copied().unwrap_or(false)
+    }
+
     pub fn queue_name(&self, h: Hobj) -> MqResult<ObjectName> {
         self.names.get(&h.0).copied().ok_or_else(|| {
             MqError::new(

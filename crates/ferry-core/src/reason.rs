@@ -245,6 +245,9 @@ reasons! {
     /// Reconnection failed (automatic reconnect gave up).
     ReconnectFailed = 2548, "MQRC_RECONNECT_FAILED", Failed,
         "automatic reconnection gave up; reconnect by hand when the queue manager is back";
+    /// A call was cut short by a lost connection that was then re-established.
+    CallInterrupted = 2549, "MQRC_CALL_INTERRUPTED", Failed,
+        "the connection was lost during this call and re-established; the call may or may not have taken effect, so check before repeating it";
     /// The message expired while the queue manager held it.
     MsgExpired = 6001, "FERRY_RC_MSG_EXPIRED", Failed,
         "the message expired before it could be delivered";

@@ -599,3 +599,92 @@ fn each_compression_algorithm_is_negotiated_and_saves_bytes() {
         assert_eq!(c.compression(), (None, None));
     }
 }
+
+#[test]
+fn reconnect_reopens_handles_and_reports_the_lost_unit_of_work() {
+    use ferry_client::{ClientOptions, ReconnectOptions};
+    let mut server = Server::start("reconnect");
+    let unix = server.unix.clone();
+    let opts = ClientOptions {
+        reconnect: Some(ReconnectOptions {
+            timeout: Duration::from_secs(20),
+            initial_backoff: Duration::from_millis(20),
+            max_backoff: Duration::from_millis(200),
+        }),
+        ..Default::default()
+    };
+    let mut c = ferry_client::Connection::connect_with(&unix, "survivor", &opts).unwrap();
+    let mut fragile = connect(&unix, "fragile");
+    let fq = fragile
+        .open_queue("DEV.QUEUE.1", OpenOptions::output())
+        .unwrap();
+    let q = c
+        .open_queue("DEV.QUEUE.1", OpenOptions::output().with_input())
+        .unwrap();
+    let reply = c
+        .open_dynamic(
+            "SYSTEM.DEFAULT.MODEL.QUEUE",
+            "REPLY.*",
+            OpenOptions::input(),
+        )
+        .unwrap();
+    let reply_name = c.queue_name(reply).unwrap();
+    c.put(
+        q,
+        Message::text("in a unit of work"),
+        &PutOptions::syncpoint(),
+    )
+    .unwrap();
+
+    // The queue manager dies and comes back (same home, same local socket).
+    let _ = server.child.kill();
+    let _ = server.child.wait();
+    server.child = Command::new(env!("CARGO_BIN_EXE_ferry"))
+        .args([
+            "qm",
+            "start",
+            "QM1",
+            "--listen",
+            "127.0.0.1:0",
+            "--data-dir",
+        ])
+        .arg(&server.root)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+
+    // The call that meets the broken connection says the unit of work was lost...
+    let e = c
+        .put(q, Message::text("x"), &PutOptions::default())
+        .unwrap_err();
+    assert_eq!(e.reason, Reason::BackedOut, "{e}");
+    assert_eq!(c.reconnections(), 1);
+    // ...and so does the commit of that unit of work, rather than pretending it succeeded.
+    assert_eq!(c.commit().unwrap_err().reason, Reason::BackedOut);
+    // The same handles work on the new connection, and the reply queue kept its name.
+    c.put(q, Message::text("after"), &PutOptions::default())
+        .unwrap();
+    assert_eq!(
+        &c.get(q, &GetOptions::new()).unwrap().message.body[..],
+        b"after"
+    );
+    assert_eq!(c.queue_name(reply).unwrap(), reply_name);
+    c.put1(
+        reply_name.as_str(),
+        Message::text("reply"),
+        &PutOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        &c.get(reply, &GetOptions::new()).unwrap().message.body[..],
+        b"reply"
+    );
+    // Without reconnection configured, the connection stays broken and says so.
+    let e = fragile
+        .put(fq, Message::text("x"), &PutOptions::default())
+        .unwrap_err();
+    assert_eq!(e.reason, Reason::ConnectionBroken, "{e}");
+    c.disconnect().unwrap();
+}
