@@ -114,8 +114,18 @@ impl InProcessServer {
             max_depth: 10_000_000,
             ..LocalQueueAttrs::default()
         };
-        qm.define_queue("BENCH.Q", QueueDefinition::Local(attrs), true)
+        qm.define_queue("BENCH.Q", QueueDefinition::Local(attrs.clone()), true)
             .unwrap();
+        for k in 0..10 {
+            for prefix in ["BENCH.REQ", "BENCH.REPLY"] {
+                qm.define_queue(
+                    &format!("{prefix}.{k}"),
+                    QueueDefinition::Local(attrs.clone()),
+                    true,
+                )
+                .unwrap();
+            }
+        }
         let mut config = ferry_server::ServerConfig::new(dir);
         config.tcp_listen = Some("127.0.0.1:0".parse().unwrap());
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
@@ -252,6 +262,86 @@ fn depth(c: &mut Connection, h: ferry_client::Hobj) -> i64 {
     }
 }
 
+/// Request/reply over `endpoint` as in 002's RR-CC: `requesters` requester connections and one
+/// responder connection per request queue, 10 request and 10 reply queues, 2 KB non-persistent,
+/// replies got by correl id = request msg id. Round trips per second.
+///
+/// `tuned`: requesters put asynchronously (the get that follows carries the put in the same
+/// write) and responders read ahead and reply with async put1s; otherwise every call is
+/// synchronous.
+fn request_reply(endpoint: &str, requesters: usize, tuned: bool, d: Duration) -> f64 {
+    let put_opts = if tuned {
+        PutOptions::default().with_async()
+    } else {
+        PutOptions::default()
+    };
+    const PAIRS: usize = 10;
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut responders = Vec::new();
+    // Enough responders that a getter is always waiting: two per request queue.
+    for k in 0..PAIRS * 2 {
+        let (ep, stop) = (endpoint.to_owned(), stop.clone());
+        responders.push(std::thread::spawn(move || {
+            let mut c = Connection::connect(&ep, "responder").unwrap();
+            let h = c
+                .open_queue(&format!("BENCH.REQ.{}", k % PAIRS), OpenOptions::input())
+                .unwrap();
+            let opts = GetOptions::new().wait(Duration::from_millis(100));
+            while !stop.load(Ordering::Acquire) {
+                match c.get(h, &opts) {
+                    Ok(req) => {
+                        let d = &req.message.descriptor;
+                        let mut reply = Message::new(req.message.body.clone());
+                        reply.descriptor.correl_id = ferry_core::CorrelId::from(d.msg_id);
+                        reply.descriptor.message_type = ferry_core::MessageType::Reply;
+                        c.put1(d.reply_to_queue.as_str(), reply, &PutOptions::default())
+                            .unwrap();
+                    }
+                    Err(e) if e.reason == Reason::NoMsgAvailable => {}
+                    Err(e) => panic!("responder: {e}"),
+                }
+            }
+            c.disconnect().unwrap();
+        }));
+    }
+    let trips = Arc::new(AtomicU64::new(0));
+    let start = Instant::now();
+    let mut reqs = Vec::new();
+    for r in 0..requesters {
+        let (ep, trips) = (endpoint.to_owned(), trips.clone());
+        reqs.push(std::thread::spawn(move || {
+            let k = r % PAIRS;
+            let mut c = Connection::connect(&ep, "requester").unwrap();
+            let rq = c
+                .open_queue(&format!("BENCH.REQ.{k}"), OpenOptions::output())
+                .unwrap();
+            let reply_name = format!("BENCH.REPLY.{k}");
+            let pq = c.open_queue(&reply_name, OpenOptions::input()).unwrap();
+            let reply_to = ferry_core::object_name(&reply_name).unwrap();
+            let wait = GetOptions::new().wait(Duration::from_secs(10));
+            let mut n = 0u64;
+            while start.elapsed() < d {
+                let m = Message::new(Bytes::from(payload(MSG_LEN, n))).with_reply_to(reply_to);
+                let out = c.put(rq, m, &put_opts).unwrap();
+                c.get(pq, &wait.correl_id(ferry_core::CorrelId::from(out.msg_id)))
+                    .unwrap();
+                n += 1;
+            }
+            c.disconnect().unwrap();
+            trips.fetch_add(n, Ordering::Relaxed);
+        }));
+    }
+    for r in reqs {
+        r.join().unwrap();
+    }
+    let rate = trips.load(Ordering::Relaxed) as f64 / start.elapsed().as_secs_f64();
+    stop.store(true, Ordering::Release);
+    for r in responders {
+        r.join().unwrap();
+    }
+    rate
+}
+
 fn main() {
     let args = BenchArgs::from_env();
     let d = args.duration();
@@ -291,6 +381,19 @@ fn main() {
             );
         }
         let server = InProcessServer::start(&dir);
+        for tuned in [false, true] {
+            for requesters in [1usize, 4, 16, 64] {
+                let kind = if tuned {
+                    "async put + read-ahead"
+                } else {
+                    "all sync"
+                };
+                let name = format!("tcp request/reply {kind}, {requesters:>2} requesters (rt/s)");
+                if wanted(&name) {
+                    record(&name, request_reply(&server.tcp, requesters, tuned, d));
+                }
+            }
+        }
         for (mode, ep) in [("local", server.unix.clone()), ("tcp", server.tcp.clone())] {
             for asynchronous in [false, true] {
                 let kind = if asynchronous { "async" } else { "sync" };

@@ -144,6 +144,8 @@ pub(crate) struct Remote {
     broken: bool,
     id_seed: u32,
     compression: Option<Compression>,
+    /// The read timeout last set on the socket (`None`: not set yet).
+    read_timeout_set: Option<Option<Duration>>,
     /// Requests are encoded here first when they may be compressed.
     plain: BytesMut,
     /// Payload bytes before and after compression, both directions.
@@ -273,6 +275,7 @@ impl Remote {
             broken: false,
             id_seed: seed,
             compression: None,
+            read_timeout_set: None,
             plain: BytesMut::new(),
             compressed: (0, 0),
         };
@@ -470,7 +473,23 @@ impl Remote {
         let r = match how {
             Fill::Now => self.reader.read_now(&mut self.scratch),
             Fill::Within(t) => {
-                self.reader.set_read_timeout(t).map_err(broken)?;
+                // Anything still buffered (async puts, stream credit) goes out before we wait:
+                // the answer we wait for may depend on it.
+                {
+                    let mut w = self.outbox.lock();
+                    if !w.buf.is_empty() {
+                        if let Err(e) = w.flush() {
+                            self.broken = true;
+                            return Err(e);
+                        }
+                    }
+                }
+                // Set the socket's timeout only when it changes: it costs a system call.
+                let t = t.map(|d| d.max(Duration::from_micros(1)));
+                if self.read_timeout_set != Some(t) {
+                    self.reader.set_read_timeout(t).map_err(broken)?;
+                    self.read_timeout_set = Some(t);
+                }
                 self.reader.read(&mut self.scratch)
             }
         };
