@@ -22,6 +22,7 @@
 //! conn.disconnect().unwrap();
 //! ```
 
+mod conv;
 mod embedded;
 mod reconnect;
 mod remote;

@@ -229,3 +229,38 @@ pub(crate) fn write_fully(w: &mut impl Write, mut buf: &[u8]) -> io::Result<()> 
     }
     Ok(())
 }
+
+/// Opens a TCP connection, with the error a person can act on.
+pub(crate) fn connect_tcp(addr: &str) -> ferry_core::MqResult<TcpStream> {
+    let s = TcpStream::connect(addr).map_err(|e| {
+        ferry_core::MqError::new(
+            ferry_core::Reason::QMgrNotAvailable,
+            format!("cannot connect to {addr}: {e}; is the queue manager listening there?"),
+        )
+    })?;
+    let _ = s.set_nodelay(true);
+    Ok(s)
+}
+
+/// Opens a TLS 1.3 connection over TCP and completes the handshake.
+pub(crate) fn connect_tls(addr: &str, opts: &crate::ClientOptions) -> ferry_core::MqResult<Stream> {
+    use ferry_core::{MqError, Reason};
+    let Some(tls) = &opts.tls else {
+        return Err(MqError::new(
+            Reason::OptionsError,
+            "a tls:// connection needs TLS options (at least the CA that signs the server's certificate)",
+        ));
+    };
+    let s = connect_tcp(addr)?;
+    let _ = s.set_read_timeout(Some(Duration::from_secs(30)));
+    let host = addr
+        .rsplit_once(':')
+        .map_or(addr, |(h, _)| h)
+        .trim_matches(['[', ']']);
+    Stream::tls(s, host, tls).map_err(|e| {
+        MqError::new(
+            Reason::QMgrNotAvailable,
+            format!("the TLS handshake with {addr} failed: {e}"),
+        )
+    })
+}

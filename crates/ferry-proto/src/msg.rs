@@ -398,6 +398,13 @@ pub mod open_flags {
     pub const ALL: u32 = (1 << 10) - 1;
 }
 
+/// Bits of a Connect request's `flags`.
+pub mod connect_flags {
+    /// The client sends heartbeats while idle, so the server may presume it dead after two
+    /// missed intervals.
+    pub const HEARTBEATS: u32 = 1 << 0;
+}
+
 /// Bits of an Open reply's `flags`.
 pub mod opened_flags {
     /// Read-ahead is in effect: the client should send Stream credit and serve gets from its

@@ -133,6 +133,7 @@ enum Close {
     Io(std::io::Error),
     Protocol(String),
     Refused(String),
+    Silent(Duration),
     Stopping,
 }
 
@@ -145,6 +146,8 @@ struct Socket {
     /// Where a response is encoded before it is compressed.
     scratch: BytesMut,
     max_frame_out: usize,
+    /// The client promised heartbeats (Connect flag): silence means it is gone.
+    peer_heartbeats: bool,
 }
 
 /// Serves one socket until it closes or the server stops.
@@ -175,9 +178,11 @@ pub(crate) async fn serve<R, W>(
         wbuf: BytesMut::with_capacity(64 * 1024),
         scratch: BytesMut::new(),
         max_frame_out,
+        peer_heartbeats: false,
     };
     let mut rbuf = BytesMut::with_capacity(64 * 1024);
     let mut last_sent = Instant::now();
+    let mut last_received = Instant::now();
     let mut tick = tokio::time::interval(heartbeat);
     tick.reset();
     let mut stopped = Box::pin(async move {
@@ -206,7 +211,10 @@ pub(crate) async fn serve<R, W>(
         .await;
         let step = match event {
             Event::Read(Ok(0)) => Err(Close::PeerClosed),
-            Event::Read(Ok(_)) => sock.on_frames(&mut rbuf),
+            Event::Read(Ok(_)) => {
+                last_received = Instant::now();
+                sock.on_frames(&mut rbuf)
+            }
             Event::Read(Err(e)) => Err(Close::Io(e)),
             Event::GetDone(conv, outcome) => sock.on_get_done(conv, outcome),
             Event::StreamReady(conv, hobj, outcome) => {
@@ -217,7 +225,14 @@ pub(crate) async fn serve<R, W>(
                 if last_sent.elapsed() >= heartbeat {
                     sock.push_heartbeat();
                 }
-                Ok(())
+                // A client that promised heartbeats and fell silent is gone (its host died or
+                // the network broke without a reset): end its conversations.
+                let silent = last_received.elapsed();
+                if sock.peer_heartbeats && silent > heartbeat * 2 + Duration::from_secs(1) {
+                    Err(Close::Silent(silent))
+                } else {
+                    Ok(())
+                }
             }
             Event::Stop => Err(Close::Stopping),
         };
@@ -239,6 +254,9 @@ pub(crate) async fn serve<R, W>(
         Close::Io(e) => {
             tracing::info!(peer = %sock.peer, mode = ?sock.mode, error = %e, "connection lost")
         }
+        Close::Silent(d) => tracing::warn!(
+            peer = %sock.peer, mode = ?sock.mode, silent_for = ?d, "closing connection: no heartbeat from the client"
+        ),
         Close::Refused(r) => tracing::warn!(
             peer = %sock.peer, mode = ?sock.mode, reason = %r, "closing connection: refused"
         ),
@@ -359,7 +377,10 @@ impl Socket {
             return self.connect(frame);
         }
         if h.opcode == Opcode::Heartbeat as u8 {
-            self.respond(h, &Status::OK, &Reply::Empty);
+            // A pushed heartbeat is only a sign of life; an asked one gets an answer.
+            if h.flags & FLAG_PUSH == 0 {
+                self.respond(h, &Status::OK, &Reply::Empty);
+            }
             return Ok(());
         }
         let limit = self.ctx.limits.max_queued_requests;
@@ -391,11 +412,12 @@ impl Socket {
             user,
             password,
             compression,
-            ..
+            flags,
         } = req
         else {
             unreachable!("opcode checked")
         };
+        self.peer_heartbeats |= flags & ferry_proto::msg::connect_flags::HEARTBEATS != 0;
         if let (Some(users), ConnMode::Tcp | ConnMode::Tls) = (&self.ctx.users, self.mode) {
             // Argon2 is slow on purpose: let this worker's other tasks move meanwhile.
             if !tokio::task::block_in_place(|| users.verify(&user, &password)) {

@@ -82,6 +82,10 @@ enum QmCommand {
         listen: Option<String>,
         #[command(flatten)]
         tls: TlsArgs,
+        /// Heartbeat interval in seconds: the server sends one when idle this long, and closes a
+        /// client that promised heartbeats and stays silent for two intervals.
+        #[arg(long, value_name = "SECS", default_value_t = 30)]
+        heartbeat: u64,
     },
     /// Manage the users allowed to connect over tcp and tls (QMDIR/users.toml, Argon2id hashes).
     /// Once a user file exists, tcp and tls clients must give a user and password.
@@ -293,9 +297,10 @@ fn run(cli: Cli) -> Result<(), CliError> {
             home,
             listen,
             tls,
+            heartbeat,
         }) => {
             init_logging("info");
-            qm::start(&home.home(), &name, listen, tls)
+            qm::start(&home.home(), &name, listen, tls, heartbeat)
         }
         Command::Qm(QmCommand::User { action }) => match action {
             UserCommand::Add { qm, user, home } => qm::user_add(&home.home(), &qm, &user),

@@ -56,6 +56,7 @@ pub fn start(
     name: &str,
     listen: Option<String>,
     tls: crate::TlsArgs,
+    heartbeat_secs: u64,
 ) -> Result<(), CliError> {
     // Before any thread starts, so every thread inherits the mask.
     let signals = signals::ShutdownSignals::block()
@@ -86,6 +87,7 @@ pub fn start(
         "queue manager started (messages are held in memory: persistence arrives with the recovery log issue)"
     );
     let mut config = ferry_server::ServerConfig::new(&dir);
+    config.limits.heartbeat = std::time::Duration::from_secs(heartbeat_secs.max(1));
     let parse = |flag: &str, addr: &str| -> Result<std::net::SocketAddr, CliError> {
         addr.parse().map_err(|e| {
             CliError::other(format!(

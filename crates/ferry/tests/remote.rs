@@ -24,6 +24,10 @@ struct Server {
 
 impl Server {
     fn start(tag: &str) -> Server {
+        Server::start_with(tag, &[])
+    }
+
+    fn start_with(tag: &str, extra: &[&str]) -> Server {
         let root = std::env::temp_dir().join(format!("ferry-remote-{tag}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
         std::fs::create_dir_all(&root).unwrap();
@@ -38,6 +42,7 @@ impl Server {
                 "--data-dir",
             ])
             .arg(&root)
+            .args(extra)
             .env("RUST_LOG", "info")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -687,4 +692,51 @@ fn reconnect_reopens_handles_and_reports_the_lost_unit_of_work() {
         .unwrap_err();
     assert_eq!(e.reason, Reason::ConnectionBroken, "{e}");
     c.disconnect().unwrap();
+}
+
+#[test]
+fn heartbeats_keep_idle_clients_and_end_silent_ones() {
+    let server = Server::start_with("heartbeat", &["--heartbeat", "1"]);
+    // An application that makes no call for several intervals keeps its connection: its
+    // client library sends heartbeats for it.
+    let mut idle = connect(&server.tcp, "idle");
+    let q = idle
+        .open_queue("DEV.QUEUE.1", OpenOptions::output())
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(3500));
+    idle.put(q, Message::text("still here"), &PutOptions::default())
+        .unwrap();
+    // A peer that promised heartbeats and then fell silent is ended within about two intervals.
+    let mut s = TcpStream::connect(server.tcp_addr()).unwrap();
+    let mut payload = bytes::BytesMut::new();
+    ferry_proto::Request::Connect {
+        app_name: "silent".into(),
+        user: String::new(),
+        password: String::new(),
+        flags: ferry_proto::msg::connect_flags::HEARTBEATS,
+        compression: vec![],
+    }
+    .encode(&mut payload);
+    s.write_all(&[preamble(), frame(1, 1, &payload)].concat())
+        .unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(15))).unwrap();
+    let started = Instant::now();
+    let mut buf = [0u8; 4096];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) => break,
+            Ok(_) => continue,
+            Err(e) => panic!("the server never closed the silent connection: {e}"),
+        }
+    }
+    let waited = started.elapsed();
+    assert!(
+        waited >= Duration::from_secs(2) && waited < Duration::from_secs(8),
+        "closed after {waited:?}"
+    );
+    assert!(
+        server.log().contains("no heartbeat from the client"),
+        "{}",
+        server.log()
+    );
 }

@@ -1,0 +1,570 @@
+//! One conversation's protocol state, with no I/O: what to send for each MQI verb and what the
+//! answers mean. The blocking transport (`remote.rs`) and the async one (`asynch.rs`) both drive
+//! it, so the two cannot drift apart.
+//!
+//! Owns: request ids, frame encoding (with the negotiated compression), the handles' resolved
+//! names and put-response defaults, read-ahead buffers and their credit, and client-side ids
+//! for async puts.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use bytes::BytesMut;
+use ferry_core::wire;
+use ferry_core::{
+    AttrValue, BrowseMode, CloseOptions, CorrelId, GetOptions, Got, Hobj, Message, MqError,
+    MqResult, MsgId, ObjectDescriptor, ObjectName, OpenOptions, Persistence, PutOptions,
+    PutOutcome, PutResponseMode, Reason, Selector,
+};
+use ferry_proto::compress::{self, Compression, MIN_COMPRESS_LEN};
+use ferry_proto::msg::opened_flags;
+use ferry_proto::{
+    begin_frame, decode_response, finish_frame, Frame, FrameHeader, Opcode, Reply, Request, Status,
+    WireAttr, DEFAULT_MAX_FRAME, FLAG_COMPRESSED,
+};
+
+use crate::remote::AsyncPutStatus;
+use crate::ClientOptions;
+
+/// Read-ahead window: messages the server may push ahead of the application's gets.
+pub(crate) const READ_AHEAD_WINDOW: u32 = 256;
+
+static ID_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// The error for a connection that cannot be used any more.
+pub(crate) fn broken(e: impl std::fmt::Display) -> MqError {
+    MqError::new(
+        Reason::ConnectionBroken,
+        format!("the connection to the queue manager broke: {e}"),
+    )
+}
+
+/// The error for a reply of the wrong kind (a server bug or a protocol mismatch).
+pub(crate) fn unexpected(r: Reply) -> MqError {
+    MqError::new(
+        Reason::UnexpectedError,
+        format!("the queue manager sent an unexpected reply: {r:?}"),
+    )
+}
+
+/// A Get response (answered or pushed) as the application sees it.
+pub(crate) fn got_of(status: Status, reply: Reply) -> MqResult<Got> {
+    if status.failed() {
+        return Err(wire::error_of(&status));
+    }
+    match reply {
+        Reply::Got { msg, data_length } => Ok(Got {
+            message: wire::message_from_wire(msg)?,
+            data_length: data_length as usize,
+            warning: warning_of(&status),
+        }),
+        other => Err(unexpected(other)),
+    }
+}
+
+fn warning_of(status: &Status) -> Option<Reason> {
+    (status.completion == 1)
+        .then(|| Reason::from_code(status.reason))
+        .flatten()
+}
+
+/// The reply of a call that must have succeeded, or its error.
+pub(crate) fn ok_reply((status, reply): (Status, Reply)) -> MqResult<Reply> {
+    if status.failed() {
+        return Err(wire::error_of(&status));
+    }
+    Ok(reply)
+}
+
+/// Where a put goes.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum PutTarget<'a> {
+    Handle(Hobj),
+    Object(&'a ObjectDescriptor),
+}
+
+/// A put ready to send: the request, and for an async put the outcome known at once.
+#[derive(Debug)]
+pub(crate) struct PreparedPut {
+    pub request: Request,
+    pub async_outcome: Option<PutOutcome>,
+}
+
+/// A read-ahead handle's buffer of pushed messages.
+#[derive(Debug, Default)]
+struct ReadAhead {
+    buffered: VecDeque<MqResult<Got>>,
+    unreported: u32,
+}
+
+/// One conversation's protocol state.
+#[derive(Debug)]
+pub(crate) struct ConvCore {
+    pub conv: u16,
+    next_id: u64,
+    max_frame_out: usize,
+    pub conn_id: u64,
+    pub qmgr: ObjectName,
+    /// Heartbeat interval the server keeps.
+    pub heartbeat: Duration,
+    names: HashMap<u32, ObjectName>,
+    async_default: HashMap<u32, bool>,
+    read_ahead: HashMap<u32, ReadAhead>,
+    compression: Option<Compression>,
+    /// Requests are encoded here first when they may be compressed.
+    plain: BytesMut,
+    /// Payload bytes before and after compression, both directions.
+    compressed: (u64, u64),
+    id_seed: u32,
+}
+
+impl ConvCore {
+    pub fn new(conv: u16, max_frame_out: usize) -> Self {
+        let id_seed = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos() ^ std::process::id());
+        ConvCore {
+            conv,
+            next_id: 1,
+            max_frame_out,
+            conn_id: 0,
+            qmgr: ObjectName::EMPTY,
+            heartbeat: Duration::from_secs(30),
+            names: HashMap::new(),
+            async_default: HashMap::new(),
+            read_ahead: HashMap::new(),
+            compression: None,
+            plain: BytesMut::new(),
+            compressed: (0, 0),
+            id_seed,
+        }
+    }
+
+    /// The Connect request for these options.
+    pub fn connect_request(app_name: &str, opts: &ClientOptions) -> Request {
+        let user = std::env::var("USER").unwrap_or_default();
+        Request::Connect {
+            app_name: app_name.to_owned(),
+            user: opts.user.clone().unwrap_or(user),
+            password: opts.password.clone().unwrap_or_default(),
+            flags: ferry_proto::msg::connect_flags::HEARTBEATS,
+            compression: opts.compression.iter().map(|c| *c as u8).collect(),
+        }
+    }
+
+    pub fn on_connected(&mut self, reply: Reply) -> MqResult<()> {
+        match reply {
+            Reply::Connected {
+                conn_id,
+                qmgr,
+                heartbeat_ms,
+                compression,
+            } => {
+                self.compression = Compression::from_u8(compression);
+                self.conn_id = conn_id;
+                self.qmgr = ObjectName::truncating(&qmgr);
+                self.heartbeat = Duration::from_millis(heartbeat_ms.max(1) as u64);
+                Ok(())
+            }
+            other => Err(unexpected(other)),
+        }
+    }
+
+    /// How long to wait for an answer before presuming the server dead: two missed heartbeats
+    /// and a margin.
+    pub fn answer_timeout(&self) -> Duration {
+        self.heartbeat * 2 + Duration::from_secs(5)
+    }
+
+    /// Appends `req` as a frame (compressed when it pays) and returns its request id.
+    pub fn encode(&mut self, req: &Request, out: &mut BytesMut) -> MqResult<u64> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let mut header = FrameHeader {
+            opcode: req.opcode() as u8,
+            flags: 0,
+            conv: self.conv,
+            request_id: id,
+        };
+        let start = out.len();
+        match self.compression {
+            Some(alg) => {
+                self.plain.clear();
+                req.encode(&mut self.plain);
+                if self.plain.len() >= MIN_COMPRESS_LEN {
+                    header.flags |= FLAG_COMPRESSED;
+                    let f = begin_frame(out, header);
+                    let body = out.len();
+                    compress::compress(alg, &self.plain, out);
+                    self.compressed.0 += self.plain.len() as u64;
+                    self.compressed.1 += (out.len() - body) as u64;
+                    finish_frame(out, f);
+                } else {
+                    let f = begin_frame(out, header);
+                    out.extend_from_slice(&self.plain);
+                    finish_frame(out, f);
+                }
+            }
+            None => {
+                let f = begin_frame(out, header);
+                req.encode(out);
+                finish_frame(out, f);
+            }
+        }
+        let len = out.len() - start;
+        if len > self.max_frame_out {
+            out.truncate(start);
+            return Err(MqError::new(
+                Reason::MsgTooBigForQMgr,
+                format!(
+                    "the request is {len} bytes; the queue manager accepts frames up to {} bytes",
+                    self.max_frame_out
+                ),
+            ));
+        }
+        Ok(id)
+    }
+
+    /// Decompresses a frame if it is compressed.
+    pub fn decompress(&mut self, mut f: Frame) -> MqResult<Frame> {
+        if f.header.flags & FLAG_COMPRESSED == 0 {
+            return Ok(f);
+        }
+        let Some(alg) = self.compression else {
+            return Err(broken(
+                "a compressed frame arrived on a connection without compression",
+            ));
+        };
+        let plain = compress::decompress(alg, &f.payload, DEFAULT_MAX_FRAME).map_err(broken)?;
+        self.compressed.0 += plain.len() as u64;
+        self.compressed.1 += f.payload.len() as u64;
+        f.payload = plain;
+        f.header.flags &= !FLAG_COMPRESSED;
+        Ok(f)
+    }
+
+    /// The compression in use and the fraction of payload bytes it saved so far.
+    pub fn compression(&self) -> (Option<Compression>, Option<f64>) {
+        let (plain, wire) = self.compressed;
+        (
+            self.compression,
+            (plain > 0).then(|| 1.0 - wire as f64 / plain as f64),
+        )
+    }
+
+    /// Files a pushed frame: read-ahead messages go to their handle's buffer; heartbeats are
+    /// just a sign of life.
+    pub fn file_push(&mut self, f: Frame) -> MqResult<()> {
+        if f.header.opcode == Opcode::Heartbeat as u8 {
+            return Ok(());
+        }
+        let hobj = f.header.request_id as u32;
+        let (status, reply) = decode_response(Opcode::Get as u8, f.payload).map_err(broken)?;
+        let item = got_of(status, reply);
+        // A push for a handle already closed is dropped: the server returns those messages.
+        if let Some(ra) = self.read_ahead.get_mut(&hobj) {
+            ra.buffered.push_back(item);
+        }
+        Ok(())
+    }
+
+    pub fn open_request(od: &ObjectDescriptor, opts: OpenOptions) -> Request {
+        Request::Open {
+            object: wire::object_to_wire(od),
+            options: wire::open_to_wire(&opts),
+        }
+    }
+
+    /// Records an opened handle; returns the initial read-ahead credit to send, if any.
+    pub fn on_opened(&mut self, reply: Reply) -> MqResult<(Hobj, Option<Request>)> {
+        match reply {
+            Reply::Opened { hobj, name, flags } => {
+                self.names.insert(hobj, ObjectName::truncating(&name));
+                self.async_default
+                    .insert(hobj, flags & opened_flags::ASYNC_PUT_DEFAULT != 0);
+                let credit = (flags & opened_flags::READ_AHEAD != 0).then(|| {
+                    self.read_ahead.insert(hobj, ReadAhead::default());
+                    Request::Stream {
+                        hobj,
+                        credit: READ_AHEAD_WINDOW,
+                        consumed: 0,
+                    }
+                });
+                Ok((Hobj(hobj), credit))
+            }
+            other => Err(unexpected(other)),
+        }
+    }
+
+    /// Whether puts "as queue default" through this handle are asynchronous.
+    pub fn async_default(&self, h: Hobj) -> bool {
+        self.async_default.get(&h.0).copied().unwrap_or(false)
+    }
+
+    pub fn queue_name(&self, h: Hobj) -> MqResult<ObjectName> {
+        self.names.get(&h.0).copied().ok_or_else(|| {
+            MqError::new(
+                Reason::HobjError,
+                format!("object handle {} is not open on this connection", h.0),
+            )
+        })
+    }
+
+    /// The requests that close a handle: a final consumption report for a read-ahead handle
+    /// (the server returns the rest to the queue), then the close itself.
+    pub fn close_requests(&mut self, h: Hobj, opts: CloseOptions) -> (Option<Request>, Request) {
+        let options = match opts {
+            CloseOptions::None => 0,
+            CloseOptions::Delete => 1,
+            CloseOptions::DeletePurge => 2,
+        };
+        let report = self
+            .read_ahead
+            .remove(&h.0)
+            .filter(|ra| ra.unreported > 0)
+            .map(|ra| Request::Stream {
+                hobj: h.0,
+                credit: 0,
+                consumed: ra.unreported,
+            });
+        (report, Request::Close { hobj: h.0, options })
+    }
+
+    pub fn on_closed(&mut self, h: Hobj) {
+        self.names.remove(&h.0);
+        self.async_default.remove(&h.0);
+    }
+
+    fn local_id(&self) -> [u8; 24] {
+        let n = ID_COUNTER.fetch_add(1, Ordering::Relaxed);
+        let mut id = [0u8; 24];
+        id[..4].copy_from_slice(b"FMQC");
+        id[4..12].copy_from_slice(&self.conn_id.to_be_bytes());
+        id[12..16].copy_from_slice(&self.id_seed.to_be_bytes());
+        id[16..].copy_from_slice(&n.to_be_bytes());
+        id
+    }
+
+    /// Builds a put. An async put gets its ids here, so the caller learns them at once (as with
+    /// MQ's async put, the rest of the outcome comes later through the status call).
+    pub fn prepare_put(
+        &self,
+        target: PutTarget,
+        mut msg: Message,
+        opts: &PutOptions,
+    ) -> PreparedPut {
+        let is_async = match opts.response {
+            PutResponseMode::Async => true,
+            PutResponseMode::Sync => false,
+            PutResponseMode::AsQueueDef => match target {
+                PutTarget::Handle(h) => self.async_default(h),
+                PutTarget::Object(_) => false,
+            },
+        };
+        let mut wire_opts = *opts;
+        if is_async {
+            if opts.new_msg_id || msg.descriptor.msg_id.is_none() {
+                msg.descriptor.msg_id = MsgId(self.local_id());
+            }
+            if opts.new_correl_id {
+                msg.descriptor.correl_id = CorrelId(self.local_id());
+            }
+            wire_opts.new_msg_id = false;
+            wire_opts.new_correl_id = false;
+            wire_opts.response = PutResponseMode::Async;
+        }
+        let options = wire::put_to_wire(&wire_opts);
+        let wmsg = wire::message_to_wire(&msg);
+        let request = match target {
+            PutTarget::Handle(h) => Request::Put {
+                hobj: h.0,
+                options,
+                msg: wmsg,
+            },
+            PutTarget::Object(od) => Request::Put1 {
+                object: wire::object_to_wire(od),
+                options,
+                msg: wmsg,
+            },
+        };
+        let async_outcome = is_async.then(|| {
+            let d = &msg.descriptor;
+            PutOutcome {
+                msg_id: d.msg_id,
+                correl_id: d.correl_id,
+                put_time: SystemTime::now(),
+                persistence: d.persistence,
+                priority: match d.priority {
+                    ferry_core::Priority::Value(p) => p,
+                    ferry_core::Priority::AsQueueDef => 0,
+                },
+                warning: None,
+            }
+        });
+        PreparedPut {
+            request,
+            async_outcome,
+        }
+    }
+
+    /// The outcome of a synchronous put.
+    pub fn put_result((status, reply): (Status, Reply)) -> MqResult<PutOutcome> {
+        if status.failed() {
+            return Err(wire::error_of(&status));
+        }
+        match reply {
+            Reply::Put {
+                msg_id,
+                correl_id,
+                put_time_ms,
+                persistence,
+                priority,
+            } => Ok(PutOutcome {
+                msg_id: MsgId(msg_id),
+                correl_id: CorrelId(correl_id),
+                put_time: UNIX_EPOCH + Duration::from_millis(put_time_ms),
+                persistence: if persistence == 1 {
+                    Persistence::Persistent
+                } else {
+                    Persistence::NotPersistent
+                },
+                priority,
+                warning: warning_of(&status),
+            }),
+            other => Err(unexpected(other)),
+        }
+    }
+
+    pub fn get_request(h: Hobj, opts: &GetOptions) -> Request {
+        Request::Get {
+            hobj: h.0,
+            options: wire::get_to_wire(opts),
+        }
+    }
+
+    pub fn is_read_ahead(&self, h: Hobj) -> bool {
+        self.read_ahead.contains_key(&h.0)
+    }
+
+    /// Read-ahead handles get in order, outside syncpoint, without matching or browsing.
+    pub fn check_read_ahead_get(opts: &GetOptions) -> MqResult<()> {
+        if opts.syncpoint
+            || opts.msg_id.is_some()
+            || opts.correl_id.is_some()
+            || opts.browse != BrowseMode::None
+            || opts.max_len.is_some()
+        {
+            return Err(MqError::new(
+                Reason::OptionsError,
+                "a handle with read-ahead gets messages in order, outside syncpoint, without matching or \
+                 browsing; open the queue without read-ahead for those options",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The next buffered read-ahead message, with the credit request to send when half the
+    /// window has been consumed.
+    pub fn pop_read_ahead(&mut self, h: Hobj) -> Option<(MqResult<Got>, Option<Request>)> {
+        let ra = self.read_ahead.get_mut(&h.0)?;
+        let item = ra.buffered.pop_front()?;
+        ra.unreported += 1;
+        let credit = (ra.unreported >= READ_AHEAD_WINDOW / 2).then(|| {
+            let n = std::mem::take(&mut ra.unreported);
+            Request::Stream {
+                hobj: h.0,
+                credit: n,
+                consumed: n,
+            }
+        });
+        Some((item, credit))
+    }
+
+    /// The "no message" answer of a read-ahead get.
+    pub fn no_message(&self, h: Hobj) -> MqError {
+        let name = self.names.get(&h.0).copied().unwrap_or_default();
+        MqError::new(
+            Reason::NoMsgAvailable,
+            format!("no message on queue {name}"),
+        )
+    }
+
+    pub fn inquire_request(h: Hobj, selectors: &[Selector]) -> Request {
+        Request::Inquire {
+            hobj: h.0,
+            selectors: selectors.iter().map(|s| s.code()).collect(),
+        }
+    }
+
+    pub fn inquire_result(reply: Reply) -> MqResult<Vec<AttrValue>> {
+        match reply {
+            Reply::Inquired { values } => Ok(values
+                .into_iter()
+                .map(|v| match v {
+                    WireAttr::Int(i) => AttrValue::Int(i),
+                    WireAttr::Str(s) => AttrValue::Str(s),
+                })
+                .collect()),
+            other => Err(unexpected(other)),
+        }
+    }
+
+    pub fn set_request(h: Hobj, values: &[(Selector, AttrValue)]) -> MqResult<Request> {
+        let mut vals = Vec::with_capacity(values.len());
+        for (s, v) in values {
+            match v {
+                AttrValue::Int(i) => vals.push((s.code(), *i)),
+                AttrValue::Str(_) => {
+                    return Err(MqError::new(
+                        Reason::SelectorError,
+                        format!("{s:?} cannot be set to a string"),
+                    ))
+                }
+            }
+        }
+        Ok(Request::Set {
+            hobj: h.0,
+            values: vals,
+        })
+    }
+
+    pub fn status_result(reply: Reply) -> MqResult<AsyncPutStatus> {
+        match reply {
+            Reply::Status {
+                succeeded,
+                warned,
+                failed,
+                first_reason,
+                first_detail,
+            } => Ok(AsyncPutStatus {
+                succeeded,
+                warned,
+                failed,
+                first_failure: (first_reason != 0).then(|| {
+                    wire::error_of(&Status {
+                        completion: 2,
+                        reason: first_reason,
+                        detail: first_detail,
+                        data_length: 0,
+                    })
+                }),
+            }),
+            other => Err(unexpected(other)),
+        }
+    }
+
+    /// Consumption reports to send before disconnecting, so consumed read-ahead messages are not
+    /// counted as lost.
+    pub fn final_reports(&mut self) -> Vec<Request> {
+        self.read_ahead
+            .iter_mut()
+            .filter(|(_, r)| r.unreported > 0)
+            .map(|(h, r)| Request::Stream {
+                hobj: *h,
+                credit: 0,
+                consumed: std::mem::take(&mut r.unreported),
+            })
+            .collect()
+    }
+}
