@@ -22,6 +22,7 @@
 //! conn.disconnect().unwrap();
 //! ```
 
+mod asynch;
 mod conv;
 mod embedded;
 mod reconnect;
@@ -37,6 +38,7 @@ pub use ferry_core::{
     PutOptions, PutOutcome, QueueManager, Reason, Selector, Wait,
 };
 
+pub use asynch::AsyncConnection;
 pub use embedded::{open_embedded, EmbeddedQm};
 pub use ferry_proto::compress::Compression;
 pub use stream::TlsOptions;

@@ -59,29 +59,10 @@ fn invalid(e: impl std::fmt::Display) -> io::Error {
 impl Stream {
     /// Connects TLS over an established TCP socket and completes the handshake.
     pub fn tls(mut sock: TcpStream, host: &str, opts: &TlsOptions) -> io::Result<Stream> {
-        let provider = Arc::new(rustls::crypto::ring::default_provider());
-        let mut roots = rustls::RootCertStore::empty();
-        for cert in CertificateDer::pem_file_iter(&opts.ca).map_err(invalid)? {
-            roots.add(cert.map_err(invalid)?).map_err(invalid)?;
-        }
-        let builder = rustls::ClientConfig::builder_with_provider(provider)
-            .with_protocol_versions(&[&rustls::version::TLS13])
-            .map_err(invalid)?
-            .with_root_certificates(roots);
-        let config = match &opts.client_cert {
-            None => builder.with_no_client_auth(),
-            Some((chain, key)) => {
-                let chain: Vec<_> = CertificateDer::pem_file_iter(chain)
-                    .map_err(invalid)?
-                    .collect::<Result<_, _>>()
-                    .map_err(invalid)?;
-                let key = PrivateKeyDer::from_pem_file(key).map_err(invalid)?;
-                builder.with_client_auth_cert(chain, key).map_err(invalid)?
-            }
-        };
+        let config = client_config(opts)?;
         let name = opts.server_name.clone().unwrap_or_else(|| host.to_owned());
         let name = ServerName::try_from(name).map_err(invalid)?;
-        let mut conn = rustls::ClientConnection::new(Arc::new(config), name).map_err(invalid)?;
+        let mut conn = rustls::ClientConnection::new(config, name).map_err(invalid)?;
         while conn.is_handshaking() {
             conn.complete_io(&mut sock)?;
         }
@@ -263,4 +244,30 @@ pub(crate) fn connect_tls(addr: &str, opts: &crate::ClientOptions) -> ferry_core
             format!("the TLS handshake with {addr} failed: {e}"),
         )
     })
+}
+
+/// The rustls client configuration for these options: TLS 1.3 only, the given CA as the only
+/// trust root, and the client certificate when one is given.
+pub(crate) fn client_config(opts: &TlsOptions) -> io::Result<Arc<rustls::ClientConfig>> {
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let mut roots = rustls::RootCertStore::empty();
+    for cert in CertificateDer::pem_file_iter(&opts.ca).map_err(invalid)? {
+        roots.add(cert.map_err(invalid)?).map_err(invalid)?;
+    }
+    let builder = rustls::ClientConfig::builder_with_provider(provider)
+        .with_protocol_versions(&[&rustls::version::TLS13])
+        .map_err(invalid)?
+        .with_root_certificates(roots);
+    let config = match &opts.client_cert {
+        None => builder.with_no_client_auth(),
+        Some((chain, key)) => {
+            let chain: Vec<_> = CertificateDer::pem_file_iter(chain)
+                .map_err(invalid)?
+                .collect::<Result<_, _>>()
+                .map_err(invalid)?;
+            let key = PrivateKeyDer::from_pem_file(key).map_err(invalid)?;
+            builder.with_client_auth_cert(chain, key).map_err(invalid)?
+        }
+    };
+    Ok(Arc::new(config))
 }

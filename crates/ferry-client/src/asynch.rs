@@ -1,0 +1,742 @@
+//! The async (tokio) application API: [`AsyncConnection`], with the same verbs, types and reason
+//! codes as the blocking [`crate::Connection`], over every mode.
+//!
+//! Remote shape: one I/O task per socket (a *link*) owns the socket; conversations send it
+//! encoded frames through a bounded channel (async puts wait there when the link is busy, which is
+//! the backpressure) and receive their responses through one-shot channels keyed by
+//! (conversation, request id). Several conversations may share one socket — MQ's SHARECNV — with
+//! [`AsyncConnection::share`]. The link writes everything queued in one write and decodes every
+//! complete frame of a read before sleeping again, so many connections served from one thread
+//! cost one wake-up per batch rather than one per message.
+//!
+//! Embedded: calls go straight to the engine; a waiting get is a future on the engine's waiter.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU16, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bytes::BytesMut;
+use ferry_core::{
+    AttrValue, CloseOptions, ConnMode, ConnectOptions, GetAttempt, GetOptions, Got, Hobj, Message,
+    MqError, MqResult, ObjectDescriptor, ObjectName, OpenOptions, PutOptions, PutOutcome, Reason,
+    Selector, Session, Wait,
+};
+use ferry_proto::compress::Compression;
+use ferry_proto::{
+    begin_frame, decode_frame, decode_response, finish_frame, Frame, FrameHeader, Opcode, Preamble,
+    Reply, Request, Status, DEFAULT_MAX_FRAME, FLAG_PUSH, PREAMBLE_LEN,
+};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::conv::{broken, got_of, ok_reply, ConvCore, PutTarget};
+use crate::remote::AsyncPutStatus;
+use crate::{open_embedded, ClientOptions, EmbeddedQm, Endpoint};
+
+/// Frames a link may hold queued before senders wait.
+const LINK_QUEUE: usize = 1024;
+/// How often a read-ahead get with nothing buffered looks for a persistent message.
+const PERSISTENT_PROBE: Duration = Duration::from_millis(100);
+
+type Waiting = oneshot::Sender<MqResult<Frame>>;
+
+enum Out {
+    Send {
+        bytes: BytesMut,
+        wait: Option<(u16, u64, Waiting)>,
+    },
+    Attach {
+        conv: u16,
+        pushes: mpsc::UnboundedSender<Frame>,
+    },
+    Detach {
+        conv: u16,
+    },
+    Heartbeat(Duration),
+}
+
+/// One socket shared by one or more conversations.
+#[derive(Debug)]
+struct Link {
+    tx: mpsc::Sender<Out>,
+    next_conv: AtomicU16,
+    max_frame_out: usize,
+}
+
+impl std::fmt::Debug for Out {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Out")
+    }
+}
+
+/// A conversation over a link.
+#[derive(Debug)]
+struct AsyncConv {
+    link: Arc<Link>,
+    core: ConvCore,
+    pushes: mpsc::UnboundedReceiver<Frame>,
+}
+
+#[derive(Debug)]
+enum Inner {
+    Embedded {
+        session: Session,
+        _host: Option<Arc<EmbeddedQm>>,
+    },
+    Remote {
+        conv: AsyncConv,
+        mode: ConnMode,
+    },
+}
+
+/// A connection to a queue manager for async code. See the module documentation.
+///
+/// Dropping it without [`AsyncConnection::disconnect`] counts as the application ending
+/// abnormally: its unit of work is backed out.
+#[derive(Debug)]
+pub struct AsyncConnection {
+    inner: Inner,
+}
+
+impl AsyncConnection {
+    /// Connects by connection string (`embedded:`, `unix:`, `tcp://`, `tls://`). Must be called
+    /// inside a tokio runtime: the socket's I/O task is spawned on it.
+    pub async fn connect(
+        endpoint: &str,
+        app_name: &str,
+        opts: &ClientOptions,
+    ) -> MqResult<AsyncConnection> {
+        let (rd, wr, mode): (
+            Box<dyn AsyncRead + Send + Unpin>,
+            Box<dyn AsyncWrite + Send + Unpin>,
+            ConnMode,
+        ) = match Endpoint::parse(endpoint)? {
+            Endpoint::Embedded(dir) => {
+                let host = open_embedded(&dir)?;
+                let session = host
+                    .queue_manager()
+                    .connect(&ConnectOptions::app(app_name))?;
+                return Ok(AsyncConnection {
+                    inner: Inner::Embedded {
+                        session,
+                        _host: Some(host),
+                    },
+                });
+            }
+            Endpoint::Unix(path) => {
+                let s = tokio::net::UnixStream::connect(&path).await.map_err(|e| {
+                    MqError::new(
+                        Reason::QMgrNotAvailable,
+                        format!(
+                            "cannot connect to {}: {e}; is the queue manager running?",
+                            path.display()
+                        ),
+                    )
+                })?;
+                let (r, w) = s.into_split();
+                (Box::new(r), Box::new(w), ConnMode::Local)
+            }
+            Endpoint::Tcp(addr) => {
+                let s = tcp(&addr).await?;
+                let (r, w) = s.into_split();
+                (Box::new(r), Box::new(w), ConnMode::Tcp)
+            }
+            Endpoint::Tls(addr) => {
+                let s = tls(&addr, opts).await?;
+                let (r, w) = tokio::io::split(s);
+                (Box::new(r), Box::new(w), ConnMode::Tls)
+            }
+        };
+        let link = start_link(rd, wr).await?;
+        let conv = AsyncConv::start(link, 1, app_name, opts).await?;
+        Ok(AsyncConnection {
+            inner: Inner::Remote { conv, mode },
+        })
+    }
+
+    /// Connects in-process to a queue manager this program holds.
+    pub fn embedded(qm: &ferry_core::QueueManager, app_name: &str) -> MqResult<AsyncConnection> {
+        let session = qm.connect(&ConnectOptions::app(app_name))?;
+        Ok(AsyncConnection {
+            inner: Inner::Embedded {
+                session,
+                _host: None,
+            },
+        })
+    }
+
+    /// Another connection over the same socket (MQ's shared conversations, SHARECNV): its own
+    /// handles and unit of work, one socket and one I/O task for both.
+    pub async fn share(&self, app_name: &str, opts: &ClientOptions) -> MqResult<AsyncConnection> {
+        match &self.inner {
+            Inner::Embedded { session, .. } => {
+                AsyncConnection::embedded(session.queue_manager(), app_name)
+            }
+            Inner::Remote { conv, mode } => {
+                let id = conv.link.next_conv.fetch_add(1, Ordering::Relaxed);
+                let conv = AsyncConv::start(conv.link.clone(), id, app_name, opts).await?;
+                Ok(AsyncConnection {
+                    inner: Inner::Remote { conv, mode: *mode },
+                })
+            }
+        }
+    }
+
+    /// The connection mode.
+    pub fn mode(&self) -> ConnMode {
+        match &self.inner {
+            Inner::Embedded { .. } => ConnMode::Embedded,
+            Inner::Remote { mode, .. } => *mode,
+        }
+    }
+
+    /// The queue manager's name.
+    pub fn queue_manager_name(&self) -> ObjectName {
+        match &self.inner {
+            Inner::Embedded { session, .. } => session.queue_manager().name(),
+            Inner::Remote { conv, .. } => conv.core.qmgr,
+        }
+    }
+
+    /// The compression negotiated, and the fraction of payload bytes it saved so far.
+    pub fn compression(&self) -> (Option<Compression>, Option<f64>) {
+        match &self.inner {
+            Inner::Embedded { .. } => (None, None),
+            Inner::Remote { conv, .. } => conv.core.compression(),
+        }
+    }
+
+    /// Opens an object (MQOPEN).
+    pub async fn open(&mut self, od: &ObjectDescriptor, opts: OpenOptions) -> MqResult<Hobj> {
+        match &mut self.inner {
+            Inner::Embedded { session, .. } => session.open(od, opts),
+            Inner::Remote { conv, .. } => conv.open(od, opts).await,
+        }
+    }
+
+    /// Opens a queue by name.
+    pub async fn open_queue(&mut self, name: &str, opts: OpenOptions) -> MqResult<Hobj> {
+        let od = ObjectDescriptor::queue(ferry_core::object_name(name)?);
+        self.open(&od, opts).await
+    }
+
+    /// Opens a model queue, creating a dynamic queue named from `pattern`.
+    pub async fn open_dynamic(
+        &mut self,
+        model: &str,
+        pattern: &str,
+        opts: OpenOptions,
+    ) -> MqResult<Hobj> {
+        let od = ObjectDescriptor::model(ferry_core::object_name(model)?, pattern);
+        self.open(&od, opts).await
+    }
+
+    /// The resolved name of the queue behind a handle.
+    pub fn queue_name(&self, h: Hobj) -> MqResult<ObjectName> {
+        match &self.inner {
+            Inner::Embedded { session, .. } => session.queue_name(h),
+            Inner::Remote { conv, .. } => conv.core.queue_name(h),
+        }
+    }
+
+    /// Closes a handle (MQCLOSE).
+    pub async fn close(&mut self, h: Hobj, opts: CloseOptions) -> MqResult<()> {
+        match &mut self.inner {
+            Inner::Embedded { session, .. } => session.close(h, opts),
+            Inner::Remote { conv, .. } => conv.close(h, opts).await,
+        }
+    }
+
+    /// Puts a message (MQPUT). An async put returns once the request is queued on the socket.
+    pub async fn put(&mut self, h: Hobj, msg: Message, opts: &PutOptions) -> MqResult<PutOutcome> {
+        match &mut self.inner {
+            Inner::Embedded { session, .. } => session.put(h, msg, opts),
+            Inner::Remote { conv, .. } => conv.put(PutTarget::Handle(h), msg, opts).await,
+        }
+    }
+
+    /// Opens, puts and closes in one call (MQPUT1).
+    pub async fn put1(
+        &mut self,
+        queue: &str,
+        msg: Message,
+        opts: &PutOptions,
+    ) -> MqResult<PutOutcome> {
+        let od = ObjectDescriptor::queue(ferry_core::object_name(queue)?);
+        match &mut self.inner {
+            Inner::Embedded { session, .. } => session.put1(&od, msg, opts),
+            Inner::Remote { conv, .. } => conv.put(PutTarget::Object(&od), msg, opts).await,
+        }
+    }
+
+    /// Gets or browses a message (MQGET); a wait suspends the task, not the thread.
+    pub async fn get(&mut self, h: Hobj, opts: &GetOptions) -> MqResult<Got> {
+        match &mut self.inner {
+            Inner::Embedded { session, .. } => embedded_get(session, h, opts).await,
+            Inner::Remote { conv, .. } => conv.get(h, opts).await,
+        }
+    }
+
+    /// Reads attributes (MQINQ).
+    pub async fn inquire(&mut self, h: Hobj, selectors: &[Selector]) -> MqResult<Vec<AttrValue>> {
+        match &mut self.inner {
+            Inner::Embedded { session, .. } => session.inquire(h, selectors),
+            Inner::Remote { conv, .. } => ConvCore::inquire_result(ok_reply(
+                conv.call(&ConvCore::inquire_request(h, selectors), None)
+                    .await?,
+            )?),
+        }
+    }
+
+    /// Sets the inhibit attributes (MQSET).
+    pub async fn set(&mut self, h: Hobj, values: &[(Selector, AttrValue)]) -> MqResult<()> {
+        match &mut self.inner {
+            Inner::Embedded { session, .. } => session.set(h, values),
+            Inner::Remote { conv, .. } => {
+                ok_reply(conv.call(&ConvCore::set_request(h, values)?, None).await?).map(|_| ())
+            }
+        }
+    }
+
+    /// Commits the unit of work (MQCMIT).
+    pub async fn commit(&mut self) -> MqResult<()> {
+        match &mut self.inner {
+            Inner::Embedded { session, .. } => session.commit(),
+            Inner::Remote { conv, .. } => {
+                ok_reply(conv.call(&Request::Commit, None).await?).map(|_| ())
+            }
+        }
+    }
+
+    /// Backs out the unit of work (MQBACK).
+    pub async fn backout(&mut self) -> MqResult<()> {
+        match &mut self.inner {
+            Inner::Embedded { session, .. } => session.backout(),
+            Inner::Remote { conv, .. } => {
+                ok_reply(conv.call(&Request::Backout, None).await?).map(|_| ())
+            }
+        }
+    }
+
+    /// Async put outcomes since the last call (MQSTAT), which resets them.
+    pub async fn async_put_status(&mut self) -> MqResult<AsyncPutStatus> {
+        match &mut self.inner {
+            Inner::Embedded { .. } => Ok(AsyncPutStatus::default()),
+            Inner::Remote { conv, .. } => {
+                ConvCore::status_result(ok_reply(conv.call(&Request::Status, None).await?)?)
+            }
+        }
+    }
+
+    /// Disconnects (MQDISC): commits the open unit of work and closes every handle.
+    pub async fn disconnect(self) -> MqResult<()> {
+        match self.inner {
+            Inner::Embedded { session, .. } => session.disconnect(),
+            Inner::Remote { mut conv, .. } => {
+                for r in conv.core.final_reports() {
+                    conv.send(&r).await?;
+                }
+                ok_reply(conv.call(&Request::Disconnect, None).await?).map(|_| ())
+            }
+        }
+    }
+}
+
+async fn embedded_get(session: &mut Session, h: Hobj, opts: &GetOptions) -> MqResult<Got> {
+    let deadline = match opts.wait {
+        Wait::For(d) => Some(tokio::time::Instant::now() + d),
+        _ => None,
+    };
+    loop {
+        match session.try_get(h, opts)? {
+            GetAttempt::Got(g) => return Ok(g),
+            GetAttempt::Wait(mut pending) => {
+                let waiting = std::future::poll_fn(|cx| match pending.poll(cx.waker()) {
+                    Some(o) => std::task::Poll::Ready(o),
+                    None => std::task::Poll::Pending,
+                });
+                let outcome = match deadline {
+                    None => waiting.await,
+                    Some(d) => match tokio::time::timeout_at(d, waiting).await {
+                        Ok(o) => o,
+                        Err(_) => pending.cancel(),
+                    },
+                };
+                if let Some(g) = session.finish_wait(h, opts, outcome)? {
+                    return Ok(g);
+                }
+                if deadline.is_some_and(|d| tokio::time::Instant::now() >= d) {
+                    return Err(MqError::new(
+                        Reason::NoMsgAvailable,
+                        "no matching message arrived within the wait interval",
+                    ));
+                }
+            }
+        }
+    }
+}
+
+async fn tcp(addr: &str) -> MqResult<tokio::net::TcpStream> {
+    let s = tokio::net::TcpStream::connect(addr).await.map_err(|e| {
+        MqError::new(
+            Reason::QMgrNotAvailable,
+            format!("cannot connect to {addr}: {e}; is the queue manager listening there?"),
+        )
+    })?;
+    let _ = s.set_nodelay(true);
+    Ok(s)
+}
+
+async fn tls(
+    addr: &str,
+    opts: &ClientOptions,
+) -> MqResult<tokio_rustls::client::TlsStream<tokio::net::TcpStream>> {
+    let Some(t) = &opts.tls else {
+        return Err(MqError::new(
+            Reason::OptionsError,
+            "a tls:// connection needs TLS options",
+        ));
+    };
+    let config = crate::stream::client_config(t).map_err(|e| {
+        MqError::new(
+            Reason::QMgrNotAvailable,
+            format!("TLS settings for {addr}: {e}"),
+        )
+    })?;
+    let host = addr
+        .rsplit_once(':')
+        .map_or(addr, |(h, _)| h)
+        .trim_matches(['[', ']']);
+    let name = t.server_name.clone().unwrap_or_else(|| host.to_owned());
+    let name = rustls::pki_types::ServerName::try_from(name).map_err(|e| {
+        MqError::new(
+            Reason::QMgrNotAvailable,
+            format!("'{host}' is not a valid TLS server name: {e}"),
+        )
+    })?;
+    let s = tcp(addr).await?;
+    tokio_rustls::TlsConnector::from(config)
+        .connect(name, s)
+        .await
+        .map_err(|e| {
+            MqError::new(
+                Reason::QMgrNotAvailable,
+                format!("the TLS handshake with {addr} failed: {e}"),
+            )
+        })
+}
+
+/// Exchanges preambles and starts the link's I/O task.
+async fn start_link(
+    mut rd: Box<dyn AsyncRead + Send + Unpin>,
+    mut wr: Box<dyn AsyncWrite + Send + Unpin>,
+) -> MqResult<Arc<Link>> {
+    wr.write_all(&Preamble::ours(DEFAULT_MAX_FRAME as u32).encode())
+        .await
+        .map_err(broken)?;
+    let mut b = [0u8; PREAMBLE_LEN];
+    tokio::time::timeout(Duration::from_secs(30), rd.read_exact(&mut b))
+        .await
+        .map_err(|_| broken("no preamble from the server within 30 s"))?
+        .map_err(broken)?;
+    let theirs = Preamble::decode(&b).map_err(broken)?;
+    if theirs.min_version == 0 {
+        return Err(MqError::new(
+            Reason::QMgrNotAvailable,
+            "the server speaks no protocol version this client knows",
+        ));
+    }
+    let (tx, rx) = mpsc::channel(LINK_QUEUE);
+    tokio::spawn(run_link(rd, wr, rx));
+    Ok(Arc::new(Link {
+        tx,
+        next_conv: AtomicU16::new(2),
+        max_frame_out: (theirs.max_frame as usize).max(1024),
+    }))
+}
+
+/// The link's I/O task: writes what conversations queue, routes what the server sends.
+async fn run_link(
+    mut rd: Box<dyn AsyncRead + Send + Unpin>,
+    mut wr: Box<dyn AsyncWrite + Send + Unpin>,
+    mut rx: mpsc::Receiver<Out>,
+) {
+    let mut waiting: HashMap<(u16, u64), Waiting> = HashMap::new();
+    let mut pushes: HashMap<u16, mpsc::UnboundedSender<Frame>> = HashMap::new();
+    let mut rbuf = BytesMut::with_capacity(64 * 1024);
+    let mut wbuf = BytesMut::with_capacity(64 * 1024);
+    let mut heartbeat = Duration::from_secs(30);
+    let mut last_write = Instant::now();
+    let mut last_read = Instant::now();
+    let mut tick = tokio::time::interval(Duration::from_secs(1));
+    let why: String = loop {
+        tokio::select! {
+            out = rx.recv() => {
+                let Some(out) = out else { break "every conversation ended".into() };
+                let mut next = Some(out);
+                while let Some(o) = next.take() {
+                    match o {
+                        Out::Send { bytes, wait } => {
+                            wbuf.extend_from_slice(&bytes);
+                            if let Some((conv, id, w)) = wait {
+                                waiting.insert((conv, id), w);
+                            }
+                        }
+                        Out::Attach { conv, pushes: p } => {
+                            pushes.insert(conv, p);
+                        }
+                        Out::Detach { conv } => {
+                            pushes.remove(&conv);
+                        }
+                        Out::Heartbeat(d) => heartbeat = d,
+                    }
+                    if wbuf.len() < 256 * 1024 {
+                        next = rx.try_recv().ok();
+                    }
+                }
+                if !wbuf.is_empty() {
+                    if let Err(e) = wr.write_all(&wbuf).await {
+                        break format!("write failed: {e}");
+                    }
+                    wbuf.clear();
+                    last_write = Instant::now();
+                }
+            }
+            r = rd.read_buf(&mut rbuf) => {
+                match r {
+                    Ok(0) => break "the queue manager closed the connection".into(),
+                    Err(e) => break format!("read failed: {e}"),
+                    Ok(_) => last_read = Instant::now(),
+                }
+                loop {
+                    match decode_frame(&mut rbuf, DEFAULT_MAX_FRAME) {
+                        Ok(Some(f)) if f.header.flags & FLAG_PUSH != 0 => {
+                            if f.header.opcode != Opcode::Heartbeat as u8 {
+                                if let Some(p) = pushes.get(&f.header.conv) {
+                                    let _ = p.send(f);
+                                }
+                            }
+                        }
+                        Ok(Some(f)) => {
+                            if let Some(w) = waiting.remove(&(f.header.conv, f.header.request_id)) {
+                                let _ = w.send(Ok(f));
+                            }
+                        }
+                        Ok(None) => break,
+                        Err(e) => {
+                            for (_, w) in waiting.drain() {
+                                let _ = w.send(Err(broken(&e)));
+                            }
+                            return;
+                        }
+                    }
+                }
+                if rbuf.capacity() - rbuf.len() < 16 * 1024 {
+                    rbuf.reserve(64 * 1024);
+                }
+            }
+            _ = tick.tick() => {
+                if last_read.elapsed() > heartbeat * 2 + Duration::from_secs(5) {
+                    break "the queue manager stopped answering (no heartbeat)".into();
+                }
+                if last_write.elapsed() >= heartbeat {
+                    let h = FrameHeader { opcode: Opcode::Heartbeat as u8, flags: FLAG_PUSH, conv: 0, request_id: 0 };
+                    let start = begin_frame(&mut wbuf, h);
+                    finish_frame(&mut wbuf, start);
+                    if wr.write_all(&wbuf).await.is_err() {
+                        break "write failed".into();
+                    }
+                    wbuf.clear();
+                    last_write = Instant::now();
+                }
+            }
+        }
+    };
+    for (_, w) in waiting.drain() {
+        let _ = w.send(Err(broken(&why)));
+    }
+    let _ = wr.shutdown().await;
+}
+
+impl AsyncConv {
+    async fn start(
+        link: Arc<Link>,
+        conv: u16,
+        app_name: &str,
+        opts: &ClientOptions,
+    ) -> MqResult<AsyncConv> {
+        let (ptx, prx) = mpsc::unbounded_channel();
+        link.tx
+            .send(Out::Attach { conv, pushes: ptx })
+            .await
+            .map_err(|_| broken("the link has closed"))?;
+        let mut c = AsyncConv {
+            core: ConvCore::new(conv, link.max_frame_out),
+            link,
+            pushes: prx,
+        };
+        let reply = ok_reply(
+            c.call(&ConvCore::connect_request(app_name, opts), None)
+                .await?,
+        )?;
+        c.core.on_connected(reply)?;
+        let _ = c.link.tx.send(Out::Heartbeat(c.core.heartbeat)).await;
+        Ok(c)
+    }
+
+    /// Queues a request that needs no answer.
+    async fn send(&mut self, req: &Request) -> MqResult<()> {
+        let mut bytes = BytesMut::new();
+        self.core.encode(req, &mut bytes)?;
+        self.link
+            .tx
+            .send(Out::Send { bytes, wait: None })
+            .await
+            .map_err(|_| broken("the link has closed"))
+    }
+
+    /// Sends a request and waits for its response (`extra`: a get's wait interval).
+    async fn call(&mut self, req: &Request, extra: Option<Duration>) -> MqResult<(Status, Reply)> {
+        let mut bytes = BytesMut::new();
+        let id = self.core.encode(req, &mut bytes)?;
+        let (tx, rx) = oneshot::channel();
+        self.link
+            .tx
+            .send(Out::Send {
+                bytes,
+                wait: Some((self.core.conv, id, tx)),
+            })
+            .await
+            .map_err(|_| broken("the link has closed"))?;
+        let answer = async { rx.await.map_err(|_| broken("the link has closed"))? };
+        let frame = match extra {
+            Some(e) if e == Duration::MAX => answer.await?,
+            _ => tokio::time::timeout(
+                self.core.answer_timeout() + extra.unwrap_or_default(),
+                answer,
+            )
+            .await
+            .map_err(|_| broken("the queue manager stopped answering (no heartbeat)"))??,
+        };
+        let f = self.core.decompress(frame)?;
+        decode_response(req.opcode() as u8, f.payload).map_err(broken)
+    }
+
+    async fn open(&mut self, od: &ObjectDescriptor, opts: OpenOptions) -> MqResult<Hobj> {
+        let reply = ok_reply(self.call(&ConvCore::open_request(od, opts), None).await?)?;
+        let (h, credit) = self.core.on_opened(reply)?;
+        if let Some(c) = credit {
+            self.send(&c).await?;
+        }
+        Ok(h)
+    }
+
+    async fn close(&mut self, h: Hobj, opts: CloseOptions) -> MqResult<()> {
+        let (report, close) = self.core.close_requests(h, opts);
+        if let Some(r) = report {
+            self.send(&r).await?;
+        }
+        ok_reply(self.call(&close, None).await?)?;
+        self.core.on_closed(h);
+        Ok(())
+    }
+
+    async fn put(
+        &mut self,
+        target: PutTarget<'_>,
+        msg: Message,
+        opts: &PutOptions,
+    ) -> MqResult<PutOutcome> {
+        let p = self.core.prepare_put(target, msg, opts);
+        match p.async_outcome {
+            Some(out) => {
+                self.send(&p.request).await?;
+                Ok(out)
+            }
+            None => ConvCore::put_result(self.call(&p.request, None).await?),
+        }
+    }
+
+    fn file_pushes(&mut self) -> MqResult<()> {
+        while let Ok(f) = self.pushes.try_recv() {
+            let f = self.core.decompress(f)?;
+            self.core.file_push(f)?;
+        }
+        Ok(())
+    }
+
+    async fn get(&mut self, h: Hobj, opts: &GetOptions) -> MqResult<Got> {
+        if !self.core.is_read_ahead(h) {
+            let extra = match opts.wait {
+                Wait::No => None,
+                Wait::For(d) => Some(d),
+                Wait::Unlimited => Some(Duration::MAX),
+            };
+            let (status, reply) = self.call(&ConvCore::get_request(h, opts), extra).await?;
+            return got_of(status, reply);
+        }
+        ConvCore::check_read_ahead_get(opts)?;
+        let start = Instant::now();
+        let deadline = match opts.wait {
+            Wait::No => Some(start),
+            Wait::For(d) => Some(start + d),
+            Wait::Unlimited => None,
+        };
+        let mut next_probe = deadline.map_or(start + PERSISTENT_PROBE, |d| {
+            d.min(start + PERSISTENT_PROBE)
+        });
+        loop {
+            self.file_pushes()?;
+            if let Some((item, credit)) = self.core.pop_read_ahead(h) {
+                if let Some(c) = credit {
+                    self.send(&c).await?;
+                }
+                return item;
+            }
+            let now = Instant::now();
+            if now >= next_probe {
+                // Persistent messages are never read ahead: fetch one directly if it waits.
+                next_probe = now + PERSISTENT_PROBE;
+                let direct = GetOptions {
+                    wait: Wait::No,
+                    ..GetOptions::new()
+                };
+                let (status, reply) = self.call(&ConvCore::get_request(h, &direct), None).await?;
+                match got_of(status, reply) {
+                    Err(e) if e.reason == Reason::NoMsgAvailable => {}
+                    other => return other,
+                }
+                continue;
+            }
+            if deadline.is_some_and(|d| now >= d) {
+                return Err(self.core.no_message(h));
+            }
+            let until = deadline.map_or(next_probe, |d| d.min(next_probe));
+            match tokio::time::timeout(until - now, self.pushes.recv()).await {
+                Ok(Some(f)) => {
+                    let f = self.core.decompress(f)?;
+                    self.core.file_push(f)?;
+                }
+                Ok(None) => return Err(broken("the link has closed")),
+                Err(_) => {}
+            }
+        }
+    }
+}
+
+impl Drop for AsyncConv {
+    /// A conversation dropped without disconnect ends as an application that died: its unit of
+    /// work is backed out (then it disconnects, so a shared socket carries on without it).
+    fn drop(&mut self) {
+        let mut bytes = BytesMut::new();
+        if self.core.encode(&Request::Backout, &mut bytes).is_ok()
+            && self.core.encode(&Request::Disconnect, &mut bytes).is_ok()
+        {
+            let _ = self.link.tx.try_send(Out::Send { bytes, wait: None });
+        }
+        let _ = self.link.tx.try_send(Out::Detach {
+            conv: self.core.conv,
+        });
+    }
+}
