@@ -342,6 +342,188 @@ fn request_reply(endpoint: &str, requesters: usize, tuned: bool, d: Duration) ->
     rate
 }
 
+/// Request/reply with the async client: every requester and responder is a task on one
+/// single-threaded runtime (the way an async application would run them), each its own
+/// connection. Same shape as [`request_reply`].
+fn request_reply_async(endpoint: &str, requesters: usize, d: Duration) -> f64 {
+    use ferry_client::{AsyncConnection, ClientOptions};
+    const PAIRS: usize = 10;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut responders = Vec::new();
+        for k in 0..PAIRS * 2 {
+            let (ep, stop) = (endpoint.to_owned(), stop.clone());
+            responders.push(tokio::spawn(async move {
+                let mut c = AsyncConnection::connect(&ep, "responder", &ClientOptions::default())
+                    .await
+                    .unwrap();
+                let open = OpenOptions {
+                    read_ahead: Some(true),
+                    ..OpenOptions::input()
+                };
+                let h = c
+                    .open_queue(&format!("BENCH.REQ.{}", k % PAIRS), open)
+                    .await
+                    .unwrap();
+                let opts = GetOptions::new().wait(Duration::from_millis(100));
+                let put = PutOptions::default().with_async();
+                while !stop.load(Ordering::Acquire) {
+                    match c.get(h, &opts).await {
+                        Ok(req) => {
+                            let d = &req.message.descriptor;
+                            let mut reply = Message::new(req.message.body.clone());
+                            reply.descriptor.correl_id = ferry_core::CorrelId::from(d.msg_id);
+                            reply.descriptor.message_type = ferry_core::MessageType::Reply;
+                            c.put1(d.reply_to_queue.as_str(), reply, &put)
+                                .await
+                                .unwrap();
+                        }
+                        Err(e) if e.reason == Reason::NoMsgAvailable => {}
+                        Err(e) => panic!("responder: {e}"),
+                    }
+                }
+                c.disconnect().await.unwrap();
+            }));
+        }
+        let trips = Arc::new(AtomicU64::new(0));
+        let start = Instant::now();
+        let mut reqs = Vec::new();
+        for r in 0..requesters {
+            let (ep, trips) = (endpoint.to_owned(), trips.clone());
+            reqs.push(tokio::spawn(async move {
+                let k = r % PAIRS;
+                let mut c = AsyncConnection::connect(&ep, "requester", &ClientOptions::default())
+                    .await
+                    .unwrap();
+                let rq = c
+                    .open_queue(&format!("BENCH.REQ.{k}"), OpenOptions::output())
+                    .await
+                    .unwrap();
+                let reply_name = format!("BENCH.REPLY.{k}");
+                let pq = c
+                    .open_queue(&reply_name, OpenOptions::input())
+                    .await
+                    .unwrap();
+                let reply_to = ferry_core::object_name(&reply_name).unwrap();
+                let wait = GetOptions::new().wait(Duration::from_secs(10));
+                let put = PutOptions::default().with_async();
+                let mut n = 0u64;
+                while start.elapsed() < d {
+                    let m = Message::new(Bytes::from(payload(MSG_LEN, n))).with_reply_to(reply_to);
+                    let out = c.put(rq, m, &put).await.unwrap();
+                    c.get(pq, &wait.correl_id(ferry_core::CorrelId::from(out.msg_id)))
+                        .await
+                        .unwrap();
+                    n += 1;
+                }
+                c.disconnect().await.unwrap();
+                trips.fetch_add(n, Ordering::Relaxed);
+            }));
+        }
+        for r in reqs {
+            r.await.unwrap();
+        }
+        let rate = trips.load(Ordering::Relaxed) as f64 / start.elapsed().as_secs_f64();
+        stop.store(true, Ordering::Release);
+        for r in responders {
+            r.await.unwrap();
+        }
+        rate
+    })
+}
+
+/// The ladder with the async client: one putting task and two getting tasks (read-ahead), each
+/// its own connection, on one single-threaded runtime; async puts.
+fn ladder_async(endpoint: &str, d: Duration) -> f64 {
+    use ferry_client::{AsyncConnection, ClientOptions};
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let done = Arc::new(AtomicBool::new(false));
+        let mut getters = Vec::new();
+        for _ in 0..2 {
+            let (ep, done) = (endpoint.to_owned(), done.clone());
+            getters.push(tokio::spawn(async move {
+                let mut c = AsyncConnection::connect(&ep, "getter", &ClientOptions::default())
+                    .await
+                    .unwrap();
+                let open = OpenOptions {
+                    read_ahead: Some(true),
+                    ..OpenOptions::input()
+                };
+                let h = c.open_queue("BENCH.Q", open).await.unwrap();
+                let opts = GetOptions::new().wait(Duration::from_millis(100));
+                let mut n = 0u64;
+                loop {
+                    match c.get(h, &opts).await {
+                        Ok(_) => n += 1,
+                        Err(e) if e.reason == Reason::NoMsgAvailable => {
+                            if done.load(Ordering::Acquire) {
+                                break;
+                            }
+                        }
+                        Err(e) => panic!("get: {e}"),
+                    }
+                }
+                c.disconnect().await.unwrap();
+                n
+            }));
+        }
+        let mut c = AsyncConnection::connect(endpoint, "putter", &ClientOptions::default())
+            .await
+            .unwrap();
+        let h = c
+            .open_queue("BENCH.Q", OpenOptions::output().with_inquire())
+            .await
+            .unwrap();
+        let opts = PutOptions::default().with_async();
+        let start = Instant::now();
+        let mut put = 0u64;
+        while start.elapsed() < d {
+            for _ in 0..64 {
+                c.put(h, Message::new(Bytes::from(payload(MSG_LEN, put))), &opts)
+                    .await
+                    .unwrap();
+                put += 1;
+            }
+            if put.is_multiple_of(4096) {
+                let s = c.async_put_status().await.unwrap();
+                assert_eq!(s.failed, 0, "async put failed: {:?}", s.first_failure);
+                loop {
+                    let depth = match c
+                        .inquire(h, &[ferry_client::Selector::CurrentDepth])
+                        .await
+                        .unwrap()[0]
+                    {
+                        ferry_client::AttrValue::Int(d) => d,
+                        _ => 0,
+                    };
+                    if depth <= 20_000 {
+                        break;
+                    }
+                    tokio::time::sleep(Duration::from_micros(200)).await;
+                }
+            }
+        }
+        let s = c.async_put_status().await.unwrap();
+        assert_eq!(s.failed, 0, "async put failed: {:?}", s.first_failure);
+        done.store(true, Ordering::Release);
+        let mut got = 0;
+        for g in getters {
+            got += g.await.unwrap();
+        }
+        assert_eq!(got, put, "every message put was got");
+        c.disconnect().await.unwrap();
+        got as f64 / start.elapsed().as_secs_f64()
+    })
+}
+
 fn main() {
     let args = BenchArgs::from_env();
     let d = args.duration();
@@ -381,6 +563,18 @@ fn main() {
             );
         }
         let server = InProcessServer::start(&dir);
+        for requesters in [1usize, 4, 16, 64] {
+            let name = format!("tcp request/reply async client, {requesters:>2} requesters (rt/s)");
+            if wanted(&name) {
+                record(&name, request_reply_async(&server.tcp, requesters, d));
+            }
+        }
+        for (mode, ep) in [("local", server.unix.clone()), ("tcp", server.tcp.clone())] {
+            let name = format!("{mode} async put, async client, 1 putter 2 getters (msg/s)");
+            if wanted(&name) {
+                record(&name, ladder_async(&ep, d));
+            }
+        }
         for tuned in [false, true] {
             for requesters in [1usize, 4, 16, 64] {
                 let kind = if tuned {
