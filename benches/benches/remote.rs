@@ -344,8 +344,9 @@ fn request_reply(endpoint: &str, requesters: usize, tuned: bool, d: Duration) ->
 
 /// Request/reply with the async client: every requester and responder is a task on one
 /// single-threaded runtime (the way an async application would run them), each its own
-/// connection. Same shape as [`request_reply`].
-fn request_reply_async(endpoint: &str, requesters: usize, d: Duration) -> f64 {
+/// connection. Same shape as [`request_reply`]. `per_socket` connections share one socket (MQ's
+/// SHARECNV); 1 gives each its own socket.
+fn request_reply_async(endpoint: &str, requesters: usize, per_socket: usize, d: Duration) -> f64 {
     use ferry_client::{AsyncConnection, ClientOptions};
     const PAIRS: usize = 10;
     let rt = tokio::runtime::Builder::new_current_thread()
@@ -353,14 +354,27 @@ fn request_reply_async(endpoint: &str, requesters: usize, d: Duration) -> f64 {
         .build()
         .unwrap();
     rt.block_on(async {
+        let opts = ClientOptions::default();
+        // Connections, `per_socket` to a socket (a socket's first connection opens it).
+        let mut convs: Vec<AsyncConnection> = Vec::new();
+        for i in 0..PAIRS * 2 + requesters {
+            let c = if i % per_socket == 0 {
+                AsyncConnection::connect(endpoint, "bench", &opts)
+                    .await
+                    .unwrap()
+            } else {
+                let first = i - i % per_socket;
+                convs[first].share("bench", &opts).await.unwrap()
+            };
+            convs.push(c);
+        }
+        let mut convs = convs.into_iter();
         let stop = Arc::new(AtomicBool::new(false));
         let mut responders = Vec::new();
         for k in 0..PAIRS * 2 {
-            let (ep, stop) = (endpoint.to_owned(), stop.clone());
+            let stop = stop.clone();
+            let mut c = convs.next().unwrap();
             responders.push(tokio::spawn(async move {
-                let mut c = AsyncConnection::connect(&ep, "responder", &ClientOptions::default())
-                    .await
-                    .unwrap();
                 let open = OpenOptions {
                     read_ahead: Some(true),
                     ..OpenOptions::input()
@@ -386,19 +400,17 @@ fn request_reply_async(endpoint: &str, requesters: usize, d: Duration) -> f64 {
                         Err(e) => panic!("responder: {e}"),
                     }
                 }
-                c.disconnect().await.unwrap();
+                c
             }));
         }
         let trips = Arc::new(AtomicU64::new(0));
         let start = Instant::now();
         let mut reqs = Vec::new();
         for r in 0..requesters {
-            let (ep, trips) = (endpoint.to_owned(), trips.clone());
+            let trips = trips.clone();
+            let mut c = convs.next().unwrap();
             reqs.push(tokio::spawn(async move {
                 let k = r % PAIRS;
-                let mut c = AsyncConnection::connect(&ep, "requester", &ClientOptions::default())
-                    .await
-                    .unwrap();
                 let rq = c
                     .open_queue(&format!("BENCH.REQ.{k}"), OpenOptions::output())
                     .await
@@ -420,17 +432,21 @@ fn request_reply_async(endpoint: &str, requesters: usize, d: Duration) -> f64 {
                         .unwrap();
                     n += 1;
                 }
-                c.disconnect().await.unwrap();
                 trips.fetch_add(n, Ordering::Relaxed);
+                c
             }));
         }
+        let mut done = Vec::new();
         for r in reqs {
-            r.await.unwrap();
+            done.push(r.await.unwrap());
         }
         let rate = trips.load(Ordering::Relaxed) as f64 / start.elapsed().as_secs_f64();
         stop.store(true, Ordering::Release);
         for r in responders {
-            r.await.unwrap();
+            done.push(r.await.unwrap());
+        }
+        for c in done {
+            c.disconnect().await.unwrap();
         }
         rate
     })
@@ -563,10 +579,17 @@ fn main() {
             );
         }
         let server = InProcessServer::start(&dir);
-        for requesters in [1usize, 4, 16, 64] {
-            let name = format!("tcp request/reply async client, {requesters:>2} requesters (rt/s)");
-            if wanted(&name) {
-                record(&name, request_reply_async(&server.tcp, requesters, d));
+        for per_socket in [1usize, 10] {
+            for requesters in [1usize, 4, 16, 64] {
+                let name = format!(
+                    "tcp request/reply async client, {per_socket:>2}/socket, {requesters:>2} requesters (rt/s)"
+                );
+                if wanted(&name) {
+                    record(
+                        &name,
+                        request_reply_async(&server.tcp, requesters, per_socket, d),
+                    );
+                }
             }
         }
         for (mode, ep) in [("local", server.unix.clone()), ("tcp", server.tcp.clone())] {

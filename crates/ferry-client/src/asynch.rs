@@ -76,6 +76,10 @@ struct AsyncConv {
     link: Arc<Link>,
     core: ConvCore,
     pushes: mpsc::UnboundedReceiver<Frame>,
+    /// Encoding buffer; each frame is split off it.
+    buf: BytesMut,
+    /// Disconnected: nothing more to send when dropped.
+    ended: bool,
 }
 
 #[derive(Debug)]
@@ -337,7 +341,9 @@ impl AsyncConnection {
                 for r in conv.core.final_reports() {
                     conv.send(&r).await?;
                 }
-                ok_reply(conv.call(&Request::Disconnect, None).await?).map(|_| ())
+                let r = conv.call(&Request::Disconnect, None).await;
+                conv.ended = true;
+                ok_reply(r?).map(|_| ())
             }
         }
     }
@@ -575,6 +581,8 @@ impl AsyncConv {
             core: ConvCore::new(conv, link.max_frame_out),
             link,
             pushes: prx,
+            buf: BytesMut::new(),
+            ended: false,
         };
         let reply = ok_reply(
             c.call(&ConvCore::connect_request(app_name, opts), None)
@@ -587,8 +595,7 @@ impl AsyncConv {
 
     /// Queues a request that needs no answer.
     async fn send(&mut self, req: &Request) -> MqResult<()> {
-        let mut bytes = BytesMut::new();
-        self.core.encode(req, &mut bytes)?;
+        let bytes = self.encode(req)?.1;
         self.link
             .tx
             .send(Out::Send { bytes, wait: None })
@@ -597,9 +604,18 @@ impl AsyncConv {
     }
 
     /// Sends a request and waits for its response (`extra`: a get's wait interval).
+    /// Encodes a request into the conversation's reusable buffer and splits the frame off, so
+    /// encoding neither allocates per request nor copies on the way to the link.
+    fn encode(&mut self, req: &Request) -> MqResult<(u64, BytesMut)> {
+        if self.buf.capacity() - self.buf.len() < 8 * 1024 {
+            self.buf.reserve(64 * 1024);
+        }
+        let id = self.core.encode(req, &mut self.buf)?;
+        Ok((id, self.buf.split()))
+    }
+
     async fn call(&mut self, req: &Request, extra: Option<Duration>) -> MqResult<(Status, Reply)> {
-        let mut bytes = BytesMut::new();
-        let id = self.core.encode(req, &mut bytes)?;
+        let (id, bytes) = self.encode(req)?;
         let (tx, rx) = oneshot::channel();
         self.link
             .tx
@@ -729,6 +745,12 @@ impl Drop for AsyncConv {
     /// A conversation dropped without disconnect ends as an application that died: its unit of
     /// work is backed out (then it disconnects, so a shared socket carries on without it).
     fn drop(&mut self) {
+        if self.ended {
+            let _ = self.link.tx.try_send(Out::Detach {
+                conv: self.core.conv,
+            });
+            return;
+        }
         let mut bytes = BytesMut::new();
         if self.core.encode(&Request::Backout, &mut bytes).is_ok()
             && self.core.encode(&Request::Disconnect, &mut bytes).is_ok()

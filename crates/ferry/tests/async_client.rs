@@ -233,6 +233,16 @@ fn shared_conversations_have_their_own_units_of_work_and_do_not_block_each_other
             Reason::NoMsgAvailable
         );
         drop(waiter);
+        // A shared conversation that disconnects leaves its socket to the others.
+        let c = b.share("conv-c", &opts).await.unwrap();
+        c.disconnect().await.unwrap();
+        b.put(qb, Message::text("still fine"), &PutOptions::default())
+            .await
+            .unwrap();
+        assert_eq!(
+            &b.get(qb, &GetOptions::new()).await.unwrap().message.body[..],
+            b"still fine"
+        );
         b.disconnect().await.unwrap();
     });
 }
