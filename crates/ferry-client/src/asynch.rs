@@ -710,6 +710,9 @@ impl AsyncConv {
                 }
                 return item;
             }
+            if let Some(report) = self.core.report_when_dry(h) {
+                self.send(&report).await?;
+            }
             let now = Instant::now();
             if now >= next_probe {
                 // Persistent messages are never read ahead: fetch one directly if it waits.

@@ -481,6 +481,21 @@ impl ConvCore {
         Some((item, credit))
     }
 
+    /// When a read-ahead buffer has run dry, report what was consumed at once: the server may
+    /// be holding back because of its byte limit, waiting for exactly this.
+    pub fn report_when_dry(&mut self, h: Hobj) -> Option<Request> {
+        let ra = self.read_ahead.get_mut(&h.0)?;
+        if !ra.buffered.is_empty() || ra.unreported == 0 {
+            return None;
+        }
+        let n = std::mem::take(&mut ra.unreported);
+        Some(Request::Stream {
+            hobj: h.0,
+            credit: n,
+            consumed: n,
+        })
+    }
+
     /// The "no message" answer of a read-ahead get.
     pub fn no_message(&self, h: Hobj) -> MqError {
         let name = self.names.get(&h.0).copied().unwrap_or_default();

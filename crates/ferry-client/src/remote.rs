@@ -459,6 +459,9 @@ impl Remote {
                 }
                 return item;
             }
+            if let Some(report) = self.core.report_when_dry(h) {
+                self.enqueue(&report, true)?;
+            }
             if self.fill(Fill::Now)? {
                 continue;
             }

@@ -48,6 +48,9 @@ pub struct ConnLimits {
     pub max_queued_requests: usize,
     /// Most messages one read-ahead stream may have in a client's buffer.
     pub max_read_ahead_msgs: u32,
+    /// Most message bytes one read-ahead stream may have in a client's buffer (one message is
+    /// always allowed, however large).
+    pub max_read_ahead_bytes: usize,
     /// Heartbeat interval: an idle server sends a heartbeat this often.
     pub heartbeat: Duration,
     /// How long a client has to send its preamble.
@@ -64,6 +67,7 @@ impl Default for ConnLimits {
             max_conversations: 10,
             max_queued_requests: 1024,
             max_read_ahead_msgs: 1024,
+            max_read_ahead_bytes: 1024 * 1024,
             heartbeat: Duration::from_secs(30),
             handshake_timeout: Duration::from_secs(10),
             compression: Compression::ALL.to_vec(),
@@ -103,6 +107,30 @@ struct GetWait {
 struct Stream {
     credit: u32,
     wait: Option<PendingGet>,
+    /// Body sizes of messages pushed and not yet reported consumed, oldest first.
+    in_flight: VecDeque<usize>,
+    /// Their total: pushing stops at the read-ahead byte limit (after at least one message).
+    in_flight_bytes: usize,
+}
+
+impl Stream {
+    fn pushed(&mut self, bytes: usize) {
+        self.credit = self.credit.saturating_sub(1);
+        self.in_flight.push_back(bytes);
+        self.in_flight_bytes += bytes;
+    }
+
+    fn consumed(&mut self, n: usize) {
+        for _ in 0..n {
+            self.in_flight_bytes -= self.in_flight.pop_front().unwrap_or(0);
+        }
+    }
+
+    fn may_push(&self, max_bytes: usize) -> bool {
+        self.credit > 0
+            && self.wait.is_none()
+            && (self.in_flight.is_empty() || self.in_flight_bytes < max_bytes)
+    }
 }
 
 struct Conv {
@@ -594,6 +622,7 @@ impl Socket {
                     if let Err(e) = conv.session.stream_consumed(Hobj(hobj), consumed as usize) {
                         return Err(Close::Protocol(e.to_string()));
                     }
+                    stream.consumed(consumed as usize);
                 }
                 self.pump(h.conv, hobj);
                 return Ok(());
@@ -733,6 +762,7 @@ impl Socket {
 
     /// Pushes streamed messages while the client has credit, then parks a wait for more.
     fn pump(&mut self, conv_id: u16, hobj: u32) {
+        let max_bytes = self.ctx.limits.max_read_ahead_bytes;
         loop {
             let Some(conv) = self.convs.get_mut(&conv_id) else {
                 return;
@@ -740,12 +770,12 @@ impl Socket {
             let Some(stream) = conv.streams.get_mut(&hobj) else {
                 return;
             };
-            if stream.credit == 0 || stream.wait.is_some() {
+            if !stream.may_push(max_bytes) {
                 return;
             }
             match conv.session.stream_next(Hobj(hobj), true) {
                 Ok(Some(GetAttempt::Got(g))) => {
-                    stream.credit -= 1;
+                    stream.pushed(g.data_length);
                     self.push_got(conv_id, hobj, &g);
                 }
                 Ok(Some(GetAttempt::Wait(p))) => {
@@ -775,7 +805,7 @@ impl Socket {
         stream.wait = None;
         match conv.session.finish_stream_wait(Hobj(hobj), outcome) {
             Ok(Some(g)) => {
-                stream.credit = stream.credit.saturating_sub(1);
+                stream.pushed(g.data_length);
                 self.push_got(conv_id, hobj, &g);
             }
             Ok(None) => {}
