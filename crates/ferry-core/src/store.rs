@@ -61,9 +61,29 @@ struct Lane {
     live: usize,
     /// Slots `Available`.
     available: usize,
+    /// No available slot has a smaller sequence number than this (a lower bound, not exact):
+    /// searches start here, so messages held by units of work or read-ahead streams at the
+    /// front of the lane are not walked over on every get.
+    avail_from: u64,
 }
 
 impl Lane {
+    /// Index of the first slot that may be available.
+    fn search_start(&self) -> usize {
+        if self.avail_from == 0 {
+            0
+        } else {
+            self.slots.partition_point(|s| s.seq < self.avail_from)
+        }
+    }
+
+    /// Records that `seq` became available.
+    fn note_available(&mut self, seq: u64) {
+        if seq < self.avail_from {
+            self.avail_from = seq;
+        }
+    }
+
     fn index_of(&self, seq: u64) -> Option<usize> {
         self.slots.binary_search_by_key(&seq, |s| s.seq).ok()
     }
@@ -298,6 +318,7 @@ impl Store {
         if state == SlotState::Available {
             lane.available += 1;
             self.available += 1;
+            lane.note_available(seq);
         }
         pos
     }
@@ -350,6 +371,7 @@ impl Store {
             (false, true) => {
                 lane.available += 1;
                 self.available += 1;
+                lane.note_available(pos.seq);
             }
             (true, false) => {
                 lane.available -= 1;
@@ -470,12 +492,13 @@ impl Store {
                 }
                 let found = lane
                     .slots
-                    .iter()
+                    .range(lane.search_start()..)
                     .find(|s| s.state == SlotState::Available)
                     .map(|s| (s.seq, s.expires_at));
                 let Some((seq, expires_at)) = found else {
                     break;
                 };
+                self.lanes[l].avail_from = seq;
                 let pos = Pos { lane: l as u8, seq };
                 if expires_at != 0 && expires_at <= now {
                     self.remove(pos);
@@ -499,12 +522,18 @@ impl Store {
                 }
             }
             let lane = &self.lanes[l];
+            let from_cursor = matches!(after, Some(c) if c.lane as usize == l);
             let start = match after {
-                Some(c) if c.lane as usize == l => lane.slots.partition_point(|s| s.seq <= c.seq),
-                _ => 0,
+                Some(c) if from_cursor => lane.slots.partition_point(|s| s.seq <= c.seq),
+                _ => lane.search_start(),
             };
-            for s in lane.slots.iter().skip(start) {
-                if s.state != SlotState::Available || !m.matches(&s.msg) {
+            let mut first_available = None;
+            for s in lane.slots.range(start..) {
+                if s.state != SlotState::Available {
+                    continue;
+                }
+                first_available.get_or_insert(s.seq);
+                if !m.matches(&s.msg) {
                     continue;
                 }
                 let pos = Pos {
@@ -516,6 +545,14 @@ impl Store {
                     continue;
                 }
                 found = Some(pos);
+                break;
+            }
+            if !from_cursor {
+                if let Some(seq) = first_available {
+                    self.lanes[l].avail_from = seq;
+                }
+            }
+            if found.is_some() {
                 break 'lanes;
             }
         }
@@ -599,6 +636,7 @@ impl Store {
             all.extend(lane.slots.drain(..).filter(|s| s.state != SlotState::Gone));
             lane.live = 0;
             lane.available = 0;
+            lane.avail_from = 0;
         }
         all.sort_by_key(|s| s.seq);
         self.fifo = fifo;
@@ -726,6 +764,30 @@ mod tests {
         assert_eq!(s.find(&Match::ANY, 0), Some(a));
         s.remove(a);
         assert_eq!(s.find(&Match::ANY, 0), Some(b));
+    }
+
+    #[test]
+    fn messages_held_at_the_front_are_skipped_and_found_again_when_released() {
+        let mut s = Store::new(false);
+        let held: Vec<Pos> = (0..500).map(|_| put(&mut s, 0, 0)).collect();
+        for p in &held {
+            s.set_state(*p, SlotState::GotPending(1));
+        }
+        let free = put(&mut s, 0, 0);
+        assert_eq!(s.find(&Match::ANY, 0), Some(free));
+        assert_eq!(
+            s.find(&Match::ANY, 0),
+            Some(free),
+            "the search hint stays correct"
+        );
+        // Releasing a held message in the middle makes it the first again.
+        s.set_state(held[250], SlotState::Available);
+        assert_eq!(s.find(&Match::ANY, 0), Some(held[250]));
+        let npo = Match {
+            non_persistent_only: true,
+            ..Match::ANY
+        };
+        assert_eq!(s.find(&npo, 0), Some(held[250]));
     }
 
     #[test]
