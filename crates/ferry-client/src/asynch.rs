@@ -30,14 +30,12 @@ use ferry_proto::{
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::conv::{broken, got_of, ok_reply, ConvCore, PutTarget};
+use crate::conv::{broken, got_of, ok_reply, ConvCore, PutTarget, ReadAheadGet, ReadAheadStep};
 use crate::remote::AsyncPutStatus;
 use crate::{open_embedded, ClientOptions, EmbeddedQm, Endpoint};
 
 /// Frames a link may hold queued before senders wait.
 const LINK_QUEUE: usize = 1024;
-/// How often a read-ahead get with nothing buffered looks for a persistent message.
-const PERSISTENT_PROBE: Duration = Duration::from_millis(100);
 
 type Waiting = oneshot::Sender<MqResult<Frame>>;
 
@@ -692,53 +690,35 @@ impl AsyncConv {
             let (status, reply) = self.call(&ConvCore::get_request(h, opts), extra).await?;
             return got_of(status, reply);
         }
-        ConvCore::check_read_ahead_get(opts)?;
-        let start = Instant::now();
-        let deadline = match opts.wait {
-            Wait::No => Some(start),
-            Wait::For(d) => Some(start + d),
-            Wait::Unlimited => None,
-        };
-        let mut next_probe = deadline.map_or(start + PERSISTENT_PROBE, |d| {
-            d.min(start + PERSISTENT_PROBE)
-        });
+        let mut plan = ReadAheadGet::new(opts)?;
         loop {
             self.file_pushes()?;
-            if let Some((item, credit)) = self.core.pop_read_ahead(h) {
-                if let Some(c) = credit {
-                    self.send(&c).await?;
+            match plan.step(&mut self.core, h) {
+                ReadAheadStep::Deliver(item, credit) => {
+                    if let Some(c) = credit {
+                        self.send(&c).await?;
+                    }
+                    return item;
                 }
-                return item;
-            }
-            if let Some(report) = self.core.report_when_dry(h) {
-                self.send(&report).await?;
-            }
-            let now = Instant::now();
-            if now >= next_probe {
-                // Persistent messages are never read ahead: fetch one directly if it waits.
-                next_probe = now + PERSISTENT_PROBE;
-                let direct = GetOptions {
-                    wait: Wait::No,
-                    ..GetOptions::new()
-                };
-                let (status, reply) = self.call(&ConvCore::get_request(h, &direct), None).await?;
-                match got_of(status, reply) {
-                    Err(e) if e.reason == Reason::NoMsgAvailable => {}
-                    other => return other,
+                ReadAheadStep::Report(r) => self.send(&r).await?,
+                ReadAheadStep::Probe => {
+                    let answer = self.call(&ReadAheadGet::probe_request(h), None).await?;
+                    if let Some(r) = ReadAheadGet::probe_result(answer) {
+                        return r;
+                    }
                 }
-                continue;
-            }
-            if deadline.is_some_and(|d| now >= d) {
-                return Err(self.core.no_message(h));
-            }
-            let until = deadline.map_or(next_probe, |d| d.min(next_probe));
-            match tokio::time::timeout(until - now, self.pushes.recv()).await {
-                Ok(Some(f)) => {
-                    let f = self.core.decompress(f)?;
-                    self.core.file_push(f)?;
+                ReadAheadStep::NoMessage(e) => return Err(e),
+                ReadAheadStep::WaitUntil(until) => {
+                    let left = until.saturating_duration_since(Instant::now());
+                    match tokio::time::timeout(left, self.pushes.recv()).await {
+                        Ok(Some(f)) => {
+                            let f = self.core.decompress(f)?;
+                            self.core.file_push(f)?;
+                        }
+                        Ok(None) => return Err(broken("the link has closed")),
+                        Err(_) => {}
+                    }
                 }
-                Ok(None) => return Err(broken("the link has closed")),
-                Err(_) => {}
             }
         }
     }

@@ -8,14 +8,14 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use bytes::BytesMut;
 use ferry_core::wire;
 use ferry_core::{
     AttrValue, BrowseMode, CloseOptions, CorrelId, GetOptions, Got, Hobj, Message, MqError,
     MqResult, MsgId, ObjectDescriptor, ObjectName, OpenOptions, Persistence, PutOptions,
-    PutOutcome, PutResponseMode, Reason, Selector,
+    PutOutcome, PutResponseMode, Reason, Selector, Wait,
 };
 use ferry_proto::compress::{self, Compression, MIN_COMPRESS_LEN};
 use ferry_proto::msg::opened_flags;
@@ -581,5 +581,90 @@ impl ConvCore {
                 consumed: std::mem::take(&mut r.unreported),
             })
             .collect()
+    }
+}
+
+/// How often a read-ahead get with nothing buffered looks on the server for a persistent message
+/// (which is never streamed ahead).
+pub(crate) const PERSISTENT_PROBE: Duration = Duration::from_millis(100);
+
+/// What a read-ahead get should do next; both transports run the same plan.
+#[derive(Debug)]
+pub(crate) enum ReadAheadStep {
+    /// Hand this to the application (sending the credit request first, if any).
+    Deliver(MqResult<Got>, Option<Request>),
+    /// Send this consumption report, then step again.
+    Report(Request),
+    /// Ask the server directly for a message the stream does not carry; see [`probe_request`].
+    Probe,
+    /// Nothing arrived in time.
+    NoMessage(MqError),
+    /// Wait for pushed messages until this instant, then step again.
+    WaitUntil(Instant),
+}
+
+/// The state of one read-ahead get.
+#[derive(Debug)]
+pub(crate) struct ReadAheadGet {
+    deadline: Option<Instant>,
+    next_probe: Instant,
+}
+
+impl ReadAheadGet {
+    pub fn new(opts: &GetOptions) -> MqResult<ReadAheadGet> {
+        ConvCore::check_read_ahead_get(opts)?;
+        let now = Instant::now();
+        let deadline = match opts.wait {
+            Wait::No => Some(now),
+            Wait::For(d) => Some(now + d),
+            Wait::Unlimited => None,
+        };
+        // Probe first at the deadline of a short wait, then every PERSISTENT_PROBE.
+        let first = now + PERSISTENT_PROBE;
+        Ok(ReadAheadGet {
+            deadline,
+            next_probe: deadline.map_or(first, |d| d.min(first)),
+        })
+    }
+
+    /// The next step, given what the conversation has buffered for handle `h`.
+    pub fn step(&mut self, core: &mut ConvCore, h: Hobj) -> ReadAheadStep {
+        if let Some((item, credit)) = core.pop_read_ahead(h) {
+            return ReadAheadStep::Deliver(item, credit);
+        }
+        if let Some(report) = core.report_when_dry(h) {
+            return ReadAheadStep::Report(report);
+        }
+        let now = Instant::now();
+        if now >= self.next_probe {
+            self.next_probe = now + PERSISTENT_PROBE;
+            return ReadAheadStep::Probe;
+        }
+        if self.deadline.is_some_and(|d| now >= d) {
+            return ReadAheadStep::NoMessage(core.no_message(h));
+        }
+        ReadAheadStep::WaitUntil(
+            self.deadline
+                .map_or(self.next_probe, |d| d.min(self.next_probe)),
+        )
+    }
+
+    /// The direct, no-wait get that looks for a persistent message.
+    pub fn probe_request(h: Hobj) -> Request {
+        ConvCore::get_request(
+            h,
+            &GetOptions {
+                wait: Wait::No,
+                ..GetOptions::new()
+            },
+        )
+    }
+
+    /// The probe's answer: `Some` ends the get, `None` means keep waiting.
+    pub fn probe_result(answer: (Status, Reply)) -> Option<MqResult<Got>> {
+        match got_of(answer.0, answer.1) {
+            Err(e) if e.reason == Reason::NoMsgAvailable => None,
+            other => Some(other),
+        }
     }
 }

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use bytes::BytesMut;
 use ferry_core::{
     AttrValue, CloseOptions, GetOptions, Got, Hobj, Message, MqError, MqResult, ObjectDescriptor,
-    ObjectName, OpenOptions, PutOptions, PutOutcome, Reason, Selector, Wait,
+    ObjectName, OpenOptions, PutOptions, PutOutcome, Reason, Selector,
 };
 use ferry_proto::compress::Compression;
 use ferry_proto::{
@@ -25,7 +25,7 @@ use ferry_proto::{
     Reply, Request, Status, DEFAULT_MAX_FRAME, FLAG_PUSH, PREAMBLE_LEN,
 };
 
-use crate::conv::{broken, got_of, ok_reply, ConvCore, PutTarget};
+use crate::conv::{broken, got_of, ok_reply, ConvCore, PutTarget, ReadAheadGet, ReadAheadStep};
 use crate::stream::{write_fully, Stream};
 use crate::ClientOptions;
 
@@ -46,10 +46,6 @@ pub struct AsyncPutStatus {
 const FLUSH_AT: usize = 64 * 1024;
 /// How long the flusher lets unanswered requests gather before writing them.
 const FLUSH_DELAY: Duration = Duration::from_micros(100);
-/// How often a read-ahead get with nothing buffered looks on the server for a persistent message
-/// (which is never streamed ahead).
-const PERSISTENT_PROBE: Duration = Duration::from_millis(100);
-
 /// The sending half: the socket's write side and the buffer of requests not yet written.
 #[derive(Debug)]
 struct Writer {
@@ -435,17 +431,7 @@ impl Remote {
 
     /// A get served from the read-ahead buffer, refilled by the server's pushes.
     fn get_read_ahead(&mut self, h: Hobj, opts: &GetOptions) -> MqResult<Got> {
-        ConvCore::check_read_ahead_get(opts)?;
-        let deadline = match opts.wait {
-            Wait::No => Some(Instant::now()),
-            Wait::For(d) => Some(Instant::now() + d),
-            Wait::Unlimited => None,
-        };
-        // When to look on the server for a message the stream does not carry (persistent ones):
-        // first at the deadline of a short wait, then every PERSISTENT_PROBE.
-        let mut next_probe = deadline.map_or(Instant::now() + PERSISTENT_PROBE, |d| {
-            d.min(Instant::now() + PERSISTENT_PROBE)
-        });
+        let mut plan = ReadAheadGet::new(opts)?;
         loop {
             while let Some(f) = self.take_frame()? {
                 if f.header.flags & FLAG_PUSH == 0 {
@@ -453,40 +439,29 @@ impl Remote {
                 }
                 self.core.file_push(f).map_err(|e| self.fail(e))?;
             }
-            if let Some((item, credit)) = self.core.pop_read_ahead(h) {
-                if let Some(c) = credit {
-                    self.enqueue(&c, false)?;
+            match plan.step(&mut self.core, h) {
+                ReadAheadStep::Deliver(item, credit) => {
+                    if let Some(c) = credit {
+                        self.enqueue(&c, false)?;
+                    }
+                    return item;
                 }
-                return item;
-            }
-            if let Some(report) = self.core.report_when_dry(h) {
-                self.enqueue(&report, true)?;
-            }
-            if self.fill(Fill::Now)? {
-                continue;
-            }
-            let now = Instant::now();
-            if now >= next_probe {
-                // Persistent messages are never read ahead: fetch one directly if it waits.
-                next_probe = now + PERSISTENT_PROBE;
-                let direct = GetOptions {
-                    wait: Wait::No,
-                    ..GetOptions::new()
-                };
-                let (status, reply) = self.call_status(&ConvCore::get_request(h, &direct))?;
-                match got_of(status, reply) {
-                    Err(e) if e.reason == Reason::NoMsgAvailable => {}
-                    other => return other,
+                ReadAheadStep::Report(r) => {
+                    self.enqueue(&r, true)?;
+                    self.fill(Fill::Now)?;
                 }
-                continue;
+                ReadAheadStep::Probe => {
+                    let answer = self.call_status(&ReadAheadGet::probe_request(h))?;
+                    if let Some(r) = ReadAheadGet::probe_result(answer) {
+                        return r;
+                    }
+                }
+                ReadAheadStep::NoMessage(e) => return Err(e),
+                ReadAheadStep::WaitUntil(until) => {
+                    let left = until.saturating_duration_since(Instant::now());
+                    self.fill(Fill::Within(Some(left.max(Duration::from_micros(100)))))?;
+                }
             }
-            if deadline.is_some_and(|d| now >= d) {
-                return Err(self.core.no_message(h));
-            }
-            let until = deadline.map_or(next_probe, |d| d.min(next_probe));
-            self.fill(Fill::Within(Some(
-                (until - now).max(Duration::from_micros(100)),
-            )))?;
         }
     }
 
