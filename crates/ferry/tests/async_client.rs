@@ -1,7 +1,6 @@
 //! The async API against the real server: the same verbs as the blocking one, waits that
 //! suspend tasks rather than threads, and several conversations sharing one socket (SHARECNV).
 
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use ferry_client::{
@@ -9,60 +8,8 @@ use ferry_client::{
     PutOptions, Reason,
 };
 
-struct Server {
-    child: Child,
-    root: std::path::PathBuf,
-    unix: String,
-    tcp: String,
-}
-
-impl Server {
-    fn start(tag: &str) -> Server {
-        let root = std::env::temp_dir().join(format!("ferry-async-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
-        let child = Command::new(env!("CARGO_BIN_EXE_ferry"))
-            .args([
-                "qm",
-                "start",
-                "QM1",
-                "--listen",
-                "127.0.0.1:0",
-                "--data-dir",
-            ])
-            .arg(&root)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let file = root.join("qmgrs/QM1/endpoints");
-        let deadline = Instant::now() + Duration::from_secs(30);
-        let text = loop {
-            if let Ok(t) = std::fs::read_to_string(&file) {
-                if t.lines().count() >= 2 {
-                    break t;
-                }
-            }
-            assert!(Instant::now() < deadline, "no endpoints");
-            std::thread::sleep(Duration::from_millis(20));
-        };
-        let find = |p: &str| text.lines().find(|l| l.starts_with(p)).unwrap().to_owned();
-        Server {
-            unix: find("unix:"),
-            tcp: find("tcp://"),
-            child,
-            root,
-        }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.root);
-    }
-}
+mod common;
+use common::Server;
 
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
@@ -73,7 +20,7 @@ fn runtime() -> tokio::runtime::Runtime {
 
 #[test]
 fn the_async_api_speaks_every_mode() {
-    let server = Server::start("modes");
+    let server = Server::start("modes", &[]);
     runtime().block_on(async {
         for ep in [server.unix.clone(), server.tcp.clone()] {
             let opts = ClientOptions {
@@ -173,7 +120,7 @@ fn an_embedded_async_wait_suspends_the_task_not_the_thread() {
 
 #[test]
 fn shared_conversations_have_their_own_units_of_work_and_do_not_block_each_other() {
-    let server = Server::start("sharecnv");
+    let server = Server::start("sharecnv", &[]);
     runtime().block_on(async {
         let opts = ClientOptions::default();
         let mut a = AsyncConnection::connect(&server.tcp, "conv-a", &opts)
@@ -249,7 +196,7 @@ fn shared_conversations_have_their_own_units_of_work_and_do_not_block_each_other
 
 #[test]
 fn many_async_requesters_share_one_thread() {
-    let server = Server::start("rr");
+    let server = Server::start("rr", &[]);
     runtime().block_on(async {
         let opts = ClientOptions::default();
         let mut responder = AsyncConnection::connect(&server.tcp, "responder", &opts)

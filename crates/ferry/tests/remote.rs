@@ -3,8 +3,7 @@
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use ferry_client::{
@@ -12,88 +11,12 @@ use ferry_client::{
     Selector,
 };
 
-const DEADLINE: Duration = Duration::from_secs(30);
-
-/// A `ferry qm start` child process with its own FerryMQ home, killed on drop.
-struct Server {
-    child: Child,
-    root: PathBuf,
-    unix: String,
-    tcp: String,
-}
+mod common;
+use common::Server;
 
 impl Server {
-    fn start(tag: &str) -> Server {
-        Server::start_with(tag, &[])
-    }
-
-    fn start_with(tag: &str, extra: &[&str]) -> Server {
-        let root = std::env::temp_dir().join(format!("ferry-remote-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
-        std::fs::create_dir_all(&root).unwrap();
-        let log = std::fs::File::create(root.join("server.log")).unwrap();
-        let child = Command::new(env!("CARGO_BIN_EXE_ferry"))
-            .args([
-                "qm",
-                "start",
-                "QM1",
-                "--listen",
-                "127.0.0.1:0",
-                "--data-dir",
-            ])
-            .arg(&root)
-            .args(extra)
-            .env("RUST_LOG", "info")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .expect("start ferry");
-        let endpoints = root.join("qmgrs/QM1/endpoints");
-        let deadline = Instant::now() + DEADLINE;
-        let text = loop {
-            if let Ok(t) = std::fs::read_to_string(&endpoints) {
-                if t.lines().count() >= 2 {
-                    break t;
-                }
-            }
-            assert!(
-                Instant::now() < deadline,
-                "server never wrote its endpoints"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        };
-        let find = |p: &str| text.lines().find(|l| l.starts_with(p)).unwrap().to_owned();
-        Server {
-            unix: find("unix:"),
-            tcp: find("tcp://"),
-            child,
-            root,
-        }
-    }
-
-    fn endpoints(&self) -> [&str; 2] {
+    fn both(&self) -> [&str; 2] {
         [&self.unix, &self.tcp]
-    }
-
-    fn log(&self) -> String {
-        std::fs::read_to_string(self.root.join("server.log")).unwrap_or_default()
-    }
-
-    fn tcp_addr(&self) -> &str {
-        self.tcp.trim_start_matches("tcp://")
-    }
-
-    fn alive(&mut self) -> bool {
-        self.child.try_wait().unwrap().is_none()
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.root);
     }
 }
 
@@ -103,8 +26,8 @@ fn connect(endpoint: &str, app: &str) -> Connection {
 
 #[test]
 fn put_and_get_work_the_same_over_unix_and_tcp() {
-    let server = Server::start("basic");
-    for ep in server.endpoints() {
+    let server = Server::start("basic", &[]);
+    for ep in server.both() {
         let mut c = connect(ep, "basic");
         assert_eq!(c.queue_manager_name().as_str(), "QM1");
         let q = c
@@ -143,8 +66,8 @@ fn put_and_get_work_the_same_over_unix_and_tcp() {
 
 #[test]
 fn a_waiting_get_is_served_by_a_put_from_another_connection() {
-    let server = Server::start("wait");
-    for ep in server.endpoints() {
+    let server = Server::start("wait", &[]);
+    for ep in server.both() {
         let ep2 = ep.to_owned();
         let getter = std::thread::spawn(move || {
             let mut c = connect(&ep2, "getter");
@@ -184,8 +107,8 @@ fn a_waiting_get_is_served_by_a_put_from_another_connection() {
 
 #[test]
 fn request_reply_by_correl_id_over_both_modes() {
-    let server = Server::start("rr");
-    for ep in server.endpoints() {
+    let server = Server::start("rr", &[]);
+    for ep in server.both() {
         let ep2 = ep.to_owned();
         let responder = std::thread::spawn(move || {
             let mut c = connect(&ep2, "responder");
@@ -233,8 +156,8 @@ fn request_reply_by_correl_id_over_both_modes() {
 
 #[test]
 fn syncpoint_commit_backout_and_a_dropped_connection_back_out() {
-    let server = Server::start("uow");
-    for ep in server.endpoints() {
+    let server = Server::start("uow", &[]);
+    for ep in server.both() {
         let mut c = connect(ep, "uow");
         let q = c
             .open_queue("DEV.QUEUE.1", OpenOptions::output().with_input())
@@ -268,8 +191,8 @@ fn syncpoint_commit_backout_and_a_dropped_connection_back_out() {
 
 #[test]
 fn async_puts_are_pipelined_and_counted_by_the_status_call() {
-    let server = Server::start("async");
-    for ep in server.endpoints() {
+    let server = Server::start("async", &[]);
+    for ep in server.both() {
         let mut c = connect(ep, "async");
         let q = c
             .open_queue("DEV.QUEUE.1", OpenOptions::output().with_input())
@@ -369,7 +292,7 @@ fn frame(opcode: u8, conv: u16, payload: &[u8]) -> Vec<u8> {
 
 #[test]
 fn bad_clients_are_disconnected_and_nobody_else_notices() {
-    let mut server = Server::start("garbage");
+    let mut server = Server::start("garbage", &[]);
     let addr = server.tcp_addr().to_owned();
     // A good client with work in progress.
     let mut good = connect(&server.tcp, "good");
@@ -465,7 +388,7 @@ fn bad_clients_are_disconnected_and_nobody_else_notices() {
 #[test]
 fn the_local_socket_is_only_for_our_user_and_group() {
     use std::os::unix::fs::PermissionsExt;
-    let server = Server::start("perms");
+    let server = Server::start("perms", &[]);
     let path = Path::new(server.unix.trim_start_matches("unix:"));
     let mode = std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
     assert_eq!(
@@ -478,8 +401,8 @@ fn the_local_socket_is_only_for_our_user_and_group() {
 
 #[test]
 fn read_ahead_streams_in_order_and_close_returns_what_was_not_consumed() {
-    let server = Server::start("readahead");
-    for ep in server.endpoints() {
+    let server = Server::start("readahead", &[]);
+    for ep in server.both() {
         let mut p = connect(ep, "putter");
         let pq = p.open_queue("DEV.QUEUE.2", OpenOptions::output()).unwrap();
         for i in 0..300u32 {
@@ -547,10 +470,10 @@ fn read_ahead_streams_in_order_and_close_returns_what_was_not_consumed() {
 
 #[test]
 fn a_put_as_queue_default_on_a_sync_queue_is_answered_at_once() {
-    let server = Server::start("defpresp");
+    let server = Server::start("defpresp", &[]);
     // DEV.QUEUE.1 is DEFPRESP(SYNC): a put as queue default waits for the answer and its
     // failure is reported at once.
-    for ep in server.endpoints() {
+    for ep in server.both() {
         let mut c = connect(ep, "defpresp");
         let q = c
             .open_queue("DEV.QUEUE.1", OpenOptions::output().with_input())
@@ -572,10 +495,10 @@ fn a_put_as_queue_default_on_a_sync_queue_is_answered_at_once() {
 #[test]
 fn each_compression_algorithm_is_negotiated_and_saves_bytes() {
     use ferry_client::{ClientOptions, Compression};
-    let server = Server::start("compress");
+    let server = Server::start("compress", &[]);
     let text = br#"{"order":12345,"customer":"ACME Widgets","lines":[{"sku":"X-100","qty":3,"price":9.99}]}"#
         .repeat(50);
-    for ep in server.endpoints() {
+    for ep in server.both() {
         for alg in Compression::ALL {
             let opts = ClientOptions {
                 compression: vec![alg],
@@ -608,7 +531,7 @@ fn each_compression_algorithm_is_negotiated_and_saves_bytes() {
 #[test]
 fn reconnect_reopens_handles_and_reports_the_lost_unit_of_work() {
     use ferry_client::{ClientOptions, ReconnectOptions};
-    let mut server = Server::start("reconnect");
+    let mut server = Server::start("reconnect", &[]);
     let unix = server.unix.clone();
     let opts = ClientOptions {
         reconnect: Some(ReconnectOptions {
@@ -642,23 +565,7 @@ fn reconnect_reopens_handles_and_reports_the_lost_unit_of_work() {
     .unwrap();
 
     // The queue manager dies and comes back (same home, same local socket).
-    let _ = server.child.kill();
-    let _ = server.child.wait();
-    server.child = Command::new(env!("CARGO_BIN_EXE_ferry"))
-        .args([
-            "qm",
-            "start",
-            "QM1",
-            "--listen",
-            "127.0.0.1:0",
-            "--data-dir",
-        ])
-        .arg(&server.root)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    server.restart(&[]);
 
     // The call that meets the broken connection says the unit of work was lost...
     let e = c
@@ -696,7 +603,7 @@ fn reconnect_reopens_handles_and_reports_the_lost_unit_of_work() {
 
 #[test]
 fn heartbeats_keep_idle_clients_and_end_silent_ones() {
-    let server = Server::start_with("heartbeat", &["--heartbeat", "1"]);
+    let server = Server::start("heartbeat", &["--heartbeat", "1"]);
     // An application that makes no call for several intervals keeps its connection: its
     // client library sends heartbeats for it.
     let mut idle = connect(&server.tcp, "idle");

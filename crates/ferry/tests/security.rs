@@ -1,16 +1,14 @@
 //! TLS and authentication against the real `ferry` server: TLS 1.3 with and without client
 //! certificates, the Argon2id user file, and the rule that nobody gets in by accident.
 
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
 use ferry_client::{
     ClientOptions, Connection, GetOptions, Message, OpenOptions, PutOptions, Reason, TlsOptions,
 };
 use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, DnType, IsCa, KeyPair};
-
-const DEADLINE: Duration = Duration::from_secs(30);
 
 struct Dir(PathBuf);
 
@@ -68,72 +66,11 @@ fn make_pki(dir: &Dir) {
     std::fs::write(dir.path("rogue.key"), key.serialize_pem()).unwrap();
 }
 
-struct Server {
-    child: Child,
-    endpoints: String,
-}
+mod common;
+use common::Server;
 
-impl Server {
-    fn start(dir: &Dir, extra: &[&str]) -> Server {
-        let log = std::fs::File::create(dir.path("server.log")).unwrap();
-        let child = Command::new(env!("CARGO_BIN_EXE_ferry"))
-            .args([
-                "qm",
-                "start",
-                "QM1",
-                "--listen",
-                "127.0.0.1:0",
-                "--data-dir",
-            ])
-            .arg(dir.path("home"))
-            .args(extra)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .unwrap();
-        let file = dir.path("home/qmgrs/QM1/endpoints");
-        let deadline = Instant::now() + DEADLINE;
-        let mut child = child;
-        loop {
-            if let Ok(t) = std::fs::read_to_string(&file) {
-                if t.lines().count() >= 2
-                    && (!extra.contains(&"--tls-listen") || t.contains("tls://"))
-                {
-                    return Server {
-                        child,
-                        endpoints: t,
-                    };
-                }
-            }
-            if let Ok(Some(status)) = child.try_wait() {
-                panic!(
-                    "server exited with {status}: {}",
-                    std::fs::read_to_string(dir.path("server.log")).unwrap()
-                );
-            }
-            assert!(
-                Instant::now() < deadline,
-                "server never wrote its endpoints"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    fn endpoint(&self, scheme: &str) -> String {
-        self.endpoints
-            .lines()
-            .find(|l| l.starts_with(scheme))
-            .unwrap()
-            .to_owned()
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+fn start(dir: &Dir, extra: &[&str]) -> Server {
+    Server::start_in(&dir.path("home"), &dir.path("server.log"), extra)
 }
 
 fn tls_args(dir: &Dir, client_ca: bool) -> Vec<String> {
@@ -176,7 +113,7 @@ fn tls_without_client_certificates_carries_the_same_api() {
     let dir = Dir::new("tls");
     make_pki(&dir);
     let args = tls_args(&dir, false);
-    let server = Server::start(&dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    let server = start(&dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
     let ep = server.endpoint("tls://");
     let opts = ClientOptions {
         tls: Some(TlsOptions {
@@ -211,7 +148,7 @@ fn tls_with_required_client_certificates_admits_only_certified_clients() {
     let dir = Dir::new("mtls");
     make_pki(&dir);
     let args = tls_args(&dir, true);
-    let server = Server::start(&dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    let server = start(&dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
     let ep = server.endpoint("tls://");
     let with_cert = |name: &str| ClientOptions {
         tls: Some(TlsOptions {
@@ -285,7 +222,7 @@ fn a_user_file_makes_tcp_clients_authenticate() {
         users.contains("$argon2id$") && !users.contains("correct horse"),
         "{users}"
     );
-    let server = Server::start(&dir, &[]);
+    let server = start(&dir, &[]);
     let tcp = server.endpoint("tcp://");
     let creds = |u: &str, p: &str| ClientOptions {
         user: Some(u.into()),
@@ -331,28 +268,10 @@ fn a_non_loopback_listener_needs_authentication() {
     );
     // With a user file, the same listener is allowed (and clients must authenticate).
     add_user(&dir, "ops", "pw");
-    let server = {
-        let log = std::fs::File::create(dir.path("server.log")).unwrap();
-        Command::new(env!("CARGO_BIN_EXE_ferry"))
-            .args(["qm", "start", "QM1", "--listen", "0.0.0.0:0", "--data-dir"])
-            .arg(dir.path("home"))
-            .stdin(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .unwrap()
-    };
-    let mut server = Server {
-        child: server,
-        endpoints: String::new(),
-    };
-    let file: &Path = &dir.path("home/qmgrs/QM1/endpoints");
-    let deadline = Instant::now() + DEADLINE;
-    while !std::fs::read_to_string(file).is_ok_and(|t| t.contains("tcp://0.0.0.0:")) {
-        assert!(
-            server.child.try_wait().unwrap().is_none(),
-            "the server refused to start with a user file"
-        );
-        assert!(Instant::now() < deadline);
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let server = start(&dir, &["--listen", "0.0.0.0:0"]);
+    assert!(
+        server.tcp.starts_with("tcp://0.0.0.0:"),
+        "{}",
+        server.endpoints
+    );
 }

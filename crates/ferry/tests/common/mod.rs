@@ -1,0 +1,141 @@
+//! Shared by the integration tests: a real `ferry qm start` process with its own FerryMQ home,
+//! found through the endpoints file it writes, killed (and its home removed) on drop.
+
+#![allow(dead_code)] // each test file uses a different part
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// How long any wait in the tests may last before the test fails.
+pub const DEADLINE: Duration = Duration::from_secs(30);
+
+/// A running server.
+pub struct Server {
+    pub child: Child,
+    /// The FerryMQ home (`--data-dir`).
+    pub root: PathBuf,
+    /// Its endpoints, one connection string a line.
+    pub endpoints: String,
+    /// The local socket endpoint.
+    pub unix: String,
+    /// The TCP endpoint.
+    pub tcp: String,
+    log: PathBuf,
+    owns_root: bool,
+}
+
+impl Server {
+    /// A server for queue manager QM1 in a fresh home named after `tag`, TCP on a free loopback
+    /// port, with `extra` arguments.
+    pub fn start(tag: &str, extra: &[&str]) -> Server {
+        let root = std::env::temp_dir().join(format!("ferry-it-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(&root).unwrap();
+        let mut s = Server::start_in(&root, &root.join("server.log"), extra);
+        s.owns_root = true;
+        s
+    }
+
+    /// A server in an existing home, logging to `log`; the home is left in place on drop.
+    pub fn start_in(root: &Path, log: &Path, extra: &[&str]) -> Server {
+        let child = spawn(root, log, extra);
+        let want_tls = extra.contains(&"--tls-listen");
+        let file = root.join("qmgrs/QM1/endpoints");
+        let mut s = Server {
+            child,
+            root: root.to_owned(),
+            endpoints: String::new(),
+            unix: String::new(),
+            tcp: String::new(),
+            log: log.to_owned(),
+            owns_root: false,
+        };
+        let deadline = Instant::now() + DEADLINE;
+        loop {
+            if let Ok(t) = std::fs::read_to_string(&file) {
+                if t.lines().count() >= 2 && (!want_tls || t.contains("tls://")) {
+                    s.endpoints = t;
+                    break;
+                }
+            }
+            if let Ok(Some(status)) = s.child.try_wait() {
+                panic!("the server exited with {status}: {}", s.log());
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the server never wrote its endpoints: {}",
+                s.log()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        s.unix = s.endpoint("unix:");
+        s.tcp = s.endpoint("tcp://");
+        s
+    }
+
+    /// Kills the server and starts it again in the same home (same local socket).
+    pub fn restart(&mut self, extra: &[&str]) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.child = spawn(&self.root, &self.log, extra);
+    }
+
+    /// The endpoint whose connection string starts with `scheme`.
+    pub fn endpoint(&self, scheme: &str) -> String {
+        self.endpoints
+            .lines()
+            .find(|l| l.starts_with(scheme))
+            .unwrap_or_default()
+            .to_owned()
+    }
+
+    /// The TCP address (host:port).
+    pub fn tcp_addr(&self) -> &str {
+        self.tcp.trim_start_matches("tcp://")
+    }
+
+    /// What the server has logged so far.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// Whether the process is still running.
+    pub fn alive(&mut self) -> bool {
+        self.child.try_wait().unwrap().is_none()
+    }
+}
+
+fn spawn(root: &Path, log: &Path, extra: &[&str]) -> Child {
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log)
+        .unwrap();
+    let listen: &[&str] = if extra.contains(&"--listen") {
+        &[]
+    } else {
+        &["--listen", "127.0.0.1:0"]
+    };
+    Command::new(env!("CARGO_BIN_EXE_ferry"))
+        .args(["qm", "start", "QM1", "--data-dir"])
+        .arg(root)
+        .args(listen)
+        .args(extra)
+        .env("RUST_LOG", "info")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .expect("start ferry")
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        if self.owns_root {
+            let _ = std::fs::remove_dir_all(&self.root);
+        }
+    }
+}
