@@ -24,8 +24,8 @@ use ferry_core::{
 };
 use ferry_proto::compress::Compression;
 use ferry_proto::{
-    begin_frame, decode_frame, decode_response, finish_frame, Frame, FrameHeader, Opcode, Preamble,
-    Reply, Request, Status, DEFAULT_MAX_FRAME, FLAG_PUSH, PREAMBLE_LEN,
+    decode_frame, decode_response, Frame, Opcode, Preamble, Reply, Request, Status,
+    DEFAULT_MAX_FRAME, FLAG_PUSH, PREAMBLE_LEN,
 };
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{mpsc, oneshot};
@@ -545,9 +545,7 @@ async fn run_link(
                     break "the queue manager stopped answering (no heartbeat)".into();
                 }
                 if last_write.elapsed() >= heartbeat {
-                    let h = FrameHeader { opcode: Opcode::Heartbeat as u8, flags: FLAG_PUSH, conv: 0, request_id: 0 };
-                    let start = begin_frame(&mut wbuf, h);
-                    finish_frame(&mut wbuf, start);
+                    ferry_proto::encode_heartbeat(&mut wbuf);
                     if wr.write_all(&wbuf).await.is_err() {
                         break "write failed".into();
                     }

@@ -21,8 +21,8 @@ use ferry_core::{
 };
 use ferry_proto::compress::Compression;
 use ferry_proto::{
-    begin_frame, decode_frame, decode_response, finish_frame, Frame, FrameHeader, Opcode, Preamble,
-    Reply, Request, Status, DEFAULT_MAX_FRAME, FLAG_PUSH, PREAMBLE_LEN,
+    decode_frame, decode_response, Frame, Preamble, Reply, Request, Status, DEFAULT_MAX_FRAME,
+    FLAG_PUSH, PREAMBLE_LEN,
 };
 
 use crate::conv::{broken, got_of, ok_reply, ConvCore, PutTarget, ReadAheadGet, ReadAheadStep};
@@ -76,14 +76,7 @@ impl Writer {
 
     /// A heartbeat the server does not answer: a sign of life while the application is idle.
     fn heartbeat(&mut self) {
-        let h = FrameHeader {
-            opcode: Opcode::Heartbeat as u8,
-            flags: FLAG_PUSH,
-            conv: 0,
-            request_id: 0,
-        };
-        let start = begin_frame(&mut self.buf, h);
-        finish_frame(&mut self.buf, start);
+        ferry_proto::encode_heartbeat(&mut self.buf);
         let _ = self.flush();
     }
 }

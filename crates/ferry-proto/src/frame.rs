@@ -91,6 +91,18 @@ pub fn finish_frame(out: &mut BytesMut, start: usize) {
     out[start..start + 4].copy_from_slice(&len.to_le_bytes());
 }
 
+/// Appends a pushed heartbeat: a sign of life that asks for no answer.
+pub fn encode_heartbeat(out: &mut BytesMut) {
+    let h = FrameHeader {
+        opcode: crate::msg::Opcode::Heartbeat as u8,
+        flags: FLAG_PUSH,
+        conv: 0,
+        request_id: 0,
+    };
+    let start = begin_frame(out, h);
+    finish_frame(out, start);
+}
+
 /// Takes one complete frame off the front of `buf`, if there is one. Checks the length against
 /// `max_frame` from the 4-byte prefix alone, before waiting for (or allocating) the rest, so a
 /// hostile length cannot make the reader buffer it.

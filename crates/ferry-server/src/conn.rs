@@ -896,14 +896,7 @@ impl Socket {
     }
 
     fn push_heartbeat(&mut self) {
-        let hdr = FrameHeader {
-            opcode: Opcode::Heartbeat as u8,
-            flags: FLAG_PUSH,
-            conv: 0,
-            request_id: 0,
-        };
-        let start = begin_frame(&mut self.wbuf, hdr);
-        finish_frame(&mut self.wbuf, start);
+        ferry_proto::encode_heartbeat(&mut self.wbuf);
     }
 }
 
