@@ -133,7 +133,12 @@ impl InProcessServer {
         let qm2 = qm.clone();
         let thread = std::thread::spawn(move || {
             let rt = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
+                .worker_threads(
+                    std::env::var("FERRY_BENCH_SERVER_THREADS")
+                        .ok()
+                        .and_then(|v| v.parse().ok())
+                        .unwrap_or(1),
+                )
                 .enable_all()
                 .build()
                 .unwrap();
@@ -546,6 +551,9 @@ fn main() {
     let dir: PathBuf =
         std::env::temp_dir().join(format!("ferry-bench-remote-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
+    println!(
+        "# server: 1 I/O thread unless FERRY_BENCH_SERVER_THREADS says otherwise (the clients use the other core)"
+    );
     println!(
         "# FerryMQ local and tcp benchmarks: {} run(s) of {:.1} s, medians",
         args.runs, args.secs

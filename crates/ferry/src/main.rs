@@ -86,6 +86,10 @@ enum QmCommand {
         /// client that promised heartbeats and stays silent for two intervals.
         #[arg(long, value_name = "SECS", default_value_t = 30)]
         heartbeat: u64,
+        /// Threads serving connections (default: one per CPU). On a small machine shared with its
+        /// clients, fewer threads mean fewer cross-thread wake-ups.
+        #[arg(long, value_name = "N")]
+        io_threads: Option<usize>,
     },
     /// Manage the users allowed to connect over tcp and tls (QMDIR/users.toml, Argon2id hashes).
     /// Once a user file exists, tcp and tls clients must give a user and password.
@@ -298,9 +302,10 @@ fn run(cli: Cli) -> Result<(), CliError> {
             listen,
             tls,
             heartbeat,
+            io_threads,
         }) => {
             init_logging("info");
-            qm::start(&home.home(), &name, listen, tls, heartbeat)
+            qm::start(&home.home(), &name, listen, tls, heartbeat, io_threads)
         }
         Command::Qm(QmCommand::User { action }) => match action {
             UserCommand::Add { qm, user, home } => qm::user_add(&home.home(), &qm, &user),

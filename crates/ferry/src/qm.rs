@@ -57,6 +57,7 @@ pub fn start(
     listen: Option<String>,
     tls: crate::TlsArgs,
     heartbeat_secs: u64,
+    io_threads: Option<usize>,
 ) -> Result<(), CliError> {
     // Before any thread starts, so every thread inherits the mask.
     let signals = signals::ShutdownSignals::block()
@@ -119,7 +120,11 @@ pub fn start(
         config.users = Some(users);
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+        .worker_threads(
+            io_threads
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
+                .max(1),
+        )
         .thread_name("ferry-io")
         .enable_all()
         .build()
