@@ -218,11 +218,13 @@ pub(crate) async fn serve<R, W>(
     });
     let why = loop {
         let event = std::future::poll_fn(|cx| {
-            if stopped.as_mut().poll(cx).is_ready() {
-                return Poll::Ready(Event::Stop);
-            }
+            // Waits first: a stop ends every wait (quiescing) just before it tells the
+            // connections to close, and those answers must reach the clients.
             if let Some(ev) = sock.poll_waits(cx) {
                 return Poll::Ready(ev);
+            }
+            if stopped.as_mut().poll(cx).is_ready() {
+                return Poll::Ready(Event::Stop);
             }
             if tick.poll_tick(cx).is_ready() {
                 return Poll::Ready(Event::Tick);

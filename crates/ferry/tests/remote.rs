@@ -647,3 +647,34 @@ fn heartbeats_keep_idle_clients_and_end_silent_ones() {
         server.log()
     );
 }
+
+#[test]
+fn a_clean_stop_ends_waiting_gets_with_a_quiescing_code() {
+    let mut server = Server::start("quiesce", &[]);
+    // One waiter on each socket kind, then SIGTERM: both waits end with a stopping code.
+    let mut waiters = Vec::new();
+    for ep in server.both() {
+        let ep = ep.to_owned();
+        waiters.push(std::thread::spawn(move || {
+            let mut c = connect(&ep, "waiter");
+            let q = c.open_queue("DEV.QUEUE.2", OpenOptions::input()).unwrap();
+            c.get(q, &GetOptions::new().wait_unlimited()).unwrap_err()
+        }));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let pid = server.child.id().to_string();
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    for w in waiters {
+        let e = w.join().unwrap();
+        assert!(
+            matches!(e.reason, Reason::QMgrQuiescing | Reason::QMgrStopping),
+            "a waiting get ended with {e}"
+        );
+    }
+    let status = server.child.wait().unwrap();
+    assert!(status.success(), "the server exited with {status}");
+}
