@@ -678,3 +678,47 @@ fn a_clean_stop_ends_waiting_gets_with_a_quiescing_code() {
     let status = server.child.wait().unwrap();
     assert!(status.success(), "the server exited with {status}");
 }
+
+#[test]
+fn connection_and_message_limits_answer_with_their_reason_codes() {
+    let root = std::env::temp_dir().join(format!("ferry-it-limits-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let created = std::process::Command::new(env!("CARGO_BIN_EXE_ferry"))
+        .args(["qm", "create", "QM1", "--data-dir"])
+        .arg(&root)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(created.success());
+    let config = root.join("qmgrs/QM1/qm.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    let text = text.replace("max_connections = 10000", "max_connections = 2");
+    std::fs::write(&config, text).unwrap();
+    let server = Server::start_in(&root, &root.join("server.log"), &[]);
+    let mut first = connect(&server.tcp, "one");
+    let _second = connect(&server.unix, "two");
+    let e = ferry_client::Connection::connect(&server.tcp, "three").unwrap_err();
+    assert_eq!(e.reason, Reason::MaxConnsLimitReached, "{e}");
+    // A message over the queue manager's MAXMSGL (4 MiB) is refused whole, and the connection
+    // carries on.
+    let q = first
+        .open_queue("DEV.QUEUE.1", OpenOptions::output().with_input())
+        .unwrap();
+    let e = first
+        .put(
+            q,
+            Message::new(vec![0u8; 5 * 1024 * 1024]),
+            &PutOptions::default(),
+        )
+        .unwrap_err();
+    assert_eq!(e.reason, Reason::MsgTooBigForQMgr, "{e}");
+    first
+        .put(q, Message::text("small"), &PutOptions::default())
+        .unwrap();
+    assert_eq!(
+        &first.get(q, &GetOptions::new()).unwrap().message.body[..],
+        b"small"
+    );
+    drop(server);
+    let _ = std::fs::remove_dir_all(&root);
+}
