@@ -8,7 +8,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use ferry_proto::msg::{open_flags, put_flags};
 use ferry_proto::{
-    Status, WireDeadLetter, WireDescriptor, WireGetOptions, WireMessage, WireObject, WireValue,
+    ShortStr, Status, WireDeadLetter, WireDescriptor, WireGetOptions, WireMessage, WireObject,
+    WireValue,
 };
 
 use crate::message::{
@@ -55,15 +56,15 @@ pub fn descriptor_to_wire(d: &MessageDescriptor) -> WireDescriptor {
         expiry_ms: d.expiry.map_or(0, |e| (e.as_millis() as u64).max(1)),
         message_type: d.message_type.mq_value() as u8,
         feedback: d.feedback,
-        reply_to_queue: d.reply_to_queue.to_string(),
-        reply_to_qmgr: d.reply_to_qmgr.to_string(),
-        format: d.format.to_string(),
+        reply_to_queue: ShortStr::new(d.reply_to_queue.as_str()),
+        reply_to_qmgr: ShortStr::new(d.reply_to_qmgr.as_str()),
+        format: ShortStr::new(d.format.as_str()),
         ccsid: d.ccsid,
         encoding: d.encoding,
         backout_count: d.backout_count,
         put_time_ms: ms(d.put_time),
-        put_appl_name: d.put_appl_name.to_string(),
-        user_id: d.user_id.to_string(),
+        put_appl_name: ShortStr::new(d.put_appl_name.as_str()),
+        user_id: ShortStr::new(d.user_id.as_str()),
     }
 }
 
@@ -105,15 +106,15 @@ pub fn descriptor_from_wire(w: &WireDescriptor) -> Result<MessageDescriptor, MqE
             _ => return Err(wire_err("message type")),
         },
         feedback: w.feedback,
-        reply_to_queue: opt_name(&w.reply_to_queue, "reply-to queue")?,
-        reply_to_qmgr: opt_name(&w.reply_to_qmgr, "reply-to queue manager")?,
-        format: FormatName::truncating(&w.format),
+        reply_to_queue: opt_name(w.reply_to_queue.as_str(), "reply-to queue")?,
+        reply_to_qmgr: opt_name(w.reply_to_qmgr.as_str(), "reply-to queue manager")?,
+        format: FormatName::truncating(w.format.as_str()),
         ccsid: w.ccsid,
         encoding: w.encoding,
         backout_count: w.backout_count,
         put_time: time(w.put_time_ms),
-        put_appl_name: ApplName::truncating(&w.put_appl_name),
-        user_id: UserId::truncating(&w.user_id),
+        put_appl_name: ApplName::truncating(w.put_appl_name.as_str()),
+        user_id: UserId::truncating(w.user_id.as_str()),
     })
 }
 
@@ -158,10 +159,10 @@ pub fn message_to_wire(m: &Message) -> WireMessage {
             .collect(),
         dead_letter: m.dead_letter.as_ref().map(|d| WireDeadLetter {
             reason: d.reason.code(),
-            dest_queue: d.dest_queue.to_string(),
-            dest_qmgr: d.dest_qmgr.to_string(),
-            original_format: d.original_format.to_string(),
-            put_appl_name: d.put_appl_name.to_string(),
+            dest_queue: ShortStr::new(d.dest_queue.as_str()),
+            dest_qmgr: ShortStr::new(d.dest_qmgr.as_str()),
+            original_format: ShortStr::new(d.original_format.as_str()),
+            put_appl_name: ShortStr::new(d.put_appl_name.as_str()),
             put_time_ms: ms(d.put_time),
         }),
         body: m.body.clone(),
@@ -178,10 +179,10 @@ pub fn message_from_wire(w: WireMessage) -> Result<Message, MqError> {
         None => None,
         Some(d) => Some(Box::new(DeadLetterHeader {
             reason: Reason::from_code(d.reason).unwrap_or(Reason::UnexpectedError),
-            dest_queue: opt_name(&d.dest_queue, "dead-letter queue")?,
-            dest_qmgr: opt_name(&d.dest_qmgr, "dead-letter queue manager")?,
-            original_format: FormatName::truncating(&d.original_format),
-            put_appl_name: ApplName::truncating(&d.put_appl_name),
+            dest_queue: opt_name(d.dest_queue.as_str(), "dead-letter queue")?,
+            dest_qmgr: opt_name(d.dest_qmgr.as_str(), "dead-letter queue manager")?,
+            original_format: FormatName::truncating(d.original_format.as_str()),
+            put_appl_name: ApplName::truncating(d.put_appl_name.as_str()),
             put_time: time(d.put_time_ms),
         })),
     };

@@ -7,6 +7,59 @@ use bytes::{BufMut, Bytes, BytesMut};
 
 use crate::WireError;
 
+/// Longest short string on the wire (MQ's object-name length).
+pub const SHORT_STR_MAX: usize = 48;
+
+/// A name-like string of at most 48 bytes, stored inline so descriptors decode without
+/// allocating. Always valid UTF-8.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ShortStr {
+    len: u8,
+    bytes: [u8; SHORT_STR_MAX],
+}
+
+impl ShortStr {
+    /// `s`, cut to 48 bytes at a character boundary.
+    pub fn new(s: &str) -> ShortStr {
+        let mut end = s.len().min(SHORT_STR_MAX);
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        let mut bytes = [0u8; SHORT_STR_MAX];
+        bytes[..end].copy_from_slice(&s.as_bytes()[..end]);
+        ShortStr {
+            len: end as u8,
+            bytes,
+        }
+    }
+
+    /// The contents.
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.bytes[..self.len as usize]).unwrap_or("")
+    }
+}
+
+impl Default for ShortStr {
+    fn default() -> ShortStr {
+        ShortStr {
+            len: 0,
+            bytes: [0; SHORT_STR_MAX],
+        }
+    }
+}
+
+impl std::fmt::Debug for ShortStr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl From<&str> for ShortStr {
+    fn from(s: &str) -> ShortStr {
+        ShortStr::new(s)
+    }
+}
+
 /// Reads primitives from a frame payload. Byte strings are returned as zero-copy slices of the
 /// payload `Bytes`.
 #[derive(Debug, Clone)]
@@ -89,6 +142,20 @@ impl Reader {
         std::str::from_utf8(b)
             .map(str::to_owned)
             .map_err(|_| WireError::BadUtf8 { what })
+    }
+
+    /// A short string (u8 length prefix, at most 48 bytes), without allocating.
+    pub fn short_str(&mut self, what: &'static str) -> Result<ShortStr, WireError> {
+        let n = self.u8(what)? as usize;
+        if n > SHORT_STR_MAX {
+            return Err(WireError::BadValue {
+                what,
+                value: n as u64,
+            });
+        }
+        let b = self.take(n, what)?;
+        let s = std::str::from_utf8(b).map_err(|_| WireError::BadUtf8 { what })?;
+        Ok(ShortStr::new(s))
     }
 
     /// A string with a `u16` length prefix.

@@ -12,6 +12,7 @@ pub mod compress;
 pub mod frame;
 pub mod msg;
 
+pub use codec::ShortStr;
 pub use frame::{
     begin_frame, decode_frame, encode_frame, encode_heartbeat, finish_frame, Frame, FrameHeader,
     Preamble, DEFAULT_MAX_FRAME, FLAG_COMPRESSED, FLAG_PUSH, FLAG_RESPONSE, HEADER_LEN,

@@ -9,7 +9,7 @@
 
 use bytes::{BufMut, Bytes, BytesMut};
 
-use crate::codec::{Reader, WriteExt};
+use crate::codec::{Reader, ShortStr, WriteExt};
 use crate::WireError;
 
 /// What a frame asks for (requests) or answers (responses carry the request's opcode).
@@ -91,11 +91,11 @@ pub struct WireDescriptor {
     /// MQFB_* feedback.
     pub feedback: u32,
     /// Reply-to queue.
-    pub reply_to_queue: String,
+    pub reply_to_queue: ShortStr,
     /// Reply-to queue manager.
-    pub reply_to_qmgr: String,
+    pub reply_to_qmgr: ShortStr,
     /// Format name.
-    pub format: String,
+    pub format: ShortStr,
     /// Coded character set id.
     pub ccsid: u32,
     /// Encoding.
@@ -105,9 +105,9 @@ pub struct WireDescriptor {
     /// Put time, milliseconds since the Unix epoch.
     pub put_time_ms: u64,
     /// Putting application.
-    pub put_appl_name: String,
+    pub put_appl_name: ShortStr,
     /// Putting user.
-    pub user_id: String,
+    pub user_id: ShortStr,
 }
 
 impl WireDescriptor {
@@ -119,15 +119,15 @@ impl WireDescriptor {
         out.put_u64_le(self.expiry_ms);
         out.put_u8(self.message_type);
         out.put_u32_le(self.feedback);
-        out.put_str8(&self.reply_to_queue);
-        out.put_str8(&self.reply_to_qmgr);
-        out.put_str8(&self.format);
+        out.put_str8(self.reply_to_queue.as_str());
+        out.put_str8(self.reply_to_qmgr.as_str());
+        out.put_str8(self.format.as_str());
         out.put_u32_le(self.ccsid);
         out.put_u32_le(self.encoding);
         out.put_u32_le(self.backout_count);
         out.put_u64_le(self.put_time_ms);
-        out.put_str8(&self.put_appl_name);
-        out.put_str8(&self.user_id);
+        out.put_str8(self.put_appl_name.as_str());
+        out.put_str8(self.user_id.as_str());
     }
 
     fn decode(r: &mut Reader) -> Result<Self, WireError> {
@@ -139,15 +139,15 @@ impl WireDescriptor {
             expiry_ms: r.u64("expiry")?,
             message_type: r.u8("message type")?,
             feedback: r.u32("feedback")?,
-            reply_to_queue: r.str8("reply-to queue")?,
-            reply_to_qmgr: r.str8("reply-to queue manager")?,
-            format: r.str8("format")?,
+            reply_to_queue: r.short_str("reply-to queue")?,
+            reply_to_qmgr: r.short_str("reply-to queue manager")?,
+            format: r.short_str("format")?,
             ccsid: r.u32("ccsid")?,
             encoding: r.u32("encoding")?,
             backout_count: r.u32("backout count")?,
             put_time_ms: r.u64("put time")?,
-            put_appl_name: r.str8("put application name")?,
-            user_id: r.str8("user id")?,
+            put_appl_name: r.short_str("put application name")?,
+            user_id: r.short_str("user id")?,
         })
     }
 }
@@ -255,13 +255,13 @@ pub struct WireDeadLetter {
     /// Reason code.
     pub reason: u32,
     /// Destination queue.
-    pub dest_queue: String,
+    pub dest_queue: ShortStr,
     /// Destination queue manager.
-    pub dest_qmgr: String,
+    pub dest_qmgr: ShortStr,
     /// Original format.
-    pub original_format: String,
+    pub original_format: ShortStr,
     /// Who dead-lettered it.
-    pub put_appl_name: String,
+    pub put_appl_name: ShortStr,
     /// When, milliseconds since the epoch.
     pub put_time_ms: u64,
 }
@@ -293,10 +293,10 @@ impl WireMessage {
             Some(d) => {
                 out.put_u8(1);
                 out.put_u32_le(d.reason);
-                out.put_str8(&d.dest_queue);
-                out.put_str8(&d.dest_qmgr);
-                out.put_str8(&d.original_format);
-                out.put_str8(&d.put_appl_name);
+                out.put_str8(d.dest_queue.as_str());
+                out.put_str8(d.dest_qmgr.as_str());
+                out.put_str8(d.original_format.as_str());
+                out.put_str8(d.put_appl_name.as_str());
                 out.put_u64_le(d.put_time_ms);
             }
         }
@@ -316,10 +316,10 @@ impl WireMessage {
             0 => None,
             1 => Some(WireDeadLetter {
                 reason: r.u32("dead-letter reason")?,
-                dest_queue: r.str8("dead-letter queue")?,
-                dest_qmgr: r.str8("dead-letter queue manager")?,
-                original_format: r.str8("dead-letter format")?,
-                put_appl_name: r.str8("dead-letter application")?,
+                dest_queue: r.short_str("dead-letter queue")?,
+                dest_qmgr: r.short_str("dead-letter queue manager")?,
+                original_format: r.short_str("dead-letter format")?,
+                put_appl_name: r.short_str("dead-letter application")?,
                 put_time_ms: r.u64("dead-letter time")?,
             }),
             v => {

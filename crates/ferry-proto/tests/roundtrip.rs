@@ -42,15 +42,15 @@ fn arb_descriptor() -> impl Strategy<Value = WireDescriptor> {
                 expiry_ms: e,
                 message_type: mt,
                 feedback: fb,
-                reply_to_queue: rq,
-                reply_to_qmgr: rqm,
-                format: f,
+                reply_to_queue: rq.as_str().into(),
+                reply_to_qmgr: rqm.as_str().into(),
+                format: f.as_str().into(),
                 ccsid: cc,
                 encoding: en,
                 backout_count: bo,
                 put_time_ms: pt,
-                put_appl_name: an,
-                user_id: u,
+                put_appl_name: an.as_str().into(),
+                user_id: u.as_str().into(),
             },
         )
 }
@@ -92,10 +92,10 @@ fn arb_message() -> impl Strategy<Value = WireMessage> {
                 |(reason, dest_queue, dest_qmgr, original_format, put_appl_name, put_time_ms)| {
                     WireDeadLetter {
                         reason,
-                        dest_queue,
-                        dest_qmgr,
-                        original_format,
-                        put_appl_name,
+                        dest_queue: dest_queue.as_str().into(),
+                        dest_qmgr: dest_qmgr.as_str().into(),
+                        original_format: original_format.as_str().into(),
+                        put_appl_name: put_appl_name.as_str().into(),
                         put_time_ms,
                     }
                 },
