@@ -7,6 +7,9 @@
 //! by put or get on an open handle.
 
 use std::collections::{BTreeMap, HashMap};
+use std::hash::BuildHasherDefault;
+
+use crate::store::IdHasher;
 use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
@@ -160,7 +163,8 @@ impl QmConfig {
 
 pub(crate) struct Shared {
     pub attrs: RwLock<QueueManagerAttrs>,
-    pub objects: RwLock<HashMap<ObjectName, Object>>,
+    /// The object catalogue. Hashed with the cheap id hasher: every put1 looks a name up.
+    pub objects: RwLock<HashMap<ObjectName, Object, BuildHasherDefault<IdHasher>>>,
     pub ids: IdGenerator,
     pub clock: Clock,
     pub run_state: AtomicU8,
@@ -192,7 +196,7 @@ impl QueueManager {
         let qm = QueueManager {
             shared: Arc::new(Shared {
                 attrs: RwLock::new(config.attrs),
-                objects: RwLock::new(HashMap::new()),
+                objects: RwLock::new(HashMap::default()),
                 ids,
                 clock: config.clock,
                 run_state: AtomicU8::new(RunState::Running as u8),

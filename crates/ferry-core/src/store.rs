@@ -428,6 +428,11 @@ impl Store {
                 return self.scan(m, now, None);
             }
             let candidates: Vec<Pos> = match self.correl_index.get(&correl) {
+                // The usual reply: one message with this correl id; no list to build.
+                Some(Positions::One(pos)) => {
+                    let pos = *pos;
+                    return self.best_of_one(pos, m, now);
+                }
                 Some(p) => p.as_slice().to_vec(),
                 None => return None,
             };
@@ -481,6 +486,20 @@ impl Store {
             return Some(pos);
         }
         None
+    }
+
+    /// The single index candidate, if it is available, matches and has not expired.
+    fn best_of_one(&mut self, pos: Pos, m: &Match, now: u64) -> Option<Pos> {
+        let slot = self.slot(pos)?;
+        if slot.state != SlotState::Available || !m.matches(&slot.msg) {
+            return None;
+        }
+        if slot.expires_at != 0 && slot.expires_at <= now {
+            self.remove(pos);
+            self.expired_total += 1;
+            return None;
+        }
+        Some(pos)
     }
 
     fn find_first(&mut self, now: u64) -> Option<Pos> {

@@ -15,6 +15,7 @@
 //! hand-over to a spinning getter costs no system call.
 
 use std::collections::{HashMap, VecDeque};
+use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::task::Waker;
@@ -251,7 +252,7 @@ impl Waiter {
 #[derive(Debug, Default)]
 pub struct Waiters {
     generic: VecDeque<Arc<Waiter>>,
-    by_correl: HashMap<CorrelId, VecDeque<Arc<Waiter>>>,
+    by_correl: HashMap<CorrelId, VecDeque<Arc<Waiter>>, BuildHasherDefault<crate::store::IdHasher>>,
     /// Waiters matching on msg id (alone or with a correl id of none): rare, scanned.
     other_specific: Vec<Arc<Waiter>>,
     browsers: Vec<Arc<Waiter>>,
