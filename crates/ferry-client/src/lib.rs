@@ -44,7 +44,7 @@ pub use ferry_proto::compress::Compression;
 pub use stream::TlsOptions;
 
 /// Options for local and tcp connections (embedded connections use only the application name).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ClientOptions {
     /// Compression algorithms acceptable for this connection's payloads, most preferred first;
     /// empty for none. The server picks the first it also accepts.

@@ -28,7 +28,7 @@ use crate::remote::{AsyncPutStatus, Remote};
 use crate::{ClientOptions, Endpoint};
 
 /// When and how long to try reconnecting.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReconnectOptions {
     /// Give up after trying for this long.
     pub timeout: Duration,

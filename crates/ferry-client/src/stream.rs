@@ -18,7 +18,7 @@ use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
 
 /// TLS settings for `tls://` connections.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TlsOptions {
     /// PEM file with the CA certificates trusted to sign the server's certificate.
     pub ca: PathBuf,

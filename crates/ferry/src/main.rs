@@ -175,10 +175,20 @@ impl HomeArgs {
 /// Which queue manager and queue a message command works on.
 #[derive(Debug, Clone, Args)]
 struct Target {
-    /// Connection string instead of a queue manager name: embedded:PATH (unix:PATH, tcp://HOST:PORT
-    /// and tls://HOST:PORT arrive with the connections issue).
+    /// Connection string instead of a queue manager name: embedded:PATH, unix:PATH,
+    /// tcp://HOST:PORT or tls://HOST:PORT.
     #[arg(long, value_name = "URL")]
     connect: Option<String>,
+    /// User to connect as over tcp or tls; the password is read from $FERRY_PASSWORD.
+    #[arg(long, value_name = "USER")]
+    user: Option<String>,
+    /// For tls://: PEM file with the CA that signs the server's certificate.
+    #[arg(long, value_name = "PEM")]
+    tls_ca: Option<PathBuf>,
+    /// For tls:// servers that require client certificates: this client's certificate chain
+    /// and key (PEM).
+    #[arg(long, value_names = ["CERT", "KEY"], num_args = 2)]
+    tls_client_cert: Option<Vec<PathBuf>>,
     /// Queue manager name, hosted in this process from HOME/qmgrs/QM (omit it with --connect).
     #[arg(value_name = "QM")]
     qm: Option<String>,

@@ -21,6 +21,8 @@ pub struct Resolved {
     pub label: String,
     /// The queue.
     pub queue: String,
+    /// Credentials and TLS settings for remote connection strings.
+    pub options: ferry_client::ClientOptions,
 }
 
 impl Resolved {
@@ -28,7 +30,12 @@ impl Resolved {
     pub fn from_target(t: &Target, sub: &str) -> Result<Resolved, CliError> {
         match (&t.connect, &t.qm, &t.queue) {
             (Some(url), Some(queue), None) => {
-                Ok(Resolved { endpoint: url.clone(), label: url.clone(), queue: queue.clone() })
+                Ok(Resolved {
+                    endpoint: url.clone(),
+                    label: url.clone(),
+                    queue: queue.clone(),
+                    options: client_options(t),
+                })
             }
             (Some(_), Some(_), Some(_)) => Err(usage_error(
                 sub,
@@ -43,7 +50,7 @@ impl Resolved {
                 } else {
                     format!("embedded:{}", dir.display())
                 };
-                Ok(Resolved { endpoint, label: qm.clone(), queue: queue.clone() })
+                Ok(Resolved { endpoint, label: qm.clone(), queue: queue.clone(), options: client_options(t) })
             }
             (Some(_), None, _) => Err(usage_error(sub, "the QUEUE is missing")),
             (None, _, _) => Err(usage_error(sub, "give a queue manager name and a queue (or --connect URL and a queue)")),
@@ -59,9 +66,29 @@ impl Resolved {
     }
 }
 
+/// The client options the command line asks for.
+fn client_options(t: &Target) -> ferry_client::ClientOptions {
+    ferry_client::ClientOptions {
+        user: t.user.clone(),
+        password: t
+            .user
+            .as_ref()
+            .and_then(|_| std::env::var("FERRY_PASSWORD").ok()),
+        tls: t.tls_ca.as_ref().map(|ca| ferry_client::TlsOptions {
+            ca: ca.clone(),
+            server_name: None,
+            client_cert: t
+                .tls_client_cert
+                .as_ref()
+                .and_then(|v| Some((v.first()?.clone(), v.get(1)?.clone()))),
+        }),
+        ..Default::default()
+    }
+}
+
 /// Connects, adding advice for this tool to the errors people will meet.
 fn connect(t: &Resolved, app: &str) -> Result<Connection, CliError> {
-    Connection::connect(&t.endpoint, app).map_err(|e| {
+    Connection::connect_with(&t.endpoint, app, &t.options).map_err(|e| {
         let reason = e.reason;
         let err = CliError::from(e);
         match reason {

@@ -275,3 +275,42 @@ fn a_non_loopback_listener_needs_authentication() {
         server.endpoints
     );
 }
+
+#[test]
+fn the_command_line_authenticates_with_user_and_ferry_password() {
+    let dir = Dir::new("cliauth");
+    create_qm(&dir);
+    add_user(&dir, "alice", "s3cret");
+    let server = start(&dir, &[]);
+    let run = |user: Option<&str>, password: Option<&str>| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_ferry"));
+        cmd.args(["put", "--connect", &server.tcp, "DEV.QUEUE.1"]);
+        if let Some(u) = user {
+            cmd.args(["--user", u]);
+        }
+        match password {
+            Some(p) => cmd.env("FERRY_PASSWORD", p),
+            None => cmd.env_remove("FERRY_PASSWORD"),
+        };
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(b"hello\n").unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let ok = run(Some("alice"), Some("s3cret"));
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    let refused = run(Some("alice"), Some("wrong"));
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("MQRC_NOT_AUTHORIZED (2035)"));
+    let anonymous = run(None, None);
+    assert_eq!(anonymous.status.code(), Some(2));
+}
