@@ -431,6 +431,41 @@ async fn tls(
         })
 }
 
+/// Writes every queued frame with vectored writes, resuming after partial writes.
+async fn write_frames(
+    wr: &mut Box<dyn AsyncWrite + Send + Unpin>,
+    frames: &mut std::collections::VecDeque<bytes::Bytes>,
+) -> std::io::Result<()> {
+    use bytes::Buf;
+    while !frames.is_empty() {
+        let slices: Vec<std::io::IoSlice<'_>> = frames
+            .iter()
+            .take(64)
+            .map(|b| std::io::IoSlice::new(b))
+            .collect();
+        let mut n = wr.write_vectored(&slices).await?;
+        if n == 0 {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::WriteZero,
+                "the socket accepted nothing",
+            ));
+        }
+        while n > 0 {
+            let Some(front) = frames.front_mut() else {
+                break;
+            };
+            if n >= front.len() {
+                n -= front.len();
+                frames.pop_front();
+            } else {
+                front.advance(n);
+                n = 0;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Exchanges preambles and starts the link's I/O task.
 async fn start_link(
     mut rd: Box<dyn AsyncRead + Send + Unpin>,
@@ -469,7 +504,9 @@ async fn run_link(
     let mut waiting: HashMap<(u16, u64), Waiting> = HashMap::new();
     let mut pushes: HashMap<u16, mpsc::UnboundedSender<Frame>> = HashMap::new();
     let mut rbuf = BytesMut::with_capacity(64 * 1024);
-    let mut wbuf = BytesMut::with_capacity(64 * 1024);
+    let mut wbuf = BytesMut::new();
+    let mut frames: std::collections::VecDeque<bytes::Bytes> = std::collections::VecDeque::new();
+    let mut queued = 0usize;
     let mut heartbeat = Duration::from_secs(30);
     let mut last_write = Instant::now();
     let mut last_read = Instant::now();
@@ -482,7 +519,8 @@ async fn run_link(
                 while let Some(o) = next.take() {
                     match o {
                         Out::Send { bytes, wait } => {
-                            wbuf.extend_from_slice(&bytes);
+                            queued += bytes.len();
+                            frames.push_back(bytes.freeze());
                             if let Some((conv, id, w)) = wait {
                                 waiting.insert((conv, id), w);
                             }
@@ -495,15 +533,17 @@ async fn run_link(
                         }
                         Out::Heartbeat(d) => heartbeat = d,
                     }
-                    if wbuf.len() < 256 * 1024 {
+                    if queued < 256 * 1024 && frames.len() < 512 {
                         next = rx.try_recv().ok();
                     }
                 }
-                if !wbuf.is_empty() {
-                    if let Err(e) = wr.write_all(&wbuf).await {
+                if !frames.is_empty() {
+                    // Frames go out as they are, gathered into one system call: no copy into
+                    // a write buffer.
+                    if let Err(e) = write_frames(&mut wr, &mut frames).await {
                         break format!("write failed: {e}");
                     }
-                    wbuf.clear();
+                    queued = 0;
                     last_write = Instant::now();
                 }
             }
