@@ -1,0 +1,46 @@
+//! FerryMQ's recovery log: checksummed records in numbered extents, appended with group commit
+//! and read back at restart with torn tails told apart from corruption.
+//!
+//! Owns: the positional [`storage::Storage`] trait with file, memory and fault-injecting
+//! implementations; the byte format ([`format`], mapped in docs/log.md); the group-commit writer
+//! ([`writer::Log`]); the recovery scan ([`scan::scan`]). Synchronous: a logger thread, no async
+//! runtime. What the records mean (puts, gets, commits, definitions) is the engine's business.
+//!
+//! Contract: [`writer::Log::commit`] (or `append` + `wait_durable`) returns only once the record
+//! and every record before it are on disk; a scan after any crash returns every such record, in
+//! LSN order, exactly once.
+
+pub mod format;
+pub mod scan;
+pub mod storage;
+pub mod writer;
+
+pub use format::LogType;
+pub use scan::{scan, Loss, Record, RecoveryMode, Scanned, Tail};
+pub use storage::{Fault, FaultStorage, FileStorage, MemStorage, Storage};
+pub use writer::{Log, LogConfig, LogStats};
+
+/// Why the log could not be read or written.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LogError {
+    /// The storage failed.
+    #[error("recovery log I/O failed: {0}")]
+    Io(String),
+    /// A damaged record in the live part of the log.
+    #[error("the recovery log is damaged in {file} at offset {offset}: {reason}")]
+    Corrupt {
+        /// The extent file.
+        file: String,
+        /// Byte offset of the damaged record.
+        offset: u64,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// The tail of an empty log: appending starts in extent 1 with LSN 1.
+pub const EMPTY: Tail = Tail {
+    extent: 1,
+    offset: format::EXTENT_HEADER as u64,
+    next_lsn: 1,
+};
