@@ -601,14 +601,7 @@ impl Session {
         let (msg_id, correl_id, put_time) = (d.msg_id, d.correl_id, d.put_time);
         let placed = queue.put_resolved(msg, expires_at, uow, shared.clock.now())?;
         if let Some(pos) = placed.pos {
-            self.uow.push(UowEntry {
-                queue: queue.clone(),
-                pos,
-                kind: UowKind::Put,
-            });
-            self.counters
-                .uow_messages
-                .store(self.uow.len(), Ordering::Relaxed);
+            self.join_uow(queue.clone(), pos, UowKind::Put);
         }
         Ok(PutOutcome {
             msg_id,
@@ -618,6 +611,14 @@ impl Session {
             priority: placed.priority,
             warning,
         })
+    }
+
+    /// Records a message put or got inside the unit of work.
+    fn join_uow(&mut self, queue: Arc<Queue>, pos: Pos, kind: UowKind) {
+        self.uow.push(UowEntry { queue, pos, kind });
+        self.counters
+            .uow_messages
+            .store(self.uow.len(), Ordering::Relaxed);
     }
 
     /// The unit of work id, checking MAXUMSGS before one more message joins it.
@@ -741,14 +742,7 @@ impl Session {
                 }
                 if let Some(u) = uow {
                     debug_assert_eq!(Some(u), self.uow_id);
-                    self.uow.push(UowEntry {
-                        queue,
-                        pos,
-                        kind: UowKind::Get,
-                    });
-                    self.counters
-                        .uow_messages
-                        .store(self.uow.len(), Ordering::Relaxed);
+                    self.join_uow(queue, pos, UowKind::Get);
                 }
                 Ok(GetAttempt::Got(self.shape(msg, expires_at, opts, now)))
             }
@@ -789,14 +783,7 @@ impl Session {
                     Err(e) => return Err(e),
                 };
                 if let Some(pos) = d.pending_pos {
-                    self.uow.push(UowEntry {
-                        queue,
-                        pos,
-                        kind: UowKind::Get,
-                    });
-                    self.counters
-                        .uow_messages
-                        .store(self.uow.len(), Ordering::Relaxed);
+                    self.join_uow(queue, pos, UowKind::Get);
                 }
                 let now = self.qm.clock().now();
                 Ok(Some(self.shape(d.msg, d.expires_at, opts, now)))

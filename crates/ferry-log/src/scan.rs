@@ -90,9 +90,7 @@ pub fn scan(storage: &dyn Storage, from_lsn: u64, mode: RecoveryMode) -> Result<
     let mut torn_tail = None;
     let mut lost = None;
     for (i, (number, name)) in extents.iter().enumerate() {
-        let len = storage.len(name).map_err(io)? as usize;
-        let mut bytes = vec![0u8; len];
-        storage.read_at(name, 0, &mut bytes).map_err(io)?;
+        let bytes = read_extent(storage, name)?;
         let Some(header) = format::parse_extent_header(&bytes) else {
             // The last extent's header is written and synced before any record goes in, so a
             // damaged header there with no valid record after it is a crash while creating it.
@@ -200,6 +198,15 @@ pub fn scan(storage: &dyn Storage, from_lsn: u64, mode: RecoveryMode) -> Result<
     })
 }
 
+/// The whole content of an extent file.
+fn read_extent(storage: &dyn Storage, name: &str) -> Result<Vec<u8>, LogError> {
+    let io = |e: std::io::Error| LogError::Io(e.to_string());
+    let len = storage.len(name).map_err(io)? as usize;
+    let mut bytes = vec![0u8; len];
+    storage.read_at(name, 0, &mut bytes).map_err(io)?;
+    Ok(bytes)
+}
+
 /// Counts records that look valid (checksum right, LSN beyond `after_lsn`) after a damaged one:
 /// later in the same extent (at any 8-byte boundary) or in later extents.
 fn valid_records_after(
@@ -221,11 +228,8 @@ fn valid_records_after(
         off += 8;
     }
     for (_, name) in extents.iter().skip(1) {
-        let len = storage.len(name).map_err(|e| LogError::Io(e.to_string()))? as usize;
-        let mut b = vec![0u8; len];
-        storage
-            .read_at(name, 0, &mut b)
-            .map_err(|e| LogError::Io(e.to_string()))?;
+        let b = read_extent(storage, name)?;
+        let len = b.len();
         if format::parse_extent_header(&b).is_some() {
             if let RecordAt::Record { .. } =
                 format::check_record(&b[EXTENT_HEADER.min(b.len())..], len)
