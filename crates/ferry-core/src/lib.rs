@@ -16,6 +16,7 @@ pub mod message;
 pub mod name;
 pub mod objects;
 pub mod options;
+pub mod persist;
 pub mod qmgr;
 pub mod queue;
 pub mod reason;

@@ -110,7 +110,9 @@ impl IdGenerator {
 }
 
 /// Whether a message survives a queue manager restart.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub enum Persistence {
     /// Lost at restart; memory speed.
     NotPersistent,

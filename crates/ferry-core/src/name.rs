@@ -147,6 +147,20 @@ pub fn object_name(s: &str) -> Result<ObjectName, MqError> {
     Ok(ObjectName::new(s).unwrap_or_default())
 }
 
+impl<const N: usize> serde::Serialize for FixedStr<N> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de, const N: usize> serde::Deserialize<'de> for FixedStr<N> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        FixedStr::new(&s)
+            .ok_or_else(|| serde::de::Error::custom(format!("'{s}' is longer than {N} bytes")))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -71,7 +71,7 @@ fn check_range(attr: &str, value: usize, min: usize, max: usize) -> MqResult<()>
 }
 
 /// DEFPRESP: whether puts wait for the queue manager's answer by default.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum PutResponse {
     /// Wait for the outcome (MQ's SYNC).
     #[default]
@@ -81,7 +81,7 @@ pub enum PutResponse {
 }
 
 /// DEFREADA: whether non-persistent messages are streamed to clients ahead of their gets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum ReadAhead {
     /// Not unless the application asks.
     #[default]
@@ -93,7 +93,7 @@ pub enum ReadAhead {
 }
 
 /// MSGDLVSQ: the order generic gets see messages in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum DeliverySequence {
     /// Highest priority first, FIFO within a priority.
     #[default]
@@ -103,7 +103,7 @@ pub enum DeliverySequence {
 }
 
 /// DEFSOPT: what "input as queue default" means.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum DefaultInputOpen {
     /// Shared input.
     #[default]
@@ -113,7 +113,7 @@ pub enum DefaultInputOpen {
 }
 
 /// DEFTYPE: how a queue came to exist.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum DefinitionType {
     /// Defined by an administrator.
     #[default]
@@ -125,7 +125,7 @@ pub enum DefinitionType {
 }
 
 /// USAGE: an ordinary queue or a transmission queue (channels use the latter).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum Usage {
     /// An ordinary queue.
     #[default]
@@ -135,7 +135,7 @@ pub enum Usage {
 }
 
 /// Attributes of a local queue (QLOCAL). Model queues carry the same set as a template.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct LocalQueueAttrs {
     /// DESCR.
     pub description: String,
@@ -222,7 +222,7 @@ impl LocalQueueAttrs {
 
 /// Attributes of an alias queue (QALIAS): another name for a queue, with its own inhibit flags
 /// and defaults, which apply to puts and gets made through the alias.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AliasQueueAttrs {
     /// TARGET: the queue this alias resolves to (resolved at open, so it may be defined later).
     pub target: ObjectName,
@@ -259,7 +259,7 @@ impl AliasQueueAttrs {
 }
 
 /// A queue definition of any kind, as stored in the object catalogue.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum QueueDefinition {
     /// QLOCAL.
     Local(LocalQueueAttrs),

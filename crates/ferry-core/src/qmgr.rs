@@ -139,6 +139,25 @@ pub struct QueueStatus {
     pub expired: u64,
 }
 
+/// What a restart found in the recovery log.
+#[derive(Debug, Clone)]
+pub struct RecoveryReport {
+    /// Log records replayed.
+    pub records: usize,
+    /// Persistent messages restored to their queues.
+    pub messages: usize,
+    /// Units of work open at the crash, backed out.
+    pub uows_backed_out: usize,
+    /// Messages that expired while the queue manager was down.
+    pub expired: usize,
+    /// A torn tail dropped (file, offset): records never acknowledged.
+    pub torn_tail: Option<(String, u64)>,
+    /// What recovering to the last good record gave up, if that was asked for.
+    pub lost: Option<ferry_log::Loss>,
+    /// How long the restart took.
+    pub took: Duration,
+}
+
 /// How a queue manager is set up when created in memory.
 #[derive(Debug, Clone)]
 pub struct QmConfig {
@@ -172,6 +191,8 @@ pub(crate) struct Shared {
     pub next_conn: AtomicU64,
     pub next_uow: AtomicU64,
     pub dynamic_counter: AtomicU64,
+    /// The recovery log, when the queue manager is persistent.
+    pub persist: std::sync::OnceLock<Arc<crate::persist::Persist>>,
 }
 
 impl std::fmt::Debug for Shared {
@@ -204,10 +225,76 @@ impl QueueManager {
                 next_conn: AtomicU64::new(1),
                 next_uow: AtomicU64::new(1),
                 dynamic_counter: AtomicU64::new(0),
+                persist: std::sync::OnceLock::new(),
             }),
         };
         system::define_system_objects(&qm, config.dev_queues)?;
         Ok(qm)
+    }
+
+    /// The recovery log, when this queue manager keeps persistent messages across restarts.
+    pub fn persist(&self) -> Option<&Arc<crate::persist::Persist>> {
+        self.shared.persist.get()
+    }
+
+    /// A queue manager whose persistent messages and definitions live in the recovery log on
+    /// `storage`: the log is scanned and replayed (units of work open at a crash are backed out),
+    /// then opened for appending. Returns what the restart found.
+    pub fn open_persistent(
+        config: QmConfig,
+        storage: Arc<dyn ferry_log::Storage>,
+        log_config: ferry_log::LogConfig,
+        mode: ferry_log::RecoveryMode,
+    ) -> MqResult<(Self, RecoveryReport)> {
+        let started = std::time::Instant::now();
+        let data = |e: ferry_log::LogError| MqError::new(Reason::QMgrDataError, e.to_string());
+        let scanned = ferry_log::scan(storage.as_ref(), 1, mode).map_err(data)?;
+        let replayed = crate::persist::replay(&scanned.records)?;
+        let qm = QueueManager::new(config)?;
+        for (name, def) in &replayed.definitions {
+            qm.define_queue(name.as_str(), def.clone(), true)?;
+        }
+        for name in &replayed.deleted {
+            if qm.lookup(name).is_some() && !replayed.definitions.iter().any(|(n, _)| n == name) {
+                let _ = qm.delete_queue(name.as_str(), true);
+            }
+        }
+        let mut messages = 0;
+        for (name, msgs) in &replayed.messages {
+            let Ok(q) = qm.local_queue(name) else {
+                continue;
+            };
+            let mut st = q.lock();
+            for r in msgs {
+                let expires_at = r.expiry.map_or(0, |d| qm.shared.clock.deadline(d));
+                let mut msg = r.msg.clone();
+                msg.descriptor.expiry = r.expiry;
+                st.store
+                    .insert(r.seq, msg, expires_at, crate::store::SlotState::Available);
+                messages += 1;
+            }
+        }
+        for (name, max) in &replayed.max_seq {
+            if let Ok(q) = qm.local_queue(name) {
+                q.lock().store.resume_after(*max);
+            }
+        }
+        let log = ferry_log::Log::open(storage, log_config, scanned.tail).map_err(data)?;
+        let persist = crate::persist::Persist::new(log);
+        let _ = qm.shared.persist.set(persist.clone());
+        for q in qm.local_queues() {
+            q.lock().persist = Some(persist.clone());
+        }
+        let report = RecoveryReport {
+            records: replayed.records,
+            messages,
+            uows_backed_out: replayed.uows_backed_out,
+            expired: replayed.expired,
+            torn_tail: scanned.torn_tail,
+            lost: scanned.lost,
+            took: started.elapsed(),
+        };
+        Ok((qm, report))
     }
 
     /// A queue manager with default settings, for tests and quick starts.
@@ -385,7 +472,25 @@ impl QueueManager {
     /// Defines a queue. With `replace`, an existing queue of the same type gets the new
     /// attributes (its messages stay); without, an existing name is an error.
     pub fn define_queue(&self, name: &str, def: QueueDefinition, replace: bool) -> MqResult<()> {
-        let name = object_name(name)?;
+        let n = object_name(name)?;
+        self.define_in_memory(n, def.clone(), replace)?;
+        self.log_definition(&n, &def)
+    }
+
+    /// Makes a definition durable, when the queue manager is persistent.
+    fn log_definition(&self, name: &ObjectName, def: &QueueDefinition) -> MqResult<()> {
+        match self.persist() {
+            Some(p) => p.define(name, def),
+            None => Ok(()),
+        }
+    }
+
+    fn define_in_memory(
+        &self,
+        name: ObjectName,
+        def: QueueDefinition,
+        replace: bool,
+    ) -> MqResult<()> {
         match &def {
             QueueDefinition::Local(a) | QueueDefinition::Model(a) => a.validate()?,
             QueueDefinition::Alias(a) => {
@@ -422,7 +527,7 @@ impl QueueManager {
             }
         }
         let obj = match def {
-            QueueDefinition::Local(a) => Object::Local(Queue::new(name, a)),
+            QueueDefinition::Local(a) => Object::Local(self.new_queue(name, a)),
             QueueDefinition::Alias(a) => Object::Alias(Arc::new(Mutex::new(a))),
             QueueDefinition::Model(a) => Object::Model(a),
         };
@@ -455,7 +560,15 @@ impl QueueManager {
         let mut a = q.lock().attrs.clone();
         f(&mut a);
         a.validate()?;
-        apply_local_attrs(&q, a)
+        apply_local_attrs(&q, a.clone())?;
+        self.log_definition(&q.name, &QueueDefinition::Local(a))
+    }
+
+    /// A new queue object, logging its persistent messages when the queue manager persists.
+    fn new_queue(&self, name: ObjectName, attrs: LocalQueueAttrs) -> Arc<Queue> {
+        let q = Queue::new(name, attrs);
+        q.lock().persist = self.persist().cloned();
+        q
     }
 
     /// Changes an alias queue's attributes (ALTER QALIAS).
@@ -463,8 +576,12 @@ impl QueueManager {
         let n = object_name(name)?;
         match self.lookup(&n) {
             Some(Object::Alias(a)) => {
-                f(&mut a.lock());
-                Ok(())
+                let def = {
+                    let mut a = a.lock();
+                    f(&mut a);
+                    a.clone()
+                };
+                self.log_definition(&n, &QueueDefinition::Alias(def))
             }
             Some(_) => Err(MqError::new(
                 Reason::QTypeError,
@@ -506,7 +623,11 @@ impl QueueManager {
             Some(_) => {}
         }
         objects.remove(&n);
-        Ok(())
+        drop(objects);
+        match self.persist() {
+            Some(p) => p.queue_event(crate::persist::kind::DELETE, &n),
+            None => Ok(()),
+        }
     }
 
     /// Removes every committed message from a local queue (CLEAR QLOCAL). Returns how many.
@@ -519,7 +640,12 @@ impl QueueManager {
                 format!("queue {name} has uncommitted messages; it can be cleared once those units of work end"),
             ));
         }
-        Ok(st.store.clear_available())
+        let n = st.store.clear_available();
+        drop(st);
+        if let Some(p) = self.persist() {
+            p.queue_event(crate::persist::kind::CLEAR, &q.name)?;
+        }
+        Ok(n)
     }
 
     /// Names of every queue, sorted, with their types.
@@ -606,7 +732,8 @@ impl QueueManager {
         if attrs.definition_type == DefinitionType::Predefined {
             attrs.definition_type = DefinitionType::TemporaryDynamic;
         }
-        let q = Queue::new(name, attrs);
+        let permanent = attrs.definition_type == DefinitionType::PermanentDynamic;
+        let q = self.new_queue(name, attrs.clone());
         let mut objects = self.shared.objects.write();
         if objects.contains_key(&name) {
             return Err(MqError::new(
@@ -615,6 +742,10 @@ impl QueueManager {
             ));
         }
         objects.insert(name, Object::Local(q.clone()));
+        drop(objects);
+        if permanent {
+            self.log_definition(&name, &QueueDefinition::Local(attrs))?;
+        }
         Ok(q)
     }
 
@@ -650,6 +781,13 @@ impl QueueManager {
         let mut st = q.lock();
         st.deleted = true;
         st.waiters.end_all(Reason::QDeleted);
+        let permanent = st.attrs.definition_type == DefinitionType::PermanentDynamic;
+        drop(st);
+        if let (true, Some(p)) = (permanent, self.persist()) {
+            if let Err(e) = p.queue_event(crate::persist::kind::DELETE, &q.name) {
+                tracing::warn!(queue = %q.name, error = %e, "could not log the deletion of a dynamic queue");
+            }
+        }
     }
 
     /// Puts `msg` on the dead-letter queue with a header saying why and where it was going.

@@ -51,6 +51,10 @@ pub struct QueueState {
     pub deleted: bool,
     /// Statistics.
     pub stats: QueueStats,
+    /// The recovery log, once persistence is on; persistent messages are logged under the lock.
+    pub persist: Option<Arc<crate::persist::Persist>>,
+    /// The queue's name (for log records).
+    name: ObjectName,
 }
 
 /// A local queue.
@@ -70,6 +74,8 @@ pub struct Placed {
     pub persistence: Persistence,
     /// The priority it was put with.
     pub priority: u8,
+    /// The log record of a persistent put, to wait for before answering the putter.
+    pub lsn: Option<u64>,
 }
 
 /// What a get step found.
@@ -83,6 +89,8 @@ pub enum GetStep {
         pos: Pos,
         /// Clock deadline of the message (0 = never).
         expires_at: u64,
+        /// The log record of a persistent get, to wait for before handing the message over.
+        lsn: Option<u64>,
     },
     /// No message: the caller waits on this waiter (registered under the queue lock, so no
     /// put can slip between the failed search and the registration).
@@ -123,6 +131,8 @@ impl Queue {
                 exclusive_input: false,
                 deleted: false,
                 stats: QueueStats::default(),
+                persist: None,
+                name,
             }),
         })
     }
@@ -159,9 +169,13 @@ impl Queue {
             Ok(r) => r,
             Err(e) => return Err((e, msg)),
         };
+        let seq = st.store.next_seq();
+        let lsn = match st.log_put(seq, uow, &msg) {
+            Ok(l) => l,
+            Err(e) => return Err((e, msg)),
+        };
         st.stats.puts += 1;
         st.stats.last_put = Some(msg.descriptor.put_time);
-        let seq = st.store.next_seq();
         let pos = match uow {
             Some(u) => Some(
                 st.store
@@ -176,6 +190,7 @@ impl Queue {
             pos,
             persistence,
             priority,
+            lsn,
         })
     }
 
@@ -286,6 +301,11 @@ impl Queue {
         };
         if threshold > 0 && count >= threshold {
             let expires_at = st.store.expires_at(pos);
+            // Leaving for the backout queue is logged as a get outside any unit of work (the
+            // queue it lands on logs the put).
+            if let Some(m) = st.store.peek(pos) {
+                let _ = st.log_get(pos.seq, None, m);
+            }
             return st.store.remove(pos).map(|m| (m, expires_at));
         }
         st.make_available(pos);
@@ -296,6 +316,8 @@ impl Queue {
     /// original sequence position.
     pub fn restore(&self, msg: Message, seq: u64, expires_at: u64) {
         let mut st = self.state.lock();
+        // A persistent message that left the queue in the log comes back to it there too.
+        let _ = st.log_put(seq, None, &msg);
         st.offer(msg, seq, expires_at);
     }
 
@@ -313,6 +335,28 @@ impl Queue {
 }
 
 impl QueueState {
+    /// Logs a persistent put (outside a unit of work when `uow` is `None`).
+    fn log_put(&self, seq: u64, uow: Option<UowId>, msg: &Message) -> MqResult<Option<u64>> {
+        match &self.persist {
+            Some(p) if self.logs(msg) => p.put(&self.name, seq, uow.unwrap_or(0), msg).map(Some),
+            _ => Ok(None),
+        }
+    }
+
+    /// Logs a persistent get.
+    fn log_get(&self, seq: u64, uow: Option<UowId>, msg: &Message) -> MqResult<Option<u64>> {
+        match &self.persist {
+            Some(p) if self.logs(msg) => p.get(&self.name, seq, uow.unwrap_or(0)).map(Some),
+            _ => Ok(None),
+        }
+    }
+
+    /// Whether operations on `msg` here go through the log.
+    fn logs(&self, msg: &Message) -> bool {
+        msg.descriptor.persistence == Persistence::Persistent
+            && self.attrs.definition_type != DefinitionType::TemporaryDynamic
+    }
+
     /// Checks a put against the queue's state and resolves "as queue default" persistence and
     /// priority in the descriptor.
     fn check_put(
@@ -398,6 +442,12 @@ impl QueueState {
                 });
             }
         }
+        let mut lsn = None;
+        if spec.browse.is_none() {
+            if let Some(m) = self.store.peek(pos) {
+                lsn = self.log_get(pos.seq, spec.uow, m)?;
+            }
+        }
         let msg = if spec.browse.is_some() {
             self.store.peek(pos).cloned()
         } else if let Some(u) = spec.uow {
@@ -413,6 +463,7 @@ impl QueueState {
                 msg,
                 pos,
                 expires_at,
+                lsn,
             }),
             None => Ok(GetStep::Empty),
         }
@@ -437,7 +488,21 @@ impl QueueState {
     }
 
     /// Hands `msg` to the first suitable waiter, or stores it as available.
+    ///
+    /// A persistent message is not handed over: it is stored and the waiter woken to get it
+    /// the ordinary way, so its get is logged (and made durable) like any other.
     fn offer(&mut self, mut msg: Message, seq: u64, expires_at: u64) {
+        if self.persist.is_some() && self.logs(&msg) {
+            while let Some(w) = self.waiters.take_for(&msg) {
+                if w.retry() {
+                    break;
+                }
+            }
+            self.store
+                .insert(seq, msg, expires_at, SlotState::Available);
+            self.waiters.wake_browsers();
+            return;
+        }
         while !self.waiters.is_empty() {
             let Some(w) = self.waiters.take_for(&msg) else {
                 break;

@@ -180,6 +180,8 @@ pub struct Session {
     next_handle: u32,
     uow: Vec<UowEntry>,
     uow_id: Option<UowId>,
+    /// The open unit of work touched persistent messages: commit and backout are logged.
+    uow_logged: bool,
     counters: Arc<ConnCounters>,
     ended: bool,
 }
@@ -201,6 +203,7 @@ impl Session {
             next_handle: 1,
             uow: Vec::new(),
             uow_id: None,
+            uow_logged: false,
             counters,
             ended: false,
         }
@@ -603,6 +606,7 @@ impl Session {
         if let Some(pos) = placed.pos {
             self.join_uow(queue.clone(), pos, UowKind::Put);
         }
+        self.logged(placed.lsn, uow.is_some())?;
         Ok(PutOutcome {
             msg_id,
             correl_id,
@@ -611,6 +615,20 @@ impl Session {
             priority: placed.priority,
             warning,
         })
+    }
+
+    /// A persistent operation was logged at `lsn`: outside a unit of work it must be durable
+    /// before the call returns; inside one, the commit makes it durable.
+    fn logged(&mut self, lsn: Option<u64>, in_uow: bool) -> MqResult<()> {
+        let Some(lsn) = lsn else { return Ok(()) };
+        if in_uow {
+            self.uow_logged = true;
+            return Ok(());
+        }
+        match self.qm.persist() {
+            Some(p) => p.wait(lsn),
+            None => Ok(()),
+        }
     }
 
     /// Records a message put or got inside the unit of work.
@@ -736,6 +754,7 @@ impl Session {
                 msg,
                 pos,
                 expires_at,
+                lsn,
             } => {
                 if spec.browse.is_some() || browse == BrowseMode::UnderCursor {
                     self.set_cursor(h, Some(pos));
@@ -744,6 +763,7 @@ impl Session {
                     debug_assert_eq!(Some(u), self.uow_id);
                     self.join_uow(queue, pos, UowKind::Get);
                 }
+                self.logged(lsn, uow.is_some())?;
                 Ok(GetAttempt::Got(self.shape(msg, expires_at, opts, now)))
             }
             GetStep::Wait(waiter) => {
@@ -883,6 +903,7 @@ impl Session {
                 msg,
                 pos,
                 expires_at,
+                ..
             } => {
                 self.ledger(h).pending.push_back(pos);
                 Ok(Some(GetAttempt::Got(self.shape(
@@ -1071,6 +1092,8 @@ impl Session {
                 "this connection has been disconnected",
             ));
         }
+        // The commit is durable before any of its effects become visible.
+        self.log_end(true)?;
         let now = self.qm.clock().now();
         for e in std::mem::take(&mut self.uow) {
             match e.kind {
@@ -1097,6 +1120,11 @@ impl Session {
     }
 
     fn backout_all(&mut self) {
+        if let Err(e) = self.log_end(false) {
+            // The backout still happens in memory; a restart backs the unit of work out anyway
+            // (it has no commit record).
+            tracing::warn!(error = %e, "could not log a backout");
+        }
         let now = self.qm.clock().now();
         for e in std::mem::take(&mut self.uow) {
             match e.kind {
@@ -1109,6 +1137,23 @@ impl Session {
             }
         }
         self.end_uow();
+    }
+
+    /// Logs the end of a unit of work that touched persistent messages, and waits for it.
+    fn log_end(&mut self, commit: bool) -> MqResult<()> {
+        if !self.uow_logged {
+            return Ok(());
+        }
+        let r = match (self.qm.persist(), self.uow_id) {
+            (Some(p), Some(u)) => p.end_uow(commit, u),
+            _ => Ok(()),
+        };
+        // A failed commit record leaves the unit of work open (the caller may back it out); a
+        // backout is done in memory whatever the log said.
+        if r.is_ok() || !commit {
+            self.uow_logged = false;
+        }
+        r
     }
 
     fn end_uow(&mut self) {
@@ -1187,6 +1232,7 @@ fn browse_at(queue: &Arc<Queue>, pos: Pos, _spec: &GetSpec, now: u64) -> MqResul
                 msg: m.clone(),
                 pos,
                 expires_at: st.store.expires_at(pos),
+                lsn: None,
             })
         }
         _ => Err(MqError::new(

@@ -260,6 +260,11 @@ impl Store {
         self.available
     }
 
+    /// Continues numbering after `seq` (a restart must never reuse a logged sequence number).
+    pub fn resume_after(&mut self, seq: u64) {
+        self.next_seq = self.next_seq.max(seq + 1);
+    }
+
     /// Allocates the next sequence number (also for messages handed straight to a getter, so a
     /// hand-over that must be undone can be reinserted in order).
     pub fn next_seq(&mut self) -> u64 {
