@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::Duration;
 
-use ferry_core::home::{DirLock, QmFile};
-use ferry_core::{MqError, MqResult, QmConfig, QueueManager, Reason};
+use ferry_core::home::DirLock;
+use ferry_core::{MqError, MqResult, QueueManager, Reason};
 
 /// A queue manager hosted in this process from its directory.
 #[derive(Debug)]
@@ -60,14 +60,8 @@ pub fn open_embedded(dir: &Path) -> MqResult<Arc<EmbeddedQm>> {
     if let Some(host) = reg.get(&key).and_then(Weak::upgrade) {
         return Ok(host);
     }
-    let file = QmFile::load(&key)?;
     let lock = DirLock::acquire(&key)?;
-    let config = QmConfig {
-        attrs: file.attrs()?,
-        clock: Default::default(),
-        dev_queues: file.qmgr.dev_queues,
-    };
-    let qm = QueueManager::new(config)?;
+    let (qm, _report) = ferry_core::home::open_queue_manager(&key, false)?;
     qm.start_expiry_sweeper(Duration::from_secs(5))
         .map_err(|e| {
             MqError::new(

@@ -170,6 +170,49 @@ impl QmFile {
     }
 }
 
+/// Name of the recovery log's directory inside a queue manager's directory.
+pub const LOG_DIR: &str = "log";
+
+/// Starts the queue manager whose directory is `dir` (its lock must be held): reads `qm.toml`,
+/// replays the recovery log in `dir/log` and opens it for appending. `recover_to_last_good`
+/// accepts a damaged log up to its last good record (reporting what was dropped) instead of
+/// refusing to start.
+pub fn open_queue_manager(
+    dir: &Path,
+    recover_to_last_good: bool,
+) -> MqResult<(crate::QueueManager, crate::qmgr::RecoveryReport)> {
+    let file = QmFile::load(dir)?;
+    let config = crate::QmConfig {
+        attrs: file.attrs()?,
+        clock: Default::default(),
+        dev_queues: file.qmgr.dev_queues,
+    };
+    let log_dir = dir.join(LOG_DIR);
+    let storage = ferry_log::FileStorage::new(&log_dir).map_err(|e| {
+        MqError::new(
+            Reason::QMgrDataError,
+            format!("cannot open the recovery log in {}: {e}", log_dir.display()),
+        )
+    })?;
+    let mode = if recover_to_last_good {
+        ferry_log::RecoveryMode::ToLastGood
+    } else {
+        ferry_log::RecoveryMode::Strict
+    };
+    crate::QueueManager::open_persistent(config, std::sync::Arc::new(storage), ferry_log::LogConfig::default(), mode)
+        .map_err(|e| match e.reason {
+            Reason::QMgrDataError => MqError::new(
+                e.reason,
+                format!(
+                    "{} (the queue manager will not start on a damaged log; 'ferry qm start --recover-to-last-good' \
+                     starts it from the last good record and reports what was lost)",
+                    e.detail
+                ),
+            ),
+            _ => e,
+        })
+}
+
 /// Creates queue manager `name` under `home` (its directory and `qm.toml`). Fails if it exists.
 pub fn create(home: &Path, name: &str) -> MqResult<PathBuf> {
     object_name(name)?;

@@ -175,6 +175,9 @@ pub struct Replayed {
     pub uows_backed_out: usize,
     /// Messages dropped because they expired while the queue manager was down.
     pub expired: usize,
+    /// Highest unit-of-work id in the log: new units of work must be numbered above it, or a
+    /// later replay would join their records to those of a unit backed out at an earlier crash.
+    pub max_uow: u64,
 }
 
 struct Pending {
@@ -236,6 +239,7 @@ pub fn replay(records: &[Record]) -> MqResult<Replayed> {
                 let m = out.max_seq.entry(queue).or_default();
                 *m = (*m).max(seq);
                 let p = Pending { msg, expiry_ms };
+                out.max_uow = out.max_uow.max(uow);
                 if uow == 0 {
                     live.insert((queue, seq), p);
                 } else {
@@ -247,6 +251,7 @@ pub fn replay(records: &[Record]) -> MqResult<Replayed> {
                 let queue = name_of(&mut rd)?;
                 let seq = rd.u64("seq").map_err(|e| bad("GET", e))?;
                 let uow = rd.u64("uow").map_err(|e| bad("GET", e))?;
+                out.max_uow = out.max_uow.max(uow);
                 if uow == 0 {
                     live.remove(&(queue, seq));
                 } else {
@@ -260,6 +265,7 @@ pub fn replay(records: &[Record]) -> MqResult<Replayed> {
                 }
                 b.copy_from_slice(&r.payload);
                 let uow = u64::from_le_bytes(b);
+                out.max_uow = out.max_uow.max(uow);
                 if let Some(u) = uows.remove(&uow) {
                     end_uow(u, r.kind == kind::COMMIT, &mut live, &mut staged);
                 }

@@ -251,6 +251,9 @@ impl QueueManager {
         let scanned = ferry_log::scan(storage.as_ref(), 1, mode).map_err(data)?;
         let replayed = crate::persist::replay(&scanned.records)?;
         let qm = QueueManager::new(config)?;
+        qm.shared
+            .next_uow
+            .store(replayed.max_uow + 1, Ordering::Relaxed);
         for (name, def) in &replayed.definitions {
             qm.define_queue(name.as_str(), def.clone(), true)?;
         }

@@ -188,6 +188,49 @@ fn committed_units_of_work_and_definitions_survive_restarts() {
     assert!(drain(&qm, "APP.ORDERS").is_empty());
 }
 
+#[test]
+fn a_unit_of_work_backed_out_at_one_restart_stays_backed_out_at_the_next() {
+    // Units of work after a restart must not reuse the ids of those in the log: the second
+    // replay would otherwise join the new unit's commit to the old unit's records.
+    let storage = Arc::new(MemStorage::new());
+    let queue = || ObjectDescriptor::queue(object_name("DEV.QUEUE.1").unwrap());
+    {
+        let qm = open(storage.clone());
+        let mut s = session(&qm);
+        let h = s
+            .open(&queue(), OpenOptions::output().with_input())
+            .unwrap();
+        s.put(h, persistent("kept"), &PutOptions::default())
+            .unwrap();
+        // Unit of work 1 gets "kept" and puts "phantom", then the process dies.
+        s.get(h, &GetOptions::new().syncpoint()).unwrap();
+        s.put(h, persistent("phantom"), &PutOptions::syncpoint())
+            .unwrap();
+        // The process dies: nothing runs on the way out.
+        std::mem::forget(s);
+        std::mem::forget(qm);
+    }
+    storage.crash();
+    {
+        let qm = open(storage.clone());
+        let mut s = session(&qm);
+        let h = s.open(&queue(), OpenOptions::output()).unwrap();
+        s.put(h, persistent("new"), &PutOptions::syncpoint())
+            .unwrap();
+        s.commit().unwrap();
+        // The process dies: nothing runs on the way out.
+        std::mem::forget(s);
+        std::mem::forget(qm);
+    }
+    storage.crash();
+    let qm = open(storage);
+    let got: Vec<String> = drain(&qm, "DEV.QUEUE.1")
+        .into_iter()
+        .map(|(t, _)| t)
+        .collect();
+    assert_eq!(got, vec!["kept".to_owned(), "new".to_owned()]);
+}
+
 /// One step of the crash workload; `Ok` means the queue manager acknowledged it.
 fn run_workload(storage: Arc<dyn Storage>, acked: &mut Model) {
     let Ok((qm, _)) =

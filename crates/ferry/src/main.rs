@@ -90,6 +90,10 @@ enum QmCommand {
         /// clients, fewer threads mean fewer cross-thread wake-ups.
         #[arg(long, value_name = "N")]
         io_threads: Option<usize>,
+        /// Start even if the recovery log is damaged: recover up to its last good record and
+        /// log exactly what was dropped (without this, a damaged log stops the start).
+        #[arg(long)]
+        recover_to_last_good: bool,
     },
     /// Manage the users allowed to connect over tcp and tls (QMDIR/users.toml, Argon2id hashes).
     /// Once a user file exists, tcp and tls clients must give a user and password.
@@ -313,9 +317,18 @@ fn run(cli: Cli) -> Result<(), CliError> {
             tls,
             heartbeat,
             io_threads,
+            recover_to_last_good,
         }) => {
             init_logging("info");
-            qm::start(&home.home(), &name, listen, tls, heartbeat, io_threads)
+            qm::start(
+                &home.home(),
+                &name,
+                listen,
+                tls,
+                heartbeat,
+                io_threads,
+                recover_to_last_good,
+            )
         }
         Command::Qm(QmCommand::User { action }) => match action {
             UserCommand::Add { qm, user, home } => qm::user_add(&home.home(), &qm, &user),

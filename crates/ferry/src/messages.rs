@@ -111,20 +111,11 @@ fn connect(t: &Resolved, app: &str) -> Result<Connection, CliError> {
 }
 
 /// Says plainly what embedded mode without persistence means for the messages.
-fn embedded_note(conn: &Connection, t: &Resolved, putting: bool) {
-    if conn.mode() != ConnMode::Embedded {
-        return;
-    }
-    if putting {
+fn embedded_note(conn: &Connection, t: &Resolved, persistent: bool) {
+    if conn.mode() == ConnMode::Embedded && !persistent {
         eprintln!(
-            "ferry: note: queue manager {} is hosted in this process (embedded) with non-persistent \
-             storage; messages live until this process exits: persistence arrives with the recovery log issue",
-            t.label
-        );
-    } else {
-        eprintln!(
-            "ferry: note: queue manager {} is hosted in this process (embedded) with non-persistent \
-             storage, so it starts empty: persistence arrives with the recovery log issue",
+            "ferry: note: queue manager {} is hosted in this process (embedded); messages that are \
+             not persistent live only until this process exits (use --persistent to keep them)",
             t.label
         );
     }
@@ -134,7 +125,7 @@ fn embedded_note(conn: &Connection, t: &Resolved, putting: bool) {
 pub fn put(t: &Resolved, persistent: bool) -> Result<(), CliError> {
     let mut conn = connect(t, "ferry put")?;
     let h = conn.open_queue(&t.queue, OpenOptions::output())?;
-    embedded_note(&conn, t, true);
+    embedded_note(&conn, t, persistent);
     let n = put_lines(&mut conn, h, io::stdin().lock(), persistent)?;
     conn.close(h, CloseOptions::None)?;
     conn.disconnect()?;
@@ -186,7 +177,6 @@ fn put_lines(
 pub fn get(t: &Resolved, wait_secs: u64) -> Result<(), CliError> {
     let mut conn = connect(t, "ferry get")?;
     let h = conn.open_queue(&t.queue, OpenOptions::input())?;
-    embedded_note(&conn, t, false);
     get_all(
         &mut conn,
         h,
@@ -240,7 +230,6 @@ fn get_all(
 pub fn browse(t: &Resolved) -> Result<(), CliError> {
     let mut conn = connect(t, "ferry browse")?;
     let h = conn.open_queue(&t.queue, OpenOptions::browse())?;
-    embedded_note(&conn, t, false);
     browse_all(&mut conn, h, &mut io::stdout().lock())?;
     conn.close(h, CloseOptions::None)?;
     conn.disconnect()?;

@@ -3,8 +3,8 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use ferry_core::home::{self, DirLock, QmFile, CONFIG_FILE, LOCK_FILE};
-use ferry_core::{MqError, QmConfig, QueueManager, Reason};
+use ferry_core::home::{self, DirLock, CONFIG_FILE, LOCK_FILE};
+use ferry_core::{MqError, Reason};
 
 use crate::{qm_dir, signals, CliError};
 
@@ -58,6 +58,7 @@ pub fn start(
     tls: crate::TlsArgs,
     heartbeat_secs: u64,
     io_threads: Option<usize>,
+    recover_to_last_good: bool,
 ) -> Result<(), CliError> {
     // Before any thread starts, so every thread inherits the mask.
     let signals = signals::ShutdownSignals::block()
@@ -71,13 +72,23 @@ pub fn start(
             Err(e) => return Err(e.into()),
         }
     }
-    let file = QmFile::load(&dir)?;
     let lock = DirLock::acquire(&dir)?;
-    let qm = QueueManager::new(QmConfig {
-        attrs: file.attrs()?,
-        clock: Default::default(),
-        dev_queues: file.qmgr.dev_queues,
-    })?;
+    let (qm, report) = home::open_queue_manager(&dir, recover_to_last_good)?;
+    tracing::info!(
+        took_ms = report.took.as_millis() as u64,
+        records = report.records,
+        messages = report.messages,
+        units_of_work_backed_out = report.uows_backed_out,
+        expired = report.expired,
+        "recovered from the log"
+    );
+    if let Some((file, offset)) = &report.torn_tail {
+        tracing::info!(file = %file, offset, "dropped a torn write at the end of the log (never acknowledged)");
+    }
+    if let Some(l) = &report.lost {
+        tracing::warn!(file = %l.file, offset = l.offset, reason = l.reason, records_dropped = l.records_dropped,
+            last_good_lsn = l.last_good_lsn, "started from the last good log record: later records were dropped");
+    }
     qm.start_expiry_sweeper(EXPIRY_INTERVAL)
         .map_err(|e| CliError::other(format!("cannot start the expiry sweeper thread: {e}")))?;
     tracing::info!(
@@ -85,7 +96,7 @@ pub fn start(
         pid = std::process::id(),
         dir = %dir.display(),
         queues = qm.queue_names().len(),
-        "queue manager started (messages are held in memory: persistence arrives with the recovery log issue)"
+        "queue manager started"
     );
     let mut config = ferry_server::ServerConfig::new(&dir);
     config.limits.heartbeat = std::time::Duration::from_secs(heartbeat_secs.max(1));

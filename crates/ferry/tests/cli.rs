@@ -417,7 +417,7 @@ fn put_to_an_unknown_queue_exits_2_naming_the_reason() {
 }
 
 #[test]
-fn put_counts_lines_and_is_honest_that_messages_die_with_the_process() {
+fn persistent_messages_outlive_the_process_that_put_them_and_others_do_not() {
     let sb = Sandbox::new("put");
     assert_eq!(sb.run(&["qm", "create", "QM1"], "").code(), Some(0));
     let out = sb.run(
@@ -429,19 +429,20 @@ fn put_counts_lines_and_is_honest_that_messages_die_with_the_process() {
         out.stdout.contains("3 messages put to DEV.QUEUE.1"),
         "{out:?}"
     );
+    // Non-persistent messages die with the embedded queue manager's process, and it says so.
+    let out = sb.run(&["put", "QM1", "DEV.QUEUE.1"], "fleeting\n");
+    assert_eq!(out.code(), Some(0), "{out:?}");
     assert!(
-        out.stderr
-            .contains("messages live until this process exits")
-            && out
-                .stderr
-                .contains("persistence arrives with the recovery log issue"),
+        out.stderr.contains("only until this process exits"),
         "{out:?}"
     );
-    // Until the recovery log arrives, the next process hosts a fresh, empty queue manager. When
-    // persistence lands, this becomes: get prints the persistent messages.
+    // The next process finds the persistent ones, in order, through the recovery log.
     let get = sb.run(&["get", "QM1", "DEV.QUEUE.1"], "");
     assert_eq!(get.code(), Some(0), "{get:?}");
-    assert_eq!(get.stdout, "", "{get:?}");
+    assert_eq!(get.stdout, "one\ntwo\nthree\n", "{get:?}");
+    // ...and their gets were durable too.
+    let again = sb.run(&["get", "QM1", "DEV.QUEUE.1"], "");
+    assert_eq!(again.stdout, "", "{again:?}");
 }
 
 #[test]
