@@ -84,12 +84,54 @@ fn default_true() -> bool {
     true
 }
 
+/// The `[log]` section of `qm.toml`: the recovery log and checkpoints (MQ's qm.ini `Log` and
+/// `TuningParameters` stanzas). Every value has a default; see docs/log.md.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LogSection {
+    /// `circular` (extents no checkpoint or queued message needs are removed) or `linear`
+    /// (extents are kept, for media recovery and archiving). MQ's LogType.
+    #[serde(rename = "type")]
+    pub log_type: String,
+    /// MiB per extent, 1–1024 (MQ's LogFilePages × 4 KiB).
+    pub extent_mib: u64,
+    /// Most extents the log may span, 0 for no limit (MQ's LogPrimaryFiles +
+    /// LogSecondaryFiles). Queued persistent message content lives in the log, so this bounds
+    /// the disk persistent messages may use; a put that would need more is refused with
+    /// MQRC_RESOURCE_PROBLEM.
+    pub max_extents: u64,
+    /// KiB of log buffer (MQ's LogBufferPages × 4 KiB).
+    pub buffer_kib: usize,
+    /// MiB of log written between checkpoints, at least (a large checkpoint stretches it).
+    pub checkpoint_mib: u64,
+    /// KiB of persistent messages each queue also keeps in memory (MQ's DefaultPQBufferSize);
+    /// beyond it they are read back from the log when got.
+    pub queue_buffer_kib: usize,
+}
+
+impl Default for LogSection {
+    fn default() -> Self {
+        let d = crate::persist::PersistSettings::default();
+        LogSection {
+            log_type: "circular".into(),
+            extent_mib: d.log.extent_size >> 20,
+            max_extents: d.log.max_extents,
+            buffer_kib: d.log.buffer_size >> 10,
+            checkpoint_mib: d.checkpoint_bytes >> 20,
+            queue_buffer_kib: d.queue_buffer >> 10,
+        }
+    }
+}
+
 /// The whole `qm.toml`. Unknown keys are refused with a message naming them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct QmFile {
     /// Queue manager attributes.
     pub qmgr: QmSection,
+    /// Recovery log settings.
+    #[serde(default)]
+    pub log: LogSection,
 }
 
 impl QmFile {
@@ -106,7 +148,49 @@ impl QmFile {
                 max_connections: default_maxconns(),
                 dev_queues: true,
             },
+            log: LogSection::default(),
         }
+    }
+
+    /// The persistence settings the `[log]` section describes, validated.
+    pub fn persist_settings(&self) -> MqResult<crate::persist::PersistSettings> {
+        let l = &self.log;
+        let bad = |what: String| {
+            MqError::new(
+                Reason::AttributeValueError,
+                format!("qm.toml [log]: {what}"),
+            )
+        };
+        let log_type = match l.log_type.as_str() {
+            "circular" => ferry_log::LogType::Circular,
+            "linear" => ferry_log::LogType::Linear,
+            other => return Err(bad(format!("type = \"{other}\" is not circular or linear"))),
+        };
+        if !(1..=1024).contains(&l.extent_mib) {
+            return Err(bad(format!(
+                "extent_mib = {} is outside 1–1024",
+                l.extent_mib
+            )));
+        }
+        if !(64..=1 << 20).contains(&l.buffer_kib) {
+            return Err(bad(format!(
+                "buffer_kib = {} is outside 64–1048576",
+                l.buffer_kib
+            )));
+        }
+        if l.checkpoint_mib == 0 {
+            return Err(bad("checkpoint_mib must be at least 1".into()));
+        }
+        Ok(crate::persist::PersistSettings {
+            log: ferry_log::LogConfig {
+                extent_size: l.extent_mib << 20,
+                buffer_size: l.buffer_kib << 10,
+                log_type,
+                max_extents: l.max_extents,
+            },
+            queue_buffer: l.queue_buffer_kib << 10,
+            checkpoint_bytes: l.checkpoint_mib << 20,
+        })
     }
 
     /// The queue manager attributes this file describes, validated.
@@ -199,7 +283,7 @@ pub fn open_queue_manager(
     } else {
         ferry_log::RecoveryMode::Strict
     };
-    crate::QueueManager::open_persistent(config, std::sync::Arc::new(storage), ferry_log::LogConfig::default(), mode)
+    crate::QueueManager::open_persistent(config, std::sync::Arc::new(storage), file.persist_settings()?, mode)
         .map_err(|e| match e.reason {
             Reason::QMgrDataError => MqError::new(
                 e.reason,

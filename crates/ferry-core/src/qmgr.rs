@@ -142,6 +142,10 @@ pub struct QueueStatus {
 /// What a restart found in the recovery log.
 #[derive(Debug, Clone)]
 pub struct RecoveryReport {
+    /// The checkpoint restart began from, if any.
+    pub checkpoint: Option<String>,
+    /// Newer checkpoints found damaged and passed over (a crash while one was written).
+    pub skipped_checkpoints: Vec<String>,
     /// Log records replayed.
     pub records: usize,
     /// Persistent messages restored to their queues.
@@ -238,66 +242,179 @@ impl QueueManager {
     }
 
     /// A queue manager whose persistent messages and definitions live in the recovery log on
-    /// `storage`: the log is scanned and replayed (units of work open at a crash are backed out),
-    /// then opened for appending. Returns what the restart found.
+    /// `storage`: the newest good checkpoint is read, the log records after it are replayed
+    /// (units of work open at a crash are backed out), and the log is opened for appending. A
+    /// background thread takes checkpoints as the log grows. Returns what the restart found.
     pub fn open_persistent(
         config: QmConfig,
         storage: Arc<dyn ferry_log::Storage>,
-        log_config: ferry_log::LogConfig,
+        settings: crate::persist::PersistSettings,
         mode: ferry_log::RecoveryMode,
     ) -> MqResult<(Self, RecoveryReport)> {
+        use crate::persist::Recovery;
         let started = std::time::Instant::now();
         let data = |e: ferry_log::LogError| MqError::new(Reason::QMgrDataError, e.to_string());
-        let scanned = ferry_log::scan(storage.as_ref(), 1, mode).map_err(data)?;
-        let replayed = crate::persist::replay(&scanned.records)?;
+        let (loaded, skipped) = crate::checkpoint::load_newest(storage.as_ref())?;
+        let (mut recovery, start, checkpoint) = match loaded {
+            Some(l) => (l.recovery, Some(l.replay_from), Some(l.file)),
+            None => (Recovery::default(), None, None),
+        };
+        if start.is_none() {
+            // Without a checkpoint the log must be whole from its first extent.
+            let first = storage
+                .list()
+                .map_err(|e| MqError::new(Reason::QMgrDataError, e.to_string()))?
+                .iter()
+                .filter_map(|n| ferry_log::format::extent_number(n))
+                .min();
+            if let Some(first) = first.filter(|f| *f != 1) {
+                return Err(MqError::new(
+                    Reason::QMgrDataError,
+                    format!(
+                        "the recovery log starts at extent {first} but no checkpoint can be read{}",
+                        if skipped.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" (damaged: {})", skipped.join(", "))
+                        }
+                    ),
+                ));
+            }
+        }
+        let mut failed = None;
+        let end = ferry_log::scan_from(storage.as_ref(), start, mode, &mut |r| {
+            recovery.apply(r).map_err(|e| {
+                let text = e.detail.clone();
+                failed = Some(e);
+                ferry_log::LogError::Io(text)
+            })
+        });
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        let end = end.map_err(data)?;
+        recovery.finish();
         let qm = QueueManager::new(config)?;
         qm.shared
             .next_uow
-            .store(replayed.max_uow + 1, Ordering::Relaxed);
-        for (name, def) in &replayed.definitions {
-            qm.define_queue(name.as_str(), def.clone(), true)?;
+            .store(recovery.max_uow + 1, Ordering::Relaxed);
+        // Definitions: a checkpoint holds the complete set, so default queues missing from it
+        // were deleted (system queues are always kept).
+        let defined: std::collections::HashSet<ObjectName> =
+            recovery.definitions.iter().map(|(n, _)| *n).collect();
+        let mut gone: Vec<ObjectName> = recovery
+            .deleted
+            .iter()
+            .filter(|n| !defined.contains(n))
+            .copied()
+            .collect();
+        if recovery.definitions_complete {
+            gone.extend(
+                qm.queue_names()
+                    .into_iter()
+                    .map(|(n, _)| n)
+                    .filter(|n| !defined.contains(n) && !n.as_str().starts_with("SYSTEM.")),
+            );
         }
-        for name in &replayed.deleted {
-            if qm.lookup(name).is_some() && !replayed.definitions.iter().any(|(n, _)| n == name) {
-                let _ = qm.delete_queue(name.as_str(), true);
+        for name in gone {
+            if qm.lookup(&name).is_some() {
+                qm.delete_queue(name.as_str(), true)?;
             }
         }
+        for (name, def) in &recovery.definitions {
+            qm.define_in_memory(*name, def.clone(), true)?;
+        }
         let mut messages = 0;
-        for (name, msgs) in &replayed.messages {
-            let Ok(q) = qm.local_queue(name) else {
+        for (name, msgs) in std::mem::take(&mut recovery.messages) {
+            let Ok(q) = qm.local_queue(&name) else {
                 continue;
             };
             let mut st = q.lock();
-            for r in msgs {
-                let expires_at = r.expiry.map_or(0, |d| qm.shared.clock.deadline(d));
-                let mut msg = r.msg.clone();
-                msg.descriptor.expiry = r.expiry;
-                st.store
-                    .insert(r.seq, msg, expires_at, crate::store::SlotState::Available);
+            for (seq, l) in msgs {
+                let expires_at = crate::persist::time_left(l.expiry_ms)
+                    .map_or(0, |d| qm.shared.clock.deadline(d));
+                if l.expiry_ms != 0 && expires_at == 0 {
+                    continue;
+                }
+                st.store.insert_on_disk(
+                    seq,
+                    l.entry,
+                    expires_at,
+                    crate::store::SlotState::Available,
+                );
                 messages += 1;
             }
         }
-        for (name, max) in &replayed.max_seq {
+        for (name, max) in &recovery.max_seq {
             if let Ok(q) = qm.local_queue(name) {
                 q.lock().store.resume_after(*max);
             }
         }
-        let log = ferry_log::Log::open(storage, log_config, scanned.tail).map_err(data)?;
-        let persist = crate::persist::Persist::new(log);
+        let log = ferry_log::Log::open(storage.clone(), settings.log, end.tail).map_err(data)?;
+        let progress = crate::checkpoint::Progress::default();
+        let persist = crate::persist::Persist::new(log, storage, settings, progress);
         let _ = qm.shared.persist.set(persist.clone());
         for q in qm.local_queues() {
-            q.lock().persist = Some(persist.clone());
+            let mut st = q.lock();
+            st.persist = Some(persist.clone());
+            st.store.set_buffer_limit(settings.queue_buffer);
         }
+        qm.start_checkpointer().map_err(|e| {
+            MqError::new(
+                Reason::UnexpectedError,
+                format!("cannot start the checkpoint thread: {e}"),
+            )
+        })?;
         let report = RecoveryReport {
-            records: replayed.records,
+            checkpoint,
+            skipped_checkpoints: skipped,
+            records: recovery.records,
             messages,
-            uows_backed_out: replayed.uows_backed_out,
-            expired: replayed.expired,
-            torn_tail: scanned.torn_tail,
-            lost: scanned.lost,
+            uows_backed_out: recovery.uows_backed_out,
+            expired: recovery.expired,
+            torn_tail: end.torn_tail,
+            lost: end.lost,
             took: started.elapsed(),
         };
+        tracing::info!(
+            checkpoint = report.checkpoint.as_deref().unwrap_or("none"),
+            records = report.records,
+            messages = report.messages,
+            uows_backed_out = report.uows_backed_out,
+            expired = report.expired,
+            took_ms = report.took.as_millis() as u64,
+            "recovery complete"
+        );
         Ok((qm, report))
+    }
+
+    /// Takes a checkpoint now (a clean stop does, so the next start replays nothing). Returns
+    /// `None` for a queue manager without a recovery log.
+    pub fn checkpoint(&self) -> MqResult<Option<crate::checkpoint::Report>> {
+        crate::checkpoint::take(self)
+    }
+
+    /// Starts the thread that takes a checkpoint whenever enough log has been written since the
+    /// last one; it ends when the queue manager is dropped or stops.
+    fn start_checkpointer(&self) -> std::io::Result<()> {
+        let weak = Arc::downgrade(&self.shared);
+        std::thread::Builder::new()
+            .name("ferry-checkpoint".into())
+            .spawn(move || loop {
+                std::thread::sleep(Duration::from_millis(50));
+                let Some(shared) = weak.upgrade() else { return };
+                let qm = QueueManager { shared };
+                if qm.run_state() == RunState::Stopping {
+                    return;
+                }
+                let Some(p) = qm.persist() else { return };
+                if crate::checkpoint::due(p) {
+                    if let Err(e) = crate::checkpoint::take(&qm) {
+                        tracing::warn!(error = %e, "checkpoint failed; will retry");
+                    }
+                }
+            })
+            .map(|_| ())
     }
 
     /// A queue manager with default settings, for tests and quick starts.
@@ -430,12 +547,16 @@ impl QueueManager {
         self.end_all_waits(Reason::QMgrQuiescing);
     }
 
-    /// Stops: every wait ends and every later call answers Q_MGR_STOPPING.
+    /// Stops: every wait ends and every later call answers Q_MGR_STOPPING. A persistent queue
+    /// manager takes a last checkpoint, so its next start has no log to replay.
     pub fn stop(&self) {
         self.shared
             .run_state
             .store(RunState::Stopping as u8, Ordering::Release);
         self.end_all_waits(Reason::QMgrStopping);
+        if let Err(e) = self.checkpoint() {
+            tracing::warn!(error = %e, "the checkpoint at stop failed; the next start replays the log");
+        }
     }
 
     fn end_all_waits(&self, reason: Reason) {
@@ -476,6 +597,7 @@ impl QueueManager {
     /// attributes (its messages stay); without, an existing name is an error.
     pub fn define_queue(&self, name: &str, def: QueueDefinition, replace: bool) -> MqResult<()> {
         let n = object_name(name)?;
+        let _gate = self.persist().map(|p| p.gate());
         self.define_in_memory(n, def.clone(), replace)?;
         self.log_definition(&n, &def)
     }
@@ -488,7 +610,7 @@ impl QueueManager {
         }
     }
 
-    fn define_in_memory(
+    pub(crate) fn define_in_memory(
         &self,
         name: ObjectName,
         def: QueueDefinition,
@@ -560,6 +682,7 @@ impl QueueManager {
     /// with GET_INHIBITED; changing MSGDLVSQ reorders the stored messages.
     pub fn alter_local(&self, name: &str, f: impl FnOnce(&mut LocalQueueAttrs)) -> MqResult<()> {
         let q = self.local_queue(&object_name(name)?)?;
+        let _gate = self.persist().map(|p| p.gate());
         let mut a = q.lock().attrs.clone();
         f(&mut a);
         a.validate()?;
@@ -570,13 +693,18 @@ impl QueueManager {
     /// A new queue object, logging its persistent messages when the queue manager persists.
     fn new_queue(&self, name: ObjectName, attrs: LocalQueueAttrs) -> Arc<Queue> {
         let q = Queue::new(name, attrs);
-        q.lock().persist = self.persist().cloned();
+        if let Some(p) = self.persist() {
+            let mut st = q.lock();
+            st.persist = Some(p.clone());
+            st.store.set_buffer_limit(p.settings().queue_buffer);
+        }
         q
     }
 
     /// Changes an alias queue's attributes (ALTER QALIAS).
     pub fn alter_alias(&self, name: &str, f: impl FnOnce(&mut AliasQueueAttrs)) -> MqResult<()> {
         let n = object_name(name)?;
+        let _gate = self.persist().map(|p| p.gate());
         match self.lookup(&n) {
             Some(Object::Alias(a)) => {
                 let def = {
@@ -597,6 +725,7 @@ impl QueueManager {
     /// Deletes a queue. A local queue must have no open handles, and no messages unless `purge`.
     pub fn delete_queue(&self, name: &str, purge: bool) -> MqResult<()> {
         let n = object_name(name)?;
+        let _gate = self.persist().map(|p| p.gate());
         let mut objects = self.shared.objects.write();
         match objects.get(&n) {
             None => return Err(unknown(&n)),
@@ -628,7 +757,7 @@ impl QueueManager {
         objects.remove(&n);
         drop(objects);
         match self.persist() {
-            Some(p) => p.queue_event(crate::persist::kind::DELETE, &n),
+            Some(p) => p.wait(p.queue_event(crate::persist::kind::DELETE, &n)?),
             None => Ok(()),
         }
     }
@@ -643,10 +772,15 @@ impl QueueManager {
                 format!("queue {name} has uncommitted messages; it can be cleared once those units of work end"),
             ));
         }
+        // Logged under the queue's lock, like puts and gets, so the log orders it among them.
+        let lsn = match self.persist() {
+            Some(p) => Some(p.queue_event(crate::persist::kind::CLEAR, &q.name)?),
+            None => None,
+        };
         let n = st.store.clear_available();
         drop(st);
-        if let Some(p) = self.persist() {
-            p.queue_event(crate::persist::kind::CLEAR, &q.name)?;
+        if let (Some(p), Some(lsn)) = (self.persist(), lsn) {
+            p.wait(lsn)?;
         }
         Ok(n)
     }
@@ -737,6 +871,7 @@ impl QueueManager {
         }
         let permanent = attrs.definition_type == DefinitionType::PermanentDynamic;
         let q = self.new_queue(name, attrs.clone());
+        let _gate = self.persist().filter(|_| permanent).map(|p| p.gate());
         let mut objects = self.shared.objects.write();
         if objects.contains_key(&name) {
             return Err(MqError::new(
@@ -775,6 +910,8 @@ impl QueueManager {
 
     /// Removes a temporary dynamic queue when its creating handle closes (or its connection ends).
     pub(crate) fn drop_dynamic(&self, q: &Arc<Queue>) {
+        let permanent_def = q.lock().attrs.definition_type == DefinitionType::PermanentDynamic;
+        let _gate = self.persist().filter(|_| permanent_def).map(|p| p.gate());
         let mut objects = self.shared.objects.write();
         if let Some(Object::Local(existing)) = objects.get(&q.name) {
             if Arc::ptr_eq(existing, q) {
@@ -787,7 +924,10 @@ impl QueueManager {
         let permanent = st.attrs.definition_type == DefinitionType::PermanentDynamic;
         drop(st);
         if let (true, Some(p)) = (permanent, self.persist()) {
-            if let Err(e) = p.queue_event(crate::persist::kind::DELETE, &q.name) {
+            if let Err(e) = p
+                .queue_event(crate::persist::kind::DELETE, &q.name)
+                .and_then(|lsn| p.wait(lsn))
+            {
                 tracing::warn!(queue = %q.name, error = %e, "could not log the deletion of a dynamic queue");
             }
         }

@@ -14,8 +14,9 @@ use crate::message::{Message, Persistence, Priority};
 use crate::name::ObjectName;
 use crate::objects::{DefinitionType, DeliverySequence, LocalQueueAttrs};
 use crate::reason::{MqError, MqResult, Reason};
-use crate::store::{Match, Pos, SlotState, Store, UowId};
+use crate::store::{Entry, Held, Match, OnDisk, Pos, SlotState, Store, UowId};
 use crate::waiter::{Delivery, Waiter, Waiters};
+use ferry_log::RecordPos;
 
 /// Counters and times reported by queue status (DISPLAY QSTATUS) and metrics.
 #[derive(Debug, Clone, Default)]
@@ -170,19 +171,20 @@ impl Queue {
             Err(e) => return Err((e, msg)),
         };
         let seq = st.store.next_seq();
-        let lsn = match st.log_put(seq, uow, &msg) {
+        let logged = match st.log_put(seq, uow, &msg) {
             Ok(l) => l,
             Err(e) => return Err((e, msg)),
         };
+        let disk = logged.map(|a| a.pos);
         st.stats.puts += 1;
         st.stats.last_put = Some(msg.descriptor.put_time);
         let pos = match uow {
             Some(u) => Some(
                 st.store
-                    .insert(seq, msg, expires_at, SlotState::PutPending(u)),
+                    .insert(seq, msg, disk, expires_at, SlotState::PutPending(u)),
             ),
             None => {
-                st.offer(msg, seq, expires_at);
+                st.offer(msg, seq, expires_at, disk);
                 None
             }
         };
@@ -190,7 +192,7 @@ impl Queue {
             pos,
             persistence,
             priority,
-            lsn,
+            lsn: logged.map(|a| a.lsn),
         })
     }
 
@@ -294,19 +296,26 @@ impl Queue {
             return None;
         }
         let threshold = st.attrs.backout_threshold;
-        let count = {
-            let m = st.store.peek_mut(pos)?;
-            m.descriptor.backout_count = m.descriptor.backout_count.saturating_add(1);
-            m.descriptor.backout_count
-        };
+        let count = st.store.bump_backout(pos)?;
         if threshold > 0 && count >= threshold {
             let expires_at = st.store.expires_at(pos);
+            let (msg, logged) = match st.load(pos) {
+                Ok(Some(found)) => found,
+                Ok(None) => return None,
+                Err(e) => {
+                    // Unreadable: it stays where it is rather than be lost.
+                    tracing::warn!(queue = %self.name, error = %e, "a poison message could not be read back to move it");
+                    st.make_available(pos);
+                    return None;
+                }
+            };
             // Leaving for the backout queue is logged as a get outside any unit of work (the
             // queue it lands on logs the put).
-            if let Some(m) = st.store.peek(pos) {
-                let _ = st.log_get(pos.seq, None, m);
+            if logged {
+                let _ = st.log_get(pos.seq, None);
             }
-            return st.store.remove(pos).map(|m| (m, expires_at));
+            st.store.remove(pos);
+            return Some((msg, expires_at));
         }
         st.make_available(pos);
         None
@@ -317,8 +326,8 @@ impl Queue {
     pub fn restore(&self, msg: Message, seq: u64, expires_at: u64) {
         let mut st = self.state.lock();
         // A persistent message that left the queue in the log comes back to it there too.
-        let _ = st.log_put(seq, None, &msg);
-        st.offer(msg, seq, expires_at);
+        let disk = st.log_put(seq, None, &msg).ok().flatten().map(|a| a.pos);
+        st.offer(msg, seq, expires_at, disk);
     }
 
     /// Undoes a hand-over the getter could not take: the message goes back in order (and may be
@@ -336,18 +345,50 @@ impl Queue {
 
 impl QueueState {
     /// Logs a persistent put (outside a unit of work when `uow` is `None`).
-    fn log_put(&self, seq: u64, uow: Option<UowId>, msg: &Message) -> MqResult<Option<u64>> {
+    fn log_put(
+        &self,
+        seq: u64,
+        uow: Option<UowId>,
+        msg: &Message,
+    ) -> MqResult<Option<ferry_log::Appended>> {
         match &self.persist {
             Some(p) if self.logs(msg) => p.put(&self.name, seq, uow.unwrap_or(0), msg).map(Some),
             _ => Ok(None),
         }
     }
 
-    /// Logs a persistent get.
-    fn log_get(&self, seq: u64, uow: Option<UowId>, msg: &Message) -> MqResult<Option<u64>> {
+    /// Logs the get of a logged message.
+    fn log_get(&self, seq: u64, uow: Option<UowId>) -> MqResult<Option<u64>> {
         match &self.persist {
-            Some(p) if self.logs(msg) => p.get(&self.name, seq, uow.unwrap_or(0)).map(Some),
-            _ => Ok(None),
+            Some(p) => p.get(&self.name, seq, uow.unwrap_or(0)).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// Reads back a message whose content is only in the log.
+    fn read_disk(&self, seq: u64, d: &OnDisk) -> MqResult<Message> {
+        match &self.persist {
+            Some(p) => p.read_message(&self.name, seq, d),
+            None => Err(MqError::new(
+                Reason::UnexpectedError,
+                format!(
+                    "message #{seq} on {} is on disk but the queue has no log",
+                    self.name
+                ),
+            )),
+        }
+    }
+
+    /// A copy of the message at `pos` (read back from the log if need be), and whether it is
+    /// logged (its gets must be too).
+    pub fn load(&self, pos: Pos) -> MqResult<Option<(Message, bool)>> {
+        match self.store.entry(pos) {
+            None => Ok(None),
+            Some(Entry::Mem(m)) => Ok(Some((m.clone(), self.persist.is_some() && self.logs(m)))),
+            Some(Entry::Disk(d)) => {
+                let d = *d;
+                Ok(Some((self.read_disk(pos.seq, &d)?, true)))
+            }
         }
     }
 
@@ -428,7 +469,18 @@ impl QueueState {
         name: &ObjectName,
     ) -> MqResult<GetStep> {
         let expires_at = self.store.expires_at(pos);
-        let body_len = self.store.peek(pos).map_or(0, |m| m.body.len());
+        // A message only in the log is read back first: its length decides truncation, and a
+        // message that cannot be read is reported and left where it is.
+        let (from_disk, body_len, logged) = match self.store.entry(pos) {
+            None => return Ok(GetStep::Empty),
+            Some(Entry::Mem(m)) => (None, m.body.len(), self.persist.is_some() && self.logs(m)),
+            Some(Entry::Disk(d)) => {
+                let d = *d;
+                let m = self.read_disk(pos.seq, &d)?;
+                let len = m.body.len();
+                (Some(m), len, true)
+            }
+        };
         if let Some(max) = spec.max_len {
             if body_len > max && !spec.accept_truncated {
                 return Err(MqError {
@@ -443,20 +495,22 @@ impl QueueState {
             }
         }
         let mut lsn = None;
-        if spec.browse.is_none() {
-            if let Some(m) = self.store.peek(pos) {
-                lsn = self.log_get(pos.seq, spec.uow, m)?;
-            }
+        if spec.browse.is_none() && logged {
+            lsn = self.log_get(pos.seq, spec.uow)?;
         }
         let msg = if spec.browse.is_some() {
-            self.store.peek(pos).cloned()
+            from_disk.or_else(|| self.store.peek(pos).cloned())
         } else if let Some(u) = spec.uow {
             self.store.set_state(pos, SlotState::GotPending(u));
             self.note_get(now);
-            self.store.peek(pos).cloned()
+            from_disk.or_else(|| self.store.peek(pos).cloned())
         } else {
             self.note_get(now);
-            self.store.remove(pos)
+            match self.store.remove(pos) {
+                Some(Held::Mem(m)) => Some(m),
+                Some(Held::Disk(_)) => from_disk,
+                None => None,
+            }
         };
         match msg {
             Some(msg) => Ok(GetStep::Got {
@@ -476,14 +530,32 @@ impl QueueState {
 
     /// Makes a stored slot available, handing it to a waiter if one wants it.
     fn make_available(&mut self, pos: Pos) {
+        self.store.set_state(pos, SlotState::Available);
         if self.waiters.is_empty() {
-            self.store.set_state(pos, SlotState::Available);
             return;
         }
-        let expires_at = self.store.expires_at(pos);
-        self.store.set_state(pos, SlotState::Available);
-        if let Some(msg) = self.store.remove(pos) {
-            self.offer(msg, pos.seq, expires_at);
+        let persist = self.persist.is_some();
+        match self.store.entry(pos) {
+            None => {}
+            Some(Entry::Mem(m)) if !(persist && self.logs(m)) => {
+                let expires_at = self.store.expires_at(pos);
+                if let Some(Held::Mem(msg)) = self.store.remove(pos) {
+                    self.offer(msg, pos.seq, expires_at, None);
+                }
+            }
+            // A logged message stays stored (its get must be logged): wake a getter for it.
+            Some(Entry::Mem(m)) => {
+                while let Some(w) = self.waiters.take_for(m) {
+                    if w.retry() {
+                        break;
+                    }
+                }
+                self.waiters.wake_browsers();
+            }
+            Some(Entry::Disk(_)) => {
+                self.waiters.retry_all();
+                self.waiters.wake_browsers();
+            }
         }
     }
 
@@ -491,7 +563,7 @@ impl QueueState {
     ///
     /// A persistent message is not handed over: it is stored and the waiter woken to get it
     /// the ordinary way, so its get is logged (and made durable) like any other.
-    fn offer(&mut self, mut msg: Message, seq: u64, expires_at: u64) {
+    fn offer(&mut self, mut msg: Message, seq: u64, expires_at: u64, disk: Option<RecordPos>) {
         if self.persist.is_some() && self.logs(&msg) {
             while let Some(w) = self.waiters.take_for(&msg) {
                 if w.retry() {
@@ -499,7 +571,7 @@ impl QueueState {
                 }
             }
             self.store
-                .insert(seq, msg, expires_at, SlotState::Available);
+                .insert(seq, msg, disk, expires_at, SlotState::Available);
             self.waiters.wake_browsers();
             return;
         }
@@ -514,9 +586,9 @@ impl QueueState {
             match w.uow {
                 Some(u) => {
                     let copy = msg.clone();
-                    let pos = self
-                        .store
-                        .insert(seq, msg, expires_at, SlotState::GotPending(u));
+                    let pos =
+                        self.store
+                            .insert(seq, msg, None, expires_at, SlotState::GotPending(u));
                     let d = Delivery {
                         msg: copy,
                         pending_pos: Some(pos),
@@ -533,8 +605,8 @@ impl QueueState {
                         Err(_) => {
                             // The waiter gave up just now: take the message back out and go on.
                             match self.store.remove(pos) {
-                                Some(m) => msg = m,
-                                None => return,
+                                Some(Held::Mem(m)) => msg = m,
+                                _ => return,
                             }
                         }
                     }
@@ -559,7 +631,7 @@ impl QueueState {
             }
         }
         self.store
-            .insert(seq, msg, expires_at, SlotState::Available);
+            .insert(seq, msg, None, expires_at, SlotState::Available);
         self.waiters.wake_browsers();
     }
 }

@@ -206,6 +206,9 @@ reasons! {
     /// An object with this name already exists.
     ObjectAlreadyExists = 2100, "MQRC_OBJECT_ALREADY_EXISTS", Failed,
         "an object with this name already exists; pick another name or replace it";
+    /// A resource the queue manager cannot wait for ran out (the recovery log is full).
+    ResourceProblem = 2102, "MQRC_RESOURCE_PROBLEM", Failed,
+        "the queue manager ran out of a resource (for persistent messages: the recovery log is full); get messages off its queues or give the log more extents";
     /// The queue manager is quiescing.
     QMgrQuiescing = 2161, "MQRC_Q_MGR_QUIESCING", Failed,
         "the queue manager is quiescing; finish your work and disconnect";

@@ -1092,7 +1092,13 @@ impl Session {
                 "this connection has been disconnected",
             ));
         }
-        // The commit is durable before any of its effects become visible.
+        // The commit is durable before any of its effects become visible; a checkpoint never
+        // sees it half applied.
+        let persist = self.qm.persist().cloned();
+        let _gate = persist
+            .as_ref()
+            .filter(|_| self.uow_logged)
+            .map(|p| p.gate());
         self.log_end(true)?;
         let now = self.qm.clock().now();
         for e in std::mem::take(&mut self.uow) {
@@ -1120,6 +1126,11 @@ impl Session {
     }
 
     fn backout_all(&mut self) {
+        let persist = self.qm.persist().cloned();
+        let _gate = persist
+            .as_ref()
+            .filter(|_| self.uow_logged)
+            .map(|p| p.gate());
         if let Err(e) = self.log_end(false) {
             // The backout still happens in memory; a restart backs the unit of work out anyway
             // (it has no commit record).
@@ -1223,19 +1234,16 @@ fn browse_at(queue: &Arc<Queue>, pos: Pos, _spec: &GetSpec, now: u64) -> MqResul
             format!("gets (and browses) are inhibited on queue {}", queue.name),
         ));
     }
-    match st.store.peek(pos) {
-        Some(m)
-            if st.store.state(pos) == crate::store::SlotState::Available
-                && !st.store.is_expired(pos, now) =>
-        {
-            Ok(GetStep::Got {
-                msg: m.clone(),
-                pos,
-                expires_at: st.store.expires_at(pos),
-                lsn: None,
-            })
-        }
-        _ => Err(MqError::new(
+    let usable =
+        st.store.state(pos) == crate::store::SlotState::Available && !st.store.is_expired(pos, now);
+    match usable.then(|| st.load(pos)).transpose()?.flatten() {
+        Some((msg, _)) => Ok(GetStep::Got {
+            msg,
+            pos,
+            expires_at: st.store.expires_at(pos),
+            lsn: None,
+        }),
+        None => Err(MqError::new(
             Reason::NoMsgUnderCursor,
             format!(
                 "the message under the browse cursor on {} is no longer available",

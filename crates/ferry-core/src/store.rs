@@ -11,14 +11,24 @@
 //! its original position at no cost. Removed slots in the middle become tombstones that are
 //! compacted once they are the majority of a lane.
 //!
+//! Deep queues: a persistent message's content is also in the recovery log (its PUT record).
+//! While the queue's in-memory persistent bytes stay within its buffer (MQ's
+//! DefaultPQBufferSize) the message is kept in memory too; beyond it only a compact entry stays
+//! in memory ([`OnDisk`]: where the record is, the ids, priority and backout count) and the
+//! content is read back from the log when the message is got or browsed. Restart loads every
+//! message this way, so it costs the entries, not the bodies.
+//!
 //! Invariants: within a lane `seq` strictly increases; `depth` counts non-gone slots;
 //! `available` counts `Available` slots; every non-gone slot with a non-zero correl id is in the
-//! correl index (and in the msg index once it is enabled).
+//! correl index (and in the msg index once it is enabled); `mem_logged` is the cost of the
+//! in-memory bodies that are also in the log.
 
 use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::message::{CorrelId, Message, MsgId};
+use ferry_log::RecordPos;
+
+use crate::message::{CorrelId, Message, MsgId, Priority};
 
 /// Identifies a unit of work (one per connection at a time).
 pub type UowId = u64;
@@ -45,13 +55,121 @@ pub enum SlotState {
     Gone,
 }
 
+/// What stays in memory of a message whose content is only in the recovery log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OnDisk {
+    /// Its PUT record.
+    pub pos: RecordPos,
+    /// Msg id (for matching and the msg id index).
+    pub msg_id: MsgId,
+    /// Correl id (for matching and the correl id index).
+    pub correl_id: CorrelId,
+    /// Priority (its lane).
+    pub priority: u8,
+    /// Backout count now (the record holds the count when it was put).
+    pub backout_count: u32,
+    /// Put time, Unix milliseconds.
+    pub put_time_ms: u64,
+}
+
+impl OnDisk {
+    /// The entry for `msg`, whose PUT record is at `pos`.
+    pub fn of(msg: &Message, pos: RecordPos) -> OnDisk {
+        OnDisk {
+            pos,
+            msg_id: msg.descriptor.msg_id,
+            correl_id: msg.descriptor.correl_id,
+            priority: priority_of(msg),
+            backout_count: msg.descriptor.backout_count,
+            put_time_ms: msg
+                .descriptor
+                .put_time
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as u64),
+        }
+    }
+}
+
+fn priority_of(msg: &Message) -> u8 {
+    match msg.descriptor.priority {
+        Priority::Value(p) => p,
+        Priority::AsQueueDef => 0,
+    }
+}
+
+/// Memory a message in the buffer is charged beyond its body (descriptor, slot, allocation).
+const MESSAGE_OVERHEAD: usize = 512;
+
+fn cost(msg: &Message) -> usize {
+    msg.body.len() + MESSAGE_OVERHEAD
+}
+
+/// Where a slot's message is.
+#[derive(Debug)]
+enum Body {
+    /// In memory; `disk` is its PUT record when it is in the log as well.
+    Mem {
+        msg: Box<Message>,
+        disk: Option<RecordPos>,
+    },
+    /// Only in the log.
+    Disk(OnDisk),
+    /// A tombstone's: the message was removed.
+    Gone,
+}
+
+impl Body {
+    fn ids(&self) -> (MsgId, CorrelId) {
+        match self {
+            Body::Mem { msg, .. } => (msg.descriptor.msg_id, msg.descriptor.correl_id),
+            Body::Disk(d) => (d.msg_id, d.correl_id),
+            Body::Gone => (MsgId::NONE, CorrelId::NONE),
+        }
+    }
+    fn priority(&self) -> u8 {
+        match self {
+            Body::Mem { msg, .. } => priority_of(msg),
+            Body::Disk(d) => d.priority,
+            Body::Gone => 0,
+        }
+    }
+}
+
+/// A message as the store holds it, borrowed.
+#[derive(Debug, Clone, Copy)]
+pub enum Entry<'a> {
+    /// In memory.
+    Mem(&'a Message),
+    /// Only in the log.
+    Disk(&'a OnDisk),
+}
+
+/// A message taken out of the store.
+#[derive(Debug)]
+pub enum Held {
+    /// Its content.
+    Mem(Message),
+    /// Where its content is.
+    Disk(OnDisk),
+}
+
+impl Held {
+    /// The message, if it was in memory.
+    pub fn into_mem(self) -> Option<Message> {
+        match self {
+            Held::Mem(m) => Some(m),
+            Held::Disk(_) => None,
+        }
+    }
+}
+
 #[derive(Debug)]
 struct Slot {
     seq: u64,
     state: SlotState,
     /// Clock nanoseconds after which the message is expired; 0 = never.
     expires_at: u64,
-    msg: Message,
+    body: Body,
 }
 
 #[derive(Debug, Default)]
@@ -210,6 +328,19 @@ impl Match {
         self.msg_id.is_none() && self.correl_id.is_none() && !self.non_persistent_only
     }
 
+    /// Whether a stored message satisfies this match (one only in the log is persistent).
+    fn matches_body(&self, body: &Body) -> bool {
+        match body {
+            Body::Mem { msg, .. } => self.matches(msg),
+            Body::Disk(d) => {
+                self.msg_id.is_none_or(|id| d.msg_id == id)
+                    && self.correl_id.is_none_or(|id| d.correl_id == id)
+                    && !self.non_persistent_only
+            }
+            Body::Gone => false,
+        }
+    }
+
     /// Whether `msg` satisfies this match.
     pub fn matches(&self, msg: &Message) -> bool {
         self.msg_id.is_none_or(|id| msg.descriptor.msg_id == id)
@@ -231,6 +362,12 @@ pub struct Store {
     available: usize,
     correl_index: IdMap<CorrelId>,
     msg_index: Option<IdMap<MsgId>>,
+    /// Cost of in-memory bodies that are also in the log.
+    mem_logged: usize,
+    /// Most `mem_logged` before logged messages are kept only in the log (0: no limit).
+    buffer_limit: usize,
+    /// Messages whose content is only in the log.
+    on_disk: usize,
     /// Messages found expired and discarded, since creation.
     pub expired_total: u64,
 }
@@ -246,8 +383,26 @@ impl Store {
             available: 0,
             correl_index: IdMap::default(),
             msg_index: None,
+            mem_logged: 0,
+            buffer_limit: 0,
+            on_disk: 0,
             expired_total: 0,
         }
+    }
+
+    /// Sets the buffer for messages that are also in the log (0: keep them all in memory).
+    pub fn set_buffer_limit(&mut self, bytes: usize) {
+        self.buffer_limit = bytes;
+    }
+
+    /// Messages whose content is only in the log.
+    pub fn on_disk(&self) -> usize {
+        self.on_disk
+    }
+
+    /// Bytes of in-memory messages that are also in the log (charged with overhead).
+    pub fn buffered_bytes(&self) -> usize {
+        self.mem_logged
     }
 
     /// Messages held, committed or not (CURDEPTH).
@@ -282,26 +437,62 @@ impl Store {
     }
 
     /// Stores a message with a sequence number from [`Store::next_seq`], keeping lane order even
-    /// when `seq` is older than the lane's tail (a hand-over being undone).
-    pub fn insert(&mut self, seq: u64, msg: Message, expires_at: u64, state: SlotState) -> Pos {
-        let priority = match msg.descriptor.priority {
-            crate::message::Priority::Value(p) => p,
-            crate::message::Priority::AsQueueDef => 0,
+    /// when `seq` is older than the lane's tail (a hand-over being undone). `disk` is its PUT
+    /// record when it is in the log: beyond the buffer only its [`OnDisk`] entry is kept.
+    pub fn insert(
+        &mut self,
+        seq: u64,
+        msg: Message,
+        disk: Option<RecordPos>,
+        expires_at: u64,
+        state: SlotState,
+    ) -> Pos {
+        let body = match disk {
+            Some(at)
+                if self.buffer_limit > 0 && self.mem_logged + cost(&msg) > self.buffer_limit =>
+            {
+                Body::Disk(OnDisk::of(&msg, at))
+            }
+            _ => Body::Mem {
+                msg: Box::new(msg),
+                disk,
+            },
         };
-        let lane_no = self.lane_of(priority);
+        self.insert_body(seq, body, expires_at, state)
+    }
+
+    /// Stores a message known only by its log entry (restart).
+    pub fn insert_on_disk(
+        &mut self,
+        seq: u64,
+        entry: OnDisk,
+        expires_at: u64,
+        state: SlotState,
+    ) -> Pos {
+        self.insert_body(seq, Body::Disk(entry), expires_at, state)
+    }
+
+    fn insert_body(&mut self, seq: u64, body: Body, expires_at: u64, state: SlotState) -> Pos {
+        let lane_no = self.lane_of(body.priority());
         let pos = Pos { lane: lane_no, seq };
-        if !msg.descriptor.correl_id.is_none() {
-            index_add(&mut self.correl_index, msg.descriptor.correl_id, pos);
+        let (msg_id, correl_id) = body.ids();
+        if !correl_id.is_none() {
+            index_add(&mut self.correl_index, correl_id, pos);
         }
         if let Some(ix) = self.msg_index.as_mut() {
-            index_add(ix, msg.descriptor.msg_id, pos);
+            index_add(ix, msg_id, pos);
+        }
+        match &body {
+            Body::Mem { msg, disk: Some(_) } => self.mem_logged += cost(msg),
+            Body::Mem { .. } | Body::Gone => {}
+            Body::Disk(_) => self.on_disk += 1,
         }
         let lane = &mut self.lanes[lane_no as usize];
         let slot = Slot {
             seq,
             state,
             expires_at,
-            msg,
+            body,
         };
         match lane.slots.back() {
             Some(last) if last.seq >= seq => {
@@ -345,17 +536,34 @@ impl Store {
     }
 
     /// The message at `pos`, if the slot still exists.
-    pub fn peek(&self, pos: Pos) -> Option<&Message> {
+    pub fn entry(&self, pos: Pos) -> Option<Entry<'_>> {
         self.slot(pos)
             .filter(|s| s.state != SlotState::Gone)
-            .map(|s| &s.msg)
+            .and_then(|s| match &s.body {
+                Body::Mem { msg, .. } => Some(Entry::Mem(msg)),
+                Body::Disk(d) => Some(Entry::Disk(d)),
+                Body::Gone => None,
+            })
     }
 
-    /// Mutable access to the message at `pos` (e.g. to bump its backout count).
-    pub fn peek_mut(&mut self, pos: Pos) -> Option<&mut Message> {
-        self.slot_mut(pos)
-            .filter(|s| s.state != SlotState::Gone)
-            .map(|s| &mut s.msg)
+    /// The message at `pos` if it is in memory.
+    pub fn peek(&self, pos: Pos) -> Option<&Message> {
+        match self.entry(pos)? {
+            Entry::Mem(m) => Some(m),
+            Entry::Disk(_) => None,
+        }
+    }
+
+    /// Raises the backout count of the message at `pos`; returns the new count.
+    pub fn bump_backout(&mut self, pos: Pos) -> Option<u32> {
+        let slot = self.slot_mut(pos).filter(|s| s.state != SlotState::Gone)?;
+        let count = match &mut slot.body {
+            Body::Mem { msg, .. } => &mut msg.descriptor.backout_count,
+            Body::Disk(d) => &mut d.backout_count,
+            Body::Gone => return None,
+        };
+        *count = count.saturating_add(1);
+        Some(*count)
     }
 
     /// Changes a slot's visibility, keeping the counters right. Returns false if the slot is gone.
@@ -388,7 +596,7 @@ impl Store {
     }
 
     /// Removes the message at `pos` and returns it.
-    pub fn remove(&mut self, pos: Pos) -> Option<Message> {
+    pub fn remove(&mut self, pos: Pos) -> Option<Held> {
         let lane = &mut self.lanes[pos.lane as usize];
         let i = lane.index_of(pos.seq)?;
         let slot = &mut lane.slots[i];
@@ -400,17 +608,30 @@ impl Store {
             self.available -= 1;
         }
         slot.state = SlotState::Gone;
-        let msg = std::mem::take(&mut slot.msg);
+        let body = std::mem::replace(&mut slot.body, Body::Gone);
         lane.live -= 1;
         self.depth -= 1;
         lane.tidy();
-        if !msg.descriptor.correl_id.is_none() {
-            index_remove(&mut self.correl_index, &msg.descriptor.correl_id, pos);
+        let (msg_id, correl_id) = body.ids();
+        if !correl_id.is_none() {
+            index_remove(&mut self.correl_index, &correl_id, pos);
         }
         if let Some(ix) = self.msg_index.as_mut() {
-            index_remove(ix, &msg.descriptor.msg_id, pos);
+            index_remove(ix, &msg_id, pos);
         }
-        Some(msg)
+        Some(match body {
+            Body::Mem { msg, disk } => {
+                if disk.is_some() {
+                    self.mem_logged -= cost(&msg);
+                }
+                Held::Mem(*msg)
+            }
+            Body::Disk(d) => {
+                self.on_disk -= 1;
+                Held::Disk(d)
+            }
+            Body::Gone => return None,
+        })
     }
 
     /// Lanes in delivery order: highest priority first.
@@ -461,7 +682,7 @@ impl Store {
                 for s in lane.slots.iter().filter(|s| s.state != SlotState::Gone) {
                     index_add(
                         &mut ix,
-                        s.msg.descriptor.msg_id,
+                        s.body.ids().0,
                         Pos {
                             lane: l as u8,
                             seq: s.seq,
@@ -480,7 +701,7 @@ impl Store {
         candidates.sort_by_key(|p| (std::cmp::Reverse(p.lane), p.seq));
         for pos in candidates {
             let Some(slot) = self.slot(pos) else { continue };
-            if slot.state != SlotState::Available || !m.matches(&slot.msg) {
+            if slot.state != SlotState::Available || !m.matches_body(&slot.body) {
                 continue;
             }
             if slot.expires_at != 0 && slot.expires_at <= now {
@@ -496,7 +717,7 @@ impl Store {
     /// The single index candidate, if it is available, matches and has not expired.
     fn best_of_one(&mut self, pos: Pos, m: &Match, now: u64) -> Option<Pos> {
         let slot = self.slot(pos)?;
-        if slot.state != SlotState::Available || !m.matches(&slot.msg) {
+        if slot.state != SlotState::Available || !m.matches_body(&slot.body) {
             return None;
         }
         if slot.expires_at != 0 && slot.expires_at <= now {
@@ -557,7 +778,7 @@ impl Store {
                     continue;
                 }
                 first_available.get_or_insert(s.seq);
-                if !m.matches(&s.msg) {
+                if !m.matches_body(&s.body) {
                     continue;
                 }
                 let pos = Pos {
@@ -666,12 +887,14 @@ impl Store {
         self.fifo = fifo;
         self.depth = 0;
         self.available = 0;
+        self.mem_logged = 0;
+        self.on_disk = 0;
         self.correl_index.clear();
         if self.msg_index.is_some() {
             self.msg_index = Some(IdMap::default());
         }
         for s in all {
-            self.insert(s.seq, s.msg, s.expires_at, s.state);
+            self.insert_body(s.seq, s.body, s.expires_at, s.state);
         }
     }
 
@@ -681,8 +904,37 @@ impl Store {
             .iter()
             .flat_map(|l| l.slots.iter())
             .filter(|s| s.state != SlotState::Gone)
-            .map(|s| s.msg.descriptor.put_time)
+            .map(|s| match &s.body {
+                Body::Mem { msg, .. } => msg.descriptor.put_time,
+                Body::Disk(d) => {
+                    std::time::UNIX_EPOCH + std::time::Duration::from_millis(d.put_time_ms)
+                }
+                Body::Gone => std::time::SystemTime::now(),
+            })
             .min()
+    }
+
+    /// Calls `f` for every logged message held (in memory or only in the log) with its
+    /// sequence number, slot state and expiry deadline: what a checkpoint records. Lane by lane,
+    /// in sequence order within a lane.
+    pub fn for_each_logged(&self, mut f: impl FnMut(u64, SlotState, u64, &OnDisk)) {
+        for lane in &self.lanes {
+            for s in lane.slots.iter().filter(|s| s.state != SlotState::Gone) {
+                match &s.body {
+                    Body::Mem {
+                        msg,
+                        disk: Some(at),
+                    } => f(s.seq, s.state, s.expires_at, &OnDisk::of(msg, *at)),
+                    Body::Disk(d) => f(s.seq, s.state, s.expires_at, d),
+                    Body::Mem { .. } | Body::Gone => {}
+                }
+            }
+        }
+    }
+
+    /// The highest sequence number handed out so far.
+    pub fn last_seq(&self) -> u64 {
+        self.next_seq - 1
     }
 
     /// Positions of every slot in a given state, for tests and diagnostics.
@@ -716,7 +968,7 @@ mod tests {
 
     fn put(s: &mut Store, prio: u8, correl: u8) -> Pos {
         let seq = s.next_seq();
-        s.insert(seq, msg(prio, correl), 0, SlotState::Available)
+        s.insert(seq, msg(prio, correl), None, 0, SlotState::Available)
     }
 
     #[test]
@@ -772,7 +1024,7 @@ mod tests {
     fn expired_messages_are_discarded_when_found() {
         let mut s = Store::new(false);
         let seq = s.next_seq();
-        s.insert(seq, msg(0, 0), 100, SlotState::Available);
+        s.insert(seq, msg(0, 0), None, 100, SlotState::Available);
         let b = put(&mut s, 0, 0);
         assert_eq!(s.find(&Match::ANY, 150), Some(b));
         assert_eq!(s.depth(), 1);
@@ -784,7 +1036,7 @@ mod tests {
         let mut s = Store::new(false);
         let old = s.next_seq();
         let b = put(&mut s, 0, 0);
-        let a = s.insert(old, msg(0, 0), 0, SlotState::Available);
+        let a = s.insert(old, msg(0, 0), None, 0, SlotState::Available);
         assert_eq!(s.find(&Match::ANY, 0), Some(a));
         s.remove(a);
         assert_eq!(s.find(&Match::ANY, 0), Some(b));

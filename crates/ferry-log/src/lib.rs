@@ -16,9 +16,9 @@ pub mod storage;
 pub mod writer;
 
 pub use format::LogType;
-pub use scan::{scan, Loss, Record, RecoveryMode, Scanned, Tail};
+pub use scan::{scan, scan_from, Loss, Record, RecordRef, RecoveryMode, ScanEnd, Scanned, Tail};
 pub use storage::{Fault, FaultStorage, FileStorage, MemStorage, Storage};
-pub use writer::{Log, LogConfig, LogStats};
+pub use writer::{read_record, Appended, Log, LogConfig, LogStats, RecordPos, MAX_EXTENT_SIZE};
 
 /// Why the log could not be read or written.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -26,6 +26,14 @@ pub enum LogError {
     /// The storage failed.
     #[error("recovery log I/O failed: {0}")]
     Io(String),
+    /// A bounded append would take the log beyond its most extents.
+    #[error("the recovery log is full ({extents} extents of {extent_size} bytes): persistent messages must be got, or the log made larger, before more can be put")]
+    Full {
+        /// The configured most extents.
+        extents: u64,
+        /// Bytes per extent.
+        extent_size: u64,
+    },
     /// A damaged record in the live part of the log.
     #[error("the recovery log is damaged in {file} at offset {offset}: {reason}")]
     Corrupt {

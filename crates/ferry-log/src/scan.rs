@@ -9,6 +9,7 @@
 
 use crate::format::{self, RecordAt, EXTENT_HEADER, RECORD_HEADER};
 use crate::storage::Storage;
+use crate::writer::RecordPos;
 use crate::LogError;
 
 /// One record read back.
@@ -70,26 +71,102 @@ pub enum RecoveryMode {
     ToLastGood,
 }
 
-/// Reads every record with LSN ≥ `from_lsn`.
+/// A record as the scan passes it to its visitor: where it is, and its bytes (borrowed).
+#[derive(Debug, Clone, Copy)]
+pub struct RecordRef<'a> {
+    /// Log sequence number.
+    pub lsn: u64,
+    /// Kind.
+    pub kind: u8,
+    /// Payload.
+    pub payload: &'a [u8],
+    /// Where it lives (to read it back later).
+    pub pos: RecordPos,
+}
+
+/// How a scan ended.
+#[derive(Debug)]
+pub struct ScanEnd {
+    /// Records visited.
+    pub records: u64,
+    /// Where to append next.
+    pub tail: Tail,
+    /// Set when a torn tail was dropped: (file, offset) of the first damaged byte.
+    pub torn_tail: Option<(String, u64)>,
+    /// Set when damage was skipped in `ToLastGood` mode: what was lost.
+    pub lost: Option<Loss>,
+}
+
+/// Reads every record with LSN ≥ `from_lsn`, collected (tests and small logs).
 pub fn scan(storage: &dyn Storage, from_lsn: u64, mode: RecoveryMode) -> Result<Scanned, LogError> {
+    let mut records = Vec::new();
+    let end = scan_from(storage, None, mode, &mut |r: RecordRef<'_>| {
+        if r.lsn >= from_lsn {
+            records.push(Record {
+                lsn: r.lsn,
+                kind: r.kind,
+                payload: r.payload.to_vec(),
+            });
+        }
+        Ok(())
+    })?;
+    Ok(Scanned {
+        records,
+        tail: end.tail,
+        torn_tail: end.torn_tail,
+        lost: end.lost,
+    })
+}
+
+/// Visits every record from `start` (a position from [`crate::Log::next_position`], usually a
+/// checkpoint's), or from the first extent present when `None`, in LSN order. Extents before
+/// `start` are not read. The visitor may stop the scan by returning an error.
+pub fn scan_from(
+    storage: &dyn Storage,
+    start: Option<Tail>,
+    mode: RecoveryMode,
+    visit: &mut dyn FnMut(RecordRef<'_>) -> Result<(), LogError>,
+) -> Result<ScanEnd, LogError> {
     let io = |e: std::io::Error| LogError::Io(e.to_string());
     let mut extents: Vec<(u64, String)> = storage
         .list()
         .map_err(io)?
         .into_iter()
         .filter_map(|n| format::extent_number(&n).map(|x| (x, n)))
+        .filter(|(x, _)| start.is_none_or(|s| *x >= s.extent))
         .collect();
     extents.sort();
-    let mut records = Vec::new();
-    let mut expected: Option<u64> = None;
-    let mut tail = Tail {
+    let mut count = 0u64;
+    let mut expected: Option<u64> = start.map(|s| s.next_lsn);
+    let mut tail = start.unwrap_or(Tail {
         extent: 1,
         offset: EXTENT_HEADER as u64,
         next_lsn: 1,
-    };
+    });
     let mut torn_tail = None;
     let mut lost = None;
+    let end = |records, tail, torn_tail, lost| {
+        Ok(ScanEnd {
+            records,
+            tail,
+            torn_tail,
+            lost,
+        })
+    };
     for (i, (number, name)) in extents.iter().enumerate() {
+        // Extents follow on without a gap: from the start's extent, then one after another.
+        let wanted = match (i, start) {
+            (0, Some(s)) => Some(s.extent),
+            (0, None) => None,
+            _ => Some(extents[i - 1].0 + 1),
+        };
+        if let Some(w) = wanted.filter(|w| w != number) {
+            return Err(LogError::Corrupt {
+                file: name.clone(),
+                offset: 0,
+                reason: format!("extent {w} is missing before it"),
+            });
+        }
         let bytes = read_extent(storage, name)?;
         let Some(header) = format::parse_extent_header(&bytes) else {
             // The last extent's header is written and synced before any record goes in, so a
@@ -113,7 +190,10 @@ pub fn scan(storage: &dyn Storage, from_lsn: u64, mode: RecoveryMode) -> Result<
         if expected.is_none() {
             expected = Some(header.first_lsn);
         }
-        let mut off = EXTENT_HEADER;
+        let mut off = match start {
+            Some(s) if s.extent == *number => s.offset as usize,
+            _ => EXTENT_HEADER,
+        };
         let mut next = expected.unwrap_or(header.first_lsn);
         loop {
             if off + RECORD_HEADER > bytes.len() {
@@ -122,16 +202,21 @@ pub fn scan(storage: &dyn Storage, from_lsn: u64, mode: RecoveryMode) -> Result<
             match format::check_record(&bytes[off..], bytes.len() - off) {
                 RecordAt::End => break,
                 RecordAt::Record { lsn, kind, len } if lsn == next => {
-                    if lsn >= from_lsn {
-                        let start = off + RECORD_HEADER;
-                        records.push(Record {
-                            lsn,
-                            kind,
-                            payload: bytes[start..start + len].to_vec(),
-                        });
-                    }
+                    let from = off + RECORD_HEADER;
+                    let size = format::record_size(len);
+                    visit(RecordRef {
+                        lsn,
+                        kind,
+                        payload: &bytes[from..from + len],
+                        pos: RecordPos {
+                            extent: *number as u32,
+                            offset: off as u32,
+                            size: size as u32,
+                        },
+                    })?;
+                    count += 1;
                     next += 1;
-                    off += format::record_size(len);
+                    off += size;
                 }
                 other => {
                     let reason = match other {
@@ -139,19 +224,14 @@ pub fn scan(storage: &dyn Storage, from_lsn: u64, mode: RecoveryMode) -> Result<
                         _ => "sequence number out of order",
                     };
                     let later = valid_records_after(storage, &extents[i..], off, &bytes, next)?;
+                    tail = Tail {
+                        extent: *number,
+                        offset: off as u64,
+                        next_lsn: next,
+                    };
                     if later == 0 {
                         torn_tail = Some((name.clone(), off as u64));
-                        tail = Tail {
-                            extent: *number,
-                            offset: off as u64,
-                            next_lsn: next,
-                        };
-                        return Ok(Scanned {
-                            records,
-                            tail,
-                            torn_tail,
-                            lost,
-                        });
+                        return end(count, tail, torn_tail, lost);
                     }
                     if mode == RecoveryMode::Strict {
                         return Err(LogError::Corrupt {
@@ -169,17 +249,7 @@ pub fn scan(storage: &dyn Storage, from_lsn: u64, mode: RecoveryMode) -> Result<
                         records_dropped: later,
                         last_good_lsn: next - 1,
                     });
-                    tail = Tail {
-                        extent: *number,
-                        offset: off as u64,
-                        next_lsn: next,
-                    };
-                    return Ok(Scanned {
-                        records,
-                        tail,
-                        torn_tail,
-                        lost,
-                    });
+                    return end(count, tail, torn_tail, lost);
                 }
             }
         }
@@ -190,12 +260,7 @@ pub fn scan(storage: &dyn Storage, from_lsn: u64, mode: RecoveryMode) -> Result<
             next_lsn: next,
         };
     }
-    Ok(Scanned {
-        records,
-        tail,
-        torn_tail,
-        lost,
-    })
+    end(count, tail, torn_tail, lost)
 }
 
 /// The whole content of an extent file.

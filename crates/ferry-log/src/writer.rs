@@ -1,4 +1,4 @@
-//! Appending to the log with group commit.
+//! Appending to the log with group commit, and reading records back by position.
 //!
 //! Writers encode their records into a shared buffer and wait until the logger thread reports
 //! them durable. The logger thread takes everything buffered, writes it with one write per
@@ -6,25 +6,38 @@
 //! writers share one sync, and a lone writer is written at once rather than made to wait for
 //! company. The logger holds no engine lock while it writes or syncs; writers hold only the
 //! buffer's lock while they copy their record in.
+//!
+//! A record's place (extent and offset) is decided when it is appended, so the caller learns
+//! where it will live and can read it back later ([`Log::read`]) — the engine keeps the bodies of
+//! deep queues' messages in the log and reads them on demand instead of holding them in memory.
 
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 
-use crate::format::{self, LogType, EXTENT_HEADER};
-use crate::scan::Tail;
+use crate::format::{self, LogType, RecordAt, EXTENT_HEADER, RECORD_HEADER};
+use crate::scan::{Record, Tail};
 use crate::storage::Storage;
 use crate::LogError;
 
-/// Log settings (MQ's LogFilePages, LogPrimaryFiles/LogSecondaryFiles, LogBufferPages, LogType).
+/// Log settings (MQ's LogFilePages, LogPrimaryFiles + LogSecondaryFiles, LogBufferPages,
+/// LogType).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LogConfig {
-    /// Bytes per extent (a record larger than an extent gets an extent of its own).
+    /// Bytes per extent (a record larger than an extent gets an extent of its own). At most
+    /// [`MAX_EXTENT_SIZE`].
     pub extent_size: u64,
     /// Most bytes buffered for the logger before writers wait for room.
     pub buffer_size: usize,
     /// Circular or linear.
     pub log_type: LogType,
+    /// Most extents the log may span (0: no limit). A bounded append that would need one more
+    /// fails with [`LogError::Full`]; unbounded appends (commits, backouts) may still go beyond,
+    /// so a full log can always be drained.
+    pub max_extents: u64,
 }
+
+/// Largest extent: record positions are 32-bit offsets.
+pub const MAX_EXTENT_SIZE: u64 = 1 << 30;
 
 impl Default for LogConfig {
     fn default() -> Self {
@@ -32,17 +45,55 @@ impl Default for LogConfig {
             extent_size: 64 * 1024 * 1024,
             buffer_size: 4 * 1024 * 1024,
             log_type: LogType::Circular,
+            max_extents: 1024,
         }
     }
+}
+
+/// Where a record lives: enough to read it back with one positional read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RecordPos {
+    /// Extent number.
+    pub extent: u32,
+    /// Byte offset of the record header in the extent.
+    pub offset: u32,
+    /// Bytes the record occupies (header, payload, padding).
+    pub size: u32,
+}
+
+/// What an append returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Appended {
+    /// The record's LSN.
+    pub lsn: u64,
+    /// Where it will be on disk.
+    pub pos: RecordPos,
+}
+
+struct Boundary {
+    /// Offset of the record in `pending`.
+    at: usize,
+    lsn: u64,
+    extent: u64,
+    offset: u64,
 }
 
 struct State {
     /// Records encoded and not yet taken by the logger.
     pending: Vec<u8>,
-    /// Where each pending record starts, with its LSN (the logger may switch extents between).
-    boundaries: Vec<(usize, u64)>,
+    /// Where each pending record starts in `pending`, its LSN and its place on disk.
+    boundaries: Vec<Boundary>,
     next_lsn: u64,
     durable_lsn: u64,
+    /// Where the next record goes.
+    place_extent: u64,
+    place_offset: u64,
+    /// Everything before this (extent, offset) has been written to storage (readable).
+    written: (u64, u64),
+    /// Lowest extent still present.
+    oldest_extent: u64,
+    /// Record bytes appended since the log was opened.
+    bytes_appended: u64,
     failed: Option<String>,
     stop: bool,
     /// Syncs done and records covered, for statistics (group-commit batch size).
@@ -64,6 +115,7 @@ fn lock(s: &Shared) -> MutexGuard<'_, State> {
 /// The open log, ready for appends.
 pub struct Log {
     shared: Arc<Shared>,
+    storage: Arc<dyn Storage>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -75,7 +127,7 @@ impl std::fmt::Debug for Log {
     }
 }
 
-/// Group-commit statistics.
+/// Log statistics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LogStats {
     /// Syncs performed.
@@ -84,16 +136,35 @@ pub struct LogStats {
     pub records: u64,
     /// Highest durable LSN.
     pub durable_lsn: u64,
+    /// Record bytes appended since the log was opened.
+    pub bytes_appended: u64,
+    /// Lowest extent present.
+    pub oldest_extent: u64,
+    /// Extent being appended to.
+    pub current_extent: u64,
 }
 
 impl Log {
-    /// Opens the log for appending at `tail` (from a scan; `Tail` of an empty log for a new
-    /// one). Anything after the tail in its extent — a torn write — is zeroed and synced first,
-    /// so a later scan can never mistake it for records.
+    /// Opens the log for appending at `tail` (from a scan; [`crate::EMPTY`] for a new log).
+    /// Anything after the tail in its extent — a torn write — is zeroed and synced first, so a
+    /// later scan can never mistake it for records.
     pub fn open(storage: Arc<dyn Storage>, config: LogConfig, tail: Tail) -> Result<Log, LogError> {
+        if config.extent_size > MAX_EXTENT_SIZE || config.extent_size < 4096 {
+            return Err(LogError::Io(format!(
+                "extent size {} is outside 4 KiB–1 GiB",
+                config.extent_size
+            )));
+        }
         let io = |e: std::io::Error| LogError::Io(e.to_string());
         let name = format::extent_name(tail.extent);
-        let exists = storage.list().map_err(io)?.contains(&name);
+        let names = storage.list().map_err(io)?;
+        let oldest_extent = names
+            .iter()
+            .filter_map(|n| format::extent_number(n))
+            .min()
+            .unwrap_or(tail.extent)
+            .min(tail.extent);
+        let exists = names.contains(&name);
         let mut writer = ExtentWriter {
             storage: storage.clone(),
             config,
@@ -125,6 +196,11 @@ impl Log {
                 boundaries: Vec::new(),
                 next_lsn: tail.next_lsn,
                 durable_lsn: tail.next_lsn - 1,
+                place_extent: writer.extent,
+                place_offset: writer.offset,
+                written: (writer.extent, writer.offset),
+                oldest_extent,
+                bytes_appended: 0,
                 failed: None,
                 stop: false,
                 syncs: 0,
@@ -141,33 +217,86 @@ impl Log {
             .map_err(|e| LogError::Io(format!("cannot start the logger thread: {e}")))?;
         Ok(Log {
             shared,
+            storage,
             thread: Some(thread),
         })
     }
 
-    /// Buffers a record and returns its LSN; it is durable once [`Log::wait_durable`] returns
-    /// for that LSN. Waits for room when the log buffer is full.
-    pub fn append(&self, kind: u8, payload: &[u8]) -> Result<u64, LogError> {
+    /// The settings the log was opened with.
+    pub fn config(&self) -> LogConfig {
+        self.shared.config
+    }
+
+    /// Buffers a record and returns its LSN and place; it is durable once
+    /// [`Log::wait_durable`] returns for that LSN. Waits for room when the log buffer is full.
+    /// Not subject to `max_extents` (see [`Log::append_bounded`]).
+    pub fn append(&self, kind: u8, payload: &[u8]) -> Result<Appended, LogError> {
+        self.append_inner(kind, payload, false)
+    }
+
+    /// As [`Log::append`], but fails with [`LogError::Full`] rather than take the log beyond
+    /// `max_extents`.
+    pub fn append_bounded(&self, kind: u8, payload: &[u8]) -> Result<Appended, LogError> {
+        self.append_inner(kind, payload, true)
+    }
+
+    fn append_inner(&self, kind: u8, payload: &[u8], bounded: bool) -> Result<Appended, LogError> {
+        let config = &self.shared.config;
+        let size = format::record_size(payload.len()) as u64;
+        if size > u32::MAX as u64 {
+            return Err(LogError::Io(format!(
+                "a {}-byte record is too large for the log",
+                payload.len()
+            )));
+        }
         let mut st = lock(&self.shared);
         loop {
             if let Some(e) = &st.failed {
                 return Err(LogError::Io(e.clone()));
             }
-            if st.pending.is_empty()
-                || st.pending.len() + payload.len() <= self.shared.config.buffer_size
-            {
+            if st.pending.is_empty() || st.pending.len() + payload.len() <= config.buffer_size {
                 break;
             }
             st = self.shared.done.wait(st).unwrap_or_else(|p| p.into_inner());
         }
+        let (mut extent, mut offset) = (st.place_extent, st.place_offset);
+        if offset > EXTENT_HEADER as u64 && offset + size > config.extent_size {
+            extent += 1;
+            offset = EXTENT_HEADER as u64;
+            let span = extent - st.oldest_extent + 1;
+            if bounded && config.max_extents > 0 && span > config.max_extents {
+                return Err(LogError::Full {
+                    extents: config.max_extents,
+                    extent_size: config.extent_size,
+                });
+            }
+        }
+        if extent > u32::MAX as u64 {
+            return Err(LogError::Io("the log has run out of extent numbers".into()));
+        }
         let lsn = st.next_lsn;
         st.next_lsn += 1;
         let at = st.pending.len();
-        st.boundaries.push((at, lsn));
+        st.boundaries.push(Boundary {
+            at,
+            lsn,
+            extent,
+            offset,
+        });
         format::encode_record(&mut st.pending, lsn, kind, payload);
+        st.place_extent = extent;
+        st.place_offset = offset + size;
+        st.bytes_appended += size;
         drop(st);
         self.shared.work.notify_one();
-        Ok(lsn)
+        Ok(Appended {
+            lsn,
+            pos: RecordPos {
+                extent: extent as u32,
+                offset: offset as u32,
+                size: size as u32,
+            },
+        })
     }
 
     /// Waits until every record up to `lsn` is on disk.
@@ -186,19 +315,102 @@ impl Log {
 
     /// Appends a record and returns once it is durable.
     pub fn commit(&self, kind: u8, payload: &[u8]) -> Result<u64, LogError> {
-        let lsn = self.append(kind, payload)?;
-        self.wait_durable(lsn)?;
-        Ok(lsn)
+        let a = self.append(kind, payload)?;
+        self.wait_durable(a.lsn)?;
+        Ok(a.lsn)
     }
 
-    /// Group-commit statistics so far.
+    /// Reads back the record at `pos` (waiting, if it was appended but not yet written, until
+    /// the logger has written it). The checksum is verified: damage is reported, never served.
+    pub fn read(&self, pos: RecordPos) -> Result<Record, LogError> {
+        let end = (pos.extent as u64, pos.offset as u64 + pos.size as u64);
+        {
+            let mut st = lock(&self.shared);
+            while st.written < end {
+                if let Some(e) = &st.failed {
+                    return Err(LogError::Io(e.clone()));
+                }
+                st = self.shared.done.wait(st).unwrap_or_else(|p| p.into_inner());
+            }
+        }
+        read_record(self.storage.as_ref(), pos)
+    }
+
+    /// Where the next record will go and the LSN it will get: a checkpoint's replay start.
+    pub fn next_position(&self) -> Tail {
+        let st = lock(&self.shared);
+        Tail {
+            extent: st.place_extent,
+            offset: st.place_offset,
+            next_lsn: st.next_lsn,
+        }
+    }
+
+    /// Removes every extent below `extent` (never the one being appended to), for a circular
+    /// log once no checkpoint and no queued message needs them. Returns how many went.
+    pub fn release_before(&self, extent: u64) -> Result<u64, LogError> {
+        let (from, to) = {
+            let mut st = lock(&self.shared);
+            let to = extent.min(st.written.0);
+            let from = st.oldest_extent;
+            if to <= from {
+                return Ok(0);
+            }
+            st.oldest_extent = to;
+            (from, to)
+        };
+        for n in from..to {
+            match self.storage.remove(&format::extent_name(n)) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(LogError::Io(e.to_string())),
+            }
+        }
+        Ok(to - from)
+    }
+
+    /// Statistics so far.
     pub fn stats(&self) -> LogStats {
         let st = lock(&self.shared);
         LogStats {
             syncs: st.syncs,
             records: st.records_synced,
             durable_lsn: st.durable_lsn,
+            bytes_appended: st.bytes_appended,
+            oldest_extent: st.oldest_extent,
+            current_extent: st.place_extent,
         }
+    }
+}
+
+/// Reads and verifies the record at `pos` straight from storage.
+pub fn read_record(storage: &dyn Storage, pos: RecordPos) -> Result<Record, LogError> {
+    let name = format::extent_name(pos.extent as u64);
+    let mut buf = vec![0u8; pos.size as usize];
+    let got = storage
+        .read_at(&name, pos.offset as u64, &mut buf)
+        .map_err(|e| LogError::Io(format!("reading {name} at {}: {e}", pos.offset)))?;
+    buf.truncate(got);
+    match format::check_record(&buf, buf.len().saturating_sub(RECORD_HEADER)) {
+        RecordAt::Record { lsn, kind, len } => {
+            buf.truncate(RECORD_HEADER + len);
+            buf.drain(..RECORD_HEADER);
+            Ok(Record {
+                lsn,
+                kind,
+                payload: buf,
+            })
+        }
+        RecordAt::End => Err(LogError::Corrupt {
+            file: name,
+            offset: pos.offset as u64,
+            reason: "no record where one was written".into(),
+        }),
+        RecordAt::Damaged(r) => Err(LogError::Corrupt {
+            file: name,
+            offset: pos.offset as u64,
+            reason: r.into(),
+        }),
     }
 }
 
@@ -235,49 +447,32 @@ impl ExtentWriter {
         Ok(())
     }
 
-    /// Writes a batch of records (with their boundaries) and syncs every extent touched.
-    fn write_batch(&mut self, batch: &[u8], boundaries: &[(usize, u64)]) -> std::io::Result<()> {
+    /// Writes a batch of records at the places their appends chose, one write per run of
+    /// records in the same extent; returns the extents touched (to sync).
+    fn write_batch(&mut self, batch: &[u8], boundaries: &[Boundary]) -> std::io::Result<Vec<u64>> {
         let mut touched = Vec::new();
         let mut i = 0;
         while i < boundaries.len() {
-            // As many whole records as fit in the current extent go in one write.
-            let start = boundaries[i].0;
-            let room = self.config.extent_size.saturating_sub(self.offset) as usize;
-            let mut j = i;
-            while j < boundaries.len() {
-                let end = boundaries.get(j + 1).map_or(batch.len(), |b| b.0);
-                if end - start > room {
-                    break;
-                }
+            let first = &boundaries[i];
+            if first.extent != self.extent {
+                self.start_extent(first.extent, first.lsn)?;
+            }
+            debug_assert_eq!(first.offset, self.offset, "records are placed contiguously");
+            let mut j = i + 1;
+            while j < boundaries.len() && boundaries[j].extent == first.extent {
                 j += 1;
             }
-            if j == i {
-                if self.offset > EXTENT_HEADER as u64 {
-                    // The next record does not fit: continue in a new extent.
-                    if !touched.contains(&self.extent) {
-                        touched.push(self.extent);
-                    }
-                    let next = self.extent + 1;
-                    self.start_extent(next, boundaries[i].1)?;
-                    continue;
-                }
-                // An empty extent still too small: this record gets the extent to itself.
-                j = i + 1;
-            }
-            let end = boundaries.get(j).map_or(batch.len(), |b| b.0);
+            let end = boundaries.get(j).map_or(batch.len(), |b| b.at);
             let name = format::extent_name(self.extent);
             self.storage
-                .write_at(&name, self.offset, &batch[start..end])?;
-            self.offset += (end - start) as u64;
+                .write_at(&name, first.offset, &batch[first.at..end])?;
+            self.offset = first.offset + (end - first.at) as u64;
             if !touched.contains(&self.extent) {
                 touched.push(self.extent);
             }
             i = j;
         }
-        for n in touched {
-            self.storage.sync(&format::extent_name(n))?;
-        }
-        Ok(())
+        Ok(touched)
     }
 }
 
@@ -298,7 +493,15 @@ fn logger(shared: Arc<Shared>, mut writer: ExtentWriter) {
                 last,
             )
         };
-        let result = writer.write_batch(&batch, &boundaries);
+        let result = writer.write_batch(&batch, &boundaries).and_then(|touched| {
+            // Written records can be read back before they are synced.
+            lock(&shared).written = (writer.extent, writer.offset);
+            shared.done.notify_all();
+            for n in touched {
+                writer.storage.sync(&format::extent_name(n))?;
+            }
+            Ok(())
+        });
         let mut st = lock(&shared);
         match result {
             Ok(()) => {

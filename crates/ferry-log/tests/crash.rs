@@ -20,6 +20,7 @@ fn small_config() -> LogConfig {
         extent_size: 4096,
         buffer_size: 16 * 1024,
         log_type: LogType::Linear,
+        max_extents: 0,
     }
 }
 
@@ -35,9 +36,9 @@ fn workload(storage: Arc<dyn Storage>, seed: u64, groups: u64) -> u64 {
         let mut last = None;
         for _ in 0..n {
             match log.append(1, &payload(lsn + 1, seed)) {
-                Ok(l) => {
-                    lsn = l;
-                    last = Some(l);
+                Ok(a) => {
+                    lsn = a.lsn;
+                    last = Some(a.lsn);
                 }
                 Err(_) => return acked,
             }
@@ -201,4 +202,100 @@ fn concurrent_writers_share_syncs_on_a_real_disk() {
     let s = scan(storage.as_ref(), 1, RecoveryMode::Strict).unwrap();
     assert_eq!(s.records.len(), 800);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn records_are_read_back_by_position_even_before_they_are_synced() {
+    let storage = Arc::new(MemStorage::new());
+    let log = Log::open(storage.clone(), small_config(), ferry_log::EMPTY).unwrap();
+    let places: Vec<_> = (1..=50u64)
+        .map(|i| (i, log.append(9, &payload(i, 3)).unwrap()))
+        .collect();
+    // No wait for durability: a read waits only until the logger has written the record.
+    for (i, a) in &places {
+        let r = log.read(a.pos).unwrap();
+        assert_eq!((r.lsn, r.kind), (a.lsn, 9));
+        assert_eq!(r.payload, payload(*i, 3));
+    }
+    // Several extents were used (4 KiB each), and positions name them.
+    assert!(places.last().unwrap().1.pos.extent > 1);
+    // Damage under a position is reported, not served.
+    let a = places[3].1;
+    storage.corrupt(
+        &format!("L{:010}.flog", a.pos.extent),
+        a.pos.offset as u64 + 30,
+        &[0xAB],
+    );
+    assert!(matches!(
+        log.read(a.pos),
+        Err(ferry_log::LogError::Corrupt { .. })
+    ));
+}
+
+#[test]
+fn a_scan_can_start_at_a_checkpoint_position_and_old_extents_can_go() {
+    let storage = Arc::new(MemStorage::new());
+    let log = Log::open(storage.clone(), small_config(), ferry_log::EMPTY).unwrap();
+    for i in 1..=40u64 {
+        log.commit(1, &payload(i, 5)).unwrap();
+    }
+    let mark = log.next_position();
+    for i in 41..=80u64 {
+        log.commit(1, &payload(i, 5)).unwrap();
+    }
+    let released = log.release_before(mark.extent).unwrap();
+    assert!(released > 0, "extents before the mark are removed");
+    drop(log);
+    let mut seen = Vec::new();
+    let end = ferry_log::scan_from(
+        storage.as_ref(),
+        Some(mark),
+        RecoveryMode::Strict,
+        &mut |r: ferry_log::RecordRef<'_>| {
+            assert_eq!(r.payload, &payload(r.lsn, 5)[..]);
+            let back = ferry_log::read_record(storage.as_ref(), r.pos).unwrap();
+            assert_eq!(back.lsn, r.lsn);
+            seen.push(r.lsn);
+            Ok(())
+        },
+    )
+    .unwrap();
+    assert_eq!(seen, (41..=80).collect::<Vec<_>>());
+    assert_eq!(end.tail.next_lsn, 81);
+    // Appending resumes where the scan ended.
+    let log = Log::open(storage.clone(), small_config(), end.tail).unwrap();
+    assert_eq!(log.commit(1, b"more").unwrap(), 81);
+}
+
+#[test]
+fn a_bounded_log_refuses_data_when_full_but_still_takes_commits() {
+    let storage = Arc::new(MemStorage::new());
+    let config = LogConfig {
+        max_extents: 2,
+        ..small_config()
+    };
+    let log = Log::open(storage.clone(), config, ferry_log::EMPTY).unwrap();
+    let mut refused = None;
+    for i in 0..100u64 {
+        if let Err(e) = log.append_bounded(1, &[1u8; 500]) {
+            refused = Some((i, e));
+            break;
+        }
+    }
+    let (i, e) = refused.expect("the log filled up");
+    assert!(
+        i > 8,
+        "two 4 KiB extents hold more than eight 500-byte records"
+    );
+    assert!(
+        matches!(e, ferry_log::LogError::Full { extents: 2, .. }),
+        "{e}"
+    );
+    assert!(e.to_string().contains("full"));
+    // Unbounded appends (commit records) still go in.
+    log.commit(2, &[0u8; 500]).unwrap();
+    // Releasing old extents makes room again.
+    let head = log.next_position().extent;
+    log.release_before(head).unwrap();
+    log.append_bounded(1, &[1u8; 500]).unwrap();
 }
