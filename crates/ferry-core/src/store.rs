@@ -104,14 +104,16 @@ fn cost(msg: &Message) -> usize {
     msg.body.len() + MESSAGE_OVERHEAD
 }
 
+/// In-memory messages, in a slab so a put reuses a freed entry instead of allocating (a
+/// per-message allocation freed on another thread made glibc's arenas the bottleneck).
+type MemSlab = slab::Slab<Message>;
+
 /// Where a slot's message is.
 #[derive(Debug)]
 enum Body {
-    /// In memory; `disk` is its PUT record when it is in the log as well.
-    Mem {
-        msg: Box<Message>,
-        disk: Option<RecordPos>,
-    },
+    /// In memory at `key` in the store's slab; `disk` is its PUT record when it is in the log
+    /// as well.
+    Mem { key: u32, disk: Option<RecordPos> },
     /// Only in the log.
     Disk(OnDisk),
     /// A tombstone's: the message was removed.
@@ -119,16 +121,19 @@ enum Body {
 }
 
 impl Body {
-    fn ids(&self) -> (MsgId, CorrelId) {
+    fn ids(&self, mem: &MemSlab) -> (MsgId, CorrelId) {
         match self {
-            Body::Mem { msg, .. } => (msg.descriptor.msg_id, msg.descriptor.correl_id),
+            Body::Mem { key, .. } => {
+                let d = &mem[*key as usize].descriptor;
+                (d.msg_id, d.correl_id)
+            }
             Body::Disk(d) => (d.msg_id, d.correl_id),
             Body::Gone => (MsgId::NONE, CorrelId::NONE),
         }
     }
-    fn priority(&self) -> u8 {
+    fn priority(&self, mem: &MemSlab) -> u8 {
         match self {
-            Body::Mem { msg, .. } => priority_of(msg),
+            Body::Mem { key, .. } => priority_of(&mem[*key as usize]),
             Body::Disk(d) => d.priority,
             Body::Gone => 0,
         }
@@ -329,9 +334,9 @@ impl Match {
     }
 
     /// Whether a stored message satisfies this match (one only in the log is persistent).
-    fn matches_body(&self, body: &Body) -> bool {
+    fn matches_body(&self, body: &Body, mem: &MemSlab) -> bool {
         match body {
-            Body::Mem { msg, .. } => self.matches(msg),
+            Body::Mem { key, .. } => self.matches(&mem[*key as usize]),
             Body::Disk(d) => {
                 self.msg_id.is_none_or(|id| d.msg_id == id)
                     && self.correl_id.is_none_or(|id| d.correl_id == id)
@@ -362,6 +367,8 @@ pub struct Store {
     available: usize,
     correl_index: IdMap<CorrelId>,
     msg_index: Option<IdMap<MsgId>>,
+    /// The in-memory messages.
+    mem: MemSlab,
     /// Cost of in-memory bodies that are also in the log.
     mem_logged: usize,
     /// Most `mem_logged` before logged messages are kept only in the log (0: no limit).
@@ -383,6 +390,7 @@ impl Store {
             available: 0,
             correl_index: IdMap::default(),
             msg_index: None,
+            mem: MemSlab::new(),
             mem_logged: 0,
             buffer_limit: 0,
             on_disk: 0,
@@ -454,7 +462,7 @@ impl Store {
                 Body::Disk(OnDisk::of(&msg, at))
             }
             _ => Body::Mem {
-                msg: Box::new(msg),
+                key: self.mem.insert(msg) as u32,
                 disk,
             },
         };
@@ -473,9 +481,9 @@ impl Store {
     }
 
     fn insert_body(&mut self, seq: u64, body: Body, expires_at: u64, state: SlotState) -> Pos {
-        let lane_no = self.lane_of(body.priority());
+        let lane_no = self.lane_of(body.priority(&self.mem));
         let pos = Pos { lane: lane_no, seq };
-        let (msg_id, correl_id) = body.ids();
+        let (msg_id, correl_id) = body.ids(&self.mem);
         if !correl_id.is_none() {
             index_add(&mut self.correl_index, correl_id, pos);
         }
@@ -483,7 +491,7 @@ impl Store {
             index_add(ix, msg_id, pos);
         }
         match &body {
-            Body::Mem { msg, disk: Some(_) } => self.mem_logged += cost(msg),
+            Body::Mem { key, disk: Some(_) } => self.mem_logged += cost(&self.mem[*key as usize]),
             Body::Mem { .. } | Body::Gone => {}
             Body::Disk(_) => self.on_disk += 1,
         }
@@ -524,12 +532,6 @@ impl Store {
         lane.index_of(pos.seq).map(|i| &lane.slots[i])
     }
 
-    fn slot_mut(&mut self, pos: Pos) -> Option<&mut Slot> {
-        let lane = &mut self.lanes[pos.lane as usize];
-        let i = lane.index_of(pos.seq)?;
-        Some(&mut lane.slots[i])
-    }
-
     /// The state of the slot at `pos` (`Gone` if it no longer exists).
     pub fn state(&self, pos: Pos) -> SlotState {
         self.slot(pos).map_or(SlotState::Gone, |s| s.state)
@@ -540,7 +542,7 @@ impl Store {
         self.slot(pos)
             .filter(|s| s.state != SlotState::Gone)
             .and_then(|s| match &s.body {
-                Body::Mem { msg, .. } => Some(Entry::Mem(msg)),
+                Body::Mem { key, .. } => Some(Entry::Mem(&self.mem[*key as usize])),
                 Body::Disk(d) => Some(Entry::Disk(d)),
                 Body::Gone => None,
             })
@@ -556,9 +558,11 @@ impl Store {
 
     /// Raises the backout count of the message at `pos`; returns the new count.
     pub fn bump_backout(&mut self, pos: Pos) -> Option<u32> {
-        let slot = self.slot_mut(pos).filter(|s| s.state != SlotState::Gone)?;
+        let lane = &mut self.lanes[pos.lane as usize];
+        let i = lane.index_of(pos.seq)?;
+        let slot = Some(&mut lane.slots[i]).filter(|s| s.state != SlotState::Gone)?;
         let count = match &mut slot.body {
-            Body::Mem { msg, .. } => &mut msg.descriptor.backout_count,
+            Body::Mem { key, .. } => &mut self.mem[*key as usize].descriptor.backout_count,
             Body::Disk(d) => &mut d.backout_count,
             Body::Gone => return None,
         };
@@ -612,7 +616,7 @@ impl Store {
         lane.live -= 1;
         self.depth -= 1;
         lane.tidy();
-        let (msg_id, correl_id) = body.ids();
+        let (msg_id, correl_id) = body.ids(&self.mem);
         if !correl_id.is_none() {
             index_remove(&mut self.correl_index, &correl_id, pos);
         }
@@ -620,11 +624,16 @@ impl Store {
             index_remove(ix, &msg_id, pos);
         }
         Some(match body {
-            Body::Mem { msg, disk } => {
+            Body::Mem { key, disk } => {
+                let msg = self.mem.remove(key as usize);
                 if disk.is_some() {
                     self.mem_logged -= cost(&msg);
                 }
-                Held::Mem(*msg)
+                if self.mem.is_empty() && self.mem.capacity() > 4096 {
+                    // A drained deep queue gives its memory back.
+                    self.mem = MemSlab::new();
+                }
+                Held::Mem(msg)
             }
             Body::Disk(d) => {
                 self.on_disk -= 1;
@@ -682,7 +691,7 @@ impl Store {
                 for s in lane.slots.iter().filter(|s| s.state != SlotState::Gone) {
                     index_add(
                         &mut ix,
-                        s.body.ids().0,
+                        s.body.ids(&self.mem).0,
                         Pos {
                             lane: l as u8,
                             seq: s.seq,
@@ -701,7 +710,7 @@ impl Store {
         candidates.sort_by_key(|p| (std::cmp::Reverse(p.lane), p.seq));
         for pos in candidates {
             let Some(slot) = self.slot(pos) else { continue };
-            if slot.state != SlotState::Available || !m.matches_body(&slot.body) {
+            if slot.state != SlotState::Available || !m.matches_body(&slot.body, &self.mem) {
                 continue;
             }
             if slot.expires_at != 0 && slot.expires_at <= now {
@@ -717,7 +726,7 @@ impl Store {
     /// The single index candidate, if it is available, matches and has not expired.
     fn best_of_one(&mut self, pos: Pos, m: &Match, now: u64) -> Option<Pos> {
         let slot = self.slot(pos)?;
-        if slot.state != SlotState::Available || !m.matches_body(&slot.body) {
+        if slot.state != SlotState::Available || !m.matches_body(&slot.body, &self.mem) {
             return None;
         }
         if slot.expires_at != 0 && slot.expires_at <= now {
@@ -778,7 +787,7 @@ impl Store {
                     continue;
                 }
                 first_available.get_or_insert(s.seq);
-                if !m.matches_body(&s.body) {
+                if !m.matches_body(&s.body, &self.mem) {
                     continue;
                 }
                 let pos = Pos {
@@ -905,7 +914,7 @@ impl Store {
             .flat_map(|l| l.slots.iter())
             .filter(|s| s.state != SlotState::Gone)
             .map(|s| match &s.body {
-                Body::Mem { msg, .. } => msg.descriptor.put_time,
+                Body::Mem { key, .. } => self.mem[*key as usize].descriptor.put_time,
                 Body::Disk(d) => {
                     std::time::UNIX_EPOCH + std::time::Duration::from_millis(d.put_time_ms)
                 }
@@ -922,9 +931,14 @@ impl Store {
             for s in lane.slots.iter().filter(|s| s.state != SlotState::Gone) {
                 match &s.body {
                     Body::Mem {
-                        msg,
+                        key,
                         disk: Some(at),
-                    } => f(s.seq, s.state, s.expires_at, &OnDisk::of(msg, *at)),
+                    } => f(
+                        s.seq,
+                        s.state,
+                        s.expires_at,
+                        &OnDisk::of(&self.mem[*key as usize], *at),
+                    ),
                     Body::Disk(d) => f(s.seq, s.state, s.expires_at, d),
                     Body::Mem { .. } | Body::Gone => {}
                 }
