@@ -17,11 +17,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use ferry_benches::{fmt_rate, median, payload, BenchArgs};
+use ferry_benches::{define_bench_queues, fmt_rate, median, payload, BenchArgs, InProcessServer};
 use ferry_client::{
     Connection, GetOptions, Message, OpenOptions, PutOptions, QueueManager, Reason,
 };
-use ferry_core::{LocalQueueAttrs, QueueDefinition};
 
 const MSG_LEN: usize = 2048;
 const REPLY_LEN: usize = 64;
@@ -98,82 +97,11 @@ fn tcp_pair() -> (Box<dyn Sock>, Box<dyn Sock>) {
     (Box::new(c), Box::new(s))
 }
 
-/// A queue manager served in this process on its own runtime, as `ferry qm start` does.
-struct InProcessServer {
-    unix: String,
-    tcp: String,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-    qm: QueueManager,
-}
-
-impl InProcessServer {
-    fn start(dir: &std::path::Path) -> Self {
-        let qm = QueueManager::with_name("BENCH").unwrap();
-        let attrs = LocalQueueAttrs {
-            max_depth: 10_000_000,
-            ..LocalQueueAttrs::default()
-        };
-        qm.define_queue("BENCH.Q", QueueDefinition::Local(attrs.clone()), true)
-            .unwrap();
-        for k in 0..10 {
-            for prefix in ["BENCH.REQ", "BENCH.REPLY"] {
-                qm.define_queue(
-                    &format!("{prefix}.{k}"),
-                    QueueDefinition::Local(attrs.clone()),
-                    true,
-                )
-                .unwrap();
-            }
-        }
-        let mut config = ferry_server::ServerConfig::new(dir);
-        config.tcp_listen = Some("127.0.0.1:0".parse().unwrap());
-        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-        let (addr_tx, addr_rx) = std::sync::mpsc::channel();
-        let qm2 = qm.clone();
-        let thread = std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(
-                    std::env::var("FERRY_BENCH_SERVER_THREADS")
-                        .ok()
-                        .and_then(|v| v.parse().ok())
-                        .unwrap_or(1),
-                )
-                .enable_all()
-                .build()
-                .unwrap();
-            rt.block_on(async move {
-                let server = ferry_server::Server::bind(qm2, config).await.unwrap();
-                let unix = format!("unix:{}", server.unix_path().unwrap().display());
-                let tcp = format!("tcp://{}", server.tcp_addr().unwrap());
-                addr_tx.send((unix, tcp)).unwrap();
-                server
-                    .run(async move {
-                        let _ = rx.await;
-                    })
-                    .await;
-            });
-        });
-        let (unix, tcp) = addr_rx.recv().unwrap();
-        InProcessServer {
-            unix,
-            tcp,
-            stop: Some(tx),
-            thread: Some(thread),
-            qm,
-        }
-    }
-}
-
-impl Drop for InProcessServer {
-    fn drop(&mut self) {
-        if let Some(s) = self.stop.take() {
-            let _ = s.send(());
-        }
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
+/// The bench queue manager: BENCH.Q and ten request/reply queue pairs, all deep enough.
+fn bench_qm() -> QueueManager {
+    let qm = QueueManager::with_name("BENCH").unwrap();
+    define_bench_queues(&qm);
+    qm
 }
 
 /// One putter, two getters over `endpoint`. Messages per second delivered.
@@ -586,7 +514,7 @@ fn main() {
                 },
             );
         }
-        let server = InProcessServer::start(&dir);
+        let server = InProcessServer::start(bench_qm(), &dir);
         for per_socket in [1usize, 10] {
             for requesters in [1usize, 4, 16, 64] {
                 let name = format!(

@@ -109,3 +109,93 @@ pub fn fmt_rate(x: f64) -> String {
     }
     out
 }
+
+/// Defines BENCH.Q and ten request/reply queue pairs (BENCH.REQ.k, BENCH.REPLY.k), deep enough
+/// for any run.
+pub fn define_bench_queues(qm: &ferry_core::QueueManager) {
+    use ferry_core::{LocalQueueAttrs, QueueDefinition};
+    let attrs = LocalQueueAttrs {
+        max_depth: 10_000_000,
+        ..LocalQueueAttrs::default()
+    };
+    qm.define_queue("BENCH.Q", QueueDefinition::Local(attrs.clone()), true)
+        .expect("define BENCH.Q");
+    for k in 0..10 {
+        for prefix in ["BENCH.REQ", "BENCH.REPLY"] {
+            qm.define_queue(
+                &format!("{prefix}.{k}"),
+                QueueDefinition::Local(attrs.clone()),
+                true,
+            )
+            .expect("define bench queue");
+        }
+    }
+}
+
+/// A queue manager served in this process on its own runtime, as `ferry qm start` does
+/// (FERRY_BENCH_SERVER_THREADS worker threads, default 1), with a Unix socket in `dir` and a
+/// loopback tcp listener.
+#[derive(Debug)]
+pub struct InProcessServer {
+    /// `unix:` endpoint.
+    pub unix: String,
+    /// `tcp://` endpoint.
+    pub tcp: String,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+    /// The queue manager served.
+    pub qm: ferry_core::QueueManager,
+}
+
+impl InProcessServer {
+    /// Serves `qm`.
+    pub fn start(qm: ferry_core::QueueManager, dir: &std::path::Path) -> Self {
+        let mut config = ferry_server::ServerConfig::new(dir);
+        config.tcp_listen = Some("127.0.0.1:0".parse().expect("address"));
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+        let qm2 = qm.clone();
+        let thread = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(
+                    std::env::var("FERRY_BENCH_SERVER_THREADS")
+                        .ok()
+                        .and_then(|v| v.parse().ok())
+                        .unwrap_or(1),
+                )
+                .enable_all()
+                .build()
+                .expect("runtime");
+            rt.block_on(async move {
+                let server = ferry_server::Server::bind(qm2, config).await.expect("bind");
+                let unix = format!("unix:{}", server.unix_path().expect("unix").display());
+                let tcp = format!("tcp://{}", server.tcp_addr().expect("tcp"));
+                addr_tx.send((unix, tcp)).expect("addresses");
+                server
+                    .run(async move {
+                        let _ = rx.await;
+                    })
+                    .await;
+            });
+        });
+        let (unix, tcp) = addr_rx.recv().expect("server started");
+        InProcessServer {
+            unix,
+            tcp,
+            stop: Some(tx),
+            thread: Some(thread),
+            qm,
+        }
+    }
+}
+
+impl Drop for InProcessServer {
+    fn drop(&mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}

@@ -187,6 +187,7 @@ impl QmFile {
                 buffer_size: l.buffer_kib << 10,
                 log_type,
                 max_extents: l.max_extents,
+                preallocate: true,
             },
             queue_buffer: l.queue_buffer_kib << 10,
             checkpoint_bytes: l.checkpoint_mib << 20,

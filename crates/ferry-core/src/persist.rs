@@ -196,6 +196,14 @@ impl Persist {
         self.wait(lsn)
     }
 
+    /// Appends a COMMIT or BACKOUT without waiting; the caller waits for the LSN.
+    pub fn end_uow_nowait(&self, commit: bool, uow: u64) -> MqResult<u64> {
+        self.append(
+            if commit { kind::COMMIT } else { kind::BACKOUT },
+            &uow.to_le_bytes(),
+        )
+    }
+
     /// Appends a DEFINE and waits for it.
     pub fn define(&self, name: &ObjectName, def: &QueueDefinition) -> MqResult<()> {
         let lsn = self.append(kind::DEFINE, &define_payload(name, def)?)?;

@@ -182,6 +182,10 @@ pub struct Session {
     uow_id: Option<UowId>,
     /// The open unit of work touched persistent messages: commit and backout are logged.
     uow_logged: bool,
+    /// Set by servers: calls do not wait for the log, they leave the LSN owed in `owed_lsn`.
+    defer_durability: bool,
+    /// Highest LSN a reply must not precede (with `defer_durability`).
+    owed_lsn: u64,
     counters: Arc<ConnCounters>,
     ended: bool,
 }
@@ -204,9 +208,32 @@ impl Session {
             uow: Vec::new(),
             uow_id: None,
             uow_logged: false,
+            defer_durability: false,
+            owed_lsn: 0,
             counters,
             ended: false,
         }
+    }
+
+    /// Stops calls from waiting for the recovery log: instead each leaves the LSN that must be
+    /// durable before its result is shown to anyone, taken with [`Session::take_owed_lsn`]. A
+    /// server uses this to go on serving other requests while the log syncs, and so lets many
+    /// connections share one sync; it must hold each reply until its LSN is durable.
+    pub fn defer_durability(&mut self, on: bool) {
+        self.defer_durability = on;
+    }
+
+    /// The LSN the last calls' replies must wait for (with [`Session::defer_durability`]), if
+    /// any; resets it.
+    pub fn take_owed_lsn(&mut self) -> Option<u64> {
+        match std::mem::take(&mut self.owed_lsn) {
+            0 => None,
+            l => Some(l),
+        }
+    }
+
+    fn owe(&mut self, lsn: u64) {
+        self.owed_lsn = self.owed_lsn.max(lsn);
     }
 
     /// The connection id (as in connection status).
@@ -623,6 +650,10 @@ impl Session {
         let Some(lsn) = lsn else { return Ok(()) };
         if in_uow {
             self.uow_logged = true;
+            return Ok(());
+        }
+        if self.defer_durability {
+            self.owe(lsn);
             return Ok(());
         }
         match self.qm.persist() {
@@ -1092,8 +1123,10 @@ impl Session {
                 "this connection has been disconnected",
             ));
         }
-        // The commit is durable before any of its effects become visible; a checkpoint never
-        // sees it half applied.
+        // The commit is durable before any of its effects become visible (with deferred
+        // durability: before any reply shows them — a get of a message it committed is logged
+        // after it, and waits for its own, later, record); a checkpoint never sees it half
+        // applied.
         let persist = self.qm.persist().cloned();
         let _gate = persist
             .as_ref()
@@ -1155,7 +1188,10 @@ impl Session {
         if !self.uow_logged {
             return Ok(());
         }
-        let r = match (self.qm.persist(), self.uow_id) {
+        let r = match (self.qm.persist().cloned(), self.uow_id) {
+            (Some(p), Some(u)) if self.defer_durability => {
+                p.end_uow_nowait(commit, u).map(|lsn| self.owe(lsn))
+            }
             (Some(p), Some(u)) => p.end_uow(commit, u),
             _ => Ok(()),
         };

@@ -29,6 +29,7 @@ fn settings() -> PersistSettings {
             buffer_size: 1 << 20,
             log_type: LogType::Circular,
             max_extents: 0,
+            preallocate: false,
         },
         queue_buffer: 2000,
         checkpoint_bytes: 1 << 40,

@@ -168,10 +168,17 @@ pub fn scan_from(
             });
         }
         let bytes = read_extent(storage, name)?;
+        let last = i + 1 == extents.len();
+        if last && bytes.len() >= EXTENT_HEADER && bytes[..EXTENT_HEADER].iter().all(|b| *b == 0) {
+            // An extent prepared ahead of need (zero-filled) and never started: not part of
+            // the log yet.
+            if valid_records_after(storage, &[], 0, &bytes, 0)? == 0 {
+                continue;
+            }
+        }
         let Some(header) = format::parse_extent_header(&bytes) else {
             // The last extent's header is written and synced before any record goes in, so a
             // damaged header there with no valid record after it is a crash while creating it.
-            let last = i + 1 == extents.len();
             if last && valid_records_after(storage, &[], 0, &bytes, 0)? == 0 {
                 tail = Tail {
                     extent: *number,

@@ -148,6 +148,8 @@ struct Conv {
 /// Something the connection task must act on.
 enum Event {
     Read(std::io::Result<usize>),
+    /// The log made held replies durable (or failed).
+    Durable,
     GetDone(u16, WaitOutcome),
     StreamReady(u16, u32, WaitOutcome),
     Tick,
@@ -176,6 +178,52 @@ struct Socket {
     max_frame_out: usize,
     /// The client promised heartbeats (Connect flag): silence means it is gone.
     peer_heartbeats: bool,
+    /// The recovery log, when the queue manager has one.
+    persist: Option<Arc<ferry_core::persist::Persist>>,
+    /// Replies that must not be sent before an LSN is durable: (offset in `wbuf` where they
+    /// start, LSN), in order. Only the part of `wbuf` before the first undurable one is written,
+    /// so replies keep their order and the socket goes on serving requests (whose records join
+    /// the same sync) while the log syncs.
+    held: VecDeque<(usize, u64)>,
+    /// An LSN owed by a conversation that has just gone (disconnect commits).
+    owed_by_gone: Option<u64>,
+}
+
+impl Socket {
+    /// How much of `wbuf` may be written now: everything before the first reply whose LSN is
+    /// not yet durable.
+    fn writable(&mut self) -> usize {
+        let Some(p) = &self.persist else {
+            return self.wbuf.len();
+        };
+        if self.held.is_empty() {
+            return self.wbuf.len();
+        }
+        let durable = p.log().durable_lsn();
+        while matches!(self.held.front(), Some((_, l)) if *l <= durable) {
+            self.held.pop_front();
+        }
+        self.held.front().map_or(self.wbuf.len(), |(at, _)| *at)
+    }
+
+    /// Drops the first `n` written bytes of `wbuf`.
+    fn written(&mut self, n: usize) {
+        let _ = self.wbuf.split_to(n);
+        for (at, _) in self.held.iter_mut() {
+            *at -= n;
+        }
+        if self.wbuf.is_empty() {
+            self.wbuf.clear();
+        }
+    }
+
+    /// Polls the log for the first held reply's LSN.
+    fn poll_held(&mut self, cx: &mut Context<'_>) -> bool {
+        match (&self.persist, self.held.front()) {
+            (Some(p), Some((_, lsn))) => p.log().poll_durable(*lsn, cx.waker()).is_ready(),
+            _ => false,
+        }
+    }
 }
 
 /// Serves one socket until it closes or the server stops.
@@ -198,6 +246,7 @@ pub(crate) async fn serve<R, W>(
         }
     };
     let heartbeat = ctx.limits.heartbeat;
+    let ctx_persist = ctx.qm.persist().cloned();
     let mut sock = Socket {
         ctx,
         mode,
@@ -207,6 +256,9 @@ pub(crate) async fn serve<R, W>(
         scratch: BytesMut::new(),
         max_frame_out,
         peer_heartbeats: false,
+        persist: ctx_persist,
+        held: VecDeque::new(),
+        owed_by_gone: None,
     };
     let mut rbuf = BytesMut::with_capacity(64 * 1024);
     let mut last_sent = Instant::now();
@@ -222,6 +274,9 @@ pub(crate) async fn serve<R, W>(
             // connections to close, and those answers must reach the clients.
             if let Some(ev) = sock.poll_waits(cx) {
                 return Poll::Ready(ev);
+            }
+            if sock.poll_held(cx) {
+                return Poll::Ready(Event::Durable);
             }
             if stopped.as_mut().poll(cx).is_ready() {
                 return Poll::Ready(Event::Stop);
@@ -246,6 +301,7 @@ pub(crate) async fn serve<R, W>(
                 sock.on_frames(&mut rbuf)
             }
             Event::Read(Err(e)) => Err(Close::Io(e)),
+            Event::Durable => Ok(()),
             Event::GetDone(conv, outcome) => sock.on_get_done(conv, outcome),
             Event::StreamReady(conv, hobj, outcome) => {
                 sock.on_stream_ready(conv, hobj, outcome);
@@ -266,17 +322,29 @@ pub(crate) async fn serve<R, W>(
             }
             Event::Stop => Err(Close::Stopping),
         };
-        if !sock.wbuf.is_empty() {
-            if let Err(e) = wr.write_all(&sock.wbuf).await {
+        let n = sock.writable();
+        if n > 0 {
+            if let Err(e) = wr.write_all(&sock.wbuf[..n]).await {
                 break Close::Io(e);
             }
-            sock.wbuf.clear();
+            sock.written(n);
             last_sent = Instant::now();
         }
         if let Err(why) = step {
             break why;
         }
     };
+    // Replies still held for the log go out once it has them (the work is done; only the
+    // answer is late), unless the socket itself failed.
+    if !matches!(why, Close::Io(_)) {
+        if let (Some(p), Some((_, last))) = (sock.persist.clone(), sock.held.back().copied()) {
+            let _ = std::future::poll_fn(|cx| p.log().poll_durable(last, cx.waker())).await;
+            sock.held.clear();
+        }
+        if !sock.wbuf.is_empty() {
+            let _ = wr.write_all(&sock.wbuf).await;
+        }
+    }
     match &why {
         Close::PeerClosed | Close::Stopping => {
             tracing::debug!(peer = %sock.peer, mode = ?sock.mode, reason = ?why, "connection closed")
@@ -490,7 +558,8 @@ impl Socket {
             user_id: (!user.is_empty()).then_some(user),
         };
         match self.ctx.qm.connect_as(&opts, self.mode, self.peer.clone()) {
-            Ok(session) => {
+            Ok(mut session) => {
+                session.defer_durability(true);
                 let reply = Reply::Connected {
                     conn_id: session.connection_id(),
                     qmgr: self.ctx.qm.name().to_string(),
@@ -533,6 +602,7 @@ impl Socket {
             Request::Disconnect => {
                 conv.streams.clear();
                 let r = conv.session.disconnect_in_place().map(|_| Reply::Empty);
+                self.owed_by_gone = conv.session.take_owed_lsn();
                 self.convs.remove(&h.conv);
                 self.reply(h, r);
                 return Ok(());
@@ -859,6 +929,17 @@ impl Socket {
             flags: FLAG_RESPONSE | (h.flags & FLAG_PUSH),
             ..h
         };
+        // A reply showing the effect of logged work waits until that work is durable.
+        let owed = match self.convs.get_mut(&h.conv) {
+            Some(c) => c.session.take_owed_lsn(),
+            None => self.owed_by_gone.take(),
+        };
+        if let Some(lsn) = owed {
+            let last = self.held.back().map_or(0, |(_, l)| *l);
+            if lsn > last {
+                self.held.push_back((self.wbuf.len(), lsn));
+            }
+        }
         if let Some(conv) = self.convs.get(&h.conv) {
             if let Some(alg) = conv.compression {
                 self.scratch.clear();
