@@ -136,6 +136,17 @@ pub fn scan_from(
         .filter(|(x, _)| start.is_none_or(|s| *x >= s.extent))
         .collect();
     extents.sort();
+    // Extents prepared ahead of need (zero-filled) and never started are not part of the log
+    // yet: drop them from the end.
+    while let Some((_, name)) = extents.last() {
+        let bytes = read_extent(storage, name)?;
+        let blank = bytes.iter().take(EXTENT_HEADER).all(|b| *b == 0)
+            && valid_records_after(storage, &[], 0, &bytes, 0)? == 0;
+        if !blank {
+            break;
+        }
+        extents.pop();
+    }
     let mut count = 0u64;
     let mut expected: Option<u64> = start.map(|s| s.next_lsn);
     let mut tail = start.unwrap_or(Tail {
@@ -169,13 +180,6 @@ pub fn scan_from(
         }
         let bytes = read_extent(storage, name)?;
         let last = i + 1 == extents.len();
-        if last && bytes.len() >= EXTENT_HEADER && bytes[..EXTENT_HEADER].iter().all(|b| *b == 0) {
-            // An extent prepared ahead of need (zero-filled) and never started: not part of
-            // the log yet.
-            if valid_records_after(storage, &[], 0, &bytes, 0)? == 0 {
-                continue;
-            }
-        }
         let Some(header) = format::parse_extent_header(&bytes) else {
             // The last extent's header is written and synced before any record goes in, so a
             // damaged header there with no valid record after it is a crash while creating it.

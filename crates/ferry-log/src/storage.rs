@@ -284,8 +284,12 @@ impl Storage for FaultStorage {
     fn len(&self, name: &str) -> io::Result<u64> {
         self.inner.len(name)
     }
+    // Each operation holds the state lock throughout, so a crash injected by one thread can
+    // never fall between another thread's check and its effect (a sync reported done after the
+    // crash reverted the file would be a lie no real disk tells).
     fn create(&self, name: &str) -> io::Result<()> {
-        if lock(&self.state).crashed {
+        let st = lock(&self.state);
+        if st.crashed {
             return Err(Self::dead());
         }
         self.inner.create(name)?;
@@ -304,7 +308,6 @@ impl Storage for FaultStorage {
         }
         st.crashed = true;
         let fault = st.fault;
-        drop(st);
         // What earlier unsynced writes left on disk is undefined; assume the worst: lost.
         self.inner.crash();
         match fault {
@@ -327,13 +330,15 @@ impl Storage for FaultStorage {
         self.inner.read_at(name, offset, buf)
     }
     fn sync(&self, name: &str) -> io::Result<()> {
-        if lock(&self.state).crashed {
+        let st = lock(&self.state);
+        if st.crashed {
             return Err(Self::dead());
         }
         self.inner.sync(name)
     }
     fn remove(&self, name: &str) -> io::Result<()> {
-        if lock(&self.state).crashed {
+        let st = lock(&self.state);
+        if st.crashed {
             return Err(Self::dead());
         }
         self.inner.remove(name)
