@@ -14,11 +14,12 @@
 //! The snapshot is written only after every record it reflects is durable.
 //!
 //! File `C<lsn, 20 digits>.fckp` beside the extents (byte map in docs/log.md): a 64-byte header
-//! (magic `FMQCKP01`, version, length, replay position, highest unit-of-work id), the
-//! definitions as TOML, per queue its mark, highest sequence number and entries (delta- and
-//! varint-coded, typically 20–30 bytes a message), and a CRC-32C of everything before it. A new
-//! checkpoint is written under a new name and synced before older ones are removed, so a crash
-//! at any point leaves at least one good checkpoint.
+//! (magic `FMQCKP01`, version, replay position, highest unit-of-work id), the definitions as
+//! TOML, per queue its mark, highest sequence number and entries (delta- and varint-coded,
+//! typically 20–30 bytes a message), then a trailer: the length of all that and a CRC-32C of it
+//! and the length. It is streamed to `C-partial.fckp` in 4 MB pieces (a deep queue's
+//! checkpoint is never whole in memory), synced, renamed, and only then are older checkpoints
+//! removed, so a crash at any point leaves at least one good checkpoint.
 
 use std::time::{Duration, Instant, SystemTime};
 
@@ -46,7 +47,13 @@ pub struct Progress {
     pub taken: u64,
     /// What the last one did.
     pub last: Option<Report>,
+    /// When the last one was taken (or the queue manager started).
+    pub at_time: Option<Instant>,
 }
+
+/// Longest time between checkpoints while anything is logged: drained queues give their
+/// extents back within about this long even when little is written.
+pub const MAX_INTERVAL: Duration = Duration::from_secs(30);
 
 /// What a checkpoint did.
 #[derive(Debug, Clone)]
@@ -78,7 +85,8 @@ fn lsn_of(name: &str) -> Option<u64> {
 pub fn due(p: &Persist) -> bool {
     let prog = p.checkpoints.lock();
     let interval = p.settings().checkpoint_bytes.max(4 * prog.last_size);
-    p.log().stats().bytes_appended.saturating_sub(prog.at_bytes) >= interval
+    let written = p.log().stats().bytes_appended.saturating_sub(prog.at_bytes);
+    written >= interval || (written > 0 && prog.at_time.is_none_or(|t| t.elapsed() >= MAX_INTERVAL))
 }
 
 // ----- encoding helpers -------------------------------------------------------------------------
@@ -292,6 +300,35 @@ fn io(what: &str, e: impl std::fmt::Display) -> MqError {
     )
 }
 
+/// Name a checkpoint is written under until it is complete and synced.
+const PARTIAL: &str = "C-partial.fckp";
+/// Bytes encoded before they are written out: a deep queue's checkpoint is streamed to the
+/// file, not built whole in memory.
+const CHUNK: usize = 4 << 20;
+
+/// A checkpoint file being written, with its running checksum.
+struct Sink<'a> {
+    storage: &'a dyn Storage,
+    buf: Vec<u8>,
+    at: u64,
+    crc: u32,
+}
+
+impl Sink<'_> {
+    fn flush(&mut self, force: bool) -> MqResult<()> {
+        if self.buf.len() < CHUNK && !force {
+            return Ok(());
+        }
+        self.storage
+            .write_at(PARTIAL, self.at, &self.buf)
+            .map_err(|e| io("writing the checkpoint", e))?;
+        self.crc = crc32c::crc32c_append(self.crc, &self.buf);
+        self.at += self.buf.len() as u64;
+        self.buf.clear();
+        Ok(())
+    }
+}
+
 /// Takes a checkpoint now. Does nothing (returns `None`) on a queue manager without a log.
 pub fn take(qm: &QueueManager) -> MqResult<Option<Report>> {
     let Some(persist) = qm.persist().cloned() else {
@@ -300,7 +337,16 @@ pub fn take(qm: &QueueManager) -> MqResult<Option<Report>> {
     let mut progress = persist.checkpoints.lock();
     let started = Instant::now();
     let log = persist.log();
-    let mut buf = vec![0u8; HEADER];
+    let storage = persist.storage().as_ref();
+    storage
+        .create(PARTIAL)
+        .map_err(|e| io("creating the checkpoint file", e))?;
+    let mut sink = Sink {
+        storage,
+        buf: Vec::with_capacity(CHUNK + 4096),
+        at: 0,
+        crc: 0,
+    };
     let mut messages = 0u64;
     let mut lowest_extent = u64::MAX;
     let (start, end_lsn, paused) = {
@@ -311,10 +357,14 @@ pub fn take(qm: &QueueManager) -> MqResult<Option<Report>> {
             .shared
             .next_uow
             .load(std::sync::atomic::Ordering::Relaxed);
-        buf[24..32].copy_from_slice(&start.extent.to_le_bytes());
-        buf[32..40].copy_from_slice(&start.offset.to_le_bytes());
-        buf[40..48].copy_from_slice(&start.next_lsn.to_le_bytes());
-        buf[48..56].copy_from_slice(&max_uow.to_le_bytes());
+        let mut header = [0u8; HEADER];
+        header[..8].copy_from_slice(&MAGIC);
+        header[8..12].copy_from_slice(&VERSION.to_le_bytes());
+        header[24..32].copy_from_slice(&start.extent.to_le_bytes());
+        header[32..40].copy_from_slice(&start.offset.to_le_bytes());
+        header[40..48].copy_from_slice(&start.next_lsn.to_le_bytes());
+        header[48..56].copy_from_slice(&max_uow.to_le_bytes());
+        sink.buf.extend_from_slice(&header);
         let objects = qm.shared.objects.read();
         let mut names: Vec<&ObjectName> = objects.keys().collect();
         names.sort();
@@ -338,27 +388,35 @@ pub fn take(qm: &QueueManager) -> MqResult<Option<Report>> {
             defs.push((*name, toml));
         }
         drop(objects);
-        buf.extend_from_slice(&(defs.len() as u32).to_le_bytes());
+        sink.buf
+            .extend_from_slice(&(defs.len() as u32).to_le_bytes());
         for (name, toml) in &defs {
-            put_str8(&mut buf, name.as_str());
-            buf.extend_from_slice(&(toml.len() as u32).to_le_bytes());
-            buf.extend_from_slice(toml.as_bytes());
+            put_str8(&mut sink.buf, name.as_str());
+            sink.buf
+                .extend_from_slice(&(toml.len() as u32).to_le_bytes());
+            sink.buf.extend_from_slice(toml.as_bytes());
         }
-        // Queues.
-        buf.extend_from_slice(&(locals.len() as u32).to_le_bytes());
+        // Queues: each snapshotted under its own lock, at its mark.
+        sink.buf
+            .extend_from_slice(&(locals.len() as u32).to_le_bytes());
         let clock_now = qm.shared.clock.now();
         let unix_now = persist::unix_ms(SystemTime::now());
         for q in &locals {
             let st = q.lock();
             let mark = log.next_position().next_lsn;
-            put_str8(&mut buf, q.name.as_str());
-            buf.extend_from_slice(&mark.to_le_bytes());
-            buf.extend_from_slice(&st.store.last_seq().to_le_bytes());
-            let count_at = buf.len();
-            buf.extend_from_slice(&0u64.to_le_bytes());
-            let mut coder = EntryCoder::default();
             let mut count = 0u64;
+            st.store.for_each_logged(|_, _, _, _| count += 1);
+            put_str8(&mut sink.buf, q.name.as_str());
+            sink.buf.extend_from_slice(&mark.to_le_bytes());
+            sink.buf
+                .extend_from_slice(&st.store.last_seq().to_le_bytes());
+            sink.buf.extend_from_slice(&count.to_le_bytes());
+            let mut coder = EntryCoder::default();
+            let mut failed = None;
             st.store.for_each_logged(|seq, state, expires_at, d| {
+                if failed.is_some() {
+                    return;
+                }
                 let held = match state {
                     SlotState::PutPending(u) => Held::PutPending(u),
                     SlotState::GotPending(u) => Held::GotPending(u),
@@ -369,26 +427,30 @@ pub fn take(qm: &QueueManager) -> MqResult<Option<Report>> {
                 } else {
                     unix_now + (expires_at.saturating_sub(clock_now) / 1_000_000) as i64 + 1
                 };
-                coder.encode(&mut buf, seq, held, expiry_ms, d);
+                coder.encode(&mut sink.buf, seq, held, expiry_ms, d);
                 lowest_extent = lowest_extent.min(d.pos.extent as u64);
-                count += 1;
+                if let Err(e) = sink.flush(false) {
+                    failed = Some(e);
+                }
             });
             drop(st);
-            buf[count_at..count_at + 8].copy_from_slice(&count.to_le_bytes());
+            if let Some(e) = failed {
+                return Err(e);
+            }
             messages += count;
         }
         let end_lsn = log.next_position().next_lsn - 1;
         (start, end_lsn, paused_at.elapsed())
     };
+    // The trailer: the length of everything before it, and a checksum of all of that and it.
+    let body_len = sink.at + sink.buf.len() as u64;
+    sink.buf.extend_from_slice(&body_len.to_le_bytes());
+    let crc = crc32c::crc32c_append(sink.crc, &sink.buf);
+    sink.buf.extend_from_slice(&crc.to_le_bytes());
+    sink.flush(true)?;
+    let bytes = sink.at;
     // Everything the snapshot reflects must be on disk before the snapshot is.
     persist.wait(end_lsn)?;
-    buf[..8].copy_from_slice(&MAGIC);
-    buf[8..12].copy_from_slice(&VERSION.to_le_bytes());
-    let total = buf.len() as u64 + 4;
-    buf[16..24].copy_from_slice(&total.to_le_bytes());
-    let crc = crc32c::crc32c(&buf);
-    buf.extend_from_slice(&crc.to_le_bytes());
-    let storage = persist.storage();
     let file = file_name(start.next_lsn);
     if storage
         .list()
@@ -396,14 +458,15 @@ pub fn take(qm: &QueueManager) -> MqResult<Option<Report>> {
         .contains(&file)
     {
         // Nothing was logged since that checkpoint: it already says all this one would.
+        let _ = storage.remove(PARTIAL);
         progress.at_bytes = log.stats().bytes_appended;
+        progress.at_time = Some(Instant::now());
         return Ok(None);
     }
     storage
-        .create(&file)
-        .and_then(|_| storage.write_at(&file, 0, &buf))
-        .and_then(|_| storage.sync(&file))
-        .map_err(|e| io(&format!("writing {file}"), e))?;
+        .sync(PARTIAL)
+        .and_then(|_| storage.rename(PARTIAL, &file))
+        .map_err(|e| io(&format!("completing {file}"), e))?;
     // The new checkpoint is durable: older ones, and extents nothing needs, can go.
     for old in storage.list().map_err(|e| io("listing", e))? {
         if lsn_of(&old).is_some_and(|l| l < start.next_lsn) {
@@ -420,12 +483,13 @@ pub fn take(qm: &QueueManager) -> MqResult<Option<Report>> {
     let report = Report {
         file,
         messages,
-        bytes: buf.len() as u64,
+        bytes,
         paused,
         took: started.elapsed(),
         extents_released,
     };
     progress.at_bytes = log.stats().bytes_appended;
+    progress.at_time = Some(Instant::now());
     progress.last_size = report.bytes;
     progress.taken += 1;
     progress.last = Some(report.clone());
@@ -497,17 +561,18 @@ pub fn load_newest(storage: &dyn Storage) -> MqResult<(Option<Loaded>, Vec<Strin
 
 fn decode(bytes: &[u8]) -> MqResult<(Tail, Recovery)> {
     let c0 = Cursor { b: bytes, at: 0 };
-    if bytes.len() < HEADER + 4 || bytes[..8] != MAGIC {
+    if bytes.len() < HEADER + 12 || bytes[..8] != MAGIC {
         return Err(c0.damaged("no checkpoint header"));
     }
-    let total = u64::from_le_bytes(bytes[16..24].try_into().unwrap_or([0; 8]));
-    if total != bytes.len() as u64 {
-        return Err(c0.damaged("length differs from the header's (torn write)"));
+    let (covered, crc) = bytes.split_at(bytes.len() - 4);
+    let body_len = u64::from_le_bytes(covered[covered.len() - 8..].try_into().unwrap_or([0; 8]));
+    if body_len != covered.len() as u64 - 8 {
+        return Err(c0.damaged("length differs from the trailer's (torn write)"));
     }
-    let (body, crc) = bytes.split_at(bytes.len() - 4);
-    if crc32c::crc32c(body) != u32::from_le_bytes(crc.try_into().unwrap_or([0; 4])) {
+    if crc32c::crc32c(covered) != u32::from_le_bytes(crc.try_into().unwrap_or([0; 4])) {
         return Err(c0.damaged("checksum mismatch"));
     }
+    let body = &covered[..covered.len() - 8];
     let mut c = Cursor { b: body, at: 8 };
     let version = c.u32()?;
     if version != VERSION {

@@ -351,7 +351,10 @@ impl QueueManager {
             }
         }
         let log = ferry_log::Log::open(storage.clone(), settings.log, end.tail).map_err(data)?;
-        let progress = crate::checkpoint::Progress::default();
+        let progress = crate::checkpoint::Progress {
+            at_time: Some(std::time::Instant::now()),
+            ..Default::default()
+        };
         let persist = crate::persist::Persist::new(log, storage, settings, progress);
         let _ = qm.shared.persist.set(persist.clone());
         for q in qm.local_queues() {

@@ -385,10 +385,7 @@ impl QueueState {
         match self.store.entry(pos) {
             None => Ok(None),
             Some(Entry::Mem(m)) => Ok(Some((m.clone(), self.persist.is_some() && self.logs(m)))),
-            Some(Entry::Disk(d)) => {
-                let d = *d;
-                Ok(Some((self.read_disk(pos.seq, &d)?, true)))
-            }
+            Some(Entry::Disk(d)) => Ok(Some((self.read_disk(pos.seq, &d)?, true))),
         }
     }
 
@@ -475,7 +472,6 @@ impl QueueState {
             None => return Ok(GetStep::Empty),
             Some(Entry::Mem(m)) => (None, m.body.len(), self.persist.is_some() && self.logs(m)),
             Some(Entry::Disk(d)) => {
-                let d = *d;
                 let m = self.read_disk(pos.seq, &d)?;
                 let len = m.body.len();
                 (Some(m), len, true)

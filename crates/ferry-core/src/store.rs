@@ -97,6 +97,85 @@ fn priority_of(msg: &Message) -> u8 {
     }
 }
 
+/// What a slot keeps of a message only in the log: [`OnDisk`] without the correl id (kept in
+/// a side table, as few messages carry one) and with the put time in seconds — so a deep
+/// queue's slot is 80 bytes.
+#[derive(Debug, Clone, Copy)]
+struct DiskSlot {
+    pos: RecordPos,
+    msg_id: MsgId,
+    priority: u8,
+    backout_count: u32,
+    put_secs: u32,
+}
+
+impl DiskSlot {
+    fn of(d: &OnDisk) -> DiskSlot {
+        DiskSlot {
+            pos: d.pos,
+            msg_id: d.msg_id,
+            priority: d.priority,
+            backout_count: d.backout_count,
+            put_secs: (d.put_time_ms / 1000).min(u32::MAX as u64) as u32,
+        }
+    }
+    fn on_disk(&self, correl_id: CorrelId) -> OnDisk {
+        OnDisk {
+            pos: self.pos,
+            msg_id: self.msg_id,
+            correl_id,
+            priority: self.priority,
+            backout_count: self.backout_count,
+            put_time_ms: self.put_secs as u64 * 1000,
+        }
+    }
+}
+
+/// A [`SlotState`] packed in 8 bytes (the tag in the top two bits of the unit-of-work id).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct St(u64);
+
+impl St {
+    const SHIFT: u32 = 62;
+    fn new(s: SlotState) -> St {
+        match s {
+            SlotState::Available => St(0),
+            SlotState::PutPending(u) => {
+                debug_assert!(u >> Self::SHIFT == 0, "unit-of-work id {u} too large");
+                St(1 << Self::SHIFT | u)
+            }
+            SlotState::GotPending(u) => {
+                debug_assert!(u >> Self::SHIFT == 0, "unit-of-work id {u} too large");
+                St(2 << Self::SHIFT | u)
+            }
+            SlotState::Gone => St(3 << Self::SHIFT),
+        }
+    }
+    fn get(self) -> SlotState {
+        let u = self.0 & ((1 << Self::SHIFT) - 1);
+        match self.0 >> Self::SHIFT {
+            0 => SlotState::Available,
+            1 => SlotState::PutPending(u),
+            2 => SlotState::GotPending(u),
+            _ => SlotState::Gone,
+        }
+    }
+}
+
+impl PartialEq<SlotState> for St {
+    fn eq(&self, other: &SlotState) -> bool {
+        *self == St::new(*other)
+    }
+}
+
+impl std::fmt::Debug for St {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.get().fmt(f)
+    }
+}
+
+type CorrelTable = HashMap<u64, CorrelId, BuildHasherDefault<IdHasher>>;
+
 /// Memory a message in the buffer is charged beyond its body (descriptor, slot, allocation).
 const MESSAGE_OVERHEAD: usize = 512;
 
@@ -115,19 +194,22 @@ enum Body {
     /// as well.
     Mem { key: u32, disk: Option<RecordPos> },
     /// Only in the log.
-    Disk(OnDisk),
+    Disk(DiskSlot),
     /// A tombstone's: the message was removed.
     Gone,
 }
 
 impl Body {
-    fn ids(&self, mem: &MemSlab) -> (MsgId, CorrelId) {
+    fn ids(&self, seq: u64, mem: &MemSlab, correls: &CorrelTable) -> (MsgId, CorrelId) {
         match self {
             Body::Mem { key, .. } => {
                 let d = &mem[*key as usize].descriptor;
                 (d.msg_id, d.correl_id)
             }
-            Body::Disk(d) => (d.msg_id, d.correl_id),
+            Body::Disk(d) => (
+                d.msg_id,
+                correls.get(&seq).copied().unwrap_or(CorrelId::NONE),
+            ),
             Body::Gone => (MsgId::NONE, CorrelId::NONE),
         }
     }
@@ -146,7 +228,7 @@ pub enum Entry<'a> {
     /// In memory.
     Mem(&'a Message),
     /// Only in the log.
-    Disk(&'a OnDisk),
+    Disk(OnDisk),
 }
 
 /// A message taken out of the store.
@@ -171,7 +253,7 @@ impl Held {
 #[derive(Debug)]
 struct Slot {
     seq: u64,
-    state: SlotState,
+    state: St,
     /// Clock nanoseconds after which the message is expired; 0 = never.
     expires_at: u64,
     body: Body,
@@ -334,12 +416,13 @@ impl Match {
     }
 
     /// Whether a stored message satisfies this match (one only in the log is persistent).
-    fn matches_body(&self, body: &Body, mem: &MemSlab) -> bool {
+    fn matches_body(&self, seq: u64, body: &Body, mem: &MemSlab, correls: &CorrelTable) -> bool {
         match body {
             Body::Mem { key, .. } => self.matches(&mem[*key as usize]),
             Body::Disk(d) => {
+                let correl = || correls.get(&seq).copied().unwrap_or(CorrelId::NONE);
                 self.msg_id.is_none_or(|id| d.msg_id == id)
-                    && self.correl_id.is_none_or(|id| d.correl_id == id)
+                    && self.correl_id.is_none_or(|id| correl() == id)
                     && !self.non_persistent_only
             }
             Body::Gone => false,
@@ -369,6 +452,8 @@ pub struct Store {
     msg_index: Option<IdMap<MsgId>>,
     /// The in-memory messages.
     mem: MemSlab,
+    /// Correl ids of messages only in the log that have one, by sequence number.
+    disk_correls: CorrelTable,
     /// Cost of in-memory bodies that are also in the log.
     mem_logged: usize,
     /// Most `mem_logged` before logged messages are kept only in the log (0: no limit).
@@ -391,6 +476,7 @@ impl Store {
             correl_index: IdMap::default(),
             msg_index: None,
             mem: MemSlab::new(),
+            disk_correls: CorrelTable::default(),
             mem_logged: 0,
             buffer_limit: 0,
             on_disk: 0,
@@ -459,7 +545,7 @@ impl Store {
             Some(at)
                 if self.buffer_limit > 0 && self.mem_logged + cost(&msg) > self.buffer_limit =>
             {
-                Body::Disk(OnDisk::of(&msg, at))
+                return self.insert_on_disk(seq, OnDisk::of(&msg, at), expires_at, state);
             }
             _ => Body::Mem {
                 key: self.mem.insert(msg) as u32,
@@ -477,13 +563,16 @@ impl Store {
         expires_at: u64,
         state: SlotState,
     ) -> Pos {
-        self.insert_body(seq, Body::Disk(entry), expires_at, state)
+        if !entry.correl_id.is_none() {
+            self.disk_correls.insert(seq, entry.correl_id);
+        }
+        self.insert_body(seq, Body::Disk(DiskSlot::of(&entry)), expires_at, state)
     }
 
     fn insert_body(&mut self, seq: u64, body: Body, expires_at: u64, state: SlotState) -> Pos {
         let lane_no = self.lane_of(body.priority(&self.mem));
         let pos = Pos { lane: lane_no, seq };
-        let (msg_id, correl_id) = body.ids(&self.mem);
+        let (msg_id, correl_id) = body.ids(seq, &self.mem, &self.disk_correls);
         if !correl_id.is_none() {
             index_add(&mut self.correl_index, correl_id, pos);
         }
@@ -498,7 +587,7 @@ impl Store {
         let lane = &mut self.lanes[lane_no as usize];
         let slot = Slot {
             seq,
-            state,
+            state: St::new(state),
             expires_at,
             body,
         };
@@ -534,7 +623,7 @@ impl Store {
 
     /// The state of the slot at `pos` (`Gone` if it no longer exists).
     pub fn state(&self, pos: Pos) -> SlotState {
-        self.slot(pos).map_or(SlotState::Gone, |s| s.state)
+        self.slot(pos).map_or(SlotState::Gone, |s| s.state.get())
     }
 
     /// The message at `pos`, if the slot still exists.
@@ -543,7 +632,14 @@ impl Store {
             .filter(|s| s.state != SlotState::Gone)
             .and_then(|s| match &s.body {
                 Body::Mem { key, .. } => Some(Entry::Mem(&self.mem[*key as usize])),
-                Body::Disk(d) => Some(Entry::Disk(d)),
+                Body::Disk(d) => Some(Entry::Disk(
+                    d.on_disk(
+                        self.disk_correls
+                            .get(&s.seq)
+                            .copied()
+                            .unwrap_or(CorrelId::NONE),
+                    ),
+                )),
                 Body::Gone => None,
             })
     }
@@ -583,7 +679,7 @@ impl Store {
         }
         let was = slot.state == SlotState::Available;
         let now = state == SlotState::Available;
-        slot.state = state;
+        slot.state = St::new(state);
         match (was, now) {
             (false, true) => {
                 lane.available += 1;
@@ -611,12 +707,12 @@ impl Store {
             lane.available -= 1;
             self.available -= 1;
         }
-        slot.state = SlotState::Gone;
+        slot.state = St::new(SlotState::Gone);
         let body = std::mem::replace(&mut slot.body, Body::Gone);
         lane.live -= 1;
         self.depth -= 1;
         lane.tidy();
-        let (msg_id, correl_id) = body.ids(&self.mem);
+        let (msg_id, correl_id) = body.ids(pos.seq, &self.mem, &self.disk_correls);
         if !correl_id.is_none() {
             index_remove(&mut self.correl_index, &correl_id, pos);
         }
@@ -637,7 +733,12 @@ impl Store {
             }
             Body::Disk(d) => {
                 self.on_disk -= 1;
-                Held::Disk(d)
+                if correl_id.is_none() {
+                    Held::Disk(d.on_disk(CorrelId::NONE))
+                } else {
+                    self.disk_correls.remove(&pos.seq);
+                    Held::Disk(d.on_disk(correl_id))
+                }
             }
             Body::Gone => return None,
         })
@@ -691,7 +792,7 @@ impl Store {
                 for s in lane.slots.iter().filter(|s| s.state != SlotState::Gone) {
                     index_add(
                         &mut ix,
-                        s.body.ids(&self.mem).0,
+                        s.body.ids(s.seq, &self.mem, &self.disk_correls).0,
                         Pos {
                             lane: l as u8,
                             seq: s.seq,
@@ -710,7 +811,9 @@ impl Store {
         candidates.sort_by_key(|p| (std::cmp::Reverse(p.lane), p.seq));
         for pos in candidates {
             let Some(slot) = self.slot(pos) else { continue };
-            if slot.state != SlotState::Available || !m.matches_body(&slot.body, &self.mem) {
+            if slot.state != SlotState::Available
+                || !m.matches_body(slot.seq, &slot.body, &self.mem, &self.disk_correls)
+            {
                 continue;
             }
             if slot.expires_at != 0 && slot.expires_at <= now {
@@ -726,7 +829,9 @@ impl Store {
     /// The single index candidate, if it is available, matches and has not expired.
     fn best_of_one(&mut self, pos: Pos, m: &Match, now: u64) -> Option<Pos> {
         let slot = self.slot(pos)?;
-        if slot.state != SlotState::Available || !m.matches_body(&slot.body, &self.mem) {
+        if slot.state != SlotState::Available
+            || !m.matches_body(slot.seq, &slot.body, &self.mem, &self.disk_correls)
+        {
             return None;
         }
         if slot.expires_at != 0 && slot.expires_at <= now {
@@ -787,7 +892,7 @@ impl Store {
                     continue;
                 }
                 first_available.get_or_insert(s.seq);
-                if !m.matches_body(&s.body, &self.mem) {
+                if !m.matches_body(s.seq, &s.body, &self.mem, &self.disk_correls) {
                     continue;
                 }
                 let pos = Pos {
@@ -903,7 +1008,7 @@ impl Store {
             self.msg_index = Some(IdMap::default());
         }
         for s in all {
-            self.insert_body(s.seq, s.body, s.expires_at, s.state);
+            self.insert_body(s.seq, s.body, s.expires_at, s.state.get());
         }
     }
 
@@ -916,7 +1021,7 @@ impl Store {
             .map(|s| match &s.body {
                 Body::Mem { key, .. } => self.mem[*key as usize].descriptor.put_time,
                 Body::Disk(d) => {
-                    std::time::UNIX_EPOCH + std::time::Duration::from_millis(d.put_time_ms)
+                    std::time::UNIX_EPOCH + std::time::Duration::from_secs(d.put_secs as u64)
                 }
                 Body::Gone => std::time::SystemTime::now(),
             })
@@ -935,11 +1040,15 @@ impl Store {
                         disk: Some(at),
                     } => f(
                         s.seq,
-                        s.state,
+                        s.state.get(),
                         s.expires_at,
                         &OnDisk::of(&self.mem[*key as usize], *at),
                     ),
-                    Body::Disk(d) => f(s.seq, s.state, s.expires_at, d),
+                    Body::Disk(d) => {
+                        let correl = self.disk_correls.get(&s.seq).copied();
+                        let d = d.on_disk(correl.unwrap_or(CorrelId::NONE));
+                        f(s.seq, s.state.get(), s.expires_at, &d)
+                    }
                     Body::Mem { .. } | Body::Gone => {}
                 }
             }
@@ -955,7 +1064,7 @@ impl Store {
     pub fn positions_in_state(&self, state: SlotState) -> Vec<Pos> {
         let mut out = Vec::new();
         for (l, lane) in self.lanes.iter().enumerate() {
-            for s in lane.slots.iter().filter(|s| s.state == state) {
+            for s in lane.slots.iter().filter(|s| s.state == St::new(state)) {
                 out.push(Pos {
                     lane: l as u8,
                     seq: s.seq,

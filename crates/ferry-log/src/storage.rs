@@ -30,6 +30,8 @@ pub trait Storage: Send + Sync + std::fmt::Debug {
     fn sync(&self, name: &str) -> io::Result<()>;
     /// Removes a file.
     fn remove(&self, name: &str) -> io::Result<()>;
+    /// Renames a file (replacing `to` if it exists), durably.
+    fn rename(&self, from: &str, to: &str) -> io::Result<()>;
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -113,6 +115,16 @@ impl Storage for FileStorage {
     fn remove(&self, name: &str) -> io::Result<()> {
         lock(&self.open).remove(name);
         std::fs::remove_file(self.dir.join(name))?;
+        File::open(&self.dir)?.sync_all()
+    }
+    fn rename(&self, from: &str, to: &str) -> io::Result<()> {
+        let mut open = lock(&self.open);
+        std::fs::rename(self.dir.join(from), self.dir.join(to))?;
+        open.remove(to);
+        if let Some(f) = open.remove(from) {
+            open.insert(to.to_owned(), f);
+        }
+        drop(open);
         File::open(&self.dir)?.sync_all()
     }
 }
@@ -208,6 +220,12 @@ impl Storage for MemStorage {
             .remove(name)
             .map(|_| ())
             .ok_or_else(|| missing(name))
+    }
+    fn rename(&self, from: &str, to: &str) -> io::Result<()> {
+        let mut files = lock(&self.files);
+        let f = files.remove(from).ok_or_else(|| missing(from))?;
+        files.insert(to.to_owned(), f);
+        Ok(())
     }
 }
 
@@ -342,6 +360,13 @@ impl Storage for FaultStorage {
             return Err(Self::dead());
         }
         self.inner.remove(name)
+    }
+    fn rename(&self, from: &str, to: &str) -> io::Result<()> {
+        let st = lock(&self.state);
+        if st.crashed {
+            return Err(Self::dead());
+        }
+        self.inner.rename(from, to)
     }
 }
 

@@ -73,15 +73,8 @@ pub fn start(
         }
     }
     let lock = DirLock::acquire(&dir)?;
+    // The queue manager logs what recovery replayed and how long it took.
     let (qm, report) = home::open_queue_manager(&dir, recover_to_last_good)?;
-    tracing::info!(
-        took_ms = report.took.as_millis() as u64,
-        records = report.records,
-        messages = report.messages,
-        units_of_work_backed_out = report.uows_backed_out,
-        expired = report.expired,
-        "recovered from the log"
-    );
     if let Some((file, offset)) = &report.torn_tail {
         tracing::info!(file = %file, offset, "dropped a torn write at the end of the log (never acknowledged)");
     }
