@@ -182,7 +182,7 @@ fn fill(endpoint: &str, from: u64, to: u64, progress: &Arc<AtomicU64>) {
                 while n < to {
                     let mut m = Message::new(Bytes::from(payload(MSG_LEN, n)))
                         .with_persistence(Persistence::Persistent);
-                    if n % CORREL_EVERY == 0 {
+                    if n.is_multiple_of(CORREL_EVERY) {
                         m = m.with_correl_id(correl(n));
                     }
                     c.put(h, m, &PutOptions::syncpoint()).unwrap();
