@@ -3,7 +3,7 @@
 //! directory as the recovery log):
 //!
 //! - one synchronous putter of 2 KB persistent messages outside syncpoint (each put is durable
-//!   before it returns, so this is bounded by the sync rate);
+//!   before it returns, so this is bounded by the sync rate), embedded and over a local socket;
 //! - 16 concurrent synchronous putters (group commit shares each sync among them);
 //! - persistent request/reply in syncpoint (IBM's reference RR workload): the requester puts a
 //!   request and commits, then gets the reply by correl id and commits; the responder gets the
@@ -114,6 +114,20 @@ fn putters(endpoint: &str, putters: usize, d: Duration) -> f64 {
     total.load(Ordering::Relaxed) as f64 / start.elapsed().as_secs_f64()
 }
 
+/// One synchronous putter in the queue manager's own process (embedded). Puts/s.
+fn embedded_putter(qm: &QueueManager, d: Duration) -> f64 {
+    let mut c = Connection::embedded(qm, "embedded-putter").unwrap();
+    let h = c.open_queue("BENCH.Q", OpenOptions::output()).unwrap();
+    let start = Instant::now();
+    let mut n = 0u64;
+    while start.elapsed() < d {
+        c.put(h, persistent(n), &PutOptions::default()).unwrap();
+        n += 1;
+    }
+    c.disconnect().unwrap();
+    n as f64 / start.elapsed().as_secs_f64()
+}
+
 /// Persistent request/reply in syncpoint. Round trips/s.
 fn request_reply(endpoint: &str, requesters: usize, d: Duration) -> f64 {
     const PAIRS: usize = 10;
@@ -220,6 +234,14 @@ fn main() {
     };
     for _ in 0..args.runs {
         raw.push(raw_sync_rate(&dir, d));
+        if wants("put1e") {
+            add(
+                &mut rows,
+                "put: 1 synchronous putter, embedded".into(),
+                embedded_putter(&server.qm, d),
+            );
+            server.qm.clear_queue("BENCH.Q").unwrap();
+        }
         if wants("put1") {
             add(
                 &mut rows,

@@ -102,6 +102,9 @@ struct State {
     bytes_appended: u64,
     failed: Option<String>,
     stop: bool,
+    /// The logger is asleep waiting for records: only then does an append wake it (a wake is a
+    /// system call; while the logger writes or syncs, records just accumulate for its next turn).
+    logger_idle: bool,
     /// Async waiters: woken once their LSN is durable (or the log fails).
     wakers: Vec<(u64, Waker)>,
     /// Syncs done and records covered, for statistics (group-commit batch size).
@@ -228,6 +231,7 @@ impl Log {
                 bytes_appended: 0,
                 failed: None,
                 stop: false,
+                logger_idle: false,
                 wakers: Vec::new(),
                 syncs: 0,
                 records_synced: 0,
@@ -333,8 +337,11 @@ impl Log {
         st.place_extent = extent;
         st.place_offset = offset + size;
         st.bytes_appended += size;
+        let wake = st.logger_idle;
         drop(st);
-        self.shared.work.notify_one();
+        if wake {
+            self.shared.work.notify_one();
+        }
         Ok(Appended {
             lsn,
             pos: RecordPos {
@@ -650,7 +657,9 @@ fn logger(shared: Arc<Shared>, mut writer: ExtentWriter) {
         let (batch, boundaries, last_lsn) = {
             let mut st = lock(&shared);
             while st.pending.is_empty() && !st.stop {
+                st.logger_idle = true;
                 st = shared.work.wait(st).unwrap_or_else(|p| p.into_inner());
+                st.logger_idle = false;
             }
             if st.pending.is_empty() && st.stop {
                 return;
