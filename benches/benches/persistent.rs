@@ -15,7 +15,6 @@
 //! Run: `cargo bench -p ferry-benches --bench persistent -- --secs 3 --runs 3`
 
 use std::io::Write;
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -38,30 +37,6 @@ fn bench_dir() -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("bench directory");
     dir
-}
-
-/// The raw limit: 4 KB appends, each followed by `fdatasync`, for `d`. Syncs per second.
-fn raw_sync_rate(dir: &Path, d: Duration) -> f64 {
-    let path = dir.join("raw-sync.dat");
-    let f = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(true)
-        .read(true)
-        .write(true)
-        .open(&path)
-        .expect("raw file");
-    let block = vec![7u8; 4096];
-    let start = Instant::now();
-    let mut n = 0u64;
-    while start.elapsed() < d {
-        f.write_all_at(&block, n * 4096).expect("write");
-        f.sync_data().expect("fdatasync");
-        n += 1;
-    }
-    let rate = n as f64 / start.elapsed().as_secs_f64();
-    drop(f);
-    let _ = std::fs::remove_file(&path);
-    rate
 }
 
 fn persistent_server(dir: &Path) -> InProcessServer {
@@ -233,7 +208,7 @@ fn main() {
         None => rows.push((name, vec![v])),
     };
     for _ in 0..args.runs {
-        raw.push(raw_sync_rate(&dir, d));
+        raw.push(ferry_perf::limits::disk_sync_rate(&dir, d).expect("disk sync rate"));
         if wants("put1e") {
             add(
                 &mut rows,

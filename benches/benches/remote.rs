@@ -8,9 +8,6 @@
 //!
 //! Run: `cargo bench -p ferry-benches --bench remote -- --secs 3 --runs 3`
 
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -21,81 +18,9 @@ use ferry_benches::{define_bench_queues, fmt_rate, median, payload, BenchArgs, I
 use ferry_client::{
     Connection, GetOptions, Message, OpenOptions, PutOptions, QueueManager, Reason,
 };
+use ferry_perf::limits::{ping_pong, streaming, tcp_pair, unix_pair, Sock};
 
 const MSG_LEN: usize = 2048;
-const REPLY_LEN: usize = 64;
-
-trait Sock: Read + Write + Send + 'static {}
-impl<T: Read + Write + Send + 'static> Sock for T {}
-
-/// Raw ping-pong: the client sends 2 KB, the server answers 64 B. Round trips per second.
-fn ping_pong(mut client: Box<dyn Sock>, mut server: Box<dyn Sock>, d: Duration) -> f64 {
-    let stop = Arc::new(AtomicBool::new(false));
-    let echo = std::thread::spawn(move || {
-        let mut buf = vec![0u8; MSG_LEN];
-        let reply = vec![1u8; REPLY_LEN];
-        while server.read_exact(&mut buf).is_ok() {
-            if server.write_all(&reply).is_err() {
-                break;
-            }
-        }
-    });
-    let msg = vec![7u8; MSG_LEN];
-    let mut reply = vec![0u8; REPLY_LEN];
-    let start = Instant::now();
-    let mut n = 0u64;
-    while start.elapsed() < d {
-        client.write_all(&msg).unwrap();
-        client.read_exact(&mut reply).unwrap();
-        n += 1;
-    }
-    let rate = n as f64 / start.elapsed().as_secs_f64();
-    stop.store(true, Ordering::Relaxed);
-    drop(client);
-    let _ = echo.join();
-    rate
-}
-
-/// Raw streaming: 2 KB frames one way, as fast as the reader takes them. Frames per second.
-fn streaming(mut client: Box<dyn Sock>, mut server: Box<dyn Sock>, d: Duration) -> f64 {
-    let reader = std::thread::spawn(move || {
-        let mut buf = vec![0u8; 256 * 1024];
-        let mut bytes = 0u64;
-        loop {
-            match server.read(&mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(n) => bytes += n as u64,
-            }
-        }
-        bytes
-    });
-    let batch = vec![7u8; MSG_LEN * 32];
-    let start = Instant::now();
-    while start.elapsed() < d {
-        client.write_all(&batch).unwrap();
-    }
-    drop(client);
-    let bytes = reader.join().unwrap();
-    (bytes / MSG_LEN as u64) as f64 / start.elapsed().as_secs_f64()
-}
-
-fn unix_pair(dir: &std::path::Path) -> (Box<dyn Sock>, Box<dyn Sock>) {
-    let path = dir.join("raw.sock");
-    let _ = std::fs::remove_file(&path);
-    let l = UnixListener::bind(&path).unwrap();
-    let c = UnixStream::connect(&path).unwrap();
-    let (s, _) = l.accept().unwrap();
-    (Box::new(c), Box::new(s))
-}
-
-fn tcp_pair() -> (Box<dyn Sock>, Box<dyn Sock>) {
-    let l = TcpListener::bind("127.0.0.1:0").unwrap();
-    let c = TcpStream::connect(l.local_addr().unwrap()).unwrap();
-    let (s, _) = l.accept().unwrap();
-    c.set_nodelay(true).unwrap();
-    s.set_nodelay(true).unwrap();
-    (Box::new(c), Box::new(s))
-}
 
 /// The bench queue manager: BENCH.Q and ten request/reply queue pairs, all deep enough.
 fn bench_qm() -> QueueManager {
@@ -504,13 +429,19 @@ fn main() {
             if !wanted(name) {
                 continue;
             }
-            let (c, s) = if tcp { tcp_pair() } else { unix_pair(&dir) };
+            let (c, s): (Box<dyn Sock>, Box<dyn Sock>) = if tcp {
+                let (c, s) = tcp_pair().unwrap();
+                (Box::new(c), Box::new(s))
+            } else {
+                let (c, s) = unix_pair(&dir).unwrap();
+                (Box::new(c), Box::new(s))
+            };
             record(
                 name,
                 if pp {
-                    ping_pong(c, s, d)
+                    ping_pong(c, s, d).unwrap()
                 } else {
-                    streaming(c, s, d)
+                    streaming(c, s, d).unwrap()
                 },
             );
         }

@@ -1,7 +1,7 @@
 //! Shared helpers for FerryMQ's benchmarks: argument parsing, medians, and the raw in-process
 //! limit that every embedded figure is printed beside.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Options common to every bench binary: `--secs N` per run, `--runs N` (median reported).
 #[derive(Debug, Clone, Copy)]
@@ -59,56 +59,8 @@ pub fn median(xs: &[f64]) -> f64 {
     }
 }
 
-/// A fresh message body of `len` bytes, tagged with `n` in its first 8 bytes; both the raw limit
-/// and the workloads allocate their payloads this way so the comparison is fair.
-pub fn payload(len: usize, n: u64) -> Vec<u8> {
-    let mut v = vec![b'x'; len];
-    let k = len.min(8);
-    v[..k].copy_from_slice(&n.to_le_bytes()[..k]);
-    v
-}
-
-/// The raw in-process limit: one thread hands freshly allocated `len`-byte buffers to another
-/// through a bounded queue (crossbeam, capacity 1024) for `d`. Returns buffers per second.
-pub fn raw_handoff_rate(len: usize, d: Duration) -> f64 {
-    let (tx, rx) = crossbeam_channel::bounded::<Vec<u8>>(1024);
-    let consumer = std::thread::spawn(move || {
-        let mut n = 0u64;
-        let mut sum = 0u64;
-        while let Ok(b) = rx.recv() {
-            sum = sum.wrapping_add(b[0] as u64);
-            n += 1;
-        }
-        (n, sum)
-    });
-    let start = Instant::now();
-    let mut i = 0u64;
-    while start.elapsed() < d {
-        for _ in 0..256 {
-            if tx.send(payload(len, i)).is_err() {
-                break;
-            }
-            i += 1;
-        }
-    }
-    drop(tx);
-    let (n, _) = consumer.join().unwrap_or((0, 0));
-    n as f64 / start.elapsed().as_secs_f64()
-}
-
-/// Formats a rate like `1,234,567`.
-pub fn fmt_rate(x: f64) -> String {
-    let n = x.round() as u64;
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub use ferry_perf::limits::{handoff_rate as raw_handoff_rate, payload};
+pub use ferry_perf::report::fmt_rate;
 
 /// Defines BENCH.Q and ten request/reply queue pairs (BENCH.REQ.k, BENCH.REPLY.k), deep enough
 /// for any run.

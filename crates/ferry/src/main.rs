@@ -55,6 +55,11 @@ enum Command {
         override_usage = "ferry browse [OPTIONS] <QM> <QUEUE>\n       ferry browse [OPTIONS] --connect <URL> <QUEUE>"
     )]
     Browse(BrowseArgs),
+    /// Measure performance: the reference workloads (put, get, putget, rr, forward) with live
+    /// statistics and a JSON report, the machine's raw limits, sweeps to an SLA with charts, and
+    /// comparison with a baseline. Without --connect it hosts a queue manager itself.
+    #[command(subcommand)]
+    Perf(ferry_perf::PerfCommand),
 }
 
 #[derive(Debug, Subcommand)]
@@ -350,6 +355,10 @@ fn run(cli: Cli) -> Result<(), CliError> {
             init_logging("warn");
             let t = messages::Resolved::from_target(&args.target, "browse")?;
             messages::browse(&t)
+        }
+        Command::Perf(cmd) => {
+            init_logging("warn");
+            ferry_perf::main(&cmd).map_err(CliError::other)
         }
     }
 }

@@ -1,0 +1,308 @@
+//! The `ferry perf` command line (clap), and parsing of sizes and durations.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Subcommand, ValueEnum};
+use serde::{Deserialize, Serialize};
+
+/// `ferry perf` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum PerfCommand {
+    /// Senders: each thread puts messages on a queue (mq-cph's Sender).
+    Put(WorkloadArgs),
+    /// Receivers: each thread gets messages from a queue, waiting for them (mq-cph's Receiver).
+    Get(WorkloadArgs),
+    /// Each thread puts a message, then gets that same message back by correl id.
+    Putget(WorkloadArgs),
+    /// Request/reply: requesters put to one of 10 request queues round robin and wait for the
+    /// reply by correl id = request msg id on the matching reply queue; responders answer.
+    Rr(WorkloadArgs),
+    /// Forwarders: each thread gets from PREFIX.IN and puts to PREFIX.OUT (a feeder keeps IN
+    /// supplied, a drainer empties OUT).
+    Forward(WorkloadArgs),
+    /// Measure this machine's raw ceilings: thread hand-off, Unix and TCP ping-pong and
+    /// streaming, disk sync rate.
+    Limits(LimitsArgs),
+    /// Vary one parameter over a list, stop at the first step that breaks an SLA, report the
+    /// best setting within it, and draw charts (the tuning method of IBM's paper 003).
+    Sweep(SweepArgs),
+    /// Compare a run (or sweep) report with a saved baseline, metric by metric, against the
+    /// run-to-run noise.
+    Compare {
+        /// The baseline report (JSON written by --json).
+        baseline: PathBuf,
+        /// The report to compare with it.
+        report: PathBuf,
+    },
+}
+
+/// The workloads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Workload {
+    /// Senders.
+    Put,
+    /// Receivers.
+    Get,
+    /// Put then get the same message by correl id.
+    Putget,
+    /// Request/reply.
+    Rr,
+    /// Get from one queue, put to another.
+    Forward,
+}
+
+impl Workload {
+    /// The name used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Workload::Put => "put",
+            Workload::Get => "get",
+            Workload::Putget => "putget",
+            Workload::Rr => "rr",
+            Workload::Forward => "forward",
+        }
+    }
+}
+
+/// Payload compression choices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CompressionArg {
+    /// LZ4, fastest setting.
+    Lz4,
+    /// LZ4 HC.
+    Lz4High,
+    /// zlib level 1.
+    Zlib,
+    /// zlib level 9.
+    ZlibHigh,
+}
+
+/// Everything a workload run can be told.
+#[derive(Debug, Clone, PartialEq, Args, Serialize, Deserialize)]
+pub struct WorkloadArgs {
+    /// Queue manager to run against: embedded:PATH, unix:PATH, tcp://HOST:PORT or tls://HOST:PORT.
+    /// Without it, a queue manager is created and hosted in this process in a temporary
+    /// directory (removed afterwards).
+    #[arg(short = 'c', long, value_name = "URL")]
+    pub connect: Option<String>,
+    /// Message size: bytes, or with a unit (2KB, 20KB, 200KB, 2MB; KB = 1024 bytes).
+    #[arg(short = 's', long, default_value = "2KB", value_parser = parse_size)]
+    pub size: usize,
+    /// Persistent messages (non-persistent otherwise).
+    #[arg(long)]
+    pub persistent: bool,
+    /// Put and get inside units of work, committing every --commit-count messages.
+    #[arg(long)]
+    pub syncpoint: bool,
+    /// Messages per commit with --syncpoint.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub commit_count: u32,
+    /// Put with put1 (open, put, close in one call) instead of an open handle.
+    #[arg(long)]
+    pub put1: bool,
+    /// Asynchronous put: do not wait for the queue manager's answer.
+    #[arg(long)]
+    pub async_put: bool,
+    /// Read ahead on gets (non-persistent, outside syncpoint).
+    #[arg(long)]
+    pub read_ahead: bool,
+    /// Worker threads, each its own connection (putters, getters, requesters, forwarders).
+    #[arg(short = 't', long, value_name = "N", default_value_t = 1)]
+    pub threads: usize,
+    /// For put: this many getter threads drain the queue while the putters are measured (IBM's
+    /// reference ladder is `put --drain 2`). For get: this many putter threads feed it.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub helpers: usize,
+    /// Responder threads for rr (default: 2 per request queue, and at least --threads; never
+    /// fewer than one per request queue).
+    #[arg(long, value_name = "N")]
+    pub responders: Option<usize>,
+    /// Target rate in operations per second over all threads (default: flat out). Latency is
+    /// measured from each operation's scheduled start, so a late start counts against it.
+    #[arg(long, value_name = "OPS")]
+    pub rate: Option<f64>,
+    /// Measured run length (e.g. 10s, 2m, 500ms).
+    #[arg(short = 'd', long, default_value = "10s", value_parser = parse_duration)]
+    #[serde(with = "secs")]
+    pub duration: Duration,
+    /// Warm-up before measuring.
+    #[arg(long, default_value = "2s", value_parser = parse_duration)]
+    #[serde(with = "secs")]
+    pub warmup: Duration,
+    /// Statistics interval.
+    #[arg(long, default_value = "1s", value_parser = parse_duration)]
+    #[serde(with = "secs")]
+    pub interval: Duration,
+    /// Queue for put, get and putget.
+    #[arg(long, default_value = "PERF.Q")]
+    pub queue: String,
+    /// Queue name prefix: rr uses PREFIX.REQ.0–9 and PREFIX.REPLY.0–9, forward PREFIX.IN and
+    /// PREFIX.OUT.
+    #[arg(long, default_value = "PERF")]
+    pub prefix: String,
+    /// PEM file with the CA certificates trusted to sign the server's certificate (tls://).
+    #[arg(long, value_name = "PEM")]
+    pub tls_ca: Option<PathBuf>,
+    /// User to connect as; the password is read from FERRY_PASSWORD.
+    #[arg(long)]
+    pub user: Option<String>,
+    /// Payload compression to ask for.
+    #[arg(long, value_enum)]
+    pub compression: Option<CompressionArg>,
+    /// Application name the connections carry.
+    #[arg(long, default_value = "ferry perf")]
+    pub app_name: String,
+    /// Process id of the queue manager, for its CPU and memory (found automatically for
+    /// embedded runs and for unix: sockets in a queue manager directory).
+    #[arg(long, value_name = "PID")]
+    pub qm_pid: Option<u32>,
+    /// Measure the raw limits first and print every figure beside them.
+    #[arg(long)]
+    pub with_limits: bool,
+    /// Write the JSON report here.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write one JSON line per statistics interval here.
+    #[arg(long, value_name = "FILE")]
+    pub json_lines: Option<PathBuf>,
+}
+
+/// `ferry perf limits`.
+#[derive(Debug, Clone, Args)]
+pub struct LimitsArgs {
+    /// Length of each measurement.
+    #[arg(short = 'd', long, default_value = "3s", value_parser = parse_duration)]
+    pub duration: Duration,
+    /// Directory for the disk sync test and the Unix socket (default: the system temp
+    /// directory; put it on the disk the recovery log uses).
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// Write the limits as JSON here.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+}
+
+/// `ferry perf sweep`.
+#[derive(Debug, Clone, Args)]
+pub struct SweepArgs {
+    /// The workload to sweep.
+    #[arg(value_enum)]
+    pub workload: Workload,
+    /// The parameter and its values, e.g. threads=1,2,4,8,16 or size=2KB,20KB,200KB. Parameters:
+    /// threads, responders, size, rate, commit-count.
+    #[arg(long, value_name = "NAME=V1,V2,...")]
+    pub vary: String,
+    /// Runs per step; the step's figures are the median run's.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub repeat: usize,
+    /// Service levels, e.g. "cpu<=80" (queue manager CPU %), "p99<=5ms", "rate>=10000",
+    /// "harness-cpu<=150", "p50<=1ms", "p999<=20ms", "rss<=1GB". The sweep stops at the first
+    /// step that breaks one.
+    #[arg(long, value_name = "RULE")]
+    pub sla: Vec<String>,
+    /// Directory for the charts (SVG and PNG: throughput, CPU and latency against the
+    /// parameter).
+    #[arg(long, value_name = "DIR")]
+    pub charts: Option<PathBuf>,
+    /// The workload's options.
+    #[command(flatten)]
+    pub run: WorkloadArgs,
+}
+
+/// Durations in reports: seconds as a number.
+mod secs {
+    use std::time::Duration;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64(d.as_secs_f64())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
+        let v = f64::deserialize(d)?;
+        Duration::try_from_secs_f64(v).map_err(serde::de::Error::custom)
+    }
+}
+
+/// Parses `2048`, `2KB`, `20KB`, `2MB`, `1GB` (binary units; `K`, `KiB` also accepted).
+pub fn parse_size(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    let split = t
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let n: f64 = num
+        .parse()
+        .map_err(|_| format!("'{s}' is not a size like 2048, 2KB, 20KB or 2MB"))?;
+    let mult: f64 = match unit.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 1.0,
+        "K" | "KB" | "KIB" => 1024.0,
+        "M" | "MB" | "MIB" => 1024.0 * 1024.0,
+        "G" | "GB" | "GIB" => 1024.0 * 1024.0 * 1024.0,
+        u => {
+            return Err(format!(
+                "unknown size unit '{u}' in '{s}' (use B, KB, MB or GB)"
+            ))
+        }
+    };
+    Ok((n * mult).round() as usize)
+}
+
+/// Parses `10s`, `500ms`, `2m`, `1h`, `250us`, or plain seconds.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let t = s.trim();
+    let split = t
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let n: f64 = num
+        .parse()
+        .map_err(|_| format!("'{s}' is not a duration like 10s, 500ms or 2m"))?;
+    let secs = match unit.trim() {
+        "" | "s" => n,
+        "ms" => n / 1e3,
+        "us" | "µs" => n / 1e6,
+        "m" | "min" => n * 60.0,
+        "h" => n * 3600.0,
+        u => {
+            return Err(format!(
+                "unknown duration unit '{u}' in '{s}' (use us, ms, s, m or h)"
+            ))
+        }
+    };
+    Ok(Duration::from_secs_f64(secs))
+}
+
+impl WorkloadArgs {
+    /// Every option at its default (as if none were given).
+    pub fn defaults() -> WorkloadArgs {
+        #[derive(clap::Parser)]
+        struct Only {
+            #[command(flatten)]
+            args: WorkloadArgs,
+        }
+        <Only as clap::Parser>::parse_from(["ferry-perf"]).args
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_and_durations_parse_as_documented() {
+        assert_eq!(parse_size("2048").unwrap(), 2048);
+        assert_eq!(parse_size("2KB").unwrap(), 2048);
+        assert_eq!(parse_size("20kb").unwrap(), 20 * 1024);
+        assert_eq!(parse_size("2MB").unwrap(), 2 << 20);
+        assert!(parse_size("2XB").is_err());
+        assert_eq!(parse_duration("10s").unwrap(), Duration::from_secs(10));
+        assert_eq!(parse_duration("500ms").unwrap(), Duration::from_millis(500));
+        assert_eq!(parse_duration("2m").unwrap(), Duration::from_secs(120));
+        assert!(parse_duration("2 fortnights").is_err());
+    }
+}

@@ -1,0 +1,271 @@
+//! `ferry perf`: FerryMQ's performance harness, in the spirit of IBM's mq-cph — the reference
+//! workloads over any connection mode, a live line per interval, a summary with HDR latency
+//! percentiles, JSON reports, the machine's raw limits measured in the same run, sweeps to an
+//! SLA with charts, and comparison with a baseline. docs/perf.md documents every field.
+//!
+//! Owns: the command line (`args`), measurement (`stats`), `/proc` readings (`sys`), raw limits
+//! (`limits`), workloads (`workload`), a run (`run`), reports (`report`), sweeps and comparison
+//! (`sweep`), charts (`chart`). It talks to queue managers only through `ferry-client`.
+
+pub mod args;
+pub mod chart;
+pub mod limits;
+pub mod report;
+pub mod run;
+pub mod stats;
+pub mod sweep;
+pub mod sys;
+pub mod workload;
+
+use std::path::Path;
+
+pub use args::{PerfCommand, Workload, WorkloadArgs};
+use report::{fmt_rate, RunReport};
+use sweep::{Sla, Step, SweepReport};
+
+fn write_json<T: serde::Serialize>(path: &Path, value: &T) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(value).map_err(|e| e.to_string())?;
+    std::fs::write(path, text + "\n").map_err(|e| format!("writing {}: {e}", path.display()))
+}
+
+fn limits_for(a: &WorkloadArgs) -> Result<Option<limits::Limits>, String> {
+    if !a.with_limits {
+        return Ok(None);
+    }
+    println!("measuring the raw limits of this machine (1 s each) ...");
+    limits::Limits::measure(&std::env::temp_dir(), std::time::Duration::from_secs(1))
+        .map(Some)
+        .map_err(|e| format!("measuring the raw limits: {e}"))
+}
+
+fn console(a: &WorkloadArgs, quiet: bool) -> Result<run::Console, String> {
+    let json_lines = match &a.json_lines {
+        Some(p) => {
+            Some(std::fs::File::create(p).map_err(|e| format!("creating {}: {e}", p.display()))?)
+        }
+        None => None,
+    };
+    Ok(run::Console { json_lines, quiet })
+}
+
+/// Runs one workload and prints its summary.
+pub fn run_workload(w: Workload, a: &WorkloadArgs) -> Result<RunReport, String> {
+    let limits = limits_for(a)?;
+    let mut out = console(a, false)?;
+    println!(
+        "ferry perf {}: {} thread(s), {} B, {} s after a {} s warm-up{}",
+        w.name(),
+        a.threads,
+        a.size,
+        a.duration.as_secs_f64(),
+        a.warmup.as_secs_f64(),
+        a.connect.as_deref().map_or(
+            " — hosting a queue manager in a temporary directory".into(),
+            |c| format!(" against {c}")
+        )
+    );
+    let report = run::run(w, a, limits, &mut out)?;
+    print!("{}", report.summary());
+    if let Some(p) = &a.json {
+        write_json(p, &report)?;
+        println!("report written to {}", p.display());
+    }
+    Ok(report)
+}
+
+/// `ferry perf limits`.
+pub fn run_limits(a: &args::LimitsArgs) -> Result<limits::Limits, String> {
+    let dir = a.dir.clone().unwrap_or_else(std::env::temp_dir);
+    println!(
+        "measuring this machine's raw limits, {:.1} s each (disk: {}) ...",
+        a.duration.as_secs_f64(),
+        dir.display()
+    );
+    let l = limits::Limits::measure(&dir, a.duration).map_err(|e| e.to_string())?;
+    let rows = [
+        (
+            "in-process hand-off, 2 KB buffers between two threads",
+            l.handoff_per_s,
+            "msg/s",
+        ),
+        (
+            "unix socket ping-pong (2 KB out, 64 B back)",
+            l.unix_pingpong_per_s,
+            "round trips/s",
+        ),
+        (
+            "tcp loopback ping-pong (2 KB out, 64 B back)",
+            l.tcp_pingpong_per_s,
+            "round trips/s",
+        ),
+        (
+            "unix socket streaming, 2 KB frames",
+            l.unix_stream_per_s,
+            "msg/s",
+        ),
+        (
+            "tcp loopback streaming, 2 KB frames",
+            l.tcp_stream_per_s,
+            "msg/s",
+        ),
+        (
+            "disk: 4 KB append + fdatasync",
+            l.disk_syncs_per_s,
+            "syncs/s",
+        ),
+    ];
+    for (name, v, unit) in rows {
+        println!("{name:<56} {:>12} {unit}", fmt_rate(v));
+    }
+    if let Some(p) = &a.json {
+        write_json(p, &l)?;
+    }
+    Ok(l)
+}
+
+/// `ferry perf sweep`.
+pub fn run_sweep(a: &args::SweepArgs) -> Result<SweepReport, String> {
+    let (param, values) = sweep::parse_vary(&a.vary)?;
+    let slas: Vec<(String, Sla)> = a
+        .sla
+        .iter()
+        .map(|s| Sla::parse(s).map(|p| (s.clone(), p)))
+        .collect::<Result<_, _>>()?;
+    let limits = limits_for(&a.run)?;
+    println!(
+        "ferry perf sweep {}: {param} over {} ({} run(s) a step){}",
+        a.workload.name(),
+        values.join(", "),
+        a.repeat.max(1),
+        if slas.is_empty() {
+            String::new()
+        } else {
+            format!("; stop at the first step breaking {}", a.sla.join(" or "))
+        }
+    );
+    println!(
+        "{:>12} {:>14} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9}  SLA",
+        param, "ops/s", "p50", "p90", "p99", "p99.9", "qm cpu", "harness"
+    );
+    let mut steps: Vec<Step> = Vec::new();
+    for v in &values {
+        let run_args = sweep::apply(&a.run, &param, v)?;
+        let mut runs = Vec::new();
+        for _ in 0..a.repeat.max(1) {
+            let mut out = console(&run_args, true)?;
+            runs.push(run::run(a.workload, &run_args, limits, &mut out)?);
+        }
+        let (report, rates) = sweep::median_run(runs);
+        let broke = sweep::broken(&slas, &report);
+        let r = &report.results;
+        let pct = |p: Option<f64>| p.map_or("–".into(), |p| format!("{p:.0}%"));
+        println!(
+            "{:>12} {:>14} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9}  {}",
+            v,
+            fmt_rate(r.rate_per_s),
+            report::fmt_us(r.latency.p50_us),
+            report::fmt_us(r.latency.p90_us),
+            report::fmt_us(r.latency.p99_us),
+            report::fmt_us(r.latency.p999_us),
+            pct(r.qm_cpu_pct),
+            pct(r.harness_cpu_pct),
+            if broke.is_empty() {
+                "ok".to_owned()
+            } else {
+                format!("broke {}", broke.join(", "))
+            }
+        );
+        let stop = !broke.is_empty();
+        steps.push(Step {
+            value: v.clone(),
+            report,
+            rates,
+            broke,
+        });
+        if stop {
+            println!("stopping: this step broke the SLA");
+            break;
+        }
+    }
+    let best = sweep::best_step(&steps).map(|s| s.value.clone());
+    match &best {
+        Some(b) => {
+            let s = steps
+                .iter()
+                .find(|s| &s.value == b)
+                .map(|s| &s.report.results);
+            println!(
+                "best within the SLA: {param} = {b} ({} ops/s)",
+                s.map_or("?".into(), |r| fmt_rate(r.rate_per_s))
+            );
+        }
+        None => println!("no step kept the SLA"),
+    }
+    let report = SweepReport {
+        parameter: param,
+        slas: a.sla.clone(),
+        steps,
+        best,
+    };
+    if let Some(dir) = &a.charts {
+        for c in chart::sweep_charts(&report) {
+            let files = chart::write(dir, &c)?;
+            for f in files {
+                println!("chart written to {}", f.display());
+            }
+        }
+    }
+    if let Some(p) = &a.run.json {
+        write_json(p, &report)?;
+        println!("report written to {}", p.display());
+    }
+    Ok(report)
+}
+
+/// A report file: a run, or a sweep (whose best step, else last step, stands for it).
+fn load_run(path: &Path) -> Result<RunReport, String> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+    if let Ok(r) = serde_json::from_str::<RunReport>(&text) {
+        return Ok(r);
+    }
+    let s: SweepReport = serde_json::from_str(&text)
+        .map_err(|e| format!("{} is not a ferry perf report: {e}", path.display()))?;
+    let step = s
+        .best
+        .as_ref()
+        .and_then(|b| s.steps.iter().find(|st| &st.value == b))
+        .or(s.steps.last())
+        .ok_or_else(|| format!("{} holds no steps", path.display()))?;
+    Ok(step.report.clone())
+}
+
+/// `ferry perf compare`.
+pub fn run_compare(baseline: &Path, report: &Path) -> Result<Vec<sweep::Change>, String> {
+    let b = load_run(baseline)?;
+    let n = load_run(report)?;
+    if b.workload != n.workload {
+        println!(
+            "note: comparing different workloads ({} and {})",
+            b.workload.name(),
+            n.workload.name()
+        );
+    }
+    let changes = sweep::compare(&b, &n);
+    print!("{}", sweep::comparison_table(&changes));
+    Ok(changes)
+}
+
+/// Runs a `ferry perf` command.
+pub fn main(cmd: &PerfCommand) -> Result<(), String> {
+    match cmd {
+        PerfCommand::Put(a) => run_workload(Workload::Put, a).map(|_| ()),
+        PerfCommand::Get(a) => run_workload(Workload::Get, a).map(|_| ()),
+        PerfCommand::Putget(a) => run_workload(Workload::Putget, a).map(|_| ()),
+        PerfCommand::Rr(a) => run_workload(Workload::Rr, a).map(|_| ()),
+        PerfCommand::Forward(a) => run_workload(Workload::Forward, a).map(|_| ()),
+        PerfCommand::Limits(a) => run_limits(a).map(|_| ()),
+        PerfCommand::Sweep(a) => run_sweep(a).map(|_| ()),
+        PerfCommand::Compare { baseline, report } => run_compare(baseline, report).map(|_| ()),
+    }
+}

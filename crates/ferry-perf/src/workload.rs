@@ -1,0 +1,696 @@
+//! The queue manager a run talks to (hosted in a temporary directory, or reached by a
+//! connection string), the queues each workload needs, and the worker loops.
+//!
+//! Each worker thread is one application connection, as in mq-cph. A worker records one
+//! operation per unit of work it measures: a put (put), a get (get), a put and the get of the
+//! same message (putget), a request's round trip (rr), a get and a put (forward). With
+//! --syncpoint the commit that ends a batch is part of the operation that triggers it.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use ferry_client::{
+    ClientOptions, Compression, Connection, CorrelId, EmbeddedQm, GetOptions, Message, MessageType,
+    MqError, MqResult, OpenOptions, Persistence, PutOptions, Reason, TlsOptions,
+};
+use ferry_core::{LocalQueueAttrs, QueueDefinition};
+
+use crate::args::{CompressionArg, Workload, WorkloadArgs};
+use crate::limits::payload;
+use crate::stats::Recorder;
+
+/// Request/reply queue pairs.
+pub const PAIRS: usize = 10;
+
+/// Bytes of messages a hosted queue may hold (its MAXDEPTH is this over the message size, at
+/// least 1,000): a put-only run against a hosted queue manager fills it and then waits, rather
+/// than fill memory.
+const HOSTED_QUEUE_BYTES: usize = 256 << 20;
+
+/// The queue manager a run talks to.
+#[derive(Debug)]
+pub struct Target {
+    /// Connection string for the workers.
+    pub endpoint: String,
+    /// embedded, unix, tcp or tls.
+    pub mode: &'static str,
+    /// Its process, when known (for CPU and memory).
+    pub qm_pid: Option<u32>,
+    /// Its qm.toml, when visible.
+    pub qm_config: Option<serde_json::Value>,
+    host: Option<Arc<EmbeddedQm>>,
+    temp: Option<PathBuf>,
+}
+
+impl Drop for Target {
+    fn drop(&mut self) {
+        self.host = None;
+        if let Some(t) = self.temp.take() {
+            let _ = std::fs::remove_dir_all(t);
+        }
+    }
+}
+
+/// The queues `w` uses.
+pub fn queues(w: Workload, a: &WorkloadArgs) -> Vec<String> {
+    match w {
+        Workload::Put | Workload::Get | Workload::Putget => vec![a.queue.clone()],
+        Workload::Rr => (0..PAIRS)
+            .flat_map(|k| {
+                [
+                    format!("{}.REQ.{k}", a.prefix),
+                    format!("{}.REPLY.{k}", a.prefix),
+                ]
+            })
+            .collect(),
+        Workload::Forward => vec![format!("{}.IN", a.prefix), format!("{}.OUT", a.prefix)],
+    }
+}
+
+/// Client options from the arguments.
+pub fn client_options(a: &WorkloadArgs) -> ClientOptions {
+    ClientOptions {
+        compression: a
+            .compression
+            .map(|c| {
+                vec![match c {
+                    CompressionArg::Lz4 => Compression::Lz4Fast,
+                    CompressionArg::Lz4High => Compression::Lz4High,
+                    CompressionArg::Zlib => Compression::ZlibFast,
+                    CompressionArg::ZlibHigh => Compression::ZlibHigh,
+                }]
+            })
+            .unwrap_or_default(),
+        user: a.user.clone(),
+        password: std::env::var("FERRY_PASSWORD").ok(),
+        tls: a.tls_ca.as_ref().map(|ca| TlsOptions {
+            ca: ca.clone(),
+            server_name: None,
+            client_cert: None,
+        }),
+        reconnect: None,
+    }
+}
+
+/// Connects as the run's workers do.
+pub fn connect(endpoint: &str, a: &WorkloadArgs) -> MqResult<Connection> {
+    Connection::connect_with(endpoint, &a.app_name, &client_options(a))
+}
+
+impl Target {
+    /// Sets up the queue manager for a run of `w`: hosts one in a temporary directory when no
+    /// connection string is given, and makes sure the workload's queues exist.
+    pub fn prepare(w: Workload, a: &WorkloadArgs) -> MqResult<Target> {
+        match &a.connect {
+            None => Target::hosted(w, a),
+            Some(url) => Target::remote(url, w, a),
+        }
+    }
+
+    fn hosted(w: Workload, a: &WorkloadArgs) -> MqResult<Target> {
+        static RUN: AtomicU64 = AtomicU64::new(0);
+        let temp = std::env::temp_dir().join(format!(
+            "ferry-perf-{}-{}",
+            std::process::id(),
+            RUN.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&temp);
+        let dir = ferry_core::home::create(&temp, "PERF")?;
+        let host = ferry_client::open_embedded(&dir)?;
+        let attrs = LocalQueueAttrs {
+            max_depth: (HOSTED_QUEUE_BYTES / a.size.max(1)).max(1000),
+            max_msg_length: a.size.max(LocalQueueAttrs::default().max_msg_length),
+            ..LocalQueueAttrs::default()
+        };
+        for q in queues(w, a) {
+            host.queue_manager()
+                .define_queue(&q, QueueDefinition::Local(attrs.clone()), true)?;
+        }
+        let qm_config = ferry_core::home::QmFile::load(&dir)
+            .ok()
+            .and_then(|f| serde_json::to_value(f).ok());
+        Ok(Target {
+            endpoint: format!("embedded:{}", dir.display()),
+            mode: "embedded",
+            qm_pid: Some(std::process::id()),
+            qm_config,
+            host: Some(host),
+            temp: Some(temp),
+        })
+    }
+
+    fn remote(url: &str, w: Workload, a: &WorkloadArgs) -> MqResult<Target> {
+        let endpoint = ferry_client::Endpoint::parse(url)?;
+        let (mode, qm_dir) = match &endpoint {
+            ferry_client::Endpoint::Embedded(p) => ("embedded", Some(p.clone())),
+            ferry_client::Endpoint::Unix(p) => ("unix", p.parent().map(|d| d.to_path_buf())),
+            ferry_client::Endpoint::Tcp(_) => ("tcp", None),
+            ferry_client::Endpoint::Tls(_) => ("tls", None),
+        };
+        let qm_pid = a.qm_pid.or_else(|| match mode {
+            "embedded" => Some(std::process::id()),
+            _ => qm_dir.as_ref().and_then(|d| {
+                std::fs::read_to_string(d.join(ferry_core::home::LOCK_FILE))
+                    .ok()?
+                    .trim()
+                    .parse()
+                    .ok()
+            }),
+        });
+        let qm_config = qm_dir.as_ref().and_then(|d| {
+            ferry_core::home::QmFile::load(d)
+                .ok()
+                .and_then(|f| serde_json::to_value(f).ok())
+        });
+        // The workload's queues: open each; one that does not exist is created as a permanent
+        // dynamic queue from SYSTEM.DURABLE.MODEL.QUEUE (define deeper ones beforehand).
+        let mut c = connect(url, a)?;
+        for q in queues(w, a) {
+            match c.open_queue(&q, OpenOptions::output()) {
+                Ok(h) => c.close(h, Default::default())?,
+                Err(e) if e.reason == Reason::UnknownObjectName => {
+                    let h = c.open_dynamic(
+                        ferry_core::system::DURABLE_MODEL_QUEUE,
+                        &q,
+                        OpenOptions::output(),
+                    )?;
+                    c.close(h, Default::default())?;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        c.disconnect()?;
+        Ok(Target {
+            endpoint: url.to_owned(),
+            mode,
+            qm_pid,
+            qm_config,
+            host: None,
+            temp: None,
+        })
+    }
+}
+
+/// What every worker shares.
+#[derive(Debug)]
+pub struct Shared {
+    /// Set to end the run.
+    pub stop: AtomicBool,
+    /// Messages put.
+    pub put: AtomicU64,
+    /// Messages got.
+    pub got: AtomicU64,
+    /// Per-thread pacing interval for a rated run.
+    pub pace: Option<Duration>,
+    /// When pacing started.
+    pub started: Instant,
+}
+
+impl Shared {
+    /// Shared state for a run with `workers` paced to `rate` operations per second in all.
+    pub fn new(rate: Option<f64>, workers: usize) -> Arc<Shared> {
+        Arc::new(Shared {
+            stop: AtomicBool::new(false),
+            put: AtomicU64::new(0),
+            got: AtomicU64::new(0),
+            pace: rate
+                .filter(|r| *r > 0.0)
+                .map(|r| Duration::from_secs_f64(workers.max(1) as f64 / r)),
+            started: Instant::now(),
+        })
+    }
+
+    fn stopping(&self) -> bool {
+        self.stop.load(Ordering::Acquire)
+    }
+}
+
+/// Paces a worker and measures its operations: the start of operation k is scheduled at
+/// `started + k × pace`, and its latency counted from then (so falling behind shows).
+struct Pacer {
+    next: Option<Instant>,
+    pace: Option<Duration>,
+}
+
+impl Pacer {
+    fn new(shared: &Shared, worker: usize, workers: usize) -> Pacer {
+        let next = shared
+            .pace
+            .map(|p| shared.started + p.mul_f64(worker as f64 / workers.max(1) as f64));
+        Pacer {
+            next,
+            pace: shared.pace,
+        }
+    }
+
+    /// Waits for the next slot; returns the instant the operation's latency counts from.
+    fn start(&mut self) -> Instant {
+        match (self.next, self.pace) {
+            (Some(at), Some(p)) => {
+                let now = Instant::now();
+                if at > now {
+                    std::thread::sleep(at - now);
+                }
+                self.next = Some(at + p);
+                at
+            }
+            _ => Instant::now(),
+        }
+    }
+}
+
+fn message(a: &WorkloadArgs, n: u64) -> Message {
+    Message::new(Bytes::from(payload(a.size, n))).with_persistence(if a.persistent {
+        Persistence::Persistent
+    } else {
+        Persistence::NotPersistent
+    })
+}
+
+fn put_options(a: &WorkloadArgs) -> PutOptions {
+    let mut o = if a.syncpoint {
+        PutOptions::syncpoint()
+    } else {
+        PutOptions::default()
+    };
+    if a.async_put {
+        o = o.with_async();
+    }
+    o
+}
+
+fn input_options(a: &WorkloadArgs) -> OpenOptions {
+    OpenOptions {
+        read_ahead: a.read_ahead.then_some(true),
+        ..OpenOptions::input()
+    }
+}
+
+/// Commits every `commit_count` operations when in syncpoint.
+struct Batcher {
+    on: bool,
+    every: u32,
+    n: u32,
+}
+
+impl Batcher {
+    fn new(a: &WorkloadArgs) -> Batcher {
+        Batcher {
+            on: a.syncpoint,
+            every: a.commit_count.max(1),
+            n: 0,
+        }
+    }
+    fn step(&mut self, c: &mut Connection) -> MqResult<()> {
+        if !self.on {
+            return Ok(());
+        }
+        self.n += 1;
+        if self.n >= self.every {
+            self.n = 0;
+            c.commit()?;
+        }
+        Ok(())
+    }
+    fn finish(&mut self, c: &mut Connection) -> MqResult<()> {
+        if self.on && self.n > 0 {
+            self.n = 0;
+            c.commit()?;
+        }
+        Ok(())
+    }
+}
+
+/// How a worker ended, if not normally.
+pub type WorkerResult = Result<(), String>;
+
+fn fail(what: &str, e: MqError) -> String {
+    format!("{what}: {e}")
+}
+
+/// The put worker (a sender). A full queue is waited out (1 ms) and counted as an error.
+pub fn put_worker(
+    endpoint: &str,
+    a: &WorkloadArgs,
+    shared: &Shared,
+    rec: &Recorder,
+    worker: usize,
+) -> WorkerResult {
+    let mut c = connect(endpoint, a).map_err(|e| fail("connect", e))?;
+    let h = if a.put1 {
+        None
+    } else {
+        Some(
+            c.open_queue(&a.queue, OpenOptions::output())
+                .map_err(|e| fail("open", e))?,
+        )
+    };
+    let opts = put_options(a);
+    let mut batch = Batcher::new(a);
+    let mut pacer = Pacer::new(shared, worker, a.threads);
+    let mut n = 0u64;
+    while !shared.stopping() {
+        let t = pacer.start();
+        let r = match h {
+            Some(h) => c.put(h, message(a, n), &opts),
+            None => c.put1(&a.queue, message(a, n), &opts),
+        };
+        match r {
+            Ok(_) => {
+                batch.step(&mut c).map_err(|e| fail("commit", e))?;
+                shared.put.fetch_add(1, Ordering::Relaxed);
+                rec.record(t.elapsed());
+                n += 1;
+                if a.async_put && n.is_multiple_of(256) {
+                    async_status(&mut c, shared, rec)?;
+                }
+            }
+            Err(e) if e.reason == Reason::QFull => {
+                rec.error();
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            Err(e) => return Err(fail("put", e)),
+        }
+    }
+    batch.finish(&mut c).map_err(|e| fail("commit", e))?;
+    if a.async_put {
+        async_status(&mut c, shared, rec)?;
+    }
+    c.disconnect().map_err(|e| fail("disconnect", e))
+}
+
+/// Asks for the status of the asynchronous puts since the last call: puts refused because the
+/// queue was full are taken back from the put count and counted as waits (after one, the
+/// putter pauses 1 ms); any other failure ends the run.
+fn async_status(c: &mut Connection, shared: &Shared, rec: &Recorder) -> WorkerResult {
+    let s = c.async_put_status().map_err(|e| fail("status", e))?;
+    if s.failed == 0 {
+        return Ok(());
+    }
+    match &s.first_failure {
+        Some(e) if e.reason == Reason::QFull => {
+            shared.put.fetch_sub(s.failed, Ordering::Relaxed);
+            for _ in 0..s.failed {
+                rec.error();
+            }
+            std::thread::sleep(Duration::from_millis(1));
+            Ok(())
+        }
+        first => Err(format!(
+            "{} asynchronous puts failed{}",
+            s.failed,
+            first
+                .as_ref()
+                .map_or(String::new(), |e| format!(", the first with {e}"))
+        )),
+    }
+}
+
+/// The get worker (a receiver): waits up to 100 ms for each message.
+pub fn get_worker(
+    endpoint: &str,
+    a: &WorkloadArgs,
+    shared: &Shared,
+    rec: &Recorder,
+    worker: usize,
+) -> WorkerResult {
+    let mut c = connect(endpoint, a).map_err(|e| fail("connect", e))?;
+    let h = c
+        .open_queue(&a.queue, input_options(a))
+        .map_err(|e| fail("open", e))?;
+    let mut opts = GetOptions::new().wait(Duration::from_millis(100));
+    if a.syncpoint {
+        opts = opts.syncpoint();
+    }
+    let mut batch = Batcher::new(a);
+    let mut pacer = Pacer::new(shared, worker, a.threads);
+    while !shared.stopping() {
+        let t = pacer.start();
+        match c.get(h, &opts) {
+            Ok(_) => {
+                batch.step(&mut c).map_err(|e| fail("commit", e))?;
+                shared.got.fetch_add(1, Ordering::Relaxed);
+                rec.record(t.elapsed());
+            }
+            Err(e) if e.reason == Reason::NoMsgAvailable => {}
+            Err(e) => return Err(fail("get", e)),
+        }
+    }
+    batch.finish(&mut c).map_err(|e| fail("commit", e))?;
+    c.disconnect().map_err(|e| fail("disconnect", e))
+}
+
+fn correl_of(worker: usize, n: u64) -> CorrelId {
+    let mut id = [0u8; 24];
+    id[..8].copy_from_slice(b"FERRYPRF");
+    id[8..16].copy_from_slice(&(worker as u64).to_le_bytes());
+    id[16..].copy_from_slice(&n.to_le_bytes());
+    CorrelId::from_slice(&id)
+}
+
+/// The putget worker: puts a message with its own correl id, then gets it back by that id.
+pub fn putget_worker(
+    endpoint: &str,
+    a: &WorkloadArgs,
+    shared: &Shared,
+    rec: &Recorder,
+    worker: usize,
+) -> WorkerResult {
+    let mut c = connect(endpoint, a).map_err(|e| fail("connect", e))?;
+    let out = c
+        .open_queue(&a.queue, OpenOptions::output())
+        .map_err(|e| fail("open", e))?;
+    let inp = c
+        .open_queue(&a.queue, OpenOptions::input())
+        .map_err(|e| fail("open", e))?;
+    let opts = put_options(a);
+    let mut get = GetOptions::new().wait(Duration::from_secs(30));
+    if a.syncpoint {
+        get = get.syncpoint();
+    }
+    let mut pacer = Pacer::new(shared, worker, a.threads);
+    let mut n = 0u64;
+    while !shared.stopping() {
+        let t = pacer.start();
+        let id = correl_of(worker, n);
+        let m = message(a, n).with_correl_id(id);
+        if a.put1 {
+            c.put1(&a.queue, m, &opts)
+        } else {
+            c.put(out, m, &opts)
+        }
+        .map_err(|e| fail("put", e))?;
+        if a.syncpoint {
+            c.commit().map_err(|e| fail("commit", e))?;
+        }
+        shared.put.fetch_add(1, Ordering::Relaxed);
+        c.get(inp, &get.correl_id(id))
+            .map_err(|e| fail("get by correl id", e))?;
+        if a.syncpoint {
+            c.commit().map_err(|e| fail("commit", e))?;
+        }
+        shared.got.fetch_add(1, Ordering::Relaxed);
+        rec.record(t.elapsed());
+        n += 1;
+    }
+    c.disconnect().map_err(|e| fail("disconnect", e))
+}
+
+/// The requester: puts a request (with reply-to) to request queue k, round robin over the
+/// pairs, then waits for the reply with correl id = the request's msg id on reply queue k.
+pub fn requester_worker(
+    endpoint: &str,
+    a: &WorkloadArgs,
+    shared: &Shared,
+    rec: &Recorder,
+    worker: usize,
+) -> WorkerResult {
+    let mut c = connect(endpoint, a).map_err(|e| fail("connect", e))?;
+    let mut reqs = Vec::new();
+    let mut replies = Vec::new();
+    for k in 0..PAIRS {
+        reqs.push(
+            c.open_queue(&format!("{}.REQ.{k}", a.prefix), OpenOptions::output())
+                .map_err(|e| fail("open", e))?,
+        );
+        replies.push(
+            c.open_queue(&format!("{}.REPLY.{k}", a.prefix), OpenOptions::input())
+                .map_err(|e| fail("open", e))?,
+        );
+    }
+    let reply_names: Vec<_> = (0..PAIRS)
+        .map(|k| ferry_core::object_name(&format!("{}.REPLY.{k}", a.prefix)))
+        .collect::<MqResult<_>>()
+        .map_err(|e| fail("queue name", e))?;
+    let opts = put_options(a);
+    let mut get = GetOptions::new().wait(Duration::from_secs(30));
+    if a.syncpoint {
+        get = get.syncpoint();
+    }
+    let mut pacer = Pacer::new(shared, worker, a.threads);
+    let mut n = 0u64;
+    while !shared.stopping() {
+        let k = (worker + n as usize) % PAIRS;
+        let t = pacer.start();
+        let mut m = message(a, n).with_reply_to(reply_names[k]);
+        m.descriptor.message_type = MessageType::Request;
+        let out = c
+            .put(reqs[k], m, &opts)
+            .map_err(|e| fail("put request", e))?;
+        if a.syncpoint {
+            c.commit().map_err(|e| fail("commit", e))?;
+        }
+        shared.put.fetch_add(1, Ordering::Relaxed);
+        c.get(replies[k], &get.correl_id(CorrelId::from(out.msg_id)))
+            .map_err(|e| fail("get reply", e))?;
+        if a.syncpoint {
+            c.commit().map_err(|e| fail("commit", e))?;
+        }
+        shared.got.fetch_add(1, Ordering::Relaxed);
+        rec.record(t.elapsed());
+        n += 1;
+    }
+    c.disconnect().map_err(|e| fail("disconnect", e))
+}
+
+/// A responder on request queue `k`: gets a request and put1s the reply to its reply-to queue
+/// with correl id = the request's msg id (the get and put in one unit of work with
+/// --syncpoint). Runs until `stop`.
+pub fn responder_worker(
+    endpoint: &str,
+    a: &WorkloadArgs,
+    stop: &AtomicBool,
+    k: usize,
+) -> WorkerResult {
+    let mut c = connect(endpoint, a).map_err(|e| fail("connect", e))?;
+    let h = c
+        .open_queue(&format!("{}.REQ.{k}", a.prefix), input_options(a))
+        .map_err(|e| fail("open", e))?;
+    let mut get = GetOptions::new().wait(Duration::from_millis(100));
+    if a.syncpoint {
+        get = get.syncpoint();
+    }
+    let opts = put_options(a);
+    while !stop.load(Ordering::Acquire) {
+        match c.get(h, &get) {
+            Ok(req) => {
+                let d = &req.message.descriptor;
+                let mut reply =
+                    Message::new(req.message.body.clone()).with_persistence(if a.persistent {
+                        Persistence::Persistent
+                    } else {
+                        Persistence::NotPersistent
+                    });
+                reply.descriptor.correl_id = CorrelId::from(d.msg_id);
+                reply.descriptor.message_type = MessageType::Reply;
+                c.put1(d.reply_to_queue.as_str(), reply, &opts)
+                    .map_err(|e| fail("put reply", e))?;
+                if a.syncpoint {
+                    c.commit().map_err(|e| fail("commit", e))?;
+                }
+            }
+            Err(e) if e.reason == Reason::NoMsgAvailable => {}
+            Err(e) => return Err(fail("get request", e)),
+        }
+    }
+    c.disconnect().map_err(|e| fail("disconnect", e))
+}
+
+/// A forwarder: gets from PREFIX.IN and puts to PREFIX.OUT.
+pub fn forward_worker(
+    endpoint: &str,
+    a: &WorkloadArgs,
+    shared: &Shared,
+    rec: &Recorder,
+    worker: usize,
+) -> WorkerResult {
+    let mut c = connect(endpoint, a).map_err(|e| fail("connect", e))?;
+    let inp = c
+        .open_queue(&format!("{}.IN", a.prefix), input_options(a))
+        .map_err(|e| fail("open", e))?;
+    let out = c
+        .open_queue(&format!("{}.OUT", a.prefix), OpenOptions::output())
+        .map_err(|e| fail("open", e))?;
+    let mut get = GetOptions::new().wait(Duration::from_millis(100));
+    if a.syncpoint {
+        get = get.syncpoint();
+    }
+    let opts = put_options(a);
+    let mut batch = Batcher::new(a);
+    let mut pacer = Pacer::new(shared, worker, a.threads);
+    while !shared.stopping() {
+        let t = pacer.start();
+        match c.get(inp, &get) {
+            Ok(g) => {
+                c.put(out, g.message, &opts).map_err(|e| fail("put", e))?;
+                batch.step(&mut c).map_err(|e| fail("commit", e))?;
+                rec.record(t.elapsed());
+            }
+            Err(e) if e.reason == Reason::NoMsgAvailable => {}
+            Err(e) => return Err(fail("get", e)),
+        }
+    }
+    batch.finish(&mut c).map_err(|e| fail("commit", e))?;
+    c.disconnect().map_err(|e| fail("disconnect", e))
+}
+
+/// Keeps `queue` supplied (for forwarders or measured getters), waiting out a full queue,
+/// counting puts. Not measured.
+pub fn feeder(
+    endpoint: &str,
+    a: &WorkloadArgs,
+    queue: &str,
+    shared: &Shared,
+    stop: &AtomicBool,
+) -> WorkerResult {
+    let mut c = connect(endpoint, a).map_err(|e| fail("connect", e))?;
+    let h = c
+        .open_queue(queue, OpenOptions::output())
+        .map_err(|e| fail("open", e))?;
+    let mut n = 0u64;
+    let opts = PutOptions::default();
+    while !stop.load(Ordering::Acquire) {
+        match c.put(h, message(a, n), &opts) {
+            Ok(_) => {
+                shared.put.fetch_add(1, Ordering::Relaxed);
+                n += 1;
+            }
+            Err(e) if e.reason == Reason::QFull => std::thread::sleep(Duration::from_millis(1)),
+            Err(e) => return Err(fail("feed", e)),
+        }
+    }
+    c.disconnect().map_err(|e| fail("disconnect", e))
+}
+
+/// Empties `queue` (of forwarders or measured putters), counting gets; after `stop` it drains
+/// what is left. Not measured.
+pub fn drainer(
+    endpoint: &str,
+    a: &WorkloadArgs,
+    queue: &str,
+    shared: &Shared,
+    stop: &AtomicBool,
+) -> WorkerResult {
+    let mut c = connect(endpoint, a).map_err(|e| fail("connect", e))?;
+    let h = c
+        .open_queue(queue, input_options(a))
+        .map_err(|e| fail("open", e))?;
+    let opts = GetOptions::new().wait(Duration::from_millis(100));
+    loop {
+        match c.get(h, &opts) {
+            Ok(_) => {
+                shared.got.fetch_add(1, Ordering::Relaxed);
+            }
+            Err(e) if e.reason == Reason::NoMsgAvailable => {
+                if stop.load(Ordering::Acquire) {
+                    break;
+                }
+            }
+            Err(e) => return Err(fail("drain", e)),
+        }
+    }
+    c.disconnect().map_err(|e| fail("disconnect", e))
+}
