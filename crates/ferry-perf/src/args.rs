@@ -27,6 +27,14 @@ pub enum PerfCommand {
     /// Vary one parameter over a list, stop at the first step that breaks an SLA, report the
     /// best setting within it, and draw charts (the tuning method of IBM's paper 003).
     Sweep(SweepArgs),
+    /// Draw a saved sweep report's charts again (SVG and PNG).
+    Chart {
+        /// The sweep report (JSON written by sweep --json).
+        report: PathBuf,
+        /// Directory for the charts.
+        #[arg(long, value_name = "DIR")]
+        charts: PathBuf,
+    },
     /// Compare a run (or sweep) report with a saved baseline, metric by metric, against the
     /// run-to-run noise.
     Compare {

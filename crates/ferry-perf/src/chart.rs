@@ -59,6 +59,13 @@ where
         .configure_mesh()
         .x_desc(&c.x_label)
         .y_desc(&c.y_label)
+        .x_label_formatter(&|v| {
+            if v.fract().abs() < 1e-9 {
+                format!("{v:.0}")
+            } else {
+                format!("{v:.2}")
+            }
+        })
         .y_label_formatter(&|v| crate::report::fmt_rate(*v))
         .draw()
         .map_err(err)?;

@@ -208,18 +208,22 @@ pub fn run_sweep(a: &args::SweepArgs) -> Result<SweepReport, String> {
         best,
     };
     if let Some(dir) = &a.charts {
-        for c in chart::sweep_charts(&report) {
-            let files = chart::write(dir, &c)?;
-            for f in files {
-                println!("chart written to {}", f.display());
-            }
-        }
+        write_charts(&report, dir)?;
     }
     if let Some(p) = &a.run.json {
         write_json(p, &report)?;
         println!("report written to {}", p.display());
     }
     Ok(report)
+}
+
+fn write_charts(report: &SweepReport, dir: &Path) -> Result<(), String> {
+    for c in chart::sweep_charts(report) {
+        for f in chart::write(dir, &c)? {
+            println!("chart written to {}", f.display());
+        }
+    }
+    Ok(())
 }
 
 /// A report file: a run, or a sweep (whose best step, else last step, stands for it).
@@ -267,5 +271,12 @@ pub fn main(cmd: &PerfCommand) -> Result<(), String> {
         PerfCommand::Limits(a) => run_limits(a).map(|_| ()),
         PerfCommand::Sweep(a) => run_sweep(a).map(|_| ()),
         PerfCommand::Compare { baseline, report } => run_compare(baseline, report).map(|_| ()),
+        PerfCommand::Chart { report, charts } => {
+            let text = std::fs::read_to_string(report)
+                .map_err(|e| format!("reading {}: {e}", report.display()))?;
+            let s: SweepReport = serde_json::from_str(&text)
+                .map_err(|e| format!("{} is not a sweep report: {e}", report.display()))?;
+            write_charts(&s, charts)
+        }
     }
 }

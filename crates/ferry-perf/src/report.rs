@@ -227,7 +227,8 @@ impl RunReport {
                 lim.disk_syncs_per_s,
             );
         }
-        let streaming = p.async_put || p.read_ahead || p.threads > 1;
+        // Synchronous calls are round trips; asynchronous puts and read-ahead gets stream.
+        let streaming = p.async_put || (self.workload == Workload::Get && p.read_ahead);
         match (mode, streaming) {
             ("embedded", _) => ("in-process hand-off of 2 KB buffers", lim.handoff_per_s),
             ("unix", false) => ("unix ping-pong", lim.unix_pingpong_per_s),
