@@ -163,6 +163,11 @@ pub struct WorkloadArgs {
     /// Application name the connections carry.
     #[arg(long, default_value = "ferry perf")]
     pub app_name: String,
+    /// Settings for the queue manager the harness hosts, as qm.toml KEY=VALUE (e.g.
+    /// log.queue_buffer_kib=1024, log.type=linear, qmgr.max_uncommitted_msgs=50000); repeatable.
+    /// Only without --connect.
+    #[arg(long = "qm-set", value_name = "KEY=VALUE")]
+    pub qm_set: Vec<String>,
     /// Process id of the queue manager, for its CPU and memory (found automatically for
     /// embedded runs and for unix: sockets in a queue manager directory).
     #[arg(long, value_name = "PID")]
@@ -200,7 +205,8 @@ pub struct SweepArgs {
     #[arg(value_enum)]
     pub workload: Workload,
     /// The parameter and its values, e.g. threads=1,2,4,8,16 or size=2KB,20KB,200KB. Parameters:
-    /// threads, responders, size, rate, commit-count.
+    /// threads, responders, size, rate, commit-count, or a setting of the hosted queue manager as
+    /// qm.KEY (e.g. qm.log.buffer_kib=64,1024,4096).
     #[arg(long, value_name = "NAME=V1,V2,...")]
     pub vary: String,
     /// Runs per step; the step's figures are the median run's.

@@ -15,9 +15,9 @@ pub fn parse_vary(s: &str) -> Result<(String, Vec<String>), String> {
         .split_once('=')
         .ok_or_else(|| format!("--vary '{s}' must look like threads=1,2,4,8"))?;
     let name = name.trim().to_ascii_lowercase();
-    if !PARAMETERS.contains(&name.as_str()) {
+    if !PARAMETERS.contains(&name.as_str()) && !name.starts_with("qm.") {
         return Err(format!(
-            "--vary: unknown parameter '{name}'; use one of {}",
+            "--vary: unknown parameter '{name}'; use one of {}, or qm.KEY for a queue manager setting",
             PARAMETERS.join(", ")
         ));
     }
@@ -57,6 +57,11 @@ pub fn apply(a: &WorkloadArgs, name: &str, value: &str) -> Result<WorkloadArgs, 
         "commit-count" => {
             b.commit_count = int(value)?.max(1) as u32;
             b.syncpoint = true;
+        }
+        q if q.starts_with("qm.") => {
+            let key = &q[3..];
+            b.qm_set.retain(|kv| kv.split('=').next() != Some(key));
+            b.qm_set.push(format!("{key}={value}"));
         }
         other => return Err(format!("unknown parameter '{other}'")),
     }
@@ -409,6 +414,9 @@ mod tests {
         assert!(parse_vary("threads=one").is_err());
         let a = apply(&WorkloadArgs::defaults(), "commit-count", "10").unwrap();
         assert!(a.syncpoint && a.commit_count == 10);
+        let a = apply(&a, "qm.log.buffer_kib", "64").unwrap();
+        let a = apply(&a, "qm.log.buffer_kib", "128").unwrap();
+        assert_eq!(a.qm_set, vec!["log.buffer_kib=128".to_owned()]);
     }
 
     #[test]

@@ -119,6 +119,7 @@ impl Target {
         ));
         let _ = std::fs::remove_dir_all(&temp);
         let dir = ferry_core::home::create(&temp, "PERF")?;
+        apply_settings(&dir, &a.qm_set)?;
         let host = ferry_client::open_embedded(&dir)?;
         let attrs = LocalQueueAttrs {
             max_depth: (HOSTED_QUEUE_BYTES / a.size.max(1)).max(1000),
@@ -143,6 +144,12 @@ impl Target {
     }
 
     fn remote(url: &str, w: Workload, a: &WorkloadArgs) -> MqResult<Target> {
+        if !a.qm_set.is_empty() {
+            return Err(MqError::new(
+                Reason::OptionsError,
+                "--qm-set changes a queue manager the harness hosts; a running one is configured in its own qm.toml",
+            ));
+        }
         let endpoint = ferry_client::Endpoint::parse(url)?;
         let (mode, qm_dir) = match &endpoint {
             ferry_client::Endpoint::Embedded(p) => ("embedded", Some(p.clone())),
@@ -192,6 +199,53 @@ impl Target {
             temp: None,
         })
     }
+}
+
+/// Edits the hosted queue manager's qm.toml: each `KEY=VALUE` sets a dotted key (a number,
+/// true/false, or else a string), then the file is loaded to check it.
+fn apply_settings(dir: &std::path::Path, settings: &[String]) -> MqResult<()> {
+    if settings.is_empty() {
+        return Ok(());
+    }
+    let bad = |m: String| MqError::new(Reason::AttributeValueError, m);
+    let path = dir.join(ferry_core::home::CONFIG_FILE);
+    let text = std::fs::read_to_string(&path).map_err(|e| bad(e.to_string()))?;
+    let mut doc: toml::Table = text.parse().map_err(|e| bad(format!("{e}")))?;
+    for kv in settings {
+        let (key, value) = kv.split_once('=').ok_or_else(|| {
+            bad(format!(
+                "--qm-set '{kv}' must look like log.buffer_kib=1024"
+            ))
+        })?;
+        let value = if let Ok(i) = value.parse::<i64>() {
+            toml::Value::Integer(i)
+        } else if let Ok(b) = value.parse::<bool>() {
+            toml::Value::Boolean(b)
+        } else {
+            toml::Value::String(value.to_owned())
+        };
+        let parts: Vec<&str> = key.split('.').collect();
+        let (last, tables) = parts
+            .split_last()
+            .ok_or_else(|| bad(format!("--qm-set '{kv}' has no key")))?;
+        let mut t = &mut doc;
+        for p in tables {
+            t = t
+                .entry(p.to_string())
+                .or_insert_with(|| toml::Value::Table(Default::default()))
+                .as_table_mut()
+                .ok_or_else(|| bad(format!("--qm-set '{kv}': {p} is not a section")))?;
+        }
+        t.insert(last.to_string(), value);
+    }
+    std::fs::write(
+        &path,
+        toml::to_string(&doc).map_err(|e| bad(e.to_string()))?,
+    )
+    .map_err(|e| bad(e.to_string()))?;
+    ferry_core::home::QmFile::load(dir)
+        .and_then(|f| f.persist_settings())
+        .map(|_| ())
 }
 
 /// What every worker shares.

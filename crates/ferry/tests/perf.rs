@@ -147,9 +147,17 @@ fn every_workload_reports_completely_against_a_hosted_queue_manager() {
             "500",
             "--helpers",
             "1",
+            "--qm-set",
+            "log.buffer_kib=256",
         ],
     );
     check(&r, "put", "embedded");
+    // A hosted queue manager's settings from the command line reach its qm.toml.
+    assert_eq!(
+        r["queue_manager"]["config"]["log"]["buffer_kib"], 256,
+        "{}",
+        r["queue_manager"]
+    );
     let rate = n(&r["results"]["rate_per_s"]);
     assert!(
         rate < 700.0,
@@ -162,17 +170,29 @@ fn every_workload_reports_completely_against_a_hosted_queue_manager() {
 fn workloads_report_completely_against_a_server_over_unix_and_tcp() {
     let server = Server::start("perf", &[]);
     let dir = scratch("server");
-    for (ep, mode) in [(&server.unix, "unix"), (&server.tcp, "tcp")] {
-        for w in ["putget", "rr"] {
-            let r = perf(&dir, &format!("{w}-{mode}"), &[w, "-c", ep, "-t", "2"]);
-            check(&r, w, mode);
-        }
+    // Every workload over the local socket; the call-heavy ones over tcp too.
+    for (w, extra) in [
+        ("put", vec!["--async-put", "--helpers", "1"]),
+        ("get", vec!["--helpers", "1"]),
+        ("putget", vec!["-t", "2"]),
+        ("rr", vec!["-t", "2"]),
+        (
+            "forward",
+            vec!["--persistent", "--syncpoint", "--commit-count", "4"],
+        ),
+    ] {
+        let mut args = vec![w, "-c", &server.unix];
+        args.extend(extra);
+        let r = perf(&dir, &format!("{w}-unix"), &args);
+        check(&r, w, "unix");
+    }
+    for w in ["putget", "rr"] {
         let r = perf(
             &dir,
-            &format!("put-{mode}"),
-            &["put", "-c", ep, "--async-put", "--helpers", "1"],
+            &format!("{w}-tcp"),
+            &[w, "-c", &server.tcp, "-t", "2"],
         );
-        check(&r, "put", mode);
+        check(&r, w, "tcp");
     }
     // Over the local socket the queue manager's process is found from its directory.
     let r: Value =
