@@ -46,6 +46,35 @@ impl Output for Console {
     }
 }
 
+/// An unmeasured helper thread.
+#[derive(Debug, Clone, Copy)]
+enum Helper {
+    /// Keeps a queue supplied.
+    Feed,
+    /// Keeps a queue empty.
+    Drain,
+}
+
+fn spawn_helper(
+    target: &Target,
+    a: &WorkloadArgs,
+    shared: &Arc<Shared>,
+    stop: &Arc<AtomicBool>,
+    helper: Helper,
+    queue: String,
+) -> std::thread::JoinHandle<WorkerResult> {
+    let (ep, args, sh, stop) = (
+        target.endpoint.clone(),
+        a.clone(),
+        shared.clone(),
+        stop.clone(),
+    );
+    std::thread::spawn(move || match helper {
+        Helper::Feed => workload::feeder(&ep, &args, &queue, &sh, &stop),
+        Helper::Drain => workload::drainer(&ep, &args, &queue, &sh, &stop),
+    })
+}
+
 /// Runs `w` with `a`, measuring `limits` first when asked (or using those given).
 pub fn run(
     w: Workload,
@@ -81,43 +110,40 @@ pub fn run(
             }
         }
         Workload::Forward => {
-            let (ep, args, sh, stop) = (
-                target.endpoint.clone(),
-                a.clone(),
-                shared.clone(),
-                aux_stop.clone(),
-            );
-            aux.push(std::thread::spawn(move || {
-                let q = format!("{}.IN", args.prefix);
-                workload::feeder(&ep, &args, &q, &sh, &stop)
-            }));
-            let (ep, args, sh, stop) = (
-                target.endpoint.clone(),
-                a.clone(),
-                shared.clone(),
-                aux_stop.clone(),
-            );
-            aux.push(std::thread::spawn(move || {
-                let q = format!("{}.OUT", args.prefix);
-                workload::drainer(&ep, &args, &q, &sh, &stop)
-            }));
+            let feed = format!("{}.IN", a.prefix);
+            let drain = format!("{}.OUT", a.prefix);
+            aux.push(spawn_helper(
+                &target,
+                a,
+                &shared,
+                &aux_stop,
+                Helper::Feed,
+                feed,
+            ));
+            aux.push(spawn_helper(
+                &target,
+                a,
+                &shared,
+                &aux_stop,
+                Helper::Drain,
+                drain,
+            ));
         }
         Workload::Put | Workload::Get => {
+            let helper = if w == Workload::Put {
+                Helper::Drain
+            } else {
+                Helper::Feed
+            };
             for _ in 0..a.helpers {
-                let (ep, args, sh, stop) = (
-                    target.endpoint.clone(),
-                    a.clone(),
-                    shared.clone(),
-                    aux_stop.clone(),
-                );
-                aux.push(std::thread::spawn(move || {
-                    let q = args.queue.clone();
-                    if w == Workload::Put {
-                        workload::drainer(&ep, &args, &q, &sh, &stop)
-                    } else {
-                        workload::feeder(&ep, &args, &q, &sh, &stop)
-                    }
-                }));
+                aux.push(spawn_helper(
+                    &target,
+                    a,
+                    &shared,
+                    &aux_stop,
+                    helper,
+                    a.queue.clone(),
+                ));
             }
         }
         Workload::Putget => {}

@@ -343,6 +343,29 @@ fn input_options(a: &WorkloadArgs) -> OpenOptions {
     }
 }
 
+/// Get options waiting up to `wait`, in syncpoint when asked.
+fn get_options(a: &WorkloadArgs, wait: Duration) -> GetOptions {
+    let o = GetOptions::new().wait(wait);
+    if a.syncpoint {
+        o.syncpoint()
+    } else {
+        o
+    }
+}
+
+/// Commits after each operation when in syncpoint (the workloads whose operation is a unit).
+fn commit_each(c: &mut Connection, a: &WorkloadArgs) -> WorkerResult {
+    if a.syncpoint {
+        c.commit().map_err(|e| fail("commit", e))?;
+    }
+    Ok(())
+}
+
+fn open(c: &mut Connection, queue: &str, opts: OpenOptions) -> Result<ferry_client::Hobj, String> {
+    c.open_queue(queue, opts)
+        .map_err(|e| fail(&format!("open {queue}"), e))
+}
+
 /// Commits every `commit_count` operations when in syncpoint.
 struct Batcher {
     on: bool,
@@ -397,10 +420,7 @@ pub fn put_worker(
     let h = if a.put1 {
         None
     } else {
-        Some(
-            c.open_queue(&a.queue, OpenOptions::output())
-                .map_err(|e| fail("open", e))?,
-        )
+        Some(open(&mut c, &a.queue, OpenOptions::output())?)
     };
     let opts = put_options(a);
     let mut batch = Batcher::new(a);
@@ -472,13 +492,8 @@ pub fn get_worker(
     worker: usize,
 ) -> WorkerResult {
     let mut c = connect(endpoint, a).map_err(|e| fail("connect", e))?;
-    let h = c
-        .open_queue(&a.queue, input_options(a))
-        .map_err(|e| fail("open", e))?;
-    let mut opts = GetOptions::new().wait(Duration::from_millis(100));
-    if a.syncpoint {
-        opts = opts.syncpoint();
-    }
+    let h = open(&mut c, &a.queue, input_options(a))?;
+    let opts = get_options(a, Duration::from_millis(100));
     let mut batch = Batcher::new(a);
     let mut pacer = Pacer::new(shared, worker, a.threads);
     while !shared.stopping() {
@@ -514,17 +529,10 @@ pub fn putget_worker(
     worker: usize,
 ) -> WorkerResult {
     let mut c = connect(endpoint, a).map_err(|e| fail("connect", e))?;
-    let out = c
-        .open_queue(&a.queue, OpenOptions::output())
-        .map_err(|e| fail("open", e))?;
-    let inp = c
-        .open_queue(&a.queue, OpenOptions::input())
-        .map_err(|e| fail("open", e))?;
+    let out = open(&mut c, &a.queue, OpenOptions::output())?;
+    let inp = open(&mut c, &a.queue, OpenOptions::input())?;
     let opts = put_options(a);
-    let mut get = GetOptions::new().wait(Duration::from_secs(30));
-    if a.syncpoint {
-        get = get.syncpoint();
-    }
+    let get = get_options(a, Duration::from_secs(30));
     let mut pacer = Pacer::new(shared, worker, a.threads);
     let mut n = 0u64;
     while !shared.stopping() {
@@ -537,15 +545,11 @@ pub fn putget_worker(
             c.put(out, m, &opts)
         }
         .map_err(|e| fail("put", e))?;
-        if a.syncpoint {
-            c.commit().map_err(|e| fail("commit", e))?;
-        }
+        commit_each(&mut c, a)?;
         shared.put.fetch_add(1, Ordering::Relaxed);
         c.get(inp, &get.correl_id(id))
             .map_err(|e| fail("get by correl id", e))?;
-        if a.syncpoint {
-            c.commit().map_err(|e| fail("commit", e))?;
-        }
+        commit_each(&mut c, a)?;
         shared.got.fetch_add(1, Ordering::Relaxed);
         rec.record(t.elapsed());
         n += 1;
@@ -566,24 +570,23 @@ pub fn requester_worker(
     let mut reqs = Vec::new();
     let mut replies = Vec::new();
     for k in 0..PAIRS {
-        reqs.push(
-            c.open_queue(&format!("{}.REQ.{k}", a.prefix), OpenOptions::output())
-                .map_err(|e| fail("open", e))?,
-        );
-        replies.push(
-            c.open_queue(&format!("{}.REPLY.{k}", a.prefix), OpenOptions::input())
-                .map_err(|e| fail("open", e))?,
-        );
+        reqs.push(open(
+            &mut c,
+            &format!("{}.REQ.{k}", a.prefix),
+            OpenOptions::output(),
+        )?);
+        replies.push(open(
+            &mut c,
+            &format!("{}.REPLY.{k}", a.prefix),
+            OpenOptions::input(),
+        )?);
     }
     let reply_names: Vec<_> = (0..PAIRS)
         .map(|k| ferry_core::object_name(&format!("{}.REPLY.{k}", a.prefix)))
         .collect::<MqResult<_>>()
         .map_err(|e| fail("queue name", e))?;
     let opts = put_options(a);
-    let mut get = GetOptions::new().wait(Duration::from_secs(30));
-    if a.syncpoint {
-        get = get.syncpoint();
-    }
+    let get = get_options(a, Duration::from_secs(30));
     let mut pacer = Pacer::new(shared, worker, a.threads);
     let mut n = 0u64;
     while !shared.stopping() {
@@ -594,15 +597,11 @@ pub fn requester_worker(
         let out = c
             .put(reqs[k], m, &opts)
             .map_err(|e| fail("put request", e))?;
-        if a.syncpoint {
-            c.commit().map_err(|e| fail("commit", e))?;
-        }
+        commit_each(&mut c, a)?;
         shared.put.fetch_add(1, Ordering::Relaxed);
         c.get(replies[k], &get.correl_id(CorrelId::from(out.msg_id)))
             .map_err(|e| fail("get reply", e))?;
-        if a.syncpoint {
-            c.commit().map_err(|e| fail("commit", e))?;
-        }
+        commit_each(&mut c, a)?;
         shared.got.fetch_add(1, Ordering::Relaxed);
         rec.record(t.elapsed());
         n += 1;
@@ -620,13 +619,8 @@ pub fn responder_worker(
     k: usize,
 ) -> WorkerResult {
     let mut c = connect(endpoint, a).map_err(|e| fail("connect", e))?;
-    let h = c
-        .open_queue(&format!("{}.REQ.{k}", a.prefix), input_options(a))
-        .map_err(|e| fail("open", e))?;
-    let mut get = GetOptions::new().wait(Duration::from_millis(100));
-    if a.syncpoint {
-        get = get.syncpoint();
-    }
+    let h = open(&mut c, &format!("{}.REQ.{k}", a.prefix), input_options(a))?;
+    let get = get_options(a, Duration::from_millis(100));
     let opts = put_options(a);
     while !stop.load(Ordering::Acquire) {
         match c.get(h, &get) {
@@ -642,9 +636,7 @@ pub fn responder_worker(
                 reply.descriptor.message_type = MessageType::Reply;
                 c.put1(d.reply_to_queue.as_str(), reply, &opts)
                     .map_err(|e| fail("put reply", e))?;
-                if a.syncpoint {
-                    c.commit().map_err(|e| fail("commit", e))?;
-                }
+                commit_each(&mut c, a)?;
             }
             Err(e) if e.reason == Reason::NoMsgAvailable => {}
             Err(e) => return Err(fail("get request", e)),
@@ -662,16 +654,9 @@ pub fn forward_worker(
     worker: usize,
 ) -> WorkerResult {
     let mut c = connect(endpoint, a).map_err(|e| fail("connect", e))?;
-    let inp = c
-        .open_queue(&format!("{}.IN", a.prefix), input_options(a))
-        .map_err(|e| fail("open", e))?;
-    let out = c
-        .open_queue(&format!("{}.OUT", a.prefix), OpenOptions::output())
-        .map_err(|e| fail("open", e))?;
-    let mut get = GetOptions::new().wait(Duration::from_millis(100));
-    if a.syncpoint {
-        get = get.syncpoint();
-    }
+    let inp = open(&mut c, &format!("{}.IN", a.prefix), input_options(a))?;
+    let out = open(&mut c, &format!("{}.OUT", a.prefix), OpenOptions::output())?;
+    let get = get_options(a, Duration::from_millis(100));
     let opts = put_options(a);
     let mut batch = Batcher::new(a);
     let mut pacer = Pacer::new(shared, worker, a.threads);
@@ -701,9 +686,7 @@ pub fn feeder(
     stop: &AtomicBool,
 ) -> WorkerResult {
     let mut c = connect(endpoint, a).map_err(|e| fail("connect", e))?;
-    let h = c
-        .open_queue(queue, OpenOptions::output())
-        .map_err(|e| fail("open", e))?;
+    let h = open(&mut c, queue, OpenOptions::output())?;
     let mut n = 0u64;
     let opts = PutOptions::default();
     while !stop.load(Ordering::Acquire) {
@@ -729,9 +712,7 @@ pub fn drainer(
     stop: &AtomicBool,
 ) -> WorkerResult {
     let mut c = connect(endpoint, a).map_err(|e| fail("connect", e))?;
-    let h = c
-        .open_queue(queue, input_options(a))
-        .map_err(|e| fail("open", e))?;
+    let h = open(&mut c, queue, input_options(a))?;
     let opts = GetOptions::new().wait(Duration::from_millis(100));
     loop {
         match c.get(h, &opts) {
