@@ -14,8 +14,8 @@
 //! The snapshot is written only after every record it reflects is durable.
 //!
 //! File `C<lsn, 20 digits>.fckp` beside the extents (byte map in docs/log.md): a 64-byte header
-//! (magic `FMQCKP01`, version, replay position, highest unit-of-work id), the definitions as
-//! TOML, per queue its mark, highest sequence number and entries (delta- and varint-coded,
+//! (magic `FMQCKP01`, version, replay position, highest unit-of-work id), the queue definitions
+//! and then the channels and listeners as TOML, per queue its mark, highest sequence number and entries (delta- and varint-coded,
 //! typically 20–30 bytes a message), then a trailer: the length of all that and a CRC-32C of it
 //! and the length. It is streamed to `C-partial.fckp` in 4 MB pieces (a deep queue's
 //! checkpoint is never whole in memory), synced, renamed, and only then are older checkpoints
@@ -33,7 +33,7 @@ use crate::store::{OnDisk, SlotState};
 use ferry_log::{RecordPos, Storage, Tail};
 
 const MAGIC: [u8; 8] = *b"FMQCKP01";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 const HEADER: usize = 64;
 
 /// Checkpoint bookkeeping.
@@ -383,6 +383,7 @@ pub fn take(qm: &QueueManager) -> MqResult<Option<Report>> {
                 }
                 Object::Alias(a) => QueueDefinition::Alias(a.lock().clone()),
                 Object::Model(a) => QueueDefinition::Model(a.clone()),
+                Object::Remote(a) => QueueDefinition::Remote(a.lock().clone()),
             };
             let toml = toml::to_string(&def).map_err(|e| io("encoding definitions", e))?;
             defs.push((*name, toml));
@@ -391,6 +392,17 @@ pub fn take(qm: &QueueManager) -> MqResult<Option<Report>> {
         sink.buf
             .extend_from_slice(&(defs.len() as u32).to_le_bytes());
         for (name, toml) in &defs {
+            put_str8(&mut sink.buf, name.as_str());
+            sink.buf
+                .extend_from_slice(&(toml.len() as u32).to_le_bytes());
+            sink.buf.extend_from_slice(toml.as_bytes());
+        }
+        // Channels and listeners.
+        let others = qm.objects_for_checkpoint()?;
+        sink.buf
+            .extend_from_slice(&(others.len() as u32).to_le_bytes());
+        for (kind, name, toml) in &others {
+            put_str8(&mut sink.buf, kind.tag());
             put_str8(&mut sink.buf, name.as_str());
             sink.buf
                 .extend_from_slice(&(toml.len() as u32).to_le_bytes());
@@ -594,6 +606,18 @@ fn decode(bytes: &[u8]) -> MqResult<(Tail, Recovery)> {
         let len = c.u32()? as usize;
         let def = persist::parse_definition(c.take(len)?)?;
         r.definitions.push((name, def));
+    }
+    let nobjects = c.u32()?;
+    for _ in 0..nobjects {
+        let tag = c.str8()?;
+        let kind = crate::catalog::ObjectKind::from_tag(tag)
+            .ok_or_else(|| c.damaged(&format!("unknown object kind {tag}")))?;
+        let name = crate::name::object_name(c.str8()?)?;
+        let len = c.u32()? as usize;
+        let text = std::str::from_utf8(c.take(len)?)
+            .map_err(|_| c.damaged("definition not UTF-8"))?
+            .to_owned();
+        r.objects.insert((kind, name), text);
     }
     let nqueues = c.u32()?;
     for _ in 0..nqueues {

@@ -255,6 +255,19 @@ impl QmFile {
     }
 }
 
+/// Writes the queue manager attributes ALTER QMGR changed into `dir/qm.toml` (its other
+/// sections untouched), replacing the file atomically.
+pub fn save_qmgr_attrs(dir: &Path, a: &QueueManagerAttrs) -> MqResult<()> {
+    let mut f = QmFile::load(dir)?;
+    f.qmgr.description = a.description.clone();
+    f.qmgr.dead_letter_queue = a.dead_letter_queue.as_str().to_owned();
+    f.qmgr.max_msg_length = a.max_msg_length;
+    f.qmgr.max_uncommitted_msgs = a.max_uncommitted_msgs;
+    f.qmgr.max_handles = a.max_handles;
+    f.qmgr.max_connections = a.max_connections;
+    f.save(dir)
+}
+
 /// Name of the recovery log's directory inside a queue manager's directory.
 pub const LOG_DIR: &str = "log";
 
@@ -284,7 +297,16 @@ pub fn open_queue_manager(
     } else {
         ferry_log::RecoveryMode::Strict
     };
-    crate::QueueManager::open_persistent(config, std::sync::Arc::new(storage), file.persist_settings()?, mode)
+    let opened = crate::QueueManager::open_persistent(
+        config,
+        std::sync::Arc::new(storage),
+        file.persist_settings()?,
+        mode,
+    );
+    if let Ok((qm, _)) = &opened {
+        qm.set_directory(dir.to_owned());
+    }
+    opened
         .map_err(|e| match e.reason {
             Reason::QMgrDataError => MqError::new(
                 e.reason,

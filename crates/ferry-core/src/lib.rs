@@ -9,6 +9,7 @@
 //! connection's MQI verbs). The embedded client in `ferry-client` is a thin layer over these;
 //! the server drives a `Session` per remote connection.
 
+pub mod catalog;
 pub mod checkpoint;
 pub mod clock;
 pub mod home;

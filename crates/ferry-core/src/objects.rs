@@ -267,6 +267,8 @@ pub enum QueueDefinition {
     Alias(AliasQueueAttrs),
     /// QMODEL: a template for dynamic queues. `definition_type` says temporary or permanent.
     Model(LocalQueueAttrs),
+    /// QREMOTE: a queue on another queue manager.
+    Remote(RemoteQueueAttrs),
 }
 
 /// Object types, numbered as MQ's MQQT_* queue types.
@@ -278,6 +280,8 @@ pub enum QueueType {
     Model = 2,
     /// MQQT_ALIAS.
     Alias = 3,
+    /// MQQT_REMOTE.
+    Remote = 6,
 }
 
 impl QueueDefinition {
@@ -287,6 +291,160 @@ impl QueueDefinition {
             QueueDefinition::Local(_) => QueueType::Local,
             QueueDefinition::Alias(_) => QueueType::Alias,
             QueueDefinition::Model(_) => QueueType::Model,
+            QueueDefinition::Remote(_) => QueueType::Remote,
+        }
+    }
+}
+
+/// A remote queue definition (QREMOTE): a local name for a queue on another queue manager,
+/// reached through a transmission queue. Channels (their own issue) move the messages.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct RemoteQueueAttrs {
+    /// RNAME: the queue's name on the remote queue manager.
+    pub remote_name: ObjectName,
+    /// RQMNAME: the remote queue manager.
+    pub remote_qmgr: ObjectName,
+    /// XMITQ: the transmission queue (blank: the one named after RQMNAME).
+    pub xmit_queue: ObjectName,
+    /// DESCR.
+    pub description: String,
+    /// PUT(DISABLED).
+    pub put_inhibited: bool,
+    /// DEFPSIST.
+    pub def_persistence: Persistence,
+    /// DEFPRTY.
+    pub def_priority: u8,
+    /// DEFPRESP.
+    pub def_put_response: PutResponse,
+}
+
+impl Default for RemoteQueueAttrs {
+    fn default() -> Self {
+        RemoteQueueAttrs {
+            remote_name: ObjectName::EMPTY,
+            remote_qmgr: ObjectName::EMPTY,
+            xmit_queue: ObjectName::EMPTY,
+            description: String::new(),
+            put_inhibited: false,
+            def_persistence: Persistence::NotPersistent,
+            def_priority: 0,
+            def_put_response: PutResponse::Sync,
+        }
+    }
+}
+
+/// Channel types (CHLTYPE).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub enum ChannelType {
+    /// SDR: sends messages from a transmission queue to a receiver.
+    #[default]
+    Sender,
+    /// RCVR: receives from a sender.
+    Receiver,
+    /// SVRCONN: serves client connections.
+    ServerConn,
+    /// CLNTCONN: a client's definition of how to reach a server connection channel.
+    ClientConn,
+}
+
+/// A channel definition (DEFINE CHANNEL).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ChannelAttrs {
+    /// CHLTYPE.
+    pub channel_type: ChannelType,
+    /// CONNAME: host(port) of the partner (senders and client connections).
+    pub conn_name: String,
+    /// XMITQ: the transmission queue a sender serves.
+    pub xmit_queue: ObjectName,
+    /// DESCR.
+    pub description: String,
+    /// HBINT, seconds.
+    pub heartbeat_secs: u32,
+    /// MAXMSGL.
+    pub max_msg_length: usize,
+    /// BATCHSZ: messages per batch (sender/receiver).
+    pub batch_size: u32,
+    /// SHARECNV: conversations per socket (server connections).
+    pub share_conversations: u32,
+    /// MAXINST: most instances (server connections).
+    pub max_instances: u32,
+}
+
+impl Default for ChannelAttrs {
+    fn default() -> Self {
+        ChannelAttrs {
+            channel_type: ChannelType::Sender,
+            conn_name: String::new(),
+            xmit_queue: ObjectName::EMPTY,
+            description: String::new(),
+            heartbeat_secs: 300,
+            max_msg_length: DEFAULT_MAX_MSG_LENGTH,
+            batch_size: 50,
+            share_conversations: 10,
+            max_instances: 999_999_999,
+        }
+    }
+}
+
+impl ChannelAttrs {
+    /// Checks ranges.
+    pub fn validate(&self) -> MqResult<()> {
+        check_range("HBINT", self.heartbeat_secs as usize, 0, 999_999)?;
+        check_range("MAXMSGL", self.max_msg_length, 0, MAX_MAX_MSG_LENGTH)?;
+        check_range("BATCHSZ", self.batch_size as usize, 1, 9999)?;
+        check_range(
+            "SHARECNV",
+            self.share_conversations as usize,
+            0,
+            999_999_999,
+        )?;
+        check_range("MAXINST", self.max_instances as usize, 0, 999_999_999)?;
+        if self.description.len() > 64 {
+            return Err(MqError::new(
+                Reason::AttributeValueError,
+                format!(
+                    "DESCR is {} characters; the limit is 64",
+                    self.description.len()
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// How a listener is started (CONTROL).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub enum ListenerControl {
+    /// MANUAL: by START LISTENER.
+    #[default]
+    Manual,
+    /// QMGR: with the queue manager.
+    QueueManager,
+}
+
+/// A listener definition (DEFINE LISTENER): a TCP port the server accepts connections on.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ListenerAttrs {
+    /// PORT.
+    pub port: u16,
+    /// IPADDR: the address to bind (blank: 127.0.0.1 unless authentication is configured).
+    pub ip_address: String,
+    /// CONTROL.
+    pub control: ListenerControl,
+    /// BACKLOG.
+    pub backlog: u32,
+    /// DESCR.
+    pub description: String,
+}
+
+impl Default for ListenerAttrs {
+    fn default() -> Self {
+        ListenerAttrs {
+            port: 1414,
+            ip_address: String::new(),
+            control: ListenerControl::Manual,
+            backlog: 1024,
+            description: String::new(),
         }
     }
 }

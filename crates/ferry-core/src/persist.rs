@@ -9,6 +9,8 @@
 //! | 1 | DEFINE | str8 queue name, bytes32 TOML of the definition |
 //! | 2 | DELETE | str8 queue name |
 //! | 3 | CLEAR | str8 queue name (every available message removed) |
+//! | 4 | OBJECT | str8 kind (CHANNEL, LISTENER), str8 name, bytes32 TOML of the definition |
+//! | 5 | OBJECT DELETE | str8 kind, str8 name |
 //! | 10 | PUT | str8 queue, u64 sequence number, u64 unit of work (0 none), i64 expiry (Unix ms, 0 none), message (wire encoding) |
 //! | 11 | GET | str8 queue, u64 sequence number, u64 unit of work (0 none) |
 //! | 12 | COMMIT | u64 unit of work |
@@ -50,6 +52,10 @@ pub mod kind {
     pub const DELETE: u8 = 2;
     /// A queue cleared.
     pub const CLEAR: u8 = 3;
+    /// A channel or listener defined or altered.
+    pub const OBJECT: u8 = 4;
+    /// A channel or listener deleted.
+    pub const OBJECT_DELETE: u8 = 5;
     /// A persistent message put.
     pub const PUT: u8 = 10;
     /// A persistent message got.
@@ -210,6 +216,33 @@ impl Persist {
         self.wait(lsn)
     }
 
+    /// Logs a channel or listener definition (`Some`) or deletion (`None`) and waits for it.
+    pub fn object_event<T: serde::Serialize>(
+        &self,
+        kind: crate::catalog::ObjectKind,
+        name: &ObjectName,
+        attrs: Option<&T>,
+    ) -> MqResult<()> {
+        let mut b = BytesMut::new();
+        b.put_str8(kind.tag());
+        b.put_str8(name.as_str());
+        let k = match attrs {
+            Some(a) => {
+                let toml = toml::to_string(a).map_err(|e| {
+                    MqError::new(
+                        Reason::UnexpectedError,
+                        format!("cannot encode the definition of {name}: {e}"),
+                    )
+                })?;
+                b.put_bytes32(toml.as_bytes());
+                kind::OBJECT
+            }
+            None => kind::OBJECT_DELETE,
+        };
+        let lsn = self.append(k, &b)?;
+        self.wait(lsn)
+    }
+
     /// Appends a DELETE or CLEAR; the caller waits for the LSN.
     pub fn queue_event(&self, kind: u8, name: &ObjectName) -> MqResult<u64> {
         let mut b = BytesMut::new();
@@ -331,6 +364,8 @@ pub struct Recovery {
     pub definitions_complete: bool,
     /// Queues deleted by records replayed.
     pub deleted: Vec<ObjectName>,
+    /// Channels and listeners: TOML of each definition.
+    pub objects: BTreeMap<(crate::catalog::ObjectKind, ObjectName), String>,
     /// Logged messages per queue by sequence number.
     pub messages: HashMap<ObjectName, BTreeMap<u64, Logged>>,
     /// Highest sequence number seen per queue.
@@ -388,6 +423,20 @@ impl Recovery {
                 self.messages.remove(&name);
                 self.marks.remove(&name);
                 self.deleted.push(name);
+            }
+            kind::OBJECT | kind::OBJECT_DELETE => {
+                let mut rd = Reader::new(Bytes::copy_from_slice(r.payload));
+                let tag = rd.str8("kind").map_err(|e| bad("OBJECT", e))?;
+                let k = crate::catalog::ObjectKind::from_tag(&tag)
+                    .ok_or_else(|| bad("OBJECT", format!("unknown kind {tag}")))?;
+                let name = name_of(&mut rd)?;
+                if r.kind == kind::OBJECT {
+                    let toml = rd.bytes32("definition").map_err(|e| bad("OBJECT", e))?;
+                    let text = String::from_utf8(toml.to_vec()).map_err(|e| bad("OBJECT", e))?;
+                    self.objects.insert((k, name), text);
+                } else {
+                    self.objects.remove(&(k, name));
+                }
             }
             kind::CLEAR => {
                 let mut rd = Reader::new(Bytes::copy_from_slice(r.payload));

@@ -36,6 +36,8 @@ pub(crate) enum Object {
     /// Shared so handles opened through the alias see ALTERs of its inhibit flags.
     Alias(Arc<Mutex<AliasQueueAttrs>>),
     Model(LocalQueueAttrs),
+    /// Shared so ALTERs are seen by handles (once channels move its messages).
+    Remote(Arc<Mutex<crate::objects::RemoteQueueAttrs>>),
 }
 
 /// Run state of the queue manager.
@@ -75,6 +77,8 @@ pub struct ConnCounters {
     pub compress_plain_bytes: AtomicU64,
     /// The same payloads' bytes after compression.
     pub compress_wire_bytes: AtomicU64,
+    /// Open handles by handle number, for connection status.
+    pub handles: Mutex<BTreeMap<u32, crate::catalog::HandleInfo>>,
 }
 
 impl ConnCounters {
@@ -197,6 +201,8 @@ pub(crate) struct Shared {
     pub dynamic_counter: AtomicU64,
     /// The recovery log, when the queue manager is persistent.
     pub persist: std::sync::OnceLock<Arc<crate::persist::Persist>>,
+    /// Channels, listeners, the server's listener hook, the directory.
+    pub catalog: crate::catalog::Catalog,
 }
 
 impl std::fmt::Debug for Shared {
@@ -230,6 +236,7 @@ impl QueueManager {
                 next_uow: AtomicU64::new(1),
                 dynamic_counter: AtomicU64::new(0),
                 persist: std::sync::OnceLock::new(),
+                catalog: Default::default(),
             }),
         };
         system::define_system_objects(&qm, config.dev_queues)?;
@@ -323,6 +330,9 @@ impl QueueManager {
         }
         for (name, def) in &recovery.definitions {
             qm.define_in_memory(*name, def.clone(), true)?;
+        }
+        for ((kind, name), text) in &recovery.objects {
+            qm.restore_object(*kind, *name, text)?;
         }
         let mut messages = 0;
         for (name, msgs) in std::mem::take(&mut recovery.messages) {
@@ -629,6 +639,14 @@ impl QueueManager {
                     ));
                 }
             }
+            QueueDefinition::Remote(a) => {
+                if a.remote_qmgr.is_empty() && a.xmit_queue.is_empty() {
+                    return Err(MqError::new(
+                        Reason::AttributeValueError,
+                        format!("remote queue {name} needs RQMNAME (or XMITQ)"),
+                    ));
+                }
+            }
         }
         let mut objects = self.shared.objects.write();
         if let Some(existing) = objects.get(&name) {
@@ -643,6 +661,7 @@ impl QueueManager {
                 (Object::Local(_), QueueDefinition::Local(_))
                     | (Object::Alias(_), QueueDefinition::Alias(_))
                     | (Object::Model(_), QueueDefinition::Model(_))
+                    | (Object::Remote(_), QueueDefinition::Remote(_))
             );
             if !same_type {
                 return Err(MqError::new(
@@ -658,6 +677,7 @@ impl QueueManager {
             QueueDefinition::Local(a) => Object::Local(self.new_queue(name, a)),
             QueueDefinition::Alias(a) => Object::Alias(Arc::new(Mutex::new(a))),
             QueueDefinition::Model(a) => Object::Model(a),
+            QueueDefinition::Remote(a) => Object::Remote(Arc::new(Mutex::new(a))),
         };
         objects.insert(name, obj);
         Ok(())
@@ -677,6 +697,7 @@ impl QueueManager {
             Some(Object::Local(q)) => Ok(QueueDefinition::Local(q.lock().attrs.clone())),
             Some(Object::Alias(a)) => Ok(QueueDefinition::Alias(a.lock().clone())),
             Some(Object::Model(a)) => Ok(QueueDefinition::Model(a)),
+            Some(Object::Remote(a)) => Ok(QueueDefinition::Remote(a.lock().clone())),
             None => Err(unknown(&n)),
         }
     }
@@ -800,6 +821,7 @@ impl QueueManager {
                     Object::Local(_) => crate::objects::QueueType::Local,
                     Object::Alias(_) => crate::objects::QueueType::Alias,
                     Object::Model(_) => crate::objects::QueueType::Model,
+                    Object::Remote(_) => crate::objects::QueueType::Remote,
                 };
                 (*n, t)
             })
@@ -1045,6 +1067,7 @@ impl QueueManager {
                 Reason::QTypeError,
                 format!("{name} is a model queue"),
             )),
+            Some(Object::Remote(_)) => Err(remote_unavailable(name)),
             None => Err(unknown(name)),
         }
     }
@@ -1075,6 +1098,14 @@ fn apply_local_attrs(q: &Arc<Queue>, a: LocalQueueAttrs) -> MqResult<()> {
         st.waiters.end_all(Reason::GetInhibited);
     }
     Ok(())
+}
+
+/// Remote queues need channels, which this queue manager does not run yet.
+pub(crate) fn remote_unavailable(name: &ObjectName) -> MqError {
+    MqError::new(
+        Reason::FunctionNotSupported,
+        format!("{name} is a remote queue; moving messages to other queue managers needs channels, which this version does not run yet"),
+    )
 }
 
 pub(crate) fn unknown(name: &ObjectName) -> MqError {

@@ -31,6 +31,24 @@ pub struct QueueStats {
     pub last_get: Option<SystemTime>,
     /// Messages handed straight to a waiting getter.
     pub handovers: u64,
+    /// QTIME: how long got messages had waited on the queue, microseconds, as a moving average
+    /// over the last few hundred gets (0 until a message is got).
+    pub qtime_us: u64,
+}
+
+impl QueueStats {
+    /// Counts a message got that was put at `put_time` into QTIME.
+    pub fn note_qtime(&mut self, put_time: SystemTime) {
+        let waited = SystemTime::now()
+            .duration_since(put_time)
+            .map_or(0, |d| d.as_micros() as u64);
+        // An exponential moving average with weight 1/256.
+        self.qtime_us = if self.qtime_us == 0 {
+            waited
+        } else {
+            (self.qtime_us * 255 + waited) / 256
+        };
+    }
 }
 
 /// Mutable state of a queue, behind its lock.
@@ -509,12 +527,17 @@ impl QueueState {
             }
         };
         match msg {
-            Some(msg) => Ok(GetStep::Got {
-                msg,
-                pos,
-                expires_at,
-                lsn,
-            }),
+            Some(msg) => {
+                if spec.browse.is_none() {
+                    self.stats.note_qtime(msg.descriptor.put_time);
+                }
+                Ok(GetStep::Got {
+                    msg,
+                    pos,
+                    expires_at,
+                    lsn,
+                })
+            }
             None => Ok(GetStep::Empty),
         }
     }

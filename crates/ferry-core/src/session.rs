@@ -316,6 +316,21 @@ impl Session {
         };
         let id = self.next_handle;
         self.next_handle = self.next_handle.wrapping_add(1).max(1);
+        let object = match &handle {
+            Handle::Queue(qh) => qh.queue.name,
+            Handle::QueueManager => self.qm.name(),
+        };
+        self.counters.handles.lock().insert(
+            id,
+            crate::catalog::HandleInfo {
+                object,
+                input: opts.input != InputMode::None,
+                output: opts.output,
+                browse: opts.browse,
+                inquire: opts.inquire,
+                set: opts.set,
+            },
+        );
         self.handles.insert(id, handle);
         self.counters
             .open_handles
@@ -355,6 +370,7 @@ impl Session {
                 let q = self.qm.create_dynamic(&attrs, dynamic.unwrap_or("AMQ.*"))?;
                 (q, None, true)
             }
+            Some(Object::Remote(_)) => return Err(crate::qmgr::remote_unavailable(name)),
             None => return Err(crate::qmgr::unknown(name)),
         };
         let mut st = queue.lock();
@@ -456,6 +472,7 @@ impl Session {
             }
         }
         let handle = self.handles.remove(&h.0).ok_or_else(|| hobj_error(h))?;
+        self.counters.handles.lock().remove(&h.0);
         self.counters
             .open_handles
             .store(self.handles.len(), Ordering::Relaxed);
@@ -544,6 +561,7 @@ impl Session {
         };
         match self.qm.lookup(name) {
             Some(Object::Local(q)) => self.put_to(&q, None, msg, opts),
+            Some(Object::Remote(_)) => Err(crate::qmgr::remote_unavailable(name)),
             Some(Object::Alias(_)) | Some(Object::Model(_)) => {
                 let h = self.open(od, OpenOptions::output())?;
                 let out = self.put(h, msg, opts);
@@ -1241,6 +1259,7 @@ impl Session {
         if backout {
             self.backout_all();
         }
+        self.counters.handles.lock().clear();
         for (_, h) in std::mem::take(&mut self.handles) {
             if let Handle::Queue(qh) = h {
                 self.release(&qh, backout);

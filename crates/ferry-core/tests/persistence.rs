@@ -426,3 +426,63 @@ fn every_crash_point_of_a_persistent_workload_keeps_the_contract() {
         sweep(seed);
     }
 }
+
+#[test]
+fn channels_listeners_and_remote_queues_survive_restarts_and_checkpoints() {
+    use ferry_core::objects::{ChannelAttrs, ChannelType, ListenerAttrs, RemoteQueueAttrs};
+    let storage = Arc::new(MemStorage::new());
+    {
+        let qm = open(storage.clone());
+        let ch = ChannelAttrs {
+            channel_type: ChannelType::Sender,
+            conn_name: "host(1414)".into(),
+            xmit_queue: object_name("QM2").unwrap(),
+            ..Default::default()
+        };
+        qm.define_channel("TO.QM2", ch, false).unwrap();
+        qm.define_listener("L1", ListenerAttrs::default(), false)
+            .unwrap();
+        let rq = RemoteQueueAttrs {
+            remote_name: object_name("APP.IN").unwrap(),
+            remote_qmgr: object_name("QM2").unwrap(),
+            ..Default::default()
+        };
+        qm.define_queue("APP.REMOTE", QueueDefinition::Remote(rq), false)
+            .unwrap();
+        qm.checkpoint().unwrap();
+        // After the checkpoint: one more, one gone.
+        qm.define_listener(
+            "L2",
+            ListenerAttrs {
+                port: 1515,
+                ..Default::default()
+            },
+            false,
+        )
+        .unwrap();
+        qm.delete_listener("L1").unwrap();
+        std::mem::forget(qm);
+    }
+    storage.crash();
+    let qm = open(storage);
+    assert_eq!(qm.channel("TO.QM2").unwrap().conn_name, "host(1414)");
+    assert_eq!(qm.listener("L2").unwrap().port, 1515);
+    assert_eq!(
+        qm.listener("L1").unwrap_err().reason,
+        Reason::UnknownObjectName
+    );
+    match qm.definition("APP.REMOTE").unwrap() {
+        QueueDefinition::Remote(r) => assert_eq!(r.remote_name.as_str(), "APP.IN"),
+        other => panic!("{other:?}"),
+    }
+    // A remote queue cannot be opened until channels exist: said clearly.
+    let mut s = session(&qm);
+    let e = s
+        .open(
+            &ObjectDescriptor::queue(object_name("APP.REMOTE").unwrap()),
+            OpenOptions::output(),
+        )
+        .unwrap_err();
+    assert_eq!(e.reason, Reason::FunctionNotSupported);
+    assert!(e.detail.contains("channels"), "{e}");
+}
