@@ -333,3 +333,36 @@ impl QueueManager {
         Ok(out)
     }
 }
+
+/// What DISPLAY QMSTATUS shows of the recovery log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogStatus {
+    /// Circular or linear.
+    pub circular: bool,
+    /// The extent being appended to.
+    pub current_extent: u64,
+    /// The oldest extent still needed.
+    pub oldest_extent: u64,
+    /// Syncs so far.
+    pub syncs: u64,
+    /// Records made durable so far.
+    pub records: u64,
+    /// Checkpoints taken since start.
+    pub checkpoints: u64,
+}
+
+impl QueueManager {
+    /// The recovery log's state, when the queue manager has one.
+    pub fn log_status(&self) -> Option<LogStatus> {
+        let p = self.persist()?;
+        let s = p.log().stats();
+        Some(LogStatus {
+            circular: p.settings().log.log_type == ferry_log::LogType::Circular,
+            current_extent: s.current_extent,
+            oldest_extent: s.oldest_extent,
+            syncs: s.syncs,
+            records: s.records,
+            checkpoints: p.checkpoints.lock().taken,
+        })
+    }
+}

@@ -1,0 +1,546 @@
+//! Object attributes by their MQSC keywords: reading a definition as an ordered list of fields
+//! (for DISPLAY and DUMP) and setting one from a keyword (for DEFINE and ALTER).
+
+use ferry_core::objects::{
+    AliasQueueAttrs, ChannelAttrs, ChannelType, DefaultInputOpen, DefinitionType, DeliverySequence,
+    ListenerAttrs, ListenerControl, LocalQueueAttrs, PutResponse, QueueManagerAttrs, ReadAhead,
+    RemoteQueueAttrs, Usage,
+};
+use ferry_core::{ObjectName, Persistence};
+use serde::Serialize;
+
+use crate::parse::{Param, ParseError};
+
+/// How a field's value is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// Free text: quoted when written back (DESCR, CONNAME).
+    Text,
+    /// An object name.
+    Name,
+    /// A keyword value (YES, ENABLED, FIFO ...).
+    Word,
+    /// A number.
+    Int,
+    /// A bare keyword (SHARE, NOSHARE).
+    Flag,
+    /// A status value: shown, never written back (CURDEPTH, IPPROCS ...).
+    Status,
+}
+
+/// One displayed attribute.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Field {
+    /// The keyword.
+    pub key: String,
+    /// Its value; `None` for a bare keyword.
+    pub value: Option<String>,
+    /// How to write it.
+    pub kind: Kind,
+}
+
+fn f(key: &str, value: impl ToString, kind: Kind) -> Field {
+    Field {
+        key: key.to_owned(),
+        value: Some(value.to_string()),
+        kind,
+    }
+}
+
+fn flag(key: &str) -> Field {
+    Field {
+        key: key.to_owned(),
+        value: None,
+        kind: Kind::Flag,
+    }
+}
+
+fn enabled(inhibited: bool) -> &'static str {
+    if inhibited {
+        "DISABLED"
+    } else {
+        "ENABLED"
+    }
+}
+
+fn persistence(p: Persistence) -> &'static str {
+    match p {
+        Persistence::Persistent => "YES",
+        _ => "NO",
+    }
+}
+
+fn presp(p: PutResponse) -> &'static str {
+    match p {
+        PutResponse::Sync => "SYNC",
+        PutResponse::Async => "ASYNC",
+    }
+}
+
+fn reada(r: ReadAhead) -> &'static str {
+    match r {
+        ReadAhead::No => "NO",
+        ReadAhead::Yes => "YES",
+        ReadAhead::Disabled => "DISABLED",
+    }
+}
+
+/// An error about `p`'s value.
+fn bad(p: &Param, why: impl std::fmt::Display) -> ParseError {
+    ParseError {
+        message: format!("{}: {why}", p.key),
+        position: p.value.as_ref().map_or(p.pos, |v| v.pos),
+    }
+}
+
+fn text(p: &Param) -> Result<String, ParseError> {
+    p.value
+        .as_ref()
+        .map(|v| v.text.clone())
+        .ok_or_else(|| bad(p, "needs a value in parentheses"))
+}
+
+fn word<'a>(p: &Param, allowed: &[&'a str]) -> Result<&'a str, ParseError> {
+    let t = text(p)?.to_ascii_uppercase();
+    allowed
+        .iter()
+        .find(|a| **a == t)
+        .copied()
+        .ok_or_else(|| bad(p, format!("'{t}' is not one of {}", allowed.join(", "))))
+}
+
+fn int<T: TryFrom<u64>>(p: &Param, max: u64) -> Result<T, ParseError> {
+    let t = text(p)?;
+    let n: u64 = t
+        .parse()
+        .map_err(|_| bad(p, format!("'{t}' is not a whole number")))?;
+    if n > max {
+        return Err(bad(
+            p,
+            format!("{n} is more than the largest allowed, {max}"),
+        ));
+    }
+    T::try_from(n).map_err(|_| bad(p, "out of range"))
+}
+
+fn name(p: &Param) -> Result<ObjectName, ParseError> {
+    let t = text(p)?;
+    let t = t.trim();
+    if t.is_empty() {
+        return Ok(ObjectName::EMPTY);
+    }
+    ferry_core::object_name(t).map_err(|e| bad(p, e.detail))
+}
+
+fn descr(p: &Param) -> Result<String, ParseError> {
+    let t = text(p)?;
+    if t.len() > 64 {
+        return Err(bad(p, format!("{} characters; the limit is 64", t.len())));
+    }
+    Ok(t)
+}
+
+fn unknown(p: &Param, what: &str) -> ParseError {
+    ParseError {
+        message: format!("keyword {} is not valid for {what}", p.key),
+        position: p.pos,
+    }
+}
+
+/// Keywords that steer a command rather than set an attribute.
+pub const CONTROL: [&str; 9] = [
+    "LIKE",
+    "REPLACE",
+    "NOREPLACE",
+    "PURGE",
+    "NOPURGE",
+    "ALL",
+    "TYPE",
+    "CHLTYPE",
+    "FORCE",
+];
+
+/// QLOCAL (or QMODEL with `model`) fields, status fields included when given.
+pub fn local_fields(
+    name: &ObjectName,
+    a: &LocalQueueAttrs,
+    model: bool,
+    status: Option<(usize, usize, usize)>,
+) -> Vec<Field> {
+    let mut v = vec![
+        f("QUEUE", name, Kind::Name),
+        f("TYPE", if model { "QMODEL" } else { "QLOCAL" }, Kind::Word),
+        f("DESCR", &a.description, Kind::Text),
+        f("PUT", enabled(a.put_inhibited), Kind::Word),
+        f("GET", enabled(a.get_inhibited), Kind::Word),
+        f("DEFPRTY", a.def_priority, Kind::Int),
+        f("DEFPSIST", persistence(a.def_persistence), Kind::Word),
+        f("DEFPRESP", presp(a.def_put_response), Kind::Word),
+        f("DEFREADA", reada(a.def_read_ahead), Kind::Word),
+        f("MAXDEPTH", a.max_depth, Kind::Int),
+        f("MAXMSGL", a.max_msg_length, Kind::Int),
+        if a.shareable {
+            flag("SHARE")
+        } else {
+            flag("NOSHARE")
+        },
+        f(
+            "DEFSOPT",
+            match a.def_input_open {
+                DefaultInputOpen::Shared => "SHARED",
+                DefaultInputOpen::Exclusive => "EXCL",
+            },
+            Kind::Word,
+        ),
+        f(
+            "MSGDLVSQ",
+            match a.delivery_sequence {
+                DeliverySequence::Priority => "PRIORITY",
+                DeliverySequence::Fifo => "FIFO",
+            },
+            Kind::Word,
+        ),
+        f("BOTHRESH", a.backout_threshold, Kind::Int),
+        f("BOQNAME", a.backout_requeue_name, Kind::Name),
+        f(
+            "USAGE",
+            match a.usage {
+                Usage::Normal => "NORMAL",
+                Usage::Transmission => "XMITQ",
+            },
+            Kind::Word,
+        ),
+    ];
+    if model || a.definition_type != DefinitionType::Predefined {
+        v.push(f(
+            "DEFTYPE",
+            match a.definition_type {
+                DefinitionType::Predefined => "PREDEFINED",
+                DefinitionType::TemporaryDynamic => "TEMPDYN",
+                DefinitionType::PermanentDynamic => "PERMDYN",
+            },
+            if model { Kind::Word } else { Kind::Status },
+        ));
+    }
+    if let Some((depth, ipprocs, opprocs)) = status {
+        v.push(f("CURDEPTH", depth, Kind::Status));
+        v.push(f("IPPROCS", ipprocs, Kind::Status));
+        v.push(f("OPPROCS", opprocs, Kind::Status));
+    }
+    v
+}
+
+/// Sets a QLOCAL / QMODEL attribute.
+pub fn set_local(a: &mut LocalQueueAttrs, p: &Param, model: bool) -> Result<(), ParseError> {
+    match p.key.as_str() {
+        "DESCR" => a.description = descr(p)?,
+        "PUT" => a.put_inhibited = word(p, &["ENABLED", "DISABLED"])? == "DISABLED",
+        "GET" => a.get_inhibited = word(p, &["ENABLED", "DISABLED"])? == "DISABLED",
+        "DEFPRTY" => a.def_priority = int(p, 9)?,
+        "DEFPSIST" => {
+            a.def_persistence = if word(p, &["YES", "NO"])? == "YES" {
+                Persistence::Persistent
+            } else {
+                Persistence::NotPersistent
+            }
+        }
+        "DEFPRESP" => {
+            a.def_put_response = match word(p, &["SYNC", "ASYNC"])? {
+                "ASYNC" => PutResponse::Async,
+                _ => PutResponse::Sync,
+            }
+        }
+        "DEFREADA" => {
+            a.def_read_ahead = match word(p, &["NO", "YES", "DISABLED"])? {
+                "YES" => ReadAhead::Yes,
+                "DISABLED" => ReadAhead::Disabled,
+                _ => ReadAhead::No,
+            }
+        }
+        "MAXDEPTH" => a.max_depth = int(p, ferry_core::objects::MAX_MAX_DEPTH as u64)?,
+        "MAXMSGL" => a.max_msg_length = int(p, ferry_core::objects::MAX_MAX_MSG_LENGTH as u64)?,
+        "SHARE" => a.shareable = true,
+        "NOSHARE" => a.shareable = false,
+        "DEFSOPT" => {
+            a.def_input_open = match word(p, &["SHARED", "EXCL"])? {
+                "EXCL" => DefaultInputOpen::Exclusive,
+                _ => DefaultInputOpen::Shared,
+            }
+        }
+        "MSGDLVSQ" => {
+            a.delivery_sequence = match word(p, &["PRIORITY", "FIFO"])? {
+                "FIFO" => DeliverySequence::Fifo,
+                _ => DeliverySequence::Priority,
+            }
+        }
+        "BOTHRESH" => a.backout_threshold = int(p, 999_999_999)?,
+        "BOQNAME" => a.backout_requeue_name = name(p)?,
+        "USAGE" => {
+            a.usage = match word(p, &["NORMAL", "XMITQ"])? {
+                "XMITQ" => Usage::Transmission,
+                _ => Usage::Normal,
+            }
+        }
+        "DEFTYPE" if model => {
+            a.definition_type = match word(p, &["TEMPDYN", "PERMDYN"])? {
+                "PERMDYN" => DefinitionType::PermanentDynamic,
+                _ => DefinitionType::TemporaryDynamic,
+            }
+        }
+        _ => return Err(unknown(p, if model { "QMODEL" } else { "QLOCAL" })),
+    }
+    Ok(())
+}
+
+/// QALIAS fields.
+pub fn alias_fields(name: &ObjectName, a: &AliasQueueAttrs) -> Vec<Field> {
+    vec![
+        f("QUEUE", name, Kind::Name),
+        f("TYPE", "QALIAS", Kind::Word),
+        f("TARGET", a.target, Kind::Name),
+        f("TARGTYPE", "QUEUE", Kind::Word),
+        f("DESCR", &a.description, Kind::Text),
+        f("PUT", enabled(a.put_inhibited), Kind::Word),
+        f("GET", enabled(a.get_inhibited), Kind::Word),
+        f("DEFPRTY", a.def_priority, Kind::Int),
+        f("DEFPSIST", persistence(a.def_persistence), Kind::Word),
+        f("DEFPRESP", presp(a.def_put_response), Kind::Word),
+        f("DEFREADA", reada(a.def_read_ahead), Kind::Word),
+    ]
+}
+
+/// Sets a QALIAS attribute.
+pub fn set_alias(a: &mut AliasQueueAttrs, p: &Param) -> Result<(), ParseError> {
+    match p.key.as_str() {
+        "TARGET" | "TARGQ" => a.target = name(p)?,
+        "TARGTYPE" => {
+            word(p, &["QUEUE"])?;
+        }
+        "DESCR" => a.description = descr(p)?,
+        "PUT" => a.put_inhibited = word(p, &["ENABLED", "DISABLED"])? == "DISABLED",
+        "GET" => a.get_inhibited = word(p, &["ENABLED", "DISABLED"])? == "DISABLED",
+        "DEFPRTY" => a.def_priority = int(p, 9)?,
+        "DEFPSIST" => {
+            a.def_persistence = if word(p, &["YES", "NO"])? == "YES" {
+                Persistence::Persistent
+            } else {
+                Persistence::NotPersistent
+            }
+        }
+        "DEFPRESP" => {
+            a.def_put_response = match word(p, &["SYNC", "ASYNC"])? {
+                "ASYNC" => PutResponse::Async,
+                _ => PutResponse::Sync,
+            }
+        }
+        "DEFREADA" => {
+            a.def_read_ahead = match word(p, &["NO", "YES", "DISABLED"])? {
+                "YES" => ReadAhead::Yes,
+                "DISABLED" => ReadAhead::Disabled,
+                _ => ReadAhead::No,
+            }
+        }
+        _ => return Err(unknown(p, "QALIAS")),
+    }
+    Ok(())
+}
+
+/// QREMOTE fields.
+pub fn remote_fields(name: &ObjectName, a: &RemoteQueueAttrs) -> Vec<Field> {
+    vec![
+        f("QUEUE", name, Kind::Name),
+        f("TYPE", "QREMOTE", Kind::Word),
+        f("RNAME", a.remote_name, Kind::Name),
+        f("RQMNAME", a.remote_qmgr, Kind::Name),
+        f("XMITQ", a.xmit_queue, Kind::Name),
+        f("DESCR", &a.description, Kind::Text),
+        f("PUT", enabled(a.put_inhibited), Kind::Word),
+        f("DEFPRTY", a.def_priority, Kind::Int),
+        f("DEFPSIST", persistence(a.def_persistence), Kind::Word),
+        f("DEFPRESP", presp(a.def_put_response), Kind::Word),
+    ]
+}
+
+/// Sets a QREMOTE attribute.
+pub fn set_remote(a: &mut RemoteQueueAttrs, p: &Param) -> Result<(), ParseError> {
+    match p.key.as_str() {
+        "RNAME" => a.remote_name = name(p)?,
+        "RQMNAME" => a.remote_qmgr = name(p)?,
+        "XMITQ" => a.xmit_queue = name(p)?,
+        "DESCR" => a.description = descr(p)?,
+        "PUT" => a.put_inhibited = word(p, &["ENABLED", "DISABLED"])? == "DISABLED",
+        "DEFPRTY" => a.def_priority = int(p, 9)?,
+        "DEFPSIST" => {
+            a.def_persistence = if word(p, &["YES", "NO"])? == "YES" {
+                Persistence::Persistent
+            } else {
+                Persistence::NotPersistent
+            }
+        }
+        "DEFPRESP" => {
+            a.def_put_response = match word(p, &["SYNC", "ASYNC"])? {
+                "ASYNC" => PutResponse::Async,
+                _ => PutResponse::Sync,
+            }
+        }
+        _ => return Err(unknown(p, "QREMOTE")),
+    }
+    Ok(())
+}
+
+/// The CHLTYPE keyword value.
+pub fn channel_type_word(t: ChannelType) -> &'static str {
+    match t {
+        ChannelType::Sender => "SDR",
+        ChannelType::Receiver => "RCVR",
+        ChannelType::ServerConn => "SVRCONN",
+        ChannelType::ClientConn => "CLNTCONN",
+    }
+}
+
+/// Parses CHLTYPE.
+pub fn channel_type(p: &Param) -> Result<ChannelType, ParseError> {
+    Ok(match word(p, &["SDR", "RCVR", "SVRCONN", "CLNTCONN"])? {
+        "SDR" => ChannelType::Sender,
+        "RCVR" => ChannelType::Receiver,
+        "SVRCONN" => ChannelType::ServerConn,
+        _ => ChannelType::ClientConn,
+    })
+}
+
+/// CHANNEL fields.
+pub fn channel_fields(name: &ObjectName, a: &ChannelAttrs) -> Vec<Field> {
+    let mut v = vec![
+        f("CHANNEL", name, Kind::Name),
+        f("CHLTYPE", channel_type_word(a.channel_type), Kind::Word),
+        f("TRPTYPE", "TCP", Kind::Word),
+        f("DESCR", &a.description, Kind::Text),
+    ];
+    match a.channel_type {
+        ChannelType::Sender => {
+            v.push(f("CONNAME", &a.conn_name, Kind::Text));
+            v.push(f("XMITQ", a.xmit_queue, Kind::Name));
+            v.push(f("BATCHSZ", a.batch_size, Kind::Int));
+        }
+        ChannelType::Receiver => v.push(f("BATCHSZ", a.batch_size, Kind::Int)),
+        ChannelType::ServerConn => {
+            v.push(f("SHARECNV", a.share_conversations, Kind::Int));
+            v.push(f("MAXINST", a.max_instances, Kind::Int));
+        }
+        ChannelType::ClientConn => {
+            v.push(f("CONNAME", &a.conn_name, Kind::Text));
+            v.push(f("SHARECNV", a.share_conversations, Kind::Int));
+        }
+    }
+    v.push(f("HBINT", a.heartbeat_secs, Kind::Int));
+    v.push(f("MAXMSGL", a.max_msg_length, Kind::Int));
+    v
+}
+
+/// Sets a CHANNEL attribute.
+pub fn set_channel(a: &mut ChannelAttrs, p: &Param) -> Result<(), ParseError> {
+    match p.key.as_str() {
+        "CONNAME" => a.conn_name = text(p)?,
+        "XMITQ" => a.xmit_queue = name(p)?,
+        "DESCR" => a.description = descr(p)?,
+        "TRPTYPE" => {
+            word(p, &["TCP"])?;
+        }
+        "HBINT" => a.heartbeat_secs = int(p, 999_999)?,
+        "MAXMSGL" => a.max_msg_length = int(p, ferry_core::objects::MAX_MAX_MSG_LENGTH as u64)?,
+        "BATCHSZ" => a.batch_size = int(p, 9999)?,
+        "SHARECNV" => a.share_conversations = int(p, 999_999_999)?,
+        "MAXINST" => a.max_instances = int(p, 999_999_999)?,
+        _ => return Err(unknown(p, "CHANNEL")),
+    }
+    Ok(())
+}
+
+/// LISTENER fields.
+pub fn listener_fields(name: &ObjectName, a: &ListenerAttrs) -> Vec<Field> {
+    vec![
+        f("LISTENER", name, Kind::Name),
+        f("TRPTYPE", "TCP", Kind::Word),
+        f("PORT", a.port, Kind::Int),
+        f("IPADDR", &a.ip_address, Kind::Text),
+        f(
+            "CONTROL",
+            match a.control {
+                ListenerControl::Manual => "MANUAL",
+                ListenerControl::QueueManager => "QMGR",
+            },
+            Kind::Word,
+        ),
+        f("BACKLOG", a.backlog, Kind::Int),
+        f("DESCR", &a.description, Kind::Text),
+    ]
+}
+
+/// Sets a LISTENER attribute.
+pub fn set_listener(a: &mut ListenerAttrs, p: &Param) -> Result<(), ParseError> {
+    match p.key.as_str() {
+        "TRPTYPE" => {
+            word(p, &["TCP"])?;
+        }
+        "PORT" => a.port = int(p, 65535)?,
+        "IPADDR" => a.ip_address = text(p)?,
+        "CONTROL" => {
+            a.control = match word(p, &["MANUAL", "QMGR"])? {
+                "QMGR" => ListenerControl::QueueManager,
+                _ => ListenerControl::Manual,
+            }
+        }
+        "BACKLOG" => a.backlog = int(p, 999_999_999)?,
+        "DESCR" => a.description = descr(p)?,
+        _ => return Err(unknown(p, "LISTENER")),
+    }
+    Ok(())
+}
+
+/// QMGR fields.
+pub fn qmgr_fields(a: &QueueManagerAttrs) -> Vec<Field> {
+    vec![
+        f("QMNAME", a.name, Kind::Status),
+        f("DESCR", &a.description, Kind::Text),
+        f("DEADQ", a.dead_letter_queue, Kind::Name),
+        f("MAXMSGL", a.max_msg_length, Kind::Int),
+        f("MAXUMSGS", a.max_uncommitted_msgs, Kind::Int),
+        f("MAXHANDS", a.max_handles, Kind::Int),
+        f("MAXCONNS", a.max_connections, Kind::Int),
+        f("PLATFORM", "UNIX", Kind::Status),
+        f("CMDLEVEL", 100, Kind::Status),
+    ]
+}
+
+/// Sets a QMGR attribute.
+pub fn set_qmgr(a: &mut QueueManagerAttrs, p: &Param) -> Result<(), ParseError> {
+    match p.key.as_str() {
+        "DESCR" => a.description = descr(p)?,
+        "DEADQ" => a.dead_letter_queue = name(p)?,
+        "MAXMSGL" => a.max_msg_length = int(p, ferry_core::objects::MAX_MAX_MSG_LENGTH as u64)?,
+        "MAXUMSGS" => a.max_uncommitted_msgs = int(p, 999_999_999)?,
+        "MAXHANDS" => a.max_handles = int(p, 999_999_999)?,
+        "MAXCONNS" => a.max_connections = int(p, 1_000_000)?,
+        _ => return Err(unknown(p, "QMGR")),
+    }
+    Ok(())
+}
+
+/// Writes fields back as MQSC keywords (for DUMP): status fields left out, text quoted.
+pub fn as_keywords(fields: &[Field], skip: &[&str]) -> String {
+    let mut out = Vec::new();
+    for fl in fields {
+        if fl.kind == Kind::Status || skip.contains(&fl.key.as_str()) {
+            continue;
+        }
+        match (&fl.value, fl.kind) {
+            (None, _) => out.push(fl.key.clone()),
+            (Some(v), Kind::Text) => out.push(format!("{}('{}')", fl.key, v.replace('\'', "''"))),
+            (Some(v), Kind::Name) if v.is_empty() => out.push(format!("{}(' ')", fl.key)),
+            (Some(v), Kind::Name) => out.push(format!("{}('{}')", fl.key, v)),
+            (Some(v), _) => out.push(format!("{}({v})", fl.key)),
+        }
+    }
+    out.join(" ")
+}

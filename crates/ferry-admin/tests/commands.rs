@@ -1,0 +1,266 @@
+//! The command language against a real (in-memory) queue manager: every command kind, its
+//! errors, golden DISPLAY output, and a dump replayed into a fresh queue manager.
+
+use ferry_admin::{format, run, run_script};
+use ferry_core::{ConnectOptions, ObjectDescriptor, OpenOptions, QueueManager};
+
+fn qm() -> QueueManager {
+    QueueManager::with_name("QM1").unwrap()
+}
+
+fn ok(qm: &QueueManager, cmd: &str) -> ferry_admin::Reply {
+    let r = run(qm, cmd, 1);
+    assert!(r.ok, "{cmd}: {:?}", r.messages);
+    r
+}
+
+fn err(qm: &QueueManager, cmd: &str) -> ferry_admin::Message {
+    let r = run(qm, cmd, 1);
+    assert!(!r.ok, "{cmd} should fail");
+    r.messages[0].clone()
+}
+
+fn value(r: &ferry_admin::Reply, i: usize, key: &str) -> Option<String> {
+    r.messages[i]
+        .fields
+        .iter()
+        .find(|f| f.key == key)
+        .map(|f| f.value.clone().unwrap_or_else(|| f.key.clone()))
+}
+
+#[test]
+fn define_alter_display_and_delete_a_local_queue() {
+    let qm = qm();
+    let r = ok(
+        &qm,
+        "DEFINE QLOCAL(APP.IN) MAXDEPTH(20000) DESCR('Orders in') DEFPSIST(YES) NOSHARE",
+    );
+    assert_eq!(r.messages[0].code, "AMQ8006I");
+    let a = qm.local_attrs("APP.IN").unwrap();
+    assert_eq!(
+        (a.max_depth, a.description.as_str(), a.shareable),
+        (20000, "Orders in", false)
+    );
+    ok(&qm, "ALTER QLOCAL(APP.IN) MAXDEPTH(30000) PUT(DISABLED)");
+    let a = qm.local_attrs("APP.IN").unwrap();
+    assert!(a.put_inhibited && a.max_depth == 30000);
+    let r = ok(&qm, "DISPLAY QLOCAL(APP.IN) MAXDEPTH DEFPSIST");
+    assert_eq!(value(&r, 0, "MAXDEPTH").as_deref(), Some("30000"));
+    assert_eq!(value(&r, 0, "DEFPSIST").as_deref(), Some("YES"));
+    assert_eq!(value(&r, 0, "DESCR"), None, "only what was asked for");
+    let r = ok(&qm, "DISPLAY QLOCAL(APP.IN) ALL");
+    assert_eq!(value(&r, 0, "DESCR").as_deref(), Some("Orders in"));
+    assert_eq!(value(&r, 0, "CURDEPTH").as_deref(), Some("0"));
+    ok(&qm, "DELETE QLOCAL(APP.IN)");
+    assert_eq!(err(&qm, "DISPLAY QLOCAL(APP.IN)").code, "AMQ8147E");
+}
+
+#[test]
+fn like_replace_generic_names_and_where() {
+    let qm = qm();
+    ok(&qm, "DEFINE QLOCAL(APP.A) MAXDEPTH(7) DESCR('template')");
+    ok(&qm, "DEFINE QLOCAL(APP.B) LIKE(APP.A)");
+    assert_eq!(qm.local_attrs("APP.B").unwrap().max_depth, 7);
+    assert_eq!(
+        err(&qm, "DEFINE QLOCAL(APP.B) MAXDEPTH(8)").code,
+        "AMQ8150E"
+    );
+    ok(&qm, "DEFINE QLOCAL(APP.B) MAXDEPTH(8) REPLACE");
+    assert_eq!(qm.local_attrs("APP.B").unwrap().max_depth, 8);
+    ok(&qm, "DEFINE QALIAS(APP.ALIAS) TARGET(APP.A)");
+    let r = ok(&qm, "DISPLAY QUEUE(APP.*)");
+    assert_eq!(r.messages.len(), 3);
+    let r = ok(&qm, "DISPLAY QUEUE(APP.*) TYPE(QALIAS)");
+    assert_eq!(r.messages.len(), 1);
+    let r = ok(&qm, "DISPLAY QLOCAL(*) WHERE(MAXDEPTH LT 8)");
+    let names: Vec<_> = r
+        .messages
+        .iter()
+        .map(|m| m.fields[0].value.clone().unwrap())
+        .collect();
+    assert_eq!(names, vec!["APP.A"]);
+    // REPLACE redefined APP.B from the defaults: only APP.A keeps the description.
+    let r = ok(&qm, "DISPLAY QLOCAL(*) WHERE(DESCR EQ 'template')");
+    assert_eq!(r.messages.len(), 1);
+    let r = ok(&qm, "DISPLAY QLOCAL(SYSTEM.*) WHERE(QUEUE LK SYSTEM.DEAD*)");
+    assert_eq!(r.messages.len(), 1);
+    // A generic name that matches nothing is not an error; a missing object is.
+    assert!(ok(&qm, "DISPLAY QLOCAL(NONE.*)").messages.is_empty());
+    assert_eq!(err(&qm, "DELETE QALIAS(APP.A)").code, "AMQ8141E");
+}
+
+#[test]
+fn errors_name_the_keyword_and_the_position() {
+    let qm = qm();
+    let m = err(&qm, "DEFINE QLOCAL(X) MAXDPETH(5)");
+    assert_eq!(m.code, "AMQ8405E");
+    assert!(
+        m.text.contains("MAXDPETH") && m.text.contains("position 18"),
+        "{}",
+        m.text
+    );
+    let m = err(&qm, "DEFINE QLOCAL(X) MAXDEPTH(lots)");
+    assert!(
+        m.text.contains("MAXDEPTH") && m.text.contains("not a whole number"),
+        "{}",
+        m.text
+    );
+    let m = err(&qm, "DEFINE QLOCAL(X) DEFPSIST(MAYBE)");
+    assert!(m.text.contains("YES, NO"), "{}", m.text);
+    let m = err(&qm, "DISPLAY QLOCAL(*) CURDEPHT");
+    assert!(m.text.contains("CURDEPHT"), "{}", m.text);
+    let m = err(&qm, "DELETE QLOCAL(APP.*)");
+    assert!(m.text.contains("generic"), "{}", m.text);
+    let m = err(&qm, "ALTER QLOCAL(NOPE) MAXDEPTH(1)");
+    assert_eq!(m.code, "AMQ8147E");
+    let m = err(&qm, "DEFINE QLOCAL(X) MAXDEPTH(1000000000)");
+    assert!(m.text.contains("largest allowed"), "{}", m.text);
+    let m = err(&qm, "DEFINE CHANNEL(C1) CONNAME('h(1)')");
+    assert!(m.text.contains("CHLTYPE"), "{}", m.text);
+    let m = err(&qm, "START CHANNEL(C1)");
+    assert_eq!(m.code, "AMQ8154E");
+    let m = err(&qm, "START LISTENER(NONE)");
+    assert_eq!(m.code, "AMQ8147E");
+}
+
+#[test]
+fn queue_status_connections_and_handles() {
+    let qm = qm();
+    ok(&qm, "DEFINE QLOCAL(APP.Q)");
+    let mut s = qm.connect(&ConnectOptions::app("orders-app")).unwrap();
+    let h = s
+        .open(
+            &ObjectDescriptor::queue(ferry_core::object_name("APP.Q").unwrap()),
+            OpenOptions::output().with_input(),
+        )
+        .unwrap();
+    s.put(h, ferry_core::Message::text("m"), &Default::default())
+        .unwrap();
+    let r = ok(&qm, "DISPLAY QSTATUS(APP.Q) ALL");
+    assert_eq!(value(&r, 0, "CURDEPTH").as_deref(), Some("1"));
+    assert_eq!(value(&r, 0, "IPPROCS").as_deref(), Some("1"));
+    assert_eq!(value(&r, 0, "OPPROCS").as_deref(), Some("1"));
+    assert!(value(&r, 0, "LPUTDATE").unwrap().starts_with("20"));
+    let r = ok(&qm, "DISPLAY QSTATUS(APP.Q) TYPE(HANDLE)");
+    assert_eq!(value(&r, 0, "APPLTAG").as_deref(), Some("orders-app"));
+    let r = ok(
+        &qm,
+        "DISPLAY CONN(*) TYPE(ALL) WHERE(APPLTAG EQ 'orders-app')",
+    );
+    assert_eq!(
+        r.messages.len(),
+        2,
+        "the connection and its handle: {:?}",
+        r.messages
+    );
+    assert_eq!(value(&r, 0, "CONNOPTS").as_deref(), Some("EMBEDDED"));
+    assert_eq!(value(&r, 1, "OBJNAME").as_deref(), Some("APP.Q"));
+    assert_eq!(value(&r, 1, "OPENOPTS").as_deref(), Some("INPUT,OUTPUT"));
+    let r = ok(&qm, "DISPLAY CONN(*) WHERE(APPLTAG EQ 'nobody')");
+    assert!(r.messages.is_empty());
+    let r = ok(&qm, "DISPLAY QMSTATUS ALL");
+    assert_eq!(value(&r, 0, "STATUS").as_deref(), Some("RUNNING"));
+    drop(s);
+}
+
+#[test]
+fn qmgr_channels_and_listeners() {
+    let qm = qm();
+    ok(&qm, "ALTER QMGR DESCR('test qm') MAXUMSGS(500)");
+    assert_eq!(qm.attrs().max_uncommitted_msgs, 500);
+    let r = ok(&qm, "DISPLAY QMGR DESCR");
+    assert_eq!(value(&r, 0, "DESCR").as_deref(), Some("test qm"));
+    ok(
+        &qm,
+        "DEFINE CHANNEL(TO.QM2) CHLTYPE(SDR) CONNAME('qm2.example(1414)') XMITQ(QM2)",
+    );
+    ok(&qm, "ALTER CHANNEL(TO.QM2) CHLTYPE(SDR) BATCHSZ(100)");
+    let r = ok(&qm, "DISPLAY CHANNEL(*) ALL");
+    assert_eq!(value(&r, 0, "BATCHSZ").as_deref(), Some("100"));
+    assert_eq!(
+        value(&r, 0, "CONNAME").as_deref(),
+        Some("qm2.example(1414)")
+    );
+    assert!(!run(&qm, "ALTER CHANNEL(TO.QM2) CHLTYPE(RCVR)", 1).ok);
+    ok(
+        &qm,
+        "DEFINE LISTENER(L1) TRPTYPE(TCP) PORT(1515) CONTROL(QMGR)",
+    );
+    let r = ok(&qm, "DISPLAY LISTENER(L1) PORT");
+    assert_eq!(value(&r, 0, "PORT").as_deref(), Some("1515"));
+    // No server to run listeners in an embedded queue manager: said clearly.
+    let m = err(&qm, "START LISTENER(L1)");
+    assert!(m.text.contains("server"), "{}", m.text);
+    ok(
+        &qm,
+        "DEFINE QREMOTE(TO.APP) RNAME(APP.IN) RQMNAME(QM2) XMITQ(QM2)",
+    );
+    let r = ok(&qm, "DISPLAY QREMOTE(TO.APP) RNAME");
+    assert_eq!(value(&r, 0, "RNAME").as_deref(), Some("APP.IN"));
+    ok(&qm, "DELETE CHANNEL(TO.QM2)");
+    ok(&qm, "DELETE LISTENER(L1)");
+}
+
+#[test]
+fn a_dump_replayed_into_a_fresh_queue_manager_rebuilds_it() {
+    let a = qm();
+    let script = "DEFINE QLOCAL(APP.IN) MAXDEPTH(123) DESCR('it''s in') MSGDLVSQ(FIFO) BOTHRESH(3) BOQNAME(APP.BO)
+DEFINE QLOCAL(APP.BO)
+DEFINE QALIAS(APP.ALIAS) TARGET(APP.IN) PUT(DISABLED)
+DEFINE QMODEL(APP.MODEL) DEFTYPE(PERMDYN) MAXDEPTH(9)
+DEFINE QREMOTE(APP.REMOTE) RNAME(X) RQMNAME(QM2)
+DEFINE CHANNEL(SVR.CHL) CHLTYPE(SVRCONN) SHARECNV(5)
+DEFINE LISTENER(L9) PORT(1999)
+ALTER QMGR DESCR('rebuilt') MAXHANDS(99)
+ALTER QLOCAL(DEV.QUEUE.1) MAXDEPTH(42)";
+    let replies = run_script(&a, script);
+    assert!(replies.iter().all(|r| r.ok), "{replies:?}");
+    let dump = run(&a, "DUMP QMGR", 1);
+    assert!(dump.ok);
+    let text = dump.script.join("\n");
+    let b = qm();
+    let replayed = run_script(&b, &text);
+    assert!(
+        replayed.iter().all(|r| r.ok),
+        "{:?}",
+        replayed.iter().filter(|r| !r.ok).collect::<Vec<_>>()
+    );
+    // Everything displays the same on both.
+    for cmd in [
+        "DISPLAY QUEUE(*) ALL",
+        "DISPLAY CHANNEL(*) ALL",
+        "DISPLAY LISTENER(*) ALL",
+        "DISPLAY QMGR DESCR MAXHANDS MAXUMSGS DEADQ",
+    ] {
+        let fa = run(&a, cmd, 1).messages;
+        let fb = run(&b, cmd, 1).messages;
+        assert_eq!(fa, fb, "{cmd}");
+    }
+}
+
+#[test]
+fn display_output_reads_like_runmqsc() {
+    let qm = qm();
+    let replies = run_script(
+        &qm,
+        "DEFINE QLOCAL(APP.GOLDEN) MAXDEPTH(5000) DESCR('golden')\nDISPLAY QLOCAL(APP.GOLDEN) DESCR MAXDEPTH SHARE\nDISPLAY QLOCAL(NOPE)",
+    );
+    let text = format::text(&replies);
+    let want = "     1 : DEFINE QLOCAL(APP.GOLDEN) MAXDEPTH(5000) DESCR('golden')
+AMQ8006I: Queue APP.GOLDEN created.
+     2 : DISPLAY QLOCAL(APP.GOLDEN) DESCR MAXDEPTH SHARE
+AMQ8409I: Display Queue details.
+   QUEUE(APP.GOLDEN)                       TYPE(QLOCAL)
+   DESCR(golden)                           MAXDEPTH(5000)
+   SHARE
+     3 : DISPLAY QLOCAL(NOPE)
+AMQ8147E: QLOCAL NOPE not found.
+3 MQSC commands read.
+1 commands failed.
+";
+    assert_eq!(text, want);
+    let j = format::json(&replies);
+    assert_eq!(j[1]["messages"][0]["attributes"]["MAXDEPTH"], 5000);
+    assert_eq!(j[1]["messages"][0]["attributes"]["SHARE"], true);
+    assert_eq!(j[2]["ok"], false);
+}
