@@ -7,12 +7,12 @@ use ferry_core::objects::{
     RemoteQueueAttrs, Usage,
 };
 use ferry_core::{ObjectName, Persistence};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::parse::{Param, ParseError};
 
 /// How a field's value is written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
     /// Free text: quoted when written back (DESCR, CONNAME).
@@ -30,7 +30,7 @@ pub enum Kind {
 }
 
 /// One displayed attribute.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Field {
     /// The keyword.
     pub key: String,

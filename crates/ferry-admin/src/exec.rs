@@ -8,26 +8,26 @@ use ferry_core::objects::{
     RemoteQueueAttrs,
 };
 use ferry_core::{ConnMode, MqError, ObjectName, QueueManager, Reason};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::attrs::{self, Field, Kind};
 use crate::parse::{self, Command, Filter, Object, Op, Param, ParseError, Verb};
 
 /// One message of a reply: an AMQ-style code, a sentence, and the object's fields if it
 /// describes one.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Message {
     /// The message id, e.g. `AMQ8409I` (the last letter: I information, E error).
     pub code: String,
     /// The sentence.
     pub text: String,
     /// The object's fields, for DISPLAY.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fields: Vec<Field>,
 }
 
 /// The reply to one command.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reply {
     /// The command's number in its script (1-based).
     pub number: usize,
@@ -38,7 +38,7 @@ pub struct Reply {
     /// What it says.
     pub messages: Vec<Message>,
     /// For DUMP: the script lines.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub script: Vec<String>,
 }
 
@@ -123,7 +123,25 @@ pub fn run(qm: &QueueManager, text: &str, number: usize) -> Reply {
     }
 }
 
-/// Runs every command of a script.
+/// Runs every command of a script and waits once, at the end, for what they logged to be
+/// durable (one sync for the whole script).
+pub fn run_script_durably(qm: &QueueManager, script: &str) -> Vec<Reply> {
+    let (replies, lsn) = ferry_core::persist::deferring(|| run_script(qm, script));
+    if let (Some(p), Some(lsn)) = (qm.persist(), lsn) {
+        if let Err(e) = p.wait(lsn) {
+            let mut replies = replies;
+            for r in &mut replies {
+                r.ok = false;
+                r.messages
+                    .push(info("AMQ8101E", format!("the recovery log failed: {e}")));
+            }
+            return replies;
+        }
+    }
+    replies
+}
+
+/// Runs every command of a script (durability waits as the caller's scope decides).
 pub fn run_script(qm: &QueueManager, script: &str) -> Vec<Reply> {
     parse::split_script(script)
         .into_iter()

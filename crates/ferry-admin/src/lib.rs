@@ -12,5 +12,5 @@ pub mod exec;
 pub mod format;
 pub mod parse;
 
-pub use exec::{run, run_script, Message, Reply};
+pub use exec::{run, run_script, run_script_durably, Message, Reply};
 pub use ferry_core::QueueManager;

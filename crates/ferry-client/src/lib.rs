@@ -346,6 +346,27 @@ impl Connection {
 
     /// Async put outcomes since the last call (MQSTAT), which resets them. Embedded puts are
     /// always synchronous, so an embedded connection reports no async puts.
+    /// Runs MQSC-style administrative commands (one per line; see docs/admin.md) on the queue
+    /// manager this connection reaches, and returns a reply per command. Definitions the
+    /// script makes are durable before this returns.
+    pub fn admin(&mut self, script: &str) -> MqResult<Vec<ferry_admin::Reply>> {
+        match &mut self.transport {
+            Transport::Embedded { session, .. } => Ok(ferry_admin::run_script_durably(
+                session.queue_manager(),
+                script,
+            )),
+            Transport::Remote { remote, .. } => {
+                let json = remote.admin(script)?;
+                serde_json::from_slice(&json).map_err(|e| {
+                    MqError::new(
+                        Reason::UnexpectedError,
+                        format!("the server's administrative answer could not be read: {e}"),
+                    )
+                })
+            }
+        }
+    }
+
     pub fn async_put_status(&mut self) -> MqResult<AsyncPutStatus> {
         match &mut self.transport {
             Transport::Embedded { .. } => Ok(AsyncPutStatus::default()),

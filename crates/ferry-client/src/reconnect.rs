@@ -279,6 +279,10 @@ impl Reconnecting {
         r
     }
 
+    pub fn admin(&mut self, script: &str) -> MqResult<Vec<u8>> {
+        self.call(false, |r| r.admin(script))
+    }
+
     pub fn status(&mut self) -> MqResult<AsyncPutStatus> {
         let mut s = self.call(false, |r| r.status())?;
         let lost = std::mem::take(&mut self.async_lost);

@@ -478,6 +478,31 @@ impl Remote {
         ConvCore::status_result(self.call(&Request::Status)?)
     }
 
+    /// Runs administrative commands on the server; returns the answer (JSON), gathered from
+    /// as many parts as it came in.
+    pub fn admin(&mut self, script: &str) -> MqResult<Vec<u8>> {
+        let mut out = Vec::new();
+        let mut req = Request::Admin {
+            script: script.to_owned(),
+        };
+        loop {
+            match self.call(&req)? {
+                ferry_proto::Reply::Admin { data, more } => {
+                    out.extend_from_slice(&data);
+                    if !more {
+                        return Ok(out);
+                    }
+                    req = Request::AdminMore;
+                }
+                other => {
+                    return Err(self.fail(format!(
+                        "unexpected answer to an administrative request: {other:?}"
+                    )))
+                }
+            }
+        }
+    }
+
     pub fn disconnect(mut self) -> MqResult<()> {
         for r in self.core.final_reports() {
             self.enqueue(&r, false)?;

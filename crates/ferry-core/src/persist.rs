@@ -164,8 +164,19 @@ impl Persist {
             .map_err(log_error)
     }
 
-    /// Waits until `lsn` is on disk.
+    /// Waits until `lsn` is on disk — or, inside [`deferring`], notes it for the caller to
+    /// wait for once.
     pub fn wait(&self, lsn: u64) -> MqResult<()> {
+        let deferred = DEFERRED.with(|d| match d.get() {
+            Some(max) => {
+                d.set(Some(max.max(lsn)));
+                true
+            }
+            None => false,
+        });
+        if deferred {
+            return Ok(());
+        }
         self.log.wait_durable(lsn).map_err(log_error)
     }
 
@@ -267,6 +278,26 @@ impl Persist {
         msg.descriptor.backout_count = d.backout_count;
         Ok(msg)
     }
+}
+
+thread_local! {
+    /// Set inside [`deferring`]: the highest LSN a wait was asked for.
+    static DEFERRED: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+}
+
+/// Runs `f` with every durability wait on this thread deferred, and returns the highest LSN
+/// it would have waited for: a script of administrative commands then costs one sync, not one
+/// per definition. The caller must wait for (or hold its answer until) that LSN before telling
+/// anyone the work is done.
+pub fn deferring<T>(f: impl FnOnce() -> T) -> (T, Option<u64>) {
+    let outer = DEFERRED.with(|d| d.replace(Some(0)));
+    let out = f();
+    let max = DEFERRED.with(|d| d.replace(outer));
+    // A nested scope hands its LSN to the outer one.
+    if let (Some(o), Some(m)) = (outer, max) {
+        DEFERRED.with(|d| d.set(Some(o.max(m))));
+    }
+    (out, max.filter(|m| *m > 0))
 }
 
 fn define_payload(name: &ObjectName, def: &QueueDefinition) -> MqResult<BytesMut> {

@@ -232,7 +232,9 @@ impl Session {
         }
     }
 
-    fn owe(&mut self, lsn: u64) {
+    /// Adds `lsn` to what the next reply must wait for (work done for this connection
+    /// outside its calls, such as administrative commands).
+    pub fn owe(&mut self, lsn: u64) {
         self.owed_lsn = self.owed_lsn.max(lsn);
     }
 

@@ -44,6 +44,10 @@ pub enum Opcode {
     Heartbeat = 13,
     /// Read-ahead flow control: credit for more streamed messages, and how many were consumed.
     Stream = 14,
+    /// Run MQSC-style administrative commands (a script); the answer may come in parts.
+    Admin = 15,
+    /// The next part of an administrative answer.
+    AdminMore = 16,
 }
 
 impl Opcode {
@@ -65,6 +69,8 @@ impl Opcode {
             12 => Status,
             13 => Heartbeat,
             14 => Stream,
+            15 => Admin,
+            16 => AdminMore,
             _ => return Err(WireError::UnknownOpcode { opcode: b }),
         })
     }
@@ -537,6 +543,13 @@ pub enum Request {
         /// How many streamed messages the application has consumed since the last report.
         consumed: u32,
     },
+    /// Run administrative commands.
+    Admin {
+        /// The commands, one per line (runmqsc script rules).
+        script: String,
+    },
+    /// The next part of the last administrative answer.
+    AdminMore,
 }
 
 impl Request {
@@ -557,6 +570,8 @@ impl Request {
             Request::Status => Opcode::Status,
             Request::Heartbeat => Opcode::Heartbeat,
             Request::Stream { .. } => Opcode::Stream,
+            Request::Admin { .. } => Opcode::Admin,
+            Request::AdminMore => Opcode::AdminMore,
         }
     }
 
@@ -631,11 +646,13 @@ impl Request {
                 out.put_u32_le(*credit);
                 out.put_u32_le(*consumed);
             }
+            Request::Admin { script } => out.put_bytes32(script.as_bytes()),
             Request::Disconnect
             | Request::Commit
             | Request::Backout
             | Request::Status
-            | Request::Heartbeat => {}
+            | Request::Heartbeat
+            | Request::AdminMore => {}
         }
     }
 
@@ -725,6 +742,16 @@ impl Request {
                 credit: r.u32("credit")?,
                 consumed: r.u32("consumed")?,
             },
+            Opcode::Admin => {
+                let b = r.bytes32("admin script")?;
+                Request::Admin {
+                    script: String::from_utf8(b.to_vec()).map_err(|_| WireError::BadValue {
+                        what: "admin script (not UTF-8)",
+                        value: 0,
+                    })?,
+                }
+            }
+            Opcode::AdminMore => Request::AdminMore,
         };
         r.finish("request")?;
         Ok(req)
@@ -853,6 +880,13 @@ pub enum Reply {
         /// First failure's detail.
         first_detail: String,
     },
+    /// A part of an administrative answer (JSON, docs/admin.md), with whether more follows.
+    Admin {
+        /// This part's bytes.
+        data: Bytes,
+        /// More parts follow (ask with AdminMore).
+        more: bool,
+    },
 }
 
 /// An inquired attribute.
@@ -936,6 +970,10 @@ pub fn encode_response(out: &mut BytesMut, status: &Status, reply: &Reply) {
             out.put_u32_le(*first_reason);
             out.put_str16(first_detail);
         }
+        Reply::Admin { data, more } => {
+            out.put_u8(u8::from(*more));
+            out.put_bytes32(data);
+        }
     }
 }
 
@@ -1009,6 +1047,13 @@ pub fn decode_response(opcode: u8, payload: Bytes) -> Result<(Status, Reply), Wi
             first_reason: r.u32("first reason")?,
             first_detail: r.str16("first detail")?,
         },
+        Opcode::Admin | Opcode::AdminMore => {
+            let more = r.u8("more")? != 0;
+            Reply::Admin {
+                more,
+                data: r.bytes32("admin answer")?,
+            }
+        }
         Opcode::Stream => return Err(WireError::UnknownOpcode { opcode }),
         Opcode::Disconnect
         | Opcode::Close

@@ -143,6 +143,28 @@ struct Conv {
     /// Payload compression negotiated at connect.
     compression: Option<Compression>,
     streams: HashMap<u32, Stream>,
+    /// The rest of an administrative answer too large for one frame, and where it stands.
+    admin_pending: Option<(bytes::Bytes, usize)>,
+}
+
+/// Largest part of an administrative answer sent in one frame.
+const ADMIN_PART: usize = 1 << 20;
+
+/// Takes the next part of a pending administrative answer.
+fn admin_part(conv: &mut Conv) -> Reply {
+    let Some((data, at)) = conv.admin_pending.take() else {
+        return Reply::Admin {
+            data: bytes::Bytes::new(),
+            more: false,
+        };
+    };
+    let end = (at + ADMIN_PART).min(data.len());
+    let part = data.slice(at..end);
+    let more = end < data.len();
+    if more {
+        conv.admin_pending = Some((data, end));
+    }
+    Reply::Admin { data: part, more }
 }
 
 /// Something the connection task must act on.
@@ -580,6 +602,7 @@ impl Socket {
                         uow_async_failure: None,
                         compression,
                         streams: HashMap::new(),
+                        admin_pending: None,
                     },
                 );
                 self.respond(h, &Status::OK, &reply);
@@ -738,6 +761,27 @@ impl Socket {
                     .collect::<Result<Vec<_>, _>>()?;
                 conv.session.set(Hobj(hobj), &vals).map(|_| Reply::Empty)
             })(),
+            Request::Admin { script } => {
+                // Every definition the script makes is durable before its answer goes out:
+                // one sync for the script, and the socket holds the answer until then.
+                let qm = self.ctx.qm.clone();
+                let (replies, lsn) =
+                    ferry_core::persist::deferring(|| ferry_admin::run_script(&qm, &script));
+                if let Some(l) = lsn {
+                    conv.session.owe(l);
+                }
+                match serde_json::to_vec(&replies) {
+                    Ok(json) => {
+                        conv.admin_pending = Some((bytes::Bytes::from(json), 0));
+                        Ok(admin_part(conv))
+                    }
+                    Err(e) => Err(MqError::new(
+                        Reason::UnexpectedError,
+                        format!("cannot encode the administrative answer: {e}"),
+                    )),
+                }
+            }
+            Request::AdminMore => Ok(admin_part(conv)),
             Request::Commit => commit_with_async(conv),
             Request::Backout => {
                 conv.uow_async_failure = None;

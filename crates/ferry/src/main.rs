@@ -9,6 +9,7 @@
 #[cfg(not(unix))]
 compile_error!("the ferry command line needs a Unix-like system (signals and process ids)");
 
+mod admin;
 mod messages;
 mod qm;
 mod signals;
@@ -55,6 +56,9 @@ enum Command {
         override_usage = "ferry browse [OPTIONS] <QM> <QUEUE>\n       ferry browse [OPTIONS] --connect <URL> <QUEUE>"
     )]
     Browse(BrowseArgs),
+    /// Run MQSC-style administrative commands: interactively, from -c, from a script (-f), or
+    /// from standard input. Exit status 2 when a command fails.
+    Admin(admin::AdminArgs),
     /// Measure performance: the reference workloads (put, get, putget, rr, forward) with live
     /// statistics and a JSON report, the machine's raw limits, sweeps to an SLA with charts, and
     /// comparison with a baseline. Without --connect it hosts a queue manager itself.
@@ -167,7 +171,7 @@ pub struct TlsArgs {
 
 /// Where queue managers live.
 #[derive(Debug, Clone, Args)]
-struct HomeArgs {
+pub(crate) struct HomeArgs {
     /// FerryMQ home directory holding qmgrs/ [default: $FERRY_HOME, else ~/.ferry].
     #[arg(long, value_name = "DIR")]
     data_dir: Option<PathBuf>,
@@ -183,29 +187,29 @@ impl HomeArgs {
 
 /// Which queue manager and queue a message command works on.
 #[derive(Debug, Clone, Args)]
-struct Target {
+pub(crate) struct Target {
     /// Connection string instead of a queue manager name: embedded:PATH, unix:PATH,
     /// tcp://HOST:PORT or tls://HOST:PORT.
     #[arg(long, value_name = "URL")]
-    connect: Option<String>,
+    pub(crate) connect: Option<String>,
     /// User to connect as over tcp or tls; the password is read from $FERRY_PASSWORD.
     #[arg(long, value_name = "USER")]
-    user: Option<String>,
+    pub(crate) user: Option<String>,
     /// For tls://: PEM file with the CA that signs the server's certificate.
     #[arg(long, value_name = "PEM")]
-    tls_ca: Option<PathBuf>,
+    pub(crate) tls_ca: Option<PathBuf>,
     /// For tls:// servers that require client certificates: this client's certificate chain
     /// and key (PEM).
     #[arg(long, value_names = ["CERT", "KEY"], num_args = 2)]
-    tls_client_cert: Option<Vec<PathBuf>>,
+    pub(crate) tls_client_cert: Option<Vec<PathBuf>>,
     /// Queue manager name, hosted in this process from HOME/qmgrs/QM (omit it with --connect).
     #[arg(value_name = "QM")]
-    qm: Option<String>,
+    pub(crate) qm: Option<String>,
     /// Queue name.
     #[arg(value_name = "QUEUE")]
-    queue: Option<String>,
+    pub(crate) queue: Option<String>,
     #[command(flatten)]
-    home: HomeArgs,
+    pub(crate) home: HomeArgs,
 }
 
 #[derive(Debug, Args)]
@@ -244,6 +248,8 @@ enum CliError {
     Usage(Box<clap::Error>),
     /// A system failure: I/O, signals, a time-out (exit 1).
     Other(String),
+    /// Commands ran and some failed; their replies say why (exit 2).
+    Failed(String),
 }
 
 impl CliError {
@@ -356,6 +362,10 @@ fn run(cli: Cli) -> Result<(), CliError> {
             let t = messages::Resolved::from_target(&args.target, "browse")?;
             messages::browse(&t)
         }
+        Command::Admin(args) => {
+            init_logging("warn");
+            admin::run(&args)
+        }
         Command::Perf(cmd) => {
             init_logging("warn");
             ferry_perf::main(&cmd).map_err(CliError::other)
@@ -392,6 +402,10 @@ fn main() -> ExitCode {
         Err(CliError::Other(msg)) => {
             eprintln!("ferry: {msg}");
             ExitCode::from(1)
+        }
+        Err(CliError::Failed(msg)) => {
+            eprintln!("ferry: {msg}");
+            ExitCode::from(2)
         }
     }
 }

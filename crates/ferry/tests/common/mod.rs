@@ -78,7 +78,31 @@ impl Server {
     pub fn restart(&mut self, extra: &[&str]) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        let _ = std::fs::remove_file(self.root.join("qmgrs/QM1/endpoints"));
         self.child = spawn(&self.root, &self.log, extra);
+    }
+
+    /// Waits until a restarted server accepts connections again, and takes its new endpoints
+    /// (its TCP port may have changed).
+    pub fn wait_ready(&mut self) {
+        let file = self.root.join("qmgrs/QM1/endpoints");
+        let deadline = Instant::now() + DEADLINE;
+        loop {
+            if let Ok(t) = std::fs::read_to_string(&file) {
+                if t.lines().count() >= 2 {
+                    self.endpoints = t;
+                    break;
+                }
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the server did not come back: {}",
+                self.log()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        self.unix = self.endpoint("unix:");
+        self.tcp = self.endpoint("tcp://");
     }
 
     /// The endpoint whose connection string starts with `scheme`.
