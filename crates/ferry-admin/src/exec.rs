@@ -309,7 +309,20 @@ fn execute(qm: &QueueManager, c: &Command) -> Outcome {
                 let fields = vec![
                     field("LISTENER", s.name, Kind::Name),
                     field("STATUS", "RUNNING", Kind::Status),
-                    field("IPADDR", &s.address, Kind::Status),
+                    field(
+                        "IPADDR",
+                        s.address
+                            .parse::<std::net::SocketAddr>()
+                            .map_or_else(|_| s.address.clone(), |a| a.ip().to_string()),
+                        Kind::Status,
+                    ),
+                    field(
+                        "PORT",
+                        s.address
+                            .parse::<std::net::SocketAddr>()
+                            .map_or(0, |a| a.port()),
+                        Kind::Status,
+                    ),
                     field("STARTDA", date, Kind::Status),
                     field("STARTTI", time, Kind::Status),
                 ];
@@ -813,14 +826,12 @@ fn display_qstatus(qm: &QueueManager, c: &Command) -> Outcome {
         }
         return reply(c, out);
     }
-    let now = SystemTime::now();
     for n in &names {
         let Ok(s) = qm.queue_status(n.as_str()) else {
             continue;
         };
         let (lpd, lpt) = s.stats.last_put.map(date_time).unwrap_or_default();
         let (lgd, lgt) = s.stats.last_get.map(date_time).unwrap_or_default();
-        let _ = now;
         let fields = vec![
             field("QUEUE", n, Kind::Name),
             field("TYPE", "QUEUE", Kind::Status),

@@ -87,7 +87,7 @@ pub trait ListenerHook: Send + Sync + std::fmt::Debug {
 pub struct Catalog {
     pub(crate) channels: parking_lot::RwLock<BTreeMap<ObjectName, ChannelAttrs>>,
     pub(crate) listeners: parking_lot::RwLock<BTreeMap<ObjectName, ListenerAttrs>>,
-    pub(crate) hook: std::sync::OnceLock<Arc<dyn ListenerHook>>,
+    pub(crate) hook: parking_lot::RwLock<Option<Arc<dyn ListenerHook>>>,
     /// The queue manager's directory, when it has one (ALTER QMGR writes qm.toml there).
     pub(crate) dir: std::sync::OnceLock<PathBuf>,
 }
@@ -199,7 +199,7 @@ impl QueueManager {
         let n = crate::name::object_name(name)?;
         if self.listener_status().iter().any(|s| s.name == n) {
             return Err(MqError::new(
-                Reason::ObjectInUse,
+                Reason::ListenerRunning,
                 format!("listener {n} is running; stop it first (STOP LISTENER({n}))"),
             ));
         }
@@ -212,11 +212,16 @@ impl QueueManager {
 
     /// Registers the server's listener control.
     pub fn set_listener_hook(&self, hook: Arc<dyn ListenerHook>) {
-        let _ = self.shared.catalog.hook.set(hook);
+        *self.shared.catalog.hook.write() = Some(hook);
     }
 
-    fn hook(&self) -> MqResult<&Arc<dyn ListenerHook>> {
-        self.shared.catalog.hook.get().ok_or_else(|| {
+    /// Unregisters the server's listener control (the server is stopping).
+    pub fn clear_listener_hook(&self) {
+        *self.shared.catalog.hook.write() = None;
+    }
+
+    fn hook(&self) -> MqResult<Arc<dyn ListenerHook>> {
+        self.shared.catalog.hook.read().clone().ok_or_else(|| {
             MqError::new(
                 Reason::FunctionNotSupported,
                 "listeners run in the server ('ferry qm start'); this queue manager is hosted in an application",
@@ -243,7 +248,8 @@ impl QueueManager {
         self.shared
             .catalog
             .hook
-            .get()
+            .read()
+            .as_ref()
             .map(|h| h.status())
             .unwrap_or_default()
     }
@@ -335,7 +341,7 @@ impl QueueManager {
 }
 
 /// What DISPLAY QMSTATUS shows of the recovery log.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct LogStatus {
     /// Circular or linear.
     pub circular: bool,
@@ -349,6 +355,16 @@ pub struct LogStatus {
     pub records: u64,
     /// Checkpoints taken since start.
     pub checkpoints: u64,
+    /// Record bytes appended since start.
+    pub bytes_appended: u64,
+    /// Highest LSN on disk.
+    pub durable_lsn: u64,
+    /// Seconds each batch took to write.
+    pub write_seconds: ferry_log::Histogram,
+    /// Seconds each batch's sync took.
+    pub sync_seconds: ferry_log::Histogram,
+    /// Records per sync (group-commit batch size).
+    pub batch_records: ferry_log::Histogram,
 }
 
 impl QueueManager {
@@ -363,6 +379,11 @@ impl QueueManager {
             syncs: s.syncs,
             records: s.records,
             checkpoints: p.checkpoints.lock().taken,
+            bytes_appended: s.bytes_appended,
+            durable_lsn: s.durable_lsn,
+            write_seconds: s.write_seconds,
+            sync_seconds: s.sync_seconds,
+            batch_records: s.batch_records,
         })
     }
 }

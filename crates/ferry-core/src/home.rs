@@ -132,6 +132,12 @@ pub struct QmFile {
     /// Recovery log settings.
     #[serde(default)]
     pub log: LogSection,
+    /// Listeners and connection limits.
+    #[serde(default)]
+    pub server: crate::config::ServerSection,
+    /// The Prometheus endpoint.
+    #[serde(default)]
+    pub metrics: crate::config::MetricsSection,
 }
 
 impl QmFile {
@@ -149,18 +155,16 @@ impl QmFile {
                 dev_queues: true,
             },
             log: LogSection::default(),
+            server: Default::default(),
+            metrics: Default::default(),
         }
     }
 
     /// The persistence settings the `[log]` section describes, validated.
     pub fn persist_settings(&self) -> MqResult<crate::persist::PersistSettings> {
         let l = &self.log;
-        let bad = |what: String| {
-            MqError::new(
-                Reason::AttributeValueError,
-                format!("qm.toml [log]: {what}"),
-            )
-        };
+        let bad =
+            |what: String| MqError::new(Reason::ConfigError, format!("qm.toml [log]: {what}"));
         let log_type = match l.log_type.as_str() {
             "circular" => ferry_log::LogType::Circular,
             "linear" => ferry_log::LogType::Linear,
@@ -223,7 +227,7 @@ impl QmFile {
         })?;
         let f: QmFile = toml::from_str(&text).map_err(|e| {
             MqError::new(
-                Reason::QMgrDataError,
+                Reason::ConfigError,
                 format!("{} is not valid: {e}", path.display()),
             )
         })?;
@@ -275,11 +279,22 @@ pub const LOG_DIR: &str = "log";
 /// replays the recovery log in `dir/log` and opens it for appending. `recover_to_last_good`
 /// accepts a damaged log up to its last good record (reporting what was dropped) instead of
 /// refusing to start.
+/// The configuration is `qm.toml` with the process's `FERRY_<SECTION>_<KEY>` environment
+/// variables applied (see [`crate::config`]).
 pub fn open_queue_manager(
     dir: &Path,
     recover_to_last_good: bool,
 ) -> MqResult<(crate::QueueManager, crate::qmgr::RecoveryReport)> {
-    let file = QmFile::load(dir)?;
+    let layered = crate::config::load_layered(dir, &crate::config::Overrides::from_env(vec![]))?;
+    open_queue_manager_with(dir, &layered.file, recover_to_last_good)
+}
+
+/// [`open_queue_manager`] with a configuration already read and layered.
+pub fn open_queue_manager_with(
+    dir: &Path,
+    file: &QmFile,
+    recover_to_last_good: bool,
+) -> MqResult<(crate::QueueManager, crate::qmgr::RecoveryReport)> {
     let config = crate::QmConfig {
         attrs: file.attrs()?,
         clock: Default::default(),

@@ -12,6 +12,7 @@
 pub mod catalog;
 pub mod checkpoint;
 pub mod clock;
+pub mod config;
 pub mod home;
 pub mod inquire;
 pub mod message;
@@ -28,6 +29,7 @@ pub mod system;
 pub mod waiter;
 pub mod wire;
 
+pub use ferry_log::Histogram;
 pub use inquire::{AttrValue, Selector};
 pub use message::{
     CorrelId, DeadLetterHeader, Message, MessageDescriptor, MessageType, MsgId, Persistence,

@@ -251,6 +251,15 @@ reasons! {
     /// A call was cut short by a lost connection that was then re-established.
     CallInterrupted = 2549, "MQRC_CALL_INTERRUPTED", Failed,
         "the connection was lost during this call and re-established; the call may or may not have taken effect, so check before repeating it";
+    /// START LISTENER for a listener already running (PCF's MQRCCF_LISTENER_STARTED).
+    ListenerStarted = 3233, "MQRCCF_LISTENER_STARTED", Failed,
+        "the listener is already running; stop it first to start it with new attributes";
+    /// STOP LISTENER for a listener not running (PCF's MQRCCF_LISTENER_STOPPED).
+    ListenerStopped = 3234, "MQRCCF_LISTENER_STOPPED", Failed,
+        "the listener is not running";
+    /// The operation needs the listener stopped (PCF's MQRCCF_LISTENER_RUNNING).
+    ListenerRunning = 3249, "MQRCCF_LISTENER_RUNNING", Failed,
+        "the listener is running; stop it first (STOP LISTENER)";
     /// The message expired while the queue manager held it.
     MsgExpired = 6001, "FERRY_RC_MSG_EXPIRED", Failed,
         "the message expired before it could be delivered";
@@ -260,6 +269,9 @@ reasons! {
     /// An attribute value is out of range.
     AttributeValueError = 6003, "FERRY_RC_ATTRIBUTE_VALUE_ERROR", Failed,
         "an attribute value is out of its allowed range";
+    /// The configuration has an unknown key or a bad value.
+    ConfigError = 6004, "FERRY_RC_CONFIG_ERROR", Failed,
+        "the configuration (qm.toml, FERRY_<SECTION>_<KEY> environment variables or --set) has an unknown key or a bad value; 'ferry qm check' shows it";
 }
 
 impl fmt::Display for Reason {

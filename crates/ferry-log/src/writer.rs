@@ -14,8 +14,10 @@
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::task::{Poll, Waker};
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 use crate::format::{self, LogType, RecordAt, EXTENT_HEADER, RECORD_HEADER};
+use crate::histogram::{self, Histogram};
 use crate::scan::{Record, Tail};
 use crate::storage::Storage;
 use crate::LogError;
@@ -110,6 +112,10 @@ struct State {
     /// Syncs done and records covered, for statistics (group-commit batch size).
     syncs: u64,
     records_synced: u64,
+    /// How long each batch took to write, to sync, and how many records it held.
+    write_seconds: Histogram,
+    sync_seconds: Histogram,
+    batch_records: Histogram,
 }
 
 struct Shared {
@@ -158,7 +164,7 @@ impl std::fmt::Debug for Log {
 }
 
 /// Log statistics.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct LogStats {
     /// Syncs performed.
     pub syncs: u64,
@@ -172,6 +178,12 @@ pub struct LogStats {
     pub oldest_extent: u64,
     /// Extent being appended to.
     pub current_extent: u64,
+    /// Seconds each batch took to write (before its sync).
+    pub write_seconds: Histogram,
+    /// Seconds each batch's sync took.
+    pub sync_seconds: Histogram,
+    /// Records per synced batch (the group-commit batch size).
+    pub batch_records: Histogram,
 }
 
 impl Log {
@@ -235,6 +247,9 @@ impl Log {
                 wakers: Vec::new(),
                 syncs: 0,
                 records_synced: 0,
+                write_seconds: Histogram::new(histogram::SECONDS_BUCKETS),
+                sync_seconds: Histogram::new(histogram::SECONDS_BUCKETS),
+                batch_records: Histogram::new(histogram::BATCH_BUCKETS),
             }),
             work: Condvar::new(),
             done: Condvar::new(),
@@ -454,6 +469,9 @@ impl Log {
             bytes_appended: st.bytes_appended,
             oldest_extent: st.oldest_extent,
             current_extent: st.place_extent,
+            write_seconds: st.write_seconds.clone(),
+            sync_seconds: st.sync_seconds.clone(),
+            batch_records: st.batch_records.clone(),
         }
     }
 }
@@ -671,10 +689,18 @@ fn logger(shared: Arc<Shared>, mut writer: ExtentWriter) {
                 last,
             )
         };
+        let started = Instant::now();
+        let mut synced_at = started;
         let result = writer.write_batch(&batch, &boundaries).and_then(|touched| {
+            let written = Instant::now();
             // Written records can be read back before they are synced.
-            lock(&shared).written = (writer.extent, writer.offset);
+            let mut st = lock(&shared);
+            st.written = (writer.extent, writer.offset);
+            st.write_seconds
+                .observe(written.duration_since(started).as_secs_f64());
+            drop(st);
             shared.done.notify_all();
+            synced_at = written;
             for n in touched {
                 writer.storage.sync(&format::extent_name(n))?;
             }
@@ -687,6 +713,8 @@ fn logger(shared: Arc<Shared>, mut writer: ExtentWriter) {
                 st.durable_lsn = last_lsn;
                 st.syncs += 1;
                 st.records_synced += boundaries.len() as u64;
+                st.sync_seconds.observe(synced_at.elapsed().as_secs_f64());
+                st.batch_records.observe(boundaries.len() as f64);
                 let (ready, waiting): (Vec<_>, Vec<_>) = std::mem::take(&mut st.wakers)
                     .into_iter()
                     .partition(|(l, _)| *l <= last_lsn);

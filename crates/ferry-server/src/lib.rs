@@ -8,6 +8,8 @@
 
 pub mod auth;
 mod conn;
+mod listeners;
+pub mod metrics;
 mod tls;
 
 use std::net::SocketAddr;
@@ -44,6 +46,8 @@ pub struct ServerConfig {
     pub limits: ConnLimits,
     /// How long a clean stop waits for connections to finish before stopping anyway.
     pub stop_grace: Duration,
+    /// Address of the Prometheus endpoint; `None` (the default) for none.
+    pub metrics_listen: Option<SocketAddr>,
 }
 
 /// Default TCP port, as MQ's.
@@ -63,7 +67,82 @@ impl ServerConfig {
             max_sockets: 1000,
             limits: ConnLimits::default(),
             stop_grace: Duration::from_secs(5),
+            metrics_listen: None,
         }
+    }
+
+    /// The configuration the `[server]` section of `qm.toml` describes (after layering), for
+    /// the queue manager whose directory is `qm_dir`; every value checked. A user file in the
+    /// directory turns on authentication.
+    pub fn from_section(
+        qm_dir: &std::path::Path,
+        s: &ferry_core::config::ServerSection,
+    ) -> Result<ServerConfig, StartError> {
+        let addr = |key: &str, v: &str| -> Result<Option<SocketAddr>, StartError> {
+            if v.is_empty() {
+                return Ok(None);
+            }
+            v.parse().map(Some).map_err(|e| {
+                StartError(format!(
+                    "[server] {key} = \"{v}\" is not a socket address like 127.0.0.1:1414: {e}"
+                ))
+            })
+        };
+        let file = |v: &str| (!v.is_empty()).then(|| PathBuf::from(v));
+        let positive = |key: &str, v: u64| {
+            if v == 0 {
+                Err(StartError(format!("[server] {key} must be at least 1")))
+            } else {
+                Ok(())
+            }
+        };
+        positive("max_sockets", s.max_sockets as u64)?;
+        positive("max_conversations", s.max_conversations as u64)?;
+        positive("max_queued_requests", s.max_queued_requests as u64)?;
+        positive("read_ahead_msgs", s.read_ahead_msgs as u64)?;
+        positive("heartbeat_secs", s.heartbeat_secs)?;
+        positive("handshake_timeout_secs", s.handshake_timeout_secs)?;
+        if !(64..=1 << 20).contains(&s.max_frame_kib) {
+            return Err(StartError(format!(
+                "[server] max_frame_kib = {} is outside 64–1048576",
+                s.max_frame_kib
+            )));
+        }
+        let tls_listen = addr("tls_listen", &s.tls_listen)?;
+        let tls = match (tls_listen, file(&s.tls_cert), file(&s.tls_key)) {
+            (None, _, _) => None,
+            (Some(_), Some(cert_chain), Some(key)) => Some(TlsSettings {
+                cert_chain,
+                key,
+                client_ca: file(&s.tls_client_ca),
+            }),
+            (Some(a), _, _) => {
+                return Err(StartError(format!(
+                    "[server] tls_listen = \"{a}\" needs tls_cert and tls_key (--tls-cert and --tls-key)"
+                )))
+            }
+        };
+        let users = auth::user_file_path(qm_dir);
+        Ok(ServerConfig {
+            tcp_listen: addr("listen", &s.listen)?,
+            unix_path: s.local_socket.then(|| qm_dir.join(SOCKET_FILE)),
+            tls_listen,
+            tls,
+            users: users.exists().then_some(users),
+            max_sockets: s.max_sockets,
+            limits: ConnLimits {
+                max_frame: s.max_frame_kib << 10,
+                max_conversations: s.max_conversations,
+                max_queued_requests: s.max_queued_requests,
+                max_read_ahead_msgs: s.read_ahead_msgs,
+                max_read_ahead_bytes: s.read_ahead_kib << 10,
+                heartbeat: Duration::from_secs(s.heartbeat_secs),
+                handshake_timeout: Duration::from_secs(s.handshake_timeout_secs),
+                compression: ConnLimits::default().compression,
+            },
+            stop_grace: Duration::from_secs(s.stop_grace_secs),
+            metrics_listen: None,
+        })
     }
 }
 
@@ -88,6 +167,7 @@ pub struct Server {
     unix: Option<UnixListener>,
     tls: Option<TlsListener>,
     users: Option<UserFile>,
+    metrics: Option<TcpListener>,
 }
 
 impl Server {
@@ -127,6 +207,10 @@ impl Server {
             None => None,
             Some(path) => Some(bind_unix(path)?),
         };
+        let metrics = match config.metrics_listen {
+            None => None,
+            Some(addr) => Some(listen(addr).await?),
+        };
         Ok(Server {
             qm,
             config,
@@ -134,6 +218,7 @@ impl Server {
             unix,
             tls,
             users,
+            metrics,
         })
     }
 
@@ -145,6 +230,11 @@ impl Server {
     /// The bound TLS address.
     pub fn tls_addr(&self) -> Option<SocketAddr> {
         self.tls.as_ref().and_then(|t| t.listener.local_addr().ok())
+    }
+
+    /// The bound address of the Prometheus endpoint.
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.metrics.as_ref().and_then(|l| l.local_addr().ok())
     }
 
     /// The Unix socket path.
@@ -161,15 +251,34 @@ impl Server {
             unix,
             tls,
             users,
+            metrics,
         } = self;
         let (stop_tx, stop_rx) = watch::channel(false);
+        let metrics_task =
+            metrics.map(|l| tokio::spawn(metrics::serve(l, qm.clone(), stop_rx.clone())));
         let permits = Arc::new(Semaphore::new(config.max_sockets));
         let mut tasks = JoinSet::new();
+        let authenticated = users.is_some();
         let ctx = Arc::new(conn::Ctx {
             qm: qm.clone(),
             limits: config.limits.clone(),
             users,
         });
+        // LISTENER objects: their accept tasks hand sockets to this loop.
+        let (listened_tx, mut listened) = tokio::sync::mpsc::channel(64);
+        let listener_objects = Arc::new(listeners::Listeners::new(
+            tokio::runtime::Handle::current(),
+            listened_tx,
+            authenticated,
+        ));
+        qm.set_listener_hook(listener_objects.clone());
+        for (name, attrs) in qm.listeners() {
+            if attrs.control == ferry_core::objects::ListenerControl::QueueManager {
+                if let Err(e) = qm.start_listener(name.as_str()) {
+                    tracing::error!(listener = %name, error = %e, "listener with CONTROL(QMGR) did not start");
+                }
+            }
+        }
         tokio::pin!(shutdown);
         loop {
             let permit = tokio::select! {
@@ -209,6 +318,14 @@ impl Server {
                     }
                     Err(e) => tracing::warn!(error = %e, "tls accept failed"),
                 },
+                Some((stream, addr)) = listened.recv() => {
+                    let _ = stream.set_nodelay(true);
+                    let (rd, wr) = stream.into_split();
+                    tasks.spawn(async move {
+                        conn::serve(rd, wr, ctx, ConnMode::Tcp, addr.to_string(), stop).await;
+                        drop(permit);
+                    });
+                }
                 Some(accepted) = accept_unix(unix.as_ref()) => match accepted {
                     Ok(stream) => {
                         let peer = stream.peer_cred().ok().and_then(|c| c.pid()).map_or_else(
@@ -231,6 +348,8 @@ impl Server {
             connections = tasks.len(),
             "stopping: quiescing the queue manager"
         );
+        listener_objects.stop_all();
+        qm.clear_listener_hook();
         qm.quiesce();
         let _ = stop_tx.send(true);
         let drained = tokio::time::timeout(config.stop_grace, async {
@@ -244,6 +363,9 @@ impl Server {
             );
             tasks.abort_all();
             while tasks.join_next().await.is_some() {}
+        }
+        if let Some(t) = metrics_task {
+            let _ = t.await;
         }
         qm.stop();
         if let Some(path) = &config.unix_path {
@@ -317,4 +439,46 @@ fn bind_unix(path: &std::path::Path) -> Result<UnixListener, StartError> {
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o660))
         .map_err(|e| StartError(format!("cannot restrict {}: {e}", path.display())))?;
     Ok(l)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `[server]` defaults in ferry-core are the server's own defaults.
+    #[test]
+    fn section_defaults_match_server_defaults() {
+        let dir = std::path::Path::new("/nonexistent/qm");
+        let from = ServerConfig::from_section(dir, &Default::default()).unwrap();
+        let own = ServerConfig::new(dir);
+        assert_eq!(from.tcp_listen, own.tcp_listen);
+        assert_eq!(from.unix_path, own.unix_path);
+        assert_eq!(from.max_sockets, own.max_sockets);
+        assert_eq!(from.stop_grace, own.stop_grace);
+        let (a, b) = (from.limits, own.limits);
+        assert_eq!(a.max_frame, b.max_frame);
+        assert_eq!(a.max_conversations, b.max_conversations);
+        assert_eq!(a.max_queued_requests, b.max_queued_requests);
+        assert_eq!(a.max_read_ahead_msgs, b.max_read_ahead_msgs);
+        assert_eq!(a.max_read_ahead_bytes, b.max_read_ahead_bytes);
+        assert_eq!(a.heartbeat, b.heartbeat);
+        assert_eq!(a.handshake_timeout, b.handshake_timeout);
+    }
+
+    #[test]
+    fn bad_section_values_are_named() {
+        let dir = std::path::Path::new("/nonexistent/qm");
+        let s = ferry_core::config::ServerSection {
+            listen: "localhost".into(),
+            ..Default::default()
+        };
+        let e = ServerConfig::from_section(dir, &s).unwrap_err();
+        assert!(e.0.contains("[server] listen"), "{e}");
+        let s = ferry_core::config::ServerSection {
+            tls_listen: "127.0.0.1:1415".into(),
+            ..Default::default()
+        };
+        let e = ServerConfig::from_section(dir, &s).unwrap_err();
+        assert!(e.0.contains("tls_cert"), "{e}");
+    }
 }

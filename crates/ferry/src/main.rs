@@ -13,6 +13,7 @@ mod admin;
 mod messages;
 mod qm;
 mod signals;
+mod status;
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -56,6 +57,12 @@ enum Command {
         override_usage = "ferry browse [OPTIONS] <QM> <QUEUE>\n       ferry browse [OPTIONS] --connect <URL> <QUEUE>"
     )]
     Browse(BrowseArgs),
+    /// A short summary of every queue manager on this machine (like MQ's dspmq, with more to
+    /// say): running or stopped, endpoints, connections, queues and messages, the recovery log.
+    Status {
+        #[command(flatten)]
+        home: HomeArgs,
+    },
     /// Run MQSC-style administrative commands: interactively, from -c, from a script (-f), or
     /// from standard input. Exit status 2 when a command fails.
     Admin(admin::AdminArgs),
@@ -84,25 +91,28 @@ enum QmCommand {
         name: String,
         #[command(flatten)]
         home: HomeArgs,
-        /// TCP address to listen on for client connections (default 127.0.0.1:1414; port 0 picks a
-        /// free port). Only loopback addresses are accepted until authentication is configured.
-        /// The local socket is always at QMDIR/ferry.sock; both are listed in QMDIR/endpoints.
-        #[arg(long, value_name = "ADDR")]
-        listen: Option<String>,
         #[command(flatten)]
-        tls: TlsArgs,
-        /// Heartbeat interval in seconds: the server sends one when idle this long, and closes a
-        /// client that promised heartbeats and stays silent for two intervals.
-        #[arg(long, value_name = "SECS", default_value_t = 30)]
-        heartbeat: u64,
-        /// Threads serving connections (default: one per CPU). On a small machine shared with its
-        /// clients, fewer threads mean fewer cross-thread wake-ups.
-        #[arg(long, value_name = "N")]
-        io_threads: Option<usize>,
+        settings: qm::StartSettings,
         /// Start even if the recovery log is damaged: recover up to its last good record and
         /// log exactly what was dropped (without this, a damaged log stops the start).
         #[arg(long)]
         recover_to_last_good: bool,
+    },
+    /// Check a queue manager's configuration without starting anything: qm.toml with the
+    /// FERRY_<SECTION>_<KEY> environment variables and --set settings applied. Prints the
+    /// effective configuration and where each setting came from; exit status 2 if it is not valid.
+    Check {
+        /// Queue manager name (checks HOME/qmgrs/QM/qm.toml).
+        #[arg(value_name = "QM", required_unless_present = "file")]
+        name: Option<String>,
+        /// Check this file instead.
+        #[arg(long, value_name = "PATH", conflicts_with = "name")]
+        file: Option<PathBuf>,
+        #[command(flatten)]
+        home: HomeArgs,
+        /// A setting that overrides the file and environment: section.key=value (repeatable).
+        #[arg(long = "set", value_name = "SECTION.KEY=VALUE")]
+        sets: Vec<String>,
     },
     /// Manage the users allowed to connect over tcp and tls (QMDIR/users.toml, Argon2id hashes).
     /// Once a user file exists, tcp and tls clients must give a user and password.
@@ -150,23 +160,6 @@ enum UserCommand {
         #[command(flatten)]
         home: HomeArgs,
     },
-}
-
-/// TLS listener settings for `qm start`.
-#[derive(Debug, Clone, Args)]
-pub struct TlsArgs {
-    /// Address of a TLS 1.3 listener (e.g. 127.0.0.1:1415); needs --tls-cert and --tls-key.
-    #[arg(long, value_name = "ADDR", requires_all = ["tls_cert", "tls_key"])]
-    pub tls_listen: Option<String>,
-    /// PEM file with the server certificate chain (leaf first).
-    #[arg(long, value_name = "PEM")]
-    pub tls_cert: Option<PathBuf>,
-    /// PEM file with the server private key.
-    #[arg(long, value_name = "PEM")]
-    pub tls_key: Option<PathBuf>,
-    /// PEM file with the CA whose client certificates are required on the TLS listener.
-    #[arg(long, value_name = "PEM")]
-    pub tls_client_ca: Option<PathBuf>,
 }
 
 /// Where queue managers live.
@@ -324,23 +317,18 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Qm(QmCommand::Start {
             name,
             home,
-            listen,
-            tls,
-            heartbeat,
-            io_threads,
+            settings,
             recover_to_last_good,
         }) => {
             init_logging("info");
-            qm::start(
-                &home.home(),
-                &name,
-                listen,
-                tls,
-                heartbeat,
-                io_threads,
-                recover_to_last_good,
-            )
+            qm::start(&home.home(), &name, settings, recover_to_last_good)
         }
+        Command::Qm(QmCommand::Check {
+            name,
+            file,
+            home,
+            sets,
+        }) => qm::check(&home.home(), name.as_deref(), file.as_deref(), sets),
         Command::Qm(QmCommand::User { action }) => match action {
             UserCommand::Add { qm, user, home } => qm::user_add(&home.home(), &qm, &user),
             UserCommand::Remove { qm, user, home } => qm::user_remove(&home.home(), &qm, &user),
@@ -361,6 +349,10 @@ fn run(cli: Cli) -> Result<(), CliError> {
             init_logging("warn");
             let t = messages::Resolved::from_target(&args.target, "browse")?;
             messages::browse(&t)
+        }
+        Command::Status { home } => {
+            init_logging("warn");
+            status::status(&home.home())
         }
         Command::Admin(args) => {
             init_logging("warn");

@@ -1,6 +1,7 @@
 //! `ferry qm create|start|stop|list`.
 
-use std::path::Path;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use ferry_core::home::{self, DirLock, CONFIG_FILE, LOCK_FILE};
@@ -24,6 +25,9 @@ fn listeners_file(server: &ferry_server::Server) -> String {
     }
     if let Some(a) = server.tls_addr() {
         s.push_str(&format!("tls://{a}\n"));
+    }
+    if let Some(a) = server.metrics_addr() {
+        s.push_str(&format!("http://{a}/metrics\n"));
     }
     s
 }
@@ -50,14 +54,140 @@ pub fn create(home: &Path, name: &str) -> Result<(), CliError> {
     Ok(())
 }
 
+/// The settings of `ferry qm start` that override `qm.toml` (each is a `[server]` or
+/// `[metrics]` key; `--set` reaches any key).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct StartSettings {
+    /// TCP address to listen on for client connections ([server] listen; default
+    /// 127.0.0.1:1414; port 0 picks a free port; "" for none). Only loopback addresses are
+    /// accepted until authentication is configured. The local socket is at QMDIR/ferry.sock;
+    /// both are listed in QMDIR/endpoints while it runs.
+    #[arg(long, value_name = "ADDR")]
+    listen: Option<String>,
+    /// Address of a TLS 1.3 listener, e.g. 127.0.0.1:1415 ([server] tls_listen); needs
+    /// --tls-cert and --tls-key.
+    #[arg(long, value_name = "ADDR")]
+    tls_listen: Option<String>,
+    /// PEM file with the server certificate chain, leaf first ([server] tls_cert).
+    #[arg(long, value_name = "PEM")]
+    tls_cert: Option<PathBuf>,
+    /// PEM file with the server private key ([server] tls_key).
+    #[arg(long, value_name = "PEM")]
+    tls_key: Option<PathBuf>,
+    /// PEM file with the CA whose client certificates the TLS listener requires
+    /// ([server] tls_client_ca).
+    #[arg(long, value_name = "PEM")]
+    tls_client_ca: Option<PathBuf>,
+    /// Heartbeat interval in seconds ([server] heartbeat_secs, default 30): the server sends
+    /// one when idle this long, and closes a client that promised heartbeats and stays silent
+    /// for two intervals.
+    #[arg(long, value_name = "SECS")]
+    heartbeat: Option<u64>,
+    /// Threads serving connections ([server] io_threads; default one per CPU). On a small
+    /// machine shared with its clients, fewer threads mean fewer cross-thread wake-ups.
+    #[arg(long, value_name = "N")]
+    io_threads: Option<usize>,
+    /// Serve Prometheus metrics on this address ([metrics] listen; off by default).
+    #[arg(long, value_name = "ADDR")]
+    metrics_listen: Option<String>,
+    /// Any setting, overriding qm.toml and the environment: section.key=value (repeatable),
+    /// e.g. --set log.extent_mib=64.
+    #[arg(long = "set", value_name = "SECTION.KEY=VALUE")]
+    sets: Vec<String>,
+}
+
+impl StartSettings {
+    /// The settings as `section.key=value` overrides, the dedicated flags last (they win).
+    fn into_sets(self) -> Vec<String> {
+        let quote = |v: &str| format!("\"{}\"", v.replace('\\', "\\\\").replace('"', "\\\""));
+        let path = |p: &PathBuf| quote(&p.display().to_string());
+        let mut sets = self.sets;
+        let mut add = |key: &str, v: Option<String>| {
+            if let Some(v) = v {
+                sets.push(format!("{key}={v}"));
+            }
+        };
+        add("server.listen", self.listen.as_deref().map(quote));
+        add("server.tls_listen", self.tls_listen.as_deref().map(quote));
+        add("server.tls_cert", self.tls_cert.as_ref().map(path));
+        add("server.tls_key", self.tls_key.as_ref().map(path));
+        add(
+            "server.tls_client_ca",
+            self.tls_client_ca.as_ref().map(path),
+        );
+        add(
+            "server.heartbeat_secs",
+            self.heartbeat.map(|v| v.to_string()),
+        );
+        add("server.io_threads", self.io_threads.map(|v| v.to_string()));
+        add("metrics.listen", self.metrics_listen.as_deref().map(quote));
+        sets
+    }
+}
+
+/// `ferry qm check`: layers and validates a configuration, and prints it.
+pub fn check(
+    home: &Path,
+    name: Option<&str>,
+    file: Option<&Path>,
+    sets: Vec<String>,
+) -> Result<(), CliError> {
+    let (path, dir) = match (file, name) {
+        (Some(f), _) => (
+            f.to_owned(),
+            f.parent()
+                .map_or_else(|| PathBuf::from("."), Path::to_owned),
+        ),
+        (None, Some(n)) => {
+            let dir = qm_dir(home, n)?;
+            if !dir.join(CONFIG_FILE).exists() {
+                return Err(no_such_qm(home, n).into());
+            }
+            (dir.join(CONFIG_FILE), dir)
+        }
+        (None, None) => return Err(CliError::other("name a queue manager or give --file")),
+    };
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| CliError::other(format!("cannot read {}: {e}", path.display())))?;
+    let layered = ferry_core::config::layer(
+        &text,
+        &path.display().to_string(),
+        &ferry_core::config::Overrides::from_env(sets),
+    )?;
+    ferry_server::ServerConfig::from_section(&dir, &layered.file.server)
+        .map_err(|e| CliError::other(e.0))?;
+    metrics_addr(&layered.file)?;
+    let effective = toml::to_string_pretty(&layered.file)
+        .map_err(|e| CliError::other(format!("cannot print the configuration: {e}")))?;
+    println!(
+        "# {} is valid; the effective configuration:",
+        path.display()
+    );
+    for o in &layered.origins {
+        println!("# {} from {}", o.key, o.from);
+    }
+    print!("{effective}");
+    Ok(())
+}
+
+/// The metrics endpoint's address, if it is turned on.
+fn metrics_addr(file: &ferry_core::home::QmFile) -> Result<Option<SocketAddr>, CliError> {
+    let v = &file.metrics.listen;
+    if v.is_empty() {
+        return Ok(None);
+    }
+    v.parse().map(Some).map_err(|e| {
+        CliError::other(format!(
+            "[metrics] listen = \"{v}\" is not a socket address like 127.0.0.1:9464: {e}"
+        ))
+    })
+}
+
 /// `ferry qm start`: runs in the foreground until SIGINT or SIGTERM.
 pub fn start(
     home: &Path,
     name: &str,
-    listen: Option<String>,
-    tls: crate::TlsArgs,
-    heartbeat_secs: u64,
-    io_threads: Option<usize>,
+    settings: StartSettings,
     recover_to_last_good: bool,
 ) -> Result<(), CliError> {
     // Before any thread starts, so every thread inherits the mask.
@@ -72,9 +202,20 @@ pub fn start(
             Err(e) => return Err(e.into()),
         }
     }
+    // The whole configuration is checked before anything is locked or opened.
+    let layered = ferry_core::config::load_layered(
+        &dir,
+        &ferry_core::config::Overrides::from_env(settings.into_sets()),
+    )?;
+    for o in &layered.origins {
+        tracing::info!(setting = %o.key, from = %o.from, "configuration override");
+    }
+    let mut config = ferry_server::ServerConfig::from_section(&dir, &layered.file.server)
+        .map_err(|e| CliError::other(e.0))?;
+    config.metrics_listen = metrics_addr(&layered.file)?;
     let lock = DirLock::acquire(&dir)?;
     // The queue manager logs what recovery replayed and how long it took.
-    let (qm, report) = home::open_queue_manager(&dir, recover_to_last_good)?;
+    let (qm, report) = home::open_queue_manager_with(&dir, &layered.file, recover_to_last_good)?;
     if let Some((file, offset)) = &report.torn_tail {
         tracing::info!(file = %file, offset, "dropped a torn write at the end of the log (never acknowledged)");
     }
@@ -91,44 +232,16 @@ pub fn start(
         queues = qm.queue_names().len(),
         "queue manager started"
     );
-    let mut config = ferry_server::ServerConfig::new(&dir);
-    config.limits.heartbeat = std::time::Duration::from_secs(heartbeat_secs.max(1));
-    let parse = |flag: &str, addr: &str| -> Result<std::net::SocketAddr, CliError> {
-        addr.parse().map_err(|e| {
-            CliError::other(format!(
-                "{flag} {addr} is not a socket address like 127.0.0.1:1414: {e}"
-            ))
-        })
-    };
-    if let Some(addr) = &listen {
-        config.tcp_listen = Some(parse("--listen", addr)?);
-    }
-    if let Some(addr) = &tls.tls_listen {
-        config.tls_listen = Some(parse("--tls-listen", addr)?);
-        config.tls = match (tls.tls_cert, tls.tls_key) {
-            (Some(cert_chain), Some(key)) => Some(ferry_server::TlsSettings {
-                cert_chain,
-                key,
-                client_ca: tls.tls_client_ca,
-            }),
-            _ => {
-                return Err(CliError::other(
-                    "--tls-listen needs --tls-cert and --tls-key",
-                ))
-            }
-        };
-    }
-    let users = ferry_server::auth::user_file_path(&dir);
-    if users.exists() {
+    if let Some(users) = &config.users {
         tracing::info!(file = %users.display(), "tcp and tls connections must authenticate");
-        config.users = Some(users);
     }
+    let io_threads = layered.file.server.io_threads;
     let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(
+        .worker_threads(if io_threads == 0 {
+            std::thread::available_parallelism().map_or(2, |n| n.get())
+        } else {
             io_threads
-                .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
-                .max(1),
-        )
+        })
         .thread_name("ferry-io")
         .enable_all()
         .build()

@@ -1,0 +1,332 @@
+//! The Prometheus endpoint: `GET /metrics` in the text exposition format (version 0.0.4),
+//! rendered from the queue manager's live state at each scrape, so there is nothing to keep in
+//! step and nothing to cost when nobody scrapes.
+//!
+//! The HTTP side is deliberately small — one request per connection, `Connection: close` — and
+//! bounded: requests over [`MAX_REQUEST`] bytes or slower than [`REQUEST_TIMEOUT`] are dropped,
+//! and at most [`MAX_SCRAPES`] are served at once. Metric names: docs/metrics.md.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+use std::time::Duration;
+
+use ferry_core::{ConnMode, QueueManager};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{watch, Semaphore};
+
+/// Largest request head read.
+pub const MAX_REQUEST: usize = 8 * 1024;
+/// How long a client has to send its request.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
+/// Scrapes served at once; more wait in the accept backlog.
+pub const MAX_SCRAPES: usize = 8;
+
+/// Serves the endpoint on `listener` until `stop` turns true.
+pub(crate) async fn serve(
+    listener: TcpListener,
+    qm: QueueManager,
+    mut stop: watch::Receiver<bool>,
+) {
+    let permits = Arc::new(Semaphore::new(MAX_SCRAPES));
+    loop {
+        let Ok(permit) = permits.clone().acquire_owned().await else {
+            return;
+        };
+        tokio::select! {
+            _ = stop.changed() => return,
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => {
+                    let qm = qm.clone();
+                    tokio::spawn(async move {
+                        if let Err(e) = answer(stream, &qm).await {
+                            tracing::debug!(error = %e, "metrics request dropped");
+                        }
+                        drop(permit);
+                    });
+                }
+                Err(e) => tracing::warn!(error = %e, "metrics accept failed"),
+            },
+        }
+    }
+}
+
+async fn answer(mut stream: TcpStream, qm: &QueueManager) -> std::io::Result<()> {
+    let mut head = Vec::with_capacity(512);
+    let read = tokio::time::timeout(REQUEST_TIMEOUT, async {
+        let mut buf = [0u8; 1024];
+        while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+            let n = stream.read(&mut buf).await?;
+            if n == 0 {
+                break;
+            }
+            head.extend_from_slice(&buf[..n]);
+            if head.len() > MAX_REQUEST {
+                return Err(std::io::Error::other("request head too large"));
+            }
+        }
+        Ok(())
+    })
+    .await;
+    let (status, content_type, body) = match read {
+        Err(_) => return Err(std::io::Error::other("request timed out")),
+        Ok(Err(e)) if head.len() > MAX_REQUEST => {
+            let body = format!("{e}: the limit is {MAX_REQUEST} bytes\n");
+            ("431 Request Header Fields Too Large", "text/plain", body)
+        }
+        Ok(Err(e)) => return Err(e),
+        Ok(Ok(())) => {
+            let line = head.split(|b| *b == b'\r').next().unwrap_or_default();
+            let line = String::from_utf8_lossy(line);
+            let mut parts = line.split(' ');
+            match (parts.next(), parts.next()) {
+                (Some("GET"), Some("/metrics")) => (
+                    "200 OK",
+                    "text/plain; version=0.0.4; charset=utf-8",
+                    render(qm),
+                ),
+                (Some("GET"), Some("/")) => (
+                    "200 OK",
+                    "text/plain",
+                    "FerryMQ: metrics are at /metrics\n".to_owned(),
+                ),
+                (Some("GET"), _) => (
+                    "404 Not Found",
+                    "text/plain",
+                    "not found: metrics are at /metrics\n".to_owned(),
+                ),
+                _ => (
+                    "405 Method Not Allowed",
+                    "text/plain",
+                    "only GET is served\n".to_owned(),
+                ),
+            }
+        }
+    };
+    let reply = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(reply.as_bytes()).await?;
+    stream.write_all(body.as_bytes()).await?;
+    stream.shutdown().await
+}
+
+/// Escapes a label value (backslash, double quote, newline).
+fn label(v: &str) -> String {
+    v.replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n")
+}
+
+fn family(out: &mut String, name: &str, kind: &str, help: &str) {
+    let _ = writeln!(out, "# HELP {name} {help}");
+    let _ = writeln!(out, "# TYPE {name} {kind}");
+}
+
+fn histogram(out: &mut String, name: &str, help: &str, h: &ferry_core::Histogram) {
+    family(out, name, "histogram", help);
+    let cumulative = h.cumulative();
+    for (bound, count) in h.bounds.iter().zip(&cumulative) {
+        let _ = writeln!(out, "{name}_bucket{{le=\"{bound}\"}} {count}");
+    }
+    let _ = writeln!(
+        out,
+        "{name}_bucket{{le=\"+Inf\"}} {}",
+        cumulative.last().copied().unwrap_or(0)
+    );
+    let _ = writeln!(out, "{name}_sum {}", h.sum);
+    let _ = writeln!(out, "{name}_count {}", h.count);
+}
+
+/// The exposition text for the queue manager's current state.
+pub fn render(qm: &QueueManager) -> String {
+    let mut out = String::with_capacity(64 * 1024);
+    let qmgr = label(qm.name().as_str());
+    family(
+        &mut out,
+        "ferry_qmgr_info",
+        "gauge",
+        "The queue manager and FerryMQ version.",
+    );
+    let _ = writeln!(
+        out,
+        "ferry_qmgr_info{{qmgr=\"{qmgr}\",version=\"{}\"}} 1",
+        env!("CARGO_PKG_VERSION")
+    );
+
+    let conns = qm.connections();
+    family(
+        &mut out,
+        "ferry_connections",
+        "gauge",
+        "Connections open now, by connection mode.",
+    );
+    for (mode, tag) in [
+        (ConnMode::Embedded, "embedded"),
+        (ConnMode::Local, "local"),
+        (ConnMode::Tcp, "tcp"),
+        (ConnMode::Tls, "tls"),
+    ] {
+        let n = conns.iter().filter(|c| c.mode == mode).count();
+        let _ = writeln!(out, "ferry_connections{{mode=\"{tag}\"}} {n}");
+    }
+
+    let statuses: Vec<_> = qm
+        .queue_names()
+        .into_iter()
+        .filter(|(_, t)| *t == ferry_core::objects::QueueType::Local)
+        .filter_map(|(n, _)| qm.queue_status(n.as_str()).ok())
+        .collect();
+    type Column = fn(&ferry_core::qmgr::QueueStatus) -> String;
+    let columns: [(&str, &str, &str, Column); 9] = [
+        (
+            "ferry_queue_depth",
+            "gauge",
+            "Messages on the queue, committed or not (CURDEPTH).",
+            |s| s.depth.to_string(),
+        ),
+        (
+            "ferry_queue_uncommitted_messages",
+            "gauge",
+            "Messages put or got in units of work not yet ended (UNCOM).",
+            |s| s.uncommitted.to_string(),
+        ),
+        (
+            "ferry_queue_puts_total",
+            "counter",
+            "Messages put since the queue manager started.",
+            |s| s.stats.puts.to_string(),
+        ),
+        (
+            "ferry_queue_gets_total",
+            "counter",
+            "Messages got destructively since the queue manager started.",
+            |s| s.stats.gets.to_string(),
+        ),
+        (
+            "ferry_queue_expired_total",
+            "counter",
+            "Expired messages discarded since the queue manager started.",
+            |s| s.expired.to_string(),
+        ),
+        (
+            "ferry_queue_oldest_message_age_seconds",
+            "gauge",
+            "Age of the oldest message on the queue, 0 when empty (MSGAGE).",
+            |s| {
+                s.oldest_msg_age
+                    .map_or(0.0, |d| d.as_secs_f64())
+                    .to_string()
+            },
+        ),
+        (
+            "ferry_queue_time_seconds",
+            "gauge",
+            "Moving average of how long got messages waited on the queue (QTIME).",
+            |s| (s.stats.qtime_us as f64 / 1e6).to_string(),
+        ),
+        (
+            "ferry_queue_open_input_handles",
+            "gauge",
+            "Handles open for input (IPPROCS).",
+            |s| s.open_input.to_string(),
+        ),
+        (
+            "ferry_queue_open_output_handles",
+            "gauge",
+            "Handles open for output (OPPROCS).",
+            |s| s.open_output.to_string(),
+        ),
+    ];
+    for (name, kind, help, value) in columns {
+        family(&mut out, name, kind, help);
+        for s in &statuses {
+            let _ = writeln!(
+                out,
+                "{name}{{queue=\"{}\"}} {}",
+                label(s.name.as_str()),
+                value(s)
+            );
+        }
+    }
+
+    if let Some(log) = qm.log_status() {
+        for (name, kind, help, v) in [
+            (
+                "ferry_log_syncs_total",
+                "counter",
+                "Recovery log syncs (group commits).",
+                log.syncs,
+            ),
+            (
+                "ferry_log_records_total",
+                "counter",
+                "Records made durable in the recovery log.",
+                log.records,
+            ),
+            (
+                "ferry_log_bytes_total",
+                "counter",
+                "Record bytes appended to the recovery log.",
+                log.bytes_appended,
+            ),
+            (
+                "ferry_log_checkpoints_total",
+                "counter",
+                "Checkpoints taken.",
+                log.checkpoints,
+            ),
+            (
+                "ferry_log_durable_lsn",
+                "gauge",
+                "Highest log sequence number on disk.",
+                log.durable_lsn,
+            ),
+            (
+                "ferry_log_extents",
+                "gauge",
+                "Log extents present.",
+                log.current_extent + 1 - log.oldest_extent.min(log.current_extent + 1),
+            ),
+        ] {
+            family(&mut out, name, kind, help);
+            let _ = writeln!(out, "{name} {v}");
+        }
+        histogram(
+            &mut out,
+            "ferry_log_write_seconds",
+            "Time to write one batch of log records.",
+            &log.write_seconds,
+        );
+        histogram(
+            &mut out,
+            "ferry_log_sync_seconds",
+            "Time to sync one batch of log records to disk.",
+            &log.sync_seconds,
+        );
+        histogram(
+            &mut out,
+            "ferry_log_batch_records",
+            "Records per sync: the group-commit batch size.",
+            &log.batch_records,
+        );
+    }
+
+    let listeners = qm.listener_status();
+    family(
+        &mut out,
+        "ferry_listener_running",
+        "gauge",
+        "Listener objects running now.",
+    );
+    for l in listeners {
+        let _ = writeln!(
+            out,
+            "ferry_listener_running{{listener=\"{}\",address=\"{}\"}} 1",
+            label(l.name.as_str()),
+            label(&l.address)
+        );
+    }
+    out
+}
