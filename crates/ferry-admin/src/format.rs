@@ -82,50 +82,81 @@ pub fn text(replies: &[Reply]) -> String {
 }
 
 /// The replies as JSON: an array of replies, each with its messages and their attributes as
-/// an object.
+/// an object (in the order DISPLAY shows them). Serialize it with serde_json: it is written as
+/// it goes, without building a tree first (DISPLAY over 10,000 queues is a large answer).
+#[derive(Debug, Clone, Copy)]
+pub struct Json<'a>(pub &'a [Reply]);
+
+/// The replies as a JSON value (for tests and callers that want to walk it).
 pub fn json(replies: &[Reply]) -> serde_json::Value {
-    let list: Vec<serde_json::Value> = replies
-        .iter()
-        .map(|r| {
-            let messages: Vec<serde_json::Value> = r
-                .messages
-                .iter()
-                .map(|m| {
-                    let mut o = serde_json::json!({ "code": m.code, "text": m.text });
-                    if !m.fields.is_empty() {
-                        let attrs: serde_json::Map<String, serde_json::Value> = m
-                            .fields
-                            .iter()
-                            .map(|f| {
-                                let v = match &f.value {
-                                    None => serde_json::Value::Bool(true),
-                                    Some(v) => match (f.kind, v.parse::<i64>()) {
-                                        (
-                                            crate::attrs::Kind::Int | crate::attrs::Kind::Status,
-                                            Ok(n),
-                                        ) => n.into(),
-                                        _ => v.clone().into(),
-                                    },
-                                };
-                                (f.key.clone(), v)
-                            })
-                            .collect();
-                        o["attributes"] = serde_json::Value::Object(attrs);
-                    }
-                    o
-                })
-                .collect();
-            let mut o = serde_json::json!({
-                "number": r.number,
-                "command": r.command,
-                "ok": r.ok,
-                "messages": messages,
-            });
-            if !r.script.is_empty() {
-                o["script"] = r.script.clone().into();
+    serde_json::to_value(Json(replies)).unwrap_or(serde_json::Value::Null)
+}
+
+impl serde::Serialize for Json<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(JsonReply))
+    }
+}
+
+struct JsonReply<'a>(&'a Reply);
+
+impl serde::Serialize for JsonReply<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let r = self.0;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("number", &r.number)?;
+        m.serialize_entry("command", &r.command)?;
+        m.serialize_entry("ok", &r.ok)?;
+        m.serialize_entry("messages", &JsonMessages(&r.messages))?;
+        if !r.script.is_empty() {
+            m.serialize_entry("script", &r.script)?;
+        }
+        m.end()
+    }
+}
+
+struct JsonMessages<'a>(&'a [crate::exec::Message]);
+
+impl serde::Serialize for JsonMessages<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(JsonMessage))
+    }
+}
+
+struct JsonMessage<'a>(&'a crate::exec::Message);
+
+impl serde::Serialize for JsonMessage<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let msg = self.0;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("code", &msg.code)?;
+        m.serialize_entry("text", &msg.text)?;
+        if !msg.fields.is_empty() {
+            m.serialize_entry("attributes", &JsonAttrs(&msg.fields))?;
+        }
+        m.end()
+    }
+}
+
+struct JsonAttrs<'a>(&'a [crate::attrs::Field]);
+
+impl serde::Serialize for JsonAttrs<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use crate::attrs::Kind;
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for f in self.0 {
+            match &f.value {
+                // A bare keyword (SHARE, NOSHARE) is a flag that is set.
+                None => m.serialize_entry(&f.key, &true)?,
+                Some(v) => match (f.kind, v.parse::<i64>()) {
+                    (Kind::Int | Kind::Status, Ok(n)) => m.serialize_entry(&f.key, &n)?,
+                    _ => m.serialize_entry(&f.key, v)?,
+                },
             }
-            o
-        })
-        .collect();
-    serde_json::Value::Array(list)
+        }
+        m.end()
+    }
 }

@@ -79,10 +79,15 @@ fn connect(a: &AdminArgs) -> Result<(Connection, String), CliError> {
 
 fn print(replies: &[ferry_admin::Reply], json: bool, summary: bool) {
     if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&ferry_admin::format::json(replies)).unwrap_or_default()
-        );
+        use std::io::Write;
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        let written = serde_json::to_writer_pretty(&mut out, &ferry_admin::format::Json(replies))
+            .map_err(std::io::Error::from)
+            .and_then(|()| writeln!(out))
+            .and_then(|()| out.flush());
+        if let Err(e) = written {
+            eprintln!("ferry: cannot write the answer: {e}");
+        }
     } else if summary {
         print!("{}", ferry_admin::format::text(replies));
     } else {
