@@ -661,6 +661,88 @@ mod tests {
         assert_eq!(cmds[3].0, 6);
     }
 
+    /// Every command the executor runs parses to its verb and object, long and short forms.
+    #[test]
+    fn every_command_parses() {
+        let cases: &[(&str, Verb, Object)] = &[
+            (
+                "DEFINE QLOCAL(A) LIKE(B) REPLACE",
+                Verb::Define,
+                Object::QLocal,
+            ),
+            ("DEF QA(A) TARGET(B)", Verb::Define, Object::QAlias),
+            (
+                "DEFINE QREMOTE(A) RNAME(B) RQMNAME(QM2) XMITQ(QM2)",
+                Verb::Define,
+                Object::QRemote,
+            ),
+            (
+                "DEFINE QMODEL(A) DEFTYPE(PERMDYN)",
+                Verb::Define,
+                Object::QModel,
+            ),
+            (
+                "DEFINE CHANNEL(C) CHLTYPE(SDR) CONNAME('h(1414)') XMITQ(QM2)",
+                Verb::Define,
+                Object::Channel,
+            ),
+            (
+                "DEFINE LISTENER(L) TRPTYPE(TCP) PORT(1415) CONTROL(QMGR)",
+                Verb::Define,
+                Object::Listener,
+            ),
+            ("ALTER QMGR DEADQ(X)", Verb::Alter, Object::QMgr),
+            ("ALTER QLOCAL(A) PUT(DISABLED)", Verb::Alter, Object::QLocal),
+            ("ALTER QALIAS(A) GET(DISABLED)", Verb::Alter, Object::QAlias),
+            ("ALTER QREMOTE(A) RNAME(C)", Verb::Alter, Object::QRemote),
+            ("ALTER QMODEL(A) MAXDEPTH(5)", Verb::Alter, Object::QModel),
+            (
+                "ALTER CHANNEL(C) CHLTYPE(SDR) BATCHSZ(10)",
+                Verb::Alter,
+                Object::Channel,
+            ),
+            (
+                "ALTER LISTENER(L) PORT(1416)",
+                Verb::Alter,
+                Object::Listener,
+            ),
+            ("DELETE QLOCAL(A) PURGE", Verb::Delete, Object::QLocal),
+            ("DELETE QALIAS(A)", Verb::Delete, Object::QAlias),
+            ("DELETE QREMOTE(A)", Verb::Delete, Object::QRemote),
+            ("DELETE QMODEL(A)", Verb::Delete, Object::QModel),
+            ("DELETE CHANNEL(C)", Verb::Delete, Object::Channel),
+            ("DELETE LISTENER(L)", Verb::Delete, Object::Listener),
+            ("CLEAR QLOCAL(A)", Verb::Clear, Object::QLocal),
+            ("DISPLAY QMGR", Verb::Display, Object::QMgr),
+            (
+                "DISPLAY QUEUE(*) TYPE(QALIAS)",
+                Verb::Display,
+                Object::Queue,
+            ),
+            ("DIS QL(*) ALL", Verb::Display, Object::QLocal),
+            (
+                "DISPLAY QSTATUS(A) TYPE(HANDLE)",
+                Verb::Display,
+                Object::QStatus,
+            ),
+            ("DISPLAY CONN(*) TYPE(ALL)", Verb::Display, Object::Conn),
+            ("DISPLAY QMSTATUS ALL", Verb::Display, Object::QmStatus),
+            ("DISPLAY CHANNEL(*)", Verb::Display, Object::Channel),
+            ("DISPLAY CHSTATUS(*)", Verb::Display, Object::ChStatus),
+            ("DISPLAY LISTENER(*)", Verb::Display, Object::Listener),
+            ("DISPLAY LSSTATUS(*)", Verb::Display, Object::LsStatus),
+            ("START LISTENER(L)", Verb::Start, Object::Listener),
+            ("STOP LISTENER(L)", Verb::Stop, Object::Listener),
+            ("START CHANNEL(C)", Verb::Start, Object::Channel),
+            ("STOP CHANNEL(C)", Verb::Stop, Object::Channel),
+            ("DUMP QMGR", Verb::Dump, Object::QMgr),
+        ];
+        for (text, verb, object) in cases {
+            let c = parse_command(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!((c.verb, c.object), (*verb, *object), "{text}");
+        }
+    }
+
     #[test]
     fn doubled_quotes_stand_for_one() {
         let c = parse_command("DEFINE QLOCAL(X) DESCR('it''s')").unwrap();
