@@ -49,6 +49,19 @@ fn admin_json(server: &Server, cmd: &str) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// `ferry qm check QM1` in `root` with `env` and `--set` settings.
+fn check(root: &std::path::Path, env: &[(&str, &str)], sets: &[&str]) -> Output {
+    let mut c = ferry();
+    c.args(["qm", "check", "QM1", "--data-dir"]).arg(root);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    for set in sets {
+        c.args(["--set", set]);
+    }
+    c.output().unwrap()
+}
+
 /// A loopback port nobody listens on right now.
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
@@ -256,11 +269,7 @@ fn layered_configuration_is_checked_and_applied() {
     // A misspelt key: check and start both refuse, naming it.
     assert!(original.contains("\nlisten = "), "{original}");
     std::fs::write(&toml_path, original.replace("\nlisten = ", "\nlisen = ")).unwrap();
-    let out = ferry()
-        .args(["qm", "check", "QM1", "--data-dir"])
-        .arg(&root)
-        .output()
-        .unwrap();
+    let out = check(&root, &[], &[]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("lisen"), "{err}");
@@ -274,30 +283,20 @@ fn layered_configuration_is_checked_and_applied() {
 
     // Environment and --set: named when wrong, applied in order when right.
     std::fs::write(&toml_path, &original).unwrap();
-    let out = ferry()
-        .args(["qm", "check", "QM1", "--data-dir"])
-        .arg(&root)
-        .env("FERRY_LOG_EXTNT_MIB", "8")
-        .output()
-        .unwrap();
+    let out = check(&root, &[("FERRY_LOG_EXTNT_MIB", "8")], &[]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("FERRY_LOG_EXTNT_MIB"));
-    let out = ferry()
-        .args(["qm", "check", "QM1", "--data-dir"])
-        .arg(&root)
-        .args(["--set", "log.extent_mib=5000"])
-        .output()
-        .unwrap();
+    let out = check(&root, &[], &["log.extent_mib=5000"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("extent_mib = 5000"));
-    let out = ferry()
-        .args(["qm", "check", "QM1", "--data-dir"])
-        .arg(&root)
-        .env("FERRY_LOG_EXTENT_MIB", "8")
-        .env("FERRY_SERVER_MAX_CONVERSATIONS", "3")
-        .args(["--set", "server.max_conversations=4"])
-        .output()
-        .unwrap();
+    let out = check(
+        &root,
+        &[
+            ("FERRY_LOG_EXTENT_MIB", "8"),
+            ("FERRY_SERVER_MAX_CONVERSATIONS", "3"),
+        ],
+        &["server.max_conversations=4"],
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),

@@ -41,7 +41,6 @@ impl Server {
     pub fn start_in(root: &Path, log: &Path, extra: &[&str]) -> Server {
         let child = spawn(root, log, extra);
         let want_tls = extra.contains(&"--tls-listen");
-        let file = root.join("qmgrs/QM1/endpoints");
         let mut s = Server {
             child,
             root: root.to_owned(),
@@ -51,27 +50,34 @@ impl Server {
             log: log.to_owned(),
             owns_root: false,
         };
+        s.await_endpoints(want_tls);
+        s
+    }
+
+    /// Waits until the server has written its endpoints (with a TLS one if `want_tls`), and
+    /// takes them.
+    fn await_endpoints(&mut self, want_tls: bool) {
+        let file = self.root.join("qmgrs/QM1/endpoints");
         let deadline = Instant::now() + DEADLINE;
         loop {
             if let Ok(t) = std::fs::read_to_string(&file) {
                 if t.lines().count() >= 2 && (!want_tls || t.contains("tls://")) {
-                    s.endpoints = t;
+                    self.endpoints = t;
                     break;
                 }
             }
-            if let Ok(Some(status)) = s.child.try_wait() {
-                panic!("the server exited with {status}: {}", s.log());
+            if let Ok(Some(status)) = self.child.try_wait() {
+                panic!("the server exited with {status}: {}", self.log());
             }
             assert!(
                 Instant::now() < deadline,
                 "the server never wrote its endpoints: {}",
-                s.log()
+                self.log()
             );
             std::thread::sleep(Duration::from_millis(20));
         }
-        s.unix = s.endpoint("unix:");
-        s.tcp = s.endpoint("tcp://");
-        s
+        self.unix = self.endpoint("unix:");
+        self.tcp = self.endpoint("tcp://");
     }
 
     /// Kills the server and starts it again in the same home (same local socket).
@@ -85,24 +91,7 @@ impl Server {
     /// Waits until a restarted server accepts connections again, and takes its new endpoints
     /// (its TCP port may have changed).
     pub fn wait_ready(&mut self) {
-        let file = self.root.join("qmgrs/QM1/endpoints");
-        let deadline = Instant::now() + DEADLINE;
-        loop {
-            if let Ok(t) = std::fs::read_to_string(&file) {
-                if t.lines().count() >= 2 {
-                    self.endpoints = t;
-                    break;
-                }
-            }
-            assert!(
-                Instant::now() < deadline,
-                "the server did not come back: {}",
-                self.log()
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        self.unix = self.endpoint("unix:");
-        self.tcp = self.endpoint("tcp://");
+        self.await_endpoints(false);
     }
 
     /// The endpoint whose connection string starts with `scheme`.
