@@ -203,6 +203,11 @@ pub fn local_fields(
         ),
         f("BOTHRESH", a.backout_threshold, Kind::Int),
         f("BOQNAME", a.backout_requeue_name, Kind::Name),
+        if a.harden_backout {
+            flag("HARDENBO")
+        } else {
+            flag("NOHARDENBO")
+        },
         f(
             "USAGE",
             match a.usage {
@@ -276,6 +281,8 @@ pub fn set_local(a: &mut LocalQueueAttrs, p: &Param, model: bool) -> Result<(), 
         }
         "BOTHRESH" => a.backout_threshold = int(p, 999_999_999)?,
         "BOQNAME" => a.backout_requeue_name = name(p)?,
+        "HARDENBO" => a.harden_backout = true,
+        "NOHARDENBO" => a.harden_backout = false,
         "USAGE" => {
             a.usage = match word(p, &["NORMAL", "XMITQ"])? {
                 "XMITQ" => Usage::Transmission,
@@ -508,6 +515,7 @@ pub fn qmgr_fields(a: &QueueManagerAttrs) -> Vec<Field> {
         f("MAXUMSGS", a.max_uncommitted_msgs, Kind::Int),
         f("MAXHANDS", a.max_handles, Kind::Int),
         f("MAXCONNS", a.max_connections, Kind::Int),
+        f("DEFXMITQ", a.default_xmit_queue, Kind::Name),
         f("PLATFORM", "UNIX", Kind::Status),
         f("CMDLEVEL", 100, Kind::Status),
     ]
@@ -522,6 +530,7 @@ pub fn set_qmgr(a: &mut QueueManagerAttrs, p: &Param) -> Result<(), ParseError> 
         "MAXUMSGS" => a.max_uncommitted_msgs = int(p, 999_999_999)?,
         "MAXHANDS" => a.max_handles = int(p, 999_999_999)?,
         "MAXCONNS" => a.max_connections = int(p, 1_000_000)?,
+        "DEFXMITQ" => a.default_xmit_queue = name(p)?,
         _ => return Err(unknown(p, "QMGR")),
     }
     Ok(())

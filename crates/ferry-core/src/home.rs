@@ -60,6 +60,9 @@ pub struct QmSection {
     /// Most connections at once.
     #[serde(default = "default_maxconns")]
     pub max_connections: usize,
+    /// DEFXMITQ: the transmission queue for remote queue managers nothing else routes.
+    #[serde(default)]
+    pub default_xmit_queue: String,
     /// Define DEV.QUEUE.1–3 at start.
     #[serde(default = "default_true")]
     pub dev_queues: bool,
@@ -152,6 +155,7 @@ impl QmFile {
                 max_uncommitted_msgs: default_maxumsgs(),
                 max_handles: default_maxhands(),
                 max_connections: default_maxconns(),
+                default_xmit_queue: String::new(),
                 dev_queues: true,
             },
             log: LogSection::default(),
@@ -212,6 +216,11 @@ impl QmFile {
         a.max_uncommitted_msgs = q.max_uncommitted_msgs;
         a.max_handles = q.max_handles;
         a.max_connections = q.max_connections;
+        a.default_xmit_queue = if q.default_xmit_queue.is_empty() {
+            crate::name::ObjectName::EMPTY
+        } else {
+            object_name(&q.default_xmit_queue)?
+        };
         a.validate()?;
         Ok(a)
     }
@@ -269,6 +278,7 @@ pub fn save_qmgr_attrs(dir: &Path, a: &QueueManagerAttrs) -> MqResult<()> {
     f.qmgr.max_uncommitted_msgs = a.max_uncommitted_msgs;
     f.qmgr.max_handles = a.max_handles;
     f.qmgr.max_connections = a.max_connections;
+    f.qmgr.default_xmit_queue = a.default_xmit_queue.as_str().to_owned();
     f.save(dir)
 }
 

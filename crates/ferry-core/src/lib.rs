@@ -23,6 +23,7 @@ pub mod persist;
 pub mod qmgr;
 pub mod queue;
 pub mod reason;
+mod routing;
 pub mod session;
 pub mod store;
 pub mod system;

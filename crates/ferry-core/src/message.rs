@@ -359,6 +359,19 @@ pub struct DeadLetterHeader {
     pub put_time: SystemTime,
 }
 
+/// Where a message on a transmission queue is going (MQ's MQXQH). The message's descriptor is
+/// the original one; a channel delivers it to `remote_queue` at `remote_qmgr`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TransmissionHeader {
+    /// The destination queue's name at the remote queue manager.
+    pub remote_queue: ObjectName,
+    /// The destination queue manager.
+    pub remote_qmgr: ObjectName,
+    /// Unique id the putting queue manager gave this transmission: how a channel recognises the
+    /// messages of a batch the receiver committed but the sender did not (exactly once).
+    pub xmit_id: MsgId,
+}
+
 /// A message: descriptor, properties, optional dead-letter header and body.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Message {
@@ -368,6 +381,9 @@ pub struct Message {
     pub properties: Properties,
     /// Present when the message sits on a dead-letter queue (format `MQDEAD`).
     pub dead_letter: Option<Box<DeadLetterHeader>>,
+    /// Present when the message sits on a transmission queue (on its way to another queue
+    /// manager).
+    pub transmission: Option<Box<TransmissionHeader>>,
     /// The body, shared rather than copied.
     pub body: Bytes,
 }

@@ -26,6 +26,9 @@ pub struct QueueManagerAttrs {
     pub max_handles: usize,
     /// Most connections at once (MQ's MaxChannels for clients, here for every mode).
     pub max_connections: usize,
+    /// DEFXMITQ: the transmission queue for remote queue managers no other definition routes
+    /// (empty: none).
+    pub default_xmit_queue: ObjectName,
 }
 
 /// Default MAXMSGL for the queue manager and queues: 4 MiB (MQ's default).
@@ -47,6 +50,7 @@ impl QueueManagerAttrs {
             max_uncommitted_msgs: 10_000,
             max_handles: 256,
             max_connections: 10_000,
+            default_xmit_queue: ObjectName::EMPTY,
         }
     }
 
@@ -165,6 +169,11 @@ pub struct LocalQueueAttrs {
     pub backout_threshold: u32,
     /// BOQNAME: where such messages go (empty: the dead-letter queue).
     pub backout_requeue_name: ObjectName,
+    /// HARDENBO (true) / NOHARDENBO: a get of a persistent message in syncpoint waits until its
+    /// record is on disk, so the backout count is exact after a crash (without it, a crash
+    /// before the commit may return the message with its count not raised).
+    #[serde(default)]
+    pub harden_backout: bool,
     /// DEFTYPE (for model queues: what opening the model creates).
     pub definition_type: DefinitionType,
     /// USAGE.
@@ -188,6 +197,7 @@ impl Default for LocalQueueAttrs {
             delivery_sequence: DeliverySequence::Priority,
             backout_threshold: 0,
             backout_requeue_name: ObjectName::EMPTY,
+            harden_backout: false,
             definition_type: DefinitionType::Predefined,
             usage: Usage::Normal,
         }

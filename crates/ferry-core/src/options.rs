@@ -19,6 +19,15 @@ pub enum ObjectDescriptor {
         /// Name pattern for a dynamic queue, used only when `name` is a model.
         dynamic_name: Option<String>,
     },
+    /// A queue at a named queue manager (MQOD's ObjectQMgrName): the local queue manager's
+    /// own name means a local queue; another name is resolved to a transmission queue (a queue
+    /// manager alias, a transmission queue named after it, or DEFXMITQ). Output only.
+    QueueAt {
+        /// The queue's name at that queue manager.
+        name: ObjectName,
+        /// The queue manager.
+        qmgr: ObjectName,
+    },
     /// The queue manager object itself (for inquire).
     QueueManager,
 }
@@ -166,6 +175,10 @@ pub struct PutOptions {
     pub response: PutResponseMode,
     /// Fail if the queue manager is quiescing.
     pub fail_if_quiescing: bool,
+    /// Keep the descriptor's context (put time, application, user) and reply-to fields as
+    /// given (MQPMO_SET_ALL_CONTEXT): how a channel delivers a message from another queue
+    /// manager. Not offered to clients.
+    pub set_all_context: bool,
 }
 
 impl PutOptions {

@@ -200,9 +200,19 @@ reasons! {
     /// The object is on a queue manager this one does not know.
     UnknownObjectQMgr = 2086, "MQRC_UNKNOWN_OBJECT_Q_MGR", Failed,
         "the queue manager named for this object is not known here; define a route to it";
+    /// No route to the remote queue manager: no transmission queue named after it, no queue
+    /// manager alias for it, and no default transmission queue.
+    UnknownRemoteQMgr = 2087, "MQRC_UNKNOWN_REMOTE_Q_MGR", Failed,
+        "there is no route to this queue manager: define a transmission queue named after it, a queue manager alias (QREMOTE with blank RNAME), or DEFXMITQ";
     /// The wait interval is not valid.
     WaitIntervalError = 2090, "MQRC_WAIT_INTERVAL_ERROR", Failed,
         "the wait interval is not valid";
+    /// The transmission queue a route names is not a local queue.
+    XmitQTypeError = 2091, "MQRC_XMIT_Q_TYPE_ERROR", Failed,
+        "the transmission queue this route names is not a local queue";
+    /// The transmission queue a route names does not have USAGE(XMITQ).
+    XmitQUsageError = 2092, "MQRC_XMIT_Q_USAGE_ERROR", Failed,
+        "the transmission queue this route names is not defined with USAGE(XMITQ)";
     /// An object with this name already exists.
     ObjectAlreadyExists = 2100, "MQRC_OBJECT_ALREADY_EXISTS", Failed,
         "an object with this name already exists; pick another name or replace it";

@@ -22,7 +22,7 @@ use parking_lot::Mutex;
 use crate::inquire::{self, AttrValue, QueueCounts, Selector};
 use crate::message::{CorrelId, Message, MessageType, MsgId, Persistence, Priority, MAX_PRIORITY};
 use crate::name::{ApplName, ObjectName, UserId};
-use crate::objects::{AliasQueueAttrs, DefaultInputOpen, DefinitionType};
+use crate::objects::{AliasQueueAttrs, DefaultInputOpen, DefinitionType, RemoteQueueAttrs};
 use crate::options::{
     BrowseMode, CloseOptions, GetOptions, InputMode, ObjectDescriptor, OpenOptions, PutOptions,
     Wait,
@@ -70,6 +70,9 @@ pub struct Got {
 struct QueueHandle {
     queue: Arc<Queue>,
     alias: Option<Arc<Mutex<AliasQueueAttrs>>>,
+    /// Set when the destination is another queue manager: `queue` is then the transmission
+    /// queue, and each put is wrapped in a transmission header.
+    remote: Option<RemoteDest>,
     opened_name: ObjectName,
     input: bool,
     exclusive: bool,
@@ -78,6 +81,18 @@ struct QueueHandle {
     cursor: Option<Pos>,
     /// Present when read-ahead is in effect for this handle.
     stream: Option<StreamLedger>,
+}
+
+/// A destination on another queue manager, reached through a transmission queue.
+#[derive(Debug, Clone)]
+struct RemoteDest {
+    /// The queue's name there.
+    queue: ObjectName,
+    /// The queue manager.
+    qmgr: ObjectName,
+    /// The remote queue definition it was opened through, if any (its PUT inhibit and
+    /// defaults apply).
+    definition: Option<Arc<Mutex<RemoteQueueAttrs>>>,
 }
 
 /// Messages streamed ahead to a client (read-ahead) that it has not yet reported consumed. They
@@ -315,6 +330,10 @@ impl Session {
             ObjectDescriptor::Queue { name, dynamic_name } => {
                 Handle::Queue(self.open_queue(name, dynamic_name.as_deref(), opts)?)
             }
+            ObjectDescriptor::QueueAt { name, qmgr } => {
+                let route = self.qm.route(*name, *qmgr)?;
+                Handle::Queue(self.open_routed(name, route, None, opts)?)
+            }
         };
         let id = self.next_handle;
         self.next_handle = self.next_handle.wrapping_add(1).max(1);
@@ -372,7 +391,10 @@ impl Session {
                 let q = self.qm.create_dynamic(&attrs, dynamic.unwrap_or("AMQ.*"))?;
                 (q, None, true)
             }
-            Some(Object::Remote(_)) => return Err(crate::qmgr::remote_unavailable(name)),
+            Some(Object::Remote(a)) => {
+                let route = self.qm.route_remote_definition(name, &a.lock())?;
+                return self.open_routed(name, route, Some(a), opts);
+            }
             None => return Err(crate::qmgr::unknown(name)),
         };
         let mut st = queue.lock();
@@ -417,12 +439,60 @@ impl Session {
             opened_name: *name,
             queue,
             alias,
+            remote: None,
             input,
             exclusive,
             opts,
             temporary_owner,
             cursor: None,
             stream,
+        })
+    }
+
+    /// Opens a destination that name resolution routed: a local queue, or a transmission
+    /// queue standing in for a queue on another queue manager (output only, as in MQ).
+    fn open_routed(
+        &mut self,
+        name: &ObjectName,
+        route: crate::routing::Route,
+        definition: Option<Arc<Mutex<RemoteQueueAttrs>>>,
+        opts: OpenOptions,
+    ) -> MqResult<QueueHandle> {
+        let (xmitq, queue, qmgr) = match route {
+            crate::routing::Route::Local(q) if definition.is_none() => {
+                return self.open_queue(&q, None, opts)
+            }
+            crate::routing::Route::Local(q) => {
+                // A remote queue definition that points back here: the queue is local.
+                let queue = self.qm.resolve_local(&q)?;
+                (queue, q, self.qm.name())
+            }
+            crate::routing::Route::Remote { xmitq, queue, qmgr } => (xmitq, queue, qmgr),
+        };
+        if opts.input != InputMode::None || opts.browse || opts.set {
+            return Err(MqError::new(
+                Reason::OptionNotValidForType,
+                format!("{name} is a queue on another queue manager ({queue} at {qmgr}); it can only be opened for output"),
+            ));
+        }
+        if opts.output {
+            xmitq.lock().open_output += 1;
+        }
+        Ok(QueueHandle {
+            opened_name: *name,
+            queue: xmitq,
+            alias: None,
+            remote: Some(RemoteDest {
+                queue,
+                qmgr,
+                definition,
+            }),
+            input: false,
+            exclusive: false,
+            opts,
+            temporary_owner: false,
+            cursor: None,
+            stream: None,
         })
     }
 
@@ -544,7 +614,8 @@ impl Session {
         }
         let queue = qh.queue.clone();
         let alias = qh.alias.clone();
-        self.put_to(&queue, alias.as_ref(), msg, opts)
+        let remote = qh.remote.clone();
+        self.put_to(&queue, alias.as_ref(), remote.as_ref(), msg, opts)
     }
 
     /// Opens, puts and closes in one call (MQ's MQPUT1): the usual way to send a reply.
@@ -555,16 +626,38 @@ impl Session {
         opts: &PutOptions,
     ) -> MqResult<PutOutcome> {
         self.check_running(opts.fail_if_quiescing)?;
-        let ObjectDescriptor::Queue { name, .. } = od else {
-            return Err(MqError::new(
-                Reason::ObjectTypeError,
-                "put1 needs a queue, not the queue manager object",
-            ));
+        let name = match od {
+            ObjectDescriptor::Queue { name, .. } => name,
+            ObjectDescriptor::QueueAt { name, qmgr }
+                if !qmgr.is_empty() && *qmgr != self.qm.name() =>
+            {
+                name
+            }
+            ObjectDescriptor::QueueAt { name, .. } => name,
+            ObjectDescriptor::QueueManager => {
+                return Err(MqError::new(
+                    Reason::ObjectTypeError,
+                    "put1 needs a queue, not the queue manager object",
+                ))
+            }
         };
-        match self.qm.lookup(name) {
-            Some(Object::Local(q)) => self.put_to(&q, None, msg, opts),
-            Some(Object::Remote(_)) => Err(crate::qmgr::remote_unavailable(name)),
-            Some(Object::Alias(_)) | Some(Object::Model(_)) => {
+        let at_remote = matches!(od, ObjectDescriptor::QueueAt { qmgr, .. } if !qmgr.is_empty() && *qmgr != self.qm.name());
+        let object = if at_remote {
+            None
+        } else {
+            self.qm.lookup(name)
+        };
+        match object {
+            Some(Object::Local(q)) => self.put_to(&q, None, None, msg, opts),
+            _ if at_remote => {
+                let h = self.open(od, OpenOptions::output())?;
+                let out = self.put(h, msg, opts);
+                let closed = self.close(h, CloseOptions::None);
+                let out = out?;
+                closed?;
+                Ok(out)
+            }
+            Some(Object::Alias(_)) | Some(Object::Model(_)) | Some(Object::Remote(_)) => {
                 let h = self.open(od, OpenOptions::output())?;
                 let out = self.put(h, msg, opts);
                 let closed = self.close(h, CloseOptions::None);
@@ -580,6 +673,7 @@ impl Session {
         &mut self,
         queue: &Arc<Queue>,
         alias: Option<&Arc<Mutex<AliasQueueAttrs>>>,
+        remote: Option<&RemoteDest>,
         mut msg: Message,
         opts: &PutOptions,
     ) -> MqResult<PutOutcome> {
@@ -609,7 +703,36 @@ impl Session {
                 msg.descriptor.priority = Priority::Value(a.def_priority);
             }
         }
+        if let Some(r) = remote {
+            if let Some(def) = &r.definition {
+                let a = def.lock();
+                if a.put_inhibited {
+                    return Err(MqError::new(
+                        Reason::PutInhibited,
+                        format!(
+                            "puts are inhibited on remote queue definition for {} at {}",
+                            r.queue, r.qmgr
+                        ),
+                    ));
+                }
+                if msg.descriptor.persistence == Persistence::AsQueueDef {
+                    msg.descriptor.persistence = a.def_persistence;
+                }
+                if msg.descriptor.priority == Priority::AsQueueDef {
+                    msg.descriptor.priority = Priority::Value(a.def_priority);
+                }
+            }
+            msg.transmission = Some(Box::new(crate::message::TransmissionHeader {
+                remote_queue: r.queue,
+                remote_qmgr: r.qmgr,
+                xmit_id: MsgId(shared.ids.next()),
+            }));
+        }
         let d = &mut msg.descriptor;
+        if !opts.set_all_context {
+            (d.reply_to_queue, d.reply_to_qmgr) =
+                self.qm.reply_to(d.reply_to_queue, d.reply_to_qmgr);
+        }
         let mut warning = None;
         if let Priority::Value(p) = d.priority {
             if p > MAX_PRIORITY {
@@ -639,9 +762,11 @@ impl Session {
         if opts.new_correl_id {
             d.correl_id = CorrelId(shared.ids.next());
         }
-        d.put_time = SystemTime::now();
-        d.put_appl_name = self.app_name;
-        d.user_id = self.user_id;
+        if !opts.set_all_context {
+            d.put_time = SystemTime::now();
+            d.put_appl_name = self.app_name;
+            d.user_id = self.user_id;
+        }
         d.backout_count = 0;
         let uow = if opts.syncpoint {
             Some(self.uow_slot()?)
@@ -810,11 +935,17 @@ impl Session {
                 if spec.browse.is_some() || browse == BrowseMode::UnderCursor {
                     self.set_cursor(h, Some(pos));
                 }
+                // HARDENBO: the get's record must be on disk before the message is handed
+                // over, so a crash before the commit raises its backout count for certain.
+                let harden = uow.is_some() && lsn.is_some() && queue.lock().attrs.harden_backout;
                 if let Some(u) = uow {
                     debug_assert_eq!(Some(u), self.uow_id);
                     self.join_uow(queue, pos, UowKind::Get);
                 }
-                self.logged(lsn, uow.is_some())?;
+                if harden {
+                    self.uow_logged = true;
+                }
+                self.logged(lsn, uow.is_some() && !harden)?;
                 Ok(GetAttempt::Got(self.shape(msg, expires_at, opts, now)))
             }
             GetStep::Wait(waiter) => {

@@ -9,12 +9,12 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use ferry_proto::msg::{open_flags, put_flags};
 use ferry_proto::{
     ShortStr, Status, WireDeadLetter, WireDescriptor, WireGetOptions, WireMessage, WireObject,
-    WireValue,
+    WireTransmission, WireValue,
 };
 
 use crate::message::{
     CorrelId, DeadLetterHeader, Message, MessageDescriptor, MessageType, MsgId, Persistence,
-    Priority, Properties, PropertyValue,
+    Priority, Properties, PropertyValue, TransmissionHeader,
 };
 use crate::name::{object_name, ApplName, FormatName, ObjectName, UserId};
 use crate::options::{
@@ -165,6 +165,11 @@ pub fn message_to_wire(m: &Message) -> WireMessage {
             put_appl_name: ShortStr::new(d.put_appl_name.as_str()),
             put_time_ms: ms(d.put_time),
         }),
+        transmission: m.transmission.as_ref().map(|t| WireTransmission {
+            remote_queue: ShortStr::new(t.remote_queue.as_str()),
+            remote_qmgr: ShortStr::new(t.remote_qmgr.as_str()),
+            xmit_id: t.xmit_id.0,
+        }),
         body: m.body.clone(),
     }
 }
@@ -186,10 +191,19 @@ pub fn message_from_wire(w: WireMessage) -> Result<Message, MqError> {
             put_time: time(d.put_time_ms),
         })),
     };
+    let transmission = match &w.transmission {
+        None => None,
+        Some(t) => Some(Box::new(TransmissionHeader {
+            remote_queue: object_name(t.remote_queue.as_str())?,
+            remote_qmgr: object_name(t.remote_qmgr.as_str())?,
+            xmit_id: MsgId(t.xmit_id),
+        })),
+    };
     Ok(Message {
         descriptor: descriptor_from_wire(&w.descriptor)?,
         properties,
         dead_letter,
+        transmission,
         body: w.body,
     })
 }
@@ -207,6 +221,11 @@ pub fn object_to_wire(od: &ObjectDescriptor) -> WireObject {
             name: name.to_string(),
             dynamic_name: dynamic_name.clone().unwrap_or_default(),
         },
+        ObjectDescriptor::QueueAt { name, qmgr } => WireObject {
+            kind: 2,
+            name: name.to_string(),
+            dynamic_name: qmgr.to_string(),
+        },
     }
 }
 
@@ -214,6 +233,10 @@ pub fn object_to_wire(od: &ObjectDescriptor) -> WireObject {
 pub fn object_from_wire(w: &WireObject) -> Result<ObjectDescriptor, MqError> {
     Ok(match w.kind {
         1 => ObjectDescriptor::QueueManager,
+        2 => ObjectDescriptor::QueueAt {
+            name: object_name(&w.name)?,
+            qmgr: object_name(&w.dynamic_name)?,
+        },
         _ => ObjectDescriptor::Queue {
             name: object_name(&w.name)?,
             dynamic_name: (!w.dynamic_name.is_empty()).then(|| w.dynamic_name.clone()),
@@ -325,6 +348,7 @@ pub fn put_from_wire(f: u32) -> Result<PutOptions, MqError> {
             PutResponseMode::AsQueueDef
         },
         fail_if_quiescing: f & put_flags::FAIL_IF_QUIESCING != 0,
+        set_all_context: false,
     })
 }
 

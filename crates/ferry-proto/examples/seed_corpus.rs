@@ -19,6 +19,7 @@ fn main() {
             ("s".into(), WireValue::String("v".into())),
         ],
         dead_letter: None,
+        transmission: None,
         body: Bytes::from_static(b"hello"),
     };
     let object = WireObject {

@@ -272,7 +272,19 @@ pub struct WireDeadLetter {
     pub put_time_ms: u64,
 }
 
-/// A message on the wire: descriptor, properties, optional dead-letter header, body.
+/// A transmission header on the wire (a message on its way to another queue manager).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WireTransmission {
+    /// Destination queue at the remote queue manager.
+    pub remote_queue: ShortStr,
+    /// Destination queue manager.
+    pub remote_qmgr: ShortStr,
+    /// The unique transmission id.
+    pub xmit_id: [u8; ID_LEN],
+}
+
+/// A message on the wire: descriptor, properties, optional dead-letter and transmission
+/// headers, body.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WireMessage {
     /// Descriptor.
@@ -281,6 +293,8 @@ pub struct WireMessage {
     pub properties: Vec<(String, WireValue)>,
     /// Dead-letter header.
     pub dead_letter: Option<WireDeadLetter>,
+    /// Transmission header.
+    pub transmission: Option<WireTransmission>,
     /// Body (zero-copy slice of the frame when decoded).
     pub body: Bytes,
 }
@@ -294,17 +308,22 @@ impl WireMessage {
             out.put_str16(n);
             v.encode(out);
         }
-        match &self.dead_letter {
-            None => out.put_u8(0),
-            Some(d) => {
-                out.put_u8(1);
-                out.put_u32_le(d.reason);
-                out.put_str8(d.dest_queue.as_str());
-                out.put_str8(d.dest_qmgr.as_str());
-                out.put_str8(d.original_format.as_str());
-                out.put_str8(d.put_appl_name.as_str());
-                out.put_u64_le(d.put_time_ms);
-            }
+        // Header flags: bit 0 a dead-letter header follows, bit 1 a transmission header.
+        out.put_u8(
+            u8::from(self.dead_letter.is_some()) | (u8::from(self.transmission.is_some()) << 1),
+        );
+        if let Some(d) = &self.dead_letter {
+            out.put_u32_le(d.reason);
+            out.put_str8(d.dest_queue.as_str());
+            out.put_str8(d.dest_qmgr.as_str());
+            out.put_str8(d.original_format.as_str());
+            out.put_str8(d.put_appl_name.as_str());
+            out.put_u64_le(d.put_time_ms);
+        }
+        if let Some(t) = &self.transmission {
+            out.put_str8(t.remote_queue.as_str());
+            out.put_str8(t.remote_qmgr.as_str());
+            out.put_slice(&t.xmit_id);
         }
         out.put_bytes32(&self.body);
     }
@@ -318,9 +337,16 @@ impl WireMessage {
             let name = r.str16("property name")?;
             properties.push((name, WireValue::decode(r)?));
         }
-        let dead_letter = match r.u8("dead-letter flag")? {
+        let flags = r.u8("header flags")?;
+        if flags > 3 {
+            return Err(WireError::BadValue {
+                what: "header flags",
+                value: flags as u64,
+            });
+        }
+        let dead_letter = match flags & 1 {
             0 => None,
-            1 => Some(WireDeadLetter {
+            _ => Some(WireDeadLetter {
                 reason: r.u32("dead-letter reason")?,
                 dest_queue: r.short_str("dead-letter queue")?,
                 dest_qmgr: r.short_str("dead-letter queue manager")?,
@@ -328,31 +354,35 @@ impl WireMessage {
                 put_appl_name: r.short_str("dead-letter application")?,
                 put_time_ms: r.u64("dead-letter time")?,
             }),
-            v => {
-                return Err(WireError::BadValue {
-                    what: "dead-letter flag",
-                    value: v as u64,
-                })
-            }
+        };
+        let transmission = match flags & 2 {
+            0 => None,
+            _ => Some(WireTransmission {
+                remote_queue: r.short_str("transmission queue")?,
+                remote_qmgr: r.short_str("transmission queue manager")?,
+                xmit_id: r.array("transmission id")?,
+            }),
         };
         let body = r.bytes32("body")?;
         Ok(WireMessage {
             descriptor,
             properties,
             dead_letter,
+            transmission,
             body,
         })
     }
 }
 
-/// What to open: 0 = queue (name, dynamic name pattern), 1 = the queue manager object.
+/// What to open: 0 = queue (name, dynamic name pattern), 1 = the queue manager object,
+/// 2 = a queue at a named queue manager (name, queue manager name in `dynamic_name`'s place).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WireObject {
-    /// 0 queue, 1 queue manager.
+    /// 0 queue, 1 queue manager, 2 queue at a queue manager.
     pub kind: u8,
     /// Queue (or model) name.
     pub name: String,
-    /// Dynamic queue pattern; empty for none.
+    /// Kind 0: dynamic queue pattern (empty for none); kind 2: the queue manager's name.
     pub dynamic_name: String,
 }
 
@@ -364,7 +394,7 @@ impl WireObject {
     }
     fn decode(r: &mut Reader) -> Result<Self, WireError> {
         let kind = r.u8("object kind")?;
-        if kind > 1 {
+        if kind > 2 {
             return Err(WireError::BadValue {
                 what: "object kind",
                 value: kind as u64,

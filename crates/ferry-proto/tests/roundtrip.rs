@@ -83,9 +83,10 @@ fn arb_message() -> impl Strategy<Value = WireMessage> {
             arb_str(28),
             any::<u64>(),
         )),
+        proptest::option::of((arb_str(48), arb_str(48), any::<[u8; 24]>())),
         proptest::collection::vec(any::<u8>(), 0..300),
     )
-        .prop_map(|(descriptor, properties, dl, body)| WireMessage {
+        .prop_map(|(descriptor, properties, dl, xmit, body)| WireMessage {
             descriptor,
             properties,
             dead_letter: dl.map(
@@ -100,12 +101,17 @@ fn arb_message() -> impl Strategy<Value = WireMessage> {
                     }
                 },
             ),
+            transmission: xmit.map(|(q, m, id)| WireTransmission {
+                remote_queue: q.as_str().into(),
+                remote_qmgr: m.as_str().into(),
+                xmit_id: id,
+            }),
             body: Bytes::from(body),
         })
 }
 
 fn arb_object() -> impl Strategy<Value = WireObject> {
-    (0u8..2, arb_str(48), arb_str(48)).prop_map(|(kind, name, dynamic_name)| WireObject {
+    (0u8..3, arb_str(48), arb_str(48)).prop_map(|(kind, name, dynamic_name)| WireObject {
         kind,
         name,
         dynamic_name,
