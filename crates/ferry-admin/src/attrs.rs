@@ -429,6 +429,22 @@ pub fn channel_fields(name: &ObjectName, a: &ChannelAttrs) -> Vec<Field> {
             v.push(f("CONNAME", &a.conn_name, Kind::Text));
             v.push(f("XMITQ", a.xmit_queue, Kind::Name));
             v.push(f("BATCHSZ", a.batch_size, Kind::Int));
+            v.push(f("BATCHINT", a.batch_interval_ms, Kind::Int));
+            v.push(f("BATCHLIM", a.batch_limit_kib, Kind::Int));
+            v.push(f("DISCINT", a.disc_interval_secs, Kind::Int));
+            v.push(f("SHORTRTY", a.short_retry, Kind::Int));
+            v.push(f("SHORTTMR", a.short_timer_secs, Kind::Int));
+            v.push(f("LONGRTY", a.long_retry, Kind::Int));
+            v.push(f("LONGTMR", a.long_timer_secs, Kind::Int));
+            v.push(f(
+                "COMPMSG",
+                if a.compression.is_empty() {
+                    "NONE".to_owned()
+                } else {
+                    a.compression.join(" ")
+                },
+                Kind::Word,
+            ));
         }
         ChannelType::Receiver => v.push(f("BATCHSZ", a.batch_size, Kind::Int)),
         ChannelType::ServerConn => {
@@ -459,6 +475,30 @@ pub fn set_channel(a: &mut ChannelAttrs, p: &Param) -> Result<(), ParseError> {
         "BATCHSZ" => a.batch_size = int(p, 9999)?,
         "SHARECNV" => a.share_conversations = int(p, 999_999_999)?,
         "MAXINST" => a.max_instances = int(p, 999_999_999)?,
+        "DISCINT" => a.disc_interval_secs = int(p, 999_999)?,
+        "SHORTRTY" => a.short_retry = int(p, 999_999_999)?,
+        "SHORTTMR" => a.short_timer_secs = int(p, 999_999_999)?,
+        "LONGRTY" => a.long_retry = int(p, 999_999_999)?,
+        "LONGTMR" => a.long_timer_secs = int(p, 999_999_999)?,
+        "BATCHINT" => a.batch_interval_ms = int(p, 999_999_999)?,
+        "BATCHLIM" => a.batch_limit_kib = int(p, 999_999)?,
+        "COMPMSG" => {
+            let mut list = Vec::new();
+            for w in text(p)?.split([' ', ',']).filter(|w| !w.is_empty()) {
+                let w = w.to_ascii_uppercase();
+                match w.as_str() {
+                    "NONE" => {}
+                    "LZ4FAST" | "LZ4HIGH" | "ZLIBFAST" | "ZLIBHIGH" => list.push(w),
+                    other => {
+                        return Err(bad(
+                            p,
+                            format!("COMPMSG value {other} is not NONE, LZ4FAST, LZ4HIGH, ZLIBFAST or ZLIBHIGH"),
+                        ))
+                    }
+                }
+            }
+            a.compression = list;
+        }
         _ => return Err(unknown(p, "CHANNEL")),
     }
     Ok(())

@@ -342,26 +342,105 @@ fn execute(qm: &QueueManager, c: &Command) -> Outcome {
             }
             reply(c, out)
         }
-        (Verb::Start | Verb::Stop, Object::Channel) => Err(fail(
-            "AMQ8154E",
-            "channels between queue managers are not available in this version",
-        )),
-        (Verb::Display, Object::ChStatus) => {
-            generic(c)?;
+        (Verb::Start, Object::Channel) => {
+            let n = specific(c)?;
+            qm.start_channel(n.as_str())?;
             reply(
                 c,
                 vec![info(
-                    "AMQ8420I",
-                    "Channel status not found (no channel is running).",
+                    "AMQ8018I",
+                    format!("Start IBM MQ channel accepted: {n}."),
                 )],
             )
         }
+        (Verb::Stop, Object::Channel) => {
+            let n = specific(c)?;
+            qm.stop_channel(n.as_str())?;
+            reply(
+                c,
+                vec![info(
+                    "AMQ8019I",
+                    format!("Stop IBM MQ channel accepted: {n}."),
+                )],
+            )
+        }
+        (Verb::Display, Object::ChStatus) => display_chstatus(qm, c),
         (Verb::Dump, Object::QMgr) => dump(qm, c),
         (v, o) => Err(fail(
             "AMQ8405E",
             format!("{} {} is not a command", verb_word(v), o.keyword()),
         )),
     }
+}
+
+fn display_chstatus(qm: &QueueManager, c: &Command) -> Outcome {
+    let pattern = generic(c)?;
+    let mut out = Vec::new();
+    for (name, st) in qm
+        .channel_statuses()
+        .into_iter()
+        .filter(|(n, _)| matches(&pattern, n))
+    {
+        let (sdate, stime) = st.started.map(date_time).unwrap_or_default();
+        let (ldate, ltime) = st.last_msg.map(date_time).unwrap_or_default();
+        let fields = vec![
+            field("CHANNEL", name, Kind::Name),
+            field(
+                "CHLTYPE",
+                if st.sender { "SDR" } else { "RCVR" },
+                Kind::Status,
+            ),
+            field("STATUS", st.state.word(), Kind::Status),
+            field("CONNAME", &st.conname, Kind::Status),
+            field("RQMNAME", &st.remote_qmgr, Kind::Status),
+            field("XMITQ", &st.xmit_queue, Kind::Status),
+            field("MSGS", st.msgs, Kind::Status),
+            field(
+                if st.sender { "BYTSSENT" } else { "BYTSRCVD" },
+                st.bytes,
+                Kind::Status,
+            ),
+            field("BATCHES", st.batches, Kind::Status),
+            field("BATCHSZ", st.batch_size, Kind::Status),
+            field(
+                "AVGBATSZ",
+                st.msgs.checked_div(st.batches).unwrap_or(0),
+                Kind::Status,
+            ),
+            field("CURSEQNO", st.seq, Kind::Status),
+            field(
+                "INDOUBT",
+                if st.in_doubt { "YES" } else { "NO" },
+                Kind::Status,
+            ),
+            field("COMPRESS", &st.compression, Kind::Status),
+            field("NETTIME", st.net_time_us, Kind::Status),
+            field("XQTIME", st.xmitq_time_us, Kind::Status),
+            field("DLQMSGS", st.dead_lettered, Kind::Status),
+            field("CHSTADA", sdate, Kind::Status),
+            field("CHSTATI", stime, Kind::Status),
+            field("LSTMSGDA", ldate, Kind::Status),
+            field("LSTMSGTI", ltime, Kind::Status),
+            field("LASTERR", &st.last_error, Kind::Status),
+        ];
+        if let Some(fields) = shown(
+            c,
+            fields,
+            &[
+                "CHANNEL", "CHLTYPE", "STATUS", "CONNAME", "RQMNAME", "XMITQ",
+            ],
+        )? {
+            out.push(object(
+                "AMQ8417I",
+                "Display Channel Status details.",
+                fields,
+            ));
+        }
+    }
+    if out.is_empty() {
+        return reply(c, vec![info("AMQ8420I", "Channel Status not found.")]);
+    }
+    reply(c, out)
 }
 
 fn verb_word(v: Verb) -> &'static str {

@@ -344,8 +344,6 @@ impl Connection {
         }
     }
 
-    /// Async put outcomes since the last call (MQSTAT), which resets them. Embedded puts are
-    /// always synchronous, so an embedded connection reports no async puts.
     /// Runs MQSC-style administrative commands (one per line; see docs/admin.md) on the queue
     /// manager this connection reaches, and returns a reply per command. Definitions the
     /// script makes are durable before this returns.
@@ -367,10 +365,101 @@ impl Connection {
         }
     }
 
+    /// The sending end of a message channel introduces itself to the queue manager this
+    /// connection reaches (where `channel` must be defined as a receiver), offering its batch
+    /// size, message length and last committed sequence number; returns the receiver's side.
+    /// Used by the server's sender channels (docs/channels.md); remote connections only.
+    pub fn channel_start(
+        &mut self,
+        channel: &str,
+        sender_qmgr: &str,
+        batch_size: u32,
+        max_msg_length: u32,
+        seq: u64,
+    ) -> MqResult<ChannelPeer> {
+        let req = ferry_proto::Request::ChannelStart {
+            channel: channel.to_owned(),
+            sender_qmgr: sender_qmgr.to_owned(),
+            batch_size,
+            max_msg_length,
+            seq,
+        };
+        match self.channel_call(&req)? {
+            ferry_proto::Reply::ChannelStarted {
+                qmgr,
+                batch_size,
+                max_msg_length,
+                seq,
+                ids,
+            } => Ok(ChannelPeer {
+                qmgr,
+                batch_size,
+                max_msg_length,
+                committed: ferry_core::channel::SyncRecord {
+                    seq,
+                    ids: ids.into_iter().map(ferry_core::MsgId).collect(),
+                },
+            }),
+            other => Err(unexpected("channel start", &other)),
+        }
+    }
+
+    /// Sends one batch of a message channel (messages with transmission headers); returns
+    /// once the receiver has committed it: (delivered, dead-lettered).
+    pub fn channel_batch(&mut self, seq: u64, messages: &[Message]) -> MqResult<(u32, u32)> {
+        let req = ferry_proto::Request::ChannelBatch {
+            seq,
+            messages: messages
+                .iter()
+                .map(ferry_core::wire::message_to_wire)
+                .collect(),
+        };
+        match self.channel_call(&req)? {
+            ferry_proto::Reply::ChannelBatchDone {
+                seq: done,
+                delivered,
+                dead_lettered,
+            } if done == seq => Ok((delivered, dead_lettered)),
+            other => Err(unexpected("channel batch", &other)),
+        }
+    }
+
+    fn channel_call(&mut self, req: &ferry_proto::Request) -> MqResult<ferry_proto::Reply> {
+        match &mut self.transport {
+            Transport::Embedded { .. } => Err(MqError::new(
+                Reason::FunctionNotSupported,
+                "channels connect to another queue manager over a socket, not embedded",
+            )),
+            Transport::Remote { remote, .. } => remote.channel_call(req),
+        }
+    }
+
+    /// Async put outcomes since the last call (MQSTAT), which resets them. Embedded puts are
+    /// always synchronous, so an embedded connection reports no async puts.
     pub fn async_put_status(&mut self) -> MqResult<AsyncPutStatus> {
         match &mut self.transport {
             Transport::Embedded { .. } => Ok(AsyncPutStatus::default()),
             Transport::Remote { remote, .. } => remote.status(),
         }
     }
+}
+
+/// The receiving end of a message channel, as it answered [`Connection::channel_start`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChannelPeer {
+    /// The receiving queue manager.
+    pub qmgr: String,
+    /// The batch size both ends use.
+    pub batch_size: u32,
+    /// The message length both ends accept.
+    pub max_msg_length: u32,
+    /// The receiver's last committed batch.
+    pub committed: ferry_core::channel::SyncRecord,
+}
+
+fn unexpected(what: &str, reply: &ferry_proto::Reply) -> MqError {
+    MqError::new(
+        Reason::UnexpectedError,
+        format!("unexpected answer to a {what}: {reply:?}"),
+    )
 }

@@ -283,6 +283,10 @@ impl Reconnecting {
         self.call(false, |r| r.admin(script))
     }
 
+    pub fn channel_call(&mut self, req: &ferry_proto::Request) -> MqResult<ferry_proto::Reply> {
+        self.call(false, |r| r.channel_call(req))
+    }
+
     pub fn status(&mut self) -> MqResult<AsyncPutStatus> {
         let mut s = self.call(false, |r| r.status())?;
         let lost = std::mem::take(&mut self.async_lost);

@@ -478,6 +478,11 @@ impl Remote {
         ConvCore::status_result(self.call(&Request::Status)?)
     }
 
+    /// A channel request (the sending end of a message channel); the reply as it came.
+    pub fn channel_call(&mut self, req: &Request) -> MqResult<ferry_proto::Reply> {
+        self.call(req)
+    }
+
     /// Runs administrative commands on the server; returns the answer (JSON), gathered from
     /// as many parts as it came in.
     pub fn admin(&mut self, script: &str) -> MqResult<Vec<u8>> {

@@ -90,6 +90,19 @@ pub struct Catalog {
     pub(crate) hook: parking_lot::RwLock<Option<Arc<dyn ListenerHook>>>,
     /// The queue manager's directory, when it has one (ALTER QMGR writes qm.toml there).
     pub(crate) dir: std::sync::OnceLock<PathBuf>,
+    /// Live channel instances' status.
+    pub(crate) chstatus: parking_lot::RwLock<BTreeMap<ObjectName, crate::channel::StatusCell>>,
+    /// The server's channel control (START / STOP / RESET / RESOLVE CHANNEL).
+    pub(crate) channel_hook: parking_lot::RwLock<Option<Arc<dyn ChannelHook>>>,
+}
+
+/// Implemented by a server so START / STOP / RESET / RESOLVE CHANNEL act on running sender
+/// channels. Without one (an embedded queue manager) those commands fail with a clear reason.
+pub trait ChannelHook: Send + Sync + std::fmt::Debug {
+    /// Starts the sender channel `name` (a STOPPED one too).
+    fn start(&self, name: ObjectName) -> MqResult<()>;
+    /// Stops it.
+    fn stop(&self, name: ObjectName) -> MqResult<()>;
 }
 
 fn unknown(kind: ObjectKind, name: &ObjectName) -> MqError {
@@ -106,6 +119,7 @@ impl QueueManager {
     /// Defines (or with `replace`, replaces) a channel.
     pub fn define_channel(&self, name: &str, attrs: ChannelAttrs, replace: bool) -> MqResult<()> {
         let n = crate::name::object_name(name)?;
+        crate::channel::check_channel_name(&n)?;
         attrs.validate()?;
         let _gate = self.persist().map(|p| p.gate());
         {
@@ -213,6 +227,40 @@ impl QueueManager {
     /// Registers the server's listener control.
     pub fn set_listener_hook(&self, hook: Arc<dyn ListenerHook>) {
         *self.shared.catalog.hook.write() = Some(hook);
+    }
+
+    /// Registers (or with `None` removes) the server's channel control.
+    pub fn set_channel_hook(&self, hook: Option<Arc<dyn ChannelHook>>) {
+        *self.shared.catalog.channel_hook.write() = hook;
+    }
+
+    fn channel_hook(&self) -> MqResult<Arc<dyn ChannelHook>> {
+        self.shared.catalog.channel_hook.read().clone().ok_or_else(|| {
+            MqError::new(
+                Reason::FunctionNotSupported,
+                "channels run in the server ('ferry qm start'); this queue manager is hosted in an application",
+            )
+        })
+    }
+
+    /// START CHANNEL: a sender channel starts (or starts again after STOP).
+    pub fn start_channel(&self, name: &str) -> MqResult<()> {
+        let n = crate::name::object_name(name)?;
+        let def = self.channel(name)?;
+        if def.channel_type != crate::objects::ChannelType::Sender {
+            return Err(MqError::new(
+                Reason::ObjectTypeError,
+                format!("channel {n} is not a sender; a receiver starts when its sender connects"),
+            ));
+        }
+        self.channel_hook()?.start(n)
+    }
+
+    /// STOP CHANNEL.
+    pub fn stop_channel(&self, name: &str) -> MqResult<()> {
+        let n = crate::name::object_name(name)?;
+        self.channel(name)?;
+        self.channel_hook()?.stop(n)
     }
 
     /// Unregisters the server's listener control (the server is stopping).

@@ -10,6 +10,7 @@
 //! the server drives a `Session` per remote connection.
 
 pub mod catalog;
+pub mod channel;
 pub mod checkpoint;
 pub mod clock;
 pub mod config;

@@ -359,6 +359,7 @@ pub enum ChannelType {
 
 /// A channel definition (DEFINE CHANNEL).
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct ChannelAttrs {
     /// CHLTYPE.
     pub channel_type: ChannelType,
@@ -378,6 +379,26 @@ pub struct ChannelAttrs {
     pub share_conversations: u32,
     /// MAXINST: most instances (server connections).
     pub max_instances: u32,
+    /// DISCINT, seconds: a sender whose transmission queue stays empty this long disconnects
+    /// (and starts again when a message arrives); 0 never.
+    pub disc_interval_secs: u32,
+    /// SHORTRTY: quick retries after a failure, every SHORTTMR seconds.
+    pub short_retry: u32,
+    /// SHORTTMR, seconds.
+    pub short_timer_secs: u32,
+    /// LONGRTY: slow retries once the quick ones are used up, every LONGTMR seconds; then the
+    /// channel stops.
+    pub long_retry: u32,
+    /// LONGTMR, seconds.
+    pub long_timer_secs: u32,
+    /// BATCHINT, milliseconds: how long a sender waits for more messages before ending a batch
+    /// that is not full (0: end it as soon as the transmission queue is empty).
+    pub batch_interval_ms: u32,
+    /// BATCHLIM, KiB: a batch ends once it holds this much (at least one message).
+    pub batch_limit_kib: u32,
+    /// COMPMSG: message compression the sender offers, most preferred first (NONE, LZ4FAST,
+    /// LZ4HIGH, ZLIBFAST, ZLIBHIGH); the receiving server picks the first it accepts.
+    pub compression: Vec<String>,
 }
 
 impl Default for ChannelAttrs {
@@ -392,6 +413,14 @@ impl Default for ChannelAttrs {
             batch_size: 50,
             share_conversations: 10,
             max_instances: 999_999_999,
+            disc_interval_secs: 6000,
+            short_retry: 10,
+            short_timer_secs: 60,
+            long_retry: 999_999_999,
+            long_timer_secs: 1200,
+            batch_interval_ms: 0,
+            batch_limit_kib: 5000,
+            compression: Vec::new(),
         }
     }
 }
@@ -409,6 +438,13 @@ impl ChannelAttrs {
             999_999_999,
         )?;
         check_range("MAXINST", self.max_instances as usize, 0, 999_999_999)?;
+        check_range("DISCINT", self.disc_interval_secs as usize, 0, 999_999)?;
+        check_range("SHORTRTY", self.short_retry as usize, 0, 999_999_999)?;
+        check_range("SHORTTMR", self.short_timer_secs as usize, 0, 999_999_999)?;
+        check_range("LONGRTY", self.long_retry as usize, 0, 999_999_999)?;
+        check_range("LONGTMR", self.long_timer_secs as usize, 0, 999_999_999)?;
+        check_range("BATCHINT", self.batch_interval_ms as usize, 0, 999_999_999)?;
+        check_range("BATCHLIM", self.batch_limit_kib as usize, 0, 999_999)?;
         if self.description.len() > 64 {
             return Err(MqError::new(
                 Reason::AttributeValueError,

@@ -255,6 +255,12 @@ reasons! {
     /// The property does not exist.
     PropertyNotAvailable = 2471, "MQRC_PROPERTY_NOT_AVAILABLE", Failed,
         "the message has no property with this name";
+    /// The channel is not available: stopped, not defined at the partner, or already running.
+    ChannelNotAvailable = 2537, "MQRC_CHANNEL_NOT_AVAILABLE", Failed,
+        "the channel is not available: it is stopped, not defined at its partner, or already running";
+    /// The partner queue manager could not be reached.
+    HostNotAvailable = 2538, "MQRC_HOST_NOT_AVAILABLE", Failed,
+        "the partner queue manager could not be reached at the channel's CONNAME; the channel retries";
     /// Reconnection failed (automatic reconnect gave up).
     ReconnectFailed = 2548, "MQRC_RECONNECT_FAILED", Failed,
         "automatic reconnection gave up; reconnect by hand when the queue manager is back";
@@ -282,6 +288,9 @@ reasons! {
     /// The configuration has an unknown key or a bad value.
     ConfigError = 6004, "FERRY_RC_CONFIG_ERROR", Failed,
         "the configuration (qm.toml, FERRY_<SECTION>_<KEY> environment variables or --set) has an unknown key or a bad value; 'ferry qm check' shows it";
+    /// Channel sequence numbers differ by more than one in-doubt batch.
+    ChannelSeqNumError = 6005, "FERRY_RC_CHANNEL_SEQUENCE_ERROR", Failed,
+        "the two ends of the channel disagree about the last batch; RESET CHANNEL at the sender (the message says to which number)";
 }
 
 impl fmt::Display for Reason {

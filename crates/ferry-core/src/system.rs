@@ -15,6 +15,9 @@ pub const DEFAULT_MODEL_QUEUE: &str = "SYSTEM.DEFAULT.MODEL.QUEUE";
 pub const DURABLE_MODEL_QUEUE: &str = "SYSTEM.DURABLE.MODEL.QUEUE";
 /// Where administrative command messages arrive (used by the admin issue).
 pub const ADMIN_COMMAND_QUEUE: &str = "SYSTEM.ADMIN.COMMAND.QUEUE";
+/// Channel synchronisation records: one persistent message per channel holding its last
+/// committed batch (sequence number and transmission ids), as MQ's queue of the same name.
+pub const CHANNEL_SYNC_QUEUE: &str = "SYSTEM.CHANNEL.SYNCQ";
 /// Developer queues defined by default, as in MQ's developer configuration.
 pub const DEV_QUEUES: [&str; 3] = ["DEV.QUEUE.1", "DEV.QUEUE.2", "DEV.QUEUE.3"];
 
@@ -40,6 +43,16 @@ pub(crate) fn define_system_objects(qm: &QueueManager, dev_queues: bool) -> MqRe
     qm.define_queue(
         ADMIN_COMMAND_QUEUE,
         local("Administrative commands", 5000),
+        false,
+    )?;
+    qm.define_queue(
+        CHANNEL_SYNC_QUEUE,
+        QueueDefinition::Local(LocalQueueAttrs {
+            description: "Channel synchronisation records".into(),
+            def_persistence: Persistence::Persistent,
+            max_depth: 100_000,
+            ..LocalQueueAttrs::default()
+        }),
         false,
     )?;
     qm.define_queue(

@@ -48,6 +48,11 @@ pub enum Opcode {
     Admin = 15,
     /// The next part of an administrative answer.
     AdminMore = 16,
+    /// A sender channel introduces itself to the receiving queue manager and learns the
+    /// receiver's last committed batch (docs/channels.md).
+    ChannelStart = 17,
+    /// A batch of messages from a sender channel: one unit of work at the receiver.
+    ChannelBatch = 18,
 }
 
 impl Opcode {
@@ -71,6 +76,8 @@ impl Opcode {
             14 => Stream,
             15 => Admin,
             16 => AdminMore,
+            17 => ChannelStart,
+            18 => ChannelBatch,
             _ => return Err(WireError::UnknownOpcode { opcode: b }),
         })
     }
@@ -580,6 +587,27 @@ pub enum Request {
     },
     /// The next part of the last administrative answer.
     AdminMore,
+    /// A sender channel starts (the conversation becomes the receiving end of `channel`).
+    ChannelStart {
+        /// The channel's name (defined as RCVR at the receiver).
+        channel: String,
+        /// The sending queue manager.
+        sender_qmgr: String,
+        /// The sender's BATCHSZ.
+        batch_size: u32,
+        /// The sender's MAXMSGL.
+        max_msg_length: u32,
+        /// The sender's last committed batch sequence number.
+        seq: u64,
+    },
+    /// One batch: the receiver delivers every message (or dead-letters it) and records `seq`
+    /// as committed, in one unit of work, before it answers.
+    ChannelBatch {
+        /// This batch's sequence number.
+        seq: u64,
+        /// The messages, each with its transmission header.
+        messages: Vec<WireMessage>,
+    },
 }
 
 impl Request {
@@ -602,6 +630,8 @@ impl Request {
             Request::Stream { .. } => Opcode::Stream,
             Request::Admin { .. } => Opcode::Admin,
             Request::AdminMore => Opcode::AdminMore,
+            Request::ChannelStart { .. } => Opcode::ChannelStart,
+            Request::ChannelBatch { .. } => Opcode::ChannelBatch,
         }
     }
 
@@ -677,6 +707,26 @@ impl Request {
                 out.put_u32_le(*consumed);
             }
             Request::Admin { script } => out.put_bytes32(script.as_bytes()),
+            Request::ChannelStart {
+                channel,
+                sender_qmgr,
+                batch_size,
+                max_msg_length,
+                seq,
+            } => {
+                out.put_str8(channel);
+                out.put_str8(sender_qmgr);
+                out.put_u32_le(*batch_size);
+                out.put_u32_le(*max_msg_length);
+                out.put_u64_le(*seq);
+            }
+            Request::ChannelBatch { seq, messages } => {
+                out.put_u64_le(*seq);
+                out.put_u32_le(messages.len() as u32);
+                for m in messages {
+                    m.encode(out);
+                }
+            }
             Request::Disconnect
             | Request::Commit
             | Request::Backout
@@ -782,6 +832,24 @@ impl Request {
                 }
             }
             Opcode::AdminMore => Request::AdminMore,
+            Opcode::ChannelStart => Request::ChannelStart {
+                channel: r.str8("channel name")?,
+                sender_qmgr: r.str8("sender queue manager")?,
+                batch_size: r.u32("batch size")?,
+                max_msg_length: r.u32("max message length")?,
+                seq: r.u64("sequence number")?,
+            },
+            Opcode::ChannelBatch => {
+                let seq = r.u64("sequence number")?;
+                // The smallest message is well over 32 bytes, so the count is checked against
+                // what the frame can hold before anything is allocated.
+                let n = r.count("message count", 32)?;
+                let mut messages = Vec::with_capacity(n);
+                for _ in 0..n {
+                    messages.push(WireMessage::decode(&mut r)?);
+                }
+                Request::ChannelBatch { seq, messages }
+            }
         };
         r.finish("request")?;
         Ok(req)
@@ -910,6 +978,29 @@ pub enum Reply {
         /// First failure's detail.
         first_detail: String,
     },
+    /// The receiving end of a channel is ready.
+    ChannelStarted {
+        /// The receiving queue manager.
+        qmgr: String,
+        /// The batch size both ends use (the lower of the two BATCHSZ).
+        batch_size: u32,
+        /// The message length both ends accept (the lower of the two MAXMSGL).
+        max_msg_length: u32,
+        /// The receiver's last committed batch.
+        seq: u64,
+        /// The transmission ids of that batch (for resolving a batch the sender is in doubt
+        /// about).
+        ids: Vec<[u8; ID_LEN]>,
+    },
+    /// A batch is committed at the receiver.
+    ChannelBatchDone {
+        /// Its sequence number.
+        seq: u64,
+        /// Messages put to their destination queues.
+        delivered: u32,
+        /// Messages put to the dead-letter queue instead.
+        dead_lettered: u32,
+    },
     /// A part of an administrative answer (JSON, docs/admin.md), with whether more follows.
     Admin {
         /// This part's bytes.
@@ -1004,6 +1095,31 @@ pub fn encode_response(out: &mut BytesMut, status: &Status, reply: &Reply) {
             out.put_u8(u8::from(*more));
             out.put_bytes32(data);
         }
+        Reply::ChannelStarted {
+            qmgr,
+            batch_size,
+            max_msg_length,
+            seq,
+            ids,
+        } => {
+            out.put_str8(qmgr);
+            out.put_u32_le(*batch_size);
+            out.put_u32_le(*max_msg_length);
+            out.put_u64_le(*seq);
+            out.put_u32_le(ids.len() as u32);
+            for id in ids {
+                out.put_slice(id);
+            }
+        }
+        Reply::ChannelBatchDone {
+            seq,
+            delivered,
+            dead_lettered,
+        } => {
+            out.put_u64_le(*seq);
+            out.put_u32_le(*delivered);
+            out.put_u32_le(*dead_lettered);
+        }
     }
 }
 
@@ -1084,6 +1200,23 @@ pub fn decode_response(opcode: u8, payload: Bytes) -> Result<(Status, Reply), Wi
                 data: r.bytes32("admin answer")?,
             }
         }
+        Opcode::ChannelStart => Reply::ChannelStarted {
+            qmgr: r.str8("queue manager")?,
+            batch_size: r.u32("batch size")?,
+            max_msg_length: r.u32("max message length")?,
+            seq: r.u64("sequence number")?,
+            ids: {
+                let n = r.count("id count", ID_LEN)?;
+                (0..n)
+                    .map(|_| r.array("transmission id"))
+                    .collect::<Result<_, _>>()?
+            },
+        },
+        Opcode::ChannelBatch => Reply::ChannelBatchDone {
+            seq: r.u64("sequence number")?,
+            delivered: r.u32("delivered")?,
+            dead_lettered: r.u32("dead-lettered")?,
+        },
         Opcode::Stream => return Err(WireError::UnknownOpcode { opcode }),
         Opcode::Disconnect
         | Opcode::Close

@@ -145,6 +145,124 @@ struct Conv {
     streams: HashMap<u32, Stream>,
     /// The rest of an administrative answer too large for one frame, and where it stands.
     admin_pending: Option<(bytes::Bytes, usize)>,
+    /// Set once a sender channel started on this conversation: it is the receiving end.
+    channel: Option<ReceiverEnd>,
+}
+
+/// The receiving end of a channel: its status, registered while the conversation lasts.
+struct ReceiverEnd {
+    qm: ferry_core::QueueManager,
+    name: ferry_core::ObjectName,
+    status: ferry_core::channel::StatusCell,
+}
+
+impl Drop for ReceiverEnd {
+    fn drop(&mut self) {
+        self.status.lock().state = ferry_core::channel::ChannelState::Inactive;
+        self.qm.unregister_channel_status(&self.name, &self.status);
+    }
+}
+
+/// A sender channel starts on `conv`: checks the definition and sequence numbers, registers
+/// the receiving end's status, and answers with the receiver's last committed batch.
+fn channel_start(
+    conv: &mut Conv,
+    peer: &str,
+    channel: &str,
+    sender_qmgr: &str,
+    batch_size: u32,
+    max_msg_length: u32,
+    sender_seq: u64,
+) -> Result<Reply, MqError> {
+    use ferry_core::channel::{self as ch, ChannelState, ChannelStatus};
+    let qm = conv.session.queue_manager().clone();
+    let name = ferry_core::object_name(channel)?;
+    if conv.channel.is_some() {
+        return Err(MqError::new(
+            Reason::ChannelNotAvailable,
+            "this conversation already carries a channel",
+        ));
+    }
+    if let Some(cell) = qm.channel_status_cell(&name) {
+        let st = cell.lock();
+        if !st.sender && st.state == ChannelState::Running {
+            return Err(MqError::new(
+                Reason::ChannelNotAvailable,
+                format!(
+                    "channel {name} is already running at queue manager {} (from {}); the sender retries",
+                    qm.name(),
+                    st.conname
+                ),
+            ));
+        }
+    }
+    let start = ch::receiver_start(&mut conv.session, &name, batch_size, max_msg_length)?;
+    let r = start.committed.seq;
+    if r != sender_seq && r != sender_seq + 1 {
+        return Err(ch::sequence_mismatch(&name, &qm.name(), r, sender_seq));
+    }
+    let status = Arc::new(parking_lot::Mutex::new(ChannelStatus {
+        state: ChannelState::Running,
+        sender: false,
+        conname: peer.to_owned(),
+        remote_qmgr: sender_qmgr.to_owned(),
+        batch_size: start.batch_size,
+        seq: r,
+        compression: conv
+            .compression
+            .map_or_else(|| "NONE".to_owned(), |c| c.name().to_owned()),
+        started: Some(std::time::SystemTime::now()),
+        ..Default::default()
+    }));
+    qm.register_channel_status(name, status.clone());
+    tracing::info!(channel = %name, from = sender_qmgr, peer, seq = r, batch_size = start.batch_size, "receiver channel started");
+    conv.channel = Some(ReceiverEnd { qm, name, status });
+    Ok(Reply::ChannelStarted {
+        qmgr: start.qmgr.to_string(),
+        batch_size: start.batch_size,
+        max_msg_length: start.max_msg_length,
+        seq: r,
+        ids: start.committed.ids.iter().map(|id| id.0).collect(),
+    })
+}
+
+/// One batch at the receiving end (its commit is owed: the answer waits until it is on disk).
+fn channel_batch(
+    conv: &mut Conv,
+    seq: u64,
+    messages: Vec<ferry_proto::WireMessage>,
+) -> Result<Reply, MqError> {
+    let Some(end) = &conv.channel else {
+        return Err(MqError::new(
+            Reason::ChannelNotAvailable,
+            "a channel batch arrived before the channel started on this conversation",
+        ));
+    };
+    let (name, status) = (end.name, end.status.clone());
+    let started = std::time::Instant::now();
+    let msgs = messages
+        .into_iter()
+        .map(wire::message_from_wire)
+        .collect::<Result<Vec<_>, _>>()?;
+    let n = msgs.len();
+    let bytes: usize = msgs.iter().map(|m| m.body.len()).sum();
+    let out = ferry_core::channel::receive_batch(&mut conv.session, &name, seq, msgs);
+    let mut st = status.lock();
+    match out {
+        Ok(o) => {
+            st.batch_done(seq, n, bytes, started.elapsed());
+            st.dead_lettered += o.dead_lettered as u64;
+            Ok(Reply::ChannelBatchDone {
+                seq,
+                delivered: o.delivered,
+                dead_lettered: o.dead_lettered,
+            })
+        }
+        Err(e) => {
+            st.last_error = e.to_string();
+            Err(e)
+        }
+    }
 }
 
 /// Largest part of an administrative answer sent in one frame.
@@ -603,6 +721,7 @@ impl Socket {
                         compression,
                         streams: HashMap::new(),
                         admin_pending: None,
+                        channel: None,
                     },
                 );
                 self.respond(h, &Status::OK, &reply);
@@ -782,6 +901,22 @@ impl Socket {
                 }
             }
             Request::AdminMore => Ok(admin_part(conv)),
+            Request::ChannelStart {
+                channel,
+                sender_qmgr,
+                batch_size,
+                max_msg_length,
+                seq,
+            } => channel_start(
+                conv,
+                &self.peer,
+                &channel,
+                &sender_qmgr,
+                batch_size,
+                max_msg_length,
+                seq,
+            ),
+            Request::ChannelBatch { seq, messages } => channel_batch(conv, seq, messages),
             Request::Commit => commit_with_async(conv),
             Request::Backout => {
                 conv.uow_async_failure = None;

@@ -7,6 +7,7 @@
 //! finish (their conversations back out their units of work), waits a bounded time, and stops.
 
 pub mod auth;
+mod channels;
 mod conn;
 mod listeners;
 pub mod metrics;
@@ -272,6 +273,8 @@ impl Server {
             authenticated,
         ));
         qm.set_listener_hook(listener_objects.clone());
+        let sender_channels = channels::Channels::start(qm.clone());
+        qm.set_channel_hook(Some(sender_channels.clone()));
         for (name, attrs) in qm.listeners() {
             if attrs.control == ferry_core::objects::ListenerControl::QueueManager {
                 if let Err(e) = qm.start_listener(name.as_str()) {
@@ -350,6 +353,8 @@ impl Server {
         );
         listener_objects.stop_all();
         qm.clear_listener_hook();
+        qm.set_channel_hook(None);
+        let _ = tokio::task::spawn_blocking(move || sender_channels.shutdown()).await;
         qm.quiesce();
         let _ = stop_tx.send(true);
         let drained = tokio::time::timeout(config.stop_grace, async {

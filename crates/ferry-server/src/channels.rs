@@ -1,0 +1,451 @@
+//! Sender channels (docs/channels.md): one thread per SDR channel moves messages from its
+//! transmission queue to the receiving queue manager in batches, each a unit of work at both
+//! ends (the engine side is `ferry_core::channel`). The receiving end is an ordinary
+//! conversation on the partner's server (`conn.rs`), so channels get the client connection's
+//! framing, limits, heartbeats and compression.
+//!
+//! A sender's life: INACTIVE (its transmission queue is empty; it waits for a message), BINDING
+//! (connects to CONNAME, agrees batch size, and resolves a batch the receiver committed but it
+//! did not), RUNNING (batches until the transmission queue has been empty for DISCINT), back to
+//! INACTIVE; after a failure RETRYING — SHORTRTY tries every SHORTTMR seconds, then LONGRTY
+//! every LONGTMR — then STOPPED. STOP CHANNEL stops it (the batch in flight is backed out);
+//! START CHANNEL starts it again. A supervisor starts a thread for every sender channel
+//! defined, and ends those whose definition is deleted.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use ferry_client::{ClientOptions, Compression, Connection};
+use ferry_core::catalog::ChannelHook;
+use ferry_core::channel::{self as ch, ChannelState, ChannelStatus, StatusCell};
+use ferry_core::objects::{ChannelAttrs, ChannelType};
+use ferry_core::{
+    ConnectOptions, MqError, MqResult, ObjectDescriptor, ObjectName, OpenOptions, QueueManager,
+    Reason, Session,
+};
+
+/// How often the supervisor looks for sender channels defined or deleted.
+const SUPERVISE_EVERY: Duration = Duration::from_millis(500);
+/// Longest single wait of a sender thread, so it notices STOP CHANNEL and shutdown promptly.
+const POLL: Duration = Duration::from_millis(250);
+
+/// What START / STOP CHANNEL ask of a sender thread.
+#[derive(Debug, Default)]
+struct Control {
+    /// STOP CHANNEL (cleared by START CHANNEL).
+    stopped: AtomicBool,
+    /// The definition is gone or the server is stopping: the thread ends.
+    ended: AtomicBool,
+    /// Wakes a waiting thread.
+    wake: Mutex<bool>,
+    woken: Condvar,
+}
+
+impl Control {
+    fn nudge(&self) {
+        *self.wake.lock().unwrap_or_else(|p| p.into_inner()) = true;
+        self.woken.notify_all();
+    }
+
+    /// Sleeps up to `d`, or until nudged.
+    fn sleep(&self, d: Duration) {
+        let guard = self.wake.lock().unwrap_or_else(|p| p.into_inner());
+        let (mut g, _) = self
+            .woken
+            .wait_timeout_while(guard, d, |w| !*w)
+            .unwrap_or_else(|p| p.into_inner());
+        *g = false;
+    }
+
+    fn must_pause(&self) -> bool {
+        self.stopped.load(Ordering::Acquire) || self.ended.load(Ordering::Acquire)
+    }
+}
+
+struct Sender {
+    control: Arc<Control>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+/// The server's sender channels, registered with the queue manager as its channel hook.
+pub(crate) struct Channels {
+    qm: QueueManager,
+    senders: Mutex<HashMap<ObjectName, Sender>>,
+    shutdown: AtomicBool,
+}
+
+impl std::fmt::Debug for Channels {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Channels").finish_non_exhaustive()
+    }
+}
+
+impl Channels {
+    /// Starts the supervisor thread.
+    pub(crate) fn start(qm: QueueManager) -> Arc<Channels> {
+        let channels = Arc::new(Channels {
+            qm,
+            senders: Mutex::new(HashMap::new()),
+            shutdown: AtomicBool::new(false),
+        });
+        let weak = Arc::downgrade(&channels);
+        let spawned = std::thread::Builder::new()
+            .name("ferry-channels".into())
+            .spawn(move || loop {
+                let Some(c) = weak.upgrade() else { return };
+                if c.shutdown.load(Ordering::Acquire) {
+                    return;
+                }
+                c.supervise();
+                drop(c);
+                std::thread::sleep(SUPERVISE_EVERY);
+            });
+        if let Err(e) = spawned {
+            tracing::error!(error = %e, "cannot start the channel supervisor; sender channels start only with START CHANNEL");
+        }
+        channels
+    }
+
+    /// Starts threads for sender channels that have none; ends those whose channel is gone.
+    fn supervise(&self) {
+        let defined: HashMap<ObjectName, ChannelAttrs> = self
+            .qm
+            .channels()
+            .into_iter()
+            .filter(|(_, a)| a.channel_type == ChannelType::Sender)
+            .collect();
+        let mut senders = self.senders.lock().unwrap_or_else(|p| p.into_inner());
+        senders.retain(|name, s| {
+            let keep =
+                defined.contains_key(name) && s.thread.as_ref().is_some_and(|t| !t.is_finished());
+            if !keep {
+                s.control.ended.store(true, Ordering::Release);
+                s.control.nudge();
+            }
+            keep
+        });
+        for name in defined.keys() {
+            if !senders.contains_key(name) {
+                senders.insert(*name, self.spawn(*name, false));
+            }
+        }
+    }
+
+    fn spawn(&self, name: ObjectName, stopped: bool) -> Sender {
+        let control = Arc::new(Control::default());
+        control.stopped.store(stopped, Ordering::Release);
+        let (qm, c) = (self.qm.clone(), control.clone());
+        let thread = std::thread::Builder::new()
+            .name(format!("ferry-sdr-{name}"))
+            .spawn(move || run_sender(qm, name, c))
+            .map_err(|e| tracing::error!(channel = %name, error = %e, "cannot start a sender channel thread"))
+            .ok();
+        Sender { control, thread }
+    }
+
+    /// Ends every sender (the server is stopping): batches in flight are backed out.
+    pub(crate) fn shutdown(&self) {
+        self.shutdown.store(true, Ordering::Release);
+        let mut senders = self.senders.lock().unwrap_or_else(|p| p.into_inner());
+        for s in senders.values() {
+            s.control.ended.store(true, Ordering::Release);
+            s.control.nudge();
+        }
+        let deadline = Instant::now() + Duration::from_secs(5);
+        for (name, mut s) in senders.drain() {
+            if let Some(t) = s.thread.take() {
+                while !t.is_finished() && Instant::now() < deadline {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                if t.is_finished() {
+                    let _ = t.join();
+                } else {
+                    tracing::warn!(channel = %name, "sender channel still busy at stop; left to end with the process");
+                }
+            }
+        }
+    }
+}
+
+impl ChannelHook for Channels {
+    fn start(&self, name: ObjectName) -> MqResult<()> {
+        let mut senders = self.senders.lock().unwrap_or_else(|p| p.into_inner());
+        match senders.get(&name) {
+            Some(s) if s.thread.as_ref().is_some_and(|t| !t.is_finished()) => {
+                s.control.stopped.store(false, Ordering::Release);
+                s.control.nudge();
+            }
+            _ => {
+                senders.insert(name, self.spawn(name, false));
+            }
+        }
+        Ok(())
+    }
+
+    fn stop(&self, name: ObjectName) -> MqResult<()> {
+        let senders = self.senders.lock().unwrap_or_else(|p| p.into_inner());
+        match senders.get(&name) {
+            Some(s) => {
+                s.control.stopped.store(true, Ordering::Release);
+                s.control.nudge();
+                Ok(())
+            }
+            None => Err(MqError::new(
+                Reason::ChannelNotAvailable,
+                format!("channel {name} is not a sender running here; a receiver ends when its sender stops"),
+            )),
+        }
+    }
+}
+
+/// `host(port)` (MQ's CONNAME) or `host:port` as a connection string.
+fn endpoint(conname: &str) -> MqResult<String> {
+    let c = conname.trim();
+    let (host, port) = match c.split_once('(') {
+        Some((h, rest)) => (h.trim(), rest.trim_end_matches(')').trim()),
+        None => match c.rsplit_once(':') {
+            Some((h, p)) => (h, p),
+            None => (c, "1414"),
+        },
+    };
+    if host.is_empty() || port.parse::<u16>().is_err() {
+        return Err(MqError::new(
+            Reason::AttributeValueError,
+            format!("CONNAME('{conname}') is not host(port), e.g. CONNAME('127.0.0.1(1414)')"),
+        ));
+    }
+    Ok(format!("tcp://{host}:{port}"))
+}
+
+fn set_state(status: &StatusCell, state: ChannelState) {
+    status.lock().state = state;
+}
+
+/// One sender channel's thread.
+fn run_sender(qm: QueueManager, name: ObjectName, control: Arc<Control>) {
+    let status: StatusCell = Arc::new(parking_lot::Mutex::new(ChannelStatus {
+        sender: true,
+        ..Default::default()
+    }));
+    qm.register_channel_status(name, status.clone());
+    let mut failures = 0u32;
+    while !control.ended.load(Ordering::Acquire) {
+        if control.stopped.load(Ordering::Acquire) {
+            set_state(&status, ChannelState::Stopped);
+            control.sleep(POLL);
+            failures = 0;
+            continue;
+        }
+        let Ok(def) = qm.channel(name.as_str()) else {
+            break;
+        };
+        {
+            let mut st = status.lock();
+            st.conname = def.conn_name.clone();
+            st.xmit_queue = def.xmit_queue.to_string();
+        }
+        match serve(&qm, name, &def, &control, &status) {
+            Ok(()) => failures = 0,
+            Err(e) => {
+                if control.must_pause() || qm.run_state() != ferry_core::RunState::Running {
+                    continue;
+                }
+                failures += 1;
+                let (wait, left) = if failures <= def.short_retry {
+                    (def.short_timer_secs, "short")
+                } else if failures - def.short_retry <= def.long_retry {
+                    (def.long_timer_secs, "long")
+                } else {
+                    tracing::error!(channel = %name, error = %e, "sender channel stopped: its retries are used up (START CHANNEL to start it again)");
+                    let mut st = status.lock();
+                    st.last_error = e.to_string();
+                    drop(st);
+                    control.stopped.store(true, Ordering::Release);
+                    continue;
+                };
+                tracing::warn!(channel = %name, error = %e, retry_in_s = wait, retry = left, "sender channel failed; retrying");
+                {
+                    let mut st = status.lock();
+                    st.state = ChannelState::Retrying;
+                    st.last_error = e.to_string();
+                    st.in_doubt = false;
+                }
+                let until = Instant::now() + Duration::from_secs(wait as u64);
+                while Instant::now() < until && !control.must_pause() {
+                    control.sleep(POLL.min(until.saturating_duration_since(Instant::now())));
+                }
+            }
+        }
+    }
+    set_state(&status, ChannelState::Inactive);
+    qm.unregister_channel_status(&name, &status);
+}
+
+/// Waits for a message on the transmission queue, then connects and moves batches until the
+/// queue has been empty for DISCINT (Ok) or something fails (Err; the batch in flight is
+/// backed out).
+fn serve(
+    qm: &QueueManager,
+    name: ObjectName,
+    def: &ChannelAttrs,
+    control: &Control,
+    status: &StatusCell,
+) -> MqResult<()> {
+    let mut s = qm.connect(&ConnectOptions::app(name.as_str()))?;
+    let out = serve_with(&mut s, qm, name, def, control, status);
+    if out.is_err() {
+        let _ = s.backout();
+    }
+    let _ = s.disconnect_in_place();
+    out
+}
+
+fn serve_with(
+    s: &mut Session,
+    qm: &QueueManager,
+    name: ObjectName,
+    def: &ChannelAttrs,
+    control: &Control,
+    status: &StatusCell,
+) -> MqResult<()> {
+    if def.xmit_queue.is_empty() {
+        return Err(MqError::new(
+            Reason::XmitQTypeError,
+            format!("sender channel {name} has no XMITQ"),
+        ));
+    }
+    let xmitq = s.open(
+        &ObjectDescriptor::queue(def.xmit_queue),
+        OpenOptions::input_exclusive().with_browse(),
+    )?;
+    // INACTIVE until a message arrives.
+    set_state(status, ChannelState::Inactive);
+    loop {
+        if control.must_pause() {
+            return Ok(());
+        }
+        let peek = s.get(
+            xmitq,
+            &ferry_core::GetOptions::new()
+                .browse(ferry_core::BrowseMode::First)
+                .wait(POLL),
+        );
+        match peek {
+            Ok(_) => break,
+            Err(e) if e.reason == Reason::NoMsgAvailable => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    // BINDING.
+    set_state(status, ChannelState::Binding);
+    let ep = endpoint(&def.conn_name)?;
+    let opts = ClientOptions {
+        compression: def
+            .compression
+            .iter()
+            .filter_map(|c| {
+                Compression::from_name(match c.as_str() {
+                    "LZ4FAST" => "lz4-fast",
+                    "LZ4HIGH" => "lz4-high",
+                    "ZLIBFAST" => "zlib-fast",
+                    _ => "zlib-high",
+                })
+            })
+            .collect(),
+        ..Default::default()
+    };
+    let mut conn = Connection::connect_with(&ep, name.as_str(), &opts).map_err(|e| {
+        MqError::new(
+            Reason::HostNotAvailable,
+            format!(
+                "channel {name} cannot reach {} ({ep}): {}",
+                def.conn_name, e.detail
+            ),
+        )
+    })?;
+    let mine = ch::read_sync(s, &name)?;
+    let peer = conn.channel_start(
+        name.as_str(),
+        qm.name().as_str(),
+        def.batch_size,
+        def.max_msg_length.min(u32::MAX as usize) as u32,
+        mine.seq,
+    )?;
+    let mut seq = mine.seq;
+    if peer.committed.seq == seq + 1 {
+        let removed = ch::resolve_committed_batch(s, &name, xmitq, &peer.committed)?;
+        tracing::info!(channel = %name, seq = peer.committed.seq, removed,
+            "resolved an in-doubt batch: the receiver had committed it");
+        seq = peer.committed.seq;
+    }
+    {
+        let mut st = status.lock();
+        st.state = ChannelState::Running;
+        st.remote_qmgr = peer.qmgr.clone();
+        st.batch_size = peer.batch_size;
+        st.seq = seq;
+        st.started = Some(std::time::SystemTime::now());
+        st.compression = opts
+            .compression
+            .first()
+            .map_or_else(|| "NONE".to_owned(), |c| c.name().to_owned());
+        st.last_error.clear();
+    }
+    tracing::info!(channel = %name, to = %peer.qmgr, conname = %def.conn_name, seq, batch_size = peer.batch_size, "sender channel running");
+    // RUNNING.
+    let limit = (def.batch_limit_kib as usize).max(1) << 10;
+    let interval = Duration::from_millis(def.batch_interval_ms as u64);
+    let disc = Duration::from_secs(def.disc_interval_secs as u64);
+    let mut idle_since = Instant::now();
+    loop {
+        if control.must_pause() {
+            let _ = conn.disconnect();
+            return Ok(());
+        }
+        let batch = ch::next_batch(s, xmitq, peer.batch_size, limit, POLL, interval)?;
+        if batch.messages.is_empty() {
+            if !disc.is_zero() && idle_since.elapsed() >= disc {
+                tracing::info!(channel = %name, "sender channel ending: its transmission queue stayed empty for DISCINT");
+                let _ = conn.disconnect();
+                set_state(status, ChannelState::Inactive);
+                return Ok(());
+            }
+            continue;
+        }
+        status.lock().in_doubt = true;
+        let sent = Instant::now();
+        let next = seq + 1;
+        conn.channel_batch(next, &batch.messages)?;
+        ch::sender_commit(s, &name, next)?;
+        seq = next;
+        idle_since = Instant::now();
+        let mut st = status.lock();
+        st.batch_done(seq, batch.messages.len(), batch.bytes, sent.elapsed());
+        let w = batch.oldest_wait.as_micros() as u64;
+        st.xmitq_time_us = if st.xmitq_time_us == 0 {
+            w
+        } else {
+            (st.xmitq_time_us * 15 + w) / 16
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::endpoint;
+
+    #[test]
+    fn conname_forms() {
+        assert_eq!(endpoint("127.0.0.1(1415)").unwrap(), "tcp://127.0.0.1:1415");
+        assert_eq!(
+            endpoint(" host.example ( 1414 ) ").unwrap(),
+            "tcp://host.example:1414"
+        );
+        assert_eq!(endpoint("localhost:99").unwrap(), "tcp://localhost:99");
+        assert_eq!(endpoint("box").unwrap(), "tcp://box:1414");
+        assert!(endpoint("(1414)").is_err());
+        assert!(endpoint("h(notaport)").is_err());
+    }
+}
