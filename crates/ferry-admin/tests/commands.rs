@@ -119,7 +119,10 @@ fn errors_name_the_keyword_and_the_position() {
     assert!(m.text.contains("CHLTYPE"), "{}", m.text);
     let m = err(&qm, "START CHANNEL(C1)");
     assert_eq!(m.code, "AMQ8147E");
-    ok(&qm, "DEFINE CHANNEL(C1) CHLTYPE(SDR) CONNAME('h(1)') XMITQ(Q)");
+    ok(
+        &qm,
+        "DEFINE CHANNEL(C1) CHLTYPE(SDR) CONNAME('h(1)') XMITQ(Q)",
+    );
     let m = err(&qm, "START CHANNEL(C1)");
     assert!(m.text.contains("ferry qm start"), "{}", m.text);
     let m = err(&qm, "DEFINE CHANNEL(A.CHANNEL.NAME.TOO.LONG) CHLTYPE(RCVR)");

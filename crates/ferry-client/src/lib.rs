@@ -289,10 +289,20 @@ impl Connection {
 
     /// Opens, puts and closes in one call (MQPUT1).
     pub fn put1(&mut self, queue: &str, msg: Message, opts: &PutOptions) -> MqResult<PutOutcome> {
-        let od = ObjectDescriptor::queue(object_name(queue)?);
+        self.put1_to(&ObjectDescriptor::queue(object_name(queue)?), msg, opts)
+    }
+
+    /// MQPUT1 to any object descriptor — for a reply, the request's reply-to queue at its
+    /// reply-to queue manager ([`ObjectDescriptor::QueueAt`]).
+    pub fn put1_to(
+        &mut self,
+        od: &ObjectDescriptor,
+        msg: Message,
+        opts: &PutOptions,
+    ) -> MqResult<PutOutcome> {
         match &mut self.transport {
-            Transport::Embedded { session, .. } => session.put1(&od, msg, opts),
-            Transport::Remote { remote, .. } => remote.put1(&od, msg, opts),
+            Transport::Embedded { session, .. } => session.put1(od, msg, opts),
+            Transport::Remote { remote, .. } => remote.put1(od, msg, opts),
         }
     }
 

@@ -21,6 +21,8 @@ pub struct Server {
     pub unix: String,
     /// The TCP endpoint.
     pub tcp: String,
+    /// The queue manager's name.
+    pub qm: String,
     log: PathBuf,
     owns_root: bool,
 }
@@ -29,17 +31,27 @@ impl Server {
     /// A server for queue manager QM1 in a fresh home named after `tag`, TCP on a free loopback
     /// port, with `extra` arguments.
     pub fn start(tag: &str, extra: &[&str]) -> Server {
+        Server::start_named(tag, "QM1", extra)
+    }
+
+    /// A server for queue manager `qm` in a fresh home named after `tag`.
+    pub fn start_named(tag: &str, qm: &str, extra: &[&str]) -> Server {
         let root = std::env::temp_dir().join(format!("ferry-it-{tag}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
         std::fs::create_dir_all(&root).unwrap();
-        let mut s = Server::start_in(&root, &root.join("server.log"), extra);
+        let mut s = Server::start_qm_in(&root, qm, &root.join("server.log"), extra);
         s.owns_root = true;
         s
     }
 
     /// A server in an existing home, logging to `log`; the home is left in place on drop.
     pub fn start_in(root: &Path, log: &Path, extra: &[&str]) -> Server {
-        let child = spawn(root, log, extra);
+        Server::start_qm_in(root, "QM1", log, extra)
+    }
+
+    /// Queue manager `qm` in an existing home.
+    pub fn start_qm_in(root: &Path, qm: &str, log: &Path, extra: &[&str]) -> Server {
+        let child = spawn(root, qm, log, extra);
         let want_tls = extra.contains(&"--tls-listen");
         let mut s = Server {
             child,
@@ -47,6 +59,7 @@ impl Server {
             endpoints: String::new(),
             unix: String::new(),
             tcp: String::new(),
+            qm: qm.to_owned(),
             log: log.to_owned(),
             owns_root: false,
         };
@@ -57,7 +70,7 @@ impl Server {
     /// Waits until the server has written its endpoints (with a TLS one if `want_tls`), and
     /// takes them.
     fn await_endpoints(&mut self, want_tls: bool) {
-        let file = self.root.join("qmgrs/QM1/endpoints");
+        let file = self.dir().join("endpoints");
         let deadline = Instant::now() + DEADLINE;
         loop {
             if let Ok(t) = std::fs::read_to_string(&file) {
@@ -84,14 +97,19 @@ impl Server {
     pub fn restart(&mut self, extra: &[&str]) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-        let _ = std::fs::remove_file(self.root.join("qmgrs/QM1/endpoints"));
-        self.child = spawn(&self.root, &self.log, extra);
+        let _ = std::fs::remove_file(self.dir().join("endpoints"));
+        self.child = spawn(&self.root, &self.qm, &self.log, extra);
     }
 
     /// Waits until a restarted server accepts connections again, and takes its new endpoints
     /// (its TCP port may have changed).
     pub fn wait_ready(&mut self) {
         self.await_endpoints(false);
+    }
+
+    /// The queue manager's directory.
+    pub fn dir(&self) -> PathBuf {
+        self.root.join("qmgrs").join(&self.qm)
     }
 
     /// The endpoint whose connection string starts with `scheme`.
@@ -119,7 +137,7 @@ impl Server {
     }
 }
 
-fn spawn(root: &Path, log: &Path, extra: &[&str]) -> Child {
+fn spawn(root: &Path, qm: &str, log: &Path, extra: &[&str]) -> Child {
     let log = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -131,7 +149,7 @@ fn spawn(root: &Path, log: &Path, extra: &[&str]) -> Child {
         &["--listen", "127.0.0.1:0"]
     };
     Command::new(env!("CARGO_BIN_EXE_ferry"))
-        .args(["qm", "start", "QM1", "--data-dir"])
+        .args(["qm", "start", qm, "--data-dir"])
         .arg(root)
         .args(listen)
         .args(extra)

@@ -1,0 +1,244 @@
+//! Distributed queuing between real queue-manager processes on loopback: remote puts through
+//! sender/receiver channels, request/reply through reply-to resolution, dead-lettering at the
+//! receiver, a sender retrying until its receiver comes back, and channel status.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::Server;
+use ferry_client::{
+    object_name, Connection, CorrelId, GetOptions, Message, ObjectDescriptor, OpenOptions,
+    Persistence, PutOptions, Reason,
+};
+
+/// A loopback port nobody listens on right now.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A queue manager `qm` listening on a fixed port (so its partner's CONNAME survives a restart).
+fn start(tag: &str, qm: &str, port: u16) -> Server {
+    let listen = format!("127.0.0.1:{port}");
+    Server::start_named(tag, qm, &["--listen", &listen])
+}
+
+/// Runs `script` on `server`; every command must succeed.
+fn admin(server: &Server, script: &str) -> Vec<ferry_admin::Reply> {
+    let mut c = Connection::connect(&server.unix, "channels-test").unwrap();
+    let replies = c.admin(script).unwrap();
+    for r in &replies {
+        assert!(r.ok, "{}: {:?}", r.command, r.messages);
+    }
+    replies
+}
+
+/// A channel's status attribute (first instance), if it has one.
+fn chstatus(server: &Server, channel: &str, key: &str) -> Option<String> {
+    let mut c = Connection::connect(&server.unix, "channels-test").unwrap();
+    let replies = c
+        .admin(&format!("DISPLAY CHSTATUS({channel}) ALL"))
+        .unwrap();
+    replies[0]
+        .messages
+        .iter()
+        .flat_map(|m| m.fields.iter())
+        .find(|f| f.key == key)
+        .and_then(|f| f.value.clone())
+}
+
+/// Waits until `f` holds.
+fn eventually(what: &str, mut f: impl FnMut() -> bool) {
+    let deadline = Instant::now() + common::DEADLINE;
+    while !f() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Two queue managers with channels both ways: QM1.TO.QM2 and QM2.TO.QM1.
+fn pair(tag: &str, retry_secs: u32) -> (Server, Server) {
+    let (p1, p2) = (free_port(), free_port());
+    let qm1 = start(&format!("{tag}-1"), "QM1", p1);
+    let qm2 = start(&format!("{tag}-2"), "QM2", p2);
+    for (me, other, port, server) in [("QM1", "QM2", p2, &qm1), ("QM2", "QM1", p1, &qm2)] {
+        admin(
+            server,
+            &format!(
+                "DEFINE QLOCAL({other}) USAGE(XMITQ) MAXDEPTH(1000000)
+                 DEFINE CHANNEL({me}.TO.{other}) CHLTYPE(SDR) CONNAME('127.0.0.1({port})') XMITQ({other}) SHORTTMR({retry_secs}) DISCINT(0)
+                 DEFINE CHANNEL({other}.TO.{me}) CHLTYPE(RCVR)
+                 DEFINE QLOCAL(APP.IN) MAXDEPTH(1000000)
+                 DEFINE QLOCAL(APP.REPLY)
+                 DEFINE QREMOTE(APP.TO.{other}) RNAME(APP.IN) RQMNAME({other})"
+            ),
+        );
+    }
+    (qm1, qm2)
+}
+
+fn get(c: &mut Connection, queue: &str, wait: Duration) -> Option<ferry_client::Got> {
+    let h = c.open_queue(queue, OpenOptions::input()).unwrap();
+    let got = match c.get(h, &GetOptions::new().wait(wait)) {
+        Ok(g) => Some(g),
+        Err(e) if e.reason == Reason::NoMsgAvailable => None,
+        Err(e) => panic!("get from {queue}: {e}"),
+    };
+    c.close(h, Default::default()).unwrap();
+    got
+}
+
+#[test]
+fn remote_puts_request_reply_and_dead_letters_between_two_processes() {
+    let (qm1, qm2) = pair("dq", 1);
+    let mut c1 = Connection::connect(&qm1.tcp, "requester").unwrap();
+    let mut c2 = Connection::connect(&qm2.tcp, "responder").unwrap();
+
+    // Remote puts arrive, in order, with their descriptors.
+    let h = c1.open_queue("APP.TO.QM2", OpenOptions::output()).unwrap();
+    let mut ids = Vec::new();
+    for i in 0..100u32 {
+        let m = Message::new(i.to_le_bytes().to_vec()).with_persistence(Persistence::Persistent);
+        ids.push(c1.put(h, m, &PutOptions::default()).unwrap().msg_id);
+    }
+    for (i, id) in ids.iter().enumerate() {
+        let g = get(&mut c2, "APP.IN", Duration::from_secs(20)).expect("a forwarded message");
+        assert_eq!(&g.message.body[..], &(i as u32).to_le_bytes());
+        assert_eq!(g.message.descriptor.msg_id, *id);
+        assert_eq!(g.message.descriptor.persistence, Persistence::Persistent);
+        assert!(g.message.transmission.is_none());
+        assert_eq!(g.message.descriptor.put_appl_name.as_str(), "requester");
+    }
+
+    // Request/reply: the reply finds its way back by the reply-to queue manager.
+    let request = Message::text("ping").with_reply_to(object_name("APP.REPLY").unwrap());
+    let sent = c1.put(h, request, &PutOptions::default()).unwrap();
+    let req = get(&mut c2, "APP.IN", Duration::from_secs(20)).expect("the request");
+    assert_eq!(req.message.descriptor.reply_to_qmgr.as_str(), "QM1");
+    let mut reply = Message::text("pong");
+    reply.descriptor.correl_id = CorrelId::from(req.message.descriptor.msg_id);
+    c2.put1_to(
+        &ObjectDescriptor::QueueAt {
+            name: req.message.descriptor.reply_to_queue,
+            qmgr: req.message.descriptor.reply_to_qmgr,
+        },
+        reply,
+        &PutOptions::default(),
+    )
+    .unwrap();
+    let rh = c1.open_queue("APP.REPLY", OpenOptions::input()).unwrap();
+    let back = c1
+        .get(
+            rh,
+            &GetOptions::new()
+                .correl_id(CorrelId::from(sent.msg_id))
+                .wait(Duration::from_secs(20)),
+        )
+        .unwrap();
+    assert_eq!(&back.message.body[..], b"pong");
+
+    // Undeliverable at the receiver: dead-lettered there with the reason; the channel runs on.
+    admin(
+        &qm1,
+        "DEFINE QREMOTE(APP.BAD) RNAME(NO.SUCH.QUEUE) RQMNAME(QM2)",
+    );
+    c1.put1_to(
+        &ObjectDescriptor::queue(object_name("APP.BAD").unwrap()),
+        Message::text("lost?").with_persistence(Persistence::Persistent),
+        &PutOptions::default(),
+    )
+    .unwrap();
+    let dead = get(&mut c2, "SYSTEM.DEAD.LETTER.QUEUE", Duration::from_secs(20))
+        .expect("a dead-lettered message");
+    let dlh = dead
+        .message
+        .dead_letter
+        .as_deref()
+        .expect("a dead-letter header");
+    assert_eq!(dlh.reason, Reason::UnknownObjectName);
+    assert_eq!(dlh.dest_queue.as_str(), "NO.SUCH.QUEUE");
+    assert_eq!(&dead.message.body[..], b"lost?");
+    c1.put(h, Message::text("after"), &PutOptions::default())
+        .unwrap();
+    let after = get(&mut c2, "APP.IN", Duration::from_secs(20)).expect("the channel runs on");
+    assert_eq!(&after.message.body[..], b"after");
+
+    // Status at both ends.
+    assert_eq!(
+        chstatus(&qm1, "QM1.TO.QM2", "STATUS").as_deref(),
+        Some("RUNNING")
+    );
+    assert_eq!(
+        chstatus(&qm1, "QM1.TO.QM2", "RQMNAME").as_deref(),
+        Some("QM2")
+    );
+    let sent_msgs: u64 = chstatus(&qm1, "QM1.TO.QM2", "MSGS")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(sent_msgs, 103);
+    assert_eq!(
+        chstatus(&qm2, "QM1.TO.QM2", "CHLTYPE").as_deref(),
+        Some("RCVR")
+    );
+    assert_eq!(
+        chstatus(&qm2, "QM1.TO.QM2", "DLQMSGS").as_deref(),
+        Some("1")
+    );
+    // The transmission queue is empty: everything was confirmed.
+    let r = admin(&qm1, "DISPLAY QSTATUS(QM2) CURDEPTH IPPROCS");
+    let depth = r[0].messages[0]
+        .fields
+        .iter()
+        .find(|f| f.key == "CURDEPTH")
+        .and_then(|f| f.value.clone());
+    assert_eq!(depth.as_deref(), Some("0"));
+}
+
+#[test]
+fn a_sender_retries_until_its_receiver_comes_back_and_stop_start_work() {
+    let (qm1, mut qm2) = pair("retry", 1);
+    let mut c1 = Connection::connect(&qm1.tcp, "putter").unwrap();
+    // The receiver goes away; messages wait on the transmission queue.
+    let _ = qm2.child.kill();
+    let _ = qm2.child.wait();
+    let h = c1.open_queue("APP.TO.QM2", OpenOptions::output()).unwrap();
+    for i in 0..50u32 {
+        let m = Message::new(i.to_le_bytes().to_vec()).with_persistence(Persistence::Persistent);
+        c1.put(h, m, &PutOptions::default()).unwrap();
+    }
+    eventually("the sender to retry", || {
+        chstatus(&qm1, "QM1.TO.QM2", "STATUS").as_deref() == Some("RETRYING")
+    });
+    assert!(chstatus(&qm1, "QM1.TO.QM2", "LASTERR")
+        .unwrap()
+        .contains("2538"));
+    // Back: everything arrives, once.
+    qm2.restart(&[
+        "--listen",
+        &format!("127.0.0.1:{}", qm2.tcp_addr().rsplit(':').next().unwrap()),
+    ]);
+    qm2.wait_ready();
+    let mut c2 = Connection::connect(&qm2.tcp, "getter").unwrap();
+    for i in 0..50u32 {
+        let g = get(&mut c2, "APP.IN", Duration::from_secs(20)).expect("a message after the retry");
+        assert_eq!(&g.message.body[..], &i.to_le_bytes());
+    }
+    assert!(get(&mut c2, "APP.IN", Duration::from_millis(500)).is_none());
+
+    // STOP CHANNEL holds messages back; START CHANNEL sends them.
+    admin(&qm1, "STOP CHANNEL(QM1.TO.QM2)");
+    eventually("the sender to stop", || {
+        chstatus(&qm1, "QM1.TO.QM2", "STATUS").as_deref() == Some("STOPPED")
+    });
+    c1.put(h, Message::text("held"), &PutOptions::default())
+        .unwrap();
+    assert!(get(&mut c2, "APP.IN", Duration::from_millis(800)).is_none());
+    admin(&qm1, "START CHANNEL(QM1.TO.QM2)");
+    let g = get(&mut c2, "APP.IN", Duration::from_secs(20)).expect("released by START CHANNEL");
+    assert_eq!(&g.message.body[..], b"held");
+}
