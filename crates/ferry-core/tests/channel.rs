@@ -1,0 +1,211 @@
+//! The engine side of channels without a network: a sender queue manager and a receiver queue
+//! manager in one process, batches moved by hand, and the failure between the receiver's commit
+//! and the sender's resolved from the receiver's synchronisation record.
+
+use std::time::Duration;
+
+use ferry_core::channel::{self, SyncRecord};
+use ferry_core::objects::{ChannelAttrs, ChannelType, RemoteQueueAttrs, Usage};
+use ferry_core::{
+    object_name, ConnectOptions, GetOptions, LocalQueueAttrs, Message, ObjectDescriptor,
+    ObjectName, OpenOptions, PutOptions, QueueDefinition, QueueManager, Reason, Session,
+};
+
+fn name(s: &str) -> ObjectName {
+    object_name(s).unwrap()
+}
+
+/// QM1 with a transmission queue QM2 and a remote queue APP.R → APP.IN at QM2; QM2 with a
+/// receiver channel C and APP.IN.
+fn pair() -> (QueueManager, QueueManager) {
+    let qm1 = QueueManager::with_name("QM1").unwrap();
+    qm1.define_queue(
+        "QM2",
+        QueueDefinition::Local(LocalQueueAttrs {
+            usage: Usage::Transmission,
+            ..Default::default()
+        }),
+        false,
+    )
+    .unwrap();
+    qm1.define_queue(
+        "APP.R",
+        QueueDefinition::Remote(RemoteQueueAttrs {
+            remote_name: name("APP.IN"),
+            remote_qmgr: name("QM2"),
+            ..Default::default()
+        }),
+        false,
+    )
+    .unwrap();
+    let qm2 = QueueManager::with_name("QM2").unwrap();
+    qm2.define_queue("APP.IN", QueueDefinition::Local(Default::default()), false)
+        .unwrap();
+    qm2.define_channel(
+        "C",
+        ChannelAttrs {
+            channel_type: ChannelType::Receiver,
+            ..Default::default()
+        },
+        false,
+    )
+    .unwrap();
+    (qm1, qm2)
+}
+
+fn session(qm: &QueueManager) -> Session {
+    qm.connect(&ConnectOptions::app("channel-test")).unwrap()
+}
+
+fn put_remote(s: &mut Session, bodies: &[&str]) {
+    for b in bodies {
+        s.put1(
+            &ObjectDescriptor::queue(name("APP.R")),
+            Message::text(*b),
+            &PutOptions::default(),
+        )
+        .unwrap();
+    }
+}
+
+fn bodies(s: &mut Session, queue: &str) -> Vec<String> {
+    let h = s
+        .open(&ObjectDescriptor::queue(name(queue)), OpenOptions::input())
+        .unwrap();
+    let mut out = Vec::new();
+    while let Ok(g) = s.get(h, &GetOptions::new()) {
+        out.push(String::from_utf8(g.message.body.to_vec()).unwrap());
+    }
+    s.close(h, Default::default()).unwrap();
+    out
+}
+
+#[test]
+fn batches_move_and_an_in_doubt_batch_is_resolved_from_the_receiver() {
+    let (qm1, qm2) = pair();
+    let (mut app, mut sender, mut receiver) = (session(&qm1), session(&qm1), session(&qm2));
+    let c = name("C");
+    put_remote(&mut app, &["a", "b", "c"]);
+    let start = channel::receiver_start(&mut receiver, &c, 50, 4 << 20).unwrap();
+    assert_eq!(start.committed, SyncRecord::default());
+    assert_eq!(start.batch_size, 50);
+
+    // Batch 1, confirmed normally.
+    let xq = sender
+        .open(
+            &ObjectDescriptor::queue(name("QM2")),
+            OpenOptions::input_exclusive().with_browse(),
+        )
+        .unwrap();
+    let b1 =
+        channel::next_batch(&mut sender, xq, 2, 1 << 20, Duration::ZERO, Duration::ZERO).unwrap();
+    assert_eq!(b1.messages.len(), 2);
+    let out = channel::receive_batch(&mut receiver, &c, 1, b1.messages).unwrap();
+    assert_eq!((out.delivered, out.dead_lettered), (2, 0));
+    channel::sender_commit(&mut sender, &c, 1).unwrap();
+    assert_eq!(bodies(&mut session(&qm2), "APP.IN"), vec!["a", "b"]);
+
+    // Batch 2: the receiver commits, then the sender fails before its own commit.
+    put_remote(&mut app, &["d"]);
+    let b2 =
+        channel::next_batch(&mut sender, xq, 50, 1 << 20, Duration::ZERO, Duration::ZERO).unwrap();
+    assert_eq!(b2.messages.len(), 2);
+    channel::receive_batch(&mut receiver, &c, 2, b2.messages).unwrap();
+    sender.backout().unwrap(); // c and d are back on the transmission queue
+                               // Restart of the channel: the receiver is one batch ahead, with the ids of batch 2.
+    let mine = channel::read_sync(&mut sender, &c).unwrap();
+    assert_eq!(mine.seq, 1);
+    let peer = channel::receiver_start(&mut receiver, &c, 50, 4 << 20).unwrap();
+    assert_eq!(peer.committed.seq, 2);
+    assert_eq!(peer.committed.ids.len(), 2);
+    let removed = channel::resolve_committed_batch(&mut sender, &c, xq, &peer.committed).unwrap();
+    assert_eq!(removed, 2);
+    assert_eq!(channel::read_sync(&mut sender, &c).unwrap().seq, 2);
+    // Nothing is sent twice: the transmission queue is empty, QM2 has c and d once.
+    let left =
+        channel::next_batch(&mut sender, xq, 50, 1 << 20, Duration::ZERO, Duration::ZERO).unwrap();
+    assert!(left.messages.is_empty());
+    assert_eq!(bodies(&mut session(&qm2), "APP.IN"), vec!["c", "d"]);
+
+    // A batch out of sequence is refused and changes nothing.
+    put_remote(&mut app, &["e"]);
+    let b =
+        channel::next_batch(&mut sender, xq, 50, 1 << 20, Duration::ZERO, Duration::ZERO).unwrap();
+    let e = channel::receive_batch(&mut receiver, &c, 7, b.messages).unwrap_err();
+    assert_eq!(e.reason, Reason::ChannelSeqNumError);
+    assert!(e.detail.contains("RESET CHANNEL(C)"), "{e}");
+    assert!(bodies(&mut session(&qm2), "APP.IN").is_empty());
+    sender.backout().unwrap();
+}
+
+#[test]
+fn undeliverable_messages_are_dead_lettered_in_the_batch() {
+    let (qm1, qm2) = pair();
+    let (mut app, mut sender, mut receiver) = (session(&qm1), session(&qm1), session(&qm2));
+    let c = name("C");
+    qm1.define_queue(
+        "APP.BAD",
+        QueueDefinition::Remote(RemoteQueueAttrs {
+            remote_name: name("NO.SUCH.Q"),
+            remote_qmgr: name("QM2"),
+            ..Default::default()
+        }),
+        false,
+    )
+    .unwrap();
+    app.put1(
+        &ObjectDescriptor::queue(name("APP.BAD")),
+        Message::text("x"),
+        &PutOptions::default(),
+    )
+    .unwrap();
+    put_remote(&mut app, &["ok"]);
+    channel::receiver_start(&mut receiver, &c, 50, 4 << 20).unwrap();
+    let xq = sender
+        .open(&ObjectDescriptor::queue(name("QM2")), OpenOptions::input())
+        .unwrap();
+    let b =
+        channel::next_batch(&mut sender, xq, 50, 1 << 20, Duration::ZERO, Duration::ZERO).unwrap();
+    let out = channel::receive_batch(&mut receiver, &c, 1, b.messages).unwrap();
+    assert_eq!((out.delivered, out.dead_lettered), (1, 1));
+    let mut s2 = session(&qm2);
+    let h = s2
+        .open(
+            &ObjectDescriptor::queue(name("SYSTEM.DEAD.LETTER.QUEUE")),
+            OpenOptions::input(),
+        )
+        .unwrap();
+    let dead = s2.get(h, &GetOptions::new()).unwrap().message;
+    let dlh = dead.dead_letter.unwrap();
+    assert_eq!(dlh.reason, Reason::UnknownObjectName);
+    assert_eq!(dlh.dest_queue.as_str(), "NO.SUCH.Q");
+    assert_eq!(dlh.put_appl_name.as_str(), "C");
+    // A receiver without a dead-letter queue backs the whole batch out instead.
+    qm2.alter_qmgr(|a| a.dead_letter_queue = ObjectName::EMPTY)
+        .unwrap();
+    sender.commit().unwrap();
+    app.put1(
+        &ObjectDescriptor::queue(name("APP.BAD")),
+        Message::text("y"),
+        &PutOptions::default(),
+    )
+    .unwrap();
+    let b =
+        channel::next_batch(&mut sender, xq, 50, 1 << 20, Duration::ZERO, Duration::ZERO).unwrap();
+    let e = channel::receive_batch(&mut receiver, &c, 2, b.messages).unwrap_err();
+    assert!(e.detail.contains("no dead-letter queue"), "{e}");
+    assert_eq!(channel::read_sync(&mut receiver, &c).unwrap().seq, 1);
+}
+
+#[test]
+fn the_receiving_end_must_be_defined_as_a_receiver() {
+    let (_qm1, qm2) = pair();
+    let mut r = session(&qm2);
+    let e = channel::receiver_start(&mut r, &name("NOPE"), 50, 1000).unwrap_err();
+    assert_eq!(e.reason, Reason::UnknownObjectName);
+    assert!(e.detail.contains("CHLTYPE(RCVR)"), "{e}");
+    let e = qm2
+        .define_channel("A.VERY.LONG.CHANNEL.NAME", ChannelAttrs::default(), false)
+        .unwrap_err();
+    assert_eq!(e.reason, Reason::AttributeValueError);
+}
