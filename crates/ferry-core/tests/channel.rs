@@ -61,7 +61,7 @@ fn put_remote(s: &mut Session, bodies: &[&str]) {
     for b in bodies {
         s.put1(
             &ObjectDescriptor::queue(name("APP.R")),
-            Message::text(*b),
+            Message::text(b),
             &PutOptions::default(),
         )
         .unwrap();
