@@ -366,6 +366,41 @@ fn execute(qm: &QueueManager, c: &Command) -> Outcome {
         }
         (Verb::Display, Object::ChStatus) => display_chstatus(qm, c),
         (Verb::Dump, Object::QMgr) => dump(qm, c),
+        (Verb::Reset, Object::Channel) => {
+            let n = specific(c)?;
+            let mut seq = 0u64;
+            for p in &c.params {
+                match p.key.as_str() {
+                    "SEQNUM" => {
+                        let v = p.value.as_ref().map(|v| v.text.as_str()).unwrap_or("");
+                        seq = v.parse().map_err(|_| {
+                            fail(
+                                "AMQ8405E",
+                                format!(
+                                    "syntax error: SEQNUM({v}) at position {} is not a number",
+                                    p.pos
+                                ),
+                            )
+                        })?;
+                    }
+                    other => return Err(fail(
+                        "AMQ8405E",
+                        format!(
+                            "syntax error: RESET CHANNEL has no attribute {other} (at position {})",
+                            p.pos
+                        ),
+                    )),
+                }
+            }
+            qm.reset_channel(n.as_str(), seq)?;
+            reply(
+                c,
+                vec![info(
+                    "AMQ8023I",
+                    format!("IBM MQ channel reset: {n} (sequence number {seq})."),
+                )],
+            )
+        }
         (v, o) => Err(fail(
             "AMQ8405E",
             format!("{} {} is not a command", verb_word(v), o.keyword()),
@@ -453,6 +488,7 @@ fn verb_word(v: Verb) -> &'static str {
         Verb::Start => "START",
         Verb::Stop => "STOP",
         Verb::Dump => "DUMP",
+        Verb::Reset => "RESET",
     }
 }
 

@@ -137,6 +137,8 @@ pub enum Verb {
     Stop,
     /// DUMP: every object as a replayable script (MQ's dmpmqcfg).
     Dump,
+    /// RESET (CHANNEL: its sequence number).
+    Reset,
 }
 
 /// Object types a command names.
@@ -311,6 +313,7 @@ fn verb(w: &str) -> Option<Verb> {
         "START" | "STA" => Verb::Start,
         "STOP" => Verb::Stop,
         "DUMP" => Verb::Dump,
+        "RESET" => Verb::Reset,
         _ => return None,
     })
 }
@@ -736,6 +739,7 @@ mod tests {
             ("START CHANNEL(C)", Verb::Start, Object::Channel),
             ("STOP CHANNEL(C)", Verb::Stop, Object::Channel),
             ("DUMP QMGR", Verb::Dump, Object::QMgr),
+            ("RESET CHANNEL(C) SEQNUM(5)", Verb::Reset, Object::Channel),
         ];
         for (text, verb, object) in cases {
             let c = parse_command(text).unwrap_or_else(|e| panic!("{text}: {e}"));

@@ -576,6 +576,42 @@ impl ChannelStatus {
 pub type StatusCell = std::sync::Arc<parking_lot::Mutex<ChannelStatus>>;
 
 impl crate::QueueManager {
+    /// RESET CHANNEL: sets the channel's last committed sequence number (its synchronisation
+    /// record) to `seq`, after messages were lost or restored by hand. Not while it runs.
+    pub fn reset_channel(&self, name: &str, seq: u64) -> MqResult<()> {
+        let n = crate::name::object_name(name)?;
+        self.channel(name)?;
+        if let Some(cell) = self.channel_status_cell(&n) {
+            let state = cell.lock().state;
+            if matches!(state, ChannelState::Running | ChannelState::Binding) {
+                return Err(MqError::new(
+                    Reason::ChannelNotAvailable,
+                    format!("channel {n} is running; STOP CHANNEL({n}) before resetting it"),
+                ));
+            }
+        }
+        let mut s = self.connect(&crate::ConnectOptions::app("RESET CHANNEL"))?;
+        match replace_sync(
+            &mut s,
+            &n,
+            &SyncRecord {
+                seq,
+                ids: Vec::new(),
+            },
+        ) {
+            Ok(_) => s.commit()?,
+            Err(e) => {
+                let _ = s.backout();
+                return Err(e);
+            }
+        }
+        if let Some(cell) = self.channel_status_cell(&n) {
+            cell.lock().seq = seq;
+        }
+        tracing::info!(channel = %n, seq, "channel sequence number reset");
+        Ok(())
+    }
+
     /// Registers a channel instance's status (replacing an ended one of the same name).
     pub fn register_channel_status(&self, name: ObjectName, cell: StatusCell) {
         self.shared.catalog.chstatus.write().insert(name, cell);

@@ -208,4 +208,13 @@ fn the_receiving_end_must_be_defined_as_a_receiver() {
         .define_channel("A.VERY.LONG.CHANNEL.NAME", ChannelAttrs::default(), false)
         .unwrap_err();
     assert_eq!(e.reason, Reason::AttributeValueError);
+    // RESET CHANNEL sets the record a sequence error names.
+    qm2.reset_channel("C", 5).unwrap();
+    assert_eq!(channel::read_sync(&mut r, &name("C")).unwrap().seq, 5);
+    let start = channel::receiver_start(&mut r, &name("C"), 50, 1000).unwrap();
+    assert_eq!(start.committed.seq, 5);
+    assert_eq!(
+        qm2.reset_channel("NOPE", 1).unwrap_err().reason,
+        Reason::UnknownObjectName
+    );
 }

@@ -313,6 +313,86 @@ pub fn render(qm: &QueueManager) -> String {
         );
     }
 
+    let channels = qm.channel_statuses();
+    family(
+        &mut out,
+        "ferry_channel_status",
+        "gauge",
+        "Channel instances and their state (1 for the state it is in).",
+    );
+    for (name, st) in &channels {
+        let _ = writeln!(
+            out,
+            "ferry_channel_status{{channel=\"{}\",type=\"{}\",status=\"{}\",remote_qmgr=\"{}\"}} 1",
+            label(name.as_str()),
+            if st.sender { "SDR" } else { "RCVR" },
+            st.state.word(),
+            label(&st.remote_qmgr)
+        );
+    }
+    type ChannelColumn = fn(&ferry_core::channel::ChannelStatus) -> String;
+    let channel_columns: [(&str, &str, &str, ChannelColumn); 8] = [
+        (
+            "ferry_channel_messages_total",
+            "counter",
+            "Messages moved by the channel instance (MSGS).",
+            |c| c.msgs.to_string(),
+        ),
+        (
+            "ferry_channel_bytes_total",
+            "counter",
+            "Message bytes sent (senders) or received (receivers).",
+            |c| c.bytes.to_string(),
+        ),
+        (
+            "ferry_channel_batches_total",
+            "counter",
+            "Batches committed (BATCHES).",
+            |c| c.batches.to_string(),
+        ),
+        (
+            "ferry_channel_dead_lettered_total",
+            "counter",
+            "Messages the receiver put on the dead-letter queue.",
+            |c| c.dead_lettered.to_string(),
+        ),
+        (
+            "ferry_channel_sequence_number",
+            "gauge",
+            "Sequence number of the last committed batch (CURSEQNO).",
+            |c| c.seq.to_string(),
+        ),
+        (
+            "ferry_channel_in_doubt",
+            "gauge",
+            "1 while a batch is sent and not yet confirmed (INDOUBT).",
+            |c| u8::from(c.in_doubt).to_string(),
+        ),
+        (
+            "ferry_channel_network_seconds",
+            "gauge",
+            "Moving average of a batch's confirmation round trip (NETTIME).",
+            |c| (c.net_time_us as f64 / 1e6).to_string(),
+        ),
+        (
+            "ferry_channel_xmitq_seconds",
+            "gauge",
+            "Moving average of how long messages waited on the transmission queue (XQTIME).",
+            |c| (c.xmitq_time_us as f64 / 1e6).to_string(),
+        ),
+    ];
+    for (metric, kind, help, value) in channel_columns {
+        family(&mut out, metric, kind, help);
+        for (name, st) in &channels {
+            let _ = writeln!(
+                out,
+                "{metric}{{channel=\"{}\"}} {}",
+                label(name.as_str()),
+                value(st)
+            );
+        }
+    }
+
     let listeners = qm.listener_status();
     family(
         &mut out,

@@ -24,7 +24,11 @@ fn free_port() -> u16 {
 /// A queue manager `qm` listening on a fixed port (so its partner's CONNAME survives a restart).
 fn start(tag: &str, qm: &str, port: u16) -> Server {
     let listen = format!("127.0.0.1:{port}");
-    Server::start_named(tag, qm, &["--listen", &listen])
+    Server::start_named(
+        tag,
+        qm,
+        &["--listen", &listen, "--metrics-listen", "127.0.0.1:0"],
+    )
 }
 
 /// Runs `script` on `server`; every command must succeed.
@@ -79,6 +83,20 @@ fn pair(tag: &str, retry_secs: u32) -> (Server, Server) {
         );
     }
     (qm1, qm2)
+}
+
+/// The Prometheus text of `server`.
+fn scrape(server: &Server) -> String {
+    use std::io::{Read, Write};
+    let url = server.endpoint("http://");
+    let addr = url
+        .trim_start_matches("http://")
+        .trim_end_matches("/metrics");
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    write!(s, "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    text
 }
 
 fn get(c: &mut Connection, queue: &str, wait: Duration) -> Option<ferry_client::Got> {
@@ -189,6 +207,13 @@ fn remote_puts_request_reply_and_dead_letters_between_two_processes() {
         chstatus(&qm2, "QM1.TO.QM2", "DLQMSGS").as_deref(),
         Some("1")
     );
+    // The same figures in the metrics.
+    let metrics = scrape(&qm1);
+    assert!(
+        metrics.contains("ferry_channel_messages_total{channel=\"QM1.TO.QM2\"} 103"),
+        "{metrics}"
+    );
+    assert!(metrics.contains("status=\"RUNNING\""), "{metrics}");
     // The transmission queue is empty: everything was confirmed.
     let r = admin(&qm1, "DISPLAY QSTATUS(QM2) CURDEPTH IPPROCS");
     let depth = r[0].messages[0]
