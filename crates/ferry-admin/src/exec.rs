@@ -383,13 +383,15 @@ fn execute(qm: &QueueManager, c: &Command) -> Outcome {
                             )
                         })?;
                     }
-                    other => return Err(fail(
-                        "AMQ8405E",
-                        format!(
+                    other => {
+                        return Err(fail(
+                            "AMQ8405E",
+                            format!(
                             "syntax error: RESET CHANNEL has no attribute {other} (at position {})",
                             p.pos
                         ),
-                    )),
+                        ))
+                    }
                 }
             }
             qm.reset_channel(n.as_str(), seq)?;
@@ -449,6 +451,12 @@ fn display_chstatus(qm: &QueueManager, c: &Command) -> Outcome {
                 Kind::Status,
             ),
             field("COMPRESS", &st.compression, Kind::Status),
+            field(
+                "COMPRATE",
+                st.compression_saved
+                    .map_or(0, |r| (r * 100.0).round() as i64),
+                Kind::Status,
+            ),
             field("NETTIME", st.net_time_us, Kind::Status),
             field("XQTIME", st.xmitq_time_us, Kind::Status),
             field("DLQMSGS", st.dead_lettered, Kind::Status),

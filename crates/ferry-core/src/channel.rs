@@ -540,8 +540,10 @@ pub struct ChannelStatus {
     pub seq: u64,
     /// A batch is sent and its confirmation not yet received.
     pub in_doubt: bool,
-    /// Compression in use (NONE, LZ4FAST, ...).
+    /// Compression in use (NONE, lz4-fast, ...).
     pub compression: String,
+    /// Fraction of payload bytes compression saved so far (senders), if any was compressed.
+    pub compression_saved: Option<f64>,
     /// Moving average of a batch's confirmation round trip (send to answer), microseconds.
     pub net_time_us: u64,
     /// Moving average of how long messages waited on the transmission queue, microseconds.

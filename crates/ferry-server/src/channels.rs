@@ -387,9 +387,9 @@ fn serve_with(
         st.batch_size = peer.batch_size;
         st.seq = seq;
         st.started = Some(std::time::SystemTime::now());
-        st.compression = opts
-            .compression
-            .first()
+        st.compression = conn
+            .compression()
+            .0
             .map_or_else(|| "NONE".to_owned(), |c| c.name().to_owned());
         st.last_error.clear();
     }
@@ -421,8 +421,11 @@ fn serve_with(
         ch::sender_commit(s, &name, next)?;
         seq = next;
         idle_since = Instant::now();
+        let (alg, saved) = conn.compression();
         let mut st = status.lock();
         st.batch_done(seq, batch.messages.len(), batch.bytes, sent.elapsed());
+        st.compression = alg.map_or_else(|| "NONE".to_owned(), |c| c.name().to_owned());
+        st.compression_saved = saved;
         let w = batch.oldest_wait.as_micros() as u64;
         st.xmitq_time_us = if st.xmitq_time_us == 0 {
             w

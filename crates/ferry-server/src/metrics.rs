@@ -331,7 +331,13 @@ pub fn render(qm: &QueueManager) -> String {
         );
     }
     type ChannelColumn = fn(&ferry_core::channel::ChannelStatus) -> String;
-    let channel_columns: [(&str, &str, &str, ChannelColumn); 8] = [
+    let channel_columns: [(&str, &str, &str, ChannelColumn); 9] = [
+        (
+            "ferry_channel_compression_saved_ratio",
+            "gauge",
+            "Fraction of payload bytes compression saved (COMPRATE / 100).",
+            |c| c.compression_saved.unwrap_or(0.0).to_string(),
+        ),
         (
             "ferry_channel_messages_total",
             "counter",

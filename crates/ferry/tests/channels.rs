@@ -267,3 +267,69 @@ fn a_sender_retries_until_its_receiver_comes_back_and_stop_start_work() {
     let g = get(&mut c2, "APP.IN", Duration::from_secs(20)).expect("released by START CHANNEL");
     assert_eq!(&g.message.body[..], b"held");
 }
+
+#[test]
+fn three_queue_managers_forward_through_the_middle_one_with_compression() {
+    let (p2, p3) = (free_port(), free_port());
+    let qm1 = start("hop-1", "QM1", free_port());
+    let qm2 = start("hop-2", "QM2", p2);
+    let qm3 = start("hop-3", "QM3", p3);
+    // QM1 knows only QM2; QM3 is reached through it (a queue manager alias on QM1).
+    admin(
+        &qm1,
+        &format!(
+            "DEFINE QLOCAL(QM2) USAGE(XMITQ)
+             DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('127.0.0.1({p2})') XMITQ(QM2) COMPMSG(LZ4FAST) SHORTTMR(1)
+             DEFINE QREMOTE(QM3) RNAME('') RQMNAME(QM3) XMITQ(QM2)
+             DEFINE QREMOTE(APP.FAR) RNAME(APP.IN) RQMNAME(QM3)"
+        ),
+    );
+    admin(
+        &qm2,
+        &format!(
+            "DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR)
+             DEFINE QLOCAL(QM3) USAGE(XMITQ)
+             DEFINE CHANNEL(QM2.TO.QM3) CHLTYPE(SDR) CONNAME('127.0.0.1({p3})') XMITQ(QM3) COMPMSG(ZLIBFAST) SHORTTMR(1)"
+        ),
+    );
+    admin(
+        &qm3,
+        "DEFINE CHANNEL(QM2.TO.QM3) CHLTYPE(RCVR)
+         DEFINE QLOCAL(APP.IN)",
+    );
+    // JSON-like text: it compresses well.
+    let body: String = (0..40)
+        .map(|i| format!("{{\"order\":{i},\"item\":\"widget\",\"qty\":1,\"status\":\"NEW\"}},"))
+        .collect();
+    let mut c1 = Connection::connect(&qm1.unix, "far-putter").unwrap();
+    for _ in 0..20 {
+        c1.put1(
+            "APP.FAR",
+            Message::text(&body).with_persistence(Persistence::Persistent),
+            &PutOptions::default(),
+        )
+        .unwrap();
+    }
+    let mut c3 = Connection::connect(&qm3.unix, "far-getter").unwrap();
+    for _ in 0..20 {
+        let g = get(&mut c3, "APP.IN", Duration::from_secs(20)).expect("a message two hops away");
+        assert_eq!(&g.message.body[..], body.as_bytes());
+        assert_eq!(g.message.descriptor.put_appl_name.as_str(), "far-putter");
+    }
+    // Both hops compressed, each with its own algorithm, and say how much they saved.
+    assert_eq!(
+        chstatus(&qm1, "QM1.TO.QM2", "COMPRESS").as_deref(),
+        Some("lz4-fast")
+    );
+    assert_eq!(
+        chstatus(&qm2, "QM2.TO.QM3", "COMPRESS").as_deref(),
+        Some("zlib-fast")
+    );
+    for (server, channel) in [(&qm1, "QM1.TO.QM2"), (&qm2, "QM2.TO.QM3")] {
+        let rate: i64 = chstatus(server, channel, "COMPRATE")
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(rate > 50, "{channel} saved only {rate}%");
+    }
+}
