@@ -437,6 +437,11 @@ pub fn channel_fields(name: &ObjectName, a: &ChannelAttrs) -> Vec<Field> {
             v.push(f("LONGRTY", a.long_retry, Kind::Int));
             v.push(f("LONGTMR", a.long_timer_secs, Kind::Int));
             v.push(f(
+                "NPMSPEED",
+                if a.np_speed_fast { "FAST" } else { "NORMAL" },
+                Kind::Word,
+            ));
+            v.push(f(
                 "COMPMSG",
                 if a.compression.is_empty() {
                     "NONE".to_owned()
@@ -482,6 +487,7 @@ pub fn set_channel(a: &mut ChannelAttrs, p: &Param) -> Result<(), ParseError> {
         "LONGTMR" => a.long_timer_secs = int(p, 999_999_999)?,
         "BATCHINT" => a.batch_interval_ms = int(p, 999_999_999)?,
         "BATCHLIM" => a.batch_limit_kib = int(p, 999_999)?,
+        "NPMSPEED" => a.np_speed_fast = word(p, &["FAST", "NORMAL"])? == "FAST",
         "COMPMSG" => {
             let mut list = Vec::new();
             for w in text(p)?.split([' ', ',']).filter(|w| !w.is_empty()) {

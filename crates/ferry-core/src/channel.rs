@@ -231,7 +231,8 @@ fn undeliverable(r: Reason) -> bool {
 }
 
 /// One batch at the receiving end: every message delivered (or dead-lettered) and `seq`
-/// recorded, in one unit of work, committed before this returns (over a socket, the answer is
+/// recorded (sequence 0: a non-persistent batch sent NPMSPEED(FAST), not recorded), in one
+/// unit of work, committed before this returns (over a socket, the answer is
 /// held until the commit is on disk). On failure the unit of work is backed out.
 pub fn receive_batch(
     s: &mut Session,
@@ -287,9 +288,12 @@ fn receive_batch_in_uow(
             Err(e) => return Err(e),
         }
     }
-    let old = replace_sync(s, channel, &SyncRecord { seq, ids })?;
-    if old.seq + 1 != seq {
-        return Err(sequence_mismatch(channel, &qm.name(), old.seq, seq - 1));
+    // Sequence 0: a batch of non-persistent messages sent NPMSPEED(FAST) — not recorded.
+    if seq != 0 {
+        let old = replace_sync(s, channel, &SyncRecord { seq, ids })?;
+        if old.seq + 1 != seq {
+            return Err(sequence_mismatch(channel, &qm.name(), old.seq, seq - 1));
+        }
     }
     Ok(outcome)
 }

@@ -396,6 +396,11 @@ pub struct ChannelAttrs {
     pub batch_interval_ms: u32,
     /// BATCHLIM, KiB: a batch ends once it holds this much (at least one message).
     pub batch_limit_kib: u32,
+    /// NPMSPEED(FAST) (true) / NORMAL: a batch of only non-persistent messages is taken off
+    /// the transmission queue before it is sent and recorded nowhere — no disk writes at either
+    /// end; if the connection fails on the way those messages are lost (never duplicated). With
+    /// NORMAL they travel under the same protocol as persistent ones.
+    pub np_speed_fast: bool,
     /// COMPMSG: message compression the sender offers, most preferred first (NONE, LZ4FAST,
     /// LZ4HIGH, ZLIBFAST, ZLIBHIGH); the receiving server picks the first it accepts.
     pub compression: Vec<String>,
@@ -420,6 +425,7 @@ impl Default for ChannelAttrs {
             long_timer_secs: 1200,
             batch_interval_ms: 0,
             batch_limit_kib: 5000,
+            np_speed_fast: true,
             compression: Vec::new(),
         }
     }

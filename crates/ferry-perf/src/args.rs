@@ -96,6 +96,19 @@ pub struct WorkloadArgs {
     /// directory (removed afterwards).
     #[arg(short = 'c', long, value_name = "URL")]
     pub connect: Option<String>,
+    /// Where rr's responders connect, when they serve another queue manager than --connect
+    /// (distributed queuing: requests cross a channel and replies come back by their reply-to
+    /// queue manager; docs/channels.md has the set-up). Default: --connect.
+    #[arg(long, value_name = "URL")]
+    #[serde(default)]
+    pub responder_connect: Option<String>,
+    /// Where the helpers connect (put's drainers, get's feeders, forward's feeder and
+    /// drainer), when they use another queue manager than --connect: with a remote queue on
+    /// --connect, `put --helpers 2 --helper-connect URL` measures delivery across a channel.
+    /// Default: --connect.
+    #[arg(long, value_name = "URL")]
+    #[serde(default)]
+    pub helper_connect: Option<String>,
     /// Message size: bytes, or with a unit (2KB, 20KB, 200KB, 2MB; KB = 1024 bytes).
     #[arg(short = 's', long, default_value = "2KB", value_parser = parse_size)]
     pub size: usize,

@@ -64,7 +64,9 @@ fn spawn_helper(
     queue: String,
 ) -> std::thread::JoinHandle<WorkerResult> {
     let (ep, args, sh, stop) = (
-        target.endpoint.clone(),
+        a.helper_connect
+            .clone()
+            .unwrap_or_else(|| target.endpoint.clone()),
         a.clone(),
         shared.clone(),
         stop.clone(),
@@ -103,7 +105,11 @@ pub fn run(
                 .unwrap_or((2 * PAIRS).max(a.threads))
                 .max(PAIRS);
             for i in 0..n {
-                let (ep, args, stop) = (target.endpoint.clone(), a.clone(), aux_stop.clone());
+                let ep = a
+                    .responder_connect
+                    .clone()
+                    .unwrap_or_else(|| target.endpoint.clone());
+                let (args, stop) = (a.clone(), aux_stop.clone());
                 aux.push(std::thread::spawn(move || {
                     workload::responder_worker(&ep, &args, &stop, i % PAIRS)
                 }));

@@ -634,7 +634,13 @@ pub fn responder_worker(
                     });
                 reply.descriptor.correl_id = CorrelId::from(d.msg_id);
                 reply.descriptor.message_type = MessageType::Reply;
-                c.put1(d.reply_to_queue.as_str(), reply, &opts)
+                // To the reply-to queue at the reply-to queue manager: across a channel when
+                // the requester is on another queue manager.
+                let to = ferry_core::ObjectDescriptor::QueueAt {
+                    name: d.reply_to_queue,
+                    qmgr: d.reply_to_qmgr,
+                };
+                c.put1_to(&to, reply, &opts)
                     .map_err(|e| fail("put reply", e))?;
                 commit_each(&mut c, a)?;
             }

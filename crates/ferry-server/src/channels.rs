@@ -414,12 +414,28 @@ fn serve_with(
             }
             continue;
         }
-        status.lock().in_doubt = true;
         let sent = Instant::now();
-        let next = seq + 1;
-        conn.channel_batch(next, &batch.messages)?;
-        ch::sender_commit(s, &name, next)?;
-        seq = next;
+        let fast = def.np_speed_fast
+            && batch
+                .messages
+                .iter()
+                .all(|m| m.descriptor.persistence != ferry_core::Persistence::Persistent);
+        if fast {
+            // NPMSPEED(FAST): off the transmission queue before it is sent (no disk write:
+            // non-persistent gets are not logged), so a failure loses it and never repeats it.
+            s.commit()?;
+            if let Err(e) = conn.channel_batch(0, &batch.messages) {
+                tracing::warn!(channel = %name, lost = batch.messages.len(), error = %e,
+                    "a batch of non-persistent messages (NPMSPEED FAST) was lost with the connection");
+                return Err(e);
+            }
+        } else {
+            status.lock().in_doubt = true;
+            let next = seq + 1;
+            conn.channel_batch(next, &batch.messages)?;
+            ch::sender_commit(s, &name, next)?;
+            seq = next;
+        }
         idle_since = Instant::now();
         let (alg, saved) = conn.compression();
         let mut st = status.lock();
