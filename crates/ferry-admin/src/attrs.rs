@@ -436,6 +436,8 @@ pub fn channel_fields(name: &ObjectName, a: &ChannelAttrs) -> Vec<Field> {
             v.push(f("SHORTTMR", a.short_timer_secs, Kind::Int));
             v.push(f("LONGRTY", a.long_retry, Kind::Int));
             v.push(f("LONGTMR", a.long_timer_secs, Kind::Int));
+            v.push(f("SSLCIPH", &a.ssl_cipher, Kind::Word));
+            v.push(f("SSLPEER", &a.ssl_peer, Kind::Text));
             v.push(f(
                 "NPMSPEED",
                 if a.np_speed_fast { "FAST" } else { "NORMAL" },
@@ -488,6 +490,8 @@ pub fn set_channel(a: &mut ChannelAttrs, p: &Param) -> Result<(), ParseError> {
         "BATCHINT" => a.batch_interval_ms = int(p, 999_999_999)?,
         "BATCHLIM" => a.batch_limit_kib = int(p, 999_999)?,
         "NPMSPEED" => a.np_speed_fast = word(p, &["FAST", "NORMAL"])? == "FAST",
+        "SSLCIPH" => a.ssl_cipher = text(p)?.to_ascii_uppercase(),
+        "SSLPEER" => a.ssl_peer = text(p)?,
         "COMPMSG" => {
             let mut list = Vec::new();
             for w in text(p)?.split([' ', ',']).filter(|w| !w.is_empty()) {

@@ -32,6 +32,9 @@ pub struct ServerSection {
     pub tls_key: String,
     /// PEM file with the CA whose client certificates the TLS listener requires; empty for none.
     pub tls_client_ca: String,
+    /// PEM file with the CA that signs partner queue managers' certificates, for sender
+    /// channels with SSLCIPH (they present `tls_cert`/`tls_key` as their own, if set).
+    pub tls_ca: String,
     /// Threads serving connections; 0 for one per CPU.
     pub io_threads: usize,
     /// Most sockets open at once; further connections wait in the accept backlog.
@@ -63,6 +66,7 @@ impl Default for ServerSection {
             tls_cert: String::new(),
             tls_key: String::new(),
             tls_client_ca: String::new(),
+            tls_ca: String::new(),
             io_threads: 0,
             max_sockets: 1000,
             // ferry_proto::DEFAULT_MAX_FRAME (a 100 MiB message plus headers); a test in

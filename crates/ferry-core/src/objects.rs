@@ -357,6 +357,24 @@ pub enum ChannelType {
     ClientConn,
 }
 
+/// The SSLCIPH values a channel accepts (TLS 1.3; the suite is negotiated among these).
+pub const TLS13_CIPHERS: &[&str] = &[
+    "ANY_TLS13",
+    "ANY_TLS13_OR_HIGHER",
+    "TLS_AES_128_GCM_SHA256",
+    "TLS_AES_256_GCM_SHA384",
+    "TLS_CHACHA20_POLY1305_SHA256",
+];
+
+/// The CN an SSLPEER value (`CN=name, O=...`) names.
+pub fn ssl_peer_name(peer: &str) -> Option<String> {
+    peer.split(',')
+        .filter_map(|part| part.split_once('='))
+        .find(|(k, _)| k.trim().eq_ignore_ascii_case("CN"))
+        .map(|(_, v)| v.trim().trim_matches('"').to_owned())
+        .filter(|v| !v.is_empty())
+}
+
 /// A channel definition (DEFINE CHANNEL).
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(default)]
@@ -401,6 +419,13 @@ pub struct ChannelAttrs {
     /// end; if the connection fails on the way those messages are lost (never duplicated). With
     /// NORMAL they travel under the same protocol as persistent ones.
     pub np_speed_fast: bool,
+    /// SSLCIPH: empty for plain TCP; a TLS 1.3 CipherSpec name (ANY_TLS13,
+    /// TLS_AES_128_GCM_SHA256, TLS_AES_256_GCM_SHA384, TLS_CHACHA20_POLY1305_SHA256) makes the
+    /// sender connect with TLS 1.3 to the receiver's TLS listener.
+    pub ssl_cipher: String,
+    /// SSLPEER: the name the partner's certificate must carry, as `CN=name` (empty: the host
+    /// of CONNAME).
+    pub ssl_peer: String,
     /// COMPMSG: message compression the sender offers, most preferred first (NONE, LZ4FAST,
     /// LZ4HIGH, ZLIBFAST, ZLIBHIGH); the receiving server picks the first it accepts.
     pub compression: Vec<String>,
@@ -426,6 +451,8 @@ impl Default for ChannelAttrs {
             batch_interval_ms: 0,
             batch_limit_kib: 5000,
             np_speed_fast: true,
+            ssl_cipher: String::new(),
+            ssl_peer: String::new(),
             compression: Vec::new(),
         }
     }
@@ -451,6 +478,25 @@ impl ChannelAttrs {
         check_range("LONGTMR", self.long_timer_secs as usize, 0, 999_999_999)?;
         check_range("BATCHINT", self.batch_interval_ms as usize, 0, 999_999_999)?;
         check_range("BATCHLIM", self.batch_limit_kib as usize, 0, 999_999)?;
+        if !self.ssl_cipher.is_empty() && !TLS13_CIPHERS.contains(&self.ssl_cipher.as_str()) {
+            return Err(MqError::new(
+                Reason::AttributeValueError,
+                format!(
+                    "SSLCIPH({}) is not a TLS 1.3 CipherSpec FerryMQ speaks: {}",
+                    self.ssl_cipher,
+                    TLS13_CIPHERS.join(", ")
+                ),
+            ));
+        }
+        if !self.ssl_peer.is_empty() && ssl_peer_name(&self.ssl_peer).is_none() {
+            return Err(MqError::new(
+                Reason::AttributeValueError,
+                format!(
+                    "SSLPEER('{}') names no CN; write SSLPEER('CN=host.example')",
+                    self.ssl_peer
+                ),
+            ));
+        }
         if self.description.len() > 64 {
             return Err(MqError::new(
                 Reason::AttributeValueError,

@@ -31,6 +31,16 @@ const SUPERVISE_EVERY: Duration = Duration::from_millis(500);
 /// Longest single wait of a sender thread, so it notices STOP CHANNEL and shutdown promptly.
 const POLL: Duration = Duration::from_millis(250);
 
+/// TLS for sender channels with SSLCIPH.
+#[derive(Debug, Clone, Default)]
+pub struct ChannelTls {
+    /// PEM file with the CA that signs partner queue managers' certificates.
+    pub ca: Option<std::path::PathBuf>,
+    /// This queue manager's certificate chain and key (PEM), presented to receivers that
+    /// require client certificates.
+    pub own: Option<(std::path::PathBuf, std::path::PathBuf)>,
+}
+
 /// What START / STOP CHANNEL ask of a sender thread.
 #[derive(Debug, Default)]
 struct Control {
@@ -72,6 +82,7 @@ struct Sender {
 /// The server's sender channels, registered with the queue manager as its channel hook.
 pub(crate) struct Channels {
     qm: QueueManager,
+    tls: ChannelTls,
     senders: Mutex<HashMap<ObjectName, Sender>>,
     shutdown: AtomicBool,
 }
@@ -84,9 +95,10 @@ impl std::fmt::Debug for Channels {
 
 impl Channels {
     /// Starts the supervisor thread.
-    pub(crate) fn start(qm: QueueManager) -> Arc<Channels> {
+    pub(crate) fn start(qm: QueueManager, tls: ChannelTls) -> Arc<Channels> {
         let channels = Arc::new(Channels {
             qm,
+            tls,
             senders: Mutex::new(HashMap::new()),
             shutdown: AtomicBool::new(false),
         });
@@ -136,10 +148,10 @@ impl Channels {
     fn spawn(&self, name: ObjectName, stopped: bool) -> Sender {
         let control = Arc::new(Control::default());
         control.stopped.store(stopped, Ordering::Release);
-        let (qm, c) = (self.qm.clone(), control.clone());
+        let (qm, c, tls) = (self.qm.clone(), control.clone(), self.tls.clone());
         let thread = std::thread::Builder::new()
             .name(format!("ferry-sdr-{name}"))
-            .spawn(move || run_sender(qm, name, c))
+            .spawn(move || run_sender(qm, name, c, tls))
             .map_err(|e| tracing::error!(channel = %name, error = %e, "cannot start a sender channel thread"))
             .ok();
         Sender { control, thread }
@@ -224,7 +236,7 @@ fn set_state(status: &StatusCell, state: ChannelState) {
 }
 
 /// One sender channel's thread.
-fn run_sender(qm: QueueManager, name: ObjectName, control: Arc<Control>) {
+fn run_sender(qm: QueueManager, name: ObjectName, control: Arc<Control>, tls: ChannelTls) {
     let status: StatusCell = Arc::new(parking_lot::Mutex::new(ChannelStatus {
         sender: true,
         ..Default::default()
@@ -246,7 +258,7 @@ fn run_sender(qm: QueueManager, name: ObjectName, control: Arc<Control>) {
             st.conname = def.conn_name.clone();
             st.xmit_queue = def.xmit_queue.to_string();
         }
-        match serve(&qm, name, &def, &control, &status) {
+        match serve(&qm, name, &def, &control, &status, &tls) {
             Ok(()) => failures = 0,
             Err(e) => {
                 if control.must_pause() || qm.run_state() != ferry_core::RunState::Running {
@@ -292,9 +304,10 @@ fn serve(
     def: &ChannelAttrs,
     control: &Control,
     status: &StatusCell,
+    tls: &ChannelTls,
 ) -> MqResult<()> {
     let mut s = qm.connect(&ConnectOptions::app(name.as_str()))?;
-    let out = serve_with(&mut s, qm, name, def, control, status);
+    let out = serve_with(&mut s, qm, name, def, control, status, tls);
     if out.is_err() {
         let _ = s.backout();
     }
@@ -309,6 +322,7 @@ fn serve_with(
     def: &ChannelAttrs,
     control: &Control,
     status: &StatusCell,
+    tls: &ChannelTls,
 ) -> MqResult<()> {
     if def.xmit_queue.is_empty() {
         return Err(MqError::new(
@@ -340,8 +354,25 @@ fn serve_with(
     }
     // BINDING.
     set_state(status, ChannelState::Binding);
-    let ep = endpoint(&def.conn_name)?;
+    let mut ep = endpoint(&def.conn_name)?;
+    let tls_options = if def.ssl_cipher.is_empty() {
+        None
+    } else {
+        let Some(ca) = tls.ca.clone() else {
+            return Err(MqError::new(
+                Reason::AttributeValueError,
+                format!("channel {name} has SSLCIPH({}) but no CA to check its partner with: set [server] tls_ca in qm.toml", def.ssl_cipher),
+            ));
+        };
+        ep = ep.replacen("tcp://", "tls://", 1);
+        Some(ferry_client::TlsOptions {
+            ca,
+            server_name: ferry_core::objects::ssl_peer_name(&def.ssl_peer),
+            client_cert: tls.own.clone(),
+        })
+    };
     let opts = ClientOptions {
+        tls: tls_options,
         compression: def
             .compression
             .iter()

@@ -7,7 +7,7 @@
 //! finish (their conversations back out their units of work), waits a bounded time, and stops.
 
 pub mod auth;
-mod channels;
+pub mod channels;
 mod conn;
 mod listeners;
 pub mod metrics;
@@ -49,6 +49,9 @@ pub struct ServerConfig {
     pub stop_grace: Duration,
     /// Address of the Prometheus endpoint; `None` (the default) for none.
     pub metrics_listen: Option<SocketAddr>,
+    /// TLS for sender channels with SSLCIPH: the CA partners' certificates are checked
+    /// against, and this queue manager's certificate and key to present.
+    pub channel_tls: channels::ChannelTls,
 }
 
 /// Default TCP port, as MQ's.
@@ -69,6 +72,7 @@ impl ServerConfig {
             limits: ConnLimits::default(),
             stop_grace: Duration::from_secs(5),
             metrics_listen: None,
+            channel_tls: Default::default(),
         }
     }
 
@@ -143,6 +147,10 @@ impl ServerConfig {
             },
             stop_grace: Duration::from_secs(s.stop_grace_secs),
             metrics_listen: None,
+            channel_tls: channels::ChannelTls {
+                ca: file(&s.tls_ca),
+                own: file(&s.tls_cert).zip(file(&s.tls_key)),
+            },
         })
     }
 }
@@ -273,7 +281,7 @@ impl Server {
             authenticated,
         ));
         qm.set_listener_hook(listener_objects.clone());
-        let sender_channels = channels::Channels::start(qm.clone());
+        let sender_channels = channels::Channels::start(qm.clone(), config.channel_tls.clone());
         qm.set_channel_hook(Some(sender_channels.clone()));
         for (name, attrs) in qm.listeners() {
             if attrs.control == ferry_core::objects::ListenerControl::QueueManager {

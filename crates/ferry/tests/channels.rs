@@ -333,3 +333,113 @@ fn three_queue_managers_forward_through_the_middle_one_with_compression() {
         assert!(rate > 50, "{channel} saved only {rate}%");
     }
 }
+
+/// A CA and a certificate for localhost/127.0.0.1 signed by it, as PEM files in `dir`.
+fn make_pki(dir: &std::path::Path) {
+    use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, DnType, IsCa, KeyPair};
+    std::fs::create_dir_all(dir).unwrap();
+    let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    ca_params
+        .distinguished_name
+        .push(DnType::CommonName, "FerryMQ channel test CA");
+    let ca = CertifiedIssuer::self_signed(ca_params, KeyPair::generate().unwrap()).unwrap();
+    std::fs::write(dir.join("ca.pem"), ca.pem()).unwrap();
+    let key = KeyPair::generate().unwrap();
+    let mut params =
+        CertificateParams::new(vec!["localhost".to_owned(), "127.0.0.1".to_owned()]).unwrap();
+    params
+        .distinguished_name
+        .push(DnType::CommonName, "localhost");
+    let cert = params.signed_by(&key, &ca).unwrap();
+    std::fs::write(dir.join("qm.pem"), cert.pem()).unwrap();
+    std::fs::write(dir.join("qm.key"), key.serialize_pem()).unwrap();
+}
+
+#[test]
+fn a_channel_over_tls_checks_its_partners_certificate_name() {
+    let pki = std::env::temp_dir().join(format!("ferry-it-chtls-pki-{}", std::process::id()));
+    make_pki(&pki);
+    let path = |n: &str| pki.join(n).display().to_string();
+    let tls_port = free_port();
+    let qm2 = Server::start_named(
+        "chtls-2",
+        "QM2",
+        &[
+            "--tls-listen",
+            &format!("127.0.0.1:{tls_port}"),
+            "--tls-cert",
+            &path("qm.pem"),
+            "--tls-key",
+            &path("qm.key"),
+        ],
+    );
+    let qm1 = Server::start_named(
+        "chtls-1",
+        "QM1",
+        &["--set", &format!("server.tls_ca=\"{}\"", path("ca.pem"))],
+    );
+    admin(
+        &qm2,
+        "DEFINE CHANNEL(TLS.OK) CHLTYPE(RCVR)
+         DEFINE QLOCAL(APP.IN)",
+    );
+    admin(
+        &qm1,
+        &format!(
+            "DEFINE QLOCAL(QM2) USAGE(XMITQ)
+             DEFINE CHANNEL(TLS.OK) CHLTYPE(SDR) CONNAME('127.0.0.1({tls_port})') XMITQ(QM2) SSLCIPH(ANY_TLS13) SSLPEER('CN=localhost') SHORTTMR(1)
+             DEFINE QREMOTE(APP.SECURE) RNAME(APP.IN) RQMNAME(QM2)"
+        ),
+    );
+    let mut c1 = Connection::connect(&qm1.unix, "tls-putter").unwrap();
+    c1.put1(
+        "APP.SECURE",
+        Message::text("over tls").with_persistence(Persistence::Persistent),
+        &PutOptions::default(),
+    )
+    .unwrap();
+    let mut c2 = Connection::connect(&qm2.unix, "tls-getter").unwrap();
+    let g = get(&mut c2, "APP.IN", Duration::from_secs(20)).expect("a message over TLS");
+    assert_eq!(&g.message.body[..], b"over tls");
+    assert_eq!(
+        chstatus(&qm2, "TLS.OK", "CONNAME").map(|c| c.is_empty()),
+        Some(false)
+    );
+
+    // A partner whose certificate does not carry the SSLPEER name is refused; the sender
+    // retries and says why.
+    admin(
+        &qm1,
+        &format!(
+            "ALTER CHANNEL(TLS.OK) CHLTYPE(SDR) SSLPEER('CN=someone.else.example')
+             STOP CHANNEL(TLS.OK)"
+        ),
+    );
+    eventually("the channel to stop", || {
+        chstatus(&qm1, "TLS.OK", "STATUS").as_deref() == Some("STOPPED")
+    });
+    admin(&qm1, "START CHANNEL(TLS.OK)");
+    c1.put1(
+        "APP.SECURE",
+        Message::text("refused"),
+        &PutOptions::default(),
+    )
+    .unwrap();
+    eventually("the sender to retry", || {
+        chstatus(&qm1, "TLS.OK", "STATUS").as_deref() == Some("RETRYING")
+    });
+    let err = chstatus(&qm1, "TLS.OK", "LASTERR").unwrap();
+    assert!(
+        err.contains("someone.else.example") || err.contains("certificate"),
+        "{err}"
+    );
+    assert!(get(&mut c2, "APP.IN", Duration::from_millis(500)).is_none());
+    // A CipherSpec FerryMQ does not speak is refused when the channel is defined.
+    let e = Connection::connect(&qm2.unix, "x")
+        .unwrap()
+        .admin("DEFINE CHANNEL(TLS.X) CHLTYPE(SDR) CONNAME('h(1)') XMITQ(Q) SSLCIPH(TLS_RSA_WITH_NULL)")
+        .unwrap();
+    assert!(!e[0].ok);
+    let _ = std::fs::remove_dir_all(&pki);
+}
