@@ -411,10 +411,8 @@ fn a_channel_over_tls_checks_its_partners_certificate_name() {
     // retries and says why.
     admin(
         &qm1,
-        &format!(
-            "ALTER CHANNEL(TLS.OK) CHLTYPE(SDR) SSLPEER('CN=someone.else.example')
-             STOP CHANNEL(TLS.OK)"
-        ),
+        "ALTER CHANNEL(TLS.OK) CHLTYPE(SDR) SSLPEER('CN=someone.else.example')
+         STOP CHANNEL(TLS.OK)",
     );
     eventually("the channel to stop", || {
         chstatus(&qm1, "TLS.OK", "STATUS").as_deref() == Some("STOPPED")
