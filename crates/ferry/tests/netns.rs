@@ -1,0 +1,261 @@
+//! Two queue managers on two "hosts": each in its own network namespace, joined by a veth
+//! pair, so the channel between them crosses a real (virtual) network interface rather than
+//! loopback. The receiver listens on its namespace's address with TLS and required client
+//! certificates (a non-loopback listener must authenticate); the sender checks the receiver's
+//! certificate name and presents its own.
+//!
+//! Making namespaces needs root (CAP_NET_ADMIN) and iproute2, so the test is ignored by a plain
+//! `cargo test`; `.ci/run` runs it with `--ignored` on machines that allow it (and fails if
+//! they do not).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use ferry_client::{Connection, GetOptions, Message, OpenOptions, Persistence, PutOptions, Reason};
+
+fn ip(args: &[&str]) {
+    let out = Command::new("ip").args(args).output().expect("run ip");
+    assert!(
+        out.status.success(),
+        "ip {}: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Two namespaces joined by a veth pair, removed on drop.
+struct Hosts {
+    ns: [String; 2],
+    addr: [String; 2],
+}
+
+impl Hosts {
+    fn new() -> Hosts {
+        let id = std::process::id() % 10_000;
+        let ns = [format!("ferry-a-{id}"), format!("ferry-b-{id}")];
+        let veth = [format!("fva{id}"), format!("fvb{id}")];
+        let net = format!("10.{}.{}", 100 + id / 256 % 100, id % 256);
+        let addr = [format!("{net}.1"), format!("{net}.2")];
+        let hosts = Hosts { ns, addr };
+        for n in &hosts.ns {
+            ip(&["netns", "add", n]);
+        }
+        ip(&[
+            "link", "add", &veth[0], "type", "veth", "peer", "name", &veth[1],
+        ]);
+        for i in 0..2 {
+            ip(&["link", "set", &veth[i], "netns", &hosts.ns[i]]);
+            ip(&[
+                "-n",
+                &hosts.ns[i],
+                "addr",
+                "add",
+                &format!("{}/24", hosts.addr[i]),
+                "dev",
+                &veth[i],
+            ]);
+            ip(&["-n", &hosts.ns[i], "link", "set", &veth[i], "up"]);
+            ip(&["-n", &hosts.ns[i], "link", "set", "lo", "up"]);
+        }
+        hosts
+    }
+}
+
+impl Drop for Hosts {
+    fn drop(&mut self) {
+        for n in &self.ns {
+            let _ = Command::new("ip").args(["netns", "del", n]).status();
+        }
+    }
+}
+
+/// A CA and certificates for the two queue managers (names qm1 / qm2, and their addresses).
+fn make_pki(dir: &Path, addrs: &[String; 2]) {
+    use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, DnType, IsCa, KeyPair};
+    std::fs::create_dir_all(dir).unwrap();
+    let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    ca_params
+        .distinguished_name
+        .push(DnType::CommonName, "FerryMQ netns test CA");
+    let ca = CertifiedIssuer::self_signed(ca_params, KeyPair::generate().unwrap()).unwrap();
+    std::fs::write(dir.join("ca.pem"), ca.pem()).unwrap();
+    for (i, name) in ["qm1", "qm2"].into_iter().enumerate() {
+        let key = KeyPair::generate().unwrap();
+        let mut params = CertificateParams::new(vec![name.to_owned(), addrs[i].clone()]).unwrap();
+        params.distinguished_name.push(DnType::CommonName, name);
+        let cert = params.signed_by(&key, &ca).unwrap();
+        std::fs::write(dir.join(format!("{name}.pem")), cert.pem()).unwrap();
+        std::fs::write(dir.join(format!("{name}.key")), key.serialize_pem()).unwrap();
+    }
+}
+
+/// `ferry qm start` inside namespace `ns`, killed on drop.
+struct Qm {
+    child: Child,
+    home: PathBuf,
+    name: String,
+}
+
+impl Qm {
+    fn start(ns: &str, home: &Path, name: &str, args: &[String]) -> Qm {
+        let log = std::fs::File::create(home.join(format!("{name}.log"))).unwrap();
+        let child = Command::new("ip")
+            .args([
+                "netns",
+                "exec",
+                ns,
+                env!("CARGO_BIN_EXE_ferry"),
+                "qm",
+                "start",
+                name,
+                "--data-dir",
+            ])
+            .arg(home)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        let qm = Qm {
+            child,
+            home: home.to_owned(),
+            name: name.to_owned(),
+        };
+        let endpoints = home.join("qmgrs").join(name).join("endpoints");
+        let deadline = Instant::now() + common::DEADLINE;
+        while !endpoints.exists() {
+            assert!(
+                Instant::now() < deadline,
+                "{name} did not start: {}",
+                qm.log()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        qm
+    }
+
+    fn unix(&self) -> String {
+        format!(
+            "unix:{}",
+            self.home
+                .join("qmgrs")
+                .join(&self.name)
+                .join("ferry.sock")
+                .display()
+        )
+    }
+
+    fn log(&self) -> String {
+        std::fs::read_to_string(self.home.join(format!("{}.log", self.name))).unwrap_or_default()
+    }
+
+    fn admin(&self, script: &str) {
+        let mut c = Connection::connect(&self.unix(), "netns-test").unwrap();
+        for r in c.admin(script).unwrap() {
+            assert!(r.ok, "{}: {:?}", r.command, r.messages);
+        }
+    }
+}
+
+impl Drop for Qm {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        // `ip netns exec` runs ferry as its child: stop that too.
+        let _ = Command::new("pkill")
+            .args([
+                "-f",
+                &format!("qm start {} --data-dir {}", self.name, self.home.display()),
+            ])
+            .status();
+    }
+}
+
+#[test]
+#[ignore = "needs root to make network namespaces; .ci/run runs it with --ignored"]
+fn a_channel_crosses_a_network_between_two_namespaces_over_mutual_tls() {
+    let hosts = Hosts::new();
+    let home = std::env::temp_dir().join(format!("ferry-it-netns-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&home);
+    std::fs::create_dir_all(&home).unwrap();
+    let pki = home.join("pki");
+    make_pki(&pki, &hosts.addr);
+    let p = |n: &str| pki.join(n).display().to_string();
+    let port = 15414;
+    let qm2 = Qm::start(
+        &hosts.ns[1],
+        &home,
+        "QM2",
+        &[
+            "--tls-listen".into(),
+            format!("{}:{port}", hosts.addr[1]),
+            "--tls-cert".into(),
+            p("qm2.pem"),
+            "--tls-key".into(),
+            p("qm2.key"),
+            "--tls-client-ca".into(),
+            p("ca.pem"),
+        ],
+    );
+    let qm1 = Qm::start(
+        &hosts.ns[0],
+        &home,
+        "QM1",
+        &[
+            "--set".into(),
+            format!("server.tls_ca=\"{}\"", p("ca.pem")),
+            "--set".into(),
+            format!("server.tls_cert=\"{}\"", p("qm1.pem")),
+            "--set".into(),
+            format!("server.tls_key=\"{}\"", p("qm1.key")),
+        ],
+    );
+    qm2.admin(
+        "DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR)
+         DEFINE QLOCAL(APP.IN)",
+    );
+    qm1.admin(&format!(
+        "DEFINE QLOCAL(QM2) USAGE(XMITQ)
+         DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('{}({port})') XMITQ(QM2) SSLCIPH(ANY_TLS13) SSLPEER('CN=qm2') SHORTTMR(1)
+         DEFINE QREMOTE(APP.FAR) RNAME(APP.IN) RQMNAME(QM2)",
+        hosts.addr[1]
+    ));
+    let mut c1 = Connection::connect(&qm1.unix(), "netns-putter").unwrap();
+    for i in 0..100u32 {
+        c1.put1(
+            "APP.FAR",
+            Message::new(i.to_le_bytes().to_vec()).with_persistence(Persistence::Persistent),
+            &PutOptions::default(),
+        )
+        .unwrap();
+    }
+    let mut c2 = Connection::connect(&qm2.unix(), "netns-getter").unwrap();
+    let h = c2.open_queue("APP.IN", OpenOptions::input()).unwrap();
+    for i in 0..100u32 {
+        let g = c2
+            .get(h, &GetOptions::new().wait(Duration::from_secs(30)))
+            .unwrap_or_else(|e| panic!("message {i}: {e}\nQM1: {}\nQM2: {}", qm1.log(), qm2.log()));
+        assert_eq!(&g.message.body[..], &i.to_le_bytes());
+    }
+    assert_eq!(
+        c2.get(h, &GetOptions::new()).unwrap_err().reason,
+        Reason::NoMsgAvailable
+    );
+    // The receiver saw the sender arrive from the other host's address.
+    let mut c = Connection::connect(&qm2.unix(), "netns-test").unwrap();
+    let r = c.admin("DISPLAY CHSTATUS(QM1.TO.QM2) CONNAME").unwrap();
+    let conname = r[0].messages[0]
+        .fields
+        .iter()
+        .find(|f| f.key == "CONNAME")
+        .and_then(|f| f.value.clone())
+        .unwrap();
+    assert!(conname.starts_with(&hosts.addr[0]), "{conname}");
+    drop((qm1, qm2));
+    let _ = std::fs::remove_dir_all(&home);
+}
