@@ -46,19 +46,11 @@ impl Hosts {
         ip(&[
             "link", "add", &veth[0], "type", "veth", "peer", "name", &veth[1],
         ]);
-        for i in 0..2 {
-            ip(&["link", "set", &veth[i], "netns", &hosts.ns[i]]);
-            ip(&[
-                "-n",
-                &hosts.ns[i],
-                "addr",
-                "add",
-                &format!("{}/24", hosts.addr[i]),
-                "dev",
-                &veth[i],
-            ]);
-            ip(&["-n", &hosts.ns[i], "link", "set", &veth[i], "up"]);
-            ip(&["-n", &hosts.ns[i], "link", "set", "lo", "up"]);
+        for ((v, n), a) in veth.iter().zip(&hosts.ns).zip(&hosts.addr) {
+            ip(&["link", "set", v, "netns", n]);
+            ip(&["-n", n, "addr", "add", &format!("{a}/24"), "dev", v]);
+            ip(&["-n", n, "link", "set", v, "up"]);
+            ip(&["-n", n, "link", "set", "lo", "up"]);
         }
         hosts
     }
