@@ -88,6 +88,21 @@ pub enum CompressionArg {
     ZlibHigh,
 }
 
+/// What message bodies hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PayloadArg {
+    /// One repeated byte (after an 8-byte counter): the cheapest to make, and compresses
+    /// almost to nothing.
+    #[default]
+    Fill,
+    /// JSON text: an array of order records with varying numbers, cut to size (compresses
+    /// like typical application data).
+    Json,
+    /// Pseudo-random bytes: incompressible.
+    Random,
+}
+
 /// Everything a workload run can be told.
 #[derive(Debug, Clone, PartialEq, Args, Serialize, Deserialize)]
 pub struct WorkloadArgs {
@@ -112,6 +127,10 @@ pub struct WorkloadArgs {
     /// Message size: bytes, or with a unit (2KB, 20KB, 200KB, 2MB; KB = 1024 bytes).
     #[arg(short = 's', long, default_value = "2KB", value_parser = parse_size)]
     pub size: usize,
+    /// What the message bodies hold (fill, json, random).
+    #[arg(long, value_enum, default_value_t = PayloadArg::Fill)]
+    #[serde(default)]
+    pub payload: PayloadArg,
     /// Persistent messages (non-persistent otherwise).
     #[arg(long)]
     pub persistent: bool,

@@ -316,8 +316,49 @@ impl Pacer {
     }
 }
 
+/// A body of `len` bytes of the kind asked for, numbered `n` (the first 8 bytes for fill and
+/// random; inside the text for json).
+pub fn body(kind: crate::args::PayloadArg, len: usize, n: u64) -> Vec<u8> {
+    use crate::args::PayloadArg;
+    match kind {
+        PayloadArg::Fill => payload(len, n),
+        PayloadArg::Json => {
+            let mut s = String::with_capacity(len + 128);
+            s.push('[');
+            let mut i = 0u64;
+            while s.len() < len {
+                let id = n.wrapping_mul(1000).wrapping_add(i);
+                s.push_str(&format!(
+                    "{{\"order\":{id},\"customer\":\"C{:05}\",\"item\":\"SKU-{:04}\",\"qty\":{},\"price\":{}.{:02},\"status\":\"{}\"}},",
+                    id % 99_991,
+                    id % 7919,
+                    1 + id % 9,
+                    10 + id % 490,
+                    id % 100,
+                    ["NEW", "PAID", "SHIPPED"][(id % 3) as usize]
+                ));
+                i += 1;
+            }
+            let mut v = s.into_bytes();
+            v.truncate(len);
+            v
+        }
+        PayloadArg::Random => {
+            let mut x = n.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+            (0..len)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    x as u8
+                })
+                .collect()
+        }
+    }
+}
+
 fn message(a: &WorkloadArgs, n: u64) -> Message {
-    Message::new(Bytes::from(payload(a.size, n))).with_persistence(if a.persistent {
+    Message::new(Bytes::from(body(a.payload, a.size, n))).with_persistence(if a.persistent {
         Persistence::Persistent
     } else {
         Persistence::NotPersistent
