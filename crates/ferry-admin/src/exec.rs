@@ -452,6 +452,13 @@ fn display_chstatus(qm: &QueueManager, c: &Command) -> Outcome {
             ),
             field("COMPRESS", &st.compression, Kind::Status),
             field(
+                "COMPTIME",
+                (st.compression_time.as_micros() as u64)
+                    .checked_div(st.msgs)
+                    .unwrap_or(0),
+                Kind::Status,
+            ),
+            field(
                 "COMPRATE",
                 st.compression_saved
                     .map_or(0, |r| (r * 100.0).round() as i64),

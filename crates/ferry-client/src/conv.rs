@@ -116,6 +116,8 @@ pub(crate) struct ConvCore {
     plain: BytesMut,
     /// Payload bytes before and after compression, both directions.
     compressed: (u64, u64),
+    /// Time spent compressing and decompressing payloads.
+    compress_time: std::time::Duration,
     id_seed: u32,
 }
 
@@ -137,6 +139,7 @@ impl ConvCore {
             compression: None,
             plain: BytesMut::new(),
             compressed: (0, 0),
+            compress_time: std::time::Duration::ZERO,
             id_seed,
         }
     }
@@ -196,7 +199,9 @@ impl ConvCore {
                     header.flags |= FLAG_COMPRESSED;
                     let f = begin_frame(out, header);
                     let body = out.len();
+                    let t = std::time::Instant::now();
                     compress::compress(alg, &self.plain, out);
+                    self.compress_time += t.elapsed();
                     self.compressed.0 += self.plain.len() as u64;
                     self.compressed.1 += (out.len() - body) as u64;
                     finish_frame(out, f);
@@ -236,12 +241,19 @@ impl ConvCore {
                 "a compressed frame arrived on a connection without compression",
             ));
         };
+        let t = std::time::Instant::now();
         let plain = compress::decompress(alg, &f.payload, DEFAULT_MAX_FRAME).map_err(broken)?;
+        self.compress_time += t.elapsed();
         self.compressed.0 += plain.len() as u64;
         self.compressed.1 += f.payload.len() as u64;
         f.payload = plain;
         f.header.flags &= !FLAG_COMPRESSED;
         Ok(f)
+    }
+
+    /// Time spent compressing and decompressing payloads so far.
+    pub fn compression_time(&self) -> std::time::Duration {
+        self.compress_time
     }
 
     /// The compression in use and the fraction of payload bytes it saved so far.

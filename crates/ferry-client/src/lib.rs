@@ -194,6 +194,14 @@ impl Connection {
         }
     }
 
+    /// Time this connection has spent compressing and decompressing payloads.
+    pub fn compression_time(&self) -> std::time::Duration {
+        match &self.transport {
+            Transport::Embedded { .. } => std::time::Duration::ZERO,
+            Transport::Remote { remote, .. } => remote.remote().compression_time(),
+        }
+    }
+
     /// Connects in-process to a queue manager this program already holds.
     pub fn embedded(qm: &QueueManager, app_name: &str) -> MqResult<Connection> {
         let session = qm.connect(&ConnectOptions::app(app_name))?;

@@ -241,6 +241,11 @@ impl Remote {
         self.core.compression()
     }
 
+    /// Time spent compressing and decompressing so far.
+    pub fn compression_time(&self) -> std::time::Duration {
+        self.core.compression_time()
+    }
+
     fn fail(&mut self, e: impl std::fmt::Display) -> MqError {
         self.broken = true;
         broken(e)

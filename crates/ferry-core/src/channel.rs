@@ -548,6 +548,8 @@ pub struct ChannelStatus {
     pub compression: String,
     /// Fraction of payload bytes compression saved so far (senders), if any was compressed.
     pub compression_saved: Option<f64>,
+    /// Time spent compressing and decompressing so far (senders).
+    pub compression_time: Duration,
     /// Moving average of a batch's confirmation round trip (send to answer), microseconds.
     pub net_time_us: u64,
     /// Moving average of how long messages waited on the transmission queue, microseconds.

@@ -473,6 +473,7 @@ fn serve_with(
         st.batch_done(seq, batch.messages.len(), batch.bytes, sent.elapsed());
         st.compression = alg.map_or_else(|| "NONE".to_owned(), |c| c.name().to_owned());
         st.compression_saved = saved;
+        st.compression_time = conn.compression_time();
         let w = batch.oldest_wait.as_micros() as u64;
         st.xmitq_time_us = if st.xmitq_time_us == 0 {
             w

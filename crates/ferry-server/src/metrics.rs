@@ -331,7 +331,13 @@ pub fn render(qm: &QueueManager) -> String {
         );
     }
     type ChannelColumn = fn(&ferry_core::channel::ChannelStatus) -> String;
-    let channel_columns: [(&str, &str, &str, ChannelColumn); 9] = [
+    let channel_columns: [(&str, &str, &str, ChannelColumn); 10] = [
+        (
+            "ferry_channel_compression_seconds_total",
+            "counter",
+            "Time the sender spent compressing and decompressing.",
+            |c| c.compression_time.as_secs_f64().to_string(),
+        ),
         (
             "ferry_channel_compression_saved_ratio",
             "gauge",
