@@ -366,6 +366,36 @@ fn execute(qm: &QueueManager, c: &Command) -> Outcome {
         }
         (Verb::Display, Object::ChStatus) => display_chstatus(qm, c),
         (Verb::Dump, Object::QMgr) => dump(qm, c),
+        (Verb::Resolve, Object::Channel) => {
+            let n = specific(c)?;
+            let commit = match c.value("ACTION").map(|v| v.text.to_ascii_uppercase()) {
+                Some(a) if a == "COMMIT" => true,
+                Some(a) if a == "BACKOUT" => false,
+                _ => {
+                    return Err(fail(
+                        "AMQ8405E",
+                        "syntax error: RESOLVE CHANNEL needs ACTION(COMMIT) or ACTION(BACKOUT)",
+                    ))
+                }
+            };
+            let removed = qm.resolve_channel(n.as_str(), commit)?;
+            reply(
+                c,
+                vec![info(
+                    "AMQ8024I",
+                    format!(
+                        "IBM MQ channel resolved: {n} ({}).",
+                        if commit {
+                            format!(
+                                "committed: {removed} messages taken off the transmission queue"
+                            )
+                        } else {
+                            "backed out: the messages will be sent again".to_owned()
+                        }
+                    ),
+                )],
+            )
+        }
         (Verb::Reset, Object::Channel) => {
             let n = specific(c)?;
             let mut seq = 0u64;
@@ -504,6 +534,7 @@ fn verb_word(v: Verb) -> &'static str {
         Verb::Stop => "STOP",
         Verb::Dump => "DUMP",
         Verb::Reset => "RESET",
+        Verb::Resolve => "RESOLVE",
     }
 }
 

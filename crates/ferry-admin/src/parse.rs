@@ -139,6 +139,8 @@ pub enum Verb {
     Dump,
     /// RESET (CHANNEL: its sequence number).
     Reset,
+    /// RESOLVE (CHANNEL: a batch in doubt).
+    Resolve,
 }
 
 /// Object types a command names.
@@ -314,6 +316,7 @@ fn verb(w: &str) -> Option<Verb> {
         "STOP" => Verb::Stop,
         "DUMP" => Verb::Dump,
         "RESET" => Verb::Reset,
+        "RESOLVE" => Verb::Resolve,
         _ => return None,
     })
 }
@@ -740,6 +743,11 @@ mod tests {
             ("STOP CHANNEL(C)", Verb::Stop, Object::Channel),
             ("DUMP QMGR", Verb::Dump, Object::QMgr),
             ("RESET CHANNEL(C) SEQNUM(5)", Verb::Reset, Object::Channel),
+            (
+                "RESOLVE CHANNEL(C) ACTION(COMMIT)",
+                Verb::Resolve,
+                Object::Channel,
+            ),
         ];
         for (text, verb, object) in cases {
             let c = parse_command(text).unwrap_or_else(|e| panic!("{text}: {e}"));

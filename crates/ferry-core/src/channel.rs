@@ -449,6 +449,88 @@ pub fn sender_commit(s: &mut Session, channel: &ObjectName, seq: u64) -> MqResul
     }
 }
 
+/// The sender lost its answer for batch `seq` (sent, not confirmed): backs its gets out (the
+/// messages return to the transmission queue) and records the batch as in doubt — its
+/// transmission ids in the sender's synchronisation record — so that the next start, or
+/// RESOLVE CHANNEL, can settle it even if the sender restarts meanwhile.
+pub fn sender_in_doubt(
+    s: &mut Session,
+    channel: &ObjectName,
+    last_confirmed: u64,
+    batch: &[Message],
+) -> MqResult<()> {
+    s.backout()?;
+    let ids = batch
+        .iter()
+        .filter_map(|m| m.transmission.as_ref().map(|t| t.xmit_id))
+        .collect();
+    let r = replace_sync(
+        s,
+        channel,
+        &SyncRecord {
+            seq: last_confirmed,
+            ids,
+        },
+    );
+    match r {
+        Ok(_) => s.commit(),
+        Err(e) => {
+            let _ = s.backout();
+            Err(e)
+        }
+    }
+}
+
+/// RESOLVE CHANNEL at the sender: settles the batch its record holds in doubt. `commit`:
+/// the receiver is known to have it — its messages are removed from the transmission queue
+/// `xmitq` and the sequence number advances; otherwise they stay to be sent again. Returns how
+/// many messages were removed.
+pub fn resolve_in_doubt(
+    s: &mut Session,
+    channel: &ObjectName,
+    xmitq: ObjectName,
+    commit: bool,
+) -> MqResult<usize> {
+    let mine = read_sync(s, channel)?;
+    if mine.ids.is_empty() {
+        return Err(MqError::new(
+            Reason::ChannelNotAvailable,
+            format!(
+                "channel {channel} has no batch in doubt (sequence number {})",
+                mine.seq
+            ),
+        ));
+    }
+    if !commit {
+        let r = replace_sync(
+            s,
+            channel,
+            &SyncRecord {
+                seq: mine.seq,
+                ids: Vec::new(),
+            },
+        );
+        return match r {
+            Ok(_) => s.commit().map(|_| 0),
+            Err(e) => {
+                let _ = s.backout();
+                Err(e)
+            }
+        };
+    }
+    let h = s.open(
+        &ObjectDescriptor::queue(xmitq),
+        OpenOptions::input().with_browse(),
+    )?;
+    let committed = SyncRecord {
+        seq: mine.seq + 1,
+        ids: mine.ids,
+    };
+    let removed = resolve_committed_batch(s, channel, h, &committed);
+    let _ = s.close(h, Default::default());
+    removed
+}
+
 /// Resolves a batch the receiver committed but the sender did not (the receiver is at
 /// `committed.seq` = the sender's + 1): removes those messages from the transmission queue
 /// (they were delivered) and records the sequence number. Returns how many were removed.
@@ -618,6 +700,35 @@ impl crate::QueueManager {
         }
         tracing::info!(channel = %n, seq, "channel sequence number reset");
         Ok(())
+    }
+
+    /// RESOLVE CHANNEL(name) ACTION(COMMIT|BACKOUT): settles a sender's batch left in doubt
+    /// (sent, never confirmed) by hand, when its receiver cannot say. Not while it runs.
+    pub fn resolve_channel(&self, name: &str, commit: bool) -> MqResult<usize> {
+        let n = crate::name::object_name(name)?;
+        let def = self.channel(name)?;
+        if def.channel_type != crate::objects::ChannelType::Sender {
+            return Err(MqError::new(
+                Reason::ObjectTypeError,
+                format!("channel {n} is not a sender; RESOLVE CHANNEL acts at the sending end"),
+            ));
+        }
+        if let Some(cell) = self.channel_status_cell(&n) {
+            let state = cell.lock().state;
+            if matches!(state, ChannelState::Running | ChannelState::Binding) {
+                return Err(MqError::new(
+                    Reason::ChannelNotAvailable,
+                    format!("channel {n} is running; STOP CHANNEL({n}) before resolving it"),
+                ));
+            }
+        }
+        let mut s = self.connect(&crate::ConnectOptions::app("RESOLVE CHANNEL"))?;
+        let removed = resolve_in_doubt(&mut s, &n, def.xmit_queue, commit)?;
+        if let Some(cell) = self.channel_status_cell(&n) {
+            cell.lock().in_doubt = false;
+        }
+        tracing::info!(channel = %n, commit, removed, "in-doubt batch resolved by hand");
+        Ok(removed)
     }
 
     /// Registers a channel instance's status (replacing an ended one of the same name).

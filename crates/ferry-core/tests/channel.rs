@@ -218,3 +218,56 @@ fn the_receiving_end_must_be_defined_as_a_receiver() {
         Reason::UnknownObjectName
     );
 }
+
+#[test]
+fn a_batch_left_in_doubt_at_the_sender_is_settled_by_resolve_channel() {
+    let (qm1, _qm2) = pair();
+    qm1.define_channel(
+        "C",
+        ChannelAttrs {
+            channel_type: ChannelType::Sender,
+            conn_name: "127.0.0.1(1)".into(),
+            xmit_queue: name("QM2"),
+            ..Default::default()
+        },
+        false,
+    )
+    .unwrap();
+    let (mut app, mut sender) = (session(&qm1), session(&qm1));
+    let c = name("C");
+    put_remote(&mut app, &["a", "b", "c"]);
+    let xq = sender
+        .open(&ObjectDescriptor::queue(name("QM2")), OpenOptions::input())
+        .unwrap();
+    // Batch 1 of two messages is sent; no answer comes.
+    let b =
+        channel::next_batch(&mut sender, xq, 2, 1 << 20, Duration::ZERO, Duration::ZERO).unwrap();
+    channel::sender_in_doubt(&mut sender, &c, 0, &b.messages).unwrap();
+    sender.close(xq, Default::default()).unwrap();
+    let rec = channel::read_sync(&mut sender, &c).unwrap();
+    assert_eq!((rec.seq, rec.ids.len()), (0, 2));
+    // BACKOUT: nothing leaves the transmission queue; the record is clear.
+    assert_eq!(qm1.resolve_channel("C", false).unwrap(), 0);
+    assert!(channel::read_sync(&mut sender, &c).unwrap().ids.is_empty());
+    let e = qm1.resolve_channel("C", true).unwrap_err();
+    assert!(e.detail.contains("no batch in doubt"), "{e}");
+    // In doubt again, and this time the operator knows the receiver has it: COMMIT.
+    let xq = sender
+        .open(&ObjectDescriptor::queue(name("QM2")), OpenOptions::input())
+        .unwrap();
+    let b =
+        channel::next_batch(&mut sender, xq, 2, 1 << 20, Duration::ZERO, Duration::ZERO).unwrap();
+    channel::sender_in_doubt(&mut sender, &c, 0, &b.messages).unwrap();
+    sender.close(xq, Default::default()).unwrap();
+    assert_eq!(qm1.resolve_channel("C", true).unwrap(), 2);
+    let rec = channel::read_sync(&mut sender, &c).unwrap();
+    assert_eq!((rec.seq, rec.ids.len()), (1, 0));
+    // Only "c" is left to send.
+    let xq = sender
+        .open(&ObjectDescriptor::queue(name("QM2")), OpenOptions::input())
+        .unwrap();
+    let left =
+        channel::next_batch(&mut sender, xq, 50, 1 << 20, Duration::ZERO, Duration::ZERO).unwrap();
+    assert_eq!(left.messages.len(), 1);
+    assert_eq!(&left.messages[0].body[..], b"c");
+}

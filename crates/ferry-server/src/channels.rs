@@ -282,7 +282,6 @@ fn run_sender(qm: QueueManager, name: ObjectName, control: Arc<Control>, tls: Ch
                     let mut st = status.lock();
                     st.state = ChannelState::Retrying;
                     st.last_error = e.to_string();
-                    st.in_doubt = false;
                 }
                 let until = Instant::now() + Duration::from_secs(wait as u64);
                 while Instant::now() < until && !control.must_pause() {
@@ -334,6 +333,8 @@ fn serve_with(
         &ObjectDescriptor::queue(def.xmit_queue),
         OpenOptions::input_exclusive().with_browse(),
     )?;
+    // A batch left in doubt by an earlier failure shows until it is settled.
+    status.lock().in_doubt = !ch::read_sync(s, &name)?.ids.is_empty();
     // INACTIVE until a message arrives.
     set_state(status, ChannelState::Inactive);
     loop {
@@ -405,6 +406,11 @@ fn serve_with(
         mine.seq,
     )?;
     let mut seq = mine.seq;
+    if !mine.ids.is_empty() && peer.committed.seq == seq {
+        // The batch left in doubt never reached the receiver: it goes again.
+        ch::sender_commit(s, &name, seq)?;
+        tracing::info!(channel = %name, seq = seq + 1, "in-doubt batch resolved: the receiver never committed it; sending it again");
+    }
     if peer.committed.seq == seq + 1 {
         let removed = ch::resolve_committed_batch(s, &name, xmitq, &peer.committed)?;
         tracing::info!(channel = %name, seq = peer.committed.seq, removed,
@@ -417,6 +423,7 @@ fn serve_with(
         st.remote_qmgr = peer.qmgr.clone();
         st.batch_size = peer.batch_size;
         st.seq = seq;
+        st.in_doubt = false;
         st.started = Some(std::time::SystemTime::now());
         st.compression = conn
             .compression()
@@ -463,7 +470,12 @@ fn serve_with(
         } else {
             status.lock().in_doubt = true;
             let next = seq + 1;
-            conn.channel_batch(next, &batch.messages)?;
+            if let Err(e) = conn.channel_batch(next, &batch.messages) {
+                // Sent, but no answer: the receiver may or may not have committed it. Keep
+                // its ids, so the next start (or RESOLVE CHANNEL) can settle it.
+                ch::sender_in_doubt(s, &name, seq, &batch.messages)?;
+                return Err(e);
+            }
             ch::sender_commit(s, &name, next)?;
             seq = next;
         }
