@@ -148,6 +148,18 @@ pub fn replace_sync(
     Ok(old)
 }
 
+/// Replaces `channel`'s record with `record` and commits the session's unit of work with it;
+/// on failure the unit of work is backed out.
+fn commit_with_record(s: &mut Session, channel: &ObjectName, record: &SyncRecord) -> MqResult<()> {
+    match replace_sync(s, channel, record) {
+        Ok(_) => s.commit(),
+        Err(e) => {
+            let _ = s.backout();
+            Err(e)
+        }
+    }
+}
+
 /// What the receiving end answers when a sender starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReceiverStart {
@@ -432,21 +444,14 @@ pub fn next_batch(
 
 /// The sender's side of a confirmed batch: records `seq` and commits the batch's gets.
 pub fn sender_commit(s: &mut Session, channel: &ObjectName, seq: u64) -> MqResult<()> {
-    let r = replace_sync(
+    commit_with_record(
         s,
         channel,
         &SyncRecord {
             seq,
             ids: Vec::new(),
         },
-    );
-    match r {
-        Ok(_) => s.commit(),
-        Err(e) => {
-            let _ = s.backout();
-            Err(e)
-        }
-    }
+    )
 }
 
 /// The sender lost its answer for batch `seq` (sent, not confirmed): backs its gets out (the
@@ -464,21 +469,14 @@ pub fn sender_in_doubt(
         .iter()
         .filter_map(|m| m.transmission.as_ref().map(|t| t.xmit_id))
         .collect();
-    let r = replace_sync(
+    commit_with_record(
         s,
         channel,
         &SyncRecord {
             seq: last_confirmed,
             ids,
         },
-    );
-    match r {
-        Ok(_) => s.commit(),
-        Err(e) => {
-            let _ = s.backout();
-            Err(e)
-        }
-    }
+    )
 }
 
 /// RESOLVE CHANNEL at the sender: settles the batch its record holds in doubt. `commit`:
@@ -502,21 +500,11 @@ pub fn resolve_in_doubt(
         ));
     }
     if !commit {
-        let r = replace_sync(
-            s,
-            channel,
-            &SyncRecord {
-                seq: mine.seq,
-                ids: Vec::new(),
-            },
-        );
-        return match r {
-            Ok(_) => s.commit().map(|_| 0),
-            Err(e) => {
-                let _ = s.backout();
-                Err(e)
-            }
+        let clear = SyncRecord {
+            seq: mine.seq,
+            ids: Vec::new(),
         };
+        return commit_with_record(s, channel, &clear).map(|_| 0);
     }
     let h = s.open(
         &ObjectDescriptor::queue(xmitq),
@@ -681,20 +669,14 @@ impl crate::QueueManager {
             }
         }
         let mut s = self.connect(&crate::ConnectOptions::app("RESET CHANNEL"))?;
-        match replace_sync(
+        commit_with_record(
             &mut s,
             &n,
             &SyncRecord {
                 seq,
                 ids: Vec::new(),
             },
-        ) {
-            Ok(_) => s.commit()?,
-            Err(e) => {
-                let _ = s.backout();
-                return Err(e);
-            }
-        }
+        )?;
         if let Some(cell) = self.channel_status_cell(&n) {
             cell.lock().seq = seq;
         }

@@ -627,13 +627,7 @@ impl Session {
     ) -> MqResult<PutOutcome> {
         self.check_running(opts.fail_if_quiescing)?;
         let name = match od {
-            ObjectDescriptor::Queue { name, .. } => name,
-            ObjectDescriptor::QueueAt { name, qmgr }
-                if !qmgr.is_empty() && *qmgr != self.qm.name() =>
-            {
-                name
-            }
-            ObjectDescriptor::QueueAt { name, .. } => name,
+            ObjectDescriptor::Queue { name, .. } | ObjectDescriptor::QueueAt { name, .. } => name,
             ObjectDescriptor::QueueManager => {
                 return Err(MqError::new(
                     Reason::ObjectTypeError,
@@ -642,14 +636,12 @@ impl Session {
             }
         };
         let at_remote = matches!(od, ObjectDescriptor::QueueAt { qmgr, .. } if !qmgr.is_empty() && *qmgr != self.qm.name());
-        let object = if at_remote {
-            None
-        } else {
-            self.qm.lookup(name)
-        };
-        match object {
-            Some(Object::Local(q)) => self.put_to(&q, None, None, msg, opts),
-            _ if at_remote => {
+        match (at_remote, self.qm.lookup(name)) {
+            // The common case, a local queue, without a handle.
+            (false, Some(Object::Local(q))) => self.put_to(&q, None, None, msg, opts),
+            (false, None) => Err(crate::qmgr::unknown(name)),
+            // Aliases, models, remote queues and other queue managers resolve as an open does.
+            _ => {
                 let h = self.open(od, OpenOptions::output())?;
                 let out = self.put(h, msg, opts);
                 let closed = self.close(h, CloseOptions::None);
@@ -657,15 +649,6 @@ impl Session {
                 closed?;
                 Ok(out)
             }
-            Some(Object::Alias(_)) | Some(Object::Model(_)) | Some(Object::Remote(_)) => {
-                let h = self.open(od, OpenOptions::output())?;
-                let out = self.put(h, msg, opts);
-                let closed = self.close(h, CloseOptions::None);
-                let out = out?;
-                closed?;
-                Ok(out)
-            }
-            None => Err(crate::qmgr::unknown(name)),
         }
     }
 

@@ -10,16 +10,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::Server;
+use common::{free_port, Server};
 use ferry_client::{Connection, GetOptions, Message, OpenOptions, Persistence, PutOptions, Reason};
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
 
 fn admin(server: &Server, script: &str) {
     let mut c = Connection::connect(&server.unix, "setup").unwrap();

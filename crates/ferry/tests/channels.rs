@@ -6,20 +6,11 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::Server;
+use common::{free_port, Server};
 use ferry_client::{
     object_name, Connection, CorrelId, GetOptions, Message, ObjectDescriptor, OpenOptions,
     Persistence, PutOptions, Reason,
 };
-
-/// A loopback port nobody listens on right now.
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
 
 /// A queue manager `qm` listening on a fixed port (so its partner's CONNAME survives a restart).
 fn start(tag: &str, qm: &str, port: u16) -> Server {
@@ -334,32 +325,10 @@ fn three_queue_managers_forward_through_the_middle_one_with_compression() {
     }
 }
 
-/// A CA and a certificate for localhost/127.0.0.1 signed by it, as PEM files in `dir`.
-fn make_pki(dir: &std::path::Path) {
-    use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, DnType, IsCa, KeyPair};
-    std::fs::create_dir_all(dir).unwrap();
-    let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
-    ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    ca_params
-        .distinguished_name
-        .push(DnType::CommonName, "FerryMQ channel test CA");
-    let ca = CertifiedIssuer::self_signed(ca_params, KeyPair::generate().unwrap()).unwrap();
-    std::fs::write(dir.join("ca.pem"), ca.pem()).unwrap();
-    let key = KeyPair::generate().unwrap();
-    let mut params =
-        CertificateParams::new(vec!["localhost".to_owned(), "127.0.0.1".to_owned()]).unwrap();
-    params
-        .distinguished_name
-        .push(DnType::CommonName, "localhost");
-    let cert = params.signed_by(&key, &ca).unwrap();
-    std::fs::write(dir.join("qm.pem"), cert.pem()).unwrap();
-    std::fs::write(dir.join("qm.key"), key.serialize_pem()).unwrap();
-}
-
 #[test]
 fn a_channel_over_tls_checks_its_partners_certificate_name() {
     let pki = std::env::temp_dir().join(format!("ferry-it-chtls-pki-{}", std::process::id()));
-    make_pki(&pki);
+    common::make_pki(&pki, &[("qm", &["localhost", "127.0.0.1"])]);
     let path = |n: &str| pki.join(n).display().to_string();
     let tls_port = free_port();
     let qm2 = Server::start_named(

@@ -64,27 +64,6 @@ impl Drop for Hosts {
     }
 }
 
-/// A CA and certificates for the two queue managers (names qm1 / qm2, and their addresses).
-fn make_pki(dir: &Path, addrs: &[String; 2]) {
-    use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, DnType, IsCa, KeyPair};
-    std::fs::create_dir_all(dir).unwrap();
-    let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
-    ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    ca_params
-        .distinguished_name
-        .push(DnType::CommonName, "FerryMQ netns test CA");
-    let ca = CertifiedIssuer::self_signed(ca_params, KeyPair::generate().unwrap()).unwrap();
-    std::fs::write(dir.join("ca.pem"), ca.pem()).unwrap();
-    for (i, name) in ["qm1", "qm2"].into_iter().enumerate() {
-        let key = KeyPair::generate().unwrap();
-        let mut params = CertificateParams::new(vec![name.to_owned(), addrs[i].clone()]).unwrap();
-        params.distinguished_name.push(DnType::CommonName, name);
-        let cert = params.signed_by(&key, &ca).unwrap();
-        std::fs::write(dir.join(format!("{name}.pem")), cert.pem()).unwrap();
-        std::fs::write(dir.join(format!("{name}.key")), key.serialize_pem()).unwrap();
-    }
-}
-
 /// `ferry qm start` inside namespace `ns`, killed on drop.
 struct Qm {
     child: Child,
@@ -176,7 +155,13 @@ fn a_channel_crosses_a_network_between_two_namespaces_over_mutual_tls() {
     let _ = std::fs::remove_dir_all(&home);
     std::fs::create_dir_all(&home).unwrap();
     let pki = home.join("pki");
-    make_pki(&pki, &hosts.addr);
+    common::make_pki(
+        &pki,
+        &[
+            ("qm1", &["qm1", hosts.addr[0].as_str()]),
+            ("qm2", &["qm2", hosts.addr[1].as_str()]),
+        ],
+    );
     let p = |n: &str| pki.join(n).display().to_string();
     let port = 15414;
     let qm2 = Qm::start(

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use common::Server;
+use common::{free_port, Server};
 use ferry_client::{Connection, GetOptions, Message, OpenOptions, Persistence, PutOptions};
 use serde_json::Value;
 
@@ -60,15 +60,6 @@ fn check(root: &std::path::Path, env: &[(&str, &str)], sets: &[&str]) -> Output 
         c.args(["--set", set]);
     }
     c.output().unwrap()
-}
-
-/// A loopback port nobody listens on right now.
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 /// GET `path` from `addr` (host:port): (status line, body).
