@@ -21,7 +21,7 @@ use crate::options::{
     BrowseMode, GetOptions, InputMode, ObjectDescriptor, OpenOptions, PutOptions, PutResponseMode,
     Wait,
 };
-use crate::reason::{CompletionCode, MqError, Reason};
+use crate::reason::{MqError, Reason};
 
 fn ms(t: SystemTime) -> u64 {
     t.duration_since(UNIX_EPOCH)
@@ -426,13 +426,14 @@ pub fn get_from_wire(w: &WireGetOptions) -> Result<GetOptions, MqError> {
 }
 
 /// The status block for a failed (or warned) call.
+///
+/// On the wire every error is a failure (no reply follows), even one MQ classes as a warning:
+/// MQRC_TRUNCATED_MSG_FAILED (2080) leaves the message on the queue and returns nothing but
+/// its length. The receiver rebuilds the error from its reason, which carries MQ's own
+/// completion code.
 pub fn status_of(e: &MqError) -> Status {
     Status {
-        completion: match e.completion() {
-            CompletionCode::Ok => 0,
-            CompletionCode::Warning => 1,
-            CompletionCode::Failed => 2,
-        },
+        completion: 2,
         reason: e.reason.code(),
         detail: e.detail.clone(),
         data_length: e.data_length as u64,

@@ -1,0 +1,751 @@
+/*
+ * cmqc.h — FerryMQ's C interface in the shape of the MQI (IBM MQ's Message Queue Interface).
+ *
+ * Written for FerryMQ from the public MQI reference documentation (structure field lists,
+ * documented lengths and constant values). It is not IBM's header and contains none of its
+ * text. Programs written against the MQI compile against it and link with FerryMQ's
+ * libmqm_r.so (local) or libmqic_r.so (client).
+ *
+ * Coverage in this version: the structures and constants the connection, queue and message
+ * calls use (MQMD v1-v2, MQOD v1-v4, MQPMO v1-v3, MQGMO v1-v4, MQCNO v1-v8, MQCSP, MQSTS v1-v2,
+ * MQCHARV). Calls FerryMQ does not support yet are exported and answer
+ * MQRC_FUNCTION_NOT_SUPPORTED (2298). Layouts assume LP64 (64-bit Linux); tests check every
+ * size and offset against the documented values.
+ */
+#ifndef FERRY_CMQC_H
+#define FERRY_CMQC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+#define MQ_64_BIT
+
+/* ---- Elementary types ------------------------------------------------------------------ */
+
+typedef int32_t MQLONG;
+typedef uint32_t MQULONG;
+typedef int64_t MQINT64;
+typedef uint64_t MQUINT64;
+typedef char MQCHAR;
+typedef unsigned char MQBYTE;
+typedef void MQVOID;
+typedef void *MQPTR;
+typedef MQLONG MQHCONN;
+typedef MQLONG MQHOBJ;
+typedef MQINT64 MQHMSG;
+typedef MQLONG MQBOOL;
+
+typedef MQCHAR MQCHAR4[4];
+typedef MQCHAR MQCHAR8[8];
+typedef MQCHAR MQCHAR12[12];
+typedef MQCHAR MQCHAR20[20];
+typedef MQCHAR MQCHAR28[28];
+typedef MQCHAR MQCHAR32[32];
+typedef MQCHAR MQCHAR48[48];
+typedef MQCHAR MQCHAR64[64];
+typedef MQCHAR MQCHAR128[128];
+typedef MQCHAR MQCHAR256[256];
+typedef MQBYTE MQBYTE4[4];
+typedef MQBYTE MQBYTE8[8];
+typedef MQBYTE MQBYTE16[16];
+typedef MQBYTE MQBYTE24[24];
+typedef MQBYTE MQBYTE32[32];
+typedef MQBYTE MQBYTE40[40];
+typedef MQBYTE MQBYTE128[128];
+
+typedef MQLONG *PMQLONG;
+typedef MQCHAR *PMQCHAR;
+typedef MQBYTE *PMQBYTE;
+typedef MQVOID *PMQVOID;
+typedef MQHCONN *PMQHCONN;
+typedef MQHOBJ *PMQHOBJ;
+typedef MQHMSG *PMQHMSG;
+typedef MQPTR *PMQPTR;
+
+/* ---- Completion codes, common handles ------------------------------------------------- */
+
+#define MQCC_OK 0
+#define MQCC_WARNING 1
+#define MQCC_FAILED 2
+#define MQCC_UNKNOWN (-1)
+
+#define MQHC_DEF_HCONN 0
+#define MQHC_UNUSABLE_HCONN (-1)
+#define MQHC_UNASSOCIATED_HCONN (-3)
+#define MQHO_NONE 0
+#define MQHO_UNUSABLE_HOBJ (-1)
+#define MQHM_NONE 0
+#define MQHM_UNUSABLE_HMSG (-1)
+
+/* ---- Reason codes (those FerryMQ reports) ---------------------------------------------- */
+
+#define MQRC_NONE 0
+#define MQRC_BACKED_OUT 2003
+#define MQRC_BUFFER_ERROR 2004
+#define MQRC_BUFFER_LENGTH_ERROR 2005
+#define MQRC_CHAR_ATTR_LENGTH_ERROR 2006
+#define MQRC_CHAR_ATTRS_ERROR 2007
+#define MQRC_CHAR_ATTRS_TOO_SHORT 2008
+#define MQRC_CONNECTION_BROKEN 2009
+#define MQRC_DATA_LENGTH_ERROR 2010
+#define MQRC_DYNAMIC_Q_NAME_ERROR 2011
+#define MQRC_EXPIRY_ERROR 2013
+#define MQRC_FEEDBACK_ERROR 2014
+#define MQRC_GET_INHIBITED 2016
+#define MQRC_HANDLE_NOT_AVAILABLE 2017
+#define MQRC_HCONN_ERROR 2018
+#define MQRC_HOBJ_ERROR 2019
+#define MQRC_INHIBIT_VALUE_ERROR 2020
+#define MQRC_INT_ATTR_COUNT_ERROR 2021
+#define MQRC_INT_ATTR_COUNT_TOO_SMALL 2022
+#define MQRC_INT_ATTRS_ARRAY_ERROR 2023
+#define MQRC_SYNCPOINT_LIMIT_REACHED 2024
+#define MQRC_MAX_CONNS_LIMIT_REACHED 2025
+#define MQRC_MD_ERROR 2026
+#define MQRC_MISSING_REPLY_TO_Q 2027
+#define MQRC_MSG_TYPE_ERROR 2029
+#define MQRC_MSG_TOO_BIG_FOR_Q 2030
+#define MQRC_MSG_TOO_BIG_FOR_Q_MGR 2031
+#define MQRC_NO_MSG_AVAILABLE 2033
+#define MQRC_NO_MSG_UNDER_CURSOR 2034
+#define MQRC_NOT_AUTHORIZED 2035
+#define MQRC_NOT_OPEN_FOR_BROWSE 2036
+#define MQRC_NOT_OPEN_FOR_INPUT 2037
+#define MQRC_NOT_OPEN_FOR_INQUIRE 2038
+#define MQRC_NOT_OPEN_FOR_OUTPUT 2039
+#define MQRC_NOT_OPEN_FOR_SET 2040
+#define MQRC_OBJECT_CHANGED 2041
+#define MQRC_OBJECT_IN_USE 2042
+#define MQRC_OBJECT_TYPE_ERROR 2043
+#define MQRC_OD_ERROR 2044
+#define MQRC_OPTION_NOT_VALID_FOR_TYPE 2045
+#define MQRC_OPTIONS_ERROR 2046
+#define MQRC_PERSISTENCE_ERROR 2047
+#define MQRC_PERSISTENT_NOT_ALLOWED 2048
+#define MQRC_PRIORITY_EXCEEDS_MAXIMUM 2049
+#define MQRC_PRIORITY_ERROR 2050
+#define MQRC_PUT_INHIBITED 2051
+#define MQRC_Q_DELETED 2052
+#define MQRC_Q_FULL 2053
+#define MQRC_Q_NOT_EMPTY 2055
+#define MQRC_Q_TYPE_ERROR 2057
+#define MQRC_Q_MGR_NAME_ERROR 2058
+#define MQRC_Q_MGR_NOT_AVAILABLE 2059
+#define MQRC_REPORT_OPTIONS_ERROR 2061
+#define MQRC_SELECTOR_COUNT_ERROR 2065
+#define MQRC_SELECTOR_LIMIT_EXCEEDED 2066
+#define MQRC_SELECTOR_ERROR 2067
+#define MQRC_SELECTOR_NOT_FOR_TYPE 2068
+#define MQRC_STORAGE_NOT_AVAILABLE 2071
+#define MQRC_TRUNCATED_MSG_ACCEPTED 2079
+#define MQRC_TRUNCATED_MSG_FAILED 2080
+#define MQRC_UNKNOWN_ALIAS_BASE_Q 2082
+#define MQRC_UNKNOWN_OBJECT_NAME 2085
+#define MQRC_UNKNOWN_OBJECT_Q_MGR 2086
+#define MQRC_UNKNOWN_REMOTE_Q_MGR 2087
+#define MQRC_WAIT_INTERVAL_ERROR 2090
+#define MQRC_XMIT_Q_TYPE_ERROR 2091
+#define MQRC_XMIT_Q_USAGE_ERROR 2092
+#define MQRC_OBJECT_ALREADY_EXISTS 2100
+#define MQRC_RESOURCE_PROBLEM 2102
+#define MQRC_OBJECT_NAME_ERROR 2152
+#define MQRC_Q_MGR_QUIESCING 2161
+#define MQRC_Q_MGR_STOPPING 2162
+#define MQRC_NAME_NOT_VALID_FOR_TYPE 2194
+#define MQRC_UNEXPECTED_ERROR 2195
+#define MQRC_MSG_ID_ERROR 2206
+#define MQRC_CORREL_ID_ERROR 2207
+#define MQRC_CALL_IN_PROGRESS 2219
+#define MQRC_FUNCTION_NOT_SUPPORTED 2298
+#define MQRC_BACKOUT_THRESHOLD_REACHED 2362
+#define MQRC_PROPERTY_NAME_ERROR 2442
+#define MQRC_PROPERTY_NOT_AVAILABLE 2471
+#define MQRC_CHANNEL_NOT_AVAILABLE 2537
+#define MQRC_HOST_NOT_AVAILABLE 2538
+#define MQRC_RECONNECT_FAILED 2548
+#define MQRC_CALL_INTERRUPTED 2549
+
+/* ---- MQCHARV: variable-length string -------------------------------------------------- */
+
+typedef struct tagMQCHARV {
+    MQPTR VSPtr;      /* Address of the string */
+    MQLONG VSOffset;  /* Offset of the string from the start of the structure holding it */
+    MQLONG VSBufSize; /* Size of the buffer (for output) */
+    MQLONG VSLength;  /* Length of the string */
+    MQLONG VSCCSID;   /* Character set of the string */
+} MQCHARV;
+typedef MQCHARV *PMQCHARV;
+
+#define MQVS_NULL_TERMINATED (-1)
+#define MQCCSI_APPL (-3)
+#define MQCHARV_DEFAULT {NULL, 0, 0, 0, MQCCSI_APPL}
+
+/* ---- MQMD: message descriptor ---------------------------------------------------------- */
+
+#define MQMD_STRUC_ID "MD  "
+#define MQMD_STRUC_ID_ARRAY 'M', 'D', ' ', ' '
+#define MQMD_VERSION_1 1
+#define MQMD_VERSION_2 2
+#define MQMD_CURRENT_VERSION 2
+#define MQMD_LENGTH_1 324
+#define MQMD_LENGTH_2 364
+#define MQMD_CURRENT_LENGTH 364
+
+typedef struct tagMQMD {
+    MQCHAR4 StrucId;           /* "MD  " */
+    MQLONG Version;            /* MQMD_VERSION_1 or _2 */
+    MQLONG Report;             /* Report options (MQRO_*) */
+    MQLONG MsgType;            /* MQMT_* */
+    MQLONG Expiry;             /* Lifetime, tenths of a second; MQEI_UNLIMITED */
+    MQLONG Feedback;           /* MQFB_* or a reason code */
+    MQLONG Encoding;           /* Numeric encoding of the data */
+    MQLONG CodedCharSetId;     /* Character set of the data */
+    MQCHAR8 Format;            /* MQFMT_* */
+    MQLONG Priority;           /* 0-9, or MQPRI_PRIORITY_AS_Q_DEF */
+    MQLONG Persistence;        /* MQPER_* */
+    MQBYTE24 MsgId;            /* Message identifier */
+    MQBYTE24 CorrelId;         /* Correlation identifier */
+    MQLONG BackoutCount;       /* Times got and backed out */
+    MQCHAR48 ReplyToQ;         /* Reply-to queue */
+    MQCHAR48 ReplyToQMgr;      /* Reply-to queue manager */
+    MQCHAR12 UserIdentifier;   /* Identity context */
+    MQBYTE32 AccountingToken;  /* Identity context */
+    MQCHAR32 ApplIdentityData; /* Identity context */
+    MQLONG PutApplType;        /* Origin context: MQAT_* */
+    MQCHAR28 PutApplName;      /* Origin context */
+    MQCHAR8 PutDate;           /* Origin context: YYYYMMDD (UTC) */
+    MQCHAR8 PutTime;           /* Origin context: HHMMSSTH (UTC) */
+    MQCHAR4 ApplOriginData;    /* Origin context */
+    /* Version 2 */
+    MQBYTE24 GroupId;       /* Group identifier */
+    MQLONG MsgSeqNumber;    /* Sequence number within the group */
+    MQLONG Offset;          /* Offset of a segment */
+    MQLONG MsgFlags;        /* MQMF_* */
+    MQLONG OriginalLength;  /* Length of the original message */
+} MQMD;
+typedef MQMD *PMQMD;
+
+#define MQRO_NONE 0x00000000
+#define MQMT_REQUEST 1
+#define MQMT_REPLY 2
+#define MQMT_REPORT 4
+#define MQMT_DATAGRAM 8
+#define MQEI_UNLIMITED (-1)
+#define MQFB_NONE 0
+#define MQENC_NATIVE 0x00000222
+#define MQCCSI_Q_MGR 0
+#define MQCCSI_DEFAULT 0
+#define MQPRI_PRIORITY_AS_Q_DEF (-1)
+#define MQPRI_PRIORITY_AS_PARENT (-2)
+#define MQPER_NOT_PERSISTENT 0
+#define MQPER_PERSISTENT 1
+#define MQPER_PERSISTENCE_AS_Q_DEF 2
+#define MQPER_PERSISTENCE_AS_PARENT (-1)
+#define MQAT_NO_CONTEXT 0
+#define MQAT_UNIX 6
+#define MQAT_DEFAULT MQAT_UNIX
+#define MQMF_NONE 0x00000000
+#define MQOL_UNDEFINED (-1)
+
+#define MQFMT_NONE "        "
+#define MQFMT_NONE_ARRAY ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '
+#define MQFMT_STRING "MQSTR   "
+#define MQFMT_STRING_ARRAY 'M', 'Q', 'S', 'T', 'R', ' ', ' ', ' '
+#define MQFMT_DEAD_LETTER_HEADER "MQDEAD  "
+#define MQFMT_XMIT_Q_HEADER "MQXMIT  "
+
+#define MQMI_NONE_ARRAY 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+#define MQCI_NONE_ARRAY MQMI_NONE_ARRAY
+#define MQGI_NONE_ARRAY MQMI_NONE_ARRAY
+#define MQACT_NONE_ARRAY                                                                   \
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
+        0, 0
+
+#define MQMD_DEFAULT                                                                       \
+    {{MQMD_STRUC_ID_ARRAY}, MQMD_VERSION_1, MQRO_NONE, MQMT_DATAGRAM, MQEI_UNLIMITED,     \
+     MQFB_NONE, MQENC_NATIVE, MQCCSI_Q_MGR, {MQFMT_NONE_ARRAY}, MQPRI_PRIORITY_AS_Q_DEF,  \
+     MQPER_PERSISTENCE_AS_Q_DEF, {MQMI_NONE_ARRAY}, {MQCI_NONE_ARRAY}, 0, {""}, {""}, {""}, \
+     {MQACT_NONE_ARRAY}, {""}, MQAT_NO_CONTEXT, {""}, {""}, {""}, {""}, {MQGI_NONE_ARRAY},   \
+     1, 0, MQMF_NONE, MQOL_UNDEFINED}
+
+/* ---- MQOD: object descriptor ----------------------------------------------------------- */
+
+#define MQOD_STRUC_ID "OD  "
+#define MQOD_STRUC_ID_ARRAY 'O', 'D', ' ', ' '
+#define MQOD_VERSION_1 1
+#define MQOD_VERSION_2 2
+#define MQOD_VERSION_3 3
+#define MQOD_VERSION_4 4
+#define MQOD_CURRENT_VERSION 4
+#define MQOD_LENGTH_1 168
+#define MQOD_LENGTH_2 208
+#define MQOD_LENGTH_3 344
+#define MQOD_LENGTH_4 424
+#define MQOD_CURRENT_LENGTH 424
+
+typedef struct tagMQOD {
+    MQCHAR4 StrucId;          /* "OD  " */
+    MQLONG Version;           /* MQOD_VERSION_* */
+    MQLONG ObjectType;        /* MQOT_* */
+    MQCHAR48 ObjectName;      /* Object name */
+    MQCHAR48 ObjectQMgrName;  /* Queue manager the object is on (blank: this one) */
+    MQCHAR48 DynamicQName;    /* Name pattern for a dynamic queue */
+    MQCHAR12 AlternateUserId; /* Alternate user */
+    /* Version 2 */
+    MQLONG RecsPresent;       /* Object records present (distribution lists) */
+    MQLONG KnownDestCount;    /* Local destinations opened */
+    MQLONG UnknownDestCount;  /* Remote destinations opened */
+    MQLONG InvalidDestCount;  /* Destinations that failed */
+    MQLONG ObjectRecOffset;   /* Offset of the first object record */
+    MQLONG ResponseRecOffset; /* Offset of the first response record */
+    MQPTR ObjectRecPtr;       /* Address of the first object record */
+    MQPTR ResponseRecPtr;     /* Address of the first response record */
+    /* Version 3 */
+    MQBYTE40 AlternateSecurityId; /* Alternate security identifier */
+    MQCHAR48 ResolvedQName;       /* Resolved queue name (output) */
+    MQCHAR48 ResolvedQMgrName;    /* Resolved queue manager name (output) */
+    /* Version 4 */
+    MQCHARV ObjectString;    /* Long object name */
+    MQCHARV SelectionString; /* Selection string */
+    MQCHARV ResObjectString; /* Resolved long object name (output) */
+    MQLONG ResolvedType;     /* Type of the resolved object (output) */
+} MQOD;
+typedef MQOD *PMQOD;
+
+#define MQOT_NONE 0
+#define MQOT_Q 1
+#define MQOT_NAMELIST 2
+#define MQOT_PROCESS 3
+#define MQOT_STORAGE_CLASS 4
+#define MQOT_Q_MGR 5
+#define MQOT_CHANNEL 6
+#define MQOT_AUTH_INFO 7
+#define MQOT_TOPIC 8
+
+#define MQOD_DEFAULT                                                                       \
+    {{MQOD_STRUC_ID_ARRAY}, MQOD_VERSION_1, MQOT_Q, {""}, {""}, {"AMQ.*"}, {""}, 0, 0, 0, 0, \
+     0, 0, NULL, NULL, {0}, {""}, {""}, MQCHARV_DEFAULT, MQCHARV_DEFAULT,                  \
+     MQCHARV_DEFAULT, MQOT_NONE}
+
+/* Open options */
+#define MQOO_BIND_AS_Q_DEF 0x00000000
+#define MQOO_READ_AHEAD_AS_Q_DEF 0x00000000
+#define MQOO_INPUT_AS_Q_DEF 0x00000001
+#define MQOO_INPUT_SHARED 0x00000002
+#define MQOO_INPUT_EXCLUSIVE 0x00000004
+#define MQOO_BROWSE 0x00000008
+#define MQOO_OUTPUT 0x00000010
+#define MQOO_INQUIRE 0x00000020
+#define MQOO_SET 0x00000040
+#define MQOO_SAVE_ALL_CONTEXT 0x00000080
+#define MQOO_PASS_IDENTITY_CONTEXT 0x00000100
+#define MQOO_PASS_ALL_CONTEXT 0x00000200
+#define MQOO_SET_IDENTITY_CONTEXT 0x00000400
+#define MQOO_SET_ALL_CONTEXT 0x00000800
+#define MQOO_ALTERNATE_USER_AUTHORITY 0x00001000
+#define MQOO_FAIL_IF_QUIESCING 0x00002000
+#define MQOO_BIND_ON_OPEN 0x00004000
+#define MQOO_BIND_NOT_FIXED 0x00008000
+#define MQOO_RESOLVE_NAMES 0x00010000
+#define MQOO_CO_OP 0x00020000
+#define MQOO_RESOLVE_LOCAL_Q 0x00040000
+#define MQOO_RESOLVE_LOCAL_TOPIC 0x00040000
+#define MQOO_NO_READ_AHEAD 0x00080000
+#define MQOO_READ_AHEAD 0x00100000
+#define MQOO_NO_MULTICAST 0x00200000
+#define MQOO_BIND_ON_GROUP 0x00400000
+
+/* Close options */
+#define MQCO_NONE 0x00000000
+#define MQCO_IMMEDIATE 0x00000000
+#define MQCO_DELETE 0x00000001
+#define MQCO_DELETE_PURGE 0x00000002
+#define MQCO_KEEP_SUB 0x00000004
+#define MQCO_REMOVE_SUB 0x00000008
+#define MQCO_QUIESCE 0x00000020
+
+/* ---- MQPMO: put-message options -------------------------------------------------------- */
+
+#define MQPMO_STRUC_ID "PMO "
+#define MQPMO_STRUC_ID_ARRAY 'P', 'M', 'O', ' '
+#define MQPMO_VERSION_1 1
+#define MQPMO_VERSION_2 2
+#define MQPMO_VERSION_3 3
+#define MQPMO_CURRENT_VERSION 3
+#define MQPMO_LENGTH_1 128
+#define MQPMO_LENGTH_2 160
+#define MQPMO_LENGTH_3 184
+#define MQPMO_CURRENT_LENGTH 184
+
+typedef struct tagMQPMO {
+    MQCHAR4 StrucId;           /* "PMO " */
+    MQLONG Version;            /* MQPMO_VERSION_* */
+    MQLONG Options;            /* MQPMO_* */
+    MQLONG Timeout;            /* Reserved */
+    MQHOBJ Context;            /* Handle whose context is passed */
+    MQLONG KnownDestCount;     /* Output: messages put to local queues */
+    MQLONG UnknownDestCount;   /* Output: messages put to remote queues */
+    MQLONG InvalidDestCount;   /* Output: messages that could not be sent */
+    MQCHAR48 ResolvedQName;    /* Output: resolved queue name */
+    MQCHAR48 ResolvedQMgrName; /* Output: resolved queue manager name */
+    /* Version 2 */
+    MQLONG RecsPresent;       /* Put-message records present */
+    MQLONG PutMsgRecFields;   /* Fields present in them */
+    MQLONG PutMsgRecOffset;   /* Offset of the first put-message record */
+    MQLONG ResponseRecOffset; /* Offset of the first response record */
+    MQPTR PutMsgRecPtr;       /* Address of the first put-message record */
+    MQPTR ResponseRecPtr;     /* Address of the first response record */
+    /* Version 3 */
+    MQHMSG OriginalMsgHandle; /* Original message handle */
+    MQHMSG NewMsgHandle;      /* New message handle */
+    MQLONG Action;            /* MQACTP_* */
+    MQLONG PubLevel;          /* Subscription level */
+} MQPMO;
+typedef MQPMO *PMQPMO;
+
+#define MQPMO_NONE 0x00000000
+#define MQPMO_RESPONSE_AS_Q_DEF 0x00000000
+#define MQPMO_RESPONSE_AS_TOPIC_DEF 0x00000000
+#define MQPMO_SYNCPOINT 0x00000002
+#define MQPMO_NO_SYNCPOINT 0x00000004
+#define MQPMO_DEFAULT_CONTEXT 0x00000020
+#define MQPMO_NEW_MSG_ID 0x00000040
+#define MQPMO_NEW_CORREL_ID 0x00000080
+#define MQPMO_PASS_IDENTITY_CONTEXT 0x00000100
+#define MQPMO_PASS_ALL_CONTEXT 0x00000200
+#define MQPMO_SET_IDENTITY_CONTEXT 0x00000400
+#define MQPMO_SET_ALL_CONTEXT 0x00000800
+#define MQPMO_ALTERNATE_USER_AUTHORITY 0x00001000
+#define MQPMO_FAIL_IF_QUIESCING 0x00002000
+#define MQPMO_NO_CONTEXT 0x00004000
+#define MQPMO_LOGICAL_ORDER 0x00008000
+#define MQPMO_ASYNC_RESPONSE 0x00010000
+#define MQPMO_SYNC_RESPONSE 0x00020000
+#define MQPMO_RESOLVE_LOCAL_Q 0x00040000
+#define MQPMO_WARN_IF_NO_SUBS_MATCHED 0x00080000
+#define MQPMO_RETAIN 0x00200000
+#define MQPMO_MD_FOR_OUTPUT_ONLY 0x00800000
+#define MQPMO_SCOPE_QMGR 0x04000000
+#define MQPMO_SUPPRESS_REPLYTO 0x08000000
+#define MQPMO_NOT_OWN_SUBS 0x10000000
+#define MQACTP_NEW 0
+
+#define MQPMO_DEFAULT                                                                      \
+    {{MQPMO_STRUC_ID_ARRAY}, MQPMO_VERSION_1, MQPMO_NONE, (-1), 0, 0, 0, 0, {""}, {""}, 0, \
+     0, 0, 0, NULL, NULL, MQHM_NONE, MQHM_NONE, MQACTP_NEW, 9}
+
+/* ---- MQGMO: get-message options -------------------------------------------------------- */
+
+#define MQGMO_STRUC_ID "GMO "
+#define MQGMO_STRUC_ID_ARRAY 'G', 'M', 'O', ' '
+#define MQGMO_VERSION_1 1
+#define MQGMO_VERSION_2 2
+#define MQGMO_VERSION_3 3
+#define MQGMO_VERSION_4 4
+#define MQGMO_CURRENT_VERSION 4
+#define MQGMO_LENGTH_1 72
+#define MQGMO_LENGTH_2 80
+#define MQGMO_LENGTH_3 100
+#define MQGMO_LENGTH_4 112
+#define MQGMO_CURRENT_LENGTH 112
+
+typedef struct tagMQGMO {
+    MQCHAR4 StrucId;        /* "GMO " */
+    MQLONG Version;         /* MQGMO_VERSION_* */
+    MQLONG Options;         /* MQGMO_* */
+    MQLONG WaitInterval;    /* Milliseconds, or MQWI_UNLIMITED */
+    MQLONG Signal1;         /* Reserved */
+    MQLONG Signal2;         /* Reserved */
+    MQCHAR48 ResolvedQName; /* Output: resolved queue name */
+    /* Version 2 */
+    MQLONG MatchOptions;  /* MQMO_* */
+    MQCHAR GroupStatus;   /* Output: MQGS_* */
+    MQCHAR SegmentStatus; /* Output: MQSS_* */
+    MQCHAR Segmentation;  /* Output: MQSEG_* */
+    MQCHAR Reserved1;     /* Reserved */
+    /* Version 3 */
+    MQBYTE16 MsgToken;    /* Message token */
+    MQLONG ReturnedLength; /* Output: length of the message data returned */
+    /* Version 4 */
+    MQLONG Reserved2;  /* Reserved */
+    MQHMSG MsgHandle;  /* Message handle for properties */
+} MQGMO;
+typedef MQGMO *PMQGMO;
+
+#define MQGMO_NO_WAIT 0x00000000
+#define MQGMO_NONE 0x00000000
+#define MQGMO_PROPERTIES_AS_Q_DEF 0x00000000
+#define MQGMO_WAIT 0x00000001
+#define MQGMO_SYNCPOINT 0x00000002
+#define MQGMO_NO_SYNCPOINT 0x00000004
+#define MQGMO_SET_SIGNAL 0x00000008
+#define MQGMO_BROWSE_FIRST 0x00000010
+#define MQGMO_BROWSE_NEXT 0x00000020
+#define MQGMO_ACCEPT_TRUNCATED_MSG 0x00000040
+#define MQGMO_MARK_SKIP_BACKOUT 0x00000080
+#define MQGMO_MSG_UNDER_CURSOR 0x00000100
+#define MQGMO_LOCK 0x00000200
+#define MQGMO_UNLOCK 0x00000400
+#define MQGMO_BROWSE_MSG_UNDER_CURSOR 0x00000800
+#define MQGMO_SYNCPOINT_IF_PERSISTENT 0x00001000
+#define MQGMO_FAIL_IF_QUIESCING 0x00002000
+#define MQGMO_CONVERT 0x00004000
+#define MQGMO_LOGICAL_ORDER 0x00008000
+#define MQGMO_COMPLETE_MSG 0x00010000
+#define MQGMO_ALL_MSGS_AVAILABLE 0x00020000
+#define MQGMO_ALL_SEGMENTS_AVAILABLE 0x00040000
+#define MQGMO_MARK_BROWSE_HANDLE 0x00100000
+#define MQGMO_MARK_BROWSE_CO_OP 0x00200000
+#define MQGMO_UNMARK_BROWSE_CO_OP 0x00400000
+#define MQGMO_UNMARK_BROWSE_HANDLE 0x00800000
+#define MQGMO_UNMARKED_BROWSE_MSG 0x01000000
+#define MQGMO_PROPERTIES_FORCE_MQRFH2 0x02000000
+#define MQGMO_NO_PROPERTIES 0x04000000
+#define MQGMO_PROPERTIES_IN_HANDLE 0x08000000
+#define MQGMO_PROPERTIES_COMPATIBILITY 0x10000000
+
+#define MQWI_UNLIMITED (-1)
+
+#define MQMO_NONE 0x00000000
+#define MQMO_MATCH_MSG_ID 0x00000001
+#define MQMO_MATCH_CORREL_ID 0x00000002
+#define MQMO_MATCH_GROUP_ID 0x00000004
+#define MQMO_MATCH_MSG_SEQ_NUMBER 0x00000008
+#define MQMO_MATCH_OFFSET 0x00000010
+#define MQMO_MATCH_MSG_TOKEN 0x00000020
+
+#define MQGS_NOT_IN_GROUP ' '
+#define MQSS_NOT_A_SEGMENT ' '
+#define MQSEG_INHIBITED ' '
+#define MQMTOK_NONE_ARRAY 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+#define MQRL_UNDEFINED (-1)
+
+#define MQGMO_DEFAULT                                                                      \
+    {{MQGMO_STRUC_ID_ARRAY}, MQGMO_VERSION_1, (MQGMO_NO_WAIT | MQGMO_PROPERTIES_AS_Q_DEF), \
+     0, 0, 0, {""}, (MQMO_MATCH_MSG_ID | MQMO_MATCH_CORREL_ID), MQGS_NOT_IN_GROUP,         \
+     MQSS_NOT_A_SEGMENT, MQSEG_INHIBITED, ' ', {MQMTOK_NONE_ARRAY}, MQRL_UNDEFINED, 0,     \
+     MQHM_NONE}
+
+/* ---- MQCSP: security parameters (user and password) ------------------------------------ */
+
+#define MQCSP_STRUC_ID "CSP "
+#define MQCSP_STRUC_ID_ARRAY 'C', 'S', 'P', ' '
+#define MQCSP_VERSION_1 1
+#define MQCSP_CURRENT_VERSION 1
+#define MQCSP_LENGTH_1 56
+#define MQCSP_CURRENT_LENGTH 56
+
+typedef struct tagMQCSP {
+    MQCHAR4 StrucId;           /* "CSP " */
+    MQLONG Version;            /* MQCSP_VERSION_1 */
+    MQLONG AuthenticationType; /* MQCSP_AUTH_* */
+    MQBYTE4 Reserved1;         /* Reserved */
+    MQPTR CSPUserIdPtr;        /* Address of the user id */
+    MQLONG CSPUserIdOffset;    /* Offset of the user id */
+    MQLONG CSPUserIdLength;    /* Length of the user id */
+    MQBYTE8 Reserved2;         /* Reserved */
+    MQPTR CSPPasswordPtr;      /* Address of the password */
+    MQLONG CSPPasswordOffset;  /* Offset of the password */
+    MQLONG CSPPasswordLength;  /* Length of the password */
+} MQCSP;
+typedef MQCSP *PMQCSP;
+
+#define MQCSP_AUTH_NONE 0
+#define MQCSP_AUTH_USER_ID_AND_PWD 1
+
+#define MQCSP_DEFAULT                                                                      \
+    {{MQCSP_STRUC_ID_ARRAY}, MQCSP_VERSION_1, MQCSP_AUTH_NONE, {0}, NULL, 0, 0, {0}, NULL,  \
+     0, 0}
+
+/* ---- MQCNO: connect options ------------------------------------------------------------ */
+
+#define MQCNO_STRUC_ID "CNO "
+#define MQCNO_STRUC_ID_ARRAY 'C', 'N', 'O', ' '
+#define MQCNO_VERSION_1 1
+#define MQCNO_VERSION_2 2
+#define MQCNO_VERSION_3 3
+#define MQCNO_VERSION_4 4
+#define MQCNO_VERSION_5 5
+#define MQCNO_VERSION_6 6
+#define MQCNO_VERSION_7 7
+#define MQCNO_VERSION_8 8
+#define MQCNO_CURRENT_VERSION 8
+#define MQCNO_LENGTH_1 12
+#define MQCNO_LENGTH_2 24
+#define MQCNO_LENGTH_3 152
+#define MQCNO_LENGTH_4 168
+#define MQCNO_LENGTH_5 200
+#define MQCNO_LENGTH_6 224
+#define MQCNO_LENGTH_7 256
+#define MQCNO_LENGTH_8 272
+#define MQCNO_CURRENT_LENGTH 272
+
+typedef struct tagMQCNO {
+    MQCHAR4 StrucId; /* "CNO " */
+    MQLONG Version;  /* MQCNO_VERSION_* */
+    MQLONG Options;  /* MQCNO_* */
+    /* Version 2 */
+    MQLONG ClientConnOffset; /* Offset of the client channel definition (MQCD) */
+    MQPTR ClientConnPtr;     /* Address of the client channel definition (MQCD) */
+    /* Version 3 */
+    MQBYTE128 ConnTag; /* Connection tag */
+    /* Version 4 */
+    MQPTR SSLConfigPtr;     /* Address of the TLS configuration (MQSCO) */
+    MQLONG SSLConfigOffset; /* Offset of the TLS configuration */
+    /* Version 5 */
+    MQBYTE24 ConnectionId;      /* Output: unique connection identifier */
+    MQLONG SecurityParmsOffset; /* Offset of the security parameters (MQCSP) */
+    PMQCSP SecurityParmsPtr;    /* Address of the security parameters */
+    /* Version 6 */
+    PMQCHAR CCDTUrlPtr;   /* Address of a CCDT URL */
+    MQLONG CCDTUrlOffset; /* Offset of the CCDT URL */
+    MQLONG CCDTUrlLength; /* Length of the CCDT URL */
+    MQBYTE8 Reserved;     /* Reserved */
+    /* Version 7 */
+    MQCHAR28 ApplName; /* Application name */
+    MQBYTE4 Reserved2; /* Reserved */
+    /* Version 8 */
+    MQPTR BalanceParmsPtr;     /* Address of balancing parameters (MQBNO) */
+    MQLONG BalanceParmsOffset; /* Offset of balancing parameters */
+    MQBYTE4 Reserved3;         /* Reserved */
+} MQCNO;
+typedef MQCNO *PMQCNO;
+
+#define MQCNO_NONE 0x00000000
+#define MQCNO_STANDARD_BINDING 0x00000000
+#define MQCNO_FASTPATH_BINDING 0x00000001
+#define MQCNO_SERIALIZE_CONN_TAG_Q_MGR 0x00000002
+#define MQCNO_SERIALIZE_CONN_TAG_QSG 0x00000004
+#define MQCNO_RESTRICT_CONN_TAG_Q_MGR 0x00000008
+#define MQCNO_RESTRICT_CONN_TAG_QSG 0x00000010
+#define MQCNO_HANDLE_SHARE_NONE 0x00000020
+#define MQCNO_HANDLE_SHARE_BLOCK 0x00000040
+#define MQCNO_HANDLE_SHARE_NO_BLOCK 0x00000080
+#define MQCNO_SHARED_BINDING 0x00000100
+#define MQCNO_ISOLATED_BINDING 0x00000200
+#define MQCNO_LOCAL_BINDING 0x00000400
+#define MQCNO_CLIENT_BINDING 0x00000800
+#define MQCNO_ACCOUNTING_MQI_ENABLED 0x00001000
+#define MQCNO_ACCOUNTING_MQI_DISABLED 0x00002000
+#define MQCNO_ACCOUNTING_Q_ENABLED 0x00004000
+#define MQCNO_ACCOUNTING_Q_DISABLED 0x00008000
+#define MQCNO_NO_CONV_SHARING 0x00010000
+#define MQCNO_ALL_CONVS_SHARE 0x00040000
+#define MQCNO_CD_FOR_OUTPUT_ONLY 0x00080000
+#define MQCNO_USE_CD_SELECTION 0x00100000
+#define MQCNO_GENERATE_CONN_TAG 0x00200000
+#define MQCNO_RECONNECT_AS_DEF 0x00000000
+#define MQCNO_RECONNECT 0x01000000
+#define MQCNO_RECONNECT_DISABLED 0x02000000
+#define MQCNO_RECONNECT_Q_MGR 0x04000000
+
+#define MQCNO_DEFAULT                                                                      \
+    {{MQCNO_STRUC_ID_ARRAY}, MQCNO_VERSION_1, MQCNO_NONE, 0, NULL, {0}, NULL,               \
+     0, {MQMI_NONE_ARRAY}, 0, NULL, NULL, 0, 0, {0}, {""}, {0}, NULL, 0, {0}}
+
+/* ---- MQSTS: status of asynchronous puts (MQSTAT) -------------------------------------- */
+
+#define MQSTS_STRUC_ID "STAT"
+#define MQSTS_STRUC_ID_ARRAY 'S', 'T', 'A', 'T'
+#define MQSTS_VERSION_1 1
+#define MQSTS_VERSION_2 2
+#define MQSTS_CURRENT_VERSION 2
+#define MQSTS_LENGTH_1 224
+#define MQSTS_LENGTH_2 280
+#define MQSTS_CURRENT_LENGTH 280
+
+typedef struct tagMQSTS {
+    MQCHAR4 StrucId;            /* "STAT" */
+    MQLONG Version;             /* MQSTS_VERSION_* */
+    MQLONG CompCode;            /* Completion code of the first failure */
+    MQLONG Reason;              /* Reason code of the first failure */
+    MQLONG PutSuccessCount;     /* Async puts that succeeded */
+    MQLONG PutWarningCount;     /* Async puts that warned */
+    MQLONG PutFailureCount;     /* Async puts that failed */
+    MQLONG ObjectType;          /* Type of the object of the first failure */
+    MQCHAR48 ObjectName;        /* Its name */
+    MQCHAR48 ObjectQMgrName;    /* Its queue manager */
+    MQCHAR48 ResolvedObjectName;    /* Its resolved name */
+    MQCHAR48 ResolvedQMgrName;      /* Its resolved queue manager */
+    /* Version 2 */
+    MQCHARV ObjectString;         /* Long object name */
+    MQCHARV SubName;              /* Subscription name */
+    MQLONG OpenOptions;           /* Open options of the object */
+    MQLONG SubOptions;            /* Subscription options */
+} MQSTS;
+typedef MQSTS *PMQSTS;
+
+#define MQSTAT_TYPE_ASYNC_ERROR 0
+#define MQSTAT_TYPE_RECONNECTION 1
+#define MQSTAT_TYPE_RECONNECTION_ERROR 2
+
+#define MQSTS_DEFAULT                                                                      \
+    {{MQSTS_STRUC_ID_ARRAY}, MQSTS_VERSION_1, MQCC_OK, MQRC_NONE, 0, 0, 0, MQOT_Q, {""},   \
+     {""}, {""}, {""}, MQCHARV_DEFAULT, MQCHARV_DEFAULT, 0, 0}
+
+/* ---- Attribute selectors (MQINQ / MQSET) ----------------------------------------------- */
+
+#define MQIA_CURRENT_Q_DEPTH 3
+#define MQIA_DEF_PERSISTENCE 5
+#define MQIA_DEF_PRIORITY 6
+#define MQIA_INHIBIT_GET 9
+#define MQIA_INHIBIT_PUT 10
+#define MQIA_MAX_HANDLES 11
+#define MQIA_MAX_MSG_LENGTH 13
+#define MQIA_MAX_Q_DEPTH 15
+#define MQIA_OPEN_INPUT_COUNT 17
+#define MQIA_OPEN_OUTPUT_COUNT 18
+#define MQIA_Q_TYPE 20
+#define MQIA_BACKOUT_THRESHOLD 22
+#define MQIA_MAX_UNCOMMITTED_MSGS 33
+#define MQCA_BACKOUT_REQ_Q_NAME 2019
+#define MQCA_BASE_Q_NAME 2002
+#define MQCA_Q_DESC 2013
+#define MQCA_Q_MGR_NAME 2015
+#define MQCA_Q_NAME 2016
+#define MQCA_DEAD_LETTER_Q_NAME 2006
+
+#define MQQA_GET_INHIBITED 1
+#define MQQA_GET_ALLOWED 0
+#define MQQA_PUT_INHIBITED 1
+#define MQQA_PUT_ALLOWED 0
+#define MQQT_LOCAL 1
+#define MQQT_MODEL 2
+#define MQQT_ALIAS 3
+#define MQQT_REMOTE 6
+
+/* ---- Calls ------------------------------------------------------------------------------ */
+
+void MQCONN(PMQCHAR pQMgrName, PMQHCONN pHconn, PMQLONG pCompCode, PMQLONG pReason);
+void MQCONNX(PMQCHAR pQMgrName, PMQCNO pConnectOpts, PMQHCONN pHconn, PMQLONG pCompCode,
+             PMQLONG pReason);
+void MQDISC(PMQHCONN pHconn, PMQLONG pCompCode, PMQLONG pReason);
+void MQOPEN(MQHCONN Hconn, PMQVOID pObjDesc, MQLONG Options, PMQHOBJ pHobj, PMQLONG pCompCode,
+            PMQLONG pReason);
+void MQCLOSE(MQHCONN Hconn, PMQHOBJ pHobj, MQLONG Options, PMQLONG pCompCode, PMQLONG pReason);
+void MQPUT(MQHCONN Hconn, MQHOBJ Hobj, PMQVOID pMsgDesc, PMQVOID pPutMsgOpts, MQLONG BufferLength,
+           PMQVOID pBuffer, PMQLONG pCompCode, PMQLONG pReason);
+void MQPUT1(MQHCONN Hconn, PMQVOID pObjDesc, PMQVOID pMsgDesc, PMQVOID pPutMsgOpts,
+            MQLONG BufferLength, PMQVOID pBuffer, PMQLONG pCompCode, PMQLONG pReason);
+void MQGET(MQHCONN Hconn, MQHOBJ Hobj, PMQVOID pMsgDesc, PMQVOID pGetMsgOpts, MQLONG BufferLength,
+           PMQVOID pBuffer, PMQLONG pDataLength, PMQLONG pCompCode, PMQLONG pReason);
+void MQINQ(MQHCONN Hconn, MQHOBJ Hobj, MQLONG SelectorCount, PMQLONG pSelectors,
+           MQLONG IntAttrCount, PMQLONG pIntAttrs, MQLONG CharAttrLength, PMQCHAR pCharAttrs,
+           PMQLONG pCompCode, PMQLONG pReason);
+void MQSET(MQHCONN Hconn, MQHOBJ Hobj, MQLONG SelectorCount, PMQLONG pSelectors,
+           MQLONG IntAttrCount, PMQLONG pIntAttrs, MQLONG CharAttrLength, PMQCHAR pCharAttrs,
+           PMQLONG pCompCode, PMQLONG pReason);
+void MQCMIT(MQHCONN Hconn, PMQLONG pCompCode, PMQLONG pReason);
+void MQBACK(MQHCONN Hconn, PMQLONG pCompCode, PMQLONG pReason);
+void MQBEGIN(MQHCONN Hconn, PMQVOID pBeginOptions, PMQLONG pCompCode, PMQLONG pReason);
+void MQSTAT(MQHCONN Hconn, MQLONG Type, PMQVOID pStatus, PMQLONG pCompCode, PMQLONG pReason);
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* FERRY_CMQC_H */

@@ -1,0 +1,59 @@
+/* Compile-time checks of cmqc.h: every structure's size and the offset where each version
+ * ends, against the lengths the MQI reference documents (64-bit); and the default
+ * initialisers compile. Built as C and as C++ with -Wall -Wextra -Werror. */
+#include <stddef.h>
+#include <stdio.h>
+#include "cmqc.h"
+
+#if defined(__cplusplus)
+#define CHECK(cond, what) static_assert(cond, what)
+#else
+#define CHECK(cond, what) _Static_assert(cond, what)
+#endif
+
+CHECK(sizeof(MQMD) == MQMD_LENGTH_2, "MQMD v2 length");
+CHECK(offsetof(MQMD, GroupId) == MQMD_LENGTH_1, "MQMD v1 length");
+CHECK(offsetof(MQMD, Format) == 32, "MQMD Format offset");
+CHECK(offsetof(MQMD, MsgId) == 48, "MQMD MsgId offset");
+CHECK(offsetof(MQMD, CorrelId) == 72, "MQMD CorrelId offset");
+CHECK(offsetof(MQMD, ReplyToQ) == 100, "MQMD ReplyToQ offset");
+CHECK(offsetof(MQMD, PutApplName) == 276, "MQMD PutApplName offset");
+CHECK(sizeof(MQOD) == MQOD_LENGTH_4, "MQOD v4 length");
+CHECK(offsetof(MQOD, RecsPresent) == MQOD_LENGTH_1, "MQOD v1 length");
+CHECK(offsetof(MQOD, AlternateSecurityId) == MQOD_LENGTH_2, "MQOD v2 length");
+CHECK(offsetof(MQOD, ObjectString) == MQOD_LENGTH_3, "MQOD v3 length");
+CHECK(sizeof(MQPMO) == MQPMO_LENGTH_3, "MQPMO v3 length");
+CHECK(offsetof(MQPMO, RecsPresent) == MQPMO_LENGTH_1, "MQPMO v1 length");
+CHECK(offsetof(MQPMO, OriginalMsgHandle) == MQPMO_LENGTH_2, "MQPMO v2 length");
+CHECK(sizeof(MQGMO) == MQGMO_LENGTH_4, "MQGMO v4 length");
+CHECK(offsetof(MQGMO, MatchOptions) == MQGMO_LENGTH_1, "MQGMO v1 length");
+CHECK(offsetof(MQGMO, MsgToken) == MQGMO_LENGTH_2, "MQGMO v2 length");
+CHECK(offsetof(MQGMO, Reserved2) == MQGMO_LENGTH_3, "MQGMO v3 length");
+CHECK(sizeof(MQCNO) == MQCNO_LENGTH_8, "MQCNO v8 length");
+CHECK(offsetof(MQCNO, ClientConnOffset) == MQCNO_LENGTH_1, "MQCNO v1 length");
+CHECK(offsetof(MQCNO, ConnTag) == MQCNO_LENGTH_2, "MQCNO v2 length");
+CHECK(offsetof(MQCNO, SSLConfigPtr) == MQCNO_LENGTH_3, "MQCNO v3 length");
+CHECK(offsetof(MQCNO, CCDTUrlPtr) == MQCNO_LENGTH_5, "MQCNO v5 length");
+CHECK(offsetof(MQCNO, ApplName) == MQCNO_LENGTH_6, "MQCNO v6 length");
+CHECK(offsetof(MQCNO, BalanceParmsPtr) == MQCNO_LENGTH_7, "MQCNO v7 length");
+CHECK(sizeof(MQCSP) == MQCSP_LENGTH_1, "MQCSP length");
+CHECK(sizeof(MQSTS) == MQSTS_LENGTH_2, "MQSTS v2 length");
+CHECK(offsetof(MQSTS, ObjectString) == MQSTS_LENGTH_1, "MQSTS v1 length");
+CHECK(sizeof(MQCHARV) == 24, "MQCHARV length");
+
+int main(void) {
+    MQMD md = MQMD_DEFAULT;
+    MQOD od = MQOD_DEFAULT;
+    MQPMO pmo = MQPMO_DEFAULT;
+    MQGMO gmo = MQGMO_DEFAULT;
+    MQCNO cno = MQCNO_DEFAULT;
+    MQCSP csp = MQCSP_DEFAULT;
+    MQSTS sts = MQSTS_DEFAULT;
+    printf("defaults: md %d od %d pmo %d gmo %d cno %d csp %d sts %d\n", (int)md.Version,
+           (int)od.Version, (int)pmo.Version, (int)gmo.Version, (int)cno.Version,
+           (int)csp.Version, (int)sts.Version);
+    return md.Priority == MQPRI_PRIORITY_AS_Q_DEF && od.ObjectType == MQOT_Q &&
+                   gmo.MatchOptions == (MQMO_MATCH_MSG_ID | MQMO_MATCH_CORREL_ID)
+               ? 0
+               : 1;
+}

@@ -1,0 +1,1067 @@
+//! The MQI calls over `ferry-client`: reading the caller's structures, mapping options to the
+//! Rust API, writing the output fields and the completion and reason codes. Every entry point
+//! checks its pointers and catches panics: a bad call gets a reason code, never a crash.
+//!
+//! Handles: an Hconn is a key into a process-wide table of connections (each behind its own
+//! mutex, so a connection may be used from any thread, one call at a time — MQ's
+//! MQCNO_HANDLE_SHARE_BLOCK behaviour); an Hobj is the connection's own handle number.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::{Arc, LazyLock, Mutex};
+use std::time::{Duration, SystemTime};
+
+use ferry_client::{
+    object_name, BrowseMode, ClientOptions, CloseOptions, Connection, CorrelId, GetOptions, Hobj,
+    InputMode, Message, MessageType, MqError, MsgId, ObjectDescriptor, ObjectName, OpenOptions,
+    Persistence, Priority, PutOptions, Reason, Selector,
+};
+use ferry_core::inquire::AttrValue;
+use ferry_core::name::FormatName;
+
+use crate::structs::{MQCNO, MQGMO, MQLONG, MQMD, MQOD, MQPMO, MQSTS};
+
+/// Which library this is: `libmqm_r` (local: the queue manager's Unix socket) or `libmqic_r`
+/// (client: tcp, from MQSERVER).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// libmqm_r.
+    Local,
+    /// libmqic_r.
+    Client,
+}
+
+pub(crate) const CC_OK: MQLONG = 0;
+pub(crate) const CC_WARNING: MQLONG = 1;
+pub(crate) const CC_FAILED: MQLONG = 2;
+const HCONN_UNUSABLE: MQLONG = -1;
+const HOBJ_UNUSABLE: MQLONG = -1;
+
+// Reason codes the MQI layer itself reports (the rest come from the queue manager).
+const RC_BUFFER_ERROR: u32 = 2004;
+const RC_BUFFER_LENGTH_ERROR: u32 = 2005;
+const RC_CHAR_ATTR_LENGTH_ERROR: u32 = 2006;
+const RC_CHAR_ATTRS_TOO_SHORT: u32 = 2008;
+const RC_DATA_LENGTH_ERROR: u32 = 2010;
+const RC_HCONN_ERROR: u32 = 2018;
+const RC_HOBJ_ERROR: u32 = 2019;
+const RC_INT_ATTR_COUNT_ERROR: u32 = 2021;
+const RC_INT_ATTR_COUNT_TOO_SMALL: u32 = 2022;
+const RC_MD_ERROR: u32 = 2026;
+const RC_OD_ERROR: u32 = 2044;
+const RC_OPTIONS_ERROR: u32 = 2046;
+const RC_PERSISTENCE_ERROR: u32 = 2047;
+const RC_PRIORITY_ERROR: u32 = 2050;
+const RC_Q_MGR_NAME_ERROR: u32 = 2058;
+const RC_Q_MGR_NOT_AVAILABLE: u32 = 2059;
+const RC_SELECTOR_COUNT_ERROR: u32 = 2065;
+const RC_SELECTOR_ERROR: u32 = 2067;
+const RC_WAIT_INTERVAL_ERROR: u32 = 2090;
+const RC_PMO_ERROR: u32 = 2173;
+const RC_GMO_ERROR: u32 = 2186;
+const RC_CNO_ERROR: u32 = 2139;
+const RC_STS_ERROR: u32 = 2426;
+const RC_UNEXPECTED_ERROR: u32 = 2195;
+const RC_FUNCTION_NOT_SUPPORTED: u32 = 2298;
+
+/// A failed (or warned) call: completion code and reason.
+#[derive(Debug, Clone, Copy)]
+pub struct Rc(pub MQLONG, pub u32);
+
+impl Rc {
+    fn failed(reason: u32) -> Rc {
+        Rc(CC_FAILED, reason)
+    }
+}
+
+impl From<MqError> for Rc {
+    fn from(e: MqError) -> Rc {
+        if std::env::var_os("FERRY_MQI_LOG").is_some() {
+            eprintln!("ferry mqi: {e}");
+        }
+        let cc = match e.reason.completion() {
+            ferry_core::CompletionCode::Warning => CC_WARNING,
+            _ => CC_FAILED,
+        };
+        Rc(cc, e.reason.code())
+    }
+}
+
+pub type Outcome = Result<Option<u32>, Rc>;
+
+/// Stores the completion and reason codes (if the caller gave somewhere to store them).
+///
+/// # Safety
+/// `cc` and `rc` must each be null or valid for a write.
+pub unsafe fn report(cc: *mut MQLONG, rc: *mut MQLONG, out: Outcome) {
+    let (c, r) = match out {
+        Ok(None) => (CC_OK, 0),
+        Ok(Some(warning)) => (CC_WARNING, warning),
+        Err(Rc(c, r)) => (c, r),
+    };
+    if !cc.is_null() {
+        *cc = c;
+    }
+    if !rc.is_null() {
+        *rc = r as MQLONG;
+    }
+}
+
+/// Runs `f`, turning a panic into MQRC_UNEXPECTED_ERROR.
+pub fn guarded(f: impl FnOnce() -> Outcome) -> Outcome {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+        .unwrap_or(Err(Rc::failed(RC_UNEXPECTED_ERROR)))
+}
+
+struct Conn {
+    conn: Connection,
+}
+
+static CONNS: LazyLock<Mutex<HashMap<MQLONG, Arc<Mutex<Conn>>>>> =
+    LazyLock::new(|| Mutex::new(HashMap::new()));
+static NEXT_HCONN: AtomicI32 = AtomicI32::new(1);
+
+fn conn(hconn: MQLONG) -> Result<Arc<Mutex<Conn>>, Rc> {
+    CONNS
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .get(&hconn)
+        .cloned()
+        .ok_or(Rc::failed(RC_HCONN_ERROR))
+}
+
+fn with_conn<T>(hconn: MQLONG, f: impl FnOnce(&mut Connection) -> Result<T, Rc>) -> Result<T, Rc> {
+    let c = conn(hconn)?;
+    let mut g = c.lock().unwrap_or_else(|p| p.into_inner());
+    f(&mut g.conn)
+}
+
+/// A fixed-length MQI character field as a string: up to the first NUL, trailing blanks cut.
+pub fn text(b: &[u8]) -> String {
+    let end = b.iter().position(|c| *c == 0).unwrap_or(b.len());
+    String::from_utf8_lossy(&b[..end]).trim_end().to_owned()
+}
+
+/// Writes `s` into a fixed-length field, blank-padded (cut if longer).
+pub fn put_text(dst: &mut [u8], s: &str) {
+    dst.fill(b' ');
+    let n = s.len().min(dst.len());
+    dst[..n].copy_from_slice(&s.as_bytes()[..n]);
+}
+
+fn opt_name(b: &[u8]) -> Result<ObjectName, Rc> {
+    let s = text(b);
+    if s.is_empty() {
+        Ok(ObjectName::EMPTY)
+    } else {
+        object_name(&s).map_err(Rc::from)
+    }
+}
+
+// ----- connect ---------------------------------------------------------------------------
+
+/// The program's name, for the connection's application name.
+fn program_name() -> String {
+    std::env::args()
+        .next()
+        .and_then(|a| {
+            std::path::Path::new(&a)
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+        })
+        .unwrap_or_else(|| "mqi application".to_owned())
+}
+
+/// Where a connection goes: FERRY_CONNECT (any connection string) first; then, for the local
+/// library, the named queue manager's Unix socket in the FerryMQ home; for the client
+/// library, MQSERVER (`CHANNEL/TCP/host(port)`).
+fn endpoint(mode: Mode, qmgr: &str) -> Result<String, Rc> {
+    if let Ok(ep) = std::env::var("FERRY_CONNECT") {
+        if !ep.is_empty() {
+            return Ok(ep);
+        }
+    }
+    match mode {
+        Mode::Local => {
+            let home = ferry_core::home::default_home();
+            let name = if qmgr.is_empty() {
+                match std::env::var("FERRY_DEFAULT_QMGR") {
+                    Ok(n) if !n.is_empty() => n,
+                    _ => {
+                        let all = ferry_core::home::list(&home);
+                        match all.as_slice() {
+                            [one] => one.clone(),
+                            _ => return Err(Rc::failed(RC_Q_MGR_NAME_ERROR)),
+                        }
+                    }
+                }
+            } else {
+                qmgr.to_owned()
+            };
+            let sock = ferry_core::home::qm_dir(&home, &name).join(ferry_server_socket());
+            if !sock.exists() {
+                return Err(Rc::failed(RC_Q_MGR_NOT_AVAILABLE));
+            }
+            Ok(format!("unix:{}", sock.display()))
+        }
+        Mode::Client => {
+            let server =
+                std::env::var("MQSERVER").map_err(|_| Rc::failed(RC_Q_MGR_NOT_AVAILABLE))?;
+            // CHANNEL/TCP/host(port)
+            let mut parts = server.splitn(3, '/');
+            let (_channel, transport, conname) = (parts.next(), parts.next(), parts.next());
+            if !transport.is_some_and(|t| t.eq_ignore_ascii_case("TCP")) {
+                return Err(Rc::failed(RC_Q_MGR_NOT_AVAILABLE));
+            }
+            let conname = conname.ok_or(Rc::failed(RC_Q_MGR_NOT_AVAILABLE))?;
+            let (host, port) = match conname.split_once('(') {
+                Some((h, p)) => (h.trim(), p.trim_end_matches(')').trim()),
+                None => (conname.trim(), "1414"),
+            };
+            Ok(format!("tcp://{host}:{port}"))
+        }
+    }
+}
+
+/// The local socket's file name in a queue manager's directory.
+fn ferry_server_socket() -> &'static str {
+    "ferry.sock"
+}
+
+/// MQCONNX.
+///
+/// # Safety
+/// `name` must be null or point to 48 readable bytes; `cno` null or a valid MQCNO of the
+/// version it declares; `hconn` valid for a write.
+pub unsafe fn connx(mode: Mode, name: *const u8, cno: *const MQCNO, hconn: *mut MQLONG) -> Outcome {
+    if hconn.is_null() {
+        return Err(Rc::failed(RC_HCONN_ERROR));
+    }
+    *hconn = HCONN_UNUSABLE;
+    let qmgr = if name.is_null() {
+        String::new()
+    } else {
+        text(std::slice::from_raw_parts(name, 48))
+    };
+    let mut opts = ClientOptions::default();
+    let mut app = program_name();
+    if !cno.is_null() {
+        let c = &*cno;
+        if &c.StrucId != b"CNO " || c.Version < 1 {
+            return Err(Rc::failed(RC_CNO_ERROR));
+        }
+        if c.Version >= 2 && !c.ClientConnPtr.is_null() {
+            // Client channel definitions (MQCD) arrive with cmqxc.h.
+            return Err(Rc::failed(RC_FUNCTION_NOT_SUPPORTED));
+        }
+        if c.Version >= 5 && !c.SecurityParmsPtr.is_null() {
+            let csp = &*c.SecurityParmsPtr;
+            if csp.AuthenticationType == 1 {
+                let field = |p: *mut std::ffi::c_void, len: MQLONG| {
+                    if p.is_null() || len <= 0 {
+                        None
+                    } else {
+                        Some(
+                            String::from_utf8_lossy(std::slice::from_raw_parts(
+                                p as *const u8,
+                                len as usize,
+                            ))
+                            .into_owned(),
+                        )
+                    }
+                };
+                opts.user = field(csp.CSPUserIdPtr, csp.CSPUserIdLength);
+                opts.password = field(csp.CSPPasswordPtr, csp.CSPPasswordLength);
+            }
+        }
+        if c.Version >= 7 {
+            let a = text(&c.ApplName);
+            if !a.is_empty() {
+                app = a;
+            }
+        }
+    }
+    let ep = endpoint(mode, &qmgr)?;
+    let connection = Connection::connect_with(&ep, &app, &opts).map_err(|e| {
+        let rc = Rc::from(e);
+        // A queue manager that is not there is 2059, however the socket said it.
+        if rc.1 == Reason::ConnectionBroken.code() {
+            Rc::failed(RC_Q_MGR_NOT_AVAILABLE)
+        } else {
+            rc
+        }
+    })?;
+    if !qmgr.is_empty() && connection.queue_manager_name().as_str() != qmgr && mode == Mode::Local {
+        return Err(Rc::failed(RC_Q_MGR_NAME_ERROR));
+    }
+    let id = NEXT_HCONN.fetch_add(1, Ordering::Relaxed);
+    CONNS
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .insert(id, Arc::new(Mutex::new(Conn { conn: connection })));
+    *hconn = id;
+    Ok(None)
+}
+
+/// MQDISC.
+///
+/// # Safety
+/// `hconn` must be valid for reads and writes.
+pub unsafe fn disc(hconn: *mut MQLONG) -> Outcome {
+    if hconn.is_null() {
+        return Err(Rc::failed(RC_HCONN_ERROR));
+    }
+    let removed = CONNS
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .remove(&*hconn);
+    let Some(c) = removed else {
+        return Err(Rc::failed(RC_HCONN_ERROR));
+    };
+    *hconn = HCONN_UNUSABLE;
+    // Another thread may still hold it for a call in progress; wait for that to end.
+    let c = match Arc::try_unwrap(c) {
+        Ok(m) => m.into_inner().unwrap_or_else(|p| p.into_inner()),
+        Err(shared) => {
+            let mut g = shared.lock().unwrap_or_else(|p| p.into_inner());
+            // Disconnect what we can reach: backing out happens at the server when the
+            // socket closes with the last reference.
+            let _ = g.conn.backout();
+            return Ok(None);
+        }
+    };
+    c.conn.disconnect().map(|_| None).map_err(Rc::from)
+}
+
+// ----- open / close ----------------------------------------------------------------------
+
+const OO_INPUT_AS_Q_DEF: MQLONG = 0x1;
+const OO_INPUT_SHARED: MQLONG = 0x2;
+const OO_INPUT_EXCLUSIVE: MQLONG = 0x4;
+const OO_BROWSE: MQLONG = 0x8;
+const OO_OUTPUT: MQLONG = 0x10;
+const OO_INQUIRE: MQLONG = 0x20;
+const OO_SET: MQLONG = 0x40;
+const OO_FAIL_IF_QUIESCING: MQLONG = 0x2000;
+const OO_NO_READ_AHEAD: MQLONG = 0x80000;
+const OO_READ_AHEAD: MQLONG = 0x100000;
+/// Options accepted and (where they concern context, binding or co-operative browsing) not
+/// acted on: FerryMQ binds on open, and keeps no context to pass.
+const OO_ACCEPTED: MQLONG = 0x7F
+    | 0x80
+    | 0x100
+    | 0x200
+    | 0x400
+    | 0x800
+    | 0x1000
+    | 0x2000
+    | 0x4000
+    | 0x8000
+    | 0x10000
+    | 0x20000
+    | 0x40000
+    | 0x80000
+    | 0x100000
+    | 0x200000
+    | 0x400000;
+
+const OT_Q: MQLONG = 1;
+const OT_Q_MGR: MQLONG = 5;
+
+fn object_of(od: &MQOD) -> Result<ObjectDescriptor, Rc> {
+    if &od.StrucId != b"OD  " || !(1..=4).contains(&od.Version) {
+        return Err(Rc::failed(RC_OD_ERROR));
+    }
+    match od.ObjectType {
+        OT_Q_MGR => Ok(ObjectDescriptor::QueueManager),
+        OT_Q => {
+            let name = opt_name(&od.ObjectName)?;
+            let qmgr = opt_name(&od.ObjectQMgrName)?;
+            if !qmgr.is_empty() {
+                return Ok(ObjectDescriptor::QueueAt { name, qmgr });
+            }
+            let pattern = text(&od.DynamicQName);
+            Ok(ObjectDescriptor::Queue {
+                name,
+                dynamic_name: (!pattern.is_empty()).then_some(pattern),
+            })
+        }
+        _ => Err(Rc::failed(RC_FUNCTION_NOT_SUPPORTED)),
+    }
+}
+
+/// MQOPEN.
+///
+/// # Safety
+/// `od` must point to an MQOD of the version it declares; `hobj` valid for a write.
+pub unsafe fn open(hconn: MQLONG, od: *mut MQOD, options: MQLONG, hobj: *mut MQLONG) -> Outcome {
+    if hobj.is_null() {
+        return Err(Rc::failed(RC_HOBJ_ERROR));
+    }
+    *hobj = HOBJ_UNUSABLE;
+    if od.is_null() {
+        return Err(Rc::failed(RC_OD_ERROR));
+    }
+    let d = &mut *od;
+    let object = object_of(d)?;
+    if options & !OO_ACCEPTED != 0 {
+        return Err(Rc::failed(RC_OPTIONS_ERROR));
+    }
+    let inputs = [OO_INPUT_AS_Q_DEF, OO_INPUT_SHARED, OO_INPUT_EXCLUSIVE]
+        .iter()
+        .filter(|o| options & **o != 0)
+        .count();
+    if inputs > 1 || (options & OO_READ_AHEAD != 0 && options & OO_NO_READ_AHEAD != 0) {
+        return Err(Rc::failed(RC_OPTIONS_ERROR));
+    }
+    let opts = OpenOptions {
+        input: if options & OO_INPUT_EXCLUSIVE != 0 {
+            InputMode::Exclusive
+        } else if options & OO_INPUT_SHARED != 0 {
+            InputMode::Shared
+        } else if options & OO_INPUT_AS_Q_DEF != 0 {
+            InputMode::AsQueueDef
+        } else {
+            InputMode::None
+        },
+        output: options & OO_OUTPUT != 0,
+        browse: options & OO_BROWSE != 0,
+        inquire: options & OO_INQUIRE != 0,
+        set: options & OO_SET != 0,
+        read_ahead: if options & OO_READ_AHEAD != 0 {
+            Some(true)
+        } else if options & OO_NO_READ_AHEAD != 0 {
+            Some(false)
+        } else {
+            None
+        },
+        fail_if_quiescing: options & OO_FAIL_IF_QUIESCING != 0,
+    };
+    let version = d.Version;
+    let (h, resolved, qmgr) = with_conn(hconn, |c| {
+        let h = c.open(&object, opts).map_err(Rc::from)?;
+        let resolved = match &object {
+            ObjectDescriptor::QueueManager => String::new(),
+            _ => c.queue_name(h).map(|n| n.to_string()).unwrap_or_default(),
+        };
+        Ok((h, resolved, c.queue_manager_name().to_string()))
+    })?;
+    if let ObjectDescriptor::Queue { .. } = object {
+        // A model queue's handle names the dynamic queue it made.
+        if !resolved.is_empty() && text(&d.ObjectName) != resolved {
+            put_text(&mut d.ObjectName, &resolved);
+        }
+    }
+    if version >= 3 {
+        put_text(&mut d.ResolvedQName, &resolved);
+        put_text(&mut d.ResolvedQMgrName, &qmgr);
+    }
+    *hobj = h.0 as MQLONG;
+    Ok(None)
+}
+
+/// MQCLOSE.
+///
+/// # Safety
+/// `hobj` must be valid for reads and writes.
+pub unsafe fn close(hconn: MQLONG, hobj: *mut MQLONG, options: MQLONG) -> Outcome {
+    if hobj.is_null() {
+        return Err(Rc::failed(RC_HOBJ_ERROR));
+    }
+    let opts = match options {
+        0 => CloseOptions::None,
+        1 => CloseOptions::Delete,
+        2 => CloseOptions::DeletePurge,
+        _ => return Err(Rc::failed(RC_OPTIONS_ERROR)),
+    };
+    let h = Hobj(*hobj as u32);
+    with_conn(hconn, |c| c.close(h, opts).map_err(Rc::from))?;
+    *hobj = HOBJ_UNUSABLE;
+    Ok(None)
+}
+
+// ----- put -------------------------------------------------------------------------------
+
+const PMO_SYNCPOINT: MQLONG = 0x2;
+const PMO_NO_SYNCPOINT: MQLONG = 0x4;
+const PMO_DEFAULT_CONTEXT: MQLONG = 0x20;
+const PMO_NEW_MSG_ID: MQLONG = 0x40;
+const PMO_NEW_CORREL_ID: MQLONG = 0x80;
+const PMO_FAIL_IF_QUIESCING: MQLONG = 0x2000;
+const PMO_NO_CONTEXT: MQLONG = 0x4000;
+const PMO_ASYNC_RESPONSE: MQLONG = 0x10000;
+const PMO_SYNC_RESPONSE: MQLONG = 0x20000;
+const PMO_ACCEPTED: MQLONG = PMO_SYNCPOINT
+    | PMO_NO_SYNCPOINT
+    | PMO_DEFAULT_CONTEXT
+    | PMO_NEW_MSG_ID
+    | PMO_NEW_CORREL_ID
+    | PMO_FAIL_IF_QUIESCING
+    | PMO_NO_CONTEXT
+    | PMO_ASYNC_RESPONSE
+    | PMO_SYNC_RESPONSE;
+
+fn check_md(md: &MQMD) -> Result<(), Rc> {
+    if &md.StrucId != b"MD  " || !(1..=2).contains(&md.Version) {
+        return Err(Rc::failed(RC_MD_ERROR));
+    }
+    Ok(())
+}
+
+fn put_options(pmo: &MQPMO) -> Result<PutOptions, Rc> {
+    if &pmo.StrucId != b"PMO " || !(1..=3).contains(&pmo.Version) {
+        return Err(Rc::failed(RC_PMO_ERROR));
+    }
+    let o = pmo.Options;
+    if o & !PMO_ACCEPTED != 0
+        || (o & PMO_SYNCPOINT != 0 && o & PMO_NO_SYNCPOINT != 0)
+        || (o & PMO_ASYNC_RESPONSE != 0 && o & PMO_SYNC_RESPONSE != 0)
+    {
+        return Err(Rc::failed(RC_OPTIONS_ERROR));
+    }
+    let mut p = PutOptions {
+        syncpoint: o & PMO_SYNCPOINT != 0,
+        new_msg_id: o & PMO_NEW_MSG_ID != 0,
+        new_correl_id: o & PMO_NEW_CORREL_ID != 0,
+        fail_if_quiescing: o & PMO_FAIL_IF_QUIESCING != 0,
+        ..PutOptions::default()
+    };
+    if o & PMO_ASYNC_RESPONSE != 0 {
+        p = p.with_async();
+    } else if o & PMO_SYNC_RESPONSE != 0 {
+        p.response = ferry_core::options::PutResponseMode::Sync;
+    }
+    Ok(p)
+}
+
+/// The message a put sends, from the caller's descriptor and buffer.
+fn message_of(md: &MQMD, body: &[u8]) -> Result<Message, Rc> {
+    let mut m = Message::new(body.to_vec());
+    let d = &mut m.descriptor;
+    if md.MsgId != [0; 24] {
+        d.msg_id = MsgId(md.MsgId);
+    }
+    d.correl_id = CorrelId(md.CorrelId);
+    d.persistence = match md.Persistence {
+        0 => Persistence::NotPersistent,
+        1 => Persistence::Persistent,
+        2 => Persistence::AsQueueDef,
+        _ => return Err(Rc::failed(RC_PERSISTENCE_ERROR)),
+    };
+    d.priority = match md.Priority {
+        -1 => Priority::AsQueueDef,
+        p if (0..=255).contains(&p) => Priority::Value(p as u8),
+        _ => return Err(Rc::failed(RC_PRIORITY_ERROR)),
+    };
+    d.expiry = match md.Expiry {
+        -1 => None,
+        t if t > 0 => Some(Duration::from_millis(t as u64 * 100)),
+        _ => {
+            return Err(Rc::from(MqError::new(
+                Reason::ExpiryError,
+                "MQMD Expiry must be positive or MQEI_UNLIMITED",
+            )))
+        }
+    };
+    d.message_type = match md.MsgType {
+        1 => MessageType::Request,
+        2 => MessageType::Reply,
+        4 => MessageType::Report,
+        _ => MessageType::Datagram,
+    };
+    d.feedback = md.Feedback.max(0) as u32;
+    d.format = FormatName::truncating(&text(&md.Format));
+    d.ccsid = md.CodedCharSetId.max(0) as u32;
+    d.encoding = md.Encoding.max(0) as u32;
+    d.reply_to_queue = opt_name(&md.ReplyToQ)?;
+    d.reply_to_qmgr = opt_name(&md.ReplyToQMgr)?;
+    Ok(m)
+}
+
+/// MQ's PutDate (YYYYMMDD) and PutTime (HHMMSSTH), in UTC.
+fn put_date_time(t: SystemTime) -> ([u8; 8], [u8; 8]) {
+    let (date, time) = ferry_admin::exec::date_time(t);
+    let hundredths = t
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_millis() / 10);
+    let mut d = [b' '; 8];
+    let mut tm = [b' '; 8];
+    put_text(&mut d, &date.replace('-', ""));
+    put_text(
+        &mut tm,
+        &format!("{}{hundredths:02}", time.replace('.', "")),
+    );
+    (d, tm)
+}
+
+/// Fills the descriptor fields a put outputs.
+fn put_output(md: &mut MQMD, out: &ferry_client::PutOutcome, qmgr: &str, app: &str) {
+    md.MsgId = out.msg_id.0;
+    md.CorrelId = out.correl_id.0;
+    let (d, t) = put_date_time(out.put_time);
+    md.PutDate = d;
+    md.PutTime = t;
+    md.PutApplType = 6; // MQAT_UNIX
+    put_text(&mut md.PutApplName, app);
+    let _ = qmgr;
+}
+
+/// MQPUT / MQPUT1 shared part.
+unsafe fn put_common(
+    md: *mut MQMD,
+    pmo: *mut MQPMO,
+    len: MQLONG,
+    buf: *const u8,
+) -> Result<(Message, PutOptions), Rc> {
+    if md.is_null() {
+        return Err(Rc::failed(RC_MD_ERROR));
+    }
+    if pmo.is_null() {
+        return Err(Rc::failed(RC_PMO_ERROR));
+    }
+    if len < 0 {
+        return Err(Rc::failed(RC_BUFFER_LENGTH_ERROR));
+    }
+    if buf.is_null() && len > 0 {
+        return Err(Rc::failed(RC_BUFFER_ERROR));
+    }
+    check_md(&*md)?;
+    let opts = put_options(&*pmo)?;
+    let body = if len == 0 {
+        &[][..]
+    } else {
+        std::slice::from_raw_parts(buf, len as usize)
+    };
+    Ok((message_of(&*md, body)?, opts))
+}
+
+/// MQPUT.
+///
+/// # Safety
+/// `md`, `pmo` must point to valid structures; `buf` to `len` readable bytes.
+pub unsafe fn put(
+    hconn: MQLONG,
+    hobj: MQLONG,
+    md: *mut MQMD,
+    pmo: *mut MQPMO,
+    len: MQLONG,
+    buf: *const u8,
+) -> Outcome {
+    let (msg, opts) = put_common(md, pmo, len, buf)?;
+    let app = program_name();
+    let (out, qmgr, resolved) = with_conn(hconn, |c| {
+        let h = Hobj(hobj as u32);
+        let out = c.put(h, msg, &opts).map_err(|e| {
+            if e.reason == Reason::HobjError {
+                Rc::failed(RC_HOBJ_ERROR)
+            } else {
+                Rc::from(e)
+            }
+        })?;
+        let resolved = c.queue_name(h).map(|n| n.to_string()).unwrap_or_default();
+        Ok((out, c.queue_manager_name().to_string(), resolved))
+    })?;
+    put_output(&mut *md, &out, &qmgr, &app);
+    let p = &mut *pmo;
+    put_text(&mut p.ResolvedQName, &resolved);
+    put_text(&mut p.ResolvedQMgrName, &qmgr);
+    Ok(out.warning.map(|w| w.code()))
+}
+
+/// MQPUT1.
+///
+/// # Safety
+/// As [`put`], and `od` must point to a valid MQOD.
+pub unsafe fn put1(
+    hconn: MQLONG,
+    od: *mut MQOD,
+    md: *mut MQMD,
+    pmo: *mut MQPMO,
+    len: MQLONG,
+    buf: *const u8,
+) -> Outcome {
+    if od.is_null() {
+        return Err(Rc::failed(RC_OD_ERROR));
+    }
+    let object = object_of(&*od)?;
+    let (msg, opts) = put_common(md, pmo, len, buf)?;
+    let app = program_name();
+    let (out, qmgr) = with_conn(hconn, |c| {
+        let out = c.put1_to(&object, msg, &opts).map_err(Rc::from)?;
+        Ok((out, c.queue_manager_name().to_string()))
+    })?;
+    put_output(&mut *md, &out, &qmgr, &app);
+    let p = &mut *pmo;
+    put_text(&mut p.ResolvedQName, &text(&(*od).ObjectName));
+    put_text(&mut p.ResolvedQMgrName, &qmgr);
+    Ok(out.warning.map(|w| w.code()))
+}
+
+// ----- get -------------------------------------------------------------------------------
+
+const GMO_WAIT: MQLONG = 0x1;
+const GMO_SYNCPOINT: MQLONG = 0x2;
+const GMO_NO_SYNCPOINT: MQLONG = 0x4;
+const GMO_BROWSE_FIRST: MQLONG = 0x10;
+const GMO_BROWSE_NEXT: MQLONG = 0x20;
+const GMO_ACCEPT_TRUNCATED_MSG: MQLONG = 0x40;
+const GMO_MSG_UNDER_CURSOR: MQLONG = 0x100;
+const GMO_BROWSE_MSG_UNDER_CURSOR: MQLONG = 0x800;
+const GMO_FAIL_IF_QUIESCING: MQLONG = 0x2000;
+const GMO_CONVERT: MQLONG = 0x4000;
+const GMO_ACCEPTED: MQLONG = GMO_WAIT
+    | GMO_SYNCPOINT
+    | GMO_NO_SYNCPOINT
+    | GMO_BROWSE_FIRST
+    | GMO_BROWSE_NEXT
+    | GMO_ACCEPT_TRUNCATED_MSG
+    | GMO_MSG_UNDER_CURSOR
+    | GMO_BROWSE_MSG_UNDER_CURSOR
+    | GMO_FAIL_IF_QUIESCING
+    | GMO_CONVERT
+    // Property handling options: properties stay with the message (none are returned yet).
+    | 0x0200_0000
+    | 0x0400_0000
+    | 0x0800_0000
+    | 0x1000_0000;
+const MO_MATCH_MSG_ID: MQLONG = 0x1;
+const MO_MATCH_CORREL_ID: MQLONG = 0x2;
+
+fn get_options(gmo: &MQGMO, md: &MQMD, len: MQLONG) -> Result<GetOptions, Rc> {
+    if &gmo.StrucId != b"GMO " || !(1..=4).contains(&gmo.Version) {
+        return Err(Rc::failed(RC_GMO_ERROR));
+    }
+    let o = gmo.Options;
+    let browses = [
+        GMO_BROWSE_FIRST,
+        GMO_BROWSE_NEXT,
+        GMO_MSG_UNDER_CURSOR,
+        GMO_BROWSE_MSG_UNDER_CURSOR,
+    ]
+    .iter()
+    .filter(|b| o & **b != 0)
+    .count();
+    if o & !GMO_ACCEPTED != 0
+        || browses > 1
+        || (o & GMO_SYNCPOINT != 0 && o & GMO_NO_SYNCPOINT != 0)
+    {
+        return Err(Rc::failed(RC_OPTIONS_ERROR));
+    }
+    let mut g = GetOptions::new();
+    if o & GMO_WAIT != 0 {
+        g = match gmo.WaitInterval {
+            -1 => g.wait_unlimited(),
+            w if w >= 0 => g.wait(Duration::from_millis(w as u64)),
+            _ => return Err(Rc::failed(RC_WAIT_INTERVAL_ERROR)),
+        };
+    }
+    if o & GMO_SYNCPOINT != 0 {
+        g = g.syncpoint();
+    }
+    g = g.browse(if o & GMO_BROWSE_FIRST != 0 {
+        BrowseMode::First
+    } else if o & GMO_BROWSE_NEXT != 0 {
+        BrowseMode::Next
+    } else if o & GMO_BROWSE_MSG_UNDER_CURSOR != 0 {
+        BrowseMode::UnderCursor
+    } else if o & GMO_MSG_UNDER_CURSOR != 0 {
+        BrowseMode::GetUnderCursor
+    } else {
+        BrowseMode::None
+    });
+    g.fail_if_quiescing = o & GMO_FAIL_IF_QUIESCING != 0;
+    let match_options = if gmo.Version >= 2 {
+        gmo.MatchOptions
+    } else {
+        MO_MATCH_MSG_ID | MO_MATCH_CORREL_ID
+    };
+    if match_options & !(MO_MATCH_MSG_ID | MO_MATCH_CORREL_ID) != 0 {
+        // Groups, segments and message tokens are not there yet.
+        return Err(Rc::failed(RC_FUNCTION_NOT_SUPPORTED));
+    }
+    if match_options & MO_MATCH_MSG_ID != 0 && md.MsgId != [0; 24] {
+        g = g.msg_id(MsgId(md.MsgId));
+    }
+    if match_options & MO_MATCH_CORREL_ID != 0 && md.CorrelId != [0; 24] {
+        g = g.correl_id(CorrelId(md.CorrelId));
+    }
+    Ok(g.max_len(len as usize, o & GMO_ACCEPT_TRUNCATED_MSG != 0))
+}
+
+/// Fills the caller's descriptor from a got message.
+fn get_output(md: &mut MQMD, m: &Message) {
+    let d = &m.descriptor;
+    md.MsgId = d.msg_id.0;
+    md.CorrelId = d.correl_id.0;
+    md.Persistence = match d.persistence {
+        Persistence::Persistent => 1,
+        _ => 0,
+    };
+    md.Priority = match d.priority {
+        Priority::Value(p) => p as MQLONG,
+        Priority::AsQueueDef => 0,
+    };
+    md.Expiry = d
+        .expiry
+        .map_or(-1, |e| ((e.as_millis() / 100) as MQLONG).max(1));
+    md.MsgType = d.message_type.mq_value();
+    md.Feedback = d.feedback as MQLONG;
+    put_text(&mut md.Format, d.format.as_str());
+    md.CodedCharSetId = d.ccsid as MQLONG;
+    md.Encoding = d.encoding as MQLONG;
+    md.BackoutCount = d.backout_count as MQLONG;
+    put_text(&mut md.ReplyToQ, d.reply_to_queue.as_str());
+    put_text(&mut md.ReplyToQMgr, d.reply_to_qmgr.as_str());
+    put_text(&mut md.UserIdentifier, d.user_id.as_str());
+    put_text(&mut md.PutApplName, d.put_appl_name.as_str());
+    md.PutApplType = 6;
+    let (date, time) = put_date_time(d.put_time);
+    md.PutDate = date;
+    md.PutTime = time;
+    if md.Version >= 2 {
+        md.GroupId = [0; 24];
+        md.MsgSeqNumber = 1;
+        md.Offset = 0;
+        md.MsgFlags = 0;
+        md.OriginalLength = -1;
+    }
+}
+
+/// MQGET.
+///
+/// # Safety
+/// `md`, `gmo` must point to valid structures; `buf` to `len` writable bytes;
+/// `data_len` valid for a write.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn get(
+    hconn: MQLONG,
+    hobj: MQLONG,
+    md: *mut MQMD,
+    gmo: *mut MQGMO,
+    len: MQLONG,
+    buf: *mut u8,
+    data_len: *mut MQLONG,
+) -> Outcome {
+    if md.is_null() {
+        return Err(Rc::failed(RC_MD_ERROR));
+    }
+    if gmo.is_null() {
+        return Err(Rc::failed(RC_GMO_ERROR));
+    }
+    if data_len.is_null() {
+        return Err(Rc::failed(RC_DATA_LENGTH_ERROR));
+    }
+    if len < 0 {
+        return Err(Rc::failed(RC_BUFFER_LENGTH_ERROR));
+    }
+    if buf.is_null() && len > 0 {
+        return Err(Rc::failed(RC_BUFFER_ERROR));
+    }
+    check_md(&*md)?;
+    let opts = get_options(&*gmo, &*md, len)?;
+    let got = with_conn(hconn, |c| Ok(c.get(Hobj(hobj as u32), &opts)))?;
+    match got {
+        Ok(g) => {
+            let n = g.message.body.len().min(len as usize);
+            if n > 0 {
+                std::ptr::copy_nonoverlapping(g.message.body.as_ptr(), buf, n);
+            }
+            *data_len = g.data_length as MQLONG;
+            get_output(&mut *md, &g.message);
+            let gm = &mut *gmo;
+            if gm.Version >= 3 {
+                gm.ReturnedLength = n as MQLONG;
+            }
+            Ok(g.warning.map(|w| w.code()))
+        }
+        Err(e) => {
+            if e.reason == Reason::TruncatedMsgFailed {
+                *data_len = e.data_length as MQLONG;
+            }
+            if e.reason == Reason::HobjError {
+                return Err(Rc::failed(RC_HOBJ_ERROR));
+            }
+            Err(Rc::from(e))
+        }
+    }
+}
+
+// ----- units of work ---------------------------------------------------------------------
+
+/// MQCMIT.
+pub fn cmit(hconn: MQLONG) -> Outcome {
+    with_conn(hconn, |c| c.commit().map(|_| None).map_err(Rc::from))
+}
+
+/// MQBACK.
+pub fn back(hconn: MQLONG) -> Outcome {
+    with_conn(hconn, |c| c.backout().map(|_| None).map_err(Rc::from))
+}
+
+// ----- inquire / set ---------------------------------------------------------------------
+
+/// Length of a character attribute in MQINQ's buffer.
+fn char_len(s: Selector) -> usize {
+    match s {
+        Selector::QueueDesc | Selector::QueueManagerDesc => 64,
+        _ => 48,
+    }
+}
+
+/// MQINQ.
+///
+/// # Safety
+/// Arrays must hold the counts given.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn inq(
+    hconn: MQLONG,
+    hobj: MQLONG,
+    sel_count: MQLONG,
+    sels: *const MQLONG,
+    int_count: MQLONG,
+    ints: *mut MQLONG,
+    char_len_total: MQLONG,
+    chars: *mut u8,
+) -> Outcome {
+    if sel_count < 0 || (sel_count > 0 && sels.is_null()) {
+        return Err(Rc::failed(RC_SELECTOR_COUNT_ERROR));
+    }
+    if int_count < 0 {
+        return Err(Rc::failed(RC_INT_ATTR_COUNT_ERROR));
+    }
+    if char_len_total < 0 {
+        return Err(Rc::failed(RC_CHAR_ATTR_LENGTH_ERROR));
+    }
+    let codes = std::slice::from_raw_parts(sels, sel_count as usize);
+    let selectors = codes
+        .iter()
+        .map(|c| Selector::from_code(*c).ok_or(Rc::failed(RC_SELECTOR_ERROR)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let values = with_conn(hconn, |c| {
+        c.inquire(Hobj(hobj as u32), &selectors).map_err(Rc::from)
+    })?;
+    let (mut ni, mut nc) = (0usize, 0usize);
+    let mut warning = None;
+    for (s, v) in selectors.iter().zip(values) {
+        match v {
+            AttrValue::Int(i) => {
+                if ni < int_count as usize && !ints.is_null() {
+                    *ints.add(ni) = i as MQLONG;
+                } else {
+                    warning = Some(RC_INT_ATTR_COUNT_TOO_SMALL);
+                }
+                ni += 1;
+            }
+            AttrValue::Str(text_value) => {
+                let l = char_len(*s);
+                if nc + l <= char_len_total as usize && !chars.is_null() {
+                    put_text(
+                        std::slice::from_raw_parts_mut(chars.add(nc), l),
+                        &text_value,
+                    );
+                } else {
+                    warning = Some(RC_CHAR_ATTRS_TOO_SHORT);
+                }
+                nc += l;
+            }
+        }
+    }
+    Ok(warning)
+}
+
+/// MQSET (integer attributes).
+///
+/// # Safety
+/// Arrays must hold the counts given.
+pub unsafe fn set(
+    hconn: MQLONG,
+    hobj: MQLONG,
+    sel_count: MQLONG,
+    sels: *const MQLONG,
+    int_count: MQLONG,
+    ints: *const MQLONG,
+) -> Outcome {
+    if sel_count < 0 || (sel_count > 0 && sels.is_null()) {
+        return Err(Rc::failed(RC_SELECTOR_COUNT_ERROR));
+    }
+    let codes = std::slice::from_raw_parts(sels, sel_count as usize);
+    let mut values = Vec::new();
+    for (ni, c) in codes.iter().enumerate() {
+        let s = Selector::from_code(*c).ok_or(Rc::failed(RC_SELECTOR_ERROR))?;
+        if s.is_string() {
+            return Err(Rc::failed(RC_FUNCTION_NOT_SUPPORTED));
+        }
+        if ni >= int_count.max(0) as usize || ints.is_null() {
+            return Err(Rc::failed(RC_INT_ATTR_COUNT_ERROR));
+        }
+        values.push((s, AttrValue::Int(*ints.add(ni) as i64)));
+    }
+    with_conn(hconn, |c| {
+        c.set(Hobj(hobj as u32), &values)
+            .map(|_| None)
+            .map_err(Rc::from)
+    })
+}
+
+/// MQSTAT (MQSTAT_TYPE_ASYNC_ERROR).
+///
+/// # Safety
+/// `sts` must point to a valid MQSTS of the version it declares.
+pub unsafe fn stat(hconn: MQLONG, kind: MQLONG, sts: *mut MQSTS) -> Outcome {
+    if sts.is_null() || &(*sts).StrucId != b"STAT" || !(1..=2).contains(&(*sts).Version) {
+        return Err(Rc::failed(RC_STS_ERROR));
+    }
+    if kind != 0 {
+        return Err(Rc::failed(RC_FUNCTION_NOT_SUPPORTED));
+    }
+    let status = with_conn(hconn, |c| c.async_put_status().map_err(Rc::from))?;
+    let s = &mut *sts;
+    s.PutSuccessCount = status.succeeded as MQLONG;
+    s.PutWarningCount = status.warned as MQLONG;
+    s.PutFailureCount = status.failed as MQLONG;
+    match &status.first_failure {
+        Some(e) => {
+            let rc = Rc::from(e.clone());
+            s.CompCode = rc.0;
+            s.Reason = rc.1 as MQLONG;
+        }
+        None => {
+            s.CompCode = CC_OK;
+            s.Reason = 0;
+        }
+    }
+    Ok(None)
+}
+
+/// Calls FerryMQ does not offer yet.
+pub fn not_supported() -> Outcome {
+    Err(Rc::failed(RC_FUNCTION_NOT_SUPPORTED))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_fields_read_and_write_as_mq_does() {
+        let mut f = [0u8; 8];
+        put_text(&mut f, "MQSTR");
+        assert_eq!(&f, b"MQSTR   ");
+        assert_eq!(text(&f), "MQSTR");
+        assert_eq!(text(b"Q1\0garbage"), "Q1");
+        let (d, t) =
+            put_date_time(SystemTime::UNIX_EPOCH + Duration::from_millis(86_400_000 + 3_723_450));
+        assert_eq!(&d, b"19700102");
+        assert_eq!(&t, b"01020345");
+    }
+
+    #[test]
+    fn mqserver_names_a_tcp_endpoint() {
+        std::env::remove_var("FERRY_CONNECT");
+        std::env::set_var("MQSERVER", "DEV.APP.SVRCONN/TCP/127.0.0.1(1415)");
+        assert_eq!(endpoint(Mode::Client, "").unwrap(), "tcp://127.0.0.1:1415");
+        std::env::set_var("MQSERVER", "X/LU62/host");
+        assert!(endpoint(Mode::Client, "").is_err());
+        std::env::remove_var("MQSERVER");
+    }
+}

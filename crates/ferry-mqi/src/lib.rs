@@ -1,0 +1,270 @@
+//! FerryMQ's MQI-compatible C interface: `include/cmqc.h` (written from the public MQI
+//! reference, docs/mqi.md) and the calls behind it, over `ferry-client`.
+//!
+//! Owns: the C structures in Rust (`structs`), the calls (`api`), and [`export_mqi!`], which
+//! the two shared-library crates expand — `libmqm_r.so` (local: the queue manager's Unix
+//! socket) and `libmqic_r.so` (client: tcp from MQSERVER) — so each library carries the
+//! exported symbols itself.
+//!
+//! Unsafe code is allowed here and only here: the C calling convention hands us raw pointers.
+//! Every entry point checks them for null, reads only what the structure's declared version
+//! holds, and never lets a panic cross into the caller.
+
+#![allow(unsafe_code)]
+
+pub mod api;
+pub mod structs;
+
+pub use api::Mode;
+
+/// Expands the exported MQI entry points for library mode `$mode` (`Mode::Local` or
+/// `Mode::Client`). Used once by each shared-library crate.
+#[macro_export]
+macro_rules! export_mqi {
+    ($mode:expr) => {
+        use std::ffi::c_void;
+        use $crate::structs::{MQCNO, MQGMO, MQLONG, MQMD, MQOD, MQPMO, MQSTS};
+
+        /// MQCONN.
+        ///
+        /// # Safety
+        /// The MQI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn MQCONN(
+            name: *const u8,
+            hconn: *mut MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out =
+                $crate::api::guarded(|| $crate::api::connx($mode, name, std::ptr::null(), hconn));
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// MQCONNX.
+        ///
+        /// # Safety
+        /// The MQI contract.
+        #[no_mangle]
+        pub unsafe extern "C" fn MQCONNX(
+            name: *const u8,
+            cno: *const MQCNO,
+            hconn: *mut MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| $crate::api::connx($mode, name, cno, hconn));
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// MQDISC.
+        ///
+        /// # Safety
+        /// The MQI contract.
+        #[no_mangle]
+        pub unsafe extern "C" fn MQDISC(hconn: *mut MQLONG, cc: *mut MQLONG, rc: *mut MQLONG) {
+            let out = $crate::api::guarded(|| $crate::api::disc(hconn));
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// MQOPEN.
+        ///
+        /// # Safety
+        /// The MQI contract.
+        #[no_mangle]
+        pub unsafe extern "C" fn MQOPEN(
+            hconn: MQLONG,
+            od: *mut MQOD,
+            options: MQLONG,
+            hobj: *mut MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| $crate::api::open(hconn, od, options, hobj));
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// MQCLOSE.
+        ///
+        /// # Safety
+        /// The MQI contract.
+        #[no_mangle]
+        pub unsafe extern "C" fn MQCLOSE(
+            hconn: MQLONG,
+            hobj: *mut MQLONG,
+            options: MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| $crate::api::close(hconn, hobj, options));
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// MQPUT.
+        ///
+        /// # Safety
+        /// The MQI contract.
+        #[no_mangle]
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe extern "C" fn MQPUT(
+            hconn: MQLONG,
+            hobj: MQLONG,
+            md: *mut MQMD,
+            pmo: *mut MQPMO,
+            len: MQLONG,
+            buf: *const c_void,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| {
+                $crate::api::put(hconn, hobj, md, pmo, len, buf as *const u8)
+            });
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// MQPUT1.
+        ///
+        /// # Safety
+        /// The MQI contract.
+        #[no_mangle]
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe extern "C" fn MQPUT1(
+            hconn: MQLONG,
+            od: *mut MQOD,
+            md: *mut MQMD,
+            pmo: *mut MQPMO,
+            len: MQLONG,
+            buf: *const c_void,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| {
+                $crate::api::put1(hconn, od, md, pmo, len, buf as *const u8)
+            });
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// MQGET.
+        ///
+        /// # Safety
+        /// The MQI contract.
+        #[no_mangle]
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe extern "C" fn MQGET(
+            hconn: MQLONG,
+            hobj: MQLONG,
+            md: *mut MQMD,
+            gmo: *mut MQGMO,
+            len: MQLONG,
+            buf: *mut c_void,
+            data_len: *mut MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| {
+                $crate::api::get(hconn, hobj, md, gmo, len, buf as *mut u8, data_len)
+            });
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// MQINQ.
+        ///
+        /// # Safety
+        /// The MQI contract.
+        #[no_mangle]
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe extern "C" fn MQINQ(
+            hconn: MQLONG,
+            hobj: MQLONG,
+            sel_count: MQLONG,
+            sels: *const MQLONG,
+            int_count: MQLONG,
+            ints: *mut MQLONG,
+            char_len: MQLONG,
+            chars: *mut u8,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| {
+                $crate::api::inq(
+                    hconn, hobj, sel_count, sels, int_count, ints, char_len, chars,
+                )
+            });
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// MQSET.
+        ///
+        /// # Safety
+        /// The MQI contract.
+        #[no_mangle]
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe extern "C" fn MQSET(
+            hconn: MQLONG,
+            hobj: MQLONG,
+            sel_count: MQLONG,
+            sels: *const MQLONG,
+            int_count: MQLONG,
+            ints: *const MQLONG,
+            _char_len: MQLONG,
+            _chars: *const u8,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| {
+                $crate::api::set(hconn, hobj, sel_count, sels, int_count, ints)
+            });
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// MQCMIT.
+        ///
+        /// # Safety
+        /// The MQI contract.
+        #[no_mangle]
+        pub unsafe extern "C" fn MQCMIT(hconn: MQLONG, cc: *mut MQLONG, rc: *mut MQLONG) {
+            let out = $crate::api::guarded(|| $crate::api::cmit(hconn));
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// MQBACK.
+        ///
+        /// # Safety
+        /// The MQI contract.
+        #[no_mangle]
+        pub unsafe extern "C" fn MQBACK(hconn: MQLONG, cc: *mut MQLONG, rc: *mut MQLONG) {
+            let out = $crate::api::guarded(|| $crate::api::back(hconn));
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// MQSTAT.
+        ///
+        /// # Safety
+        /// The MQI contract.
+        #[no_mangle]
+        pub unsafe extern "C" fn MQSTAT(
+            hconn: MQLONG,
+            kind: MQLONG,
+            sts: *mut MQSTS,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| $crate::api::stat(hconn, kind, sts));
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// MQBEGIN: global units of work are not offered (MQRC_FUNCTION_NOT_SUPPORTED).
+        ///
+        /// # Safety
+        /// The MQI contract.
+        #[no_mangle]
+        pub unsafe extern "C" fn MQBEGIN(
+            _hconn: MQLONG,
+            _opts: *mut c_void,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            $crate::api::report(cc, rc, $crate::api::not_supported())
+        }
+    };
+}

@@ -1,0 +1,170 @@
+//! The MQI-compatible C interface end to end: C programs in the spirit of IBM's samples
+//! (crates/ferry-mqi/samples), compiled against `cmqc.h` with `-Wall -Wextra -Werror` (the
+//! layout checks also as C++), run against a real `ferry qm start` through both libraries —
+//! libmqm_r.so over the local socket, libmqic_r.so over tcp from MQSERVER.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use common::Server;
+
+/// Where cargo put libmqm_r.so and libmqic_r.so (this crate's dev-dependencies).
+fn lib_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let dir = exe.parent().unwrap().to_owned();
+    for lib in ["libmqm_r.so", "libmqic_r.so"] {
+        assert!(
+            dir.join(lib).exists(),
+            "{lib} not built in {}",
+            dir.display()
+        );
+    }
+    dir
+}
+
+fn mqi_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../ferry-mqi")
+}
+
+/// Compiles `sample` (C, or C++ with `cpp`) linked with `lib` (mqm_r or mqic_r, or none).
+fn compile(out_dir: &Path, sample: &str, lib: Option<&str>, cpp: bool) -> PathBuf {
+    let src = mqi_dir().join("samples").join(format!("{sample}.c"));
+    let out = out_dir.join(format!(
+        "{sample}-{}{}",
+        lib.unwrap_or("none"),
+        if cpp { "-cpp" } else { "" }
+    ));
+    let mut c = Command::new(if cpp { "c++" } else { "cc" });
+    if cpp {
+        c.args(["-std=c++17", "-x", "c++"]);
+    } else {
+        c.arg("-std=c11");
+    }
+    c.args(["-Wall", "-Wextra", "-Werror", "-I"])
+        .arg(mqi_dir().join("include"))
+        .arg(&src)
+        .arg("-o")
+        .arg(&out);
+    if let Some(lib) = lib {
+        let dir = lib_dir();
+        c.arg("-L")
+            .arg(&dir)
+            .arg(format!("-l{lib}"))
+            .arg(format!("-Wl,-rpath,{}", dir.display()));
+    }
+    let o = c.output().expect("run the C compiler");
+    assert!(
+        o.status.success(),
+        "compiling {sample}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    out
+}
+
+fn run(exe: &Path, args: &[&str], env: &[(&str, String)], stdin: &str) -> (bool, String) {
+    let mut c = Command::new(exe);
+    c.args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let mut child = c.spawn().unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    (
+        o.status.success(),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        ),
+    )
+}
+
+fn admin(server: &Server, script: &str) {
+    let mut c = ferry_client::Connection::connect(&server.unix, "mqi-test").unwrap();
+    for r in c.admin(script).unwrap() {
+        assert!(r.ok, "{}: {:?}", r.command, r.messages);
+    }
+}
+
+#[test]
+fn the_header_compiles_cleanly_as_c_and_cpp_with_the_documented_layouts() {
+    let out = std::env::temp_dir().join(format!("ferry-mqi-layout-{}", std::process::id()));
+    std::fs::create_dir_all(&out).unwrap();
+    for cpp in [false, true] {
+        let exe = compile(&out, "layout", None, cpp);
+        let (ok, text) = run(&exe, &[], &[], "");
+        assert!(ok, "{text}");
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn c_samples_put_get_and_request_reply_through_both_libraries() {
+    let server = Server::start("mqi", &[]);
+    admin(
+        &server,
+        "DEFINE QLOCAL(APP.REQ)
+         DEFINE QLOCAL(APP.REPLY)
+         DEFINE QLOCAL(APP.REQ.TCP)
+         DEFINE QLOCAL(APP.REPLY.TCP)",
+    );
+    let out = server.root.join("c");
+    std::fs::create_dir_all(&out).unwrap();
+    let local = [("FERRY_HOME", server.root.display().to_string())];
+    let client = [(
+        "MQSERVER",
+        format!(
+            "SYSTEM.DEF.SVRCONN/TCP/{}",
+            server.tcp_addr().replacen(':', "(", 1) + ")"
+        ),
+    )];
+
+    // put and get, local library.
+    let put = compile(&out, "put", Some("mqm_r"), false);
+    let get = compile(&out, "get", Some("mqm_r"), false);
+    let (ok, text) = run(
+        &put,
+        &["DEV.QUEUE.1", "QM1"],
+        &local,
+        "first line\nsecond line\n",
+    );
+    assert!(ok && text.contains("put 2 messages"), "{text}");
+    let (ok, text) = run(&get, &["DEV.QUEUE.1", "QM1"], &local, "");
+    assert!(ok, "{text}");
+    assert!(text.starts_with("first line\nsecond line\n"), "{text}");
+    // A queue manager that is not there: the reason, not a crash.
+    let (ok, text) = run(&put, &["DEV.QUEUE.1", "NOSUCHQM"], &local, "x\n");
+    assert!(
+        !ok && text.contains("MQCONN failed with reason 2059"),
+        "{text}"
+    );
+    let (ok, text) = run(&put, &["NO.SUCH.QUEUE", "QM1"], &local, "x\n");
+    assert!(
+        !ok && text.contains("MQOPEN failed with reason 2085"),
+        "{text}"
+    );
+
+    // request/reply with every edge case, through each library.
+    let rr_local = compile(&out, "rr", Some("mqm_r"), false);
+    let (ok, text) = run(&rr_local, &["APP.REQ", "APP.REPLY", "QM1"], &local, "");
+    assert!(ok, "local: {text}");
+    let rr_client = compile(&out, "rr", Some("mqic_r"), false);
+    let (ok, text) = run(&rr_client, &["APP.REQ.TCP", "APP.REPLY.TCP"], &client, "");
+    assert!(ok, "client: {text}");
+    // The same program as C++.
+    let put_cpp = compile(&out, "put", Some("mqic_r"), true);
+    let (ok, text) = run(&put_cpp, &["DEV.QUEUE.2"], &client, "from c++\n");
+    assert!(ok && text.contains("put 1 messages"), "{text}");
+}
