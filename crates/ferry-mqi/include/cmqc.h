@@ -6,9 +6,9 @@
  * text. Programs written against the MQI compile against it and link with FerryMQ's
  * libmqm_r.so (local) or libmqic_r.so (client).
  *
- * Coverage in this version: the structures and constants the connection, queue and message
- * calls use (MQMD v1-v2, MQOD v1-v4, MQPMO v1-v3, MQGMO v1-v4, MQCNO v1-v8, MQCSP, MQSTS v1-v2,
- * MQCHARV). Calls FerryMQ does not support yet are exported and answer
+ * Coverage in this version: the structures and constants the connection, queue, message and
+ * message-property calls use (MQMD v1-v2, MQOD v1-v4, MQPMO v1-v3, MQGMO v1-v4, MQCNO v1-v8,
+ * MQCSP, MQSTS v1-v2, MQCHARV, MQCMHO, MQDMHO, MQSMPO, MQIMPO, MQDMPO, MQPD). Calls FerryMQ does not support yet are exported and answer
  * MQRC_FUNCTION_NOT_SUPPORTED (2298). Layouts assume LP64 (64-bit Linux); tests check every
  * size and offset against the documented values.
  */
@@ -687,6 +687,165 @@ typedef MQSTS *PMQSTS;
     {{MQSTS_STRUC_ID_ARRAY}, MQSTS_VERSION_1, MQCC_OK, MQRC_NONE, 0, 0, 0, MQOT_Q, {""},   \
      {""}, {""}, {""}, MQCHARV_DEFAULT, MQCHARV_DEFAULT, 0, 0}
 
+/* ---- Message handles and properties ---------------------------------------------------- */
+
+#define MQCMHO_STRUC_ID "CMHO"
+#define MQCMHO_STRUC_ID_ARRAY 'C', 'M', 'H', 'O'
+#define MQCMHO_VERSION_1 1
+#define MQCMHO_CURRENT_VERSION 1
+#define MQCMHO_LENGTH_1 12
+#define MQCMHO_DEFAULT_VALIDATION 0x00000000
+#define MQCMHO_NO_VALIDATION 0x00000001
+#define MQCMHO_VALIDATE 0x00000002
+#define MQCMHO_NONE 0x00000000
+
+typedef struct tagMQCMHO {
+    MQCHAR4 StrucId; /* "CMHO" */
+    MQLONG Version;  /* MQCMHO_VERSION_1 */
+    MQLONG Options;  /* MQCMHO_* */
+} MQCMHO;
+typedef MQCMHO *PMQCMHO;
+#define MQCMHO_DEFAULT {{MQCMHO_STRUC_ID_ARRAY}, MQCMHO_VERSION_1, MQCMHO_DEFAULT_VALIDATION}
+
+#define MQDMHO_STRUC_ID "DMHO"
+#define MQDMHO_STRUC_ID_ARRAY 'D', 'M', 'H', 'O'
+#define MQDMHO_VERSION_1 1
+#define MQDMHO_CURRENT_VERSION 1
+#define MQDMHO_LENGTH_1 12
+#define MQDMHO_NONE 0x00000000
+
+typedef struct tagMQDMHO {
+    MQCHAR4 StrucId; /* "DMHO" */
+    MQLONG Version;  /* MQDMHO_VERSION_1 */
+    MQLONG Options;  /* MQDMHO_* */
+} MQDMHO;
+typedef MQDMHO *PMQDMHO;
+#define MQDMHO_DEFAULT {{MQDMHO_STRUC_ID_ARRAY}, MQDMHO_VERSION_1, MQDMHO_NONE}
+
+#define MQSMPO_STRUC_ID "SMPO"
+#define MQSMPO_STRUC_ID_ARRAY 'S', 'M', 'P', 'O'
+#define MQSMPO_VERSION_1 1
+#define MQSMPO_CURRENT_VERSION 1
+#define MQSMPO_LENGTH_1 20
+#define MQSMPO_SET_FIRST 0x00000000
+#define MQSMPO_SET_PROP_UNDER_CURSOR 0x00000001
+#define MQSMPO_SET_PROP_AFTER_CURSOR 0x00000002
+#define MQSMPO_APPEND_PROPERTY 0x00000004
+#define MQSMPO_SET_PROP_BEFORE_CURSOR 0x00000008
+#define MQSMPO_NONE 0x00000000
+
+typedef struct tagMQSMPO {
+    MQCHAR4 StrucId;     /* "SMPO" */
+    MQLONG Version;      /* MQSMPO_VERSION_1 */
+    MQLONG Options;      /* MQSMPO_* */
+    MQLONG ValueEncoding; /* Encoding of the value */
+    MQLONG ValueCCSID;   /* Character set of a string value */
+} MQSMPO;
+typedef MQSMPO *PMQSMPO;
+#define MQSMPO_DEFAULT {{MQSMPO_STRUC_ID_ARRAY}, MQSMPO_VERSION_1, MQSMPO_NONE, MQENC_NATIVE, MQCCSI_APPL}
+
+#define MQIMPO_STRUC_ID "IMPO"
+#define MQIMPO_STRUC_ID_ARRAY 'I', 'M', 'P', 'O'
+#define MQIMPO_VERSION_1 1
+#define MQIMPO_CURRENT_VERSION 1
+#define MQIMPO_LENGTH_1 64
+#define MQIMPO_CONVERT_TYPE 0x00000002
+#define MQIMPO_QUERY_LENGTH 0x00000004
+#define MQIMPO_INQ_FIRST 0x00000000
+#define MQIMPO_INQ_NEXT 0x00000008
+#define MQIMPO_INQ_PROP_UNDER_CURSOR 0x00000010
+#define MQIMPO_CONVERT_VALUE 0x00000020
+#define MQIMPO_NONE 0x00000000
+
+typedef struct tagMQIMPO {
+    MQCHAR4 StrucId;          /* "IMPO" */
+    MQLONG Version;           /* MQIMPO_VERSION_1 */
+    MQLONG Options;           /* MQIMPO_* */
+    MQLONG RequestedEncoding; /* Encoding wanted for the value */
+    MQLONG RequestedCCSID;    /* Character set wanted for a string value */
+    MQLONG ReturnedEncoding;  /* Output: encoding of the value */
+    MQLONG ReturnedCCSID;     /* Output: character set of a string value */
+    MQLONG Reserved1;         /* Reserved */
+    MQCHARV ReturnedName;     /* Output: the property's name */
+    MQCHAR8 TypeString;       /* Output: the type as a string */
+} MQIMPO;
+typedef MQIMPO *PMQIMPO;
+#define MQIMPO_DEFAULT                                                                     \
+    {{MQIMPO_STRUC_ID_ARRAY}, MQIMPO_VERSION_1, MQIMPO_INQ_FIRST, MQENC_NATIVE, MQCCSI_APPL, \
+     MQENC_NATIVE, 0, 0, MQCHARV_DEFAULT, {""}}
+
+#define MQDMPO_STRUC_ID "DMPO"
+#define MQDMPO_STRUC_ID_ARRAY 'D', 'M', 'P', 'O'
+#define MQDMPO_VERSION_1 1
+#define MQDMPO_CURRENT_VERSION 1
+#define MQDMPO_LENGTH_1 12
+#define MQDMPO_DEL_FIRST 0x00000000
+#define MQDMPO_DEL_PROP_UNDER_CURSOR 0x00000001
+#define MQDMPO_NONE 0x00000000
+
+typedef struct tagMQDMPO {
+    MQCHAR4 StrucId; /* "DMPO" */
+    MQLONG Version;  /* MQDMPO_VERSION_1 */
+    MQLONG Options;  /* MQDMPO_* */
+} MQDMPO;
+typedef MQDMPO *PMQDMPO;
+#define MQDMPO_DEFAULT {{MQDMPO_STRUC_ID_ARRAY}, MQDMPO_VERSION_1, MQDMPO_DEL_FIRST}
+
+#define MQPD_STRUC_ID "PD  "
+#define MQPD_STRUC_ID_ARRAY 'P', 'D', ' ', ' '
+#define MQPD_VERSION_1 1
+#define MQPD_CURRENT_VERSION 1
+#define MQPD_LENGTH_1 24
+#define MQPD_NONE 0x00000000
+#define MQPD_SUPPORT_OPTIONAL 0x00000001
+#define MQPD_NO_CONTEXT 0x00000000
+#define MQCOPY_DEFAULT 0x00000016
+
+typedef struct tagMQPD {
+    MQCHAR4 StrucId;    /* "PD  " */
+    MQLONG Version;     /* MQPD_VERSION_1 */
+    MQLONG Options;     /* MQPD_* */
+    MQLONG Support;     /* MQPD_SUPPORT_* */
+    MQLONG Context;     /* MQPD_*_CONTEXT */
+    MQLONG CopyOptions; /* MQCOPY_* */
+} MQPD;
+typedef MQPD *PMQPD;
+#define MQPD_DEFAULT                                                                       \
+    {{MQPD_STRUC_ID_ARRAY}, MQPD_VERSION_1, MQPD_NONE, MQPD_SUPPORT_OPTIONAL, MQPD_NO_CONTEXT, \
+     MQCOPY_DEFAULT}
+
+/* Property types */
+#define MQTYPE_AS_SET 0x00000000
+#define MQTYPE_NULL 0x00000002
+#define MQTYPE_BOOLEAN 0x00000004
+#define MQTYPE_BYTE_STRING 0x00000008
+#define MQTYPE_INT8 0x00000010
+#define MQTYPE_INT16 0x00000020
+#define MQTYPE_INT32 0x00000040
+#define MQTYPE_LONG 0x00000040
+#define MQTYPE_INT64 0x00000080
+#define MQTYPE_FLOAT32 0x00000100
+#define MQTYPE_FLOAT64 0x00000200
+#define MQTYPE_STRING 0x00000400
+#define MQVL_NULL_TERMINATED (-1)
+#define MQVL_EMPTY_STRING 0
+#define MQPROP_INQUIRE_ALL "%"
+
+#define MQRC_HMSG_ERROR 2460
+#define MQRC_CMHO_ERROR 2461
+#define MQRC_DMHO_ERROR 2462
+#define MQRC_SMPO_ERROR 2463
+#define MQRC_IMPO_ERROR 2464
+#define MQRC_PROPERTY_NAME_TOO_BIG 2465
+#define MQRC_PROPERTY_VALUE_TOO_BIG 2469
+#define MQRC_PROPERTY_TYPE_ERROR 2473
+#define MQRC_DMPO_ERROR 2481
+#define MQRC_PD_ERROR 2482
+#define MQRC_CNO_ERROR 2139
+#define MQRC_PMO_ERROR 2173
+#define MQRC_GMO_ERROR 2186
+#define MQRC_STS_ERROR 2426
+
 /* ---- Attribute selectors (MQINQ / MQSET) ----------------------------------------------- */
 
 #define MQIA_CURRENT_Q_DEPTH 3
@@ -743,6 +902,32 @@ void MQCMIT(MQHCONN Hconn, PMQLONG pCompCode, PMQLONG pReason);
 void MQBACK(MQHCONN Hconn, PMQLONG pCompCode, PMQLONG pReason);
 void MQBEGIN(MQHCONN Hconn, PMQVOID pBeginOptions, PMQLONG pCompCode, PMQLONG pReason);
 void MQSTAT(MQHCONN Hconn, MQLONG Type, PMQVOID pStatus, PMQLONG pCompCode, PMQLONG pReason);
+void MQCRTMH(MQHCONN Hconn, PMQVOID pCrtMsgHOpts, PMQHMSG pHmsg, PMQLONG pCompCode,
+             PMQLONG pReason);
+void MQDLTMH(MQHCONN Hconn, PMQHMSG pHmsg, PMQVOID pDltMsgHOpts, PMQLONG pCompCode,
+             PMQLONG pReason);
+void MQSETMP(MQHCONN Hconn, MQHMSG Hmsg, PMQVOID pSetPropOpts, PMQVOID pName, PMQVOID pPropDesc,
+             MQLONG Type, MQLONG ValueLength, PMQVOID pValue, PMQLONG pCompCode, PMQLONG pReason);
+void MQINQMP(MQHCONN Hconn, MQHMSG Hmsg, PMQVOID pInqPropOpts, PMQVOID pName, PMQVOID pPropDesc,
+             PMQLONG pType, MQLONG ValueLength, PMQVOID pValue, PMQLONG pDataLength,
+             PMQLONG pCompCode, PMQLONG pReason);
+void MQDLTMP(MQHCONN Hconn, MQHMSG Hmsg, PMQVOID pDltPropOpts, PMQVOID pName, PMQLONG pCompCode,
+             PMQLONG pReason);
+/* Exported, answering MQRC_FUNCTION_NOT_SUPPORTED in this version: */
+void MQBUFMH(MQHCONN Hconn, MQHMSG Hmsg, PMQVOID pBufMsgHOpts, PMQVOID pMsgDesc,
+             MQLONG BufferLength, PMQVOID pBuffer, PMQLONG pDataLength, PMQLONG pCompCode,
+             PMQLONG pReason);
+void MQMHBUF(MQHCONN Hconn, MQHMSG Hmsg, PMQVOID pMsgHBufOpts, PMQVOID pName, PMQVOID pMsgDesc,
+             MQLONG BufferLength, PMQVOID pBuffer, PMQLONG pDataLength, PMQLONG pCompCode,
+             PMQLONG pReason);
+void MQSUB(MQHCONN Hconn, PMQVOID pSubDesc, PMQHOBJ pHobj, PMQHOBJ pHsub, PMQLONG pCompCode,
+           PMQLONG pReason);
+void MQSUBRQ(MQHCONN Hconn, MQHOBJ Hsub, MQLONG Action, PMQVOID pSubRqOpts, PMQLONG pCompCode,
+             PMQLONG pReason);
+void MQCB(MQHCONN Hconn, MQLONG Operation, PMQVOID pCallbackDesc, MQHOBJ Hobj, PMQVOID pMsgDesc,
+          PMQVOID pGetMsgOpts, PMQLONG pCompCode, PMQLONG pReason);
+void MQCTL(MQHCONN Hconn, MQLONG Operation, PMQVOID pControlOpts, PMQLONG pCompCode,
+           PMQLONG pReason);
 
 #if defined(__cplusplus)
 }

@@ -40,6 +40,13 @@ CHECK(sizeof(MQCSP) == MQCSP_LENGTH_1, "MQCSP length");
 CHECK(sizeof(MQSTS) == MQSTS_LENGTH_2, "MQSTS v2 length");
 CHECK(offsetof(MQSTS, ObjectString) == MQSTS_LENGTH_1, "MQSTS v1 length");
 CHECK(sizeof(MQCHARV) == 24, "MQCHARV length");
+CHECK(sizeof(MQCMHO) == MQCMHO_LENGTH_1, "MQCMHO length");
+CHECK(sizeof(MQDMHO) == MQDMHO_LENGTH_1, "MQDMHO length");
+CHECK(sizeof(MQSMPO) == MQSMPO_LENGTH_1, "MQSMPO length");
+CHECK(sizeof(MQIMPO) == MQIMPO_LENGTH_1, "MQIMPO length");
+CHECK(offsetof(MQIMPO, ReturnedName) == 32, "MQIMPO ReturnedName offset");
+CHECK(sizeof(MQDMPO) == MQDMPO_LENGTH_1, "MQDMPO length");
+CHECK(sizeof(MQPD) == MQPD_LENGTH_1, "MQPD length");
 
 int main(void) {
     MQMD md = MQMD_DEFAULT;
@@ -49,6 +56,18 @@ int main(void) {
     MQCNO cno = MQCNO_DEFAULT;
     MQCSP csp = MQCSP_DEFAULT;
     MQSTS sts = MQSTS_DEFAULT;
+    MQCMHO cmho = MQCMHO_DEFAULT;
+    MQDMHO dmho = MQDMHO_DEFAULT;
+    MQSMPO smpo = MQSMPO_DEFAULT;
+    MQIMPO impo = MQIMPO_DEFAULT;
+    MQDMPO dmpo = MQDMPO_DEFAULT;
+    MQPD pd = MQPD_DEFAULT;
+    (void)cmho;
+    (void)dmho;
+    (void)smpo;
+    (void)impo;
+    (void)dmpo;
+    (void)pd;
     printf("defaults: md %d od %d pmo %d gmo %d cno %d csp %d sts %d\n", (int)md.Version,
            (int)od.Version, (int)pmo.Version, (int)gmo.Version, (int)cno.Version,
            (int)csp.Version, (int)sts.Version);

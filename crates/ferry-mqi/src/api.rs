@@ -33,7 +33,7 @@ pub enum Mode {
 
 pub(crate) const CC_OK: MQLONG = 0;
 pub(crate) const CC_WARNING: MQLONG = 1;
-pub(crate) const CC_FAILED: MQLONG = 2;
+pub const CC_FAILED: MQLONG = 2;
 const HCONN_UNUSABLE: MQLONG = -1;
 const HOBJ_UNUSABLE: MQLONG = -1;
 
@@ -128,6 +128,11 @@ fn conn(hconn: MQLONG) -> Result<Arc<Mutex<Conn>>, Rc> {
         .get(&hconn)
         .cloned()
         .ok_or(Rc::failed(RC_HCONN_ERROR))
+}
+
+/// Fails with MQRC_HCONN_ERROR unless `hconn` is a live connection.
+pub(crate) fn check_hconn(hconn: MQLONG) -> Result<(), Rc> {
+    conn(hconn).map(|_| ())
 }
 
 fn with_conn<T>(hconn: MQLONG, f: impl FnOnce(&mut Connection) -> Result<T, Rc>) -> Result<T, Rc> {
@@ -632,7 +637,14 @@ unsafe fn put_common(
     } else {
         std::slice::from_raw_parts(buf, len as usize)
     };
-    Ok((message_of(&*md, body)?, opts))
+    let mut msg = message_of(&*md, body)?;
+    let p = &*pmo;
+    if p.Version >= 3 {
+        if let Some(props) = crate::props::properties_of(p.OriginalMsgHandle)? {
+            msg.properties = props;
+        }
+    }
+    Ok((msg, opts))
 }
 
 /// MQPUT.
@@ -871,6 +883,9 @@ pub unsafe fn get(
             let gm = &mut *gmo;
             if gm.Version >= 3 {
                 gm.ReturnedLength = n as MQLONG;
+            }
+            if gm.Version >= 4 {
+                crate::props::fill(gm.MsgHandle, &g.message.properties)?;
             }
             Ok(g.warning.map(|w| w.code()))
         }

@@ -13,6 +13,7 @@
 #![allow(unsafe_code)]
 
 pub mod api;
+pub mod props;
 pub mod structs;
 
 pub use api::Mode;
@@ -23,7 +24,10 @@ pub use api::Mode;
 macro_rules! export_mqi {
     ($mode:expr) => {
         use std::ffi::c_void;
-        use $crate::structs::{MQCNO, MQGMO, MQLONG, MQMD, MQOD, MQPMO, MQSTS};
+        use $crate::props::{MQIMPO, MQOPTS, MQSMPO};
+        use $crate::structs::{
+            MQCHARV, MQCNO, MQGMO, MQHMSG, MQLONG, MQMD, MQOD, MQPD, MQPMO, MQSTS,
+        };
 
         /// MQCONN.
         ///
@@ -251,6 +255,211 @@ macro_rules! export_mqi {
         ) {
             let out = $crate::api::guarded(|| $crate::api::stat(hconn, kind, sts));
             $crate::api::report(cc, rc, out)
+        }
+
+        /// MQCRTMH.
+        ///
+        /// # Safety
+        /// The MQI contract.
+        #[no_mangle]
+        pub unsafe extern "C" fn MQCRTMH(
+            hconn: MQLONG,
+            opts: *const MQOPTS,
+            hmsg: *mut MQHMSG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| $crate::props::crtmh(hconn, opts, hmsg));
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// MQDLTMH.
+        ///
+        /// # Safety
+        /// The MQI contract.
+        #[no_mangle]
+        pub unsafe extern "C" fn MQDLTMH(
+            _hconn: MQLONG,
+            hmsg: *mut MQHMSG,
+            opts: *const MQOPTS,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| $crate::props::dltmh(hmsg, opts));
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// MQSETMP.
+        ///
+        /// # Safety
+        /// The MQI contract.
+        #[no_mangle]
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe extern "C" fn MQSETMP(
+            _hconn: MQLONG,
+            hmsg: MQHMSG,
+            opts: *const MQSMPO,
+            name: *const MQCHARV,
+            pd: *const MQPD,
+            kind: MQLONG,
+            len: MQLONG,
+            value: *const c_void,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| {
+                $crate::props::setmp(hmsg, opts, name, pd, kind, len, value as *const u8)
+            });
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// MQINQMP.
+        ///
+        /// # Safety
+        /// The MQI contract.
+        #[no_mangle]
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe extern "C" fn MQINQMP(
+            _hconn: MQLONG,
+            hmsg: MQHMSG,
+            opts: *mut MQIMPO,
+            name: *const MQCHARV,
+            pd: *mut MQPD,
+            kind: *mut MQLONG,
+            len: MQLONG,
+            value: *mut c_void,
+            data_len: *mut MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| {
+                $crate::props::inqmp(hmsg, opts, name, pd, kind, len, value as *mut u8, data_len)
+            });
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// MQDLTMP.
+        ///
+        /// # Safety
+        /// The MQI contract.
+        #[no_mangle]
+        pub unsafe extern "C" fn MQDLTMP(
+            _hconn: MQLONG,
+            hmsg: MQHMSG,
+            opts: *const MQOPTS,
+            name: *const MQCHARV,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| $crate::props::dltmp(hmsg, opts, name));
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// MQBUFMH: properties in an MQRFH2 buffer are not supported yet.
+        ///
+        /// # Safety
+        /// The MQI contract.
+        #[no_mangle]
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe extern "C" fn MQBUFMH(
+            _hconn: MQLONG,
+            _hmsg: MQHMSG,
+            _opts: *mut c_void,
+            _md: *mut c_void,
+            _len: MQLONG,
+            _buf: *mut c_void,
+            _data_len: *mut MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            $crate::api::report(cc, rc, $crate::api::not_supported())
+        }
+
+        /// MQMHBUF: properties in an MQRFH2 buffer are not supported yet.
+        ///
+        /// # Safety
+        /// The MQI contract.
+        #[no_mangle]
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe extern "C" fn MQMHBUF(
+            _hconn: MQLONG,
+            _hmsg: MQHMSG,
+            _opts: *mut c_void,
+            _name: *mut c_void,
+            _md: *mut c_void,
+            _len: MQLONG,
+            _buf: *mut c_void,
+            _data_len: *mut MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            $crate::api::report(cc, rc, $crate::api::not_supported())
+        }
+
+        /// MQSUB: publish/subscribe is not there yet.
+        ///
+        /// # Safety
+        /// The MQI contract.
+        #[no_mangle]
+        pub unsafe extern "C" fn MQSUB(
+            _hconn: MQLONG,
+            _sd: *mut c_void,
+            _hobj: *mut MQLONG,
+            _hsub: *mut MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            $crate::api::report(cc, rc, $crate::api::not_supported())
+        }
+
+        /// MQSUBRQ: publish/subscribe is not there yet.
+        ///
+        /// # Safety
+        /// The MQI contract.
+        #[no_mangle]
+        pub unsafe extern "C" fn MQSUBRQ(
+            _hconn: MQLONG,
+            _hsub: MQLONG,
+            _action: MQLONG,
+            _opts: *mut c_void,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            $crate::api::report(cc, rc, $crate::api::not_supported())
+        }
+
+        /// MQCB: asynchronous consumption is not there yet.
+        ///
+        /// # Safety
+        /// The MQI contract.
+        #[no_mangle]
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe extern "C" fn MQCB(
+            _hconn: MQLONG,
+            _operation: MQLONG,
+            _cbd: *mut c_void,
+            _hobj: MQLONG,
+            _md: *mut c_void,
+            _gmo: *mut c_void,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            $crate::api::report(cc, rc, $crate::api::not_supported())
+        }
+
+        /// MQCTL: asynchronous consumption is not there yet.
+        ///
+        /// # Safety
+        /// The MQI contract.
+        #[no_mangle]
+        pub unsafe extern "C" fn MQCTL(
+            _hconn: MQLONG,
+            _operation: MQLONG,
+            _opts: *mut c_void,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            $crate::api::report(cc, rc, $crate::api::not_supported())
         }
 
         /// MQBEGIN: global units of work are not offered (MQRC_FUNCTION_NOT_SUPPORTED).

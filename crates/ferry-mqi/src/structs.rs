@@ -199,6 +199,18 @@ pub struct MQSTS {
     pub SubOptions: MQLONG,
 }
 
+/// MQPD: property descriptor.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct MQPD {
+    pub StrucId: [u8; 4],
+    pub Version: MQLONG,
+    pub Options: MQLONG,
+    pub Support: MQLONG,
+    pub Context: MQLONG,
+    pub CopyOptions: MQLONG,
+}
+
 /// Documented structure lengths (64-bit), per version.
 pub mod lengths {
     pub const MQMD: [usize; 2] = [324, 364];

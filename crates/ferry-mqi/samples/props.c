@@ -1,0 +1,154 @@
+/* ferryprops: message properties through message handles. Puts a message carrying a string,
+ * an integer, a boolean and a float property (MQCRTMH, MQSETMP, MQPMO v3), gets it with a
+ * message handle (MQGMO v4) and lists every property with MQINQMP "%" and MQIMPO_INQ_NEXT,
+ * then deletes one (MQDLTMP) and the handles (MQDLTMH).
+ * Usage: ferryprops QUEUE [QMGR]. Exit 0 when every check passes. */
+#include <stdio.h>
+#include <string.h>
+#include "cmqc.h"
+
+static int failures = 0;
+#define EXPECT(cond, ...)                                                                  \
+    do {                                                                                   \
+        if (!(cond)) {                                                                     \
+            printf("FAILED %s:%d: ", __FILE__, __LINE__);                                  \
+            printf(__VA_ARGS__);                                                           \
+            printf("\n");                                                                  \
+            failures++;                                                                    \
+        }                                                                                  \
+    } while (0)
+
+static void set_prop(MQHCONN hc, MQHMSG hm, const char *name, MQLONG type, MQLONG len,
+                     const void *value) {
+    MQSMPO smpo = MQSMPO_DEFAULT;
+    MQPD pd = MQPD_DEFAULT;
+    MQCHARV n = MQCHARV_DEFAULT;
+    MQLONG cc, rc;
+    n.VSPtr = (MQPTR)name;
+    n.VSLength = MQVS_NULL_TERMINATED;
+    MQSETMP(hc, hm, &smpo, &n, &pd, type, len, (PMQVOID)value, &cc, &rc);
+    EXPECT(cc == MQCC_OK, "MQSETMP %s: %d", name, (int)rc);
+}
+
+int main(int argc, char **argv) {
+    MQCHAR48 qmgr = "";
+    MQHCONN hc;
+    MQHOBJ ho;
+    MQLONG cc, rc, len;
+    MQOD od = MQOD_DEFAULT;
+    MQHMSG put_h = MQHM_UNUSABLE_HMSG, get_h = MQHM_UNUSABLE_HMSG;
+    MQCMHO cmho = MQCMHO_DEFAULT;
+    MQDMHO dmho = MQDMHO_DEFAULT;
+    MQLONG count = 42;
+    MQLONG yes = 1;
+    double ratio = 0.75;
+    int seen = 0;
+    char buf[64];
+
+    if (argc < 2) return 2;
+    if (argc > 2) strncpy(qmgr, argv[2], sizeof(qmgr) - 1);
+    MQCONN(qmgr, &hc, &cc, &rc);
+    EXPECT(cc == MQCC_OK, "MQCONN: %d", (int)rc);
+    strncpy(od.ObjectName, argv[1], sizeof(od.ObjectName));
+    MQOPEN(hc, &od, MQOO_OUTPUT | MQOO_INPUT_AS_Q_DEF, &ho, &cc, &rc);
+    EXPECT(cc == MQCC_OK, "MQOPEN: %d", (int)rc);
+    if (failures) return 1;
+
+    MQCRTMH(hc, &cmho, &put_h, &cc, &rc);
+    EXPECT(cc == MQCC_OK && put_h != MQHM_UNUSABLE_HMSG, "MQCRTMH: %d", (int)rc);
+    set_prop(hc, put_h, "app.colour", MQTYPE_STRING, MQVL_NULL_TERMINATED, "blue");
+    set_prop(hc, put_h, "app.count", MQTYPE_INT32, 4, &count);
+    set_prop(hc, put_h, "app.urgent", MQTYPE_BOOLEAN, 4, &yes);
+    set_prop(hc, put_h, "ratio", MQTYPE_FLOAT64, 8, &ratio);
+    {
+        MQMD md = MQMD_DEFAULT;
+        MQPMO pmo = MQPMO_DEFAULT;
+        pmo.Version = MQPMO_VERSION_3;
+        pmo.OriginalMsgHandle = put_h;
+        MQPUT(hc, ho, &md, &pmo, 5, "hello", &cc, &rc);
+        EXPECT(cc == MQCC_OK, "MQPUT with properties: %d", (int)rc);
+    }
+
+    MQCRTMH(hc, &cmho, &get_h, &cc, &rc);
+    {
+        MQMD md = MQMD_DEFAULT;
+        MQGMO gmo = MQGMO_DEFAULT;
+        gmo.Version = MQGMO_VERSION_4;
+        gmo.Options = MQGMO_PROPERTIES_IN_HANDLE;
+        gmo.MsgHandle = get_h;
+        MQGET(hc, ho, &md, &gmo, sizeof(buf), buf, &len, &cc, &rc);
+        EXPECT(cc == MQCC_OK && len == 5, "MQGET with a handle: %d", (int)rc);
+    }
+    {
+        MQIMPO impo = MQIMPO_DEFAULT;
+        MQPD pd = MQPD_DEFAULT;
+        MQCHARV all = MQCHARV_DEFAULT;
+        char name[64], value[64];
+        all.VSPtr = (MQPTR)MQPROP_INQUIRE_ALL;
+        all.VSLength = MQVS_NULL_TERMINATED;
+        impo.ReturnedName.VSPtr = name;
+        impo.ReturnedName.VSBufSize = sizeof(name);
+        impo.Options = MQIMPO_CONVERT_VALUE | MQIMPO_INQ_FIRST;
+        for (;;) {
+            MQLONG type = MQTYPE_AS_SET, vlen = 0;
+            MQINQMP(hc, get_h, &impo, &all, &pd, &type, sizeof(value), value, &vlen, &cc, &rc);
+            if (rc == MQRC_PROPERTY_NOT_AVAILABLE) break;
+            EXPECT(cc == MQCC_OK, "MQINQMP: %d", (int)rc);
+            if (cc != MQCC_OK) break;
+            name[impo.ReturnedName.VSLength] = '\0';
+            if (strcmp(name, "app.colour") == 0) {
+                EXPECT(type == MQTYPE_STRING && vlen == 4 && memcmp(value, "blue", 4) == 0,
+                       "app.colour");
+            } else if (strcmp(name, "app.count") == 0) {
+                MQLONG v;
+                memcpy(&v, value, 4);
+                EXPECT(type == MQTYPE_INT32 && v == 42, "app.count");
+            } else if (strcmp(name, "app.urgent") == 0) {
+                EXPECT(type == MQTYPE_BOOLEAN, "app.urgent");
+            } else if (strcmp(name, "ratio") == 0) {
+                double v;
+                memcpy(&v, value, 8);
+                EXPECT(type == MQTYPE_FLOAT64 && v == 0.75, "ratio");
+            } else {
+                EXPECT(0, "unexpected property %s", name);
+            }
+            printf("property %s type %d length %d\n", name, (int)type, (int)vlen);
+            seen++;
+            impo.Options = MQIMPO_CONVERT_VALUE | MQIMPO_INQ_NEXT;
+        }
+        EXPECT(seen == 4, "saw %d properties", seen);
+        /* A prefix with a wildcard, and a buffer too small for the value. */
+        all.VSPtr = (MQPTR) "app.c%";
+        impo.Options = MQIMPO_INQ_FIRST;
+        {
+            MQLONG type = MQTYPE_AS_SET, vlen = 0;
+            MQINQMP(hc, get_h, &impo, &all, &pd, &type, 2, value, &vlen, &cc, &rc);
+            EXPECT(cc == MQCC_FAILED && rc == MQRC_PROPERTY_VALUE_TOO_BIG && vlen == 4,
+                   "value too big: %d, length %d", (int)rc, (int)vlen);
+        }
+    }
+    {
+        MQDMPO dmpo = MQDMPO_DEFAULT;
+        MQCHARV n = MQCHARV_DEFAULT;
+        n.VSPtr = (MQPTR) "ratio";
+        n.VSLength = 5;
+        MQDLTMP(hc, get_h, &dmpo, &n, &cc, &rc);
+        EXPECT(cc == MQCC_OK, "MQDLTMP: %d", (int)rc);
+        MQDLTMP(hc, get_h, &dmpo, &n, &cc, &rc);
+        EXPECT(rc == MQRC_PROPERTY_NOT_AVAILABLE, "second MQDLTMP: %d", (int)rc);
+    }
+    MQDLTMH(hc, &put_h, &dmho, &cc, &rc);
+    EXPECT(cc == MQCC_OK && put_h == MQHM_UNUSABLE_HMSG, "MQDLTMH: %d", (int)rc);
+    MQDLTMH(hc, &get_h, &dmho, &cc, &rc);
+    MQDLTMH(hc, &get_h, &dmho, &cc, &rc);
+    EXPECT(rc == MQRC_HMSG_ERROR, "second MQDLTMH: %d", (int)rc);
+    {
+        MQLONG r2;
+        MQSUB(hc, NULL, NULL, NULL, &cc, &r2);
+        EXPECT(cc == MQCC_FAILED && r2 == MQRC_FUNCTION_NOT_SUPPORTED, "MQSUB: %d", (int)r2);
+    }
+    MQCLOSE(hc, &ho, MQCO_NONE, &cc, &rc);
+    MQDISC(&hc, &cc, &rc);
+    printf("%s: %d failures\n", argv[0], failures);
+    return failures ? 1 : 0;
+}
