@@ -179,3 +179,70 @@ fn c_samples_put_get_and_request_reply_through_both_libraries() {
     let (ok, text) = run(&put_cpp, &["DEV.QUEUE.2"], &client, "from c++\n");
     assert!(ok && text.contains("put 1 messages"), "{text}");
 }
+
+#[test]
+fn the_install_command_lays_out_an_mq_style_prefix_that_builds_find() {
+    let prefix = std::env::temp_dir().join(format!("ferry-mqi-prefix-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&prefix);
+    let o = Command::new(mqi_dir().join("install.sh"))
+        .arg("--prefix")
+        .arg(&prefix)
+        .arg("--lib-dir")
+        .arg(lib_dir())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for f in [
+        "inc/cmqc.h",
+        "include/cmqc.h",
+        "lib64/libmqm_r.so",
+        "lib64/libmqic_r.so",
+        "lib64/libmqm.so",
+        "lib/libmqic.so",
+        "lib64/pkgconfig/ferry-mqi.pc",
+    ] {
+        assert!(prefix.join(f).exists(), "{f} missing");
+    }
+    // A build the way MQ build scripts do it: -I$MQ/inc -L$MQ/lib64 -lmqm_r.
+    let out = prefix.join("sample");
+    let o = Command::new("cc")
+        .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-I"])
+        .arg(prefix.join("inc"))
+        .arg(mqi_dir().join("samples/put.c"))
+        .arg("-L")
+        .arg(prefix.join("lib64"))
+        .arg("-lmqm")
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // And through pkg-config.
+    let flags = Command::new("pkg-config")
+        .args(["--cflags", "--libs", "ferry-mqi"])
+        .env("PKG_CONFIG_PATH", prefix.join("lib64/pkgconfig"))
+        .output()
+        .expect("pkg-config (.ci/run installs it)");
+    assert!(
+        flags.status.success(),
+        "{}",
+        String::from_utf8_lossy(&flags.stderr)
+    );
+    let flags = String::from_utf8_lossy(&flags.stdout).into_owned();
+    assert!(
+        flags.contains("-lmqm_r") && flags.contains("/inc"),
+        "{flags}"
+    );
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "cc -Wall -Werror {} -o {} {}",
+            mqi_dir().join("samples/get.c").display(),
+            prefix.join("get").display(),
+            flags.trim()
+        ))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let _ = std::fs::remove_dir_all(&prefix);
+}
