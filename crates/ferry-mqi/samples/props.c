@@ -3,6 +3,7 @@
  * message handle (MQGMO v4) and lists every property with MQINQMP "%" and MQIMPO_INQ_NEXT,
  * then deletes one (MQDLTMP) and the handles (MQDLTMH).
  * Usage: ferryprops QUEUE [QMGR]. Exit 0 when every check passes. */
+#define _POSIX_C_SOURCE 200809L /* strnlen, clock_gettime */
 #include <stdio.h>
 #include <string.h>
 #include "cmqc.h"
@@ -46,10 +47,10 @@ int main(int argc, char **argv) {
     char buf[64];
 
     if (argc < 2) return 2;
-    if (argc > 2) strncpy(qmgr, argv[2], sizeof(qmgr) - 1);
+    if (argc > 2) memcpy(qmgr, argv[2], strnlen(argv[2], sizeof(qmgr) - 1));
     MQCONN(qmgr, &hc, &cc, &rc);
     EXPECT(cc == MQCC_OK, "MQCONN: %d", (int)rc);
-    strncpy(od.ObjectName, argv[1], sizeof(od.ObjectName));
+    memcpy(od.ObjectName, argv[1], strnlen(argv[1], sizeof(od.ObjectName)));
     MQOPEN(hc, &od, MQOO_OUTPUT | MQOO_INPUT_AS_Q_DEF, &ho, &cc, &rc);
     EXPECT(cc == MQCC_OK, "MQOPEN: %d", (int)rc);
     if (failures) return 1;

@@ -1,5 +1,6 @@
 /* ferryput: puts each line of standard input as a message (in the spirit of IBM's amqsput).
  * Usage: ferryput QUEUE [QMGR] — persistent if FERRY_PERSISTENT is set. */
+#define _POSIX_C_SOURCE 200809L /* strnlen, clock_gettime */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,13 +19,13 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s QUEUE [QMGR]\n", argv[0]);
         return 2;
     }
-    if (argc > 2) strncpy(qmgr, argv[2], sizeof(qmgr) - 1);
+    if (argc > 2) memcpy(qmgr, argv[2], strnlen(argv[2], sizeof(qmgr) - 1));
     MQCONN(qmgr, &hconn, &cc, &rc);
     if (cc == MQCC_FAILED) {
         printf("MQCONN failed with reason %d\n", (int)rc);
         return 1;
     }
-    strncpy(od.ObjectName, argv[1], sizeof(od.ObjectName));
+    memcpy(od.ObjectName, argv[1], strnlen(argv[1], sizeof(od.ObjectName)));
     MQOPEN(hconn, &od, MQOO_OUTPUT | MQOO_FAIL_IF_QUIESCING, &hobj, &cc, &rc);
     if (cc == MQCC_FAILED) {
         printf("MQOPEN failed with reason %d\n", (int)rc);

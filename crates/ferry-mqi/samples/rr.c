@@ -3,6 +3,7 @@
  * a responder connection (same thread, a second Hconn) gets the request and MQPUT1s the
  * reply. Then edge cases: truncation, no message, bad handles, MQINQ, MQSTAT.
  * Usage: ferryrr REQUEST_QUEUE REPLY_QUEUE [QMGR]. Exit 0 when every check passes. */
+#define _POSIX_C_SOURCE 200809L /* strnlen, clock_gettime */
 #include <stdio.h>
 #include <string.h>
 #include "cmqc.h"
@@ -23,7 +24,7 @@ static MQHOBJ open_q(MQHCONN h, const char *name, MQLONG options) {
     MQHOBJ o = MQHO_UNUSABLE_HOBJ;
     MQLONG cc, rc;
     od.Version = MQOD_VERSION_3;
-    strncpy(od.ObjectName, name, sizeof(od.ObjectName));
+    memcpy(od.ObjectName, name, strnlen(name, sizeof(od.ObjectName)));
     MQOPEN(h, &od, options, &o, &cc, &rc);
     EXPECT(cc == MQCC_OK, "MQOPEN %s: reason %d", name, (int)rc);
     EXPECT(memcmp(od.ResolvedQName, name, strlen(name)) == 0, "ResolvedQName %.48s",
@@ -45,7 +46,7 @@ static void round_trip(MQHCONN req, MQHCONN rsp, MQHOBJ reqq, MQHOBJ replyq, MQH
     md.MsgType = MQMT_REQUEST;
     md.Persistence = MQPER_PERSISTENT;
     memcpy(md.Format, MQFMT_STRING, 8);
-    strncpy(md.ReplyToQ, replyq_name, sizeof(md.ReplyToQ));
+    memcpy(md.ReplyToQ, replyq_name, strnlen(replyq_name, sizeof(md.ReplyToQ)));
     pmo.Options = (syncpoint ? MQPMO_SYNCPOINT : MQPMO_NO_SYNCPOINT) | MQPMO_NEW_MSG_ID;
     MQPUT(req, reqq, &md, &pmo, (MQLONG)strlen(body), body, &cc, &rc);
     EXPECT(cc == MQCC_OK, "MQPUT request: %d", (int)rc);
@@ -110,7 +111,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s REQUEST_QUEUE REPLY_QUEUE [QMGR]\n", argv[0]);
         return 2;
     }
-    if (argc > 3) strncpy(qmgr, argv[3], sizeof(qmgr) - 1);
+    if (argc > 3) memcpy(qmgr, argv[3], strnlen(argv[3], sizeof(qmgr) - 1));
     MQCONN(qmgr, &req, &cc, &rc);
     EXPECT(cc == MQCC_OK, "MQCONN requester: %d", (int)rc);
     {

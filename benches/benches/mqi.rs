@@ -1,0 +1,176 @@
+//! What the MQI C layer costs: the single-thread ladder of 000 (one putting connection, two
+//! getting connections, 2 KB non-persistent, synchronous puts, gets waiting) through the C
+//! interface (benches/c/mqi_ladder.c, linked with libmqm_r.so over the local socket and with
+//! libmqic_r.so over tcp) beside the same ladder through the Rust API, against the same
+//! server in the same run, with the raw socket ping-pong of the run for scale.
+//!
+//! Run: `cargo bench -p ferry-benches --bench mqi -- --secs 3 --runs 3` (needs a C compiler).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use ferry_benches::{define_bench_queues, fmt_rate, median, payload, BenchArgs, InProcessServer};
+use ferry_client::{
+    Connection, GetOptions, Message, OpenOptions, PutOptions, QueueManager, Reason,
+};
+use ferry_perf::limits::{ping_pong, tcp_pair, unix_pair};
+
+const GETTERS: usize = 2;
+
+/// The ladder through the Rust API: delivered messages per second.
+fn rust_ladder(endpoint: &str, d: Duration) -> f64 {
+    let done = Arc::new(AtomicBool::new(false));
+    let got = Arc::new(AtomicU64::new(0));
+    let getters: Vec<_> = (0..GETTERS)
+        .map(|_| {
+            let (ep, done, got) = (endpoint.to_owned(), done.clone(), got.clone());
+            std::thread::spawn(move || {
+                let mut c = Connection::connect(&ep, "getter").unwrap();
+                let h = c.open_queue("BENCH.Q", OpenOptions::input()).unwrap();
+                let opts = GetOptions::new().wait(Duration::from_millis(100));
+                let mut n = 0u64;
+                loop {
+                    match c.get(h, &opts) {
+                        Ok(_) => n += 1,
+                        Err(e) if e.reason == Reason::NoMsgAvailable => {
+                            if done.load(Ordering::Acquire) {
+                                break;
+                            }
+                        }
+                        Err(e) => panic!("get: {e}"),
+                    }
+                }
+                got.fetch_add(n, Ordering::Relaxed);
+            })
+        })
+        .collect();
+    let mut c = Connection::connect(endpoint, "putter").unwrap();
+    let h = c.open_queue("BENCH.Q", OpenOptions::output()).unwrap();
+    let start = Instant::now();
+    let mut put = 0u64;
+    while start.elapsed() < d {
+        for _ in 0..64 {
+            c.put(
+                h,
+                Message::new(Bytes::from(payload(2048, put))),
+                &PutOptions::default(),
+            )
+            .unwrap();
+            put += 1;
+        }
+    }
+    done.store(true, Ordering::Release);
+    for g in getters {
+        g.join().unwrap();
+    }
+    assert_eq!(got.load(Ordering::Relaxed), put);
+    put as f64 / start.elapsed().as_secs_f64()
+}
+
+/// Where cargo put the MQI libraries (this crate's dependencies).
+fn lib_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    exe.parent().unwrap().to_owned()
+}
+
+/// Compiles the C ladder against library `lib`.
+fn compile(lib: &str, out: &Path) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let exe = out.join(format!("mqi_ladder_{lib}"));
+    let libs = lib_dir();
+    let o = Command::new("cc")
+        .args([
+            "-O2",
+            "-std=c11",
+            "-D_POSIX_C_SOURCE=200809L",
+            "-Wall",
+            "-Werror",
+            "-I",
+        ])
+        .arg(root.join("../crates/ferry-mqi/include"))
+        .arg(root.join("c/mqi_ladder.c"))
+        .arg("-L")
+        .arg(&libs)
+        .arg(format!("-l{lib}"))
+        .arg(format!("-Wl,-rpath,{}", libs.display()))
+        .arg("-pthread")
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .expect("a C compiler (cc)");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    exe
+}
+
+/// The ladder through the C interface: delivered messages per second.
+fn c_ladder(exe: &Path, env: (&str, String), d: Duration) -> f64 {
+    let o = Command::new(exe)
+        .args([
+            "BENCH.Q",
+            &d.as_secs_f64().to_string(),
+            &GETTERS.to_string(),
+        ])
+        .env(env.0, env.1)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).trim().parse().unwrap()
+}
+
+fn main() {
+    let args = BenchArgs::from_env();
+    let d = args.duration();
+    let dir = std::env::temp_dir().join(format!("ferry-bench-mqi-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (local_c, client_c) = (compile("mqm_r", &dir), compile("mqic_r", &dir));
+    let mut rows: Vec<(&str, Vec<f64>)> = vec![
+        ("raw unix ping-pong (round trips/s)", vec![]),
+        ("raw tcp ping-pong (round trips/s)", vec![]),
+        ("ladder, local, Rust API (msg/s)", vec![]),
+        ("ladder, local, C MQI libmqm_r (msg/s)", vec![]),
+        ("ladder, tcp, Rust API (msg/s)", vec![]),
+        ("ladder, tcp, C MQI libmqic_r (msg/s)", vec![]),
+    ];
+    for _ in 0..args.runs {
+        let (c, s) = unix_pair(&dir).unwrap();
+        rows[0]
+            .1
+            .push(ping_pong(Box::new(c), Box::new(s), Duration::from_secs(1)).unwrap());
+        let (c, s) = tcp_pair().unwrap();
+        rows[1]
+            .1
+            .push(ping_pong(Box::new(c), Box::new(s), Duration::from_secs(1)).unwrap());
+        let qm = QueueManager::with_name("BENCH").unwrap();
+        define_bench_queues(&qm);
+        let server = InProcessServer::start(qm, &dir);
+        let port = server.tcp.rsplit(':').next().unwrap().to_owned();
+        rows[2].1.push(rust_ladder(&server.unix, d));
+        rows[3].1.push(c_ladder(
+            &local_c,
+            ("FERRY_CONNECT", server.unix.clone()),
+            d,
+        ));
+        rows[4].1.push(rust_ladder(&server.tcp, d));
+        rows[5].1.push(c_ladder(
+            &client_c,
+            (
+                "MQSERVER",
+                format!("SYSTEM.DEF.SVRCONN/TCP/127.0.0.1({port})"),
+            ),
+            d,
+        ));
+        drop(server);
+    }
+    println!(
+        "# the MQI C layer beside the Rust API: {} run(s) of {:.1} s, medians; 2 KB non-persistent, 1 putter, {GETTERS} getters",
+        args.runs, args.secs
+    );
+    for (name, v) in &rows {
+        println!("{name:<44} {:>12}", fmt_rate(median(v)));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
