@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "cmqc.h"
+#include "cmqxc.h"
 
 #if defined(__cplusplus)
 #define CHECK(cond, what) static_assert(cond, what)
@@ -47,6 +48,19 @@ CHECK(sizeof(MQIMPO) == MQIMPO_LENGTH_1, "MQIMPO length");
 CHECK(offsetof(MQIMPO, ReturnedName) == 32, "MQIMPO ReturnedName offset");
 CHECK(sizeof(MQDMPO) == MQDMPO_LENGTH_1, "MQDMPO length");
 CHECK(sizeof(MQPD) == MQPD_LENGTH_1, "MQPD length");
+CHECK(sizeof(MQCD) == MQCD_LENGTH_12, "MQCD v12 length");
+CHECK(offsetof(MQCD, UserIdentifier) == MQCD_LENGTH_1, "MQCD v1 length");
+CHECK(offsetof(MQCD, MsgRetryExit) == MQCD_LENGTH_2, "MQCD v2 length");
+CHECK(offsetof(MQCD, HeartbeatInterval) == MQCD_LENGTH_3, "MQCD v3 length");
+CHECK(offsetof(MQCD, ClusterPtr) == MQCD_LENGTH_4, "MQCD v4 length");
+CHECK(offsetof(MQCD, LongMCAUserIdLength) == MQCD_LENGTH_5, "MQCD v5 length");
+CHECK(offsetof(MQCD, SSLCipherSpec) == MQCD_LENGTH_6, "MQCD v6 length");
+CHECK(offsetof(MQCD, HdrCompList) == MQCD_LENGTH_7, "MQCD v7 length");
+CHECK(offsetof(MQCD, SharingConversations) <= MQCD_LENGTH_8, "MQCD v8 length");
+CHECK(offsetof(MQCD, BatchDataLimit) <= MQCD_LENGTH_9, "MQCD v9 length");
+CHECK(offsetof(MQCD, CertificateLabel) == MQCD_LENGTH_10, "MQCD v10 length");
+CHECK(offsetof(MQCD, SPLProtection) == MQCD_LENGTH_11, "MQCD v11 length");
+CHECK(offsetof(MQCD, ConnectionName) == 1024, "MQCD ConnectionName offset");
 
 int main(void) {
     MQMD md = MQMD_DEFAULT;
@@ -62,6 +76,8 @@ int main(void) {
     MQIMPO impo = MQIMPO_DEFAULT;
     MQDMPO dmpo = MQDMPO_DEFAULT;
     MQPD pd = MQPD_DEFAULT;
+    MQCD cd = MQCD_CLIENT_CONN_DEFAULT;
+    (void)cd;
     (void)cmho;
     (void)dmho;
     (void)smpo;

@@ -228,6 +228,62 @@ fn endpoint(mode: Mode, qmgr: &str) -> Result<String, Rc> {
     }
 }
 
+/// Offsets in MQCD (cmqxc.h; samples/layout.c checks them against the documented lengths).
+mod mqcd {
+    pub const VERSION: usize = 20;
+    pub const CONNECTION_NAME: usize = 1024;
+    pub const CONNECTION_NAME_LEN: usize = 264;
+    pub const SSL_CIPHER_SPEC: usize = 1688;
+}
+
+/// The endpoint a client channel definition (MQCD) names: its ConnectionName, `host(port)`
+/// (the first of a comma-separated list).
+///
+/// # Safety
+/// `cd` must point to an MQCD of at least the version it declares.
+unsafe fn client_conn(cd: *const u8) -> Result<String, Rc> {
+    let version = i32::from_ne_bytes(
+        std::slice::from_raw_parts(cd.add(mqcd::VERSION), 4)
+            .try_into()
+            .unwrap_or_default(),
+    );
+    if version < 2 {
+        // Version 1 has no ConnectionName.
+        return Err(Rc::failed(RC_Q_MGR_NOT_AVAILABLE));
+    }
+    if version >= 7 {
+        let cipher = text(std::slice::from_raw_parts(
+            cd.add(mqcd::SSL_CIPHER_SPEC),
+            32,
+        ));
+        if !cipher.is_empty() {
+            // TLS needs MQSCO (the key repository), which is not supported yet.
+            return Err(Rc::failed(RC_FUNCTION_NOT_SUPPORTED));
+        }
+    }
+    let conname = text(std::slice::from_raw_parts(
+        cd.add(mqcd::CONNECTION_NAME),
+        mqcd::CONNECTION_NAME_LEN,
+    ));
+    let first = conname
+        .split(',')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_owned();
+    if first.is_empty() {
+        return Err(Rc::failed(RC_Q_MGR_NOT_AVAILABLE));
+    }
+    let (host, port) = match first.split_once('(') {
+        Some((h, p)) => (
+            h.trim().to_owned(),
+            p.trim_end_matches(')').trim().to_owned(),
+        ),
+        None => (first.clone(), "1414".to_owned()),
+    };
+    Ok(format!("tcp://{host}:{port}"))
+}
+
 /// The local socket's file name in a queue manager's directory.
 fn ferry_server_socket() -> &'static str {
     "ferry.sock"
@@ -250,14 +306,14 @@ pub unsafe fn connx(mode: Mode, name: *const u8, cno: *const MQCNO, hconn: *mut 
     };
     let mut opts = ClientOptions::default();
     let mut app = program_name();
+    let mut client_channel: Option<String> = None;
     if !cno.is_null() {
         let c = &*cno;
         if &c.StrucId != b"CNO " || c.Version < 1 {
             return Err(Rc::failed(RC_CNO_ERROR));
         }
         if c.Version >= 2 && !c.ClientConnPtr.is_null() {
-            // Client channel definitions (MQCD) arrive with cmqxc.h.
-            return Err(Rc::failed(RC_FUNCTION_NOT_SUPPORTED));
+            client_channel = Some(client_conn(c.ClientConnPtr as *const u8)?);
         }
         if c.Version >= 5 && !c.SecurityParmsPtr.is_null() {
             let csp = &*c.SecurityParmsPtr;
@@ -286,7 +342,10 @@ pub unsafe fn connx(mode: Mode, name: *const u8, cno: *const MQCNO, hconn: *mut 
             }
         }
     }
-    let ep = endpoint(mode, &qmgr)?;
+    let ep = match client_channel {
+        Some(ep) => ep,
+        None => endpoint(mode, &qmgr)?,
+    };
     let connection = Connection::connect_with(&ep, &app, &opts).map_err(|e| {
         let rc = Rc::from(e);
         // A queue manager that is not there is 2059, however the socket said it.

@@ -174,6 +174,11 @@ fn c_samples_put_get_and_request_reply_through_both_libraries() {
             "{text}"
         );
     }
+    // A client channel definition (MQCD) instead of MQSERVER.
+    let connx = compile(&out, "connx", Some("mqic_r"), false);
+    let conname = server.tcp_addr().replacen(':', "(", 1) + ")";
+    let (ok, text) = run(&connx, &[&conname, "DEV.QUEUE.1"], &[], "");
+    assert!(ok && text.contains("0 failures"), "{text}");
     // The same program as C++.
     let put_cpp = compile(&out, "put", Some("mqic_r"), true);
     let (ok, text) = run(&put_cpp, &["DEV.QUEUE.2"], &client, "from c++\n");

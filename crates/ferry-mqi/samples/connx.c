@@ -1,0 +1,54 @@
+/* ferryconnx: MQCONNX with a client channel definition (MQCD in MQCNO ClientConnPtr), the way
+ * client applications connect without MQSERVER: puts and gets a message back; a definition
+ * asking for TLS answers MQRC_FUNCTION_NOT_SUPPORTED until MQSCO is supported.
+ * Usage: ferryconnx 'host(port)' QUEUE. Exit 0 when every check passes. */
+#define _POSIX_C_SOURCE 200809L /* strnlen */
+#include <stdio.h>
+#include <string.h>
+#include "cmqc.h"
+#include "cmqxc.h"
+
+int main(int argc, char **argv) {
+    MQCNO cno = MQCNO_DEFAULT;
+    MQCD cd = MQCD_CLIENT_CONN_DEFAULT;
+    MQHCONN hc;
+    MQHOBJ ho;
+    MQLONG cc, rc, len;
+    MQOD od = MQOD_DEFAULT;
+    MQMD md = MQMD_DEFAULT;
+    MQPMO pmo = MQPMO_DEFAULT;
+    MQGMO gmo = MQGMO_DEFAULT;
+    char buf[64];
+    int failures = 0;
+
+    if (argc < 3) return 2;
+    memcpy(cd.ChannelName, "SYSTEM.DEF.SVRCONN", 18);
+    memcpy(cd.ConnectionName, argv[1], strnlen(argv[1], sizeof(cd.ConnectionName)));
+    cno.Version = MQCNO_VERSION_2;
+    cno.ClientConnPtr = &cd;
+    MQCONNX("", &cno, &hc, &cc, &rc);
+    if (cc != MQCC_OK) {
+        printf("MQCONNX with an MQCD failed with reason %d\n", (int)rc);
+        return 1;
+    }
+    memcpy(od.ObjectName, argv[2], strnlen(argv[2], sizeof(od.ObjectName)));
+    MQOPEN(hc, &od, MQOO_OUTPUT | MQOO_INPUT_AS_Q_DEF, &ho, &cc, &rc);
+    if (cc != MQCC_OK) failures++;
+    MQPUT(hc, ho, &md, &pmo, 5, "hello", &cc, &rc);
+    if (cc != MQCC_OK) failures++;
+    memset(md.MsgId, 0, sizeof(md.MsgId));
+    MQGET(hc, ho, &md, &gmo, sizeof(buf), buf, &len, &cc, &rc);
+    if (cc != MQCC_OK || len != 5 || memcmp(buf, "hello", 5) != 0) failures++;
+    MQCLOSE(hc, &ho, MQCO_NONE, &cc, &rc);
+    MQDISC(&hc, &cc, &rc);
+
+    /* TLS through an MQCD needs MQSCO: a clear reason, no plain-text connection. */
+    memcpy(cd.SSLCipherSpec, "ANY_TLS13", 9);
+    MQCONNX("", &cno, &hc, &cc, &rc);
+    if (cc != MQCC_FAILED || rc != MQRC_FUNCTION_NOT_SUPPORTED) {
+        printf("MQCONNX with SSLCipherSpec: cc %d rc %d\n", (int)cc, (int)rc);
+        failures++;
+    }
+    printf("%s: %d failures\n", argv[0], failures);
+    return failures ? 1 : 0;
+}
