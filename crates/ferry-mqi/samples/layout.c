@@ -3,8 +3,10 @@
  * initialisers compile. Built as C and as C++ with -Wall -Wextra -Werror. */
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 #include "cmqc.h"
 #include "cmqxc.h"
+#include "cmqstrc.h"
 
 #if defined(__cplusplus)
 #define CHECK(cond, what) static_assert(cond, what)
@@ -87,6 +89,9 @@ int main(void) {
     printf("defaults: md %d od %d pmo %d gmo %d cno %d csp %d sts %d\n", (int)md.Version,
            (int)od.Version, (int)pmo.Version, (int)gmo.Version, (int)cno.Version,
            (int)csp.Version, (int)sts.Version);
+    printf("%s %s %s\n", MQCC_STR(MQCC_FAILED), MQRC_STR(MQRC_NO_MSG_AVAILABLE),
+           MQCHT_STR(MQCHT_CLNTCONN));
+    if (strcmp(MQRC_STR(2033), "MQRC_NO_MSG_AVAILABLE") != 0 || MQRC_STR(-42)[0] != '\0') return 1;
     return md.Priority == MQPRI_PRIORITY_AS_Q_DEF && od.ObjectType == MQOT_Q &&
                    gmo.MatchOptions == (MQMO_MATCH_MSG_ID | MQMO_MATCH_CORREL_ID)
                ? 0
