@@ -8,7 +8,7 @@ use std::time::Duration;
 use ferry_client::{
     ClientOptions, Connection, GetOptions, Message, OpenOptions, PutOptions, Reason, TlsOptions,
 };
-use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, DnType, IsCa, KeyPair};
+use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, IsCa, KeyPair};
 
 struct Dir(PathBuf);
 
@@ -32,27 +32,13 @@ impl Drop for Dir {
 
 /// A CA, a server certificate for localhost/127.0.0.1 and a client certificate, as PEM files.
 fn make_pki(dir: &Dir) {
-    let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
-    ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    ca_params
-        .distinguished_name
-        .push(DnType::CommonName, "FerryMQ test CA");
-    let ca = CertifiedIssuer::self_signed(ca_params, KeyPair::generate().unwrap()).unwrap();
-    std::fs::write(dir.path("ca.pem"), ca.pem()).unwrap();
-    for (name, sans) in [
-        (
-            "server",
-            vec!["localhost".to_owned(), "127.0.0.1".to_owned()],
-        ),
-        ("client", vec!["client.test".to_owned()]),
-    ] {
-        let key = KeyPair::generate().unwrap();
-        let mut params = CertificateParams::new(sans).unwrap();
-        params.distinguished_name.push(DnType::CommonName, name);
-        let cert = params.signed_by(&key, &ca).unwrap();
-        std::fs::write(dir.path(&format!("{name}.pem")), cert.pem()).unwrap();
-        std::fs::write(dir.path(&format!("{name}.key")), key.serialize_pem()).unwrap();
-    }
+    common::make_pki(
+        &dir.0,
+        &[
+            ("server", &["localhost", "127.0.0.1"]),
+            ("client", &["client.test"]),
+        ],
+    );
     // A second, unrelated CA: certificates it signs must be refused.
     let mut other = CertificateParams::new(Vec::<String>::new()).unwrap();
     other.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
