@@ -276,7 +276,7 @@ fn receive_batch_in_uow(
     let mut ids = Vec::with_capacity(messages.len());
     let deliver = PutOptions {
         syncpoint: true,
-        set_all_context: true,
+        context: crate::options::PutContext::SetAll,
         ..PutOptions::default()
     };
     for mut msg in messages {
@@ -346,7 +346,7 @@ fn dead_letter(
         crate::name::FormatName::truncating(crate::message::format::DEAD_LETTER);
     let opts = PutOptions {
         syncpoint: true,
-        set_all_context: true,
+        context: crate::options::PutContext::SetAll,
         ..PutOptions::default()
     };
     s.put1(&ObjectDescriptor::queue(dlq), msg, &opts)

@@ -83,6 +83,10 @@ pub struct OpenOptions {
     pub read_ahead: Option<bool>,
     /// Fail (rather than succeed) if the queue manager is quiescing (MQOO_FAIL_IF_QUIESCING).
     pub fail_if_quiescing: bool,
+    /// Puts through this handle may set identity context (MQOO_SET_IDENTITY_CONTEXT).
+    pub set_identity_context: bool,
+    /// Puts through this handle may set all context (MQOO_SET_ALL_CONTEXT; implies identity).
+    pub set_all_context: bool,
 }
 
 impl OpenOptions {
@@ -175,10 +179,25 @@ pub struct PutOptions {
     pub response: PutResponseMode,
     /// Fail if the queue manager is quiescing.
     pub fail_if_quiescing: bool,
-    /// Keep the descriptor's context (put time, application, user) and reply-to fields as
-    /// given (MQPMO_SET_ALL_CONTEXT): how a channel delivers a message from another queue
-    /// manager. Not offered to clients.
-    pub set_all_context: bool,
+    /// Whose context the message carries (MQPMO_DEFAULT_CONTEXT, _NO_CONTEXT,
+    /// _SET_IDENTITY_CONTEXT, _SET_ALL_CONTEXT). Setting context needs a handle opened to set
+    /// it (put1 opens one itself); a channel delivers with `SetAll`.
+    pub context: PutContext,
+}
+
+/// Context handling on a put (MQ's MQPMO context options).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PutContext {
+    /// The queue manager fills in identity (user) and origin (application, put time).
+    #[default]
+    Default,
+    /// No context: user and application left blank.
+    None,
+    /// The caller's identity (user id) is kept; the queue manager fills in the origin.
+    SetIdentity,
+    /// The caller's identity and origin (user, application, put time) are kept, and the
+    /// reply-to fields are taken as given.
+    SetAll,
 }
 
 impl PutOptions {

@@ -213,6 +213,12 @@ reasons! {
     /// The transmission queue a route names does not have USAGE(XMITQ).
     XmitQUsageError = 2092, "MQRC_XMIT_Q_USAGE_ERROR", Failed,
         "the transmission queue this route names is not defined with USAGE(XMITQ)";
+    /// A put set all context through a handle not opened to set it.
+    NotOpenForSetAll = 2095, "MQRC_NOT_OPEN_FOR_SET_ALL", Failed,
+        "the queue was not opened to set all context; open it with set-all-context (MQOO_SET_ALL_CONTEXT)";
+    /// A put set identity context through a handle not opened to set it.
+    NotOpenForSetIdent = 2096, "MQRC_NOT_OPEN_FOR_SET_IDENT", Failed,
+        "the queue was not opened to set identity context; open it with set-identity-context (MQOO_SET_IDENTITY_CONTEXT)";
     /// An object with this name already exists.
     ObjectAlreadyExists = 2100, "MQRC_OBJECT_ALREADY_EXISTS", Failed,
         "an object with this name already exists; pick another name or replace it";

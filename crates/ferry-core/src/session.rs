@@ -24,8 +24,8 @@ use crate::message::{CorrelId, Message, MessageType, MsgId, Persistence, Priorit
 use crate::name::{ApplName, ObjectName, UserId};
 use crate::objects::{AliasQueueAttrs, DefaultInputOpen, DefinitionType, RemoteQueueAttrs};
 use crate::options::{
-    BrowseMode, CloseOptions, GetOptions, InputMode, ObjectDescriptor, OpenOptions, PutOptions,
-    Wait,
+    BrowseMode, CloseOptions, GetOptions, InputMode, ObjectDescriptor, OpenOptions, PutContext,
+    PutOptions, Wait,
 };
 use crate::qmgr::{ConnCounters, Object, QueueManager, RunState};
 use crate::queue::{GetSpec, GetStep, Queue};
@@ -612,6 +612,29 @@ impl Session {
                 format!("queue {} was not opened for output", qh.opened_name),
             ));
         }
+        match opts.context {
+            PutContext::SetAll if !qh.opts.set_all_context => {
+                return Err(MqError::new(
+                    Reason::NotOpenForSetAll,
+                    format!(
+                        "setting all context needs the queue opened to set it; {} was not",
+                        qh.opened_name
+                    ),
+                ))
+            }
+            PutContext::SetIdentity
+                if !qh.opts.set_identity_context && !qh.opts.set_all_context =>
+            {
+                return Err(MqError::new(
+                    Reason::NotOpenForSetIdent,
+                    format!(
+                        "setting identity context needs the queue opened to set it; {} was not",
+                        qh.opened_name
+                    ),
+                ))
+            }
+            _ => {}
+        }
         let queue = qh.queue.clone();
         let alias = qh.alias.clone();
         let remote = qh.remote.clone();
@@ -712,7 +735,7 @@ impl Session {
             }));
         }
         let d = &mut msg.descriptor;
-        if !opts.set_all_context {
+        if opts.context != PutContext::SetAll {
             (d.reply_to_queue, d.reply_to_qmgr) =
                 self.qm.reply_to(d.reply_to_queue, d.reply_to_qmgr);
         }
@@ -745,10 +768,23 @@ impl Session {
         if opts.new_correl_id {
             d.correl_id = CorrelId(shared.ids.next());
         }
-        if !opts.set_all_context {
-            d.put_time = SystemTime::now();
-            d.put_appl_name = self.app_name;
-            d.user_id = self.user_id;
+        match opts.context {
+            PutContext::Default => {
+                d.put_time = SystemTime::now();
+                d.put_appl_name = self.app_name;
+                d.user_id = self.user_id;
+            }
+            PutContext::None => {
+                d.put_time = SystemTime::now();
+                d.put_appl_name = ApplName::EMPTY;
+                d.user_id = UserId::EMPTY;
+            }
+            // The caller's identity; the origin is this application, now.
+            PutContext::SetIdentity => {
+                d.put_time = SystemTime::now();
+                d.put_appl_name = self.app_name;
+            }
+            PutContext::SetAll => {}
         }
         d.backout_count = 0;
         let uow = if opts.syncpoint {

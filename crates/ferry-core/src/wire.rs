@@ -18,8 +18,8 @@ use crate::message::{
 };
 use crate::name::{object_name, ApplName, FormatName, ObjectName, UserId};
 use crate::options::{
-    BrowseMode, GetOptions, InputMode, ObjectDescriptor, OpenOptions, PutOptions, PutResponseMode,
-    Wait,
+    BrowseMode, GetOptions, InputMode, ObjectDescriptor, OpenOptions, PutContext, PutOptions,
+    PutResponseMode, Wait,
 };
 use crate::reason::{MqError, Reason};
 
@@ -260,6 +260,8 @@ pub fn open_to_wire(o: &OpenOptions) -> u32 {
         (o.read_ahead == Some(true), open_flags::READ_AHEAD),
         (o.read_ahead == Some(false), open_flags::NO_READ_AHEAD),
         (o.fail_if_quiescing, open_flags::FAIL_IF_QUIESCING),
+        (o.set_identity_context, open_flags::SET_IDENTITY_CONTEXT),
+        (o.set_all_context, open_flags::SET_ALL_CONTEXT),
     ];
     for (on, bit) in bits {
         if on {
@@ -307,6 +309,8 @@ pub fn open_from_wire(f: u32) -> Result<OpenOptions, MqError> {
             None
         },
         fail_if_quiescing: f & open_flags::FAIL_IF_QUIESCING != 0,
+        set_identity_context: f & open_flags::SET_IDENTITY_CONTEXT != 0,
+        set_all_context: f & open_flags::SET_ALL_CONTEXT != 0,
     })
 }
 
@@ -320,6 +324,12 @@ pub fn put_to_wire(o: &PutOptions) -> u32 {
         (o.response == PutResponseMode::Async, put_flags::ASYNC),
         (o.response == PutResponseMode::Sync, put_flags::SYNC),
         (o.fail_if_quiescing, put_flags::FAIL_IF_QUIESCING),
+        (o.context == PutContext::None, put_flags::NO_CONTEXT),
+        (
+            o.context == PutContext::SetIdentity,
+            put_flags::SET_IDENTITY_CONTEXT,
+        ),
+        (o.context == PutContext::SetAll, put_flags::SET_ALL_CONTEXT),
     ] {
         if on {
             f |= bit;
@@ -348,7 +358,15 @@ pub fn put_from_wire(f: u32) -> Result<PutOptions, MqError> {
             PutResponseMode::AsQueueDef
         },
         fail_if_quiescing: f & put_flags::FAIL_IF_QUIESCING != 0,
-        set_all_context: false,
+        context: if f & put_flags::SET_ALL_CONTEXT != 0 {
+            PutContext::SetAll
+        } else if f & put_flags::SET_IDENTITY_CONTEXT != 0 {
+            PutContext::SetIdentity
+        } else if f & put_flags::NO_CONTEXT != 0 {
+            PutContext::None
+        } else {
+            PutContext::Default
+        },
     })
 }
 

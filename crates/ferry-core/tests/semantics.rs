@@ -2687,3 +2687,84 @@ fn attribute_values_are_validated() {
     );
     assert_eq!(qm.local_attrs("Q").unwrap().def_priority, 0);
 }
+
+#[test]
+fn context_is_set_only_through_a_handle_opened_to_set_it() {
+    use ferry_core::name::{ApplName, UserId};
+    use ferry_core::options::PutContext;
+    let qm = new_qm();
+    let mut s = connect(&qm);
+    let mut msg = Message::text("restored");
+    msg.descriptor.user_id = UserId::truncating("someone");
+    msg.descriptor.put_appl_name = ApplName::truncating("original app");
+    let when = std::time::SystemTime::UNIX_EPOCH + Duration::from_secs(1_600_000_000);
+    msg.descriptor.put_time = when;
+    let set_all = PutOptions {
+        context: PutContext::SetAll,
+        ..PutOptions::default()
+    };
+    let plain = s
+        .open(
+            &ObjectDescriptor::queue(name("DEV.QUEUE.1")),
+            OpenOptions::output(),
+        )
+        .unwrap();
+    let e = s.put(plain, msg.clone(), &set_all).unwrap_err();
+    assert_eq!(e.reason, Reason::NotOpenForSetAll);
+    let e = s
+        .put(
+            plain,
+            msg.clone(),
+            &PutOptions {
+                context: PutContext::SetIdentity,
+                ..PutOptions::default()
+            },
+        )
+        .unwrap_err();
+    assert_eq!(e.reason, Reason::NotOpenForSetIdent);
+    let setter = s
+        .open(
+            &ObjectDescriptor::queue(name("DEV.QUEUE.1")),
+            OpenOptions {
+                set_all_context: true,
+                ..OpenOptions::output()
+            },
+        )
+        .unwrap();
+    s.put(setter, msg.clone(), &set_all).unwrap();
+    // Identity kept, origin made here.
+    s.put(
+        setter,
+        msg.clone(),
+        &PutOptions {
+            context: PutContext::SetIdentity,
+            ..PutOptions::default()
+        },
+    )
+    .unwrap();
+    s.put(
+        setter,
+        msg,
+        &PutOptions {
+            context: PutContext::None,
+            ..PutOptions::default()
+        },
+    )
+    .unwrap();
+    let h = s
+        .open(
+            &ObjectDescriptor::queue(name("DEV.QUEUE.1")),
+            OpenOptions::input(),
+        )
+        .unwrap();
+    let all = s.get(h, &GetOptions::new()).unwrap().message.descriptor;
+    assert_eq!(all.user_id.as_str(), "someone");
+    assert_eq!(all.put_appl_name.as_str(), "original app");
+    assert_eq!(all.put_time, when);
+    let ident = s.get(h, &GetOptions::new()).unwrap().message.descriptor;
+    assert_eq!(ident.user_id.as_str(), "someone");
+    assert_ne!(ident.put_appl_name.as_str(), "original app");
+    assert_ne!(ident.put_time, when);
+    let none = s.get(h, &GetOptions::new()).unwrap().message.descriptor;
+    assert!(none.user_id.as_str().is_empty() && none.put_appl_name.as_str().is_empty());
+}

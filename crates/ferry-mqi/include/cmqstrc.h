@@ -160,6 +160,18 @@ static inline const char *MQRC_STR(MQLONG v) {
         return "MQRC_XMIT_Q_TYPE_ERROR";
     case 2092:
         return "MQRC_XMIT_Q_USAGE_ERROR";
+    case 2093:
+        return "MQRC_NOT_OPEN_FOR_PASS_ALL";
+    case 2094:
+        return "MQRC_NOT_OPEN_FOR_PASS_IDENT";
+    case 2095:
+        return "MQRC_NOT_OPEN_FOR_SET_ALL";
+    case 2096:
+        return "MQRC_NOT_OPEN_FOR_SET_IDENT";
+    case 2097:
+        return "MQRC_CONTEXT_HANDLE_ERROR";
+    case 2098:
+        return "MQRC_CONTEXT_NOT_AVAILABLE";
     case 2100:
         return "MQRC_OBJECT_ALREADY_EXISTS";
     case 2102:

@@ -158,6 +158,31 @@ int main(int argc, char **argv) {
         EXPECT(cc == MQCC_FAILED && rc == MQRC_MD_ERROR, "bad MQMD: %d", (int)rc);
     }
     {
+        /* Setting all context: needs a handle opened to set it; then the fields stay as set. */
+        MQMD md = MQMD_DEFAULT, got = MQMD_DEFAULT;
+        MQPMO pmo = MQPMO_DEFAULT;
+        MQGMO gmo = MQGMO_DEFAULT;
+        MQHOBJ setq = open_q(req, argv[1], MQOO_OUTPUT | MQOO_SET_ALL_CONTEXT);
+        memcpy(md.PutApplName, "restored application        ", 28);
+        memcpy(md.PutDate, "20200102", 8);
+        memcpy(md.PutTime, "03040506", 8);
+        memcpy(md.UserIdentifier, "someone     ", 12);
+        pmo.Options = MQPMO_SET_ALL_CONTEXT;
+        MQPUT(req, reqq, &md, &pmo, 1, "c", &cc, &rc);
+        EXPECT(cc == MQCC_FAILED && rc == MQRC_NOT_OPEN_FOR_SET_ALL, "set all, not opened: %d",
+               (int)rc);
+        MQPUT(req, setq, &md, &pmo, 1, "c", &cc, &rc);
+        EXPECT(cc == MQCC_OK, "set all: %d", (int)rc);
+        MQGET(rsp, inq, &got, &gmo, sizeof(small), small, &len, &cc, &rc);
+        EXPECT(cc == MQCC_OK && memcmp(got.PutApplName, "restored application", 20) == 0 &&
+                   memcmp(got.PutDate, "20200102", 8) == 0 &&
+                   memcmp(got.PutTime, "03040506", 8) == 0 &&
+                   memcmp(got.UserIdentifier, "someone", 7) == 0,
+               "context kept: rc %d app %.28s date %.8s time %.8s user %.12s", (int)rc,
+               got.PutApplName, got.PutDate, got.PutTime, got.UserIdentifier);
+        MQCLOSE(req, &setq, MQCO_NONE, &cc, &rc);
+    }
+    {
         MQLONG sel[3] = {MQIA_CURRENT_Q_DEPTH, MQIA_MAX_Q_DEPTH, MQCA_Q_NAME};
         MQLONG ints[2] = {-1, -1};
         MQCHAR48 name;

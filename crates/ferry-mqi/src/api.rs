@@ -18,6 +18,7 @@ use ferry_client::{
 };
 use ferry_core::inquire::AttrValue;
 use ferry_core::name::FormatName;
+use ferry_core::options::PutContext;
 
 use crate::structs::{MQCNO, MQGMO, MQLONG, MQMD, MQOD, MQPMO, MQSTS};
 
@@ -406,6 +407,8 @@ const OO_BROWSE: MQLONG = 0x8;
 const OO_OUTPUT: MQLONG = 0x10;
 const OO_INQUIRE: MQLONG = 0x20;
 const OO_SET: MQLONG = 0x40;
+const OO_SET_IDENTITY_CONTEXT: MQLONG = 0x400;
+const OO_SET_ALL_CONTEXT: MQLONG = 0x800;
 const OO_FAIL_IF_QUIESCING: MQLONG = 0x2000;
 const OO_NO_READ_AHEAD: MQLONG = 0x80000;
 const OO_READ_AHEAD: MQLONG = 0x100000;
@@ -500,6 +503,8 @@ pub unsafe fn open(hconn: MQLONG, od: *mut MQOD, options: MQLONG, hobj: *mut MQL
             None
         },
         fail_if_quiescing: options & OO_FAIL_IF_QUIESCING != 0,
+        set_identity_context: options & OO_SET_IDENTITY_CONTEXT != 0,
+        set_all_context: options & OO_SET_ALL_CONTEXT != 0,
     };
     let version = d.Version;
     let (h, resolved, qmgr) = with_conn(hconn, |c| {
@@ -553,6 +558,10 @@ const PMO_NEW_MSG_ID: MQLONG = 0x40;
 const PMO_NEW_CORREL_ID: MQLONG = 0x80;
 const PMO_FAIL_IF_QUIESCING: MQLONG = 0x2000;
 const PMO_NO_CONTEXT: MQLONG = 0x4000;
+const PMO_SET_IDENTITY_CONTEXT: MQLONG = 0x400;
+const PMO_SET_ALL_CONTEXT: MQLONG = 0x800;
+const PMO_PASS_IDENTITY_CONTEXT: MQLONG = 0x100;
+const PMO_PASS_ALL_CONTEXT: MQLONG = 0x200;
 const PMO_ASYNC_RESPONSE: MQLONG = 0x10000;
 const PMO_SYNC_RESPONSE: MQLONG = 0x20000;
 const PMO_ACCEPTED: MQLONG = PMO_SYNCPOINT
@@ -562,6 +571,8 @@ const PMO_ACCEPTED: MQLONG = PMO_SYNCPOINT
     | PMO_NEW_CORREL_ID
     | PMO_FAIL_IF_QUIESCING
     | PMO_NO_CONTEXT
+    | PMO_SET_IDENTITY_CONTEXT
+    | PMO_SET_ALL_CONTEXT
     | PMO_ASYNC_RESPONSE
     | PMO_SYNC_RESPONSE;
 
@@ -583,7 +594,32 @@ fn put_options(pmo: &MQPMO) -> Result<PutOptions, Rc> {
     {
         return Err(Rc::failed(RC_OPTIONS_ERROR));
     }
+    if o & (PMO_PASS_IDENTITY_CONTEXT | PMO_PASS_ALL_CONTEXT) != 0 {
+        // Passing context from a saved get is not offered yet.
+        return Err(Rc::failed(RC_FUNCTION_NOT_SUPPORTED));
+    }
+    let contexts = [
+        PMO_DEFAULT_CONTEXT,
+        PMO_NO_CONTEXT,
+        PMO_SET_IDENTITY_CONTEXT,
+        PMO_SET_ALL_CONTEXT,
+    ]
+    .iter()
+    .filter(|c| o & **c != 0)
+    .count();
+    if contexts > 1 {
+        return Err(Rc::failed(RC_OPTIONS_ERROR));
+    }
     let mut p = PutOptions {
+        context: if o & PMO_SET_ALL_CONTEXT != 0 {
+            PutContext::SetAll
+        } else if o & PMO_SET_IDENTITY_CONTEXT != 0 {
+            PutContext::SetIdentity
+        } else if o & PMO_NO_CONTEXT != 0 {
+            PutContext::None
+        } else {
+            PutContext::Default
+        },
         syncpoint: o & PMO_SYNCPOINT != 0,
         new_msg_id: o & PMO_NEW_MSG_ID != 0,
         new_correl_id: o & PMO_NEW_CORREL_ID != 0,
@@ -639,7 +675,41 @@ fn message_of(md: &MQMD, body: &[u8]) -> Result<Message, Rc> {
     d.encoding = md.Encoding.max(0) as u32;
     d.reply_to_queue = opt_name(&md.ReplyToQ)?;
     d.reply_to_qmgr = opt_name(&md.ReplyToQMgr)?;
+    // Context, used when the put sets it (ignored otherwise).
+    d.user_id = ferry_core::name::UserId::truncating(&text(&md.UserIdentifier));
+    d.put_appl_name = ferry_core::name::ApplName::truncating(&text(&md.PutApplName));
+    if let Some(t) = parse_put_date_time(&md.PutDate, &md.PutTime) {
+        d.put_time = t;
+    }
     Ok(m)
+}
+
+/// MQ's PutDate (YYYYMMDD) and PutTime (HHMMSSTH), UTC, as a time; `None` if blank or wrong.
+fn parse_put_date_time(date: &[u8; 8], time: &[u8; 8]) -> Option<SystemTime> {
+    let date = std::str::from_utf8(date).ok()?;
+    let time = std::str::from_utf8(time).ok()?;
+    let num = |s: &str| s.parse::<i64>().ok();
+    let (y, m, d) = (num(&date[..4])?, num(&date[4..6])?, num(&date[6..8])?);
+    let (hh, mm, ss, th) = (
+        num(&time[..2])?,
+        num(&time[2..4])?,
+        num(&time[4..6])?,
+        num(&time[6..8])?,
+    );
+    if !(1..=12).contains(&m) || !(1..=31).contains(&d) || hh > 23 || mm > 59 || ss > 60 {
+        return None;
+    }
+    // Days from the civil date (Howard Hinnant's algorithm), then seconds.
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    let secs = days * 86_400 + hh * 3600 + mm * 60 + ss;
+    let secs = u64::try_from(secs).ok()?;
+    Some(SystemTime::UNIX_EPOCH + Duration::from_secs(secs) + Duration::from_millis(th as u64 * 10))
 }
 
 /// MQ's PutDate (YYYYMMDD) and PutTime (HHMMSSTH), in UTC.
@@ -658,16 +728,22 @@ fn put_date_time(t: SystemTime) -> ([u8; 8], [u8; 8]) {
     (d, tm)
 }
 
-/// Fills the descriptor fields a put outputs.
-fn put_output(md: &mut MQMD, out: &ferry_client::PutOutcome, qmgr: &str, app: &str) {
+/// Fills the descriptor fields a put outputs (the context ones only when the queue manager
+/// made them: not when the caller set all context).
+fn put_output(md: &mut MQMD, out: &ferry_client::PutOutcome, context: PutContext, app: &str) {
     md.MsgId = out.msg_id.0;
     md.CorrelId = out.correl_id.0;
+    if context == PutContext::SetAll {
+        return;
+    }
     let (d, t) = put_date_time(out.put_time);
     md.PutDate = d;
     md.PutTime = t;
     md.PutApplType = 6; // MQAT_UNIX
-    put_text(&mut md.PutApplName, app);
-    let _ = qmgr;
+    put_text(
+        &mut md.PutApplName,
+        if context == PutContext::None { "" } else { app },
+    );
 }
 
 /// MQPUT / MQPUT1 shared part.
@@ -732,7 +808,7 @@ pub unsafe fn put(
         let resolved = c.queue_name(h).map(|n| n.to_string()).unwrap_or_default();
         Ok((out, c.queue_manager_name().to_string(), resolved))
     })?;
-    put_output(&mut *md, &out, &qmgr, &app);
+    put_output(&mut *md, &out, opts.context, &app);
     let p = &mut *pmo;
     put_text(&mut p.ResolvedQName, &resolved);
     put_text(&mut p.ResolvedQMgrName, &qmgr);
@@ -761,7 +837,7 @@ pub unsafe fn put1(
         let out = c.put1_to(&object, msg, &opts).map_err(Rc::from)?;
         Ok((out, c.queue_manager_name().to_string()))
     })?;
-    put_output(&mut *md, &out, &qmgr, &app);
+    put_output(&mut *md, &out, opts.context, &app);
     let p = &mut *pmo;
     put_text(&mut p.ResolvedQName, &text(&(*od).ObjectName));
     put_text(&mut p.ResolvedQMgrName, &qmgr);
@@ -1127,6 +1203,12 @@ mod tests {
             put_date_time(SystemTime::UNIX_EPOCH + Duration::from_millis(86_400_000 + 3_723_450));
         assert_eq!(&d, b"19700102");
         assert_eq!(&t, b"01020345");
+        let back = parse_put_date_time(&d, &t).unwrap();
+        assert_eq!(
+            back,
+            SystemTime::UNIX_EPOCH + Duration::from_millis(86_400_000 + 3_723_450)
+        );
+        assert!(parse_put_date_time(b"        ", b"        ").is_none());
     }
 
     #[test]

@@ -437,8 +437,12 @@ pub mod open_flags {
     pub const NO_READ_AHEAD: u32 = 1 << 8;
     /// Fail if quiescing.
     pub const FAIL_IF_QUIESCING: u32 = 1 << 9;
+    /// Puts may set identity context.
+    pub const SET_IDENTITY_CONTEXT: u32 = 1 << 10;
+    /// Puts may set all context.
+    pub const SET_ALL_CONTEXT: u32 = 1 << 11;
     /// Every defined bit.
-    pub const ALL: u32 = (1 << 10) - 1;
+    pub const ALL: u32 = (1 << 12) - 1;
 }
 
 /// Bits of a Connect request's `flags`.
@@ -471,8 +475,14 @@ pub mod put_flags {
     pub const SYNC: u32 = 1 << 4;
     /// Fail if quiescing.
     pub const FAIL_IF_QUIESCING: u32 = 1 << 5;
+    /// No context.
+    pub const NO_CONTEXT: u32 = 1 << 6;
+    /// The caller sets identity context (the descriptor's user id is kept).
+    pub const SET_IDENTITY_CONTEXT: u32 = 1 << 7;
+    /// The caller sets all context (user id, application, put time, reply-to kept).
+    pub const SET_ALL_CONTEXT: u32 = 1 << 8;
     /// Every defined bit.
-    pub const ALL: u32 = (1 << 6) - 1;
+    pub const ALL: u32 = (1 << 9) - 1;
 }
 
 /// Get options on the wire.
