@@ -665,7 +665,13 @@ impl Session {
             (false, None) => Err(crate::qmgr::unknown(name)),
             // Aliases, models, remote queues and other queue managers resolve as an open does.
             _ => {
-                let h = self.open(od, OpenOptions::output())?;
+                // MQPUT1 opens for whatever context the put sets.
+                let open = OpenOptions {
+                    set_identity_context: opts.context == PutContext::SetIdentity,
+                    set_all_context: opts.context == PutContext::SetAll,
+                    ..OpenOptions::output()
+                };
+                let h = self.open(od, open)?;
                 let out = self.put(h, msg, opts);
                 let closed = self.close(h, CloseOptions::None);
                 let out = out?;
