@@ -24,6 +24,16 @@ extern "C" {
 
 #define MQ_64_BIT
 
+/* Command levels whose structure versions this header provides (programs test these to decide
+ * which fields exist). Level 530's administration interface (MQAI, cmqbc.h) is not provided. */
+#define MQCMDL_LEVEL_700 700
+#define MQCMDL_LEVEL_701 701
+#define MQCMDL_LEVEL_710 710
+#define MQCMDL_LEVEL_750 750
+#define MQCMDL_LEVEL_800 800
+#define MQCMDL_LEVEL_801 801
+#define MQCMDL_CURRENT_LEVEL 801
+
 /* ---- Elementary types ------------------------------------------------------------------ */
 
 typedef int32_t MQLONG;
@@ -852,8 +862,79 @@ typedef MQPD *PMQPD;
 #define MQRC_GMO_ERROR 2186
 #define MQRC_STS_ERROR 2426
 
+/* ---- MQSD / MQSRO: subscriptions (MQSUB answers MQRC_FUNCTION_NOT_SUPPORTED for now) ---- */
+
+#define MQSD_STRUC_ID "SD  "
+#define MQSD_STRUC_ID_ARRAY 'S', 'D', ' ', ' '
+#define MQSD_VERSION_1 1
+#define MQSD_CURRENT_VERSION 1
+#define MQSD_LENGTH_1 344
+#define MQSD_CURRENT_LENGTH 344
+
+typedef struct tagMQSD {
+    MQCHAR4 StrucId;              /* "SD  " */
+    MQLONG Version;               /* MQSD_VERSION_1 */
+    MQLONG Options;               /* MQSO_* */
+    MQCHAR48 ObjectName;          /* Topic object name */
+    MQCHAR12 AlternateUserId;     /* Alternate user */
+    MQBYTE40 AlternateSecurityId; /* Alternate security id */
+    MQLONG SubExpiry;             /* Expiry of the subscription */
+    MQCHARV ObjectString;         /* Topic string */
+    MQCHARV SubName;              /* Subscription name */
+    MQCHARV SubUserData;          /* Subscription user data */
+    MQBYTE24 SubCorrelId;         /* Correlation id of publications */
+    MQLONG PubPriority;           /* Priority of publications */
+    MQBYTE32 PubAccountingToken;  /* Accounting token of publications */
+    MQCHAR32 PubApplIdentityData; /* Identity data of publications */
+    MQCHARV SelectionString;      /* Selection string */
+    MQLONG SubLevel;              /* Subscription level */
+    MQCHARV ResObjectString;      /* Output: resolved topic string */
+} MQSD;
+typedef MQSD *PMQSD;
+#define MQSD_DEFAULT                                                                       \
+    {{MQSD_STRUC_ID_ARRAY}, MQSD_VERSION_1, 0, {""}, {""}, {0}, MQEI_UNLIMITED, MQCHARV_DEFAULT, \
+     MQCHARV_DEFAULT, MQCHARV_DEFAULT, {MQCI_NONE_ARRAY}, MQPRI_PRIORITY_AS_PARENT, {0},      \
+     {""}, MQCHARV_DEFAULT, 1, MQCHARV_DEFAULT}
+
+#define MQSRO_STRUC_ID "SRO "
+#define MQSRO_STRUC_ID_ARRAY 'S', 'R', 'O', ' '
+#define MQSRO_VERSION_1 1
+#define MQSRO_CURRENT_VERSION 1
+#define MQSRO_LENGTH_1 16
+#define MQSRO_NONE 0x00000000
+
+typedef struct tagMQSRO {
+    MQCHAR4 StrucId; /* "SRO " */
+    MQLONG Version;  /* MQSRO_VERSION_1 */
+    MQLONG Options;  /* MQSRO_* */
+    MQLONG NumPubs;  /* Output: publications sent */
+} MQSRO;
+typedef MQSRO *PMQSRO;
+#define MQSRO_DEFAULT {{MQSRO_STRUC_ID_ARRAY}, MQSRO_VERSION_1, MQSRO_NONE, 0}
+
+/* ---- MQBO: begin options (MQBEGIN) ----------------------------------------------------- */
+
+#define MQBO_STRUC_ID "BO  "
+#define MQBO_STRUC_ID_ARRAY 'B', 'O', ' ', ' '
+#define MQBO_VERSION_1 1
+#define MQBO_CURRENT_VERSION 1
+#define MQBO_LENGTH_1 12
+#define MQBO_NONE 0x00000000
+
+typedef struct tagMQBO {
+    MQCHAR4 StrucId; /* "BO  " */
+    MQLONG Version;  /* MQBO_VERSION_1 */
+    MQLONG Options;  /* MQBO_NONE */
+} MQBO;
+typedef MQBO *PMQBO;
+#define MQBO_DEFAULT {{MQBO_STRUC_ID_ARRAY}, MQBO_VERSION_1, MQBO_NONE}
+
 /* ---- Attribute selectors (MQINQ / MQSET) ----------------------------------------------- */
 
+#define MQIA_FIRST 1
+#define MQIA_LAST 2000
+#define MQCA_FIRST 2001
+#define MQCA_LAST 4000
 #define MQIA_CURRENT_Q_DEPTH 3
 #define MQIA_DEF_PERSISTENCE 5
 #define MQIA_DEF_PRIORITY 6
