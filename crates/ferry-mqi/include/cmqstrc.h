@@ -202,6 +202,8 @@ static inline const char *MQRC_STR(MQLONG v) {
         return "MQRC_FUNCTION_NOT_SUPPORTED";
     case 2362:
         return "MQRC_BACKOUT_THRESHOLD_REACHED";
+    case 2381:
+        return "MQRC_KEY_REPOSITORY_ERROR";
     case 2426:
         return "MQRC_STS_ERROR";
     case 2442:

@@ -7,8 +7,9 @@
  * LP64; tests check every version's length against the documented values.
  *
  * FerryMQ reads ChannelName and ConnectionName ("host(port)"; the first of a comma-separated
- * list); an SSLCipherSpec asks for TLS, which MQCONNX answers with MQRC_FUNCTION_NOT_SUPPORTED
- * until MQSCO (the TLS configuration) is supported. Other fields are accepted and not used.
+ * list); an SSLCipherSpec asks for TLS 1.3, checked against the CA certificates MQSCO's
+ * KeyRepository (or the MQSSLKEYR environment variable) names, and SSLPeerName ("CN=name")
+ * names the certificate the server must present. Other fields are accepted and not used.
  */
 #ifndef FERRY_CMQXC_H
 #define FERRY_CMQXC_H
@@ -156,6 +157,59 @@ typedef struct tagMQCD {
     MQLONG SPLProtection; /* SPLPROT */
 } MQCD;
 typedef MQCD *PMQCD;
+
+/* ---- MQSCO: TLS configuration for a client connection (MQCNO SSLConfigPtr) ----------------
+ * FerryMQ reads KeyRepository as a PEM file of trusted CA certificates (the path as given, or
+ * with ".pem" added). Other fields are accepted and not used. */
+
+#define MQSCO_STRUC_ID "SCO "
+#define MQSCO_STRUC_ID_ARRAY 'S', 'C', 'O', ' '
+#define MQSCO_VERSION_1 1
+#define MQSCO_VERSION_2 2
+#define MQSCO_VERSION_3 3
+#define MQSCO_VERSION_4 4
+#define MQSCO_VERSION_5 5
+#define MQSCO_CURRENT_VERSION 5
+#define MQSCO_LENGTH_1 536
+#define MQSCO_LENGTH_2 544
+#define MQSCO_LENGTH_3 560
+#define MQSCO_LENGTH_4 568
+#define MQSCO_LENGTH_5 632
+#define MQSCO_CURRENT_LENGTH 632
+
+typedef struct tagMQSCO {
+    MQCHAR4 StrucId;                 /* "SCO " */
+    MQLONG Version;                  /* MQSCO_VERSION_* */
+    MQCHAR256 KeyRepository;         /* Trusted certificates (FerryMQ: a PEM file) */
+    MQCHAR256 CryptoHardware;        /* Cryptographic hardware */
+    MQLONG AuthInfoRecCount;         /* Authentication information records ... */
+    MQLONG AuthInfoRecOffset;
+    MQPTR AuthInfoRecPtr;
+    /* Version 2 */
+    MQLONG KeyResetCount;            /* Bytes before the secret key is renegotiated */
+    MQLONG FipsRequired;             /* FIPS-certified cryptography only */
+    /* Version 3 */
+    MQLONG EncryptionPolicySuiteB[4]; /* Suite B policy */
+    /* Version 4 */
+    MQLONG CertificateValPolicy;     /* Certificate validation policy */
+    /* Version 5 */
+    MQCHAR64 CertificateLabel;       /* Label of this client's certificate */
+} MQSCO;
+typedef MQSCO *PMQSCO;
+
+#define MQ_SUITE_B_NOT_AVAILABLE 0
+#define MQ_SUITE_B_NONE 1
+#define MQSSL_FIPS_NO 0
+#define MQ_CERT_VAL_POLICY_DEFAULT 0
+#define MQSCO_RESET_COUNT_DEFAULT 0
+#define MQRC_KEY_REPOSITORY_ERROR 2381
+
+#define MQSCO_DEFAULT                                                                      \
+    {{MQSCO_STRUC_ID_ARRAY}, MQSCO_VERSION_1, {""}, {""}, 0, 0, NULL,                      \
+     MQSCO_RESET_COUNT_DEFAULT, MQSSL_FIPS_NO,                                             \
+     {MQ_SUITE_B_NONE, MQ_SUITE_B_NOT_AVAILABLE, MQ_SUITE_B_NOT_AVAILABLE,                 \
+      MQ_SUITE_B_NOT_AVAILABLE},                                                           \
+     MQ_CERT_VAL_POLICY_DEFAULT, {""}}
 
 #define MQCHT_SENDER 1
 #define MQCHT_SERVER 2

@@ -229,22 +229,60 @@ fn endpoint(mode: Mode, qmgr: &str) -> Result<String, Rc> {
     }
 }
 
-/// Offsets in MQCD (cmqxc.h; samples/layout.c checks them against the documented lengths).
-mod mqcd {
-    pub const VERSION: usize = 20;
-    pub const CONNECTION_NAME: usize = 1024;
-    pub const CONNECTION_NAME_LEN: usize = 264;
-    pub const SSL_CIPHER_SPEC: usize = 1688;
+/// Offsets in MQCD and MQSCO (cmqxc.h; samples/layout.c checks them against the documented
+/// lengths).
+mod layout {
+    pub const CD_VERSION: usize = 20;
+    pub const CD_CONNECTION_NAME: usize = 1024;
+    pub const CD_CONNECTION_NAME_LEN: usize = 264;
+    pub const CD_SSL_CIPHER_SPEC: usize = 1688;
+    pub const CD_SSL_PEER_NAME_PTR: usize = 1720;
+    pub const CD_SSL_PEER_NAME_LEN: usize = 1728;
+    pub const SCO_KEY_REPOSITORY: usize = 8;
 }
 
-/// The endpoint a client channel definition (MQCD) names: its ConnectionName, `host(port)`
-/// (the first of a comma-separated list).
+const RC_KEY_REPOSITORY_ERROR: u32 = 2381;
+
+/// The CA file an MQSCO's KeyRepository names: the path as given, or with `.pem` added.
+///
+/// # Safety
+/// `sco` must point to an MQSCO (any version: KeyRepository is in version 1).
+unsafe fn key_repository(sco: *const u8) -> Result<std::path::PathBuf, Rc> {
+    if std::slice::from_raw_parts(sco, 4) != b"SCO " {
+        return Err(Rc::failed(RC_KEY_REPOSITORY_ERROR));
+    }
+    let path = text(std::slice::from_raw_parts(
+        sco.add(layout::SCO_KEY_REPOSITORY),
+        256,
+    ));
+    pem_file(&path)
+}
+
+fn pem_file(path: &str) -> Result<std::path::PathBuf, Rc> {
+    let p = std::path::PathBuf::from(path);
+    if !path.is_empty() && p.is_file() {
+        return Ok(p);
+    }
+    let with = std::path::PathBuf::from(format!("{path}.pem"));
+    if !path.is_empty() && with.is_file() {
+        return Ok(with);
+    }
+    Err(Rc::failed(RC_KEY_REPOSITORY_ERROR))
+}
+
+/// The endpoint a client channel definition (MQCD) names — its ConnectionName, `host(port)`
+/// (the first of a comma-separated list) — and, when it has an SSLCipherSpec, the TLS settings
+/// (CA from `key_repository`, else the MQSSLKEYR environment variable; the server's
+/// certificate name from SSLPeerName's CN).
 ///
 /// # Safety
 /// `cd` must point to an MQCD of at least the version it declares.
-unsafe fn client_conn(cd: *const u8) -> Result<String, Rc> {
+unsafe fn client_conn(
+    cd: *const u8,
+    key_repository: Option<std::path::PathBuf>,
+) -> Result<(String, Option<ferry_client::TlsOptions>), Rc> {
     let version = i32::from_ne_bytes(
-        std::slice::from_raw_parts(cd.add(mqcd::VERSION), 4)
+        std::slice::from_raw_parts(cd.add(layout::CD_VERSION), 4)
             .try_into()
             .unwrap_or_default(),
     );
@@ -252,19 +290,9 @@ unsafe fn client_conn(cd: *const u8) -> Result<String, Rc> {
         // Version 1 has no ConnectionName.
         return Err(Rc::failed(RC_Q_MGR_NOT_AVAILABLE));
     }
-    if version >= 7 {
-        let cipher = text(std::slice::from_raw_parts(
-            cd.add(mqcd::SSL_CIPHER_SPEC),
-            32,
-        ));
-        if !cipher.is_empty() {
-            // TLS needs MQSCO (the key repository), which is not supported yet.
-            return Err(Rc::failed(RC_FUNCTION_NOT_SUPPORTED));
-        }
-    }
     let conname = text(std::slice::from_raw_parts(
-        cd.add(mqcd::CONNECTION_NAME),
-        mqcd::CONNECTION_NAME_LEN,
+        cd.add(layout::CD_CONNECTION_NAME),
+        layout::CD_CONNECTION_NAME_LEN,
     ));
     let first = conname
         .split(',')
@@ -282,7 +310,43 @@ unsafe fn client_conn(cd: *const u8) -> Result<String, Rc> {
         ),
         None => (first.clone(), "1414".to_owned()),
     };
-    Ok(format!("tcp://{host}:{port}"))
+    let cipher = if version >= 7 {
+        text(std::slice::from_raw_parts(
+            cd.add(layout::CD_SSL_CIPHER_SPEC),
+            32,
+        ))
+    } else {
+        String::new()
+    };
+    if cipher.is_empty() {
+        return Ok((format!("tcp://{host}:{port}"), None));
+    }
+    let ca = match key_repository {
+        Some(p) => p,
+        None => pem_file(&std::env::var("MQSSLKEYR").unwrap_or_default())?,
+    };
+    let peer_ptr =
+        std::ptr::read_unaligned(cd.add(layout::CD_SSL_PEER_NAME_PTR) as *const *const u8);
+    let peer_len = i32::from_ne_bytes(
+        std::slice::from_raw_parts(cd.add(layout::CD_SSL_PEER_NAME_LEN), 4)
+            .try_into()
+            .unwrap_or_default(),
+    );
+    let server_name = if peer_ptr.is_null() || peer_len <= 0 {
+        None
+    } else {
+        let peer = String::from_utf8_lossy(std::slice::from_raw_parts(peer_ptr, peer_len as usize))
+            .into_owned();
+        ferry_core::objects::ssl_peer_name(&peer)
+    };
+    Ok((
+        format!("tls://{host}:{port}"),
+        Some(ferry_client::TlsOptions {
+            ca,
+            server_name,
+            client_cert: None,
+        }),
+    ))
 }
 
 /// The local socket's file name in a queue manager's directory.
@@ -314,7 +378,14 @@ pub unsafe fn connx(mode: Mode, name: *const u8, cno: *const MQCNO, hconn: *mut 
             return Err(Rc::failed(RC_CNO_ERROR));
         }
         if c.Version >= 2 && !c.ClientConnPtr.is_null() {
-            client_channel = Some(client_conn(c.ClientConnPtr as *const u8)?);
+            let key_repository = if c.Version >= 4 && !c.SSLConfigPtr.is_null() {
+                Some(key_repository(c.SSLConfigPtr as *const u8)?)
+            } else {
+                None
+            };
+            let (ep, tls) = client_conn(c.ClientConnPtr as *const u8, key_repository)?;
+            client_channel = Some(ep);
+            opts.tls = tls;
         }
         if c.Version >= 5 && !c.SecurityParmsPtr.is_null() {
             let csp = &*c.SecurityParmsPtr;

@@ -108,7 +108,20 @@ fn the_header_compiles_cleanly_as_c_and_cpp_with_the_documented_layouts() {
 
 #[test]
 fn c_samples_put_get_and_request_reply_through_both_libraries() {
-    let server = Server::start("mqi", &[]);
+    let pki = std::env::temp_dir().join(format!("ferry-mqi-pki-{}", std::process::id()));
+    common::make_pki(&pki, &[("qm", &["localhost", "127.0.0.1"])]);
+    let tls_port = common::free_port();
+    let server = Server::start(
+        "mqi",
+        &[
+            "--tls-listen",
+            &format!("127.0.0.1:{tls_port}"),
+            "--tls-cert",
+            &pki.join("qm.pem").display().to_string(),
+            "--tls-key",
+            &pki.join("qm.key").display().to_string(),
+        ],
+    );
     admin(
         &server,
         "DEFINE QLOCAL(APP.REQ)
@@ -177,8 +190,16 @@ fn c_samples_put_get_and_request_reply_through_both_libraries() {
     // A client channel definition (MQCD) instead of MQSERVER.
     let connx = compile(&out, "connx", Some("mqic_r"), false);
     let conname = server.tcp_addr().replacen(':', "(", 1) + ")";
-    let (ok, text) = run(&connx, &[&conname, "DEV.QUEUE.1"], &[], "");
+    let ca = pki.join("ca.pem").display().to_string();
+    let tls_conname = format!("127.0.0.1({tls_port})");
+    let (ok, text) = run(
+        &connx,
+        &[&conname, "DEV.QUEUE.1", &ca, &tls_conname],
+        &[],
+        "",
+    );
     assert!(ok && text.contains("0 failures"), "{text}");
+    let _ = std::fs::remove_dir_all(&pki);
     // The same program as C++.
     let put_cpp = compile(&out, "put", Some("mqic_r"), true);
     let (ok, text) = run(&put_cpp, &["DEV.QUEUE.2"], &client, "from c++\n");
