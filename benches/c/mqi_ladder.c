@@ -22,7 +22,7 @@ static double now(void) {
 }
 
 static MQHOBJ open_q(MQHCONN h, MQLONG options) {
-    MQOD od = MQOD_DEFAULT;
+    MQOD od = {MQOD_DEFAULT};
     MQHOBJ o;
     MQLONG cc, rc;
     memcpy(od.ObjectName, queue, strnlen(queue, sizeof(od.ObjectName)));
@@ -48,8 +48,8 @@ static void *getter(void *arg) {
     }
     o = open_q(h, MQOO_INPUT_SHARED);
     for (;;) {
-        MQMD md = MQMD_DEFAULT;
-        MQGMO gmo = MQGMO_DEFAULT;
+        MQMD md = {MQMD_DEFAULT};
+        MQGMO gmo = {MQGMO_DEFAULT};
         gmo.Options = MQGMO_WAIT | MQGMO_NO_SYNCPOINT;
         gmo.WaitInterval = 100;
         MQGET(h, o, &md, &gmo, sizeof(buf), buf, &len, &cc, &rc);
@@ -100,8 +100,8 @@ int main(int argc, char **argv) {
     while (now() - start < seconds) {
         int k;
         for (k = 0; k < 64; k++) {
-            MQMD md = MQMD_DEFAULT;
-            MQPMO pmo = MQPMO_DEFAULT;
+            MQMD md = {MQMD_DEFAULT};
+            MQPMO pmo = {MQPMO_DEFAULT};
             md.Persistence = MQPER_NOT_PERSISTENT;
             pmo.Options = MQPMO_NO_SYNCPOINT;
             MQPUT(h, o, &md, &pmo, sizeof(body), body, &cc, &rc);

@@ -24,8 +24,15 @@ extern "C" {
 
 #define MQ_64_BIT
 
-/* Command levels whose structure versions this header provides (programs test these to decide
- * which fields exist). Level 530's administration interface (MQAI, cmqbc.h) is not provided. */
+/* Command levels whose structure versions and interfaces this header set provides (programs
+ * test these to decide which fields and calls exist). From level 530: the administration
+ * interface's data bags (cmqbc.h) and TLS configuration (MQSCO in cmqxc.h). */
+#define MQCMDL_LEVEL_500 500
+#define MQCMDL_LEVEL_510 510
+#define MQCMDL_LEVEL_520 520
+#define MQCMDL_LEVEL_530 530
+#define MQCMDL_LEVEL_531 531
+#define MQCMDL_LEVEL_600 600
 #define MQCMDL_LEVEL_700 700
 #define MQCMDL_LEVEL_701 701
 #define MQCMDL_LEVEL_710 710
@@ -48,6 +55,17 @@ typedef MQLONG MQHCONN;
 typedef MQLONG MQHOBJ;
 typedef MQINT64 MQHMSG;
 typedef MQLONG MQBOOL;
+typedef int8_t MQINT8;
+typedef uint8_t MQUINT8;
+typedef int16_t MQINT16;
+typedef uint16_t MQUINT16;
+typedef int32_t MQINT32;
+typedef uint32_t MQUINT32;
+typedef float MQFLOAT32;
+typedef double MQFLOAT64;
+typedef MQLONG MQPID;
+typedef MQLONG MQTID;
+typedef MQBYTE MQBYTE6[6];
 
 typedef MQCHAR MQCHAR4[4];
 typedef MQCHAR MQCHAR8[8];
@@ -75,6 +93,23 @@ typedef MQHCONN *PMQHCONN;
 typedef MQHOBJ *PMQHOBJ;
 typedef MQHMSG *PMQHMSG;
 typedef MQPTR *PMQPTR;
+typedef MQULONG *PMQULONG;
+typedef MQBOOL *PMQBOOL;
+typedef MQINT8 *PMQINT8;
+typedef MQUINT8 *PMQUINT8;
+typedef MQINT16 *PMQINT16;
+typedef MQUINT16 *PMQUINT16;
+typedef MQINT32 *PMQINT32;
+typedef MQUINT32 *PMQUINT32;
+typedef MQINT64 *PMQINT64;
+typedef MQUINT64 *PMQUINT64;
+typedef MQFLOAT32 *PMQFLOAT32;
+typedef MQFLOAT64 *PMQFLOAT64;
+typedef MQCHAR *PMQSTR;
+typedef PMQCHAR *PPMQCHAR;
+typedef PMQBYTE *PPMQBYTE;
+typedef PMQLONG *PPMQLONG;
+typedef PMQVOID *PPMQVOID;
 
 /* ---- Completion codes, common handles ------------------------------------------------- */
 
@@ -177,7 +212,31 @@ typedef MQPTR *PMQPTR;
 #define MQRC_CORREL_ID_ERROR 2207
 #define MQRC_CALL_IN_PROGRESS 2219
 #define MQRC_FUNCTION_NOT_SUPPORTED 2298
+/* Reasons of the data-bag calls (cmqbc.h) */
+#define MQRC_SYSTEM_ITEM_NOT_ALTERABLE 2302
+#define MQRC_SELECTOR_OUT_OF_RANGE 2304
+#define MQRC_SELECTOR_NOT_UNIQUE 2305
+#define MQRC_INDEX_NOT_PRESENT 2306
+#define MQRC_STRING_ERROR 2307
+#define MQRC_SELECTOR_NOT_PRESENT 2309
+#define MQRC_OUT_SELECTOR_ERROR 2310
+#define MQRC_STRING_TRUNCATED 2311
+#define MQRC_SELECTOR_WRONG_TYPE 2312
+#define MQRC_INCONSISTENT_ITEM_TYPE 2313
+#define MQRC_INDEX_ERROR 2314
+#define MQRC_SYSTEM_BAG_NOT_ALTERABLE 2315
+#define MQRC_ITEM_COUNT_ERROR 2316
+#define MQRC_SELECTOR_NOT_SUPPORTED 2318
+#define MQRC_ITEM_VALUE_ERROR 2319
+#define MQRC_HBAG_ERROR 2320
+#define MQRC_STRING_LENGTH_ERROR 2323
+#define MQRC_NESTED_BAG_NOT_SUPPORTED 2325
+#define MQRC_BAG_WRONG_TYPE 2326
+#define MQRC_ITEM_TYPE_ERROR 2327
+#define MQRC_SYSTEM_BAG_NOT_DELETABLE 2328
+#define MQRC_SYSTEM_ITEM_NOT_DELETABLE 2329
 #define MQRC_BACKOUT_THRESHOLD_REACHED 2362
+#define MQRC_FILTER_OPERATOR_ERROR 2418
 #define MQRC_PROPERTY_NAME_ERROR 2442
 #define MQRC_PROPERTY_NOT_AVAILABLE 2471
 #define MQRC_CHANNEL_NOT_AVAILABLE 2537
@@ -198,7 +257,7 @@ typedef MQCHARV *PMQCHARV;
 
 #define MQVS_NULL_TERMINATED (-1)
 #define MQCCSI_APPL (-3)
-#define MQCHARV_DEFAULT {NULL, 0, 0, 0, MQCCSI_APPL}
+#define MQCHARV_DEFAULT NULL, 0, 0, 0, MQCCSI_APPL
 
 /* ---- MQMD: message descriptor ---------------------------------------------------------- */
 
@@ -282,11 +341,11 @@ typedef MQMD *PMQMD;
         0, 0
 
 #define MQMD_DEFAULT                                                                       \
-    {{MQMD_STRUC_ID_ARRAY}, MQMD_VERSION_1, MQRO_NONE, MQMT_DATAGRAM, MQEI_UNLIMITED,     \
+    {MQMD_STRUC_ID_ARRAY}, MQMD_VERSION_1, MQRO_NONE, MQMT_DATAGRAM, MQEI_UNLIMITED,     \
      MQFB_NONE, MQENC_NATIVE, MQCCSI_Q_MGR, {MQFMT_NONE_ARRAY}, MQPRI_PRIORITY_AS_Q_DEF,  \
      MQPER_PERSISTENCE_AS_Q_DEF, {MQMI_NONE_ARRAY}, {MQCI_NONE_ARRAY}, 0, {""}, {""}, {""}, \
      {MQACT_NONE_ARRAY}, {""}, MQAT_NO_CONTEXT, {""}, {""}, {""}, {""}, {MQGI_NONE_ARRAY},   \
-     1, 0, MQMF_NONE, MQOL_UNDEFINED}
+     1, 0, MQMF_NONE, MQOL_UNDEFINED
 
 /* ---- MQOD: object descriptor ----------------------------------------------------------- */
 
@@ -343,9 +402,9 @@ typedef MQOD *PMQOD;
 #define MQOT_TOPIC 8
 
 #define MQOD_DEFAULT                                                                       \
-    {{MQOD_STRUC_ID_ARRAY}, MQOD_VERSION_1, MQOT_Q, {""}, {""}, {"AMQ.*"}, {""}, 0, 0, 0, 0, \
-     0, 0, NULL, NULL, {0}, {""}, {""}, MQCHARV_DEFAULT, MQCHARV_DEFAULT,                  \
-     MQCHARV_DEFAULT, MQOT_NONE}
+    {MQOD_STRUC_ID_ARRAY}, MQOD_VERSION_1, MQOT_Q, {""}, {""}, {"AMQ.*"}, {""}, 0, 0, 0, 0, \
+     0, 0, NULL, NULL, {0}, {""}, {""}, {MQCHARV_DEFAULT}, {MQCHARV_DEFAULT},                  \
+     {MQCHARV_DEFAULT}, MQOT_NONE
 
 /* Open options */
 #define MQOO_BIND_AS_Q_DEF 0x00000000
@@ -451,8 +510,8 @@ typedef MQPMO *PMQPMO;
 #define MQACTP_NEW 0
 
 #define MQPMO_DEFAULT                                                                      \
-    {{MQPMO_STRUC_ID_ARRAY}, MQPMO_VERSION_1, MQPMO_NONE, (-1), 0, 0, 0, 0, {""}, {""}, 0, \
-     0, 0, 0, NULL, NULL, MQHM_NONE, MQHM_NONE, MQACTP_NEW, 9}
+    {MQPMO_STRUC_ID_ARRAY}, MQPMO_VERSION_1, MQPMO_NONE, (-1), 0, 0, 0, 0, {""}, {""}, 0, \
+     0, 0, 0, NULL, NULL, MQHM_NONE, MQHM_NONE, MQACTP_NEW, 9
 
 /* ---- MQGMO: get-message options -------------------------------------------------------- */
 
@@ -541,10 +600,10 @@ typedef MQGMO *PMQGMO;
 #define MQRL_UNDEFINED (-1)
 
 #define MQGMO_DEFAULT                                                                      \
-    {{MQGMO_STRUC_ID_ARRAY}, MQGMO_VERSION_1, (MQGMO_NO_WAIT | MQGMO_PROPERTIES_AS_Q_DEF), \
+    {MQGMO_STRUC_ID_ARRAY}, MQGMO_VERSION_1, (MQGMO_NO_WAIT | MQGMO_PROPERTIES_AS_Q_DEF), \
      0, 0, 0, {""}, (MQMO_MATCH_MSG_ID | MQMO_MATCH_CORREL_ID), MQGS_NOT_IN_GROUP,         \
      MQSS_NOT_A_SEGMENT, MQSEG_INHIBITED, ' ', {MQMTOK_NONE_ARRAY}, MQRL_UNDEFINED, 0,     \
-     MQHM_NONE}
+     MQHM_NONE
 
 /* ---- MQCSP: security parameters (user and password) ------------------------------------ */
 
@@ -574,8 +633,8 @@ typedef MQCSP *PMQCSP;
 #define MQCSP_AUTH_USER_ID_AND_PWD 1
 
 #define MQCSP_DEFAULT                                                                      \
-    {{MQCSP_STRUC_ID_ARRAY}, MQCSP_VERSION_1, MQCSP_AUTH_NONE, {0}, NULL, 0, 0, {0}, NULL,  \
-     0, 0}
+    {MQCSP_STRUC_ID_ARRAY}, MQCSP_VERSION_1, MQCSP_AUTH_NONE, {0}, NULL, 0, 0, {0}, NULL,  \
+     0, 0
 
 /* ---- MQCNO: connect options ------------------------------------------------------------ */
 
@@ -660,8 +719,8 @@ typedef MQCNO *PMQCNO;
 #define MQCNO_RECONNECT_Q_MGR 0x04000000
 
 #define MQCNO_DEFAULT                                                                      \
-    {{MQCNO_STRUC_ID_ARRAY}, MQCNO_VERSION_1, MQCNO_NONE, 0, NULL, {0}, NULL,               \
-     0, {MQMI_NONE_ARRAY}, 0, NULL, NULL, 0, 0, {0}, {""}, {0}, NULL, 0, {0}}
+    {MQCNO_STRUC_ID_ARRAY}, MQCNO_VERSION_1, MQCNO_NONE, 0, NULL, {0}, NULL,               \
+     0, {MQMI_NONE_ARRAY}, 0, NULL, NULL, 0, 0, {0}, {""}, {0}, NULL, 0, {0}
 
 /* ---- MQSTS: status of asynchronous puts (MQSTAT) -------------------------------------- */
 
@@ -700,8 +759,8 @@ typedef MQSTS *PMQSTS;
 #define MQSTAT_TYPE_RECONNECTION_ERROR 2
 
 #define MQSTS_DEFAULT                                                                      \
-    {{MQSTS_STRUC_ID_ARRAY}, MQSTS_VERSION_1, MQCC_OK, MQRC_NONE, 0, 0, 0, MQOT_Q, {""},   \
-     {""}, {""}, {""}, MQCHARV_DEFAULT, MQCHARV_DEFAULT, 0, 0}
+    {MQSTS_STRUC_ID_ARRAY}, MQSTS_VERSION_1, MQCC_OK, MQRC_NONE, 0, 0, 0, MQOT_Q, {""},   \
+     {""}, {""}, {""}, {MQCHARV_DEFAULT}, {MQCHARV_DEFAULT}, 0, 0
 
 /* ---- Message handles and properties ---------------------------------------------------- */
 
@@ -721,7 +780,7 @@ typedef struct tagMQCMHO {
     MQLONG Options;  /* MQCMHO_* */
 } MQCMHO;
 typedef MQCMHO *PMQCMHO;
-#define MQCMHO_DEFAULT {{MQCMHO_STRUC_ID_ARRAY}, MQCMHO_VERSION_1, MQCMHO_DEFAULT_VALIDATION}
+#define MQCMHO_DEFAULT {MQCMHO_STRUC_ID_ARRAY}, MQCMHO_VERSION_1, MQCMHO_DEFAULT_VALIDATION
 
 #define MQDMHO_STRUC_ID "DMHO"
 #define MQDMHO_STRUC_ID_ARRAY 'D', 'M', 'H', 'O'
@@ -736,7 +795,7 @@ typedef struct tagMQDMHO {
     MQLONG Options;  /* MQDMHO_* */
 } MQDMHO;
 typedef MQDMHO *PMQDMHO;
-#define MQDMHO_DEFAULT {{MQDMHO_STRUC_ID_ARRAY}, MQDMHO_VERSION_1, MQDMHO_NONE}
+#define MQDMHO_DEFAULT {MQDMHO_STRUC_ID_ARRAY}, MQDMHO_VERSION_1, MQDMHO_NONE
 
 #define MQSMPO_STRUC_ID "SMPO"
 #define MQSMPO_STRUC_ID_ARRAY 'S', 'M', 'P', 'O'
@@ -758,7 +817,7 @@ typedef struct tagMQSMPO {
     MQLONG ValueCCSID;   /* Character set of a string value */
 } MQSMPO;
 typedef MQSMPO *PMQSMPO;
-#define MQSMPO_DEFAULT {{MQSMPO_STRUC_ID_ARRAY}, MQSMPO_VERSION_1, MQSMPO_NONE, MQENC_NATIVE, MQCCSI_APPL}
+#define MQSMPO_DEFAULT {MQSMPO_STRUC_ID_ARRAY}, MQSMPO_VERSION_1, MQSMPO_NONE, MQENC_NATIVE, MQCCSI_APPL
 
 #define MQIMPO_STRUC_ID "IMPO"
 #define MQIMPO_STRUC_ID_ARRAY 'I', 'M', 'P', 'O'
@@ -787,8 +846,8 @@ typedef struct tagMQIMPO {
 } MQIMPO;
 typedef MQIMPO *PMQIMPO;
 #define MQIMPO_DEFAULT                                                                     \
-    {{MQIMPO_STRUC_ID_ARRAY}, MQIMPO_VERSION_1, MQIMPO_INQ_FIRST, MQENC_NATIVE, MQCCSI_APPL, \
-     MQENC_NATIVE, 0, 0, MQCHARV_DEFAULT, {""}}
+    {MQIMPO_STRUC_ID_ARRAY}, MQIMPO_VERSION_1, MQIMPO_INQ_FIRST, MQENC_NATIVE, MQCCSI_APPL, \
+     MQENC_NATIVE, 0, 0, {MQCHARV_DEFAULT}, {""}
 
 #define MQDMPO_STRUC_ID "DMPO"
 #define MQDMPO_STRUC_ID_ARRAY 'D', 'M', 'P', 'O'
@@ -805,7 +864,7 @@ typedef struct tagMQDMPO {
     MQLONG Options;  /* MQDMPO_* */
 } MQDMPO;
 typedef MQDMPO *PMQDMPO;
-#define MQDMPO_DEFAULT {{MQDMPO_STRUC_ID_ARRAY}, MQDMPO_VERSION_1, MQDMPO_DEL_FIRST}
+#define MQDMPO_DEFAULT {MQDMPO_STRUC_ID_ARRAY}, MQDMPO_VERSION_1, MQDMPO_DEL_FIRST
 
 #define MQPD_STRUC_ID "PD  "
 #define MQPD_STRUC_ID_ARRAY 'P', 'D', ' ', ' '
@@ -827,8 +886,8 @@ typedef struct tagMQPD {
 } MQPD;
 typedef MQPD *PMQPD;
 #define MQPD_DEFAULT                                                                       \
-    {{MQPD_STRUC_ID_ARRAY}, MQPD_VERSION_1, MQPD_NONE, MQPD_SUPPORT_OPTIONAL, MQPD_NO_CONTEXT, \
-     MQCOPY_DEFAULT}
+    {MQPD_STRUC_ID_ARRAY}, MQPD_VERSION_1, MQPD_NONE, MQPD_SUPPORT_OPTIONAL, MQPD_NO_CONTEXT, \
+     MQCOPY_DEFAULT
 
 /* Property types */
 #define MQTYPE_AS_SET 0x00000000
@@ -892,9 +951,9 @@ typedef struct tagMQSD {
 } MQSD;
 typedef MQSD *PMQSD;
 #define MQSD_DEFAULT                                                                       \
-    {{MQSD_STRUC_ID_ARRAY}, MQSD_VERSION_1, 0, {""}, {""}, {0}, MQEI_UNLIMITED, MQCHARV_DEFAULT, \
-     MQCHARV_DEFAULT, MQCHARV_DEFAULT, {MQCI_NONE_ARRAY}, MQPRI_PRIORITY_AS_PARENT, {0},      \
-     {""}, MQCHARV_DEFAULT, 1, MQCHARV_DEFAULT}
+    {MQSD_STRUC_ID_ARRAY}, MQSD_VERSION_1, 0, {""}, {""}, {0}, MQEI_UNLIMITED, {MQCHARV_DEFAULT}, \
+     {MQCHARV_DEFAULT}, {MQCHARV_DEFAULT}, {MQCI_NONE_ARRAY}, MQPRI_PRIORITY_AS_PARENT, {0},      \
+     {""}, {MQCHARV_DEFAULT}, 1, {MQCHARV_DEFAULT}
 
 #define MQSRO_STRUC_ID "SRO "
 #define MQSRO_STRUC_ID_ARRAY 'S', 'R', 'O', ' '
@@ -910,7 +969,7 @@ typedef struct tagMQSRO {
     MQLONG NumPubs;  /* Output: publications sent */
 } MQSRO;
 typedef MQSRO *PMQSRO;
-#define MQSRO_DEFAULT {{MQSRO_STRUC_ID_ARRAY}, MQSRO_VERSION_1, MQSRO_NONE, 0}
+#define MQSRO_DEFAULT {MQSRO_STRUC_ID_ARRAY}, MQSRO_VERSION_1, MQSRO_NONE, 0
 
 /* ---- MQBO: begin options (MQBEGIN) ----------------------------------------------------- */
 
@@ -927,7 +986,7 @@ typedef struct tagMQBO {
     MQLONG Options;  /* MQBO_NONE */
 } MQBO;
 typedef MQBO *PMQBO;
-#define MQBO_DEFAULT {{MQBO_STRUC_ID_ARRAY}, MQBO_VERSION_1, MQBO_NONE}
+#define MQBO_DEFAULT {MQBO_STRUC_ID_ARRAY}, MQBO_VERSION_1, MQBO_NONE
 
 /* ---- Attribute selectors (MQINQ / MQSET) ----------------------------------------------- */
 

@@ -205,11 +205,11 @@ typedef MQSCO *PMQSCO;
 #define MQRC_KEY_REPOSITORY_ERROR 2381
 
 #define MQSCO_DEFAULT                                                                      \
-    {{MQSCO_STRUC_ID_ARRAY}, MQSCO_VERSION_1, {""}, {""}, 0, 0, NULL,                      \
+    {MQSCO_STRUC_ID_ARRAY}, MQSCO_VERSION_1, {""}, {""}, 0, 0, NULL,                      \
      MQSCO_RESET_COUNT_DEFAULT, MQSSL_FIPS_NO,                                             \
      {MQ_SUITE_B_NONE, MQ_SUITE_B_NOT_AVAILABLE, MQ_SUITE_B_NOT_AVAILABLE,                 \
       MQ_SUITE_B_NOT_AVAILABLE},                                                           \
-     MQ_CERT_VAL_POLICY_DEFAULT, {""}}
+     MQ_CERT_VAL_POLICY_DEFAULT, {""}
 
 #define MQCHT_SENDER 1
 #define MQCHT_SERVER 2
@@ -253,7 +253,7 @@ typedef MQSCO *PMQSCO;
 
 /* A client-connection channel definition with the documented initial values. */
 #define MQCD_CLIENT_CONN_DEFAULT                                                           \
-    {{""}, MQCD_VERSION_11, MQCHT_CLNTCONN, MQXPT_TCP, {""}, {""}, {""}, {""}, {""}, {""},    \
+    {""}, MQCD_VERSION_11, MQCHT_CLNTCONN, MQXPT_TCP, {""}, {""}, {""}, {""}, {""}, {""},    \
      {""}, 50, 6000, 10, 60, 999999999, 1200, {""}, {""}, {""}, {""}, 999999999, 4194304,     \
      MQPA_DEFAULT, MQCDC_NO_SENDER_CONVERSION, {""}, {""}, {""}, {""}, {""}, {""}, {""},       \
      MQMCAT_PROCESS, {""}, {""}, {""}, {""}, {""}, 10, 1000, 1, 0, MQNPMS_FAST,                \
@@ -261,7 +261,7 @@ typedef MQSCO *PMQSCO;
      NULL, NULL, NULL, NULL, 0, 0, 0, 0, NULL, NULL, {0}, {0}, {""}, NULL, 0, MQSCA_REQUIRED, \
      MQKAI_AUTO, {""}, 0, {MQCOMPRESS_NONE, MQCOMPRESS_NOT_AVAILABLE}, MQCD_COMP_LIST_NONE,   \
      0, 0, 50, MQMON_OFF, MQMON_OFF, 10, MQPROP_COMPATIBILITY, 999999999, 999999999, 0,      \
-     MQCAFTY_PREFERRED, 5000, MQUSEDLQ_YES, MQRCN_NO, {""}, MQSPL_PASSTHRU}
+     MQCAFTY_PREFERRED, 5000, MQUSEDLQ_YES, MQRCN_NO, {""}, MQSPL_PASSTHRU
 
 #if defined(__cplusplus)
 }

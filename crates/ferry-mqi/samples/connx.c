@@ -10,15 +10,15 @@
 #include "cmqxc.h"
 
 int main(int argc, char **argv) {
-    MQCNO cno = MQCNO_DEFAULT;
-    MQCD cd = MQCD_CLIENT_CONN_DEFAULT;
+    MQCNO cno = {MQCNO_DEFAULT};
+    MQCD cd = {MQCD_CLIENT_CONN_DEFAULT};
     MQHCONN hc;
     MQHOBJ ho;
     MQLONG cc, rc, len;
-    MQOD od = MQOD_DEFAULT;
-    MQMD md = MQMD_DEFAULT;
-    MQPMO pmo = MQPMO_DEFAULT;
-    MQGMO gmo = MQGMO_DEFAULT;
+    MQOD od = {MQOD_DEFAULT};
+    MQMD md = {MQMD_DEFAULT};
+    MQPMO pmo = {MQPMO_DEFAULT};
+    MQGMO gmo = {MQGMO_DEFAULT};
     char buf[64];
     int failures = 0;
 
@@ -53,7 +53,7 @@ int main(int argc, char **argv) {
     }
     if (argc >= 5) {
         /* TLS with the CA in MQSCO's KeyRepository and the server's name in SSLPeerName. */
-        MQSCO sco = MQSCO_DEFAULT;
+        MQSCO sco = {MQSCO_DEFAULT};
         char peer[] = "CN=localhost";
         char wrong[] = "CN=somebody.else.example";
         memset(cd.ConnectionName, ' ', sizeof(cd.ConnectionName));
@@ -69,9 +69,9 @@ int main(int argc, char **argv) {
             failures++;
         } else {
             MQHOBJ h2;
-            MQOD od2 = MQOD_DEFAULT;
-            MQMD md2 = MQMD_DEFAULT;
-            MQPMO pmo2 = MQPMO_DEFAULT;
+            MQOD od2 = {MQOD_DEFAULT};
+            MQMD md2 = {MQMD_DEFAULT};
+            MQPMO pmo2 = {MQPMO_DEFAULT};
             memcpy(od2.ObjectName, argv[2], strnlen(argv[2], sizeof(od2.ObjectName)));
             MQOPEN(hc, &od2, MQOO_OUTPUT, &h2, &cc, &rc);
             MQPUT(hc, h2, &md2, &pmo2, 3, "tls", &cc, &rc);

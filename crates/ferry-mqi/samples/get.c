@@ -10,7 +10,7 @@ int main(int argc, char **argv) {
     MQHCONN hconn;
     MQHOBJ hobj;
     MQLONG cc, rc;
-    MQOD od = MQOD_DEFAULT;
+    MQOD od = {MQOD_DEFAULT};
     char buf[4096];
     int got = 0;
 
@@ -31,8 +31,8 @@ int main(int argc, char **argv) {
         return 1;
     }
     for (;;) {
-        MQMD md = MQMD_DEFAULT;
-        MQGMO gmo = MQGMO_DEFAULT;
+        MQMD md = {MQMD_DEFAULT};
+        MQGMO gmo = {MQGMO_DEFAULT};
         MQLONG len = 0;
         gmo.Version = MQGMO_VERSION_4;
         gmo.Options = MQGMO_WAIT | MQGMO_NO_SYNCPOINT | MQGMO_CONVERT | MQGMO_FAIL_IF_QUIESCING;

@@ -21,9 +21,9 @@ static int failures = 0;
 
 static void set_prop(MQHCONN hc, MQHMSG hm, const char *name, MQLONG type, MQLONG len,
                      const void *value) {
-    MQSMPO smpo = MQSMPO_DEFAULT;
-    MQPD pd = MQPD_DEFAULT;
-    MQCHARV n = MQCHARV_DEFAULT;
+    MQSMPO smpo = {MQSMPO_DEFAULT};
+    MQPD pd = {MQPD_DEFAULT};
+    MQCHARV n = {MQCHARV_DEFAULT};
     MQLONG cc, rc;
     n.VSPtr = (MQPTR)name;
     n.VSLength = MQVS_NULL_TERMINATED;
@@ -36,10 +36,10 @@ int main(int argc, char **argv) {
     MQHCONN hc;
     MQHOBJ ho;
     MQLONG cc, rc, len;
-    MQOD od = MQOD_DEFAULT;
+    MQOD od = {MQOD_DEFAULT};
     MQHMSG put_h = MQHM_UNUSABLE_HMSG, get_h = MQHM_UNUSABLE_HMSG;
-    MQCMHO cmho = MQCMHO_DEFAULT;
-    MQDMHO dmho = MQDMHO_DEFAULT;
+    MQCMHO cmho = {MQCMHO_DEFAULT};
+    MQDMHO dmho = {MQDMHO_DEFAULT};
     MQLONG count = 42;
     MQLONG yes = 1;
     double ratio = 0.75;
@@ -62,8 +62,8 @@ int main(int argc, char **argv) {
     set_prop(hc, put_h, "app.urgent", MQTYPE_BOOLEAN, 4, &yes);
     set_prop(hc, put_h, "ratio", MQTYPE_FLOAT64, 8, &ratio);
     {
-        MQMD md = MQMD_DEFAULT;
-        MQPMO pmo = MQPMO_DEFAULT;
+        MQMD md = {MQMD_DEFAULT};
+        MQPMO pmo = {MQPMO_DEFAULT};
         pmo.Version = MQPMO_VERSION_3;
         pmo.OriginalMsgHandle = put_h;
         MQPUT(hc, ho, &md, &pmo, 5, "hello", &cc, &rc);
@@ -72,8 +72,8 @@ int main(int argc, char **argv) {
 
     MQCRTMH(hc, &cmho, &get_h, &cc, &rc);
     {
-        MQMD md = MQMD_DEFAULT;
-        MQGMO gmo = MQGMO_DEFAULT;
+        MQMD md = {MQMD_DEFAULT};
+        MQGMO gmo = {MQGMO_DEFAULT};
         gmo.Version = MQGMO_VERSION_4;
         gmo.Options = MQGMO_PROPERTIES_IN_HANDLE;
         gmo.MsgHandle = get_h;
@@ -81,9 +81,9 @@ int main(int argc, char **argv) {
         EXPECT(cc == MQCC_OK && len == 5, "MQGET with a handle: %d", (int)rc);
     }
     {
-        MQIMPO impo = MQIMPO_DEFAULT;
-        MQPD pd = MQPD_DEFAULT;
-        MQCHARV all = MQCHARV_DEFAULT;
+        MQIMPO impo = {MQIMPO_DEFAULT};
+        MQPD pd = {MQPD_DEFAULT};
+        MQCHARV all = {MQCHARV_DEFAULT};
         char name[64], value[64];
         all.VSPtr = (MQPTR)MQPROP_INQUIRE_ALL;
         all.VSLength = MQVS_NULL_TERMINATED;
@@ -129,8 +129,8 @@ int main(int argc, char **argv) {
         }
     }
     {
-        MQDMPO dmpo = MQDMPO_DEFAULT;
-        MQCHARV n = MQCHARV_DEFAULT;
+        MQDMPO dmpo = {MQDMPO_DEFAULT};
+        MQCHARV n = {MQCHARV_DEFAULT};
         n.VSPtr = (MQPTR) "ratio";
         n.VSLength = 5;
         MQDLTMP(hc, get_h, &dmpo, &n, &cc, &rc);

@@ -11,7 +11,7 @@ int main(int argc, char **argv) {
     MQHCONN hconn = MQHC_UNUSABLE_HCONN;
     MQHOBJ hobj = MQHO_UNUSABLE_HOBJ;
     MQLONG cc, rc;
-    MQOD od = MQOD_DEFAULT;
+    MQOD od = {MQOD_DEFAULT};
     char line[4096];
     int put = 0;
 
@@ -32,8 +32,8 @@ int main(int argc, char **argv) {
         return 1;
     }
     while (fgets(line, sizeof(line), stdin)) {
-        MQMD md = MQMD_DEFAULT;
-        MQPMO pmo = MQPMO_DEFAULT;
+        MQMD md = {MQMD_DEFAULT};
+        MQPMO pmo = {MQPMO_DEFAULT};
         size_t len = strlen(line);
         if (len > 0 && line[len - 1] == '\n') line[--len] = '\0';
         memcpy(md.Format, MQFMT_STRING, sizeof(md.Format));

@@ -20,7 +20,7 @@ static int failures = 0;
     } while (0)
 
 static MQHOBJ open_q(MQHCONN h, const char *name, MQLONG options) {
-    MQOD od = MQOD_DEFAULT;
+    MQOD od = {MQOD_DEFAULT};
     MQHOBJ o = MQHO_UNUSABLE_HOBJ;
     MQLONG cc, rc;
     od.Version = MQOD_VERSION_3;
@@ -36,10 +36,10 @@ static void round_trip(MQHCONN req, MQHCONN rsp, MQHOBJ reqq, MQHOBJ replyq, MQH
                        const char *replyq_name, int syncpoint, int n) {
     MQLONG cc, rc, len;
     char body[64], buf[256];
-    MQMD md = MQMD_DEFAULT, got = MQMD_DEFAULT, reply = MQMD_DEFAULT;
-    MQPMO pmo = MQPMO_DEFAULT;
-    MQGMO gmo = MQGMO_DEFAULT;
-    MQOD rod = MQOD_DEFAULT;
+    MQMD md = {MQMD_DEFAULT}, got = {MQMD_DEFAULT}, reply = {MQMD_DEFAULT};
+    MQPMO pmo = {MQPMO_DEFAULT};
+    MQGMO gmo = {MQGMO_DEFAULT};
+    MQOD rod = {MQOD_DEFAULT};
     MQBYTE24 request_id;
 
     snprintf(body, sizeof(body), "request %d%s", n, syncpoint ? " (syncpoint)" : "");
@@ -81,8 +81,8 @@ static void round_trip(MQHCONN req, MQHCONN rsp, MQHOBJ reqq, MQHOBJ replyq, MQH
 
     /* The requester gets its reply by CorrelId = request MsgId. */
     {
-        MQMD back = MQMD_DEFAULT;
-        MQGMO g = MQGMO_DEFAULT;
+        MQMD back = {MQMD_DEFAULT};
+        MQGMO g = {MQGMO_DEFAULT};
         g.Version = MQGMO_VERSION_2;
         g.Options = MQGMO_WAIT | (syncpoint ? MQGMO_SYNCPOINT : MQGMO_NO_SYNCPOINT);
         g.WaitInterval = 5000;
@@ -115,7 +115,7 @@ int main(int argc, char **argv) {
     MQCONN(qmgr, &req, &cc, &rc);
     EXPECT(cc == MQCC_OK, "MQCONN requester: %d", (int)rc);
     {
-        MQCNO cno = MQCNO_DEFAULT;
+        MQCNO cno = {MQCNO_DEFAULT};
         MQCONNX(qmgr, &cno, &rsp, &cc, &rc);
         EXPECT(cc == MQCC_OK, "MQCONNX responder: %d", (int)rc);
     }
@@ -130,9 +130,9 @@ int main(int argc, char **argv) {
 
     /* Edge cases. */
     {
-        MQMD md = MQMD_DEFAULT;
-        MQPMO pmo = MQPMO_DEFAULT;
-        MQGMO gmo = MQGMO_DEFAULT;
+        MQMD md = {MQMD_DEFAULT};
+        MQPMO pmo = {MQPMO_DEFAULT};
+        MQGMO gmo = {MQGMO_DEFAULT};
         MQPUT(req, reqq, &md, &pmo, 10, "0123456789", &cc, &rc);
         EXPECT(cc == MQCC_OK, "MQPUT ten bytes: %d", (int)rc);
         /* Too small a buffer: the message stays, and the length is reported. */
@@ -159,9 +159,9 @@ int main(int argc, char **argv) {
     }
     {
         /* Setting all context: needs a handle opened to set it; then the fields stay as set. */
-        MQMD md = MQMD_DEFAULT, got = MQMD_DEFAULT;
-        MQPMO pmo = MQPMO_DEFAULT;
-        MQGMO gmo = MQGMO_DEFAULT;
+        MQMD md = {MQMD_DEFAULT}, got = {MQMD_DEFAULT};
+        MQPMO pmo = {MQPMO_DEFAULT};
+        MQGMO gmo = {MQGMO_DEFAULT};
         MQHOBJ setq = open_q(req, argv[1], MQOO_OUTPUT | MQOO_SET_ALL_CONTEXT);
         memcpy(md.PutApplName, "restored application        ", 28);
         memcpy(md.PutDate, "20200102", 8);
@@ -192,9 +192,9 @@ int main(int argc, char **argv) {
                "MQINQ: rc %d depth %d max %d", (int)rc, (int)ints[0], (int)ints[1]);
     }
     {
-        MQSTS sts = MQSTS_DEFAULT;
-        MQMD md = MQMD_DEFAULT;
-        MQPMO pmo = MQPMO_DEFAULT;
+        MQSTS sts = {MQSTS_DEFAULT};
+        MQMD md = {MQMD_DEFAULT};
+        MQPMO pmo = {MQPMO_DEFAULT};
         pmo.Options = MQPMO_ASYNC_RESPONSE;
         for (i = 0; i < 3; i++) MQPUT(req, reqq, &md, &pmo, 1, "a", &cc, &rc);
         MQSTAT(req, MQSTAT_TYPE_ASYNC_ERROR, &sts, &cc, &rc);

@@ -70,7 +70,7 @@ const RC_FUNCTION_NOT_SUPPORTED: u32 = 2298;
 pub struct Rc(pub MQLONG, pub u32);
 
 impl Rc {
-    fn failed(reason: u32) -> Rc {
+    pub(crate) fn failed(reason: u32) -> Rc {
         Rc(CC_FAILED, reason)
     }
 }
@@ -243,11 +243,12 @@ mod layout {
 
 const RC_KEY_REPOSITORY_ERROR: u32 = 2381;
 
-/// The CA file an MQSCO's KeyRepository names: the path as given, or with `.pem` added.
+/// The CA file an MQSCO's KeyRepository names (`None` when it is blank): the path as given,
+/// or with `.pem` added. Checked only when the connection asks for TLS.
 ///
 /// # Safety
 /// `sco` must point to an MQSCO (any version: KeyRepository is in version 1).
-unsafe fn key_repository(sco: *const u8) -> Result<std::path::PathBuf, Rc> {
+unsafe fn key_repository(sco: *const u8) -> Result<Option<std::path::PathBuf>, Rc> {
     if std::slice::from_raw_parts(sco, 4) != b"SCO " {
         return Err(Rc::failed(RC_KEY_REPOSITORY_ERROR));
     }
@@ -255,7 +256,7 @@ unsafe fn key_repository(sco: *const u8) -> Result<std::path::PathBuf, Rc> {
         sco.add(layout::SCO_KEY_REPOSITORY),
         256,
     ));
-    pem_file(&path)
+    Ok((!path.is_empty()).then(|| std::path::PathBuf::from(path)))
 }
 
 fn pem_file(path: &str) -> Result<std::path::PathBuf, Rc> {
@@ -321,8 +322,9 @@ unsafe fn client_conn(
     if cipher.is_empty() {
         return Ok((format!("tcp://{host}:{port}"), None));
     }
+    // An MQSCO without a KeyRepository (pymqi always passes one) defers to MQSSLKEYR.
     let ca = match key_repository {
-        Some(p) => p,
+        Some(p) => pem_file(&p.to_string_lossy())?,
         None => pem_file(&std::env::var("MQSSLKEYR").unwrap_or_default())?,
     };
     let peer_ptr =
@@ -379,7 +381,7 @@ pub unsafe fn connx(mode: Mode, name: *const u8, cno: *const MQCNO, hconn: *mut 
         }
         if c.Version >= 2 && !c.ClientConnPtr.is_null() {
             let key_repository = if c.Version >= 4 && !c.SSLConfigPtr.is_null() {
-                Some(key_repository(c.SSLConfigPtr as *const u8)?)
+                key_repository(c.SSLConfigPtr as *const u8)?
             } else {
                 None
             };

@@ -1,7 +1,8 @@
 //! FerryMQ's MQI-compatible C interface: `include/cmqc.h` (written from the public MQI
 //! reference, docs/mqi.md) and the calls behind it, over `ferry-client`.
 //!
-//! Owns: the C structures in Rust (`structs`), the calls (`api`), and [`export_mqi!`], which
+//! Owns: the C structures in Rust (`structs`), the calls (`api`, `props`, and `bags` — the
+//! MQAI data bags of `cmqbc.h`), and [`export_mqi!`], which
 //! the two shared-library crates expand — `libmqm_r.so` (local: the queue manager's Unix
 //! socket) and `libmqic_r.so` (client: tcp from MQSERVER) — so each library carries the
 //! exported symbols itself.
@@ -13,6 +14,7 @@
 #![allow(unsafe_code)]
 
 pub mod api;
+pub mod bags;
 pub mod props;
 pub mod structs;
 
@@ -474,6 +476,675 @@ macro_rules! export_mqi {
             rc: *mut MQLONG,
         ) {
             $crate::api::report(cc, rc, $crate::api::not_supported())
+        }
+
+        /// mqCreateBag.
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqCreateBag(
+            options: MQLONG,
+            hbag: *mut MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| $crate::bags::create(options, hbag));
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqDeleteBag.
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqDeleteBag(hbag: *mut MQLONG, cc: *mut MQLONG, rc: *mut MQLONG) {
+            let out = $crate::api::guarded(|| $crate::bags::delete(hbag));
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqClearBag.
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqClearBag(hbag: MQLONG, cc: *mut MQLONG, rc: *mut MQLONG) {
+            let out = $crate::api::guarded(|| $crate::bags::clear(hbag));
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqTruncateBag.
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqTruncateBag(
+            hbag: MQLONG,
+            count: MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| $crate::bags::truncate(hbag, count));
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqCountItems.
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqCountItems(
+            hbag: MQLONG,
+            sel: MQLONG,
+            count: *mut MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| $crate::bags::count(hbag, sel, count));
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqDeleteItem.
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqDeleteItem(
+            hbag: MQLONG,
+            sel: MQLONG,
+            index: MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| $crate::bags::delete_item(hbag, sel, index));
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqAddInteger.
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqAddInteger(
+            hbag: MQLONG,
+            sel: MQLONG,
+            value: MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| {
+                $crate::bags::add(hbag, sel, $crate::bags::Item::Integer(value))
+            });
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqAddInteger64.
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqAddInteger64(
+            hbag: MQLONG,
+            sel: MQLONG,
+            value: i64,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| {
+                $crate::bags::add(hbag, sel, $crate::bags::Item::Integer64(value))
+            });
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqAddIntegerFilter.
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqAddIntegerFilter(
+            hbag: MQLONG,
+            sel: MQLONG,
+            value: MQLONG,
+            op: MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| {
+                $crate::bags::add(hbag, sel, $crate::bags::Item::IntegerFilter(value, op))
+            });
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqAddString.
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqAddString(
+            hbag: MQLONG,
+            sel: MQLONG,
+            len: MQLONG,
+            buf: *const u8,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| {
+                $crate::bags::add(hbag, sel, $crate::bags::Item::String(len, buf))
+            });
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqAddStringFilter.
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqAddStringFilter(
+            hbag: MQLONG,
+            sel: MQLONG,
+            len: MQLONG,
+            buf: *const u8,
+            op: MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| {
+                $crate::bags::add(hbag, sel, $crate::bags::Item::StringFilter(len, buf, op))
+            });
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqAddByteString.
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqAddByteString(
+            hbag: MQLONG,
+            sel: MQLONG,
+            len: MQLONG,
+            buf: *const u8,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| {
+                $crate::bags::add(hbag, sel, $crate::bags::Item::ByteString(len, buf))
+            });
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqAddByteStringFilter.
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqAddByteStringFilter(
+            hbag: MQLONG,
+            sel: MQLONG,
+            len: MQLONG,
+            buf: *const u8,
+            op: MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| {
+                $crate::bags::add(
+                    hbag,
+                    sel,
+                    $crate::bags::Item::ByteStringFilter(len, buf, op),
+                )
+            });
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqAddBag.
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqAddBag(
+            hbag: MQLONG,
+            sel: MQLONG,
+            item: MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| {
+                $crate::bags::add(hbag, sel, $crate::bags::Item::Bag(item))
+            });
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqAddInquiry.
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqAddInquiry(
+            hbag: MQLONG,
+            sel: MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| $crate::bags::add_inquiry(hbag, sel));
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqSetInteger.
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqSetInteger(
+            hbag: MQLONG,
+            sel: MQLONG,
+            index: MQLONG,
+            value: MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| {
+                $crate::bags::set(hbag, sel, index, $crate::bags::Item::Integer(value))
+            });
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqSetInteger64.
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqSetInteger64(
+            hbag: MQLONG,
+            sel: MQLONG,
+            index: MQLONG,
+            value: i64,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| {
+                $crate::bags::set(hbag, sel, index, $crate::bags::Item::Integer64(value))
+            });
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqSetString.
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqSetString(
+            hbag: MQLONG,
+            sel: MQLONG,
+            index: MQLONG,
+            len: MQLONG,
+            buf: *const u8,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| {
+                $crate::bags::set(hbag, sel, index, $crate::bags::Item::String(len, buf))
+            });
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqSetByteString.
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqSetByteString(
+            hbag: MQLONG,
+            sel: MQLONG,
+            index: MQLONG,
+            len: MQLONG,
+            buf: *const u8,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| {
+                $crate::bags::set(hbag, sel, index, $crate::bags::Item::ByteString(len, buf))
+            });
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqInquireInteger.
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqInquireInteger(
+            hbag: MQLONG,
+            sel: MQLONG,
+            index: MQLONG,
+            value: *mut MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| {
+                $crate::bags::inquire(hbag, sel, index, $crate::bags::Query::Integer(value))
+            });
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqInquireInteger64.
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqInquireInteger64(
+            hbag: MQLONG,
+            sel: MQLONG,
+            index: MQLONG,
+            value: *mut i64,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| {
+                $crate::bags::inquire(hbag, sel, index, $crate::bags::Query::Integer64(value))
+            });
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqInquireIntegerFilter.
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqInquireIntegerFilter(
+            hbag: MQLONG,
+            sel: MQLONG,
+            index: MQLONG,
+            value: *mut MQLONG,
+            op: *mut MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| {
+                $crate::bags::inquire(
+                    hbag,
+                    sel,
+                    index,
+                    $crate::bags::Query::IntegerFilter(value, op),
+                )
+            });
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqInquireString.
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqInquireString(
+            hbag: MQLONG,
+            sel: MQLONG,
+            index: MQLONG,
+            len: MQLONG,
+            buf: *mut u8,
+            out_len: *mut MQLONG,
+            ccsid: *mut MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| {
+                $crate::bags::inquire(
+                    hbag,
+                    sel,
+                    index,
+                    $crate::bags::Query::String(len, buf, out_len, ccsid),
+                )
+            });
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqInquireStringFilter.
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe extern "C" fn mqInquireStringFilter(
+            hbag: MQLONG,
+            sel: MQLONG,
+            index: MQLONG,
+            len: MQLONG,
+            buf: *mut u8,
+            out_len: *mut MQLONG,
+            ccsid: *mut MQLONG,
+            op: *mut MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| {
+                $crate::bags::inquire(
+                    hbag,
+                    sel,
+                    index,
+                    $crate::bags::Query::StringFilter(len, buf, out_len, ccsid, op),
+                )
+            });
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqInquireByteString.
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqInquireByteString(
+            hbag: MQLONG,
+            sel: MQLONG,
+            index: MQLONG,
+            len: MQLONG,
+            buf: *mut u8,
+            out_len: *mut MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| {
+                $crate::bags::inquire(
+                    hbag,
+                    sel,
+                    index,
+                    $crate::bags::Query::ByteString(len, buf, out_len),
+                )
+            });
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqInquireByteStringFilter.
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqInquireByteStringFilter(
+            hbag: MQLONG,
+            sel: MQLONG,
+            index: MQLONG,
+            len: MQLONG,
+            buf: *mut u8,
+            out_len: *mut MQLONG,
+            op: *mut MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| {
+                $crate::bags::inquire(
+                    hbag,
+                    sel,
+                    index,
+                    $crate::bags::Query::ByteStringFilter(len, buf, out_len, op),
+                )
+            });
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqInquireBag.
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqInquireBag(
+            hbag: MQLONG,
+            sel: MQLONG,
+            index: MQLONG,
+            value: *mut MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| {
+                $crate::bags::inquire(hbag, sel, index, $crate::bags::Query::Bag(value))
+            });
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqInquireItemInfo.
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqInquireItemInfo(
+            hbag: MQLONG,
+            sel: MQLONG,
+            index: MQLONG,
+            out_sel: *mut MQLONG,
+            item_type: *mut MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| {
+                $crate::bags::inquire(
+                    hbag,
+                    sel,
+                    index,
+                    $crate::bags::Query::ItemInfo(out_sel, item_type),
+                )
+            });
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqTrim.
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqTrim(
+            len: MQLONG,
+            buf: *const u8,
+            out: *mut u8,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| $crate::bags::trim(len, buf, out));
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqPad.
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqPad(
+            s: *const u8,
+            len: MQLONG,
+            buf: *mut u8,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| $crate::bags::pad(s, len, buf));
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqExecute: no PCF command server yet (MQRC_FUNCTION_NOT_SUPPORTED).
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqExecute(
+            _hconn: MQLONG,
+            _command: MQLONG,
+            _options_bag: MQLONG,
+            _admin_bag: MQLONG,
+            _response_bag: MQLONG,
+            _admin_q: MQLONG,
+            _response_q: MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| $crate::bags::command_not_supported());
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqPutBag: PCF messages are not offered yet (MQRC_FUNCTION_NOT_SUPPORTED).
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqPutBag(
+            _hconn: MQLONG,
+            _hobj: MQLONG,
+            _md: *mut c_void,
+            _pmo: *mut c_void,
+            _hbag: MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| $crate::bags::command_not_supported());
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqGetBag: PCF messages are not offered yet (MQRC_FUNCTION_NOT_SUPPORTED).
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqGetBag(
+            _hconn: MQLONG,
+            _hobj: MQLONG,
+            _md: *mut c_void,
+            _gmo: *mut c_void,
+            _hbag: MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| $crate::bags::command_not_supported());
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqBagToBuffer: PCF messages are not offered yet (MQRC_FUNCTION_NOT_SUPPORTED).
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqBagToBuffer(
+            _options_bag: MQLONG,
+            _data_bag: MQLONG,
+            _len: MQLONG,
+            _buf: *mut c_void,
+            _data_len: *mut MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| $crate::bags::command_not_supported());
+            $crate::api::report(cc, rc, out)
+        }
+
+        /// mqBufferToBag: PCF messages are not offered yet (MQRC_FUNCTION_NOT_SUPPORTED).
+        ///
+        /// # Safety
+        /// The MQAI contract: pointers valid as documented.
+        #[no_mangle]
+        pub unsafe extern "C" fn mqBufferToBag(
+            _options_bag: MQLONG,
+            _len: MQLONG,
+            _buf: *mut c_void,
+            _data_bag: MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            let out = $crate::api::guarded(|| $crate::bags::command_not_supported());
+            $crate::api::report(cc, rc, out)
         }
     };
 }
