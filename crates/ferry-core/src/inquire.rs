@@ -11,6 +11,8 @@ use crate::objects::{
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Selector {
+    /// MQIA_CODED_CHAR_SET_ID (queue manager: UTF-8, 1208).
+    CodedCharSetId = 2,
     /// MQIA_CURRENT_Q_DEPTH.
     CurrentDepth = 3,
     /// MQIA_DEF_INPUT_OPEN_OPTION.
@@ -43,6 +45,10 @@ pub enum Selector {
     BackoutThreshold = 22,
     /// MQIA_SHAREABILITY.
     Shareability = 23,
+    /// MQIA_COMMAND_LEVEL (queue manager): the MQI level FerryMQ's headers provide.
+    CommandLevel = 31,
+    /// MQIA_PLATFORM (queue manager): MQPL_UNIX.
+    Platform = 32,
     /// MQIA_MAX_UNCOMMITTED_MSGS.
     MaxUncommittedMsgs = 33,
     /// MQIA_DEF_PUT_RESPONSE_TYPE.
@@ -51,6 +57,8 @@ pub enum Selector {
     DefReadAhead = 188,
     /// MQCA_BASE_Q_NAME (alias target).
     BaseQueueName = 2002,
+    /// MQCA_COMMAND_INPUT_Q_NAME (queue manager).
+    CommandInputQueueName = 2003,
     /// MQCA_DEAD_LETTER_Q_NAME.
     DeadLetterQueueName = 2006,
     /// MQCA_Q_DESC.
@@ -75,6 +83,10 @@ impl Selector {
     pub fn from_code(code: i32) -> Option<Selector> {
         use Selector::*;
         [
+            CodedCharSetId,
+            CommandLevel,
+            Platform,
+            CommandInputQueueName,
             CurrentDepth,
             DefInputOpenOption,
             DefPersistence,
@@ -183,12 +195,20 @@ pub(crate) fn qmgr_attr(sel: Selector, a: &QueueManagerAttrs) -> Option<AttrValu
     Some(match sel {
         Selector::MaxMsgLength => Int(a.max_msg_length as i64),
         Selector::MaxUncommittedMsgs => Int(a.max_uncommitted_msgs as i64),
+        Selector::CodedCharSetId => Int(1208),
+        Selector::CommandLevel => Int(COMMAND_LEVEL),
+        Selector::Platform => Int(3),
+        Selector::CommandInputQueueName => Str("SYSTEM.ADMIN.COMMAND.QUEUE".to_owned()),
         Selector::DeadLetterQueueName => Str(a.dead_letter_queue.to_string()),
         Selector::QueueManagerName => Str(a.name.to_string()),
         Selector::QueueManagerDesc => Str(a.description.clone()),
         _ => return None,
     })
 }
+
+/// The command level a queue manager reports (MQIA_COMMAND_LEVEL): MQCMDL_LEVEL_801, the level
+/// whose structure versions FerryMQ's MQI headers provide.
+pub const COMMAND_LEVEL: i64 = 801;
 
 /// MQPER_* value.
 pub fn persistence_value(p: Persistence) -> i64 {

@@ -111,6 +111,69 @@ typedef PMQBYTE *PPMQBYTE;
 typedef PMQLONG *PPMQLONG;
 typedef PMQVOID *PPMQVOID;
 
+/* ---- Lengths of fields and attributes (MQ_*_LENGTH) --------------------------------------- */
+
+#define MQ_ACCOUNTING_TOKEN_LENGTH 32
+#define MQ_APPL_IDENTITY_DATA_LENGTH 32
+#define MQ_APPL_NAME_LENGTH 28
+#define MQ_APPL_ORIGIN_DATA_LENGTH 4
+#define MQ_ARM_SUFFIX_LENGTH 2
+#define MQ_AUTH_INFO_NAME_LENGTH 48
+#define MQ_CERT_LABEL_LENGTH 64
+#define MQ_CF_STRUC_NAME_LENGTH 12
+#define MQ_CHANNEL_DESC_LENGTH 64
+#define MQ_CHINIT_SERVICE_PARM_LENGTH 32
+#define MQ_CLUSTER_NAME_LENGTH 48
+#define MQ_CONN_TAG_LENGTH 128
+#define MQ_CONNECTION_ID_LENGTH 24
+#define MQ_CORREL_ID_LENGTH 24
+#define MQ_CUSTOM_LENGTH 128
+#define MQ_DATE_LENGTH 12
+#define MQ_DNS_GROUP_NAME_LENGTH 18
+#define MQ_EXIT_DATA_LENGTH 32
+#define MQ_EXIT_NAME_LENGTH 128
+#define MQ_FORMAT_LENGTH 8
+#define MQ_GROUP_ID_LENGTH 24
+#define MQ_INSTALLATION_DESC_LENGTH 64
+#define MQ_INSTALLATION_NAME_LENGTH 16
+#define MQ_INSTALLATION_PATH_LENGTH 256
+#define MQ_LOCAL_ADDRESS_LENGTH 48
+#define MQ_LU_NAME_LENGTH 8
+#define MQ_MCA_NAME_LENGTH 20
+#define MQ_MODE_NAME_LENGTH 8
+#define MQ_MSG_ID_LENGTH 24
+#define MQ_MSG_TOKEN_LENGTH 16
+#define MQ_NAMELIST_DESC_LENGTH 64
+#define MQ_NAMELIST_NAME_LENGTH 48
+#define MQ_OBJECT_NAME_LENGTH 48
+#define MQ_PASSWORD_LENGTH 12
+#define MQ_PROCESS_APPL_ID_LENGTH 256
+#define MQ_PROCESS_DESC_LENGTH 64
+#define MQ_PROCESS_ENV_DATA_LENGTH 128
+#define MQ_PROCESS_NAME_LENGTH 48
+#define MQ_PROCESS_USER_DATA_LENGTH 128
+#define MQ_PUT_APPL_NAME_LENGTH 28
+#define MQ_PUT_DATE_LENGTH 8
+#define MQ_PUT_TIME_LENGTH 8
+#define MQ_Q_DESC_LENGTH 64
+#define MQ_Q_MGR_DESC_LENGTH 64
+#define MQ_Q_MGR_IDENTIFIER_LENGTH 48
+#define MQ_Q_MGR_NAME_LENGTH 48
+#define MQ_Q_NAME_LENGTH 48
+#define MQ_QSG_NAME_LENGTH 4
+#define MQ_SECURITY_ID_LENGTH 40
+#define MQ_SHORT_CONN_NAME_LENGTH 20
+#define MQ_SSL_CRYPTO_HARDWARE_LENGTH 256
+#define MQ_SSL_KEY_REPOSITORY_LENGTH 256
+#define MQ_STORAGE_CLASS_LENGTH 8
+#define MQ_TCP_NAME_LENGTH 8
+#define MQ_TIME_LENGTH 8
+#define MQ_TOPIC_STR_LENGTH 10240
+#define MQ_TP_NAME_LENGTH 64
+#define MQ_TRIGGER_DATA_LENGTH 64
+#define MQ_USER_ID_LENGTH 12
+#define MQ_VERSION_LENGTH 8
+
 /* ---- Completion codes, common handles ------------------------------------------------- */
 
 #define MQCC_OK 0
@@ -211,6 +274,7 @@ typedef PMQVOID *PPMQVOID;
 #define MQRC_MSG_ID_ERROR 2206
 #define MQRC_CORREL_ID_ERROR 2207
 #define MQRC_CALL_IN_PROGRESS 2219
+#define MQRC_GROUP_ID_ERROR 2258
 #define MQRC_FUNCTION_NOT_SUPPORTED 2298
 /* Reasons of the data-bag calls (cmqbc.h) */
 #define MQRC_SYSTEM_ITEM_NOT_ALTERABLE 2302
@@ -237,6 +301,7 @@ typedef PMQVOID *PPMQVOID;
 #define MQRC_SYSTEM_ITEM_NOT_DELETABLE 2329
 #define MQRC_BACKOUT_THRESHOLD_REACHED 2362
 #define MQRC_FILTER_OPERATOR_ERROR 2418
+#define MQRC_SD_ERROR 2424
 #define MQRC_PROPERTY_NAME_ERROR 2442
 #define MQRC_PROPERTY_NOT_AVAILABLE 2471
 #define MQRC_CHANNEL_NOT_AVAILABLE 2537
@@ -316,6 +381,8 @@ typedef MQMD *PMQMD;
 #define MQCCSI_DEFAULT 0
 #define MQPRI_PRIORITY_AS_Q_DEF (-1)
 #define MQPRI_PRIORITY_AS_PARENT (-2)
+#define MQPRI_PRIORITY_AS_PUBLISHED (-3)
+#define MQCCSI_UNDEFINED 0
 #define MQPER_NOT_PERSISTENT 0
 #define MQPER_PERSISTENT 1
 #define MQPER_PERSISTENCE_AS_Q_DEF 2
@@ -636,6 +703,39 @@ typedef MQCSP *PMQCSP;
     {MQCSP_STRUC_ID_ARRAY}, MQCSP_VERSION_1, MQCSP_AUTH_NONE, {0}, NULL, 0, 0, {0}, NULL,  \
      0, 0
 
+/* ---- MQBNO: balancing options (MQCNO version 8) ---------------------------------------- */
+
+#define MQBNO_STRUC_ID "BNO "
+#define MQBNO_STRUC_ID_ARRAY 'B', 'N', 'O', ' '
+#define MQBNO_VERSION_1 1
+#define MQBNO_CURRENT_VERSION 1
+#define MQBNO_LENGTH_1 20
+#define MQBNO_CURRENT_LENGTH 20
+
+typedef struct tagMQBNO {
+    MQCHAR4 StrucId; /* "BNO " */
+    MQLONG Version;  /* MQBNO_VERSION_1 */
+    MQLONG ApplType; /* MQBNO_BALTYPE_* */
+    MQLONG Timeout;  /* MQBNO_TIMEOUT_* or seconds */
+    MQLONG Options;  /* MQBNO_OPTIONS_* */
+} MQBNO;
+typedef MQBNO *PMQBNO;
+
+#define MQBNO_BALTYPE_SIMPLE 0x00000000
+#define MQBNO_BALTYPE_REQREP 0x00000001
+#define MQBNO_BALTYPE_RA_MANAGED 0x00010000
+#define MQBNO_TIMEOUT_AS_DEFAULT (-1)
+#define MQBNO_TIMEOUT_IMMEDIATE 0
+#define MQBNO_TIMEOUT_NEVER (-2)
+#define MQBNO_OPTIONS_NONE 0x00000000
+#define MQBNO_OPTIONS_IGNORE_TRANS 0x00000001
+#define MQBNO_DEFAULT                                                                      \
+    {MQBNO_STRUC_ID_ARRAY}, MQBNO_VERSION_1, MQBNO_BALTYPE_SIMPLE, MQBNO_TIMEOUT_AS_DEFAULT,  \
+     MQBNO_OPTIONS_NONE
+
+/* The TLS configuration (MQSCO) is declared in cmqxc.h. */
+struct tagMQSCO;
+
 /* ---- MQCNO: connect options ------------------------------------------------------------ */
 
 #define MQCNO_STRUC_ID "CNO "
@@ -669,7 +769,7 @@ typedef struct tagMQCNO {
     /* Version 3 */
     MQBYTE128 ConnTag; /* Connection tag */
     /* Version 4 */
-    MQPTR SSLConfigPtr;     /* Address of the TLS configuration (MQSCO) */
+    struct tagMQSCO *SSLConfigPtr; /* Address of the TLS configuration (MQSCO) */
     MQLONG SSLConfigOffset; /* Offset of the TLS configuration */
     /* Version 5 */
     MQBYTE24 ConnectionId;      /* Output: unique connection identifier */
@@ -684,7 +784,7 @@ typedef struct tagMQCNO {
     MQCHAR28 ApplName; /* Application name */
     MQBYTE4 Reserved2; /* Reserved */
     /* Version 8 */
-    MQPTR BalanceParmsPtr;     /* Address of balancing parameters (MQBNO) */
+    PMQBNO BalanceParmsPtr;    /* Address of balancing parameters (MQBNO) */
     MQLONG BalanceParmsOffset; /* Offset of balancing parameters */
     MQBYTE4 Reserved3;         /* Reserved */
 } MQCNO;
@@ -961,6 +1061,7 @@ typedef MQSD *PMQSD;
 #define MQSRO_CURRENT_VERSION 1
 #define MQSRO_LENGTH_1 16
 #define MQSRO_NONE 0x00000000
+#define MQSRO_FAIL_IF_QUIESCING 0x00002000
 
 typedef struct tagMQSRO {
     MQCHAR4 StrucId; /* "SRO " */
@@ -970,6 +1071,146 @@ typedef struct tagMQSRO {
 } MQSRO;
 typedef MQSRO *PMQSRO;
 #define MQSRO_DEFAULT {MQSRO_STRUC_ID_ARRAY}, MQSRO_VERSION_1, MQSRO_NONE, 0
+
+/* Subscription options (MQSD Options) */
+#define MQSO_NONE 0x00000000
+#define MQSO_NON_DURABLE 0x00000000
+#define MQSO_READ_AHEAD_AS_Q_DEF 0x00000000
+#define MQSO_ALTER 0x00000001
+#define MQSO_CREATE 0x00000002
+#define MQSO_RESUME 0x00000004
+#define MQSO_DURABLE 0x00000008
+#define MQSO_GROUP_SUB 0x00000010
+#define MQSO_MANAGED 0x00000020
+#define MQSO_SET_IDENTITY_CONTEXT 0x00000040
+#define MQSO_FIXED_USERID 0x00000100
+#define MQSO_ANY_USERID 0x00000200
+#define MQSO_PUBLICATIONS_ON_REQUEST 0x00000800
+#define MQSO_NEW_PUBLICATIONS_ONLY 0x00001000
+#define MQSO_FAIL_IF_QUIESCING 0x00002000
+
+/* ---- MQCBD / MQCBC / MQCTLO: asynchronous consumption (MQCB and MQCTL answer
+ *      MQRC_FUNCTION_NOT_SUPPORTED for now) --------------------------------------------- */
+
+#define MQCBD_STRUC_ID "CBD "
+#define MQCBD_STRUC_ID_ARRAY 'C', 'B', 'D', ' '
+#define MQCBD_VERSION_1 1
+#define MQCBD_CURRENT_VERSION 1
+#define MQCBD_LENGTH_1 168
+#define MQCBD_CURRENT_LENGTH 168
+#define MQCBD_FULL_MSG_LENGTH (-1)
+
+typedef struct tagMQCBD {
+    MQCHAR4 StrucId;         /* "CBD " */
+    MQLONG Version;          /* MQCBD_VERSION_1 */
+    MQLONG CallbackType;     /* MQCBT_* */
+    MQLONG Options;          /* MQCBDO_* */
+    MQPTR CallbackArea;      /* Passed to the callback in MQCBC */
+    MQPTR CallbackFunction;  /* The function to call (an MQCB_FUNCTION) */
+    MQCHAR128 CallbackName;  /* Or the name of the function to load */
+    MQLONG MaxMsgLength;     /* Longest message to pass, or MQCBD_FULL_MSG_LENGTH */
+} MQCBD;
+typedef MQCBD *PMQCBD;
+
+#define MQCBT_MESSAGE_CONSUMER 0x00000001
+#define MQCBT_EVENT_HANDLER 0x00000002
+#define MQCBDO_NONE 0x00000000
+#define MQCBDO_START_CALL 0x00000001
+#define MQCBDO_STOP_CALL 0x00000004
+#define MQCBDO_REGISTER_CALL 0x00000100
+#define MQCBDO_DEREGISTER_CALL 0x00000200
+#define MQCBDO_FAIL_IF_QUIESCING 0x00002000
+#define MQCBDO_EVENT_CALL 0x00004000
+#define MQCBDO_MC_EVENT_CALL 0x00008000
+#define MQCBD_DEFAULT                                                                      \
+    {MQCBD_STRUC_ID_ARRAY}, MQCBD_VERSION_1, MQCBT_MESSAGE_CONSUMER, MQCBDO_NONE, NULL, NULL, \
+     {""}, MQCBD_FULL_MSG_LENGTH
+
+#define MQCBC_STRUC_ID "CBC "
+#define MQCBC_STRUC_ID_ARRAY 'C', 'B', 'C', ' '
+#define MQCBC_VERSION_1 1
+#define MQCBC_VERSION_2 2
+#define MQCBC_CURRENT_VERSION 2
+#define MQCBC_LENGTH_1 56
+#define MQCBC_LENGTH_2 64
+#define MQCBC_CURRENT_LENGTH 64
+
+typedef struct tagMQCBC {
+    MQCHAR4 StrucId;      /* "CBC " */
+    MQLONG Version;       /* MQCBC_VERSION_* */
+    MQLONG CallType;      /* MQCBCT_* */
+    MQHOBJ Hobj;          /* The object the call is for */
+    MQPTR CallbackArea;   /* From MQCBD */
+    MQPTR ConnectionArea; /* From MQCTLO */
+    MQLONG CompCode;      /* Of the get */
+    MQLONG Reason;        /* Of the get */
+    MQLONG State;         /* MQCS_* */
+    MQLONG DataLength;    /* Length of the message */
+    MQLONG BufferLength;  /* Length of the buffer passed */
+    MQLONG Flags;         /* MQCBCF_* */
+    /* Version 2 */
+    MQLONG ReconnectDelay; /* Milliseconds before reconnecting */
+} MQCBC;
+typedef MQCBC *PMQCBC;
+
+#define MQCBCT_START_CALL 1
+#define MQCBCT_STOP_CALL 2
+#define MQCBCT_REGISTER_CALL 3
+#define MQCBCT_DEREGISTER_CALL 4
+#define MQCBCT_EVENT_CALL 5
+#define MQCBCT_MSG_REMOVED 6
+#define MQCBCT_MSG_NOT_REMOVED 7
+#define MQCBCT_MC_EVENT_CALL 8
+#define MQCS_NONE 0
+#define MQCS_SUSPENDED_TEMPORARY 1
+#define MQCS_SUSPENDED_USER_ACTION 2
+#define MQCS_SUSPENDED 3
+#define MQCS_STOPPED 4
+#define MQCBCF_NONE 0x00000000
+#define MQCBCF_READA_BUFFER_EMPTY 0x00000001
+
+/* The function an MQCBD names */
+typedef void MQCB_FUNCTION(MQHCONN Hconn, PMQVOID pMsgDesc, PMQVOID pGetMsgOpts, PMQVOID pBuffer,
+                           PMQCBC pContext);
+typedef MQCB_FUNCTION *PMQCB_FUNCTION;
+
+#define MQCTLO_STRUC_ID "CTLO"
+#define MQCTLO_STRUC_ID_ARRAY 'C', 'T', 'L', 'O'
+#define MQCTLO_VERSION_1 1
+#define MQCTLO_CURRENT_VERSION 1
+#define MQCTLO_LENGTH_1 24
+#define MQCTLO_CURRENT_LENGTH 24
+
+typedef struct tagMQCTLO {
+    MQCHAR4 StrucId;      /* "CTLO" */
+    MQLONG Version;       /* MQCTLO_VERSION_1 */
+    MQLONG Options;       /* MQCTLO_* */
+    MQLONG Reserved;      /* Reserved */
+    MQPTR ConnectionArea; /* Passed to every callback in MQCBC */
+} MQCTLO;
+typedef MQCTLO *PMQCTLO;
+
+#define MQCTLO_NONE 0x00000000
+#define MQCTLO_THREAD_AFFINITY 0x00000001
+#define MQCTLO_FAIL_IF_QUIESCING 0x00002000
+#define MQCTLO_DEFAULT {MQCTLO_STRUC_ID_ARRAY}, MQCTLO_VERSION_1, MQCTLO_NONE, 0, NULL
+
+/* MQCB and MQCTL operations */
+#define MQOP_START 0x00000001
+#define MQOP_START_WAIT 0x00000002
+#define MQOP_STOP 0x00000004
+#define MQOP_REGISTER 0x00000100
+#define MQOP_DEREGISTER 0x00000200
+#define MQOP_SUSPEND 0x00010000
+#define MQOP_RESUME 0x00020000
+
+/* Embedded PCF header (MQEPH), whose constants programs reading dead-letter and PCF data use */
+#define MQEPH_STRUC_ID "EPH "
+#define MQEPH_VERSION_1 1
+#define MQEPH_CURRENT_VERSION 1
+#define MQEPH_STRUC_LENGTH_FIXED 68
+#define MQEPH_NONE 0x00000000
+#define MQEPH_CCSID_EMBEDDED 0x00000001
 
 /* ---- MQBO: begin options (MQBEGIN) ----------------------------------------------------- */
 
@@ -994,6 +1235,7 @@ typedef MQBO *PMQBO;
 #define MQIA_LAST 2000
 #define MQCA_FIRST 2001
 #define MQCA_LAST 4000
+#define MQIA_CODED_CHAR_SET_ID 2
 #define MQIA_CURRENT_Q_DEPTH 3
 #define MQIA_DEF_PERSISTENCE 5
 #define MQIA_DEF_PRIORITY 6
@@ -1004,8 +1246,11 @@ typedef MQBO *PMQBO;
 #define MQIA_MAX_Q_DEPTH 15
 #define MQIA_OPEN_INPUT_COUNT 17
 #define MQIA_OPEN_OUTPUT_COUNT 18
+#define MQIA_NAME_COUNT 19
 #define MQIA_Q_TYPE 20
 #define MQIA_BACKOUT_THRESHOLD 22
+#define MQIA_COMMAND_LEVEL 31
+#define MQIA_PLATFORM 32
 #define MQIA_MAX_UNCOMMITTED_MSGS 33
 #define MQCA_BACKOUT_REQ_Q_NAME 2019
 #define MQCA_BASE_Q_NAME 2002
@@ -1013,6 +1258,58 @@ typedef MQBO *PMQBO;
 #define MQCA_Q_MGR_NAME 2015
 #define MQCA_Q_NAME 2016
 #define MQCA_DEAD_LETTER_Q_NAME 2006
+#define MQCA_APPL_ID 2001
+#define MQCA_COMMAND_INPUT_Q_NAME 2003
+#define MQCA_CREATION_DATE 2004
+#define MQCA_CREATION_TIME 2005
+#define MQCA_ENV_DATA 2007
+#define MQCA_INITIATION_Q_NAME 2008
+#define MQCA_NAMELIST_DESC 2009
+#define MQCA_NAMELIST_NAME 2010
+#define MQCA_PROCESS_DESC 2011
+#define MQCA_PROCESS_NAME 2012
+#define MQCA_Q_MGR_DESC 2014
+#define MQCA_REMOTE_Q_MGR_NAME 2017
+#define MQCA_REMOTE_Q_NAME 2018
+#define MQCA_NAMES 2020
+#define MQCA_USER_DATA 2021
+#define MQCA_STORAGE_CLASS 2022
+#define MQCA_TRIGGER_DATA 2023
+#define MQCA_XMIT_Q_NAME 2024
+#define MQCA_DEF_XMIT_Q_NAME 2025
+#define MQCA_CHANNEL_AUTO_DEF_EXIT 2026
+#define MQCA_ALTERATION_DATE 2027
+#define MQCA_ALTERATION_TIME 2028
+#define MQCA_CLUSTER_NAME 2029
+#define MQCA_CLUSTER_NAMELIST 2030
+#define MQCA_Q_MGR_IDENTIFIER 2032
+#define MQCA_CLUSTER_WORKLOAD_EXIT 2033
+#define MQCA_CLUSTER_WORKLOAD_DATA 2034
+#define MQCA_REPOSITORY_NAME 2035
+#define MQCA_REPOSITORY_NAMELIST 2036
+#define MQCA_CF_STRUC_NAME 2039
+#define MQCA_QSG_NAME 2040
+#define MQCA_IGQ_USER_ID 2041
+#define MQCA_SSL_KEY_REPOSITORY 2049
+#define MQCA_SSL_CRL_NAMELIST 2050
+#define MQCA_SSL_CRYPTO_HARDWARE 2051
+#define MQCA_DNS_GROUP 2071
+#define MQCA_LU_GROUP_NAME 2072
+#define MQCA_LU_NAME 2073
+#define MQCA_LU62_ARM_SUFFIX 2074
+#define MQCA_TCP_NAME 2075
+#define MQCA_CHINIT_SERVICE_PARM 2076
+#define MQCA_PARENT 2102
+#define MQCA_COMM_INFO_NAME 2110
+#define MQCA_INSTALLATION_DESC 2115
+#define MQCA_INSTALLATION_NAME 2116
+#define MQCA_INSTALLATION_PATH 2117
+#define MQCA_CUSTOM 2119
+#define MQCA_VERSION 2120
+#define MQCA_CERT_LABEL 2121
+#define MQCA_CLUS_CHL_NAME 2124
+#define MQCA_CONN_AUTH 2125
+#define MQCA_QSG_CERT_LABEL 2131
 
 #define MQQA_GET_INHIBITED 1
 #define MQQA_GET_ALLOWED 0
@@ -1022,6 +1319,23 @@ typedef MQBO *PMQBO;
 #define MQQT_MODEL 2
 #define MQQT_ALIAS 3
 #define MQQT_REMOTE 6
+
+/* Platforms (MQIA_PLATFORM): FerryMQ reports MQPL_UNIX */
+#define MQPL_MVS 1
+#define MQPL_OS390 1
+#define MQPL_ZOS 1
+#define MQPL_OS2 2
+#define MQPL_AIX 3
+#define MQPL_UNIX 3
+#define MQPL_OS400 4
+#define MQPL_WINDOWS 5
+#define MQPL_WINDOWS_NT 11
+#define MQPL_NSK 13
+#define MQPL_APPLIANCE 28
+
+/* FIPS (MQSCO FipsRequired) */
+#define MQSSL_FIPS_NO 0
+#define MQSSL_FIPS_YES 1
 
 /* ---- Calls ------------------------------------------------------------------------------ */
 

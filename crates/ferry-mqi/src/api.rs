@@ -352,6 +352,29 @@ unsafe fn client_conn(
 }
 
 /// The local socket's file name in a queue manager's directory.
+const CNO_LOCAL_BINDING: MQLONG = 0x0400;
+const CNO_CLIENT_BINDING: MQLONG = 0x0800;
+
+/// MQ_CONNECT_TYPE (LOCAL or CLIENT), upper-cased.
+fn connect_type() -> Option<String> {
+    std::env::var("MQ_CONNECT_TYPE")
+        .ok()
+        .map(|t| t.trim().to_ascii_uppercase())
+        .filter(|t| !t.is_empty())
+}
+
+/// Which way `libmqm_r` connects: as a client when MQCNO_CLIENT_BINDING or
+/// MQ_CONNECT_TYPE=CLIENT asks, as MQ's server library does; `libmqic_r` always as a client.
+fn binding(mode: Mode, cno_options: MQLONG) -> Mode {
+    if mode == Mode::Local
+        && (cno_options & CNO_CLIENT_BINDING != 0 || connect_type().as_deref() == Some("CLIENT"))
+    {
+        Mode::Client
+    } else {
+        mode
+    }
+}
+
 fn ferry_server_socket() -> &'static str {
     "ferry.sock"
 }
@@ -416,9 +439,26 @@ pub unsafe fn connx(mode: Mode, name: *const u8, cno: *const MQCNO, hconn: *mut 
             }
         }
     }
+    let cno_options = if cno.is_null() { 0 } else { (*cno).Options };
     let ep = match client_channel {
         Some(ep) => ep,
-        None => endpoint(mode, &qmgr)?,
+        None => endpoint(binding(mode, cno_options), &qmgr).or_else(|rc| {
+            // As MQ's server library does on a machine without that queue manager: with no
+            // local one to bind to and an MQSERVER set (and no local binding demanded), connect
+            // as a client.
+            let local_only =
+                cno_options & CNO_LOCAL_BINDING != 0 || connect_type().as_deref() == Some("LOCAL");
+            if mode == Mode::Local
+                && !local_only
+                && (rc.1 == RC_Q_MGR_NOT_AVAILABLE
+                    || (qmgr.is_empty() && rc.1 == RC_Q_MGR_NAME_ERROR))
+                && std::env::var_os("MQSERVER").is_some()
+            {
+                endpoint(Mode::Client, &qmgr)
+            } else {
+                Err(rc)
+            }
+        })?,
     };
     let connection = Connection::connect_with(&ep, &app, &opts).map_err(|e| {
         let rc = Rc::from(e);

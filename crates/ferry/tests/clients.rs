@@ -131,3 +131,83 @@ fn pymqi_from_pypi_builds_against_the_headers_and_its_examples_run() {
     );
     assert!(out.contains("pymqi examples: all passed"), "{out}");
 }
+
+/// One way of running the Go program: what it shows, its arguments, its environment.
+type Run<'a> = (&'a str, Vec<String>, Vec<(&'a str, String)>);
+
+#[test]
+#[ignore = "needs the Go module proxy once and a Go toolchain; .ci/run runs it"]
+fn mq_golang_builds_with_cgo_against_the_headers_and_puts_and_gets() {
+    let server = Server::start("mqgo", &[]);
+    let work = server.root.join("mqgo");
+    let prefix = work.join("prefix");
+    install(&prefix);
+
+    // mq-golang's cgo lines name /opt/mqm; CGO_CFLAGS / CGO_LDFLAGS point it at the prefix
+    // instead (its README's way), and it links -lmqm_r. The module version is pinned in
+    // tests/clients/mqgo/go.mod and go.sum.
+    let exe = work.join("mqgo-test");
+    checked(
+        Command::new("go")
+            .args(["build", "-o"])
+            .arg(&exe)
+            .arg(".")
+            .current_dir(tests_dir().join("mqgo"))
+            .env("CGO_ENABLED", "1")
+            .env("CGO_CFLAGS", format!("-I{}", prefix.join("inc").display()))
+            .env(
+                "CGO_LDFLAGS",
+                format!(
+                    "-L{lib} -Wl,-rpath,{lib}",
+                    lib = prefix.join("lib64").display()
+                ),
+            )
+            .env("GOTOOLCHAIN", "local")
+            .env("GOFLAGS", "-mod=mod"),
+        "building mq-golang v5.6.0 with cgo against FerryMQ's headers",
+    );
+
+    let elsewhere = work.join("no-local-queue-managers");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let runs: [Run; 3] = [
+        (
+            // libmqm_r with no local queue manager of that name and MQSERVER set connects as a
+            // client, as MQ's server library does: how Go users usually connect.
+            "MQSERVER through libmqm_r",
+            vec![],
+            vec![
+                ("FERRY_HOME", elsewhere.display().to_string()),
+                (
+                    "MQSERVER",
+                    format!("DEV.APP.SVRCONN/TCP/{}", conn_name(&server)),
+                ),
+            ],
+        ),
+        (
+            "an MQCD passed to MQCONNX",
+            vec!["-conn".to_owned(), conn_name(&server)],
+            vec![("FERRY_HOME", elsewhere.display().to_string())],
+        ),
+        (
+            "the local socket",
+            vec![],
+            vec![("FERRY_HOME", server.root.display().to_string())],
+        ),
+    ];
+    for (how, args, env) in runs {
+        let mut c = Command::new(&exe);
+        c.args(["-qmgr", &server.qm])
+            .args(&args)
+            .env_remove("MQSERVER")
+            .env_remove("FERRY_CONNECT")
+            .env("FERRY_MQI_LOG", "1") // failing calls' details on stderr, shown on failure
+            // cargo's test environment puts target/debug first on LD_LIBRARY_PATH, where an
+            // older copy of the libraries may lie; the installed ones are the ones under test.
+            .env("LD_LIBRARY_PATH", prefix.join("lib64"));
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let out = checked(&mut c, &format!("mq-golang test program over {how}"));
+        assert!(out.contains("mq-golang: all passed"), "{how}:\n{out}");
+    }
+}

@@ -65,7 +65,10 @@ fn compile(out_dir: &Path, sample: &str, lib: Option<&str>, cpp: bool) -> PathBu
 
 fn run(exe: &Path, args: &[&str], env: &[(&str, String)], stdin: &str) -> (bool, String) {
     let mut c = Command::new(exe);
+    // cargo's test environment may put target/debug, where an older copy of the libraries can
+    // lie, on LD_LIBRARY_PATH ahead of the rpath: name the libraries under test.
     c.args(args)
+        .env("LD_LIBRARY_PATH", lib_dir())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
