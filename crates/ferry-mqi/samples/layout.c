@@ -6,6 +6,8 @@
 #include <string.h>
 #include "cmqc.h"
 #include "cmqxc.h"
+#include "cmqcfc.h"
+#include "cmqbc.h"
 #include "cmqstrc.h"
 
 #if defined(__cplusplus)
@@ -71,6 +73,30 @@ CHECK(offsetof(MQCD, BatchDataLimit) <= MQCD_LENGTH_9, "MQCD v9 length");
 CHECK(offsetof(MQCD, CertificateLabel) == MQCD_LENGTH_10, "MQCD v10 length");
 CHECK(offsetof(MQCD, SPLProtection) == MQCD_LENGTH_11, "MQCD v11 length");
 CHECK(offsetof(MQCD, ConnectionName) == 1024, "MQCD ConnectionName offset");
+/* Asynchronous consumption and balancing (documented 64-bit lengths) */
+CHECK(sizeof(MQCBD) == 168, "MQCBD length");
+CHECK(offsetof(MQCBD, CallbackFunction) == 24, "MQCBD CallbackFunction offset");
+CHECK(offsetof(MQCBC, ReconnectDelay) == 56, "MQCBC v1 length");
+CHECK(sizeof(MQCBC) == 64, "MQCBC v2 length");
+CHECK(sizeof(MQCTLO) == 24, "MQCTLO length");
+CHECK(sizeof(MQBNO) == 20, "MQBNO length");
+/* PCF (cmqcfc.h): fixed parts as documented */
+CHECK(sizeof(MQCFH) == 36, "MQCFH length");
+CHECK(sizeof(MQCFIN) == 16, "MQCFIN length");
+CHECK(sizeof(MQCFIN64) == 24, "MQCFIN64 length");
+CHECK(sizeof(MQCFGR) == 16, "MQCFGR length");
+CHECK(sizeof(MQCFIF) == 20, "MQCFIF length");
+CHECK(offsetof(MQCFST, String) == 20, "MQCFST fixed length");
+CHECK(offsetof(MQCFSL, Strings) == 24, "MQCFSL fixed length");
+CHECK(offsetof(MQCFBS, String) == 16, "MQCFBS fixed length");
+CHECK(offsetof(MQCFIL, Values) == 16, "MQCFIL fixed length");
+CHECK(offsetof(MQCFIL64, Values) == 16, "MQCFIL64 fixed length");
+CHECK(offsetof(MQCFSF, FilterValue) == 24, "MQCFSF fixed length");
+CHECK(offsetof(MQCFBF, FilterValue) == 20, "MQCFBF fixed length");
+/* Elementary types */
+CHECK(sizeof(MQINT8) == 1 && sizeof(MQINT16) == 2 && sizeof(MQINT32) == 4 &&
+          sizeof(MQFLOAT32) == 4 && sizeof(MQFLOAT64) == 8 && sizeof(MQHBAG) == 4,
+      "elementary type sizes");
 
 int main(void) {
     MQMD md = {MQMD_DEFAULT};
@@ -92,6 +118,19 @@ int main(void) {
     (void)sco;
     MQSRO sro = {MQSRO_DEFAULT};
     MQBO bo = {MQBO_DEFAULT};
+    MQCBD cbd = {MQCBD_DEFAULT};
+    MQCTLO ctlo = {MQCTLO_DEFAULT};
+    MQBNO bno = {MQBNO_DEFAULT};
+    MQCFH cfh = {MQCFH_DEFAULT};
+    MQCFIN cfin = {MQCFIN_DEFAULT};
+    MQCFST cfst = {MQCFST_DEFAULT};
+    (void)cbd;
+    (void)ctlo;
+    (void)bno;
+    (void)cfin;
+    (void)cfst;
+    if (cfh.StrucLength != MQCFH_STRUC_LENGTH || strcmp(MQCMD_STR(MQCMD_INQUIRE_Q), "MQCMD_INQUIRE_Q") != 0)
+        return 1;
     (void)cd;
     (void)sd;
     (void)sro;

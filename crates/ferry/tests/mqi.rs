@@ -1,5 +1,5 @@
 //! The MQI-compatible C interface end to end: C programs in the spirit of IBM's samples
-//! (crates/ferry-mqi/samples: put, get, request/reply, message properties, layouts), compiled against `cmqc.h` with `-Wall -Wextra -Werror` (the
+//! (crates/ferry-mqi/samples: put, get, browse, request/reply, message properties, layouts), compiled against `cmqc.h` with `-Wall -Wextra -Werror` (the
 //! layout checks also as C++), run against a real `ferry qm start` through both libraries —
 //! libmqm_r.so over the local socket, libmqic_r.so over tcp from MQSERVER.
 
@@ -153,6 +153,22 @@ fn c_samples_put_get_and_request_reply_through_both_libraries() {
         "first line\nsecond line\n",
     );
     assert!(ok && text.contains("put 2 messages"), "{text}");
+    // Browse (both libraries) shows them and leaves them.
+    for (lib, env) in [("mqm_r", &local[..]), ("mqic_r", &client[..])] {
+        let browse = compile(&out, "browse", Some(lib), false);
+        let args: &[&str] = if lib == "mqm_r" {
+            &["DEV.QUEUE.1", "QM1"]
+        } else {
+            &["DEV.QUEUE.1"]
+        };
+        let (ok, text) = run(&browse, args, env, "");
+        assert!(
+            ok && text.contains("data 'first line'")
+                && text.contains("data 'second line'")
+                && text.contains("browsed 2 messages; depth still 2"),
+            "{lib}: {text}"
+        );
+    }
     let (ok, text) = run(&get, &["DEV.QUEUE.1", "QM1"], &local, "");
     assert!(ok, "{text}");
     assert!(text.starts_with("first line\nsecond line\n"), "{text}");
