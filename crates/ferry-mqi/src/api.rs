@@ -39,8 +39,8 @@ const HCONN_UNUSABLE: MQLONG = -1;
 const HOBJ_UNUSABLE: MQLONG = -1;
 
 // Reason codes the MQI layer itself reports (the rest come from the queue manager).
-const RC_BUFFER_ERROR: u32 = 2004;
-const RC_BUFFER_LENGTH_ERROR: u32 = 2005;
+pub(crate) const RC_BUFFER_ERROR: u32 = 2004;
+pub(crate) const RC_BUFFER_LENGTH_ERROR: u32 = 2005;
 const RC_CHAR_ATTR_LENGTH_ERROR: u32 = 2006;
 const RC_CHAR_ATTRS_TOO_SHORT: u32 = 2008;
 const RC_DATA_LENGTH_ERROR: u32 = 2010;
@@ -50,7 +50,7 @@ const RC_INT_ATTR_COUNT_ERROR: u32 = 2021;
 const RC_INT_ATTR_COUNT_TOO_SMALL: u32 = 2022;
 const RC_MD_ERROR: u32 = 2026;
 const RC_OD_ERROR: u32 = 2044;
-const RC_OPTIONS_ERROR: u32 = 2046;
+pub(crate) const RC_OPTIONS_ERROR: u32 = 2046;
 const RC_PERSISTENCE_ERROR: u32 = 2047;
 const RC_PRIORITY_ERROR: u32 = 2050;
 const RC_Q_MGR_NAME_ERROR: u32 = 2058;

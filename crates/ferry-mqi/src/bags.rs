@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::sync::{LazyLock, Mutex};
 
-use crate::api::{Outcome, Rc};
+use crate::api::{Outcome, Rc, RC_BUFFER_ERROR, RC_BUFFER_LENGTH_ERROR, RC_OPTIONS_ERROR};
 use crate::structs::MQLONG;
 
 /// Bags one process may hold at once.
@@ -42,11 +42,7 @@ const MQCA_RANGE: std::ops::RangeInclusive<MQLONG> = 2001..=4000;
 /// MQCFOP_* operators a filter may use.
 const OPERATORS: [MQLONG; 12] = [1, 2, 3, 4, 5, 6, 10, 13, 18, 21, 26, 29];
 
-const RC_BUFFER_ERROR: u32 = 2004;
-const RC_BUFFER_LENGTH_ERROR: u32 = 2005;
-const RC_OPTIONS_ERROR: u32 = 2046;
 const RC_STORAGE_NOT_AVAILABLE: u32 = 2071;
-const RC_FUNCTION_NOT_SUPPORTED: u32 = 2298;
 const RC_SYSTEM_ITEM_NOT_ALTERABLE: u32 = 2302;
 const RC_SELECTOR_OUT_OF_RANGE: u32 = 2304;
 const RC_SELECTOR_NOT_UNIQUE: u32 = 2305;
@@ -640,12 +636,6 @@ pub unsafe fn pad(s: *const u8, len: MQLONG, buf: *mut u8) -> Outcome {
     }
     let value = std::ffi::CStr::from_ptr(s.cast()).to_bytes().to_vec();
     copy_out(&value, len, buf, std::ptr::null_mut(), b' ')
-}
-
-/// The command calls (mqExecute, mqPutBag, mqGetBag, mqBagToBuffer, mqBufferToBag): FerryMQ has
-/// no PCF command server yet.
-pub fn command_not_supported() -> Outcome {
-    Err(Rc::failed(RC_FUNCTION_NOT_SUPPORTED))
 }
 
 #[cfg(test)]
