@@ -55,12 +55,56 @@ fn persistent_server(dir: &Path) -> InProcessServer {
 
 fn persistent(n: u64) -> Message {
     // FERRY_BENCH_NONPERSISTENT=1: the same workloads without the log, to see its cost.
-    let p = if std::env::var_os("FERRY_BENCH_NONPERSISTENT").is_some() {
-        Persistence::NotPersistent
-    } else {
-        Persistence::Persistent
-    };
+    static PERSISTENCE: std::sync::OnceLock<Persistence> = std::sync::OnceLock::new();
+    let p = *PERSISTENCE.get_or_init(|| {
+        if std::env::var_os("FERRY_BENCH_NONPERSISTENT").is_some() {
+            Persistence::NotPersistent
+        } else {
+            Persistence::Persistent
+        }
+    });
     Message::new(Bytes::from(payload(MSG_LEN, n))).with_persistence(p)
+}
+
+/// `putters` synchronous putters as tasks of the async client on one thread (the way an async
+/// application runs them), each its own local connection and socket, each waiting for its put
+/// before the next. Puts/s.
+fn putters_async(endpoint: &str, putters: usize, d: Duration) -> f64 {
+    use ferry_client::{AsyncConnection, ClientOptions};
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let mut conns = Vec::new();
+        for p in 0..putters {
+            let c = AsyncConnection::connect(endpoint, &format!("putter{p}"), &ClientOptions::default())
+                .await
+                .unwrap();
+            conns.push(c);
+        }
+        let start = Instant::now();
+        let tasks: Vec<_> = conns
+            .into_iter()
+            .map(|mut c| {
+                tokio::spawn(async move {
+                    let h = c.open_queue("BENCH.Q", OpenOptions::output()).await.unwrap();
+                    let mut n = 0u64;
+                    while start.elapsed() < d {
+                        c.put(h, persistent(n), &PutOptions::default()).await.unwrap();
+                        n += 1;
+                    }
+                    c.disconnect().await.unwrap();
+                    n
+                })
+            })
+            .collect();
+        let mut total = 0;
+        for t in tasks {
+            total += t.await.unwrap();
+        }
+        total as f64 / start.elapsed().as_secs_f64()
+    })
 }
 
 /// `putters` synchronous putters of 2 KB persistent messages outside syncpoint. Puts/s.
@@ -237,6 +281,14 @@ fn main() {
                 "  16 putters: {:.1} records per sync",
                 (after.records - before.records) as f64
                     / (after.syncs - before.syncs).max(1) as f64
+            );
+            server.qm.clear_queue("BENCH.Q").unwrap();
+        }
+        if wants("put16a") {
+            add(
+                &mut rows,
+                "put: 16 synchronous putters, async client on one thread".into(),
+                putters_async(&ep, 16, d),
             );
             server.qm.clear_queue("BENCH.Q").unwrap();
         }

@@ -326,6 +326,15 @@ impl Remote {
     /// Reads more bytes into the read buffer. Returns false if none arrived in time (which is
     /// not an error of the connection: the caller decides what silence means).
     fn fill(&mut self, how: Fill) -> MqResult<bool> {
+        loop {
+            // None: a signal (a debugger attaching, a timer) interrupted the read; read again.
+            if let Some(got) = self.fill_once(how)? {
+                return Ok(got);
+            }
+        }
+    }
+
+    fn fill_once(&mut self, how: Fill) -> MqResult<Option<bool>> {
         let r = match how {
             Fill::Now => self.reader.read_now(&mut self.scratch),
             Fill::Within(t) => {
@@ -348,7 +357,7 @@ impl Remote {
             Ok(0) => Err(self.fail("the queue manager closed the connection")),
             Ok(n) => {
                 self.rbuf.extend_from_slice(&self.scratch[..n]);
-                Ok(true)
+                Ok(Some(true))
             }
             Err(e)
                 if matches!(
@@ -356,8 +365,9 @@ impl Remote {
                     std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
                 ) =>
             {
-                Ok(false)
+                Ok(Some(false))
             }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => Ok(None),
             Err(e) => Err(self.fail(e)),
         }
     }

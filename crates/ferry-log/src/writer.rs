@@ -568,17 +568,7 @@ fn preparer(shared: Arc<Shared>, storage: Arc<dyn Storage>) {
             }
         };
         let name = format::extent_name(target);
-        let result = (|| {
-            storage.create(&name)?;
-            let zeros = vec![0u8; (1u64 << 20).min(size) as usize];
-            let mut at = 0;
-            while at < size {
-                let n = (zeros.len() as u64).min(size - at) as usize;
-                storage.write_at(&name, at, &zeros[..n])?;
-                at += n as u64;
-            }
-            storage.sync(&name)
-        })();
+        let result = storage.create_zeroed(&name, size);
         let mut p = lock_prep(&shared);
         p.busy = None;
         match result {
