@@ -78,9 +78,13 @@ fn putters_async(endpoint: &str, putters: usize, d: Duration) -> f64 {
     rt.block_on(async {
         let mut conns = Vec::new();
         for p in 0..putters {
-            let c = AsyncConnection::connect(endpoint, &format!("putter{p}"), &ClientOptions::default())
-                .await
-                .unwrap();
+            let c = AsyncConnection::connect(
+                endpoint,
+                &format!("putter{p}"),
+                &ClientOptions::default(),
+            )
+            .await
+            .unwrap();
             conns.push(c);
         }
         let start = Instant::now();
@@ -88,10 +92,15 @@ fn putters_async(endpoint: &str, putters: usize, d: Duration) -> f64 {
             .into_iter()
             .map(|mut c| {
                 tokio::spawn(async move {
-                    let h = c.open_queue("BENCH.Q", OpenOptions::output()).await.unwrap();
+                    let h = c
+                        .open_queue("BENCH.Q", OpenOptions::output())
+                        .await
+                        .unwrap();
                     let mut n = 0u64;
                     while start.elapsed() < d {
-                        c.put(h, persistent(n), &PutOptions::default()).await.unwrap();
+                        c.put(h, persistent(n), &PutOptions::default())
+                            .await
+                            .unwrap();
                         n += 1;
                     }
                     c.disconnect().await.unwrap();

@@ -456,6 +456,32 @@ mod tests {
     }
 
     #[test]
+    fn zeroed_files_are_all_zeros_and_writable_in_every_storage() {
+        let dir = std::env::temp_dir().join(format!("ferry-storage-z-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let file = FileStorage::new(&dir).unwrap();
+        let mem = MemStorage::new();
+        // Aligned (direct I/O), not a multiple of the chunk, and with an unaligned tail.
+        for len in [4096u64, (3 << 20) + 8192, 10_000] {
+            for s in [&file as &dyn Storage, &mem] {
+                s.create("z").unwrap();
+                s.write_at("z", 0, &vec![7u8; len as usize + 100]).unwrap();
+                s.create_zeroed("z", len).unwrap();
+                assert_eq!(s.len("z").unwrap(), len, "{s:?} {len}");
+                let mut buf = vec![1u8; len as usize];
+                assert_eq!(s.read_at("z", 0, &mut buf).unwrap(), len as usize);
+                assert!(buf.iter().all(|b| *b == 0), "{s:?} {len}: not all zero");
+                s.write_at("z", 100, b"record").unwrap();
+                s.sync("z").unwrap();
+                let mut back = [0u8; 6];
+                s.read_at("z", 100, &mut back).unwrap();
+                assert_eq!(&back, b"record");
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn a_crash_keeps_only_synced_writes() {
         let s = MemStorage::new();
         s.create("a").unwrap();
