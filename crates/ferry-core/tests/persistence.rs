@@ -36,6 +36,67 @@ fn settings() -> PersistSettings {
     }
 }
 
+/// One process's view of a simulated disk. A test "kills" a queue manager by forgetting it, which
+/// leaves its logger and checkpoint threads running; a killed process's threads can no longer
+/// write, so after [`ProcessView::kill`] every call fails, and the disk then loses whatever was
+/// not synced. Without it a forgotten logger could still land its last records in the next
+/// run's log.
+#[derive(Debug)]
+struct ProcessView {
+    disk: Arc<MemStorage>,
+    dead: std::sync::RwLock<bool>,
+}
+
+impl ProcessView {
+    fn new(disk: &Arc<MemStorage>) -> Arc<ProcessView> {
+        Arc::new(ProcessView {
+            disk: disk.clone(),
+            dead: std::sync::RwLock::new(false),
+        })
+    }
+
+    /// The process dies: its threads are cut off from the disk, then unsynced writes are lost.
+    fn kill(&self) {
+        *self.dead.write().unwrap() = true;
+        self.disk.crash();
+    }
+
+    fn alive<T>(&self, op: impl FnOnce(&MemStorage) -> std::io::Result<T>) -> std::io::Result<T> {
+        let dead = self.dead.read().unwrap();
+        if *dead {
+            return Err(std::io::Error::other("the process is dead"));
+        }
+        op(&self.disk)
+    }
+}
+
+impl Storage for ProcessView {
+    fn list(&self) -> std::io::Result<Vec<String>> {
+        self.alive(|d| d.list())
+    }
+    fn len(&self, name: &str) -> std::io::Result<u64> {
+        self.alive(|d| d.len(name))
+    }
+    fn create(&self, name: &str) -> std::io::Result<()> {
+        self.alive(|d| d.create(name))
+    }
+    fn write_at(&self, name: &str, offset: u64, data: &[u8]) -> std::io::Result<()> {
+        self.alive(|d| d.write_at(name, offset, data))
+    }
+    fn read_at(&self, name: &str, offset: u64, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.alive(|d| d.read_at(name, offset, buf))
+    }
+    fn sync(&self, name: &str) -> std::io::Result<()> {
+        self.alive(|d| d.sync(name))
+    }
+    fn remove(&self, name: &str) -> std::io::Result<()> {
+        self.alive(|d| d.remove(name))
+    }
+    fn rename(&self, from: &str, to: &str) -> std::io::Result<()> {
+        self.alive(|d| d.rename(from, to))
+    }
+}
+
 fn open(storage: Arc<dyn Storage>) -> QueueManager {
     QueueManager::open_persistent(config(), storage, settings(), RecoveryMode::Strict)
         .unwrap()
@@ -210,10 +271,11 @@ fn committed_units_of_work_and_definitions_survive_restarts() {
 fn a_unit_of_work_backed_out_at_one_restart_stays_backed_out_at_the_next() {
     // Units of work after a restart must not reuse the ids of those in the log: the second
     // replay would otherwise join the new unit's commit to the old unit's records.
-    let storage = Arc::new(MemStorage::new());
+    let disk = Arc::new(MemStorage::new());
     let queue = || ObjectDescriptor::queue(object_name("DEV.QUEUE.1").unwrap());
     {
-        let qm = open(storage.clone());
+        let run = ProcessView::new(&disk);
+        let qm = open(run.clone());
         let mut s = session(&qm);
         let h = s
             .open(&queue(), OpenOptions::output().with_input())
@@ -227,10 +289,11 @@ fn a_unit_of_work_backed_out_at_one_restart_stays_backed_out_at_the_next() {
         // The process dies: nothing runs on the way out.
         std::mem::forget(s);
         std::mem::forget(qm);
+        run.kill();
     }
-    storage.crash();
     {
-        let qm = open(storage.clone());
+        let run = ProcessView::new(&disk);
+        let qm = open(run.clone());
         let mut s = session(&qm);
         let h = s.open(&queue(), OpenOptions::output()).unwrap();
         s.put(h, persistent("new"), &PutOptions::syncpoint())
@@ -239,9 +302,9 @@ fn a_unit_of_work_backed_out_at_one_restart_stays_backed_out_at_the_next() {
         // The process dies: nothing runs on the way out.
         std::mem::forget(s);
         std::mem::forget(qm);
+        run.kill();
     }
-    storage.crash();
-    let qm = open(storage);
+    let qm = open(disk);
     let got: Vec<String> = drain(&qm, "DEV.QUEUE.1")
         .into_iter()
         .map(|(t, _)| t)
@@ -439,7 +502,8 @@ fn channels_listeners_and_remote_queues_survive_restarts_and_checkpoints() {
     use ferry_core::objects::{ChannelAttrs, ChannelType, ListenerAttrs, RemoteQueueAttrs};
     let storage = Arc::new(MemStorage::new());
     {
-        let qm = open(storage.clone());
+        let run = ProcessView::new(&storage);
+        let qm = open(run.clone());
         let ch = ChannelAttrs {
             channel_type: ChannelType::Sender,
             conn_name: "host(1414)".into(),
@@ -469,8 +533,8 @@ fn channels_listeners_and_remote_queues_survive_restarts_and_checkpoints() {
         .unwrap();
         qm.delete_listener("L1").unwrap();
         std::mem::forget(qm);
+        run.kill();
     }
-    storage.crash();
     let qm = open(storage);
     assert_eq!(qm.channel("TO.QM2").unwrap().conn_name, "host(1414)");
     assert_eq!(qm.listener("L2").unwrap().port, 1515);
