@@ -37,15 +37,28 @@ pub trait Storage: Send + Sync + std::fmt::Debug {
     /// sync has only data to flush.
     fn create_zeroed(&self, name: &str, len: u64) -> io::Result<()> {
         self.create(name)?;
-        let zeros = vec![0u8; (1u64 << 20).min(len) as usize];
-        let mut at = 0;
-        while at < len {
-            let n = (zeros.len() as u64).min(len - at) as usize;
-            self.write_at(name, at, &zeros[..n])?;
-            at += n as u64;
-        }
+        let zeros = vec![0u8; ZERO_CHUNK.min(len as usize)];
+        write_zeros(&zeros, 0..len, |at, b| self.write_at(name, at, b))?;
         self.sync(name)
     }
+}
+
+/// Bytes of zeros written at a time when a file is zero-filled.
+const ZERO_CHUNK: usize = 1 << 20;
+
+/// Writes zeros over `range`, `zeros.len()` bytes at a time, through `write(offset, bytes)`.
+fn write_zeros(
+    zeros: &[u8],
+    range: std::ops::Range<u64>,
+    mut write: impl FnMut(u64, &[u8]) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut at = range.start;
+    while at < range.end {
+        let n = (zeros.len() as u64).min(range.end - at) as usize;
+        write(at, &zeros[..n])?;
+        at += n as u64;
+    }
+    Ok(())
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -138,39 +151,27 @@ impl Storage for FileStorage {
     fn create_zeroed(&self, name: &str, len: u64) -> io::Result<()> {
         use std::os::unix::fs::OpenOptionsExt;
         const ALIGN: usize = 4096;
-        const CHUNK: usize = 1 << 20;
         self.create(name)?;
+        let aligned_len = len - len % ALIGN as u64;
         let direct = OpenOptions::new()
             .write(true)
             .custom_flags(libc::O_DIRECT)
             .open(self.dir.join(name));
-        let aligned_len = len - len % ALIGN as u64;
-        if let (Ok(f), true) = (direct, aligned_len > 0) {
+        // What direct I/O zeroed; the rest (all of it where the file system has no direct I/O,
+        // tmpfs say, and any unaligned tail) goes through the page cache.
+        let mut done = 0;
+        if let Ok(f) = direct {
             // Direct I/O wants an aligned buffer: take the aligned part of a larger one.
-            let buf = vec![0u8; CHUNK + ALIGN];
+            let buf = vec![0u8; ZERO_CHUNK + ALIGN];
             let skip = buf.as_ptr().align_offset(ALIGN);
-            let zeros = &buf[skip..skip + CHUNK];
-            let mut at = 0;
-            let mut result = Ok(());
-            while at < aligned_len && result.is_ok() {
-                let n = (CHUNK as u64).min(aligned_len - at) as usize;
-                result = f.write_all_at(&zeros[..n], at);
-                at += n as u64;
-            }
-            result?;
+            let zeros = &buf[skip..skip + ZERO_CHUNK];
+            write_zeros(zeros, 0..aligned_len, |at, b| f.write_all_at(b, at))?;
             f.sync_data()?;
-        } else if aligned_len > 0 {
-            // No direct I/O here (tmpfs, say): through the page cache.
-            let zeros = vec![0u8; CHUNK];
-            let mut at = 0;
-            while at < aligned_len {
-                let n = (CHUNK as u64).min(aligned_len - at) as usize;
-                self.write_at(name, at, &zeros[..n])?;
-                at += n as u64;
-            }
+            done = aligned_len;
         }
-        if aligned_len < len {
-            self.write_at(name, aligned_len, &vec![0u8; (len - aligned_len) as usize])?;
+        if done < len {
+            let zeros = vec![0u8; ZERO_CHUNK.min((len - done) as usize)];
+            write_zeros(&zeros, done..len, |at, b| self.write_at(name, at, b))?;
         }
         self.sync(name)
     }
