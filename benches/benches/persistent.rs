@@ -286,10 +286,16 @@ fn main() {
                 putters(&ep, 16, d),
             );
             let after = server.qm.persist().unwrap().log().stats();
+            let syncs = (after.syncs - before.syncs).max(1) as f64;
+            let mean_us = |a: &ferry_log::Histogram, b: &ferry_log::Histogram| {
+                1e6 * (a.sum - b.sum) / (a.count - b.count).max(1) as f64
+            };
             eprintln!(
-                "  16 putters: {:.1} records per sync",
-                (after.records - before.records) as f64
-                    / (after.syncs - before.syncs).max(1) as f64
+                "  16 putters: {:.1} records per sync; a batch every {:.0} µs: written in {:.0} µs, synced in {:.0} µs",
+                (after.records - before.records) as f64 / syncs,
+                1e6 * d.as_secs_f64() / syncs,
+                mean_us(&after.write_seconds, &before.write_seconds),
+                mean_us(&after.sync_seconds, &before.sync_seconds),
             );
             server.qm.clear_queue("BENCH.Q").unwrap();
         }

@@ -43,6 +43,10 @@ pub struct LogConfig {
     pub preallocate: bool,
 }
 
+/// The page size the logger pads its writes to (the usual one; on a machine with larger
+/// pages the padding still saves the read of most of them).
+const PAGE: u64 = 4096;
+
 /// Largest extent: record positions are 32-bit offsets.
 pub const MAX_EXTENT_SIZE: u64 = 1 << 30;
 
@@ -632,13 +636,28 @@ impl ExtentWriter {
     }
 
     /// Writes a batch of records at the places their appends chose, one write per run of
-    /// records in the same extent; returns the extents touched (to sync).
-    fn write_batch(&mut self, batch: &[u8], boundaries: &[Boundary]) -> std::io::Result<Vec<u64>> {
+    /// records in the same extent; returns the extents touched and not yet synced (when a
+    /// batch crosses into a new extent, the runs before it are synced first).
+    ///
+    /// The last run is padded with zeros to the end of its page (see [`PAGE`]); `batch` grows
+    /// by that padding.
+    fn write_batch(
+        &mut self,
+        batch: &mut Vec<u8>,
+        boundaries: &[Boundary],
+    ) -> std::io::Result<Vec<u64>> {
         let mut touched = Vec::new();
         let mut i = 0;
         while i < boundaries.len() {
             let first = &boundaries[i];
             if first.extent != self.extent {
+                // The records before this extent are made durable before any of this one's are
+                // written: otherwise a crash could leave this extent's records on disk without
+                // the unsynced ones before them (the kernel writes pages back in any order),
+                // and the gap would read as damage to the live log, not as a torn tail.
+                for n in touched.drain(..) {
+                    self.storage.sync(&format::extent_name(n))?;
+                }
                 self.start_extent(first.extent, first.lsn)?;
             }
             debug_assert_eq!(first.offset, self.offset, "records are placed contiguously");
@@ -647,10 +666,25 @@ impl ExtentWriter {
                 j += 1;
             }
             let end = boundaries.get(j).map_or(batch.len(), |b| b.at);
+            let records_end = first.offset + (end - first.at) as u64;
+            let mut write_end = end;
+            if j == boundaries.len() {
+                // Pad the batch's last page with the zeros already on disk after the tail, so
+                // the write covers whole pages: a buffered write of part of a page that is not
+                // in the page cache must first read that page from the disk, and the pages of
+                // an extent zeroed with direct I/O never are — measured here, that read made
+                // each batch's write take ~100 µs instead of ~20. The next batch starts in the
+                // page this one leaves cached. Never past the extent's prepared length.
+                let padded = records_end.next_multiple_of(PAGE);
+                let limit = self.config.extent_size.max(records_end);
+                let pad = (padded.min(limit) - records_end) as usize;
+                batch.resize(batch.len() + pad, 0);
+                write_end = batch.len();
+            }
             let name = format::extent_name(self.extent);
             self.storage
-                .write_at(&name, first.offset, &batch[first.at..end])?;
-            self.offset = first.offset + (end - first.at) as u64;
+                .write_at(&name, first.offset, &batch[first.at..write_end])?;
+            self.offset = records_end;
             if !touched.contains(&self.extent) {
                 touched.push(self.extent);
             }
@@ -661,8 +695,14 @@ impl ExtentWriter {
 }
 
 fn logger(shared: Arc<Shared>, mut writer: ExtentWriter) {
+    // The buffers of the batch being written; swapped with the shared ones at each turn, so
+    // appenders fill buffers that already have their capacity instead of growing new ones.
+    let mut batch = Vec::new();
+    let mut boundaries = Vec::new();
     loop {
-        let (batch, boundaries, last_lsn) = {
+        batch.clear();
+        boundaries.clear();
+        let last_lsn = {
             let mut st = lock(&shared);
             while st.pending.is_empty() && !st.stop {
                 st.logger_idle = true;
@@ -672,30 +712,29 @@ fn logger(shared: Arc<Shared>, mut writer: ExtentWriter) {
             if st.pending.is_empty() && st.stop {
                 return;
             }
-            let last = st.next_lsn - 1;
-            (
-                std::mem::take(&mut st.pending),
-                std::mem::take(&mut st.boundaries),
-                last,
-            )
+            std::mem::swap(&mut st.pending, &mut batch);
+            std::mem::swap(&mut st.boundaries, &mut boundaries);
+            st.next_lsn - 1
         };
         let started = Instant::now();
         let mut synced_at = started;
-        let result = writer.write_batch(&batch, &boundaries).and_then(|touched| {
-            let written = Instant::now();
-            // Written records can be read back before they are synced.
-            let mut st = lock(&shared);
-            st.written = (writer.extent, writer.offset);
-            st.write_seconds
-                .observe(written.duration_since(started).as_secs_f64());
-            drop(st);
-            shared.done.notify_all();
-            synced_at = written;
-            for n in touched {
-                writer.storage.sync(&format::extent_name(n))?;
-            }
-            Ok(())
-        });
+        let result = writer
+            .write_batch(&mut batch, &boundaries)
+            .and_then(|touched| {
+                let written = Instant::now();
+                // Written records can be read back before they are synced.
+                let mut st = lock(&shared);
+                st.written = (writer.extent, writer.offset);
+                st.write_seconds
+                    .observe(written.duration_since(started).as_secs_f64());
+                drop(st);
+                shared.done.notify_all();
+                synced_at = written;
+                for n in touched {
+                    writer.storage.sync(&format::extent_name(n))?;
+                }
+                Ok(())
+            });
         let mut st = lock(&shared);
         let woken: Vec<Waker>;
         match result {
