@@ -113,6 +113,9 @@ struct State {
     logger_idle: bool,
     /// Async waiters: woken once their LSN is durable (or the log fails).
     wakers: Vec<(u64, Waker)>,
+    /// Threads blocked on `Shared::done` (durability, room in the buffer, a record written):
+    /// the logger signals it only when there are some, as a signal is a system call.
+    done_waiters: usize,
     /// Syncs done and records covered, for statistics (group-commit batch size).
     syncs: u64,
     records_synced: u64,
@@ -249,6 +252,7 @@ impl Log {
                 stop: false,
                 logger_idle: false,
                 wakers: Vec::new(),
+                done_waiters: 0,
                 syncs: 0,
                 records_synced: 0,
                 write_seconds: Histogram::new(histogram::SECONDS_BUCKETS),
@@ -326,7 +330,7 @@ impl Log {
             if st.pending.is_empty() || st.pending.len() + payload.len() <= config.buffer_size {
                 break;
             }
-            st = self.shared.done.wait(st).unwrap_or_else(|p| p.into_inner());
+            st = wait_done(&self.shared, st);
         }
         let (mut extent, mut offset) = (st.place_extent, st.place_offset);
         if offset > EXTENT_HEADER as u64 && offset + size > config.extent_size {
@@ -381,7 +385,7 @@ impl Log {
             if let Some(e) = &st.failed {
                 return Err(LogError::Io(e.clone()));
             }
-            st = self.shared.done.wait(st).unwrap_or_else(|p| p.into_inner());
+            st = wait_done(&self.shared, st);
         }
     }
 
@@ -424,7 +428,7 @@ impl Log {
                 if let Some(e) = &st.failed {
                     return Err(LogError::Io(e.clone()));
                 }
-                st = self.shared.done.wait(st).unwrap_or_else(|p| p.into_inner());
+                st = wait_done(&self.shared, st);
             }
         }
         read_record(self.storage.as_ref(), pos)
@@ -694,6 +698,14 @@ impl ExtentWriter {
     }
 }
 
+/// Waits on `done`, counted in `done_waiters` so the logger knows to signal.
+fn wait_done<'a>(shared: &'a Shared, mut st: MutexGuard<'a, State>) -> MutexGuard<'a, State> {
+    st.done_waiters += 1;
+    let mut st = shared.done.wait(st).unwrap_or_else(|p| p.into_inner());
+    st.done_waiters -= 1;
+    st
+}
+
 fn logger(shared: Arc<Shared>, mut writer: ExtentWriter) {
     // The buffers of the batch being written; swapped with the shared ones at each turn, so
     // appenders fill buffers that already have their capacity instead of growing new ones.
@@ -761,8 +773,11 @@ fn logger(shared: Arc<Shared>, mut writer: ExtentWriter) {
                 return;
             }
         }
+        let waiting = st.done_waiters > 0;
         drop(st);
-        shared.done.notify_all();
+        if waiting {
+            shared.done.notify_all();
+        }
         for w in woken {
             w.wake();
         }
