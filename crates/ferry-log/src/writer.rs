@@ -677,7 +677,7 @@ impl ExtentWriter {
                 // the write covers whole pages: a buffered write of part of a page that is not
                 // in the page cache must first read that page from the disk, and the pages of
                 // an extent zeroed with direct I/O never are — measured here, that read made
-                // each batch's write take ~100 µs instead of ~20. The next batch starts in the
+                // each batch's write take ~75 µs instead of ~13. The next batch starts in the
                 // page this one leaves cached. Never past the extent's prepared length.
                 let padded = records_end.next_multiple_of(PAGE);
                 let limit = self.config.extent_size.max(records_end);
@@ -739,8 +739,11 @@ fn logger(shared: Arc<Shared>, mut writer: ExtentWriter) {
                 st.written = (writer.extent, writer.offset);
                 st.write_seconds
                     .observe(written.duration_since(started).as_secs_f64());
+                let waiting = st.done_waiters > 0;
                 drop(st);
-                shared.done.notify_all();
+                if waiting {
+                    shared.done.notify_all();
+                }
                 synced_at = written;
                 for n in touched {
                     writer.storage.sync(&format::extent_name(n))?;
