@@ -10,6 +10,10 @@
 //! cost one wake-up per batch rather than one per message.
 //!
 //! Embedded: calls go straight to the engine; a waiting get is a future on the engine's waiter.
+//!
+//! Automatic reconnection (`ClientOptions::reconnect`) works as for the blocking API, with the
+//! same bookkeeping ([`crate::reconnect::Recovery`]); conversations that shared a socket share
+//! its replacement.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU16, Ordering};
@@ -19,8 +23,8 @@ use std::time::{Duration, Instant};
 use bytes::BytesMut;
 use ferry_core::{
     AttrValue, CloseOptions, ConnMode, ConnectOptions, GetAttempt, GetOptions, Got, Hobj, Message,
-    MqError, MqResult, ObjectDescriptor, ObjectName, OpenOptions, PutOptions, PutOutcome, Reason,
-    Selector, Session, Wait,
+    MqError, MqResult, ObjectDescriptor, ObjectName, OpenOptions, PutOptions, PutOutcome,
+    PutResponseMode, Reason, Selector, Session, Wait,
 };
 use ferry_proto::compress::Compression;
 use ferry_proto::{
@@ -31,6 +35,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::conv::{broken, got_of, ok_reply, ConvCore, PutTarget, ReadAheadGet, ReadAheadStep};
+use crate::reconnect::{Backoff, Recovery};
 use crate::remote::AsyncPutStatus;
 use crate::{open_embedded, ClientOptions, EmbeddedQm, Endpoint};
 
@@ -86,10 +91,37 @@ enum Inner {
         session: Session,
         _host: Option<Arc<EmbeddedQm>>,
     },
-    Remote {
-        conv: AsyncConv,
-        mode: ConnMode,
-    },
+    Remote(Box<RemoteConn>),
+}
+
+/// A remote conversation as the application sees it: virtual handles that survive a
+/// reconnection (reconnect.rs), and what is needed to re-establish it.
+#[derive(Debug)]
+struct RemoteConn {
+    conv: AsyncConv,
+    mode: ConnMode,
+    endpoint: Endpoint,
+    app_name: String,
+    opts: ClientOptions,
+    /// The socket this conversation and those sharing it (SHARECNV) use now: the first of them
+    /// to find it broken dials a new one, the others start their conversations on it.
+    socket: Arc<tokio::sync::Mutex<Arc<Link>>>,
+    rec: Recovery,
+}
+
+/// Runs a call on a remote connection's current conversation; a broken connection is
+/// re-established (when reconnection is configured) and the interruption reported.
+macro_rules! on_conv {
+    ($r:expr, $in_uow:expr, |$c:ident| $body:expr) => {{
+        let result = {
+            let $c = &mut $r.conv;
+            $body
+        };
+        match result {
+            Err(e) if e.reason == Reason::ConnectionBroken => Err($r.recover(e, $in_uow).await),
+            other => other,
+        }
+    }};
 }
 
 /// A connection to a queue manager for async code. See the module documentation.
@@ -109,51 +141,31 @@ impl AsyncConnection {
         app_name: &str,
         opts: &ClientOptions,
     ) -> MqResult<AsyncConnection> {
-        let (rd, wr, mode): (
-            Box<dyn AsyncRead + Send + Unpin>,
-            Box<dyn AsyncWrite + Send + Unpin>,
-            ConnMode,
-        ) = match Endpoint::parse(endpoint)? {
-            Endpoint::Embedded(dir) => {
-                let host = open_embedded(&dir)?;
-                let session = host
-                    .queue_manager()
-                    .connect(&ConnectOptions::app(app_name))?;
-                return Ok(AsyncConnection {
-                    inner: Inner::Embedded {
-                        session,
-                        _host: Some(host),
-                    },
-                });
-            }
-            Endpoint::Unix(path) => {
-                let s = tokio::net::UnixStream::connect(&path).await.map_err(|e| {
-                    MqError::new(
-                        Reason::QMgrNotAvailable,
-                        format!(
-                            "cannot connect to {}: {e}; is the queue manager running?",
-                            path.display()
-                        ),
-                    )
-                })?;
-                let (r, w) = s.into_split();
-                (Box::new(r), Box::new(w), ConnMode::Local)
-            }
-            Endpoint::Tcp(addr) => {
-                let s = tcp(&addr).await?;
-                let (r, w) = s.into_split();
-                (Box::new(r), Box::new(w), ConnMode::Tcp)
-            }
-            Endpoint::Tls(addr) => {
-                let s = tls(&addr, opts).await?;
-                let (r, w) = tokio::io::split(s);
-                (Box::new(r), Box::new(w), ConnMode::Tls)
-            }
-        };
-        let link = start_link(rd, wr).await?;
-        let conv = AsyncConv::start(link, 1, app_name, opts).await?;
+        let endpoint = Endpoint::parse(endpoint)?;
+        if let Endpoint::Embedded(dir) = &endpoint {
+            let host = open_embedded(dir)?;
+            let session = host
+                .queue_manager()
+                .connect(&ConnectOptions::app(app_name))?;
+            return Ok(AsyncConnection {
+                inner: Inner::Embedded {
+                    session,
+                    _host: Some(host),
+                },
+            });
+        }
+        let (link, mode) = dial_link(&endpoint, opts).await?;
+        let conv = AsyncConv::start(link.clone(), 1, app_name, opts).await?;
         Ok(AsyncConnection {
-            inner: Inner::Remote { conv, mode },
+            inner: Inner::Remote(Box::new(RemoteConn {
+                conv,
+                mode,
+                endpoint,
+                app_name: app_name.to_owned(),
+                opts: opts.clone(),
+                socket: Arc::new(tokio::sync::Mutex::new(link)),
+                rec: Recovery::default(),
+            })),
         })
     }
 
@@ -175,11 +187,20 @@ impl AsyncConnection {
             Inner::Embedded { session, .. } => {
                 AsyncConnection::embedded(session.queue_manager(), app_name)
             }
-            Inner::Remote { conv, mode } => {
-                let id = conv.link.next_conv.fetch_add(1, Ordering::Relaxed);
-                let conv = AsyncConv::start(conv.link.clone(), id, app_name, opts).await?;
+            Inner::Remote(r) => {
+                let link = r.socket.lock().await.clone();
+                let id = link.next_conv.fetch_add(1, Ordering::Relaxed);
+                let conv = AsyncConv::start(link, id, app_name, opts).await?;
                 Ok(AsyncConnection {
-                    inner: Inner::Remote { conv, mode: *mode },
+                    inner: Inner::Remote(Box::new(RemoteConn {
+                        conv,
+                        mode: r.mode,
+                        endpoint: r.endpoint.clone(),
+                        app_name: app_name.to_owned(),
+                        opts: opts.clone(),
+                        socket: r.socket.clone(),
+                        rec: Recovery::default(),
+                    })),
                 })
             }
         }
@@ -189,7 +210,16 @@ impl AsyncConnection {
     pub fn mode(&self) -> ConnMode {
         match &self.inner {
             Inner::Embedded { .. } => ConnMode::Embedded,
-            Inner::Remote { mode, .. } => *mode,
+            Inner::Remote(r) => r.mode,
+        }
+    }
+
+    /// How many times this connection has been re-established (see
+    /// [`ClientOptions::reconnect`]).
+    pub fn reconnections(&self) -> u64 {
+        match &self.inner {
+            Inner::Embedded { .. } => 0,
+            Inner::Remote(r) => r.rec.reconnections(),
         }
     }
 
@@ -197,7 +227,7 @@ impl AsyncConnection {
     pub fn queue_manager_name(&self) -> ObjectName {
         match &self.inner {
             Inner::Embedded { session, .. } => session.queue_manager().name(),
-            Inner::Remote { conv, .. } => conv.core.qmgr,
+            Inner::Remote(r) => r.conv.core.qmgr,
         }
     }
 
@@ -205,7 +235,7 @@ impl AsyncConnection {
     pub fn compression(&self) -> (Option<Compression>, Option<f64>) {
         match &self.inner {
             Inner::Embedded { .. } => (None, None),
-            Inner::Remote { conv, .. } => conv.core.compression(),
+            Inner::Remote(r) => r.conv.core.compression(),
         }
     }
 
@@ -213,7 +243,7 @@ impl AsyncConnection {
     pub async fn open(&mut self, od: &ObjectDescriptor, opts: OpenOptions) -> MqResult<Hobj> {
         match &mut self.inner {
             Inner::Embedded { session, .. } => session.open(od, opts),
-            Inner::Remote { conv, .. } => conv.open(od, opts).await,
+            Inner::Remote(r) => r.open(od, opts).await,
         }
     }
 
@@ -238,7 +268,7 @@ impl AsyncConnection {
     pub fn queue_name(&self, h: Hobj) -> MqResult<ObjectName> {
         match &self.inner {
             Inner::Embedded { session, .. } => session.queue_name(h),
-            Inner::Remote { conv, .. } => conv.core.queue_name(h),
+            Inner::Remote(r) => r.conv.core.queue_name(r.rec.server(h)?),
         }
     }
 
@@ -246,7 +276,7 @@ impl AsyncConnection {
     pub async fn close(&mut self, h: Hobj, opts: CloseOptions) -> MqResult<()> {
         match &mut self.inner {
             Inner::Embedded { session, .. } => session.close(h, opts),
-            Inner::Remote { conv, .. } => conv.close(h, opts).await,
+            Inner::Remote(r) => r.close(h, opts).await,
         }
     }
 
@@ -254,7 +284,7 @@ impl AsyncConnection {
     pub async fn put(&mut self, h: Hobj, msg: Message, opts: &PutOptions) -> MqResult<PutOutcome> {
         match &mut self.inner {
             Inner::Embedded { session, .. } => session.put(h, msg, opts),
-            Inner::Remote { conv, .. } => conv.put(PutTarget::Handle(h), msg, opts).await,
+            Inner::Remote(r) => r.put(Some(h), None, msg, opts).await,
         }
     }
 
@@ -268,7 +298,7 @@ impl AsyncConnection {
         let od = ObjectDescriptor::queue(ferry_core::object_name(queue)?);
         match &mut self.inner {
             Inner::Embedded { session, .. } => session.put1(&od, msg, opts),
-            Inner::Remote { conv, .. } => conv.put(PutTarget::Object(&od), msg, opts).await,
+            Inner::Remote(r) => r.put(None, Some(&od), msg, opts).await,
         }
     }
 
@@ -276,7 +306,7 @@ impl AsyncConnection {
     pub async fn get(&mut self, h: Hobj, opts: &GetOptions) -> MqResult<Got> {
         match &mut self.inner {
             Inner::Embedded { session, .. } => embedded_get(session, h, opts).await,
-            Inner::Remote { conv, .. } => conv.get(h, opts).await,
+            Inner::Remote(r) => r.get(h, opts).await,
         }
     }
 
@@ -284,10 +314,13 @@ impl AsyncConnection {
     pub async fn inquire(&mut self, h: Hobj, selectors: &[Selector]) -> MqResult<Vec<AttrValue>> {
         match &mut self.inner {
             Inner::Embedded { session, .. } => session.inquire(h, selectors),
-            Inner::Remote { conv, .. } => ConvCore::inquire_result(ok_reply(
-                conv.call(&ConvCore::inquire_request(h, selectors), None)
-                    .await?,
-            )?),
+            Inner::Remote(r) => {
+                let h = r.rec.server(h)?;
+                on_conv!(r, false, |c| ConvCore::inquire_result(ok_reply(
+                    c.call(&ConvCore::inquire_request(h, selectors), None)
+                        .await?
+                )?))
+            }
         }
     }
 
@@ -295,8 +328,12 @@ impl AsyncConnection {
     pub async fn set(&mut self, h: Hobj, values: &[(Selector, AttrValue)]) -> MqResult<()> {
         match &mut self.inner {
             Inner::Embedded { session, .. } => session.set(h, values),
-            Inner::Remote { conv, .. } => {
-                ok_reply(conv.call(&ConvCore::set_request(h, values)?, None).await?).map(|_| ())
+            Inner::Remote(r) => {
+                let h = r.rec.server(h)?;
+                on_conv!(r, false, |c| ok_reply(
+                    c.call(&ConvCore::set_request(h, values)?, None).await?
+                )
+                .map(|_| ()))
             }
         }
     }
@@ -305,8 +342,12 @@ impl AsyncConnection {
     pub async fn commit(&mut self) -> MqResult<()> {
         match &mut self.inner {
             Inner::Embedded { session, .. } => session.commit(),
-            Inner::Remote { conv, .. } => {
-                ok_reply(conv.call(&Request::Commit, None).await?).map(|_| ())
+            Inner::Remote(r) => {
+                r.rec.before_commit()?;
+                let result = on_conv!(r, true, |c| ok_reply(c.call(&Request::Commit, None).await?)
+                    .map(|_| ()));
+                r.rec.ended_uow();
+                result
             }
         }
     }
@@ -315,8 +356,14 @@ impl AsyncConnection {
     pub async fn backout(&mut self) -> MqResult<()> {
         match &mut self.inner {
             Inner::Embedded { session, .. } => session.backout(),
-            Inner::Remote { conv, .. } => {
-                ok_reply(conv.call(&Request::Backout, None).await?).map(|_| ())
+            Inner::Remote(r) => {
+                r.rec.before_backout();
+                let result = on_conv!(r, false, |c| ok_reply(
+                    c.call(&Request::Backout, None).await?
+                )
+                .map(|_| ()));
+                r.rec.ended_uow();
+                result
             }
         }
     }
@@ -325,8 +372,11 @@ impl AsyncConnection {
     pub async fn async_put_status(&mut self) -> MqResult<AsyncPutStatus> {
         match &mut self.inner {
             Inner::Embedded { .. } => Ok(AsyncPutStatus::default()),
-            Inner::Remote { conv, .. } => {
-                ConvCore::status_result(ok_reply(conv.call(&Request::Status, None).await?)?)
+            Inner::Remote(r) => {
+                let s = on_conv!(r, false, |c| ConvCore::status_result(ok_reply(
+                    c.call(&Request::Status, None).await?
+                )?))?;
+                Ok(r.rec.status(s))
             }
         }
     }
@@ -335,7 +385,8 @@ impl AsyncConnection {
     pub async fn disconnect(self) -> MqResult<()> {
         match self.inner {
             Inner::Embedded { session, .. } => session.disconnect(),
-            Inner::Remote { mut conv, .. } => {
+            Inner::Remote(r) => {
+                let mut conv = r.conv;
                 for r in conv.core.final_reports() {
                     conv.send(&r).await?;
                 }
@@ -345,6 +396,152 @@ impl AsyncConnection {
             }
         }
     }
+}
+
+impl RemoteConn {
+    /// After a call met a broken connection: re-establishes the conversation if configured,
+    /// reopens every handle, and returns what the interrupted call reports (reconnect.rs).
+    async fn recover(&mut self, broken: MqError, in_uow: bool) -> MqError {
+        let Some(policy) = self.opts.reconnect.clone() else {
+            return broken;
+        };
+        tracing::warn!(endpoint = ?self.endpoint, error = %broken, "connection lost; reconnecting");
+        let mut backoff = Backoff::new(&policy);
+        loop {
+            match self.redial().await {
+                // The old conversation, dropped here, backs out and disconnects if its socket
+                // is in fact still alive (a call that timed out rather than a dead socket).
+                Ok(conv) => {
+                    self.conv = conv;
+                    break;
+                }
+                Err(e) => match backoff.after_failure(&e) {
+                    Ok(wait) => tokio::time::sleep(wait).await,
+                    Err(gave_up) => return gave_up,
+                },
+            }
+        }
+        let lost_uow = self.rec.reconnected(in_uow);
+        for (id, r) in self.rec.to_reopen() {
+            match self.conv.open(&r.od, r.opts).await {
+                Ok(h) => self.rec.reopened(id, h),
+                Err(e) => {
+                    tracing::error!(error = %e, "a handle could not be reopened after reconnecting");
+                    return e;
+                }
+            }
+        }
+        tracing::info!(attempts_for = ?backoff.elapsed(), "reconnected; handles reopened");
+        Recovery::interrupted(lost_uow)
+    }
+
+    /// A new conversation: on a new socket if this one's is still the current one or the
+    /// current one has closed, else on the socket a sharing conversation already re-dialled.
+    async fn redial(&self) -> MqResult<AsyncConv> {
+        let mut current = self.socket.lock().await;
+        let (link, id) = if Arc::ptr_eq(&current, &self.conv.link) || current.tx.is_closed() {
+            let (link, _) = dial_link(&self.endpoint, &self.opts).await?;
+            *current = link.clone();
+            (link, 1)
+        } else {
+            let id = current.next_conv.fetch_add(1, Ordering::Relaxed);
+            (current.clone(), id)
+        };
+        drop(current);
+        AsyncConv::start(link, id, &self.app_name, &self.opts).await
+    }
+
+    async fn open(&mut self, od: &ObjectDescriptor, opts: OpenOptions) -> MqResult<Hobj> {
+        let server = on_conv!(self, false, |c| c.open(od, opts).await)?;
+        let core = &self.conv.core;
+        self.rec
+            .opened(server, od, opts, || core.queue_name(server))
+    }
+
+    async fn close(&mut self, h: Hobj, opts: CloseOptions) -> MqResult<()> {
+        let server = self.rec.server(h)?;
+        let result = on_conv!(self, false, |c| c.close(server, opts).await);
+        self.rec.closed(h);
+        result
+    }
+
+    /// MQPUT to an open handle, or MQPUT1 to an object.
+    async fn put(
+        &mut self,
+        h: Option<Hobj>,
+        od: Option<&ObjectDescriptor>,
+        msg: Message,
+        opts: &PutOptions,
+    ) -> MqResult<PutOutcome> {
+        let (target, async_default) = match (h, od) {
+            (Some(h), _) => {
+                let server = self.rec.server(h)?;
+                (
+                    PutTarget::Handle(server),
+                    self.conv.core.async_default(server),
+                )
+            }
+            (None, Some(od)) => (PutTarget::Object(od), false),
+            (None, None) => {
+                return Err(MqError::new(
+                    Reason::HobjError,
+                    "a put needs an object handle or an object",
+                ))
+            }
+        };
+        let out = on_conv!(self, opts.syncpoint, |c| c.put(target, msg, opts).await)?;
+        let async_put = opts.response == PutResponseMode::Async
+            || (async_default && opts.response != PutResponseMode::Sync);
+        self.rec.note_put(opts.syncpoint, async_put);
+        Ok(out)
+    }
+
+    async fn get(&mut self, h: Hobj, opts: &GetOptions) -> MqResult<Got> {
+        let server = self.rec.server(h)?;
+        let got = on_conv!(self, opts.syncpoint, |c| c.get(server, opts).await)?;
+        self.rec.note_get(opts.syncpoint);
+        Ok(got)
+    }
+}
+
+/// Opens a socket to a remote endpoint and starts its link.
+async fn dial_link(endpoint: &Endpoint, opts: &ClientOptions) -> MqResult<(Arc<Link>, ConnMode)> {
+    let (rd, wr, mode): (
+        Box<dyn AsyncRead + Send + Unpin>,
+        Box<dyn AsyncWrite + Send + Unpin>,
+        ConnMode,
+    ) = match endpoint {
+        Endpoint::Embedded(_) => {
+            return Err(MqError::new(
+                Reason::UnexpectedError,
+                "an embedded endpoint has no socket",
+            ))
+        }
+        Endpoint::Unix(path) => {
+            let s = tokio::net::UnixStream::connect(path).await.map_err(|e| {
+                MqError::new(
+                    Reason::QMgrNotAvailable,
+                    format!(
+                        "cannot connect to {}: {e}; is the queue manager running?",
+                        path.display()
+                    ),
+                )
+            })?;
+            let (r, w) = s.into_split();
+            (Box::new(r), Box::new(w), ConnMode::Local)
+        }
+        Endpoint::Tcp(addr) => {
+            let s = tcp(addr).await?;
+            let (r, w) = s.into_split();
+            (Box::new(r), Box::new(w), ConnMode::Tcp)
+        }
+        Endpoint::Tls(addr) => {
+            let s = tls(addr, opts).await?;
+            let (r, w) = tokio::io::split(s);
+            (Box::new(r), Box::new(w), ConnMode::Tls)
+        }
+    };
+    Ok((start_link(rd, wr).await?, mode))
 }
 
 async fn embedded_get(session: &mut Session, h: Hobj, opts: &GetOptions) -> MqResult<Got> {

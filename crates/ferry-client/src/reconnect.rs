@@ -50,19 +50,17 @@ impl Default for ReconnectOptions {
 
 /// How a handle was opened, to open it again.
 #[derive(Debug, Clone)]
-struct Reopen {
-    server: Hobj,
-    od: ObjectDescriptor,
-    opts: OpenOptions,
+pub(crate) struct Reopen {
+    pub server: Hobj,
+    pub od: ObjectDescriptor,
+    pub opts: OpenOptions,
 }
 
-/// A remote conversation that survives the loss of its connection.
-#[derive(Debug)]
-pub(crate) struct Reconnecting {
-    remote: Remote,
-    endpoint: Endpoint,
-    app_name: String,
-    opts: ClientOptions,
+/// What a reconnecting conversation must remember across connections, whichever transport
+/// carries it (blocking [`Reconnecting`] or the async API): virtual handles, whether a unit of
+/// work is in progress, unconfirmed async puts.
+#[derive(Debug, Default)]
+pub(crate) struct Recovery {
     handles: HashMap<u32, Reopen>,
     next_handle: u32,
     /// A put or get in syncpoint succeeded since the last commit or backout.
@@ -76,6 +74,189 @@ pub(crate) struct Reconnecting {
     reconnections: u64,
 }
 
+impl Recovery {
+    /// How many times the conversation has been re-established.
+    pub fn reconnections(&self) -> u64 {
+        self.reconnections
+    }
+
+    /// The server's handle behind an application handle.
+    pub fn server(&self, h: Hobj) -> MqResult<Hobj> {
+        self.handles.get(&h.0).map(|r| r.server).ok_or_else(|| {
+            MqError::new(
+                Reason::HobjError,
+                format!("object handle {} is not open on this connection", h.0),
+            )
+        })
+    }
+
+    /// Records a handle the server opened; `resolved` is the queue's name as opened, so a
+    /// dynamic queue is reopened under the name it was given and reply-to names stay valid.
+    pub fn opened(
+        &mut self,
+        server: Hobj,
+        od: &ObjectDescriptor,
+        opts: OpenOptions,
+        resolved: impl FnOnce() -> MqResult<ObjectName>,
+    ) -> MqResult<Hobj> {
+        let od = match od {
+            ObjectDescriptor::Queue {
+                name,
+                dynamic_name: Some(_),
+            } => ObjectDescriptor::Queue {
+                name: *name,
+                dynamic_name: Some(resolved()?.to_string()),
+            },
+            other => other.clone(),
+        };
+        self.next_handle = self.next_handle.max(1);
+        let id = self.next_handle;
+        self.next_handle += 1;
+        self.handles.insert(id, Reopen { server, od, opts });
+        Ok(Hobj(id))
+    }
+
+    /// Closed is closed: even if the connection broke meanwhile, the handle is gone.
+    pub fn closed(&mut self, h: Hobj) {
+        self.handles.remove(&h.0);
+    }
+
+    pub fn note_put(&mut self, syncpoint: bool, async_put: bool) {
+        self.uow_active |= syncpoint;
+        if async_put {
+            self.async_unconfirmed += 1;
+        }
+    }
+
+    pub fn note_get(&mut self, syncpoint: bool) {
+        self.uow_active |= syncpoint;
+    }
+
+    /// Before a commit: a unit of work a lost connection took with it cannot be committed.
+    pub fn before_commit(&mut self) -> MqResult<()> {
+        if std::mem::take(&mut self.uow_lost) {
+            return Err(MqError::new(
+                Reason::BackedOut,
+                "the connection was lost and re-established since this unit of work began; it was backed out",
+            ));
+        }
+        Ok(())
+    }
+
+    /// After a commit or backout, whatever its outcome: no unit of work is in progress.
+    pub fn ended_uow(&mut self) {
+        self.uow_active = false;
+    }
+
+    /// Before a backout: backing out a lost unit of work is what the application wanted anyway.
+    pub fn before_backout(&mut self) {
+        self.uow_lost = false;
+    }
+
+    /// Adds async puts that a lost connection took with it to a status call's counts.
+    pub fn status(&mut self, mut s: AsyncPutStatus) -> AsyncPutStatus {
+        let lost = std::mem::take(&mut self.async_lost);
+        self.async_unconfirmed = 0;
+        if lost > 0 {
+            s.failed += lost;
+            s.first_failure.get_or_insert_with(|| {
+                MqError::new(
+                    Reason::CallInterrupted,
+                    format!("{lost} async puts were in flight when the connection was lost; they may or may not have arrived"),
+                )
+            });
+        }
+        s
+    }
+
+    /// A new connection replaced a broken one: returns whether a unit of work was lost with it.
+    pub fn reconnected(&mut self, in_uow: bool) -> bool {
+        self.reconnections += 1;
+        self.async_lost += std::mem::take(&mut self.async_unconfirmed);
+        let lost_uow = self.uow_active || in_uow;
+        self.uow_active = false;
+        self.uow_lost |= lost_uow;
+        lost_uow
+    }
+
+    /// The handles to reopen on a new connection, oldest first.
+    pub fn to_reopen(&self) -> Vec<(u32, Reopen)> {
+        let mut v: Vec<(u32, Reopen)> = self.handles.iter().map(|(k, r)| (*k, r.clone())).collect();
+        v.sort_unstable_by_key(|(k, _)| *k);
+        v
+    }
+
+    pub fn reopened(&mut self, id: u32, server: Hobj) {
+        if let Some(e) = self.handles.get_mut(&id) {
+            e.server = server;
+        }
+    }
+
+    /// What the call that met the broken connection reports once it has been re-established.
+    pub fn interrupted(lost_uow: bool) -> MqError {
+        if lost_uow {
+            MqError::new(
+                Reason::BackedOut,
+                "the connection was lost and re-established; the unit of work in progress was backed out",
+            )
+        } else {
+            MqError::new(
+                Reason::CallInterrupted,
+                "the connection was lost during this call and re-established",
+            )
+        }
+    }
+}
+
+/// The waits between reconnection attempts, and when to give up.
+#[derive(Debug)]
+pub(crate) struct Backoff {
+    policy: ReconnectOptions,
+    started: Instant,
+    next: Duration,
+}
+
+impl Backoff {
+    pub fn new(policy: &ReconnectOptions) -> Backoff {
+        Backoff {
+            policy: policy.clone(),
+            started: Instant::now(),
+            next: policy.initial_backoff,
+        }
+    }
+
+    /// After a failed attempt: how long to wait before the next, or the error to give up with.
+    pub fn after_failure(&mut self, e: &MqError) -> MqResult<Duration> {
+        if self.started.elapsed() + self.next > self.policy.timeout {
+            tracing::error!(error = %e, "reconnection gave up");
+            return Err(MqError::new(
+                Reason::ReconnectFailed,
+                format!(
+                    "the connection was lost and could not be re-established within {:?}: {}",
+                    self.policy.timeout, e.detail
+                ),
+            ));
+        }
+        let wait = self.next;
+        self.next = (self.next * 2).min(self.policy.max_backoff);
+        Ok(wait)
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+}
+
+/// A remote conversation that survives the loss of its connection.
+#[derive(Debug)]
+pub(crate) struct Reconnecting {
+    remote: Remote,
+    endpoint: Endpoint,
+    app_name: String,
+    opts: ClientOptions,
+    rec: Recovery,
+}
+
 impl Reconnecting {
     pub fn connect(endpoint: Endpoint, app_name: &str, opts: &ClientOptions) -> MqResult<Self> {
         let remote = dial(&endpoint, app_name, opts)?;
@@ -84,13 +265,7 @@ impl Reconnecting {
             endpoint,
             app_name: app_name.to_owned(),
             opts: opts.clone(),
-            handles: HashMap::new(),
-            next_handle: 1,
-            uow_active: false,
-            uow_lost: false,
-            async_unconfirmed: 0,
-            async_lost: 0,
-            reconnections: 0,
+            rec: Recovery::default(),
         })
     }
 
@@ -100,16 +275,7 @@ impl Reconnecting {
 
     /// How many times this connection has been re-established.
     pub fn reconnections(&self) -> u64 {
-        self.reconnections
-    }
-
-    fn server(&self, h: Hobj) -> MqResult<Hobj> {
-        self.handles.get(&h.0).map(|r| r.server).ok_or_else(|| {
-            MqError::new(
-                Reason::HobjError,
-                format!("object handle {} is not open on this connection", h.0),
-            )
-        })
+        self.rec.reconnections()
     }
 
     /// Runs `f` on the current connection; on a broken connection, reconnects (if configured)
@@ -126,107 +292,58 @@ impl Reconnecting {
             return broken;
         };
         tracing::warn!(endpoint = ?self.endpoint, error = %broken, "connection lost; reconnecting");
-        let started = Instant::now();
-        let mut backoff = policy.initial_backoff;
+        let mut backoff = Backoff::new(&policy);
         let remote = loop {
             match dial(&self.endpoint, &self.app_name, &self.opts) {
                 Ok(r) => break r,
-                Err(e) if started.elapsed() + backoff > policy.timeout => {
-                    tracing::error!(error = %e, "reconnection gave up");
-                    return MqError::new(
-                        Reason::ReconnectFailed,
-                        format!("the connection was lost and could not be re-established within {:?}: {}", policy.timeout, e.detail),
-                    );
-                }
-                Err(_) => {
-                    std::thread::sleep(backoff);
-                    backoff = (backoff * 2).min(policy.max_backoff);
-                }
+                Err(e) => match backoff.after_failure(&e) {
+                    Ok(wait) => std::thread::sleep(wait),
+                    Err(gave_up) => return gave_up,
+                },
             }
         };
         self.remote = remote;
-        self.reconnections += 1;
-        self.async_lost += std::mem::take(&mut self.async_unconfirmed);
-        let lost_uow = self.uow_active || in_uow;
-        self.uow_active = false;
-        self.uow_lost |= lost_uow;
-        if let Err(e) = self.reopen_all() {
-            tracing::error!(error = %e, "a handle could not be reopened after reconnecting");
-            return e;
-        }
-        tracing::info!(attempts_for = ?started.elapsed(), "reconnected; handles reopened");
-        if lost_uow {
-            MqError::new(
-                Reason::BackedOut,
-                "the connection was lost and re-established; the unit of work in progress was backed out",
-            )
-        } else {
-            MqError::new(
-                Reason::CallInterrupted,
-                "the connection was lost during this call and re-established",
-            )
-        }
-    }
-
-    fn reopen_all(&mut self) -> MqResult<()> {
-        let mut ids: Vec<u32> = self.handles.keys().copied().collect();
-        ids.sort_unstable();
-        for id in ids {
-            let r = self.handles[&id].clone();
-            let h = self.remote.open(&r.od, r.opts)?;
-            if let Some(e) = self.handles.get_mut(&id) {
-                e.server = h;
+        let lost_uow = self.rec.reconnected(in_uow);
+        for (id, r) in self.rec.to_reopen() {
+            match self.remote.open(&r.od, r.opts) {
+                Ok(h) => self.rec.reopened(id, h),
+                Err(e) => {
+                    tracing::error!(error = %e, "a handle could not be reopened after reconnecting");
+                    return e;
+                }
             }
         }
-        Ok(())
+        tracing::info!(attempts_for = ?backoff.elapsed(), "reconnected; handles reopened");
+        Recovery::interrupted(lost_uow)
     }
 
     pub fn open(&mut self, od: &ObjectDescriptor, opts: OpenOptions) -> MqResult<Hobj> {
         let server = self.call(false, |r| r.open(od, opts))?;
-        // A dynamic queue is reopened under the name it was given, so reply-to names stay valid.
-        let od = match od {
-            ObjectDescriptor::Queue {
-                name,
-                dynamic_name: Some(_),
-            } => ObjectDescriptor::Queue {
-                name: *name,
-                dynamic_name: Some(self.remote.queue_name(server)?.to_string()),
-            },
-            other => other.clone(),
-        };
-        let id = self.next_handle;
-        self.next_handle += 1;
-        self.handles.insert(id, Reopen { server, od, opts });
-        Ok(Hobj(id))
+        let remote = &self.remote;
+        self.rec
+            .opened(server, od, opts, || remote.queue_name(server))
     }
 
     pub fn queue_name(&self, h: Hobj) -> MqResult<ObjectName> {
-        self.remote.queue_name(self.server(h)?)
+        self.remote.queue_name(self.rec.server(h)?)
     }
 
     pub fn close(&mut self, h: Hobj, opts: CloseOptions) -> MqResult<()> {
-        let server = self.server(h)?;
+        let server = self.rec.server(h)?;
         let r = self.call(false, |r| r.close(server, opts));
-        // Closed is closed: even if the connection broke meanwhile, the handle is gone.
-        self.handles.remove(&h.0);
+        self.rec.closed(h);
         r
     }
 
-    fn note_put(&mut self, opts: &PutOptions, async_put: bool) {
-        if opts.syncpoint {
-            self.uow_active = true;
-        }
-        if async_put {
-            self.async_unconfirmed += 1;
-        }
-    }
-
     pub fn put(&mut self, h: Hobj, msg: Message, opts: &PutOptions) -> MqResult<PutOutcome> {
-        let server = self.server(h)?;
+        let server = self.rec.server(h)?;
         let out = self.call(opts.syncpoint, |r| r.put(server, msg, opts))?;
         let async_put =
             opts.response == PutResponseMode::Async || self.remote.async_default(server);
-        self.note_put(opts, async_put && opts.response != PutResponseMode::Sync);
+        self.rec.note_put(
+            opts.syncpoint,
+            async_put && opts.response != PutResponseMode::Sync,
+        );
         Ok(out)
     }
 
@@ -237,45 +354,39 @@ impl Reconnecting {
         opts: &PutOptions,
     ) -> MqResult<PutOutcome> {
         let out = self.call(opts.syncpoint, |r| r.put1(od, msg, opts))?;
-        self.note_put(opts, opts.response == PutResponseMode::Async);
+        self.rec
+            .note_put(opts.syncpoint, opts.response == PutResponseMode::Async);
         Ok(out)
     }
 
     pub fn get(&mut self, h: Hobj, opts: &GetOptions) -> MqResult<Got> {
-        let server = self.server(h)?;
+        let server = self.rec.server(h)?;
         let got = self.call(opts.syncpoint, |r| r.get(server, opts))?;
-        if opts.syncpoint {
-            self.uow_active = true;
-        }
+        self.rec.note_get(opts.syncpoint);
         Ok(got)
     }
 
     pub fn inquire(&mut self, h: Hobj, selectors: &[Selector]) -> MqResult<Vec<AttrValue>> {
-        let server = self.server(h)?;
+        let server = self.rec.server(h)?;
         self.call(false, |r| r.inquire(server, selectors))
     }
 
     pub fn set(&mut self, h: Hobj, values: &[(Selector, AttrValue)]) -> MqResult<()> {
-        let server = self.server(h)?;
+        let server = self.rec.server(h)?;
         self.call(false, |r| r.set(server, values))
     }
 
     pub fn commit(&mut self) -> MqResult<()> {
-        if std::mem::take(&mut self.uow_lost) {
-            return Err(MqError::new(
-                Reason::BackedOut,
-                "the connection was lost and re-established since this unit of work began; it was backed out",
-            ));
-        }
+        self.rec.before_commit()?;
         let r = self.call(true, |r| r.commit());
-        self.uow_active = false;
+        self.rec.ended_uow();
         r
     }
 
     pub fn backout(&mut self) -> MqResult<()> {
-        self.uow_lost = false;
+        self.rec.before_backout();
         let r = self.call(false, |r| r.backout());
-        self.uow_active = false;
+        self.rec.ended_uow();
         r
     }
 
@@ -288,19 +399,8 @@ impl Reconnecting {
     }
 
     pub fn status(&mut self) -> MqResult<AsyncPutStatus> {
-        let mut s = self.call(false, |r| r.status())?;
-        let lost = std::mem::take(&mut self.async_lost);
-        self.async_unconfirmed = 0;
-        if lost > 0 {
-            s.failed += lost;
-            s.first_failure.get_or_insert_with(|| {
-                MqError::new(
-                    Reason::CallInterrupted,
-                    format!("{lost} async puts were in flight when the connection was lost; they may or may not have arrived"),
-                )
-            });
-        }
-        Ok(s)
+        let s = self.call(false, |r| r.status())?;
+        Ok(self.rec.status(s))
     }
 
     pub fn disconnect(self) -> MqResult<()> {

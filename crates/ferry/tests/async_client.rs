@@ -268,3 +268,152 @@ fn many_async_requesters_share_one_thread() {
         serve.await.unwrap();
     });
 }
+
+#[test]
+fn async_connections_reconnect_together_and_report_what_was_lost() {
+    use ferry_client::ReconnectOptions;
+    let mut server = Server::start("async-reconnect", &[]);
+    let unix = server.unix.clone();
+    let opts = ClientOptions {
+        reconnect: Some(ReconnectOptions {
+            timeout: Duration::from_secs(20),
+            initial_backoff: Duration::from_millis(20),
+            max_backoff: Duration::from_millis(200),
+        }),
+        ..Default::default()
+    };
+    let rt = runtime();
+    let (mut a, mut b, qa, qb, reply, reply_name) = rt.block_on(async {
+        let mut a = AsyncConnection::connect(&unix, "survivor-a", &opts)
+            .await
+            .unwrap();
+        // A second conversation on the same socket (SHARECNV): both must come back.
+        let mut b = a.share("survivor-b", &opts).await.unwrap();
+        let qa = a
+            .open_queue("DEV.QUEUE.1", OpenOptions::output().with_input())
+            .await
+            .unwrap();
+        let qb = b
+            .open_queue("DEV.QUEUE.2", OpenOptions::output().with_input())
+            .await
+            .unwrap();
+        let reply = a
+            .open_dynamic(
+                "SYSTEM.DEFAULT.MODEL.QUEUE",
+                "REPLY.*",
+                OpenOptions::input(),
+            )
+            .await
+            .unwrap();
+        let reply_name = a.queue_name(reply).unwrap();
+        a.put(
+            qa,
+            Message::text("in a unit of work"),
+            &PutOptions::syncpoint(),
+        )
+        .await
+        .unwrap();
+        for _ in 0..5 {
+            b.put(
+                qb,
+                Message::text("async"),
+                &PutOptions::default().with_async(),
+            )
+            .await
+            .unwrap();
+        }
+        // Give the async puts time to reach the server, so that only their outcome (not
+        // whether they arrived) is lost with the connection.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        (a, b, qa, qb, reply, reply_name)
+    });
+
+    // The queue manager dies and comes back (same home, same local socket).
+    server.restart(&[]);
+
+    rt.block_on(async {
+        // The call that meets the broken connection says the unit of work was lost...
+        let e = a
+            .put(qa, Message::text("x"), &PutOptions::default())
+            .await
+            .unwrap_err();
+        assert_eq!(e.reason, Reason::BackedOut, "{e}");
+        assert_eq!(a.reconnections(), 1);
+        // ...and so does the commit of that unit of work, rather than pretending it succeeded.
+        assert_eq!(a.commit().await.unwrap_err().reason, Reason::BackedOut);
+        a.put(qa, Message::text("after"), &PutOptions::default())
+            .await
+            .unwrap();
+        assert_eq!(
+            &a.get(qa, &GetOptions::new()).await.unwrap().message.body[..],
+            b"after"
+        );
+        // The dynamic reply queue was recreated under the same name.
+        assert_eq!(a.queue_name(reply).unwrap(), reply_name);
+        a.put1(
+            reply_name.as_str(),
+            Message::text("reply"),
+            &PutOptions::default(),
+        )
+        .await
+        .unwrap();
+        assert_eq!(
+            &a.get(reply, &GetOptions::new()).await.unwrap().message.body[..],
+            b"reply"
+        );
+
+        // The shared conversation had no unit of work: its interrupted call may or may not
+        // have happened, and its unconfirmed async puts are reported as failed.
+        let e = b.get(qb, &GetOptions::new()).await.unwrap_err();
+        assert_eq!(e.reason, Reason::CallInterrupted, "{e}");
+        assert_eq!(b.reconnections(), 1);
+        let s = b.async_put_status().await.unwrap();
+        assert_eq!(s.failed, 5, "{s:?}");
+        assert_eq!(
+            s.first_failure.map(|e| e.reason),
+            Some(Reason::CallInterrupted)
+        );
+        b.put(qb, Message::text("b after"), &PutOptions::default())
+            .await
+            .unwrap();
+        assert_eq!(
+            &b.get(qb, &GetOptions::new()).await.unwrap().message.body[..],
+            b"b after"
+        );
+        a.disconnect().await.unwrap();
+        b.disconnect().await.unwrap();
+    });
+}
+
+#[test]
+fn async_reconnection_gives_up_with_a_clear_reason() {
+    use ferry_client::ReconnectOptions;
+    let mut server = Server::start("async-giveup", &[]);
+    let opts = ClientOptions {
+        reconnect: Some(ReconnectOptions {
+            timeout: Duration::from_millis(600),
+            initial_backoff: Duration::from_millis(50),
+            max_backoff: Duration::from_millis(100),
+        }),
+        ..Default::default()
+    };
+    runtime().block_on(async {
+        let mut c = AsyncConnection::connect(&server.unix, "hopeful", &opts)
+            .await
+            .unwrap();
+        let q = c
+            .open_queue("DEV.QUEUE.1", OpenOptions::output())
+            .await
+            .unwrap();
+        let _ = server.child.kill();
+        let _ = server.child.wait();
+        let t = Instant::now();
+        let e = c
+            .put(q, Message::text("x"), &PutOptions::default())
+            .await
+            .unwrap_err();
+        assert_eq!(e.reason, Reason::ReconnectFailed, "{e}");
+        assert!(e.detail.contains("could not be re-established"), "{e}");
+        assert!(t.elapsed() < Duration::from_secs(5));
+    });
+}
