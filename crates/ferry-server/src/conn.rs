@@ -296,6 +296,11 @@ enum Event {
     Stop,
 }
 
+/// Most further events a socket's task takes before it writes what they answered.
+const MAX_EVENTS_PER_WRITE: usize = 64;
+/// Most answer bytes a socket's task gathers before it writes them.
+const MAX_UNFLUSHED: usize = 256 * 1024;
+
 /// Why a socket was closed.
 #[derive(Debug)]
 enum Close {
@@ -434,34 +439,31 @@ pub(crate) async fn serve<R, W>(
             read.poll(cx).map(Event::Read)
         })
         .await;
-        let step = match event {
-            Event::Read(Ok(0)) => Err(Close::PeerClosed),
-            Event::Read(Ok(_)) => {
-                last_received = Instant::now();
-                sock.on_frames(&mut rbuf)
-            }
-            Event::Read(Err(e)) => Err(Close::Io(e)),
-            Event::Durable => Ok(()),
-            Event::GetDone(conv, outcome) => sock.on_get_done(conv, outcome),
-            Event::StreamReady(conv, hobj, outcome) => {
-                sock.on_stream_ready(conv, hobj, outcome);
-                Ok(())
-            }
-            Event::Tick => {
-                if last_sent.elapsed() >= heartbeat {
-                    sock.push_heartbeat();
+        let mut step = sock.on_event(event, &mut rbuf, &mut last_received, last_sent);
+        // Before writing, take whatever else is ready now (other waits that settled, frames
+        // that arrived meanwhile): one write then carries all their answers. Bounded, so one
+        // busy socket's flush is not put off for long.
+        let mut drained = 0;
+        while step.is_ok() && drained < MAX_EVENTS_PER_WRITE && sock.wbuf.len() < MAX_UNFLUSHED {
+            let more = std::future::poll_fn(|cx| {
+                if let Some(ev) = sock.poll_waits(cx) {
+                    return Poll::Ready(Some(ev));
                 }
-                // A client that promised heartbeats and fell silent is gone (its host died or
-                // the network broke without a reset): end its conversations.
-                let silent = last_received.elapsed();
-                if sock.peer_heartbeats && silent > heartbeat * 2 + Duration::from_secs(1) {
-                    Err(Close::Silent(silent))
-                } else {
-                    Ok(())
+                if rbuf.capacity() - rbuf.len() < 16 * 1024 {
+                    rbuf.reserve(64 * 1024);
                 }
-            }
-            Event::Stop => Err(Close::Stopping),
-        };
+                let read = rd.read_buf(&mut rbuf);
+                tokio::pin!(read);
+                match read.poll(cx) {
+                    Poll::Ready(r) => Poll::Ready(Some(Event::Read(r))),
+                    Poll::Pending => Poll::Ready(None),
+                }
+            })
+            .await;
+            let Some(ev) = more else { break };
+            step = sock.on_event(ev, &mut rbuf, &mut last_received, last_sent);
+            drained += 1;
+        }
         let n = sock.writable();
         if n > 0 {
             if let Err(e) = wr.write_all(&sock.wbuf[..n]).await {
@@ -545,6 +547,45 @@ where
 }
 
 impl Socket {
+    /// Applies one event of the socket's loop; an error closes the socket.
+    fn on_event(
+        &mut self,
+        event: Event,
+        rbuf: &mut BytesMut,
+        last_received: &mut Instant,
+        last_sent: Instant,
+    ) -> Result<(), Close> {
+        let heartbeat = self.ctx.limits.heartbeat;
+        match event {
+            Event::Read(Ok(0)) => Err(Close::PeerClosed),
+            Event::Read(Ok(_)) => {
+                *last_received = Instant::now();
+                self.on_frames(rbuf)
+            }
+            Event::Read(Err(e)) => Err(Close::Io(e)),
+            Event::Durable => Ok(()),
+            Event::GetDone(conv, outcome) => self.on_get_done(conv, outcome),
+            Event::StreamReady(conv, hobj, outcome) => {
+                self.on_stream_ready(conv, hobj, outcome);
+                Ok(())
+            }
+            Event::Tick => {
+                if last_sent.elapsed() >= heartbeat {
+                    self.push_heartbeat();
+                }
+                // A client that promised heartbeats and fell silent is gone (its host died or
+                // the network broke without a reset): end its conversations.
+                let silent = last_received.elapsed();
+                if self.peer_heartbeats && silent > heartbeat * 2 + Duration::from_secs(1) {
+                    Err(Close::Silent(silent))
+                } else {
+                    Ok(())
+                }
+            }
+            Event::Stop => Err(Close::Stopping),
+        }
+    }
+
     /// Polls every parked get and stream; the first that has settled becomes an event.
     fn poll_waits(&mut self, cx: &mut Context<'_>) -> Option<Event> {
         for (id, conv) in self.convs.iter_mut() {
