@@ -4,7 +4,8 @@
 //!
 //! Workload (the reference single-thread ladder of 000): one putting connection, 2 KB
 //! non-persistent messages, two getting connections draining the queue; with sync and with async
-//! put. The server runs in this process on its own 2-thread runtime, as `ferry qm start` runs it.
+//! put, embedded (connections straight to the served queue manager), local and tcp. The server
+//! runs in this process on its own runtime, as `ferry qm start` runs it.
 //!
 //! Run: `cargo bench -p ferry-benches --bench remote -- --secs 3 --runs 3`
 
@@ -29,8 +30,25 @@ fn bench_qm() -> QueueManager {
     qm
 }
 
-/// One putter, two getters over `endpoint`. Messages per second delivered.
-fn ladder(endpoint: &str, asynchronous: bool, d: Duration) -> f64 {
+/// Where a ladder's connections go: a server's socket, or the server's queue manager itself
+/// (embedded, in this process), so that all three modes run against one queue manager in one run.
+#[derive(Clone)]
+enum Target {
+    Remote(String),
+    Embedded(QueueManager),
+}
+
+impl Target {
+    fn connect(&self, app: &str) -> Connection {
+        match self {
+            Target::Remote(ep) => Connection::connect(ep, app).unwrap(),
+            Target::Embedded(qm) => Connection::embedded(qm, app).unwrap(),
+        }
+    }
+}
+
+/// One putter, two getters. Messages per second delivered.
+fn ladder(target: &Target, asynchronous: bool, d: Duration) -> f64 {
     let done = Arc::new(AtomicBool::new(false));
     let got = Arc::new(AtomicU64::new(0));
     let mut getters = Vec::new();
@@ -39,13 +57,13 @@ fn ladder(endpoint: &str, asynchronous: bool, d: Duration) -> f64 {
         .and_then(|v| v.parse().ok())
         .unwrap_or(2);
     for g in 0..getter_count {
-        let (ep, done, got) = (endpoint.to_owned(), done.clone(), got.clone());
+        let (target, done, got) = (target.clone(), done.clone(), got.clone());
         getters.push(std::thread::spawn(move || {
-            let mut c = Connection::connect(&ep, &format!("getter{g}")).unwrap();
-            // Getters use read-ahead (non-persistent, outside syncpoint), as MQ clients do for
-            // this workload.
+            let mut c = target.connect(&format!("getter{g}"));
+            // Remote getters use read-ahead (non-persistent, outside syncpoint), as MQ clients
+            // do for this workload; embedded ones take messages straight from the queue.
             let open = OpenOptions {
-                read_ahead: Some(true),
+                read_ahead: Some(matches!(target, Target::Remote(_))),
                 ..OpenOptions::input()
             };
             let h = c.open_queue("BENCH.Q", open).unwrap();
@@ -66,7 +84,7 @@ fn ladder(endpoint: &str, asynchronous: bool, d: Duration) -> f64 {
             got.fetch_add(n, Ordering::Relaxed);
         }));
     }
-    let mut c = Connection::connect(endpoint, "putter").unwrap();
+    let mut c = target.connect("putter");
     let h = c
         .open_queue("BENCH.Q", OpenOptions::output().with_inquire())
         .unwrap();
@@ -478,12 +496,16 @@ fn main() {
                 }
             }
         }
-        for (mode, ep) in [("local", server.unix.clone()), ("tcp", server.tcp.clone())] {
+        for (mode, target) in [
+            ("embedded", Target::Embedded(server.qm.clone())),
+            ("local", Target::Remote(server.unix.clone())),
+            ("tcp", Target::Remote(server.tcp.clone())),
+        ] {
             for asynchronous in [false, true] {
                 let kind = if asynchronous { "async" } else { "sync" };
                 let name = format!("{mode} {kind} put, 1 putter 2 getters (msg/s)");
                 if wanted(&name) {
-                    record(&name, ladder(&ep, asynchronous, d));
+                    record(&name, ladder(&target, asynchronous, d));
                 }
             }
         }
@@ -503,6 +525,9 @@ fn main() {
         let m = if mode == "unix" { "local" } else { "tcp" };
         let pp = get(&format!("raw {mode} ping-pong (round trips/s)"));
         let sync = get(&format!("{m} sync put, 1 putter 2 getters (msg/s)"));
+        if pp == 0.0 || sync == 0.0 {
+            continue;
+        }
         println!(
             "{m}: sync put = {:.0}% of raw {mode} ping-pong",
             100.0 * sync / pp
