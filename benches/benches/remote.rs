@@ -19,7 +19,7 @@ use ferry_benches::{define_bench_queues, fmt_rate, median, payload, BenchArgs, I
 use ferry_client::{
     Connection, GetOptions, Message, OpenOptions, PutOptions, QueueManager, Reason,
 };
-use ferry_perf::limits::{ping_pong, streaming, tcp_pair, unix_pair, Sock};
+use ferry_perf::limits::{ping_pong, relay, streaming, tcp_pair, unix_pair, Sock};
 
 const MSG_LEN: usize = 2048;
 
@@ -462,6 +462,25 @@ fn main() {
                     streaming(c, s, d).unwrap()
                 },
             );
+        }
+        // The ladder's own shape with no queue manager: sender -> relay -> receiver.
+        for (name, tcp) in [
+            ("raw unix relay 2 KB, 2 hops (msg/s)", false),
+            ("raw tcp relay 2 KB, 2 hops (msg/s)", true),
+        ] {
+            if !wanted(name) {
+                continue;
+            }
+            let pair = |tcp: bool| -> (Box<dyn Sock>, Box<dyn Sock>) {
+                if tcp {
+                    let (c, s) = tcp_pair().unwrap();
+                    (Box::new(c), Box::new(s))
+                } else {
+                    let (c, s) = unix_pair(&dir).unwrap();
+                    (Box::new(c), Box::new(s))
+                }
+            };
+            record(name, relay(pair(tcp), pair(tcp), d).unwrap());
         }
         let server = InProcessServer::start(bench_qm(), &dir);
         for per_socket in [1usize, 10] {

@@ -153,6 +153,50 @@ pub fn streaming(
     Ok((bytes / MSG_LEN as u64) as f64 / start.elapsed().as_secs_f64())
 }
 
+/// The raw limit of the put/get ladder's shape: 2 KB frames streamed from a sender to a relay
+/// thread over one socket pair, which writes out each read as it came over a second pair to a
+/// receiver (three threads, as putter, server and getters are). Every message crosses the kernel
+/// twice and the relay does no work of its own. Messages per second received.
+pub fn relay(
+    (mut sender, mut relay_in): (Box<dyn Sock>, Box<dyn Sock>),
+    (mut relay_out, mut receiver): (Box<dyn Sock>, Box<dyn Sock>),
+    d: Duration,
+) -> std::io::Result<f64> {
+    let relay = std::thread::spawn(move || {
+        let mut buf = vec![0u8; 256 * 1024];
+        loop {
+            match relay_in.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    if relay_out.write_all(&buf[..n]).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    let reader = std::thread::spawn(move || {
+        let mut buf = vec![0u8; 256 * 1024];
+        let mut bytes = 0u64;
+        loop {
+            match receiver.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => bytes += n as u64,
+            }
+        }
+        bytes
+    });
+    let batch = vec![7u8; MSG_LEN * 32];
+    let start = Instant::now();
+    while start.elapsed() < d {
+        sender.write_all(&batch)?;
+    }
+    drop(sender);
+    let _ = relay.join();
+    let bytes = reader.join().unwrap_or(0);
+    Ok((bytes / MSG_LEN as u64) as f64 / start.elapsed().as_secs_f64())
+}
+
 /// A connected Unix socket pair through a listener in `dir`.
 pub fn unix_pair(dir: &Path) -> std::io::Result<(UnixStream, UnixStream)> {
     let path = dir.join(format!("raw-{}.sock", std::process::id()));
