@@ -483,7 +483,13 @@ fn main() {
             record(name, relay(pair(tcp), pair(tcp), d).unwrap());
         }
         let server = InProcessServer::start(bench_qm(), &dir);
-        for per_socket in [1usize, 10] {
+        // FERRY_BENCH_PER_SOCKET=1,2,5 chooses how many connections share a socket in the
+        // async-client request/reply rows (the server allows at most 10).
+        let per_socket_list: Vec<usize> = std::env::var("FERRY_BENCH_PER_SOCKET")
+            .ok()
+            .map(|v| v.split(',').map(|x| x.parse().unwrap()).collect())
+            .unwrap_or(vec![1, 10]);
+        for per_socket in per_socket_list {
             for requesters in [1usize, 4, 16, 64] {
                 let name = format!(
                     "tcp request/reply async client, {per_socket:>2}/socket, {requesters:>2} requesters (rt/s)"
