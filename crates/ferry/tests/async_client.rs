@@ -417,3 +417,46 @@ fn async_reconnection_gives_up_with_a_clear_reason() {
         assert!(t.elapsed() < Duration::from_secs(5));
     });
 }
+
+#[test]
+fn large_bodies_arrive_intact_sync_and_async() {
+    // Bodies around and well above the socket buffers' page sizes, sync and async, MQPUT1.
+    let server = Server::start("async-bodies", &[]);
+    runtime().block_on(async {
+        for ep in [server.unix.clone(), server.tcp.clone()] {
+            let mut c = AsyncConnection::connect(&ep, "bodies", &ClientOptions::default())
+                .await
+                .unwrap();
+            let q = c
+                .open_queue("DEV.QUEUE.2", OpenOptions::output().with_input())
+                .await
+                .unwrap();
+            let bodies: Vec<Vec<u8>> = [1023usize, 1024, 2048, 70_000, 5]
+                .iter()
+                .enumerate()
+                .map(|(k, len)| (0..*len).map(|i| ((i * 7 + k) % 253) as u8).collect())
+                .collect();
+            for (k, b) in bodies.iter().enumerate() {
+                let opts = if k % 2 == 0 {
+                    PutOptions::default().with_async()
+                } else {
+                    PutOptions::default()
+                };
+                c.put(q, Message::new(b.clone()), &opts).await.unwrap();
+            }
+            c.put1(
+                "DEV.QUEUE.2",
+                Message::new(bodies[2].clone()),
+                &PutOptions::default(),
+            )
+            .await
+            .unwrap();
+            assert_eq!(c.async_put_status().await.unwrap().failed, 0);
+            for b in bodies.iter().chain(std::iter::once(&bodies[2])) {
+                let got = c.get(q, &GetOptions::new()).await.unwrap();
+                assert_eq!(&got.message.body[..], &b[..], "{ep}");
+            }
+            c.disconnect().await.unwrap();
+        }
+    });
+}
