@@ -416,6 +416,17 @@ fn ladder_async(endpoint: &str, d: Duration) -> f64 {
     })
 }
 
+/// A connected loopback socket pair, tcp or unix (through a listener in `dir`).
+fn sock_pair(tcp: bool, dir: &std::path::Path) -> (Box<dyn Sock>, Box<dyn Sock>) {
+    if tcp {
+        let (c, s) = tcp_pair().unwrap();
+        (Box::new(c), Box::new(s))
+    } else {
+        let (c, s) = unix_pair(dir).unwrap();
+        (Box::new(c), Box::new(s))
+    }
+}
+
 fn main() {
     let args = BenchArgs::from_env();
     let d = args.duration();
@@ -447,13 +458,7 @@ fn main() {
             if !wanted(name) {
                 continue;
             }
-            let (c, s): (Box<dyn Sock>, Box<dyn Sock>) = if tcp {
-                let (c, s) = tcp_pair().unwrap();
-                (Box::new(c), Box::new(s))
-            } else {
-                let (c, s) = unix_pair(&dir).unwrap();
-                (Box::new(c), Box::new(s))
-            };
+            let (c, s) = sock_pair(tcp, &dir);
             record(
                 name,
                 if pp {
@@ -471,16 +476,10 @@ fn main() {
             if !wanted(name) {
                 continue;
             }
-            let pair = |tcp: bool| -> (Box<dyn Sock>, Box<dyn Sock>) {
-                if tcp {
-                    let (c, s) = tcp_pair().unwrap();
-                    (Box::new(c), Box::new(s))
-                } else {
-                    let (c, s) = unix_pair(&dir).unwrap();
-                    (Box::new(c), Box::new(s))
-                }
-            };
-            record(name, relay(pair(tcp), pair(tcp), d).unwrap());
+            record(
+                name,
+                relay(sock_pair(tcp, &dir), sock_pair(tcp, &dir), d).unwrap(),
+            );
         }
         let server = InProcessServer::start(bench_qm(), &dir);
         // FERRY_BENCH_PER_SOCKET=1,2,5 chooses how many connections share a socket in the

@@ -284,7 +284,7 @@ impl AsyncConnection {
     pub async fn put(&mut self, h: Hobj, msg: Message, opts: &PutOptions) -> MqResult<PutOutcome> {
         match &mut self.inner {
             Inner::Embedded { session, .. } => session.put(h, msg, opts),
-            Inner::Remote(r) => r.put(Some(h), None, msg, opts).await,
+            Inner::Remote(r) => r.put(PutTarget::Handle(h), msg, opts).await,
         }
     }
 
@@ -298,7 +298,7 @@ impl AsyncConnection {
         let od = ObjectDescriptor::queue(ferry_core::object_name(queue)?);
         match &mut self.inner {
             Inner::Embedded { session, .. } => session.put1(&od, msg, opts),
-            Inner::Remote(r) => r.put(None, Some(&od), msg, opts).await,
+            Inner::Remote(r) => r.put(PutTarget::Object(&od), msg, opts).await,
         }
     }
 
@@ -465,29 +465,22 @@ impl RemoteConn {
         result
     }
 
-    /// MQPUT to an open handle, or MQPUT1 to an object.
+    /// MQPUT to an application handle, or MQPUT1 to an object.
     async fn put(
         &mut self,
-        h: Option<Hobj>,
-        od: Option<&ObjectDescriptor>,
+        target: PutTarget<'_>,
         msg: Message,
         opts: &PutOptions,
     ) -> MqResult<PutOutcome> {
-        let (target, async_default) = match (h, od) {
-            (Some(h), _) => {
+        let (target, async_default) = match target {
+            PutTarget::Handle(h) => {
                 let server = self.rec.server(h)?;
                 (
                     PutTarget::Handle(server),
                     self.conv.core.async_default(server),
                 )
             }
-            (None, Some(od)) => (PutTarget::Object(od), false),
-            (None, None) => {
-                return Err(MqError::new(
-                    Reason::HobjError,
-                    "a put needs an object handle or an object",
-                ))
-            }
+            object => (object, false),
         };
         let out = on_conv!(self, opts.syncpoint, |c| c.put(target, msg, opts).await)?;
         let async_put = opts.response == PutResponseMode::Async

@@ -128,27 +128,12 @@ pub fn ping_pong(
 
 /// 2 KB frames streamed one way as fast as the reader takes them. Frames per second.
 pub fn streaming(
-    mut client: Box<dyn Sock>,
-    mut server: Box<dyn Sock>,
+    client: Box<dyn Sock>,
+    server: Box<dyn Sock>,
     d: Duration,
 ) -> std::io::Result<f64> {
-    let reader = std::thread::spawn(move || {
-        let mut buf = vec![0u8; 256 * 1024];
-        let mut bytes = 0u64;
-        loop {
-            match server.read(&mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(n) => bytes += n as u64,
-            }
-        }
-        bytes
-    });
-    let batch = vec![7u8; MSG_LEN * 32];
-    let start = Instant::now();
-    while start.elapsed() < d {
-        client.write_all(&batch)?;
-    }
-    drop(client);
+    let reader = spawn_byte_counter(server);
+    let start = send_batches_for(client, d)?;
     let bytes = reader.join().unwrap_or(0);
     Ok((bytes / MSG_LEN as u64) as f64 / start.elapsed().as_secs_f64())
 }
@@ -158,8 +143,8 @@ pub fn streaming(
 /// receiver (three threads, as putter, server and getters are). Every message crosses the kernel
 /// twice and the relay does no work of its own. Messages per second received.
 pub fn relay(
-    (mut sender, mut relay_in): (Box<dyn Sock>, Box<dyn Sock>),
-    (mut relay_out, mut receiver): (Box<dyn Sock>, Box<dyn Sock>),
+    (sender, mut relay_in): (Box<dyn Sock>, Box<dyn Sock>),
+    (mut relay_out, receiver): (Box<dyn Sock>, Box<dyn Sock>),
     d: Duration,
 ) -> std::io::Result<f64> {
     let relay = std::thread::spawn(move || {
@@ -175,26 +160,36 @@ pub fn relay(
             }
         }
     });
-    let reader = std::thread::spawn(move || {
+    let reader = spawn_byte_counter(receiver);
+    let start = send_batches_for(sender, d)?;
+    let _ = relay.join();
+    let bytes = reader.join().unwrap_or(0);
+    Ok((bytes / MSG_LEN as u64) as f64 / start.elapsed().as_secs_f64())
+}
+
+/// A thread that reads `sock` until it closes and returns the bytes read.
+fn spawn_byte_counter(mut sock: Box<dyn Sock>) -> std::thread::JoinHandle<u64> {
+    std::thread::spawn(move || {
         let mut buf = vec![0u8; 256 * 1024];
         let mut bytes = 0u64;
         loop {
-            match receiver.read(&mut buf) {
+            match sock.read(&mut buf) {
                 Ok(0) | Err(_) => break,
                 Ok(n) => bytes += n as u64,
             }
         }
         bytes
-    });
+    })
+}
+
+/// Writes 2 KB frames, 32 to a write, for `d`, then closes `sock`; returns when it started.
+fn send_batches_for(mut sock: Box<dyn Sock>, d: Duration) -> std::io::Result<Instant> {
     let batch = vec![7u8; MSG_LEN * 32];
     let start = Instant::now();
     while start.elapsed() < d {
-        sender.write_all(&batch)?;
+        sock.write_all(&batch)?;
     }
-    drop(sender);
-    let _ = relay.join();
-    let bytes = reader.join().unwrap_or(0);
-    Ok((bytes / MSG_LEN as u64) as f64 / start.elapsed().as_secs_f64())
+    Ok(start)
 }
 
 /// A connected Unix socket pair through a listener in `dir`.

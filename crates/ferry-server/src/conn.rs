@@ -296,6 +296,16 @@ enum Event {
     Stop,
 }
 
+/// Room in the read buffer for the next read: the rest of a frame already begun (up to 1 MiB
+/// at a time), at least 16 KiB.
+fn reserve_for_read(rbuf: &mut BytesMut) {
+    let want = ferry_proto::frame::pending_frame_len(rbuf)
+        .unwrap_or(0)
+        .saturating_sub(rbuf.len())
+        .clamp(16 * 1024, 1 << 20);
+    rbuf.reserve(want);
+}
+
 /// Most further events a socket's task takes before it writes what they answered.
 const MAX_EVENTS_PER_WRITE: usize = 64;
 /// Most answer bytes a socket's task gathers before it writes them.
@@ -429,11 +439,7 @@ pub(crate) async fn serve<R, W>(
             if tick.poll_tick(cx).is_ready() {
                 return Poll::Ready(Event::Tick);
             }
-            let want = ferry_proto::frame::pending_frame_len(&rbuf)
-                .unwrap_or(0)
-                .saturating_sub(rbuf.len())
-                .clamp(16 * 1024, 1 << 20);
-            rbuf.reserve(want);
+            reserve_for_read(&mut rbuf);
             let read = rd.read_buf(&mut rbuf);
             tokio::pin!(read);
             read.poll(cx).map(Event::Read)
@@ -449,9 +455,7 @@ pub(crate) async fn serve<R, W>(
                 if let Some(ev) = sock.poll_waits(cx) {
                     return Poll::Ready(Some(ev));
                 }
-                if rbuf.capacity() - rbuf.len() < 16 * 1024 {
-                    rbuf.reserve(64 * 1024);
-                }
+                reserve_for_read(&mut rbuf);
                 let read = rd.read_buf(&mut rbuf);
                 tokio::pin!(read);
                 match read.poll(cx) {
