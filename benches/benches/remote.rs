@@ -329,8 +329,10 @@ fn request_reply_async(endpoint: &str, requesters: usize, per_socket: usize, d: 
 }
 
 /// The ladder with the async client: one putting task and two getting tasks (read-ahead), each
-/// its own connection, on one single-threaded runtime; async puts.
-fn ladder_async(endpoint: &str, d: Duration) -> f64 {
+/// its own connection, on one single-threaded runtime; async puts. Returns msg/s and the CPU
+/// time of the whole process (server thread and clients) per message, in nanoseconds: a
+/// steadier measure of the path's cost than the rate on this VM.
+fn ladder_async(endpoint: &str, d: Duration) -> (f64, f64) {
     use ferry_client::{AsyncConnection, ClientOptions};
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -375,6 +377,7 @@ fn ladder_async(endpoint: &str, d: Duration) -> f64 {
             .await
             .unwrap();
         let opts = PutOptions::default().with_async();
+        let cpu_start = ferry_perf::sys::cpu_time(std::process::id()).unwrap_or_default();
         let start = Instant::now();
         let mut put = 0u64;
         while start.elapsed() < d {
@@ -411,8 +414,10 @@ fn ladder_async(endpoint: &str, d: Duration) -> f64 {
             got += g.await.unwrap();
         }
         assert_eq!(got, put, "every message put was got");
+        let rate = got as f64 / start.elapsed().as_secs_f64();
+        let cpu = ferry_perf::sys::cpu_time(std::process::id()).unwrap_or_default() - cpu_start;
         c.disconnect().await.unwrap();
-        got as f64 / start.elapsed().as_secs_f64()
+        (rate, cpu.as_nanos() as f64 / got as f64)
     })
 }
 
@@ -504,7 +509,9 @@ fn main() {
         for (mode, ep) in [("local", server.unix.clone()), ("tcp", server.tcp.clone())] {
             let name = format!("{mode} async put, async client, 1 putter 2 getters (msg/s)");
             if wanted(&name) {
-                record(&name, ladder_async(&ep, d));
+                let (rate, cpu_ns) = ladder_async(&ep, d);
+                record(&name, rate);
+                record(&format!("{mode} async client ladder, CPU ns/msg"), cpu_ns);
             }
         }
         for tuned in [false, true] {

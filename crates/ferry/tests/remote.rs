@@ -428,13 +428,21 @@ fn read_ahead_streams_in_order_and_close_returns_what_was_not_consumed() {
         // Options a read-ahead handle cannot honour are refused, not silently reordered.
         let e = c.get(q, &GetOptions::new().syncpoint()).unwrap_err();
         assert_eq!(e.reason, Reason::OptionsError);
+        // One more put while the rest sit streamed or in flight: it must stay behind them.
+        p.put(
+            pq,
+            Message::new(300u32.to_le_bytes().to_vec()),
+            &PutOptions::default(),
+        )
+        .unwrap();
         c.close(q, ferry_client::CloseOptions::None).unwrap();
-        // The 100 the application never got are back on the queue, in order.
+        // The 100 the application never got are back on the queue, in order, before the
+        // message put after them.
         let mut other = connect(ep, "other");
         let oq = other
             .open_queue("DEV.QUEUE.2", OpenOptions::input())
             .unwrap();
-        for i in 200..300u32 {
+        for i in 200..=300u32 {
             let got = other.get(oq, &GetOptions::new()).unwrap();
             assert_eq!(&got.message.body[..], &i.to_le_bytes(), "{ep}");
         }
