@@ -618,24 +618,18 @@ pub(crate) enum ReadAheadStep {
 /// The state of one read-ahead get.
 #[derive(Debug)]
 pub(crate) struct ReadAheadGet {
-    deadline: Option<Instant>,
-    next_probe: Instant,
+    wait: Wait,
+    /// The deadline (`None`: unlimited) and the next probe, from the first step that found
+    /// nothing buffered: a get the buffer answers at once reads no clock.
+    timing: Option<(Option<Instant>, Instant)>,
 }
 
 impl ReadAheadGet {
     pub fn new(opts: &GetOptions) -> MqResult<ReadAheadGet> {
         ConvCore::check_read_ahead_get(opts)?;
-        let now = Instant::now();
-        let deadline = match opts.wait {
-            Wait::No => Some(now),
-            Wait::For(d) => Some(now + d),
-            Wait::Unlimited => None,
-        };
-        // Probe first at the deadline of a short wait, then every PERSISTENT_PROBE.
-        let first = now + PERSISTENT_PROBE;
         Ok(ReadAheadGet {
-            deadline,
-            next_probe: deadline.map_or(first, |d| d.min(first)),
+            wait: opts.wait,
+            timing: None,
         })
     }
 
@@ -648,17 +642,25 @@ impl ReadAheadGet {
             return ReadAheadStep::Report(report);
         }
         let now = Instant::now();
-        if now >= self.next_probe {
-            self.next_probe = now + PERSISTENT_PROBE;
+        let wait = self.wait;
+        let (deadline, next_probe) = self.timing.get_or_insert_with(|| {
+            let deadline = match wait {
+                Wait::No => Some(now),
+                Wait::For(d) => Some(now + d),
+                Wait::Unlimited => None,
+            };
+            // Probe first at the deadline of a short wait, then every PERSISTENT_PROBE.
+            let first = now + PERSISTENT_PROBE;
+            (deadline, deadline.map_or(first, |d| d.min(first)))
+        });
+        if now >= *next_probe {
+            *next_probe = now + PERSISTENT_PROBE;
             return ReadAheadStep::Probe;
         }
-        if self.deadline.is_some_and(|d| now >= d) {
+        if deadline.is_some_and(|d| now >= d) {
             return ReadAheadStep::NoMessage(core.no_message(h));
         }
-        ReadAheadStep::WaitUntil(
-            self.deadline
-                .map_or(self.next_probe, |d| d.min(self.next_probe)),
-        )
+        ReadAheadStep::WaitUntil(deadline.map_or(*next_probe, |d| d.min(*next_probe)))
     }
 
     /// The direct, no-wait get that looks for a persistent message.

@@ -37,9 +37,9 @@ pub struct QueueStats {
 }
 
 impl QueueStats {
-    /// Counts a message got that was put at `put_time` into QTIME.
-    pub fn note_qtime(&mut self, put_time: SystemTime) {
-        let waited = SystemTime::now()
+    /// Counts a message put at `put_time` and got at `now` into QTIME.
+    pub fn note_qtime(&mut self, put_time: SystemTime, now: SystemTime) {
+        let waited = now
             .duration_since(put_time)
             .map_or(0, |d| d.as_micros() as u64);
         // An exponential moving average with weight 1/256.
@@ -245,7 +245,7 @@ impl Queue {
             st.waiters.add(w.clone());
             return Ok(GetStep::Wait(w));
         };
-        st.take_found(pos, spec, now, &self.name)
+        st.take_found(pos, spec, &self.name)
     }
 
     /// Destructively gets the message at `pos` (the browse cursor's message), if still available.
@@ -267,7 +267,7 @@ impl Queue {
                 ),
             ));
         }
-        st.take_found(pos, spec, now, &self.name)
+        st.take_found(pos, spec, &self.name)
     }
 
     /// Commits a put made in a unit of work: the message becomes visible (and may go straight to
@@ -476,13 +476,7 @@ impl QueueState {
         Ok(())
     }
 
-    fn take_found(
-        &mut self,
-        pos: Pos,
-        spec: &GetSpec,
-        now: u64,
-        name: &ObjectName,
-    ) -> MqResult<GetStep> {
+    fn take_found(&mut self, pos: Pos, spec: &GetSpec, name: &ObjectName) -> MqResult<GetStep> {
         let expires_at = self.store.expires_at(pos);
         // A message only in the log is read back first: its length decides truncation, and a
         // message that cannot be read is reported and left where it is.
@@ -512,14 +506,16 @@ impl QueueState {
         if spec.browse.is_none() && logged {
             lsn = self.log_get(pos.seq, spec.uow)?;
         }
+        // One wall-clock read serves LGETTIME and QTIME.
+        let wall = SystemTime::now();
         let msg = if spec.browse.is_some() {
             from_disk.or_else(|| self.store.peek(pos).cloned())
         } else if let Some(u) = spec.uow {
             self.store.set_state(pos, SlotState::GotPending(u));
-            self.note_get(now);
+            self.note_get(wall);
             from_disk.or_else(|| self.store.peek(pos).cloned())
         } else {
-            self.note_get(now);
+            self.note_get(wall);
             match self.store.remove(pos) {
                 Some(Held::Mem(m)) => Some(m),
                 Some(Held::Disk(_)) => from_disk,
@@ -529,7 +525,7 @@ impl QueueState {
         match msg {
             Some(msg) => {
                 if spec.browse.is_none() {
-                    self.stats.note_qtime(msg.descriptor.put_time);
+                    self.stats.note_qtime(msg.descriptor.put_time, wall);
                 }
                 Ok(GetStep::Got {
                     msg,
@@ -542,9 +538,9 @@ impl QueueState {
         }
     }
 
-    fn note_get(&mut self, _now: u64) {
+    fn note_get(&mut self, wall: SystemTime) {
         self.stats.gets += 1;
-        self.stats.last_get = Some(SystemTime::now());
+        self.stats.last_get = Some(wall);
     }
 
     /// Makes a stored slot available, handing it to a waiter if one wants it.

@@ -277,9 +277,20 @@ impl Lane {
     fn search_start(&self) -> usize {
         if self.avail_from == 0 {
             0
+        } else if let Some(i) = self.dense_index(self.avail_from) {
+            // Seqs are unique and ascending: the slot holding `avail_from` is the first not below it.
+            i
         } else {
             self.slots.partition_point(|s| s.seq < self.avail_from)
         }
+    }
+
+    /// Where `seq` sits if the slots from the front up to it are dense (consecutive seqs), as
+    /// they are on a queue whose messages share one priority: found by subtraction, without the
+    /// binary search (which is a few percent of the hot path's CPU at depth).
+    fn dense_index(&self, seq: u64) -> Option<usize> {
+        let i = usize::try_from(seq.checked_sub(self.slots.front()?.seq)?).ok()?;
+        (self.slots.get(i)?.seq == seq).then_some(i)
     }
 
     /// Records that `seq` became available.
@@ -290,7 +301,8 @@ impl Lane {
     }
 
     fn index_of(&self, seq: u64) -> Option<usize> {
-        self.slots.binary_search_by_key(&seq, |s| s.seq).ok()
+        self.dense_index(seq)
+            .or_else(|| self.slots.binary_search_by_key(&seq, |s| s.seq).ok())
     }
 
     /// Drops tombstones at the front, and compacts when tombstones are the majority.
@@ -1105,6 +1117,35 @@ mod tests {
         assert_eq!(s.find(&Match::ANY, 0), Some(a));
         s.remove(a);
         assert_eq!(s.find(&Match::ANY, 0), Some(c));
+    }
+
+    #[test]
+    fn slots_are_found_with_and_without_dense_seqs() {
+        // Two priorities interleave seqs in each lane (no lane is dense), then removals in the
+        // middle and a compaction leave gaps: every live slot must still be found, and a
+        // removed one must not be.
+        let mut s = Store::new(false);
+        let all: Vec<Pos> = (0..200u8).map(|i| put(&mut s, i % 2, 0)).collect();
+        for p in all.iter().step_by(3) {
+            s.remove(*p);
+        }
+        for (i, p) in all.iter().enumerate() {
+            assert_eq!(s.peek(*p).is_some(), i % 3 != 0, "slot {i}");
+        }
+        // One priority: dense (found by subtraction) until removals compact the lane, then the
+        // slots past the gap are found by the search.
+        let mut s = Store::new(false);
+        let all: Vec<Pos> = (0..200).map(|_| put(&mut s, 0, 0)).collect();
+        assert!(all.iter().all(|p| s.peek(*p).is_some()));
+        for p in &all[50..160] {
+            s.remove(*p);
+        }
+        for (i, p) in all.iter().enumerate() {
+            assert_eq!(s.peek(*p).is_some(), !(50..160).contains(&i), "slot {i}");
+        }
+        assert_eq!(s.find(&Match::ANY, 0), Some(all[0]));
+        s.remove(all[0]);
+        assert_eq!(s.find(&Match::ANY, 0), Some(all[1]));
     }
 
     #[test]
