@@ -15,7 +15,7 @@
 //! same bookkeeping ([`crate::reconnect::Recovery`]); conversations that shared a socket share
 //! its replacement.
 
-use std::collections::HashMap;
+use ferry_core::IdKeyed;
 use std::sync::atomic::{AtomicU16, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -691,8 +691,8 @@ async fn run_link(
     mut wr: Box<dyn AsyncWrite + Send + Unpin>,
     mut rx: mpsc::Receiver<Out>,
 ) {
-    let mut waiting: HashMap<(u16, u64), Waiting> = HashMap::new();
-    let mut pushes: HashMap<u16, mpsc::UnboundedSender<Frame>> = HashMap::new();
+    let mut waiting: IdKeyed<(u16, u64), Waiting> = IdKeyed::default();
+    let mut pushes: IdKeyed<u16, mpsc::UnboundedSender<Frame>> = IdKeyed::default();
     let mut rbuf = BytesMut::with_capacity(64 * 1024);
     let mut wbuf = BytesMut::new();
     let mut frames: std::collections::VecDeque<bytes::Bytes> = std::collections::VecDeque::new();

@@ -6,7 +6,9 @@
 //! names and put-response defaults, read-ahead buffers and their credit, and client-side ids
 //! for async puts.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+
+use ferry_core::IdKeyed;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -108,9 +110,9 @@ pub(crate) struct ConvCore {
     pub qmgr: ObjectName,
     /// Heartbeat interval the server keeps.
     pub heartbeat: Duration,
-    names: HashMap<u32, ObjectName>,
-    async_default: HashMap<u32, bool>,
-    read_ahead: HashMap<u32, ReadAhead>,
+    names: IdKeyed<u32, ObjectName>,
+    async_default: IdKeyed<u32, bool>,
+    read_ahead: IdKeyed<u32, ReadAhead>,
     compression: Option<Compression>,
     /// Requests are encoded here first when they may be compressed.
     plain: BytesMut,
@@ -133,9 +135,9 @@ impl ConvCore {
             conn_id: 0,
             qmgr: ObjectName::EMPTY,
             heartbeat: Duration::from_secs(30),
-            names: HashMap::new(),
-            async_default: HashMap::new(),
-            read_ahead: HashMap::new(),
+            names: IdKeyed::default(),
+            async_default: IdKeyed::default(),
+            read_ahead: IdKeyed::default(),
             compression: None,
             plain: BytesMut::new(),
             compressed: (0, 0),

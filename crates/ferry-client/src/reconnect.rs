@@ -16,7 +16,7 @@
 //!
 //! Without reconnection configured, a broken connection stays broken (CONNECTION_BROKEN, 2009).
 
-use std::collections::HashMap;
+use ferry_core::IdKeyed;
 use std::time::{Duration, Instant};
 
 use ferry_core::{
@@ -61,7 +61,7 @@ pub(crate) struct Reopen {
 /// work is in progress, unconfirmed async puts.
 #[derive(Debug, Default)]
 pub(crate) struct Recovery {
-    handles: HashMap<u32, Reopen>,
+    handles: IdKeyed<u32, Reopen>,
     next_handle: u32,
     /// A put or get in syncpoint succeeded since the last commit or backout.
     uow_active: bool,

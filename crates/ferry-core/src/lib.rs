@@ -49,3 +49,9 @@ pub use options::{
 pub use qmgr::{ConnMode, ConnectionInfo, QmConfig, QueueManager, QueueStatus, RunState};
 pub use reason::{CompletionCode, MqError, MqResult, Reason};
 pub use session::{GetAttempt, Got, Hobj, PendingGet, PutOutcome, Session};
+pub use store::IdHasher;
+
+/// A map keyed by handles, conversation ids or other small numbers, hashed with [`IdHasher`]
+/// (SipHash's DoS resistance buys nothing for tables bounded by limits, and costs on every
+/// message).
+pub type IdKeyed<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<IdHasher>>;

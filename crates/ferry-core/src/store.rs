@@ -319,9 +319,10 @@ impl Lane {
     }
 }
 
-/// Hasher for 24-byte ids: a multiply-rotate fold (FxHash's scheme), far cheaper than SipHash and
-/// adequate because ids are not attacker-chosen keys for a DoS (each connection's index entries
-/// are bounded by MAXDEPTH anyway).
+/// Hasher for 24-byte ids and small numeric keys (handles, conversation ids): a multiply-rotate
+/// fold (FxHash's scheme), far cheaper than SipHash and adequate because no table it serves can
+/// be grown by an attacker beyond a bound (an index's entries by MAXDEPTH, a connection's handles
+/// and conversations by their limits), so colliding keys cost at most that bound.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct IdHasher(u64);
 
@@ -340,6 +341,18 @@ impl Hasher for IdHasher {
             w[..chunk.len()].copy_from_slice(chunk);
             self.add(u64::from_le_bytes(w));
         }
+    }
+    #[inline]
+    fn write_u16(&mut self, n: u16) {
+        self.add(u64::from(n));
+    }
+    #[inline]
+    fn write_u32(&mut self, n: u32) {
+        self.add(u64::from(n));
+    }
+    #[inline]
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
     }
     #[inline]
     fn write_usize(&mut self, n: usize) {

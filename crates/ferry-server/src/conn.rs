@@ -12,7 +12,9 @@
 //! socket ends its conversations as if their applications died: units of work are backed out. A
 //! message handed to a getter whose connection vanished is put back on its queue.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+
+use ferry_core::IdKeyed;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -142,7 +144,7 @@ struct Conv {
     uow_async_failure: Option<MqError>,
     /// Payload compression negotiated at connect.
     compression: Option<Compression>,
-    streams: HashMap<u32, Stream>,
+    streams: IdKeyed<u32, Stream>,
     /// The rest of an administrative answer too large for one frame, and where it stands.
     admin_pending: Option<(bytes::Bytes, usize)>,
     /// Set once a sender channel started on this conversation: it is the receiving end.
@@ -326,7 +328,7 @@ struct Socket {
     ctx: Arc<Ctx>,
     mode: ConnMode,
     peer: String,
-    convs: HashMap<u16, Conv>,
+    convs: IdKeyed<u16, Conv>,
     wbuf: BytesMut,
     /// Where a response is encoded before it is compressed.
     scratch: BytesMut,
@@ -406,7 +408,7 @@ pub(crate) async fn serve<R, W>(
         ctx,
         mode,
         peer,
-        convs: HashMap::new(),
+        convs: IdKeyed::default(),
         wbuf: BytesMut::with_capacity(64 * 1024),
         scratch: BytesMut::new(),
         max_frame_out,
@@ -764,7 +766,7 @@ impl Socket {
                         async_stats: AsyncStats::default(),
                         uow_async_failure: None,
                         compression,
-                        streams: HashMap::new(),
+                        streams: IdKeyed::default(),
                         admin_pending: None,
                         channel: None,
                     },
