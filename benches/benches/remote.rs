@@ -19,7 +19,7 @@ use ferry_benches::{define_bench_queues, fmt_rate, median, payload, BenchArgs, I
 use ferry_client::{
     Connection, GetOptions, Message, OpenOptions, PutOptions, QueueManager, Reason,
 };
-use ferry_perf::limits::{ping_pong, relay, streaming, tcp_pair, unix_pair, Sock};
+use ferry_perf::limits::{ping_pong, relay, sock_pair, streaming};
 
 const MSG_LEN: usize = 2048;
 
@@ -422,17 +422,6 @@ fn ladder_async(endpoint: &str, d: Duration) -> (f64, f64) {
     })
 }
 
-/// A connected loopback socket pair, tcp or unix (through a listener in `dir`).
-fn sock_pair(tcp: bool, dir: &std::path::Path) -> (Box<dyn Sock>, Box<dyn Sock>) {
-    if tcp {
-        let (c, s) = tcp_pair().unwrap();
-        (Box::new(c), Box::new(s))
-    } else {
-        let (c, s) = unix_pair(dir).unwrap();
-        (Box::new(c), Box::new(s))
-    }
-}
-
 fn main() {
     let args = BenchArgs::from_env();
     let d = args.duration();
@@ -464,7 +453,7 @@ fn main() {
             if !wanted(name) {
                 continue;
             }
-            let (c, s) = sock_pair(tcp, &dir);
+            let (c, s) = sock_pair(tcp, &dir).unwrap();
             record(
                 name,
                 if pp {
@@ -484,7 +473,12 @@ fn main() {
             }
             let pid = std::process::id();
             let cpu_start = ferry_perf::sys::cpu_time(pid).unwrap_or_default();
-            let rate = relay(sock_pair(tcp, &dir), sock_pair(tcp, &dir), d).unwrap();
+            let rate = relay(
+                sock_pair(tcp, &dir).unwrap(),
+                sock_pair(tcp, &dir).unwrap(),
+                d,
+            )
+            .unwrap();
             let cpu = ferry_perf::sys::cpu_time(pid).unwrap_or_default() - cpu_start;
             record(name, rate);
             // The kernel's own cost of the two hops, to set beside the ladder's CPU per message.

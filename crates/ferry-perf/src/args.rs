@@ -21,8 +21,8 @@ pub enum PerfCommand {
     /// Forwarders: each thread gets from PREFIX.IN and puts to PREFIX.OUT (a feeder keeps IN
     /// supplied, a drainer empties OUT).
     Forward(WorkloadArgs),
-    /// Measure this machine's raw ceilings: thread hand-off, Unix and TCP ping-pong and
-    /// streaming, disk sync rate.
+    /// Measure this machine's raw ceilings: thread hand-off, Unix and TCP ping-pong,
+    /// streaming and two-hop relay, disk sync rate.
     Limits(LimitsArgs),
     /// Vary one parameter over a list, stop at the first step that breaks an SLA, report the
     /// best setting within it, and draw charts (the tuning method of IBM's paper 003).

@@ -109,6 +109,16 @@ pub fn run_limits(a: &args::LimitsArgs) -> Result<limits::Limits, String> {
             "msg/s",
         ),
         (
+            "unix socket relay, 2 KB frames, 2 hops",
+            l.unix_relay_per_s,
+            "msg/s",
+        ),
+        (
+            "tcp loopback relay, 2 KB frames, 2 hops",
+            l.tcp_relay_per_s,
+            "msg/s",
+        ),
+        (
             "disk: 4 KB append + fdatasync",
             l.disk_syncs_per_s,
             "syncs/s",

@@ -29,6 +29,14 @@ pub struct Limits {
     pub unix_stream_per_s: f64,
     /// 2 KB frames streamed one way over loopback TCP.
     pub tcp_stream_per_s: f64,
+    /// 2 KB frames relayed over two Unix-socket hops by a thread in between ([`relay`]): the
+    /// ceiling of a put on one connection reaching a getter on another. Absent (0) in reports
+    /// written before it was measured.
+    #[serde(default)]
+    pub unix_relay_per_s: f64,
+    /// The same over two loopback TCP hops.
+    #[serde(default)]
+    pub tcp_relay_per_s: f64,
     /// 4 KB appends each followed by `fdatasync`.
     pub disk_syncs_per_s: f64,
 }
@@ -44,7 +52,11 @@ impl Limits {
         let tcp_pingpong_per_s = ping_pong(Box::new(tc), Box::new(ts), d)?;
         let (tc, ts) = tcp_pair()?;
         let tcp_stream_per_s = streaming(Box::new(tc), Box::new(ts), d)?;
+        let unix_relay_per_s = relay(sock_pair(false, dir)?, sock_pair(false, dir)?, d)?;
+        let tcp_relay_per_s = relay(sock_pair(true, dir)?, sock_pair(true, dir)?, d)?;
         Ok(Limits {
+            unix_relay_per_s,
+            tcp_relay_per_s,
             handoff_per_s: handoff_rate(MSG_LEN, d),
             unix_pingpong_per_s,
             tcp_pingpong_per_s,
@@ -201,6 +213,17 @@ pub fn unix_pair(dir: &Path) -> std::io::Result<(UnixStream, UnixStream)> {
     let (s, _) = l.accept()?;
     let _ = std::fs::remove_file(&path);
     Ok((c, s))
+}
+
+/// A connected loopback socket pair, tcp or unix (through a listener in `dir`), boxed.
+pub fn sock_pair(tcp: bool, dir: &Path) -> std::io::Result<(Box<dyn Sock>, Box<dyn Sock>)> {
+    Ok(if tcp {
+        let (c, s) = tcp_pair()?;
+        (Box::new(c), Box::new(s))
+    } else {
+        let (c, s) = unix_pair(dir)?;
+        (Box::new(c), Box::new(s))
+    })
 }
 
 /// A connected loopback TCP pair, Nagle off.

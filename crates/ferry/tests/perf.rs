@@ -228,6 +228,8 @@ fn limits_sweeps_and_comparisons() {
         "tcp_pingpong_per_s",
         "unix_stream_per_s",
         "tcp_stream_per_s",
+        "unix_relay_per_s",
+        "tcp_relay_per_s",
         "disk_syncs_per_s",
     ] {
         assert!(n(&l[f]) > 0.0, "{f}: {l}");
