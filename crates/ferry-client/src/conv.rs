@@ -7,13 +7,12 @@
 //! for async puts.
 
 use std::collections::VecDeque;
-
-use ferry_core::IdKeyed;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use bytes::BytesMut;
 use ferry_core::wire;
+use ferry_core::IdKeyed;
 use ferry_core::{
     AttrValue, BrowseMode, CloseOptions, CorrelId, GetOptions, Got, Hobj, Message, MqError,
     MqResult, MsgId, ObjectDescriptor, ObjectName, OpenOptions, Persistence, PutOptions,

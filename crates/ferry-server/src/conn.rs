@@ -13,8 +13,6 @@
 //! message handed to a getter whose connection vanished is put back on its queue.
 
 use std::collections::VecDeque;
-
-use ferry_core::IdKeyed;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -24,6 +22,7 @@ use std::time::Duration;
 use bytes::BytesMut;
 use ferry_core::waiter::WaitOutcome;
 use ferry_core::wire;
+use ferry_core::IdKeyed;
 use ferry_core::{
     AttrValue, CloseOptions, ConnMode, ConnectOptions, GetAttempt, GetOptions, Got, Hobj, MqError,
     PendingGet, Reason, Selector, Session, Wait,
