@@ -49,8 +49,8 @@ fn timed(c: &mut Connection, script: &str, json: bool) -> (f64, usize) {
 fn one_run(queues: usize) -> Run {
     let dir = std::env::temp_dir().join(format!("ferry-bench-admin-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let qm_dir = ferry_core::home::create(&dir, "BENCH").expect("create");
-    let (qm, _) = ferry_core::home::open_queue_manager(&qm_dir, false).expect("open");
+    let qm_dir = ferry_host::home::create(&dir, "BENCH").expect("create");
+    let (qm, _) = ferry_host::home::open_queue_manager(&qm_dir, false).expect("open");
     let server = InProcessServer::start(qm, &qm_dir);
     let mut c = Connection::connect(&server.unix, "admin-bench").expect("connect");
     let define: String = (0..queues)

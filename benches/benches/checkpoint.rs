@@ -42,8 +42,8 @@ fn env_u64(name: &str, default: u64) -> u64 {
 fn open_qm(dir: &std::path::Path) -> QueueManager {
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir).expect("bench directory");
-    let qm_dir = ferry_core::home::create(dir, "CKPT").expect("create CKPT");
-    let (qm, _) = ferry_core::home::open_queue_manager(&qm_dir, false).expect("open CKPT");
+    let qm_dir = ferry_host::home::create(dir, "CKPT").expect("create CKPT");
+    let (qm, _) = ferry_host::home::open_queue_manager(&qm_dir, false).expect("open CKPT");
     let attrs = LocalQueueAttrs {
         max_depth: 100_000_000,
         ..LocalQueueAttrs::default()

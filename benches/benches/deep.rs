@@ -299,7 +299,7 @@ fn main() {
     );
     // Define the deep queue before the server starts, through an embedded queue manager.
     {
-        ferry_core::home::create(&home, "DEEP").unwrap();
+        ferry_host::home::create(&home, "DEEP").unwrap();
         let qm = ferry_client::open_embedded(&home.join("qmgrs/DEEP")).unwrap();
         let attrs = LocalQueueAttrs {
             max_depth: 10_000_000,

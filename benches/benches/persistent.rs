@@ -25,7 +25,7 @@ use ferry_benches::{define_bench_queues, fmt_rate, median, payload, BenchArgs, I
 use ferry_client::{
     Connection, GetOptions, Message, OpenOptions, Persistence, PutOptions, QueueManager, Reason,
 };
-use ferry_core::persist::PersistSettings;
+use ferry_core::durable::PersistSettings;
 
 const MSG_LEN: usize = 2048;
 
@@ -279,13 +279,13 @@ fn main() {
             server.qm.clear_queue("BENCH.Q").unwrap();
         }
         if wants("put16") {
-            let before = server.qm.persist().unwrap().log().stats();
+            let before = server.qm.log_status().unwrap();
             add(
                 &mut rows,
                 "put: 16 synchronous putters".into(),
                 putters(&ep, 16, d),
             );
-            let after = server.qm.persist().unwrap().log().stats();
+            let after = server.qm.log_status().unwrap();
             let syncs = (after.syncs - before.syncs).max(1) as f64;
             let mean_us = |a: &ferry_log::Histogram, b: &ferry_log::Histogram| {
                 1e6 * (a.sum - b.sum) / (a.count - b.count).max(1) as f64
@@ -333,7 +333,7 @@ fn main() {
             100.0 * median(&ratios)
         );
     }
-    let stats = server.qm.persist().map(|p| p.log().stats());
+    let stats = server.qm.log_status();
     if let Some(s) = stats {
         println!(
             "log: {} syncs for {} records ({:.1} records per sync)",

@@ -1,44 +1,15 @@
 //! Object attributes by their MQSC keywords: reading a definition as an ordered list of fields
 //! (for DISPLAY and DUMP) and setting one from a keyword (for DEFINE and ALTER).
 
-use ferry_core::objects::{
+use ferry_core::{ObjectName, Persistence};
+pub use ferry_model::admin::{Field, Kind};
+use ferry_model::objects::{
     AliasQueueAttrs, ChannelAttrs, ChannelType, DefaultInputOpen, DefinitionType, DeliverySequence,
     ListenerAttrs, ListenerControl, LocalQueueAttrs, PutResponse, QueueManagerAttrs, ReadAhead,
     RemoteQueueAttrs, Usage,
 };
-use ferry_core::{ObjectName, Persistence};
-use serde::{Deserialize, Serialize};
 
 use crate::parse::{Param, ParseError};
-
-/// How a field's value is written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Kind {
-    /// Free text: quoted when written back (DESCR, CONNAME).
-    Text,
-    /// An object name.
-    Name,
-    /// A keyword value (YES, ENABLED, FIFO ...).
-    Word,
-    /// A number.
-    Int,
-    /// A bare keyword (SHARE, NOSHARE).
-    Flag,
-    /// A status value: shown, never written back (CURDEPTH, IPPROCS ...).
-    Status,
-}
-
-/// One displayed attribute.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Field {
-    /// The keyword.
-    pub key: String,
-    /// Its value; `None` for a bare keyword.
-    pub value: Option<String>,
-    /// How to write it.
-    pub kind: Kind,
-}
 
 fn f(key: &str, value: impl ToString, kind: Kind) -> Field {
     Field {
@@ -263,8 +234,8 @@ pub fn set_local(a: &mut LocalQueueAttrs, p: &Param, model: bool) -> Result<(), 
                 _ => ReadAhead::No,
             }
         }
-        "MAXDEPTH" => a.max_depth = int(p, ferry_core::objects::MAX_MAX_DEPTH as u64)?,
-        "MAXMSGL" => a.max_msg_length = int(p, ferry_core::objects::MAX_MAX_MSG_LENGTH as u64)?,
+        "MAXDEPTH" => a.max_depth = int(p, ferry_model::objects::MAX_MAX_DEPTH as u64)?,
+        "MAXMSGL" => a.max_msg_length = int(p, ferry_model::objects::MAX_MAX_MSG_LENGTH as u64)?,
         "SHARE" => a.shareable = true,
         "NOSHARE" => a.shareable = false,
         "DEFSOPT" => {
@@ -478,7 +449,7 @@ pub fn set_channel(a: &mut ChannelAttrs, p: &Param) -> Result<(), ParseError> {
             word(p, &["TCP"])?;
         }
         "HBINT" => a.heartbeat_secs = int(p, 999_999)?,
-        "MAXMSGL" => a.max_msg_length = int(p, ferry_core::objects::MAX_MAX_MSG_LENGTH as u64)?,
+        "MAXMSGL" => a.max_msg_length = int(p, ferry_model::objects::MAX_MAX_MSG_LENGTH as u64)?,
         "BATCHSZ" => a.batch_size = int(p, 9999)?,
         "SHARECNV" => a.share_conversations = int(p, 999_999_999)?,
         "MAXINST" => a.max_instances = int(p, 999_999_999)?,
@@ -576,7 +547,7 @@ pub fn set_qmgr(a: &mut QueueManagerAttrs, p: &Param) -> Result<(), ParseError> 
     match p.key.as_str() {
         "DESCR" => a.description = descr(p)?,
         "DEADQ" => a.dead_letter_queue = name(p)?,
-        "MAXMSGL" => a.max_msg_length = int(p, ferry_core::objects::MAX_MAX_MSG_LENGTH as u64)?,
+        "MAXMSGL" => a.max_msg_length = int(p, ferry_model::objects::MAX_MAX_MSG_LENGTH as u64)?,
         "MAXUMSGS" => a.max_uncommitted_msgs = int(p, 999_999_999)?,
         "MAXHANDS" => a.max_handles = int(p, 999_999_999)?,
         "MAXCONNS" => a.max_connections = int(p, 1_000_000)?,

@@ -3,44 +3,15 @@
 
 use std::time::{Duration, SystemTime};
 
-use ferry_core::objects::{
+use ferry_core::{ConnMode, MqError, ObjectName, QueueManager, Reason};
+pub use ferry_model::admin::{Message, Reply};
+use ferry_model::objects::{
     AliasQueueAttrs, ChannelAttrs, ListenerAttrs, LocalQueueAttrs, QueueDefinition, QueueType,
     RemoteQueueAttrs,
 };
-use ferry_core::{ConnMode, MqError, ObjectName, QueueManager, Reason};
-use serde::{Deserialize, Serialize};
 
 use crate::attrs::{self, Field, Kind};
 use crate::parse::{self, Command, Filter, Object, Op, Param, ParseError, Verb};
-
-/// One message of a reply: an AMQ-style code, a sentence, and the object's fields if it
-/// describes one.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Message {
-    /// The message id, e.g. `AMQ8409I` (the last letter: I information, E error).
-    pub code: String,
-    /// The sentence.
-    pub text: String,
-    /// The object's fields, for DISPLAY.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub fields: Vec<Field>,
-}
-
-/// The reply to one command.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Reply {
-    /// The command's number in its script (1-based).
-    pub number: usize,
-    /// The command as given.
-    pub command: String,
-    /// Whether it succeeded.
-    pub ok: bool,
-    /// What it says.
-    pub messages: Vec<Message>,
-    /// For DUMP: the script lines.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub script: Vec<String>,
-}
 
 fn info(code: &str, text: impl Into<String>) -> Message {
     Message {
@@ -126,8 +97,8 @@ pub fn run(qm: &QueueManager, text: &str, number: usize) -> Reply {
 /// Runs every command of a script and waits once, at the end, for what they logged to be
 /// durable (one sync for the whole script).
 pub fn run_script_durably(qm: &QueueManager, script: &str) -> Vec<Reply> {
-    let (replies, lsn) = ferry_core::persist::deferring(|| run_script(qm, script));
-    if let (Some(p), Some(lsn)) = (qm.persist(), lsn) {
+    let (replies, lsn) = ferry_core::qmgr::journal::deferring(|| run_script(qm, script));
+    if let (Some(p), Some(lsn)) = (qm.durability(), lsn) {
         if let Err(e) = p.wait(lsn) {
             let mut replies = replies;
             for r in &mut replies {
@@ -778,20 +749,20 @@ fn define_queue(qm: &QueueManager, c: &Command) -> Outcome {
         None => match c.object {
             // New local and model queues start from the system defaults, as in MQ.
             Object::QLocal => QueueDefinition::Local(
-                qm.local_attrs(ferry_core::system::DEFAULT_LOCAL_QUEUE)
+                qm.local_attrs(ferry_model::system::DEFAULT_LOCAL_QUEUE)
                     .map(|mut a| {
                         a.description.clear();
                         a
                     })
                     .unwrap_or_default(),
             ),
-            Object::QModel => match qm.definition(ferry_core::system::DEFAULT_MODEL_QUEUE) {
+            Object::QModel => match qm.definition(ferry_model::system::DEFAULT_MODEL_QUEUE) {
                 Ok(QueueDefinition::Model(mut a)) => {
                     a.description.clear();
                     QueueDefinition::Model(a)
                 }
                 _ => QueueDefinition::Model(LocalQueueAttrs {
-                    definition_type: ferry_core::objects::DefinitionType::TemporaryDynamic,
+                    definition_type: ferry_model::objects::DefinitionType::TemporaryDynamic,
                     ..Default::default()
                 }),
             },
@@ -880,28 +851,7 @@ fn display_queues(qm: &QueueManager, c: &Command) -> Outcome {
     none_found(c, &pattern, out)
 }
 
-/// UTC date and time as MQ shows them: `2026-11-20` and `14.05.09`.
-pub fn date_time(t: SystemTime) -> (String, String) {
-    let secs = t
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs()) as i64;
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (
-        format!("{y:04}-{m:02}-{d:02}"),
-        format!("{:02}.{:02}.{:02}", rem / 3600, rem / 60 % 60, rem % 60),
-    )
-}
+pub use ferry_model::clock::date_time;
 
 fn mode_word(m: ConnMode) -> &'static str {
     match m {
@@ -912,7 +862,7 @@ fn mode_word(m: ConnMode) -> &'static str {
     }
 }
 
-fn handle_opts(h: &ferry_core::catalog::HandleInfo) -> String {
+fn handle_opts(h: &ferry_core::qmgr::catalog::HandleInfo) -> String {
     let mut v = Vec::new();
     if h.input {
         v.push("INPUT");
@@ -1214,7 +1164,7 @@ fn dump(qm: &QueueManager, c: &Command) -> Outcome {
         };
         let (kind, fields) = match &def {
             QueueDefinition::Local(a) => {
-                if a.definition_type == ferry_core::objects::DefinitionType::TemporaryDynamic {
+                if a.definition_type == ferry_model::objects::DefinitionType::TemporaryDynamic {
                     continue;
                 }
                 ("QLOCAL", attrs::local_fields(&n, a, false, None))

@@ -15,16 +15,19 @@
 //! same bookkeeping ([`crate::reconnect::Recovery`]); conversations that shared a socket share
 //! its replacement.
 
-use ferry_core::IdKeyed;
 use std::sync::atomic::{AtomicU16, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::BytesMut;
-use ferry_core::{
-    AttrValue, CloseOptions, ConnMode, ConnectOptions, GetAttempt, GetOptions, Got, Hobj, Message,
-    MqError, MqResult, ObjectDescriptor, ObjectName, OpenOptions, PutOptions, PutOutcome,
-    PutResponseMode, Reason, Selector, Session, Wait,
+#[cfg(feature = "embedded")]
+use ferry_core::{GetAttempt, Session};
+#[cfg(feature = "embedded")]
+use ferry_model::ConnectOptions;
+use ferry_model::{
+    AttrValue, CloseOptions, ConnMode, GetOptions, Got, Hobj, IdKeyed, Message, MqError, MqResult,
+    ObjectDescriptor, ObjectName, OpenOptions, PutOptions, PutOutcome, PutResponseMode, Reason,
+    Selector, Wait,
 };
 use ferry_proto::compress::Compression;
 use ferry_proto::{
@@ -37,7 +40,9 @@ use tokio::sync::{mpsc, oneshot};
 use crate::conv::{broken, got_of, ok_reply, ConvCore, PutTarget, ReadAheadGet, ReadAheadStep};
 use crate::reconnect::{Backoff, Recovery};
 use crate::remote::AsyncPutStatus;
-use crate::{open_embedded, ClientOptions, EmbeddedQm, Endpoint};
+#[cfg(feature = "embedded")]
+use crate::{open_embedded, EmbeddedQm};
+use crate::{ClientOptions, Endpoint};
 
 /// Frames a link may hold queued before senders wait.
 const LINK_QUEUE: usize = 1024;
@@ -87,6 +92,7 @@ struct AsyncConv {
 
 #[derive(Debug)]
 enum Inner {
+    #[cfg(feature = "embedded")]
     Embedded {
         session: Session,
         _host: Option<Arc<EmbeddedQm>>,
@@ -142,6 +148,11 @@ impl AsyncConnection {
         opts: &ClientOptions,
     ) -> MqResult<AsyncConnection> {
         let endpoint = Endpoint::parse(endpoint)?;
+        #[cfg(not(feature = "embedded"))]
+        if let Endpoint::Embedded(_) = &endpoint {
+            return Err(crate::no_embedded());
+        }
+        #[cfg(feature = "embedded")]
         if let Endpoint::Embedded(dir) = &endpoint {
             let host = open_embedded(dir)?;
             let session = host
@@ -170,6 +181,7 @@ impl AsyncConnection {
     }
 
     /// Connects in-process to a queue manager this program holds.
+    #[cfg(feature = "embedded")]
     pub fn embedded(qm: &ferry_core::QueueManager, app_name: &str) -> MqResult<AsyncConnection> {
         let session = qm.connect(&ConnectOptions::app(app_name))?;
         Ok(AsyncConnection {
@@ -184,6 +196,7 @@ impl AsyncConnection {
     /// handles and unit of work, one socket and one I/O task for both.
     pub async fn share(&self, app_name: &str, opts: &ClientOptions) -> MqResult<AsyncConnection> {
         match &self.inner {
+            #[cfg(feature = "embedded")]
             Inner::Embedded { session, .. } => {
                 AsyncConnection::embedded(session.queue_manager(), app_name)
             }
@@ -209,6 +222,7 @@ impl AsyncConnection {
     /// The connection mode.
     pub fn mode(&self) -> ConnMode {
         match &self.inner {
+            #[cfg(feature = "embedded")]
             Inner::Embedded { .. } => ConnMode::Embedded,
             Inner::Remote(r) => r.mode,
         }
@@ -218,6 +232,7 @@ impl AsyncConnection {
     /// [`ClientOptions::reconnect`]).
     pub fn reconnections(&self) -> u64 {
         match &self.inner {
+            #[cfg(feature = "embedded")]
             Inner::Embedded { .. } => 0,
             Inner::Remote(r) => r.rec.reconnections(),
         }
@@ -226,6 +241,7 @@ impl AsyncConnection {
     /// The queue manager's name.
     pub fn queue_manager_name(&self) -> ObjectName {
         match &self.inner {
+            #[cfg(feature = "embedded")]
             Inner::Embedded { session, .. } => session.queue_manager().name(),
             Inner::Remote(r) => r.conv.core.qmgr,
         }
@@ -234,6 +250,7 @@ impl AsyncConnection {
     /// The compression negotiated, and the fraction of payload bytes it saved so far.
     pub fn compression(&self) -> (Option<Compression>, Option<f64>) {
         match &self.inner {
+            #[cfg(feature = "embedded")]
             Inner::Embedded { .. } => (None, None),
             Inner::Remote(r) => r.conv.core.compression(),
         }
@@ -242,14 +259,15 @@ impl AsyncConnection {
     /// Opens an object (MQOPEN).
     pub async fn open(&mut self, od: &ObjectDescriptor, opts: OpenOptions) -> MqResult<Hobj> {
         match &mut self.inner {
-            Inner::Embedded { session, .. } => session.open(od, opts),
+            #[cfg(feature = "embedded")]
+            Inner::Embedded { session, .. } => durably(session, |s| s.open(od, opts)).await,
             Inner::Remote(r) => r.open(od, opts).await,
         }
     }
 
     /// Opens a queue by name.
     pub async fn open_queue(&mut self, name: &str, opts: OpenOptions) -> MqResult<Hobj> {
-        let od = ObjectDescriptor::queue(ferry_core::object_name(name)?);
+        let od = ObjectDescriptor::queue(ferry_model::object_name(name)?);
         self.open(&od, opts).await
     }
 
@@ -260,13 +278,14 @@ impl AsyncConnection {
         pattern: &str,
         opts: OpenOptions,
     ) -> MqResult<Hobj> {
-        let od = ObjectDescriptor::model(ferry_core::object_name(model)?, pattern);
+        let od = ObjectDescriptor::model(ferry_model::object_name(model)?, pattern);
         self.open(&od, opts).await
     }
 
     /// The resolved name of the queue behind a handle.
     pub fn queue_name(&self, h: Hobj) -> MqResult<ObjectName> {
         match &self.inner {
+            #[cfg(feature = "embedded")]
             Inner::Embedded { session, .. } => session.queue_name(h),
             Inner::Remote(r) => r.conv.core.queue_name(r.rec.server(h)?),
         }
@@ -275,7 +294,8 @@ impl AsyncConnection {
     /// Closes a handle (MQCLOSE).
     pub async fn close(&mut self, h: Hobj, opts: CloseOptions) -> MqResult<()> {
         match &mut self.inner {
-            Inner::Embedded { session, .. } => session.close(h, opts),
+            #[cfg(feature = "embedded")]
+            Inner::Embedded { session, .. } => durably(session, |s| s.close(h, opts)).await,
             Inner::Remote(r) => r.close(h, opts).await,
         }
     }
@@ -283,7 +303,8 @@ impl AsyncConnection {
     /// Puts a message (MQPUT). An async put returns once the request is queued on the socket.
     pub async fn put(&mut self, h: Hobj, msg: Message, opts: &PutOptions) -> MqResult<PutOutcome> {
         match &mut self.inner {
-            Inner::Embedded { session, .. } => session.put(h, msg, opts),
+            #[cfg(feature = "embedded")]
+            Inner::Embedded { session, .. } => durably(session, |s| s.put(h, msg, opts)).await,
             Inner::Remote(r) => r.put(PutTarget::Handle(h), msg, opts).await,
         }
     }
@@ -295,9 +316,10 @@ impl AsyncConnection {
         msg: Message,
         opts: &PutOptions,
     ) -> MqResult<PutOutcome> {
-        let od = ObjectDescriptor::queue(ferry_core::object_name(queue)?);
+        let od = ObjectDescriptor::queue(ferry_model::object_name(queue)?);
         match &mut self.inner {
-            Inner::Embedded { session, .. } => session.put1(&od, msg, opts),
+            #[cfg(feature = "embedded")]
+            Inner::Embedded { session, .. } => durably(session, |s| s.put1(&od, msg, opts)).await,
             Inner::Remote(r) => r.put(PutTarget::Object(&od), msg, opts).await,
         }
     }
@@ -305,6 +327,7 @@ impl AsyncConnection {
     /// Gets or browses a message (MQGET); a wait suspends the task, not the thread.
     pub async fn get(&mut self, h: Hobj, opts: &GetOptions) -> MqResult<Got> {
         match &mut self.inner {
+            #[cfg(feature = "embedded")]
             Inner::Embedded { session, .. } => embedded_get(session, h, opts).await,
             Inner::Remote(r) => r.get(h, opts).await,
         }
@@ -313,6 +336,7 @@ impl AsyncConnection {
     /// Reads attributes (MQINQ).
     pub async fn inquire(&mut self, h: Hobj, selectors: &[Selector]) -> MqResult<Vec<AttrValue>> {
         match &mut self.inner {
+            #[cfg(feature = "embedded")]
             Inner::Embedded { session, .. } => session.inquire(h, selectors),
             Inner::Remote(r) => {
                 let h = r.rec.server(h)?;
@@ -327,6 +351,7 @@ impl AsyncConnection {
     /// Sets the inhibit attributes (MQSET).
     pub async fn set(&mut self, h: Hobj, values: &[(Selector, AttrValue)]) -> MqResult<()> {
         match &mut self.inner {
+            #[cfg(feature = "embedded")]
             Inner::Embedded { session, .. } => session.set(h, values),
             Inner::Remote(r) => {
                 let h = r.rec.server(h)?;
@@ -341,7 +366,8 @@ impl AsyncConnection {
     /// Commits the unit of work (MQCMIT).
     pub async fn commit(&mut self) -> MqResult<()> {
         match &mut self.inner {
-            Inner::Embedded { session, .. } => session.commit(),
+            #[cfg(feature = "embedded")]
+            Inner::Embedded { session, .. } => durably(session, |s| s.commit()).await,
             Inner::Remote(r) => {
                 r.rec.before_commit()?;
                 let result = on_conv!(r, true, |c| ok_reply(c.call(&Request::Commit, None).await?)
@@ -355,7 +381,8 @@ impl AsyncConnection {
     /// Backs out the unit of work (MQBACK).
     pub async fn backout(&mut self) -> MqResult<()> {
         match &mut self.inner {
-            Inner::Embedded { session, .. } => session.backout(),
+            #[cfg(feature = "embedded")]
+            Inner::Embedded { session, .. } => durably(session, |s| s.backout()).await,
             Inner::Remote(r) => {
                 r.rec.before_backout();
                 let result = on_conv!(r, false, |c| ok_reply(
@@ -371,6 +398,7 @@ impl AsyncConnection {
     /// Async put outcomes since the last call (MQSTAT), which resets them.
     pub async fn async_put_status(&mut self) -> MqResult<AsyncPutStatus> {
         match &mut self.inner {
+            #[cfg(feature = "embedded")]
             Inner::Embedded { .. } => Ok(AsyncPutStatus::default()),
             Inner::Remote(r) => {
                 let s = on_conv!(r, false, |c| ConvCore::status_result(ok_reply(
@@ -384,7 +412,12 @@ impl AsyncConnection {
     /// Disconnects (MQDISC): commits the open unit of work and closes every handle.
     pub async fn disconnect(self) -> MqResult<()> {
         match self.inner {
-            Inner::Embedded { session, .. } => session.disconnect(),
+            #[cfg(feature = "embedded")]
+            Inner::Embedded { mut session, .. } => {
+                // The commit disconnect makes is awaited here, then the handles close.
+                durably(&mut session, |s| s.commit()).await?;
+                session.disconnect()
+            }
             Inner::Remote(r) => {
                 let mut conv = r.conv;
                 for r in conv.core.final_reports() {
@@ -537,13 +570,29 @@ async fn dial_link(endpoint: &Endpoint, opts: &ClientOptions) -> MqResult<(Arc<L
     Ok((start_link(rd, wr).await?, mode))
 }
 
+/// Runs an engine call for the async embedded mode without blocking the runtime's thread on
+/// the disk: every durability wait inside it is deferred (`deferring`), and the highest LSN it
+/// would have waited for is then awaited as a future on the log.
+#[cfg(feature = "embedded")]
+async fn durably<T>(
+    session: &mut Session,
+    f: impl FnOnce(&mut Session) -> MqResult<T>,
+) -> MqResult<T> {
+    let (r, lsn) = ferry_core::qmgr::journal::deferring(|| f(session));
+    if let (Some(lsn), Some(d)) = (lsn, session.queue_manager().durability()) {
+        std::future::poll_fn(|cx| d.poll_durable(lsn, cx.waker())).await?;
+    }
+    r
+}
+
+#[cfg(feature = "embedded")]
 async fn embedded_get(session: &mut Session, h: Hobj, opts: &GetOptions) -> MqResult<Got> {
     let deadline = match opts.wait {
         Wait::For(d) => Some(tokio::time::Instant::now() + d),
         _ => None,
     };
     loop {
-        match session.try_get(h, opts)? {
+        match durably(session, |s| s.try_get(h, opts)).await? {
             GetAttempt::Got(g) => return Ok(g),
             GetAttempt::Wait(mut pending) => {
                 let waiting = std::future::poll_fn(|cx| match pending.poll(cx.waker()) {
@@ -557,7 +606,7 @@ async fn embedded_get(session: &mut Session, h: Hobj, opts: &GetOptions) -> MqRe
                         Err(_) => pending.cancel(),
                     },
                 };
-                if let Some(g) = session.finish_wait(h, opts, outcome)? {
+                if let Some(g) = durably(session, |s| s.finish_wait(h, opts, outcome)).await? {
                     return Ok(g);
                 }
                 if deadline.is_some_and(|d| tokio::time::Instant::now() >= d) {

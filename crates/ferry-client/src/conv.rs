@@ -11,14 +11,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use bytes::BytesMut;
-use ferry_core::wire;
-use ferry_core::IdKeyed;
-use ferry_core::{
+use ferry_model::IdKeyed;
+use ferry_model::{
     AttrValue, BrowseMode, CloseOptions, CorrelId, GetOptions, Got, Hobj, Message, MqError,
     MqResult, MsgId, ObjectDescriptor, ObjectName, OpenOptions, Persistence, PutOptions,
     PutOutcome, PutResponseMode, Reason, Selector, Wait,
 };
 use ferry_proto::compress::{self, Compression, MIN_COMPRESS_LEN};
+use ferry_proto::map as wire;
 use ferry_proto::msg::opened_flags;
 use ferry_proto::{
     begin_frame, decode_response, finish_frame, Frame, FrameHeader, Opcode, Reply, Request, Status,
@@ -409,8 +409,8 @@ impl ConvCore {
                 put_time: SystemTime::now(),
                 persistence: d.persistence,
                 priority: match d.priority {
-                    ferry_core::Priority::Value(p) => p,
-                    ferry_core::Priority::AsQueueDef => 0,
+                    ferry_model::Priority::Value(p) => p,
+                    ferry_model::Priority::AsQueueDef => 0,
                 },
                 warning: None,
             }

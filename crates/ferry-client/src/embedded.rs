@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::Duration;
 
-use ferry_core::home::DirLock;
-use ferry_core::{MqError, MqResult, QueueManager, Reason};
+use ferry_core::QueueManager;
+use ferry_host::home::DirLock;
+use ferry_model::{MqError, MqResult, Reason};
 
 /// A queue manager hosted in this process from its directory.
 #[derive(Debug)]
@@ -61,7 +62,7 @@ pub fn open_embedded(dir: &Path) -> MqResult<Arc<EmbeddedQm>> {
         return Ok(host);
     }
     let lock = DirLock::acquire(&key)?;
-    let (qm, _report) = ferry_core::home::open_queue_manager(&key, false)?;
+    let (qm, _report) = ferry_host::home::open_queue_manager(&key, false)?;
     qm.start_expiry_sweeper(Duration::from_secs(5))
         .map_err(|e| {
             MqError::new(

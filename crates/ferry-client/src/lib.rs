@@ -5,10 +5,12 @@
 //! | string | mode | where the queue manager runs |
 //! |---|---|---|
 //! | `embedded:PATH` | embedded (MQ's fastpath binding, without its risks) | in this process, from the queue manager directory `PATH` |
-//! | `unix:PATH`, `tcp://HOST:PORT`, `tls://HOST:PORT` | local and client modes | in a `ferry` server process (the connections issue) |
+//! | `unix:PATH`, `tcp://HOST:PORT`, `tls://HOST:PORT` | local and client modes | in a `ferry` server process |
 //!
-//! The verbs, options, messages and reason codes are those of `ferry-core`, re-exported here, so
-//! code written against one mode runs unchanged against another.
+//! The verbs, options, messages and reason codes are those of `ferry-model`, re-exported here,
+//! so code written against one mode runs unchanged against another. The embedded mode needs the
+//! `embedded` feature (on by default), which brings in the engine; without it the client is the
+//! wire protocol and sockets only.
 //!
 //! ```
 //! use ferry_client::{Connection, Message, OpenOptions, PutOptions, GetOptions, QueueManager};
@@ -24,21 +26,29 @@
 
 mod asynch;
 mod conv;
+#[cfg(feature = "embedded")]
 mod embedded;
 mod reconnect;
 mod remote;
 mod stream;
 
+#[cfg(feature = "embedded")]
 use std::sync::Arc;
 
-pub use ferry_core::{
+pub use ferry_model::admin::Reply;
+pub use ferry_model::channel::SyncRecord;
+pub use ferry_model::{
     object_name, AttrValue, BrowseMode, CloseOptions, ConnMode, ConnectOptions, CorrelId,
     GetOptions, Got, Hobj, InputMode, Message, MessageDescriptor, MessageType, MqError, MqResult,
-    MsgId, ObjectDescriptor, ObjectName, OpenOptions, Persistence, Priority, PropertyValue,
-    PutOptions, PutOutcome, QueueManager, Reason, Selector, Wait,
+    Mqi, MsgId, ObjectDescriptor, ObjectName, OpenOptions, Persistence, Priority, PropertyValue,
+    PutOptions, PutOutcome, Reason, Selector, Wait,
 };
 
+#[cfg(feature = "embedded")]
+pub use ferry_core::QueueManager;
+
 pub use asynch::AsyncConnection;
+#[cfg(feature = "embedded")]
 pub use embedded::{open_embedded, EmbeddedQm};
 pub use ferry_proto::compress::Compression;
 pub use stream::TlsOptions;
@@ -63,6 +73,7 @@ pub use reconnect::ReconnectOptions;
 use reconnect::Reconnecting;
 pub use remote::AsyncPutStatus;
 
+#[cfg(feature = "embedded")]
 use ferry_core::Session;
 
 /// A connection string, parsed.
@@ -122,6 +133,7 @@ impl Endpoint {
 /// How the connection reaches its queue manager.
 #[derive(Debug)]
 enum Transport {
+    #[cfg(feature = "embedded")]
     Embedded {
         session: Session,
         /// Keeps a queue manager hosted from a directory alive (and its directory locked) for as
@@ -161,6 +173,9 @@ impl Connection {
             })
         };
         match Endpoint::parse(endpoint)? {
+            #[cfg(not(feature = "embedded"))]
+            Endpoint::Embedded(_) => Err(no_embedded()),
+            #[cfg(feature = "embedded")]
             Endpoint::Embedded(dir) => {
                 let host = open_embedded(&dir)?;
                 let session = host
@@ -189,6 +204,7 @@ impl Connection {
     /// has saved so far (embedded connections have none).
     pub fn compression(&self) -> (Option<Compression>, Option<f64>) {
         match &self.transport {
+            #[cfg(feature = "embedded")]
             Transport::Embedded { .. } => (None, None),
             Transport::Remote { remote, .. } => remote.remote().compression(),
         }
@@ -197,12 +213,14 @@ impl Connection {
     /// Time this connection has spent compressing and decompressing payloads.
     pub fn compression_time(&self) -> std::time::Duration {
         match &self.transport {
+            #[cfg(feature = "embedded")]
             Transport::Embedded { .. } => std::time::Duration::ZERO,
             Transport::Remote { remote, .. } => remote.remote().compression_time(),
         }
     }
 
     /// Connects in-process to a queue manager this program already holds.
+    #[cfg(feature = "embedded")]
     pub fn embedded(qm: &QueueManager, app_name: &str) -> MqResult<Connection> {
         let session = qm.connect(&ConnectOptions::app(app_name))?;
         Ok(Connection {
@@ -213,9 +231,27 @@ impl Connection {
         })
     }
 
+    /// The connection's MQI, whichever mode it is in.
+    fn mqi(&mut self) -> &mut dyn Mqi {
+        match &mut self.transport {
+            #[cfg(feature = "embedded")]
+            Transport::Embedded { session, .. } => session,
+            Transport::Remote { remote, .. } => remote,
+        }
+    }
+
+    fn mqi_ref(&self) -> &dyn Mqi {
+        match &self.transport {
+            #[cfg(feature = "embedded")]
+            Transport::Embedded { session, .. } => session,
+            Transport::Remote { remote, .. } => remote,
+        }
+    }
+
     /// The connection mode.
     pub fn mode(&self) -> ConnMode {
         match &self.transport {
+            #[cfg(feature = "embedded")]
             Transport::Embedded { .. } => ConnMode::Embedded,
             Transport::Remote { mode, .. } => *mode,
         }
@@ -224,6 +260,7 @@ impl Connection {
     /// The connection id the queue manager assigned (as in connection status).
     pub fn connection_id(&self) -> u64 {
         match &self.transport {
+            #[cfg(feature = "embedded")]
             Transport::Embedded { session, .. } => session.connection_id(),
             Transport::Remote { remote, .. } => remote.remote().connection_id(),
         }
@@ -232,6 +269,7 @@ impl Connection {
     /// How many times automatic reconnection has re-established this connection.
     pub fn reconnections(&self) -> u64 {
         match &self.transport {
+            #[cfg(feature = "embedded")]
             Transport::Embedded { .. } => 0,
             Transport::Remote { remote, .. } => remote.reconnections(),
         }
@@ -240,6 +278,7 @@ impl Connection {
     /// The name of the queue manager connected to.
     pub fn queue_manager_name(&self) -> ObjectName {
         match &self.transport {
+            #[cfg(feature = "embedded")]
             Transport::Embedded { session, .. } => session.queue_manager().name(),
             Transport::Remote { remote, .. } => remote.remote().qmgr(),
         }
@@ -247,10 +286,7 @@ impl Connection {
 
     /// Opens an object (MQOPEN).
     pub fn open(&mut self, od: &ObjectDescriptor, opts: OpenOptions) -> MqResult<Hobj> {
-        match &mut self.transport {
-            Transport::Embedded { session, .. } => session.open(od, opts),
-            Transport::Remote { remote, .. } => remote.open(od, opts),
-        }
+        self.mqi().open(od, opts)
     }
 
     /// Opens a queue by name.
@@ -273,26 +309,17 @@ impl Connection {
 
     /// The resolved name of the queue behind a handle (the generated name of a dynamic queue).
     pub fn queue_name(&self, h: Hobj) -> MqResult<ObjectName> {
-        match &self.transport {
-            Transport::Embedded { session, .. } => session.queue_name(h),
-            Transport::Remote { remote, .. } => remote.queue_name(h),
-        }
+        self.mqi_ref().queue_name(h)
     }
 
     /// Closes a handle (MQCLOSE).
     pub fn close(&mut self, h: Hobj, opts: CloseOptions) -> MqResult<()> {
-        match &mut self.transport {
-            Transport::Embedded { session, .. } => session.close(h, opts),
-            Transport::Remote { remote, .. } => remote.close(h, opts),
-        }
+        self.mqi().close(h, opts)
     }
 
     /// Puts a message (MQPUT).
     pub fn put(&mut self, h: Hobj, msg: Message, opts: &PutOptions) -> MqResult<PutOutcome> {
-        match &mut self.transport {
-            Transport::Embedded { session, .. } => session.put(h, msg, opts),
-            Transport::Remote { remote, .. } => remote.put(h, msg, opts),
-        }
+        self.mqi().put(h, msg, opts)
     }
 
     /// Opens, puts and closes in one call (MQPUT1).
@@ -308,55 +335,38 @@ impl Connection {
         msg: Message,
         opts: &PutOptions,
     ) -> MqResult<PutOutcome> {
-        match &mut self.transport {
-            Transport::Embedded { session, .. } => session.put1(od, msg, opts),
-            Transport::Remote { remote, .. } => remote.put1(od, msg, opts),
-        }
+        self.mqi().put1(od, msg, opts)
     }
 
     /// Gets or browses a message (MQGET).
     pub fn get(&mut self, h: Hobj, opts: &GetOptions) -> MqResult<Got> {
-        match &mut self.transport {
-            Transport::Embedded { session, .. } => session.get(h, opts),
-            Transport::Remote { remote, .. } => remote.get(h, opts),
-        }
+        self.mqi().get(h, opts)
     }
 
     /// Reads attributes (MQINQ).
     pub fn inquire(&mut self, h: Hobj, selectors: &[Selector]) -> MqResult<Vec<AttrValue>> {
-        match &mut self.transport {
-            Transport::Embedded { session, .. } => session.inquire(h, selectors),
-            Transport::Remote { remote, .. } => remote.inquire(h, selectors),
-        }
+        self.mqi().inquire(h, selectors)
     }
 
     /// Sets attributes (MQSET): the inhibit flags.
     pub fn set(&mut self, h: Hobj, values: &[(Selector, AttrValue)]) -> MqResult<()> {
-        match &mut self.transport {
-            Transport::Embedded { session, .. } => session.set(h, values),
-            Transport::Remote { remote, .. } => remote.set(h, values),
-        }
+        self.mqi().set(h, values)
     }
 
     /// Commits the unit of work (MQCMIT).
     pub fn commit(&mut self) -> MqResult<()> {
-        match &mut self.transport {
-            Transport::Embedded { session, .. } => session.commit(),
-            Transport::Remote { remote, .. } => remote.commit(),
-        }
+        self.mqi().commit()
     }
 
     /// Backs out the unit of work (MQBACK).
     pub fn backout(&mut self) -> MqResult<()> {
-        match &mut self.transport {
-            Transport::Embedded { session, .. } => session.backout(),
-            Transport::Remote { remote, .. } => remote.backout(),
-        }
+        self.mqi().backout()
     }
 
     /// Disconnects (MQDISC): commits the open unit of work and closes every handle.
     pub fn disconnect(self) -> MqResult<()> {
         match self.transport {
+            #[cfg(feature = "embedded")]
             Transport::Embedded { session, .. } => session.disconnect(),
             Transport::Remote { remote, .. } => remote.disconnect(),
         }
@@ -365,12 +375,12 @@ impl Connection {
     /// Runs MQSC-style administrative commands (one per line; see docs/admin.md) on the queue
     /// manager this connection reaches, and returns a reply per command. Definitions the
     /// script makes are durable before this returns.
-    pub fn admin(&mut self, script: &str) -> MqResult<Vec<ferry_admin::Reply>> {
+    /// Embedded, the program must have installed a command server
+    /// (`ferry_core::qmgr::commands::install`, done by `ferry_admin::install`).
+    pub fn admin(&mut self, script: &str) -> MqResult<Vec<Reply>> {
         match &mut self.transport {
-            Transport::Embedded { session, .. } => Ok(ferry_admin::run_script_durably(
-                session.queue_manager(),
-                script,
-            )),
+            #[cfg(feature = "embedded")]
+            Transport::Embedded { session, .. } => session.queue_manager().run_commands(script),
             Transport::Remote { remote, .. } => {
                 let json = remote.admin(script)?;
                 serde_json::from_slice(&json).map_err(|e| {
@@ -413,9 +423,9 @@ impl Connection {
                 qmgr,
                 batch_size,
                 max_msg_length,
-                committed: ferry_core::channel::SyncRecord {
+                committed: SyncRecord {
                     seq,
-                    ids: ids.into_iter().map(ferry_core::MsgId).collect(),
+                    ids: ids.into_iter().map(MsgId).collect(),
                 },
             }),
             other => Err(unexpected("channel start", &other)),
@@ -429,7 +439,7 @@ impl Connection {
             seq,
             messages: messages
                 .iter()
-                .map(ferry_core::wire::message_to_wire)
+                .map(ferry_proto::map::message_to_wire)
                 .collect(),
         };
         match self.channel_call(&req)? {
@@ -444,6 +454,7 @@ impl Connection {
 
     fn channel_call(&mut self, req: &ferry_proto::Request) -> MqResult<ferry_proto::Reply> {
         match &mut self.transport {
+            #[cfg(feature = "embedded")]
             Transport::Embedded { .. } => Err(MqError::new(
                 Reason::FunctionNotSupported,
                 "channels connect to another queue manager over a socket, not embedded",
@@ -456,6 +467,7 @@ impl Connection {
     /// always synchronous, so an embedded connection reports no async puts.
     pub fn async_put_status(&mut self) -> MqResult<AsyncPutStatus> {
         match &mut self.transport {
+            #[cfg(feature = "embedded")]
             Transport::Embedded { .. } => Ok(AsyncPutStatus::default()),
             Transport::Remote { remote, .. } => remote.status(),
         }
@@ -472,7 +484,16 @@ pub struct ChannelPeer {
     /// The message length both ends accept.
     pub max_msg_length: u32,
     /// The receiver's last committed batch.
-    pub committed: ferry_core::channel::SyncRecord,
+    pub committed: SyncRecord,
+}
+
+#[cfg(not(feature = "embedded"))]
+pub(crate) fn no_embedded() -> MqError {
+    MqError::new(
+        Reason::FunctionNotSupported,
+        "this program was built without ferry-client's `embedded` feature, so it cannot host a \
+         queue manager in its own process; connect with unix:, tcp:// or tls://",
+    )
 }
 
 fn unexpected(what: &str, reply: &ferry_proto::Reply) -> MqError {

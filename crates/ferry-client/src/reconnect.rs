@@ -16,10 +16,10 @@
 //!
 //! Without reconnection configured, a broken connection stays broken (CONNECTION_BROKEN, 2009).
 
-use ferry_core::IdKeyed;
+use ferry_model::IdKeyed;
 use std::time::{Duration, Instant};
 
-use ferry_core::{
+use ferry_model::{
     AttrValue, CloseOptions, GetOptions, Got, Hobj, Message, MqError, MqResult, ObjectDescriptor,
     ObjectName, OpenOptions, PutOptions, PutOutcome, PutResponseMode, Reason, Selector,
 };
@@ -419,3 +419,5 @@ fn dial(endpoint: &Endpoint, app_name: &str, opts: &ClientOptions) -> MqResult<R
         )),
     }
 }
+
+ferry_model::impl_mqi_by_inherent!(Reconnecting);

@@ -15,7 +15,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
 
 use bytes::BytesMut;
-use ferry_core::{
+use ferry_model::{
     AttrValue, CloseOptions, GetOptions, Got, Hobj, Message, MqError, MqResult, ObjectDescriptor,
     ObjectName, OpenOptions, PutOptions, PutOutcome, Reason, Selector,
 };

@@ -212,10 +212,10 @@ pub(crate) fn write_fully(w: &mut impl Write, mut buf: &[u8]) -> io::Result<()> 
 }
 
 /// Opens a TCP connection, with the error a person can act on.
-pub(crate) fn connect_tcp(addr: &str) -> ferry_core::MqResult<TcpStream> {
+pub(crate) fn connect_tcp(addr: &str) -> ferry_model::MqResult<TcpStream> {
     let s = TcpStream::connect(addr).map_err(|e| {
-        ferry_core::MqError::new(
-            ferry_core::Reason::QMgrNotAvailable,
+        ferry_model::MqError::new(
+            ferry_model::Reason::QMgrNotAvailable,
             format!("cannot connect to {addr}: {e}; is the queue manager listening there?"),
         )
     })?;
@@ -224,8 +224,11 @@ pub(crate) fn connect_tcp(addr: &str) -> ferry_core::MqResult<TcpStream> {
 }
 
 /// Opens a TLS 1.3 connection over TCP and completes the handshake.
-pub(crate) fn connect_tls(addr: &str, opts: &crate::ClientOptions) -> ferry_core::MqResult<Stream> {
-    use ferry_core::{MqError, Reason};
+pub(crate) fn connect_tls(
+    addr: &str,
+    opts: &crate::ClientOptions,
+) -> ferry_model::MqResult<Stream> {
+    use ferry_model::{MqError, Reason};
     let Some(tls) = &opts.tls else {
         return Err(MqError::new(
             Reason::OptionsError,

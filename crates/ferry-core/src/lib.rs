@@ -1,57 +1,39 @@
-//! FerryMQ's queue manager engine.
+//! FerryMQ's queue manager engine, in four layers, each a folder that imports only the layers
+//! below it (the tidy test checks):
 //!
-//! Owns: messages and descriptors, object definitions (queue manager, local, alias and model
-//! queues), the put/get/browse/match semantics, units of work, waiting getters, expiry, backout
-//! and dead-letter handling, and the stable reason codes. It has no sockets and no async
-//! runtime; the clock is injected (see [`clock::Clock`]) so tests are deterministic.
+//! 1. [`engine`] — one queue: its store of messages, its waiting getters, its lock and the
+//!    put/get steps, and the [`engine::Journal`] trait that is all a queue knows of persistence.
+//! 2. [`qmgr`] — the queue manager: the catalogue, sessions (the MQI verbs, one file per verb
+//!    group), dynamic queues, dead-lettering, routing, system objects, channels and listeners
+//!    as objects, and the [`qmgr::journal::Durability`] trait it logs through.
+//! 3. [`durable`] — durability over `ferry-log`: the log-record codec with its own format
+//!    version, the log handle that implements both journals, replay, checkpoints, and opening
+//!    a queue manager from its log.
+//! 4. [`channel`] — the engine side of message channels: batches as units of work at both ends,
+//!    synchronisation records, in-doubt resolution.
 //!
-//! Entry points: [`QueueManager`] (create, define objects, connect) and [`Session`] (one
-//! connection's MQI verbs). The embedded client in `ferry-client` is a thin layer over these;
-//! the server drives a `Session` per remote connection.
+//! It speaks the vocabulary of `ferry-model` and has no sockets, no async runtime and no
+//! knowledge of files other than its recovery log: the host (`ferry-host`) opens queue
+//! managers from their directories and configuration files; the server and the clients drive
+//! [`Session`]s. Time comes from an injected [`ferry_model::Clock`].
 
-pub mod catalog;
 pub mod channel;
-pub mod checkpoint;
-pub mod clock;
-pub mod config;
-pub mod home;
-pub mod inquire;
-pub mod message;
-pub mod name;
-pub mod objects;
-pub mod options;
-pub mod persist;
+pub mod durable;
+pub mod engine;
 pub mod qmgr;
-pub mod queue;
-pub mod reason;
-mod routing;
-pub mod session;
-pub mod store;
-pub mod system;
-pub mod waiter;
-pub mod wire;
 
+pub use ferry_model as model;
+
+pub use durable::{PersistSettings, RecoveryReport};
 pub use ferry_log::Histogram;
-pub use inquire::{AttrValue, Selector};
-pub use message::{
-    CorrelId, DeadLetterHeader, Message, MessageDescriptor, MessageType, MsgId, Persistence,
-    Priority, Properties, PropertyValue,
+pub use ferry_model::{
+    object_name, AliasQueueAttrs, AttrValue, BrowseMode, CloseOptions, CompletionCode, ConnMode,
+    ConnectOptions, CorrelId, DeadLetterHeader, DefinitionType, DeliverySequence, GetOptions, Got,
+    Hobj, IdHasher, IdKeyed, InputMode, LocalQueueAttrs, Message, MessageDescriptor, MessageType,
+    MqError, MqResult, MsgId, ObjectDescriptor, ObjectName, OpenOptions, Persistence, Priority,
+    Properties, PropertyValue, PutOptions, PutOutcome, PutResponse, PutResponseMode,
+    QueueDefinition, QueueManagerAttrs, QueueStatus, QueueType, ReadAhead, Reason, RunState,
+    Selector, Wait,
 };
-pub use name::{object_name, ObjectName};
-pub use objects::{
-    AliasQueueAttrs, DefinitionType, DeliverySequence, LocalQueueAttrs, PutResponse,
-    QueueDefinition, QueueManagerAttrs, QueueType, ReadAhead,
-};
-pub use options::{
-    BrowseMode, CloseOptions, ConnectOptions, GetOptions, InputMode, ObjectDescriptor, OpenOptions,
-    PutOptions, PutResponseMode, Wait,
-};
-pub use qmgr::{ConnMode, ConnectionInfo, QmConfig, QueueManager, QueueStatus, RunState};
-pub use reason::{CompletionCode, MqError, MqResult, Reason};
-pub use session::{GetAttempt, Got, Hobj, PendingGet, PutOutcome, Session};
-pub use store::IdHasher;
-
-/// A map keyed by handles, conversation ids or other small numbers, hashed with [`IdHasher`]
-/// (SipHash's DoS resistance buys nothing for tables bounded by limits, and costs on every
-/// message).
-pub type IdKeyed<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<IdHasher>>;
+pub use qmgr::session::{GetAttempt, PendingGet, Session};
+pub use qmgr::{ConnectionInfo, QmConfig, QueueManager};

@@ -5,11 +5,11 @@
 use std::time::Duration;
 
 use ferry_core::channel::{self, SyncRecord};
-use ferry_core::objects::{ChannelAttrs, ChannelType, RemoteQueueAttrs, Usage};
 use ferry_core::{
     object_name, ConnectOptions, GetOptions, LocalQueueAttrs, Message, ObjectDescriptor,
     ObjectName, OpenOptions, PutOptions, QueueDefinition, QueueManager, Reason, Session,
 };
+use ferry_model::objects::{ChannelAttrs, ChannelType, RemoteQueueAttrs, Usage};
 
 fn name(s: &str) -> ObjectName {
     object_name(s).unwrap()

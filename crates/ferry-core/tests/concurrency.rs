@@ -422,7 +422,7 @@ fn poison_messages_moved_to_the_backout_queue_are_still_delivered_exactly_once()
     assert_exactly_once(per_getter.concat(), putter_kinds.len() as u64, PER_PUTTER);
     assert_empty(
         &qm,
-        &["P.Q", "P.BOQ", ferry_core::system::DEAD_LETTER_QUEUE],
+        &["P.Q", "P.BOQ", ferry_model::system::DEAD_LETTER_QUEUE],
     );
 }
 
@@ -536,7 +536,7 @@ fn client(qm: QueueManager, id: usize, rounds: usize, batch: usize, shared_reply
         ),
         None => {
             let model = ObjectDescriptor::model(
-                object_name(ferry_core::system::DEFAULT_MODEL_QUEUE).unwrap(),
+                object_name(ferry_model::system::DEFAULT_MODEL_QUEUE).unwrap(),
                 "REPLY.*",
             );
             let h = s.open(&model, OpenOptions::input()).unwrap();

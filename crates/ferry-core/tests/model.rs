@@ -18,18 +18,18 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use ferry_core::clock::Clock;
-use ferry_core::objects::QueueManagerAttrs;
 use ferry_core::{
     object_name, BrowseMode, ConnectOptions, CorrelId, DeliverySequence, GetOptions, Got, Hobj,
     LocalQueueAttrs, Message, MqError, MsgId, OpenOptions, Priority, PutOptions, QmConfig,
     QueueDefinition, QueueManager, Reason, Session,
 };
+use ferry_model::clock::Clock;
+use ferry_model::objects::QueueManagerAttrs;
 use proptest::prelude::*;
 
 const QUEUE: &str = "MODEL.Q";
 const BOQ: &str = "MODEL.BOQ";
-const DLQ: &str = ferry_core::system::DEAD_LETTER_QUEUE;
+const DLQ: &str = ferry_model::system::DEAD_LETTER_QUEUE;
 
 // ----- operations --------------------------------------------------------------------------------
 
@@ -488,7 +488,7 @@ impl Engine {
             let mut s = qm
                 .connect(&ConnectOptions::app(&format!("model-{i}")))
                 .unwrap();
-            let od = ferry_core::options::queue(QUEUE).unwrap();
+            let od = ferry_model::options::queue(QUEUE).unwrap();
             hs.push(
                 s.open(&od, OpenOptions::input().with_output().with_browse())
                     .unwrap(),
@@ -581,7 +581,7 @@ impl Engine {
         let s = &mut self.sessions[0];
         let h = s
             .open(
-                &ferry_core::options::queue(queue).unwrap(),
+                &ferry_model::options::queue(queue).unwrap(),
                 OpenOptions::input(),
             )
             .unwrap();

@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use ferry_core::persist::PersistSettings;
+use ferry_core::durable::PersistSettings;
 use ferry_core::{
     object_name, ConnectOptions, GetOptions, LocalQueueAttrs, Message, ObjectDescriptor,
     OpenOptions, Persistence, PutOptions, QmConfig, QueueDefinition, QueueManager, Reason, Session,
@@ -524,7 +524,7 @@ fn every_crash_point_of_a_persistent_workload_keeps_the_contract() {
 
 #[test]
 fn channels_listeners_and_remote_queues_survive_restarts_and_checkpoints() {
-    use ferry_core::objects::{ChannelAttrs, ChannelType, ListenerAttrs, RemoteQueueAttrs};
+    use ferry_model::objects::{ChannelAttrs, ChannelType, ListenerAttrs, RemoteQueueAttrs};
     let storage = Arc::new(MemStorage::new());
     {
         let run = ProcessView::new(&storage);

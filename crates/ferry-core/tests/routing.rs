@@ -2,12 +2,12 @@
 //! transmission queues named after a queue manager, DEFXMITQ, reply-to fill-in and reply-to
 //! aliases; what lands on the transmission queue, and the errors when no route exists.
 
-use ferry_core::message::TransmissionHeader;
-use ferry_core::objects::{RemoteQueueAttrs, Usage};
 use ferry_core::{
     object_name, ConnectOptions, GetOptions, LocalQueueAttrs, Message, ObjectDescriptor,
     OpenOptions, Persistence, PutOptions, QueueDefinition, QueueManager, Reason, Session,
 };
+use ferry_model::message::TransmissionHeader;
+use ferry_model::objects::{RemoteQueueAttrs, Usage};
 
 fn qm() -> QueueManager {
     let qm = QueueManager::with_name("QM1").unwrap();

@@ -7,15 +7,15 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use ferry_core::clock::Clock;
-use ferry_core::message::format;
-use ferry_core::name::ObjectName;
 use ferry_core::{
     object_name, AliasQueueAttrs, AttrValue, BrowseMode, CloseOptions, ConnectOptions, CorrelId,
     DefinitionType, DeliverySequence, GetOptions, Got, Hobj, LocalQueueAttrs, Message, MqResult,
     MsgId, ObjectDescriptor, OpenOptions, Persistence, Priority, PropertyValue, PutOptions,
     QmConfig, QueueDefinition, QueueManager, Reason, Selector, Session,
 };
+use ferry_model::clock::Clock;
+use ferry_model::message::format;
+use ferry_model::name::ObjectName;
 
 // ----- helpers ---------------------------------------------------------------------------------
 
@@ -905,7 +905,7 @@ fn backout_threshold_moves_the_message_to_boqname() {
 }
 
 fn system_dlq() -> &'static str {
-    ferry_core::system::DEAD_LETTER_QUEUE
+    ferry_model::system::DEAD_LETTER_QUEUE
 }
 
 #[test]
@@ -1788,7 +1788,7 @@ fn alias_with_an_unknown_target_gives_unknown_alias_base_q() {
 fn temporary_dynamic_queue_from_a_model_is_deleted_when_its_handle_closes() {
     let qm = new_qm();
     let mut s = connect(&qm);
-    let model = ObjectDescriptor::model(name(ferry_core::system::DEFAULT_MODEL_QUEUE), "REPLY.*");
+    let model = ObjectDescriptor::model(name(ferry_model::system::DEFAULT_MODEL_QUEUE), "REPLY.*");
     let h = s.open(&model, OpenOptions::input().with_inquire()).unwrap();
     let qname = s.queue_name(h).unwrap();
     assert!(qname.as_str().starts_with("REPLY."), "{qname}");
@@ -1833,7 +1833,7 @@ fn temporary_dynamic_queue_from_a_model_is_deleted_when_its_handle_closes() {
 fn handles_on_a_deleted_temporary_queue_report_q_deleted() {
     let qm = new_qm();
     let mut s = connect(&qm);
-    let model = ObjectDescriptor::model(name(ferry_core::system::DEFAULT_MODEL_QUEUE), "TMP.*");
+    let model = ObjectDescriptor::model(name(ferry_model::system::DEFAULT_MODEL_QUEUE), "TMP.*");
     let h = s.open(&model, OpenOptions::input()).unwrap();
     let qname = s.queue_name(h).unwrap();
     let mut other = connect(&qm);
@@ -1851,7 +1851,7 @@ fn handles_on_a_deleted_temporary_queue_report_q_deleted() {
 #[test]
 fn temporary_dynamic_queue_is_deleted_when_its_connection_ends() {
     let qm = new_qm();
-    let model = ObjectDescriptor::model(name(ferry_core::system::DEFAULT_MODEL_QUEUE), "REPLY.*");
+    let model = ObjectDescriptor::model(name(ferry_model::system::DEFAULT_MODEL_QUEUE), "REPLY.*");
     let mut s = connect(&qm);
     let h = s.open(&model, OpenOptions::input()).unwrap();
     let dropped = s.queue_name(h).unwrap();
@@ -1874,7 +1874,7 @@ fn dynamic_name_without_a_star_is_used_as_is() {
     let qm = new_qm();
     let mut s = connect(&qm);
     let model = ObjectDescriptor::model(
-        name(ferry_core::system::DEFAULT_MODEL_QUEUE),
+        name(ferry_model::system::DEFAULT_MODEL_QUEUE),
         "MY.EXACT.NAME",
     );
     let h = s.open(&model, OpenOptions::input()).unwrap();
@@ -1884,7 +1884,7 @@ fn dynamic_name_without_a_star_is_used_as_is() {
         reason(other.open(&model, OpenOptions::input())),
         Reason::ObjectAlreadyExists
     );
-    let bad = ObjectDescriptor::model(name(ferry_core::system::DEFAULT_MODEL_QUEUE), "BAD*NAME*");
+    let bad = ObjectDescriptor::model(name(ferry_model::system::DEFAULT_MODEL_QUEUE), "BAD*NAME*");
     assert_eq!(
         reason(other.open(&bad, OpenOptions::input())),
         Reason::DynamicQNameError
@@ -1895,7 +1895,8 @@ fn dynamic_name_without_a_star_is_used_as_is() {
 fn permanent_dynamic_queue_survives_close_and_delete_purge_removes_it() {
     let qm = new_qm();
     let mut s = connect(&qm);
-    let model = ObjectDescriptor::model(name(ferry_core::system::DURABLE_MODEL_QUEUE), "DURABLE.*");
+    let model =
+        ObjectDescriptor::model(name(ferry_model::system::DURABLE_MODEL_QUEUE), "DURABLE.*");
     let h = s
         .open(&model, OpenOptions::output().with_inquire())
         .unwrap();
@@ -1992,7 +1993,7 @@ fn noshare_queue_allows_only_one_input_handle() {
 fn input_as_queue_default_follows_defsopt() {
     let qm = new_qm();
     define_local(&qm, "Q", |a| {
-        a.def_input_open = ferry_core::objects::DefaultInputOpen::Exclusive
+        a.def_input_open = ferry_model::objects::DefaultInputOpen::Exclusive
     });
     let mut a = connect(&qm);
     let opts = OpenOptions {
@@ -2500,8 +2501,8 @@ fn put_context_is_filled_in() {
     let h = open_all(&mut s, "Q");
     let before = std::time::SystemTime::now();
     let mut m = Message::text("ctx");
-    m.descriptor.put_appl_name = ferry_core::name::ApplName::truncating("forged");
-    m.descriptor.user_id = ferry_core::name::UserId::truncating("mallory");
+    m.descriptor.put_appl_name = ferry_model::name::ApplName::truncating("forged");
+    m.descriptor.user_id = ferry_model::name::UserId::truncating("mallory");
     let out = s.put(h, m, &PutOptions::default()).unwrap();
     let after = std::time::SystemTime::now();
     let d = s.get(h, &GetOptions::new()).unwrap().message.descriptor;
@@ -2690,8 +2691,8 @@ fn attribute_values_are_validated() {
 
 #[test]
 fn context_is_set_only_through_a_handle_opened_to_set_it() {
-    use ferry_core::name::{ApplName, UserId};
-    use ferry_core::options::PutContext;
+    use ferry_model::name::{ApplName, UserId};
+    use ferry_model::options::PutContext;
     let qm = new_qm();
     let mut s = connect(&qm);
     let mut msg = Message::text("restored");

@@ -16,9 +16,9 @@ use ferry_client::{
     InputMode, Message, MessageType, MqError, MsgId, ObjectDescriptor, ObjectName, OpenOptions,
     Persistence, Priority, PutOptions, Reason, Selector,
 };
-use ferry_core::inquire::AttrValue;
-use ferry_core::name::FormatName;
-use ferry_core::options::PutContext;
+use ferry_model::inquire::AttrValue;
+use ferry_model::name::FormatName;
+use ferry_model::options::PutContext;
 
 use crate::structs::{MQCNO, MQGMO, MQLONG, MQMD, MQOD, MQPMO, MQSTS};
 
@@ -81,7 +81,7 @@ impl From<MqError> for Rc {
             eprintln!("ferry mqi: {e}");
         }
         let cc = match e.reason.completion() {
-            ferry_core::CompletionCode::Warning => CC_WARNING,
+            ferry_model::CompletionCode::Warning => CC_WARNING,
             _ => CC_FAILED,
         };
         Rc(cc, e.reason.code())
@@ -189,12 +189,12 @@ fn endpoint(mode: Mode, qmgr: &str) -> Result<String, Rc> {
     }
     match mode {
         Mode::Local => {
-            let home = ferry_core::home::default_home();
+            let home = ferry_host::home::default_home();
             let name = if qmgr.is_empty() {
                 match std::env::var("FERRY_DEFAULT_QMGR") {
                     Ok(n) if !n.is_empty() => n,
                     _ => {
-                        let all = ferry_core::home::list(&home);
+                        let all = ferry_host::home::list(&home);
                         match all.as_slice() {
                             [one] => one.clone(),
                             _ => return Err(Rc::failed(RC_Q_MGR_NAME_ERROR)),
@@ -204,7 +204,7 @@ fn endpoint(mode: Mode, qmgr: &str) -> Result<String, Rc> {
             } else {
                 qmgr.to_owned()
             };
-            let sock = ferry_core::home::qm_dir(&home, &name).join(ferry_server_socket());
+            let sock = ferry_host::home::qm_dir(&home, &name).join(ferry_server_socket());
             if !sock.exists() {
                 return Err(Rc::failed(RC_Q_MGR_NOT_AVAILABLE));
             }
@@ -339,7 +339,7 @@ unsafe fn client_conn(
     } else {
         let peer = String::from_utf8_lossy(std::slice::from_raw_parts(peer_ptr, peer_len as usize))
             .into_owned();
-        ferry_core::objects::ssl_peer_name(&peer)
+        ferry_model::objects::ssl_peer_name(&peer)
     };
     Ok((
         format!("tls://{host}:{port}"),
@@ -742,7 +742,7 @@ fn put_options(pmo: &MQPMO) -> Result<PutOptions, Rc> {
     if o & PMO_ASYNC_RESPONSE != 0 {
         p = p.with_async();
     } else if o & PMO_SYNC_RESPONSE != 0 {
-        p.response = ferry_core::options::PutResponseMode::Sync;
+        p.response = ferry_model::options::PutResponseMode::Sync;
     }
     Ok(p)
 }
@@ -789,8 +789,8 @@ fn message_of(md: &MQMD, body: &[u8]) -> Result<Message, Rc> {
     d.reply_to_queue = opt_name(&md.ReplyToQ)?;
     d.reply_to_qmgr = opt_name(&md.ReplyToQMgr)?;
     // Context, used when the put sets it (ignored otherwise).
-    d.user_id = ferry_core::name::UserId::truncating(&text(&md.UserIdentifier));
-    d.put_appl_name = ferry_core::name::ApplName::truncating(&text(&md.PutApplName));
+    d.user_id = ferry_model::name::UserId::truncating(&text(&md.UserIdentifier));
+    d.put_appl_name = ferry_model::name::ApplName::truncating(&text(&md.PutApplName));
     if let Some(t) = parse_put_date_time(&md.PutDate, &md.PutTime) {
         d.put_time = t;
     }
@@ -827,7 +827,7 @@ fn parse_put_date_time(date: &[u8; 8], time: &[u8; 8]) -> Option<SystemTime> {
 
 /// MQ's PutDate (YYYYMMDD) and PutTime (HHMMSSTH), in UTC.
 fn put_date_time(t: SystemTime) -> ([u8; 8], [u8; 8]) {
-    let (date, time) = ferry_admin::exec::date_time(t);
+    let (date, time) = ferry_model::clock::date_time(t);
     let hundredths = t
         .duration_since(SystemTime::UNIX_EPOCH)
         .map_or(0, |d| d.subsec_millis() / 10);

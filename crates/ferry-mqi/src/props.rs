@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{LazyLock, Mutex};
 
 use bytes::Bytes;
-use ferry_core::message::{Properties, PropertyValue};
+use ferry_model::message::{Properties, PropertyValue};
 
 use crate::api::{Outcome, Rc, CC_FAILED};
 use crate::structs::{MQCHARV, MQHMSG, MQLONG, MQPD};

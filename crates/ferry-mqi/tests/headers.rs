@@ -34,7 +34,7 @@ fn defines(header: &str, prefix: &str) -> BTreeMap<String, i64> {
 #[test]
 fn every_reason_ferrymq_reports_is_in_cmqc_h_with_its_number() {
     let rc = defines("cmqc.h", "MQRC_");
-    for r in ferry_core::Reason::ALL {
+    for r in ferry_model::Reason::ALL {
         let name = r.name();
         if !name.starts_with("MQRC_") {
             continue; // FerryMQ's own (FERRY_RC_*) and PCF (MQRCCF_*) reasons

@@ -118,7 +118,7 @@ impl Target {
             RUN.fetch_add(1, Ordering::Relaxed)
         ));
         let _ = std::fs::remove_dir_all(&temp);
-        let dir = ferry_core::home::create(&temp, "PERF")?;
+        let dir = ferry_host::home::create(&temp, "PERF")?;
         apply_settings(&dir, &a.qm_set)?;
         let host = ferry_client::open_embedded(&dir)?;
         let attrs = LocalQueueAttrs {
@@ -130,7 +130,7 @@ impl Target {
             host.queue_manager()
                 .define_queue(&q, QueueDefinition::Local(attrs.clone()), true)?;
         }
-        let qm_config = ferry_core::home::QmFile::load(&dir)
+        let qm_config = ferry_host::home::QmFile::load(&dir)
             .ok()
             .and_then(|f| serde_json::to_value(f).ok());
         Ok(Target {
@@ -160,7 +160,7 @@ impl Target {
         let qm_pid = a.qm_pid.or_else(|| match mode {
             "embedded" => Some(std::process::id()),
             _ => qm_dir.as_ref().and_then(|d| {
-                std::fs::read_to_string(d.join(ferry_core::home::LOCK_FILE))
+                std::fs::read_to_string(d.join(ferry_host::home::LOCK_FILE))
                     .ok()?
                     .trim()
                     .parse()
@@ -168,7 +168,7 @@ impl Target {
             }),
         });
         let qm_config = qm_dir.as_ref().and_then(|d| {
-            ferry_core::home::QmFile::load(d)
+            ferry_host::home::QmFile::load(d)
                 .ok()
                 .and_then(|f| serde_json::to_value(f).ok())
         });
@@ -180,7 +180,7 @@ impl Target {
                 Ok(h) => c.close(h, Default::default())?,
                 Err(e) if e.reason == Reason::UnknownObjectName => {
                     let h = c.open_dynamic(
-                        ferry_core::system::DURABLE_MODEL_QUEUE,
+                        ferry_model::system::DURABLE_MODEL_QUEUE,
                         &q,
                         OpenOptions::output(),
                     )?;
@@ -208,7 +208,7 @@ fn apply_settings(dir: &std::path::Path, settings: &[String]) -> MqResult<()> {
         return Ok(());
     }
     let bad = |m: String| MqError::new(Reason::AttributeValueError, m);
-    let path = dir.join(ferry_core::home::CONFIG_FILE);
+    let path = dir.join(ferry_host::home::CONFIG_FILE);
     let text = std::fs::read_to_string(&path).map_err(|e| bad(e.to_string()))?;
     let mut doc: toml::Table = text.parse().map_err(|e| bad(format!("{e}")))?;
     for kv in settings {
@@ -243,7 +243,7 @@ fn apply_settings(dir: &std::path::Path, settings: &[String]) -> MqResult<()> {
         toml::to_string(&doc).map_err(|e| bad(e.to_string()))?,
     )
     .map_err(|e| bad(e.to_string()))?;
-    ferry_core::home::QmFile::load(dir)
+    ferry_host::home::QmFile::load(dir)
         .and_then(|f| f.persist_settings())
         .map(|_| ())
 }

@@ -3,6 +3,9 @@
 //! bytes in, values out, so it can be fuzzed on its own. The byte-level format is documented in
 //! `docs/wire.md`.
 //!
+//! `map` converts between these wire types and FerryMQ's vocabulary (`ferry-model`): the server
+//! and the client share it, and neither reaches it through the engine.
+//!
 //! Invariants: decoding never panics and never allocates in proportion to a length it has not
 //! yet checked against the bytes actually present (frame lengths are checked against the
 //! negotiated maximum from the 4-byte prefix alone; counts against the bytes remaining).
@@ -10,6 +13,7 @@
 pub mod codec;
 pub mod compress;
 pub mod frame;
+pub mod map;
 pub mod msg;
 
 pub use codec::ShortStr;

@@ -12,75 +12,13 @@ use bytes::{BufMut, Bytes, BytesMut};
 use crate::codec::{Reader, ShortStr, WriteExt};
 use crate::WireError;
 
-/// What a frame asks for (requests) or answers (responses carry the request's opcode).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum Opcode {
-    /// Open a conversation (MQCONN).
-    Connect = 1,
-    /// End a conversation (MQDISC).
-    Disconnect = 2,
-    /// MQOPEN.
-    Open = 3,
-    /// MQCLOSE.
-    Close = 4,
-    /// MQPUT.
-    Put = 5,
-    /// MQPUT1.
-    Put1 = 6,
-    /// MQGET.
-    Get = 7,
-    /// MQINQ.
-    Inquire = 8,
-    /// MQSET.
-    Set = 9,
-    /// MQCMIT.
-    Commit = 10,
-    /// MQBACK.
-    Backout = 11,
-    /// MQSTAT (async put status).
-    Status = 12,
-    /// Heartbeat, both ways.
-    Heartbeat = 13,
-    /// Read-ahead flow control: credit for more streamed messages, and how many were consumed.
-    Stream = 14,
-    /// Run MQSC-style administrative commands (a script); the answer may come in parts.
-    Admin = 15,
-    /// The next part of an administrative answer.
-    AdminMore = 16,
-    /// A sender channel introduces itself to the receiving queue manager and learns the
-    /// receiver's last committed batch (docs/channels.md).
-    ChannelStart = 17,
-    /// A batch of messages from a sender channel: one unit of work at the receiver.
-    ChannelBatch = 18,
-}
+/// What a frame asks for (requests) or answers (responses carry the request's opcode): the
+/// verb table of `ferry-model`, whose discriminants are the opcodes.
+pub use ferry_model::verbs::Verb as Opcode;
 
-impl Opcode {
-    /// The opcode with this number.
-    pub fn from_u8(b: u8) -> Result<Opcode, WireError> {
-        use Opcode::*;
-        Ok(match b {
-            1 => Connect,
-            2 => Disconnect,
-            3 => Open,
-            4 => Close,
-            5 => Put,
-            6 => Put1,
-            7 => Get,
-            8 => Inquire,
-            9 => Set,
-            10 => Commit,
-            11 => Backout,
-            12 => Status,
-            13 => Heartbeat,
-            14 => Stream,
-            15 => Admin,
-            16 => AdminMore,
-            17 => ChannelStart,
-            18 => ChannelBatch,
-            _ => return Err(WireError::UnknownOpcode { opcode: b }),
-        })
-    }
+/// The opcode with number `b`.
+pub fn opcode(b: u8) -> Result<Opcode, WireError> {
+    Opcode::from_code(b).ok_or(WireError::UnknownOpcode { opcode: b })
 }
 
 /// Length of msg and correl ids.
@@ -749,7 +687,7 @@ impl Request {
     /// Decodes the payload of a request frame with `opcode`.
     pub fn decode(opcode: u8, payload: Bytes) -> Result<Request, WireError> {
         let mut r = Reader::new(payload);
-        let req = match Opcode::from_u8(opcode)? {
+        let req = match self::opcode(opcode)? {
             Opcode::Connect => Request::Connect {
                 app_name: r.str8("application name")?,
                 user: r.str8("user")?,
@@ -1153,7 +1091,7 @@ pub fn decode_response(opcode: u8, payload: Bytes) -> Result<(Status, Reply), Wi
         r.finish("response")?;
         return Ok((status, Reply::Empty));
     }
-    let reply = match Opcode::from_u8(opcode)? {
+    let reply = match self::opcode(opcode)? {
         Opcode::Connect => Reply::Connected {
             conn_id: r.u64("connection id")?,
             qmgr: r.str8("queue manager")?,

@@ -18,13 +18,15 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use ferry_client::{ClientOptions, Compression, Connection};
-use ferry_core::catalog::ChannelHook;
-use ferry_core::channel::{self as ch, ChannelState, ChannelStatus, StatusCell};
-use ferry_core::objects::{ChannelAttrs, ChannelType};
+use ferry_core::channel as ch;
+use ferry_core::qmgr::catalog::ChannelHook;
+use ferry_core::qmgr::catalog::StatusCell;
 use ferry_core::{
     ConnectOptions, MqError, MqResult, ObjectDescriptor, ObjectName, OpenOptions, QueueManager,
     Reason, Session,
 };
+use ferry_model::channel::{ChannelState, ChannelStatus};
+use ferry_model::objects::{ChannelAttrs, ChannelType};
 
 /// How often the supervisor looks for sender channels defined or deleted.
 const SUPERVISE_EVERY: Duration = Duration::from_millis(500);
@@ -368,7 +370,7 @@ fn serve_with(
         ep = ep.replacen("tcp://", "tls://", 1);
         Some(ferry_client::TlsOptions {
             ca,
-            server_name: ferry_core::objects::ssl_peer_name(&def.ssl_peer),
+            server_name: ferry_model::objects::ssl_peer_name(&def.ssl_peer),
             client_cert: tls.own.clone(),
         })
     };
@@ -482,7 +484,8 @@ fn serve_with(
         idle_since = Instant::now();
         let (alg, saved) = conn.compression();
         let mut st = status.lock();
-        st.batch_done(seq, batch.messages.len(), batch.bytes, sent.elapsed());
+        let now = s.queue_manager().clock().wall();
+        st.batch_done(seq, batch.messages.len(), batch.bytes, sent.elapsed(), now);
         st.compression = alg.map_or_else(|| "NONE".to_owned(), |c| c.name().to_owned());
         st.compression_saved = saved;
         st.compression_time = conn.compression_time();

@@ -20,14 +20,15 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::BytesMut;
-use ferry_core::waiter::WaitOutcome;
-use ferry_core::wire;
+use ferry_core::engine::WaitOutcome;
+use ferry_core::qmgr::journal::Durability;
 use ferry_core::IdKeyed;
 use ferry_core::{
     AttrValue, CloseOptions, ConnMode, ConnectOptions, GetAttempt, GetOptions, Got, Hobj, MqError,
     PendingGet, Reason, Selector, Session, Wait,
 };
 use ferry_proto::compress::{self, Compression, MIN_COMPRESS_LEN};
+use ferry_proto::map as wire;
 use ferry_proto::msg::{opened_flags, put_flags};
 use ferry_proto::{
     begin_frame, decode_frame, encode_response, finish_frame, Frame, FrameHeader, Opcode, Preamble,
@@ -154,12 +155,12 @@ struct Conv {
 struct ReceiverEnd {
     qm: ferry_core::QueueManager,
     name: ferry_core::ObjectName,
-    status: ferry_core::channel::StatusCell,
+    status: ferry_core::qmgr::catalog::StatusCell,
 }
 
 impl Drop for ReceiverEnd {
     fn drop(&mut self) {
-        self.status.lock().state = ferry_core::channel::ChannelState::Inactive;
+        self.status.lock().state = ferry_model::channel::ChannelState::Inactive;
         self.qm.unregister_channel_status(&self.name, &self.status);
     }
 }
@@ -175,7 +176,8 @@ fn channel_start(
     max_msg_length: u32,
     sender_seq: u64,
 ) -> Result<Reply, MqError> {
-    use ferry_core::channel::{self as ch, ChannelState, ChannelStatus};
+    use ferry_core::channel as ch;
+    use ferry_model::channel::{ChannelState, ChannelStatus};
     let qm = conv.session.queue_manager().clone();
     let name = ferry_core::object_name(channel)?;
     if conv.channel.is_some() {
@@ -251,7 +253,8 @@ fn channel_batch(
     let mut st = status.lock();
     match out {
         Ok(o) => {
-            st.batch_done(seq, n, bytes, started.elapsed());
+            let now = conv.session.queue_manager().clock().wall();
+            st.batch_done(seq, n, bytes, started.elapsed(), now);
             st.dead_lettered += o.dead_lettered as u64;
             Ok(Reply::ChannelBatchDone {
                 seq,
@@ -335,7 +338,7 @@ struct Socket {
     /// The client promised heartbeats (Connect flag): silence means it is gone.
     peer_heartbeats: bool,
     /// The recovery log, when the queue manager has one.
-    persist: Option<Arc<ferry_core::persist::Persist>>,
+    durability: Option<Arc<dyn Durability>>,
     /// Replies that must not be sent before an LSN is durable: (offset in `wbuf` where they
     /// start, LSN), in order. Only the part of `wbuf` before the first undurable one is written,
     /// so replies keep their order and the socket goes on serving requests (whose records join
@@ -349,13 +352,13 @@ impl Socket {
     /// How much of `wbuf` may be written now: everything before the first reply whose LSN is
     /// not yet durable.
     fn writable(&mut self) -> usize {
-        let Some(p) = &self.persist else {
+        let Some(d) = &self.durability else {
             return self.wbuf.len();
         };
         if self.held.is_empty() {
             return self.wbuf.len();
         }
-        let durable = p.log().durable_lsn();
+        let durable = d.durable_lsn();
         while matches!(self.held.front(), Some((_, l)) if *l <= durable) {
             self.held.pop_front();
         }
@@ -375,8 +378,8 @@ impl Socket {
 
     /// Polls the log for the first held reply's LSN.
     fn poll_held(&mut self, cx: &mut Context<'_>) -> bool {
-        match (&self.persist, self.held.front()) {
-            (Some(p), Some((_, lsn))) => p.log().poll_durable(*lsn, cx.waker()).is_ready(),
+        match (&self.durability, self.held.front()) {
+            (Some(d), Some((_, lsn))) => d.poll_durable(*lsn, cx.waker()).is_ready(),
             _ => false,
         }
     }
@@ -402,7 +405,7 @@ pub(crate) async fn serve<R, W>(
         }
     };
     let heartbeat = ctx.limits.heartbeat;
-    let ctx_persist = ctx.qm.persist().cloned();
+    let ctx_durability = ctx.qm.durability().cloned();
     let mut sock = Socket {
         ctx,
         mode,
@@ -412,7 +415,7 @@ pub(crate) async fn serve<R, W>(
         scratch: BytesMut::new(),
         max_frame_out,
         peer_heartbeats: false,
-        persist: ctx_persist,
+        durability: ctx_durability,
         held: VecDeque::new(),
         owed_by_gone: None,
     };
@@ -484,8 +487,8 @@ pub(crate) async fn serve<R, W>(
     // Replies still held for the log go out once it has them (the work is done; only the
     // answer is late), unless the socket itself failed.
     if !matches!(why, Close::Io(_)) {
-        if let (Some(p), Some((_, last))) = (sock.persist.clone(), sock.held.back().copied()) {
-            let _ = std::future::poll_fn(|cx| p.log().poll_durable(last, cx.waker())).await;
+        if let (Some(d), Some((_, last))) = (sock.durability.clone(), sock.held.back().copied()) {
+            let _ = std::future::poll_fn(|cx| d.poll_durable(last, cx.waker())).await;
             sock.held.clear();
         }
         if !sock.wbuf.is_empty() {
@@ -931,7 +934,7 @@ impl Socket {
                 // one sync for the script, and the socket holds the answer until then.
                 let qm = self.ctx.qm.clone();
                 let (replies, lsn) =
-                    ferry_core::persist::deferring(|| ferry_admin::run_script(&qm, &script));
+                    ferry_core::qmgr::journal::deferring(|| ferry_admin::run_script(&qm, &script));
                 if let Some(l) = lsn {
                     conv.session.owe(l);
                 }

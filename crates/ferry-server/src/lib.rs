@@ -81,7 +81,7 @@ impl ServerConfig {
     /// directory turns on authentication.
     pub fn from_section(
         qm_dir: &std::path::Path,
-        s: &ferry_core::config::ServerSection,
+        s: &ferry_host::config::ServerSection,
     ) -> Result<ServerConfig, StartError> {
         let addr = |key: &str, v: &str| -> Result<Option<SocketAddr>, StartError> {
             if v.is_empty() {
@@ -284,7 +284,7 @@ impl Server {
         let sender_channels = channels::Channels::start(qm.clone(), config.channel_tls.clone());
         qm.set_channel_hook(Some(sender_channels.clone()));
         for (name, attrs) in qm.listeners() {
-            if attrs.control == ferry_core::objects::ListenerControl::QueueManager {
+            if attrs.control == ferry_model::objects::ListenerControl::QueueManager {
                 if let Err(e) = qm.start_listener(name.as_str()) {
                     tracing::error!(listener = %name, error = %e, "listener with CONTROL(QMGR) did not start");
                 }
@@ -481,13 +481,13 @@ mod tests {
     #[test]
     fn bad_section_values_are_named() {
         let dir = std::path::Path::new("/nonexistent/qm");
-        let s = ferry_core::config::ServerSection {
+        let s = ferry_host::config::ServerSection {
             listen: "localhost".into(),
             ..Default::default()
         };
         let e = ServerConfig::from_section(dir, &s).unwrap_err();
         assert!(e.0.contains("[server] listen"), "{e}");
-        let s = ferry_core::config::ServerSection {
+        let s = ferry_host::config::ServerSection {
             tls_listen: "127.0.0.1:1415".into(),
             ..Default::default()
         };

@@ -9,9 +9,9 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use ferry_core::catalog::{ListenerHook, ListenerStatus};
-use ferry_core::objects::ListenerAttrs;
+use ferry_core::qmgr::catalog::{ListenerHook, ListenerStatus};
 use ferry_core::{MqError, MqResult, ObjectName, Reason};
+use ferry_model::objects::ListenerAttrs;
 use tokio::net::{TcpSocket, TcpStream};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;

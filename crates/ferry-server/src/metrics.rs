@@ -175,10 +175,10 @@ pub fn render(qm: &QueueManager) -> String {
     let statuses: Vec<_> = qm
         .queue_names()
         .into_iter()
-        .filter(|(_, t)| *t == ferry_core::objects::QueueType::Local)
+        .filter(|(_, t)| *t == ferry_model::objects::QueueType::Local)
         .filter_map(|(n, _)| qm.queue_status(n.as_str()).ok())
         .collect();
-    type Column = fn(&ferry_core::qmgr::QueueStatus) -> String;
+    type Column = fn(&ferry_model::status::QueueStatus) -> String;
     let columns: [(&str, &str, &str, Column); 9] = [
         (
             "ferry_queue_depth",

@@ -174,7 +174,7 @@ impl HomeArgs {
     fn home(&self) -> PathBuf {
         self.data_dir
             .clone()
-            .unwrap_or_else(ferry_core::home::default_home)
+            .unwrap_or_else(ferry_host::home::default_home)
     }
 }
 
@@ -297,7 +297,7 @@ fn qm_name(name: &str) -> Result<&str, MqError> {
 
 /// The queue manager directory for `name` under `home`.
 fn qm_dir(home: &Path, name: &str) -> Result<PathBuf, MqError> {
-    Ok(ferry_core::home::qm_dir(home, qm_name(name)?))
+    Ok(ferry_host::home::qm_dir(home, qm_name(name)?))
 }
 
 fn init_logging(default_level: &str) {
@@ -366,6 +366,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
 }
 
 fn main() -> ExitCode {
+    // Embedded queue managers this process hosts answer MQSC through ferry-admin.
+    ferry_admin::install();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

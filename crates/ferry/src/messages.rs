@@ -8,7 +8,7 @@ use ferry_client::{
     BrowseMode, CloseOptions, ConnMode, Connection, Endpoint, GetOptions, Got, Hobj, Message,
     OpenOptions, Persistence, PutOptions, Reason,
 };
-use ferry_core::message::format;
+use ferry_model::message::format;
 
 use crate::{qm_dir, usage_error, CliError, Target};
 
@@ -45,7 +45,7 @@ impl Resolved {
                 let dir = qm_dir(&t.home.home(), qm)?;
                 // A running queue manager is reached over its local socket; a stopped one is
                 // hosted in this process.
-                let endpoint = if ferry_core::home::running_pid(&dir).is_some() {
+                let endpoint = if ferry_host::home::running_pid(&dir).is_some() {
                     format!("unix:{}", dir.join(ferry_server::SOCKET_FILE).display())
                 } else {
                     format!("embedded:{}", dir.display())
@@ -94,7 +94,7 @@ fn connect(t: &Resolved, app: &str) -> Result<Connection, CliError> {
         match reason {
             Reason::QMgrDataError
                 if t.embedded_dir()
-                    .is_some_and(|d| ferry_core::home::running_pid(&d).is_some()) =>
+                    .is_some_and(|d| ferry_host::home::running_pid(&d).is_some()) =>
             {
                 err.with_hint(format!(
                     "queue manager {} is running in another process; connect to it by name \

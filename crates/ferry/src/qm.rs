@@ -4,8 +4,8 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use ferry_core::home::{self, DirLock, CONFIG_FILE, LOCK_FILE};
 use ferry_core::{MqError, Reason};
+use ferry_host::home::{self, DirLock, CONFIG_FILE, LOCK_FILE};
 
 use crate::{qm_dir, signals, CliError};
 
@@ -149,10 +149,10 @@ pub fn check(
     };
     let text = std::fs::read_to_string(&path)
         .map_err(|e| CliError::other(format!("cannot read {}: {e}", path.display())))?;
-    let layered = ferry_core::config::layer(
+    let layered = ferry_host::config::layer(
         &text,
         &path.display().to_string(),
-        &ferry_core::config::Overrides::from_env(sets),
+        &ferry_host::config::Overrides::from_env(sets),
     )?;
     ferry_server::ServerConfig::from_section(&dir, &layered.file.server)
         .map_err(|e| CliError::other(e.0))?;
@@ -171,7 +171,7 @@ pub fn check(
 }
 
 /// The metrics endpoint's address, if it is turned on.
-fn metrics_addr(file: &ferry_core::home::QmFile) -> Result<Option<SocketAddr>, CliError> {
+fn metrics_addr(file: &ferry_host::home::QmFile) -> Result<Option<SocketAddr>, CliError> {
     let v = &file.metrics.listen;
     if v.is_empty() {
         return Ok(None);
@@ -203,9 +203,9 @@ pub fn start(
         }
     }
     // The whole configuration is checked before anything is locked or opened.
-    let layered = ferry_core::config::load_layered(
+    let layered = ferry_host::config::load_layered(
         &dir,
-        &ferry_core::config::Overrides::from_env(settings.into_sets()),
+        &ferry_host::config::Overrides::from_env(settings.into_sets()),
     )?;
     for o in &layered.origins {
         tracing::info!(setting = %o.key, from = %o.from, "configuration override");

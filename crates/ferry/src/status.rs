@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
-use ferry_core::home::{self, LOCK_FILE};
+use ferry_host::home::{self, LOCK_FILE};
 
 use crate::CliError;
 

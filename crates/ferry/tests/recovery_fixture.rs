@@ -195,7 +195,7 @@ fn rich(i: u32) -> Message {
     .with_persistence(Persistence::Persistent)
     .with_priority((i % 10) as u8);
     let d = &mut m.descriptor;
-    if i % 3 == 0 {
+    if i.is_multiple_of(3) {
         d.correl_id = CorrelId::from_slice(format!("correl-{i}").as_bytes());
     }
     if i % 4 == 1 {
@@ -207,14 +207,14 @@ fn rich(i: u32) -> Message {
         d.expiry = Some(Duration::from_secs(3600 * 24 * 365 * 5));
     }
     d.feedback = i * 3;
-    d.format = ferry_core::name::FormatName::truncating("MQSTR");
+    d.format = ferry_model::name::FormatName::truncating("MQSTR");
     d.ccsid = 1208;
     let p = &mut m.properties;
     p.set("i", PropertyValue::I32(i as i32)).unwrap();
-    if i % 2 == 0 {
+    if i.is_multiple_of(2) {
         p.set("name", PropertyValue::String(format!("n{i}")))
             .unwrap();
-        p.set("flag", PropertyValue::Bool(i % 4 == 0)).unwrap();
+        p.set("flag", PropertyValue::Bool(i.is_multiple_of(4))).unwrap();
         p.set("big", PropertyValue::I64(-(i as i64) << 40)).unwrap();
         p.set("f", PropertyValue::F64(i as f64 / 3.0)).unwrap();
         p.set("raw", PropertyValue::Bytes(vec![i as u8; 5].into()))
@@ -244,7 +244,7 @@ fn channel_message(queue: &str, n: u8) -> Message {
     let mut m =
         Message::text(&format!("over the channel {n}")).with_persistence(Persistence::Persistent);
     m.descriptor.msg_id = MsgId::from_slice(&[0xC7, n]);
-    m.transmission = Some(Box::new(ferry_core::message::TransmissionHeader {
+    m.transmission = Some(Box::new(ferry_model::message::TransmissionHeader {
         remote_queue: ObjectName::new(queue).unwrap(),
         remote_qmgr: ObjectName::new(QM).unwrap(),
         xmit_id: MsgId::from_slice(&[0xAA, n, 1, 2, 3]),

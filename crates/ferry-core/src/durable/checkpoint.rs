@@ -1,0 +1,699 @@
+//! Checkpoints: a compact snapshot of every definition and every logged message's entry, so a
+//! restart reads the snapshot and only the log records after it — restart time is bounded by
+//! the checkpoint interval, not by the log's length — and a circular log can drop the extents
+//! no snapshot or queued message needs.
+//!
+//! Owns: when a checkpoint is due, taking one, the file format, finding the newest good one at
+//! restart, and releasing extents afterwards.
+//!
+//! Consistency: a checkpoint holds the persistence gate exclusively (so no commit, backout or
+//! definition change is between its record and its effect) and snapshots each queue under that
+//! queue's lock, noting the LSN the snapshot reflects records up to (the queue's *mark*). Puts
+//! and gets carry on meanwhile on other queues; at restart, a queue's PUT, GET and CLEAR records
+//! below its mark are skipped and everything from the checkpoint's replay position on is applied.
+//! The snapshot is written only after every record it reflects is durable.
+//!
+//! File `C<lsn, 20 digits>.fckp` beside the extents (byte map in docs/log.md): a 64-byte header
+//! (magic `FMQCKP01`, version, the record format of the log after it, replay position, highest
+//! unit-of-work id), the queue definitions
+//! and then the channels and listeners as TOML, per queue its mark, highest sequence number and entries (delta- and varint-coded,
+//! typically 20–30 bytes a message), then a trailer: the length of all that and a CRC-32C of it
+//! and the length. It is streamed to `C-partial.fckp` in 4 MB pieces (a deep queue's
+//! checkpoint is never whole in memory), synced, renamed, and only then are older checkpoints
+//! removed, so a crash at any point leaves at least one good checkpoint.
+
+use std::time::{Duration, Instant};
+
+use ferry_log::{RecordPos, Storage, Tail};
+use ferry_model::clock::monotonic_now;
+use ferry_model::message::{CorrelId, MsgId};
+use ferry_model::name::ObjectName;
+use ferry_model::objects::{DefinitionType, QueueDefinition};
+use ferry_model::reason::{MqError, MqResult, Reason};
+
+use crate::durable::persist::{self, Persist};
+use crate::durable::record;
+use crate::durable::replay::{Held, Logged, Recovery};
+use crate::engine::store::{OnDisk, SlotState};
+use crate::qmgr::catalog::ObjectKind;
+use crate::qmgr::journal::CheckpointReport;
+use crate::qmgr::{Object, QueueManager};
+
+const MAGIC: [u8; 8] = *b"FMQCKP01";
+const VERSION: u32 = 2;
+const HEADER: usize = 64;
+
+/// Checkpoint bookkeeping.
+#[derive(Debug, Default, Clone)]
+pub struct Progress {
+    /// The log's appended-bytes count when the last checkpoint was taken.
+    pub at_bytes: u64,
+    /// Size of the last checkpoint file.
+    pub last_size: u64,
+    /// Checkpoints taken since start.
+    pub taken: u64,
+    /// What the last one did.
+    pub last: Option<CheckpointReport>,
+    /// When the last one was taken (or the queue manager started).
+    pub at_time: Option<Instant>,
+}
+
+/// Longest time between checkpoints while anything is logged: drained queues give their
+/// extents back within about this long even when little is written.
+pub const MAX_INTERVAL: Duration = Duration::from_secs(30);
+
+/// The file name of a checkpoint whose replay starts at `lsn`.
+pub fn file_name(lsn: u64) -> String {
+    format!("C{lsn:020}.fckp")
+}
+
+fn lsn_of(name: &str) -> Option<u64> {
+    name.strip_prefix('C')?.strip_suffix(".fckp")?.parse().ok()
+}
+
+/// Whether enough log has been written since the last checkpoint to take another.
+pub fn due(p: &Persist) -> bool {
+    let prog = p.checkpoints.lock();
+    let interval = p.settings().checkpoint_bytes.max(4 * prog.last_size);
+    let written = p.log().stats().bytes_appended.saturating_sub(prog.at_bytes);
+    written >= interval || (written > 0 && prog.at_time.is_none_or(|t| t.elapsed() >= MAX_INTERVAL))
+}
+
+// ----- encoding helpers -------------------------------------------------------------------------
+
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+fn zigzag(v: i64) -> u64 {
+    ((v << 1) ^ (v >> 63)) as u64
+}
+
+fn unzigzag(v: u64) -> i64 {
+    ((v >> 1) as i64) ^ -((v & 1) as i64)
+}
+
+fn put_str8(out: &mut Vec<u8>, s: &str) {
+    out.push(s.len() as u8);
+    out.extend_from_slice(s.as_bytes());
+}
+
+struct Cursor<'a> {
+    b: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn damaged(&self, what: &str) -> MqError {
+        MqError::new(
+            Reason::QMgrDataError,
+            format!("checkpoint damaged: {what} at byte {}", self.at),
+        )
+    }
+    fn take(&mut self, n: usize) -> MqResult<&'a [u8]> {
+        if self.b.len() - self.at < n {
+            return Err(self.damaged("cut short"));
+        }
+        let s = &self.b[self.at..self.at + n];
+        self.at += n;
+        Ok(s)
+    }
+    fn u8(&mut self) -> MqResult<u8> {
+        Ok(self.take(1)?[0])
+    }
+    fn u32(&mut self) -> MqResult<u32> {
+        Ok(u32::from_le_bytes(
+            self.take(4)?.try_into().unwrap_or([0; 4]),
+        ))
+    }
+    fn u64(&mut self) -> MqResult<u64> {
+        Ok(u64::from_le_bytes(
+            self.take(8)?.try_into().unwrap_or([0; 8]),
+        ))
+    }
+    fn varint(&mut self) -> MqResult<u64> {
+        let mut v = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = self.u8()?;
+            v |= ((b & 0x7f) as u64) << shift;
+            if b & 0x80 == 0 {
+                return Ok(v);
+            }
+        }
+        Err(self.damaged("varint too long"))
+    }
+    fn str8(&mut self) -> MqResult<&'a str> {
+        let n = self.u8()? as usize;
+        std::str::from_utf8(self.take(n)?).map_err(|_| self.damaged("name not UTF-8"))
+    }
+}
+
+/// Per-entry flags.
+const F_PENDING_PUT: u8 = 1;
+const F_PENDING_GET: u8 = 2;
+const F_EXPIRY: u8 = 4;
+const F_CORREL: u8 = 8;
+const F_BACKOUT: u8 = 16;
+
+/// Encodes entries with deltas against the previous one (ids share prefixes, positions and
+/// times move little), so a deep queue's checkpoint stays small.
+#[derive(Default)]
+struct EntryCoder {
+    seq: u64,
+    extent: u32,
+    put_ms: u64,
+    msg_id: [u8; 24],
+}
+
+impl EntryCoder {
+    fn encode(&mut self, out: &mut Vec<u8>, seq: u64, held: Held, expiry_ms: i64, d: &OnDisk) {
+        put_varint(out, zigzag(seq as i64 - self.seq as i64));
+        self.seq = seq;
+        let mut flags = 0;
+        match held {
+            Held::Available => {}
+            Held::PutPending(_) => flags |= F_PENDING_PUT,
+            Held::GotPending(_) => flags |= F_PENDING_GET,
+        }
+        if expiry_ms != 0 {
+            flags |= F_EXPIRY;
+        }
+        if !d.correl_id.is_none() {
+            flags |= F_CORREL;
+        }
+        if d.backout_count != 0 {
+            flags |= F_BACKOUT;
+        }
+        out.push(flags);
+        if let Held::PutPending(u) | Held::GotPending(u) = held {
+            put_varint(out, u);
+        }
+        if expiry_ms != 0 {
+            put_varint(out, expiry_ms as u64);
+        }
+        put_varint(out, zigzag(d.pos.extent as i64 - self.extent as i64));
+        self.extent = d.pos.extent;
+        put_varint(out, d.pos.offset as u64);
+        put_varint(out, d.pos.size as u64);
+        let id = d.msg_id.0;
+        let shared = id
+            .iter()
+            .zip(self.msg_id.iter())
+            .take_while(|(a, b)| a == b)
+            .count();
+        out.push(shared as u8);
+        out.extend_from_slice(&id[shared..]);
+        self.msg_id = id;
+        if flags & F_CORREL != 0 {
+            out.extend_from_slice(&d.correl_id.0);
+        }
+        out.push(d.priority);
+        if flags & F_BACKOUT != 0 {
+            put_varint(out, d.backout_count as u64);
+        }
+        put_varint(out, zigzag(d.put_time_ms as i64 - self.put_ms as i64));
+        self.put_ms = d.put_time_ms;
+    }
+
+    fn decode(&mut self, c: &mut Cursor<'_>) -> MqResult<(u64, Logged)> {
+        let seq = (self.seq as i64 + unzigzag(c.varint()?)) as u64;
+        self.seq = seq;
+        let flags = c.u8()?;
+        let held = if flags & F_PENDING_PUT != 0 {
+            Held::PutPending(c.varint()?)
+        } else if flags & F_PENDING_GET != 0 {
+            Held::GotPending(c.varint()?)
+        } else {
+            Held::Available
+        };
+        let expiry_ms = if flags & F_EXPIRY != 0 {
+            c.varint()? as i64
+        } else {
+            0
+        };
+        let extent = (self.extent as i64 + unzigzag(c.varint()?)) as u32;
+        self.extent = extent;
+        let offset = c.varint()? as u32;
+        let size = c.varint()? as u32;
+        let shared = c.u8()? as usize;
+        if shared > 24 {
+            return Err(c.damaged("msg id prefix"));
+        }
+        let mut id = self.msg_id;
+        id[shared..].copy_from_slice(c.take(24 - shared)?);
+        self.msg_id = id;
+        let correl_id = if flags & F_CORREL != 0 {
+            CorrelId::from_slice(c.take(24)?)
+        } else {
+            CorrelId::NONE
+        };
+        let priority = c.u8()?;
+        let backout_count = if flags & F_BACKOUT != 0 {
+            c.varint()? as u32
+        } else {
+            0
+        };
+        let put_ms = (self.put_ms as i64 + unzigzag(c.varint()?)) as u64;
+        self.put_ms = put_ms;
+        Ok((
+            seq,
+            Logged {
+                entry: OnDisk {
+                    pos: RecordPos {
+                        extent,
+                        offset,
+                        size,
+                    },
+                    msg_id: MsgId::from_slice(&id),
+                    correl_id,
+                    priority,
+                    backout_count,
+                    put_time_ms: put_ms,
+                },
+                expiry_ms,
+                held,
+            },
+        ))
+    }
+}
+
+// ----- taking a checkpoint ----------------------------------------------------------------------
+
+fn io(what: &str, e: impl std::fmt::Display) -> MqError {
+    MqError::new(
+        Reason::UnexpectedError,
+        format!("checkpoint failed while {what}: {e}"),
+    )
+}
+
+/// Name a checkpoint is written under until it is complete and synced.
+const PARTIAL: &str = "C-partial.fckp";
+/// Bytes encoded before they are written out: a deep queue's checkpoint is streamed to the
+/// file, not built whole in memory.
+const CHUNK: usize = 4 << 20;
+
+/// A checkpoint file being written, with its running checksum.
+struct Sink<'a> {
+    storage: &'a dyn Storage,
+    buf: Vec<u8>,
+    at: u64,
+    crc: u32,
+}
+
+impl Sink<'_> {
+    fn flush(&mut self, force: bool) -> MqResult<()> {
+        if self.buf.len() < CHUNK && !force {
+            return Ok(());
+        }
+        self.storage
+            .write_at(PARTIAL, self.at, &self.buf)
+            .map_err(|e| io("writing the checkpoint", e))?;
+        self.crc = crc32c::crc32c_append(self.crc, &self.buf);
+        self.at += self.buf.len() as u64;
+        self.buf.clear();
+        Ok(())
+    }
+}
+
+/// Takes a checkpoint now. Does nothing (returns `None`) on a queue manager without a log.
+pub fn take(qm: &QueueManager, persist: &Persist) -> MqResult<Option<CheckpointReport>> {
+    let mut progress = persist.checkpoints.lock();
+    let started = monotonic_now();
+    let log = persist.log();
+    let storage = persist.storage().as_ref();
+    storage
+        .create(PARTIAL)
+        .map_err(|e| io("creating the checkpoint file", e))?;
+    let mut sink = Sink {
+        storage,
+        buf: Vec::with_capacity(CHUNK + 4096),
+        at: 0,
+        crc: 0,
+    };
+    let mut messages = 0u64;
+    let mut lowest_extent = u64::MAX;
+    let (start, end_lsn, paused) = {
+        let _gate = persist.gate_exclusive();
+        let paused_at = monotonic_now();
+        let start = log.next_position();
+        let max_uow = qm
+            .shared
+            .next_uow
+            .load(std::sync::atomic::Ordering::Relaxed);
+        let mut header = [0u8; HEADER];
+        header[..8].copy_from_slice(&MAGIC);
+        header[8..12].copy_from_slice(&VERSION.to_le_bytes());
+        header[12..16].copy_from_slice(&record::FORMAT.to_le_bytes());
+        header[24..32].copy_from_slice(&start.extent.to_le_bytes());
+        header[32..40].copy_from_slice(&start.offset.to_le_bytes());
+        header[40..48].copy_from_slice(&start.next_lsn.to_le_bytes());
+        header[48..56].copy_from_slice(&max_uow.to_le_bytes());
+        sink.buf.extend_from_slice(&header);
+        let objects = qm.shared.objects.read();
+        let mut names: Vec<&ObjectName> = objects.keys().collect();
+        names.sort();
+        // Definitions.
+        let mut defs = Vec::new();
+        let mut locals = Vec::new();
+        for name in names {
+            let def = match &objects[name] {
+                Object::Local(q) => {
+                    let attrs = q.lock().attrs.clone();
+                    if attrs.definition_type == DefinitionType::TemporaryDynamic {
+                        continue;
+                    }
+                    locals.push(q.clone());
+                    QueueDefinition::Local(attrs)
+                }
+                Object::Alias(a) => QueueDefinition::Alias(a.lock().clone()),
+                Object::Model(a) => QueueDefinition::Model(a.clone()),
+                Object::Remote(a) => QueueDefinition::Remote(a.lock().clone()),
+            };
+            let toml = toml::to_string(&def).map_err(|e| io("encoding definitions", e))?;
+            defs.push((*name, toml));
+        }
+        drop(objects);
+        sink.buf
+            .extend_from_slice(&(defs.len() as u32).to_le_bytes());
+        for (name, toml) in &defs {
+            put_str8(&mut sink.buf, name.as_str());
+            sink.buf
+                .extend_from_slice(&(toml.len() as u32).to_le_bytes());
+            sink.buf.extend_from_slice(toml.as_bytes());
+        }
+        // Channels and listeners.
+        let others = qm.objects_for_checkpoint()?;
+        sink.buf
+            .extend_from_slice(&(others.len() as u32).to_le_bytes());
+        for (kind, name, toml) in &others {
+            put_str8(&mut sink.buf, kind.tag());
+            put_str8(&mut sink.buf, name.as_str());
+            sink.buf
+                .extend_from_slice(&(toml.len() as u32).to_le_bytes());
+            sink.buf.extend_from_slice(toml.as_bytes());
+        }
+        // Queues: each snapshotted under its own lock, at its mark.
+        sink.buf
+            .extend_from_slice(&(locals.len() as u32).to_le_bytes());
+        let clock_now = qm.clock().now();
+        let unix_now = qm.clock().unix_ms();
+        for q in &locals {
+            let st = q.lock();
+            let mark = log.next_position().next_lsn;
+            let mut count = 0u64;
+            st.store.for_each_logged(|_, _, _, _| count += 1);
+            put_str8(&mut sink.buf, q.name.as_str());
+            sink.buf.extend_from_slice(&mark.to_le_bytes());
+            sink.buf
+                .extend_from_slice(&st.store.last_seq().to_le_bytes());
+            sink.buf.extend_from_slice(&count.to_le_bytes());
+            let mut coder = EntryCoder::default();
+            let mut failed = None;
+            st.store.for_each_logged(|seq, state, expires_at, d| {
+                if failed.is_some() {
+                    return;
+                }
+                let held = match state {
+                    SlotState::PutPending(u) => Held::PutPending(u),
+                    SlotState::GotPending(u) => Held::GotPending(u),
+                    _ => Held::Available,
+                };
+                let expiry_ms = if expires_at == 0 {
+                    0
+                } else {
+                    unix_now + (expires_at.saturating_sub(clock_now) / 1_000_000) as i64 + 1
+                };
+                coder.encode(&mut sink.buf, seq, held, expiry_ms, d);
+                lowest_extent = lowest_extent.min(d.pos.extent as u64);
+                if let Err(e) = sink.flush(false) {
+                    failed = Some(e);
+                }
+            });
+            drop(st);
+            if let Some(e) = failed {
+                return Err(e);
+            }
+            messages += count;
+        }
+        let end_lsn = log.next_position().next_lsn - 1;
+        (start, end_lsn, paused_at.elapsed())
+    };
+    // The trailer: the length of everything before it, and a checksum of all of that and it.
+    let body_len = sink.at + sink.buf.len() as u64;
+    sink.buf.extend_from_slice(&body_len.to_le_bytes());
+    let crc = crc32c::crc32c_append(sink.crc, &sink.buf);
+    sink.buf.extend_from_slice(&crc.to_le_bytes());
+    sink.flush(true)?;
+    let bytes = sink.at;
+    // Everything the snapshot reflects must be on disk before the snapshot is.
+    persist.wait_lsn(end_lsn)?;
+    let file = file_name(start.next_lsn);
+    if storage
+        .list()
+        .map_err(|e| io("listing", e))?
+        .contains(&file)
+    {
+        // Nothing was logged since that checkpoint: it already says all this one would.
+        let _ = storage.remove(PARTIAL);
+        progress.at_bytes = log.stats().bytes_appended;
+        progress.at_time = Some(monotonic_now());
+        return Ok(None);
+    }
+    storage
+        .sync(PARTIAL)
+        .and_then(|_| storage.rename(PARTIAL, &file))
+        .map_err(|e| io(&format!("completing {file}"), e))?;
+    // The new checkpoint is durable: older ones, and extents nothing needs, can go.
+    for old in storage.list().map_err(|e| io("listing", e))? {
+        if lsn_of(&old).is_some_and(|l| l < start.next_lsn) {
+            storage
+                .remove(&old)
+                .map_err(|e| io(&format!("removing {old}"), e))?;
+        }
+    }
+    let mut extents_released = 0;
+    if log.config().log_type == ferry_log::LogType::Circular {
+        let keep_from = start.extent.min(lowest_extent);
+        extents_released = log.release_before(keep_from).map_err(persist::log_error)?;
+    }
+    let report = CheckpointReport {
+        file,
+        messages,
+        bytes,
+        paused,
+        took: started.elapsed(),
+        extents_released,
+    };
+    progress.at_bytes = log.stats().bytes_appended;
+    progress.at_time = Some(monotonic_now());
+    progress.last_size = report.bytes;
+    progress.taken += 1;
+    progress.last = Some(report.clone());
+    tracing::debug!(
+        file = %report.file,
+        messages = report.messages,
+        bytes = report.bytes,
+        paused_us = report.paused.as_micros() as u64,
+        took_ms = report.took.as_millis() as u64,
+        extents_released,
+        "checkpoint taken"
+    );
+    Ok(Some(report))
+}
+
+// ----- reading one back -------------------------------------------------------------------------
+
+/// A checkpoint read back: where replay starts, and the state it holds.
+#[derive(Debug)]
+pub struct Loaded {
+    /// Its file.
+    pub file: String,
+    /// Where the records after it start.
+    pub replay_from: Tail,
+    /// The state it holds.
+    pub recovery: Recovery,
+}
+
+/// The newest checkpoint that reads back whole, if any. Damaged or torn newer ones (a crash
+/// while one was written) are skipped and named in the second value.
+pub fn load_newest(storage: &dyn Storage) -> MqResult<(Option<Loaded>, Vec<String>)> {
+    let data = |e: std::io::Error| {
+        MqError::new(
+            Reason::QMgrDataError,
+            format!("cannot read the log directory: {e}"),
+        )
+    };
+    let mut files: Vec<(u64, String)> = storage
+        .list()
+        .map_err(data)?
+        .into_iter()
+        .filter_map(|n| lsn_of(&n).map(|l| (l, n)))
+        .collect();
+    files.sort();
+    let mut skipped = Vec::new();
+    while let Some((_, name)) = files.pop() {
+        let len = storage.len(&name).map_err(data)? as usize;
+        let mut bytes = vec![0u8; len];
+        storage.read_at(&name, 0, &mut bytes).map_err(data)?;
+        match decode(&bytes) {
+            Ok((replay_from, recovery)) => {
+                return Ok((
+                    Some(Loaded {
+                        file: name,
+                        replay_from,
+                        recovery,
+                    }),
+                    skipped,
+                ))
+            }
+            Err(e) => {
+                tracing::warn!(file = %name, error = %e, "skipping a damaged checkpoint");
+                skipped.push(name);
+            }
+        }
+    }
+    Ok((None, skipped))
+}
+
+fn decode(bytes: &[u8]) -> MqResult<(Tail, Recovery)> {
+    let c0 = Cursor { b: bytes, at: 0 };
+    if bytes.len() < HEADER + 12 || bytes[..8] != MAGIC {
+        return Err(c0.damaged("no checkpoint header"));
+    }
+    let (covered, crc) = bytes.split_at(bytes.len() - 4);
+    let body_len = u64::from_le_bytes(covered[covered.len() - 8..].try_into().unwrap_or([0; 8]));
+    if body_len != covered.len() as u64 - 8 {
+        return Err(c0.damaged("length differs from the trailer's (torn write)"));
+    }
+    if crc32c::crc32c(covered) != u32::from_le_bytes(crc.try_into().unwrap_or([0; 4])) {
+        return Err(c0.damaged("checksum mismatch"));
+    }
+    let body = &covered[..covered.len() - 8];
+    let mut c = Cursor { b: body, at: 8 };
+    let version = c.u32()?;
+    if version != VERSION {
+        return Err(c.damaged(&format!("version {version} unknown to this build")));
+    }
+    // The record format of the log after this checkpoint (0: written before the field, 1).
+    let format = c.u32()?.max(1);
+    if format != record::FORMAT {
+        return Err(c.damaged(&format!(
+            "the log after it is in record format {format}, which this build (format {}) cannot read",
+            record::FORMAT
+        )));
+    }
+    c.at = 24;
+    let replay_from = Tail {
+        extent: c.u64()?,
+        offset: c.u64()?,
+        next_lsn: c.u64()?,
+    };
+    let mut r = Recovery::default();
+    r.definitions_complete = true;
+    r.max_uow = c.u64()?;
+    c.at = HEADER;
+    let ndefs = c.u32()?;
+    for _ in 0..ndefs {
+        let name = ferry_model::name::object_name(c.str8()?)?;
+        let len = c.u32()? as usize;
+        let def = persist::parse_definition(c.take(len)?)?;
+        r.definitions.push((name, def));
+    }
+    let nobjects = c.u32()?;
+    for _ in 0..nobjects {
+        let tag = c.str8()?;
+        let kind = ObjectKind::from_tag(tag)
+            .ok_or_else(|| c.damaged(&format!("unknown object kind {tag}")))?;
+        let name = ferry_model::name::object_name(c.str8()?)?;
+        let len = c.u32()? as usize;
+        let text = std::str::from_utf8(c.take(len)?)
+            .map_err(|_| c.damaged("definition not UTF-8"))?
+            .to_owned();
+        r.objects.insert((kind, name), text);
+    }
+    let nqueues = c.u32()?;
+    for _ in 0..nqueues {
+        let name = ferry_model::name::object_name(c.str8()?)?;
+        let mark = c.u64()?;
+        let max_seq = c.u64()?;
+        let count = c.u64()?;
+        r.marks.insert(name, mark);
+        r.max_seq.insert(name, max_seq);
+        let mut coder = EntryCoder::default();
+        for _ in 0..count {
+            let (seq, logged) = coder.decode(&mut c)?;
+            r.restore(name, seq, logged);
+        }
+    }
+    if c.at != body.len() {
+        return Err(c.damaged("trailing bytes"));
+    }
+    Ok((replay_from, r))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_round_trip_through_the_delta_coding() {
+        let mut out = Vec::new();
+        let mut enc = EntryCoder::default();
+        let mk = |i: u32, correl: bool| OnDisk {
+            pos: RecordPos {
+                extent: 3 + i / 2,
+                offset: 64 + i * 2100,
+                size: 2104,
+            },
+            msg_id: MsgId::from_slice(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0, 0, 0, i as u8]),
+            correl_id: if correl {
+                CorrelId::from_slice(&[9; 24])
+            } else {
+                CorrelId::NONE
+            },
+            priority: (i % 10) as u8,
+            backout_count: i % 3,
+            put_time_ms: 1_700_000_000_000 + i as u64,
+        };
+        let input: Vec<(u64, Held, i64, OnDisk)> = (0..50u32)
+            .map(|i| {
+                let held = match i % 7 {
+                    0 => Held::PutPending(i as u64 + 100),
+                    1 => Held::GotPending(5),
+                    _ => Held::Available,
+                };
+                // Lanes interleave: sequence numbers go down as well as up.
+                let seq = if i % 2 == 0 {
+                    1000 + i as u64
+                } else {
+                    10 + i as u64
+                };
+                (
+                    seq,
+                    held,
+                    if i % 4 == 0 { 1_800_000_000_000 } else { 0 },
+                    mk(i, i % 5 == 0),
+                )
+            })
+            .collect();
+        for (seq, held, exp, d) in &input {
+            enc.encode(&mut out, *seq, *held, *exp, d);
+        }
+        assert!(
+            out.len() < 50 * 40,
+            "entries average under 40 bytes ({} for 50)",
+            out.len()
+        );
+        let mut dec = EntryCoder::default();
+        let mut c = Cursor { b: &out, at: 0 };
+        for (seq, held, exp, d) in &input {
+            let (s, l) = dec.decode(&mut c).unwrap();
+            assert_eq!((s, l.held, l.expiry_ms, l.entry), (*seq, *held, *exp, *d));
+        }
+        assert_eq!(c.at, out.len());
+    }
+}

@@ -1,0 +1,211 @@
+//! Opening a queue manager from its recovery log: the newest good checkpoint is read, the log
+//! records after it are replayed (units of work open at a crash are backed out), the queues are
+//! rebuilt with their messages' entries (content stays in the log), and the log is opened for
+//! appending with a background thread that takes checkpoints as it grows.
+
+use std::collections::HashSet;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+use ferry_model::name::ObjectName;
+use ferry_model::reason::{MqError, MqResult, Reason};
+use ferry_model::status::RunState;
+
+use crate::durable::checkpoint;
+use crate::durable::persist::{Persist, PersistSettings};
+use crate::durable::replay::{time_left, Recovery};
+use crate::engine::SlotState;
+use crate::qmgr::{QmConfig, QueueManager};
+
+/// What a restart found in the recovery log.
+#[derive(Debug, Clone)]
+pub struct RecoveryReport {
+    /// The checkpoint restart began from, if any.
+    pub checkpoint: Option<String>,
+    /// Newer checkpoints found damaged and passed over (a crash while one was written).
+    pub skipped_checkpoints: Vec<String>,
+    /// Log records replayed.
+    pub records: usize,
+    /// Persistent messages restored to their queues.
+    pub messages: usize,
+    /// Units of work open at the crash, backed out.
+    pub uows_backed_out: usize,
+    /// Messages that expired while the queue manager was down.
+    pub expired: usize,
+    /// A torn tail dropped (file, offset): records never acknowledged.
+    pub torn_tail: Option<(String, u64)>,
+    /// What recovering to the last good record gave up, if that was asked for.
+    pub lost: Option<ferry_log::Loss>,
+    /// How long the restart took.
+    pub took: Duration,
+}
+
+impl QueueManager {
+    /// A queue manager whose persistent messages and definitions live in the recovery log on
+    /// `storage`: the newest good checkpoint is read, the log records after it are replayed
+    /// (units of work open at a crash are backed out), and the log is opened for appending. A
+    /// background thread takes checkpoints as the log grows. Returns what the restart found.
+    pub fn open_persistent(
+        config: QmConfig,
+        storage: Arc<dyn ferry_log::Storage>,
+        settings: PersistSettings,
+        mode: ferry_log::RecoveryMode,
+    ) -> MqResult<(Self, RecoveryReport)> {
+        let started = ferry_model::clock::monotonic_now();
+        let data = |e: ferry_log::LogError| MqError::new(Reason::QMgrDataError, e.to_string());
+        let (loaded, skipped) = checkpoint::load_newest(storage.as_ref())?;
+        let (mut recovery, start, checkpoint) = match loaded {
+            Some(l) => (l.recovery, Some(l.replay_from), Some(l.file)),
+            None => (Recovery::default(), None, None),
+        };
+        if start.is_none() {
+            // Without a checkpoint the log must be whole from its first extent.
+            let first = storage
+                .list()
+                .map_err(|e| MqError::new(Reason::QMgrDataError, e.to_string()))?
+                .iter()
+                .filter_map(|n| ferry_log::format::extent_number(n))
+                .min();
+            if let Some(first) = first.filter(|f| *f != 1) {
+                return Err(MqError::new(
+                    Reason::QMgrDataError,
+                    format!(
+                        "the recovery log starts at extent {first} but no checkpoint can be read{}",
+                        if skipped.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" (damaged: {})", skipped.join(", "))
+                        }
+                    ),
+                ));
+            }
+        }
+        let mut failed = None;
+        let end = ferry_log::scan_from(storage.as_ref(), start, mode, &mut |r| {
+            recovery.apply(r).map_err(|e| {
+                let text = e.detail.clone();
+                failed = Some(e);
+                ferry_log::LogError::Io(text)
+            })
+        });
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        let end = end.map_err(data)?;
+        recovery.finish(config.clock.unix_ms());
+        let clock = config.clock.clone();
+        let qm = QueueManager::new(config)?;
+        qm.shared
+            .next_uow
+            .store(recovery.max_uow + 1, Ordering::Relaxed);
+        // Definitions: a checkpoint holds the complete set, so default queues missing from it
+        // were deleted (system queues are always kept).
+        let defined: HashSet<ObjectName> = recovery.definitions.iter().map(|(n, _)| *n).collect();
+        let mut gone: Vec<ObjectName> = recovery
+            .deleted
+            .iter()
+            .filter(|n| !defined.contains(n))
+            .copied()
+            .collect();
+        if recovery.definitions_complete {
+            gone.extend(
+                qm.queue_names()
+                    .into_iter()
+                    .map(|(n, _)| n)
+                    .filter(|n| !defined.contains(n) && !n.as_str().starts_with("SYSTEM.")),
+            );
+        }
+        for name in gone {
+            if qm.lookup(&name).is_some() {
+                qm.delete_queue(name.as_str(), true)?;
+            }
+        }
+        for (name, def) in &recovery.definitions {
+            qm.define_in_memory(*name, def.clone(), true)?;
+        }
+        for ((kind, name), text) in &recovery.objects {
+            qm.restore_object(*kind, *name, text)?;
+        }
+        let mut messages = 0;
+        let now_ms = clock.unix_ms();
+        for (name, msgs) in std::mem::take(&mut recovery.messages) {
+            let Ok(q) = qm.local_queue(&name) else {
+                continue;
+            };
+            let mut st = q.lock();
+            for (seq, l) in msgs {
+                let expires_at = time_left(l.expiry_ms, now_ms).map_or(0, |d| clock.deadline(d));
+                if l.expiry_ms != 0 && expires_at == 0 {
+                    continue;
+                }
+                st.store
+                    .insert_on_disk(seq, l.entry, expires_at, SlotState::Available);
+                messages += 1;
+            }
+        }
+        for (name, max) in &recovery.max_seq {
+            if let Ok(q) = qm.local_queue(name) {
+                q.lock().store.resume_after(*max);
+            }
+        }
+        let log = ferry_log::Log::open(storage.clone(), settings.log, end.tail).map_err(data)?;
+        let progress = checkpoint::Progress {
+            at_time: Some(ferry_model::clock::monotonic_now()),
+            ..Default::default()
+        };
+        let persist = Persist::new(log, storage, settings, clock, progress);
+        qm.set_durability(persist.clone());
+        start_checkpointer(&qm, &persist).map_err(|e| {
+            MqError::new(
+                Reason::UnexpectedError,
+                format!("cannot start the checkpoint thread: {e}"),
+            )
+        })?;
+        let report = RecoveryReport {
+            checkpoint,
+            skipped_checkpoints: skipped,
+            records: recovery.records,
+            messages,
+            uows_backed_out: recovery.uows_backed_out,
+            expired: recovery.expired,
+            torn_tail: end.torn_tail,
+            lost: end.lost,
+            took: started.elapsed(),
+        };
+        tracing::info!(
+            checkpoint = report.checkpoint.as_deref().unwrap_or("none"),
+            records = report.records,
+            messages = report.messages,
+            uows_backed_out = report.uows_backed_out,
+            expired = report.expired,
+            took_ms = report.took.as_millis() as u64,
+            "recovery complete"
+        );
+        Ok((qm, report))
+    }
+}
+
+/// Starts the thread that takes a checkpoint whenever enough log has been written since the
+/// last one; it ends when the queue manager is dropped or stops.
+fn start_checkpointer(qm: &QueueManager, persist: &Arc<Persist>) -> std::io::Result<()> {
+    let weak = Arc::downgrade(&qm.shared);
+    let persist = Arc::downgrade(persist);
+    std::thread::Builder::new()
+        .name("ferry-checkpoint".into())
+        .spawn(move || loop {
+            std::thread::sleep(Duration::from_millis(50));
+            let Some(shared) = weak.upgrade() else { return };
+            let qm = QueueManager { shared };
+            if qm.run_state() == RunState::Stopping {
+                return;
+            }
+            let Some(p) = persist.upgrade() else { return };
+            if checkpoint::due(&p) {
+                if let Err(e) = checkpoint::take(&qm, &p) {
+                    tracing::warn!(error = %e, "checkpoint failed; will retry");
+                }
+            }
+        })
+        .map(|_| ())
+}

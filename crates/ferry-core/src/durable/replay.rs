@@ -1,0 +1,243 @@
+//! Replay: the state a checkpoint gives, with the log records after it applied — what a
+//! restart rebuilds the queues from.
+//!
+//! A queue's PUT, GET and CLEAR records below its checkpoint mark are already in the checkpoint
+//! and are skipped; everything else from the checkpoint's replay position on is applied. Units
+//! of work still open at the end are backed out; messages that expired meanwhile are dropped.
+
+use std::collections::{BTreeMap, HashMap};
+use std::time::Duration;
+
+use bytes::Bytes;
+use ferry_log::RecordRef;
+
+use ferry_model::name::ObjectName;
+use ferry_model::objects::QueueDefinition;
+use ferry_model::reason::MqResult;
+
+use crate::durable::persist::parse_definition;
+use crate::durable::record::{self, bad, kind, Reader};
+use crate::engine::OnDisk;
+use crate::qmgr::catalog::ObjectKind;
+
+/// The state of a logged message during recovery.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Held {
+    /// Committed and visible.
+    Available,
+    /// Put in a unit of work not yet ended.
+    PutPending(u64),
+    /// Got in a unit of work not yet ended.
+    GotPending(u64),
+}
+
+/// A logged message as recovery knows it.
+#[derive(Debug, Clone, Copy)]
+pub struct Logged {
+    /// Where its content is, and what stays in memory.
+    pub entry: OnDisk,
+    /// Absolute expiry, Unix ms (0: never).
+    pub expiry_ms: i64,
+    /// Its state.
+    pub held: Held,
+}
+
+/// Recovery: the state a checkpoint gives, with the records after it applied.
+#[derive(Debug, Default)]
+pub struct Recovery {
+    /// Queue definitions, in the order they were last made.
+    pub definitions: Vec<(ObjectName, QueueDefinition)>,
+    /// Whether `definitions` is the complete set (it came from a checkpoint): queues defined
+    /// by default and missing from it were deleted.
+    pub definitions_complete: bool,
+    /// Queues deleted by records replayed.
+    pub deleted: Vec<ObjectName>,
+    /// Channels and listeners: TOML of each definition.
+    pub objects: BTreeMap<(ObjectKind, ObjectName), String>,
+    /// Logged messages per queue by sequence number.
+    pub messages: HashMap<ObjectName, BTreeMap<u64, Logged>>,
+    /// Highest sequence number seen per queue.
+    pub max_seq: HashMap<ObjectName, u64>,
+    /// Per queue, the LSN the checkpoint's snapshot of it reflects records up to (exclusive):
+    /// its PUT, GET and CLEAR records below it are already in the snapshot.
+    pub marks: HashMap<ObjectName, u64>,
+    /// Members of units of work not yet ended.
+    uows: HashMap<u64, Vec<(ObjectName, u64)>>,
+    /// Highest unit-of-work id seen: new units of work must be numbered above it, or a later
+    /// replay would join their records to those of a unit backed out at an earlier crash.
+    pub max_uow: u64,
+    /// Records replayed.
+    pub records: usize,
+    /// Units of work in flight at the crash, backed out.
+    pub uows_backed_out: usize,
+    /// Messages dropped because they expired while the queue manager was down.
+    pub expired: usize,
+}
+
+impl Recovery {
+    /// Adds a message from a checkpoint (pending ones rejoin their units of work).
+    pub fn restore(&mut self, queue: ObjectName, seq: u64, logged: Logged) {
+        match logged.held {
+            Held::Available => {}
+            Held::PutPending(u) | Held::GotPending(u) => {
+                self.uows.entry(u).or_default().push((queue, seq));
+                self.max_uow = self.max_uow.max(u);
+            }
+        }
+        self.messages.entry(queue).or_default().insert(seq, logged);
+    }
+
+    fn skipped(&self, queue: &ObjectName, lsn: u64) -> bool {
+        self.marks.get(queue).is_some_and(|m| lsn < *m)
+    }
+
+    /// Applies one record.
+    pub fn apply(&mut self, r: RecordRef<'_>) -> MqResult<()> {
+        self.records += 1;
+        match r.kind {
+            kind::DEFINE => {
+                let mut rd = Reader::new(Bytes::copy_from_slice(r.payload), "DEFINE");
+                let name = rd.name("queue name")?;
+                let toml = rd.bytes32("definition")?;
+                let def = parse_definition(&toml)?;
+                self.definitions.retain(|(n, _)| *n != name);
+                self.deleted.retain(|n| *n != name);
+                self.definitions.push((name, def));
+            }
+            kind::DELETE => {
+                let mut rd = Reader::new(Bytes::copy_from_slice(r.payload), "DELETE");
+                let name = rd.name("queue name")?;
+                self.definitions.retain(|(n, _)| *n != name);
+                self.messages.remove(&name);
+                self.marks.remove(&name);
+                self.deleted.push(name);
+            }
+            kind::OBJECT | kind::OBJECT_DELETE => {
+                let mut rd = Reader::new(Bytes::copy_from_slice(r.payload), "OBJECT");
+                let tag = rd.str8("kind")?;
+                let k = ObjectKind::from_tag(&tag)
+                    .ok_or_else(|| bad("OBJECT", format!("unknown kind {tag}")))?;
+                let name = rd.name("object name")?;
+                if r.kind == kind::OBJECT {
+                    let toml = rd.bytes32("definition")?;
+                    let text = String::from_utf8(toml.to_vec()).map_err(|e| bad("OBJECT", e))?;
+                    self.objects.insert((k, name), text);
+                } else {
+                    self.objects.remove(&(k, name));
+                }
+            }
+            kind::CLEAR => {
+                let mut rd = Reader::new(Bytes::copy_from_slice(r.payload), "CLEAR");
+                let name = rd.name("queue name")?;
+                if !self.skipped(&name, r.lsn) {
+                    if let Some(m) = self.messages.get_mut(&name) {
+                        m.retain(|_, l| l.held != Held::Available);
+                    }
+                }
+            }
+            kind::PUT => {
+                let put = record::decode_put(Bytes::copy_from_slice(r.payload))?;
+                let m = self.max_seq.entry(put.queue).or_default();
+                *m = (*m).max(put.seq);
+                self.max_uow = self.max_uow.max(put.uow);
+                if self.skipped(&put.queue, r.lsn) {
+                    return Ok(());
+                }
+                let held = if put.uow == 0 {
+                    Held::Available
+                } else {
+                    self.uows
+                        .entry(put.uow)
+                        .or_default()
+                        .push((put.queue, put.seq));
+                    Held::PutPending(put.uow)
+                };
+                let logged = Logged {
+                    entry: OnDisk::of(&put.msg, r.pos),
+                    expiry_ms: put.expiry_ms,
+                    held,
+                };
+                self.messages
+                    .entry(put.queue)
+                    .or_default()
+                    .insert(put.seq, logged);
+            }
+            kind::GET => {
+                let (queue, seq, uow) = record::decode_get(Bytes::copy_from_slice(r.payload))?;
+                self.max_uow = self.max_uow.max(uow);
+                if self.skipped(&queue, r.lsn) {
+                    return Ok(());
+                }
+                let Some(msgs) = self.messages.get_mut(&queue) else {
+                    return Ok(());
+                };
+                if uow == 0 {
+                    msgs.remove(&seq);
+                } else if let Some(l) = msgs.get_mut(&seq) {
+                    l.held = Held::GotPending(uow);
+                    self.uows.entry(uow).or_default().push((queue, seq));
+                }
+            }
+            kind::COMMIT | kind::BACKOUT => {
+                let uow = record::decode_end_uow(r.payload)?;
+                self.max_uow = self.max_uow.max(uow);
+                self.end_uow(uow, r.kind == kind::COMMIT);
+            }
+            other => return Err(bad("unknown", format!("kind {other}"))),
+        }
+        Ok(())
+    }
+
+    fn end_uow(&mut self, uow: u64, commit: bool) {
+        let Some(members) = self.uows.remove(&uow) else {
+            return;
+        };
+        for (queue, seq) in members {
+            let Some(msgs) = self.messages.get_mut(&queue) else {
+                continue;
+            };
+            let Some(l) = msgs.get_mut(&seq) else {
+                continue;
+            };
+            match (l.held, commit) {
+                (Held::PutPending(u), true) if u == uow => l.held = Held::Available,
+                (Held::PutPending(u), false) if u == uow => {
+                    msgs.remove(&seq);
+                }
+                (Held::GotPending(u), true) if u == uow => {
+                    msgs.remove(&seq);
+                }
+                (Held::GotPending(u), false) if u == uow => {
+                    l.held = Held::Available;
+                    l.entry.backout_count = l.entry.backout_count.saturating_add(1);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Ends the replay: units of work still open at the crash are backed out, and messages
+    /// that expired meanwhile are dropped. What is left is all available.
+    pub fn finish(&mut self, now_unix_ms: i64) {
+        self.uows_backed_out = self.uows.len();
+        let open: Vec<u64> = self.uows.keys().copied().collect();
+        for u in open {
+            self.end_uow(u, false);
+        }
+        let now = now_unix_ms;
+        let mut expired = 0;
+        for msgs in self.messages.values_mut() {
+            msgs.retain(|_, l| {
+                let keep = l.expiry_ms == 0 || l.expiry_ms > now;
+                expired += usize::from(!keep);
+                keep
+            });
+        }
+        self.expired = expired;
+    }
+}
+
+/// Time left before an absolute expiry (Unix ms) at `now` (Unix ms), if it has not passed.
+pub(crate) fn time_left(expiry_ms: i64, now: i64) -> Option<Duration> {
+    (expiry_ms > now).then(|| Duration::from_millis((expiry_ms - now) as u64))
+}

@@ -1,0 +1,38 @@
+//! All a queue knows of persistence: a [`Journal`] it logs its persistent messages' puts and
+//! gets through, and reads a message back from when only the log holds it.
+//!
+//! The queue calls these under its own lock, so the log's order is the order its state changed
+//! in; they never block on the disk (the caller waits for durability outside the lock, with the
+//! LSN they return) and never wait for room in the log's buffer (they fail with
+//! [`errors only when the log has failed or is full). Reading a message
+//! back is I/O and is done outside the queue's lock (see `queue.rs`).
+
+use ferry_log::RecordPos;
+use ferry_model::message::Message;
+use ferry_model::name::ObjectName;
+use ferry_model::reason::MqResult;
+
+use crate::engine::store::OnDisk;
+
+/// Where a logged record went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Logged {
+    /// Its LSN: durable once the log says so.
+    pub lsn: u64,
+    /// Where it is (a PUT record's place is where the message's content lives).
+    pub pos: RecordPos,
+}
+
+/// The recovery log as a queue sees it. Implemented by the durable layer.
+pub trait Journal: Send + Sync + std::fmt::Debug {
+    /// Appends the PUT of `msg` as message `seq` of `queue`, inside unit of work `uow` (0 for
+    /// none). Refused with RESOURCE_PROBLEM when the log is full.
+    fn put(&self, queue: &ObjectName, seq: u64, uow: u64, msg: &Message) -> MqResult<Logged>;
+
+    /// Appends the GET of message `seq` of `queue`, inside unit of work `uow` (0 for none).
+    fn get(&self, queue: &ObjectName, seq: u64, uow: u64) -> MqResult<u64>;
+
+    /// Reads back message `seq` of `queue` from its PUT record at `d.pos` (with the backout
+    /// count `d` holds now).
+    fn read(&self, queue: &ObjectName, seq: u64, d: &OnDisk) -> MqResult<Message>;
+}

@@ -1,0 +1,16 @@
+//! Layer 1, the queue engine: one queue's messages (`store`), its waiting getters (`waiter`),
+//! the queue and its lock with the put and get steps (`queue`), and the [`Journal`] trait that
+//! is all a queue knows of persistence (`journal`).
+//!
+//! It imports nothing else of this crate: the queue manager (layer 2) builds on it, and the
+//! durable layer (3) implements its `Journal`.
+
+pub mod journal;
+pub mod queue;
+pub mod store;
+pub mod waiter;
+
+pub use journal::{Journal, Logged};
+pub use queue::{GetSpec, GetStep, Placed, Queue, QueueState};
+pub use store::{Match, OnDisk, Pos, SlotState, Store, UowId};
+pub use waiter::{Delivery, WaitOutcome, Waiter, Waiters};

@@ -1,0 +1,1215 @@
+//! The messages of one local queue, in delivery order, with indexes by correl id and msg id.
+//!
+//! Owns: message slots, their visibility state (available, put or got inside a unit of work,
+//! gone), delivery order, expiry and the id indexes. It knows nothing of locks, waiters or
+//! connections: `queue.rs` wraps it in a mutex.
+//!
+//! Layout: one lane per priority (0–9), or a single lane when MSGDLVSQ(FIFO). Each lane is a
+//! `VecDeque` of slots in increasing sequence number; sequence numbers are unique per queue and
+//! never reused, so a slot is found again by binary search on its `seq`. A message got inside a
+//! unit of work stays in its slot (state `GotPending`) until commit, so backout puts it back in
+//! its original position at no cost. Removed slots in the middle become tombstones that are
+//! compacted once they are the majority of a lane.
+//!
+//! Deep queues: a persistent message's content is also in the recovery log (its PUT record).
+//! While the queue's in-memory persistent bytes stay within its buffer (MQ's
+//! DefaultPQBufferSize) the message is kept in memory too; beyond it only a compact entry stays
+//! in memory ([`OnDisk`]: where the record is, the ids, priority and backout count) and the
+//! content is read back from the log when the message is got or browsed. Restart loads every
+//! message this way, so it costs the entries, not the bodies.
+//!
+//! Invariants: within a lane `seq` strictly increases; `depth` counts non-gone slots;
+//! `available` counts `Available` slots; every non-gone slot with a non-zero correl id is in the
+//! correl index (and in the msg index once it is enabled); `mem_logged` is the cost of the
+//! in-memory bodies that are also in the log.
+
+use std::collections::{HashMap, VecDeque};
+use std::hash::BuildHasherDefault;
+
+use ferry_log::RecordPos;
+use ferry_model::IdHasher;
+
+use ferry_model::message::{CorrelId, Message, MsgId, Priority};
+
+/// Identifies a unit of work (one per connection at a time).
+pub type UowId = u64;
+
+/// Where a message lives: its lane and sequence number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Pos {
+    /// Lane index (the priority, or 0 in FIFO mode).
+    pub lane: u8,
+    /// Sequence number, unique within the queue.
+    pub seq: u64,
+}
+
+/// The visibility of a slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SlotState {
+    /// Visible to gets and browses.
+    Available,
+    /// Put inside a unit of work that has not committed: invisible.
+    PutPending(UowId),
+    /// Got inside a unit of work that has not committed: invisible, restored on backout.
+    GotPending(UowId),
+    /// Removed; a tombstone awaiting compaction.
+    Gone,
+}
+
+/// What stays in memory of a message whose content is only in the recovery log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OnDisk {
+    /// Its PUT record.
+    pub pos: RecordPos,
+    /// Msg id (for matching and the msg id index).
+    pub msg_id: MsgId,
+    /// Correl id (for matching and the correl id index).
+    pub correl_id: CorrelId,
+    /// Priority (its lane).
+    pub priority: u8,
+    /// Backout count now (the record holds the count when it was put).
+    pub backout_count: u32,
+    /// Put time, Unix milliseconds.
+    pub put_time_ms: u64,
+}
+
+impl OnDisk {
+    /// The entry for `msg`, whose PUT record is at `pos`.
+    pub fn of(msg: &Message, pos: RecordPos) -> OnDisk {
+        OnDisk {
+            pos,
+            msg_id: msg.descriptor.msg_id,
+            correl_id: msg.descriptor.correl_id,
+            priority: priority_of(msg),
+            backout_count: msg.descriptor.backout_count,
+            put_time_ms: msg
+                .descriptor
+                .put_time
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as u64),
+        }
+    }
+}
+
+fn priority_of(msg: &Message) -> u8 {
+    match msg.descriptor.priority {
+        Priority::Value(p) => p,
+        Priority::AsQueueDef => 0,
+    }
+}
+
+/// What a slot keeps of a message only in the log: [`OnDisk`] without the correl id (kept in
+/// a side table, as few messages carry one) and with the put time in seconds — so a deep
+/// queue's slot is 80 bytes.
+#[derive(Debug, Clone, Copy)]
+struct DiskSlot {
+    pos: RecordPos,
+    msg_id: MsgId,
+    priority: u8,
+    backout_count: u32,
+    put_secs: u32,
+}
+
+impl DiskSlot {
+    fn of(d: &OnDisk) -> DiskSlot {
+        DiskSlot {
+            pos: d.pos,
+            msg_id: d.msg_id,
+            priority: d.priority,
+            backout_count: d.backout_count,
+            put_secs: (d.put_time_ms / 1000).min(u32::MAX as u64) as u32,
+        }
+    }
+    fn on_disk(&self, correl_id: CorrelId) -> OnDisk {
+        OnDisk {
+            pos: self.pos,
+            msg_id: self.msg_id,
+            correl_id,
+            priority: self.priority,
+            backout_count: self.backout_count,
+            put_time_ms: self.put_secs as u64 * 1000,
+        }
+    }
+}
+
+/// A [`SlotState`] packed in 8 bytes (the tag in the top two bits of the unit-of-work id).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct St(u64);
+
+impl St {
+    const SHIFT: u32 = 62;
+    fn new(s: SlotState) -> St {
+        match s {
+            SlotState::Available => St(0),
+            SlotState::PutPending(u) => {
+                debug_assert!(u >> Self::SHIFT == 0, "unit-of-work id {u} too large");
+                St(1 << Self::SHIFT | u)
+            }
+            SlotState::GotPending(u) => {
+                debug_assert!(u >> Self::SHIFT == 0, "unit-of-work id {u} too large");
+                St(2 << Self::SHIFT | u)
+            }
+            SlotState::Gone => St(3 << Self::SHIFT),
+        }
+    }
+    fn get(self) -> SlotState {
+        let u = self.0 & ((1 << Self::SHIFT) - 1);
+        match self.0 >> Self::SHIFT {
+            0 => SlotState::Available,
+            1 => SlotState::PutPending(u),
+            2 => SlotState::GotPending(u),
+            _ => SlotState::Gone,
+        }
+    }
+}
+
+impl PartialEq<SlotState> for St {
+    fn eq(&self, other: &SlotState) -> bool {
+        *self == St::new(*other)
+    }
+}
+
+impl std::fmt::Debug for St {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.get().fmt(f)
+    }
+}
+
+type CorrelTable = HashMap<u64, CorrelId, BuildHasherDefault<IdHasher>>;
+
+/// Memory a message in the buffer is charged beyond its body (descriptor, slot, allocation).
+const MESSAGE_OVERHEAD: usize = 512;
+
+fn cost(msg: &Message) -> usize {
+    msg.body.len() + MESSAGE_OVERHEAD
+}
+
+/// In-memory messages, in a slab so a put reuses a freed entry instead of allocating (a
+/// per-message allocation freed on another thread made glibc's arenas the bottleneck).
+type MemSlab = slab::Slab<Message>;
+
+/// Where a slot's message is.
+#[derive(Debug)]
+enum Body {
+    /// In memory at `key` in the store's slab; `disk` is its PUT record when it is in the log
+    /// as well.
+    Mem { key: u32, disk: Option<RecordPos> },
+    /// Only in the log.
+    Disk(DiskSlot),
+    /// A tombstone's: the message was removed.
+    Gone,
+}
+
+impl Body {
+    fn ids(&self, seq: u64, mem: &MemSlab, correls: &CorrelTable) -> (MsgId, CorrelId) {
+        match self {
+            Body::Mem { key, .. } => {
+                let d = &mem[*key as usize].descriptor;
+                (d.msg_id, d.correl_id)
+            }
+            Body::Disk(d) => (
+                d.msg_id,
+                correls.get(&seq).copied().unwrap_or(CorrelId::NONE),
+            ),
+            Body::Gone => (MsgId::NONE, CorrelId::NONE),
+        }
+    }
+    fn priority(&self, mem: &MemSlab) -> u8 {
+        match self {
+            Body::Mem { key, .. } => priority_of(&mem[*key as usize]),
+            Body::Disk(d) => d.priority,
+            Body::Gone => 0,
+        }
+    }
+}
+
+/// A message as the store holds it, borrowed.
+#[derive(Debug, Clone, Copy)]
+pub enum Entry<'a> {
+    /// In memory.
+    Mem(&'a Message),
+    /// Only in the log.
+    Disk(OnDisk),
+}
+
+/// A message taken out of the store.
+#[derive(Debug)]
+pub enum Held {
+    /// Its content.
+    Mem(Message),
+    /// Where its content is.
+    Disk(OnDisk),
+}
+
+impl Held {
+    /// The message, if it was in memory.
+    pub fn into_mem(self) -> Option<Message> {
+        match self {
+            Held::Mem(m) => Some(m),
+            Held::Disk(_) => None,
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Slot {
+    seq: u64,
+    state: St,
+    /// Clock nanoseconds after which the message is expired; 0 = never.
+    expires_at: u64,
+    body: Body,
+}
+
+#[derive(Debug, Default)]
+struct Lane {
+    slots: VecDeque<Slot>,
+    /// Slots not `Gone`.
+    live: usize,
+    /// Slots `Available`.
+    available: usize,
+    /// No available slot has a smaller sequence number than this (a lower bound, not exact):
+    /// searches start here, so messages held by units of work or read-ahead streams at the
+    /// front of the lane are not walked over on every get.
+    avail_from: u64,
+}
+
+impl Lane {
+    /// Index of the first slot that may be available.
+    fn search_start(&self) -> usize {
+        if self.avail_from == 0 {
+            0
+        } else if let Some(i) = self.dense_index(self.avail_from) {
+            // Seqs are unique and ascending: the slot holding `avail_from` is the first not below it.
+            i
+        } else {
+            self.slots.partition_point(|s| s.seq < self.avail_from)
+        }
+    }
+
+    /// Where `seq` sits if the slots from the front up to it are dense (consecutive seqs), as
+    /// they are on a queue whose messages share one priority: found by subtraction, without the
+    /// binary search (which is a few percent of the hot path's CPU at depth).
+    fn dense_index(&self, seq: u64) -> Option<usize> {
+        let i = usize::try_from(seq.checked_sub(self.slots.front()?.seq)?).ok()?;
+        (self.slots.get(i)?.seq == seq).then_some(i)
+    }
+
+    /// Records that `seq` became available.
+    fn note_available(&mut self, seq: u64) {
+        if seq < self.avail_from {
+            self.avail_from = seq;
+        }
+    }
+
+    fn index_of(&self, seq: u64) -> Option<usize> {
+        self.dense_index(seq)
+            .or_else(|| self.slots.binary_search_by_key(&seq, |s| s.seq).ok())
+    }
+
+    /// Drops tombstones at the front, and compacts when tombstones are the majority.
+    fn tidy(&mut self) {
+        while matches!(self.slots.front(), Some(s) if s.state == SlotState::Gone) {
+            self.slots.pop_front();
+        }
+        while matches!(self.slots.back(), Some(s) if s.state == SlotState::Gone) {
+            self.slots.pop_back();
+        }
+        if self.slots.len() > 64 && self.live * 2 < self.slots.len() {
+            self.slots.retain(|s| s.state != SlotState::Gone);
+        }
+    }
+}
+
+type IdMap<K> = HashMap<K, Positions, BuildHasherDefault<IdHasher>>;
+
+/// Positions of the messages sharing one id; almost always exactly one.
+#[derive(Debug)]
+enum Positions {
+    One(Pos),
+    Many(Vec<Pos>),
+}
+
+impl Positions {
+    fn add(&mut self, pos: Pos) {
+        match self {
+            Positions::One(p) => *self = Positions::Many(vec![*p, pos]),
+            Positions::Many(v) => v.push(pos),
+        }
+    }
+    /// Removes `pos`; returns true when nothing is left.
+    fn remove(&mut self, pos: Pos) -> bool {
+        match self {
+            Positions::One(p) => *p == pos,
+            Positions::Many(v) => {
+                v.retain(|p| *p != pos);
+                v.is_empty()
+            }
+        }
+    }
+    fn as_slice(&self) -> &[Pos] {
+        match self {
+            Positions::One(p) => std::slice::from_ref(p),
+            Positions::Many(v) => v,
+        }
+    }
+}
+
+fn index_add<K: std::hash::Hash + Eq>(map: &mut IdMap<K>, key: K, pos: Pos) {
+    match map.get_mut(&key) {
+        Some(p) => p.add(pos),
+        None => {
+            map.insert(key, Positions::One(pos));
+        }
+    }
+}
+
+fn index_remove<K: std::hash::Hash + Eq>(map: &mut IdMap<K>, key: &K, pos: Pos) {
+    if let Some(p) = map.get_mut(key) {
+        if p.remove(pos) {
+            map.remove(key);
+        }
+    }
+}
+
+/// What a get or browse wants to match.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Match {
+    /// Only a message with this msg id.
+    pub msg_id: Option<MsgId>,
+    /// Only a message with this correl id.
+    pub correl_id: Option<CorrelId>,
+    /// Only non-persistent messages (read-ahead streams never carry persistent ones: a message
+    /// in a client's buffer is lost if the client dies).
+    pub non_persistent_only: bool,
+}
+
+impl Match {
+    /// Matches any message.
+    pub const ANY: Match = Match {
+        msg_id: None,
+        correl_id: None,
+        non_persistent_only: false,
+    };
+
+    /// Whether this matches any message.
+    pub fn is_any(&self) -> bool {
+        self.msg_id.is_none() && self.correl_id.is_none() && !self.non_persistent_only
+    }
+
+    /// Whether a stored message satisfies this match (one only in the log is persistent).
+    fn matches_body(&self, seq: u64, body: &Body, mem: &MemSlab, correls: &CorrelTable) -> bool {
+        match body {
+            Body::Mem { key, .. } => self.matches(&mem[*key as usize]),
+            Body::Disk(d) => {
+                let correl = || correls.get(&seq).copied().unwrap_or(CorrelId::NONE);
+                self.msg_id.is_none_or(|id| d.msg_id == id)
+                    && self.correl_id.is_none_or(|id| correl() == id)
+                    && !self.non_persistent_only
+            }
+            Body::Gone => false,
+        }
+    }
+
+    /// Whether `msg` satisfies this match.
+    pub fn matches(&self, msg: &Message) -> bool {
+        self.msg_id.is_none_or(|id| msg.descriptor.msg_id == id)
+            && self
+                .correl_id
+                .is_none_or(|id| msg.descriptor.correl_id == id)
+            && !(self.non_persistent_only
+                && msg.descriptor.persistence == ferry_model::message::Persistence::Persistent)
+    }
+}
+
+/// The messages of one queue.
+#[derive(Debug)]
+pub struct Store {
+    lanes: Vec<Lane>,
+    fifo: bool,
+    next_seq: u64,
+    depth: usize,
+    available: usize,
+    correl_index: IdMap<CorrelId>,
+    msg_index: Option<IdMap<MsgId>>,
+    /// The in-memory messages.
+    mem: MemSlab,
+    /// Correl ids of messages only in the log that have one, by sequence number.
+    disk_correls: CorrelTable,
+    /// Cost of in-memory bodies that are also in the log.
+    mem_logged: usize,
+    /// Most `mem_logged` before logged messages are kept only in the log (0: no limit).
+    buffer_limit: usize,
+    /// Messages whose content is only in the log.
+    on_disk: usize,
+    /// Messages found expired and discarded, since creation.
+    pub expired_total: u64,
+}
+
+impl Store {
+    /// An empty store; `fifo` for MSGDLVSQ(FIFO).
+    pub fn new(fifo: bool) -> Self {
+        Store {
+            lanes: (0..10).map(|_| Lane::default()).collect(),
+            fifo,
+            next_seq: 1,
+            depth: 0,
+            available: 0,
+            correl_index: IdMap::default(),
+            msg_index: None,
+            mem: MemSlab::new(),
+            disk_correls: CorrelTable::default(),
+            mem_logged: 0,
+            buffer_limit: 0,
+            on_disk: 0,
+            expired_total: 0,
+        }
+    }
+
+    /// Sets the buffer for messages that are also in the log (0: keep them all in memory).
+    pub fn set_buffer_limit(&mut self, bytes: usize) {
+        self.buffer_limit = bytes;
+    }
+
+    /// Messages whose content is only in the log.
+    pub fn on_disk(&self) -> usize {
+        self.on_disk
+    }
+
+    /// Bytes of in-memory messages that are also in the log (charged with overhead).
+    pub fn buffered_bytes(&self) -> usize {
+        self.mem_logged
+    }
+
+    /// Messages held, committed or not (CURDEPTH).
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// Messages visible to a get right now (expired ones may still be counted until found).
+    pub fn available(&self) -> usize {
+        self.available
+    }
+
+    /// Continues numbering after `seq` (a restart must never reuse a logged sequence number).
+    pub fn resume_after(&mut self, seq: u64) {
+        self.next_seq = self.next_seq.max(seq + 1);
+    }
+
+    /// Allocates the next sequence number (also for messages handed straight to a getter, so a
+    /// hand-over that must be undone can be reinserted in order).
+    pub fn next_seq(&mut self) -> u64 {
+        let s = self.next_seq;
+        self.next_seq += 1;
+        s
+    }
+
+    fn lane_of(&self, priority: u8) -> u8 {
+        if self.fifo {
+            0
+        } else {
+            priority.min(9)
+        }
+    }
+
+    /// Stores a message with a sequence number from [`Store::next_seq`], keeping lane order even
+    /// when `seq` is older than the lane's tail (a hand-over being undone). `disk` is its PUT
+    /// record when it is in the log: beyond the buffer only its [`OnDisk`] entry is kept.
+    pub fn insert(
+        &mut self,
+        seq: u64,
+        msg: Message,
+        disk: Option<RecordPos>,
+        expires_at: u64,
+        state: SlotState,
+    ) -> Pos {
+        let body = match disk {
+            Some(at)
+                if self.buffer_limit > 0 && self.mem_logged + cost(&msg) > self.buffer_limit =>
+            {
+                return self.insert_on_disk(seq, OnDisk::of(&msg, at), expires_at, state);
+            }
+            _ => Body::Mem {
+                key: self.mem.insert(msg) as u32,
+                disk,
+            },
+        };
+        self.insert_body(seq, body, expires_at, state)
+    }
+
+    /// Stores a message known only by its log entry (restart).
+    pub fn insert_on_disk(
+        &mut self,
+        seq: u64,
+        entry: OnDisk,
+        expires_at: u64,
+        state: SlotState,
+    ) -> Pos {
+        if !entry.correl_id.is_none() {
+            self.disk_correls.insert(seq, entry.correl_id);
+        }
+        self.insert_body(seq, Body::Disk(DiskSlot::of(&entry)), expires_at, state)
+    }
+
+    fn insert_body(&mut self, seq: u64, body: Body, expires_at: u64, state: SlotState) -> Pos {
+        let lane_no = self.lane_of(body.priority(&self.mem));
+        let pos = Pos { lane: lane_no, seq };
+        let (msg_id, correl_id) = body.ids(seq, &self.mem, &self.disk_correls);
+        if !correl_id.is_none() {
+            index_add(&mut self.correl_index, correl_id, pos);
+        }
+        if let Some(ix) = self.msg_index.as_mut() {
+            index_add(ix, msg_id, pos);
+        }
+        match &body {
+            Body::Mem { key, disk: Some(_) } => self.mem_logged += cost(&self.mem[*key as usize]),
+            Body::Mem { .. } | Body::Gone => {}
+            Body::Disk(_) => self.on_disk += 1,
+        }
+        let lane = &mut self.lanes[lane_no as usize];
+        let slot = Slot {
+            seq,
+            state: St::new(state),
+            expires_at,
+            body,
+        };
+        match lane.slots.back() {
+            Some(last) if last.seq >= seq => {
+                let at = lane.slots.partition_point(|s| s.seq < seq);
+                match lane.slots.get_mut(at) {
+                    // The message's own tombstone (it was removed and is coming back): reuse it,
+                    // so `seq` stays unique in the lane and binary search finds the live slot.
+                    Some(old) if old.seq == seq => {
+                        debug_assert_eq!(old.state, SlotState::Gone, "seq {seq} inserted twice");
+                        *old = slot;
+                    }
+                    _ => lane.slots.insert(at, slot),
+                }
+            }
+            _ => lane.slots.push_back(slot),
+        }
+        lane.live += 1;
+        self.depth += 1;
+        if state == SlotState::Available {
+            lane.available += 1;
+            self.available += 1;
+            lane.note_available(seq);
+        }
+        pos
+    }
+
+    fn slot(&self, pos: Pos) -> Option<&Slot> {
+        let lane = &self.lanes[pos.lane as usize];
+        lane.index_of(pos.seq).map(|i| &lane.slots[i])
+    }
+
+    /// The state of the slot at `pos` (`Gone` if it no longer exists).
+    pub fn state(&self, pos: Pos) -> SlotState {
+        self.slot(pos).map_or(SlotState::Gone, |s| s.state.get())
+    }
+
+    /// The message at `pos`, if the slot still exists.
+    pub fn entry(&self, pos: Pos) -> Option<Entry<'_>> {
+        self.slot(pos)
+            .filter(|s| s.state != SlotState::Gone)
+            .and_then(|s| match &s.body {
+                Body::Mem { key, .. } => Some(Entry::Mem(&self.mem[*key as usize])),
+                Body::Disk(d) => Some(Entry::Disk(
+                    d.on_disk(
+                        self.disk_correls
+                            .get(&s.seq)
+                            .copied()
+                            .unwrap_or(CorrelId::NONE),
+                    ),
+                )),
+                Body::Gone => None,
+            })
+    }
+
+    /// The message at `pos` if it is in memory.
+    pub fn peek(&self, pos: Pos) -> Option<&Message> {
+        match self.entry(pos)? {
+            Entry::Mem(m) => Some(m),
+            Entry::Disk(_) => None,
+        }
+    }
+
+    /// Raises the backout count of the message at `pos`; returns the new count.
+    pub fn bump_backout(&mut self, pos: Pos) -> Option<u32> {
+        let lane = &mut self.lanes[pos.lane as usize];
+        let i = lane.index_of(pos.seq)?;
+        let slot = Some(&mut lane.slots[i]).filter(|s| s.state != SlotState::Gone)?;
+        let count = match &mut slot.body {
+            Body::Mem { key, .. } => &mut self.mem[*key as usize].descriptor.backout_count,
+            Body::Disk(d) => &mut d.backout_count,
+            Body::Gone => return None,
+        };
+        *count = count.saturating_add(1);
+        Some(*count)
+    }
+
+    /// Changes a slot's visibility, keeping the counters right. Returns false if the slot is gone.
+    pub fn set_state(&mut self, pos: Pos, state: SlotState) -> bool {
+        debug_assert!(state != SlotState::Gone, "use remove() to make a slot gone");
+        let lane = &mut self.lanes[pos.lane as usize];
+        let Some(i) = lane.index_of(pos.seq) else {
+            return false;
+        };
+        let slot = &mut lane.slots[i];
+        if slot.state == SlotState::Gone {
+            return false;
+        }
+        let was = slot.state == SlotState::Available;
+        let now = state == SlotState::Available;
+        slot.state = St::new(state);
+        match (was, now) {
+            (false, true) => {
+                lane.available += 1;
+                self.available += 1;
+                lane.note_available(pos.seq);
+            }
+            (true, false) => {
+                lane.available -= 1;
+                self.available -= 1;
+            }
+            _ => {}
+        }
+        true
+    }
+
+    /// Removes the message at `pos` and returns it.
+    pub fn remove(&mut self, pos: Pos) -> Option<Held> {
+        let lane = &mut self.lanes[pos.lane as usize];
+        let i = lane.index_of(pos.seq)?;
+        let slot = &mut lane.slots[i];
+        if slot.state == SlotState::Gone {
+            return None;
+        }
+        if slot.state == SlotState::Available {
+            lane.available -= 1;
+            self.available -= 1;
+        }
+        slot.state = St::new(SlotState::Gone);
+        let body = std::mem::replace(&mut slot.body, Body::Gone);
+        lane.live -= 1;
+        self.depth -= 1;
+        lane.tidy();
+        let (msg_id, correl_id) = body.ids(pos.seq, &self.mem, &self.disk_correls);
+        if !correl_id.is_none() {
+            index_remove(&mut self.correl_index, &correl_id, pos);
+        }
+        if let Some(ix) = self.msg_index.as_mut() {
+            index_remove(ix, &msg_id, pos);
+        }
+        Some(match body {
+            Body::Mem { key, disk } => {
+                let msg = self.mem.remove(key as usize);
+                if disk.is_some() {
+                    self.mem_logged -= cost(&msg);
+                }
+                if self.mem.is_empty() && self.mem.capacity() > 4096 {
+                    // A drained deep queue gives its memory back.
+                    self.mem = MemSlab::new();
+                }
+                Held::Mem(msg)
+            }
+            Body::Disk(d) => {
+                self.on_disk -= 1;
+                if correl_id.is_none() {
+                    Held::Disk(d.on_disk(CorrelId::NONE))
+                } else {
+                    self.disk_correls.remove(&pos.seq);
+                    Held::Disk(d.on_disk(correl_id))
+                }
+            }
+            Body::Gone => return None,
+        })
+    }
+
+    /// Lanes in delivery order: highest priority first.
+    fn lane_order(&self) -> impl Iterator<Item = usize> {
+        let top = if self.fifo { 0 } else { 9 };
+        (0..=top).rev()
+    }
+
+    /// Finds the first available, unexpired message in delivery order matching `m`, discarding
+    /// expired messages it passes. Uses the id indexes when `m` names an id.
+    pub fn find(&mut self, m: &Match, now: u64) -> Option<Pos> {
+        if self.available == 0 {
+            return None;
+        }
+        if m.is_any() {
+            return self.find_first(now);
+        }
+        if let Some(correl) = m.correl_id {
+            if correl.is_none() {
+                return self.scan(m, now, None);
+            }
+            let candidates: Vec<Pos> = match self.correl_index.get(&correl) {
+                // The usual reply: one message with this correl id; no list to build.
+                Some(Positions::One(pos)) => {
+                    let pos = *pos;
+                    return self.best_of_one(pos, m, now);
+                }
+                Some(p) => p.as_slice().to_vec(),
+                None => return None,
+            };
+            return self.best_of(candidates, m, now);
+        }
+        if let Some(id) = m.msg_id {
+            let ix = self.msg_index_enabled();
+            let candidates: Vec<Pos> = match ix.get(&id) {
+                Some(p) => p.as_slice().to_vec(),
+                None => return None,
+            };
+            return self.best_of(candidates, m, now);
+        }
+        self.scan(m, now, None)
+    }
+
+    fn msg_index_enabled(&mut self) -> &IdMap<MsgId> {
+        if self.msg_index.is_none() {
+            let mut ix = IdMap::default();
+            for (l, lane) in self.lanes.iter().enumerate() {
+                for s in lane.slots.iter().filter(|s| s.state != SlotState::Gone) {
+                    index_add(
+                        &mut ix,
+                        s.body.ids(s.seq, &self.mem, &self.disk_correls).0,
+                        Pos {
+                            lane: l as u8,
+                            seq: s.seq,
+                        },
+                    );
+                }
+            }
+            self.msg_index = Some(ix);
+        }
+        self.msg_index.get_or_insert_with(IdMap::default)
+    }
+
+    /// Of the index candidates, the first in delivery order that is available, matches and has
+    /// not expired.
+    fn best_of(&mut self, mut candidates: Vec<Pos>, m: &Match, now: u64) -> Option<Pos> {
+        candidates.sort_by_key(|p| (std::cmp::Reverse(p.lane), p.seq));
+        for pos in candidates {
+            let Some(slot) = self.slot(pos) else { continue };
+            if slot.state != SlotState::Available
+                || !m.matches_body(slot.seq, &slot.body, &self.mem, &self.disk_correls)
+            {
+                continue;
+            }
+            if slot.expires_at != 0 && slot.expires_at <= now {
+                self.remove(pos);
+                self.expired_total += 1;
+                continue;
+            }
+            return Some(pos);
+        }
+        None
+    }
+
+    /// The single index candidate, if it is available, matches and has not expired.
+    fn best_of_one(&mut self, pos: Pos, m: &Match, now: u64) -> Option<Pos> {
+        let slot = self.slot(pos)?;
+        if slot.state != SlotState::Available
+            || !m.matches_body(slot.seq, &slot.body, &self.mem, &self.disk_correls)
+        {
+            return None;
+        }
+        if slot.expires_at != 0 && slot.expires_at <= now {
+            self.remove(pos);
+            self.expired_total += 1;
+            return None;
+        }
+        Some(pos)
+    }
+
+    fn find_first(&mut self, now: u64) -> Option<Pos> {
+        for l in self.lane_order() {
+            loop {
+                let lane = &self.lanes[l];
+                if lane.available == 0 {
+                    break;
+                }
+                let found = lane
+                    .slots
+                    .range(lane.search_start()..)
+                    .find(|s| s.state == SlotState::Available)
+                    .map(|s| (s.seq, s.expires_at));
+                let Some((seq, expires_at)) = found else {
+                    break;
+                };
+                self.lanes[l].avail_from = seq;
+                let pos = Pos { lane: l as u8, seq };
+                if expires_at != 0 && expires_at <= now {
+                    self.remove(pos);
+                    self.expired_total += 1;
+                    continue;
+                }
+                return Some(pos);
+            }
+        }
+        None
+    }
+
+    /// Linear scan in delivery order, starting strictly after `after` (a browse cursor).
+    fn scan(&mut self, m: &Match, now: u64, after: Option<Pos>) -> Option<Pos> {
+        let mut expired = Vec::new();
+        let mut found = None;
+        'lanes: for l in self.lane_order() {
+            if let Some(c) = after {
+                if l > c.lane as usize {
+                    continue;
+                }
+            }
+            let lane = &self.lanes[l];
+            let from_cursor = matches!(after, Some(c) if c.lane as usize == l);
+            let start = match after {
+                Some(c) if from_cursor => lane.slots.partition_point(|s| s.seq <= c.seq),
+                _ => lane.search_start(),
+            };
+            let mut first_available = None;
+            for s in lane.slots.range(start..) {
+                if s.state != SlotState::Available {
+                    continue;
+                }
+                first_available.get_or_insert(s.seq);
+                if !m.matches_body(s.seq, &s.body, &self.mem, &self.disk_correls) {
+                    continue;
+                }
+                let pos = Pos {
+                    lane: l as u8,
+                    seq: s.seq,
+                };
+                if s.expires_at != 0 && s.expires_at <= now {
+                    expired.push(pos);
+                    continue;
+                }
+                found = Some(pos);
+                break;
+            }
+            if !from_cursor {
+                if let Some(seq) = first_available {
+                    self.lanes[l].avail_from = seq;
+                }
+            }
+            if found.is_some() {
+                break 'lanes;
+            }
+        }
+        for pos in expired {
+            self.remove(pos);
+            self.expired_total += 1;
+        }
+        found
+    }
+
+    /// The next available message after the browse cursor `after` (or the first if `None`) in
+    /// delivery order matching `m`. Messages of higher priority arriving behind the cursor are not
+    /// seen until the cursor is reset, as in MQ.
+    pub fn browse(&mut self, m: &Match, now: u64, after: Option<Pos>) -> Option<Pos> {
+        if after.is_none() && !m.is_any() {
+            return self.find(m, now);
+        }
+        self.scan(m, now, after)
+    }
+
+    /// Removes every available expired message. Returns how many went.
+    pub fn sweep_expired(&mut self, now: u64) -> usize {
+        let mut expired = Vec::new();
+        for (l, lane) in self.lanes.iter().enumerate() {
+            for s in &lane.slots {
+                if s.state == SlotState::Available && s.expires_at != 0 && s.expires_at <= now {
+                    expired.push(Pos {
+                        lane: l as u8,
+                        seq: s.seq,
+                    });
+                }
+            }
+        }
+        for pos in &expired {
+            self.remove(*pos);
+        }
+        self.expired_total += expired.len() as u64;
+        expired.len()
+    }
+
+    /// Removes every available message (CLEAR QLOCAL); pending ones stay. Returns how many went.
+    pub fn clear_available(&mut self) -> usize {
+        let mut all = Vec::new();
+        for (l, lane) in self.lanes.iter().enumerate() {
+            for s in lane
+                .slots
+                .iter()
+                .filter(|s| s.state == SlotState::Available)
+            {
+                all.push(Pos {
+                    lane: l as u8,
+                    seq: s.seq,
+                });
+            }
+        }
+        for pos in &all {
+            self.remove(*pos);
+        }
+        all.len()
+    }
+
+    /// Whether the message at `pos` has expired at `now`.
+    pub fn is_expired(&self, pos: Pos, now: u64) -> bool {
+        self.slot(pos)
+            .is_some_and(|s| s.expires_at != 0 && s.expires_at <= now)
+    }
+
+    /// The expiry deadline of the message at `pos` (0 = never).
+    pub fn expires_at(&self, pos: Pos) -> u64 {
+        self.slot(pos).map_or(0, |s| s.expires_at)
+    }
+
+    /// Switches between priority lanes and one FIFO lane (ALTER MSGDLVSQ), keeping each message's
+    /// state and relative order by sequence number.
+    pub fn set_fifo(&mut self, fifo: bool) {
+        if fifo == self.fifo {
+            return;
+        }
+        let mut all: Vec<Slot> = Vec::with_capacity(self.depth);
+        for lane in &mut self.lanes {
+            all.extend(lane.slots.drain(..).filter(|s| s.state != SlotState::Gone));
+            lane.live = 0;
+            lane.available = 0;
+            lane.avail_from = 0;
+        }
+        all.sort_by_key(|s| s.seq);
+        self.fifo = fifo;
+        self.depth = 0;
+        self.available = 0;
+        self.mem_logged = 0;
+        self.on_disk = 0;
+        self.correl_index.clear();
+        if self.msg_index.is_some() {
+            self.msg_index = Some(IdMap::default());
+        }
+        for s in all {
+            self.insert_body(s.seq, s.body, s.expires_at, s.state.get());
+        }
+    }
+
+    /// Oldest put time among held messages, for MSGAGE-style status.
+    pub fn oldest_put_time(&self) -> Option<std::time::SystemTime> {
+        self.lanes
+            .iter()
+            .flat_map(|l| l.slots.iter())
+            .filter(|s| s.state != SlotState::Gone)
+            .filter_map(|s| match &s.body {
+                Body::Mem { key, .. } => Some(self.mem[*key as usize].descriptor.put_time),
+                Body::Disk(d) => {
+                    Some(std::time::UNIX_EPOCH + std::time::Duration::from_secs(d.put_secs as u64))
+                }
+                Body::Gone => None,
+            })
+            .min()
+    }
+
+    /// Calls `f` for every logged message held (in memory or only in the log) with its
+    /// sequence number, slot state and expiry deadline: what a checkpoint records. Lane by lane,
+    /// in sequence order within a lane.
+    pub fn for_each_logged(&self, mut f: impl FnMut(u64, SlotState, u64, &OnDisk)) {
+        for lane in &self.lanes {
+            for s in lane.slots.iter().filter(|s| s.state != SlotState::Gone) {
+                match &s.body {
+                    Body::Mem {
+                        key,
+                        disk: Some(at),
+                    } => f(
+                        s.seq,
+                        s.state.get(),
+                        s.expires_at,
+                        &OnDisk::of(&self.mem[*key as usize], *at),
+                    ),
+                    Body::Disk(d) => {
+                        let correl = self.disk_correls.get(&s.seq).copied();
+                        let d = d.on_disk(correl.unwrap_or(CorrelId::NONE));
+                        f(s.seq, s.state.get(), s.expires_at, &d)
+                    }
+                    Body::Mem { .. } | Body::Gone => {}
+                }
+            }
+        }
+    }
+
+    /// The highest sequence number handed out so far.
+    pub fn last_seq(&self) -> u64 {
+        self.next_seq - 1
+    }
+
+    /// Positions of every slot in a given state, for tests and diagnostics.
+    pub fn positions_in_state(&self, state: SlotState) -> Vec<Pos> {
+        let mut out = Vec::new();
+        for (l, lane) in self.lanes.iter().enumerate() {
+            for s in lane.slots.iter().filter(|s| s.state == St::new(state)) {
+                out.push(Pos {
+                    lane: l as u8,
+                    seq: s.seq,
+                });
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ferry_model::message::Priority;
+
+    fn msg(prio: u8, correl: u8) -> Message {
+        let mut m = Message::new(vec![prio, correl]);
+        m.descriptor.priority = Priority::Value(prio);
+        if correl != 0 {
+            m.descriptor.correl_id = CorrelId::from_slice(&[correl]);
+        }
+        m
+    }
+
+    fn put(s: &mut Store, prio: u8, correl: u8) -> Pos {
+        let seq = s.next_seq();
+        s.insert(seq, msg(prio, correl), None, 0, SlotState::Available)
+    }
+
+    #[test]
+    fn priority_then_fifo_order() {
+        let mut s = Store::new(false);
+        let a = put(&mut s, 1, 0);
+        let b = put(&mut s, 5, 0);
+        let c = put(&mut s, 1, 0);
+        assert_eq!(s.find(&Match::ANY, 0), Some(b));
+        s.remove(b);
+        assert_eq!(s.find(&Match::ANY, 0), Some(a));
+        s.remove(a);
+        assert_eq!(s.find(&Match::ANY, 0), Some(c));
+    }
+
+    #[test]
+    fn slots_are_found_with_and_without_dense_seqs() {
+        // Two priorities interleave seqs in each lane (no lane is dense), then removals in the
+        // middle and a compaction leave gaps: every live slot must still be found, and a
+        // removed one must not be.
+        let mut s = Store::new(false);
+        let all: Vec<Pos> = (0..200u8).map(|i| put(&mut s, i % 2, 0)).collect();
+        for p in all.iter().step_by(3) {
+            s.remove(*p);
+        }
+        for (i, p) in all.iter().enumerate() {
+            assert_eq!(s.peek(*p).is_some(), i % 3 != 0, "slot {i}");
+        }
+        // One priority: dense (found by subtraction) until removals compact the lane, then the
+        // slots past the gap are found by the search.
+        let mut s = Store::new(false);
+        let all: Vec<Pos> = (0..200).map(|_| put(&mut s, 0, 0)).collect();
+        assert!(all.iter().all(|p| s.peek(*p).is_some()));
+        for p in &all[50..160] {
+            s.remove(*p);
+        }
+        for (i, p) in all.iter().enumerate() {
+            assert_eq!(s.peek(*p).is_some(), !(50..160).contains(&i), "slot {i}");
+        }
+        assert_eq!(s.find(&Match::ANY, 0), Some(all[0]));
+        s.remove(all[0]);
+        assert_eq!(s.find(&Match::ANY, 0), Some(all[1]));
+    }
+
+    #[test]
+    fn fifo_lane_ignores_priority() {
+        let mut s = Store::new(true);
+        let a = put(&mut s, 1, 0);
+        put(&mut s, 9, 0);
+        assert_eq!(s.find(&Match::ANY, 0), Some(a));
+    }
+
+    #[test]
+    fn get_by_correl_id_skips_older_messages() {
+        let mut s = Store::new(false);
+        put(&mut s, 0, 1);
+        let b = put(&mut s, 0, 2);
+        let m = Match {
+            non_persistent_only: false,
+            correl_id: Some(CorrelId::from_slice(&[2])),
+            msg_id: None,
+        };
+        assert_eq!(s.find(&m, 0), Some(b));
+        s.remove(b);
+        assert_eq!(s.find(&m, 0), None);
+        assert_eq!(s.depth(), 1);
+    }
+
+    #[test]
+    fn pending_get_keeps_position_for_backout() {
+        let mut s = Store::new(false);
+        let a = put(&mut s, 0, 0);
+        let b = put(&mut s, 0, 0);
+        s.set_state(a, SlotState::GotPending(7));
+        assert_eq!(s.find(&Match::ANY, 0), Some(b));
+        s.set_state(a, SlotState::Available);
+        assert_eq!(s.find(&Match::ANY, 0), Some(a));
+        assert_eq!(s.depth(), 2);
+    }
+
+    #[test]
+    fn expired_messages_are_discarded_when_found() {
+        let mut s = Store::new(false);
+        let seq = s.next_seq();
+        s.insert(seq, msg(0, 0), None, 100, SlotState::Available);
+        let b = put(&mut s, 0, 0);
+        assert_eq!(s.find(&Match::ANY, 150), Some(b));
+        assert_eq!(s.depth(), 1);
+        assert_eq!(s.expired_total, 1);
+    }
+
+    #[test]
+    fn reinsert_of_older_seq_keeps_order() {
+        let mut s = Store::new(false);
+        let old = s.next_seq();
+        let b = put(&mut s, 0, 0);
+        let a = s.insert(old, msg(0, 0), None, 0, SlotState::Available);
+        assert_eq!(s.find(&Match::ANY, 0), Some(a));
+        s.remove(a);
+        assert_eq!(s.find(&Match::ANY, 0), Some(b));
+    }
+
+    #[test]
+    fn messages_held_at_the_front_are_skipped_and_found_again_when_released() {
+        let mut s = Store::new(false);
+        let held: Vec<Pos> = (0..500).map(|_| put(&mut s, 0, 0)).collect();
+        for p in &held {
+            s.set_state(*p, SlotState::GotPending(1));
+        }
+        let free = put(&mut s, 0, 0);
+        assert_eq!(s.find(&Match::ANY, 0), Some(free));
+        assert_eq!(
+            s.find(&Match::ANY, 0),
+            Some(free),
+            "the search hint stays correct"
+        );
+        // Releasing a held message in the middle makes it the first again.
+        s.set_state(held[250], SlotState::Available);
+        assert_eq!(s.find(&Match::ANY, 0), Some(held[250]));
+        let npo = Match {
+            non_persistent_only: true,
+            ..Match::ANY
+        };
+        assert_eq!(s.find(&npo, 0), Some(held[250]));
+    }
+
+    #[test]
+    fn tombstones_are_compacted() {
+        let mut s = Store::new(false);
+        let ps: Vec<_> = (0..1000)
+            .map(|i| put(&mut s, 0, (i % 200) as u8 + 1))
+            .collect();
+        for p in ps.iter().skip(1).step_by(2) {
+            s.remove(*p);
+        }
+        assert_eq!(s.depth(), 500);
+        assert!(s.lanes[0].slots.len() < 1000);
+        assert_eq!(s.find(&Match::ANY, 0), Some(ps[0]));
+    }
+}

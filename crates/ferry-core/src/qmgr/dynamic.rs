@@ -1,0 +1,92 @@
+//! Dynamic queues: created from a model queue at open, named from a pattern, and removed when
+//! a temporary one's creating handle closes.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use ferry_model::name::{object_name, ObjectName};
+use ferry_model::objects::{DefinitionType, LocalQueueAttrs, QueueDefinition};
+use ferry_model::reason::{MqError, MqResult, Reason};
+
+use crate::engine::Queue;
+use crate::qmgr::journal::QueueEvent;
+use crate::qmgr::{Object, QueueManager};
+
+impl QueueManager {
+    /// Creates a dynamic queue from a model, named from `pattern` (a trailing `*` is replaced by
+    /// a unique suffix).
+    pub(crate) fn create_dynamic(
+        &self,
+        model: &LocalQueueAttrs,
+        pattern: &str,
+    ) -> MqResult<Arc<Queue>> {
+        let name = self.dynamic_name(pattern)?;
+        let mut attrs = model.clone();
+        if attrs.definition_type == DefinitionType::Predefined {
+            attrs.definition_type = DefinitionType::TemporaryDynamic;
+        }
+        let permanent = attrs.definition_type == DefinitionType::PermanentDynamic;
+        let q = self.new_queue(name, attrs.clone());
+        let _gate = self.durability().filter(|_| permanent).map(|d| d.gate());
+        let mut objects = self.shared.objects.write();
+        if objects.contains_key(&name) {
+            return Err(MqError::new(
+                Reason::ObjectAlreadyExists,
+                format!("dynamic queue {name} already exists"),
+            ));
+        }
+        objects.insert(name, Object::Local(q.clone()));
+        drop(objects);
+        if permanent {
+            self.log_definition(&name, &QueueDefinition::Local(attrs))?;
+        }
+        Ok(q)
+    }
+
+    pub(crate) fn dynamic_name(&self, pattern: &str) -> MqResult<ObjectName> {
+        let pattern = if pattern.is_empty() { "AMQ.*" } else { pattern };
+        let bad = || {
+            MqError::new(
+                Reason::DynamicQNameError,
+                format!("dynamic queue name '{pattern}' is not valid; use up to 48 characters, optionally ending in '*'"),
+            )
+        };
+        let Some(prefix) = pattern.strip_suffix('*') else {
+            return object_name(pattern).map_err(|_| bad());
+        };
+        if prefix.contains('*') || prefix.len() > 32 {
+            return Err(bad());
+        }
+        let n = self.shared.dynamic_counter.fetch_add(1, Ordering::Relaxed);
+        let stamp = self.shared.clock.unix_ms() / 1000;
+        object_name(&format!("{prefix}{stamp:08X}{n:08X}")).map_err(|_| bad())
+    }
+
+    /// Removes a temporary dynamic queue when its creating handle closes (or its connection ends).
+    pub(crate) fn drop_dynamic(&self, q: &Arc<Queue>) {
+        let permanent_def = q.lock().attrs.definition_type == DefinitionType::PermanentDynamic;
+        let _gate = self
+            .durability()
+            .filter(|_| permanent_def)
+            .map(|d| d.gate());
+        let mut objects = self.shared.objects.write();
+        if let Some(Object::Local(existing)) = objects.get(&q.name) {
+            if Arc::ptr_eq(existing, q) {
+                objects.remove(&q.name);
+            }
+        }
+        let mut st = q.lock();
+        st.deleted = true;
+        st.waiters.end_all(Reason::QDeleted);
+        let permanent = st.attrs.definition_type == DefinitionType::PermanentDynamic;
+        drop(st);
+        if let (true, Some(d)) = (permanent, self.durability()) {
+            if let Err(e) = d
+                .queue_event(QueueEvent::Delete, &q.name)
+                .and_then(|lsn| d.wait(lsn))
+            {
+                tracing::warn!(queue = %q.name, error = %e, "could not log the deletion of a dynamic queue");
+            }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+//! Expiry: discarding expired messages on every queue (MQ's EXPRYINT scan), now or from a
+//! background thread.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use ferry_model::status::RunState;
+
+use crate::qmgr::QueueManager;
+
+impl QueueManager {
+    /// Discards expired messages on every queue (MQ's EXPRYINT scan). Returns how many went.
+    pub fn sweep_expired(&self) -> usize {
+        let now = self.shared.clock.now();
+        self.local_queues()
+            .iter()
+            .map(|q| q.lock().store.sweep_expired(now))
+            .sum()
+    }
+
+    /// Starts a background thread that sweeps expired messages every `interval` until the queue
+    /// manager stops.
+    pub fn start_expiry_sweeper(
+        &self,
+        interval: Duration,
+    ) -> std::io::Result<std::thread::JoinHandle<()>> {
+        let weak = Arc::downgrade(&self.shared);
+        std::thread::Builder::new()
+            .name("ferry-expiry".into())
+            .spawn(move || loop {
+                std::thread::sleep(interval);
+                let Some(shared) = weak.upgrade() else { return };
+                let qm = QueueManager { shared };
+                if qm.run_state() == RunState::Stopping {
+                    return;
+                }
+                qm.sweep_expired();
+            })
+    }
+}

@@ -1,0 +1,428 @@
+//! Layer 2, the queue manager: its attributes, the object catalogue, system objects,
+//! connections and their sessions (one file per verb group under `session/`), dynamic queues
+//! (`dynamic`), dead-lettering (`deadletter`), name resolution to other queue managers
+//! (`routing`), channels and listeners as objects (`catalog`), queue definitions (`queues`),
+//! expiry (`expiry`), and what it knows of durability (`journal`: a trait the durable layer
+//! implements). It stands on the queue engine (`crate::engine`) and nothing above it.
+//!
+//! Lock order: catalogue (`objects`) before any queue lock; never a queue lock while taking the
+//! catalogue. The catalogue lock is a read lock on the MQI paths (open, put1) and is not touched
+//! by put or get on an open handle.
+
+pub mod catalog;
+pub mod commands;
+mod deadletter;
+mod dynamic;
+mod expiry;
+pub mod journal;
+mod queues;
+pub mod routing;
+pub mod session;
+pub mod system;
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use parking_lot::{Mutex, RwLock};
+
+use ferry_model::clock::Clock;
+use ferry_model::message::IdGenerator;
+use ferry_model::name::{object_name, ApplName, ObjectName};
+use ferry_model::objects::{AliasQueueAttrs, LocalQueueAttrs, QueueManagerAttrs};
+use ferry_model::options::ConnectOptions;
+use ferry_model::reason::{MqError, MqResult, Reason};
+use ferry_model::status::{ConnMode, RunState};
+use ferry_model::IdKeyed;
+
+use crate::engine::Queue;
+use journal::Durability;
+use session::Session;
+
+/// What a catalogue entry holds.
+#[derive(Debug, Clone)]
+pub(crate) enum Object {
+    Local(Arc<Queue>),
+    /// Shared so handles opened through the alias see ALTERs of its inhibit flags.
+    Alias(Arc<Mutex<AliasQueueAttrs>>),
+    Model(LocalQueueAttrs),
+    /// Shared so ALTERs are seen by handles (once channels move its messages).
+    Remote(Arc<Mutex<ferry_model::objects::RemoteQueueAttrs>>),
+}
+
+/// Live counters a session keeps for connection status.
+#[derive(Debug, Default)]
+pub struct ConnCounters {
+    /// Open object handles.
+    pub open_handles: AtomicUsize,
+    /// Messages in the current unit of work.
+    pub uow_messages: AtomicUsize,
+    /// Compression negotiated for the connection's payloads (wire number; 0 none).
+    pub compression: std::sync::atomic::AtomicU8,
+    /// Payload bytes before compression, both directions (compressed payloads only).
+    pub compress_plain_bytes: AtomicU64,
+    /// The same payloads' bytes after compression.
+    pub compress_wire_bytes: AtomicU64,
+    /// Open handles by handle number, for connection status.
+    pub handles: Mutex<BTreeMap<u32, catalog::HandleInfo>>,
+}
+
+impl ConnCounters {
+    /// Records one compressed payload.
+    pub fn note_compressed(&self, plain: usize, wire: usize) {
+        self.compress_plain_bytes
+            .fetch_add(plain as u64, Ordering::Relaxed);
+        self.compress_wire_bytes
+            .fetch_add(wire as u64, Ordering::Relaxed);
+    }
+
+    /// Achieved compression rate so far: the fraction of payload bytes saved (0.0–1.0), or
+    /// `None` if nothing was compressed.
+    pub fn compression_rate(&self) -> Option<f64> {
+        let plain = self.compress_plain_bytes.load(Ordering::Relaxed);
+        let wire = self.compress_wire_bytes.load(Ordering::Relaxed);
+        (plain > 0).then(|| 1.0 - wire as f64 / plain as f64)
+    }
+}
+
+/// A connection as seen by status queries.
+#[derive(Debug, Clone)]
+pub struct ConnectionInfo {
+    /// Unique id for the life of the queue manager.
+    pub id: u64,
+    /// Application name given at connect.
+    pub app_name: String,
+    /// User id.
+    pub user_id: String,
+    /// How it is connected.
+    pub mode: ConnMode,
+    /// Remote address or local pid, as text.
+    pub peer: String,
+    /// When it connected.
+    pub connected_at: SystemTime,
+    /// Live counters.
+    pub counters: Arc<ConnCounters>,
+}
+
+/// How a queue manager is set up when created in memory.
+#[derive(Debug, Clone)]
+pub struct QmConfig {
+    /// Queue manager attributes.
+    pub attrs: QueueManagerAttrs,
+    /// Time source.
+    pub clock: Clock,
+    /// Also define the developer queues DEV.QUEUE.1–3 (handy defaults for trying things out).
+    pub dev_queues: bool,
+}
+
+impl QmConfig {
+    /// Defaults for a queue manager called `name`.
+    pub fn new(name: &str) -> MqResult<Self> {
+        Ok(QmConfig {
+            attrs: QueueManagerAttrs::new(object_name(name)?),
+            clock: Clock::default(),
+            dev_queues: true,
+        })
+    }
+}
+
+pub(crate) struct Shared {
+    pub attrs: RwLock<QueueManagerAttrs>,
+    /// The object catalogue. Hashed with the cheap id hasher: every put1 looks a name up.
+    pub objects: RwLock<IdKeyed<ObjectName, Object>>,
+    pub ids: IdGenerator,
+    pub clock: Clock,
+    pub run_state: AtomicU8,
+    pub connections: Mutex<BTreeMap<u64, ConnectionInfo>>,
+    pub next_conn: AtomicU64,
+    pub next_uow: AtomicU64,
+    pub dynamic_counter: AtomicU64,
+    /// The recovery log, when the queue manager is persistent.
+    pub durability: std::sync::OnceLock<Arc<dyn Durability>>,
+    /// Channels, listeners, the server's hooks, the attributes sink.
+    pub catalog: catalog::Catalog,
+}
+
+impl std::fmt::Debug for Shared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("QueueManager")
+            .field("name", &self.attrs.read().name)
+            .finish()
+    }
+}
+
+/// A queue manager. Cheap to clone (shared state behind an `Arc`).
+#[derive(Debug, Clone)]
+pub struct QueueManager {
+    pub(crate) shared: Arc<Shared>,
+}
+
+impl QueueManager {
+    /// A new queue manager with its system objects defined.
+    pub fn new(config: QmConfig) -> MqResult<Self> {
+        config.attrs.validate()?;
+        let ids = IdGenerator::new(config.attrs.name.as_str());
+        let qm = QueueManager {
+            shared: Arc::new(Shared {
+                attrs: RwLock::new(config.attrs),
+                objects: RwLock::new(HashMap::default()),
+                ids,
+                clock: config.clock,
+                run_state: AtomicU8::new(RunState::Running as u8),
+                connections: Mutex::new(BTreeMap::new()),
+                next_conn: AtomicU64::new(1),
+                next_uow: AtomicU64::new(1),
+                dynamic_counter: AtomicU64::new(0),
+                durability: std::sync::OnceLock::new(),
+                catalog: Default::default(),
+            }),
+        };
+        system::define_system_objects(&qm, config.dev_queues)?;
+        Ok(qm)
+    }
+
+    /// The recovery log, when this queue manager keeps persistent messages across restarts.
+    pub fn durability(&self) -> Option<&Arc<dyn Durability>> {
+        self.shared.durability.get()
+    }
+
+    /// Attaches the recovery log (once, while the queue manager is being opened): every local
+    /// queue from now on logs its persistent messages through it.
+    pub(crate) fn set_durability(&self, d: Arc<dyn Durability>) {
+        let buffer = d.queue_buffer();
+        let journal: Arc<dyn crate::engine::Journal> = d.clone();
+        let _ = self.shared.durability.set(d);
+        for q in self.local_queues() {
+            q.lock().attach_journal(journal.clone(), buffer);
+        }
+    }
+
+    /// Takes a checkpoint now (a clean stop does, so the next start replays nothing). Returns
+    /// `None` for a queue manager without a recovery log, or when nothing was logged since
+    /// the last one.
+    pub fn checkpoint(&self) -> MqResult<Option<journal::CheckpointReport>> {
+        match self.durability() {
+            Some(d) => d.checkpoint(self),
+            None => Ok(None),
+        }
+    }
+
+    /// A queue manager with default settings, for tests and quick starts.
+    pub fn with_name(name: &str) -> MqResult<Self> {
+        QueueManager::new(QmConfig::new(name)?)
+    }
+
+    /// The queue manager's name.
+    pub fn name(&self) -> ObjectName {
+        self.shared.attrs.read().name
+    }
+
+    /// A copy of the queue manager's attributes.
+    pub fn attrs(&self) -> QueueManagerAttrs {
+        self.shared.attrs.read().clone()
+    }
+
+    /// Changes queue manager attributes (ALTER QMGR).
+    pub fn alter_attrs(&self, f: impl FnOnce(&mut QueueManagerAttrs)) -> MqResult<()> {
+        let mut a = self.shared.attrs.read().clone();
+        f(&mut a);
+        a.validate()?;
+        if a.name != self.name() {
+            return Err(MqError::new(
+                Reason::AttributeValueError,
+                "a queue manager cannot be renamed",
+            ));
+        }
+        *self.shared.attrs.write() = a;
+        Ok(())
+    }
+
+    /// The clock the engine uses.
+    pub fn clock(&self) -> &Clock {
+        &self.shared.clock
+    }
+
+    /// The current run state.
+    pub fn run_state(&self) -> RunState {
+        match self.shared.run_state.load(Ordering::Acquire) {
+            0 => RunState::Running,
+            1 => RunState::Quiescing,
+            _ => RunState::Stopping,
+        }
+    }
+
+    /// Connects an application in this process (embedded mode).
+    pub fn connect(&self, opts: &ConnectOptions) -> MqResult<Session> {
+        self.connect_as(
+            opts,
+            ConnMode::Embedded,
+            format!("pid {}", std::process::id()),
+        )
+    }
+
+    /// Connects with an explicit mode and peer description (used by the server for remote
+    /// connections).
+    pub fn connect_as(
+        &self,
+        opts: &ConnectOptions,
+        mode: ConnMode,
+        peer: String,
+    ) -> MqResult<Session> {
+        match self.run_state() {
+            RunState::Running => {}
+            RunState::Quiescing => {
+                return Err(MqError::new(
+                    Reason::QMgrQuiescing,
+                    format!("queue manager {} is quiescing", self.name()),
+                ))
+            }
+            RunState::Stopping => {
+                return Err(MqError::new(
+                    Reason::QMgrStopping,
+                    format!("queue manager {} is stopping", self.name()),
+                ))
+            }
+        }
+        let max = self.shared.attrs.read().max_connections;
+        let id = self.shared.next_conn.fetch_add(1, Ordering::Relaxed);
+        let user = opts.user_id.clone().unwrap_or_else(current_user);
+        let counters = Arc::new(ConnCounters::default());
+        {
+            let mut conns = self.shared.connections.lock();
+            if conns.len() >= max {
+                return Err(MqError::new(
+                    Reason::MaxConnsLimitReached,
+                    format!(
+                        "queue manager {} already has {max} connections",
+                        self.name()
+                    ),
+                ));
+            }
+            conns.insert(
+                id,
+                ConnectionInfo {
+                    id,
+                    app_name: opts.app_name.clone(),
+                    user_id: user.clone(),
+                    mode,
+                    peer,
+                    connected_at: self.shared.clock.wall(),
+                    counters: counters.clone(),
+                },
+            );
+        }
+        Ok(Session::new(
+            self.clone(),
+            id,
+            ApplName::truncating(&opts.app_name),
+            &user,
+            counters,
+        ))
+    }
+
+    pub(crate) fn forget_connection(&self, id: u64) {
+        self.shared.connections.lock().remove(&id);
+    }
+
+    /// The connections now open.
+    pub fn connections(&self) -> Vec<ConnectionInfo> {
+        self.shared.connections.lock().values().cloned().collect()
+    }
+
+    /// Ends every wait with QUIESCING and refuses new connections; existing work may finish.
+    pub fn quiesce(&self) {
+        self.shared
+            .run_state
+            .store(RunState::Quiescing as u8, Ordering::Release);
+        self.end_all_waits(Reason::QMgrQuiescing);
+    }
+
+    /// Stops: every wait ends and every later call answers Q_MGR_STOPPING. A persistent queue
+    /// manager takes a last checkpoint, so its next start has no log to replay.
+    pub fn stop(&self) {
+        self.shared
+            .run_state
+            .store(RunState::Stopping as u8, Ordering::Release);
+        self.end_all_waits(Reason::QMgrStopping);
+        if let Err(e) = self.checkpoint() {
+            tracing::warn!(error = %e, "the checkpoint at stop failed; the next start replays the log");
+        }
+    }
+
+    fn end_all_waits(&self, reason: Reason) {
+        for q in self.local_queues() {
+            q.lock().waiters.end_all(reason);
+        }
+    }
+
+    pub(crate) fn local_queues(&self) -> Vec<Arc<Queue>> {
+        self.shared
+            .objects
+            .read()
+            .values()
+            .filter_map(|o| match o {
+                Object::Local(q) => Some(q.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    pub(crate) fn lookup(&self, name: &ObjectName) -> Option<Object> {
+        self.shared.objects.read().get(name).cloned()
+    }
+
+    /// The local queue called `name`.
+    pub fn local_queue(&self, name: &ObjectName) -> MqResult<Arc<Queue>> {
+        match self.lookup(name) {
+            Some(Object::Local(q)) => Ok(q),
+            Some(_) => Err(MqError::new(
+                Reason::QTypeError,
+                format!("{name} is not a local queue"),
+            )),
+            None => Err(unknown(name)),
+        }
+    }
+
+    /// Resolves a name to a local queue, following an alias.
+    pub(crate) fn resolve_local(&self, name: &ObjectName) -> MqResult<Arc<Queue>> {
+        match self.lookup(name) {
+            Some(Object::Local(q)) => Ok(q),
+            Some(Object::Alias(a)) => {
+                let target = a.lock().target;
+                self.local_queue(&target)
+            }
+            Some(Object::Model(_)) => Err(MqError::new(
+                Reason::QTypeError,
+                format!("{name} is a model queue"),
+            )),
+            Some(Object::Remote(_)) => Err(remote_unavailable(name)),
+            None => Err(unknown(name)),
+        }
+    }
+
+    pub(crate) fn new_uow_id(&self) -> u64 {
+        self.shared.next_uow.fetch_add(1, Ordering::Relaxed)
+    }
+}
+
+/// Remote queues need channels, which this queue manager does not run yet.
+pub(crate) fn remote_unavailable(name: &ObjectName) -> MqError {
+    MqError::new(
+        Reason::FunctionNotSupported,
+        format!("{name} is a remote queue; moving messages to other queue managers needs channels, which this version does not run yet"),
+    )
+}
+
+pub(crate) fn unknown(name: &ObjectName) -> MqError {
+    MqError::new(
+        Reason::UnknownObjectName,
+        format!("queue {name} is not defined on this queue manager"),
+    )
+}
+
+fn current_user() -> String {
+    std::env::var("USER")
+        .or_else(|_| std::env::var("LOGNAME"))
+        .unwrap_or_else(|_| "ferry".into())
+}

@@ -1,0 +1,290 @@
+//! Queue definitions: define, alter, delete and clear queues, list them and report their
+//! status (the administrative operations DEFINE/ALTER/DELETE/CLEAR QLOCAL and DISPLAY QSTATUS
+//! build on). A definition is logged, with the persistence gate held from its record to its
+//! effect, when the queue manager has a recovery log.
+
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+
+use ferry_model::name::{object_name, ObjectName};
+use ferry_model::objects::{
+    AliasQueueAttrs, DeliverySequence, LocalQueueAttrs, QueueDefinition, QueueType,
+};
+use ferry_model::reason::{MqError, MqResult, Reason};
+use ferry_model::status::QueueStatus;
+
+use crate::engine::Queue;
+use crate::qmgr::journal::QueueEvent;
+use crate::qmgr::{unknown, Object, QueueManager};
+
+impl QueueManager {
+    /// Defines a queue. With `replace`, an existing queue of the same type gets the new
+    /// attributes (its messages stay); without, an existing name is an error.
+    pub fn define_queue(&self, name: &str, def: QueueDefinition, replace: bool) -> MqResult<()> {
+        let n = object_name(name)?;
+        let _gate = self.durability().map(|d| d.gate());
+        self.define_in_memory(n, def.clone(), replace)?;
+        self.log_definition(&n, &def)
+    }
+
+    /// Makes a definition durable, when the queue manager is persistent.
+    pub(crate) fn log_definition(&self, name: &ObjectName, def: &QueueDefinition) -> MqResult<()> {
+        match self.durability() {
+            Some(d) => d.define(name, def),
+            None => Ok(()),
+        }
+    }
+
+    pub(crate) fn define_in_memory(
+        &self,
+        name: ObjectName,
+        def: QueueDefinition,
+        replace: bool,
+    ) -> MqResult<()> {
+        match &def {
+            QueueDefinition::Local(a) | QueueDefinition::Model(a) => a.validate()?,
+            QueueDefinition::Alias(a) => {
+                if a.target.is_empty() {
+                    return Err(MqError::new(
+                        Reason::AttributeValueError,
+                        format!("alias {name} needs a TARGET"),
+                    ));
+                }
+            }
+            QueueDefinition::Remote(a) => {
+                if a.remote_qmgr.is_empty() && a.xmit_queue.is_empty() {
+                    return Err(MqError::new(
+                        Reason::AttributeValueError,
+                        format!("remote queue {name} needs RQMNAME (or XMITQ)"),
+                    ));
+                }
+            }
+        }
+        let mut objects = self.shared.objects.write();
+        if let Some(existing) = objects.get(&name) {
+            if !replace {
+                return Err(MqError::new(
+                    Reason::ObjectAlreadyExists,
+                    format!("queue {name} already exists"),
+                ));
+            }
+            let same_type = matches!(
+                (existing, &def),
+                (Object::Local(_), QueueDefinition::Local(_))
+                    | (Object::Alias(_), QueueDefinition::Alias(_))
+                    | (Object::Model(_), QueueDefinition::Model(_))
+                    | (Object::Remote(_), QueueDefinition::Remote(_))
+            );
+            if !same_type {
+                return Err(MqError::new(
+                    Reason::QTypeError,
+                    format!("queue {name} exists with another type; delete it first"),
+                ));
+            }
+            if let (Object::Local(q), QueueDefinition::Local(a)) = (existing, &def) {
+                return apply_local_attrs(q, a.clone());
+            }
+        }
+        let obj = match def {
+            QueueDefinition::Local(a) => Object::Local(self.new_queue(name, a)),
+            QueueDefinition::Alias(a) => Object::Alias(Arc::new(Mutex::new(a))),
+            QueueDefinition::Model(a) => Object::Model(a),
+            QueueDefinition::Remote(a) => Object::Remote(Arc::new(Mutex::new(a))),
+        };
+        objects.insert(name, obj);
+        Ok(())
+    }
+
+    /// A local queue's attributes.
+    pub fn local_attrs(&self, name: &str) -> MqResult<LocalQueueAttrs> {
+        let q = self.local_queue(&object_name(name)?)?;
+        let attrs = q.lock().attrs.clone();
+        Ok(attrs)
+    }
+
+    /// The definition of any queue.
+    pub fn definition(&self, name: &str) -> MqResult<QueueDefinition> {
+        let n = object_name(name)?;
+        match self.lookup(&n) {
+            Some(Object::Local(q)) => Ok(QueueDefinition::Local(q.lock().attrs.clone())),
+            Some(Object::Alias(a)) => Ok(QueueDefinition::Alias(a.lock().clone())),
+            Some(Object::Model(a)) => Ok(QueueDefinition::Model(a)),
+            Some(Object::Remote(a)) => Ok(QueueDefinition::Remote(a.lock().clone())),
+            None => Err(unknown(&n)),
+        }
+    }
+
+    /// Changes a local queue's attributes (ALTER QLOCAL). Turning GET off ends every waiting get
+    /// with GET_INHIBITED; changing MSGDLVSQ reorders the stored messages.
+    pub fn alter_local(&self, name: &str, f: impl FnOnce(&mut LocalQueueAttrs)) -> MqResult<()> {
+        let q = self.local_queue(&object_name(name)?)?;
+        let _gate = self.durability().map(|d| d.gate());
+        let mut a = q.lock().attrs.clone();
+        f(&mut a);
+        a.validate()?;
+        apply_local_attrs(&q, a.clone())?;
+        self.log_definition(&q.name, &QueueDefinition::Local(a))
+    }
+
+    /// A new queue object, logging its persistent messages when the queue manager persists.
+    pub(crate) fn new_queue(&self, name: ObjectName, attrs: LocalQueueAttrs) -> Arc<Queue> {
+        let q = Queue::new(name, attrs, self.shared.clock.clone());
+        if let Some(d) = self.durability() {
+            let journal: Arc<dyn crate::engine::Journal> = d.clone();
+            q.lock().attach_journal(journal, d.queue_buffer());
+        }
+        q
+    }
+
+    /// Changes an alias queue's attributes (ALTER QALIAS).
+    pub fn alter_alias(&self, name: &str, f: impl FnOnce(&mut AliasQueueAttrs)) -> MqResult<()> {
+        let n = object_name(name)?;
+        let _gate = self.durability().map(|d| d.gate());
+        match self.lookup(&n) {
+            Some(Object::Alias(a)) => {
+                let def = {
+                    let mut a = a.lock();
+                    f(&mut a);
+                    a.clone()
+                };
+                self.log_definition(&n, &QueueDefinition::Alias(def))
+            }
+            Some(_) => Err(MqError::new(
+                Reason::QTypeError,
+                format!("{n} is not an alias queue"),
+            )),
+            None => Err(unknown(&n)),
+        }
+    }
+
+    /// Deletes a queue. A local queue must have no open handles, and no messages unless `purge`.
+    pub fn delete_queue(&self, name: &str, purge: bool) -> MqResult<()> {
+        let n = object_name(name)?;
+        let _gate = self.durability().map(|d| d.gate());
+        let mut objects = self.shared.objects.write();
+        match objects.get(&n) {
+            None => return Err(unknown(&n)),
+            Some(Object::Local(q)) => {
+                let mut st = q.lock();
+                if st.open_input + st.open_output > 0 {
+                    return Err(MqError::new(
+                        Reason::ObjectInUse,
+                        format!(
+                            "queue {n} is open ({} input, {} output handles)",
+                            st.open_input, st.open_output
+                        ),
+                    ));
+                }
+                if st.store.depth() > 0 && !purge {
+                    return Err(MqError::new(
+                        Reason::QNotEmpty,
+                        format!(
+                            "queue {n} holds {} messages; clear it or delete with purge",
+                            st.store.depth()
+                        ),
+                    ));
+                }
+                st.deleted = true;
+                st.waiters.end_all(Reason::QDeleted);
+            }
+            Some(_) => {}
+        }
+        objects.remove(&n);
+        drop(objects);
+        match self.durability() {
+            Some(d) => d.wait(d.queue_event(QueueEvent::Delete, &n)?),
+            None => Ok(()),
+        }
+    }
+
+    /// Removes every committed message from a local queue (CLEAR QLOCAL). Returns how many.
+    pub fn clear_queue(&self, name: &str) -> MqResult<usize> {
+        let q = self.local_queue(&object_name(name)?)?;
+        let mut st = q.lock();
+        if st.store.depth() > st.store.available() {
+            return Err(MqError::new(
+                Reason::ObjectInUse,
+                format!("queue {name} has uncommitted messages; it can be cleared once those units of work end"),
+            ));
+        }
+        // Logged under the queue's lock, like puts and gets, so the log orders it among them.
+        let lsn = match self.durability() {
+            Some(d) => Some(d.queue_event(QueueEvent::Clear, &q.name)?),
+            None => None,
+        };
+        let n = st.store.clear_available();
+        drop(st);
+        if let (Some(d), Some(lsn)) = (self.durability(), lsn) {
+            d.wait(lsn)?;
+        }
+        Ok(n)
+    }
+
+    /// Names of every queue, sorted, with their types.
+    pub fn queue_names(&self) -> Vec<(ObjectName, QueueType)> {
+        let mut v: Vec<_> = self
+            .shared
+            .objects
+            .read()
+            .iter()
+            .map(|(n, o)| {
+                let t = match o {
+                    Object::Local(_) => QueueType::Local,
+                    Object::Alias(_) => QueueType::Alias,
+                    Object::Model(_) => QueueType::Model,
+                    Object::Remote(_) => QueueType::Remote,
+                };
+                (*n, t)
+            })
+            .collect();
+        v.sort_by_key(|a| a.0);
+        v
+    }
+
+    /// Status of a local queue (DISPLAY QSTATUS).
+    pub fn queue_status(&self, name: &str) -> MqResult<QueueStatus> {
+        let q = self.local_queue(&object_name(name)?)?;
+        let mut st = q.lock();
+        st.waiters.prune();
+        let uncommitted = st.store.depth() - st.store.available();
+        Ok(QueueStatus {
+            name: q.name,
+            depth: st.store.depth(),
+            available: st.store.available(),
+            uncommitted,
+            open_input: st.open_input,
+            open_output: st.open_output,
+            waiting_getters: st.waiters.len(),
+            oldest_msg_age: st
+                .store
+                .oldest_put_time()
+                .and_then(|t| self.shared.clock.wall().duration_since(t).ok()),
+            stats: st.stats.clone(),
+            expired: st.store.expired_total,
+        })
+    }
+}
+
+/// Applies new attributes to a live queue, with the side effects ALTER implies.
+fn apply_local_attrs(q: &Arc<Queue>, a: LocalQueueAttrs) -> MqResult<()> {
+    let mut st = q.lock();
+    let fifo_now = st.attrs.delivery_sequence == DeliverySequence::Fifo;
+    if (a.delivery_sequence == DeliverySequence::Fifo) != fifo_now
+        && st.store.depth() > st.store.available()
+    {
+        // Reordering moves messages between lanes; units of work hold their old positions.
+        return Err(MqError::new(
+            Reason::ObjectInUse,
+            format!("MSGDLVSQ of queue {} cannot change while units of work hold messages on it; retry once they end", q.name),
+        ));
+    }
+    let get_now_inhibited = a.get_inhibited && !st.attrs.get_inhibited;
+    let fifo = a.delivery_sequence == DeliverySequence::Fifo;
+    st.store.set_fifo(fifo);
+    st.attrs = a;
+    if get_now_inhibited {
+        st.waiters.end_all(Reason::GetInhibited);
+    }
+    Ok(())
+}

@@ -1,0 +1,123 @@
+//! MQINQ and MQSET on an open handle.
+
+use super::*;
+
+impl Session {
+    /// Reads attributes of the object behind a handle opened for inquire.
+    pub fn inquire(&self, h: Hobj, selectors: &[Selector]) -> MqResult<Vec<AttrValue>> {
+        let handle = self.handle(h)?;
+        let mut out = Vec::with_capacity(selectors.len());
+        match handle {
+            Handle::QueueManager => {
+                let attrs = self.qm.attrs();
+                for s in selectors {
+                    out.push(inquire::qmgr_attr(*s, &attrs).ok_or_else(|| selector_error(*s))?);
+                }
+            }
+            Handle::Queue(qh) => {
+                if !qh.opts.inquire {
+                    return Err(MqError::new(
+                        Reason::NotOpenForInquire,
+                        format!("queue {} was not opened for inquire", qh.opened_name),
+                    ));
+                }
+                let st = qh.queue.lock();
+                let counts = QueueCounts {
+                    depth: st.store.depth(),
+                    open_input: st.open_input,
+                    open_output: st.open_output,
+                };
+                let alias = qh.alias.as_ref().map(|a| a.lock().clone());
+                for s in selectors {
+                    let v = match (&alias, s) {
+                        (Some(a), Selector::BaseQueueName) => {
+                            Some(AttrValue::Str(a.target.to_string()))
+                        }
+                        (Some(_), Selector::QueueType) => Some(AttrValue::Int(3)),
+                        (Some(_), Selector::QueueName) => {
+                            Some(AttrValue::Str(qh.opened_name.to_string()))
+                        }
+                        (Some(a), Selector::InhibitGet) => {
+                            Some(AttrValue::Int(a.get_inhibited as i64))
+                        }
+                        (Some(a), Selector::InhibitPut) => {
+                            Some(AttrValue::Int(a.put_inhibited as i64))
+                        }
+                        _ => inquire::local_queue_attr(
+                            *s,
+                            qh.queue.name.as_str(),
+                            1,
+                            &st.attrs,
+                            counts,
+                        ),
+                    };
+                    out.push(v.ok_or_else(|| selector_error(*s))?);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Sets attributes through a handle opened for set: only the inhibit flags, as MQSET allows.
+    pub fn set(&mut self, h: Hobj, values: &[(Selector, AttrValue)]) -> MqResult<()> {
+        let qh = self.queue_handle(h)?;
+        if !qh.opts.set {
+            return Err(MqError::new(
+                Reason::NotOpenForSet,
+                format!("queue {} was not opened for set", qh.opened_name),
+            ));
+        }
+        let mut flags = Vec::with_capacity(values.len());
+        for (s, v) in values {
+            let on = match v {
+                AttrValue::Int(0) => false,
+                AttrValue::Int(1) => true,
+                _ => {
+                    return Err(MqError::new(
+                        Reason::InhibitValueError,
+                        format!("value {v:?} is not valid for {s:?}"),
+                    ))
+                }
+            };
+            match s {
+                Selector::InhibitGet | Selector::InhibitPut => flags.push((*s, on)),
+                _ => return Err(selector_error(*s)),
+            }
+        }
+        for (s, on) in flags {
+            match &qh.alias {
+                Some(a) => {
+                    let mut a = a.lock();
+                    if s == Selector::InhibitGet {
+                        a.get_inhibited = on;
+                    } else {
+                        a.put_inhibited = on;
+                    }
+                }
+                None => {
+                    let mut st = qh.queue.lock();
+                    if s == Selector::InhibitGet {
+                        let was = st.attrs.get_inhibited;
+                        st.attrs.get_inhibited = on;
+                        if on && !was {
+                            st.waiters.end_all(Reason::GetInhibited);
+                        }
+                    } else {
+                        st.attrs.put_inhibited = on;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn selector_error(s: Selector) -> MqError {
+    MqError::new(
+        Reason::SelectorError,
+        format!(
+            "selector {s:?} ({}) does not apply to this object",
+            s.code()
+        ),
+    )
+}

@@ -1,0 +1,244 @@
+//! MQGET: matching, browsing with a cursor, waiting (blocking or as a future), truncation,
+//! and what the application receives.
+
+use super::*;
+
+impl Session {
+    /// Gets (or browses) a message, waiting if asked.
+    pub fn get(&mut self, h: Hobj, opts: &GetOptions) -> MqResult<Got> {
+        let deadline = match opts.wait {
+            Wait::For(d) => Some(monotonic_now() + d),
+            _ => None,
+        };
+        loop {
+            match self.try_get(h, opts)? {
+                GetAttempt::Got(g) => return Ok(g),
+                GetAttempt::Wait(w) => {
+                    let outcome = w.wait_blocking(deadline);
+                    if let Some(g) = self.finish_wait(h, opts, outcome)? {
+                        return Ok(g);
+                    }
+                    if deadline.is_some_and(|d| monotonic_now() >= d) {
+                        return Err(self.no_message(h));
+                    }
+                }
+            }
+        }
+    }
+
+    /// One get attempt that never blocks: a message, an error, or a waiter to wait on (only when
+    /// `opts.wait` asks for waiting).
+    pub fn try_get(&mut self, h: Hobj, opts: &GetOptions) -> MqResult<GetAttempt> {
+        self.check_running(opts.fail_if_quiescing)?;
+        let browse = opts.browse;
+        let qh = self.queue_handle(h)?;
+        let destructive = matches!(browse, BrowseMode::None | BrowseMode::GetUnderCursor);
+        if destructive && !qh.input {
+            return Err(MqError::new(
+                Reason::NotOpenForInput,
+                format!("queue {} was not opened for input", qh.opened_name),
+            ));
+        }
+        if !destructive && !qh.opts.browse {
+            return Err(MqError::new(
+                Reason::NotOpenForBrowse,
+                format!("queue {} was not opened for browse", qh.opened_name),
+            ));
+        }
+        if destructive {
+            if let Some(a) = &qh.alias {
+                if a.lock().get_inhibited {
+                    return Err(MqError::new(
+                        Reason::GetInhibited,
+                        format!("gets are inhibited on alias queue {}", qh.opened_name),
+                    ));
+                }
+            }
+        }
+        let queue = qh.queue.clone();
+        let cursor = qh.cursor;
+        let uow = if opts.syncpoint && destructive {
+            Some(self.uow_slot()?)
+        } else {
+            None
+        };
+        let spec = GetSpec {
+            criteria: Match {
+                non_persistent_only: false,
+                msg_id: opts.msg_id,
+                correl_id: opts.correl_id,
+            },
+            uow,
+            browse: match browse {
+                BrowseMode::First => Some(None),
+                BrowseMode::Next => Some(cursor),
+                _ => None,
+            },
+            wait: opts.wait != Wait::No,
+            max_len: opts.max_len,
+            accept_truncated: opts.accept_truncated,
+        };
+        let now = self.qm.clock().now();
+        let step = match browse {
+            BrowseMode::UnderCursor | BrowseMode::GetUnderCursor => {
+                let Some(pos) = cursor else {
+                    return Err(MqError::new(
+                        Reason::NoMsgUnderCursor,
+                        "the browse cursor is not on a message; browse first",
+                    ));
+                };
+                if browse == BrowseMode::UnderCursor {
+                    let spec = GetSpec {
+                        browse: Some(None),
+                        wait: false,
+                        ..spec
+                    };
+                    browse_at(&queue, pos, &spec, now)?
+                } else {
+                    queue.get_at(pos, &spec, now)?
+                }
+            }
+            _ => queue.get(&spec, now)?,
+        };
+        match step {
+            GetStep::Got {
+                msg,
+                pos,
+                expires_at,
+                lsn,
+            } => {
+                if spec.browse.is_some() || browse == BrowseMode::UnderCursor {
+                    self.set_cursor(h, Some(pos));
+                }
+                // HARDENBO: the get's record must be on disk before the message is handed
+                // over, so a crash before the commit raises its backout count for certain.
+                let harden = uow.is_some() && lsn.is_some() && queue.lock().attrs.harden_backout;
+                if let Some(u) = uow {
+                    debug_assert_eq!(Some(u), self.uow_id);
+                    self.join_uow(queue, pos, UowKind::Get);
+                }
+                if harden {
+                    self.uow_logged = true;
+                }
+                self.logged(lsn, uow.is_some() && !harden)?;
+                Ok(GetAttempt::Got(self.shape(msg, expires_at, opts, now)))
+            }
+            GetStep::Wait(waiter) => {
+                let mut pending = PendingGet {
+                    waiter,
+                    queue,
+                    settled: false,
+                };
+                // A stop or quiesce that ended every wait just before this one registered must
+                // not leave it waiting: the run state was set before the waits were ended.
+                if let Err(e) = self.check_running(opts.fail_if_quiescing) {
+                    return match pending.cancel() {
+                        WaitOutcome::Delivered(d) => {
+                            pending.give_back(WaitOutcome::Delivered(d));
+                            Err(e)
+                        }
+                        _ => Err(e),
+                    };
+                }
+                Ok(GetAttempt::Wait(pending))
+            }
+            GetStep::Empty => Err(self.no_message(h)),
+        }
+    }
+
+    /// Completes a wait begun by [`Session::try_get`]. `Ok(None)` means "try again".
+    pub fn finish_wait(
+        &mut self,
+        h: Hobj,
+        opts: &GetOptions,
+        outcome: WaitOutcome,
+    ) -> MqResult<Option<Got>> {
+        match outcome {
+            WaitOutcome::Delivered(d) => {
+                let queue = match self.queue_handle(h) {
+                    Ok(qh) => qh.queue.clone(),
+                    Err(e) => return Err(e),
+                };
+                if let Some(pos) = d.pending_pos {
+                    self.join_uow(queue, pos, UowKind::Get);
+                }
+                let now = self.qm.clock().now();
+                Ok(Some(self.shape(d.msg, d.expires_at, opts, now)))
+            }
+            WaitOutcome::Retry => Ok(None),
+            WaitOutcome::Ended(r) => {
+                let name = self.queue_name(h).unwrap_or_default();
+                Err(MqError::new(r, format!("the wait on queue {name} ended")))
+            }
+            WaitOutcome::TimedOut => Err(self.no_message(h)),
+        }
+    }
+
+    pub(super) fn no_message(&self, h: Hobj) -> MqError {
+        let name = self.queue_name(h).unwrap_or_default();
+        MqError::new(
+            Reason::NoMsgAvailable,
+            format!("no matching message on queue {name}"),
+        )
+    }
+
+    pub(super) fn set_cursor(&mut self, h: Hobj, pos: Option<Pos>) {
+        if let Some(Handle::Queue(qh)) = self.handles.get_mut(&h.0) {
+            qh.cursor = pos;
+        }
+    }
+
+    /// Fills in the output descriptor (expiry left) and applies truncation.
+    pub(super) fn shape(
+        &self,
+        mut msg: Message,
+        expires_at: u64,
+        opts: &GetOptions,
+        now: u64,
+    ) -> Got {
+        if expires_at != 0 {
+            msg.descriptor.expiry =
+                Some(Duration::from_nanos(expires_at.saturating_sub(now).max(1)));
+        }
+        let data_length = msg.body.len();
+        let mut warning = None;
+        if let Some(max) = opts.max_len {
+            if data_length > max {
+                msg.body = msg.body.slice(..max);
+                warning = Some(Reason::TruncatedMsgAccepted);
+            }
+        }
+        Got {
+            message: msg,
+            data_length,
+            warning,
+        }
+    }
+}
+
+fn browse_at(queue: &Arc<Queue>, pos: Pos, _spec: &GetSpec, now: u64) -> MqResult<GetStep> {
+    let st = queue.lock();
+    if st.attrs.get_inhibited {
+        return Err(MqError::new(
+            Reason::GetInhibited,
+            format!("gets (and browses) are inhibited on queue {}", queue.name),
+        ));
+    }
+    let usable = st.store.state(pos) == crate::engine::store::SlotState::Available
+        && !st.store.is_expired(pos, now);
+    match usable.then(|| st.load(pos)).transpose()?.flatten() {
+        Some((msg, _)) => Ok(GetStep::Got {
+            msg,
+            pos,
+            expires_at: st.store.expires_at(pos),
+            lsn: None,
+        }),
+        None => Err(MqError::new(
+            Reason::NoMsgUnderCursor,
+            format!(
+                "the message under the browse cursor on {} is no longer available",
+                queue.name
+            ),
+        )),
+    }
+}

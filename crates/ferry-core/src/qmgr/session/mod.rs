@@ -1,0 +1,340 @@
+//! A connection's state inside the engine: its object handles and its unit of work, and the MQI
+//! verbs (open, put, put1, get, inquire, set, commit, backout, close, disconnect) applied to them.
+//!
+//! Every connection mode ends here: the embedded client calls a `Session` directly; the server
+//! (local and tcp modes) drives one per remote connection. A session is used by one caller at a
+//! time (`&mut self`), as an MQ connection handle is.
+//!
+//! Units of work: a put or get "in syncpoint" joins the connection's single open unit of work,
+//! which ends with commit or backout. **Disconnect** commits it (as IBM MQ does on a normal
+//! MQDISC); a session **dropped without disconnect** (the application died, its connection
+//! broke, or it panicked) backs it out. Either way its handles are closed and temporary dynamic
+//! queues it created are deleted.
+
+mod attrs;
+mod get;
+mod open;
+mod put;
+mod stream;
+mod uow;
+
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use parking_lot::Mutex;
+
+use ferry_model::clock::monotonic_now;
+use ferry_model::inquire::{self, AttrValue, QueueCounts, Selector};
+use ferry_model::message::{
+    CorrelId, Message, MessageType, MsgId, Persistence, Priority, MAX_PRIORITY,
+};
+use ferry_model::name::{ApplName, ObjectName, UserId};
+use ferry_model::objects::{AliasQueueAttrs, DefaultInputOpen, DefinitionType, RemoteQueueAttrs};
+use ferry_model::options::{
+    BrowseMode, CloseOptions, GetOptions, InputMode, ObjectDescriptor, OpenOptions, PutContext,
+    PutOptions, Wait,
+};
+use ferry_model::reason::{MqError, MqResult, Reason};
+use ferry_model::status::RunState;
+use ferry_model::verbs::{Got, Hobj, PutOutcome};
+use ferry_model::IdHasher;
+
+use crate::engine::queue::{GetSpec, GetStep, Queue};
+use crate::engine::store::{Match, Pos, UowId};
+use crate::engine::waiter::{WaitOutcome, Waiter};
+use crate::qmgr::{ConnCounters, Object, QueueManager};
+
+#[derive(Debug)]
+struct QueueHandle {
+    queue: Arc<Queue>,
+    alias: Option<Arc<Mutex<AliasQueueAttrs>>>,
+    /// Set when the destination is another queue manager: `queue` is then the transmission
+    /// queue, and each put is wrapped in a transmission header.
+    remote: Option<RemoteDest>,
+    opened_name: ObjectName,
+    input: bool,
+    exclusive: bool,
+    opts: OpenOptions,
+    temporary_owner: bool,
+    cursor: Option<Pos>,
+    /// Present when read-ahead is in effect for this handle.
+    stream: Option<StreamLedger>,
+}
+
+/// A destination on another queue manager, reached through a transmission queue.
+#[derive(Debug, Clone)]
+struct RemoteDest {
+    /// The queue's name there.
+    queue: ObjectName,
+    /// The queue manager.
+    qmgr: ObjectName,
+    /// The remote queue definition it was opened through, if any (its PUT inhibit and
+    /// defaults apply).
+    definition: Option<Arc<Mutex<RemoteQueueAttrs>>>,
+}
+
+/// Messages streamed ahead to a client (read-ahead) that it has not yet reported consumed. They
+/// are held as gets in a unit of work of their own: reported consumption commits them, closing
+/// the handle returns the rest to the queue in their original positions (as MQ does), and a
+/// connection that dies loses them (as with MQ: read-ahead is for non-persistent messages got
+/// outside syncpoint, delivered at most once).
+#[derive(Debug)]
+struct StreamLedger {
+    uow: UowId,
+    pending: std::collections::VecDeque<Pos>,
+}
+
+#[derive(Debug)]
+enum Handle {
+    Queue(QueueHandle),
+    QueueManager,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum UowKind {
+    Put,
+    Get,
+}
+
+#[derive(Debug)]
+struct UowEntry {
+    queue: Arc<Queue>,
+    pos: Pos,
+    kind: UowKind,
+}
+
+/// Outcome of one non-blocking get attempt; the server uses this to wait without a thread.
+#[derive(Debug)]
+pub enum GetAttempt {
+    /// Done.
+    Got(Got),
+    /// Wait on this, then pass the outcome to [`Session::finish_wait`].
+    Wait(PendingGet),
+}
+
+/// A registered waiting get. Dropping it before it settles cancels the wait, and a message that
+/// raced in is put back where it came from, so an abandoned wait (a dropped future, a dead
+/// connection) never loses a message.
+#[derive(Debug)]
+pub struct PendingGet {
+    waiter: Arc<Waiter>,
+    queue: Arc<Queue>,
+    settled: bool,
+}
+
+impl PendingGet {
+    /// Blocks the thread until the wait settles or `deadline` passes.
+    pub fn wait_blocking(mut self, deadline: Option<Instant>) -> WaitOutcome {
+        self.settled = true;
+        self.waiter.wait_blocking(deadline)
+    }
+
+    /// Polls from an async task; `None` means the task's waker is registered.
+    pub fn poll(&mut self, waker: &std::task::Waker) -> Option<WaitOutcome> {
+        let out = self.waiter.poll_task(waker);
+        self.settled |= out.is_some();
+        out
+    }
+
+    /// Gives up waiting (the wait interval passed). A message that raced in is returned as
+    /// `Delivered` and must still be finished or given back.
+    pub fn cancel(&mut self) -> WaitOutcome {
+        self.settled = true;
+        self.waiter.cancel()
+    }
+
+    /// Puts back a delivered message that could not be passed to its getter (its connection
+    /// ended): it returns to its queue in its original position.
+    pub fn give_back(&self, outcome: WaitOutcome) {
+        if let WaitOutcome::Delivered(d) = outcome {
+            self.queue.undo_delivery(d);
+        }
+    }
+}
+
+impl Drop for PendingGet {
+    fn drop(&mut self) {
+        if !self.settled {
+            if let WaitOutcome::Delivered(d) = self.waiter.cancel() {
+                self.queue.undo_delivery(d);
+            }
+        }
+    }
+}
+
+/// One connection's engine-side state.
+#[derive(Debug)]
+pub struct Session {
+    qm: QueueManager,
+    conn_id: u64,
+    app_name: ApplName,
+    user_id: UserId,
+    handles: HashMap<u32, Handle, BuildHasherDefault<IdHasher>>,
+    next_handle: u32,
+    uow: Vec<UowEntry>,
+    uow_id: Option<UowId>,
+    /// The open unit of work touched persistent messages: commit and backout are logged.
+    uow_logged: bool,
+    /// Set by servers: calls do not wait for the log, they leave the LSN owed in `owed_lsn`.
+    defer_durability: bool,
+    /// Highest LSN a reply must not precede (with `defer_durability`).
+    owed_lsn: u64,
+    counters: Arc<ConnCounters>,
+    ended: bool,
+}
+
+impl Session {
+    pub(crate) fn new(
+        qm: QueueManager,
+        conn_id: u64,
+        app_name: ApplName,
+        user: &str,
+        counters: Arc<ConnCounters>,
+    ) -> Self {
+        Session {
+            qm,
+            conn_id,
+            app_name,
+            user_id: UserId::truncating(user),
+            handles: HashMap::default(),
+            next_handle: 1,
+            uow: Vec::new(),
+            uow_id: None,
+            uow_logged: false,
+            defer_durability: false,
+            owed_lsn: 0,
+            counters,
+            ended: false,
+        }
+    }
+
+    /// Stops calls from waiting for the recovery log: instead each leaves the LSN that must be
+    /// durable before its result is shown to anyone, taken with [`Session::take_owed_lsn`]. A
+    /// server uses this to go on serving other requests while the log syncs, and so lets many
+    /// connections share one sync; it must hold each reply until its LSN is durable.
+    pub fn defer_durability(&mut self, on: bool) {
+        self.defer_durability = on;
+    }
+
+    /// The LSN the last calls' replies must wait for (with [`Session::defer_durability`]), if
+    /// any; resets it.
+    pub fn take_owed_lsn(&mut self) -> Option<u64> {
+        match std::mem::take(&mut self.owed_lsn) {
+            0 => None,
+            l => Some(l),
+        }
+    }
+
+    /// Adds `lsn` to what the next reply must wait for (work done for this connection
+    /// outside its calls, such as administrative commands).
+    pub fn owe(&mut self, lsn: u64) {
+        self.owed_lsn = self.owed_lsn.max(lsn);
+    }
+
+    /// The connection id (as in connection status).
+    pub fn connection_id(&self) -> u64 {
+        self.conn_id
+    }
+
+    /// The live counters shown in connection status.
+    pub fn counters(&self) -> &Arc<ConnCounters> {
+        &self.counters
+    }
+
+    /// The queue manager this session is connected to.
+    pub fn queue_manager(&self) -> &QueueManager {
+        &self.qm
+    }
+
+    /// Messages in the open unit of work.
+    pub fn uow_len(&self) -> usize {
+        self.uow.len()
+    }
+
+    fn check_running(&self, fail_if_quiescing: bool) -> MqResult<()> {
+        if self.ended {
+            return Err(MqError::new(
+                Reason::HconnError,
+                "this connection has been disconnected",
+            ));
+        }
+        match self.qm.run_state() {
+            RunState::Running => Ok(()),
+            RunState::Quiescing if !fail_if_quiescing => Ok(()),
+            RunState::Quiescing => Err(MqError::new(
+                Reason::QMgrQuiescing,
+                format!("queue manager {} is quiescing", self.qm.name()),
+            )),
+            RunState::Stopping => Err(MqError::new(
+                Reason::QMgrStopping,
+                format!("queue manager {} is stopping", self.qm.name()),
+            )),
+        }
+    }
+
+    // ----- disconnect -----------------------------------------------------------------------
+
+    /// Disconnects normally: commits the open unit of work, closes every handle.
+    pub fn disconnect(mut self) -> MqResult<()> {
+        self.disconnect_in_place()
+    }
+
+    /// As [`Session::disconnect`], for owners that cannot give the session up (the server keeps
+    /// it in a table). Every later call on the session answers HCONN_ERROR.
+    pub fn disconnect_in_place(&mut self) -> MqResult<()> {
+        if self.ended {
+            return Err(MqError::new(
+                Reason::HconnError,
+                "this connection has been disconnected",
+            ));
+        }
+        let r = self.commit();
+        self.end(false);
+        r
+    }
+
+    /// Ends the connection as if the application died: backs out, closes every handle.
+    pub fn abandon(mut self) {
+        self.end(true);
+    }
+
+    fn end(&mut self, backout: bool) {
+        if self.ended {
+            return;
+        }
+        if backout {
+            self.backout_all();
+        }
+        self.counters.handles.lock().clear();
+        for (_, h) in std::mem::take(&mut self.handles) {
+            if let Handle::Queue(qh) = h {
+                self.release(&qh, backout);
+                if qh.temporary_owner {
+                    self.qm.drop_dynamic(&qh.queue);
+                }
+            }
+        }
+        self.ended = true;
+        self.qm.forget_connection(self.conn_id);
+    }
+}
+
+impl Drop for Session {
+    /// A session dropped without `disconnect` is treated as an application that died: its
+    /// unit of work is backed out.
+    fn drop(&mut self) {
+        self.end(true);
+    }
+}
+
+fn hobj_error(h: Hobj) -> MqError {
+    MqError::new(
+        Reason::HobjError,
+        format!("object handle {} is not open on this connection", h.0),
+    )
+}
+
+ferry_model::impl_mqi_by_inherent!(Session);

@@ -1,0 +1,310 @@
+//! MQOPEN and MQCLOSE: resolving what a handle names (local, alias, model and remote queues,
+//! queues at other queue managers), opening it with the options asked, and closing it.
+
+use super::*;
+
+impl Session {
+    /// Opens a queue (local, alias or model) or the queue manager object.
+    pub fn open(&mut self, od: &ObjectDescriptor, opts: OpenOptions) -> MqResult<Hobj> {
+        self.check_running(opts.fail_if_quiescing)?;
+        if opts.input == InputMode::None
+            && !opts.output
+            && !opts.browse
+            && !opts.inquire
+            && !opts.set
+        {
+            return Err(MqError::new(
+                Reason::OptionsError,
+                "open needs at least one of input, output, browse, inquire or set",
+            ));
+        }
+        let max = self.qm.shared.attrs.read().max_handles;
+        if self.handles.len() >= max {
+            return Err(MqError::new(
+                Reason::HandleNotAvailable,
+                format!("this connection already has {max} handles open (MAXHANDS)"),
+            ));
+        }
+        let handle = match od {
+            ObjectDescriptor::QueueManager => {
+                if opts.input != InputMode::None || opts.output || opts.browse || opts.set {
+                    return Err(MqError::new(
+                        Reason::OptionNotValidForType,
+                        "the queue manager object can only be opened for inquire",
+                    ));
+                }
+                Handle::QueueManager
+            }
+            ObjectDescriptor::Queue { name, dynamic_name } => {
+                Handle::Queue(self.open_queue(name, dynamic_name.as_deref(), opts)?)
+            }
+            ObjectDescriptor::QueueAt { name, qmgr } => {
+                let route = self.qm.route(*name, *qmgr)?;
+                Handle::Queue(self.open_routed(name, route, None, opts)?)
+            }
+        };
+        let id = self.next_handle;
+        self.next_handle = self.next_handle.wrapping_add(1).max(1);
+        let object = match &handle {
+            Handle::Queue(qh) => qh.queue.name,
+            Handle::QueueManager => self.qm.name(),
+        };
+        self.counters.handles.lock().insert(
+            id,
+            crate::qmgr::catalog::HandleInfo {
+                object,
+                input: opts.input != InputMode::None,
+                output: opts.output,
+                browse: opts.browse,
+                inquire: opts.inquire,
+                set: opts.set,
+            },
+        );
+        self.handles.insert(id, handle);
+        self.counters
+            .open_handles
+            .store(self.handles.len(), Ordering::Relaxed);
+        Ok(Hobj(id))
+    }
+
+    pub(super) fn open_queue(
+        &mut self,
+        name: &ObjectName,
+        dynamic: Option<&str>,
+        opts: OpenOptions,
+    ) -> MqResult<QueueHandle> {
+        let (queue, alias, created) = match self.qm.lookup(name) {
+            Some(Object::Local(q)) => (q, None, false),
+            Some(Object::Alias(a)) => {
+                let target = a.lock().target;
+                match self.qm.lookup(&target) {
+                    Some(Object::Local(q)) => (q, Some(a), false),
+                    Some(_) => {
+                        return Err(MqError::new(
+                            Reason::QTypeError,
+                            format!(
+                                "alias {name} resolves to {target}, which is not a local queue"
+                            ),
+                        ))
+                    }
+                    None => {
+                        return Err(MqError::new(
+                            Reason::UnknownAliasBaseQ,
+                            format!("alias {name} resolves to {target}, which is not defined"),
+                        ))
+                    }
+                }
+            }
+            Some(Object::Model(attrs)) => {
+                let q = self.qm.create_dynamic(&attrs, dynamic.unwrap_or("AMQ.*"))?;
+                (q, None, true)
+            }
+            Some(Object::Remote(a)) => {
+                let route = self.qm.route_remote_definition(name, &a.lock())?;
+                return self.open_routed(name, route, Some(a), opts);
+            }
+            None => return Err(crate::qmgr::unknown(name)),
+        };
+        let mut st = queue.lock();
+        let temporary_owner =
+            created && st.attrs.definition_type == DefinitionType::TemporaryDynamic;
+        let (input, exclusive) = match opts.input {
+            InputMode::None => (false, false),
+            InputMode::Exclusive => (true, true),
+            InputMode::Shared => (true, !st.attrs.shareable),
+            InputMode::AsQueueDef => (
+                true,
+                st.attrs.def_input_open == DefaultInputOpen::Exclusive || !st.attrs.shareable,
+            ),
+        };
+        if input && (st.exclusive_input || (exclusive && st.open_input > 0)) {
+            return Err(MqError::new(
+                Reason::ObjectInUse,
+                format!(
+                    "queue {} is open for input by another handle and cannot be shared this way",
+                    queue.name
+                ),
+            ));
+        }
+        if input {
+            st.open_input += 1;
+            st.exclusive_input |= exclusive;
+        }
+        if opts.output {
+            st.open_output += 1;
+        }
+        let read_ahead = match (opts.read_ahead, st.attrs.def_read_ahead) {
+            (_, ferry_model::objects::ReadAhead::Disabled) => false,
+            (Some(asked), _) => asked,
+            (None, def) => def == ferry_model::objects::ReadAhead::Yes,
+        };
+        drop(st);
+        let stream = (input && read_ahead).then(|| StreamLedger {
+            uow: self.qm.new_uow_id(),
+            pending: std::collections::VecDeque::new(),
+        });
+        Ok(QueueHandle {
+            opened_name: *name,
+            queue,
+            alias,
+            remote: None,
+            input,
+            exclusive,
+            opts,
+            temporary_owner,
+            cursor: None,
+            stream,
+        })
+    }
+
+    /// Opens a destination that name resolution routed: a local queue, or a transmission
+    /// queue standing in for a queue on another queue manager (output only, as in MQ).
+    pub(super) fn open_routed(
+        &mut self,
+        name: &ObjectName,
+        route: crate::qmgr::routing::Route,
+        definition: Option<Arc<Mutex<RemoteQueueAttrs>>>,
+        opts: OpenOptions,
+    ) -> MqResult<QueueHandle> {
+        let (xmitq, queue, qmgr) = match route {
+            crate::qmgr::routing::Route::Local(q) if definition.is_none() => {
+                return self.open_queue(&q, None, opts)
+            }
+            crate::qmgr::routing::Route::Local(q) => {
+                // A remote queue definition that points back here: the queue is local.
+                let queue = self.qm.resolve_local(&q)?;
+                (queue, q, self.qm.name())
+            }
+            crate::qmgr::routing::Route::Remote { xmitq, queue, qmgr } => (xmitq, queue, qmgr),
+        };
+        if opts.input != InputMode::None || opts.browse || opts.set {
+            return Err(MqError::new(
+                Reason::OptionNotValidForType,
+                format!("{name} is a queue on another queue manager ({queue} at {qmgr}); it can only be opened for output"),
+            ));
+        }
+        if opts.output {
+            xmitq.lock().open_output += 1;
+        }
+        Ok(QueueHandle {
+            opened_name: *name,
+            queue: xmitq,
+            alias: None,
+            remote: Some(RemoteDest {
+                queue,
+                qmgr,
+                definition,
+            }),
+            input: false,
+            exclusive: false,
+            opts,
+            temporary_owner: false,
+            cursor: None,
+            stream: None,
+        })
+    }
+
+    /// The name of the queue behind a handle: for a dynamic queue, the name it was given.
+    pub fn queue_name(&self, h: Hobj) -> MqResult<ObjectName> {
+        match self.handle(h)? {
+            Handle::Queue(qh) => Ok(qh.queue.name),
+            Handle::QueueManager => Ok(self.qm.name()),
+        }
+    }
+
+    /// Closes a handle. A temporary dynamic queue is deleted when the handle that created it
+    /// closes; `Delete`/`DeletePurge` delete a permanent dynamic queue.
+    pub fn close(&mut self, h: Hobj, opts: CloseOptions) -> MqResult<()> {
+        let handle = self.handles.get(&h.0).ok_or_else(|| hobj_error(h))?;
+        if let (Handle::Queue(qh), CloseOptions::Delete | CloseOptions::DeletePurge) =
+            (handle, opts)
+        {
+            let st = qh.queue.lock();
+            if st.attrs.definition_type != DefinitionType::PermanentDynamic
+                && st.attrs.definition_type != DefinitionType::TemporaryDynamic
+            {
+                return Err(MqError::new(
+                    Reason::OptionNotValidForType,
+                    format!(
+                        "queue {} is not a dynamic queue; delete it with the admin command",
+                        qh.queue.name
+                    ),
+                ));
+            }
+            let others = st.open_input + st.open_output
+                - usize::from(qh.input)
+                - usize::from(qh.opts.output);
+            if others > 0 {
+                return Err(MqError::new(
+                    Reason::ObjectInUse,
+                    format!("queue {} is open through {others} other handle(s); it can be deleted once they close", qh.queue.name),
+                ));
+            }
+            if opts == CloseOptions::Delete && st.store.depth() > 0 {
+                return Err(MqError::new(
+                    Reason::QNotEmpty,
+                    format!(
+                        "queue {} holds {} messages; close with delete-purge to discard them",
+                        qh.queue.name,
+                        st.store.depth()
+                    ),
+                ));
+            }
+        }
+        let handle = self.handles.remove(&h.0).ok_or_else(|| hobj_error(h))?;
+        self.counters.handles.lock().remove(&h.0);
+        self.counters
+            .open_handles
+            .store(self.handles.len(), Ordering::Relaxed);
+        if let Handle::Queue(qh) = handle {
+            let delete = qh.temporary_owner || opts != CloseOptions::None;
+            self.release(&qh, false);
+            if delete {
+                self.qm.drop_dynamic(&qh.queue);
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn release(&self, qh: &QueueHandle, died: bool) {
+        if let Some(ledger) = &qh.stream {
+            for pos in &ledger.pending {
+                if died {
+                    qh.queue.commit_get(*pos);
+                } else {
+                    qh.queue.release_get(*pos);
+                }
+            }
+        }
+        let mut st = qh.queue.lock();
+        if qh.input {
+            st.open_input = st.open_input.saturating_sub(1);
+            if qh.exclusive {
+                st.exclusive_input = false;
+            }
+        }
+        if qh.opts.output {
+            st.open_output = st.open_output.saturating_sub(1);
+        }
+    }
+
+    pub(super) fn handle(&self, h: Hobj) -> MqResult<&Handle> {
+        if self.ended {
+            return Err(MqError::new(
+                Reason::HconnError,
+                "this connection has been disconnected",
+            ));
+        }
+        self.handles.get(&h.0).ok_or_else(|| hobj_error(h))
+    }
+
+    pub(super) fn queue_handle(&self, h: Hobj) -> MqResult<&QueueHandle> {
+        match self.handle(h)? {
+            Handle::Queue(qh) => Ok(qh),
+            Handle::QueueManager => Err(MqError::new(
+                Reason::ObjectTypeError,
+                "this handle is the queue manager object, not a queue",
+            )),
+        }
+    }
+}

@@ -1,0 +1,256 @@
+//! MQPUT and MQPUT1: filling in the descriptor, putting to the queue or its transmission
+//! queue, joining the unit of work, waiting for the log when the message is persistent.
+
+use super::*;
+
+impl Session {
+    /// Puts a message on an open queue.
+    pub fn put(&mut self, h: Hobj, msg: Message, opts: &PutOptions) -> MqResult<PutOutcome> {
+        self.check_running(opts.fail_if_quiescing)?;
+        let qh = self.queue_handle(h)?;
+        if !qh.opts.output {
+            return Err(MqError::new(
+                Reason::NotOpenForOutput,
+                format!("queue {} was not opened for output", qh.opened_name),
+            ));
+        }
+        match opts.context {
+            PutContext::SetAll if !qh.opts.set_all_context => {
+                return Err(MqError::new(
+                    Reason::NotOpenForSetAll,
+                    format!(
+                        "setting all context needs the queue opened to set it; {} was not",
+                        qh.opened_name
+                    ),
+                ))
+            }
+            PutContext::SetIdentity
+                if !qh.opts.set_identity_context && !qh.opts.set_all_context =>
+            {
+                return Err(MqError::new(
+                    Reason::NotOpenForSetIdent,
+                    format!(
+                        "setting identity context needs the queue opened to set it; {} was not",
+                        qh.opened_name
+                    ),
+                ))
+            }
+            _ => {}
+        }
+        let queue = qh.queue.clone();
+        let alias = qh.alias.clone();
+        let remote = qh.remote.clone();
+        self.put_to(&queue, alias.as_ref(), remote.as_ref(), msg, opts)
+    }
+
+    /// Opens, puts and closes in one call (MQ's MQPUT1): the usual way to send a reply.
+    pub fn put1(
+        &mut self,
+        od: &ObjectDescriptor,
+        msg: Message,
+        opts: &PutOptions,
+    ) -> MqResult<PutOutcome> {
+        self.check_running(opts.fail_if_quiescing)?;
+        let name = match od {
+            ObjectDescriptor::Queue { name, .. } | ObjectDescriptor::QueueAt { name, .. } => name,
+            ObjectDescriptor::QueueManager => {
+                return Err(MqError::new(
+                    Reason::ObjectTypeError,
+                    "put1 needs a queue, not the queue manager object",
+                ))
+            }
+        };
+        let at_remote = matches!(od, ObjectDescriptor::QueueAt { qmgr, .. } if !qmgr.is_empty() && *qmgr != self.qm.name());
+        match (at_remote, self.qm.lookup(name)) {
+            // The common case, a local queue, without a handle.
+            (false, Some(Object::Local(q))) => self.put_to(&q, None, None, msg, opts),
+            (false, None) => Err(crate::qmgr::unknown(name)),
+            // Aliases, models, remote queues and other queue managers resolve as an open does.
+            _ => {
+                // MQPUT1 opens for whatever context the put sets.
+                let open = OpenOptions {
+                    set_identity_context: opts.context == PutContext::SetIdentity,
+                    set_all_context: opts.context == PutContext::SetAll,
+                    ..OpenOptions::output()
+                };
+                let h = self.open(od, open)?;
+                let out = self.put(h, msg, opts);
+                let closed = self.close(h, CloseOptions::None);
+                let out = out?;
+                closed?;
+                Ok(out)
+            }
+        }
+    }
+
+    pub(super) fn put_to(
+        &mut self,
+        queue: &Arc<Queue>,
+        alias: Option<&Arc<Mutex<AliasQueueAttrs>>>,
+        remote: Option<&RemoteDest>,
+        mut msg: Message,
+        opts: &PutOptions,
+    ) -> MqResult<PutOutcome> {
+        let shared = self.qm.shared.clone();
+        let qm_max = shared.attrs.read().max_msg_length;
+        let len = msg.counted_len();
+        if len > qm_max {
+            return Err(MqError::new(
+                Reason::MsgTooBigForQMgr,
+                format!(
+                    "message of {len} bytes is longer than the queue manager's MAXMSGL({qm_max})"
+                ),
+            ));
+        }
+        if let Some(a) = alias {
+            let a = a.lock();
+            if a.put_inhibited {
+                return Err(MqError::new(
+                    Reason::PutInhibited,
+                    format!("puts are inhibited on alias queue for {}", queue.name),
+                ));
+            }
+            if msg.descriptor.persistence == Persistence::AsQueueDef {
+                msg.descriptor.persistence = a.def_persistence;
+            }
+            if msg.descriptor.priority == Priority::AsQueueDef {
+                msg.descriptor.priority = Priority::Value(a.def_priority);
+            }
+        }
+        if let Some(r) = remote {
+            if let Some(def) = &r.definition {
+                let a = def.lock();
+                if a.put_inhibited {
+                    return Err(MqError::new(
+                        Reason::PutInhibited,
+                        format!(
+                            "puts are inhibited on remote queue definition for {} at {}",
+                            r.queue, r.qmgr
+                        ),
+                    ));
+                }
+                if msg.descriptor.persistence == Persistence::AsQueueDef {
+                    msg.descriptor.persistence = a.def_persistence;
+                }
+                if msg.descriptor.priority == Priority::AsQueueDef {
+                    msg.descriptor.priority = Priority::Value(a.def_priority);
+                }
+            }
+            msg.transmission = Some(Box::new(ferry_model::message::TransmissionHeader {
+                remote_queue: r.queue,
+                remote_qmgr: r.qmgr,
+                xmit_id: MsgId(shared.ids.next()),
+            }));
+        }
+        let d = &mut msg.descriptor;
+        if opts.context != PutContext::SetAll {
+            (d.reply_to_queue, d.reply_to_qmgr) =
+                self.qm.reply_to(d.reply_to_queue, d.reply_to_qmgr);
+        }
+        let mut warning = None;
+        if let Priority::Value(p) = d.priority {
+            if p > MAX_PRIORITY {
+                d.priority = Priority::Value(MAX_PRIORITY);
+                warning = Some(Reason::PriorityExceedsMaximum);
+            }
+        }
+        if d.message_type == MessageType::Request && d.reply_to_queue.is_empty() {
+            return Err(MqError::new(
+                Reason::MissingReplyToQ,
+                "a request message needs a reply-to queue; set reply_to_queue",
+            ));
+        }
+        let expires_at = match d.expiry {
+            None => 0,
+            Some(e) if e.is_zero() => {
+                return Err(MqError::new(
+                    Reason::ExpiryError,
+                    "an expiry of zero is not valid; use None for unlimited",
+                ))
+            }
+            Some(e) => shared.clock.deadline(e),
+        };
+        if opts.new_msg_id || d.msg_id.is_none() {
+            d.msg_id = MsgId(shared.ids.next());
+        }
+        if opts.new_correl_id {
+            d.correl_id = CorrelId(shared.ids.next());
+        }
+        match opts.context {
+            PutContext::Default => {
+                d.put_time = shared.clock.wall();
+                d.put_appl_name = self.app_name;
+                d.user_id = self.user_id;
+            }
+            PutContext::None => {
+                d.put_time = shared.clock.wall();
+                d.put_appl_name = ApplName::EMPTY;
+                d.user_id = UserId::EMPTY;
+            }
+            // The caller's identity; the origin is this application, now.
+            PutContext::SetIdentity => {
+                d.put_time = shared.clock.wall();
+                d.put_appl_name = self.app_name;
+            }
+            PutContext::SetAll => {}
+        }
+        d.backout_count = 0;
+        let uow = if opts.syncpoint {
+            Some(self.uow_slot()?)
+        } else {
+            None
+        };
+        let (msg_id, correl_id, put_time) = (d.msg_id, d.correl_id, d.put_time);
+        let placed = queue.put_resolved(msg, expires_at, uow, shared.clock.now())?;
+        if let Some(pos) = placed.pos {
+            self.join_uow(queue.clone(), pos, UowKind::Put);
+        }
+        self.logged(placed.lsn, uow.is_some())?;
+        Ok(PutOutcome {
+            msg_id,
+            correl_id,
+            put_time,
+            persistence: placed.persistence,
+            priority: placed.priority,
+            warning,
+        })
+    }
+
+    /// A persistent operation was logged at `lsn`: outside a unit of work it must be durable
+    /// before the call returns; inside one, the commit makes it durable.
+    pub(super) fn logged(&mut self, lsn: Option<u64>, in_uow: bool) -> MqResult<()> {
+        let Some(lsn) = lsn else { return Ok(()) };
+        if in_uow {
+            self.uow_logged = true;
+            return Ok(());
+        }
+        if self.defer_durability {
+            self.owe(lsn);
+            return Ok(());
+        }
+        match self.qm.durability() {
+            Some(d) => d.wait(lsn),
+            None => Ok(()),
+        }
+    }
+
+    /// Records a message put or got inside the unit of work.
+    pub(super) fn join_uow(&mut self, queue: Arc<Queue>, pos: Pos, kind: UowKind) {
+        self.uow.push(UowEntry { queue, pos, kind });
+        self.counters
+            .uow_messages
+            .store(self.uow.len(), Ordering::Relaxed);
+    }
+
+    /// The unit of work id, checking MAXUMSGS before one more message joins it.
+    pub(super) fn uow_slot(&mut self) -> MqResult<UowId> {
+        let max = self.qm.shared.attrs.read().max_uncommitted_msgs;
+        if self.uow.len() >= max {
+            return Err(MqError::new(
+                Reason::SyncpointLimitReached,
+                format!("the unit of work already holds {max} messages (MAXUMSGS); commit first"),
+            ));
+        }
+        Ok(*self.uow_id.get_or_insert_with(|| self.qm.new_uow_id()))
+    }
+}

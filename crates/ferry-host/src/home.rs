@@ -1,0 +1,501 @@
+//! Where queue managers live on disk, their configuration file, and opening one from its
+//! directory.
+//!
+//! Layout: `$FERRY_HOME` (default `~/.ferry`) holds `qmgrs/<NAME>/`, one directory per queue
+//! manager, containing `qm.toml` (its configuration, see [`QmFile`]) and `ferry.lock` (held with
+//! an exclusive file lock by the one process running the queue manager, and holding its pid).
+//! The recovery log is the directory `log/` beside them (see `ferry_core::durable`).
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use ferry_core::durable::{PersistSettings, RecoveryReport};
+use ferry_core::{QmConfig, QueueManager};
+use ferry_model::name::{object_name, ObjectName};
+use ferry_model::objects::QueueManagerAttrs;
+use ferry_model::reason::{MqError, MqResult, Reason};
+
+/// Name of the configuration file in a queue manager's directory.
+pub const CONFIG_FILE: &str = "qm.toml";
+/// Name of the lock file in a queue manager's directory.
+pub const LOCK_FILE: &str = "ferry.lock";
+
+/// The FerryMQ home: `$FERRY_HOME`, else `~/.ferry`, else `./.ferry`.
+pub fn default_home() -> PathBuf {
+    if let Some(h) = std::env::var_os("FERRY_HOME").filter(|h| !h.is_empty()) {
+        return PathBuf::from(h);
+    }
+    match std::env::var_os("HOME").filter(|h| !h.is_empty()) {
+        Some(h) => PathBuf::from(h).join(".ferry"),
+        None => PathBuf::from(".ferry"),
+    }
+}
+
+/// The directory of queue manager `name` under `home`.
+pub fn qm_dir(home: &Path, name: &str) -> PathBuf {
+    home.join("qmgrs").join(name)
+}
+
+/// The `[qmgr]` section of `qm.toml`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QmSection {
+    /// Queue manager name.
+    pub name: String,
+    /// DESCR.
+    #[serde(default)]
+    pub description: String,
+    /// DEADQ.
+    #[serde(default = "default_dlq")]
+    pub dead_letter_queue: String,
+    /// MAXMSGL in bytes.
+    #[serde(default = "default_maxmsgl")]
+    pub max_msg_length: usize,
+    /// MAXUMSGS.
+    #[serde(default = "default_maxumsgs")]
+    pub max_uncommitted_msgs: usize,
+    /// MAXHANDS.
+    #[serde(default = "default_maxhands")]
+    pub max_handles: usize,
+    /// Most connections at once.
+    #[serde(default = "default_maxconns")]
+    pub max_connections: usize,
+    /// DEFXMITQ: the transmission queue for remote queue managers nothing else routes.
+    #[serde(default)]
+    pub default_xmit_queue: String,
+    /// Define DEV.QUEUE.1–3 at start.
+    #[serde(default = "default_true")]
+    pub dev_queues: bool,
+}
+
+fn default_dlq() -> String {
+    ferry_model::system::DEAD_LETTER_QUEUE.to_owned()
+}
+fn default_maxmsgl() -> usize {
+    ferry_model::objects::DEFAULT_MAX_MSG_LENGTH
+}
+fn default_maxumsgs() -> usize {
+    10_000
+}
+fn default_maxhands() -> usize {
+    256
+}
+fn default_maxconns() -> usize {
+    10_000
+}
+fn default_true() -> bool {
+    true
+}
+
+/// The `[log]` section of `qm.toml`: the recovery log and checkpoints (MQ's qm.ini `Log` and
+/// `TuningParameters` stanzas). Every value has a default; see docs/log.md.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LogSection {
+    /// `circular` (extents no checkpoint or queued message needs are removed) or `linear`
+    /// (extents are kept, for media recovery and archiving). MQ's LogType.
+    #[serde(rename = "type")]
+    pub log_type: String,
+    /// MiB per extent, 1–1024 (MQ's LogFilePages × 4 KiB).
+    pub extent_mib: u64,
+    /// Most extents the log may span, 0 for no limit (MQ's LogPrimaryFiles +
+    /// LogSecondaryFiles). Queued persistent message content lives in the log, so this bounds
+    /// the disk persistent messages may use; a put that would need more is refused with
+    /// MQRC_RESOURCE_PROBLEM.
+    pub max_extents: u64,
+    /// KiB of log buffer (MQ's LogBufferPages × 4 KiB).
+    pub buffer_kib: usize,
+    /// MiB of log written between checkpoints, at least (a large checkpoint stretches it).
+    pub checkpoint_mib: u64,
+    /// KiB of persistent messages each queue also keeps in memory (MQ's DefaultPQBufferSize);
+    /// beyond it they are read back from the log when got.
+    pub queue_buffer_kib: usize,
+}
+
+impl Default for LogSection {
+    fn default() -> Self {
+        let d = PersistSettings::default();
+        LogSection {
+            log_type: "circular".into(),
+            extent_mib: d.log.extent_size >> 20,
+            max_extents: d.log.max_extents,
+            buffer_kib: d.log.buffer_size >> 10,
+            checkpoint_mib: d.checkpoint_bytes >> 20,
+            queue_buffer_kib: d.queue_buffer >> 10,
+        }
+    }
+}
+
+/// The whole `qm.toml`. Unknown keys are refused with a message naming them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QmFile {
+    /// Queue manager attributes.
+    pub qmgr: QmSection,
+    /// Recovery log settings.
+    #[serde(default)]
+    pub log: LogSection,
+    /// Listeners and connection limits.
+    #[serde(default)]
+    pub server: crate::config::ServerSection,
+    /// The Prometheus endpoint.
+    #[serde(default)]
+    pub metrics: crate::config::MetricsSection,
+}
+
+impl QmFile {
+    /// Defaults for a new queue manager.
+    pub fn new(name: &str) -> Self {
+        QmFile {
+            qmgr: QmSection {
+                name: name.to_owned(),
+                description: String::new(),
+                dead_letter_queue: default_dlq(),
+                max_msg_length: default_maxmsgl(),
+                max_uncommitted_msgs: default_maxumsgs(),
+                max_handles: default_maxhands(),
+                max_connections: default_maxconns(),
+                default_xmit_queue: String::new(),
+                dev_queues: true,
+            },
+            log: LogSection::default(),
+            server: Default::default(),
+            metrics: Default::default(),
+        }
+    }
+
+    /// The persistence settings the `[log]` section describes, validated.
+    pub fn persist_settings(&self) -> MqResult<PersistSettings> {
+        let l = &self.log;
+        let bad =
+            |what: String| MqError::new(Reason::ConfigError, format!("qm.toml [log]: {what}"));
+        let log_type = match l.log_type.as_str() {
+            "circular" => ferry_log::LogType::Circular,
+            "linear" => ferry_log::LogType::Linear,
+            other => return Err(bad(format!("type = \"{other}\" is not circular or linear"))),
+        };
+        if !(1..=1024).contains(&l.extent_mib) {
+            return Err(bad(format!(
+                "extent_mib = {} is outside 1–1024",
+                l.extent_mib
+            )));
+        }
+        if !(64..=1 << 20).contains(&l.buffer_kib) {
+            return Err(bad(format!(
+                "buffer_kib = {} is outside 64–1048576",
+                l.buffer_kib
+            )));
+        }
+        if l.checkpoint_mib == 0 {
+            return Err(bad("checkpoint_mib must be at least 1".into()));
+        }
+        Ok(PersistSettings {
+            log: ferry_log::LogConfig {
+                extent_size: l.extent_mib << 20,
+                buffer_size: l.buffer_kib << 10,
+                log_type,
+                max_extents: l.max_extents,
+                preallocate: true,
+            },
+            queue_buffer: l.queue_buffer_kib << 10,
+            checkpoint_bytes: l.checkpoint_mib << 20,
+        })
+    }
+
+    /// The queue manager attributes this file describes, validated.
+    pub fn attrs(&self) -> MqResult<QueueManagerAttrs> {
+        let q = &self.qmgr;
+        let mut a = QueueManagerAttrs::new(object_name(&q.name)?);
+        a.description = q.description.clone();
+        a.dead_letter_queue = if q.dead_letter_queue.is_empty() {
+            ObjectName::EMPTY
+        } else {
+            object_name(&q.dead_letter_queue)?
+        };
+        a.max_msg_length = q.max_msg_length;
+        a.max_uncommitted_msgs = q.max_uncommitted_msgs;
+        a.max_handles = q.max_handles;
+        a.max_connections = q.max_connections;
+        a.default_xmit_queue = if q.default_xmit_queue.is_empty() {
+            ObjectName::EMPTY
+        } else {
+            object_name(&q.default_xmit_queue)?
+        };
+        a.validate()?;
+        Ok(a)
+    }
+
+    /// Reads and checks `dir/qm.toml`.
+    pub fn load(dir: &Path) -> MqResult<QmFile> {
+        let path = dir.join(CONFIG_FILE);
+        let text = fs::read_to_string(&path).map_err(|e| {
+            MqError::new(
+                Reason::QMgrDataError,
+                format!("cannot read {}: {e}", path.display()),
+            )
+        })?;
+        let f: QmFile = toml::from_str(&text).map_err(|e| {
+            MqError::new(
+                Reason::ConfigError,
+                format!("{} is not valid: {e}", path.display()),
+            )
+        })?;
+        f.attrs()?;
+        Ok(f)
+    }
+
+    /// Writes `dir/qm.toml` (via a temporary file and rename, so a crash never leaves half a file).
+    pub fn save(&self, dir: &Path) -> MqResult<()> {
+        let io = |e: std::io::Error| {
+            MqError::new(
+                Reason::QMgrDataError,
+                format!("cannot write {}: {e}", dir.display()),
+            )
+        };
+        fs::create_dir_all(dir).map_err(io)?;
+        let text = toml::to_string_pretty(self).map_err(|e| {
+            MqError::new(
+                Reason::UnexpectedError,
+                format!("cannot encode configuration: {e}"),
+            )
+        })?;
+        let tmp = dir.join(format!("{CONFIG_FILE}.tmp"));
+        let mut f = File::create(&tmp).map_err(io)?;
+        f.write_all(text.as_bytes()).map_err(io)?;
+        f.sync_all().map_err(io)?;
+        fs::rename(&tmp, dir.join(CONFIG_FILE)).map_err(io)?;
+        Ok(())
+    }
+}
+
+/// Writes the queue manager attributes ALTER QMGR changed into `dir/qm.toml` (its other
+/// sections untouched), replacing the file atomically.
+pub fn save_qmgr_attrs(dir: &Path, a: &QueueManagerAttrs) -> MqResult<()> {
+    let mut f = QmFile::load(dir)?;
+    f.qmgr.description = a.description.clone();
+    f.qmgr.dead_letter_queue = a.dead_letter_queue.as_str().to_owned();
+    f.qmgr.max_msg_length = a.max_msg_length;
+    f.qmgr.max_uncommitted_msgs = a.max_uncommitted_msgs;
+    f.qmgr.max_handles = a.max_handles;
+    f.qmgr.max_connections = a.max_connections;
+    f.qmgr.default_xmit_queue = a.default_xmit_queue.as_str().to_owned();
+    f.save(dir)
+}
+
+/// Name of the recovery log's directory inside a queue manager's directory.
+pub const LOG_DIR: &str = "log";
+
+/// Starts the queue manager whose directory is `dir` (its lock must be held): reads `qm.toml`,
+/// replays the recovery log in `dir/log` and opens it for appending. `recover_to_last_good`
+/// accepts a damaged log up to its last good record (reporting what was dropped) instead of
+/// refusing to start.
+/// The configuration is `qm.toml` with the process's `FERRY_<SECTION>_<KEY>` environment
+/// variables applied (see [`crate::config`]).
+pub fn open_queue_manager(
+    dir: &Path,
+    recover_to_last_good: bool,
+) -> MqResult<(QueueManager, RecoveryReport)> {
+    let layered = crate::config::load_layered(dir, &crate::config::Overrides::from_env(vec![]))?;
+    open_queue_manager_with(dir, &layered.file, recover_to_last_good)
+}
+
+/// [`open_queue_manager`] with a configuration already read and layered.
+pub fn open_queue_manager_with(
+    dir: &Path,
+    file: &QmFile,
+    recover_to_last_good: bool,
+) -> MqResult<(QueueManager, RecoveryReport)> {
+    let config = QmConfig {
+        attrs: file.attrs()?,
+        clock: Default::default(),
+        dev_queues: file.qmgr.dev_queues,
+    };
+    let log_dir = dir.join(LOG_DIR);
+    let storage = ferry_log::FileStorage::new(&log_dir).map_err(|e| {
+        MqError::new(
+            Reason::QMgrDataError,
+            format!("cannot open the recovery log in {}: {e}", log_dir.display()),
+        )
+    })?;
+    let mode = if recover_to_last_good {
+        ferry_log::RecoveryMode::ToLastGood
+    } else {
+        ferry_log::RecoveryMode::Strict
+    };
+    let opened = QueueManager::open_persistent(
+        config,
+        std::sync::Arc::new(storage),
+        file.persist_settings()?,
+        mode,
+    );
+    if let Ok((qm, _)) = &opened {
+        let dir = dir.to_owned();
+        qm.set_attrs_sink(Box::new(move |a| save_qmgr_attrs(&dir, a)));
+    }
+    opened
+        .map_err(|e| match e.reason {
+            Reason::QMgrDataError => MqError::new(
+                e.reason,
+                format!(
+                    "{} (the queue manager will not start on a damaged log; 'ferry qm start --recover-to-last-good' \
+                     starts it from the last good record and reports what was lost)",
+                    e.detail
+                ),
+            ),
+            _ => e,
+        })
+}
+
+/// Creates queue manager `name` under `home` (its directory and `qm.toml`). Fails if it exists.
+pub fn create(home: &Path, name: &str) -> MqResult<PathBuf> {
+    object_name(name)?;
+    let dir = qm_dir(home, name);
+    if dir.join(CONFIG_FILE).exists() {
+        return Err(MqError::new(
+            Reason::ObjectAlreadyExists,
+            format!("queue manager {name} already exists in {}", dir.display()),
+        ));
+    }
+    QmFile::new(name).save(&dir)?;
+    Ok(dir)
+}
+
+/// Names of the queue managers under `home`, sorted.
+pub fn list(home: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(home.join("qmgrs"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().join(CONFIG_FILE).exists())
+        .filter_map(|e| e.file_name().into_string().ok())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Proof that this process runs the queue manager in a directory; released on drop.
+#[derive(Debug)]
+pub struct DirLock {
+    file: File,
+    path: PathBuf,
+}
+
+impl DirLock {
+    /// Takes the queue manager directory's lock and records this process's pid in it.
+    pub fn acquire(dir: &Path) -> MqResult<DirLock> {
+        let path = dir.join(LOCK_FILE);
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(|e| {
+                MqError::new(
+                    Reason::QMgrDataError,
+                    format!("cannot open {}: {e}", path.display()),
+                )
+            })?;
+        if file.try_lock().is_err() {
+            let pid = running_pid(dir)
+                .map_or_else(|| "another process".to_owned(), |p| format!("process {p}"));
+            return Err(MqError::new(
+                Reason::QMgrDataError,
+                format!(
+                    "the queue manager in {} is already running in {pid}",
+                    dir.display()
+                ),
+            ));
+        }
+        let io = |e: std::io::Error| {
+            MqError::new(
+                Reason::QMgrDataError,
+                format!("cannot write {}: {e}", path.display()),
+            )
+        };
+        file.set_len(0).map_err(io)?;
+        file.seek(SeekFrom::Start(0)).map_err(io)?;
+        writeln!(file, "{}", std::process::id()).map_err(io)?;
+        file.flush().map_err(io)?;
+        Ok(DirLock { file, path })
+    }
+
+    /// The lock file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for DirLock {
+    fn drop(&mut self) {
+        let _ = self.file.set_len(0);
+        let _ = self.file.unlock();
+    }
+}
+
+/// The pid of the process running the queue manager in `dir`, if one holds its lock.
+pub fn running_pid(dir: &Path) -> Option<u32> {
+    let path = dir.join(LOCK_FILE);
+    let file = File::open(&path).ok()?;
+    if file.try_lock_shared().is_ok() {
+        let _ = file.unlock();
+        return None;
+    }
+    let mut text = String::new();
+    (&file).read_to_string(&mut text).ok()?;
+    text.trim().parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_home(tag: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("ferry-home-{tag}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        d
+    }
+
+    #[test]
+    fn create_writes_a_config_that_loads_back() {
+        let home = temp_home("create");
+        let dir = create(&home, "QM1").unwrap();
+        let f = QmFile::load(&dir).unwrap();
+        assert_eq!(f.qmgr.name, "QM1");
+        assert_eq!(list(&home), vec!["QM1".to_owned()]);
+        assert_eq!(
+            create(&home, "QM1").unwrap_err().reason,
+            Reason::ObjectAlreadyExists
+        );
+        let _ = fs::remove_dir_all(&home);
+    }
+
+    #[test]
+    fn unknown_config_keys_are_refused_by_name() {
+        let home = temp_home("unknown");
+        let dir = create(&home, "QM1").unwrap();
+        fs::write(
+            dir.join(CONFIG_FILE),
+            "[qmgr]\nname = \"QM1\"\nmax_msg_lenght = 5\n",
+        )
+        .unwrap();
+        let e = QmFile::load(&dir).unwrap_err();
+        assert!(e.detail.contains("max_msg_lenght"), "{e}");
+        let _ = fs::remove_dir_all(&home);
+    }
+
+    #[test]
+    fn lock_is_exclusive_and_records_the_pid() {
+        let home = temp_home("lock");
+        let dir = create(&home, "QM1").unwrap();
+        let lock = DirLock::acquire(&dir).unwrap();
+        assert_eq!(running_pid(&dir), Some(std::process::id()));
+        assert!(DirLock::acquire(&dir).is_err());
+        drop(lock);
+        assert_eq!(running_pid(&dir), None);
+        let _ = fs::remove_dir_all(&home);
+    }
+}

@@ -1,0 +1,133 @@
+//! Channels as data: names, the synchronisation record a channel keeps of its last committed
+//! batch, and the status DISPLAY CHSTATUS and metrics report.
+
+use std::time::Duration;
+
+use crate::message::MsgId;
+use crate::name::ObjectName;
+use crate::reason::{MqError, MqResult, Reason};
+
+/// Longest channel name (MQ's MQ_CHANNEL_NAME_LENGTH): it keys the synchronisation record.
+pub const MAX_CHANNEL_NAME: usize = 20;
+
+/// A channel's last committed batch, as its synchronisation record holds it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SyncRecord {
+    /// Sequence number of the last committed batch (0: none yet).
+    pub seq: u64,
+    /// Transmission ids of the messages in that batch (the receiver's record only).
+    pub ids: Vec<MsgId>,
+}
+
+/// Checks a channel name can key a synchronisation record.
+pub fn check_channel_name(name: &ObjectName) -> MqResult<()> {
+    if name.as_str().len() > MAX_CHANNEL_NAME {
+        return Err(MqError::new(
+            Reason::AttributeValueError,
+            format!(
+                "channel name {name} is {} characters; channel names have at most {MAX_CHANNEL_NAME}",
+                name.as_str().len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// MQ's channel states.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ChannelState {
+    /// Defined, nothing to send (a sender waits for messages on its transmission queue).
+    #[default]
+    Inactive,
+    /// Connecting to the partner and agreeing batch size and sequence numbers.
+    Binding,
+    /// Moving messages.
+    Running,
+    /// Waiting to try again after a failure (SHORTRTY/SHORTTMR, then LONGRTY/LONGTMR).
+    Retrying,
+    /// Stopped by STOP CHANNEL, or after the retries ran out; START CHANNEL starts it.
+    Stopped,
+}
+
+impl ChannelState {
+    /// MQ's name for the state.
+    pub fn word(self) -> &'static str {
+        match self {
+            ChannelState::Inactive => "INACTIVE",
+            ChannelState::Binding => "BINDING",
+            ChannelState::Running => "RUNNING",
+            ChannelState::Retrying => "RETRYING",
+            ChannelState::Stopped => "STOPPED",
+        }
+    }
+}
+
+/// A channel instance's status (DISPLAY CHSTATUS, metrics).
+#[derive(Debug, Clone, Default)]
+pub struct ChannelStatus {
+    /// State.
+    pub state: ChannelState,
+    /// Sender or receiver end.
+    pub sender: bool,
+    /// The partner's address.
+    pub conname: String,
+    /// The partner queue manager.
+    pub remote_qmgr: String,
+    /// The transmission queue (senders).
+    pub xmit_queue: String,
+    /// Messages moved.
+    pub msgs: u64,
+    /// Message bytes sent (senders) or received (receivers).
+    pub bytes: u64,
+    /// Batches completed.
+    pub batches: u64,
+    /// Batch size agreed with the partner.
+    pub batch_size: u32,
+    /// Messages put to the dead-letter queue (receivers).
+    pub dead_lettered: u64,
+    /// Sequence number of the last committed batch.
+    pub seq: u64,
+    /// A batch is sent and its confirmation not yet received.
+    pub in_doubt: bool,
+    /// Compression in use (NONE, lz4-fast, ...).
+    pub compression: String,
+    /// Fraction of payload bytes compression saved so far (senders), if any was compressed.
+    pub compression_saved: Option<f64>,
+    /// Time spent compressing and decompressing so far (senders).
+    pub compression_time: Duration,
+    /// Moving average of a batch's confirmation round trip (send to answer), microseconds.
+    pub net_time_us: u64,
+    /// Moving average of how long messages waited on the transmission queue, microseconds.
+    pub xmitq_time_us: u64,
+    /// When the instance started (connected).
+    pub started: Option<std::time::SystemTime>,
+    /// When the last message moved.
+    pub last_msg: Option<std::time::SystemTime>,
+    /// The last error, if the channel is retrying or stopped because of one.
+    pub last_error: String,
+}
+
+impl ChannelStatus {
+    /// Counts a confirmed batch, confirmed at `now`.
+    pub fn batch_done(
+        &mut self,
+        seq: u64,
+        msgs: usize,
+        bytes: usize,
+        round_trip: Duration,
+        now: std::time::SystemTime,
+    ) {
+        self.seq = seq;
+        self.batches += 1;
+        self.msgs += msgs as u64;
+        self.bytes += bytes as u64;
+        self.in_doubt = false;
+        self.last_msg = Some(now);
+        let rt = round_trip.as_micros() as u64;
+        self.net_time_us = if self.net_time_us == 0 {
+            rt
+        } else {
+            (self.net_time_us * 15 + rt) / 16
+        };
+    }
+}

@@ -1,0 +1,240 @@
+//! Attribute selectors for inquire and set (MQ's MQINQ/MQSET), numbered as MQ's MQIA_*/MQCA_*
+//! so the MQI-compatible layer passes selectors straight through.
+
+use crate::message::Persistence;
+use crate::objects::{
+    DefaultInputOpen, DefinitionType, DeliverySequence, LocalQueueAttrs, PutResponse,
+    QueueManagerAttrs, ReadAhead, Usage,
+};
+
+/// An attribute selector. Integer attributes are below 2000, character attributes 2000 and up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Selector {
+    /// MQIA_CODED_CHAR_SET_ID (queue manager: UTF-8, 1208).
+    CodedCharSetId = 2,
+    /// MQIA_CURRENT_Q_DEPTH.
+    CurrentDepth = 3,
+    /// MQIA_DEF_INPUT_OPEN_OPTION.
+    DefInputOpenOption = 4,
+    /// MQIA_DEF_PERSISTENCE.
+    DefPersistence = 5,
+    /// MQIA_DEF_PRIORITY.
+    DefPriority = 6,
+    /// MQIA_DEFINITION_TYPE.
+    DefinitionType = 7,
+    /// MQIA_INHIBIT_GET.
+    InhibitGet = 9,
+    /// MQIA_INHIBIT_PUT.
+    InhibitPut = 10,
+    /// MQIA_USAGE.
+    Usage = 12,
+    /// MQIA_MAX_MSG_LENGTH (queue or queue manager).
+    MaxMsgLength = 13,
+    /// MQIA_MAX_Q_DEPTH.
+    MaxDepth = 15,
+    /// MQIA_MSG_DELIVERY_SEQUENCE.
+    MsgDeliverySequence = 16,
+    /// MQIA_OPEN_INPUT_COUNT.
+    OpenInputCount = 17,
+    /// MQIA_OPEN_OUTPUT_COUNT.
+    OpenOutputCount = 18,
+    /// MQIA_Q_TYPE.
+    QueueType = 20,
+    /// MQIA_BACKOUT_THRESHOLD.
+    BackoutThreshold = 22,
+    /// MQIA_SHAREABILITY.
+    Shareability = 23,
+    /// MQIA_COMMAND_LEVEL (queue manager): the MQI level FerryMQ's headers provide.
+    CommandLevel = 31,
+    /// MQIA_PLATFORM (queue manager): MQPL_UNIX.
+    Platform = 32,
+    /// MQIA_MAX_UNCOMMITTED_MSGS.
+    MaxUncommittedMsgs = 33,
+    /// MQIA_DEF_PUT_RESPONSE_TYPE.
+    DefPutResponse = 184,
+    /// MQIA_DEF_READ_AHEAD.
+    DefReadAhead = 188,
+    /// MQCA_BASE_Q_NAME (alias target).
+    BaseQueueName = 2002,
+    /// MQCA_COMMAND_INPUT_Q_NAME (queue manager).
+    CommandInputQueueName = 2003,
+    /// MQCA_DEAD_LETTER_Q_NAME.
+    DeadLetterQueueName = 2006,
+    /// MQCA_Q_DESC.
+    QueueDesc = 2013,
+    /// MQCA_Q_MGR_NAME.
+    QueueManagerName = 2015,
+    /// MQCA_Q_NAME.
+    QueueName = 2016,
+    /// MQCA_BACKOUT_REQ_Q_NAME.
+    BackoutRequeueName = 2019,
+    /// MQCA_Q_MGR_DESC.
+    QueueManagerDesc = 2014,
+}
+
+impl Selector {
+    /// The MQ selector number.
+    pub fn code(self) -> i32 {
+        self as i32
+    }
+
+    /// The selector with this MQ number, if supported.
+    pub fn from_code(code: i32) -> Option<Selector> {
+        use Selector::*;
+        [
+            CodedCharSetId,
+            CommandLevel,
+            Platform,
+            CommandInputQueueName,
+            CurrentDepth,
+            DefInputOpenOption,
+            DefPersistence,
+            DefPriority,
+            DefinitionType,
+            InhibitGet,
+            InhibitPut,
+            Usage,
+            MaxMsgLength,
+            MaxDepth,
+            MsgDeliverySequence,
+            OpenInputCount,
+            OpenOutputCount,
+            QueueType,
+            BackoutThreshold,
+            Shareability,
+            MaxUncommittedMsgs,
+            DefPutResponse,
+            DefReadAhead,
+            BaseQueueName,
+            DeadLetterQueueName,
+            QueueDesc,
+            QueueManagerName,
+            QueueName,
+            BackoutRequeueName,
+            QueueManagerDesc,
+        ]
+        .into_iter()
+        .find(|s| s.code() == code)
+    }
+
+    /// Whether the value is a string (MQCA_*) rather than an integer (MQIA_*).
+    pub fn is_string(self) -> bool {
+        self.code() >= 2000
+    }
+}
+
+/// An attribute value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AttrValue {
+    /// An integer attribute, with MQ's constant values (e.g. MQQA_GET_INHIBITED = 1).
+    Int(i64),
+    /// A character attribute.
+    Str(String),
+}
+
+/// Live counts of a local queue, for inquire and status.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct QueueCounts {
+    /// CURDEPTH.
+    pub depth: usize,
+    /// IPPROCS.
+    pub open_input: usize,
+    /// OPPROCS.
+    pub open_output: usize,
+}
+
+/// The value of `sel` for a local (or model) queue, or `None` if it does not apply.
+pub fn local_queue_attr(
+    sel: Selector,
+    name: &str,
+    q_type: i64,
+    a: &LocalQueueAttrs,
+    c: QueueCounts,
+) -> Option<AttrValue> {
+    use AttrValue::{Int, Str};
+    Some(match sel {
+        Selector::CurrentDepth => Int(c.depth as i64),
+        Selector::DefInputOpenOption => Int(match a.def_input_open {
+            DefaultInputOpen::Shared => 2,
+            DefaultInputOpen::Exclusive => 4,
+        }),
+        Selector::DefPersistence => Int(persistence_value(a.def_persistence)),
+        Selector::DefPriority => Int(a.def_priority as i64),
+        Selector::DefinitionType => Int(match a.definition_type {
+            DefinitionType::Predefined => 1,
+            DefinitionType::PermanentDynamic => 2,
+            DefinitionType::TemporaryDynamic => 3,
+        }),
+        Selector::InhibitGet => Int(a.get_inhibited as i64),
+        Selector::InhibitPut => Int(a.put_inhibited as i64),
+        Selector::Usage => Int(match a.usage {
+            Usage::Normal => 0,
+            Usage::Transmission => 1,
+        }),
+        Selector::MaxMsgLength => Int(a.max_msg_length as i64),
+        Selector::MaxDepth => Int(a.max_depth as i64),
+        Selector::MsgDeliverySequence => Int(match a.delivery_sequence {
+            DeliverySequence::Priority => 0,
+            DeliverySequence::Fifo => 1,
+        }),
+        Selector::OpenInputCount => Int(c.open_input as i64),
+        Selector::OpenOutputCount => Int(c.open_output as i64),
+        Selector::QueueType => Int(q_type),
+        Selector::BackoutThreshold => Int(a.backout_threshold as i64),
+        Selector::Shareability => Int(if a.shareable { 1 } else { 0 }),
+        Selector::DefPutResponse => Int(put_response_value(a.def_put_response)),
+        Selector::DefReadAhead => Int(read_ahead_value(a.def_read_ahead)),
+        Selector::QueueDesc => Str(a.description.clone()),
+        Selector::QueueName => Str(name.to_owned()),
+        Selector::BackoutRequeueName => Str(a.backout_requeue_name.to_string()),
+        _ => return None,
+    })
+}
+
+/// The value of `sel` for the queue manager object.
+pub fn qmgr_attr(sel: Selector, a: &QueueManagerAttrs) -> Option<AttrValue> {
+    use AttrValue::{Int, Str};
+    Some(match sel {
+        Selector::MaxMsgLength => Int(a.max_msg_length as i64),
+        Selector::MaxUncommittedMsgs => Int(a.max_uncommitted_msgs as i64),
+        Selector::CodedCharSetId => Int(1208),
+        Selector::CommandLevel => Int(COMMAND_LEVEL),
+        Selector::Platform => Int(3),
+        Selector::CommandInputQueueName => Str("SYSTEM.ADMIN.COMMAND.QUEUE".to_owned()),
+        Selector::DeadLetterQueueName => Str(a.dead_letter_queue.to_string()),
+        Selector::QueueManagerName => Str(a.name.to_string()),
+        Selector::QueueManagerDesc => Str(a.description.clone()),
+        _ => return None,
+    })
+}
+
+/// The command level a queue manager reports (MQIA_COMMAND_LEVEL): MQCMDL_LEVEL_801, the level
+/// whose structure versions FerryMQ's MQI headers provide.
+pub const COMMAND_LEVEL: i64 = 801;
+
+/// MQPER_* value.
+pub fn persistence_value(p: Persistence) -> i64 {
+    match p {
+        Persistence::NotPersistent => 0,
+        Persistence::Persistent => 1,
+        Persistence::AsQueueDef => 2,
+    }
+}
+
+/// MQPRT_* value.
+pub fn put_response_value(p: PutResponse) -> i64 {
+    match p {
+        PutResponse::Sync => 1,
+        PutResponse::Async => 2,
+    }
+}
+
+/// MQREADA_* value.
+pub fn read_ahead_value(r: ReadAhead) -> i64 {
+    match r {
+        ReadAhead::No => 0,
+        ReadAhead::Yes => 1,
+        ReadAhead::Disabled => 2,
+    }
+}

@@ -1,0 +1,88 @@
+//! Status values the queue manager reports: its run state, how a connection is attached, a
+//! queue's status and counters (DISPLAY QMSTATUS, CONN, QSTATUS; metrics).
+
+use std::time::{Duration, SystemTime};
+
+use crate::name::ObjectName;
+
+/// Run state of the queue manager.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunState {
+    /// Accepting work.
+    Running = 0,
+    /// Finishing: no new connections; waits end with Q_MGR_QUIESCING.
+    Quiescing = 1,
+    /// Stopped or stopping: every call answers Q_MGR_STOPPING.
+    Stopping = 2,
+}
+
+/// How a connection reaches the queue manager (DISPLAY CONN's CONNOPTS).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConnMode {
+    /// In the queue manager's own process.
+    Embedded,
+    /// Over the local Unix socket.
+    Local,
+    /// Over TCP.
+    Tcp,
+    /// Over TLS.
+    Tls,
+}
+
+/// Counters and times reported by queue status (DISPLAY QSTATUS) and metrics.
+#[derive(Debug, Clone, Default)]
+pub struct QueueStats {
+    /// Messages put (committed or not) since the queue manager started.
+    pub puts: u64,
+    /// Messages got destructively since the queue manager started.
+    pub gets: u64,
+    /// Time of the last put.
+    pub last_put: Option<SystemTime>,
+    /// Time of the last destructive get.
+    pub last_get: Option<SystemTime>,
+    /// Messages handed straight to a waiting getter.
+    pub handovers: u64,
+    /// QTIME: how long got messages had waited on the queue, microseconds, as a moving average
+    /// over the last few hundred gets (0 until a message is got).
+    pub qtime_us: u64,
+}
+
+impl QueueStats {
+    /// Counts a message put at `put_time` and got at `now` into QTIME.
+    pub fn note_qtime(&mut self, put_time: SystemTime, now: SystemTime) {
+        let waited = now
+            .duration_since(put_time)
+            .map_or(0, |d| d.as_micros() as u64);
+        // An exponential moving average with weight 1/256.
+        self.qtime_us = if self.qtime_us == 0 {
+            waited
+        } else {
+            (self.qtime_us * 255 + waited) / 256
+        };
+    }
+}
+
+/// Status of a local queue (DISPLAY QSTATUS).
+#[derive(Debug, Clone)]
+pub struct QueueStatus {
+    /// Queue name.
+    pub name: ObjectName,
+    /// CURDEPTH: messages held, committed or not.
+    pub depth: usize,
+    /// Messages a get could take now.
+    pub available: usize,
+    /// UNCOM: messages put or got in units of work not yet ended.
+    pub uncommitted: usize,
+    /// IPPROCS.
+    pub open_input: usize,
+    /// OPPROCS.
+    pub open_output: usize,
+    /// Getters waiting now.
+    pub waiting_getters: usize,
+    /// Age of the oldest message (MSGAGE).
+    pub oldest_msg_age: Option<Duration>,
+    /// Counters.
+    pub stats: QueueStats,
+    /// Expired messages discarded.
+    pub expired: u64,
+}

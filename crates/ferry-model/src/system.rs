@@ -1,0 +1,17 @@
+//! Names of the system objects every queue manager has from the moment it is created (MQ's).
+
+/// The default dead-letter queue.
+pub const DEAD_LETTER_QUEUE: &str = "SYSTEM.DEAD.LETTER.QUEUE";
+/// Template for local queues defined without LIKE.
+pub const DEFAULT_LOCAL_QUEUE: &str = "SYSTEM.DEFAULT.LOCAL.QUEUE";
+/// Default model for temporary dynamic queues (reply queues).
+pub const DEFAULT_MODEL_QUEUE: &str = "SYSTEM.DEFAULT.MODEL.QUEUE";
+/// Model for permanent dynamic queues.
+pub const DURABLE_MODEL_QUEUE: &str = "SYSTEM.DURABLE.MODEL.QUEUE";
+/// Where administrative command messages arrive (used by the admin issue).
+pub const ADMIN_COMMAND_QUEUE: &str = "SYSTEM.ADMIN.COMMAND.QUEUE";
+/// Channel synchronisation records: one persistent message per channel holding its last
+/// committed batch (sequence number and transmission ids), as MQ's queue of the same name.
+pub const CHANNEL_SYNC_QUEUE: &str = "SYSTEM.CHANNEL.SYNCQ";
+/// Developer queues defined by default, as in MQ's developer configuration.
+pub const DEV_QUEUES: [&str; 3] = ["DEV.QUEUE.1", "DEV.QUEUE.2", "DEV.QUEUE.3"];
