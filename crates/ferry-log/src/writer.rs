@@ -154,6 +154,21 @@ fn lock(s: &Shared) -> MutexGuard<'_, State> {
     s.state.lock().unwrap_or_else(|p| p.into_inner())
 }
 
+fn check_size(payload: &[u8]) -> Result<(), LogError> {
+    if format::record_size(payload.len()) as u64 > u32::MAX as u64 {
+        return Err(LogError::Io(format!(
+            "a {}-byte record is too large for the log",
+            payload.len()
+        )));
+    }
+    Ok(())
+}
+
+/// Whether the buffer takes a `len`-byte payload now (an empty buffer takes any record).
+fn has_room(st: &State, config: &LogConfig, len: usize) -> bool {
+    st.pending.is_empty() || st.pending.len() + len <= config.buffer_size
+}
+
 /// The open log, ready for appends.
 pub struct Log {
     shared: Arc<Shared>,
@@ -313,25 +328,66 @@ impl Log {
         self.append_inner(kind, payload, true)
     }
 
-    fn append_inner(&self, kind: u8, payload: &[u8], bounded: bool) -> Result<Appended, LogError> {
-        let config = &self.shared.config;
-        let size = format::record_size(payload.len()) as u64;
-        if size > u32::MAX as u64 {
-            return Err(LogError::Io(format!(
-                "a {}-byte record is too large for the log",
-                payload.len()
-            )));
+    /// As [`Log::append_bounded`] (with `bounded`) or [`Log::append`], but never waits: when
+    /// the log buffer has no room for the record now, returns `Ok(None)` and appends nothing.
+    /// A caller holding a lock it must not hold across a wait (a queue's) releases it, calls
+    /// [`Log::wait_room`] and tries again.
+    pub fn try_append(
+        &self,
+        kind: u8,
+        payload: &[u8],
+        bounded: bool,
+    ) -> Result<Option<Appended>, LogError> {
+        check_size(payload)?;
+        let st = lock(&self.shared);
+        if let Some(e) = &st.failed {
+            return Err(LogError::Io(e.clone()));
         }
+        if !has_room(&st, &self.shared.config, payload.len()) {
+            return Ok(None);
+        }
+        self.place(st, kind, payload, bounded).map(Some)
+    }
+
+    /// Waits until the log buffer has room for a `len`-byte payload (or the log fails).
+    pub fn wait_room(&self, len: usize) -> Result<(), LogError> {
         let mut st = lock(&self.shared);
         loop {
             if let Some(e) = &st.failed {
                 return Err(LogError::Io(e.clone()));
             }
-            if st.pending.is_empty() || st.pending.len() + payload.len() <= config.buffer_size {
+            if has_room(&st, &self.shared.config, len) {
+                return Ok(());
+            }
+            st = wait_done(&self.shared, st);
+        }
+    }
+
+    fn append_inner(&self, kind: u8, payload: &[u8], bounded: bool) -> Result<Appended, LogError> {
+        check_size(payload)?;
+        let mut st = lock(&self.shared);
+        loop {
+            if let Some(e) = &st.failed {
+                return Err(LogError::Io(e.clone()));
+            }
+            if has_room(&st, &self.shared.config, payload.len()) {
                 break;
             }
             st = wait_done(&self.shared, st);
         }
+        self.place(st, kind, payload, bounded)
+    }
+
+    /// Places a record in the buffer (room was checked under the same lock).
+    fn place(
+        &self,
+        mut st: MutexGuard<'_, State>,
+        kind: u8,
+        payload: &[u8],
+        bounded: bool,
+    ) -> Result<Appended, LogError> {
+        let config = &self.shared.config;
+        let size = format::record_size(payload.len()) as u64;
         let (mut extent, mut offset) = (st.place_extent, st.place_offset);
         if offset > EXTENT_HEADER as u64 && offset + size > config.extent_size {
             extent += 1;

@@ -546,3 +546,31 @@ impl Default for ListenerAttrs {
         }
     }
 }
+
+/// The kinds of administrative object besides queues, as the log and checkpoints name them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ObjectKind {
+    /// DEFINE CHANNEL.
+    Channel,
+    /// DEFINE LISTENER.
+    Listener,
+}
+
+impl ObjectKind {
+    /// The name used in records.
+    pub fn tag(self) -> &'static str {
+        match self {
+            ObjectKind::Channel => "CHANNEL",
+            ObjectKind::Listener => "LISTENER",
+        }
+    }
+
+    /// The kind a record names.
+    pub fn from_tag(t: &str) -> Option<ObjectKind> {
+        match t {
+            "CHANNEL" => Some(ObjectKind::Channel),
+            "LISTENER" => Some(ObjectKind::Listener),
+            _ => None,
+        }
+    }
+}

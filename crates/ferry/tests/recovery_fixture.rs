@@ -214,7 +214,8 @@ fn rich(i: u32) -> Message {
     if i.is_multiple_of(2) {
         p.set("name", PropertyValue::String(format!("n{i}")))
             .unwrap();
-        p.set("flag", PropertyValue::Bool(i.is_multiple_of(4))).unwrap();
+        p.set("flag", PropertyValue::Bool(i.is_multiple_of(4)))
+            .unwrap();
         p.set("big", PropertyValue::I64(-(i as i64) << 40)).unwrap();
         p.set("f", PropertyValue::F64(i as f64 / 3.0)).unwrap();
         p.set("raw", PropertyValue::Bytes(vec![i as u8; 5].into()))

@@ -63,10 +63,7 @@ impl SyncBody {
         if body.len() != 12 + n * 24 {
             return Err(bad());
         }
-        let ids = body[12..]
-            .chunks_exact(24)
-            .map(MsgId::from_slice)
-            .collect();
+        let ids = body[12..].chunks_exact(24).map(MsgId::from_slice).collect();
         Ok(SyncRecord { seq, ids })
     }
 }

@@ -6,23 +6,30 @@
 //! Owns: when a checkpoint is due, taking one, the file format, finding the newest good one at
 //! restart, and releasing extents afterwards.
 //!
-//! Consistency: a checkpoint holds the persistence gate exclusively (so no commit, backout or
-//! definition change is between its record and its effect) and snapshots each queue under that
-//! queue's lock, noting the LSN the snapshot reflects records up to (the queue's *mark*). Puts
-//! and gets carry on meanwhile on other queues; at restart, a queue's PUT, GET and CLEAR records
-//! below its mark are skipped and everything from the checkpoint's replay position on is applied.
+//! Consistency: a checkpoint holds the persistence gate exclusively only while it takes the
+//! start of its cut — the replay position, the highest unit-of-work id and the definitions —
+//! so no commit, backout or definition change is between its record and its effect then, and
+//! every one whose record is before the replay position has had its effect. Then, with the
+//! gate released, it snapshots each queue at its own *mark* (the next LSN, read under the
+//! queue's lock): the queue's logged messages as they were at the mark, read a chunk of 4,096
+//! at a time (`engine/store/snapshot.rs` keeps the pre-image of any slot changed before the
+//! scan reaches it). Puts and gets wait at most for one chunk; other queues never wait. At
+//! restart, a queue's PUT, GET and CLEAR records below its mark are skipped and everything else
+//! from the replay position on is applied: a commit or backout whose effect reached a queue
+//! after its mark finds that queue's messages still pending in the snapshot and ends them.
 //! The snapshot is written only after every record it reflects is durable.
 //!
 //! File `C<lsn, 20 digits>.fckp` beside the extents (byte map in docs/log.md): a 64-byte header
 //! (magic `FMQCKP01`, version, the record format of the log after it, replay position, highest
 //! unit-of-work id), the queue definitions
 //! and then the channels and listeners as TOML, per queue its mark, highest sequence number and entries (delta- and varint-coded,
-//! typically 20–30 bytes a message), then a trailer: the length of all that and a CRC-32C of it
-//! and the length. It is streamed to `C-partial.fckp` in 4 MB pieces (a deep queue's
-//! checkpoint is never whole in memory), synced, renamed, and only then are older checkpoints
-//! removed, so a crash at any point leaves at least one good checkpoint.
+//! typically 13–30 bytes a message), then a trailer: the length of all that and a CRC-32C of
+//! it and the length. It is streamed to `C-partial.fckp` in 4 MB pieces (only one queue's
+//! encoded entries are in memory at a time), synced, renamed, and only then are older
+//! checkpoints removed, so a crash at any point leaves at least one good checkpoint.
 
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
 use ferry_log::{RecordPos, Storage, Tail};
 use ferry_model::clock::monotonic_now;
@@ -31,10 +38,11 @@ use ferry_model::name::ObjectName;
 use ferry_model::objects::{DefinitionType, QueueDefinition};
 use ferry_model::reason::{MqError, MqResult, Reason};
 
-use crate::durable::persist::{self, Persist};
+use crate::durable::persist::{self, Persist, Progress};
 use crate::durable::record;
 use crate::durable::replay::{Held, Logged, Recovery};
 use crate::engine::store::{OnDisk, SlotState};
+use crate::engine::Queue;
 use crate::qmgr::catalog::ObjectKind;
 use crate::qmgr::journal::CheckpointReport;
 use crate::qmgr::{Object, QueueManager};
@@ -42,21 +50,6 @@ use crate::qmgr::{Object, QueueManager};
 const MAGIC: [u8; 8] = *b"FMQCKP01";
 const VERSION: u32 = 2;
 const HEADER: usize = 64;
-
-/// Checkpoint bookkeeping.
-#[derive(Debug, Default, Clone)]
-pub struct Progress {
-    /// The log's appended-bytes count when the last checkpoint was taken.
-    pub at_bytes: u64,
-    /// Size of the last checkpoint file.
-    pub last_size: u64,
-    /// Checkpoints taken since start.
-    pub taken: u64,
-    /// What the last one did.
-    pub last: Option<CheckpointReport>,
-    /// When the last one was taken (or the queue manager started).
-    pub at_time: Option<Instant>,
-}
 
 /// Longest time between checkpoints while anything is logged: drained queues give their
 /// extents back within about this long even when little is written.
@@ -319,7 +312,10 @@ impl Sink<'_> {
     }
 }
 
-/// Takes a checkpoint now. Does nothing (returns `None`) on a queue manager without a log.
+/// Entries a queue's snapshot reads per hold of its lock.
+const CHUNK_SLOTS: usize = 4096;
+
+/// Takes a checkpoint now. `None` when nothing was logged since the last one.
 pub fn take(qm: &QueueManager, persist: &Persist) -> MqResult<Option<CheckpointReport>> {
     let mut progress = persist.checkpoints.lock();
     let started = monotonic_now();
@@ -334,89 +330,171 @@ pub fn take(qm: &QueueManager, persist: &Persist) -> MqResult<Option<CheckpointR
         at: 0,
         crc: 0,
     };
-    let mut messages = 0u64;
-    let mut lowest_extent = u64::MAX;
-    let (start, end_lsn, paused) = {
-        let _gate = persist.gate_exclusive();
-        let paused_at = monotonic_now();
-        let start = log.next_position();
-        let max_uow = qm
-            .shared
-            .next_uow
-            .load(std::sync::atomic::Ordering::Relaxed);
-        let mut header = [0u8; HEADER];
-        header[..8].copy_from_slice(&MAGIC);
-        header[8..12].copy_from_slice(&VERSION.to_le_bytes());
-        header[12..16].copy_from_slice(&record::FORMAT.to_le_bytes());
-        header[24..32].copy_from_slice(&start.extent.to_le_bytes());
-        header[32..40].copy_from_slice(&start.offset.to_le_bytes());
-        header[40..48].copy_from_slice(&start.next_lsn.to_le_bytes());
-        header[48..56].copy_from_slice(&max_uow.to_le_bytes());
-        sink.buf.extend_from_slice(&header);
-        let objects = qm.shared.objects.read();
-        let mut names: Vec<&ObjectName> = objects.keys().collect();
-        names.sort();
-        // Definitions.
-        let mut defs = Vec::new();
-        let mut locals = Vec::new();
-        for name in names {
-            let def = match &objects[name] {
-                Object::Local(q) => {
-                    let attrs = q.lock().attrs.clone();
-                    if attrs.definition_type == DefinitionType::TemporaryDynamic {
-                        continue;
-                    }
-                    locals.push(q.clone());
-                    QueueDefinition::Local(attrs)
+    let cut = take_cut(qm, persist, &mut sink)?;
+    let mut stats = QueueStats {
+        messages: 0,
+        lowest_extent: u64::MAX,
+        paused: cut.paused,
+    };
+    sink.buf
+        .extend_from_slice(&(cut.locals.len() as u32).to_le_bytes());
+    for q in &cut.locals {
+        snapshot_queue(qm, q, log, &mut sink, &mut stats)?;
+    }
+    let end_lsn = log.next_position().next_lsn - 1;
+    let bytes = finish_file(&mut sink)?;
+    // Everything the snapshot reflects must be on disk before the snapshot is.
+    persist.wait_lsn(end_lsn)?;
+    let file = file_name(cut.start.next_lsn);
+    if !install(storage, &file, cut.start.next_lsn)? {
+        // Nothing was logged since that checkpoint: it already says all this one would.
+        progress.at_bytes = log.stats().bytes_appended;
+        progress.at_time = Some(monotonic_now());
+        return Ok(None);
+    }
+    let mut extents_released = 0;
+    if log.config().log_type == ferry_log::LogType::Circular {
+        let keep_from = cut.start.extent.min(stats.lowest_extent);
+        extents_released = log.release_before(keep_from).map_err(persist::log_error)?;
+    }
+    let report = CheckpointReport {
+        file,
+        messages: stats.messages,
+        bytes,
+        paused: stats.paused,
+        took: started.elapsed(),
+        extents_released,
+    };
+    note_taken(&mut progress, log, &report);
+    Ok(Some(report))
+}
+
+/// The start of a checkpoint's cut, taken with the persistence gate held exclusively (no
+/// commit, backout or definition change is between its record and its effect): where replay
+/// starts, the definitions, and the queues to snapshot.
+struct Cut {
+    start: Tail,
+    locals: Vec<Arc<Queue>>,
+    /// How long the gate was held.
+    paused: Duration,
+}
+
+/// Writes the header and the definitions under the gate; the queues come after, each at its
+/// own mark, with the gate released.
+fn take_cut(qm: &QueueManager, persist: &Persist, sink: &mut Sink<'_>) -> MqResult<Cut> {
+    let _gate = persist.gate_exclusive();
+    let paused_at = monotonic_now();
+    let start = persist.log().next_position();
+    let max_uow = qm
+        .shared
+        .next_uow
+        .load(std::sync::atomic::Ordering::Relaxed);
+    let mut header = [0u8; HEADER];
+    header[..8].copy_from_slice(&MAGIC);
+    header[8..12].copy_from_slice(&VERSION.to_le_bytes());
+    header[12..16].copy_from_slice(&record::FORMAT.to_le_bytes());
+    header[24..32].copy_from_slice(&start.extent.to_le_bytes());
+    header[32..40].copy_from_slice(&start.offset.to_le_bytes());
+    header[40..48].copy_from_slice(&start.next_lsn.to_le_bytes());
+    header[48..56].copy_from_slice(&max_uow.to_le_bytes());
+    sink.buf.extend_from_slice(&header);
+    let (defs, locals) = definitions(qm)?;
+    sink.buf
+        .extend_from_slice(&(defs.len() as u32).to_le_bytes());
+    for (name, toml) in &defs {
+        put_str8(&mut sink.buf, name.as_str());
+        sink.buf
+            .extend_from_slice(&(toml.len() as u32).to_le_bytes());
+        sink.buf.extend_from_slice(toml.as_bytes());
+    }
+    // Channels and listeners.
+    let others = qm.objects_for_checkpoint()?;
+    sink.buf
+        .extend_from_slice(&(others.len() as u32).to_le_bytes());
+    for (kind, name, toml) in &others {
+        put_str8(&mut sink.buf, kind.tag());
+        put_str8(&mut sink.buf, name.as_str());
+        sink.buf
+            .extend_from_slice(&(toml.len() as u32).to_le_bytes());
+        sink.buf.extend_from_slice(toml.as_bytes());
+    }
+    Ok(Cut {
+        start,
+        locals,
+        paused: paused_at.elapsed(),
+    })
+}
+
+/// Every queue definition as TOML, by name, and the local queues whose messages are kept
+/// (temporary dynamic queues are not).
+/// Queue definitions as (name, TOML).
+type Definitions = Vec<(ObjectName, String)>;
+
+fn definitions(qm: &QueueManager) -> MqResult<(Definitions, Vec<Arc<Queue>>)> {
+    let objects = qm.shared.objects.read();
+    let mut names: Vec<&ObjectName> = objects.keys().collect();
+    names.sort();
+    let mut defs = Vec::new();
+    let mut locals = Vec::new();
+    for name in names {
+        let def = match &objects[name] {
+            Object::Local(q) => {
+                let attrs = q.lock().attrs.clone();
+                if attrs.definition_type == DefinitionType::TemporaryDynamic {
+                    continue;
                 }
-                Object::Alias(a) => QueueDefinition::Alias(a.lock().clone()),
-                Object::Model(a) => QueueDefinition::Model(a.clone()),
-                Object::Remote(a) => QueueDefinition::Remote(a.lock().clone()),
-            };
-            let toml = toml::to_string(&def).map_err(|e| io("encoding definitions", e))?;
-            defs.push((*name, toml));
-        }
-        drop(objects);
-        sink.buf
-            .extend_from_slice(&(defs.len() as u32).to_le_bytes());
-        for (name, toml) in &defs {
-            put_str8(&mut sink.buf, name.as_str());
-            sink.buf
-                .extend_from_slice(&(toml.len() as u32).to_le_bytes());
-            sink.buf.extend_from_slice(toml.as_bytes());
-        }
-        // Channels and listeners.
-        let others = qm.objects_for_checkpoint()?;
-        sink.buf
-            .extend_from_slice(&(others.len() as u32).to_le_bytes());
-        for (kind, name, toml) in &others {
-            put_str8(&mut sink.buf, kind.tag());
-            put_str8(&mut sink.buf, name.as_str());
-            sink.buf
-                .extend_from_slice(&(toml.len() as u32).to_le_bytes());
-            sink.buf.extend_from_slice(toml.as_bytes());
-        }
-        // Queues: each snapshotted under its own lock, at its mark.
-        sink.buf
-            .extend_from_slice(&(locals.len() as u32).to_le_bytes());
-        let clock_now = qm.clock().now();
-        let unix_now = qm.clock().unix_ms();
-        for q in &locals {
-            let st = q.lock();
-            let mark = log.next_position().next_lsn;
-            let mut count = 0u64;
-            st.store.for_each_logged(|_, _, _, _| count += 1);
-            put_str8(&mut sink.buf, q.name.as_str());
-            sink.buf.extend_from_slice(&mark.to_le_bytes());
-            sink.buf
-                .extend_from_slice(&st.store.last_seq().to_le_bytes());
-            sink.buf.extend_from_slice(&count.to_le_bytes());
-            let mut coder = EntryCoder::default();
-            let mut failed = None;
-            st.store.for_each_logged(|seq, state, expires_at, d| {
-                if failed.is_some() {
-                    return;
-                }
+                locals.push(q.clone());
+                QueueDefinition::Local(attrs)
+            }
+            Object::Alias(a) => QueueDefinition::Alias(a.lock().clone()),
+            Object::Model(a) => QueueDefinition::Model(a.clone()),
+            Object::Remote(a) => QueueDefinition::Remote(a.lock().clone()),
+        };
+        let toml = toml::to_string(&def).map_err(|e| io("encoding definitions", e))?;
+        defs.push((*name, toml));
+    }
+    Ok((defs, locals))
+}
+
+/// What the queues' snapshots added up to.
+struct QueueStats {
+    messages: u64,
+    lowest_extent: u64,
+    /// The longest time a lock (the gate, or one queue's) was held.
+    paused: Duration,
+}
+
+/// One queue's section: its mark (the log position its snapshot reflects records up to), its
+/// highest sequence number and its logged messages as they were at the mark — read a chunk at
+/// a time, so puts and gets on it wait at most for one chunk.
+fn snapshot_queue(
+    qm: &QueueManager,
+    q: &Arc<Queue>,
+    log: &ferry_log::Log,
+    sink: &mut Sink<'_>,
+    stats: &mut QueueStats,
+) -> MqResult<()> {
+    let clock_now = qm.clock().now();
+    let unix_now = qm.clock().unix_ms();
+    let (mark, last_seq) = {
+        let held = monotonic_now();
+        let mut st = q.lock();
+        st.store.begin_snapshot();
+        let mark = log.next_position().next_lsn;
+        let r = (mark, st.store.last_seq());
+        stats.paused = stats.paused.max(held.elapsed());
+        r
+    };
+    let mut entries = Vec::new();
+    let mut coder = EntryCoder::default();
+    let mut count = 0u64;
+    let mut lowest = u64::MAX;
+    loop {
+        let held = monotonic_now();
+        let mut st = q.lock();
+        let done = st
+            .store
+            .snapshot_chunk(CHUNK_SLOTS, &mut |(seq, state, expires_at, d)| {
                 let held = match state {
                     SlotState::PutPending(u) => Held::PutPending(u),
                     SlotState::GotPending(u) => Held::GotPending(u),
@@ -427,67 +505,68 @@ pub fn take(qm: &QueueManager, persist: &Persist) -> MqResult<Option<CheckpointR
                 } else {
                     unix_now + (expires_at.saturating_sub(clock_now) / 1_000_000) as i64 + 1
                 };
-                coder.encode(&mut sink.buf, seq, held, expiry_ms, d);
-                lowest_extent = lowest_extent.min(d.pos.extent as u64);
-                if let Err(e) = sink.flush(false) {
-                    failed = Some(e);
-                }
+                coder.encode(&mut entries, seq, held, expiry_ms, &d);
+                lowest = lowest.min(d.pos.extent as u64);
+                count += 1;
             });
-            drop(st);
-            if let Some(e) = failed {
-                return Err(e);
-            }
-            messages += count;
+        drop(st);
+        stats.paused = stats.paused.max(held.elapsed());
+        if done {
+            break;
         }
-        let end_lsn = log.next_position().next_lsn - 1;
-        (start, end_lsn, paused_at.elapsed())
-    };
-    // The trailer: the length of everything before it, and a checksum of all of that and it.
+    }
+    put_str8(&mut sink.buf, q.name.as_str());
+    sink.buf.extend_from_slice(&mark.to_le_bytes());
+    sink.buf.extend_from_slice(&last_seq.to_le_bytes());
+    sink.buf.extend_from_slice(&count.to_le_bytes());
+    for piece in entries.chunks(CHUNK) {
+        sink.buf.extend_from_slice(piece);
+        sink.flush(false)?;
+    }
+    stats.messages += count;
+    stats.lowest_extent = stats.lowest_extent.min(lowest);
+    Ok(())
+}
+
+/// Appends the trailer (the length of everything before it, and a checksum of all of that and
+/// it) and writes the rest out. Returns the file's size.
+fn finish_file(sink: &mut Sink<'_>) -> MqResult<u64> {
     let body_len = sink.at + sink.buf.len() as u64;
     sink.buf.extend_from_slice(&body_len.to_le_bytes());
     let crc = crc32c::crc32c_append(sink.crc, &sink.buf);
     sink.buf.extend_from_slice(&crc.to_le_bytes());
     sink.flush(true)?;
-    let bytes = sink.at;
-    // Everything the snapshot reflects must be on disk before the snapshot is.
-    persist.wait_lsn(end_lsn)?;
-    let file = file_name(start.next_lsn);
+    Ok(sink.at)
+}
+
+/// Syncs the partial file and renames it to `file`, then removes older checkpoints. False when
+/// a checkpoint of that name already exists (nothing was logged since it).
+fn install(storage: &dyn Storage, file: &str, lsn: u64) -> MqResult<bool> {
     if storage
         .list()
         .map_err(|e| io("listing", e))?
-        .contains(&file)
+        .iter()
+        .any(|f| f == file)
     {
-        // Nothing was logged since that checkpoint: it already says all this one would.
         let _ = storage.remove(PARTIAL);
-        progress.at_bytes = log.stats().bytes_appended;
-        progress.at_time = Some(monotonic_now());
-        return Ok(None);
+        return Ok(false);
     }
     storage
         .sync(PARTIAL)
-        .and_then(|_| storage.rename(PARTIAL, &file))
+        .and_then(|_| storage.rename(PARTIAL, file))
         .map_err(|e| io(&format!("completing {file}"), e))?;
-    // The new checkpoint is durable: older ones, and extents nothing needs, can go.
+    // The new checkpoint is durable: older ones can go.
     for old in storage.list().map_err(|e| io("listing", e))? {
-        if lsn_of(&old).is_some_and(|l| l < start.next_lsn) {
+        if lsn_of(&old).is_some_and(|l| l < lsn) {
             storage
                 .remove(&old)
                 .map_err(|e| io(&format!("removing {old}"), e))?;
         }
     }
-    let mut extents_released = 0;
-    if log.config().log_type == ferry_log::LogType::Circular {
-        let keep_from = start.extent.min(lowest_extent);
-        extents_released = log.release_before(keep_from).map_err(persist::log_error)?;
-    }
-    let report = CheckpointReport {
-        file,
-        messages,
-        bytes,
-        paused,
-        took: started.elapsed(),
-        extents_released,
-    };
+    Ok(true)
+}
+
+fn note_taken(progress: &mut Progress, log: &ferry_log::Log, report: &CheckpointReport) {
     progress.at_bytes = log.stats().bytes_appended;
     progress.at_time = Some(monotonic_now());
     progress.last_size = report.bytes;
@@ -499,10 +578,9 @@ pub fn take(qm: &QueueManager, persist: &Persist) -> MqResult<Option<CheckpointR
         bytes = report.bytes,
         paused_us = report.paused.as_micros() as u64,
         took_ms = report.took.as_millis() as u64,
-        extents_released,
+        extents_released = report.extents_released,
         "checkpoint taken"
     );
-    Ok(Some(report))
 }
 
 // ----- reading one back -------------------------------------------------------------------------
@@ -600,7 +678,7 @@ fn decode(bytes: &[u8]) -> MqResult<(Tail, Recovery)> {
     for _ in 0..ndefs {
         let name = ferry_model::name::object_name(c.str8()?)?;
         let len = c.u32()? as usize;
-        let def = persist::parse_definition(c.take(len)?)?;
+        let def = record::parse_definition(c.take(len)?)?;
         r.definitions.push((name, def));
     }
     let nobjects = c.u32()?;

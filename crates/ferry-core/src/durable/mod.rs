@@ -3,14 +3,16 @@
 //!
 //! - `record` — the log-record codec: kinds, payload layouts and their format version, with
 //!   golden-byte tests (docs/log.md has the byte map);
-//! - `persist` — the engine's handle on the log: appends, waits, the checkpoint gate; it
-//!   implements the queue's [`crate::engine::Journal`] and the queue manager's
+//! - `persist` — the engine's handle on the log: appends, waits, reading back, the checkpoint
+//!   gate;
+//! - `journal` — that handle as the queue's [`crate::engine::Journal`] and the queue manager's
 //!   [`crate::qmgr::journal::Durability`];
 //! - `replay` — applying records to a checkpoint's state ([`Recovery`]);
 //! - `checkpoint` — when one is due, taking one, its file format, loading the newest good one;
 //! - `open` — opening a queue manager from its log ([`crate::QueueManager::open_persistent`]).
 
 pub mod checkpoint;
+mod journal;
 mod open;
 pub mod persist;
 pub mod record;

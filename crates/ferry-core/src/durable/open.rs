@@ -13,7 +13,7 @@ use ferry_model::reason::{MqError, MqResult, Reason};
 use ferry_model::status::RunState;
 
 use crate::durable::checkpoint;
-use crate::durable::persist::{Persist, PersistSettings};
+use crate::durable::persist::{Persist, PersistSettings, Progress};
 use crate::durable::replay::{time_left, Recovery};
 use crate::engine::SlotState;
 use crate::qmgr::{QmConfig, QueueManager};
@@ -150,7 +150,7 @@ impl QueueManager {
             }
         }
         let log = ferry_log::Log::open(storage.clone(), settings.log, end.tail).map_err(data)?;
-        let progress = checkpoint::Progress {
+        let progress = Progress {
             at_time: Some(ferry_model::clock::monotonic_now()),
             ..Default::default()
         };

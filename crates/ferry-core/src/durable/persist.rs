@@ -14,6 +14,7 @@
 //! its cut, so a snapshot never sees a unit of work half ended (see `checkpoint.rs`).
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use bytes::Bytes;
 use ferry_log::{Log, LogError};
@@ -22,15 +23,11 @@ use parking_lot::{RwLock, RwLockReadGuard};
 use ferry_model::clock::Clock;
 use ferry_model::message::Message;
 use ferry_model::name::ObjectName;
-use ferry_model::objects::QueueDefinition;
 use ferry_model::reason::{MqError, MqResult, Reason};
 
-use crate::durable::checkpoint;
 use crate::durable::record::{self, kind};
-use crate::engine::{Journal, Logged, OnDisk};
-use crate::qmgr::catalog::ObjectKind;
-use crate::qmgr::journal::{defer_wait, CheckpointReport, Durability, LogStatus, QueueEvent};
-use crate::qmgr::QueueManager;
+use crate::engine::OnDisk;
+use crate::qmgr::journal::{defer_wait, CheckpointReport};
 
 /// Tuning of persistence (qm.toml `[log]`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,6 +52,21 @@ impl Default for PersistSettings {
     }
 }
 
+/// Checkpoint bookkeeping.
+#[derive(Debug, Default, Clone)]
+pub struct Progress {
+    /// The log's appended-bytes count when the last checkpoint was taken.
+    pub at_bytes: u64,
+    /// Size of the last checkpoint file.
+    pub last_size: u64,
+    /// Checkpoints taken since start.
+    pub taken: u64,
+    /// What the last one did.
+    pub last: Option<CheckpointReport>,
+    /// When the last one was taken (or the queue manager started).
+    pub at_time: Option<Instant>,
+}
+
 /// The engine's handle on the recovery log.
 #[derive(Debug)]
 pub struct Persist {
@@ -65,7 +77,7 @@ pub struct Persist {
     /// Expiry deadlines in PUT records are wall-clock times from this clock.
     clock: Clock,
     /// Checkpoint bookkeeping (taken one at a time).
-    pub(crate) checkpoints: parking_lot::Mutex<checkpoint::Progress>,
+    pub(crate) checkpoints: parking_lot::Mutex<Progress>,
 }
 
 pub(crate) fn log_error(e: LogError) -> MqError {
@@ -89,7 +101,7 @@ impl Persist {
         storage: Arc<dyn ferry_log::Storage>,
         settings: PersistSettings,
         clock: Clock,
-        progress: checkpoint::Progress,
+        progress: Progress,
     ) -> Arc<Persist> {
         Arc::new(Persist {
             log,
@@ -119,6 +131,11 @@ impl Persist {
     /// The clock expiry deadlines come from.
     pub fn clock(&self) -> &Clock {
         &self.clock
+    }
+
+    /// The checkpoint gate, shared (see [`crate::qmgr::journal::Durability::gate`]).
+    pub fn gate_shared(&self) -> RwLockReadGuard<'_, ()> {
+        self.gate.read()
     }
 
     pub(crate) fn gate_exclusive(&self) -> parking_lot::RwLockWriteGuard<'_, ()> {
@@ -165,120 +182,4 @@ impl Persist {
         msg.descriptor.backout_count = d.backout_count;
         Ok(msg)
     }
-}
-
-impl Journal for Persist {
-    fn put(&self, queue: &ObjectName, seq: u64, uow: u64, msg: &Message) -> MqResult<Logged> {
-        let expiry_ms = msg
-            .descriptor
-            .expiry
-            .map_or(0, |d| ferry_model::clock::unix_ms(self.clock.wall() + d));
-        let payload = record::put(queue, seq, uow, expiry_ms, msg);
-        self.log
-            .append_bounded(kind::PUT, &payload)
-            .map(|a| Logged {
-                lsn: a.lsn,
-                pos: a.pos,
-            })
-            .map_err(log_error)
-    }
-
-    fn get(&self, queue: &ObjectName, seq: u64, uow: u64) -> MqResult<u64> {
-        self.append(kind::GET, &record::get(queue, seq, uow))
-    }
-
-    fn read(&self, queue: &ObjectName, seq: u64, d: &OnDisk) -> MqResult<Message> {
-        self.read_message(queue, seq, d)
-    }
-}
-
-fn encode_definition(name: &ObjectName, def: &QueueDefinition) -> MqResult<String> {
-    toml::to_string(def).map_err(|e| {
-        MqError::new(
-            Reason::UnexpectedError,
-            format!("cannot encode the definition of {name}: {e}"),
-        )
-    })
-}
-
-impl Durability for Persist {
-    fn gate(&self) -> RwLockReadGuard<'_, ()> {
-        self.gate.read()
-    }
-
-    fn wait(&self, lsn: u64) -> MqResult<()> {
-        self.wait_lsn(lsn)
-    }
-
-    fn durable_lsn(&self) -> u64 {
-        self.log.durable_lsn()
-    }
-
-    fn poll_durable(&self, lsn: u64, waker: &std::task::Waker) -> std::task::Poll<MqResult<()>> {
-        self.log.poll_durable(lsn, waker).map_err(log_error)
-    }
-
-    fn define(&self, name: &ObjectName, def: &QueueDefinition) -> MqResult<()> {
-        let toml = encode_definition(name, def)?;
-        let lsn = self.append(kind::DEFINE, &record::define(name, &toml))?;
-        self.wait_lsn(lsn)
-    }
-
-    fn queue_event(&self, event: QueueEvent, name: &ObjectName) -> MqResult<u64> {
-        let k = match event {
-            QueueEvent::Delete => kind::DELETE,
-            QueueEvent::Clear => kind::CLEAR,
-        };
-        self.append(k, &record::queue_event(name))
-    }
-
-    fn object_event(
-        &self,
-        object: ObjectKind,
-        name: &ObjectName,
-        toml: Option<&str>,
-    ) -> MqResult<()> {
-        let k = match toml {
-            Some(_) => kind::OBJECT,
-            None => kind::OBJECT_DELETE,
-        };
-        let lsn = self.append(k, &record::object(object.tag(), name, toml))?;
-        self.wait_lsn(lsn)
-    }
-
-    fn end_uow(&self, commit: bool, uow: u64) -> MqResult<u64> {
-        let k = if commit { kind::COMMIT } else { kind::BACKOUT };
-        self.append(k, &record::end_uow(uow))
-    }
-
-    fn queue_buffer(&self) -> usize {
-        self.settings.queue_buffer
-    }
-
-    fn checkpoint(&self, qm: &QueueManager) -> MqResult<Option<CheckpointReport>> {
-        checkpoint::take(qm, self)
-    }
-
-    fn status(&self) -> LogStatus {
-        let s = self.log.stats();
-        LogStatus {
-            circular: self.settings.log.log_type == ferry_log::LogType::Circular,
-            current_extent: s.current_extent,
-            oldest_extent: s.oldest_extent,
-            syncs: s.syncs,
-            records: s.records,
-            checkpoints: self.checkpoints.lock().taken,
-            bytes_appended: s.bytes_appended,
-            durable_lsn: s.durable_lsn,
-            write_seconds: s.write_seconds,
-            sync_seconds: s.sync_seconds,
-            batch_records: s.batch_records,
-        }
-    }
-}
-
-/// Parses a definition's TOML (as DEFINE records and checkpoints hold it).
-pub(crate) fn parse_definition(toml_text: &[u8]) -> MqResult<QueueDefinition> {
-    let text = std::str::from_utf8(toml_text).map_err(|e| record::bad("DEFINE", e))?;
-    toml::from_str(text).map_err(|e| record::bad("DEFINE", e))
 }

@@ -86,6 +86,12 @@ pub fn bad(what: &str, e: impl std::fmt::Display) -> MqError {
     )
 }
 
+/// Parses a definition's TOML (as DEFINE records and checkpoints hold it).
+pub fn parse_definition(toml_text: &[u8]) -> MqResult<ferry_model::objects::QueueDefinition> {
+    let text = std::str::from_utf8(toml_text).map_err(|e| bad("DEFINE", e))?;
+    toml::from_str(text).map_err(|e| bad("DEFINE", e))
+}
+
 // ----- writing --------------------------------------------------------------------------------
 
 fn cut(s: &str, max: usize) -> &str {

@@ -15,10 +15,10 @@ use ferry_model::name::ObjectName;
 use ferry_model::objects::QueueDefinition;
 use ferry_model::reason::MqResult;
 
-use crate::durable::persist::parse_definition;
+use crate::durable::record::parse_definition;
 use crate::durable::record::{self, bad, kind, Reader};
 use crate::engine::OnDisk;
-use crate::qmgr::catalog::ObjectKind;
+use ferry_model::objects::ObjectKind;
 
 /// The state of a logged message during recovery.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -23,16 +23,37 @@ pub struct Logged {
     pub pos: RecordPos,
 }
 
+/// What an append that may not wait did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Append<T> {
+    /// Appended.
+    Done(T),
+    /// The log's buffer has no room for a payload of this many bytes now; nothing was appended.
+    /// The caller releases its lock, calls [`Journal::wait_room`] and tries again.
+    NoRoom(usize),
+}
+
 /// The recovery log as a queue sees it. Implemented by the durable layer.
 pub trait Journal: Send + Sync + std::fmt::Debug {
     /// Appends the PUT of `msg` as message `seq` of `queue`, inside unit of work `uow` (0 for
-    /// none). Refused with RESOURCE_PROBLEM when the log is full.
-    fn put(&self, queue: &ObjectName, seq: u64, uow: u64, msg: &Message) -> MqResult<Logged>;
+    /// none), without waiting. Refused with RESOURCE_PROBLEM when the log is full.
+    fn put(
+        &self,
+        queue: &ObjectName,
+        seq: u64,
+        uow: u64,
+        msg: &Message,
+    ) -> MqResult<Append<Logged>>;
 
-    /// Appends the GET of message `seq` of `queue`, inside unit of work `uow` (0 for none).
-    fn get(&self, queue: &ObjectName, seq: u64, uow: u64) -> MqResult<u64>;
+    /// Appends the GET of message `seq` of `queue`, inside unit of work `uow` (0 for none),
+    /// without waiting.
+    fn get(&self, queue: &ObjectName, seq: u64, uow: u64) -> MqResult<Append<u64>>;
+
+    /// Waits until the log's buffer has room for a `bytes`-byte payload. Never called with a
+    /// queue's lock held.
+    fn wait_room(&self, bytes: usize) -> MqResult<()>;
 
     /// Reads back message `seq` of `queue` from its PUT record at `d.pos` (with the backout
-    /// count `d` holds now).
+    /// count `d` holds now). I/O: never called with a queue's lock held.
     fn read(&self, queue: &ObjectName, seq: u64, d: &OnDisk) -> MqResult<Message>;
 }

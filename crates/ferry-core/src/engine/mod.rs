@@ -5,12 +5,14 @@
 //! It imports nothing else of this crate: the queue manager (layer 2) builds on it, and the
 //! durable layer (3) implements its `Journal`.
 
+mod get;
 pub mod journal;
 pub mod queue;
 pub mod store;
 pub mod waiter;
 
-pub use journal::{Journal, Logged};
-pub use queue::{GetSpec, GetStep, Placed, Queue, QueueState};
+pub use get::{GetSpec, GetStep};
+pub use journal::{Append, Journal, Logged};
+pub use queue::{Placed, Queue, QueueState};
 pub use store::{Match, OnDisk, Pos, SlotState, Store, UowId};
 pub use waiter::{Delivery, WaitOutcome, Waiter, Waiters};

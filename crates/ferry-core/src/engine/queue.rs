@@ -6,7 +6,6 @@
 //! Callers (the session) hold at most one queue lock at a time.
 
 use std::sync::Arc;
-use std::time::SystemTime;
 
 use parking_lot::{Mutex, MutexGuard};
 
@@ -18,9 +17,9 @@ use ferry_model::objects::{DefinitionType, DeliverySequence, LocalQueueAttrs};
 use ferry_model::reason::{MqError, MqResult, Reason};
 use ferry_model::status::QueueStats;
 
-use crate::engine::journal::{Journal, Logged};
-use crate::engine::store::{Entry, Held, Match, OnDisk, Pos, SlotState, Store, UowId};
-use crate::engine::waiter::{Delivery, Waiter, Waiters};
+use crate::engine::journal::{Append, Journal, Logged};
+use crate::engine::store::{Entry, Held, Pos, SlotState, Store, UowId};
+use crate::engine::waiter::{Delivery, Waiters};
 
 /// Mutable state of a queue, behind its lock.
 #[derive(Debug)]
@@ -70,44 +69,6 @@ pub struct Placed {
     pub lsn: Option<u64>,
 }
 
-/// What a get step found.
-#[derive(Debug)]
-pub enum GetStep {
-    /// A message. `pending_pos` is set when the get is inside a unit of work.
-    Got {
-        /// The message (a copy when inside a unit of work or browsing).
-        msg: Message,
-        /// The slot, for units of work and browse cursors.
-        pos: Pos,
-        /// Clock deadline of the message (0 = never).
-        expires_at: u64,
-        /// The log record of a persistent get, to wait for before handing the message over.
-        lsn: Option<u64>,
-    },
-    /// No message: the caller waits on this waiter (registered under the queue lock, so no
-    /// put can slip between the failed search and the registration).
-    Wait(Arc<Waiter>),
-    /// No message and no wait requested.
-    Empty,
-}
-
-/// How a get step should behave.
-#[derive(Debug, Clone, Copy)]
-pub struct GetSpec {
-    /// Match criteria.
-    pub criteria: Match,
-    /// Inside this unit of work, if any.
-    pub uow: Option<UowId>,
-    /// Browse instead of removing; `Some(cursor)` continues after the cursor.
-    pub browse: Option<Option<Pos>>,
-    /// Register a waiter if nothing is found.
-    pub wait: bool,
-    /// Largest body accepted without truncation.
-    pub max_len: Option<usize>,
-    /// Whether truncation is accepted.
-    pub accept_truncated: bool,
-}
-
 impl Queue {
     /// A new, empty queue.
     pub fn new(name: ObjectName, attrs: LocalQueueAttrs, clock: Clock) -> Arc<Self> {
@@ -148,100 +109,31 @@ impl Queue {
         self.try_put(msg, expires_at, uow, now).map_err(|(e, _)| e)
     }
 
-    /// As [`Queue::put`], but a refused message comes back with the error so nothing is lost
-    /// when the queue manager itself moves messages (backout requeue, dead-lettering).
+    /// As [`Queue::put_resolved`], but a refused message comes back with the error so nothing
+    /// is lost when the queue manager itself moves messages (backout requeue, dead-lettering).
     pub fn try_put(
         &self,
-        mut msg: Message,
+        msg: Message,
         expires_at: u64,
         uow: Option<UowId>,
         now: u64,
     ) -> Result<Placed, (MqError, Message)> {
-        let mut st = self.state.lock();
-        let (persistence, priority) = match st.check_put(&self.name, &mut msg, now) {
-            Ok(r) => r,
-            Err(e) => return Err((e, msg)),
-        };
-        let seq = st.store.next_seq();
-        let logged = match st.log_put(seq, uow, &msg) {
-            Ok(l) => l,
-            Err(e) => return Err((e, msg)),
-        };
-        let disk = logged.map(|a| a.pos);
-        st.stats.puts += 1;
-        st.stats.last_put = Some(msg.descriptor.put_time);
-        let pos = match uow {
-            Some(u) => Some(
-                st.store
-                    .insert(seq, msg, disk, expires_at, SlotState::PutPending(u)),
-            ),
-            None => {
-                st.offer(msg, seq, expires_at, disk);
-                None
+        let mut msg = msg;
+        loop {
+            let mut st = self.state.lock();
+            match st.put_step(&self.name, msg, expires_at, uow, now) {
+                Ok(placed) => return Ok(placed),
+                Err((Stop::Failed(e), m)) => return Err((e, m)),
+                Err((Stop::NoRoom(n), m)) => {
+                    msg = m;
+                    let journal = st.journal.clone();
+                    drop(st);
+                    if let Err(e) = wait_room(journal, n) {
+                        return Err((e, msg));
+                    }
+                }
             }
-        };
-        Ok(Placed {
-            pos,
-            persistence,
-            priority,
-            lsn: logged.map(|a| a.lsn),
-        })
-    }
-
-    /// One get (or browse) step. See [`GetStep`].
-    pub fn get(&self, spec: &GetSpec, now: u64) -> MqResult<GetStep> {
-        let mut st = self.state.lock();
-        st.check_usable(&self.name)?;
-        if st.attrs.get_inhibited {
-            return Err(MqError::new(
-                Reason::GetInhibited,
-                format!("gets are inhibited on queue {}", self.name),
-            ));
         }
-        let found = match spec.browse {
-            Some(cursor) => st.store.browse(&spec.criteria, now, cursor),
-            None => st.store.find(&spec.criteria, now),
-        };
-        let Some(pos) = found else {
-            if !spec.wait {
-                return Ok(GetStep::Empty);
-            }
-            if st.waiters.len() > 1024 {
-                st.waiters.prune();
-            }
-            let w = Waiter::new(
-                spec.criteria,
-                spec.uow,
-                spec.browse.is_some(),
-                spec.max_len,
-                spec.accept_truncated,
-            );
-            st.waiters.add(w.clone());
-            return Ok(GetStep::Wait(w));
-        };
-        st.take_found(pos, spec, &self.name)
-    }
-
-    /// Destructively gets the message at `pos` (the browse cursor's message), if still available.
-    pub fn get_at(&self, pos: Pos, spec: &GetSpec, now: u64) -> MqResult<GetStep> {
-        let mut st = self.state.lock();
-        st.check_usable(&self.name)?;
-        if st.attrs.get_inhibited {
-            return Err(MqError::new(
-                Reason::GetInhibited,
-                format!("gets are inhibited on queue {}", self.name),
-            ));
-        }
-        if st.store.state(pos) != SlotState::Available || st.store.is_expired(pos, now) {
-            return Err(MqError::new(
-                Reason::NoMsgUnderCursor,
-                format!(
-                    "the message under the browse cursor on {} is no longer available",
-                    self.name
-                ),
-            ));
-        }
-        st.take_found(pos, spec, &self.name)
     }
 
     /// Commits a put made in a unit of work: the message becomes visible (and may go straight to
@@ -277,49 +169,29 @@ impl Queue {
         st.store.remove(pos);
     }
 
-    /// Backs out a get: the message returns to its original position with its backout count
-    /// raised, unless it expired meanwhile (discarded) or reached BOTHRESH, in which case it is
-    /// removed and returned so the caller can move it to the backout queue.
-    pub fn backout_get(&self, pos: Pos, now: u64) -> Option<(Message, u64)> {
-        let mut st = self.state.lock();
-        if st.store.is_expired(pos, now) {
-            st.store.remove(pos);
-            st.store.expired_total += 1;
-            return None;
-        }
-        let threshold = st.attrs.backout_threshold;
-        let count = st.store.bump_backout(pos)?;
-        if threshold > 0 && count >= threshold {
-            let expires_at = st.store.expires_at(pos);
-            let (msg, logged) = match st.load(pos) {
-                Ok(Some(found)) => found,
-                Ok(None) => return None,
-                Err(e) => {
-                    // Unreadable: it stays where it is rather than be lost.
-                    tracing::warn!(queue = %self.name, error = %e, "a poison message could not be read back to move it");
-                    st.make_available(pos);
-                    return None;
-                }
-            };
-            // Leaving for the backout queue is logged as a get outside any unit of work (the
-            // queue it lands on logs the put).
-            if logged {
-                let _ = st.log_get(pos.seq, None);
-            }
-            st.store.remove(pos);
-            return Some((msg, expires_at));
-        }
-        st.make_available(pos);
-        None
-    }
-
     /// Puts back a message that was removed (a failed requeue, an undelivered hand-over) at its
     /// original sequence position.
     pub fn restore(&self, msg: Message, seq: u64, expires_at: u64) {
-        let mut st = self.state.lock();
-        // A persistent message that left the queue in the log comes back to it there too.
-        let disk = st.log_put(seq, None, &msg).ok().flatten().map(|a| a.pos);
-        st.offer(msg, seq, expires_at, disk);
+        loop {
+            let mut st = self.state.lock();
+            // A persistent message that left the queue in the log comes back to it there too.
+            let disk = match st.log_put(seq, None, &msg) {
+                Ok(logged) => logged.map(|a| a.pos),
+                Err(Stop::NoRoom(n)) => {
+                    let journal = st.journal.clone();
+                    drop(st);
+                    if wait_room(journal, n).is_ok() {
+                        continue;
+                    }
+                    // The log has failed: the message stays in memory, as it was.
+                    st = self.state.lock();
+                    None
+                }
+                Err(Stop::Failed(_)) => None,
+            };
+            st.offer(msg, seq, expires_at, disk);
+            return;
+        }
     }
 
     /// Undoes a hand-over the getter could not take: the message goes back in order (and may be
@@ -335,7 +207,110 @@ impl Queue {
     }
 }
 
+/// Why a step under the queue's lock stopped before it finished.
+#[derive(Debug)]
+pub(crate) enum Stop {
+    /// It failed, with this error; nothing changed.
+    Failed(MqError),
+    /// The log's buffer has no room for a payload of this size: nothing changed; the caller
+    /// releases the lock, waits for room ([`wait_room`]) and starts the step again.
+    NoRoom(usize),
+}
+
+impl From<MqError> for Stop {
+    fn from(e: MqError) -> Stop {
+        Stop::Failed(e)
+    }
+}
+
+/// Waits, with no lock held, until `journal`'s buffer has room for `bytes`.
+pub(crate) fn wait_room(journal: Option<Arc<dyn Journal>>, bytes: usize) -> MqResult<()> {
+    match journal {
+        Some(j) => j.wait_room(bytes),
+        None => Ok(()),
+    }
+}
+
 impl QueueState {
+    /// One put under the lock: checks, logs (a persistent message) and places the message. On
+    /// a stop nothing changed and the message comes back (its defaults resolved).
+    fn put_step(
+        &mut self,
+        name: &ObjectName,
+        mut msg: Message,
+        expires_at: u64,
+        uow: Option<UowId>,
+        now: u64,
+    ) -> Result<Placed, (Stop, Message)> {
+        let (persistence, priority) = match self.check_put(name, &mut msg, now) {
+            Ok(r) => r,
+            Err(e) => return Err((Stop::Failed(e), msg)),
+        };
+        let seq = self.store.peek_seq();
+        let logged = match self.log_put(seq, uow, &msg) {
+            Ok(l) => l,
+            Err(stop) => return Err((stop, msg)),
+        };
+        let taken = self.store.next_seq();
+        debug_assert_eq!(
+            taken, seq,
+            "the sequence number logged is the one the message takes"
+        );
+        let disk = logged.map(|a| a.pos);
+        self.stats.puts += 1;
+        self.stats.last_put = Some(msg.descriptor.put_time);
+        let pos = match uow {
+            Some(u) => {
+                Some(
+                    self.store
+                        .insert(seq, msg, disk, expires_at, SlotState::PutPending(u)),
+                )
+            }
+            None => {
+                self.offer(msg, seq, expires_at, disk);
+                None
+            }
+        };
+        Ok(Placed {
+            pos,
+            persistence,
+            priority,
+            lsn: logged.map(|a| a.lsn),
+        })
+    }
+
+    /// Logs a persistent put (outside a unit of work when `uow` is `None`) without waiting.
+    fn log_put(&self, seq: u64, uow: Option<UowId>, msg: &Message) -> Result<Option<Logged>, Stop> {
+        match &self.journal {
+            Some(j) if self.logs(msg) => match j.put(&self.name, seq, uow.unwrap_or(0), msg)? {
+                Append::Done(l) => Ok(Some(l)),
+                Append::NoRoom(n) => Err(Stop::NoRoom(n)),
+            },
+            _ => Ok(None),
+        }
+    }
+
+    /// Logs the get of a logged message without waiting.
+    pub(crate) fn log_get(&self, seq: u64, uow: Option<UowId>) -> Result<Option<u64>, Stop> {
+        match &self.journal {
+            Some(j) => match j.get(&self.name, seq, uow.unwrap_or(0))? {
+                Append::Done(lsn) => Ok(Some(lsn)),
+                Append::NoRoom(n) => Err(Stop::NoRoom(n)),
+            },
+            None => Ok(None),
+        }
+    }
+
+    /// The journal, for a wait or a read outside the lock.
+    pub(crate) fn journal(&self) -> Option<Arc<dyn Journal>> {
+        self.journal.clone()
+    }
+
+    /// The clock put and get times come from.
+    pub(crate) fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
     /// Starts logging this queue's persistent messages through `journal`, keeping at most
     /// `buffer` bytes of them in memory besides the log.
     pub fn attach_journal(&mut self, journal: Arc<dyn Journal>, buffer: usize) {
@@ -348,48 +323,8 @@ impl QueueState {
         self.journal.is_some()
     }
 
-    /// Logs a persistent put (outside a unit of work when `uow` is `None`).
-    fn log_put(&self, seq: u64, uow: Option<UowId>, msg: &Message) -> MqResult<Option<Logged>> {
-        match &self.journal {
-            Some(j) if self.logs(msg) => j.put(&self.name, seq, uow.unwrap_or(0), msg).map(Some),
-            _ => Ok(None),
-        }
-    }
-
-    /// Logs the get of a logged message.
-    fn log_get(&self, seq: u64, uow: Option<UowId>) -> MqResult<Option<u64>> {
-        match &self.journal {
-            Some(j) => j.get(&self.name, seq, uow.unwrap_or(0)).map(Some),
-            None => Ok(None),
-        }
-    }
-
-    /// Reads back a message whose content is only in the log.
-    fn read_disk(&self, seq: u64, d: &OnDisk) -> MqResult<Message> {
-        match &self.journal {
-            Some(j) => j.read(&self.name, seq, d),
-            None => Err(MqError::new(
-                Reason::UnexpectedError,
-                format!(
-                    "message #{seq} on {} is on disk but the queue has no log",
-                    self.name
-                ),
-            )),
-        }
-    }
-
-    /// A copy of the message at `pos` (read back from the log if need be), and whether it is
-    /// logged (its gets must be too).
-    pub fn load(&self, pos: Pos) -> MqResult<Option<(Message, bool)>> {
-        match self.store.entry(pos) {
-            None => Ok(None),
-            Some(Entry::Mem(m)) => Ok(Some((m.clone(), self.journal.is_some() && self.logs(m)))),
-            Some(Entry::Disk(d)) => Ok(Some((self.read_disk(pos.seq, &d)?, true))),
-        }
-    }
-
     /// Whether operations on `msg` here go through the log.
-    fn logs(&self, msg: &Message) -> bool {
+    pub(crate) fn logs(&self, msg: &Message) -> bool {
         msg.descriptor.persistence == Persistence::Persistent
             && self.attrs.definition_type != DefinitionType::TemporaryDynamic
     }
@@ -447,7 +382,7 @@ impl QueueState {
         Ok((d.persistence, priority))
     }
 
-    fn check_usable(&self, name: &ObjectName) -> MqResult<()> {
+    pub(crate) fn check_usable(&self, name: &ObjectName) -> MqResult<()> {
         if self.deleted {
             return Err(MqError::new(
                 Reason::QDeleted,
@@ -457,75 +392,8 @@ impl QueueState {
         Ok(())
     }
 
-    fn take_found(&mut self, pos: Pos, spec: &GetSpec, name: &ObjectName) -> MqResult<GetStep> {
-        let expires_at = self.store.expires_at(pos);
-        // A message only in the log is read back first: its length decides truncation, and a
-        // message that cannot be read is reported and left where it is.
-        let (from_disk, body_len, logged) = match self.store.entry(pos) {
-            None => return Ok(GetStep::Empty),
-            Some(Entry::Mem(m)) => (None, m.body.len(), self.journal.is_some() && self.logs(m)),
-            Some(Entry::Disk(d)) => {
-                let m = self.read_disk(pos.seq, &d)?;
-                let len = m.body.len();
-                (Some(m), len, true)
-            }
-        };
-        if let Some(max) = spec.max_len {
-            if body_len > max && !spec.accept_truncated {
-                return Err(MqError {
-                    data_length: body_len,
-                    ..MqError::new(
-                        Reason::TruncatedMsgFailed,
-                        format!(
-                            "the next message on {name} is {body_len} bytes, longer than the {max}-byte buffer; it stays on the queue"
-                        ),
-                    )
-                });
-            }
-        }
-        let mut lsn = None;
-        if spec.browse.is_none() && logged {
-            lsn = self.log_get(pos.seq, spec.uow)?;
-        }
-        // One wall-clock read serves LGETTIME and QTIME.
-        let wall = self.clock.wall();
-        let msg = if spec.browse.is_some() {
-            from_disk.or_else(|| self.store.peek(pos).cloned())
-        } else if let Some(u) = spec.uow {
-            self.store.set_state(pos, SlotState::GotPending(u));
-            self.note_get(wall);
-            from_disk.or_else(|| self.store.peek(pos).cloned())
-        } else {
-            self.note_get(wall);
-            match self.store.remove(pos) {
-                Some(Held::Mem(m)) => Some(m),
-                Some(Held::Disk(_)) => from_disk,
-                None => None,
-            }
-        };
-        match msg {
-            Some(msg) => {
-                if spec.browse.is_none() {
-                    self.stats.note_qtime(msg.descriptor.put_time, wall);
-                }
-                Ok(GetStep::Got {
-                    msg,
-                    pos,
-                    expires_at,
-                    lsn,
-                })
-            }
-            None => Ok(GetStep::Empty),
-        }
-    }
-
-    fn note_get(&mut self, wall: SystemTime) {
-        self.stats.gets += 1;
-        self.stats.last_get = Some(wall);
-    }
-
     /// Makes a stored slot available, handing it to a waiter if one wants it.
-    fn make_available(&mut self, pos: Pos) {
+    pub(crate) fn make_available(&mut self, pos: Pos) {
         self.store.set_state(pos, SlotState::Available);
         if self.waiters.is_empty() {
             return;

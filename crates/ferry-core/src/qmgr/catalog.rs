@@ -24,33 +24,7 @@ pub type StatusCell = Arc<parking_lot::Mutex<ChannelStatus>>;
 /// Where ALTER QMGR's new attributes are kept beyond this run (the host writes qm.toml).
 pub type AttrsSink = Box<dyn Fn(&QueueManagerAttrs) -> MqResult<()> + Send + Sync>;
 
-/// The kinds of administrative object kept here, as the log and checkpoints name them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum ObjectKind {
-    /// DEFINE CHANNEL.
-    Channel,
-    /// DEFINE LISTENER.
-    Listener,
-}
-
-impl ObjectKind {
-    /// The name used in records.
-    pub fn tag(self) -> &'static str {
-        match self {
-            ObjectKind::Channel => "CHANNEL",
-            ObjectKind::Listener => "LISTENER",
-        }
-    }
-
-    /// The kind a record names.
-    pub fn from_tag(t: &str) -> Option<ObjectKind> {
-        match t {
-            "CHANNEL" => Some(ObjectKind::Channel),
-            "LISTENER" => Some(ObjectKind::Listener),
-            _ => None,
-        }
-    }
-}
+pub use ferry_model::objects::ObjectKind;
 
 /// An open handle, as connection status shows it (DISPLAY CONN TYPE(HANDLE)).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -16,8 +16,8 @@ use ferry_model::objects::QueueDefinition;
 use ferry_model::reason::MqResult;
 
 use crate::engine::Journal;
-use crate::qmgr::catalog::ObjectKind;
 use crate::qmgr::QueueManager;
+use ferry_model::objects::ObjectKind;
 
 /// A queue-level event the log records (besides puts and gets).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -88,12 +88,7 @@ impl Session {
                     ));
                 };
                 if browse == BrowseMode::UnderCursor {
-                    let spec = GetSpec {
-                        browse: Some(None),
-                        wait: false,
-                        ..spec
-                    };
-                    browse_at(&queue, pos, &spec, now)?
+                    queue.browse_at(pos, now)?
                 } else {
                     queue.get_at(pos, &spec, now)?
                 }
@@ -213,32 +208,5 @@ impl Session {
             data_length,
             warning,
         }
-    }
-}
-
-fn browse_at(queue: &Arc<Queue>, pos: Pos, _spec: &GetSpec, now: u64) -> MqResult<GetStep> {
-    let st = queue.lock();
-    if st.attrs.get_inhibited {
-        return Err(MqError::new(
-            Reason::GetInhibited,
-            format!("gets (and browses) are inhibited on queue {}", queue.name),
-        ));
-    }
-    let usable = st.store.state(pos) == crate::engine::store::SlotState::Available
-        && !st.store.is_expired(pos, now);
-    match usable.then(|| st.load(pos)).transpose()?.flatten() {
-        Some((msg, _)) => Ok(GetStep::Got {
-            msg,
-            pos,
-            expires_at: st.store.expires_at(pos),
-            lsn: None,
-        }),
-        None => Err(MqError::new(
-            Reason::NoMsgUnderCursor,
-            format!(
-                "the message under the browse cursor on {} is no longer available",
-                queue.name
-            ),
-        )),
     }
 }

@@ -42,9 +42,9 @@ use ferry_model::status::RunState;
 use ferry_model::verbs::{Got, Hobj, PutOutcome};
 use ferry_model::IdHasher;
 
-use crate::engine::queue::{GetSpec, GetStep, Queue};
 use crate::engine::store::{Match, Pos, UowId};
 use crate::engine::waiter::{WaitOutcome, Waiter};
+use crate::engine::{GetSpec, GetStep, Queue};
 use crate::qmgr::{ConnCounters, Object, QueueManager};
 
 #[derive(Debug)]

@@ -34,6 +34,11 @@ use ferry_model::message::{CorrelId, Message, MsgId, Priority};
 /// Identifies a unit of work (one per connection at a time).
 pub type UowId = u64;
 
+/// The unit of work a slot is held by while its content is read back from the log for a
+/// destructive get (the queue's lock is released for the read): invisible to other getters,
+/// and recorded by a checkpoint as available (it is, as far as the log knows).
+pub const READING: UowId = (1 << 62) - 1;
+
 /// Where a message lives: its lane and sequence number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Pos {
@@ -443,6 +448,8 @@ pub struct Store {
     on_disk: usize,
     /// Messages found expired and discarded, since creation.
     pub expired_total: u64,
+    /// A checkpoint's snapshot in progress (see `snapshot.rs`).
+    snapshot: Option<snapshot::Snapshot>,
 }
 
 impl Store {
@@ -462,6 +469,7 @@ impl Store {
             buffer_limit: 0,
             on_disk: 0,
             expired_total: 0,
+            snapshot: None,
         }
     }
 
@@ -497,6 +505,12 @@ impl Store {
 
     /// Allocates the next sequence number (also for messages handed straight to a getter, so a
     /// hand-over that must be undone can be reinserted in order).
+    /// The sequence number the next message will take (without taking it).
+    pub fn peek_seq(&self) -> u64 {
+        self.next_seq
+    }
+
+    /// Takes the next sequence number.
     pub fn next_seq(&mut self) -> u64 {
         let s = self.next_seq;
         self.next_seq += 1;
@@ -553,6 +567,9 @@ impl Store {
     fn insert_body(&mut self, seq: u64, body: Body, expires_at: u64, state: SlotState) -> Pos {
         let lane_no = self.lane_of(body.priority(&self.mem));
         let pos = Pos { lane: lane_no, seq };
+        // A message coming back under its old number (a restore) changes a slot a snapshot may
+        // not have seen yet; a new one is above the snapshot's limit and ignored.
+        self.preserve(pos);
         let (msg_id, correl_id) = body.ids(seq, &self.mem, &self.disk_correls);
         if !correl_id.is_none() {
             index_add(&mut self.correl_index, correl_id, pos);
@@ -634,7 +651,18 @@ impl Store {
     }
 
     /// Raises the backout count of the message at `pos`; returns the new count.
+    /// The backout count of the message at `pos`.
+    pub fn backout_count(&self, pos: Pos) -> Option<u32> {
+        let slot = self.slot(pos).filter(|s| s.state != SlotState::Gone)?;
+        match &slot.body {
+            Body::Mem { key, .. } => Some(self.mem[*key as usize].descriptor.backout_count),
+            Body::Disk(d) => Some(d.backout_count),
+            Body::Gone => None,
+        }
+    }
+
     pub fn bump_backout(&mut self, pos: Pos) -> Option<u32> {
+        self.preserve(pos);
         let lane = &mut self.lanes[pos.lane as usize];
         let i = lane.index_of(pos.seq)?;
         let slot = Some(&mut lane.slots[i]).filter(|s| s.state != SlotState::Gone)?;
@@ -650,6 +678,7 @@ impl Store {
     /// Changes a slot's visibility, keeping the counters right. Returns false if the slot is gone.
     pub fn set_state(&mut self, pos: Pos, state: SlotState) -> bool {
         debug_assert!(state != SlotState::Gone, "use remove() to make a slot gone");
+        self.preserve(pos);
         let lane = &mut self.lanes[pos.lane as usize];
         let Some(i) = lane.index_of(pos.seq) else {
             return false;
@@ -678,6 +707,7 @@ impl Store {
 
     /// Removes the message at `pos` and returns it.
     pub fn remove(&mut self, pos: Pos) -> Option<Held> {
+        self.preserve(pos);
         let lane = &mut self.lanes[pos.lane as usize];
         let i = lane.index_of(pos.seq)?;
         let slot = &mut lane.slots[i];
@@ -971,6 +1001,7 @@ impl Store {
         if fifo == self.fifo {
             return;
         }
+        self.preserve_all();
         let mut all: Vec<Slot> = Vec::with_capacity(self.depth);
         for lane in &mut self.lanes {
             all.extend(lane.slots.drain(..).filter(|s| s.state != SlotState::Gone));
@@ -1056,160 +1087,8 @@ impl Store {
     }
 }
 
+mod snapshot;
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use ferry_model::message::Priority;
+mod tests;
 
-    fn msg(prio: u8, correl: u8) -> Message {
-        let mut m = Message::new(vec![prio, correl]);
-        m.descriptor.priority = Priority::Value(prio);
-        if correl != 0 {
-            m.descriptor.correl_id = CorrelId::from_slice(&[correl]);
-        }
-        m
-    }
-
-    fn put(s: &mut Store, prio: u8, correl: u8) -> Pos {
-        let seq = s.next_seq();
-        s.insert(seq, msg(prio, correl), None, 0, SlotState::Available)
-    }
-
-    #[test]
-    fn priority_then_fifo_order() {
-        let mut s = Store::new(false);
-        let a = put(&mut s, 1, 0);
-        let b = put(&mut s, 5, 0);
-        let c = put(&mut s, 1, 0);
-        assert_eq!(s.find(&Match::ANY, 0), Some(b));
-        s.remove(b);
-        assert_eq!(s.find(&Match::ANY, 0), Some(a));
-        s.remove(a);
-        assert_eq!(s.find(&Match::ANY, 0), Some(c));
-    }
-
-    #[test]
-    fn slots_are_found_with_and_without_dense_seqs() {
-        // Two priorities interleave seqs in each lane (no lane is dense), then removals in the
-        // middle and a compaction leave gaps: every live slot must still be found, and a
-        // removed one must not be.
-        let mut s = Store::new(false);
-        let all: Vec<Pos> = (0..200u8).map(|i| put(&mut s, i % 2, 0)).collect();
-        for p in all.iter().step_by(3) {
-            s.remove(*p);
-        }
-        for (i, p) in all.iter().enumerate() {
-            assert_eq!(s.peek(*p).is_some(), i % 3 != 0, "slot {i}");
-        }
-        // One priority: dense (found by subtraction) until removals compact the lane, then the
-        // slots past the gap are found by the search.
-        let mut s = Store::new(false);
-        let all: Vec<Pos> = (0..200).map(|_| put(&mut s, 0, 0)).collect();
-        assert!(all.iter().all(|p| s.peek(*p).is_some()));
-        for p in &all[50..160] {
-            s.remove(*p);
-        }
-        for (i, p) in all.iter().enumerate() {
-            assert_eq!(s.peek(*p).is_some(), !(50..160).contains(&i), "slot {i}");
-        }
-        assert_eq!(s.find(&Match::ANY, 0), Some(all[0]));
-        s.remove(all[0]);
-        assert_eq!(s.find(&Match::ANY, 0), Some(all[1]));
-    }
-
-    #[test]
-    fn fifo_lane_ignores_priority() {
-        let mut s = Store::new(true);
-        let a = put(&mut s, 1, 0);
-        put(&mut s, 9, 0);
-        assert_eq!(s.find(&Match::ANY, 0), Some(a));
-    }
-
-    #[test]
-    fn get_by_correl_id_skips_older_messages() {
-        let mut s = Store::new(false);
-        put(&mut s, 0, 1);
-        let b = put(&mut s, 0, 2);
-        let m = Match {
-            non_persistent_only: false,
-            correl_id: Some(CorrelId::from_slice(&[2])),
-            msg_id: None,
-        };
-        assert_eq!(s.find(&m, 0), Some(b));
-        s.remove(b);
-        assert_eq!(s.find(&m, 0), None);
-        assert_eq!(s.depth(), 1);
-    }
-
-    #[test]
-    fn pending_get_keeps_position_for_backout() {
-        let mut s = Store::new(false);
-        let a = put(&mut s, 0, 0);
-        let b = put(&mut s, 0, 0);
-        s.set_state(a, SlotState::GotPending(7));
-        assert_eq!(s.find(&Match::ANY, 0), Some(b));
-        s.set_state(a, SlotState::Available);
-        assert_eq!(s.find(&Match::ANY, 0), Some(a));
-        assert_eq!(s.depth(), 2);
-    }
-
-    #[test]
-    fn expired_messages_are_discarded_when_found() {
-        let mut s = Store::new(false);
-        let seq = s.next_seq();
-        s.insert(seq, msg(0, 0), None, 100, SlotState::Available);
-        let b = put(&mut s, 0, 0);
-        assert_eq!(s.find(&Match::ANY, 150), Some(b));
-        assert_eq!(s.depth(), 1);
-        assert_eq!(s.expired_total, 1);
-    }
-
-    #[test]
-    fn reinsert_of_older_seq_keeps_order() {
-        let mut s = Store::new(false);
-        let old = s.next_seq();
-        let b = put(&mut s, 0, 0);
-        let a = s.insert(old, msg(0, 0), None, 0, SlotState::Available);
-        assert_eq!(s.find(&Match::ANY, 0), Some(a));
-        s.remove(a);
-        assert_eq!(s.find(&Match::ANY, 0), Some(b));
-    }
-
-    #[test]
-    fn messages_held_at_the_front_are_skipped_and_found_again_when_released() {
-        let mut s = Store::new(false);
-        let held: Vec<Pos> = (0..500).map(|_| put(&mut s, 0, 0)).collect();
-        for p in &held {
-            s.set_state(*p, SlotState::GotPending(1));
-        }
-        let free = put(&mut s, 0, 0);
-        assert_eq!(s.find(&Match::ANY, 0), Some(free));
-        assert_eq!(
-            s.find(&Match::ANY, 0),
-            Some(free),
-            "the search hint stays correct"
-        );
-        // Releasing a held message in the middle makes it the first again.
-        s.set_state(held[250], SlotState::Available);
-        assert_eq!(s.find(&Match::ANY, 0), Some(held[250]));
-        let npo = Match {
-            non_persistent_only: true,
-            ..Match::ANY
-        };
-        assert_eq!(s.find(&npo, 0), Some(held[250]));
-    }
-
-    #[test]
-    fn tombstones_are_compacted() {
-        let mut s = Store::new(false);
-        let ps: Vec<_> = (0..1000)
-            .map(|i| put(&mut s, 0, (i % 200) as u8 + 1))
-            .collect();
-        for p in ps.iter().skip(1).step_by(2) {
-            s.remove(*p);
-        }
-        assert_eq!(s.depth(), 500);
-        assert!(s.lanes[0].slots.len() < 1000);
-        assert_eq!(s.find(&Match::ANY, 0), Some(ps[0]));
-    }
-}
+pub use snapshot::Image;
