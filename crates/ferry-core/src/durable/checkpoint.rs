@@ -11,7 +11,7 @@
 //! so no commit, backout or definition change is between its record and its effect then, and
 //! every one whose record is before the replay position has had its effect. Then, with the
 //! gate released, it snapshots each queue at its own *mark* (the next LSN, read under the
-//! queue's lock): the queue's logged messages as they were at the mark, read a chunk of 4,096
+//! queue's lock): the queue's logged messages as they were at the mark, read a chunk of 1,024
 //! at a time (`engine/store/snapshot.rs` keeps the pre-image of any slot changed before the
 //! scan reaches it). Puts and gets wait at most for one chunk; other queues never wait. At
 //! restart, a queue's PUT, GET and CLEAR records below its mark are skipped and everything else
@@ -313,7 +313,7 @@ impl Sink<'_> {
 }
 
 /// Entries a queue's snapshot reads per hold of its lock.
-const CHUNK_SLOTS: usize = 4096;
+const CHUNK_SLOTS: usize = 1024;
 
 /// Takes a checkpoint now. `None` when nothing was logged since the last one.
 pub fn take(qm: &QueueManager, persist: &Persist) -> MqResult<Option<CheckpointReport>> {
@@ -509,11 +509,14 @@ fn snapshot_queue(
                 lowest = lowest.min(d.pos.extent as u64);
                 count += 1;
             });
-        drop(st);
+        // Hand the lock straight to a waiting putter or getter (rather than take it again at
+        // once), and the processor too: the snapshot is the one that can wait.
+        parking_lot::MutexGuard::unlock_fair(st);
         stats.paused = stats.paused.max(held.elapsed());
         if done {
             break;
         }
+        std::thread::yield_now();
     }
     put_str8(&mut sink.buf, q.name.as_str());
     sink.buf.extend_from_slice(&mark.to_le_bytes());
