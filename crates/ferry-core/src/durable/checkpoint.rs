@@ -641,19 +641,7 @@ pub fn load_newest(storage: &dyn Storage) -> MqResult<(Option<Loaded>, Vec<Strin
 }
 
 fn decode(bytes: &[u8]) -> MqResult<(Tail, Recovery)> {
-    let c0 = Cursor { b: bytes, at: 0 };
-    if bytes.len() < HEADER + 12 || bytes[..8] != MAGIC {
-        return Err(c0.damaged("no checkpoint header"));
-    }
-    let (covered, crc) = bytes.split_at(bytes.len() - 4);
-    let body_len = u64::from_le_bytes(covered[covered.len() - 8..].try_into().unwrap_or([0; 8]));
-    if body_len != covered.len() as u64 - 8 {
-        return Err(c0.damaged("length differs from the trailer's (torn write)"));
-    }
-    if crc32c::crc32c(covered) != u32::from_le_bytes(crc.try_into().unwrap_or([0; 4])) {
-        return Err(c0.damaged("checksum mismatch"));
-    }
-    let body = &covered[..covered.len() - 8];
+    let body = checked_body(bytes)?;
     let mut c = Cursor { b: body, at: 8 };
     let version = c.u32()?;
     if version != VERSION {
@@ -677,6 +665,46 @@ fn decode(bytes: &[u8]) -> MqResult<(Tail, Recovery)> {
     r.definitions_complete = true;
     r.max_uow = c.u64()?;
     c.at = HEADER;
+    decode_definitions(&mut c, &mut r)?;
+    let nqueues = c.u32()?;
+    for _ in 0..nqueues {
+        let name = ferry_model::name::object_name(c.str8()?)?;
+        let mark = c.u64()?;
+        let max_seq = c.u64()?;
+        let count = c.u64()?;
+        r.marks.insert(name, mark);
+        r.max_seq.insert(name, max_seq);
+        let mut coder = EntryCoder::default();
+        for _ in 0..count {
+            let (seq, logged) = coder.decode(&mut c)?;
+            r.restore(name, seq, logged);
+        }
+    }
+    if c.at != body.len() {
+        return Err(c.damaged("trailing bytes"));
+    }
+    Ok((replay_from, r))
+}
+
+/// The part of a checkpoint file its trailer covers, once the length and checksum agree.
+fn checked_body(bytes: &[u8]) -> MqResult<&[u8]> {
+    let c0 = Cursor { b: bytes, at: 0 };
+    if bytes.len() < HEADER + 12 || bytes[..8] != MAGIC {
+        return Err(c0.damaged("no checkpoint header"));
+    }
+    let (covered, crc) = bytes.split_at(bytes.len() - 4);
+    let body_len = u64::from_le_bytes(covered[covered.len() - 8..].try_into().unwrap_or([0; 8]));
+    if body_len != covered.len() as u64 - 8 {
+        return Err(c0.damaged("length differs from the trailer's (torn write)"));
+    }
+    if crc32c::crc32c(covered) != u32::from_le_bytes(crc.try_into().unwrap_or([0; 4])) {
+        return Err(c0.damaged("checksum mismatch"));
+    }
+    Ok(&covered[..covered.len() - 8])
+}
+
+/// The queue definitions, then the channels and listeners.
+fn decode_definitions(c: &mut Cursor<'_>, r: &mut Recovery) -> MqResult<()> {
     let ndefs = c.u32()?;
     for _ in 0..ndefs {
         let name = ferry_model::name::object_name(c.str8()?)?;
@@ -696,24 +724,7 @@ fn decode(bytes: &[u8]) -> MqResult<(Tail, Recovery)> {
             .to_owned();
         r.objects.insert((kind, name), text);
     }
-    let nqueues = c.u32()?;
-    for _ in 0..nqueues {
-        let name = ferry_model::name::object_name(c.str8()?)?;
-        let mark = c.u64()?;
-        let max_seq = c.u64()?;
-        let count = c.u64()?;
-        r.marks.insert(name, mark);
-        r.max_seq.insert(name, max_seq);
-        let mut coder = EntryCoder::default();
-        for _ in 0..count {
-            let (seq, logged) = coder.decode(&mut c)?;
-            r.restore(name, seq, logged);
-        }
-    }
-    if c.at != body.len() {
-        return Err(c.damaged("trailing bytes"));
-    }
-    Ok((replay_from, r))
+    Ok(())
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
+use ferry_model::clock::Clock;
 use ferry_model::name::ObjectName;
 use ferry_model::reason::{MqError, MqResult, Reason};
 use ferry_model::status::RunState;
@@ -53,102 +54,23 @@ impl QueueManager {
         mode: ferry_log::RecoveryMode,
     ) -> MqResult<(Self, RecoveryReport)> {
         let started = ferry_model::clock::monotonic_now();
-        let data = |e: ferry_log::LogError| MqError::new(Reason::QMgrDataError, e.to_string());
         let (loaded, skipped) = checkpoint::load_newest(storage.as_ref())?;
         let (mut recovery, start, checkpoint) = match loaded {
             Some(l) => (l.recovery, Some(l.replay_from), Some(l.file)),
             None => (Recovery::default(), None, None),
         };
         if start.is_none() {
-            // Without a checkpoint the log must be whole from its first extent.
-            let first = storage
-                .list()
-                .map_err(|e| MqError::new(Reason::QMgrDataError, e.to_string()))?
-                .iter()
-                .filter_map(|n| ferry_log::format::extent_number(n))
-                .min();
-            if let Some(first) = first.filter(|f| *f != 1) {
-                return Err(MqError::new(
-                    Reason::QMgrDataError,
-                    format!(
-                        "the recovery log starts at extent {first} but no checkpoint can be read{}",
-                        if skipped.is_empty() {
-                            String::new()
-                        } else {
-                            format!(" (damaged: {})", skipped.join(", "))
-                        }
-                    ),
-                ));
-            }
+            check_log_starts_at_one(storage.as_ref(), &skipped)?;
         }
-        let mut failed = None;
-        let end = ferry_log::scan_from(storage.as_ref(), start, mode, &mut |r| {
-            recovery.apply(r).map_err(|e| {
-                let text = e.detail.clone();
-                failed = Some(e);
-                ferry_log::LogError::Io(text)
-            })
-        });
-        if let Some(e) = failed {
-            return Err(e);
-        }
-        let end = end.map_err(data)?;
+        let end = replay(storage.as_ref(), start, mode, &mut recovery)?;
         recovery.finish(config.clock.unix_ms());
         let clock = config.clock.clone();
         let qm = QueueManager::new(config)?;
         qm.shared
             .next_uow
             .store(recovery.max_uow + 1, Ordering::Relaxed);
-        // Definitions: a checkpoint holds the complete set, so default queues missing from it
-        // were deleted (system queues are always kept).
-        let defined: HashSet<ObjectName> = recovery.definitions.iter().map(|(n, _)| *n).collect();
-        let mut gone: Vec<ObjectName> = recovery
-            .deleted
-            .iter()
-            .filter(|n| !defined.contains(n))
-            .copied()
-            .collect();
-        if recovery.definitions_complete {
-            gone.extend(
-                qm.queue_names()
-                    .into_iter()
-                    .map(|(n, _)| n)
-                    .filter(|n| !defined.contains(n) && !n.as_str().starts_with("SYSTEM.")),
-            );
-        }
-        for name in gone {
-            if qm.lookup(&name).is_some() {
-                qm.delete_queue(name.as_str(), true)?;
-            }
-        }
-        for (name, def) in &recovery.definitions {
-            qm.define_in_memory(*name, def.clone(), true)?;
-        }
-        for ((kind, name), text) in &recovery.objects {
-            qm.restore_object(*kind, *name, text)?;
-        }
-        let mut messages = 0;
-        let now_ms = clock.unix_ms();
-        for (name, msgs) in std::mem::take(&mut recovery.messages) {
-            let Ok(q) = qm.local_queue(&name) else {
-                continue;
-            };
-            let mut st = q.lock();
-            for (seq, l) in msgs {
-                let expires_at = time_left(l.expiry_ms, now_ms).map_or(0, |d| clock.deadline(d));
-                if l.expiry_ms != 0 && expires_at == 0 {
-                    continue;
-                }
-                st.store
-                    .insert_on_disk(seq, l.entry, expires_at, SlotState::Available);
-                messages += 1;
-            }
-        }
-        for (name, max) in &recovery.max_seq {
-            if let Ok(q) = qm.local_queue(name) {
-                q.lock().store.resume_after(*max);
-            }
-        }
+        restore_definitions(&qm, &recovery)?;
+        let messages = restore_messages(&qm, &mut recovery, &clock);
         let log = ferry_log::Log::open(storage.clone(), settings.log, end.tail).map_err(data)?;
         let progress = Progress {
             at_time: Some(ferry_model::clock::monotonic_now()),
@@ -184,6 +106,115 @@ impl QueueManager {
         );
         Ok((qm, report))
     }
+}
+
+fn data(e: ferry_log::LogError) -> MqError {
+    MqError::new(Reason::QMgrDataError, e.to_string())
+}
+
+/// Without a checkpoint the log must be whole from its first extent.
+fn check_log_starts_at_one(storage: &dyn ferry_log::Storage, skipped: &[String]) -> MqResult<()> {
+    let first = storage
+        .list()
+        .map_err(|e| MqError::new(Reason::QMgrDataError, e.to_string()))?
+        .iter()
+        .filter_map(|n| ferry_log::format::extent_number(n))
+        .min();
+    match first.filter(|f| *f != 1) {
+        None => Ok(()),
+        Some(first) => Err(MqError::new(
+            Reason::QMgrDataError,
+            format!(
+                "the recovery log starts at extent {first} but no checkpoint can be read{}",
+                if skipped.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (damaged: {})", skipped.join(", "))
+                }
+            ),
+        )),
+    }
+}
+
+/// Applies every record from `start` (the log's beginning if `None`) to `recovery`.
+fn replay(
+    storage: &dyn ferry_log::Storage,
+    start: Option<ferry_log::Tail>,
+    mode: ferry_log::RecoveryMode,
+    recovery: &mut Recovery,
+) -> MqResult<ferry_log::ScanEnd> {
+    let mut failed = None;
+    let end = ferry_log::scan_from(storage, start, mode, &mut |r| {
+        recovery.apply(r).map_err(|e| {
+            let text = e.detail.clone();
+            failed = Some(e);
+            ferry_log::LogError::Io(text)
+        })
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    end.map_err(data)
+}
+
+/// Brings the definitions to what the log says. A checkpoint holds the complete set, so
+/// default queues missing from it were deleted (system queues are always kept).
+fn restore_definitions(qm: &QueueManager, recovery: &Recovery) -> MqResult<()> {
+    let defined: HashSet<ObjectName> = recovery.definitions.iter().map(|(n, _)| *n).collect();
+    let mut gone: Vec<ObjectName> = recovery
+        .deleted
+        .iter()
+        .filter(|n| !defined.contains(n))
+        .copied()
+        .collect();
+    if recovery.definitions_complete {
+        gone.extend(
+            qm.queue_names()
+                .into_iter()
+                .map(|(n, _)| n)
+                .filter(|n| !defined.contains(n) && !n.as_str().starts_with("SYSTEM.")),
+        );
+    }
+    for name in gone {
+        if qm.lookup(&name).is_some() {
+            qm.delete_queue(name.as_str(), true)?;
+        }
+    }
+    for (name, def) in &recovery.definitions {
+        qm.define_in_memory(*name, def.clone(), true)?;
+    }
+    for ((kind, name), text) in &recovery.objects {
+        qm.restore_object(*kind, *name, text)?;
+    }
+    Ok(())
+}
+
+/// Puts every recovered message back on its queue as an entry (its content stays in the log)
+/// and resumes each queue's numbering. Returns how many were restored.
+fn restore_messages(qm: &QueueManager, recovery: &mut Recovery, clock: &Clock) -> usize {
+    let mut messages = 0;
+    let now_ms = clock.unix_ms();
+    for (name, msgs) in std::mem::take(&mut recovery.messages) {
+        let Ok(q) = qm.local_queue(&name) else {
+            continue;
+        };
+        let mut st = q.lock();
+        for (seq, l) in msgs {
+            let expires_at = time_left(l.expiry_ms, now_ms).map_or(0, |d| clock.deadline(d));
+            if l.expiry_ms != 0 && expires_at == 0 {
+                continue;
+            }
+            st.store
+                .insert_on_disk(seq, l.entry, expires_at, SlotState::Available);
+            messages += 1;
+        }
+    }
+    for (name, max) in &recovery.max_seq {
+        if let Ok(q) = qm.local_queue(name) {
+            q.lock().store.resume_after(*max);
+        }
+    }
+    messages
 }
 
 /// Starts the thread that takes a checkpoint whenever enough log has been written since the

@@ -94,96 +94,112 @@ impl Recovery {
     /// Applies one record.
     pub fn apply(&mut self, r: RecordRef<'_>) -> MqResult<()> {
         self.records += 1;
+        let payload = || Bytes::copy_from_slice(r.payload);
         match r.kind {
-            kind::DEFINE => {
-                let mut rd = Reader::new(Bytes::copy_from_slice(r.payload), "DEFINE");
-                let name = rd.name("queue name")?;
-                let toml = rd.bytes32("definition")?;
-                let def = parse_definition(&toml)?;
-                self.definitions.retain(|(n, _)| *n != name);
-                self.deleted.retain(|n| *n != name);
-                self.definitions.push((name, def));
-            }
-            kind::DELETE => {
-                let mut rd = Reader::new(Bytes::copy_from_slice(r.payload), "DELETE");
-                let name = rd.name("queue name")?;
-                self.definitions.retain(|(n, _)| *n != name);
-                self.messages.remove(&name);
-                self.marks.remove(&name);
-                self.deleted.push(name);
-            }
-            kind::OBJECT | kind::OBJECT_DELETE => {
-                let mut rd = Reader::new(Bytes::copy_from_slice(r.payload), "OBJECT");
-                let tag = rd.str8("kind")?;
-                let k = ObjectKind::from_tag(&tag)
-                    .ok_or_else(|| bad("OBJECT", format!("unknown kind {tag}")))?;
-                let name = rd.name("object name")?;
-                if r.kind == kind::OBJECT {
-                    let toml = rd.bytes32("definition")?;
-                    let text = String::from_utf8(toml.to_vec()).map_err(|e| bad("OBJECT", e))?;
-                    self.objects.insert((k, name), text);
-                } else {
-                    self.objects.remove(&(k, name));
-                }
-            }
-            kind::CLEAR => {
-                let mut rd = Reader::new(Bytes::copy_from_slice(r.payload), "CLEAR");
-                let name = rd.name("queue name")?;
-                if !self.skipped(&name, r.lsn) {
-                    if let Some(m) = self.messages.get_mut(&name) {
-                        m.retain(|_, l| l.held != Held::Available);
-                    }
-                }
-            }
-            kind::PUT => {
-                let put = record::decode_put(Bytes::copy_from_slice(r.payload))?;
-                let m = self.max_seq.entry(put.queue).or_default();
-                *m = (*m).max(put.seq);
-                self.max_uow = self.max_uow.max(put.uow);
-                if self.skipped(&put.queue, r.lsn) {
-                    return Ok(());
-                }
-                let held = if put.uow == 0 {
-                    Held::Available
-                } else {
-                    self.uows
-                        .entry(put.uow)
-                        .or_default()
-                        .push((put.queue, put.seq));
-                    Held::PutPending(put.uow)
-                };
-                let logged = Logged {
-                    entry: OnDisk::of(&put.msg, r.pos),
-                    expiry_ms: put.expiry_ms,
-                    held,
-                };
-                self.messages
-                    .entry(put.queue)
-                    .or_default()
-                    .insert(put.seq, logged);
-            }
-            kind::GET => {
-                let (queue, seq, uow) = record::decode_get(Bytes::copy_from_slice(r.payload))?;
-                self.max_uow = self.max_uow.max(uow);
-                if self.skipped(&queue, r.lsn) {
-                    return Ok(());
-                }
-                let Some(msgs) = self.messages.get_mut(&queue) else {
-                    return Ok(());
-                };
-                if uow == 0 {
-                    msgs.remove(&seq);
-                } else if let Some(l) = msgs.get_mut(&seq) {
-                    l.held = Held::GotPending(uow);
-                    self.uows.entry(uow).or_default().push((queue, seq));
-                }
-            }
+            kind::DEFINE => self.define(payload()),
+            kind::DELETE => self.delete(payload()),
+            kind::OBJECT | kind::OBJECT_DELETE => self.object(payload(), r.kind == kind::OBJECT),
+            kind::CLEAR => self.clear(payload(), r.lsn),
+            kind::PUT => self.put(record::decode_put(payload())?, r),
+            kind::GET => self.get(payload(), r.lsn),
             kind::COMMIT | kind::BACKOUT => {
                 let uow = record::decode_end_uow(r.payload)?;
                 self.max_uow = self.max_uow.max(uow);
                 self.end_uow(uow, r.kind == kind::COMMIT);
+                Ok(())
             }
-            other => return Err(bad("unknown", format!("kind {other}"))),
+            other => Err(bad("unknown", format!("kind {other}"))),
+        }
+    }
+
+    fn define(&mut self, payload: Bytes) -> MqResult<()> {
+        let mut rd = Reader::new(payload, "DEFINE");
+        let name = rd.name("queue name")?;
+        let toml = rd.bytes32("definition")?;
+        let def = parse_definition(&toml)?;
+        self.definitions.retain(|(n, _)| *n != name);
+        self.deleted.retain(|n| *n != name);
+        self.definitions.push((name, def));
+        Ok(())
+    }
+
+    fn delete(&mut self, payload: Bytes) -> MqResult<()> {
+        let name = Reader::new(payload, "DELETE").name("queue name")?;
+        self.definitions.retain(|(n, _)| *n != name);
+        self.messages.remove(&name);
+        self.marks.remove(&name);
+        self.deleted.push(name);
+        Ok(())
+    }
+
+    fn object(&mut self, payload: Bytes, defined: bool) -> MqResult<()> {
+        let mut rd = Reader::new(payload, "OBJECT");
+        let tag = rd.str8("kind")?;
+        let k = ObjectKind::from_tag(&tag)
+            .ok_or_else(|| bad("OBJECT", format!("unknown kind {tag}")))?;
+        let name = rd.name("object name")?;
+        if defined {
+            let toml = rd.bytes32("definition")?;
+            let text = String::from_utf8(toml.to_vec()).map_err(|e| bad("OBJECT", e))?;
+            self.objects.insert((k, name), text);
+        } else {
+            self.objects.remove(&(k, name));
+        }
+        Ok(())
+    }
+
+    fn clear(&mut self, payload: Bytes, lsn: u64) -> MqResult<()> {
+        let name = Reader::new(payload, "CLEAR").name("queue name")?;
+        if !self.skipped(&name, lsn) {
+            if let Some(m) = self.messages.get_mut(&name) {
+                m.retain(|_, l| l.held != Held::Available);
+            }
+        }
+        Ok(())
+    }
+
+    fn put(&mut self, put: record::Put, r: RecordRef<'_>) -> MqResult<()> {
+        let m = self.max_seq.entry(put.queue).or_default();
+        *m = (*m).max(put.seq);
+        self.max_uow = self.max_uow.max(put.uow);
+        if self.skipped(&put.queue, r.lsn) {
+            return Ok(());
+        }
+        let held = if put.uow == 0 {
+            Held::Available
+        } else {
+            self.uows
+                .entry(put.uow)
+                .or_default()
+                .push((put.queue, put.seq));
+            Held::PutPending(put.uow)
+        };
+        let logged = Logged {
+            entry: OnDisk::of(&put.msg, r.pos),
+            expiry_ms: put.expiry_ms,
+            held,
+        };
+        self.messages
+            .entry(put.queue)
+            .or_default()
+            .insert(put.seq, logged);
+        Ok(())
+    }
+
+    fn get(&mut self, payload: Bytes, lsn: u64) -> MqResult<()> {
+        let (queue, seq, uow) = record::decode_get(payload)?;
+        self.max_uow = self.max_uow.max(uow);
+        if self.skipped(&queue, lsn) {
+            return Ok(());
+        }
+        let Some(msgs) = self.messages.get_mut(&queue) else {
+            return Ok(());
+        };
+        if uow == 0 {
+            msgs.remove(&seq);
+        } else if let Some(l) = msgs.get_mut(&seq) {
+            l.held = Held::GotPending(uow);
+            self.uows.entry(uow).or_default().push((queue, seq));
         }
         Ok(())
     }

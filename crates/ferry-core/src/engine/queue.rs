@@ -18,8 +18,8 @@ use ferry_model::reason::{MqError, MqResult, Reason};
 use ferry_model::status::QueueStats;
 
 use crate::engine::journal::{Append, Journal, Logged};
-use crate::engine::store::{Entry, Held, Pos, SlotState, Store, UowId};
-use crate::engine::waiter::{Delivery, Waiters};
+use crate::engine::store::{Entry, Held, Pos, SlotState, Store, UowId, READING};
+use crate::engine::waiter::{Delivery, Waiter, Waiters};
 
 /// Mutable state of a queue, behind its lock.
 #[derive(Debug)]
@@ -141,6 +141,10 @@ impl Queue {
     /// discarded.
     pub fn commit_put(&self, pos: Pos, now: u64) {
         let mut st = self.state.lock();
+        debug_assert!(
+            matches!(st.store.state(pos), SlotState::PutPending(_)),
+            "a committed put was pending"
+        );
         if st.store.is_expired(pos, now) {
             if st.store.remove(pos).is_some() {
                 st.store.expired_total += 1;
@@ -153,6 +157,10 @@ impl Queue {
     /// Commits a get made in a unit of work: the message is removed for good.
     pub fn commit_get(&self, pos: Pos) {
         let mut st = self.state.lock();
+        debug_assert!(
+            matches!(st.store.state(pos), SlotState::GotPending(u) if u != READING),
+            "a committed get was pending"
+        );
         st.store.remove(pos);
     }
 
@@ -166,6 +174,10 @@ impl Queue {
     /// Backs out a put: the message is discarded.
     pub fn backout_put(&self, pos: Pos) {
         let mut st = self.state.lock();
+        debug_assert!(
+            matches!(st.store.state(pos), SlotState::PutPending(_)),
+            "a backed-out put was pending"
+        );
         st.store.remove(pos);
     }
 
@@ -447,55 +459,64 @@ impl QueueState {
                 w.retry();
                 continue;
             }
-            match w.uow {
-                Some(u) => {
-                    let copy = msg.clone();
-                    let pos =
-                        self.store
-                            .insert(seq, msg, None, expires_at, SlotState::GotPending(u));
-                    let d = Delivery {
-                        msg: copy,
-                        pending_pos: Some(pos),
-                        seq,
-                        expires_at,
-                    };
-                    match w.deliver(d) {
-                        Ok(()) => {
-                            self.stats.gets += 1;
-                            self.stats.handovers += 1;
-                            self.stats.last_get = Some(self.clock.wall());
-                            return;
-                        }
-                        Err(_) => {
-                            // The waiter gave up just now: take the message back out and go on.
-                            match self.store.remove(pos) {
-                                Some(Held::Mem(m)) => msg = m,
-                                _ => return,
-                            }
-                        }
-                    }
-                }
-                None => {
-                    let d = Delivery {
-                        msg,
-                        pending_pos: None,
-                        seq,
-                        expires_at,
-                    };
-                    match w.deliver(d) {
-                        Ok(()) => {
-                            self.stats.gets += 1;
-                            self.stats.handovers += 1;
-                            self.stats.last_get = Some(self.clock.wall());
-                            return;
-                        }
-                        Err(d) => msg = d.msg,
-                    }
-                }
+            match self.hand_over(&w, msg, seq, expires_at) {
+                None => return,
+                Some(back) => msg = back,
             }
         }
         self.store
             .insert(seq, msg, None, expires_at, SlotState::Available);
         self.waiters.wake_browsers();
+    }
+
+    /// Hands `msg` to waiter `w` (held for its unit of work, if it has one). Returns the
+    /// message if the waiter gave up just now.
+    fn hand_over(
+        &mut self,
+        w: &Waiter,
+        msg: Message,
+        seq: u64,
+        expires_at: u64,
+    ) -> Option<Message> {
+        let (d, pending) = match w.uow {
+            Some(u) => {
+                let copy = msg.clone();
+                let pos = self
+                    .store
+                    .insert(seq, msg, None, expires_at, SlotState::GotPending(u));
+                (
+                    Delivery {
+                        msg: copy,
+                        pending_pos: Some(pos),
+                        seq,
+                        expires_at,
+                    },
+                    Some(pos),
+                )
+            }
+            None => (
+                Delivery {
+                    msg,
+                    pending_pos: None,
+                    seq,
+                    expires_at,
+                },
+                None,
+            ),
+        };
+        match (w.deliver(d), pending) {
+            (Ok(()), _) => {
+                self.stats.gets += 1;
+                self.stats.handovers += 1;
+                self.stats.last_get = Some(self.clock.wall());
+                None
+            }
+            // The waiter gave up just now: take the message back out and go on.
+            (Err(_), Some(pos)) => match self.store.remove(pos) {
+                Some(Held::Mem(m)) => Some(m),
+                _ => None,
+            },
+            (Err(d), None) => Some(d.msg),
+        }
     }
 }

@@ -611,6 +611,7 @@ impl Store {
             self.available += 1;
             lane.note_available(seq);
         }
+        debug_assert!(self.counts_agree(), "counters after inserting {pos:?}");
         pos
     }
 
@@ -702,6 +703,10 @@ impl Store {
             }
             _ => {}
         }
+        debug_assert!(
+            self.counts_agree(),
+            "counters after setting {pos:?} to {state:?}"
+        );
         true
     }
 
@@ -720,6 +725,10 @@ impl Store {
         }
         slot.state = St::new(SlotState::Gone);
         let body = std::mem::replace(&mut slot.body, Body::Gone);
+        debug_assert!(
+            lane.live > 0 && self.depth > 0,
+            "removing from an empty lane"
+        );
         lane.live -= 1;
         self.depth -= 1;
         lane.tidy();
@@ -1021,6 +1030,71 @@ impl Store {
         }
         for s in all {
             self.insert_body(s.seq, s.body, s.expires_at, s.state.get());
+        }
+    }
+
+    /// The counters agree with the lanes' (cheap: ten lanes). Checked after every change in
+    /// debug builds.
+    fn counts_agree(&self) -> bool {
+        let (live, available) = self
+            .lanes
+            .iter()
+            .fold((0, 0), |(l, a), lane| (l + lane.live, a + lane.available));
+        live == self.depth && available == self.available && available <= live
+    }
+
+    /// Every invariant in the module head, checked slot by slot (tests call it; it is
+    /// O(depth)).
+    pub fn check_invariants(&self) {
+        let mut depth = 0;
+        let mut available = 0;
+        for lane in &self.lanes {
+            assert!(
+                lane.slots
+                    .iter()
+                    .zip(lane.slots.iter().skip(1))
+                    .all(|(a, b)| a.seq < b.seq),
+                "sequence numbers increase strictly within a lane"
+            );
+            let live = lane
+                .slots
+                .iter()
+                .filter(|s| s.state != SlotState::Gone)
+                .count();
+            let avail = lane
+                .slots
+                .iter()
+                .filter(|s| s.state == SlotState::Available)
+                .count();
+            assert_eq!(
+                (live, avail),
+                (lane.live, lane.available),
+                "a lane's counters"
+            );
+            depth += live;
+            available += avail;
+        }
+        assert_eq!(
+            (depth, available),
+            (self.depth, self.available),
+            "the store's counters"
+        );
+        for (l, lane) in self.lanes.iter().enumerate() {
+            for s in lane.slots.iter().filter(|s| s.state != SlotState::Gone) {
+                let (_, correl) = s.body.ids(s.seq, &self.mem, &self.disk_correls);
+                let pos = Pos {
+                    lane: l as u8,
+                    seq: s.seq,
+                };
+                if !correl.is_none() {
+                    assert!(
+                        self.correl_index
+                            .get(&correl)
+                            .is_some_and(|p| p.as_slice().contains(&pos)),
+                        "slot {pos:?} is in the correl index"
+                    );
+                }
+            }
         }
     }
 

@@ -307,6 +307,7 @@ mod snapshots {
                 apply(&mut s, op, &mut removed, &mut got);
             }
             while !s.snapshot_chunk(7, &mut |img| got.push(img)) {}
+            s.check_invariants();
             let mut by_seq = BTreeMap::new();
             for img in got {
                 prop_assert!(by_seq.insert(img.0, img).is_none(), "seq {} reported twice", img.0);

@@ -31,32 +31,8 @@ impl Session {
     pub fn try_get(&mut self, h: Hobj, opts: &GetOptions) -> MqResult<GetAttempt> {
         self.check_running(opts.fail_if_quiescing)?;
         let browse = opts.browse;
-        let qh = self.queue_handle(h)?;
         let destructive = matches!(browse, BrowseMode::None | BrowseMode::GetUnderCursor);
-        if destructive && !qh.input {
-            return Err(MqError::new(
-                Reason::NotOpenForInput,
-                format!("queue {} was not opened for input", qh.opened_name),
-            ));
-        }
-        if !destructive && !qh.opts.browse {
-            return Err(MqError::new(
-                Reason::NotOpenForBrowse,
-                format!("queue {} was not opened for browse", qh.opened_name),
-            ));
-        }
-        if destructive {
-            if let Some(a) = &qh.alias {
-                if a.lock().get_inhibited {
-                    return Err(MqError::new(
-                        Reason::GetInhibited,
-                        format!("gets are inhibited on alias queue {}", qh.opened_name),
-                    ));
-                }
-            }
-        }
-        let queue = qh.queue.clone();
-        let cursor = qh.cursor;
+        let (queue, cursor) = self.get_handle(h, destructive)?;
         let uow = if opts.syncpoint && destructive {
             Some(self.uow_slot()?)
         } else {
@@ -79,20 +55,15 @@ impl Session {
             accept_truncated: opts.accept_truncated,
         };
         let now = self.qm.clock().now();
-        let step = match browse {
-            BrowseMode::UnderCursor | BrowseMode::GetUnderCursor => {
-                let Some(pos) = cursor else {
-                    return Err(MqError::new(
-                        Reason::NoMsgUnderCursor,
-                        "the browse cursor is not on a message; browse first",
-                    ));
-                };
-                if browse == BrowseMode::UnderCursor {
-                    queue.browse_at(pos, now)?
-                } else {
-                    queue.get_at(pos, &spec, now)?
-                }
+        let step = match (browse, cursor) {
+            (BrowseMode::UnderCursor | BrowseMode::GetUnderCursor, None) => {
+                return Err(MqError::new(
+                    Reason::NoMsgUnderCursor,
+                    "the browse cursor is not on a message; browse first",
+                ))
             }
+            (BrowseMode::UnderCursor, Some(pos)) => queue.browse_at(pos, now)?,
+            (BrowseMode::GetUnderCursor, Some(pos)) => queue.get_at(pos, &spec, now)?,
             _ => queue.get(&spec, now)?,
         };
         match step {
@@ -105,40 +76,85 @@ impl Session {
                 if spec.browse.is_some() || browse == BrowseMode::UnderCursor {
                     self.set_cursor(h, Some(pos));
                 }
-                // HARDENBO: the get's record must be on disk before the message is handed
-                // over, so a crash before the commit raises its backout count for certain.
-                let harden = uow.is_some() && lsn.is_some() && queue.lock().attrs.harden_backout;
-                if let Some(u) = uow {
-                    debug_assert_eq!(Some(u), self.uow_id);
-                    self.join_uow(queue, pos, UowKind::Get);
-                }
-                if harden {
-                    self.uow_logged = true;
-                }
-                self.logged(lsn, uow.is_some() && !harden)?;
+                self.got(queue, pos, uow, lsn)?;
                 Ok(GetAttempt::Got(self.shape(msg, expires_at, opts, now)))
             }
-            GetStep::Wait(waiter) => {
-                let mut pending = PendingGet {
-                    waiter,
-                    queue,
-                    settled: false,
-                };
-                // A stop or quiesce that ended every wait just before this one registered must
-                // not leave it waiting: the run state was set before the waits were ended.
-                if let Err(e) = self.check_running(opts.fail_if_quiescing) {
-                    return match pending.cancel() {
-                        WaitOutcome::Delivered(d) => {
-                            pending.give_back(WaitOutcome::Delivered(d));
-                            Err(e)
-                        }
-                        _ => Err(e),
-                    };
-                }
-                Ok(GetAttempt::Wait(pending))
-            }
+            GetStep::Wait(waiter) => self.pending(waiter, queue, opts),
             GetStep::Empty => Err(self.no_message(h)),
         }
+    }
+
+    /// The queue and browse cursor of a handle a get may use, checked against how it was
+    /// opened (and its alias's GET inhibit).
+    fn get_handle(&self, h: Hobj, destructive: bool) -> MqResult<(Arc<Queue>, Option<Pos>)> {
+        let qh = self.queue_handle(h)?;
+        if destructive && !qh.input {
+            return Err(MqError::new(
+                Reason::NotOpenForInput,
+                format!("queue {} was not opened for input", qh.opened_name),
+            ));
+        }
+        if !destructive && !qh.opts.browse {
+            return Err(MqError::new(
+                Reason::NotOpenForBrowse,
+                format!("queue {} was not opened for browse", qh.opened_name),
+            ));
+        }
+        if let (true, Some(a)) = (destructive, &qh.alias) {
+            if a.lock().get_inhibited {
+                return Err(MqError::new(
+                    Reason::GetInhibited,
+                    format!("gets are inhibited on alias queue {}", qh.opened_name),
+                ));
+            }
+        }
+        Ok((qh.queue.clone(), qh.cursor))
+    }
+
+    /// A message was got: it joins the unit of work, and its GET record is waited for as its
+    /// durability needs.
+    fn got(
+        &mut self,
+        queue: Arc<Queue>,
+        pos: Pos,
+        uow: Option<UowId>,
+        lsn: Option<u64>,
+    ) -> MqResult<()> {
+        // HARDENBO: the get's record must be on disk before the message is handed over, so a
+        // crash before the commit raises its backout count for certain.
+        let harden = uow.is_some() && lsn.is_some() && queue.lock().attrs.harden_backout;
+        if let Some(u) = uow {
+            debug_assert_eq!(Some(u), self.uow_id);
+            self.join_uow(queue, pos, UowKind::Get);
+        }
+        if harden {
+            self.uow_logged = true;
+        }
+        self.logged(lsn, uow.is_some() && !harden)
+    }
+
+    /// Nothing yet: the caller waits on `waiter` — unless the queue manager stopped or began
+    /// quiescing just before it was registered.
+    fn pending(
+        &self,
+        waiter: Arc<Waiter>,
+        queue: Arc<Queue>,
+        opts: &GetOptions,
+    ) -> MqResult<GetAttempt> {
+        let mut pending = PendingGet {
+            waiter,
+            queue,
+            settled: false,
+        };
+        // A stop or quiesce that ended every wait just before this one registered must not
+        // leave it waiting: the run state was set before the waits were ended.
+        if let Err(e) = self.check_running(opts.fail_if_quiescing) {
+            if let WaitOutcome::Delivered(d) = pending.cancel() {
+                pending.give_back(WaitOutcome::Delivered(d));
+            }
+            return Err(e);
+        }
+        Ok(GetAttempt::Wait(pending))
     }
 
     /// Completes a wait begun by [`Session::try_get`]. `Ok(None)` means "try again".

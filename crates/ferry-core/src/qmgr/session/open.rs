@@ -75,26 +75,7 @@ impl Session {
     ) -> MqResult<QueueHandle> {
         let (queue, alias, created) = match self.qm.lookup(name) {
             Some(Object::Local(q)) => (q, None, false),
-            Some(Object::Alias(a)) => {
-                let target = a.lock().target;
-                match self.qm.lookup(&target) {
-                    Some(Object::Local(q)) => (q, Some(a), false),
-                    Some(_) => {
-                        return Err(MqError::new(
-                            Reason::QTypeError,
-                            format!(
-                                "alias {name} resolves to {target}, which is not a local queue"
-                            ),
-                        ))
-                    }
-                    None => {
-                        return Err(MqError::new(
-                            Reason::UnknownAliasBaseQ,
-                            format!("alias {name} resolves to {target}, which is not defined"),
-                        ))
-                    }
-                }
-            }
+            Some(Object::Alias(a)) => (self.alias_target(name, &a)?, Some(a), false),
             Some(Object::Model(attrs)) => {
                 let q = self.qm.create_dynamic(&attrs, dynamic.unwrap_or("AMQ.*"))?;
                 (q, None, true)
@@ -105,40 +86,17 @@ impl Session {
             }
             None => return Err(crate::qmgr::unknown(name)),
         };
-        let mut st = queue.lock();
-        let temporary_owner =
-            created && st.attrs.definition_type == DefinitionType::TemporaryDynamic;
-        let (input, exclusive) = match opts.input {
-            InputMode::None => (false, false),
-            InputMode::Exclusive => (true, true),
-            InputMode::Shared => (true, !st.attrs.shareable),
-            InputMode::AsQueueDef => (
-                true,
-                st.attrs.def_input_open == DefaultInputOpen::Exclusive || !st.attrs.shareable,
-            ),
+        let (input, exclusive, read_ahead, temporary_owner) = {
+            let mut st = queue.lock();
+            let (input, exclusive) = claim_open(&mut st, &queue.name, &opts)?;
+            let read_ahead = match (opts.read_ahead, st.attrs.def_read_ahead) {
+                (_, ferry_model::objects::ReadAhead::Disabled) => false,
+                (Some(asked), _) => asked,
+                (None, def) => def == ferry_model::objects::ReadAhead::Yes,
+            };
+            let temporary = created && st.attrs.definition_type == DefinitionType::TemporaryDynamic;
+            (input, exclusive, read_ahead, temporary)
         };
-        if input && (st.exclusive_input || (exclusive && st.open_input > 0)) {
-            return Err(MqError::new(
-                Reason::ObjectInUse,
-                format!(
-                    "queue {} is open for input by another handle and cannot be shared this way",
-                    queue.name
-                ),
-            ));
-        }
-        if input {
-            st.open_input += 1;
-            st.exclusive_input |= exclusive;
-        }
-        if opts.output {
-            st.open_output += 1;
-        }
-        let read_ahead = match (opts.read_ahead, st.attrs.def_read_ahead) {
-            (_, ferry_model::objects::ReadAhead::Disabled) => false,
-            (Some(asked), _) => asked,
-            (None, def) => def == ferry_model::objects::ReadAhead::Yes,
-        };
-        drop(st);
         let stream = (input && read_ahead).then(|| StreamLedger {
             uow: self.qm.new_uow_id(),
             pending: std::collections::VecDeque::new(),
@@ -155,6 +113,26 @@ impl Session {
             cursor: None,
             stream,
         })
+    }
+
+    /// The local queue an alias resolves to.
+    fn alias_target(
+        &self,
+        name: &ObjectName,
+        a: &Arc<Mutex<AliasQueueAttrs>>,
+    ) -> MqResult<Arc<Queue>> {
+        let target = a.lock().target;
+        match self.qm.lookup(&target) {
+            Some(Object::Local(q)) => Ok(q),
+            Some(_) => Err(MqError::new(
+                Reason::QTypeError,
+                format!("alias {name} resolves to {target}, which is not a local queue"),
+            )),
+            None => Err(MqError::new(
+                Reason::UnknownAliasBaseQ,
+                format!("alias {name} resolves to {target}, which is not defined"),
+            )),
+        }
     }
 
     /// Opens a destination that name resolution routed: a local queue, or a transmission
@@ -307,4 +285,38 @@ impl Session {
             )),
         }
     }
+}
+
+/// Counts an open on the queue (under its lock): input (shared or exclusive, as asked or as
+/// the queue's defaults say) and output. Returns (input, exclusive).
+fn claim_open(
+    st: &mut crate::engine::QueueState,
+    name: &ObjectName,
+    opts: &OpenOptions,
+) -> MqResult<(bool, bool)> {
+    let (input, exclusive) = match opts.input {
+        InputMode::None => (false, false),
+        InputMode::Exclusive => (true, true),
+        InputMode::Shared => (true, !st.attrs.shareable),
+        InputMode::AsQueueDef => (
+            true,
+            st.attrs.def_input_open == DefaultInputOpen::Exclusive || !st.attrs.shareable,
+        ),
+    };
+    if input && (st.exclusive_input || (exclusive && st.open_input > 0)) {
+        return Err(MqError::new(
+            Reason::ObjectInUse,
+            format!(
+                "queue {name} is open for input by another handle and cannot be shared this way"
+            ),
+        ));
+    }
+    if input {
+        st.open_input += 1;
+        st.exclusive_input |= exclusive;
+    }
+    if opts.output {
+        st.open_output += 1;
+    }
+    Ok((input, exclusive))
 }

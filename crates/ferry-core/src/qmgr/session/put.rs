@@ -91,8 +91,7 @@ impl Session {
         mut msg: Message,
         opts: &PutOptions,
     ) -> MqResult<PutOutcome> {
-        let shared = self.qm.shared.clone();
-        let qm_max = shared.attrs.read().max_msg_length;
+        let qm_max = self.qm.shared.attrs.read().max_msg_length;
         let len = msg.counted_len();
         if len > qm_max {
             return Err(MqError::new(
@@ -103,45 +102,67 @@ impl Session {
             ));
         }
         if let Some(a) = alias {
-            let a = a.lock();
+            alias_defaults(&a.lock(), queue, &mut msg)?;
+        }
+        if let Some(r) = remote {
+            self.remote_defaults(r, &mut msg)?;
+        }
+        let (expires_at, warning) = self.resolve_descriptor(&mut msg, opts)?;
+        let uow = if opts.syncpoint {
+            Some(self.uow_slot()?)
+        } else {
+            None
+        };
+        let d = &msg.descriptor;
+        let (msg_id, correl_id, put_time) = (d.msg_id, d.correl_id, d.put_time);
+        let placed = queue.put_resolved(msg, expires_at, uow, self.qm.clock().now())?;
+        if let Some(pos) = placed.pos {
+            self.join_uow(queue.clone(), pos, UowKind::Put);
+        }
+        self.logged(placed.lsn, uow.is_some())?;
+        Ok(PutOutcome {
+            msg_id,
+            correl_id,
+            put_time,
+            persistence: placed.persistence,
+            priority: placed.priority,
+            warning,
+        })
+    }
+
+    /// A remote queue definition's inhibit flag and defaults, and the transmission header
+    /// that carries the message to its queue manager.
+    fn remote_defaults(&self, r: &RemoteDest, msg: &mut Message) -> MqResult<()> {
+        if let Some(def) = &r.definition {
+            let a = def.lock();
             if a.put_inhibited {
                 return Err(MqError::new(
                     Reason::PutInhibited,
-                    format!("puts are inhibited on alias queue for {}", queue.name),
+                    format!(
+                        "puts are inhibited on remote queue definition for {} at {}",
+                        r.queue, r.qmgr
+                    ),
                 ));
             }
-            if msg.descriptor.persistence == Persistence::AsQueueDef {
-                msg.descriptor.persistence = a.def_persistence;
-            }
-            if msg.descriptor.priority == Priority::AsQueueDef {
-                msg.descriptor.priority = Priority::Value(a.def_priority);
-            }
+            as_defaults(msg, a.def_persistence, a.def_priority);
         }
-        if let Some(r) = remote {
-            if let Some(def) = &r.definition {
-                let a = def.lock();
-                if a.put_inhibited {
-                    return Err(MqError::new(
-                        Reason::PutInhibited,
-                        format!(
-                            "puts are inhibited on remote queue definition for {} at {}",
-                            r.queue, r.qmgr
-                        ),
-                    ));
-                }
-                if msg.descriptor.persistence == Persistence::AsQueueDef {
-                    msg.descriptor.persistence = a.def_persistence;
-                }
-                if msg.descriptor.priority == Priority::AsQueueDef {
-                    msg.descriptor.priority = Priority::Value(a.def_priority);
-                }
-            }
-            msg.transmission = Some(Box::new(ferry_model::message::TransmissionHeader {
-                remote_queue: r.queue,
-                remote_qmgr: r.qmgr,
-                xmit_id: MsgId(shared.ids.next()),
-            }));
-        }
+        msg.transmission = Some(Box::new(ferry_model::message::TransmissionHeader {
+            remote_queue: r.queue,
+            remote_qmgr: r.qmgr,
+            xmit_id: MsgId(self.qm.shared.ids.next()),
+        }));
+        Ok(())
+    }
+
+    /// Fills in what the queue manager sets in a descriptor (reply-to resolution, ids, put
+    /// context, priority ceiling) and checks what it refuses. Returns the expiry deadline and a
+    /// warning, if any.
+    fn resolve_descriptor(
+        &self,
+        msg: &mut Message,
+        opts: &PutOptions,
+    ) -> MqResult<(u64, Option<Reason>)> {
+        let shared = &self.qm.shared;
         let d = &mut msg.descriptor;
         if opts.context != PutContext::SetAll {
             (d.reply_to_queue, d.reply_to_qmgr) =
@@ -176,44 +197,31 @@ impl Session {
         if opts.new_correl_id {
             d.correl_id = CorrelId(shared.ids.next());
         }
-        match opts.context {
+        self.set_context(d, opts.context);
+        d.backout_count = 0;
+        Ok((expires_at, warning))
+    }
+
+    /// The put's context fields as MQPMO's context options say.
+    fn set_context(&self, d: &mut ferry_model::message::MessageDescriptor, context: PutContext) {
+        match context {
             PutContext::Default => {
-                d.put_time = shared.clock.wall();
+                d.put_time = self.qm.clock().wall();
                 d.put_appl_name = self.app_name;
                 d.user_id = self.user_id;
             }
             PutContext::None => {
-                d.put_time = shared.clock.wall();
+                d.put_time = self.qm.clock().wall();
                 d.put_appl_name = ApplName::EMPTY;
                 d.user_id = UserId::EMPTY;
             }
             // The caller's identity; the origin is this application, now.
             PutContext::SetIdentity => {
-                d.put_time = shared.clock.wall();
+                d.put_time = self.qm.clock().wall();
                 d.put_appl_name = self.app_name;
             }
             PutContext::SetAll => {}
         }
-        d.backout_count = 0;
-        let uow = if opts.syncpoint {
-            Some(self.uow_slot()?)
-        } else {
-            None
-        };
-        let (msg_id, correl_id, put_time) = (d.msg_id, d.correl_id, d.put_time);
-        let placed = queue.put_resolved(msg, expires_at, uow, shared.clock.now())?;
-        if let Some(pos) = placed.pos {
-            self.join_uow(queue.clone(), pos, UowKind::Put);
-        }
-        self.logged(placed.lsn, uow.is_some())?;
-        Ok(PutOutcome {
-            msg_id,
-            correl_id,
-            put_time,
-            persistence: placed.persistence,
-            priority: placed.priority,
-            warning,
-        })
     }
 
     /// A persistent operation was logged at `lsn`: outside a unit of work it must be durable
@@ -236,6 +244,10 @@ impl Session {
 
     /// Records a message put or got inside the unit of work.
     pub(super) fn join_uow(&mut self, queue: Arc<Queue>, pos: Pos, kind: UowKind) {
+        debug_assert!(
+            self.uow_id.is_some(),
+            "a message joins an open unit of work"
+        );
         self.uow.push(UowEntry { queue, pos, kind });
         self.counters
             .uow_messages
@@ -253,4 +265,26 @@ impl Session {
         }
         Ok(*self.uow_id.get_or_insert_with(|| self.qm.new_uow_id()))
     }
+}
+
+/// "As queue definition" persistence and priority resolved from a definition's defaults.
+fn as_defaults(msg: &mut Message, persistence: Persistence, priority: u8) {
+    if msg.descriptor.persistence == Persistence::AsQueueDef {
+        msg.descriptor.persistence = persistence;
+    }
+    if msg.descriptor.priority == Priority::AsQueueDef {
+        msg.descriptor.priority = Priority::Value(priority);
+    }
+}
+
+/// An alias's inhibit flag and defaults.
+fn alias_defaults(a: &AliasQueueAttrs, queue: &Arc<Queue>, msg: &mut Message) -> MqResult<()> {
+    if a.put_inhibited {
+        return Err(MqError::new(
+            Reason::PutInhibited,
+            format!("puts are inhibited on alias queue for {}", queue.name),
+        ));
+    }
+    as_defaults(msg, a.def_persistence, a.def_priority);
+    Ok(())
 }
