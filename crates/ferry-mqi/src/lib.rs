@@ -12,6 +12,7 @@
 //! holds, and never lets a panic cross into the caller.
 
 #![allow(unsafe_code)]
+#![deny(unsafe_op_in_unsafe_fn)]
 
 pub mod api;
 pub mod bags;
