@@ -101,10 +101,14 @@ pub unsafe fn report(cc: *mut MQLONG, rc: *mut MQLONG, out: Outcome) {
         Err(Rc(c, r)) => (c, r),
     };
     if !cc.is_null() {
-        *cc = c;
+        // SAFETY: the caller passes `cc` as null or valid for an MQLONG write (this fn's
+        // contract: the MQI call's CompCode output), checked non-null just above.
+        unsafe { *cc = c };
     }
     if !rc.is_null() {
-        *rc = r as MQLONG;
+        // SAFETY: the caller passes `rc` as null or valid for an MQLONG write (this fn's
+        // contract: the MQI call's Reason output), checked non-null just above.
+        unsafe { *rc = r as MQLONG };
     }
 }
 
@@ -243,19 +247,46 @@ mod layout {
 
 const RC_KEY_REPOSITORY_ERROR: u32 = 2381;
 
+/// `len` bytes at `offset` into the caller's structure at `base` (a field of an MQCD or MQSCO,
+/// whose layouts `layout` gives).
+///
+/// # Safety
+/// `base` must point to a readable structure at least `offset + len` bytes long that stays
+/// unchanged for `'a`.
+unsafe fn field<'a>(base: *const u8, offset: usize, len: usize) -> &'a [u8] {
+    // SAFETY: the caller guarantees `offset + len` readable bytes at `base`, so `base + offset`
+    // stays inside that structure.
+    let start = unsafe { base.add(offset) };
+    // SAFETY: the caller guarantees `offset + len` readable bytes at `base`, so the `len` bytes
+    // from `start` (`base + offset`, just above) are readable and unchanged for `'a`.
+    unsafe { std::slice::from_raw_parts(start, len) }
+}
+
+/// The native-endian MQLONG at `offset` into the caller's structure at `base`.
+///
+/// # Safety
+/// As [`field`], for `offset + 4` bytes.
+unsafe fn long_at(base: *const u8, offset: usize) -> MQLONG {
+    // SAFETY: the caller guarantees `offset + 4` readable bytes at `base` (this fn's contract).
+    let b = unsafe { field(base, offset, 4) };
+    MQLONG::from_ne_bytes(b.try_into().unwrap_or_default())
+}
+
 /// The CA file an MQSCO's KeyRepository names (`None` when it is blank): the path as given,
 /// or with `.pem` added. Checked only when the connection asks for TLS.
 ///
 /// # Safety
-/// `sco` must point to an MQSCO (any version: KeyRepository is in version 1).
+/// `sco` must point to a readable MQSCO of any version (KeyRepository is in version 1, whose
+/// length, MQSCO_LENGTH_1, is 536 bytes).
 unsafe fn key_repository(sco: *const u8) -> Result<Option<std::path::PathBuf>, Rc> {
-    if std::slice::from_raw_parts(sco, 4) != b"SCO " {
+    // SAFETY: the caller guarantees an MQSCO at `sco`, at least 536 bytes (MQSCO_LENGTH_1): its
+    // StrucId is bytes 0..4.
+    if unsafe { field(sco, 0, 4) } != b"SCO " {
         return Err(Rc::failed(RC_KEY_REPOSITORY_ERROR));
     }
-    let path = text(std::slice::from_raw_parts(
-        sco.add(layout::SCO_KEY_REPOSITORY),
-        256,
-    ));
+    // SAFETY: the caller guarantees an MQSCO at `sco`, at least 536 bytes (MQSCO_LENGTH_1):
+    // KeyRepository is bytes 8..264 of every version.
+    let path = text(unsafe { field(sco, layout::SCO_KEY_REPOSITORY, 256) });
     Ok((!path.is_empty()).then(|| std::path::PathBuf::from(path)))
 }
 
@@ -271,30 +302,8 @@ fn pem_file(path: &str) -> Result<std::path::PathBuf, Rc> {
     Err(Rc::failed(RC_KEY_REPOSITORY_ERROR))
 }
 
-/// The endpoint a client channel definition (MQCD) names — its ConnectionName, `host(port)`
-/// (the first of a comma-separated list) — and, when it has an SSLCipherSpec, the TLS settings
-/// (CA from `key_repository`, else the MQSSLKEYR environment variable; the server's
-/// certificate name from SSLPeerName's CN).
-///
-/// # Safety
-/// `cd` must point to an MQCD of at least the version it declares.
-unsafe fn client_conn(
-    cd: *const u8,
-    key_repository: Option<std::path::PathBuf>,
-) -> Result<(String, Option<ferry_client::TlsOptions>), Rc> {
-    let version = i32::from_ne_bytes(
-        std::slice::from_raw_parts(cd.add(layout::CD_VERSION), 4)
-            .try_into()
-            .unwrap_or_default(),
-    );
-    if version < 2 {
-        // Version 1 has no ConnectionName.
-        return Err(Rc::failed(RC_Q_MGR_NOT_AVAILABLE));
-    }
-    let conname = text(std::slice::from_raw_parts(
-        cd.add(layout::CD_CONNECTION_NAME),
-        layout::CD_CONNECTION_NAME_LEN,
-    ));
+/// `host(port)` (port 1414 when none) from the first of a comma-separated ConnectionName list.
+fn first_host_port(conname: &str) -> Result<(String, String), Rc> {
     let first = conname
         .split(',')
         .next()
@@ -304,18 +313,74 @@ unsafe fn client_conn(
     if first.is_empty() {
         return Err(Rc::failed(RC_Q_MGR_NOT_AVAILABLE));
     }
-    let (host, port) = match first.split_once('(') {
+    Ok(match first.split_once('(') {
         Some((h, p)) => (
             h.trim().to_owned(),
             p.trim_end_matches(')').trim().to_owned(),
         ),
         None => (first.clone(), "1414".to_owned()),
-    };
+    })
+}
+
+/// The server certificate's name an MQCD's SSLPeerName asks for (its CN), if it has one.
+///
+/// # Safety
+/// `cd` must point to a readable MQCD of version 7 or later (SSLPeerNamePtr and
+/// SSLPeerNameLength end at byte 1732; MQCD_LENGTH_7 is 1792), whose SSLPeerNamePtr is null or
+/// points to SSLPeerNameLength readable bytes.
+unsafe fn ssl_peer_name(cd: *const u8) -> Option<String> {
+    // SAFETY: the caller guarantees a version-7+ MQCD at `cd`: SSLPeerNamePtr is the pointer at
+    // bytes 1720..1728, inside it.
+    let raw = unsafe { field(cd, layout::CD_SSL_PEER_NAME_PTR, size_of::<*const u8>()) };
+    // SAFETY: `raw` is a pointer's worth of readable bytes (just above); read unaligned, as
+    // nothing promises the byte pointer `cd` is aligned.
+    let peer_ptr = unsafe { std::ptr::read_unaligned(raw.as_ptr() as *const *const u8) };
+    // SAFETY: the caller guarantees a version-7+ MQCD at `cd` (at least 1792 bytes,
+    // MQCD_LENGTH_7): SSLPeerNameLength is the MQLONG at bytes 1728..1732, inside it.
+    let peer_len = unsafe { long_at(cd, layout::CD_SSL_PEER_NAME_LEN) };
+    if peer_ptr.is_null() || peer_len <= 0 {
+        return None;
+    }
+    // SAFETY: the caller guarantees SSLPeerNamePtr points to SSLPeerNameLength readable bytes
+    // (MQCD contract); checked non-null and positive just above.
+    let peer = unsafe { std::slice::from_raw_parts(peer_ptr, peer_len as usize) };
+    ferry_model::objects::ssl_peer_name(&String::from_utf8_lossy(peer))
+}
+
+/// The endpoint a client channel definition (MQCD) names — its ConnectionName, `host(port)`
+/// (the first of a comma-separated list) — and, when it has an SSLCipherSpec, the TLS settings
+/// (CA from `key_repository`, else the MQSSLKEYR environment variable; the server's
+/// certificate name from SSLPeerName's CN).
+///
+/// # Safety
+/// `cd` must point to a readable MQCD at least as long as the version it declares
+/// (MQCD_LENGTH_n), and its SSLPeerNamePtr (version 7+) be null or point to SSLPeerNameLength
+/// readable bytes.
+unsafe fn client_conn(
+    cd: *const u8,
+    key_repository: Option<std::path::PathBuf>,
+) -> Result<(String, Option<ferry_client::TlsOptions>), Rc> {
+    // SAFETY: the caller guarantees an MQCD at `cd`; Version is the MQLONG at bytes 20..24 of
+    // every version (MQCD_LENGTH_1 is 984).
+    let version = unsafe { long_at(cd, layout::CD_VERSION) };
+    if version < 2 {
+        // Version 1 has no ConnectionName.
+        return Err(Rc::failed(RC_Q_MGR_NOT_AVAILABLE));
+    }
+    // SAFETY: version >= 2, checked above, so the caller's MQCD is at least MQCD_LENGTH_2 (1312)
+    // bytes; ConnectionName is bytes 1024..1288.
+    let conname = text(unsafe {
+        field(
+            cd,
+            layout::CD_CONNECTION_NAME,
+            layout::CD_CONNECTION_NAME_LEN,
+        )
+    });
+    let (host, port) = first_host_port(&conname)?;
     let cipher = if version >= 7 {
-        text(std::slice::from_raw_parts(
-            cd.add(layout::CD_SSL_CIPHER_SPEC),
-            32,
-        ))
+        // SAFETY: version >= 7, checked just above, so the MQCD is at least MQCD_LENGTH_7 (1792)
+        // bytes; SSLCipherSpec is bytes 1688..1720.
+        text(unsafe { field(cd, layout::CD_SSL_CIPHER_SPEC, 32) })
     } else {
         String::new()
     };
@@ -327,20 +392,9 @@ unsafe fn client_conn(
         Some(p) => pem_file(&p.to_string_lossy())?,
         None => pem_file(&std::env::var("MQSSLKEYR").unwrap_or_default())?,
     };
-    let peer_ptr =
-        std::ptr::read_unaligned(cd.add(layout::CD_SSL_PEER_NAME_PTR) as *const *const u8);
-    let peer_len = i32::from_ne_bytes(
-        std::slice::from_raw_parts(cd.add(layout::CD_SSL_PEER_NAME_LEN), 4)
-            .try_into()
-            .unwrap_or_default(),
-    );
-    let server_name = if peer_ptr.is_null() || peer_len <= 0 {
-        None
-    } else {
-        let peer = String::from_utf8_lossy(std::slice::from_raw_parts(peer_ptr, peer_len as usize))
-            .into_owned();
-        ferry_model::objects::ssl_peer_name(&peer)
-    };
+    // SAFETY: a non-empty cipher was read only from a version-7+ MQCD (above), and the caller
+    // guarantees its SSLPeerNamePtr is null or holds SSLPeerNameLength bytes (this fn's contract).
+    let server_name = unsafe { ssl_peer_name(cd) };
     Ok((
         format!("tls://{host}:{port}"),
         Some(ferry_client::TlsOptions {
@@ -379,86 +433,129 @@ fn ferry_server_socket() -> &'static str {
     "ferry.sock"
 }
 
+/// A string an MQCSP points to, if it has one.
+///
+/// # Safety
+/// `p` must be null, or point to `len` readable bytes when `len` is positive.
+unsafe fn csp_field(p: *mut std::ffi::c_void, len: MQLONG) -> Option<String> {
+    if p.is_null() || len <= 0 {
+        return None;
+    }
+    // SAFETY: the caller guarantees `p` holds `len` bytes (this fn's contract); checked
+    // non-null and positive just above.
+    let b = unsafe { std::slice::from_raw_parts(p as *const u8, len as usize) };
+    Some(String::from_utf8_lossy(b).into_owned())
+}
+
+/// What an MQCNO asks of the connection: the client channel's endpoint (when it has an MQCD),
+/// and the TLS settings, credentials and application name it carries, into `opts` and `app`.
+///
+/// # Safety
+/// `c` must be the caller's MQCNO, whose pointers of the version it declares are each null or
+/// valid: ClientConnPtr (v2+) an MQCD as [`client_conn`] requires, SSLConfigPtr (v4+) an MQSCO
+/// as [`key_repository`] requires, SecurityParmsPtr (v5+) a readable MQCSP whose user and
+/// password pointers are null or hold their lengths in bytes.
+unsafe fn cno_settings(
+    c: &MQCNO,
+    opts: &mut ClientOptions,
+    app: &mut String,
+) -> Result<Option<String>, Rc> {
+    if &c.StrucId != b"CNO " || c.Version < 1 {
+        return Err(Rc::failed(RC_CNO_ERROR));
+    }
+    let mut client_channel = None;
+    if c.Version >= 2 && !c.ClientConnPtr.is_null() {
+        let key_repository = if c.Version >= 4 && !c.SSLConfigPtr.is_null() {
+            // SAFETY: SSLConfigPtr is in this version (4+) and non-null, both checked just above;
+            // the caller guarantees it points to an MQSCO (this fn's contract).
+            unsafe { key_repository(c.SSLConfigPtr as *const u8) }?
+        } else {
+            None
+        };
+        // SAFETY: ClientConnPtr is in this version (2+) and non-null, both checked above; the
+        // caller guarantees it points to an MQCD as `client_conn` requires (this fn's contract).
+        let (ep, tls) = unsafe { client_conn(c.ClientConnPtr as *const u8, key_repository) }?;
+        client_channel = Some(ep);
+        opts.tls = tls;
+    }
+    if c.Version >= 5 && !c.SecurityParmsPtr.is_null() {
+        // SAFETY: SecurityParmsPtr is in this version (5+) and non-null, both checked just above;
+        // the caller guarantees it points to a readable MQCSP (this fn's contract).
+        let csp = unsafe { &*c.SecurityParmsPtr };
+        if csp.AuthenticationType == 1 {
+            // SAFETY: the caller guarantees CSPUserIdPtr is null or holds CSPUserIdLength bytes
+            // (this fn's contract); `csp_field` checks for null and a non-positive length.
+            opts.user = unsafe { csp_field(csp.CSPUserIdPtr, csp.CSPUserIdLength) };
+            // SAFETY: the caller guarantees CSPPasswordPtr is null or holds CSPPasswordLength
+            // bytes (this fn's contract); `csp_field` checks for null and a non-positive length.
+            opts.password = unsafe { csp_field(csp.CSPPasswordPtr, csp.CSPPasswordLength) };
+        }
+    }
+    if c.Version >= 7 {
+        let a = text(&c.ApplName);
+        if !a.is_empty() {
+            *app = a;
+        }
+    }
+    Ok(client_channel)
+}
+
+/// Where a connection without a client channel definition goes: [`endpoint`] for the
+/// library's binding, or — as MQ's server library does on a machine without that queue
+/// manager: with no local one to bind to and an MQSERVER set (and no local binding demanded) —
+/// as a client.
+fn endpoint_or_client(mode: Mode, cno_options: MQLONG, qmgr: &str) -> Result<String, Rc> {
+    endpoint(binding(mode, cno_options), qmgr).or_else(|rc| {
+        let local_only =
+            cno_options & CNO_LOCAL_BINDING != 0 || connect_type().as_deref() == Some("LOCAL");
+        if mode == Mode::Local
+            && !local_only
+            && (rc.1 == RC_Q_MGR_NOT_AVAILABLE || (qmgr.is_empty() && rc.1 == RC_Q_MGR_NAME_ERROR))
+            && std::env::var_os("MQSERVER").is_some()
+        {
+            endpoint(Mode::Client, qmgr)
+        } else {
+            Err(rc)
+        }
+    })
+}
+
 /// MQCONNX.
 ///
 /// # Safety
-/// `name` must be null or point to 48 readable bytes; `cno` null or a valid MQCNO of the
-/// version it declares; `hconn` valid for a write.
+/// `name` must be null or point to 48 readable bytes (an MQCHAR48); `cno` null or a readable
+/// MQCNO of the version it declares, its pointers as [`cno_settings`] requires; `hconn` null or
+/// valid for an MQLONG write.
 pub unsafe fn connx(mode: Mode, name: *const u8, cno: *const MQCNO, hconn: *mut MQLONG) -> Outcome {
     if hconn.is_null() {
         return Err(Rc::failed(RC_HCONN_ERROR));
     }
-    *hconn = HCONN_UNUSABLE;
+    // SAFETY: the caller passes `hconn` valid for an MQLONG write (MQI contract), checked
+    // non-null just above.
+    unsafe { *hconn = HCONN_UNUSABLE };
     let qmgr = if name.is_null() {
         String::new()
     } else {
-        text(std::slice::from_raw_parts(name, 48))
+        // SAFETY: the caller passes `name` as null or an MQCHAR48, 48 readable bytes (MQI
+        // contract); checked non-null just above.
+        text(unsafe { std::slice::from_raw_parts(name, 48) })
     };
     let mut opts = ClientOptions::default();
     let mut app = program_name();
     let mut client_channel: Option<String> = None;
+    let mut cno_options = 0;
     if !cno.is_null() {
-        let c = &*cno;
-        if &c.StrucId != b"CNO " || c.Version < 1 {
-            return Err(Rc::failed(RC_CNO_ERROR));
-        }
-        if c.Version >= 2 && !c.ClientConnPtr.is_null() {
-            let key_repository = if c.Version >= 4 && !c.SSLConfigPtr.is_null() {
-                key_repository(c.SSLConfigPtr as *const u8)?
-            } else {
-                None
-            };
-            let (ep, tls) = client_conn(c.ClientConnPtr as *const u8, key_repository)?;
-            client_channel = Some(ep);
-            opts.tls = tls;
-        }
-        if c.Version >= 5 && !c.SecurityParmsPtr.is_null() {
-            let csp = &*c.SecurityParmsPtr;
-            if csp.AuthenticationType == 1 {
-                let field = |p: *mut std::ffi::c_void, len: MQLONG| {
-                    if p.is_null() || len <= 0 {
-                        None
-                    } else {
-                        Some(
-                            String::from_utf8_lossy(std::slice::from_raw_parts(
-                                p as *const u8,
-                                len as usize,
-                            ))
-                            .into_owned(),
-                        )
-                    }
-                };
-                opts.user = field(csp.CSPUserIdPtr, csp.CSPUserIdLength);
-                opts.password = field(csp.CSPPasswordPtr, csp.CSPPasswordLength);
-            }
-        }
-        if c.Version >= 7 {
-            let a = text(&c.ApplName);
-            if !a.is_empty() {
-                app = a;
-            }
-        }
+        // SAFETY: the caller passes `cno` as null or a readable MQCNO (MQI contract), checked
+        // non-null just above; no field past the version it declares is read.
+        let c = unsafe { &*cno };
+        // SAFETY: `c` is the caller's MQCNO, whose pointers the caller guarantees null or valid
+        // as `cno_settings` requires (this fn's contract).
+        client_channel = unsafe { cno_settings(c, &mut opts, &mut app) }?;
+        cno_options = c.Options;
     }
-    let cno_options = if cno.is_null() { 0 } else { (*cno).Options };
     let ep = match client_channel {
         Some(ep) => ep,
-        None => endpoint(binding(mode, cno_options), &qmgr).or_else(|rc| {
-            // As MQ's server library does on a machine without that queue manager: with no
-            // local one to bind to and an MQSERVER set (and no local binding demanded), connect
-            // as a client.
-            let local_only =
-                cno_options & CNO_LOCAL_BINDING != 0 || connect_type().as_deref() == Some("LOCAL");
-            if mode == Mode::Local
-                && !local_only
-                && (rc.1 == RC_Q_MGR_NOT_AVAILABLE
-                    || (qmgr.is_empty() && rc.1 == RC_Q_MGR_NAME_ERROR))
-                && std::env::var_os("MQSERVER").is_some()
-            {
-                endpoint(Mode::Client, &qmgr)
-            } else {
-                Err(rc)
-            }
-        })?,
+        None => endpoint_or_client(mode, cno_options, &qmgr)?,
     };
     let connection = Connection::connect_with(&ep, &app, &opts).map_err(|e| {
         let rc = Rc::from(e);
@@ -477,26 +574,30 @@ pub unsafe fn connx(mode: Mode, name: *const u8, cno: *const MQCNO, hconn: *mut 
         .lock()
         .unwrap_or_else(|p| p.into_inner())
         .insert(id, Arc::new(Mutex::new(Conn { conn: connection })));
-    *hconn = id;
+    // SAFETY: `hconn` is the caller's MQLONG, valid for a write (MQI contract), checked non-null
+    // at the top.
+    unsafe { *hconn = id };
     Ok(None)
 }
 
 /// MQDISC.
 ///
 /// # Safety
-/// `hconn` must be valid for reads and writes.
+/// `hconn` must be null or valid for an MQLONG read and write.
 pub unsafe fn disc(hconn: *mut MQLONG) -> Outcome {
     if hconn.is_null() {
         return Err(Rc::failed(RC_HCONN_ERROR));
     }
-    let removed = CONNS
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .remove(&*hconn);
+    // SAFETY: the caller passes `hconn` valid for an MQLONG read and write (MQI contract),
+    // checked non-null just above.
+    let h = unsafe { *hconn };
+    let removed = CONNS.lock().unwrap_or_else(|p| p.into_inner()).remove(&h);
     let Some(c) = removed else {
         return Err(Rc::failed(RC_HCONN_ERROR));
     };
-    *hconn = HCONN_UNUSABLE;
+    // SAFETY: `hconn` is the caller's MQLONG, valid for a write (MQI contract), checked non-null
+    // at the top.
+    unsafe { *hconn = HCONN_UNUSABLE };
     // Another thread may still hold it for a call in progress; wait for that to end.
     let c = match Arc::try_unwrap(c) {
         Ok(m) => m.into_inner().unwrap_or_else(|p| p.into_inner()),
@@ -570,20 +671,9 @@ fn object_of(od: &MQOD) -> Result<ObjectDescriptor, Rc> {
     }
 }
 
-/// MQOPEN.
-///
-/// # Safety
-/// `od` must point to an MQOD of the version it declares; `hobj` valid for a write.
-pub unsafe fn open(hconn: MQLONG, od: *mut MQOD, options: MQLONG, hobj: *mut MQLONG) -> Outcome {
-    if hobj.is_null() {
-        return Err(Rc::failed(RC_HOBJ_ERROR));
-    }
-    *hobj = HOBJ_UNUSABLE;
-    if od.is_null() {
-        return Err(Rc::failed(RC_OD_ERROR));
-    }
-    let d = &mut *od;
-    let object = object_of(d)?;
+/// The open options MQOPEN's `options` ask for; MQRC_OPTIONS_ERROR for an unknown or
+/// contradictory set.
+fn open_options(options: MQLONG) -> Result<OpenOptions, Rc> {
     if options & !OO_ACCEPTED != 0 {
         return Err(Rc::failed(RC_OPTIONS_ERROR));
     }
@@ -594,7 +684,7 @@ pub unsafe fn open(hconn: MQLONG, od: *mut MQOD, options: MQLONG, hobj: *mut MQL
     if inputs > 1 || (options & OO_READ_AHEAD != 0 && options & OO_NO_READ_AHEAD != 0) {
         return Err(Rc::failed(RC_OPTIONS_ERROR));
     }
-    let opts = OpenOptions {
+    Ok(OpenOptions {
         input: if options & OO_INPUT_EXCLUSIVE != 0 {
             InputMode::Exclusive
         } else if options & OO_INPUT_SHARED != 0 {
@@ -618,7 +708,29 @@ pub unsafe fn open(hconn: MQLONG, od: *mut MQOD, options: MQLONG, hobj: *mut MQL
         fail_if_quiescing: options & OO_FAIL_IF_QUIESCING != 0,
         set_identity_context: options & OO_SET_IDENTITY_CONTEXT != 0,
         set_all_context: options & OO_SET_ALL_CONTEXT != 0,
-    };
+    })
+}
+
+/// MQOPEN.
+///
+/// # Safety
+/// `od` must be null or point to a readable and writable MQOD of the version it declares;
+/// `hobj` null or valid for an MQLONG write.
+pub unsafe fn open(hconn: MQLONG, od: *mut MQOD, options: MQLONG, hobj: *mut MQLONG) -> Outcome {
+    if hobj.is_null() {
+        return Err(Rc::failed(RC_HOBJ_ERROR));
+    }
+    // SAFETY: the caller passes `hobj` valid for an MQLONG write (MQI contract), checked
+    // non-null just above.
+    unsafe { *hobj = HOBJ_UNUSABLE };
+    if od.is_null() {
+        return Err(Rc::failed(RC_OD_ERROR));
+    }
+    // SAFETY: the caller passes `od` as a readable and writable MQOD (MQI contract), checked
+    // non-null just above; fields past its declared version (ResolvedQName, v3) are not touched.
+    let d = unsafe { &mut *od };
+    let object = object_of(d)?;
+    let opts = open_options(options)?;
     let version = d.Version;
     let (h, resolved, qmgr) = with_conn(hconn, |c| {
         let h = c.open(&object, opts).map_err(Rc::from)?;
@@ -638,14 +750,16 @@ pub unsafe fn open(hconn: MQLONG, od: *mut MQOD, options: MQLONG, hobj: *mut MQL
         put_text(&mut d.ResolvedQName, &resolved);
         put_text(&mut d.ResolvedQMgrName, &qmgr);
     }
-    *hobj = h.0 as MQLONG;
+    // SAFETY: `hobj` is the caller's MQLONG, valid for a write (MQI contract), checked non-null
+    // at the top.
+    unsafe { *hobj = h.0 as MQLONG };
     Ok(None)
 }
 
 /// MQCLOSE.
 ///
 /// # Safety
-/// `hobj` must be valid for reads and writes.
+/// `hobj` must be null or valid for an MQLONG read and write.
 pub unsafe fn close(hconn: MQLONG, hobj: *mut MQLONG, options: MQLONG) -> Outcome {
     if hobj.is_null() {
         return Err(Rc::failed(RC_HOBJ_ERROR));
@@ -656,9 +770,13 @@ pub unsafe fn close(hconn: MQLONG, hobj: *mut MQLONG, options: MQLONG) -> Outcom
         2 => CloseOptions::DeletePurge,
         _ => return Err(Rc::failed(RC_OPTIONS_ERROR)),
     };
-    let h = Hobj(*hobj as u32);
+    // SAFETY: the caller passes `hobj` valid for an MQLONG read and write (MQI contract),
+    // checked non-null at the top.
+    let h = Hobj(unsafe { *hobj } as u32);
     with_conn(hconn, |c| c.close(h, opts).map_err(Rc::from))?;
-    *hobj = HOBJ_UNUSABLE;
+    // SAFETY: `hobj` is the caller's MQLONG, valid for a write (MQI contract), checked non-null
+    // at the top.
+    unsafe { *hobj = HOBJ_UNUSABLE };
     Ok(None)
 }
 
@@ -859,7 +977,12 @@ fn put_output(md: &mut MQMD, out: &ferry_client::PutOutcome, context: PutContext
     );
 }
 
-/// MQPUT / MQPUT1 shared part.
+/// MQPUT / MQPUT1 shared part: the message and the put options, from the caller's MQMD, MQPMO
+/// and buffer, each checked (null, structure id and version, lengths) first.
+///
+/// # Safety
+/// `md` and `pmo` must each be null or point to a readable MQMD / MQPMO of the version it
+/// declares; `buf` null or valid for `len` readable bytes.
 unsafe fn put_common(
     md: *mut MQMD,
     pmo: *mut MQPMO,
@@ -878,15 +1001,20 @@ unsafe fn put_common(
     if buf.is_null() && len > 0 {
         return Err(Rc::failed(RC_BUFFER_ERROR));
     }
-    check_md(&*md)?;
-    let opts = put_options(&*pmo)?;
+    // SAFETY: the caller passes `md` as a readable MQMD (MQI contract), checked non-null above.
+    let md = unsafe { &*md };
+    // SAFETY: the caller passes `pmo` as a readable MQPMO (MQI contract), checked non-null above.
+    let p = unsafe { &*pmo };
+    check_md(md)?;
+    let opts = put_options(p)?;
     let body = if len == 0 {
         &[][..]
     } else {
-        std::slice::from_raw_parts(buf, len as usize)
+        // SAFETY: the caller passes `buf` holding `len` readable bytes (MQI contract); `len` is
+        // positive here (checked non-negative above, and not 0), so `buf` was checked non-null.
+        unsafe { std::slice::from_raw_parts(buf, len as usize) }
     };
-    let mut msg = message_of(&*md, body)?;
-    let p = &*pmo;
+    let mut msg = message_of(md, body)?;
     if p.Version >= 3 {
         if let Some(props) = crate::props::properties_of(p.OriginalMsgHandle)? {
             msg.properties = props;
@@ -898,7 +1026,8 @@ unsafe fn put_common(
 /// MQPUT.
 ///
 /// # Safety
-/// `md`, `pmo` must point to valid structures; `buf` to `len` readable bytes.
+/// `md` and `pmo` must each be null or point to a readable and writable MQMD / MQPMO of the
+/// version it declares; `buf` null or valid for `len` readable bytes.
 pub unsafe fn put(
     hconn: MQLONG,
     hobj: MQLONG,
@@ -907,7 +1036,9 @@ pub unsafe fn put(
     len: MQLONG,
     buf: *const u8,
 ) -> Outcome {
-    let (msg, opts) = put_common(md, pmo, len, buf)?;
+    // SAFETY: the caller passes `md`, `pmo` and `buf` as `put_common` requires (this fn's
+    // contract); it checks each for null.
+    let (msg, opts) = unsafe { put_common(md, pmo, len, buf) }?;
     let app = program_name();
     let (out, qmgr, resolved) = with_conn(hconn, |c| {
         let h = Hobj(hobj as u32);
@@ -921,8 +1052,12 @@ pub unsafe fn put(
         let resolved = c.queue_name(h).map(|n| n.to_string()).unwrap_or_default();
         Ok((out, c.queue_manager_name().to_string(), resolved))
     })?;
-    put_output(&mut *md, &out, opts.context, &app);
-    let p = &mut *pmo;
+    // SAFETY: the caller passes `md` as a writable MQMD (MQI contract); non-null, as
+    // `put_common` returned Ok (it fails with MQRC_MD_ERROR on a null one).
+    put_output(unsafe { &mut *md }, &out, opts.context, &app);
+    // SAFETY: the caller passes `pmo` as a writable MQPMO (MQI contract); non-null, as
+    // `put_common` returned Ok (it fails with MQRC_PMO_ERROR on a null one).
+    let p = unsafe { &mut *pmo };
     put_text(&mut p.ResolvedQName, &resolved);
     put_text(&mut p.ResolvedQMgrName, &qmgr);
     Ok(out.warning.map(|w| w.code()))
@@ -931,7 +1066,7 @@ pub unsafe fn put(
 /// MQPUT1.
 ///
 /// # Safety
-/// As [`put`], and `od` must point to a valid MQOD.
+/// As [`put`], and `od` must be null or point to a readable MQOD of the version it declares.
 pub unsafe fn put1(
     hconn: MQLONG,
     od: *mut MQOD,
@@ -943,16 +1078,25 @@ pub unsafe fn put1(
     if od.is_null() {
         return Err(Rc::failed(RC_OD_ERROR));
     }
-    let object = object_of(&*od)?;
-    let (msg, opts) = put_common(md, pmo, len, buf)?;
+    // SAFETY: the caller passes `od` as a readable MQOD (MQI contract), checked non-null just
+    // above.
+    let od = unsafe { &*od };
+    let object = object_of(od)?;
+    // SAFETY: the caller passes `md`, `pmo` and `buf` as `put_common` requires (this fn's
+    // contract); it checks each for null.
+    let (msg, opts) = unsafe { put_common(md, pmo, len, buf) }?;
     let app = program_name();
     let (out, qmgr) = with_conn(hconn, |c| {
         let out = c.put1_to(&object, msg, &opts).map_err(Rc::from)?;
         Ok((out, c.queue_manager_name().to_string()))
     })?;
-    put_output(&mut *md, &out, opts.context, &app);
-    let p = &mut *pmo;
-    put_text(&mut p.ResolvedQName, &text(&(*od).ObjectName));
+    // SAFETY: the caller passes `md` as a writable MQMD (MQI contract); non-null, as
+    // `put_common` returned Ok (it fails with MQRC_MD_ERROR on a null one).
+    put_output(unsafe { &mut *md }, &out, opts.context, &app);
+    // SAFETY: the caller passes `pmo` as a writable MQPMO (MQI contract); non-null, as
+    // `put_common` returned Ok (it fails with MQRC_PMO_ERROR on a null one).
+    let p = unsafe { &mut *pmo };
+    put_text(&mut p.ResolvedQName, &text(&od.ObjectName));
     put_text(&mut p.ResolvedQMgrName, &qmgr);
     Ok(out.warning.map(|w| w.code()))
 }
@@ -1087,11 +1231,50 @@ fn get_output(md: &mut MQMD, m: &Message) {
     }
 }
 
+/// MQGET's outputs for a message got: its body (up to `len` bytes) into `buf`, its length,
+/// the descriptor, MQGMO v3 ReturnedLength and the v4 message handle's properties.
+///
+/// # Safety
+/// `md`, `gmo` and `data_len` must be non-null and valid as [`get`] requires; `buf` valid for
+/// `len` writable bytes, and non-null if `len` is positive.
+unsafe fn get_outputs(
+    got: ferry_client::Got,
+    md: *mut MQMD,
+    gmo: *mut MQGMO,
+    len: MQLONG,
+    buf: *mut u8,
+    data_len: *mut MQLONG,
+) -> Outcome {
+    let n = got.message.body.len().min(len as usize);
+    if n > 0 {
+        // SAFETY: `n <= len` and `n > 0`, so `len` is positive and the caller guarantees `buf`
+        // non-null and valid for `len` writable bytes; the body is our own memory, disjoint
+        // from the caller's buffer.
+        unsafe { std::ptr::copy_nonoverlapping(got.message.body.as_ptr(), buf, n) };
+    }
+    // SAFETY: the caller guarantees `data_len` non-null and valid for an MQLONG write.
+    unsafe { *data_len = got.data_length as MQLONG };
+    // SAFETY: the caller guarantees `md` non-null and a writable MQMD; `get_output` touches
+    // version-2 fields only when Version says 2.
+    get_output(unsafe { &mut *md }, &got.message);
+    // SAFETY: the caller guarantees `gmo` non-null and a writable MQGMO; the v3 and v4 fields
+    // are touched only when Version says so, just below.
+    let gm = unsafe { &mut *gmo };
+    if gm.Version >= 3 {
+        gm.ReturnedLength = n as MQLONG;
+    }
+    if gm.Version >= 4 {
+        crate::props::fill(gm.MsgHandle, &got.message.properties)?;
+    }
+    Ok(got.warning.map(|w| w.code()))
+}
+
 /// MQGET.
 ///
 /// # Safety
-/// `md`, `gmo` must point to valid structures; `buf` to `len` writable bytes;
-/// `data_len` valid for a write.
+/// `md` and `gmo` must each be null or point to a readable and writable MQMD / MQGMO of the
+/// version it declares; `buf` null or valid for `len` writable bytes; `data_len` null or valid
+/// for an MQLONG write.
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn get(
     hconn: MQLONG,
@@ -1117,29 +1300,23 @@ pub unsafe fn get(
     if buf.is_null() && len > 0 {
         return Err(Rc::failed(RC_BUFFER_ERROR));
     }
-    check_md(&*md)?;
-    let opts = get_options(&*gmo, &*md, len)?;
+    // SAFETY: the caller passes `md` as a readable MQMD (MQI contract), checked non-null above.
+    let d = unsafe { &*md };
+    // SAFETY: the caller passes `gmo` as a readable MQGMO (MQI contract), checked non-null above.
+    let gm = unsafe { &*gmo };
+    check_md(d)?;
+    let opts = get_options(gm, d, len)?;
     let got = with_conn(hconn, |c| Ok(c.get(Hobj(hobj as u32), &opts)))?;
     match got {
-        Ok(g) => {
-            let n = g.message.body.len().min(len as usize);
-            if n > 0 {
-                std::ptr::copy_nonoverlapping(g.message.body.as_ptr(), buf, n);
-            }
-            *data_len = g.data_length as MQLONG;
-            get_output(&mut *md, &g.message);
-            let gm = &mut *gmo;
-            if gm.Version >= 3 {
-                gm.ReturnedLength = n as MQLONG;
-            }
-            if gm.Version >= 4 {
-                crate::props::fill(gm.MsgHandle, &g.message.properties)?;
-            }
-            Ok(g.warning.map(|w| w.code()))
-        }
+        // SAFETY: `md`, `gmo` and `data_len` are the caller's, valid (MQI contract) and checked
+        // non-null above; `buf` holds `len` bytes, `len` checked non-negative and `buf`
+        // non-null when it is positive.
+        Ok(g) => unsafe { get_outputs(g, md, gmo, len, buf, data_len) },
         Err(e) => {
             if e.reason == Reason::TruncatedMsgFailed {
-                *data_len = e.data_length as MQLONG;
+                // SAFETY: the caller passes `data_len` valid for an MQLONG write (MQI
+                // contract), checked non-null above.
+                unsafe { *data_len = e.data_length as MQLONG };
             }
             if e.reason == Reason::HobjError {
                 return Err(Rc::failed(RC_HOBJ_ERROR));
@@ -1171,10 +1348,26 @@ fn char_len(s: Selector) -> usize {
     }
 }
 
+/// The caller's array of `count` MQLONGs at `p` (empty when `count` is not positive, whatever
+/// `p` is).
+///
+/// # Safety
+/// When `count` is positive, `p` must be non-null and valid for `count` readable MQLONGs,
+/// unchanged for `'a`.
+unsafe fn mqlongs<'a>(p: *const MQLONG, count: MQLONG) -> &'a [MQLONG] {
+    if count <= 0 {
+        return &[];
+    }
+    // SAFETY: `count` is positive, checked just above, so the caller guarantees `p` non-null
+    // and holding `count` readable MQLONGs.
+    unsafe { std::slice::from_raw_parts(p, count as usize) }
+}
+
 /// MQINQ.
 ///
 /// # Safety
-/// Arrays must hold the counts given.
+/// `sels` must be null or hold `sel_count` readable MQLONGs; `ints` null or hold `int_count`
+/// writable MQLONGs; `chars` null or hold `char_len_total` writable bytes.
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn inq(
     hconn: MQLONG,
@@ -1195,7 +1388,9 @@ pub unsafe fn inq(
     if char_len_total < 0 {
         return Err(Rc::failed(RC_CHAR_ATTR_LENGTH_ERROR));
     }
-    let codes = std::slice::from_raw_parts(sels, sel_count as usize);
+    // SAFETY: the caller passes `sels` holding `sel_count` MQLONGs (MQI contract); `sel_count`
+    // checked non-negative and `sels` non-null when it is positive, above.
+    let codes = unsafe { mqlongs(sels, sel_count) };
     let selectors = codes
         .iter()
         .map(|c| Selector::from_code(*c).ok_or(Rc::failed(RC_SELECTOR_ERROR)))
@@ -1209,7 +1404,12 @@ pub unsafe fn inq(
         match v {
             AttrValue::Int(i) => {
                 if ni < int_count as usize && !ints.is_null() {
-                    *ints.add(ni) = i as MQLONG;
+                    // SAFETY: the caller passes `ints` holding `int_count` MQLONGs (MQI
+                    // contract); `ni < int_count` and `ints` non-null, checked just above.
+                    let slot = unsafe { ints.add(ni) };
+                    // SAFETY: `slot` is the `ni`th of the caller's `int_count` MQLONGs (just
+                    // above), valid for a write (MQI contract).
+                    unsafe { *slot = i as MQLONG };
                 } else {
                     warning = Some(RC_INT_ATTR_COUNT_TOO_SMALL);
                 }
@@ -1218,10 +1418,14 @@ pub unsafe fn inq(
             AttrValue::Str(text_value) => {
                 let l = char_len(*s);
                 if nc + l <= char_len_total as usize && !chars.is_null() {
-                    put_text(
-                        std::slice::from_raw_parts_mut(chars.add(nc), l),
-                        &text_value,
-                    );
+                    // SAFETY: the caller passes `chars` holding `char_len_total` bytes (MQI
+                    // contract; checked non-negative above); `nc + l` is within it and
+                    // `chars` non-null, both checked just above.
+                    let start = unsafe { chars.add(nc) };
+                    // SAFETY: the `l` bytes from `start` (`chars + nc`, just above) end within
+                    // the caller's `char_len_total` writable bytes (`nc + l` checked above).
+                    let field = unsafe { std::slice::from_raw_parts_mut(start, l) };
+                    put_text(field, &text_value);
                 } else {
                     warning = Some(RC_CHAR_ATTRS_TOO_SHORT);
                 }
@@ -1235,7 +1439,8 @@ pub unsafe fn inq(
 /// MQSET (integer attributes).
 ///
 /// # Safety
-/// Arrays must hold the counts given.
+/// `sels` must be null or hold `sel_count` readable MQLONGs; `ints` null or hold `int_count`
+/// readable MQLONGs.
 pub unsafe fn set(
     hconn: MQLONG,
     hobj: MQLONG,
@@ -1247,7 +1452,9 @@ pub unsafe fn set(
     if sel_count < 0 || (sel_count > 0 && sels.is_null()) {
         return Err(Rc::failed(RC_SELECTOR_COUNT_ERROR));
     }
-    let codes = std::slice::from_raw_parts(sels, sel_count as usize);
+    // SAFETY: the caller passes `sels` holding `sel_count` MQLONGs (MQI contract); `sel_count`
+    // checked non-negative and `sels` non-null when it is positive, above.
+    let codes = unsafe { mqlongs(sels, sel_count) };
     let mut values = Vec::new();
     for (ni, c) in codes.iter().enumerate() {
         let s = Selector::from_code(*c).ok_or(Rc::failed(RC_SELECTOR_ERROR))?;
@@ -1257,7 +1464,13 @@ pub unsafe fn set(
         if ni >= int_count.max(0) as usize || ints.is_null() {
             return Err(Rc::failed(RC_INT_ATTR_COUNT_ERROR));
         }
-        values.push((s, AttrValue::Int(*ints.add(ni) as i64)));
+        // SAFETY: the caller passes `ints` holding `int_count` MQLONGs (MQI contract); `ni` is
+        // below `int_count` and `ints` non-null, both checked just above.
+        let slot = unsafe { ints.add(ni) };
+        // SAFETY: `slot` is the `ni`th of the caller's `int_count` MQLONGs (just above), valid
+        // for a read (MQI contract).
+        let value = unsafe { *slot };
+        values.push((s, AttrValue::Int(value as i64)));
     }
     with_conn(hconn, |c| {
         c.set(Hobj(hobj as u32), &values)
@@ -1269,16 +1482,21 @@ pub unsafe fn set(
 /// MQSTAT (MQSTAT_TYPE_ASYNC_ERROR).
 ///
 /// # Safety
-/// `sts` must point to a valid MQSTS of the version it declares.
+/// `sts` must be null or point to a readable and writable MQSTS of the version it declares.
 pub unsafe fn stat(hconn: MQLONG, kind: MQLONG, sts: *mut MQSTS) -> Outcome {
-    if sts.is_null() || &(*sts).StrucId != b"STAT" || !(1..=2).contains(&(*sts).Version) {
+    if sts.is_null() {
+        return Err(Rc::failed(RC_STS_ERROR));
+    }
+    // SAFETY: the caller passes `sts` as a readable and writable MQSTS (MQI contract), checked
+    // non-null just above; only version-1 fields are touched.
+    let s = unsafe { &mut *sts };
+    if &s.StrucId != b"STAT" || !(1..=2).contains(&s.Version) {
         return Err(Rc::failed(RC_STS_ERROR));
     }
     if kind != 0 {
         return Err(Rc::failed(RC_FUNCTION_NOT_SUPPORTED));
     }
     let status = with_conn(hconn, |c| c.async_put_status().map_err(Rc::from))?;
-    let s = &mut *sts;
     s.PutSuccessCount = status.succeeded as MQLONG;
     s.PutWarningCount = status.warned as MQLONG;
     s.PutFailureCount = status.failed as MQLONG;

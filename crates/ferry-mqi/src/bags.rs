@@ -230,12 +230,14 @@ fn with_bag<T>(hbag: MQLONG, f: impl FnOnce(&mut Bag) -> Result<T, Rc>) -> Resul
 /// mqCreateBag.
 ///
 /// # Safety
-/// `hbag` null or valid for a write.
+/// `hbag` must be null or valid for an MQLONG write.
 pub unsafe fn create(options: MQLONG, hbag: *mut MQLONG) -> Outcome {
     if hbag.is_null() {
         return Err(Rc::failed(RC_HBAG_ERROR));
     }
-    *hbag = MQHB_UNUSABLE_HBAG;
+    // SAFETY: the caller passes `hbag` valid for an MQLONG write (MQAI contract), checked
+    // non-null just above.
+    unsafe { *hbag = MQHB_UNUSABLE_HBAG };
     // Only this library creates system bags (none yet); callers may not ask for one.
     if options & !MQCBO_ALL != 0 || options & MQCBO_SYSTEM_BAG != 0 {
         return Err(Rc::failed(RC_OPTIONS_ERROR));
@@ -256,26 +258,33 @@ pub unsafe fn create(options: MQLONG, hbag: *mut MQLONG) -> Outcome {
         (MQIASY_BAG_OPTIONS, Value::Integer(options)),
     ];
     bags.bags.insert(handle, Bag { options, items });
-    *hbag = handle;
+    // SAFETY: `hbag` is the caller's MQLONG, valid for a write (MQAI contract), checked
+    // non-null at the top.
+    unsafe { *hbag = handle };
     Ok(None)
 }
 
 /// mqDeleteBag.
 ///
 /// # Safety
-/// `hbag` null or valid for a read and a write.
+/// `hbag` must be null or valid for an MQLONG read and write.
 pub unsafe fn delete(hbag: *mut MQLONG) -> Outcome {
     if hbag.is_null() {
         return Err(Rc::failed(RC_HBAG_ERROR));
     }
+    // SAFETY: the caller passes `hbag` valid for an MQLONG read and write (MQAI contract),
+    // checked non-null just above.
+    let h = unsafe { *hbag };
     let mut bags = BAGS.lock().unwrap_or_else(|e| e.into_inner());
-    match bags.bags.get(&*hbag) {
+    match bags.bags.get(&h) {
         None => return Err(Rc::failed(RC_HBAG_ERROR)),
         Some(b) if b.is_system() => return Err(Rc::failed(RC_SYSTEM_BAG_NOT_DELETABLE)),
         Some(_) => {}
     }
-    bags.bags.remove(&*hbag);
-    *hbag = MQHB_UNUSABLE_HBAG;
+    bags.bags.remove(&h);
+    // SAFETY: `hbag` is the caller's MQLONG, valid for a write (MQAI contract), checked
+    // non-null at the top.
+    unsafe { *hbag = MQHB_UNUSABLE_HBAG };
     Ok(None)
 }
 
@@ -303,13 +312,15 @@ pub fn truncate(hbag: MQLONG, count: MQLONG) -> Outcome {
 /// mqCountItems.
 ///
 /// # Safety
-/// `count` null or valid for a write.
+/// `count` must be null or valid for an MQLONG write.
 pub unsafe fn count(hbag: MQLONG, selector: MQLONG, count: *mut MQLONG) -> Outcome {
     if count.is_null() {
         return Err(Rc::failed(RC_ITEM_COUNT_ERROR));
     }
     let n = with_bag(hbag, |b| b.matching(selector).map(|v| v.len()))?;
-    *count = n as MQLONG;
+    // SAFETY: the caller passes `count` valid for an MQLONG write (MQAI contract), checked
+    // non-null at the top.
+    unsafe { *count = n as MQLONG };
     Ok(None)
 }
 
@@ -345,7 +356,8 @@ pub fn delete_item(hbag: MQLONG, selector: MQLONG, index: MQLONG) -> Outcome {
 /// MQBL_NULL_TERMINATED.
 ///
 /// # Safety
-/// `buf` valid for `len` bytes, or a null-terminated string.
+/// `buf` must be null, or valid for `len` readable bytes, or (for MQBL_NULL_TERMINATED) point
+/// to a null-terminated string.
 unsafe fn argument(len: MQLONG, buf: *const u8) -> Result<Vec<u8>, Rc> {
     if len < MQBL_NULL_TERMINATED {
         return Err(Rc::failed(RC_BUFFER_LENGTH_ERROR));
@@ -357,9 +369,15 @@ unsafe fn argument(len: MQLONG, buf: *const u8) -> Result<Vec<u8>, Rc> {
         return Err(Rc::failed(RC_STRING_ERROR));
     }
     if len == MQBL_NULL_TERMINATED {
-        return Ok(std::ffi::CStr::from_ptr(buf.cast()).to_bytes().to_vec());
+        // SAFETY: for MQBL_NULL_TERMINATED the caller passes `buf` as a null-terminated string
+        // (MQAI contract, this fn's `# Safety`); checked non-null above.
+        let s = unsafe { std::ffi::CStr::from_ptr(buf.cast()) };
+        return Ok(s.to_bytes().to_vec());
     }
-    Ok(std::slice::from_raw_parts(buf, len as usize).to_vec())
+    // SAFETY: the caller passes `buf` holding `len` bytes (MQAI contract); `len` is positive
+    // here (below -1, 0 and -1 are handled above) and `buf` checked non-null above.
+    let b = unsafe { std::slice::from_raw_parts(buf, len as usize) };
+    Ok(b.to_vec())
 }
 
 fn check_operator(op: MQLONG) -> Result<(), Rc> {
@@ -392,8 +410,11 @@ pub enum Item {
 }
 
 impl Item {
+    /// The item's value, its strings read from the caller's buffers.
+    ///
     /// # Safety
-    /// Buffers as [`argument`] requires.
+    /// The (length, buffer) pair of a string or byte-string item must be as [`argument`]
+    /// requires.
     unsafe fn value(self, ccsid: MQLONG) -> Result<Value, Rc> {
         Ok(match self {
             Item::Integer(v) => Value::Integer(v),
@@ -402,23 +423,31 @@ impl Item {
                 check_operator(op)?;
                 Value::IntegerFilter(v, op)
             }
-            Item::String(len, buf) => Value::String(argument(len, buf)?, ccsid),
+            // SAFETY: the caller passes `len` and `buf` as `argument` requires (this fn's
+            // contract); `argument` checks `buf` for null and `len` for range.
+            Item::String(len, buf) => Value::String(unsafe { argument(len, buf) }?, ccsid),
             Item::StringFilter(len, buf, op) => {
                 check_operator(op)?;
-                Value::StringFilter(argument(len, buf)?, ccsid, op)
+                // SAFETY: the caller passes `len` and `buf` as `argument` requires (this fn's
+                // contract); `argument` checks `buf` for null and `len` for range.
+                Value::StringFilter(unsafe { argument(len, buf) }?, ccsid, op)
             }
             Item::ByteString(len, buf) => {
                 if len == MQBL_NULL_TERMINATED {
                     return Err(Rc::failed(RC_BUFFER_LENGTH_ERROR));
                 }
-                Value::ByteString(argument(len, buf)?)
+                // SAFETY: the caller passes `buf` holding `len` bytes as `argument` requires
+                // (this fn's contract); `argument` checks `buf` for null and `len` for range.
+                Value::ByteString(unsafe { argument(len, buf) }?)
             }
             Item::ByteStringFilter(len, buf, op) => {
                 check_operator(op)?;
                 if len == MQBL_NULL_TERMINATED {
                     return Err(Rc::failed(RC_BUFFER_LENGTH_ERROR));
                 }
-                Value::ByteStringFilter(argument(len, buf)?, op)
+                // SAFETY: the caller passes `buf` holding `len` bytes as `argument` requires
+                // (this fn's contract); `argument` checks `buf` for null and `len` for range.
+                Value::ByteStringFilter(unsafe { argument(len, buf) }?, op)
             }
             Item::Bag(h) => Value::Bag(h),
         })
@@ -435,7 +464,8 @@ fn bag_ccsid(b: &Bag) -> MQLONG {
 /// The mqAdd* calls.
 ///
 /// # Safety
-/// Buffers in `item` valid as documented.
+/// The buffer of a string or byte-string `item` must be null, or hold its length in readable
+/// bytes, or (length MQBL_NULL_TERMINATED) point to a null-terminated string.
 pub unsafe fn add(hbag: MQLONG, selector: MQLONG, item: Item) -> Outcome {
     if let Item::Bag(nested) = item {
         let mut bags = BAGS.lock().unwrap_or_else(|e| e.into_inner());
@@ -448,7 +478,9 @@ pub unsafe fn add(hbag: MQLONG, selector: MQLONG, item: Item) -> Outcome {
         return bag.add(selector, Value::Bag(nested));
     }
     with_bag(hbag, |b| {
-        let value = item.value(bag_ccsid(b))?;
+        // SAFETY: the caller passes the item's buffer as `Item::value` requires (this fn's
+        // contract); it checks the buffer for null and the length for range.
+        let value = unsafe { item.value(bag_ccsid(b)) }?;
         b.add(selector, value)
     })
 }
@@ -473,10 +505,13 @@ pub fn add_inquiry(hbag: MQLONG, selector: MQLONG) -> Outcome {
 /// The mqSet* calls.
 ///
 /// # Safety
-/// Buffers in `item` valid as documented.
+/// As [`add`]: the buffer of a string or byte-string `item` must be null, hold its length in
+/// bytes, or be a null-terminated string.
 pub unsafe fn set(hbag: MQLONG, selector: MQLONG, index: MQLONG, item: Item) -> Outcome {
     with_bag(hbag, |b| {
-        let value = item.value(bag_ccsid(b))?;
+        // SAFETY: the caller passes the item's buffer as `Item::value` requires (this fn's
+        // contract); it checks the buffer for null and the length for range.
+        let value = unsafe { item.value(bag_ccsid(b)) }?;
         b.set(selector, index, value)
     })
 }
@@ -508,7 +543,8 @@ pub enum Query {
 /// (MQRC_STRING_TRUNCATED) when it does not fit.
 ///
 /// # Safety
-/// `buf` valid for `len` bytes; `out_len` null or valid for a write.
+/// `buf` must be null or valid for `len` writable bytes; `out_len` null or valid for an MQLONG
+/// write.
 unsafe fn copy_out(
     value: &[u8],
     len: MQLONG,
@@ -524,26 +560,38 @@ unsafe fn copy_out(
     }
     let n = value.len().min(len as usize);
     if len > 0 {
-        let dst = std::slice::from_raw_parts_mut(buf, len as usize);
+        // SAFETY: the caller passes `buf` holding `len` writable bytes (MQAI contract); `len`
+        // is positive here and `buf` checked non-null above.
+        let dst = unsafe { std::slice::from_raw_parts_mut(buf, len as usize) };
         dst[..n].copy_from_slice(&value[..n]);
         dst[n..].fill(pad);
     }
     if !out_len.is_null() {
-        *out_len = value.len() as MQLONG;
+        // SAFETY: the caller passes `out_len` as null or valid for an MQLONG write (MQAI
+        // contract), checked non-null just above.
+        unsafe { *out_len = value.len() as MQLONG };
     }
     Ok((n < value.len()).then_some(RC_STRING_TRUNCATED))
 }
 
+/// Writes `v` to the caller's output `p`, unless it is null.
+///
+/// # Safety
+/// `p` must be null or valid for a write of a `T`.
 unsafe fn store<T>(p: *mut T, v: T) {
     if !p.is_null() {
-        *p = v;
+        // SAFETY: the caller passes `p` as null or valid for a `T` write (this fn's contract),
+        // checked non-null just above.
+        unsafe { *p = v };
     }
 }
 
 /// The mqInquire* calls.
 ///
 /// # Safety
-/// Output pointers null or valid for a write; buffers valid for their lengths.
+/// Every output pointer in `query` must be null or valid for a write of its type (an MQLONG,
+/// or an i64 for mqInquireInteger64); every buffer null or valid for its length in writable
+/// bytes.
 pub unsafe fn inquire(hbag: MQLONG, selector: MQLONG, index: MQLONG, query: Query) -> Outcome {
     let (sel, value) = with_bag(hbag, |b| {
         let at = b.locate(selector, index)?;
@@ -557,47 +605,107 @@ pub unsafe fn inquire(hbag: MQLONG, selector: MQLONG, index: MQLONG, query: Quer
             if out_type.is_null() {
                 return Err(Rc::failed(RC_ITEM_TYPE_ERROR));
             }
-            *out_sel = sel;
-            *out_type = value.item_type();
+            // SAFETY: the caller passes `out_sel` valid for an MQLONG write (MQAI contract),
+            // checked non-null above.
+            unsafe { *out_sel = sel };
+            // SAFETY: the caller passes `out_type` valid for an MQLONG write (MQAI contract),
+            // checked non-null above.
+            unsafe { *out_type = value.item_type() };
             Ok(None)
         }
+        // SAFETY: the caller passes the query's pointers null or valid for their writes and
+        // its buffer for its length (this fn's contract), as `answer` requires.
+        (query, value) => unsafe { answer(query, value) },
+    }
+}
+
+/// The answer to an mqInquire* call but mqInquireItemInfo: the item's value, written to the
+/// query's outputs; MQRC_SELECTOR_WRONG_TYPE when the item is not of the type asked for.
+///
+/// # Safety
+/// As [`inquire`]: the query's output pointers null or valid for a write of their type, its
+/// buffer null or valid for its length in writable bytes.
+unsafe fn answer(query: Query, value: Value) -> Outcome {
+    match (query, value) {
         (Query::Integer(p), Value::Integer(v)) => {
-            store(p, v);
+            // SAFETY: the caller passes `p` null or valid for an MQLONG write (MQAI contract);
+            // `store` checks for null.
+            unsafe { store(p, v) };
             Ok(None)
         }
         // An integer item reads as a 64-bit one, as MQAI allows.
         (Query::Integer64(p), Value::Integer64(v)) => {
-            store(p, v);
+            // SAFETY: the caller passes `p` null or valid for an i64 write (MQAI contract);
+            // `store` checks for null.
+            unsafe { store(p, v) };
             Ok(None)
         }
         (Query::Integer64(p), Value::Integer(v)) => {
-            store(p, v as i64);
+            // SAFETY: the caller passes `p` null or valid for an i64 write (MQAI contract);
+            // `store` checks for null.
+            unsafe { store(p, v as i64) };
             Ok(None)
         }
         (Query::IntegerFilter(p, op), Value::IntegerFilter(v, o)) => {
-            store(p, v);
-            store(op, o);
+            // SAFETY: the caller passes `p` null or valid for an MQLONG write (MQAI contract);
+            // `store` checks for null.
+            unsafe { store(p, v) };
+            // SAFETY: the caller passes `op` null or valid for an MQLONG write (MQAI contract);
+            // `store` checks for null.
+            unsafe { store(op, o) };
             Ok(None)
-        }
-        (Query::String(len, buf, out_len, ccsid), Value::String(s, c)) => {
-            store(ccsid, c);
-            copy_out(&s, len, buf, out_len, b' ')
-        }
-        (Query::StringFilter(len, buf, out_len, ccsid, op), Value::StringFilter(s, c, o)) => {
-            store(ccsid, c);
-            store(op, o);
-            copy_out(&s, len, buf, out_len, b' ')
-        }
-        (Query::ByteString(len, buf, out_len), Value::ByteString(s)) => {
-            copy_out(&s, len, buf, out_len, 0)
-        }
-        (Query::ByteStringFilter(len, buf, out_len, op), Value::ByteStringFilter(s, o)) => {
-            store(op, o);
-            copy_out(&s, len, buf, out_len, 0)
         }
         (Query::Bag(p), Value::Bag(h)) => {
-            store(p, h);
+            // SAFETY: the caller passes `p` null or valid for an MQLONG write (MQAI contract);
+            // `store` checks for null.
+            unsafe { store(p, h) };
             Ok(None)
+        }
+        // SAFETY: the caller passes the query's pointers null or valid for their writes and
+        // its buffer for its length (this fn's contract), as `answer_string` requires.
+        (query, value) => unsafe { answer_string(query, value) },
+    }
+}
+
+/// [`answer`] for the string and byte-string queries: the item's bytes into the query's
+/// buffer (blank- or null-padded), its length, CCSID and operator to their outputs.
+///
+/// # Safety
+/// The query's `buf` must be null or valid for its `len` writable bytes; its `out_len`,
+/// `ccsid` and `op` each null or valid for an MQLONG write.
+unsafe fn answer_string(query: Query, value: Value) -> Outcome {
+    match (query, value) {
+        (Query::String(len, buf, out_len, ccsid), Value::String(s, c)) => {
+            // SAFETY: the caller passes `ccsid` null or valid for an MQLONG write (MQAI
+            // contract); `store` checks for null.
+            unsafe { store(ccsid, c) };
+            // SAFETY: the caller passes `buf` null or holding `len` writable bytes and `out_len`
+            // null or valid for an MQLONG write (MQAI contract); `copy_out` checks both.
+            unsafe { copy_out(&s, len, buf, out_len, b' ') }
+        }
+        (Query::StringFilter(len, buf, out_len, ccsid, op), Value::StringFilter(s, c, o)) => {
+            // SAFETY: the caller passes `ccsid` null or valid for an MQLONG write (MQAI
+            // contract); `store` checks for null.
+            unsafe { store(ccsid, c) };
+            // SAFETY: the caller passes `op` null or valid for an MQLONG write (MQAI contract);
+            // `store` checks for null.
+            unsafe { store(op, o) };
+            // SAFETY: the caller passes `buf` null or holding `len` writable bytes and `out_len`
+            // null or valid for an MQLONG write (MQAI contract); `copy_out` checks both.
+            unsafe { copy_out(&s, len, buf, out_len, b' ') }
+        }
+        (Query::ByteString(len, buf, out_len), Value::ByteString(s)) => {
+            // SAFETY: the caller passes `buf` null or holding `len` writable bytes and `out_len`
+            // null or valid for an MQLONG write (MQAI contract); `copy_out` checks both.
+            unsafe { copy_out(&s, len, buf, out_len, 0) }
+        }
+        (Query::ByteStringFilter(len, buf, out_len, op), Value::ByteStringFilter(s, o)) => {
+            // SAFETY: the caller passes `op` null or valid for an MQLONG write (MQAI contract);
+            // `store` checks for null.
+            unsafe { store(op, o) };
+            // SAFETY: the caller passes `buf` null or holding `len` writable bytes and `out_len`
+            // null or valid for an MQLONG write (MQAI contract); `copy_out` checks both.
+            unsafe { copy_out(&s, len, buf, out_len, 0) }
         }
         _ => Err(Rc::failed(RC_SELECTOR_WRONG_TYPE)),
     }
@@ -607,7 +715,8 @@ pub unsafe fn inquire(hbag: MQLONG, selector: MQLONG, index: MQLONG, query: Quer
 /// blanks. `out` must hold `len + 1` bytes.
 ///
 /// # Safety
-/// `buf` valid for `len` bytes, `out` for `len + 1`.
+/// `buf` must be null or valid for `len` readable bytes, `out` null or valid for `len + 1`
+/// writable bytes (they may overlap).
 pub unsafe fn trim(len: MQLONG, buf: *const u8, out: *mut u8) -> Outcome {
     if len < 0 {
         return Err(Rc::failed(RC_BUFFER_LENGTH_ERROR));
@@ -615,18 +724,26 @@ pub unsafe fn trim(len: MQLONG, buf: *const u8, out: *mut u8) -> Outcome {
     if buf.is_null() || out.is_null() {
         return Err(Rc::failed(RC_BUFFER_ERROR));
     }
-    let src = std::slice::from_raw_parts(buf, len as usize);
+    // SAFETY: the caller passes `buf` holding `len` readable bytes (MQAI contract); `len`
+    // checked non-negative and `buf` non-null above.
+    let src = unsafe { std::slice::from_raw_parts(buf, len as usize) };
     let end = src.iter().rposition(|&c| c != b' ').map_or(0, |i| i + 1);
-    // ptr::copy: MQAI allows the output to be the input buffer.
-    std::ptr::copy(buf, out, end);
-    *out.add(end) = 0;
+    // SAFETY: `end <= len`: `buf` holds `len` readable bytes and `out` (non-null, checked
+    // above) `len + 1` writable ones (MQAI contract); ptr::copy, as MQAI allows the output to
+    // be the input buffer.
+    unsafe { std::ptr::copy(buf, out, end) };
+    // SAFETY: `end <= len`, and the caller passes `out` holding `len + 1` writable bytes (MQAI
+    // contract), checked non-null above: `out + end` is inside them.
+    let last = unsafe { out.add(end) };
+    // SAFETY: `last` (`out + end`, just above) is one of the caller's `len + 1` writable bytes.
+    unsafe { *last = 0 };
     Ok(None)
 }
 
 /// mqPad: copies a null-terminated string into a field of `len` bytes, padded with blanks.
 ///
 /// # Safety
-/// `s` a null-terminated string, `buf` valid for `len` bytes.
+/// `s` must be null or a null-terminated string; `buf` null or valid for `len` writable bytes.
 pub unsafe fn pad(s: *const u8, len: MQLONG, buf: *mut u8) -> Outcome {
     if len < 0 {
         return Err(Rc::failed(RC_BUFFER_LENGTH_ERROR));
@@ -634,8 +751,14 @@ pub unsafe fn pad(s: *const u8, len: MQLONG, buf: *mut u8) -> Outcome {
     if s.is_null() || (len > 0 && buf.is_null()) {
         return Err(Rc::failed(RC_BUFFER_ERROR));
     }
-    let value = std::ffi::CStr::from_ptr(s.cast()).to_bytes().to_vec();
-    copy_out(&value, len, buf, std::ptr::null_mut(), b' ')
+    // SAFETY: the caller passes `s` as a null-terminated string (MQAI contract), checked
+    // non-null above.
+    let value = unsafe { std::ffi::CStr::from_ptr(s.cast()) }
+        .to_bytes()
+        .to_vec();
+    // SAFETY: the caller passes `buf` holding `len` writable bytes (MQAI contract); `len`
+    // checked non-negative and `buf` non-null when it is positive, above; no `out_len`.
+    unsafe { copy_out(&value, len, buf, std::ptr::null_mut(), b' ') }
 }
 
 #[cfg(test)]
@@ -656,6 +779,9 @@ mod tests {
 
     #[test]
     fn items_added_are_counted_inquired_typed_and_deleted() {
+        // SAFETY: every pointer passed below is to a local (`h`, `n`, `v`, `buf`, `len`,
+        // `ccsid`, `sel`, `ty`, `gone`) or a literal, valid for the length passed with it; the
+        // `-1` length goes with a null-terminated C string literal.
         unsafe {
             let mut h = 0;
             ok(create(MQCBO_ADMIN_BAG, &mut h));
@@ -750,6 +876,9 @@ mod tests {
 
     #[test]
     fn group_bags_nest_and_user_bags_take_any_selector() {
+        // SAFETY: every pointer passed below is to a local (`outer`, `group`, `plain`, `got`,
+        // `buf`, `len`, `trimmed`, `h`) or a literal, valid for the length passed with it;
+        // `trimmed` holds 6 bytes, the 5 + 1 that mqTrim of 5 bytes writes.
         unsafe {
             let (mut outer, mut group, mut plain) = (0, 0, 0);
             ok(create(0, &mut outer));

@@ -13,6 +13,7 @@
 
 #![allow(unsafe_code)]
 #![deny(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod api;
 pub mod bags;
@@ -23,6 +24,10 @@ pub use api::Mode;
 
 /// Expands the exported MQI entry points for library mode `$mode` (`Mode::Local` or
 /// `Mode::Client`). Used once by each shared-library crate.
+///
+/// Each entry point catches panics (`api::guarded`) and stores the completion and reason
+/// codes (`api::report`); its `# Safety` section is the MQI's contract for its pointers, and
+/// the calls behind it check each pointer for null before using it.
 #[macro_export]
 macro_rules! export_mqi {
     ($mode:expr) => {
@@ -32,10 +37,11 @@ macro_rules! export_mqi {
             MQCHARV, MQCNO, MQGMO, MQHMSG, MQLONG, MQMD, MQOD, MQPD, MQPMO, MQSTS,
         };
 
-        /// MQCONN.
+        /// MQCONN: connects to queue manager `name`.
         ///
         /// # Safety
-        /// The MQI contract: pointers valid as documented.
+        /// `name` must be null or point to 48 readable bytes (an MQCHAR48); `hconn` null or valid
+        /// for an MQLONG write; `cc` and `rc` null or valid for an MQLONG write.
         #[no_mangle]
         pub unsafe extern "C" fn MQCONN(
             name: *const u8,
@@ -43,15 +49,27 @@ macro_rules! export_mqi {
             cc: *mut MQLONG,
             rc: *mut MQLONG,
         ) {
-            let out =
-                $crate::api::guarded(|| $crate::api::connx($mode, name, std::ptr::null(), hconn));
-            $crate::api::report(cc, rc, out)
+            let mode: $crate::Mode = $mode;
+            let out = $crate::api::guarded(|| {
+                // SAFETY: the caller passes `name` null or 48 readable bytes and `hconn` null or
+                // valid for a write (this fn's `# Safety`), as `connx` requires; no MQCNO is
+                // passed.
+                unsafe { $crate::api::connx(mode, name, std::ptr::null(), hconn) }
+            });
+            // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
+            // MQLONG write (this fn's `# Safety`); `report` checks each for null.
+            unsafe { $crate::api::report(cc, rc, out) }
         }
 
-        /// MQCONNX.
+        /// MQCONNX: connects to queue manager `name` with connect options `cno`.
         ///
         /// # Safety
-        /// The MQI contract.
+        /// `name` must be null or point to 48 readable bytes (an MQCHAR48); `cno` null or a
+        /// readable MQCNO of the version it declares, whose ClientConnPtr (v2+) is null or an MQCD
+        /// of the version it declares (its SSLPeerNamePtr null or holding SSLPeerNameLength bytes),
+        /// SSLConfigPtr (v4+) null or an MQSCO, SecurityParmsPtr (v5+) null or an MQCSP whose user
+        /// id and password pointers are null or hold their lengths in bytes; `hconn` null or valid
+        /// for an MQLONG write; `cc` and `rc` null or valid for an MQLONG write.
         #[no_mangle]
         pub unsafe extern "C" fn MQCONNX(
             name: *const u8,
@@ -60,24 +78,40 @@ macro_rules! export_mqi {
             cc: *mut MQLONG,
             rc: *mut MQLONG,
         ) {
-            let out = $crate::api::guarded(|| $crate::api::connx($mode, name, cno, hconn));
-            $crate::api::report(cc, rc, out)
+            let mode: $crate::Mode = $mode;
+            let out = $crate::api::guarded(|| {
+                // SAFETY: the caller passes `name`, `cno` (and the structures it points to) and
+                // `hconn` as `connx` requires (this fn's `# Safety`); `connx` checks each for null.
+                unsafe { $crate::api::connx(mode, name, cno, hconn) }
+            });
+            // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
+            // MQLONG write (this fn's `# Safety`); `report` checks each for null.
+            unsafe { $crate::api::report(cc, rc, out) }
         }
 
-        /// MQDISC.
+        /// MQDISC: disconnects `hconn`, setting it to MQHC_UNUSABLE_HCONN.
         ///
         /// # Safety
-        /// The MQI contract.
+        /// `hconn` must be null or valid for an MQLONG read and write; `cc` and `rc` null or valid
+        /// for an MQLONG write.
         #[no_mangle]
         pub unsafe extern "C" fn MQDISC(hconn: *mut MQLONG, cc: *mut MQLONG, rc: *mut MQLONG) {
-            let out = $crate::api::guarded(|| $crate::api::disc(hconn));
-            $crate::api::report(cc, rc, out)
+            let out = $crate::api::guarded(|| {
+                // SAFETY: the caller passes `hconn` null or valid for an MQLONG read and write
+                // (this fn's `# Safety`), as `disc` requires; `disc` checks it for null.
+                unsafe { $crate::api::disc(hconn) }
+            });
+            // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
+            // MQLONG write (this fn's `# Safety`); `report` checks each for null.
+            unsafe { $crate::api::report(cc, rc, out) }
         }
 
-        /// MQOPEN.
+        /// MQOPEN: opens the object `od` describes.
         ///
         /// # Safety
-        /// The MQI contract.
+        /// `od` must be null or point to a readable and writable MQOD of the version it declares;
+        /// `hobj` null or valid for an MQLONG write; `cc` and `rc` null or valid for an MQLONG
+        /// write.
         #[no_mangle]
         pub unsafe extern "C" fn MQOPEN(
             hconn: MQLONG,
@@ -87,14 +121,22 @@ macro_rules! export_mqi {
             cc: *mut MQLONG,
             rc: *mut MQLONG,
         ) {
-            let out = $crate::api::guarded(|| $crate::api::open(hconn, od, options, hobj));
-            $crate::api::report(cc, rc, out)
+            let out = $crate::api::guarded(|| {
+                // SAFETY: the caller passes `od` null or a readable and writable MQOD and `hobj`
+                // null or valid for a write (this fn's `# Safety`), as `open` requires; `open`
+                // checks both for null.
+                unsafe { $crate::api::open(hconn, od, options, hobj) }
+            });
+            // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
+            // MQLONG write (this fn's `# Safety`); `report` checks each for null.
+            unsafe { $crate::api::report(cc, rc, out) }
         }
 
-        /// MQCLOSE.
+        /// MQCLOSE: closes `hobj`, setting it to MQHO_UNUSABLE_HOBJ.
         ///
         /// # Safety
-        /// The MQI contract.
+        /// `hobj` must be null or valid for an MQLONG read and write; `cc` and `rc` null or valid
+        /// for an MQLONG write.
         #[no_mangle]
         pub unsafe extern "C" fn MQCLOSE(
             hconn: MQLONG,
@@ -103,14 +145,22 @@ macro_rules! export_mqi {
             cc: *mut MQLONG,
             rc: *mut MQLONG,
         ) {
-            let out = $crate::api::guarded(|| $crate::api::close(hconn, hobj, options));
-            $crate::api::report(cc, rc, out)
+            let out = $crate::api::guarded(|| {
+                // SAFETY: the caller passes `hobj` null or valid for an MQLONG read and write (this
+                // fn's `# Safety`), as `close` requires; `close` checks it for null.
+                unsafe { $crate::api::close(hconn, hobj, options) }
+            });
+            // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
+            // MQLONG write (this fn's `# Safety`); `report` checks each for null.
+            unsafe { $crate::api::report(cc, rc, out) }
         }
 
-        /// MQPUT.
+        /// MQPUT: puts the `len` bytes at `buf` on `hobj`.
         ///
         /// # Safety
-        /// The MQI contract.
+        /// `md` and `pmo` must each be null or point to a readable and writable MQMD / MQPMO of the
+        /// version it declares; `buf` null or valid for `len` readable bytes; `cc` and `rc` null or
+        /// valid for an MQLONG write.
         #[no_mangle]
         #[allow(clippy::too_many_arguments)]
         pub unsafe extern "C" fn MQPUT(
@@ -124,15 +174,23 @@ macro_rules! export_mqi {
             rc: *mut MQLONG,
         ) {
             let out = $crate::api::guarded(|| {
-                $crate::api::put(hconn, hobj, md, pmo, len, buf as *const u8)
+                // SAFETY: the caller passes `md`, `pmo` and `buf` (`len` bytes) as `put` requires
+                // (this fn's `# Safety`); `put` checks each for null and `len` for range.
+                unsafe { $crate::api::put(hconn, hobj, md, pmo, len, buf as *const u8) }
             });
-            $crate::api::report(cc, rc, out)
+            // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
+            // MQLONG write (this fn's `# Safety`); `report` checks each for null.
+            unsafe { $crate::api::report(cc, rc, out) }
         }
 
-        /// MQPUT1.
+        /// MQPUT1: puts the `len` bytes at `buf` on the object `od` describes, opening and closing
+        /// it.
         ///
         /// # Safety
-        /// The MQI contract.
+        /// `od` must be null or point to a readable MQOD of the version it declares; `md` and `pmo`
+        /// each null or point to a readable and writable MQMD / MQPMO of the version it declares;
+        /// `buf` null or valid for `len` readable bytes; `cc` and `rc` null or valid for an MQLONG
+        /// write.
         #[no_mangle]
         #[allow(clippy::too_many_arguments)]
         pub unsafe extern "C" fn MQPUT1(
@@ -146,15 +204,21 @@ macro_rules! export_mqi {
             rc: *mut MQLONG,
         ) {
             let out = $crate::api::guarded(|| {
-                $crate::api::put1(hconn, od, md, pmo, len, buf as *const u8)
+                // SAFETY: the caller passes `od`, `md`, `pmo` and `buf` (`len` bytes) as `put1`
+                // requires (this fn's `# Safety`); `put1` checks each for null and `len` for range.
+                unsafe { $crate::api::put1(hconn, od, md, pmo, len, buf as *const u8) }
             });
-            $crate::api::report(cc, rc, out)
+            // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
+            // MQLONG write (this fn's `# Safety`); `report` checks each for null.
+            unsafe { $crate::api::report(cc, rc, out) }
         }
 
-        /// MQGET.
+        /// MQGET: gets a message from `hobj` into the `len` bytes at `buf`.
         ///
         /// # Safety
-        /// The MQI contract.
+        /// `md` and `gmo` must each be null or point to a readable and writable MQMD / MQGMO of the
+        /// version it declares; `buf` null or valid for `len` writable bytes; `data_len` null or
+        /// valid for an MQLONG write; `cc` and `rc` null or valid for an MQLONG write.
         #[no_mangle]
         #[allow(clippy::too_many_arguments)]
         pub unsafe extern "C" fn MQGET(
@@ -169,15 +233,22 @@ macro_rules! export_mqi {
             rc: *mut MQLONG,
         ) {
             let out = $crate::api::guarded(|| {
-                $crate::api::get(hconn, hobj, md, gmo, len, buf as *mut u8, data_len)
+                // SAFETY: the caller passes `md`, `gmo`, `buf` (`len` bytes) and `data_len` as
+                // `get` requires (this fn's `# Safety`); `get` checks each for null and `len` for
+                // range.
+                unsafe { $crate::api::get(hconn, hobj, md, gmo, len, buf as *mut u8, data_len) }
             });
-            $crate::api::report(cc, rc, out)
+            // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
+            // MQLONG write (this fn's `# Safety`); `report` checks each for null.
+            unsafe { $crate::api::report(cc, rc, out) }
         }
 
-        /// MQINQ.
+        /// MQINQ: inquires the attributes `sels` names of `hobj`.
         ///
         /// # Safety
-        /// The MQI contract.
+        /// `sels` must be null or hold `sel_count` readable MQLONGs; `ints` null or hold
+        /// `int_count` writable MQLONGs; `chars` null or hold `char_len` writable bytes; `cc` and
+        /// `rc` null or valid for an MQLONG write.
         #[no_mangle]
         #[allow(clippy::too_many_arguments)]
         pub unsafe extern "C" fn MQINQ(
@@ -193,17 +264,24 @@ macro_rules! export_mqi {
             rc: *mut MQLONG,
         ) {
             let out = $crate::api::guarded(|| {
-                $crate::api::inq(
-                    hconn, hobj, sel_count, sels, int_count, ints, char_len, chars,
-                )
+                // SAFETY: the caller passes `sels`, `ints` and `chars` holding their counts (this
+                // fn's `# Safety`), as `inq` requires; `inq` checks the counts and each pointer for
+                // null.
+                unsafe {
+                    $crate::api::inq(hconn, hobj, sel_count, sels, int_count, ints, char_len, chars)
+                }
             });
-            $crate::api::report(cc, rc, out)
+            // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
+            // MQLONG write (this fn's `# Safety`); `report` checks each for null.
+            unsafe { $crate::api::report(cc, rc, out) }
         }
 
-        /// MQSET.
+        /// MQSET: sets the integer attributes `sels` names of `hobj` (character ones answer 2298).
         ///
         /// # Safety
-        /// The MQI contract.
+        /// `sels` must be null or hold `sel_count` readable MQLONGs; `ints` null or hold
+        /// `int_count` readable MQLONGs (`_chars` is not read); `cc` and `rc` null or valid for an
+        /// MQLONG write.
         #[no_mangle]
         #[allow(clippy::too_many_arguments)]
         pub unsafe extern "C" fn MQSET(
@@ -219,35 +297,45 @@ macro_rules! export_mqi {
             rc: *mut MQLONG,
         ) {
             let out = $crate::api::guarded(|| {
-                $crate::api::set(hconn, hobj, sel_count, sels, int_count, ints)
+                // SAFETY: the caller passes `sels` and `ints` holding their counts (this fn's
+                // `# Safety`), as `set` requires; `set` checks the counts and each pointer for
+                // null.
+                unsafe { $crate::api::set(hconn, hobj, sel_count, sels, int_count, ints) }
             });
-            $crate::api::report(cc, rc, out)
+            // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
+            // MQLONG write (this fn's `# Safety`); `report` checks each for null.
+            unsafe { $crate::api::report(cc, rc, out) }
         }
 
-        /// MQCMIT.
+        /// MQCMIT: commits the connection's unit of work.
         ///
         /// # Safety
-        /// The MQI contract.
+        /// `cc` and `rc` must each be null or valid for an MQLONG write.
         #[no_mangle]
         pub unsafe extern "C" fn MQCMIT(hconn: MQLONG, cc: *mut MQLONG, rc: *mut MQLONG) {
             let out = $crate::api::guarded(|| $crate::api::cmit(hconn));
-            $crate::api::report(cc, rc, out)
+            // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
+            // MQLONG write (this fn's `# Safety`); `report` checks each for null.
+            unsafe { $crate::api::report(cc, rc, out) }
         }
 
-        /// MQBACK.
+        /// MQBACK: backs out the connection's unit of work.
         ///
         /// # Safety
-        /// The MQI contract.
+        /// `cc` and `rc` must each be null or valid for an MQLONG write.
         #[no_mangle]
         pub unsafe extern "C" fn MQBACK(hconn: MQLONG, cc: *mut MQLONG, rc: *mut MQLONG) {
             let out = $crate::api::guarded(|| $crate::api::back(hconn));
-            $crate::api::report(cc, rc, out)
+            // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
+            // MQLONG write (this fn's `# Safety`); `report` checks each for null.
+            unsafe { $crate::api::report(cc, rc, out) }
         }
 
-        /// MQSTAT.
+        /// MQSTAT: the connection's asynchronous put status, into `sts`.
         ///
         /// # Safety
-        /// The MQI contract.
+        /// `sts` must be null or point to a readable and writable MQSTS of the version it declares;
+        /// `cc` and `rc` null or valid for an MQLONG write.
         #[no_mangle]
         pub unsafe extern "C" fn MQSTAT(
             hconn: MQLONG,
@@ -256,14 +344,21 @@ macro_rules! export_mqi {
             cc: *mut MQLONG,
             rc: *mut MQLONG,
         ) {
-            let out = $crate::api::guarded(|| $crate::api::stat(hconn, kind, sts));
-            $crate::api::report(cc, rc, out)
+            let out = $crate::api::guarded(|| {
+                // SAFETY: the caller passes `sts` null or a readable and writable MQSTS (this fn's
+                // `# Safety`), as `stat` requires; `stat` checks it for null.
+                unsafe { $crate::api::stat(hconn, kind, sts) }
+            });
+            // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
+            // MQLONG write (this fn's `# Safety`); `report` checks each for null.
+            unsafe { $crate::api::report(cc, rc, out) }
         }
 
-        /// MQCRTMH.
+        /// MQCRTMH: creates a message handle, into `hmsg`.
         ///
         /// # Safety
-        /// The MQI contract.
+        /// `opts` must be null or point to a readable MQCMHO; `hmsg` null or valid for an MQHMSG
+        /// write; `cc` and `rc` null or valid for an MQLONG write.
         #[no_mangle]
         pub unsafe extern "C" fn MQCRTMH(
             hconn: MQLONG,
@@ -272,14 +367,22 @@ macro_rules! export_mqi {
             cc: *mut MQLONG,
             rc: *mut MQLONG,
         ) {
-            let out = $crate::api::guarded(|| $crate::props::crtmh(hconn, opts, hmsg));
-            $crate::api::report(cc, rc, out)
+            let out = $crate::api::guarded(|| {
+                // SAFETY: the caller passes `opts` null or a readable MQCMHO and `hmsg` null or
+                // valid for a write (this fn's `# Safety`), as `crtmh` requires; `crtmh` checks
+                // both for null.
+                unsafe { $crate::props::crtmh(hconn, opts, hmsg) }
+            });
+            // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
+            // MQLONG write (this fn's `# Safety`); `report` checks each for null.
+            unsafe { $crate::api::report(cc, rc, out) }
         }
 
-        /// MQDLTMH.
+        /// MQDLTMH: deletes message handle `hmsg`, setting it to MQHM_UNUSABLE_HMSG.
         ///
         /// # Safety
-        /// The MQI contract.
+        /// `hmsg` must be null or valid for an MQHMSG read and write; `opts` null or point to a
+        /// readable MQDMHO; `cc` and `rc` null or valid for an MQLONG write.
         #[no_mangle]
         pub unsafe extern "C" fn MQDLTMH(
             _hconn: MQLONG,
@@ -288,14 +391,25 @@ macro_rules! export_mqi {
             cc: *mut MQLONG,
             rc: *mut MQLONG,
         ) {
-            let out = $crate::api::guarded(|| $crate::props::dltmh(hmsg, opts));
-            $crate::api::report(cc, rc, out)
+            let out = $crate::api::guarded(|| {
+                // SAFETY: the caller passes `hmsg` null or valid for a read and write and `opts`
+                // null or a readable MQDMHO (this fn's `# Safety`), as `dltmh` requires; `dltmh`
+                // checks both for null.
+                unsafe { $crate::props::dltmh(hmsg, opts) }
+            });
+            // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
+            // MQLONG write (this fn's `# Safety`); `report` checks each for null.
+            unsafe { $crate::api::report(cc, rc, out) }
         }
 
-        /// MQSETMP.
+        /// MQSETMP: sets property `name` of message handle `hmsg` to the `len` bytes at `value`.
         ///
         /// # Safety
-        /// The MQI contract.
+        /// `opts` must be null or point to a readable MQSMPO; `name` null or point to a readable
+        /// MQCHARV whose VSPtr is null, or holds VSLength bytes, or (VSLength MQVS_NULL_TERMINATED)
+        /// is a null-terminated string; `pd` null or a readable MQPD; `value` null, or holding
+        /// `len` readable bytes, or (MQTYPE_STRING, `len` MQVL_NULL_TERMINATED) a null-terminated
+        /// string; `cc` and `rc` null or valid for an MQLONG write.
         #[no_mangle]
         #[allow(clippy::too_many_arguments)]
         pub unsafe extern "C" fn MQSETMP(
@@ -311,15 +425,26 @@ macro_rules! export_mqi {
             rc: *mut MQLONG,
         ) {
             let out = $crate::api::guarded(|| {
-                $crate::props::setmp(hmsg, opts, name, pd, kind, len, value as *const u8)
+                // SAFETY: the caller passes `opts`, `name`, `pd` and `value` (`len` bytes) as
+                // `setmp` requires (this fn's `# Safety`); `setmp` checks each for null and `len`
+                // for range.
+                unsafe { $crate::props::setmp(hmsg, opts, name, pd, kind, len, value as *const u8) }
             });
-            $crate::api::report(cc, rc, out)
+            // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
+            // MQLONG write (this fn's `# Safety`); `report` checks each for null.
+            unsafe { $crate::api::report(cc, rc, out) }
         }
 
-        /// MQINQMP.
+        /// MQINQMP: inquires the property of message handle `hmsg` that `name` matches.
         ///
         /// # Safety
-        /// The MQI contract.
+        /// `opts` must be null or point to a readable and writable MQIMPO whose ReturnedName.VSPtr
+        /// is null or holds ReturnedName.VSBufSize (non-negative) writable bytes; `name` null or
+        /// point to a readable MQCHARV whose VSPtr is null, or holds VSLength bytes, or (VSLength
+        /// MQVS_NULL_TERMINATED) is a null-terminated string; `pd` null or a readable MQPD; `kind`
+        /// null or valid for an MQLONG read and write; `value` null or valid for `len` writable
+        /// bytes; `data_len` null or valid for an MQLONG write; `cc` and `rc` null or valid for an
+        /// MQLONG write.
         #[no_mangle]
         #[allow(clippy::too_many_arguments)]
         pub unsafe extern "C" fn MQINQMP(
@@ -336,15 +461,33 @@ macro_rules! export_mqi {
             rc: *mut MQLONG,
         ) {
             let out = $crate::api::guarded(|| {
-                $crate::props::inqmp(hmsg, opts, name, pd, kind, len, value as *mut u8, data_len)
+                // SAFETY: the caller passes `opts`, `name`, `pd`, `kind`, `value` (`len` bytes) and
+                // `data_len` as `inqmp` requires (this fn's `# Safety`); `inqmp` checks each for
+                // null and `len` for range.
+                unsafe {
+                    $crate::props::inqmp(
+                        hmsg,
+                        opts,
+                        name,
+                        pd,
+                        kind,
+                        len,
+                        value as *mut u8,
+                        data_len,
+                    )
+                }
             });
-            $crate::api::report(cc, rc, out)
+            // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
+            // MQLONG write (this fn's `# Safety`); `report` checks each for null.
+            unsafe { $crate::api::report(cc, rc, out) }
         }
 
-        /// MQDLTMP.
+        /// MQDLTMP: deletes property `name` of message handle `hmsg`.
         ///
         /// # Safety
-        /// The MQI contract.
+        /// `opts` must be null or point to a readable MQDMPO; `name` null or point to a readable
+        /// MQCHARV whose VSPtr is null, or holds VSLength bytes, or (VSLength MQVS_NULL_TERMINATED)
+        /// is a null-terminated string; `cc` and `rc` null or valid for an MQLONG write.
         #[no_mangle]
         pub unsafe extern "C" fn MQDLTMP(
             _hconn: MQLONG,
@@ -354,14 +497,21 @@ macro_rules! export_mqi {
             cc: *mut MQLONG,
             rc: *mut MQLONG,
         ) {
-            let out = $crate::api::guarded(|| $crate::props::dltmp(hmsg, opts, name));
-            $crate::api::report(cc, rc, out)
+            let out = $crate::api::guarded(|| {
+                // SAFETY: the caller passes `opts` and `name` as `dltmp` requires (this fn's
+                // `# Safety`); `dltmp` checks both for null.
+                unsafe { $crate::props::dltmp(hmsg, opts, name) }
+            });
+            // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
+            // MQLONG write (this fn's `# Safety`); `report` checks each for null.
+            unsafe { $crate::api::report(cc, rc, out) }
         }
 
         /// MQBUFMH: properties in an MQRFH2 buffer are not supported yet.
         ///
         /// # Safety
-        /// The MQI contract.
+        /// `cc` and `rc` must each be null or valid for an MQLONG write; the other arguments are
+        /// not read.
         #[no_mangle]
         #[allow(clippy::too_many_arguments)]
         pub unsafe extern "C" fn MQBUFMH(
@@ -375,13 +525,16 @@ macro_rules! export_mqi {
             cc: *mut MQLONG,
             rc: *mut MQLONG,
         ) {
-            $crate::api::report(cc, rc, $crate::api::not_supported())
+            // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
+            // MQLONG write (this fn's `# Safety`); `report` checks each for null.
+            unsafe { $crate::api::report(cc, rc, $crate::api::not_supported()) }
         }
 
         /// MQMHBUF: properties in an MQRFH2 buffer are not supported yet.
         ///
         /// # Safety
-        /// The MQI contract.
+        /// `cc` and `rc` must each be null or valid for an MQLONG write; the other arguments are
+        /// not read.
         #[no_mangle]
         #[allow(clippy::too_many_arguments)]
         pub unsafe extern "C" fn MQMHBUF(
@@ -396,13 +549,16 @@ macro_rules! export_mqi {
             cc: *mut MQLONG,
             rc: *mut MQLONG,
         ) {
-            $crate::api::report(cc, rc, $crate::api::not_supported())
+            // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
+            // MQLONG write (this fn's `# Safety`); `report` checks each for null.
+            unsafe { $crate::api::report(cc, rc, $crate::api::not_supported()) }
         }
 
         /// MQSUB: publish/subscribe is not there yet.
         ///
         /// # Safety
-        /// The MQI contract.
+        /// `cc` and `rc` must each be null or valid for an MQLONG write; the other arguments are
+        /// not read.
         #[no_mangle]
         pub unsafe extern "C" fn MQSUB(
             _hconn: MQLONG,
@@ -412,13 +568,16 @@ macro_rules! export_mqi {
             cc: *mut MQLONG,
             rc: *mut MQLONG,
         ) {
-            $crate::api::report(cc, rc, $crate::api::not_supported())
+            // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
+            // MQLONG write (this fn's `# Safety`); `report` checks each for null.
+            unsafe { $crate::api::report(cc, rc, $crate::api::not_supported()) }
         }
 
         /// MQSUBRQ: publish/subscribe is not there yet.
         ///
         /// # Safety
-        /// The MQI contract.
+        /// `cc` and `rc` must each be null or valid for an MQLONG write; the other arguments are
+        /// not read.
         #[no_mangle]
         pub unsafe extern "C" fn MQSUBRQ(
             _hconn: MQLONG,
@@ -428,13 +587,16 @@ macro_rules! export_mqi {
             cc: *mut MQLONG,
             rc: *mut MQLONG,
         ) {
-            $crate::api::report(cc, rc, $crate::api::not_supported())
+            // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
+            // MQLONG write (this fn's `# Safety`); `report` checks each for null.
+            unsafe { $crate::api::report(cc, rc, $crate::api::not_supported()) }
         }
 
         /// MQCB: asynchronous consumption is not there yet.
         ///
         /// # Safety
-        /// The MQI contract.
+        /// `cc` and `rc` must each be null or valid for an MQLONG write; the other arguments are
+        /// not read.
         #[no_mangle]
         #[allow(clippy::too_many_arguments)]
         pub unsafe extern "C" fn MQCB(
@@ -447,13 +609,16 @@ macro_rules! export_mqi {
             cc: *mut MQLONG,
             rc: *mut MQLONG,
         ) {
-            $crate::api::report(cc, rc, $crate::api::not_supported())
+            // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
+            // MQLONG write (this fn's `# Safety`); `report` checks each for null.
+            unsafe { $crate::api::report(cc, rc, $crate::api::not_supported()) }
         }
 
         /// MQCTL: asynchronous consumption is not there yet.
         ///
         /// # Safety
-        /// The MQI contract.
+        /// `cc` and `rc` must each be null or valid for an MQLONG write; the other arguments are
+        /// not read.
         #[no_mangle]
         pub unsafe extern "C" fn MQCTL(
             _hconn: MQLONG,
@@ -462,13 +627,16 @@ macro_rules! export_mqi {
             cc: *mut MQLONG,
             rc: *mut MQLONG,
         ) {
-            $crate::api::report(cc, rc, $crate::api::not_supported())
+            // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
+            // MQLONG write (this fn's `# Safety`); `report` checks each for null.
+            unsafe { $crate::api::report(cc, rc, $crate::api::not_supported()) }
         }
 
         /// MQBEGIN: global units of work are not offered (MQRC_FUNCTION_NOT_SUPPORTED).
         ///
         /// # Safety
-        /// The MQI contract.
+        /// `cc` and `rc` must each be null or valid for an MQLONG write; the other arguments are
+        /// not read.
         #[no_mangle]
         pub unsafe extern "C" fn MQBEGIN(
             _hconn: MQLONG,
@@ -476,59 +644,506 @@ macro_rules! export_mqi {
             cc: *mut MQLONG,
             rc: *mut MQLONG,
         ) {
-            $crate::api::report(cc, rc, $crate::api::not_supported())
+            // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
+            // MQLONG write (this fn's `# Safety`); `report` checks each for null.
+            unsafe { $crate::api::report(cc, rc, $crate::api::not_supported()) }
         }
 
-
         // The MQAI calls (cmqbc.h): data bags (`bags`); the command calls answer 2298.
-        $crate::export_mqai_call!(mqCreateBag(options: MQLONG, hbag: *mut MQLONG) => $crate::bags::create(options, hbag));
-        $crate::export_mqai_call!(mqDeleteBag(hbag: *mut MQLONG) => $crate::bags::delete(hbag));
-        $crate::export_mqai_call!(mqClearBag(hbag: MQLONG) => $crate::bags::clear(hbag));
-        $crate::export_mqai_call!(mqTruncateBag(hbag: MQLONG, count: MQLONG) => $crate::bags::truncate(hbag, count));
-        $crate::export_mqai_call!(mqCountItems(hbag: MQLONG, sel: MQLONG, count: *mut MQLONG) => $crate::bags::count(hbag, sel, count));
-        $crate::export_mqai_call!(mqDeleteItem(hbag: MQLONG, sel: MQLONG, index: MQLONG) => $crate::bags::delete_item(hbag, sel, index));
-        $crate::export_mqai_call!(mqAddInteger(hbag: MQLONG, sel: MQLONG, value: MQLONG) => $crate::bags::add(hbag, sel, $crate::bags::Item::Integer(value)));
-        $crate::export_mqai_call!(mqAddInteger64(hbag: MQLONG, sel: MQLONG, value: i64) => $crate::bags::add(hbag, sel, $crate::bags::Item::Integer64(value)));
-        $crate::export_mqai_call!(mqAddIntegerFilter(hbag: MQLONG, sel: MQLONG, value: MQLONG, op: MQLONG) => $crate::bags::add(hbag, sel, $crate::bags::Item::IntegerFilter(value, op)));
-        $crate::export_mqai_call!(mqAddString(hbag: MQLONG, sel: MQLONG, len: MQLONG, buf: *const u8) => $crate::bags::add(hbag, sel, $crate::bags::Item::String(len, buf)));
-        $crate::export_mqai_call!(mqAddStringFilter(hbag: MQLONG, sel: MQLONG, len: MQLONG, buf: *const u8, op: MQLONG) => $crate::bags::add(hbag, sel, $crate::bags::Item::StringFilter(len, buf, op)));
-        $crate::export_mqai_call!(mqAddByteString(hbag: MQLONG, sel: MQLONG, len: MQLONG, buf: *const u8) => $crate::bags::add(hbag, sel, $crate::bags::Item::ByteString(len, buf)));
-        $crate::export_mqai_call!(mqAddByteStringFilter(hbag: MQLONG, sel: MQLONG, len: MQLONG, buf: *const u8, op: MQLONG) => $crate::bags::add( hbag, sel, $crate::bags::Item::ByteStringFilter(len, buf, op), ));
-        $crate::export_mqai_call!(mqAddBag(hbag: MQLONG, sel: MQLONG, item: MQLONG) => $crate::bags::add(hbag, sel, $crate::bags::Item::Bag(item)));
-        $crate::export_mqai_call!(mqAddInquiry(hbag: MQLONG, sel: MQLONG) => $crate::bags::add_inquiry(hbag, sel));
-        $crate::export_mqai_call!(mqSetInteger(hbag: MQLONG, sel: MQLONG, index: MQLONG, value: MQLONG) => $crate::bags::set(hbag, sel, index, $crate::bags::Item::Integer(value)));
-        $crate::export_mqai_call!(mqSetInteger64(hbag: MQLONG, sel: MQLONG, index: MQLONG, value: i64) => $crate::bags::set(hbag, sel, index, $crate::bags::Item::Integer64(value)));
-        $crate::export_mqai_call!(mqSetString(hbag: MQLONG, sel: MQLONG, index: MQLONG, len: MQLONG, buf: *const u8) => $crate::bags::set(hbag, sel, index, $crate::bags::Item::String(len, buf)));
-        $crate::export_mqai_call!(mqSetByteString(hbag: MQLONG, sel: MQLONG, index: MQLONG, len: MQLONG, buf: *const u8) => $crate::bags::set(hbag, sel, index, $crate::bags::Item::ByteString(len, buf)));
-        $crate::export_mqai_call!(mqInquireInteger(hbag: MQLONG, sel: MQLONG, index: MQLONG, value: *mut MQLONG) => $crate::bags::inquire(hbag, sel, index, $crate::bags::Query::Integer(value)));
-        $crate::export_mqai_call!(mqInquireInteger64(hbag: MQLONG, sel: MQLONG, index: MQLONG, value: *mut i64) => $crate::bags::inquire(hbag, sel, index, $crate::bags::Query::Integer64(value)));
-        $crate::export_mqai_call!(mqInquireIntegerFilter(hbag: MQLONG, sel: MQLONG, index: MQLONG, value: *mut MQLONG, op: *mut MQLONG) => $crate::bags::inquire( hbag, sel, index, $crate::bags::Query::IntegerFilter(value, op), ));
-        $crate::export_mqai_call!(mqInquireString(hbag: MQLONG, sel: MQLONG, index: MQLONG, len: MQLONG, buf: *mut u8, out_len: *mut MQLONG, ccsid: *mut MQLONG) => $crate::bags::inquire( hbag, sel, index, $crate::bags::Query::String(len, buf, out_len, ccsid), ));
-        $crate::export_mqai_call!(mqInquireStringFilter(hbag: MQLONG, sel: MQLONG, index: MQLONG, len: MQLONG, buf: *mut u8, out_len: *mut MQLONG, ccsid: *mut MQLONG, op: *mut MQLONG) => $crate::bags::inquire( hbag, sel, index, $crate::bags::Query::StringFilter(len, buf, out_len, ccsid, op), ));
-        $crate::export_mqai_call!(mqInquireByteString(hbag: MQLONG, sel: MQLONG, index: MQLONG, len: MQLONG, buf: *mut u8, out_len: *mut MQLONG) => $crate::bags::inquire( hbag, sel, index, $crate::bags::Query::ByteString(len, buf, out_len), ));
-        $crate::export_mqai_call!(mqInquireByteStringFilter(hbag: MQLONG, sel: MQLONG, index: MQLONG, len: MQLONG, buf: *mut u8, out_len: *mut MQLONG, op: *mut MQLONG) => $crate::bags::inquire( hbag, sel, index, $crate::bags::Query::ByteStringFilter(len, buf, out_len, op), ));
-        $crate::export_mqai_call!(mqInquireBag(hbag: MQLONG, sel: MQLONG, index: MQLONG, value: *mut MQLONG) => $crate::bags::inquire(hbag, sel, index, $crate::bags::Query::Bag(value)));
-        $crate::export_mqai_call!(mqInquireItemInfo(hbag: MQLONG, sel: MQLONG, index: MQLONG, out_sel: *mut MQLONG, item_type: *mut MQLONG) => $crate::bags::inquire( hbag, sel, index, $crate::bags::Query::ItemInfo(out_sel, item_type), ));
-        $crate::export_mqai_call!(mqTrim(len: MQLONG, buf: *const u8, out: *mut u8) => $crate::bags::trim(len, buf, out));
-        $crate::export_mqai_call!(mqPad(s: *const u8, len: MQLONG, buf: *mut u8) => $crate::bags::pad(s, len, buf));
-        $crate::export_mqai_call!(mqExecute(_hconn: MQLONG, _command: MQLONG, _options_bag: MQLONG, _admin_bag: MQLONG, _response_bag: MQLONG, _admin_q: MQLONG, _response_q: MQLONG) => $crate::api::not_supported());
-        $crate::export_mqai_call!(mqPutBag(_hconn: MQLONG, _hobj: MQLONG, _md: *mut c_void, _pmo: *mut c_void, _hbag: MQLONG) => $crate::api::not_supported());
-        $crate::export_mqai_call!(mqGetBag(_hconn: MQLONG, _hobj: MQLONG, _md: *mut c_void, _gmo: *mut c_void, _hbag: MQLONG) => $crate::api::not_supported());
-        $crate::export_mqai_call!(mqBagToBuffer(_options_bag: MQLONG, _data_bag: MQLONG, _len: MQLONG, _buf: *mut c_void, _data_len: *mut MQLONG) => $crate::api::not_supported());
-        $crate::export_mqai_call!(mqBufferToBag(_options_bag: MQLONG, _len: MQLONG, _buf: *mut c_void, _data_bag: MQLONG) => $crate::api::not_supported());
+        $crate::export_mqai_call!(
+            /// mqCreateBag: creates a bag, its handle into `hbag`.
+            ///
+            /// # Safety
+            /// `hbag` must be null or valid for an MQLONG write;
+            mqCreateBag(options: MQLONG, hbag: *mut MQLONG) =>
+            // SAFETY: the caller passes `hbag` null or valid for an MQLONG write (this call's
+            // `# Safety`), as `bags::create` requires; it checks for null.
+            unsafe { $crate::bags::create(options, hbag) }
+        );
+        $crate::export_mqai_call!(
+            /// mqDeleteBag: deletes bag `*hbag`, setting the handle to MQHB_UNUSABLE_HBAG.
+            ///
+            /// # Safety
+            /// `hbag` must be null or valid for an MQLONG read and write;
+            mqDeleteBag(hbag: *mut MQLONG) =>
+            // SAFETY: the caller passes `hbag` null or valid for an MQLONG read and write (this
+            // call's `# Safety`), as `bags::delete` requires; it checks for null.
+            unsafe { $crate::bags::delete(hbag) }
+        );
+        $crate::export_mqai_call!(
+            /// mqClearBag: deletes every user item of bag `hbag`.
+            ///
+            /// # Safety
+            /// The call's only pointers are its completion and reason codes:
+            mqClearBag(hbag: MQLONG) =>
+            $crate::bags::clear(hbag)
+        );
+        $crate::export_mqai_call!(
+            /// mqTruncateBag: keeps the first `count` user items of bag `hbag`.
+            ///
+            /// # Safety
+            /// The call's only pointers are its completion and reason codes:
+            mqTruncateBag(hbag: MQLONG, count: MQLONG) =>
+            $crate::bags::truncate(hbag, count)
+        );
+        $crate::export_mqai_call!(
+            /// mqCountItems: the number of items `sel` picks out, into `count`.
+            ///
+            /// # Safety
+            /// `count` must be null or valid for an MQLONG write;
+            mqCountItems(hbag: MQLONG, sel: MQLONG, count: *mut MQLONG) =>
+            // SAFETY: the caller passes `count` null or valid for an MQLONG write (this call's
+            // `# Safety`), as `bags::count` requires; it checks for null.
+            unsafe { $crate::bags::count(hbag, sel, count) }
+        );
+        $crate::export_mqai_call!(
+            /// mqDeleteItem: deletes item (`sel`, `index`).
+            ///
+            /// # Safety
+            /// The call's only pointers are its completion and reason codes:
+            mqDeleteItem(hbag: MQLONG, sel: MQLONG, index: MQLONG) =>
+            $crate::bags::delete_item(hbag, sel, index)
+        );
+        $crate::export_mqai_call!(
+            /// mqAddInteger.
+            ///
+            /// # Safety
+            /// The call's only pointers are its completion and reason codes:
+            mqAddInteger(hbag: MQLONG, sel: MQLONG, value: MQLONG) =>
+            // SAFETY: an integer (or bag-handle) item carries no pointer, so `bags::add` reads no
+            // caller memory.
+            unsafe { $crate::bags::add(hbag, sel, $crate::bags::Item::Integer(value)) }
+        );
+        $crate::export_mqai_call!(
+            /// mqAddInteger64.
+            ///
+            /// # Safety
+            /// The call's only pointers are its completion and reason codes:
+            mqAddInteger64(hbag: MQLONG, sel: MQLONG, value: i64) =>
+            // SAFETY: an integer (or bag-handle) item carries no pointer, so `bags::add` reads no
+            // caller memory.
+            unsafe { $crate::bags::add(hbag, sel, $crate::bags::Item::Integer64(value)) }
+        );
+        $crate::export_mqai_call!(
+            /// mqAddIntegerFilter.
+            ///
+            /// # Safety
+            /// The call's only pointers are its completion and reason codes:
+            mqAddIntegerFilter(hbag: MQLONG, sel: MQLONG, value: MQLONG, op: MQLONG) =>
+            // SAFETY: an integer (or bag-handle) item carries no pointer, so `bags::add` reads no
+            // caller memory.
+            unsafe { $crate::bags::add(hbag, sel, $crate::bags::Item::IntegerFilter(value, op)) }
+        );
+        $crate::export_mqai_call!(
+            /// mqAddString.
+            ///
+            /// # Safety
+            /// `buf` must be null, or hold `len` readable bytes, or (`len` MQBL_NULL_TERMINATED) be
+            /// a null-terminated string;
+            mqAddString(hbag: MQLONG, sel: MQLONG, len: MQLONG, buf: *const u8) =>
+            // SAFETY: the caller passes `buf` null, `len` bytes or a null-terminated string (this
+            // call's `# Safety`), as `bags::add` requires; it checks `buf` for null and `len` for
+            // range.
+            unsafe { $crate::bags::add(hbag, sel, $crate::bags::Item::String(len, buf)) }
+        );
+        $crate::export_mqai_call!(
+            /// mqAddStringFilter.
+            ///
+            /// # Safety
+            /// `buf` must be null, or hold `len` readable bytes, or (`len` MQBL_NULL_TERMINATED) be
+            /// a null-terminated string;
+            mqAddStringFilter(hbag: MQLONG, sel: MQLONG, len: MQLONG, buf: *const u8, op: MQLONG) =>
+            // SAFETY: the caller passes `buf` null, `len` bytes or a null-terminated string (this
+            // call's `# Safety`), as `bags::add` requires; it checks `buf` for null and `len` for
+            // range.
+            unsafe { $crate::bags::add(hbag, sel, $crate::bags::Item::StringFilter(len, buf, op)) }
+        );
+        $crate::export_mqai_call!(
+            /// mqAddByteString.
+            ///
+            /// # Safety
+            /// `buf` must be null or hold `len` readable bytes;
+            mqAddByteString(hbag: MQLONG, sel: MQLONG, len: MQLONG, buf: *const u8) =>
+            // SAFETY: the caller passes `buf` null or holding `len` bytes (this call's `# Safety`),
+            // as `bags::add` requires; it checks `buf` for null and `len` for range.
+            unsafe { $crate::bags::add(hbag, sel, $crate::bags::Item::ByteString(len, buf)) }
+        );
+        $crate::export_mqai_call!(
+            /// mqAddByteStringFilter.
+            ///
+            /// # Safety
+            /// `buf` must be null or hold `len` readable bytes;
+            mqAddByteStringFilter(
+                hbag: MQLONG,
+                sel: MQLONG,
+                len: MQLONG,
+                buf: *const u8,
+                op: MQLONG,
+            ) =>
+            // SAFETY: the caller passes `buf` null or holding `len` bytes (this call's `# Safety`),
+            // as `bags::add` requires; it checks `buf` for null and `len` for range.
+            unsafe {
+                $crate::bags::add(hbag, sel, $crate::bags::Item::ByteStringFilter(len, buf, op))
+            }
+        );
+        $crate::export_mqai_call!(
+            /// mqAddBag: nests group bag `item`.
+            ///
+            /// # Safety
+            /// The call's only pointers are its completion and reason codes:
+            mqAddBag(hbag: MQLONG, sel: MQLONG, item: MQLONG) =>
+            // SAFETY: an integer (or bag-handle) item carries no pointer, so `bags::add` reads no
+            // caller memory.
+            unsafe { $crate::bags::add(hbag, sel, $crate::bags::Item::Bag(item)) }
+        );
+        $crate::export_mqai_call!(
+            /// mqAddInquiry.
+            ///
+            /// # Safety
+            /// The call's only pointers are its completion and reason codes:
+            mqAddInquiry(hbag: MQLONG, sel: MQLONG) =>
+            $crate::bags::add_inquiry(hbag, sel)
+        );
+        $crate::export_mqai_call!(
+            /// mqSetInteger.
+            ///
+            /// # Safety
+            /// The call's only pointers are its completion and reason codes:
+            mqSetInteger(hbag: MQLONG, sel: MQLONG, index: MQLONG, value: MQLONG) =>
+            // SAFETY: an integer item carries no pointer, so `bags::set` reads no caller memory.
+            unsafe { $crate::bags::set(hbag, sel, index, $crate::bags::Item::Integer(value)) }
+        );
+        $crate::export_mqai_call!(
+            /// mqSetInteger64.
+            ///
+            /// # Safety
+            /// The call's only pointers are its completion and reason codes:
+            mqSetInteger64(hbag: MQLONG, sel: MQLONG, index: MQLONG, value: i64) =>
+            // SAFETY: an integer item carries no pointer, so `bags::set` reads no caller memory.
+            unsafe { $crate::bags::set(hbag, sel, index, $crate::bags::Item::Integer64(value)) }
+        );
+        $crate::export_mqai_call!(
+            /// mqSetString.
+            ///
+            /// # Safety
+            /// `buf` must be null, or hold `len` readable bytes, or (`len` MQBL_NULL_TERMINATED) be
+            /// a null-terminated string;
+            mqSetString(hbag: MQLONG, sel: MQLONG, index: MQLONG, len: MQLONG, buf: *const u8) =>
+            // SAFETY: the caller passes `buf` null, `len` bytes or a null-terminated string (this
+            // call's `# Safety`), as `bags::set` requires; it checks `buf` for null and `len` for
+            // range.
+            unsafe { $crate::bags::set(hbag, sel, index, $crate::bags::Item::String(len, buf)) }
+        );
+        $crate::export_mqai_call!(
+            /// mqSetByteString.
+            ///
+            /// # Safety
+            /// `buf` must be null or hold `len` readable bytes;
+            mqSetByteString(
+                hbag: MQLONG,
+                sel: MQLONG,
+                index: MQLONG,
+                len: MQLONG,
+                buf: *const u8,
+            ) =>
+            // SAFETY: the caller passes `buf` null or holding `len` bytes (this call's `# Safety`),
+            // as `bags::set` requires; it checks `buf` for null and `len` for range.
+            unsafe { $crate::bags::set(hbag, sel, index, $crate::bags::Item::ByteString(len, buf)) }
+        );
+        $crate::export_mqai_call!(
+            /// mqInquireInteger.
+            ///
+            /// # Safety
+            /// `value` must be null or valid for an MQLONG write;
+            mqInquireInteger(hbag: MQLONG, sel: MQLONG, index: MQLONG, value: *mut MQLONG) =>
+            // SAFETY: the caller passes `value` null or valid for an MQLONG write (this call's
+            // `# Safety`), as `bags::inquire` requires; it checks each for null.
+            unsafe { $crate::bags::inquire(hbag, sel, index, $crate::bags::Query::Integer(value)) }
+        );
+        $crate::export_mqai_call!(
+            /// mqInquireInteger64.
+            ///
+            /// # Safety
+            /// `value` must be null or valid for an i64 (MQINT64) write;
+            mqInquireInteger64(hbag: MQLONG, sel: MQLONG, index: MQLONG, value: *mut i64) =>
+            // SAFETY: the caller passes `value` null or valid for an i64 write (this call's
+            // `# Safety`), as `bags::inquire` requires; it checks each for null.
+            unsafe {
+                $crate::bags::inquire(hbag, sel, index, $crate::bags::Query::Integer64(value))
+            }
+        );
+        $crate::export_mqai_call!(
+            /// mqInquireIntegerFilter.
+            ///
+            /// # Safety
+            /// `value` and `op` must each be null or valid for an MQLONG write;
+            mqInquireIntegerFilter(
+                hbag: MQLONG,
+                sel: MQLONG,
+                index: MQLONG,
+                value: *mut MQLONG,
+                op: *mut MQLONG,
+            ) =>
+            // SAFETY: the caller passes `value` and `op` each null or valid for an MQLONG write
+            // (this call's `# Safety`), as `bags::inquire` requires; it checks each for null.
+            unsafe {
+                $crate::bags::inquire(
+                    hbag,
+                    sel,
+                    index,
+                    $crate::bags::Query::IntegerFilter(value, op),
+                )
+            }
+        );
+        $crate::export_mqai_call!(
+            /// mqInquireString.
+            ///
+            /// # Safety
+            /// `buf` must be null or valid for `len` writable bytes; `out_len` and `ccsid` each
+            /// null or valid for an MQLONG write;
+            mqInquireString(
+                hbag: MQLONG,
+                sel: MQLONG,
+                index: MQLONG,
+                len: MQLONG,
+                buf: *mut u8,
+                out_len: *mut MQLONG,
+                ccsid: *mut MQLONG,
+            ) =>
+            // SAFETY: the caller passes `buf` null or holding `len` writable bytes, `out_len` and
+            // `ccsid` each null or valid for an MQLONG write (this call's `# Safety`), as
+            // `bags::inquire` requires; it checks each for null.
+            unsafe {
+                $crate::bags::inquire(
+                    hbag,
+                    sel,
+                    index,
+                    $crate::bags::Query::String(len, buf, out_len, ccsid),
+                )
+            }
+        );
+        $crate::export_mqai_call!(
+            /// mqInquireStringFilter.
+            ///
+            /// # Safety
+            /// `buf` must be null or valid for `len` writable bytes; `out_len`, `ccsid` and `op`
+            /// each null or valid for an MQLONG write;
+            mqInquireStringFilter(
+                hbag: MQLONG,
+                sel: MQLONG,
+                index: MQLONG,
+                len: MQLONG,
+                buf: *mut u8,
+                out_len: *mut MQLONG,
+                ccsid: *mut MQLONG,
+                op: *mut MQLONG,
+            ) =>
+            // SAFETY: the caller passes `buf` null or holding `len` writable bytes, `out_len`,
+            // `ccsid` and `op` each null or valid for an MQLONG write (this call's `# Safety`), as
+            // `bags::inquire` requires; it checks each for null.
+            unsafe {
+                $crate::bags::inquire(
+                    hbag,
+                    sel,
+                    index,
+                    $crate::bags::Query::StringFilter(len, buf, out_len, ccsid, op),
+                )
+            }
+        );
+        $crate::export_mqai_call!(
+            /// mqInquireByteString.
+            ///
+            /// # Safety
+            /// `buf` must be null or valid for `len` writable bytes; `out_len` null or valid for an
+            /// MQLONG write;
+            mqInquireByteString(
+                hbag: MQLONG,
+                sel: MQLONG,
+                index: MQLONG,
+                len: MQLONG,
+                buf: *mut u8,
+                out_len: *mut MQLONG,
+            ) =>
+            // SAFETY: the caller passes `buf` null or holding `len` writable bytes and `out_len`
+            // null or valid for an MQLONG write (this call's `# Safety`), as `bags::inquire`
+            // requires; it checks each for null.
+            unsafe {
+                $crate::bags::inquire(
+                    hbag,
+                    sel,
+                    index,
+                    $crate::bags::Query::ByteString(len, buf, out_len),
+                )
+            }
+        );
+        $crate::export_mqai_call!(
+            /// mqInquireByteStringFilter.
+            ///
+            /// # Safety
+            /// `buf` must be null or valid for `len` writable bytes; `out_len` and `op` each null
+            /// or valid for an MQLONG write;
+            mqInquireByteStringFilter(
+                hbag: MQLONG,
+                sel: MQLONG,
+                index: MQLONG,
+                len: MQLONG,
+                buf: *mut u8,
+                out_len: *mut MQLONG,
+                op: *mut MQLONG,
+            ) =>
+            // SAFETY: the caller passes `buf` null or holding `len` writable bytes, `out_len` and
+            // `op` each null or valid for an MQLONG write (this call's `# Safety`), as
+            // `bags::inquire` requires; it checks each for null.
+            unsafe {
+                $crate::bags::inquire(
+                    hbag,
+                    sel,
+                    index,
+                    $crate::bags::Query::ByteStringFilter(len, buf, out_len, op),
+                )
+            }
+        );
+        $crate::export_mqai_call!(
+            /// mqInquireBag.
+            ///
+            /// # Safety
+            /// `value` must be null or valid for an MQLONG write;
+            mqInquireBag(hbag: MQLONG, sel: MQLONG, index: MQLONG, value: *mut MQLONG) =>
+            // SAFETY: the caller passes `value` null or valid for an MQLONG write (this call's
+            // `# Safety`), as `bags::inquire` requires; it checks each for null.
+            unsafe { $crate::bags::inquire(hbag, sel, index, $crate::bags::Query::Bag(value)) }
+        );
+        $crate::export_mqai_call!(
+            /// mqInquireItemInfo.
+            ///
+            /// # Safety
+            /// `out_sel` and `item_type` must each be null or valid for an MQLONG write;
+            mqInquireItemInfo(
+                hbag: MQLONG,
+                sel: MQLONG,
+                index: MQLONG,
+                out_sel: *mut MQLONG,
+                item_type: *mut MQLONG,
+            ) =>
+            // SAFETY: the caller passes `out_sel` and `item_type` each null or valid for an MQLONG
+            // write (this call's `# Safety`), as `bags::inquire` requires; it checks each for null.
+            unsafe {
+                $crate::bags::inquire(
+                    hbag,
+                    sel,
+                    index,
+                    $crate::bags::Query::ItemInfo(out_sel, item_type),
+                )
+            }
+        );
+        $crate::export_mqai_call!(
+            /// mqTrim: the blank-padded field at `buf` without its trailing blanks,
+            /// null-terminated, into `out`.
+            ///
+            /// # Safety
+            /// `buf` must be null or valid for `len` readable bytes; `out` null or valid for `len +
+            /// 1` writable bytes;
+            mqTrim(len: MQLONG, buf: *const u8, out: *mut u8) =>
+            // SAFETY: the caller passes `buf` null or holding `len` bytes and `out` null or holding
+            // `len + 1` (this call's `# Safety`), as `bags::trim` requires; it checks both for null
+            // and `len` for range.
+            unsafe { $crate::bags::trim(len, buf, out) }
+        );
+        $crate::export_mqai_call!(
+            /// mqPad: the null-terminated string `s`, blank-padded to `len` bytes, into `buf`.
+            ///
+            /// # Safety
+            /// `s` must be null or a null-terminated string; `buf` null or valid for `len` writable
+            /// bytes;
+            mqPad(s: *const u8, len: MQLONG, buf: *mut u8) =>
+            // SAFETY: the caller passes `s` null or a null-terminated string and `buf` null or
+            // holding `len` bytes (this call's `# Safety`), as `bags::pad` requires; it checks both
+            // for null and `len` for range.
+            unsafe { $crate::bags::pad(s, len, buf) }
+        );
+        $crate::export_mqai_call!(
+            /// mqExecute: no PCF command server yet (MQRC_FUNCTION_NOT_SUPPORTED).
+            ///
+            /// # Safety
+            /// No argument is read but the completion and reason codes:
+            mqExecute(
+                _hconn: MQLONG,
+                _command: MQLONG,
+                _options_bag: MQLONG,
+                _admin_bag: MQLONG,
+                _response_bag: MQLONG,
+                _admin_q: MQLONG,
+                _response_q: MQLONG,
+            ) =>
+            $crate::api::not_supported()
+        );
+        $crate::export_mqai_call!(
+            /// mqPutBag: not supported yet.
+            ///
+            /// # Safety
+            /// No argument is read but the completion and reason codes:
+            mqPutBag(
+                _hconn: MQLONG,
+                _hobj: MQLONG,
+                _md: *mut c_void,
+                _pmo: *mut c_void,
+                _hbag: MQLONG,
+            ) =>
+            $crate::api::not_supported()
+        );
+        $crate::export_mqai_call!(
+            /// mqGetBag: not supported yet.
+            ///
+            /// # Safety
+            /// No argument is read but the completion and reason codes:
+            mqGetBag(
+                _hconn: MQLONG,
+                _hobj: MQLONG,
+                _md: *mut c_void,
+                _gmo: *mut c_void,
+                _hbag: MQLONG,
+            ) =>
+            $crate::api::not_supported()
+        );
+        $crate::export_mqai_call!(
+            /// mqBagToBuffer: not supported yet.
+            ///
+            /// # Safety
+            /// No argument is read but the completion and reason codes:
+            mqBagToBuffer(
+                _options_bag: MQLONG,
+                _data_bag: MQLONG,
+                _len: MQLONG,
+                _buf: *mut c_void,
+                _data_len: *mut MQLONG,
+            ) =>
+            $crate::api::not_supported()
+        );
+        $crate::export_mqai_call!(
+            /// mqBufferToBag: not supported yet.
+            ///
+            /// # Safety
+            /// No argument is read but the completion and reason codes:
+            mqBufferToBag(
+                _options_bag: MQLONG,
+                _len: MQLONG,
+                _buf: *mut c_void,
+                _data_bag: MQLONG,
+            ) =>
+            $crate::api::not_supported()
+        );
     };
 }
 
-/// Expands one exported MQAI call (cmqbc.h): its arguments, then the completion and reason
-/// codes every MQAI call ends with. Used by [`export_mqi!`].
+/// Expands one exported MQAI call (cmqbc.h): its doc (ending in its `# Safety` section, which
+/// this completes with the completion and reason codes), its arguments, then the completion and
+/// reason codes every MQAI call ends with. Used by [`export_mqi!`].
 #[doc(hidden)]
 #[macro_export]
 macro_rules! export_mqai_call {
-    ($name:ident($($arg:ident: $ty:ty),*) => $body:expr) => {
-        /// An MQAI call, as cmqbc.h declares it.
-        ///
-        /// # Safety
-        /// The MQAI contract: pointers valid as documented.
+    ($(#[$attr:meta])* $name:ident($($arg:ident: $ty:ty),* $(,)?) => $body:expr) => {
+        $(#[$attr])*
+        /// `cc` and `rc` must each be null or valid for an MQLONG write.
         #[no_mangle]
         #[allow(clippy::too_many_arguments)]
         pub unsafe extern "C" fn $name(
@@ -537,7 +1152,18 @@ macro_rules! export_mqai_call {
             rc: *mut $crate::structs::MQLONG,
         ) {
             let out = $crate::api::guarded(|| $body);
-            $crate::api::report(cc, rc, out)
+            // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for
+            // an MQLONG write (this fn's `# Safety`); `report` checks each for null.
+            unsafe { $crate::api::report(cc, rc, out) }
         }
     };
+}
+
+#[cfg(test)]
+mod exported {
+    //! The entry points, expanded here as well: the library crates expand [`export_mqi!`] from
+    //! another crate, where this crate's lints (`unsafe_op_in_unsafe_fn` among them) do not
+    //! reach the code it generates; here they check it.
+
+    crate::export_mqi!(crate::Mode::Local);
 }

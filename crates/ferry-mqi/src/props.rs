@@ -125,11 +125,17 @@ pub(crate) fn fill(h: MQHMSG, props: &Properties) -> Result<(), Rc> {
     })
 }
 
-fn check_opts(p: *const MQOPTS, id: &[u8; 4], rc: u32) -> Result<(), Rc> {
+/// Checks an options structure (MQCMHO, MQDMHO, MQDMPO): present, with StrucId `id` and a
+/// version; `rc` otherwise.
+///
+/// # Safety
+/// `p` must be null or point to a readable structure of at least the 12 bytes of [`MQOPTS`].
+unsafe fn check_opts(p: *const MQOPTS, id: &[u8; 4], rc: u32) -> Result<(), Rc> {
     if p.is_null() {
         return Err(failed(rc));
     }
-    // SAFETY: checked non-null; the caller promises a valid structure.
+    // SAFETY: the caller passes `p` as a readable options structure of at least MQOPTS's 12
+    // bytes (this fn's contract), checked non-null just above.
     let o = unsafe { &*p };
     if &o.StrucId != id || o.Version < 1 {
         return Err(failed(rc));
@@ -140,19 +146,26 @@ fn check_opts(p: *const MQOPTS, id: &[u8; 4], rc: u32) -> Result<(), Rc> {
 /// The string an MQCHARV holds (through VSPtr).
 ///
 /// # Safety
-/// `v` must be valid, and VSPtr point to VSLength bytes (or a NUL-terminated string).
+/// `v` must be null or point to a readable MQCHARV whose VSPtr is null, or holds VSLength
+/// readable bytes, or (VSLength MQVS_NULL_TERMINATED) points to a null-terminated string.
 unsafe fn charv(v: *const MQCHARV) -> Result<String, Rc> {
     if v.is_null() {
         return Err(failed(RC_PROPERTY_NAME_ERROR));
     }
-    let v = &*v;
+    // SAFETY: the caller passes `v` as a readable MQCHARV (MQI contract), checked non-null just
+    // above.
+    let v = unsafe { &*v };
     if v.VSPtr.is_null() {
         return Err(failed(RC_PROPERTY_NAME_ERROR));
     }
     let bytes = if v.VSLength == VL_NULL_TERMINATED {
-        std::ffi::CStr::from_ptr(v.VSPtr as *const std::ffi::c_char).to_bytes()
+        // SAFETY: with VSLength MQVS_NULL_TERMINATED the caller passes VSPtr as a
+        // null-terminated string (MQCHARV contract); checked non-null above.
+        unsafe { std::ffi::CStr::from_ptr(v.VSPtr as *const std::ffi::c_char) }.to_bytes()
     } else if v.VSLength >= 0 {
-        std::slice::from_raw_parts(v.VSPtr as *const u8, v.VSLength as usize)
+        // SAFETY: the caller passes VSPtr holding VSLength bytes (MQCHARV contract); VSLength
+        // checked non-negative just above, VSPtr non-null above.
+        unsafe { std::slice::from_raw_parts(v.VSPtr as *const u8, v.VSLength as usize) }
     } else {
         return Err(failed(RC_PROPERTY_NAME_ERROR));
     };
@@ -162,13 +175,18 @@ unsafe fn charv(v: *const MQCHARV) -> Result<String, Rc> {
 /// MQCRTMH.
 ///
 /// # Safety
-/// Pointers valid as the MQI documents.
+/// `cmho` must be null or point to a readable MQCMHO; `hmsg` null or valid for an MQHMSG
+/// write.
 pub unsafe fn crtmh(hconn: MQLONG, cmho: *const MQOPTS, hmsg: *mut MQHMSG) -> Outcome {
     if hmsg.is_null() {
         return Err(failed(RC_HMSG_ERROR));
     }
-    *hmsg = HMSG_UNUSABLE;
-    check_opts(cmho, b"CMHO", RC_CMHO_ERROR)?;
+    // SAFETY: the caller passes `hmsg` valid for an MQHMSG write (MQI contract), checked
+    // non-null just above.
+    unsafe { *hmsg = HMSG_UNUSABLE };
+    // SAFETY: the caller passes `cmho` as null or a readable MQCMHO (MQI contract), as
+    // `check_opts` requires; it checks for null.
+    unsafe { check_opts(cmho, b"CMHO", RC_CMHO_ERROR) }?;
     if hconn != HCONN_UNASSOCIATED {
         crate::api::check_hconn(hconn)?;
     }
@@ -177,34 +195,43 @@ pub unsafe fn crtmh(hconn: MQLONG, cmho: *const MQOPTS, hmsg: *mut MQHMSG) -> Ou
         .lock()
         .unwrap_or_else(|p| p.into_inner())
         .insert(id, Handle::default());
-    *hmsg = id;
+    // SAFETY: `hmsg` is the caller's MQHMSG, valid for a write (MQI contract), checked
+    // non-null at the top.
+    unsafe { *hmsg = id };
     Ok(None)
 }
 
 /// MQDLTMH.
 ///
 /// # Safety
-/// Pointers valid as the MQI documents.
+/// `hmsg` must be null or valid for an MQHMSG read and write; `dmho` null or point to a
+/// readable MQDMHO.
 pub unsafe fn dltmh(hmsg: *mut MQHMSG, dmho: *const MQOPTS) -> Outcome {
     if hmsg.is_null() {
         return Err(failed(RC_HMSG_ERROR));
     }
-    check_opts(dmho, b"DMHO", RC_DMHO_ERROR)?;
-    let removed = HANDLES
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .remove(&*hmsg);
+    // SAFETY: the caller passes `dmho` as null or a readable MQDMHO (MQI contract), as
+    // `check_opts` requires; it checks for null.
+    unsafe { check_opts(dmho, b"DMHO", RC_DMHO_ERROR) }?;
+    // SAFETY: the caller passes `hmsg` valid for an MQHMSG read (MQI contract), checked
+    // non-null at the top.
+    let h = unsafe { *hmsg };
+    let removed = HANDLES.lock().unwrap_or_else(|p| p.into_inner()).remove(&h);
     if removed.is_none() {
         return Err(failed(RC_HMSG_ERROR));
     }
-    *hmsg = HMSG_UNUSABLE;
+    // SAFETY: `hmsg` is the caller's MQHMSG, valid for a write (MQI contract), checked
+    // non-null at the top.
+    unsafe { *hmsg = HMSG_UNUSABLE };
     Ok(None)
 }
 
 /// MQSETMP.
 ///
 /// # Safety
-/// Pointers valid as the MQI documents; `value` holds `len` bytes.
+/// `smpo` must be null or point to a readable MQSMPO; `pd` null or a readable MQPD; `name` as
+/// [`charv`] requires; `value` null, or holding `len` readable bytes, or (an MQTYPE_STRING of
+/// length MQVL_NULL_TERMINATED) a null-terminated string.
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn setmp(
     hmsg: MQHMSG,
@@ -215,16 +242,42 @@ pub unsafe fn setmp(
     len: MQLONG,
     value: *const u8,
 ) -> Outcome {
-    if smpo.is_null() || &(*smpo).StrucId != b"SMPO" {
+    if smpo.is_null() {
         return Err(failed(RC_SMPO_ERROR));
     }
-    if !pd.is_null() && &(*pd).StrucId != b"PD  " {
+    // SAFETY: the caller passes `smpo` as a readable MQSMPO (MQI contract), checked non-null
+    // just above.
+    if unsafe { &(*smpo).StrucId } != b"SMPO" {
+        return Err(failed(RC_SMPO_ERROR));
+    }
+    // SAFETY: the caller passes `pd` as null or a readable MQPD (MQI contract); it is read
+    // only when non-null, checked first.
+    if !pd.is_null() && unsafe { &(*pd).StrucId } != b"PD  " {
         return Err(failed(RC_PD_ERROR));
     }
-    let name = charv(name)?;
+    // SAFETY: the caller passes `name` as `charv` requires (this fn's contract); it checks the
+    // MQCHARV and its VSPtr for null.
+    let name = unsafe { charv(name) }?;
     if name.is_empty() || name.contains('%') {
         return Err(failed(RC_PROPERTY_NAME_ERROR));
     }
+    // SAFETY: the caller passes `value` as null, `len` bytes or a null-terminated string as
+    // `property_value` requires (this fn's contract); it checks for null.
+    let v = unsafe { property_value(kind, len, value) }?;
+    with_handle(hmsg, |h| {
+        h.props
+            .set(&name, v)
+            .map_err(|_| failed(RC_PROPERTY_NAME_ERROR))?;
+        Ok(None)
+    })
+}
+
+/// An MQSETMP value of type `kind` from the caller's `len` bytes at `value`.
+///
+/// # Safety
+/// `value` must be null, or hold `len` readable bytes, or (an MQTYPE_STRING of length
+/// MQVL_NULL_TERMINATED) point to a null-terminated string.
+unsafe fn property_value(kind: MQLONG, len: MQLONG, value: *const u8) -> Result<PropertyValue, Rc> {
     let bytes = |n: usize| -> Result<&[u8], Rc> {
         if n == 0 {
             return Ok(&[]);
@@ -232,7 +285,10 @@ pub unsafe fn setmp(
         if value.is_null() {
             return Err(failed(RC_BUFFER_ERROR));
         }
-        Ok(std::slice::from_raw_parts(value, n))
+        // SAFETY: every `n` asked for is `len` itself (non-negative: checked by each caller
+        // below), and the caller passes `value` holding `len` bytes (this fn's contract);
+        // `n` positive and `value` non-null, checked just above.
+        Ok(unsafe { std::slice::from_raw_parts(value, n) })
     };
     let fixed = |n: usize| -> Result<&[u8], Rc> {
         if len != n as MQLONG {
@@ -240,7 +296,7 @@ pub unsafe fn setmp(
         }
         bytes(n)
     };
-    let v = match kind {
+    Ok(match kind {
         TYPE_NULL => PropertyValue::Null,
         TYPE_BOOLEAN => {
             PropertyValue::Bool(i32::from_ne_bytes(fixed(4)?.try_into().unwrap_or_default()) != 0)
@@ -272,7 +328,9 @@ pub unsafe fn setmp(
                 if value.is_null() {
                     return Err(failed(RC_BUFFER_ERROR));
                 }
-                std::ffi::CStr::from_ptr(value as *const std::ffi::c_char).to_bytes()
+                // SAFETY: with MQVL_NULL_TERMINATED the caller passes `value` as a
+                // null-terminated string (this fn's contract); checked non-null just above.
+                unsafe { std::ffi::CStr::from_ptr(value as *const std::ffi::c_char) }.to_bytes()
             } else if len >= 0 {
                 bytes(len as usize)?
             } else {
@@ -281,12 +339,6 @@ pub unsafe fn setmp(
             PropertyValue::String(String::from_utf8_lossy(b).into_owned())
         }
         _ => return Err(failed(RC_PROPERTY_TYPE_ERROR)),
-    };
-    with_handle(hmsg, |h| {
-        h.props
-            .set(&name, v)
-            .map_err(|_| failed(RC_PROPERTY_NAME_ERROR))?;
-        Ok(None)
     })
 }
 
@@ -314,34 +366,15 @@ fn matches(pattern: &str, name: &str) -> bool {
     }
 }
 
-/// MQINQMP.
-///
-/// # Safety
-/// Pointers valid as the MQI documents; `value` holds `len` bytes.
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn inqmp(
+/// The property MQINQMP asks for on handle `hmsg` — the first from the start, after the
+/// cursor, or under it, as `options` says, whose name matches `pattern` — with the handle's
+/// cursor moved to it: its name, its value as native bytes and its MQTYPE.
+fn find_property(
     hmsg: MQHMSG,
-    impo: *mut MQIMPO,
-    name: *const MQCHARV,
-    pd: *mut MQPD,
-    kind: *mut MQLONG,
-    len: MQLONG,
-    value: *mut u8,
-    data_len: *mut MQLONG,
-) -> Outcome {
-    if impo.is_null() || &(*impo).StrucId != b"IMPO" {
-        return Err(failed(RC_IMPO_ERROR));
-    }
-    if !pd.is_null() && &(*pd).StrucId != b"PD  " {
-        return Err(failed(RC_PD_ERROR));
-    }
-    if kind.is_null() || len < 0 || (len > 0 && value.is_null()) {
-        return Err(failed(RC_BUFFER_ERROR));
-    }
-    let pattern = charv(name)?;
-    let options = (*impo).Options;
-    let requested = *kind;
-    let (index, prop_name, value_bytes, prop_kind) = with_handle(hmsg, |h| {
+    options: MQLONG,
+    pattern: &str,
+) -> Result<(String, Vec<u8>, MQLONG), Rc> {
+    with_handle(hmsg, |h| {
         let start = if options & IMPO_INQ_PROP_UNDER_CURSOR != 0 {
             h.cursor.ok_or(failed(RC_PROPERTY_NOT_AVAILABLE))?
         } else if options & IMPO_INQ_NEXT != 0 {
@@ -354,36 +387,104 @@ pub unsafe fn inqmp(
             .iter()
             .enumerate()
             .skip(start)
-            .find(|(_, (n, _))| matches(&pattern, n));
+            .find(|(_, (n, _))| matches(pattern, n));
         let Some((i, (n, v))) = found else {
             return Err(failed(RC_PROPERTY_NOT_AVAILABLE));
         };
         let (k, b) = encode(v);
         h.cursor = Some(i);
-        Ok((i, n.to_owned(), b, k))
-    })?;
-    let _ = index;
+        Ok((n.to_owned(), b, k))
+    })
+}
+
+/// Puts a property's name in MQIMPO's ReturnedName: its length in VSLength, and the name at
+/// VSPtr if the caller gave a buffer (MQRC_PROPERTY_NAME_TOO_BIG if it is too small).
+///
+/// # Safety
+/// `rn.VSPtr` must be null or valid for `rn.VSBufSize` (non-negative) writable bytes.
+unsafe fn return_name(rn: &mut MQCHARV, name: &str) -> Result<(), Rc> {
+    rn.VSLength = name.len() as MQLONG;
+    if !rn.VSPtr.is_null() {
+        if (rn.VSBufSize as usize) < name.len() {
+            return Err(failed(RC_PROPERTY_NAME_TOO_BIG));
+        }
+        // SAFETY: the caller passes VSPtr holding VSBufSize writable bytes (this fn's contract,
+        // VSBufSize non-negative); the name's length is at most VSBufSize and VSPtr non-null,
+        // both checked just above; the name is our own memory, disjoint from the caller's.
+        unsafe { std::ptr::copy_nonoverlapping(name.as_ptr(), rn.VSPtr as *mut u8, name.len()) };
+    }
+    Ok(())
+}
+
+/// MQINQMP.
+///
+/// # Safety
+/// `impo` must be null or point to a readable and writable MQIMPO, whose ReturnedName.VSPtr
+/// is null or holds ReturnedName.VSBufSize (non-negative) writable bytes; `name` as [`charv`]
+/// requires; `pd` null or a readable MQPD; `kind` null or valid for an MQLONG read and write;
+/// `value` null or valid for `len` writable bytes; `data_len` null or valid for an MQLONG
+/// write.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn inqmp(
+    hmsg: MQHMSG,
+    impo: *mut MQIMPO,
+    name: *const MQCHARV,
+    pd: *mut MQPD,
+    kind: *mut MQLONG,
+    len: MQLONG,
+    value: *mut u8,
+    data_len: *mut MQLONG,
+) -> Outcome {
+    if impo.is_null() {
+        return Err(failed(RC_IMPO_ERROR));
+    }
+    // SAFETY: the caller passes `impo` as a readable MQIMPO (MQI contract), checked non-null
+    // just above.
+    let im = unsafe { &*impo };
+    if &im.StrucId != b"IMPO" {
+        return Err(failed(RC_IMPO_ERROR));
+    }
+    // SAFETY: the caller passes `pd` as null or a readable MQPD (MQI contract); it is read
+    // only when non-null, checked first.
+    if !pd.is_null() && unsafe { &(*pd).StrucId } != b"PD  " {
+        return Err(failed(RC_PD_ERROR));
+    }
+    if kind.is_null() || len < 0 || (len > 0 && value.is_null()) {
+        return Err(failed(RC_BUFFER_ERROR));
+    }
+    // SAFETY: the caller passes `name` as `charv` requires (this fn's contract); it checks the
+    // MQCHARV and its VSPtr for null.
+    let pattern = unsafe { charv(name) }?;
+    let options = im.Options;
+    // SAFETY: the caller passes `kind` valid for an MQLONG read (MQI contract), checked
+    // non-null above.
+    let requested = unsafe { *kind };
+    let (prop_name, value_bytes, prop_kind) = find_property(hmsg, options, &pattern)?;
     if requested != TYPE_AS_SET && requested != prop_kind {
         return Err(failed(RC_PROPERTY_TYPE_ERROR));
     }
-    *kind = prop_kind;
+    // SAFETY: the caller passes `kind` valid for an MQLONG write (MQI contract), checked
+    // non-null above.
+    unsafe { *kind = prop_kind };
     if !data_len.is_null() {
-        *data_len = value_bytes.len() as MQLONG;
+        // SAFETY: the caller passes `data_len` as null or valid for an MQLONG write (MQI
+        // contract), checked non-null just above.
+        unsafe { *data_len = value_bytes.len() as MQLONG };
     }
-    // The name goes in ReturnedName, if the caller gave a buffer for it.
-    let rn = &mut (*impo).ReturnedName;
-    rn.VSLength = prop_name.len() as MQLONG;
-    if !rn.VSPtr.is_null() {
-        if (rn.VSBufSize as usize) < prop_name.len() {
-            return Err(failed(RC_PROPERTY_NAME_TOO_BIG));
-        }
-        std::ptr::copy_nonoverlapping(prop_name.as_ptr(), rn.VSPtr as *mut u8, prop_name.len());
-    }
+    // SAFETY: the caller passes `impo` as a writable MQIMPO (MQI contract), checked non-null at
+    // the top; `im` is not used after this.
+    let rn = unsafe { &mut (*impo).ReturnedName };
+    // SAFETY: the caller passes ReturnedName's VSPtr null or holding VSBufSize (non-negative)
+    // writable bytes (this fn's contract), as `return_name` requires; it checks for null.
+    unsafe { return_name(rn, &prop_name) }?;
     if value_bytes.len() > len as usize {
         return Err(failed(RC_PROPERTY_VALUE_TOO_BIG));
     }
     if !value_bytes.is_empty() {
-        std::ptr::copy_nonoverlapping(value_bytes.as_ptr(), value, value_bytes.len());
+        // SAFETY: the caller passes `value` holding `len` writable bytes (MQI contract); the
+        // value's length is at most `len` (checked just above) and positive, so `len` is too
+        // and `value` was checked non-null above; our own bytes, disjoint from the caller's.
+        unsafe { std::ptr::copy_nonoverlapping(value_bytes.as_ptr(), value, value_bytes.len()) };
     }
     Ok(None)
 }
@@ -391,10 +492,14 @@ pub unsafe fn inqmp(
 /// MQDLTMP.
 ///
 /// # Safety
-/// Pointers valid as the MQI documents.
+/// `dmpo` must be null or point to a readable MQDMPO; `name` as [`charv`] requires.
 pub unsafe fn dltmp(hmsg: MQHMSG, dmpo: *const MQOPTS, name: *const MQCHARV) -> Outcome {
-    check_opts(dmpo, b"DMPO", RC_DMPO_ERROR)?;
-    let name = charv(name)?;
+    // SAFETY: the caller passes `dmpo` as null or a readable MQDMPO (MQI contract), as
+    // `check_opts` requires; it checks for null.
+    unsafe { check_opts(dmpo, b"DMPO", RC_DMPO_ERROR) }?;
+    // SAFETY: the caller passes `name` as `charv` requires (this fn's contract); it checks the
+    // MQCHARV and its VSPtr for null.
+    let name = unsafe { charv(name) }?;
     with_handle(hmsg, |h| match h.props.remove(&name) {
         Some(_) => Ok(None),
         None => Err(failed(RC_PROPERTY_NOT_AVAILABLE)),
