@@ -57,6 +57,39 @@ fn reada(r: ReadAhead) -> &'static str {
     }
 }
 
+/// DEFSOPT's word.
+fn defsopt(d: DefaultInputOpen) -> &'static str {
+    match d {
+        DefaultInputOpen::Shared => "SHARED",
+        DefaultInputOpen::Exclusive => "EXCL",
+    }
+}
+
+/// MSGDLVSQ's word.
+fn msgdlvsq(d: DeliverySequence) -> &'static str {
+    match d {
+        DeliverySequence::Priority => "PRIORITY",
+        DeliverySequence::Fifo => "FIFO",
+    }
+}
+
+/// USAGE's word.
+fn usage(u: Usage) -> &'static str {
+    match u {
+        Usage::Normal => "NORMAL",
+        Usage::Transmission => "XMITQ",
+    }
+}
+
+/// DEFTYPE's word.
+fn deftype(d: DefinitionType) -> &'static str {
+    match d {
+        DefinitionType::Predefined => "PREDEFINED",
+        DefinitionType::TemporaryDynamic => "TEMPDYN",
+        DefinitionType::PermanentDynamic => "PERMDYN",
+    }
+}
+
 /// An error about `p`'s value.
 fn bad(p: &Param, why: impl std::fmt::Display) -> ParseError {
     ParseError {
@@ -156,22 +189,8 @@ pub fn local_fields(
         } else {
             flag("NOSHARE")
         },
-        f(
-            "DEFSOPT",
-            match a.def_input_open {
-                DefaultInputOpen::Shared => "SHARED",
-                DefaultInputOpen::Exclusive => "EXCL",
-            },
-            Kind::Word,
-        ),
-        f(
-            "MSGDLVSQ",
-            match a.delivery_sequence {
-                DeliverySequence::Priority => "PRIORITY",
-                DeliverySequence::Fifo => "FIFO",
-            },
-            Kind::Word,
-        ),
+        f("DEFSOPT", defsopt(a.def_input_open), Kind::Word),
+        f("MSGDLVSQ", msgdlvsq(a.delivery_sequence), Kind::Word),
         f("BOTHRESH", a.backout_threshold, Kind::Int),
         f("BOQNAME", a.backout_requeue_name, Kind::Name),
         if a.harden_backout {
@@ -179,23 +198,12 @@ pub fn local_fields(
         } else {
             flag("NOHARDENBO")
         },
-        f(
-            "USAGE",
-            match a.usage {
-                Usage::Normal => "NORMAL",
-                Usage::Transmission => "XMITQ",
-            },
-            Kind::Word,
-        ),
+        f("USAGE", usage(a.usage), Kind::Word),
     ];
     if model || a.definition_type != DefinitionType::Predefined {
         v.push(f(
             "DEFTYPE",
-            match a.definition_type {
-                DefinitionType::Predefined => "PREDEFINED",
-                DefinitionType::TemporaryDynamic => "TEMPDYN",
-                DefinitionType::PermanentDynamic => "PERMDYN",
-            },
+            deftype(a.definition_type),
             if model { Kind::Word } else { Kind::Status },
         ));
     }

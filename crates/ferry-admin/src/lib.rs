@@ -4,8 +4,8 @@
 //! as JSON. The admin shell (`ferry admin`), the server (for remote administration) and, once
 //! [`install`]ed as the command server, embedded connections all use this one implementation. docs/admin.md is the reference.
 //!
-//! Owns: the parser (`parse`), attribute keywords (`attrs`), execution (`exec`) and output
-//! (`format`).
+//! Owns: the parser (`parse`), attribute keywords (`attrs`), execution (`exec`, with DISPLAY in
+//! `exec/display.rs`) and output (`format`).
 
 pub mod attrs;
 pub mod exec;

@@ -44,6 +44,8 @@ struct Token {
     pos: usize,
 }
 
+/// Splits a command into tokens: words (upper-cased), quoted strings, parentheses; blanks and
+/// commas separate them.
 fn lex(text: &str) -> Result<Vec<Token>, ParseError> {
     let chars: Vec<char> = text.chars().collect();
     let mut out = Vec::new();
@@ -54,68 +56,63 @@ fn lex(text: &str) -> Result<Vec<Token>, ParseError> {
             i += 1;
             continue;
         }
-        match c {
+        let start = i;
+        let tok = match c {
             '(' => {
-                out.push(Token {
-                    tok: Tok::Open,
-                    pos: i,
-                });
                 i += 1;
+                Tok::Open
             }
             ')' => {
-                out.push(Token {
-                    tok: Tok::Close,
-                    pos: i,
-                });
                 i += 1;
+                Tok::Close
             }
-            '\'' | '"' => {
-                let start = i;
-                let q = c;
-                i += 1;
-                let mut s = String::new();
-                loop {
-                    match chars.get(i) {
-                        None => return Err(err("a quoted string is not closed", start)),
-                        Some(&ch) if ch == q => {
-                            // A doubled quote stands for one.
-                            if chars.get(i + 1) == Some(&q) {
-                                s.push(q);
-                                i += 2;
-                            } else {
-                                i += 1;
-                                break;
-                            }
-                        }
-                        Some(&ch) => {
-                            s.push(ch);
-                            i += 1;
-                        }
-                    }
+            '\'' | '"' => Tok::Quoted(lex_quoted(&chars, &mut i)?),
+            _ => Tok::Word(lex_word(&chars, &mut i)),
+        };
+        out.push(Token { tok, pos: start });
+    }
+    Ok(out)
+}
+
+/// The quoted string starting at `*i` (its opening quote), with a doubled quote standing for
+/// one; `*i` moves past the closing quote.
+fn lex_quoted(chars: &[char], i: &mut usize) -> Result<String, ParseError> {
+    let start = *i;
+    let q = chars[start];
+    *i += 1;
+    let mut s = String::new();
+    loop {
+        match chars.get(*i) {
+            None => return Err(err("a quoted string is not closed", start)),
+            Some(&ch) if ch == q => {
+                // A doubled quote stands for one.
+                if chars.get(*i + 1) == Some(&q) {
+                    s.push(q);
+                    *i += 2;
+                } else {
+                    *i += 1;
+                    return Ok(s);
                 }
-                out.push(Token {
-                    tok: Tok::Quoted(s),
-                    pos: start,
-                });
             }
-            _ => {
-                let start = i;
-                let mut s = String::new();
-                while let Some(&ch) = chars.get(i) {
-                    if ch.is_whitespace() || ch == '(' || ch == ')' || ch == ',' || ch == '\'' {
-                        break;
-                    }
-                    s.push(ch.to_ascii_uppercase());
-                    i += 1;
-                }
-                out.push(Token {
-                    tok: Tok::Word(s),
-                    pos: start,
-                });
+            Some(&ch) => {
+                s.push(ch);
+                *i += 1;
             }
         }
     }
-    Ok(out)
+}
+
+/// The word starting at `*i`, upper-cased; `*i` moves past it.
+fn lex_word(chars: &[char], i: &mut usize) -> String {
+    let mut s = String::new();
+    while let Some(&ch) = chars.get(*i) {
+        if ch.is_whitespace() || ch == '(' || ch == ')' || ch == ',' || ch == '\'' {
+            break;
+        }
+        s.push(ch.to_ascii_uppercase());
+        *i += 1;
+    }
+    s
 }
 
 /// Command verbs.
@@ -428,19 +425,42 @@ fn parse_filter(tokens: &[Token], i: &mut usize, open_pos: usize) -> Result<Filt
 /// Parses one command.
 pub fn parse_command(text: &str) -> Result<Command, ParseError> {
     let tokens = lex(text)?;
-    let mut i = 0;
+    let v = parse_verb(&tokens)?;
+    let (object, obj_pos) = parse_object(&tokens, text)?;
+    let mut i = 2;
+    let name = if object.named() {
+        Some(parse_name(&tokens, &mut i, object, obj_pos, text)?)
+    } else {
+        None
+    };
+    let (params, filter) = parse_params(&tokens, i)?;
+    Ok(Command {
+        text: text.trim().to_owned(),
+        verb: v,
+        object,
+        name,
+        params,
+        filter,
+    })
+}
+
+/// The verb: the first token.
+fn parse_verb(tokens: &[Token]) -> Result<Verb, ParseError> {
     let verb_tok = tokens.first().ok_or_else(|| err("empty command", 0))?;
-    let v = match &verb_tok.tok {
+    match &verb_tok.tok {
         Tok::Word(w) => verb(w).ok_or_else(|| {
             err(
                 format!("unknown command '{w}'; use DEFINE, ALTER, DELETE, DISPLAY, CLEAR, START, STOP or DUMP"),
                 verb_tok.pos,
             )
-        })?,
-        _ => return Err(err("a command starts with a verb such as DISPLAY", verb_tok.pos)),
-    };
-    i += 1;
-    let obj_tok = tokens.get(i).ok_or_else(|| {
+        }),
+        _ => Err(err("a command starts with a verb such as DISPLAY", verb_tok.pos)),
+    }
+}
+
+/// The object type (the second token) and where it is.
+fn parse_object(tokens: &[Token], text: &str) -> Result<(Object, usize), ParseError> {
+    let obj_tok = tokens.get(1).ok_or_else(|| {
         err(
             "the command needs an object type, such as QLOCAL or QMGR",
             text.len(),
@@ -451,34 +471,47 @@ pub fn parse_command(text: &str) -> Result<Command, ParseError> {
             .ok_or_else(|| err(format!("unknown object type '{w}'"), obj_tok.pos))?,
         _ => return Err(err("expected an object type such as QLOCAL", obj_tok.pos)),
     };
-    i += 1;
-    let mut name = None;
-    if object.named() {
-        match tokens.get(i) {
-            Some(Token {
-                tok: Tok::Open,
-                pos,
-            }) => {
-                let open = *pos;
-                i += 1;
-                let v = value_of(&tokens, &mut i, object.keyword(), open)?;
-                if v.text.is_empty() {
-                    return Err(err(format!("{} needs a name", object.keyword()), v.pos));
-                }
-                name = Some(v);
+    Ok((object, obj_tok.pos))
+}
+
+/// The object's name in parentheses at `*i`, which must be there and not be empty; `*i`
+/// moves past it.
+fn parse_name(
+    tokens: &[Token],
+    i: &mut usize,
+    object: Object,
+    obj_pos: usize,
+    text: &str,
+) -> Result<Value, ParseError> {
+    match tokens.get(*i) {
+        Some(Token {
+            tok: Tok::Open,
+            pos,
+        }) => {
+            let open = *pos;
+            *i += 1;
+            let v = value_of(tokens, i, object.keyword(), open)?;
+            if v.text.is_empty() {
+                return Err(err(format!("{} needs a name", object.keyword()), v.pos));
             }
-            _ => {
-                return Err(err(
-                    format!(
-                        "{} needs a name in parentheses, e.g. {}(APP.IN)",
-                        object.keyword(),
-                        object.keyword()
-                    ),
-                    obj_tok.pos + object.keyword().len().min(text.len()),
-                ))
-            }
+            Ok(v)
         }
+        _ => Err(err(
+            format!(
+                "{} needs a name in parentheses, e.g. {}(APP.IN)",
+                object.keyword(),
+                object.keyword()
+            ),
+            obj_pos + object.keyword().len().min(text.len()),
+        )),
     }
+}
+
+/// The keywords from token `i` on, in order, and the WHERE filter if one is given.
+fn parse_params(
+    tokens: &[Token],
+    mut i: usize,
+) -> Result<(Vec<Param>, Option<Filter>), ParseError> {
     let mut params = Vec::new();
     let mut filter = None;
     while let Some(t) = tokens.get(i) {
@@ -500,13 +533,13 @@ pub fn parse_command(text: &str) -> Result<Command, ParseError> {
                 return Err(err("only one WHERE is allowed", pos));
             }
             i += 1;
-            filter = Some(parse_filter(&tokens, &mut i, open)?);
+            filter = Some(parse_filter(tokens, &mut i, open)?);
             continue;
         }
         let value = if has_value {
             let open = tokens[i].pos;
             i += 1;
-            Some(value_of(&tokens, &mut i, &key, open)?)
+            Some(value_of(tokens, &mut i, &key, open)?)
         } else {
             None
         };
@@ -515,14 +548,7 @@ pub fn parse_command(text: &str) -> Result<Command, ParseError> {
         }
         params.push(Param { key, value, pos });
     }
-    Ok(Command {
-        text: text.trim().to_owned(),
-        verb: v,
-        object,
-        name,
-        params,
-        filter,
-    })
+    Ok((params, filter))
 }
 
 /// Splits a script into command texts, with the line each starts on: comments dropped,

@@ -142,6 +142,37 @@ pub fn run_sweep(a: &args::SweepArgs) -> Result<SweepReport, String> {
         .map(|s| Sla::parse(s).map(|p| (s.clone(), p)))
         .collect::<Result<_, _>>()?;
     let limits = limits_for(&a.run)?;
+    print_sweep_head(a, &param, &values, &slas);
+    let mut steps: Vec<Step> = Vec::new();
+    for v in &values {
+        let step = sweep_step(a, &param, v, &slas, limits)?;
+        let stop = !step.broke.is_empty();
+        steps.push(step);
+        if stop {
+            println!("stopping: this step broke the SLA");
+            break;
+        }
+    }
+    let best = sweep::best_step(&steps).map(|s| s.value.clone());
+    print_best(&param, best.as_deref(), &steps);
+    let report = SweepReport {
+        parameter: param,
+        slas: a.sla.clone(),
+        steps,
+        best,
+    };
+    if let Some(dir) = &a.charts {
+        write_charts(&report, dir)?;
+    }
+    if let Some(p) = &a.run.json {
+        write_json(p, &report)?;
+        println!("report written to {}", p.display());
+    }
+    Ok(report)
+}
+
+/// A sweep's opening lines: what it varies and when it stops, and the table's heading.
+fn print_sweep_head(a: &args::SweepArgs, param: &str, values: &[String], slas: &[(String, Sla)]) {
     println!(
         "ferry perf sweep {}: {param} over {} ({} run(s) a step){}",
         a.workload.name(),
@@ -157,52 +188,58 @@ pub fn run_sweep(a: &args::SweepArgs) -> Result<SweepReport, String> {
         "{:>12} {:>14} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9}  SLA",
         param, "ops/s", "p50", "p90", "p99", "p99.9", "qm cpu", "harness"
     );
-    let mut steps: Vec<Step> = Vec::new();
-    for v in &values {
-        let run_args = sweep::apply(&a.run, &param, v)?;
-        let mut runs = Vec::new();
-        for _ in 0..a.repeat.max(1) {
-            let mut out = console(&run_args, true)?;
-            runs.push(run::run(a.workload, &run_args, limits, &mut out)?);
-        }
-        let (report, rates) = sweep::median_run(runs);
-        let broke = sweep::broken(&slas, &report);
-        let r = &report.results;
-        let pct = |p: Option<f64>| p.map_or("–".into(), |p| format!("{p:.0}%"));
-        println!(
-            "{:>12} {:>14} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9}  {}",
-            v,
-            fmt_rate(r.rate_per_s),
-            report::fmt_us(r.latency.p50_us),
-            report::fmt_us(r.latency.p90_us),
-            report::fmt_us(r.latency.p99_us),
-            report::fmt_us(r.latency.p999_us),
-            pct(r.qm_cpu_pct),
-            pct(r.harness_cpu_pct),
-            if broke.is_empty() {
-                "ok".to_owned()
-            } else {
-                format!("broke {}", broke.join(", "))
-            }
-        );
-        let stop = !broke.is_empty();
-        steps.push(Step {
-            value: v.clone(),
-            report,
-            rates,
-            broke,
-        });
-        if stop {
-            println!("stopping: this step broke the SLA");
-            break;
-        }
+}
+
+/// One step of a sweep: `--repeat` runs with `param` at `v`, the median run kept and its row
+/// printed, with the SLAs it broke.
+fn sweep_step(
+    a: &args::SweepArgs,
+    param: &str,
+    v: &str,
+    slas: &[(String, Sla)],
+    limits: Option<limits::Limits>,
+) -> Result<Step, String> {
+    let run_args = sweep::apply(&a.run, param, v)?;
+    let mut runs = Vec::new();
+    for _ in 0..a.repeat.max(1) {
+        let mut out = console(&run_args, true)?;
+        runs.push(run::run(a.workload, &run_args, limits, &mut out)?);
     }
-    let best = sweep::best_step(&steps).map(|s| s.value.clone());
-    match &best {
+    let (report, rates) = sweep::median_run(runs);
+    let broke = sweep::broken(slas, &report);
+    let r = &report.results;
+    let pct = |p: Option<f64>| p.map_or("–".into(), |p| format!("{p:.0}%"));
+    println!(
+        "{:>12} {:>14} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9}  {}",
+        v,
+        fmt_rate(r.rate_per_s),
+        report::fmt_us(r.latency.p50_us),
+        report::fmt_us(r.latency.p90_us),
+        report::fmt_us(r.latency.p99_us),
+        report::fmt_us(r.latency.p999_us),
+        pct(r.qm_cpu_pct),
+        pct(r.harness_cpu_pct),
+        if broke.is_empty() {
+            "ok".to_owned()
+        } else {
+            format!("broke {}", broke.join(", "))
+        }
+    );
+    Ok(Step {
+        value: v.to_owned(),
+        report,
+        rates,
+        broke,
+    })
+}
+
+/// The sweep's verdict: the best step within the SLA, or that none kept it.
+fn print_best(param: &str, best: Option<&str>, steps: &[Step]) {
+    match best {
         Some(b) => {
             let s = steps
                 .iter()
-                .find(|s| &s.value == b)
+                .find(|s| s.value == b)
                 .map(|s| &s.report.results);
             println!(
                 "best within the SLA: {param} = {b} ({} ops/s)",
@@ -211,20 +248,6 @@ pub fn run_sweep(a: &args::SweepArgs) -> Result<SweepReport, String> {
         }
         None => println!("no step kept the SLA"),
     }
-    let report = SweepReport {
-        parameter: param,
-        slas: a.sla.clone(),
-        steps,
-        best,
-    };
-    if let Some(dir) = &a.charts {
-        write_charts(&report, dir)?;
-    }
-    if let Some(p) = &a.run.json {
-        write_json(p, &report)?;
-        println!("report written to {}", p.display());
-    }
-    Ok(report)
 }
 
 fn write_charts(report: &SweepReport, dir: &Path) -> Result<(), String> {

@@ -143,9 +143,8 @@ pub fn interval_line(i: &IntervalReport) -> String {
 impl RunReport {
     /// The printed summary.
     pub fn summary(&self) -> String {
-        let p = &self.parameters;
         let r = &self.results;
-        let mut s = String::new();
+        let mut s = self.headline();
         let unit = match self.workload {
             Workload::Rr => "round trips",
             Workload::Putget => "put-get pairs",
@@ -153,27 +152,6 @@ impl RunReport {
             Workload::Put => "puts",
             Workload::Get => "gets",
         };
-        s.push_str(&format!(
-            "{} · {} thread(s) · {} B {} · {}{}{} · {} · {:.1} s measured after {:.1} s warm-up\n",
-            self.workload.name(),
-            p.threads,
-            p.size,
-            if p.persistent {
-                "persistent"
-            } else {
-                "non-persistent"
-            },
-            if p.syncpoint {
-                format!("syncpoint, commit every {}", p.commit_count)
-            } else {
-                "no syncpoint".into()
-            },
-            if p.async_put { " · async put" } else { "" },
-            if p.put1 { " · put1" } else { "" },
-            self.queue_manager.mode,
-            r.seconds,
-            p.warmup.as_secs_f64(),
-        ));
         s.push_str(&format!(
             "{} {unit}: {} per second\n",
             fmt_rate(r.operations as f64),
@@ -215,6 +193,32 @@ impl RunReport {
             ));
         }
         s
+    }
+
+    /// The summary's first line: what ran, how, and for how long.
+    fn headline(&self) -> String {
+        let p = &self.parameters;
+        format!(
+            "{} · {} thread(s) · {} B {} · {}{}{} · {} · {:.1} s measured after {:.1} s warm-up\n",
+            self.workload.name(),
+            p.threads,
+            p.size,
+            if p.persistent {
+                "persistent"
+            } else {
+                "non-persistent"
+            },
+            if p.syncpoint {
+                format!("syncpoint, commit every {}", p.commit_count)
+            } else {
+                "no syncpoint".into()
+            },
+            if p.async_put { " · async put" } else { "" },
+            if p.put1 { " · put1" } else { "" },
+            self.queue_manager.mode,
+            self.results.seconds,
+            p.warmup.as_secs_f64(),
+        )
     }
 
     /// The raw limit a workload's rate is best compared with.

@@ -94,170 +94,19 @@ pub fn run(
     let shared = Shared::new(a.rate, a.threads);
     let recorders: Vec<Arc<Recorder>> = (0..a.threads).map(|_| Arc::default()).collect();
     let aux_stop = Arc::new(AtomicBool::new(false));
-
     // Helpers first (responders, feeder, drainer), so the workers find them there.
-    let mut aux: Vec<std::thread::JoinHandle<WorkerResult>> = Vec::new();
-    match w {
-        Workload::Rr => {
-            // At least one responder per request queue, or requests to the others go unanswered.
-            let n = a
-                .responders
-                .unwrap_or((2 * PAIRS).max(a.threads))
-                .max(PAIRS);
-            for i in 0..n {
-                let ep = a
-                    .responder_connect
-                    .clone()
-                    .unwrap_or_else(|| target.endpoint.clone());
-                let (args, stop) = (a.clone(), aux_stop.clone());
-                aux.push(std::thread::spawn(move || {
-                    workload::responder_worker(&ep, &args, &stop, i % PAIRS)
-                }));
-            }
-        }
-        Workload::Forward => {
-            let feed = format!("{}.IN", a.prefix);
-            let drain = format!("{}.OUT", a.prefix);
-            aux.push(spawn_helper(
-                &target,
-                a,
-                &shared,
-                &aux_stop,
-                Helper::Feed,
-                feed,
-            ));
-            aux.push(spawn_helper(
-                &target,
-                a,
-                &shared,
-                &aux_stop,
-                Helper::Drain,
-                drain,
-            ));
-        }
-        Workload::Put | Workload::Get => {
-            let helper = if w == Workload::Put {
-                Helper::Drain
-            } else {
-                Helper::Feed
-            };
-            for _ in 0..a.helpers {
-                aux.push(spawn_helper(
-                    &target,
-                    a,
-                    &shared,
-                    &aux_stop,
-                    helper,
-                    a.queue.clone(),
-                ));
-            }
-        }
-        Workload::Putget => {}
-    }
-    let workers: Vec<std::thread::JoinHandle<WorkerResult>> = (0..a.threads)
-        .map(|i| {
-            let (ep, args, sh, rec) = (
-                target.endpoint.clone(),
-                a.clone(),
-                shared.clone(),
-                recorders[i].clone(),
-            );
-            std::thread::spawn(move || {
-                let f = match w {
-                    Workload::Put => workload::put_worker,
-                    Workload::Get => workload::get_worker,
-                    Workload::Putget => workload::putget_worker,
-                    Workload::Rr => workload::requester_worker,
-                    Workload::Forward => workload::forward_worker,
-                };
-                f(&ep, &args, &sh, &rec, i)
-            })
-        })
-        .collect();
-
-    let mut collector = Collector::new(recorders);
-    let harness_pid = std::process::id();
-    let mut qm_meter = target.qm_pid.map(CpuMeter::new);
-    let mut harness_meter = CpuMeter::new(harness_pid);
-    std::thread::sleep(a.warmup);
-    collector.reset();
-    let _ = qm_meter.as_mut().map(|m| m.sample());
-    let _ = harness_meter.sample();
-    let qm_cpu_start = target.qm_pid.and_then(sys::cpu_time);
-    let harness_cpu_start = sys::cpu_time(harness_pid);
-    let measure_start = Instant::now();
-    let mut intervals = Vec::new();
-    let mut rss_peak: Option<u64> = None;
-    let terminal = sys::stderr_is_terminal();
-    let mut last = measure_start;
-    let mut failed: Option<String> = None;
-    while measure_start.elapsed() < a.duration {
-        let left = a.duration.saturating_sub(measure_start.elapsed());
-        std::thread::sleep(a.interval.min(left).max(Duration::from_millis(1)));
-        let now = Instant::now();
-        let iv = collector.interval();
-        let running = workers.iter().filter(|h| !h.is_finished()).count();
-        let qm_rss = target.qm_pid.and_then(sys::rss_bytes);
-        if let Some(r) = qm_rss {
-            rss_peak = Some(rss_peak.map_or(r, |p| p.max(r)));
-        }
-        let report = IntervalReport {
-            t_s: now.duration_since(measure_start).as_secs_f64(),
-            rate_per_s: iv.ops as f64 / now.duration_since(last).as_secs_f64().max(1e-9),
-            threads: running,
-            latency: iv.latency,
-            qm_cpu_pct: qm_meter.as_mut().and_then(|m| m.sample()),
-            harness_cpu_pct: harness_meter.sample(),
-            qm_rss_bytes: qm_rss,
-        };
-        last = now;
-        let mut line = interval_line(&report);
-        if terminal {
-            let done = (report.t_s / a.duration.as_secs_f64()).clamp(0.0, 1.0);
-            let filled = (done * 20.0).round() as usize;
-            line = format!("[{}{}] {line}", "#".repeat(filled), "-".repeat(20 - filled));
-        }
-        out.line(&line);
-        out.interval(&report);
-        intervals.push(report);
-        if running < workers.len() {
-            // A worker ended early: it failed. Stop and report why.
-            failed = Some("a worker stopped early".into());
-            break;
-        }
-    }
-    let seconds = measure_start.elapsed().as_secs_f64();
-    let operations = collector.total_ops();
-    let latency = collector.total_latency();
-    let errors = collector.total_errors();
-    let qm_cpu_pct = match (target.qm_pid.and_then(sys::cpu_time), qm_cpu_start) {
-        (Some(end), Some(start)) => Some(100.0 * end.saturating_sub(start).as_secs_f64() / seconds),
-        _ => None,
-    };
-    let harness_cpu_pct = match (sys::cpu_time(harness_pid), harness_cpu_start) {
-        (Some(end), Some(start)) => Some(100.0 * end.saturating_sub(start).as_secs_f64() / seconds),
-        _ => None,
-    };
+    let aux = spawn_aux(w, a, &target, &shared, &aux_stop);
+    let workers = spawn_workers(w, a, &target, &shared, &recorders);
+    let (mut results, failed) = measure(a, target.qm_pid, recorders, &workers, out);
     shared.stop.store(true, Ordering::Release);
-    let mut errors_seen = Vec::new();
-    for h in workers {
-        match h.join() {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => errors_seen.push(e),
-            Err(_) => errors_seen.push("a worker panicked".into()),
-        }
-    }
+    let mut errors_seen = join_all(workers, "a worker panicked");
     aux_stop.store(true, Ordering::Release);
-    for h in aux {
-        match h.join() {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => errors_seen.push(e),
-            Err(_) => errors_seen.push("a helper thread panicked".into()),
-        }
-    }
+    errors_seen.extend(join_all(aux, "a helper thread panicked"));
     if let Some(e) = errors_seen.into_iter().next().or(failed) {
         return Err(e);
     }
+    results.messages_put = shared.put.load(Ordering::Relaxed);
+    results.messages_got = shared.got.load(Ordering::Relaxed);
     let report = RunReport {
         format: FORMAT,
         workload: w,
@@ -276,20 +125,261 @@ pub fn run(
             config: target.qm_config.clone(),
         },
         limits,
-        results: Results {
-            operations,
-            rate_per_s: operations as f64 / seconds.max(1e-9),
-            seconds,
-            messages_put: shared.put.load(Ordering::Relaxed),
-            messages_got: shared.got.load(Ordering::Relaxed),
-            errors,
-            latency,
-            qm_cpu_pct,
-            harness_cpu_pct,
-            qm_rss_peak_bytes: rss_peak,
-            intervals,
-        },
+        results,
     };
     drop(target);
     Ok(report)
+}
+
+/// Starts the unmeasured threads `w` needs: responders for rr, a feeder and a drainer for
+/// forward, `--helpers` drainers for put or feeders for get.
+fn spawn_aux(
+    w: Workload,
+    a: &WorkloadArgs,
+    target: &Target,
+    shared: &Arc<Shared>,
+    aux_stop: &Arc<AtomicBool>,
+) -> Vec<std::thread::JoinHandle<WorkerResult>> {
+    let mut aux: Vec<std::thread::JoinHandle<WorkerResult>> = Vec::new();
+    match w {
+        Workload::Rr => spawn_responders(a, target, aux_stop, &mut aux),
+        Workload::Forward => {
+            let feed = format!("{}.IN", a.prefix);
+            let drain = format!("{}.OUT", a.prefix);
+            aux.push(spawn_helper(
+                target,
+                a,
+                shared,
+                aux_stop,
+                Helper::Feed,
+                feed,
+            ));
+            aux.push(spawn_helper(
+                target,
+                a,
+                shared,
+                aux_stop,
+                Helper::Drain,
+                drain,
+            ));
+        }
+        Workload::Put | Workload::Get => {
+            let helper = if w == Workload::Put {
+                Helper::Drain
+            } else {
+                Helper::Feed
+            };
+            for _ in 0..a.helpers {
+                let queue = a.queue.clone();
+                aux.push(spawn_helper(target, a, shared, aux_stop, helper, queue));
+            }
+        }
+        Workload::Putget => {}
+    }
+    aux
+}
+
+/// Starts rr's responders, added to `aux`: `--responders`, by default two per request queue
+/// or one per requester, whichever is more.
+fn spawn_responders(
+    a: &WorkloadArgs,
+    target: &Target,
+    aux_stop: &Arc<AtomicBool>,
+    aux: &mut Vec<std::thread::JoinHandle<WorkerResult>>,
+) {
+    // At least one responder per request queue, or requests to the others go unanswered.
+    let n = a
+        .responders
+        .unwrap_or((2 * PAIRS).max(a.threads))
+        .max(PAIRS);
+    for i in 0..n {
+        let ep = a
+            .responder_connect
+            .clone()
+            .unwrap_or_else(|| target.endpoint.clone());
+        let (args, stop) = (a.clone(), aux_stop.clone());
+        aux.push(std::thread::spawn(move || {
+            workload::responder_worker(&ep, &args, &stop, i % PAIRS)
+        }));
+    }
+}
+
+/// Starts the `--threads` measured workers of `w`, each with its recorder.
+fn spawn_workers(
+    w: Workload,
+    a: &WorkloadArgs,
+    target: &Target,
+    shared: &Arc<Shared>,
+    recorders: &[Arc<Recorder>],
+) -> Vec<std::thread::JoinHandle<WorkerResult>> {
+    (0..a.threads)
+        .map(|i| {
+            let (ep, args, sh, rec) = (
+                target.endpoint.clone(),
+                a.clone(),
+                shared.clone(),
+                recorders[i].clone(),
+            );
+            std::thread::spawn(move || {
+                let f = match w {
+                    Workload::Put => workload::put_worker,
+                    Workload::Get => workload::get_worker,
+                    Workload::Putget => workload::putget_worker,
+                    Workload::Rr => workload::requester_worker,
+                    Workload::Forward => workload::forward_worker,
+                };
+                f(&ep, &args, &sh, &rec, i)
+            })
+        })
+        .collect()
+}
+
+/// Joins `threads`, returning their errors in order (a panic reads `panicked`).
+fn join_all(threads: Vec<std::thread::JoinHandle<WorkerResult>>, panicked: &str) -> Vec<String> {
+    let mut errors = Vec::new();
+    for h in threads {
+        match h.join() {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => errors.push(e),
+            Err(_) => errors.push(panicked.into()),
+        }
+    }
+    errors
+}
+
+/// CPU used between two readings over `seconds`, as % of one core.
+fn cpu_pct(end: Option<Duration>, start: Option<Duration>, seconds: f64) -> Option<f64> {
+    match (end, start) {
+        (Some(end), Some(start)) => Some(100.0 * end.saturating_sub(start).as_secs_f64() / seconds),
+        _ => None,
+    }
+}
+
+/// Waits out the warm-up, then measures for `a.duration` with a line per interval. The results
+/// lack the message counts (read once the threads have stopped); the reason a worker stopped
+/// early, if one did, comes with them.
+fn measure(
+    a: &WorkloadArgs,
+    qm_pid: Option<u32>,
+    recorders: Vec<Arc<Recorder>>,
+    workers: &[std::thread::JoinHandle<WorkerResult>],
+    out: &mut dyn Output,
+) -> (Results, Option<String>) {
+    let mut collector = Collector::new(recorders);
+    let harness_pid = std::process::id();
+    let mut qm_meter = qm_pid.map(CpuMeter::new);
+    let mut harness_meter = CpuMeter::new(harness_pid);
+    std::thread::sleep(a.warmup);
+    collector.reset();
+    let _ = qm_meter.as_mut().map(|m| m.sample());
+    let _ = harness_meter.sample();
+    let qm_cpu_start = qm_pid.and_then(sys::cpu_time);
+    let harness_cpu_start = sys::cpu_time(harness_pid);
+    let measure_start = Instant::now();
+    let mut sampler = Sampler {
+        collector,
+        qm_pid,
+        qm_meter,
+        harness_meter,
+        rss_peak: None,
+    };
+    let (intervals, failed) = sampler.intervals(a, measure_start, workers, out);
+    let seconds = measure_start.elapsed().as_secs_f64();
+    let operations = sampler.collector.total_ops();
+    let latency = sampler.collector.total_latency();
+    let errors = sampler.collector.total_errors();
+    let qm_cpu_pct = cpu_pct(qm_pid.and_then(sys::cpu_time), qm_cpu_start, seconds);
+    let harness_cpu_pct = cpu_pct(sys::cpu_time(harness_pid), harness_cpu_start, seconds);
+    let results = Results {
+        operations,
+        rate_per_s: operations as f64 / seconds.max(1e-9),
+        seconds,
+        messages_put: 0,
+        messages_got: 0,
+        errors,
+        latency,
+        qm_cpu_pct,
+        harness_cpu_pct,
+        qm_rss_peak_bytes: sampler.rss_peak,
+        intervals,
+    };
+    (results, failed)
+}
+
+/// What the measuring reads each interval: the workers' statistics, the queue manager's and
+/// the harness's CPU, and the queue manager's memory (with its peak).
+struct Sampler {
+    collector: Collector,
+    qm_pid: Option<u32>,
+    qm_meter: Option<CpuMeter>,
+    harness_meter: CpuMeter,
+    rss_peak: Option<u64>,
+}
+
+impl Sampler {
+    /// A report per interval until `a.duration` has passed since `measure_start`, each printed
+    /// to `out`; a worker that ends early stops it, with the reason.
+    fn intervals(
+        &mut self,
+        a: &WorkloadArgs,
+        measure_start: Instant,
+        workers: &[std::thread::JoinHandle<WorkerResult>],
+        out: &mut dyn Output,
+    ) -> (Vec<IntervalReport>, Option<String>) {
+        let mut intervals = Vec::new();
+        let terminal = sys::stderr_is_terminal();
+        let mut last = measure_start;
+        while measure_start.elapsed() < a.duration {
+            let left = a.duration.saturating_sub(measure_start.elapsed());
+            std::thread::sleep(a.interval.min(left).max(Duration::from_millis(1)));
+            let now = Instant::now();
+            let report = self.sample(measure_start, last, now, workers);
+            last = now;
+            out.line(&live_line(&report, a.duration, terminal));
+            out.interval(&report);
+            let stopped_early = report.threads < workers.len();
+            intervals.push(report);
+            if stopped_early {
+                // A worker ended early: it failed. Stop and report why.
+                return (intervals, Some("a worker stopped early".into()));
+            }
+        }
+        (intervals, None)
+    }
+
+    /// The interval from `last` to `now`.
+    fn sample(
+        &mut self,
+        measure_start: Instant,
+        last: Instant,
+        now: Instant,
+        workers: &[std::thread::JoinHandle<WorkerResult>],
+    ) -> IntervalReport {
+        let iv = self.collector.interval();
+        let running = workers.iter().filter(|h| !h.is_finished()).count();
+        let qm_rss = self.qm_pid.and_then(sys::rss_bytes);
+        if let Some(r) = qm_rss {
+            self.rss_peak = Some(self.rss_peak.map_or(r, |p| p.max(r)));
+        }
+        IntervalReport {
+            t_s: now.duration_since(measure_start).as_secs_f64(),
+            rate_per_s: iv.ops as f64 / now.duration_since(last).as_secs_f64().max(1e-9),
+            threads: running,
+            latency: iv.latency,
+            qm_cpu_pct: self.qm_meter.as_mut().and_then(|m| m.sample()),
+            harness_cpu_pct: self.harness_meter.sample(),
+            qm_rss_bytes: qm_rss,
+        }
+    }
+}
+
+/// An interval's live line, behind a progress bar when standard error is a terminal.
+fn live_line(report: &IntervalReport, duration: Duration, terminal: bool) -> String {
+    let mut line = interval_line(report);
+    if terminal {
+        let done = (report.t_s / duration.as_secs_f64()).clamp(0.0, 1.0);
+        let filled = (done * 20.0).round() as usize;
+        line = format!("[{}{}] {line}", "#".repeat(filled), "-".repeat(20 - filled));
+    }
+    line
 }

@@ -1,8 +1,8 @@
 //! Sender channels (docs/channels.md): one thread per SDR channel moves messages from its
 //! transmission queue to the receiving queue manager in batches, each a unit of work at both
 //! ends (the engine side is `ferry_core::channel`). The receiving end is an ordinary
-//! conversation on the partner's server (`conn.rs`), so channels get the client connection's
-//! framing, limits, heartbeats and compression.
+//! conversation on the partner's server (`conn.rs`; its channel requests in `conn/dispatch.rs`),
+//! so channels get the client connection's framing, limits, heartbeats and compression.
 //!
 //! A sender's life: INACTIVE (its transmission queue is empty; it waits for a message), BINDING
 //! (connects to CONNAME, agrees batch size, and resolves a batch the receiver committed but it
@@ -17,13 +17,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use ferry_client::{ClientOptions, Compression, Connection};
+use ferry_client::{ChannelPeer, ClientOptions, Compression, Connection};
 use ferry_core::channel as ch;
 use ferry_core::qmgr::catalog::ChannelHook;
 use ferry_core::qmgr::catalog::StatusCell;
 use ferry_core::{
-    ConnectOptions, MqError, MqResult, ObjectDescriptor, ObjectName, OpenOptions, QueueManager,
-    Reason, Session,
+    ConnectOptions, Hobj, MqError, MqResult, ObjectDescriptor, ObjectName, OpenOptions,
+    QueueManager, Reason, Session,
 };
 use ferry_model::channel::{ChannelState, ChannelStatus};
 use ferry_model::objects::{ChannelAttrs, ChannelType};
@@ -316,6 +316,8 @@ fn serve(
     out
 }
 
+/// A sender channel's life on session `s` (see [`serve`]): INACTIVE until a message arrives,
+/// BINDING, then RUNNING.
 fn serve_with(
     s: &mut Session,
     qm: &QueueManager,
@@ -339,9 +341,44 @@ fn serve_with(
     status.lock().in_doubt = !ch::read_sync(s, &name)?.ids.is_empty();
     // INACTIVE until a message arrives.
     set_state(status, ChannelState::Inactive);
+    if !await_message(s, xmitq, control)? {
+        return Ok(());
+    }
+    // BINDING.
+    set_state(status, ChannelState::Binding);
+    let (ep, opts) = client_options(name, def, tls)?;
+    let mut conn = Connection::connect_with(&ep, name.as_str(), &opts).map_err(|e| {
+        MqError::new(
+            Reason::HostNotAvailable,
+            format!(
+                "channel {name} cannot reach {} ({ep}): {}",
+                def.conn_name, e.detail
+            ),
+        )
+    })?;
+    let (peer, seq) = bind(s, qm, name, def, xmitq, &mut conn)?;
+    mark_running(status, &peer, seq, &conn);
+    tracing::info!(channel = %name, to = %peer.qmgr, conname = %def.conn_name, seq, batch_size = peer.batch_size, "sender channel running");
+    // RUNNING.
+    let running = Running {
+        s,
+        conn,
+        xmitq,
+        name,
+        def,
+        status,
+        batch_size: peer.batch_size,
+        seq,
+    };
+    running.run(control)
+}
+
+/// Browses the transmission queue until a message is there (true), or STOP CHANNEL or the
+/// end of the channel asks it to pause (false).
+fn await_message(s: &mut Session, xmitq: Hobj, control: &Control) -> MqResult<bool> {
     loop {
         if control.must_pause() {
-            return Ok(());
+            return Ok(false);
         }
         let peek = s.get(
             xmitq,
@@ -350,13 +387,20 @@ fn serve_with(
                 .wait(POLL),
         );
         match peek {
-            Ok(_) => break,
+            Ok(_) => return Ok(true),
             Err(e) if e.reason == Reason::NoMsgAvailable => continue,
             Err(e) => return Err(e),
         }
     }
-    // BINDING.
-    set_state(status, ChannelState::Binding);
+}
+
+/// The receiver's connection string and the client options to reach it with: TLS when the
+/// channel has SSLCIPH (which needs a CA), and the compression COMPMSG asks for.
+fn client_options(
+    name: ObjectName,
+    def: &ChannelAttrs,
+    tls: &ChannelTls,
+) -> MqResult<(String, ClientOptions)> {
     let mut ep = endpoint(&def.conn_name)?;
     let tls_options = if def.ssl_cipher.is_empty() {
         None
@@ -390,15 +434,19 @@ fn serve_with(
             .collect(),
         ..Default::default()
     };
-    let mut conn = Connection::connect_with(&ep, name.as_str(), &opts).map_err(|e| {
-        MqError::new(
-            Reason::HostNotAvailable,
-            format!(
-                "channel {name} cannot reach {} ({ep}): {}",
-                def.conn_name, e.detail
-            ),
-        )
-    })?;
+    Ok((ep, opts))
+}
+
+/// Starts the channel with the receiver and settles a batch left in doubt: the receiver's
+/// answer, and the sequence number of the last batch both ends committed.
+fn bind(
+    s: &mut Session,
+    qm: &QueueManager,
+    name: ObjectName,
+    def: &ChannelAttrs,
+    xmitq: Hobj,
+    conn: &mut Connection,
+) -> MqResult<(ChannelPeer, u64)> {
     let mine = ch::read_sync(s, &name)?;
     let peer = conn.channel_start(
         name.as_str(),
@@ -419,43 +467,73 @@ fn serve_with(
             "resolved an in-doubt batch: the receiver had committed it");
         seq = peer.committed.seq;
     }
-    {
-        let mut st = status.lock();
-        st.state = ChannelState::Running;
-        st.remote_qmgr = peer.qmgr.clone();
-        st.batch_size = peer.batch_size;
-        st.seq = seq;
-        st.in_doubt = false;
-        st.started = Some(std::time::SystemTime::now());
-        st.compression = conn
-            .compression()
-            .0
-            .map_or_else(|| "NONE".to_owned(), |c| c.name().to_owned());
-        st.last_error.clear();
-    }
-    tracing::info!(channel = %name, to = %peer.qmgr, conname = %def.conn_name, seq, batch_size = peer.batch_size, "sender channel running");
-    // RUNNING.
-    let limit = (def.batch_limit_kib as usize).max(1) << 10;
-    let interval = Duration::from_millis(def.batch_interval_ms as u64);
-    let disc = Duration::from_secs(def.disc_interval_secs as u64);
-    let mut idle_since = Instant::now();
-    loop {
-        if control.must_pause() {
-            let _ = conn.disconnect();
-            return Ok(());
-        }
-        let batch = ch::next_batch(s, xmitq, peer.batch_size, limit, POLL, interval)?;
-        if batch.messages.is_empty() {
-            if !disc.is_zero() && idle_since.elapsed() >= disc {
-                tracing::info!(channel = %name, "sender channel ending: its transmission queue stayed empty for DISCINT");
-                let _ = conn.disconnect();
-                set_state(status, ChannelState::Inactive);
+    Ok((peer, seq))
+}
+
+/// The status of a channel that has just bound: RUNNING, to whom, and how.
+fn mark_running(status: &StatusCell, peer: &ChannelPeer, seq: u64, conn: &Connection) {
+    let mut st = status.lock();
+    st.state = ChannelState::Running;
+    st.remote_qmgr = peer.qmgr.clone();
+    st.batch_size = peer.batch_size;
+    st.seq = seq;
+    st.in_doubt = false;
+    st.started = Some(std::time::SystemTime::now());
+    st.compression = conn
+        .compression()
+        .0
+        .map_or_else(|| "NONE".to_owned(), |c| c.name().to_owned());
+    st.last_error.clear();
+}
+
+/// A RUNNING sender channel: its session (holding the transmission queue open), its
+/// connection to the receiver, and the sequence number of the last batch both ends committed.
+struct Running<'a> {
+    s: &'a mut Session,
+    conn: Connection,
+    xmitq: Hobj,
+    name: ObjectName,
+    def: &'a ChannelAttrs,
+    status: &'a StatusCell,
+    batch_size: u32,
+    seq: u64,
+}
+
+impl Running<'_> {
+    /// Moves batches until the channel must pause or its transmission queue has been empty
+    /// for DISCINT (Ok), or something fails (Err).
+    fn run(mut self, control: &Control) -> MqResult<()> {
+        let limit = (self.def.batch_limit_kib as usize).max(1) << 10;
+        let interval = Duration::from_millis(self.def.batch_interval_ms as u64);
+        let disc = Duration::from_secs(self.def.disc_interval_secs as u64);
+        let mut idle_since = Instant::now();
+        loop {
+            if control.must_pause() {
+                let _ = self.conn.disconnect();
                 return Ok(());
             }
-            continue;
+            let batch = ch::next_batch(self.s, self.xmitq, self.batch_size, limit, POLL, interval)?;
+            if batch.messages.is_empty() {
+                if !disc.is_zero() && idle_since.elapsed() >= disc {
+                    tracing::info!(channel = %self.name, "sender channel ending: its transmission queue stayed empty for DISCINT");
+                    let _ = self.conn.disconnect();
+                    set_state(self.status, ChannelState::Inactive);
+                    return Ok(());
+                }
+                continue;
+            }
+            let sent = Instant::now();
+            self.send(&batch)?;
+            idle_since = Instant::now();
+            self.batch_done(&batch, sent);
         }
-        let sent = Instant::now();
-        let fast = def.np_speed_fast
+    }
+
+    /// Sends one batch: with NPMSPEED(FAST) and no persistent message, committed off the
+    /// transmission queue first; otherwise in doubt until the receiver confirms it.
+    fn send(&mut self, batch: &ch::SenderBatch) -> MqResult<()> {
+        let name = self.name;
+        let fast = self.def.np_speed_fast
             && batch
                 .messages
                 .iter()
@@ -463,32 +541,42 @@ fn serve_with(
         if fast {
             // NPMSPEED(FAST): off the transmission queue before it is sent (no disk write:
             // non-persistent gets are not logged), so a failure loses it and never repeats it.
-            s.commit()?;
-            if let Err(e) = conn.channel_batch(0, &batch.messages) {
+            self.s.commit()?;
+            if let Err(e) = self.conn.channel_batch(0, &batch.messages) {
                 tracing::warn!(channel = %name, lost = batch.messages.len(), error = %e,
                     "a batch of non-persistent messages (NPMSPEED FAST) was lost with the connection");
                 return Err(e);
             }
         } else {
-            status.lock().in_doubt = true;
-            let next = seq + 1;
-            if let Err(e) = conn.channel_batch(next, &batch.messages) {
+            self.status.lock().in_doubt = true;
+            let next = self.seq + 1;
+            if let Err(e) = self.conn.channel_batch(next, &batch.messages) {
                 // Sent, but no answer: the receiver may or may not have committed it. Keep
                 // its ids, so the next start (or RESOLVE CHANNEL) can settle it.
-                ch::sender_in_doubt(s, &name, seq, &batch.messages)?;
+                ch::sender_in_doubt(self.s, &name, self.seq, &batch.messages)?;
                 return Err(e);
             }
-            ch::sender_commit(s, &name, next)?;
-            seq = next;
+            ch::sender_commit(self.s, &name, next)?;
+            self.seq = next;
         }
-        idle_since = Instant::now();
-        let (alg, saved) = conn.compression();
-        let mut st = status.lock();
-        let now = s.queue_manager().clock().wall();
-        st.batch_done(seq, batch.messages.len(), batch.bytes, sent.elapsed(), now);
+        Ok(())
+    }
+
+    /// Counts a batch sent at `sent` in the channel's status.
+    fn batch_done(&self, batch: &ch::SenderBatch, sent: Instant) {
+        let (alg, saved) = self.conn.compression();
+        let mut st = self.status.lock();
+        let now = self.s.queue_manager().clock().wall();
+        st.batch_done(
+            self.seq,
+            batch.messages.len(),
+            batch.bytes,
+            sent.elapsed(),
+            now,
+        );
         st.compression = alg.map_or_else(|| "NONE".to_owned(), |c| c.name().to_owned());
         st.compression_saved = saved;
-        st.compression_time = conn.compression_time();
+        st.compression_time = self.conn.compression_time();
         let w = batch.oldest_wait.as_micros() as u64;
         st.xmitq_time_us = if st.xmitq_time_us == 0 {
             w

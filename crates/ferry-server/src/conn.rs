@@ -11,6 +11,11 @@
 //! for a conversation that does not exist) closes the socket with a logged reason. Closing a
 //! socket ends its conversations as if their applications died: units of work are backed out. A
 //! message handed to a getter whose connection vanished is put back on its queue.
+//!
+//! Here: the socket's loop, frames, conversations connecting, waiting gets and read-ahead
+//! streams, and encoding answers; applying each request is `dispatch`.
+
+mod dispatch;
 
 use std::collections::VecDeque;
 use std::future::Future;
@@ -24,20 +29,20 @@ use ferry_core::engine::WaitOutcome;
 use ferry_core::qmgr::journal::Durability;
 use ferry_core::IdKeyed;
 use ferry_core::{
-    AttrValue, CloseOptions, ConnMode, ConnectOptions, GetAttempt, GetOptions, Got, Hobj, MqError,
-    PendingGet, Reason, Selector, Session, Wait,
+    ConnMode, ConnectOptions, GetAttempt, GetOptions, Got, Hobj, MqError, PendingGet, Reason,
+    Session,
 };
 use ferry_proto::compress::{self, Compression, MIN_COMPRESS_LEN};
 use ferry_proto::map as wire;
-use ferry_proto::msg::{opened_flags, put_flags};
 use ferry_proto::{
     begin_frame, decode_frame, encode_response, finish_frame, Frame, FrameHeader, Opcode, Preamble,
-    Reply, Request, Status, WireAttr, WireError, FLAG_COMPRESSED, FLAG_PUSH, FLAG_RESPONSE,
-    PREAMBLE_LEN,
+    Reply, Request, Status, WireError, FLAG_COMPRESSED, FLAG_PUSH, FLAG_RESPONSE, PREAMBLE_LEN,
 };
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::watch;
 use tokio::time::{Instant, Sleep};
+
+use dispatch::ReceiverEnd;
 
 /// Limits applied to each socket.
 #[derive(Debug, Clone)]
@@ -151,142 +156,21 @@ struct Conv {
     channel: Option<ReceiverEnd>,
 }
 
-/// The receiving end of a channel: its status, registered while the conversation lasts.
-struct ReceiverEnd {
-    qm: ferry_core::QueueManager,
-    name: ferry_core::ObjectName,
-    status: ferry_core::qmgr::catalog::StatusCell,
-}
-
-impl Drop for ReceiverEnd {
-    fn drop(&mut self) {
-        self.status.lock().state = ferry_model::channel::ChannelState::Inactive;
-        self.qm.unregister_channel_status(&self.name, &self.status);
-    }
-}
-
-/// A sender channel starts on `conv`: checks the definition and sequence numbers, registers
-/// the receiving end's status, and answers with the receiver's last committed batch.
-fn channel_start(
-    conv: &mut Conv,
-    peer: &str,
-    channel: &str,
-    sender_qmgr: &str,
-    batch_size: u32,
-    max_msg_length: u32,
-    sender_seq: u64,
-) -> Result<Reply, MqError> {
-    use ferry_core::channel as ch;
-    use ferry_model::channel::{ChannelState, ChannelStatus};
-    let qm = conv.session.queue_manager().clone();
-    let name = ferry_core::object_name(channel)?;
-    if conv.channel.is_some() {
-        return Err(MqError::new(
-            Reason::ChannelNotAvailable,
-            "this conversation already carries a channel",
-        ));
-    }
-    if let Some(cell) = qm.channel_status_cell(&name) {
-        let st = cell.lock();
-        if !st.sender && st.state == ChannelState::Running {
-            return Err(MqError::new(
-                Reason::ChannelNotAvailable,
-                format!(
-                    "channel {name} is already running at queue manager {} (from {}); the sender retries",
-                    qm.name(),
-                    st.conname
-                ),
-            ));
+impl Conv {
+    /// A conversation just connected, with the compression it negotiated.
+    fn new(session: Session, compression: Option<Compression>) -> Conv {
+        Conv {
+            session,
+            get_wait: None,
+            queued: VecDeque::new(),
+            async_stats: AsyncStats::default(),
+            uow_async_failure: None,
+            compression,
+            streams: IdKeyed::default(),
+            admin_pending: None,
+            channel: None,
         }
     }
-    let start = ch::receiver_start(&mut conv.session, &name, batch_size, max_msg_length)?;
-    let r = start.committed.seq;
-    if r != sender_seq && r != sender_seq + 1 {
-        return Err(ch::sequence_mismatch(&name, &qm.name(), r, sender_seq));
-    }
-    let status = Arc::new(parking_lot::Mutex::new(ChannelStatus {
-        state: ChannelState::Running,
-        sender: false,
-        conname: peer.to_owned(),
-        remote_qmgr: sender_qmgr.to_owned(),
-        batch_size: start.batch_size,
-        seq: r,
-        compression: conv
-            .compression
-            .map_or_else(|| "NONE".to_owned(), |c| c.name().to_owned()),
-        started: Some(std::time::SystemTime::now()),
-        ..Default::default()
-    }));
-    qm.register_channel_status(name, status.clone());
-    tracing::info!(channel = %name, from = sender_qmgr, peer, seq = r, batch_size = start.batch_size, "receiver channel started");
-    conv.channel = Some(ReceiverEnd { qm, name, status });
-    Ok(Reply::ChannelStarted {
-        qmgr: start.qmgr.to_string(),
-        batch_size: start.batch_size,
-        max_msg_length: start.max_msg_length,
-        seq: r,
-        ids: start.committed.ids.iter().map(|id| id.0).collect(),
-    })
-}
-
-/// One batch at the receiving end (its commit is owed: the answer waits until it is on disk).
-fn channel_batch(
-    conv: &mut Conv,
-    seq: u64,
-    messages: Vec<ferry_proto::WireMessage>,
-) -> Result<Reply, MqError> {
-    let Some(end) = &conv.channel else {
-        return Err(MqError::new(
-            Reason::ChannelNotAvailable,
-            "a channel batch arrived before the channel started on this conversation",
-        ));
-    };
-    let (name, status) = (end.name, end.status.clone());
-    let started = std::time::Instant::now();
-    let msgs = messages
-        .into_iter()
-        .map(wire::message_from_wire)
-        .collect::<Result<Vec<_>, _>>()?;
-    let n = msgs.len();
-    let bytes: usize = msgs.iter().map(|m| m.body.len()).sum();
-    let out = ferry_core::channel::receive_batch(&mut conv.session, &name, seq, msgs);
-    let mut st = status.lock();
-    match out {
-        Ok(o) => {
-            let now = conv.session.queue_manager().clock().wall();
-            st.batch_done(seq, n, bytes, started.elapsed(), now);
-            st.dead_lettered += o.dead_lettered as u64;
-            Ok(Reply::ChannelBatchDone {
-                seq,
-                delivered: o.delivered,
-                dead_lettered: o.dead_lettered,
-            })
-        }
-        Err(e) => {
-            st.last_error = e.to_string();
-            Err(e)
-        }
-    }
-}
-
-/// Largest part of an administrative answer sent in one frame.
-const ADMIN_PART: usize = 1 << 20;
-
-/// Takes the next part of a pending administrative answer.
-fn admin_part(conv: &mut Conv) -> Reply {
-    let Some((data, at)) = conv.admin_pending.take() else {
-        return Reply::Admin {
-            data: bytes::Bytes::new(),
-            more: false,
-        };
-    };
-    let end = (at + ADMIN_PART).min(data.len());
-    let part = data.slice(at..end);
-    let more = end < data.len();
-    if more {
-        conv.admin_pending = Some((data, end));
-    }
-    Reply::Admin { data: part, more }
 }
 
 /// Something the connection task must act on.
@@ -308,6 +192,19 @@ fn reserve_for_read(rbuf: &mut BytesMut) {
         .saturating_sub(rbuf.len())
         .clamp(16 * 1024, 1 << 20);
     rbuf.reserve(want);
+}
+
+/// Polls one read from `rd` into `rbuf`, room reserved first.
+#[inline]
+fn poll_read<R: AsyncRead + Unpin>(
+    rd: &mut R,
+    rbuf: &mut BytesMut,
+    cx: &mut Context<'_>,
+) -> Poll<std::io::Result<usize>> {
+    reserve_for_read(rbuf);
+    let read = rd.read_buf(rbuf);
+    tokio::pin!(read);
+    read.poll(cx)
 }
 
 /// Most further events a socket's task takes before it writes what they answered.
@@ -392,7 +289,7 @@ pub(crate) async fn serve<R, W>(
     ctx: Arc<Ctx>,
     mode: ConnMode,
     peer: String,
-    mut stop: watch::Receiver<bool>,
+    stop: watch::Receiver<bool>,
 ) where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin,
@@ -404,118 +301,153 @@ pub(crate) async fn serve<R, W>(
             return;
         }
     };
-    let heartbeat = ctx.limits.heartbeat;
-    let ctx_durability = ctx.qm.durability().cloned();
-    let mut sock = Socket {
-        ctx,
-        mode,
-        peer,
-        convs: IdKeyed::default(),
-        wbuf: BytesMut::with_capacity(64 * 1024),
-        scratch: BytesMut::new(),
-        max_frame_out,
-        peer_heartbeats: false,
-        durability: ctx_durability,
-        held: VecDeque::new(),
-        owed_by_gone: None,
-    };
-    let mut rbuf = BytesMut::with_capacity(64 * 1024);
-    let mut last_sent = Instant::now();
-    let mut last_received = Instant::now();
-    let mut tick = tokio::time::interval(heartbeat);
-    tick.reset();
-    let mut stopped = Box::pin(async move {
-        let _ = stop.wait_for(|s| *s).await;
-    });
-    let why = loop {
-        let event = std::future::poll_fn(|cx| {
-            // Waits first: a stop ends every wait (quiescing) just before it tells the
-            // connections to close, and those answers must reach the clients.
-            if let Some(ev) = sock.poll_waits(cx) {
-                return Poll::Ready(ev);
+    let mut sock = Socket::new(ctx, mode, peer, max_frame_out);
+    let why = sock.run(&mut rd, &mut wr, stop).await;
+    // Replies still held for the log go out once it has them (the work is done; only the
+    // answer is late), unless the socket itself failed.
+    if !matches!(why, Close::Io(_)) {
+        sock.flush_held(&mut wr).await;
+    }
+    sock.log_close(&why);
+    let _ = wr.shutdown().await;
+    // Dropping the conversations backs out their units of work and closes their handles; parked
+    // waits are cancelled and any message that raced into them goes back to its queue.
+    sock.convs.clear();
+}
+
+impl Socket {
+    /// A socket's state once its handshake agreed the client's largest frame.
+    fn new(ctx: Arc<Ctx>, mode: ConnMode, peer: String, max_frame_out: usize) -> Socket {
+        let durability = ctx.qm.durability().cloned();
+        Socket {
+            ctx,
+            mode,
+            peer,
+            convs: IdKeyed::default(),
+            wbuf: BytesMut::with_capacity(64 * 1024),
+            scratch: BytesMut::new(),
+            max_frame_out,
+            peer_heartbeats: false,
+            durability,
+            held: VecDeque::new(),
+            owed_by_gone: None,
+        }
+    }
+
+    /// The socket's loop: takes the next event and whatever else is ready, writes what they
+    /// answered (as far as the log allows), until the socket must close; returns why.
+    async fn run<R, W>(&mut self, rd: &mut R, wr: &mut W, mut stop: watch::Receiver<bool>) -> Close
+    where
+        R: AsyncRead + Unpin,
+        W: AsyncWrite + Unpin,
+    {
+        let mut rbuf = BytesMut::with_capacity(64 * 1024);
+        let mut last_sent = Instant::now();
+        let mut last_received = Instant::now();
+        let mut tick = tokio::time::interval(self.ctx.limits.heartbeat);
+        tick.reset();
+        let mut stopped = Box::pin(async move {
+            let _ = stop.wait_for(|s| *s).await;
+        });
+        loop {
+            let event = std::future::poll_fn(|cx| {
+                // Waits first: a stop ends every wait (quiescing) just before it tells the
+                // connections to close, and those answers must reach the clients.
+                if let Some(ev) = self.poll_waits(cx) {
+                    return Poll::Ready(ev);
+                }
+                if self.poll_held(cx) {
+                    return Poll::Ready(Event::Durable);
+                }
+                if stopped.as_mut().poll(cx).is_ready() {
+                    return Poll::Ready(Event::Stop);
+                }
+                if tick.poll_tick(cx).is_ready() {
+                    return Poll::Ready(Event::Tick);
+                }
+                poll_read(rd, &mut rbuf, cx).map(Event::Read)
+            })
+            .await;
+            let step = self.on_event(event, &mut rbuf, &mut last_received, last_sent);
+            let step = self
+                .take_ready(rd, &mut rbuf, &mut last_received, last_sent, step)
+                .await;
+            let n = self.writable();
+            if n > 0 {
+                if let Err(e) = wr.write_all(&self.wbuf[..n]).await {
+                    return Close::Io(e);
+                }
+                self.written(n);
+                last_sent = Instant::now();
             }
-            if sock.poll_held(cx) {
-                return Poll::Ready(Event::Durable);
+            if let Err(why) = step {
+                return why;
             }
-            if stopped.as_mut().poll(cx).is_ready() {
-                return Poll::Ready(Event::Stop);
-            }
-            if tick.poll_tick(cx).is_ready() {
-                return Poll::Ready(Event::Tick);
-            }
-            reserve_for_read(&mut rbuf);
-            let read = rd.read_buf(&mut rbuf);
-            tokio::pin!(read);
-            read.poll(cx).map(Event::Read)
-        })
-        .await;
-        let mut step = sock.on_event(event, &mut rbuf, &mut last_received, last_sent);
-        // Before writing, take whatever else is ready now (other waits that settled, frames
-        // that arrived meanwhile): one write then carries all their answers. Bounded, so one
-        // busy socket's flush is not put off for long.
+        }
+    }
+
+    /// Before writing, takes whatever else is ready now (other waits that settled, frames that
+    /// arrived meanwhile): one write then carries all their answers. Bounded, so one busy
+    /// socket's flush is not put off for long. `step` is the first event's result; returns the
+    /// last one's.
+    async fn take_ready<R: AsyncRead + Unpin>(
+        &mut self,
+        rd: &mut R,
+        rbuf: &mut BytesMut,
+        last_received: &mut Instant,
+        last_sent: Instant,
+        mut step: Result<(), Close>,
+    ) -> Result<(), Close> {
         let mut drained = 0;
-        while step.is_ok() && drained < MAX_EVENTS_PER_WRITE && sock.wbuf.len() < MAX_UNFLUSHED {
+        while step.is_ok() && drained < MAX_EVENTS_PER_WRITE && self.wbuf.len() < MAX_UNFLUSHED {
             let more = std::future::poll_fn(|cx| {
-                if let Some(ev) = sock.poll_waits(cx) {
+                if let Some(ev) = self.poll_waits(cx) {
                     return Poll::Ready(Some(ev));
                 }
-                reserve_for_read(&mut rbuf);
-                let read = rd.read_buf(&mut rbuf);
-                tokio::pin!(read);
-                match read.poll(cx) {
+                match poll_read(rd, rbuf, cx) {
                     Poll::Ready(r) => Poll::Ready(Some(Event::Read(r))),
                     Poll::Pending => Poll::Ready(None),
                 }
             })
             .await;
             let Some(ev) = more else { break };
-            step = sock.on_event(ev, &mut rbuf, &mut last_received, last_sent);
+            step = self.on_event(ev, rbuf, last_received, last_sent);
             drained += 1;
         }
-        let n = sock.writable();
-        if n > 0 {
-            if let Err(e) = wr.write_all(&sock.wbuf[..n]).await {
-                break Close::Io(e);
-            }
-            sock.written(n);
-            last_sent = Instant::now();
-        }
-        if let Err(why) = step {
-            break why;
-        }
-    };
-    // Replies still held for the log go out once it has them (the work is done; only the
-    // answer is late), unless the socket itself failed.
-    if !matches!(why, Close::Io(_)) {
-        if let (Some(d), Some((_, last))) = (sock.durability.clone(), sock.held.back().copied()) {
+        step
+    }
+
+    /// Writes what is left in `wbuf`, once the log has made the last held reply durable.
+    async fn flush_held<W: AsyncWrite + Unpin>(&mut self, wr: &mut W) {
+        if let (Some(d), Some((_, last))) = (self.durability.clone(), self.held.back().copied()) {
             let _ = std::future::poll_fn(|cx| d.poll_durable(last, cx.waker())).await;
-            sock.held.clear();
+            self.held.clear();
         }
-        if !sock.wbuf.is_empty() {
-            let _ = wr.write_all(&sock.wbuf).await;
+        if !self.wbuf.is_empty() {
+            let _ = wr.write_all(&self.wbuf).await;
         }
     }
-    match &why {
-        Close::PeerClosed | Close::Stopping => {
-            tracing::debug!(peer = %sock.peer, mode = ?sock.mode, reason = ?why, "connection closed")
+
+    /// Logs why the socket closed, louder when it was not the peer's or the server's choice.
+    fn log_close(&self, why: &Close) {
+        match why {
+            Close::PeerClosed | Close::Stopping => {
+                tracing::debug!(peer = %self.peer, mode = ?self.mode, reason = ?why, "connection closed")
+            }
+            Close::Io(e) => {
+                tracing::info!(peer = %self.peer, mode = ?self.mode, error = %e, "connection lost")
+            }
+            Close::Silent(d) => tracing::warn!(
+                peer = %self.peer, mode = ?self.mode, silent_for = ?d, "closing connection: no heartbeat from the client"
+            ),
+            Close::Refused(r) => tracing::warn!(
+                peer = %self.peer, mode = ?self.mode, reason = %r, "closing connection: refused"
+            ),
+            Close::Protocol(r) => tracing::warn!(
+                peer = %self.peer, mode = ?self.mode, reason = %r, "closing connection: protocol error"
+            ),
         }
-        Close::Io(e) => {
-            tracing::info!(peer = %sock.peer, mode = ?sock.mode, error = %e, "connection lost")
-        }
-        Close::Silent(d) => tracing::warn!(
-            peer = %sock.peer, mode = ?sock.mode, silent_for = ?d, "closing connection: no heartbeat from the client"
-        ),
-        Close::Refused(r) => tracing::warn!(
-            peer = %sock.peer, mode = ?sock.mode, reason = %r, "closing connection: refused"
-        ),
-        Close::Protocol(r) => tracing::warn!(
-            peer = %sock.peer, mode = ?sock.mode, reason = %r, "closing connection: protocol error"
-        ),
     }
-    let _ = wr.shutdown().await;
-    // Dropping the conversations backs out their units of work and closes their handles; parked
-    // waits are cancelled and any message that raced into them goes back to its queue.
-    sock.convs.clear();
 }
 
 async fn handshake<R, W>(rd: &mut R, wr: &mut W, limits: &ConnLimits) -> Result<usize, String>
@@ -691,6 +623,9 @@ impl Socket {
         self.execute(frame)
     }
 
+    /// Connect: a new conversation on the socket (tcp and tls users authenticated first when
+    /// there is a user file), using the first compression of the client's list the server
+    /// accepts.
     fn connect(&mut self, frame: Frame) -> Result<(), Close> {
         let h = frame.header;
         let req = Request::decode(h.opcode, frame.payload).map_err(protocol)?;
@@ -705,21 +640,7 @@ impl Socket {
             unreachable!("opcode checked")
         };
         self.peer_heartbeats |= flags & ferry_proto::msg::connect_flags::HEARTBEATS != 0;
-        if let (Some(users), ConnMode::Tcp | ConnMode::Tls) = (&self.ctx.users, self.mode) {
-            // Argon2 is slow on purpose: let this worker's other tasks move meanwhile.
-            if !tokio::task::block_in_place(|| users.verify(&user, &password)) {
-                tracing::warn!(peer = %self.peer, mode = ?self.mode, user = %user,
-                    "connection refused: unknown user or wrong password");
-                let e = MqError::new(
-                    Reason::NotAuthorized,
-                    format!("user '{user}' could not be authenticated; check the user name and password"),
-                );
-                self.respond(h, &wire::status_of(&e), &Reply::Empty);
-                return Err(Close::Refused(format!(
-                    "authentication failed for user '{user}'"
-                )));
-            }
-        }
+        self.authenticate(h, &user, &password)?;
         let asked: Vec<Compression> = compression
             .iter()
             .filter_map(|c| Compression::from_u8(*c))
@@ -746,7 +667,39 @@ impl Socket {
             app_name,
             user_id: (!user.is_empty()).then_some(user),
         };
-        match self.ctx.qm.connect_as(&opts, self.mode, self.peer.clone()) {
+        self.open_conversation(h, &opts, compression);
+        Ok(())
+    }
+
+    /// With a user file, a tcp or tls client must give a user and password found in it:
+    /// otherwise it is answered NOT_AUTHORIZED and the socket closes.
+    fn authenticate(&mut self, h: FrameHeader, user: &str, password: &str) -> Result<(), Close> {
+        if let (Some(users), ConnMode::Tcp | ConnMode::Tls) = (&self.ctx.users, self.mode) {
+            // Argon2 is slow on purpose: let this worker's other tasks move meanwhile.
+            if !tokio::task::block_in_place(|| users.verify(user, password)) {
+                tracing::warn!(peer = %self.peer, mode = ?self.mode, user = %user,
+                    "connection refused: unknown user or wrong password");
+                let e = MqError::new(
+                    Reason::NotAuthorized,
+                    format!("user '{user}' could not be authenticated; check the user name and password"),
+                );
+                self.respond(h, &wire::status_of(&e), &Reply::Empty);
+                return Err(Close::Refused(format!(
+                    "authentication failed for user '{user}'"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Connects conversation `h.conv` to the queue manager and answers Connected (or why not).
+    fn open_conversation(
+        &mut self,
+        h: FrameHeader,
+        opts: &ConnectOptions,
+        compression: Option<Compression>,
+    ) {
+        match self.ctx.qm.connect_as(opts, self.mode, self.peer.clone()) {
             Ok(mut session) => {
                 session.defer_durability(true);
                 let reply = Reply::Connected {
@@ -759,234 +712,11 @@ impl Socket {
                     compression.map_or(0, |c| c as u8),
                     std::sync::atomic::Ordering::Relaxed,
                 );
-                self.convs.insert(
-                    h.conv,
-                    Conv {
-                        session,
-                        get_wait: None,
-                        queued: VecDeque::new(),
-                        async_stats: AsyncStats::default(),
-                        uow_async_failure: None,
-                        compression,
-                        streams: IdKeyed::default(),
-                        admin_pending: None,
-                        channel: None,
-                    },
-                );
+                self.convs.insert(h.conv, Conv::new(session, compression));
                 self.respond(h, &Status::OK, &reply);
             }
             Err(e) => self.respond(h, &wire::status_of(&e), &Reply::Empty),
         }
-        Ok(())
-    }
-
-    /// Applies one request of a conversation that is not waiting.
-    fn execute(&mut self, frame: Frame) -> Result<(), Close> {
-        let h = frame.header;
-        let req = Request::decode(h.opcode, frame.payload).map_err(protocol)?;
-        let max_ra = self.ctx.limits.max_read_ahead_msgs;
-        let Some(conv) = self.convs.get_mut(&h.conv) else {
-            return Ok(());
-        };
-        let result: Result<Reply, MqError> = match req {
-            Request::Connect { .. } | Request::Heartbeat => unreachable!("handled before"),
-            Request::Disconnect => {
-                conv.streams.clear();
-                let r = conv.session.disconnect_in_place().map(|_| Reply::Empty);
-                self.owed_by_gone = conv.session.take_owed_lsn();
-                self.convs.remove(&h.conv);
-                self.reply(h, r);
-                return Ok(());
-            }
-            Request::Open { object, options } => (|| {
-                let od = wire::object_from_wire(&object)?;
-                let opts = wire::open_from_wire(options)?;
-                let hobj = conv.session.open(&od, opts)?;
-                let mut flags = 0;
-                if conv.session.read_ahead(hobj) {
-                    flags |= opened_flags::READ_AHEAD;
-                    conv.streams.insert(hobj.0, Stream::default());
-                }
-                if conv.session.async_put_default(hobj) {
-                    flags |= opened_flags::ASYNC_PUT_DEFAULT;
-                }
-                Ok(Reply::Opened {
-                    hobj: hobj.0,
-                    name: conv.session.queue_name(hobj)?.to_string(),
-                    flags,
-                })
-            })(),
-            Request::Close { hobj, options } => {
-                let opts = match options {
-                    1 => CloseOptions::Delete,
-                    2 => CloseOptions::DeletePurge,
-                    _ => CloseOptions::None,
-                };
-                // A parked stream wait is cancelled first; what it raced in goes back.
-                conv.streams.remove(&hobj);
-                conv.session.close(Hobj(hobj), opts).map(|_| Reply::Empty)
-            }
-            Request::Put { hobj, options, msg } => {
-                let r = (|| {
-                    let opts = wire::put_from_wire(options)?;
-                    let msg = wire::message_from_wire(msg)?;
-                    conv.session.put(Hobj(hobj), msg, &opts)
-                })();
-                if options & put_flags::ASYNC != 0 {
-                    record_async(conv, &r, options & put_flags::SYNCPOINT != 0);
-                    return Ok(());
-                }
-                self.reply_put(h, r);
-                return Ok(());
-            }
-            Request::Put1 {
-                object,
-                options,
-                msg,
-            } => {
-                let r = (|| {
-                    let od = wire::object_from_wire(&object)?;
-                    let opts = wire::put_from_wire(options)?;
-                    let msg = wire::message_from_wire(msg)?;
-                    conv.session.put1(&od, msg, &opts)
-                })();
-                if options & put_flags::ASYNC != 0 {
-                    record_async(conv, &r, options & put_flags::SYNCPOINT != 0);
-                    return Ok(());
-                }
-                self.reply_put(h, r);
-                return Ok(());
-            }
-            Request::Get { hobj, options } => {
-                match wire::get_from_wire(&options) {
-                    Ok(opts) => {
-                        let deadline = match opts.wait {
-                            Wait::For(d) => Some(Instant::now() + d),
-                            _ => None,
-                        };
-                        self.start_get(h.conv, h.request_id, Hobj(hobj), opts, deadline);
-                    }
-                    Err(e) => self.respond(h, &wire::status_of(&e), &Reply::Empty),
-                }
-                return Ok(());
-            }
-            Request::Stream {
-                hobj,
-                credit,
-                consumed,
-            } => {
-                let Some(stream) = conv.streams.get_mut(&hobj) else {
-                    return Err(Close::Protocol(format!(
-                        "stream credit for handle {hobj}, which has no read-ahead"
-                    )));
-                };
-                stream.credit = stream.credit.saturating_add(credit).min(max_ra);
-                if consumed > 0 {
-                    if let Err(e) = conv.session.stream_consumed(Hobj(hobj), consumed as usize) {
-                        return Err(Close::Protocol(e.to_string()));
-                    }
-                    stream.consumed(consumed as usize);
-                }
-                self.pump(h.conv, hobj);
-                return Ok(());
-            }
-            Request::Inquire { hobj, selectors } => (|| {
-                let sels = selectors
-                    .iter()
-                    .map(|s| {
-                        Selector::from_code(*s).ok_or_else(|| {
-                            MqError::new(
-                                Reason::SelectorError,
-                                format!("selector {s} is not supported"),
-                            )
-                        })
-                    })
-                    .collect::<Result<Vec<_>, _>>()?;
-                let values = conv.session.inquire(Hobj(hobj), &sels)?;
-                Ok(Reply::Inquired {
-                    values: values
-                        .into_iter()
-                        .map(|v| match v {
-                            AttrValue::Int(i) => WireAttr::Int(i),
-                            AttrValue::Str(s) => WireAttr::Str(s),
-                        })
-                        .collect(),
-                })
-            })(),
-            Request::Set { hobj, values } => (|| {
-                let vals = values
-                    .iter()
-                    .map(|(s, v)| {
-                        Selector::from_code(*s)
-                            .map(|sel| (sel, AttrValue::Int(*v)))
-                            .ok_or_else(|| {
-                                MqError::new(
-                                    Reason::SelectorError,
-                                    format!("selector {s} is not supported"),
-                                )
-                            })
-                    })
-                    .collect::<Result<Vec<_>, _>>()?;
-                conv.session.set(Hobj(hobj), &vals).map(|_| Reply::Empty)
-            })(),
-            Request::Admin { script } => {
-                // Every definition the script makes is durable before its answer goes out:
-                // one sync for the script, and the socket holds the answer until then.
-                let qm = self.ctx.qm.clone();
-                let (replies, lsn) =
-                    ferry_core::qmgr::journal::deferring(|| ferry_admin::run_script(&qm, &script));
-                if let Some(l) = lsn {
-                    conv.session.owe(l);
-                }
-                match serde_json::to_vec(&replies) {
-                    Ok(json) => {
-                        conv.admin_pending = Some((bytes::Bytes::from(json), 0));
-                        Ok(admin_part(conv))
-                    }
-                    Err(e) => Err(MqError::new(
-                        Reason::UnexpectedError,
-                        format!("cannot encode the administrative answer: {e}"),
-                    )),
-                }
-            }
-            Request::AdminMore => Ok(admin_part(conv)),
-            Request::ChannelStart {
-                channel,
-                sender_qmgr,
-                batch_size,
-                max_msg_length,
-                seq,
-            } => channel_start(
-                conv,
-                &self.peer,
-                &channel,
-                &sender_qmgr,
-                batch_size,
-                max_msg_length,
-                seq,
-            ),
-            Request::ChannelBatch { seq, messages } => channel_batch(conv, seq, messages),
-            Request::Commit => commit_with_async(conv),
-            Request::Backout => {
-                conv.uow_async_failure = None;
-                conv.session.backout().map(|_| Reply::Empty)
-            }
-            Request::Status => {
-                let s = std::mem::take(&mut conv.async_stats);
-                let (first_reason, first_detail) = s
-                    .first_failure
-                    .map_or((0, String::new()), |e| (e.reason.code(), e.detail));
-                Ok(Reply::Status {
-                    succeeded: s.succeeded,
-                    warned: s.warned,
-                    failed: s.failed,
-                    first_reason,
-                    first_detail,
-                })
-            }
-        };
-        self.reply(h, result);
-        Ok(())
     }
 
     fn start_get(
@@ -1135,16 +865,6 @@ impl Socket {
         self.respond(h, &status, &reply);
     }
 
-    fn reply_put(&mut self, h: FrameHeader, r: Result<ferry_core::PutOutcome, MqError>) {
-        match r {
-            Ok(out) => {
-                let (reply, w) = put_reply(out);
-                self.respond(h, &wire::status_ok(w), &reply);
-            }
-            Err(e) => self.respond(h, &wire::status_of(&e), &Reply::Empty),
-        }
-    }
-
     fn reply(&mut self, h: FrameHeader, r: Result<Reply, MqError>) {
         match r {
             Ok(reply) => self.respond(h, &Status::OK, &reply),
@@ -1222,56 +942,4 @@ fn get_header(conv: u16, request_id: u64, flags: u8) -> FrameHeader {
 
 fn protocol(e: WireError) -> Close {
     Close::Protocol(e.to_string())
-}
-
-fn put_reply(out: ferry_core::PutOutcome) -> (Reply, Option<Reason>) {
-    let persistence = match out.persistence {
-        ferry_core::Persistence::Persistent => 1,
-        _ => 0,
-    };
-    (
-        Reply::Put {
-            msg_id: out.msg_id.0,
-            correl_id: out.correl_id.0,
-            put_time_ms: out
-                .put_time
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_millis() as u64),
-            persistence,
-            priority: out.priority,
-        },
-        out.warning,
-    )
-}
-
-fn record_async<T>(conv: &mut Conv, r: &Result<T, MqError>, in_uow: bool) {
-    let s = &mut conv.async_stats;
-    match r {
-        Ok(_) => s.succeeded += 1,
-        Err(e) => {
-            s.failed += 1;
-            if s.first_failure.is_none() {
-                s.first_failure = Some(e.clone());
-            }
-            if in_uow && conv.uow_async_failure.is_none() {
-                conv.uow_async_failure = Some(e.clone());
-            }
-        }
-    }
-}
-
-/// Commit, unless an async put of this unit of work failed: then the unit of work is backed out
-/// and the failure reported, rather than committing a unit of work with a hole in it.
-fn commit_with_async(conv: &mut Conv) -> Result<Reply, MqError> {
-    if let Some(e) = conv.uow_async_failure.take() {
-        conv.session.backout()?;
-        return Err(MqError::new(
-            Reason::BackedOut,
-            format!(
-                "an asynchronous put failed ({}: {}); the unit of work was backed out",
-                e.reason, e.detail
-            ),
-        ));
-    }
-    conv.session.commit().map(|_| Reply::Empty)
 }

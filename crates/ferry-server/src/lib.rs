@@ -20,7 +20,7 @@ use std::time::Duration;
 
 use ferry_core::{ConnMode, QueueManager};
 use tokio::net::{TcpListener, UnixListener};
-use tokio::sync::{watch, Semaphore};
+use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinSet;
 
 pub use auth::UserFile;
@@ -83,53 +83,12 @@ impl ServerConfig {
         qm_dir: &std::path::Path,
         s: &ferry_host::config::ServerSection,
     ) -> Result<ServerConfig, StartError> {
-        let addr = |key: &str, v: &str| -> Result<Option<SocketAddr>, StartError> {
-            if v.is_empty() {
-                return Ok(None);
-            }
-            v.parse().map(Some).map_err(|e| {
-                StartError(format!(
-                    "[server] {key} = \"{v}\" is not a socket address like 127.0.0.1:1414: {e}"
-                ))
-            })
-        };
-        let file = |v: &str| (!v.is_empty()).then(|| PathBuf::from(v));
-        let positive = |key: &str, v: u64| {
-            if v == 0 {
-                Err(StartError(format!("[server] {key} must be at least 1")))
-            } else {
-                Ok(())
-            }
-        };
-        positive("max_sockets", s.max_sockets as u64)?;
-        positive("max_conversations", s.max_conversations as u64)?;
-        positive("max_queued_requests", s.max_queued_requests as u64)?;
-        positive("read_ahead_msgs", s.read_ahead_msgs as u64)?;
-        positive("heartbeat_secs", s.heartbeat_secs)?;
-        positive("handshake_timeout_secs", s.handshake_timeout_secs)?;
-        if !(64..=1 << 20).contains(&s.max_frame_kib) {
-            return Err(StartError(format!(
-                "[server] max_frame_kib = {} is outside 64–1048576",
-                s.max_frame_kib
-            )));
-        }
-        let tls_listen = addr("tls_listen", &s.tls_listen)?;
-        let tls = match (tls_listen, file(&s.tls_cert), file(&s.tls_key)) {
-            (None, _, _) => None,
-            (Some(_), Some(cert_chain), Some(key)) => Some(TlsSettings {
-                cert_chain,
-                key,
-                client_ca: file(&s.tls_client_ca),
-            }),
-            (Some(a), _, _) => {
-                return Err(StartError(format!(
-                    "[server] tls_listen = \"{a}\" needs tls_cert and tls_key (--tls-cert and --tls-key)"
-                )))
-            }
-        };
+        check_section_bounds(s)?;
+        let tls_listen = section_addr("tls_listen", &s.tls_listen)?;
+        let tls = section_tls(tls_listen, s)?;
         let users = auth::user_file_path(qm_dir);
         Ok(ServerConfig {
-            tcp_listen: addr("listen", &s.listen)?,
+            tcp_listen: section_addr("listen", &s.listen)?,
             unix_path: s.local_socket.then(|| qm_dir.join(SOCKET_FILE)),
             tls_listen,
             tls,
@@ -148,10 +107,74 @@ impl ServerConfig {
             stop_grace: Duration::from_secs(s.stop_grace_secs),
             metrics_listen: None,
             channel_tls: channels::ChannelTls {
-                ca: file(&s.tls_ca),
-                own: file(&s.tls_cert).zip(file(&s.tls_key)),
+                ca: section_file(&s.tls_ca),
+                own: section_file(&s.tls_cert).zip(section_file(&s.tls_key)),
             },
         })
+    }
+}
+
+/// A `[server]` socket address (`key = v`): none when empty.
+fn section_addr(key: &str, v: &str) -> Result<Option<SocketAddr>, StartError> {
+    if v.is_empty() {
+        return Ok(None);
+    }
+    v.parse().map(Some).map_err(|e| {
+        StartError(format!(
+            "[server] {key} = \"{v}\" is not a socket address like 127.0.0.1:1414: {e}"
+        ))
+    })
+}
+
+/// A `[server]` file path: none when empty.
+fn section_file(v: &str) -> Option<PathBuf> {
+    (!v.is_empty()).then(|| PathBuf::from(v))
+}
+
+/// Checks the `[server]` counts that must be at least 1, and the frame size's range.
+fn check_section_bounds(s: &ferry_host::config::ServerSection) -> Result<(), StartError> {
+    let positive = |key: &str, v: u64| {
+        if v == 0 {
+            Err(StartError(format!("[server] {key} must be at least 1")))
+        } else {
+            Ok(())
+        }
+    };
+    positive("max_sockets", s.max_sockets as u64)?;
+    positive("max_conversations", s.max_conversations as u64)?;
+    positive("max_queued_requests", s.max_queued_requests as u64)?;
+    positive("read_ahead_msgs", s.read_ahead_msgs as u64)?;
+    positive("heartbeat_secs", s.heartbeat_secs)?;
+    positive("handshake_timeout_secs", s.handshake_timeout_secs)?;
+    if !(64..=1 << 20).contains(&s.max_frame_kib) {
+        return Err(StartError(format!(
+            "[server] max_frame_kib = {} is outside 64–1048576",
+            s.max_frame_kib
+        )));
+    }
+    Ok(())
+}
+
+/// The TLS listener's certificates: none without a TLS listener; one needs a certificate and
+/// key.
+fn section_tls(
+    tls_listen: Option<SocketAddr>,
+    s: &ferry_host::config::ServerSection,
+) -> Result<Option<TlsSettings>, StartError> {
+    match (
+        tls_listen,
+        section_file(&s.tls_cert),
+        section_file(&s.tls_key),
+    ) {
+        (None, _, _) => Ok(None),
+        (Some(_), Some(cert_chain), Some(key)) => Ok(Some(TlsSettings {
+            cert_chain,
+            key,
+            client_ca: section_file(&s.tls_client_ca),
+        })),
+        (Some(a), _, _) => Err(StartError(format!(
+            "[server] tls_listen = \"{a}\" needs tls_cert and tls_key (--tls-cert and --tls-key)"
+        ))),
     }
 }
 
@@ -273,23 +296,7 @@ impl Server {
             limits: config.limits.clone(),
             users,
         });
-        // LISTENER objects: their accept tasks hand sockets to this loop.
-        let (listened_tx, mut listened) = tokio::sync::mpsc::channel(64);
-        let listener_objects = Arc::new(listeners::Listeners::new(
-            tokio::runtime::Handle::current(),
-            listened_tx,
-            authenticated,
-        ));
-        qm.set_listener_hook(listener_objects.clone());
-        let sender_channels = channels::Channels::start(qm.clone(), config.channel_tls.clone());
-        qm.set_channel_hook(Some(sender_channels.clone()));
-        for (name, attrs) in qm.listeners() {
-            if attrs.control == ferry_model::objects::ListenerControl::QueueManager {
-                if let Err(e) = qm.start_listener(name.as_str()) {
-                    tracing::error!(listener = %name, error = %e, "listener with CONTROL(QMGR) did not start");
-                }
-            }
-        }
+        let (hooks, mut listened) = start_objects(&qm, &config, authenticated);
         tokio::pin!(shutdown);
         loop {
             let permit = tokio::select! {
@@ -300,90 +307,173 @@ impl Server {
             tokio::select! {
                 _ = &mut shutdown => break,
                 Some(accepted) = accept_tcp(tcp.as_ref()) => match accepted {
-                    Ok((stream, addr)) => {
-                        let _ = stream.set_nodelay(true);
-                        let (rd, wr) = stream.into_split();
-                        tasks.spawn(async move {
-                            conn::serve(rd, wr, ctx, ConnMode::Tcp, addr.to_string(), stop).await;
-                            drop(permit);
-                        });
-                    }
+                    Ok((stream, addr)) => spawn_tcp(&mut tasks, stream, addr, ctx, stop, permit),
                     Err(e) => tracing::warn!(error = %e, "tcp accept failed"),
                 },
                 Some(accepted) = accept_tcp(tls.as_ref().map(|t| &t.listener)) => match accepted {
                     Ok((stream, addr)) => {
                         let _ = stream.set_nodelay(true);
                         let Some(acceptor) = tls.as_ref().map(|t| t.acceptor.clone()) else { continue };
-                        tasks.spawn(async move {
-                            let timeout = ctx.limits.handshake_timeout;
-                            match tokio::time::timeout(timeout, acceptor.accept(stream)).await {
-                                Ok(Ok(s)) => {
-                                    let (rd, wr) = tokio::io::split(s);
-                                    conn::serve(rd, wr, ctx, ConnMode::Tls, addr.to_string(), stop).await;
-                                }
-                                Ok(Err(e)) => tracing::warn!(peer = %addr, error = %e, "TLS handshake refused"),
-                                Err(_) => tracing::warn!(peer = %addr, "TLS handshake timed out"),
-                            }
-                            drop(permit);
-                        });
+                        tasks.spawn(serve_tls(stream, addr, acceptor, ctx, stop, permit));
                     }
                     Err(e) => tracing::warn!(error = %e, "tls accept failed"),
                 },
                 Some((stream, addr)) = listened.recv() => {
-                    let _ = stream.set_nodelay(true);
-                    let (rd, wr) = stream.into_split();
-                    tasks.spawn(async move {
-                        conn::serve(rd, wr, ctx, ConnMode::Tcp, addr.to_string(), stop).await;
-                        drop(permit);
-                    });
+                    spawn_tcp(&mut tasks, stream, addr, ctx, stop, permit);
                 }
                 Some(accepted) = accept_unix(unix.as_ref()) => match accepted {
-                    Ok(stream) => {
-                        let peer = stream.peer_cred().ok().and_then(|c| c.pid()).map_or_else(
-                            || "local".to_owned(),
-                            |pid| format!("pid {pid}"),
-                        );
-                        let (rd, wr) = stream.into_split();
-                        tasks.spawn(async move {
-                            conn::serve(rd, wr, ctx, ConnMode::Local, peer, stop).await;
-                            drop(permit);
-                        });
-                    }
+                    Ok(stream) => spawn_unix(&mut tasks, stream, ctx, stop, permit),
                     Err(e) => tracing::warn!(error = %e, "local accept failed"),
                 },
             }
             while tasks.try_join_next().is_some() {}
         }
-        while tasks.try_join_next().is_some() {}
-        tracing::info!(
-            connections = tasks.len(),
-            "stopping: quiescing the queue manager"
+        stop_cleanly(&qm, &config, &mut tasks, hooks, &stop_tx, metrics_task).await;
+    }
+}
+
+/// What the server registers with the queue manager while it runs: its LISTENER objects and
+/// sender channels.
+struct Hooks {
+    listener_objects: Arc<listeners::Listeners>,
+    sender_channels: Arc<channels::Channels>,
+}
+
+/// Registers the server's LISTENER objects and sender channels with the queue manager, and
+/// starts the listeners with CONTROL(QMGR). Sockets the listener objects accept arrive on the
+/// receiver returned.
+fn start_objects(
+    qm: &QueueManager,
+    config: &ServerConfig,
+    authenticated: bool,
+) -> (Hooks, tokio::sync::mpsc::Receiver<listeners::Accepted>) {
+    // LISTENER objects: their accept tasks hand sockets to the accept loop.
+    let (listened_tx, listened) = tokio::sync::mpsc::channel(64);
+    let listener_objects = Arc::new(listeners::Listeners::new(
+        tokio::runtime::Handle::current(),
+        listened_tx,
+        authenticated,
+    ));
+    qm.set_listener_hook(listener_objects.clone());
+    let sender_channels = channels::Channels::start(qm.clone(), config.channel_tls.clone());
+    qm.set_channel_hook(Some(sender_channels.clone()));
+    for (name, attrs) in qm.listeners() {
+        if attrs.control == ferry_model::objects::ListenerControl::QueueManager {
+            if let Err(e) = qm.start_listener(name.as_str()) {
+                tracing::error!(listener = %name, error = %e, "listener with CONTROL(QMGR) did not start");
+            }
+        }
+    }
+    let hooks = Hooks {
+        listener_objects,
+        sender_channels,
+    };
+    (hooks, listened)
+}
+
+/// Spawns the task serving an accepted tcp socket (from the TCP listener or a LISTENER object).
+fn spawn_tcp(
+    tasks: &mut JoinSet<()>,
+    stream: tokio::net::TcpStream,
+    addr: SocketAddr,
+    ctx: Arc<conn::Ctx>,
+    stop: watch::Receiver<bool>,
+    permit: OwnedSemaphorePermit,
+) {
+    let _ = stream.set_nodelay(true);
+    let (rd, wr) = stream.into_split();
+    tasks.spawn(async move {
+        conn::serve(rd, wr, ctx, ConnMode::Tcp, addr.to_string(), stop).await;
+        drop(permit);
+    });
+}
+
+/// Serves an accepted TLS socket: the handshake (within the handshake timeout), then the
+/// connection.
+async fn serve_tls(
+    stream: tokio::net::TcpStream,
+    addr: SocketAddr,
+    acceptor: tokio_rustls::TlsAcceptor,
+    ctx: Arc<conn::Ctx>,
+    stop: watch::Receiver<bool>,
+    permit: OwnedSemaphorePermit,
+) {
+    let timeout = ctx.limits.handshake_timeout;
+    match tokio::time::timeout(timeout, acceptor.accept(stream)).await {
+        Ok(Ok(s)) => {
+            let (rd, wr) = tokio::io::split(s);
+            conn::serve(rd, wr, ctx, ConnMode::Tls, addr.to_string(), stop).await;
+        }
+        Ok(Err(e)) => tracing::warn!(peer = %addr, error = %e, "TLS handshake refused"),
+        Err(_) => tracing::warn!(peer = %addr, "TLS handshake timed out"),
+    }
+    drop(permit);
+}
+
+/// Spawns the task serving an accepted local (Unix socket) connection, named by its pid.
+fn spawn_unix(
+    tasks: &mut JoinSet<()>,
+    stream: tokio::net::UnixStream,
+    ctx: Arc<conn::Ctx>,
+    stop: watch::Receiver<bool>,
+    permit: OwnedSemaphorePermit,
+) {
+    let peer = stream
+        .peer_cred()
+        .ok()
+        .and_then(|c| c.pid())
+        .map_or_else(|| "local".to_owned(), |pid| format!("pid {pid}"));
+    let (rd, wr) = stream.into_split();
+    tasks.spawn(async move {
+        conn::serve(rd, wr, ctx, ConnMode::Local, peer, stop).await;
+        drop(permit);
+    });
+}
+
+/// The clean stop at the end of [`Server::run`]: the listener objects and sender channels end,
+/// the queue manager quiesces, the connections are told to finish and given the grace period
+/// (then aborted), the metrics endpoint ends, the queue manager stops and the socket file goes.
+async fn stop_cleanly(
+    qm: &QueueManager,
+    config: &ServerConfig,
+    tasks: &mut JoinSet<()>,
+    hooks: Hooks,
+    stop_tx: &watch::Sender<bool>,
+    metrics_task: Option<tokio::task::JoinHandle<()>>,
+) {
+    while tasks.try_join_next().is_some() {}
+    tracing::info!(
+        connections = tasks.len(),
+        "stopping: quiescing the queue manager"
+    );
+    let Hooks {
+        listener_objects,
+        sender_channels,
+    } = hooks;
+    listener_objects.stop_all();
+    qm.clear_listener_hook();
+    qm.set_channel_hook(None);
+    let _ = tokio::task::spawn_blocking(move || sender_channels.shutdown()).await;
+    qm.quiesce();
+    let _ = stop_tx.send(true);
+    let drained = tokio::time::timeout(config.stop_grace, async {
+        while tasks.join_next().await.is_some() {}
+    })
+    .await;
+    if drained.is_err() {
+        tracing::warn!(
+            left = tasks.len(),
+            "connections still open after the grace period; closing them"
         );
-        listener_objects.stop_all();
-        qm.clear_listener_hook();
-        qm.set_channel_hook(None);
-        let _ = tokio::task::spawn_blocking(move || sender_channels.shutdown()).await;
-        qm.quiesce();
-        let _ = stop_tx.send(true);
-        let drained = tokio::time::timeout(config.stop_grace, async {
-            while tasks.join_next().await.is_some() {}
-        })
-        .await;
-        if drained.is_err() {
-            tracing::warn!(
-                left = tasks.len(),
-                "connections still open after the grace period; closing them"
-            );
-            tasks.abort_all();
-            while tasks.join_next().await.is_some() {}
-        }
-        if let Some(t) = metrics_task {
-            let _ = t.await;
-        }
-        qm.stop();
-        if let Some(path) = &config.unix_path {
-            let _ = std::fs::remove_file(path);
-        }
+        tasks.abort_all();
+        while tasks.join_next().await.is_some() {}
+    }
+    if let Some(t) = metrics_task {
+        let _ = t.await;
+    }
+    qm.stop();
+    if let Some(path) = &config.unix_path {
+        let _ = std::fs::remove_file(path);
     }
 }
 

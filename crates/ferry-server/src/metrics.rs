@@ -139,12 +139,167 @@ fn histogram(out: &mut String, name: &str, help: &str, h: &ferry_core::Histogram
     let _ = writeln!(out, "{name}_count {}", h.count);
 }
 
+/// A per-queue metric: name, type, help, and its value from a queue's status.
+type QueueColumn = (
+    &'static str,
+    &'static str,
+    &'static str,
+    fn(&ferry_model::status::QueueStatus) -> String,
+);
+
+/// The per-queue metrics, in the order they are rendered.
+const QUEUE_COLUMNS: [QueueColumn; 9] = [
+    (
+        "ferry_queue_depth",
+        "gauge",
+        "Messages on the queue, committed or not (CURDEPTH).",
+        |s| s.depth.to_string(),
+    ),
+    (
+        "ferry_queue_uncommitted_messages",
+        "gauge",
+        "Messages put or got in units of work not yet ended (UNCOM).",
+        |s| s.uncommitted.to_string(),
+    ),
+    (
+        "ferry_queue_puts_total",
+        "counter",
+        "Messages put since the queue manager started.",
+        |s| s.stats.puts.to_string(),
+    ),
+    (
+        "ferry_queue_gets_total",
+        "counter",
+        "Messages got destructively since the queue manager started.",
+        |s| s.stats.gets.to_string(),
+    ),
+    (
+        "ferry_queue_expired_total",
+        "counter",
+        "Expired messages discarded since the queue manager started.",
+        |s| s.expired.to_string(),
+    ),
+    (
+        "ferry_queue_oldest_message_age_seconds",
+        "gauge",
+        "Age of the oldest message on the queue, 0 when empty (MSGAGE).",
+        |s| {
+            s.oldest_msg_age
+                .map_or(0.0, |d| d.as_secs_f64())
+                .to_string()
+        },
+    ),
+    (
+        "ferry_queue_time_seconds",
+        "gauge",
+        "Moving average of how long got messages waited on the queue (QTIME).",
+        |s| (s.stats.qtime_us as f64 / 1e6).to_string(),
+    ),
+    (
+        "ferry_queue_open_input_handles",
+        "gauge",
+        "Handles open for input (IPPROCS).",
+        |s| s.open_input.to_string(),
+    ),
+    (
+        "ferry_queue_open_output_handles",
+        "gauge",
+        "Handles open for output (OPPROCS).",
+        |s| s.open_output.to_string(),
+    ),
+];
+
+/// A per-channel metric: name, type, help, and its value from a channel instance's status.
+type ChannelColumn = (
+    &'static str,
+    &'static str,
+    &'static str,
+    fn(&ferry_core::channel::ChannelStatus) -> String,
+);
+
+/// The per-channel metrics, in the order they are rendered.
+const CHANNEL_COLUMNS: [ChannelColumn; 10] = [
+    (
+        "ferry_channel_compression_seconds_total",
+        "counter",
+        "Time the sender spent compressing and decompressing.",
+        |c| c.compression_time.as_secs_f64().to_string(),
+    ),
+    (
+        "ferry_channel_compression_saved_ratio",
+        "gauge",
+        "Fraction of payload bytes compression saved (COMPRATE / 100).",
+        |c| c.compression_saved.unwrap_or(0.0).to_string(),
+    ),
+    (
+        "ferry_channel_messages_total",
+        "counter",
+        "Messages moved by the channel instance (MSGS).",
+        |c| c.msgs.to_string(),
+    ),
+    (
+        "ferry_channel_bytes_total",
+        "counter",
+        "Message bytes sent (senders) or received (receivers).",
+        |c| c.bytes.to_string(),
+    ),
+    (
+        "ferry_channel_batches_total",
+        "counter",
+        "Batches committed (BATCHES).",
+        |c| c.batches.to_string(),
+    ),
+    (
+        "ferry_channel_dead_lettered_total",
+        "counter",
+        "Messages the receiver put on the dead-letter queue.",
+        |c| c.dead_lettered.to_string(),
+    ),
+    (
+        "ferry_channel_sequence_number",
+        "gauge",
+        "Sequence number of the last committed batch (CURSEQNO).",
+        |c| c.seq.to_string(),
+    ),
+    (
+        "ferry_channel_in_doubt",
+        "gauge",
+        "1 while a batch is sent and not yet confirmed (INDOUBT).",
+        |c| u8::from(c.in_doubt).to_string(),
+    ),
+    (
+        "ferry_channel_network_seconds",
+        "gauge",
+        "Moving average of a batch's confirmation round trip (NETTIME).",
+        |c| (c.net_time_us as f64 / 1e6).to_string(),
+    ),
+    (
+        "ferry_channel_xmitq_seconds",
+        "gauge",
+        "Moving average of how long messages waited on the transmission queue (XQTIME).",
+        |c| (c.xmitq_time_us as f64 / 1e6).to_string(),
+    ),
+];
+
 /// The exposition text for the queue manager's current state.
 pub fn render(qm: &QueueManager) -> String {
     let mut out = String::with_capacity(64 * 1024);
+    render_info(&mut out, qm);
+    render_connections(&mut out, qm);
+    render_queues(&mut out, qm);
+    if let Some(log) = qm.log_status() {
+        render_log(&mut out, &log);
+    }
+    render_channels(&mut out, qm);
+    render_listeners(&mut out, qm);
+    out
+}
+
+/// `ferry_qmgr_info`: the queue manager's name and the FerryMQ version.
+fn render_info(out: &mut String, qm: &QueueManager) {
     let qmgr = label(qm.name().as_str());
     family(
-        &mut out,
+        out,
         "ferry_qmgr_info",
         "gauge",
         "The queue manager and FerryMQ version.",
@@ -154,10 +309,13 @@ pub fn render(qm: &QueueManager) -> String {
         "ferry_qmgr_info{{qmgr=\"{qmgr}\",version=\"{}\"}} 1",
         env!("CARGO_PKG_VERSION")
     );
+}
 
+/// `ferry_connections`: connections open now, by mode.
+fn render_connections(out: &mut String, qm: &QueueManager) {
     let conns = qm.connections();
     family(
-        &mut out,
+        out,
         "ferry_connections",
         "gauge",
         "Connections open now, by connection mode.",
@@ -171,76 +329,18 @@ pub fn render(qm: &QueueManager) -> String {
         let n = conns.iter().filter(|c| c.mode == mode).count();
         let _ = writeln!(out, "ferry_connections{{mode=\"{tag}\"}} {n}");
     }
+}
 
+/// The per-queue metrics of every local queue.
+fn render_queues(out: &mut String, qm: &QueueManager) {
     let statuses: Vec<_> = qm
         .queue_names()
         .into_iter()
         .filter(|(_, t)| *t == ferry_model::objects::QueueType::Local)
         .filter_map(|(n, _)| qm.queue_status(n.as_str()).ok())
         .collect();
-    type Column = fn(&ferry_model::status::QueueStatus) -> String;
-    let columns: [(&str, &str, &str, Column); 9] = [
-        (
-            "ferry_queue_depth",
-            "gauge",
-            "Messages on the queue, committed or not (CURDEPTH).",
-            |s| s.depth.to_string(),
-        ),
-        (
-            "ferry_queue_uncommitted_messages",
-            "gauge",
-            "Messages put or got in units of work not yet ended (UNCOM).",
-            |s| s.uncommitted.to_string(),
-        ),
-        (
-            "ferry_queue_puts_total",
-            "counter",
-            "Messages put since the queue manager started.",
-            |s| s.stats.puts.to_string(),
-        ),
-        (
-            "ferry_queue_gets_total",
-            "counter",
-            "Messages got destructively since the queue manager started.",
-            |s| s.stats.gets.to_string(),
-        ),
-        (
-            "ferry_queue_expired_total",
-            "counter",
-            "Expired messages discarded since the queue manager started.",
-            |s| s.expired.to_string(),
-        ),
-        (
-            "ferry_queue_oldest_message_age_seconds",
-            "gauge",
-            "Age of the oldest message on the queue, 0 when empty (MSGAGE).",
-            |s| {
-                s.oldest_msg_age
-                    .map_or(0.0, |d| d.as_secs_f64())
-                    .to_string()
-            },
-        ),
-        (
-            "ferry_queue_time_seconds",
-            "gauge",
-            "Moving average of how long got messages waited on the queue (QTIME).",
-            |s| (s.stats.qtime_us as f64 / 1e6).to_string(),
-        ),
-        (
-            "ferry_queue_open_input_handles",
-            "gauge",
-            "Handles open for input (IPPROCS).",
-            |s| s.open_input.to_string(),
-        ),
-        (
-            "ferry_queue_open_output_handles",
-            "gauge",
-            "Handles open for output (OPPROCS).",
-            |s| s.open_output.to_string(),
-        ),
-    ];
-    for (name, kind, help, value) in columns {
-        family(&mut out, name, kind, help);
+    for (name, kind, help, value) in QUEUE_COLUMNS {
+        family(out, name, kind, help);
         for s in &statuses {
             let _ = writeln!(
                 out,
@@ -250,72 +350,87 @@ pub fn render(qm: &QueueManager) -> String {
             );
         }
     }
+}
 
-    if let Some(log) = qm.log_status() {
-        for (name, kind, help, v) in [
-            (
-                "ferry_log_syncs_total",
-                "counter",
-                "Recovery log syncs (group commits).",
-                log.syncs,
-            ),
-            (
-                "ferry_log_records_total",
-                "counter",
-                "Records made durable in the recovery log.",
-                log.records,
-            ),
-            (
-                "ferry_log_bytes_total",
-                "counter",
-                "Record bytes appended to the recovery log.",
-                log.bytes_appended,
-            ),
-            (
-                "ferry_log_checkpoints_total",
-                "counter",
-                "Checkpoints taken.",
-                log.checkpoints,
-            ),
-            (
-                "ferry_log_durable_lsn",
-                "gauge",
-                "Highest log sequence number on disk.",
-                log.durable_lsn,
-            ),
-            (
-                "ferry_log_extents",
-                "gauge",
-                "Log extents present.",
-                log.current_extent + 1 - log.oldest_extent.min(log.current_extent + 1),
-            ),
-        ] {
-            family(&mut out, name, kind, help);
-            let _ = writeln!(out, "{name} {v}");
-        }
-        histogram(
-            &mut out,
-            "ferry_log_write_seconds",
-            "Time to write one batch of log records.",
-            &log.write_seconds,
-        );
-        histogram(
-            &mut out,
-            "ferry_log_sync_seconds",
-            "Time to sync one batch of log records to disk.",
-            &log.sync_seconds,
-        );
-        histogram(
-            &mut out,
-            "ferry_log_batch_records",
-            "Records per sync: the group-commit batch size.",
-            &log.batch_records,
-        );
+/// A recovery log metric: name, type, help, and its value from the log's status.
+type LogColumn = (
+    &'static str,
+    &'static str,
+    &'static str,
+    fn(&ferry_core::qmgr::journal::LogStatus) -> u64,
+);
+
+/// The recovery log's counters and gauges, in the order they are rendered.
+const LOG_COLUMNS: [LogColumn; 6] = [
+    (
+        "ferry_log_syncs_total",
+        "counter",
+        "Recovery log syncs (group commits).",
+        |log| log.syncs,
+    ),
+    (
+        "ferry_log_records_total",
+        "counter",
+        "Records made durable in the recovery log.",
+        |log| log.records,
+    ),
+    (
+        "ferry_log_bytes_total",
+        "counter",
+        "Record bytes appended to the recovery log.",
+        |log| log.bytes_appended,
+    ),
+    (
+        "ferry_log_checkpoints_total",
+        "counter",
+        "Checkpoints taken.",
+        |log| log.checkpoints,
+    ),
+    (
+        "ferry_log_durable_lsn",
+        "gauge",
+        "Highest log sequence number on disk.",
+        |log| log.durable_lsn,
+    ),
+    (
+        "ferry_log_extents",
+        "gauge",
+        "Log extents present.",
+        |log| log.current_extent + 1 - log.oldest_extent.min(log.current_extent + 1),
+    ),
+];
+
+/// The recovery log's counters and histograms.
+fn render_log(out: &mut String, log: &ferry_core::qmgr::journal::LogStatus) {
+    for (name, kind, help, value) in LOG_COLUMNS {
+        family(out, name, kind, help);
+        let _ = writeln!(out, "{name} {}", value(log));
     }
+    histogram(
+        out,
+        "ferry_log_write_seconds",
+        "Time to write one batch of log records.",
+        &log.write_seconds,
+    );
+    histogram(
+        out,
+        "ferry_log_sync_seconds",
+        "Time to sync one batch of log records to disk.",
+        &log.sync_seconds,
+    );
+    histogram(
+        out,
+        "ferry_log_batch_records",
+        "Records per sync: the group-commit batch size.",
+        &log.batch_records,
+    );
+}
 
+/// Each channel instance's state and per-channel metrics.
+fn render_channels(out: &mut String, qm: &QueueManager) {
     let channels = qm.channel_statuses();
     family(
-        &mut out,
+        out,
         "ferry_channel_status",
         "gauge",
         "Channel instances and their state (1 for the state it is in).",
@@ -330,71 +445,8 @@ pub fn render(qm: &QueueManager) -> String {
             label(&st.remote_qmgr)
         );
     }
-    type ChannelColumn = fn(&ferry_core::channel::ChannelStatus) -> String;
-    let channel_columns: [(&str, &str, &str, ChannelColumn); 10] = [
-        (
-            "ferry_channel_compression_seconds_total",
-            "counter",
-            "Time the sender spent compressing and decompressing.",
-            |c| c.compression_time.as_secs_f64().to_string(),
-        ),
-        (
-            "ferry_channel_compression_saved_ratio",
-            "gauge",
-            "Fraction of payload bytes compression saved (COMPRATE / 100).",
-            |c| c.compression_saved.unwrap_or(0.0).to_string(),
-        ),
-        (
-            "ferry_channel_messages_total",
-            "counter",
-            "Messages moved by the channel instance (MSGS).",
-            |c| c.msgs.to_string(),
-        ),
-        (
-            "ferry_channel_bytes_total",
-            "counter",
-            "Message bytes sent (senders) or received (receivers).",
-            |c| c.bytes.to_string(),
-        ),
-        (
-            "ferry_channel_batches_total",
-            "counter",
-            "Batches committed (BATCHES).",
-            |c| c.batches.to_string(),
-        ),
-        (
-            "ferry_channel_dead_lettered_total",
-            "counter",
-            "Messages the receiver put on the dead-letter queue.",
-            |c| c.dead_lettered.to_string(),
-        ),
-        (
-            "ferry_channel_sequence_number",
-            "gauge",
-            "Sequence number of the last committed batch (CURSEQNO).",
-            |c| c.seq.to_string(),
-        ),
-        (
-            "ferry_channel_in_doubt",
-            "gauge",
-            "1 while a batch is sent and not yet confirmed (INDOUBT).",
-            |c| u8::from(c.in_doubt).to_string(),
-        ),
-        (
-            "ferry_channel_network_seconds",
-            "gauge",
-            "Moving average of a batch's confirmation round trip (NETTIME).",
-            |c| (c.net_time_us as f64 / 1e6).to_string(),
-        ),
-        (
-            "ferry_channel_xmitq_seconds",
-            "gauge",
-            "Moving average of how long messages waited on the transmission queue (XQTIME).",
-            |c| (c.xmitq_time_us as f64 / 1e6).to_string(),
-        ),
-    ];
-    for (metric, kind, help, value) in channel_columns {
-        family(&mut out, metric, kind, help);
+    for (metric, kind, help, value) in CHANNEL_COLUMNS {
+        family(out, metric, kind, help);
         for (name, st) in &channels {
             let _ = writeln!(
                 out,
@@ -404,10 +456,13 @@ pub fn render(qm: &QueueManager) -> String {
             );
         }
     }
+}
 
+/// `ferry_listener_running`: the listener objects running now.
+fn render_listeners(out: &mut String, qm: &QueueManager) {
     let listeners = qm.listener_status();
     family(
-        &mut out,
+        out,
         "ferry_listener_running",
         "gauge",
         "Listener objects running now.",
@@ -420,5 +475,4 @@ pub fn render(qm: &QueueManager) -> String {
             label(&l.address)
         );
     }
-    out
 }

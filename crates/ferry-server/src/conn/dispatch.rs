@@ -1,0 +1,504 @@
+//! A conversation's requests, applied: the dispatch from a request to what it does (open,
+//! close, put, put1, get, read-ahead credit, inquire, set, commit, backout, MQSTAT, disconnect,
+//! administrative scripts) and the receiving end of a channel (start and batches).
+//!
+//! Puts, gets and stream credit are the per-message path: their helpers borrow the socket's
+//! state (`&mut Conv`) and add no allocation of their own.
+
+use std::sync::Arc;
+
+use ferry_core::{
+    AttrValue, CloseOptions, Hobj, MqError, PutOutcome, QueueManager, Reason, Selector, Wait,
+};
+use ferry_proto::map as wire;
+use ferry_proto::msg::{opened_flags, put_flags};
+use ferry_proto::{
+    Frame, FrameHeader, Reply, Request, WireAttr, WireGetOptions, WireMessage, WireObject,
+};
+use tokio::time::Instant;
+
+use super::{protocol, Close, Conv, Socket, Stream};
+
+impl Socket {
+    /// Applies one request of a conversation that is not waiting.
+    pub(super) fn execute(&mut self, frame: Frame) -> Result<(), Close> {
+        let h = frame.header;
+        let req = Request::decode(h.opcode, frame.payload).map_err(protocol)?;
+        let max_ra = self.ctx.limits.max_read_ahead_msgs;
+        let Some(conv) = self.convs.get_mut(&h.conv) else {
+            return Ok(());
+        };
+        let result: Result<Reply, MqError> = match req {
+            Request::Connect { .. } | Request::Heartbeat => unreachable!("handled before"),
+            Request::Disconnect => {
+                let r = disconnect(conv, &mut self.owed_by_gone);
+                self.convs.remove(&h.conv);
+                self.reply(h, r);
+                return Ok(());
+            }
+            Request::Open { object, options } => open(conv, &object, options),
+            Request::Close { hobj, options } => close(conv, hobj, options),
+            Request::Put { hobj, options, msg } => {
+                if let Some(r) = put(conv, hobj, options, msg) {
+                    self.reply_put(h, r);
+                }
+                return Ok(());
+            }
+            Request::Put1 {
+                object,
+                options,
+                msg,
+            } => {
+                if let Some(r) = put1(conv, &object, options, msg) {
+                    self.reply_put(h, r);
+                }
+                return Ok(());
+            }
+            Request::Get { hobj, options } => {
+                self.get(h, hobj, &options);
+                return Ok(());
+            }
+            Request::Stream {
+                hobj,
+                credit,
+                consumed,
+            } => {
+                stream_credit(conv, hobj, credit, consumed, max_ra)?;
+                self.pump(h.conv, hobj);
+                return Ok(());
+            }
+            Request::Inquire { hobj, selectors } => inquire(conv, hobj, &selectors),
+            Request::Set { hobj, values } => set(conv, hobj, &values),
+            Request::Admin { script } => admin(conv, &self.ctx.qm, &script),
+            Request::AdminMore => Ok(admin_part(conv)),
+            req @ Request::ChannelStart { .. } => channel_start(conv, &self.peer, req),
+            Request::ChannelBatch { seq, messages } => channel_batch(conv, seq, messages),
+            Request::Commit => commit_with_async(conv),
+            Request::Backout => backout(conv),
+            Request::Status => Ok(async_status(conv)),
+        };
+        self.reply(h, result);
+        Ok(())
+    }
+
+    /// A get: answered now, or parked until a message arrives or its wait interval passes.
+    #[inline]
+    fn get(&mut self, h: FrameHeader, hobj: u32, options: &WireGetOptions) {
+        match wire::get_from_wire(options) {
+            Ok(opts) => {
+                let deadline = match opts.wait {
+                    Wait::For(d) => Some(Instant::now() + d),
+                    _ => None,
+                };
+                self.start_get(h.conv, h.request_id, Hobj(hobj), opts, deadline);
+            }
+            Err(e) => self.respond(h, &wire::status_of(&e), &Reply::Empty),
+        }
+    }
+
+    /// Answers a synchronous put or put1.
+    #[inline]
+    fn reply_put(&mut self, h: FrameHeader, r: Result<PutOutcome, MqError>) {
+        match r {
+            Ok(out) => {
+                let (reply, w) = put_reply(out);
+                self.respond(h, &wire::status_ok(w), &reply);
+            }
+            Err(e) => self.respond(h, &wire::status_of(&e), &Reply::Empty),
+        }
+    }
+}
+
+/// Ends the conversation in place (its unit of work commits); the LSN it owes passes to
+/// `owed_by_gone`, for the answer to wait on.
+fn disconnect(conv: &mut Conv, owed_by_gone: &mut Option<u64>) -> Result<Reply, MqError> {
+    conv.streams.clear();
+    let r = conv.session.disconnect_in_place().map(|_| Reply::Empty);
+    *owed_by_gone = conv.session.take_owed_lsn();
+    r
+}
+
+/// Opens an object; a handle with read-ahead gets a stream.
+fn open(conv: &mut Conv, object: &WireObject, options: u32) -> Result<Reply, MqError> {
+    let od = wire::object_from_wire(object)?;
+    let opts = wire::open_from_wire(options)?;
+    let hobj = conv.session.open(&od, opts)?;
+    let mut flags = 0;
+    if conv.session.read_ahead(hobj) {
+        flags |= opened_flags::READ_AHEAD;
+        conv.streams.insert(hobj.0, Stream::default());
+    }
+    if conv.session.async_put_default(hobj) {
+        flags |= opened_flags::ASYNC_PUT_DEFAULT;
+    }
+    Ok(Reply::Opened {
+        hobj: hobj.0,
+        name: conv.session.queue_name(hobj)?.to_string(),
+        flags,
+    })
+}
+
+/// Closes a handle (0 none, 1 delete, 2 delete purge).
+fn close(conv: &mut Conv, hobj: u32, options: u8) -> Result<Reply, MqError> {
+    let opts = match options {
+        1 => CloseOptions::Delete,
+        2 => CloseOptions::DeletePurge,
+        _ => CloseOptions::None,
+    };
+    // A parked stream wait is cancelled first; what it raced in goes back.
+    conv.streams.remove(&hobj);
+    conv.session.close(Hobj(hobj), opts).map(|_| Reply::Empty)
+}
+
+/// A put on a handle: its outcome to answer, or `None` when it was asynchronous.
+#[inline]
+fn put(
+    conv: &mut Conv,
+    hobj: u32,
+    options: u32,
+    msg: WireMessage,
+) -> Option<Result<PutOutcome, MqError>> {
+    let r = (|| {
+        let opts = wire::put_from_wire(options)?;
+        let msg = wire::message_from_wire(msg)?;
+        conv.session.put(Hobj(hobj), msg, &opts)
+    })();
+    unless_async(conv, r, options)
+}
+
+/// A put1 (open, put, close): its outcome to answer, or `None` when it was asynchronous.
+#[inline]
+fn put1(
+    conv: &mut Conv,
+    object: &WireObject,
+    options: u32,
+    msg: WireMessage,
+) -> Option<Result<PutOutcome, MqError>> {
+    let r = (|| {
+        let od = wire::object_from_wire(object)?;
+        let opts = wire::put_from_wire(options)?;
+        let msg = wire::message_from_wire(msg)?;
+        conv.session.put1(&od, msg, &opts)
+    })();
+    unless_async(conv, r, options)
+}
+
+/// An asynchronous put's outcome is counted for MQSTAT and not answered (`None`); a
+/// synchronous one's is handed back to answer.
+#[inline]
+fn unless_async<T>(
+    conv: &mut Conv,
+    r: Result<T, MqError>,
+    options: u32,
+) -> Option<Result<T, MqError>> {
+    if options & put_flags::ASYNC != 0 {
+        record_async(conv, &r, options & put_flags::SYNCPOINT != 0);
+        return None;
+    }
+    Some(r)
+}
+
+/// Read-ahead flow control: the client's new credit (capped at `max_ra`) and the streamed
+/// messages it has consumed. Credit for a handle without read-ahead is a protocol error.
+#[inline]
+fn stream_credit(
+    conv: &mut Conv,
+    hobj: u32,
+    credit: u32,
+    consumed: u32,
+    max_ra: u32,
+) -> Result<(), Close> {
+    let Some(stream) = conv.streams.get_mut(&hobj) else {
+        return Err(Close::Protocol(format!(
+            "stream credit for handle {hobj}, which has no read-ahead"
+        )));
+    };
+    stream.credit = stream.credit.saturating_add(credit).min(max_ra);
+    if consumed > 0 {
+        if let Err(e) = conv.session.stream_consumed(Hobj(hobj), consumed as usize) {
+            return Err(Close::Protocol(e.to_string()));
+        }
+        stream.consumed(consumed as usize);
+    }
+    Ok(())
+}
+
+/// The unsupported-selector error.
+fn unsupported(s: i32) -> MqError {
+    MqError::new(
+        Reason::SelectorError,
+        format!("selector {s} is not supported"),
+    )
+}
+
+/// Inquires a handle's attributes by selector.
+fn inquire(conv: &mut Conv, hobj: u32, selectors: &[i32]) -> Result<Reply, MqError> {
+    let sels = selectors
+        .iter()
+        .map(|s| Selector::from_code(*s).ok_or_else(|| unsupported(*s)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let values = conv.session.inquire(Hobj(hobj), &sels)?;
+    Ok(Reply::Inquired {
+        values: values
+            .into_iter()
+            .map(|v| match v {
+                AttrValue::Int(i) => WireAttr::Int(i),
+                AttrValue::Str(s) => WireAttr::Str(s),
+            })
+            .collect(),
+    })
+}
+
+/// Sets a handle's integer attributes by selector.
+fn set(conv: &mut Conv, hobj: u32, values: &[(i32, i64)]) -> Result<Reply, MqError> {
+    let vals = values
+        .iter()
+        .map(|(s, v)| {
+            Selector::from_code(*s)
+                .map(|sel| (sel, AttrValue::Int(*v)))
+                .ok_or_else(|| unsupported(*s))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    conv.session.set(Hobj(hobj), &vals).map(|_| Reply::Empty)
+}
+
+/// Backs the unit of work out (forgetting an async put that failed in it).
+fn backout(conv: &mut Conv) -> Result<Reply, MqError> {
+    conv.uow_async_failure = None;
+    conv.session.backout().map(|_| Reply::Empty)
+}
+
+/// MQSTAT: the async put results since the last call, which start again from zero.
+fn async_status(conv: &mut Conv) -> Reply {
+    let s = std::mem::take(&mut conv.async_stats);
+    let (first_reason, first_detail) = s
+        .first_failure
+        .map_or((0, String::new()), |e| (e.reason.code(), e.detail));
+    Reply::Status {
+        succeeded: s.succeeded,
+        warned: s.warned,
+        failed: s.failed,
+        first_reason,
+        first_detail,
+    }
+}
+
+/// The reply to a put, and its warning.
+fn put_reply(out: PutOutcome) -> (Reply, Option<Reason>) {
+    let persistence = match out.persistence {
+        ferry_core::Persistence::Persistent => 1,
+        _ => 0,
+    };
+    (
+        Reply::Put {
+            msg_id: out.msg_id.0,
+            correl_id: out.correl_id.0,
+            put_time_ms: out
+                .put_time
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as u64),
+            persistence,
+            priority: out.priority,
+        },
+        out.warning,
+    )
+}
+
+/// Counts an async put's result for MQSTAT; a failure inside a unit of work also dooms its
+/// commit.
+fn record_async<T>(conv: &mut Conv, r: &Result<T, MqError>, in_uow: bool) {
+    let s = &mut conv.async_stats;
+    match r {
+        Ok(_) => s.succeeded += 1,
+        Err(e) => {
+            s.failed += 1;
+            if s.first_failure.is_none() {
+                s.first_failure = Some(e.clone());
+            }
+            if in_uow && conv.uow_async_failure.is_none() {
+                conv.uow_async_failure = Some(e.clone());
+            }
+        }
+    }
+}
+
+/// Commit, unless an async put of this unit of work failed: then the unit of work is backed out
+/// and the failure reported, rather than committing a unit of work with a hole in it.
+fn commit_with_async(conv: &mut Conv) -> Result<Reply, MqError> {
+    if let Some(e) = conv.uow_async_failure.take() {
+        conv.session.backout()?;
+        return Err(MqError::new(
+            Reason::BackedOut,
+            format!(
+                "an asynchronous put failed ({}: {}); the unit of work was backed out",
+                e.reason, e.detail
+            ),
+        ));
+    }
+    conv.session.commit().map(|_| Reply::Empty)
+}
+
+/// Largest part of an administrative answer sent in one frame.
+const ADMIN_PART: usize = 1 << 20;
+
+/// Runs an administrative script. Every definition it makes is durable before its answer goes
+/// out: one sync for the script, and the socket holds the answer until then. The answer (JSON)
+/// goes in parts of at most [`ADMIN_PART`] bytes; this is the first.
+fn admin(conv: &mut Conv, qm: &QueueManager, script: &str) -> Result<Reply, MqError> {
+    let (replies, lsn) =
+        ferry_core::qmgr::journal::deferring(|| ferry_admin::run_script(qm, script));
+    if let Some(l) = lsn {
+        conv.session.owe(l);
+    }
+    match serde_json::to_vec(&replies) {
+        Ok(json) => {
+            conv.admin_pending = Some((bytes::Bytes::from(json), 0));
+            Ok(admin_part(conv))
+        }
+        Err(e) => Err(MqError::new(
+            Reason::UnexpectedError,
+            format!("cannot encode the administrative answer: {e}"),
+        )),
+    }
+}
+
+/// Takes the next part of a pending administrative answer.
+fn admin_part(conv: &mut Conv) -> Reply {
+    let Some((data, at)) = conv.admin_pending.take() else {
+        return Reply::Admin {
+            data: bytes::Bytes::new(),
+            more: false,
+        };
+    };
+    let end = (at + ADMIN_PART).min(data.len());
+    let part = data.slice(at..end);
+    let more = end < data.len();
+    if more {
+        conv.admin_pending = Some((data, end));
+    }
+    Reply::Admin { data: part, more }
+}
+
+/// The receiving end of a channel: its status, registered while the conversation lasts.
+pub(super) struct ReceiverEnd {
+    qm: QueueManager,
+    name: ferry_core::ObjectName,
+    status: ferry_core::qmgr::catalog::StatusCell,
+}
+
+impl Drop for ReceiverEnd {
+    fn drop(&mut self) {
+        self.status.lock().state = ferry_model::channel::ChannelState::Inactive;
+        self.qm.unregister_channel_status(&self.name, &self.status);
+    }
+}
+
+/// A sender channel starts on `conv` (`req` is the ChannelStart request): checks the
+/// definition and sequence numbers, registers the receiving end's status, and answers with the
+/// receiver's last committed batch.
+fn channel_start(conv: &mut Conv, peer: &str, req: Request) -> Result<Reply, MqError> {
+    use ferry_core::channel as ch;
+    use ferry_model::channel::{ChannelState, ChannelStatus};
+    let Request::ChannelStart {
+        channel,
+        sender_qmgr,
+        batch_size,
+        max_msg_length,
+        seq: sender_seq,
+    } = req
+    else {
+        unreachable!("execute passes only ChannelStart")
+    };
+    let qm = conv.session.queue_manager().clone();
+    let name = ferry_core::object_name(&channel)?;
+    if conv.channel.is_some() {
+        return Err(MqError::new(
+            Reason::ChannelNotAvailable,
+            "this conversation already carries a channel",
+        ));
+    }
+    check_not_running(&qm, &name)?;
+    let start = ch::receiver_start(&mut conv.session, &name, batch_size, max_msg_length)?;
+    let r = start.committed.seq;
+    if r != sender_seq && r != sender_seq + 1 {
+        return Err(ch::sequence_mismatch(&name, &qm.name(), r, sender_seq));
+    }
+    let status = Arc::new(parking_lot::Mutex::new(ChannelStatus {
+        state: ChannelState::Running,
+        sender: false,
+        conname: peer.to_owned(),
+        remote_qmgr: sender_qmgr.clone(),
+        batch_size: start.batch_size,
+        seq: r,
+        compression: conv
+            .compression
+            .map_or_else(|| "NONE".to_owned(), |c| c.name().to_owned()),
+        started: Some(std::time::SystemTime::now()),
+        ..Default::default()
+    }));
+    qm.register_channel_status(name, status.clone());
+    tracing::info!(channel = %name, from = sender_qmgr.as_str(), peer, seq = r, batch_size = start.batch_size, "receiver channel started");
+    conv.channel = Some(ReceiverEnd { qm, name, status });
+    Ok(Reply::ChannelStarted {
+        qmgr: start.qmgr.to_string(),
+        batch_size: start.batch_size,
+        max_msg_length: start.max_msg_length,
+        seq: r,
+        ids: start.committed.ids.iter().map(|id| id.0).collect(),
+    })
+}
+
+/// Refuses a second receiving end for a channel already running here.
+fn check_not_running(qm: &QueueManager, name: &ferry_core::ObjectName) -> Result<(), MqError> {
+    use ferry_model::channel::ChannelState;
+    if let Some(cell) = qm.channel_status_cell(name) {
+        let st = cell.lock();
+        if !st.sender && st.state == ChannelState::Running {
+            return Err(MqError::new(
+                Reason::ChannelNotAvailable,
+                format!(
+                    "channel {name} is already running at queue manager {} (from {}); the sender retries",
+                    qm.name(),
+                    st.conname
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// One batch at the receiving end (its commit is owed: the answer waits until it is on disk).
+fn channel_batch(conv: &mut Conv, seq: u64, messages: Vec<WireMessage>) -> Result<Reply, MqError> {
+    let Some(end) = &conv.channel else {
+        return Err(MqError::new(
+            Reason::ChannelNotAvailable,
+            "a channel batch arrived before the channel started on this conversation",
+        ));
+    };
+    let (name, status) = (end.name, end.status.clone());
+    let started = std::time::Instant::now();
+    let msgs = messages
+        .into_iter()
+        .map(wire::message_from_wire)
+        .collect::<Result<Vec<_>, _>>()?;
+    let n = msgs.len();
+    let bytes: usize = msgs.iter().map(|m| m.body.len()).sum();
+    let out = ferry_core::channel::receive_batch(&mut conv.session, &name, seq, msgs);
+    let mut st = status.lock();
+    match out {
+        Ok(o) => {
+            let now = conv.session.queue_manager().clock().wall();
+            st.batch_done(seq, n, bytes, started.elapsed(), now);
+            st.dead_lettered += o.dead_lettered as u64;
+            Ok(Reply::ChannelBatchDone {
+                seq,
+                delivered: o.delivered,
+                dead_lettered: o.dead_lettered,
+            })
+        }
+        Err(e) => {
+            st.last_error = e.to_string();
+            Err(e)
+        }
+    }
+}
