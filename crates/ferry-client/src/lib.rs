@@ -8,11 +8,12 @@
 //! | `unix:PATH`, `tcp://HOST:PORT`, `tls://HOST:PORT` | local and client modes | in a `ferry` server process |
 //!
 //! The verbs, options, messages and reason codes are those of `ferry-model`, re-exported here,
-//! so code written against one mode runs unchanged against another. The embedded mode needs the
-//! `embedded` feature (on by default), which brings in the engine; without it the client is the
-//! wire protocol and sockets only.
+//! so code written against one mode runs unchanged against another. By default the client is
+//! the wire protocol and sockets only; the embedded mode needs the `embedded` feature, which
+//! brings in the engine.
 //!
 //! ```
+//! # #[cfg(feature = "embedded")] {
 //! use ferry_client::{Connection, Message, OpenOptions, PutOptions, GetOptions, QueueManager};
 //!
 //! let qm = QueueManager::with_name("QM1").unwrap();
@@ -22,6 +23,7 @@
 //! let got = conn.get(q, &GetOptions::new()).unwrap();
 //! assert_eq!(&got.message.body[..], b"hello");
 //! conn.disconnect().unwrap();
+//! # }
 //! ```
 
 mod asynch;

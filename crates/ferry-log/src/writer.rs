@@ -154,6 +154,32 @@ fn lock(s: &Shared) -> MutexGuard<'_, State> {
     s.state.lock().unwrap_or_else(|p| p.into_inner())
 }
 
+/// Records a synced batch: durability moves to `last_lsn`, statistics count it. Returns the
+/// async waiters it satisfied.
+fn note_synced(
+    st: &mut State,
+    last_lsn: u64,
+    boundaries: &[Boundary],
+    synced_at: Instant,
+) -> Vec<Waker> {
+    debug_assert!(batch_is_next(st, last_lsn, boundaries));
+    st.durable_lsn = last_lsn;
+    st.syncs += 1;
+    st.records_synced += boundaries.len() as u64;
+    st.sync_seconds.observe(synced_at.elapsed().as_secs_f64());
+    st.batch_records.observe(boundaries.len() as f64);
+    let (ready, waiting): (Vec<_>, Vec<_>) = std::mem::take(&mut st.wakers)
+        .into_iter()
+        .partition(|(l, _)| *l <= last_lsn);
+    st.wakers = waiting;
+    ready.into_iter().map(|(_, w)| w).collect()
+}
+
+/// A synced batch moves durability forward, and its records have consecutive LSNs.
+fn batch_is_next(st: &State, last_lsn: u64, boundaries: &[Boundary]) -> bool {
+    last_lsn >= st.durable_lsn && boundaries.windows(2).all(|w| w[0].lsn + 1 == w[1].lsn)
+}
+
 fn check_size(payload: &[u8]) -> Result<(), LogError> {
     if format::record_size(payload.len()) as u64 > u32::MAX as u64 {
         return Err(LogError::Io(format!(
@@ -404,6 +430,14 @@ impl Log {
             return Err(LogError::Io("the log has run out of extent numbers".into()));
         }
         let lsn = st.next_lsn;
+        debug_assert!(
+            lsn > st.durable_lsn,
+            "a new record is never already durable"
+        );
+        debug_assert!(
+            offset == EXTENT_HEADER as u64 || offset + size <= config.extent_size,
+            "a record fits its extent unless it starts one"
+        );
         st.next_lsn += 1;
         let at = st.pending.len();
         st.boundaries.push(Boundary {
@@ -807,20 +841,8 @@ fn logger(shared: Arc<Shared>, mut writer: ExtentWriter) {
                 Ok(())
             });
         let mut st = lock(&shared);
-        let woken: Vec<Waker>;
-        match result {
-            Ok(()) => {
-                st.durable_lsn = last_lsn;
-                st.syncs += 1;
-                st.records_synced += boundaries.len() as u64;
-                st.sync_seconds.observe(synced_at.elapsed().as_secs_f64());
-                st.batch_records.observe(boundaries.len() as f64);
-                let (ready, waiting): (Vec<_>, Vec<_>) = std::mem::take(&mut st.wakers)
-                    .into_iter()
-                    .partition(|(l, _)| *l <= last_lsn);
-                st.wakers = waiting;
-                woken = ready.into_iter().map(|(_, w)| w).collect();
-            }
+        let woken = match result {
+            Ok(()) => note_synced(&mut st, last_lsn, &boundaries, synced_at),
             Err(e) => {
                 st.failed = Some(format!("writing the recovery log failed: {e}"));
                 let all = std::mem::take(&mut st.wakers);
@@ -831,7 +853,7 @@ fn logger(shared: Arc<Shared>, mut writer: ExtentWriter) {
                 }
                 return;
             }
-        }
+        };
         let waiting = st.done_waiters > 0;
         drop(st);
         if waiting {

@@ -54,6 +54,7 @@ impl Clock {
     }
 
     /// Nanoseconds now (never 0, which means "never expires" in deadlines).
+    #[inline]
     pub fn now(&self) -> u64 {
         match self {
             Clock::System { start } => start.elapsed().as_nanos() as u64 + 1,
@@ -62,6 +63,7 @@ impl Clock {
     }
 
     /// The wall time now (put times, expiry deadlines in the log, status times).
+    #[inline]
     pub fn wall(&self) -> SystemTime {
         match self {
             Clock::System { .. } => SystemTime::now(),
@@ -72,11 +74,13 @@ impl Clock {
     }
 
     /// The wall time now as Unix milliseconds.
+    #[inline]
     pub fn unix_ms(&self) -> i64 {
         unix_ms(self.wall())
     }
 
     /// The deadline `d` from now, in clock nanoseconds.
+    #[inline]
     pub fn deadline(&self, d: Duration) -> u64 {
         self.now()
             .saturating_add(d.as_nanos().min(u64::MAX as u128) as u64)
@@ -85,18 +89,21 @@ impl Clock {
 }
 
 /// Unix milliseconds of `t` (0 before the epoch).
+#[inline]
 pub fn unix_ms(t: SystemTime) -> i64 {
     t.duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64)
 }
 
 /// The time `ms` Unix milliseconds name.
+#[inline]
 pub fn from_unix_ms(ms: u64) -> SystemTime {
     UNIX_EPOCH + Duration::from_millis(ms)
 }
 
 /// The real wall time now, for what no queue manager's clock governs (seeding id generators,
 /// the time a report was made).
+#[inline]
 pub fn wall_now() -> SystemTime {
     SystemTime::now()
 }
@@ -104,6 +111,7 @@ pub fn wall_now() -> SystemTime {
 /// The real monotonic instant now, for blocking waits that the operating system times (a
 /// parked getter's deadline, a thread's sleep). Not for anything stored or compared with a
 /// [`Clock`]'s readings.
+#[inline]
 pub fn monotonic_now() -> Instant {
     Instant::now()
 }

@@ -27,11 +27,13 @@ macro_rules! id_type {
             pub const NONE: Self = $name([0; ID_LEN]);
 
             /// Whether this is the all-zero id.
+            #[inline]
             pub fn is_none(&self) -> bool {
                 self.0 == [0; ID_LEN]
             }
 
             /// Builds an id from up to 24 bytes, padding with zeros (as MQ pads short ids).
+            #[inline]
             pub fn from_slice(bytes: &[u8]) -> Self {
                 let mut id = [0u8; ID_LEN];
                 let n = bytes.len().min(ID_LEN);
@@ -100,6 +102,7 @@ impl IdGenerator {
     }
 
     /// The next unique 24 bytes.
+    #[inline]
     pub fn next(&self) -> [u8; ID_LEN] {
         let n = self.counter.fetch_add(1, Ordering::Relaxed);
         let mut id = [0u8; ID_LEN];
@@ -152,6 +155,7 @@ pub enum MessageType {
 
 impl MessageType {
     /// MQ's MQMT_* number.
+    #[inline]
     pub fn mq_value(self) -> i32 {
         match self {
             MessageType::Request => 1,
@@ -316,17 +320,20 @@ impl Properties {
     }
 
     /// How many properties there are.
+    #[inline]
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
     /// Whether there are none.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 
     /// Approximate bytes the properties add to a message (names plus values), counted against
     /// MAXMSGL together with the body.
+    #[inline]
     pub fn encoded_len(&self) -> usize {
         self.entries
             .iter()
@@ -436,6 +443,7 @@ impl Message {
     }
 
     /// Bytes counted against MAXMSGL: body plus properties.
+    #[inline]
     pub fn counted_len(&self) -> usize {
         self.body.len() + self.properties.encoded_len()
     }

@@ -103,6 +103,7 @@ impl Queue {
         self.get_loop(Some(pos), spec, now)
     }
 
+    #[inline]
     fn get_loop(&self, at: Option<Pos>, spec: &GetSpec, now: u64) -> MqResult<GetStep> {
         loop {
             let job = {
@@ -281,6 +282,7 @@ fn no_journal(name: &ObjectName, seq: u64) -> MqError {
 
 impl QueueState {
     /// The step under the lock: find (or take `at`), then finish or hand back a read.
+    #[inline]
     fn get_step(
         &mut self,
         name: &ObjectName,
@@ -310,6 +312,7 @@ impl QueueState {
     }
 
     /// No message: register a waiter if the caller waits.
+    #[inline]
     fn nothing_found(&mut self, spec: &GetSpec) -> GetStep {
         if !spec.wait {
             return GetStep::Empty;
@@ -328,6 +331,7 @@ impl QueueState {
         GetStep::Wait(w)
     }
 
+    #[inline]
     fn take_found(&mut self, pos: Pos, spec: &GetSpec, name: &ObjectName) -> Result<Found, Stop> {
         let expires_at = self.store.expires_at(pos);
         let (len, logged) = match self.store.entry(pos) {
@@ -356,6 +360,7 @@ impl QueueState {
 
     /// TRUNCATED_MSG_FAILED when the body is longer than the buffer and truncation is not
     /// accepted (the message stays where it is).
+    #[inline]
     fn check_body_len(&self, len: usize, spec: &GetSpec, name: &ObjectName) -> MqResult<()> {
         match spec.max_len {
             Some(max) if len > max && !spec.accept_truncated => Err(MqError {
@@ -377,6 +382,7 @@ impl QueueState {
 
     /// Finishes a get whose GET record (if any) is appended: the message is copied (browse),
     /// held for the unit of work, or removed. `read` is its content when it came from the log.
+    #[inline]
     fn complete(
         &mut self,
         pos: Pos,

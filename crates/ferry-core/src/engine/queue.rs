@@ -111,6 +111,7 @@ impl Queue {
 
     /// As [`Queue::put_resolved`], but a refused message comes back with the error so nothing
     /// is lost when the queue manager itself moves messages (backout requeue, dead-lettering).
+    #[inline]
     pub fn try_put(
         &self,
         msg: Message,
@@ -246,6 +247,7 @@ pub(crate) fn wait_room(journal: Option<Arc<dyn Journal>>, bytes: usize) -> MqRe
 impl QueueState {
     /// One put under the lock: checks, logs (a persistent message) and places the message. On
     /// a stop nothing changed and the message comes back (its defaults resolved).
+    #[inline]
     fn put_step(
         &mut self,
         name: &ObjectName,
@@ -292,6 +294,7 @@ impl QueueState {
     }
 
     /// Logs a persistent put (outside a unit of work when `uow` is `None`) without waiting.
+    #[inline]
     fn log_put(&self, seq: u64, uow: Option<UowId>, msg: &Message) -> Result<Option<Logged>, Stop> {
         match &self.journal {
             Some(j) if self.logs(msg) => match j.put(&self.name, seq, uow.unwrap_or(0), msg)? {
@@ -303,6 +306,7 @@ impl QueueState {
     }
 
     /// Logs the get of a logged message without waiting.
+    #[inline]
     pub(crate) fn log_get(&self, seq: u64, uow: Option<UowId>) -> Result<Option<u64>, Stop> {
         match &self.journal {
             Some(j) => match j.get(&self.name, seq, uow.unwrap_or(0))? {
@@ -343,6 +347,7 @@ impl QueueState {
 
     /// Checks a put against the queue's state and resolves "as queue default" persistence and
     /// priority in the descriptor.
+    #[inline]
     fn check_put(
         &mut self,
         name: &ObjectName,

@@ -1,4 +1,5 @@
-//! System objects every queue manager has from the moment it is created, with MQ's names.
+//! System objects every queue manager has from the moment it is created, with MQ's names: a
+//! table of definitions ([`system_definitions`]) that a new queue manager defines in order.
 
 use crate::qmgr::QueueManager;
 use ferry_model::message::Persistence;
@@ -7,63 +8,72 @@ use ferry_model::reason::MqResult;
 
 pub use ferry_model::system::*;
 
+fn local(descr: &str, max_depth: usize) -> QueueDefinition {
+    QueueDefinition::Local(LocalQueueAttrs {
+        description: descr.to_owned(),
+        max_depth,
+        ..LocalQueueAttrs::default()
+    })
+}
+
+fn model(
+    descr: &str,
+    definition_type: DefinitionType,
+    persistence: Persistence,
+) -> QueueDefinition {
+    QueueDefinition::Model(LocalQueueAttrs {
+        description: descr.to_owned(),
+        definition_type,
+        def_persistence: persistence,
+        ..LocalQueueAttrs::default()
+    })
+}
+
+/// The system objects, in the order they are defined (and the developer queues when asked).
+pub fn system_definitions(dev_queues: bool) -> Vec<(&'static str, QueueDefinition)> {
+    let mut defs = vec![
+        (DEAD_LETTER_QUEUE, local("Dead-letter queue", 999_999_999)),
+        (
+            DEFAULT_LOCAL_QUEUE,
+            local("Template for local queues", 5000),
+        ),
+        (ADMIN_COMMAND_QUEUE, local("Administrative commands", 5000)),
+        (
+            CHANNEL_SYNC_QUEUE,
+            QueueDefinition::Local(LocalQueueAttrs {
+                description: "Channel synchronisation records".into(),
+                def_persistence: Persistence::Persistent,
+                max_depth: 100_000,
+                ..LocalQueueAttrs::default()
+            }),
+        ),
+        (
+            DEFAULT_MODEL_QUEUE,
+            model(
+                "Model for temporary dynamic queues",
+                DefinitionType::TemporaryDynamic,
+                Persistence::NotPersistent,
+            ),
+        ),
+        (
+            DURABLE_MODEL_QUEUE,
+            model(
+                "Model for permanent dynamic queues",
+                DefinitionType::PermanentDynamic,
+                Persistence::Persistent,
+            ),
+        ),
+    ];
+    if dev_queues {
+        defs.extend(DEV_QUEUES.map(|name| (name, local("Developer queue", 5000))));
+    }
+    defs
+}
+
 /// Defines the system objects (and the developer queues when asked).
 pub(crate) fn define_system_objects(qm: &QueueManager, dev_queues: bool) -> MqResult<()> {
-    let local = |descr: &str, max_depth: usize| {
-        QueueDefinition::Local(LocalQueueAttrs {
-            description: descr.to_owned(),
-            max_depth,
-            ..LocalQueueAttrs::default()
-        })
-    };
-    qm.define_queue(
-        DEAD_LETTER_QUEUE,
-        local("Dead-letter queue", 999_999_999),
-        false,
-    )?;
-    qm.define_queue(
-        DEFAULT_LOCAL_QUEUE,
-        local("Template for local queues", 5000),
-        false,
-    )?;
-    qm.define_queue(
-        ADMIN_COMMAND_QUEUE,
-        local("Administrative commands", 5000),
-        false,
-    )?;
-    qm.define_queue(
-        CHANNEL_SYNC_QUEUE,
-        QueueDefinition::Local(LocalQueueAttrs {
-            description: "Channel synchronisation records".into(),
-            def_persistence: Persistence::Persistent,
-            max_depth: 100_000,
-            ..LocalQueueAttrs::default()
-        }),
-        false,
-    )?;
-    qm.define_queue(
-        DEFAULT_MODEL_QUEUE,
-        QueueDefinition::Model(LocalQueueAttrs {
-            description: "Model for temporary dynamic queues".into(),
-            definition_type: DefinitionType::TemporaryDynamic,
-            ..LocalQueueAttrs::default()
-        }),
-        false,
-    )?;
-    qm.define_queue(
-        DURABLE_MODEL_QUEUE,
-        QueueDefinition::Model(LocalQueueAttrs {
-            description: "Model for permanent dynamic queues".into(),
-            definition_type: DefinitionType::PermanentDynamic,
-            def_persistence: Persistence::Persistent,
-            ..LocalQueueAttrs::default()
-        }),
-        false,
-    )?;
-    if dev_queues {
-        for name in DEV_QUEUES {
-            qm.define_queue(name, local("Developer queue", 5000), false)?;
-        }
+    for (name, def) in system_definitions(dev_queues) {
+        qm.define_queue(name, def, false)?;
     }
     Ok(())
 }
