@@ -116,12 +116,9 @@ pub fn monotonic_now() -> Instant {
     Instant::now()
 }
 
-/// UTC date and time as MQ shows them: `2026-11-20` and `14.05.09`.
-pub fn date_time(t: SystemTime) -> (String, String) {
-    let secs = t.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()) as i64;
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+/// The proleptic Gregorian (year, month, day) of a count of days since 1970-01-01 (Howard
+/// Hinnant's algorithm).
+pub fn civil_date(days: i64) -> (i64, i64, i64) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);
@@ -130,7 +127,14 @@ pub fn date_time(t: SystemTime) -> (String, String) {
     let mp = (5 * doy + 2) / 153;
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+/// UTC date and time as MQ shows them: `2026-11-20` and `14.05.09`.
+pub fn date_time(t: SystemTime) -> (String, String) {
+    let secs = t.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()) as i64;
+    let rem = secs.rem_euclid(86_400);
+    let (y, m, d) = civil_date(secs.div_euclid(86_400));
     (
         format!("{y:04}-{m:02}-{d:02}"),
         format!("{:02}.{:02}.{:02}", rem / 3600, rem / 60 % 60, rem % 60),

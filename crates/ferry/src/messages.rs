@@ -301,18 +301,8 @@ fn utc_timestamp(t: SystemTime) -> String {
         Ok(d) => (d.as_secs() as i64, d.subsec_millis()),
         Err(_) => return "before-1970".to_owned(),
     };
-    let days = secs.div_euclid(86_400);
     let rem = secs.rem_euclid(86_400);
-    // Days to civil date (Howard Hinnant's algorithm), proleptic Gregorian calendar.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    let (year, month, day) = ferry_model::clock::civil_date(secs.div_euclid(86_400));
     format!(
         "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{millis:03}Z",
         rem / 3600,
