@@ -154,6 +154,11 @@ impl Waiter {
 
     /// Hands a message over. Gives it back if the waiter is no longer waiting.
     pub fn deliver(&self, d: Delivery) -> Result<(), Delivery> {
+        debug_assert_eq!(
+            d.pending_pos.is_some(),
+            self.uow.is_some(),
+            "a getter in a unit of work is handed a held slot, any other getter the message"
+        );
         self.settle(CellState::Delivered(d)).map_err(|s| match s {
             CellState::Delivered(d) => d,
             _ => unreachable!("settle returns the state it was given"),
