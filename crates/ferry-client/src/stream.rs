@@ -164,20 +164,37 @@ impl Read for TlsStream {
     }
 }
 
+impl TlsStream {
+    /// Encrypts all of `buf` into TLS records. rustls takes at most its buffer limit (64 KiB)
+    /// of plaintext at a time, so a larger frame goes in pieces, each sealed before the next.
+    fn seal(&self, buf: &[u8]) -> io::Result<Vec<u8>> {
+        let mut records = Vec::with_capacity(buf.len() + buf.len() / 512 + 64);
+        let mut conn = self.conn.lock().unwrap_or_else(|p| p.into_inner());
+        let mut rest = buf;
+        while !rest.is_empty() {
+            let n = conn.writer().write(rest)?;
+            while conn.wants_write() {
+                conn.write_tls(&mut records)?;
+            }
+            if n == 0 {
+                return Err(io::Error::new(
+                    io::ErrorKind::WriteZero,
+                    "the TLS connection accepted no more data",
+                ));
+            }
+            rest = &rest[n..];
+        }
+        Ok(records)
+    }
+}
+
 impl Write for Stream {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match self {
             Stream::Unix(s) => s.write(buf),
             Stream::Tcp(s) => s.write(buf),
             Stream::Tls(t) => {
-                let mut records = Vec::with_capacity(buf.len() + 64);
-                {
-                    let mut conn = t.conn.lock().unwrap_or_else(|p| p.into_inner());
-                    conn.writer().write_all(buf)?;
-                    while conn.wants_write() {
-                        conn.write_tls(&mut records)?;
-                    }
-                }
+                let records = t.seal(buf)?;
                 write_fully(&mut t.sock, &records)?;
                 Ok(buf.len())
             }

@@ -129,6 +129,79 @@ fn tls_without_client_certificates_carries_the_same_api() {
     assert!(e.detail.contains("TLS options"), "{e}");
 }
 
+/// Sizes around rustls's 64 KiB plaintext buffer, a megabyte, and the default MAXMSGL (4 MiB,
+/// less what the descriptor and properties add to the counted length).
+const TLS_SIZES: [usize; 5] = [65_535, 65_536, 65_537, 1 << 20, (4 << 20) - 1024];
+
+fn body(n: usize) -> Vec<u8> {
+    (0..n).map(|i| (i % 251) as u8).collect()
+}
+
+#[test]
+fn tls_carries_every_message_size_plain_tcp_carries_both_ways() {
+    let dir = Dir::new("tls-large");
+    make_pki(&dir);
+    let args = tls_args(&dir, false);
+    let server = start(&dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    let opts = ClientOptions {
+        tls: Some(TlsOptions {
+            ca: dir.path("ca.pem"),
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    // The blocking client: each size put (client to server) and got back (server to client).
+    let mut c = Connection::connect_with(&server.endpoint("tls://"), "tls-large", &opts).unwrap();
+    let q = c
+        .open_queue("DEV.QUEUE.1", OpenOptions::output().with_input())
+        .unwrap();
+    for n in TLS_SIZES {
+        c.put(q, Message::new(body(n)), &PutOptions::default())
+            .unwrap_or_else(|e| panic!("put of {n} bytes over TLS: {e}"));
+        let got = c
+            .get(q, &GetOptions::new().max_len(5 << 20, false))
+            .unwrap_or_else(|e| panic!("get of {n} bytes over TLS: {e}"));
+        assert_eq!(got.message.body.len(), n);
+        assert!(
+            got.message.body[..] == body(n)[..],
+            "{n} bytes came back changed"
+        );
+    }
+    c.disconnect().unwrap();
+    // The async client, the same sizes.
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let mut c = ferry_client::AsyncConnection::connect(
+            &server.endpoint("tls://"),
+            "tls-large-async",
+            &opts,
+        )
+        .await
+        .unwrap();
+        let q = c
+            .open_queue("DEV.QUEUE.2", OpenOptions::output().with_input())
+            .await
+            .unwrap();
+        for n in TLS_SIZES {
+            c.put(q, Message::new(body(n)), &PutOptions::default())
+                .await
+                .unwrap_or_else(|e| panic!("async put of {n} bytes over TLS: {e}"));
+            let got = c
+                .get(q, &GetOptions::new().max_len(5 << 20, false))
+                .await
+                .unwrap_or_else(|e| panic!("async get of {n} bytes over TLS: {e}"));
+            assert!(
+                got.message.body[..] == body(n)[..],
+                "{n} bytes came back changed"
+            );
+        }
+        c.disconnect().await.unwrap();
+    });
+}
+
 #[test]
 fn tls_with_required_client_certificates_admits_only_certified_clients() {
     let dir = Dir::new("mtls");
