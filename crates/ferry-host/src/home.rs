@@ -6,7 +6,7 @@
 //! an exclusive file lock by the one process running the queue manager, and holding its pid).
 //! The recovery log is the directory `log/` beside them (see `ferry_core::durable`).
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
@@ -247,7 +247,8 @@ impl QmFile {
         Ok(f)
     }
 
-    /// Writes `dir/qm.toml` (via a temporary file and rename, so a crash never leaves half a file).
+    /// Writes `dir/qm.toml` (via a temporary file and rename, so a crash never leaves half a
+    /// file; owner-only, like everything in the directory).
     pub fn save(&self, dir: &Path) -> MqResult<()> {
         let io = |e: std::io::Error| {
             MqError::new(
@@ -255,18 +256,14 @@ impl QmFile {
                 format!("cannot write {}: {e}", dir.display()),
             )
         };
-        fs::create_dir_all(dir).map_err(io)?;
+        crate::private::create_dir(dir).map_err(io)?;
         let text = toml::to_string_pretty(self).map_err(|e| {
             MqError::new(
                 Reason::UnexpectedError,
                 format!("cannot encode configuration: {e}"),
             )
         })?;
-        let tmp = dir.join(format!("{CONFIG_FILE}.tmp"));
-        let mut f = File::create(&tmp).map_err(io)?;
-        f.write_all(text.as_bytes()).map_err(io)?;
-        f.sync_all().map_err(io)?;
-        fs::rename(&tmp, dir.join(CONFIG_FILE)).map_err(io)?;
+        crate::private::write_file(&dir.join(CONFIG_FILE), text.as_bytes()).map_err(io)?;
         Ok(())
     }
 }
@@ -313,6 +310,14 @@ pub fn open_queue_manager_with(
         clock: Default::default(),
         dev_queues: file.qmgr.dev_queues,
     };
+    for (path, mode) in crate::private::loosened(dir) {
+        tracing::warn!(
+            path = %path.display(),
+            mode = format!("{mode:04o}"),
+            "other users of this machine can reach this part of the queue manager's directory; \
+             restrict it (chmod 700 for directories, 600 for files; 770/660 to share with the group)"
+        );
+    }
     let log_dir = dir.join(LOG_DIR);
     let storage = ferry_log::FileStorage::new(&log_dir).map_err(|e| {
         MqError::new(
@@ -387,18 +392,12 @@ impl DirLock {
     /// Takes the queue manager directory's lock and records this process's pid in it.
     pub fn acquire(dir: &Path) -> MqResult<DirLock> {
         let path = dir.join(LOCK_FILE);
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(|e| {
-                MqError::new(
-                    Reason::QMgrDataError,
-                    format!("cannot open {}: {e}", path.display()),
-                )
-            })?;
+        let mut file = crate::private::open_file(&path).map_err(|e| {
+            MqError::new(
+                Reason::QMgrDataError,
+                format!("cannot open {}: {e}", path.display()),
+            )
+        })?;
         if file.try_lock().is_err() {
             let pid = running_pid(dir)
                 .map_or_else(|| "another process".to_owned(), |p| format!("process {p}"));

@@ -3,7 +3,8 @@
 //! Owns: the FerryMQ home and queue manager directories, `qm.toml` and its sections (the
 //! engine's `[qmgr]` and `[log]`, the server's `[server]` and `[metrics]`), layering it with
 //! environment variables and command-line settings (`config`), the directory lock held by the
-//! one process running a queue manager, and opening a queue manager from its directory
+//! one process running a queue manager, keeping all of it private to the user running it
+//! (`private`), and opening a queue manager from its directory
 //! (`home::open_queue_manager`). The engine receives plain values from here — attributes,
 //! persistence settings, a storage — and never reads a file of its own accord.
 //!
@@ -12,5 +13,6 @@
 
 pub mod config;
 pub mod home;
+pub mod private;
 
 pub use home::{open_queue_manager, QmFile};

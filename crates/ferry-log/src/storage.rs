@@ -74,8 +74,14 @@ pub struct FileStorage {
 
 impl FileStorage {
     /// Storage in `dir` (created if missing).
+    /// The directory and the files the log creates are its owner's only (0700, 0600): the log
+    /// holds every persistent message.
     pub fn new(dir: &Path) -> io::Result<FileStorage> {
-        std::fs::create_dir_all(dir)?;
+        use std::os::unix::fs::DirBuilderExt;
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)?;
         Ok(FileStorage {
             dir: dir.to_owned(),
             open: Mutex::new(HashMap::new()),
@@ -112,11 +118,13 @@ impl Storage for FileStorage {
         Ok(std::fs::metadata(self.dir.join(name))?.len())
     }
     fn create(&self, name: &str) -> io::Result<()> {
+        use std::os::unix::fs::OpenOptionsExt;
         let f = OpenOptions::new()
             .read(true)
             .write(true)
             .create(true)
             .truncate(true)
+            .mode(0o600)
             .open(self.dir.join(name))?;
         lock(&self.open).insert(name.to_owned(), Arc::new(f));
         // The new name must survive a crash too.

@@ -30,6 +30,7 @@ pub struct UserFile {
 impl UserFile {
     /// Reads and checks a user file: every entry must be a well-formed hash.
     pub fn load(path: &Path) -> Result<UserFile, String> {
+        ferry_host::private::refuse_if_public(path, "user file")?;
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read the user file {}: {e}", path.display()))?;
         let f: UserFile = toml::from_str(&text)

@@ -86,6 +86,10 @@ impl ServerConfig {
         check_section_bounds(s)?;
         let tls_listen = section_addr("tls_listen", &s.tls_listen)?;
         let tls = section_tls(tls_listen, s)?;
+        if let Some(key) = section_file(&s.tls_key) {
+            // Sender channels present this key too, even with no TLS listener.
+            ferry_host::private::refuse_if_public(&key, "TLS private key").map_err(StartError)?;
+        }
         let users = auth::user_file_path(qm_dir);
         Ok(ServerConfig {
             tcp_listen: section_addr("listen", &s.listen)?,

@@ -49,6 +49,7 @@ fn certs(path: &PathBuf, what: &str) -> Result<Vec<CertificateDer<'static>>, Sta
 /// Builds the rustls server configuration.
 pub(crate) fn server_config(s: &TlsSettings) -> Result<Arc<rustls::ServerConfig>, StartError> {
     let chain = certs(&s.cert_chain, "certificate chain")?;
+    ferry_host::private::refuse_if_public(&s.key, "TLS private key").map_err(StartError)?;
     let key = PrivateKeyDer::from_pem_file(&s.key).map_err(|e| {
         StartError(format!(
             "cannot read the private key {}: {e}",

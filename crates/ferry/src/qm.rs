@@ -183,6 +183,42 @@ fn metrics_addr(file: &ferry_host::home::QmFile) -> Result<Option<SocketAddr>, C
     })
 }
 
+/// The queue manager's directory, creating the queue manager if it does not exist yet.
+fn create_if_missing(home: &Path, name: &str) -> Result<std::path::PathBuf, CliError> {
+    let dir = qm_dir(home, name)?;
+    if !dir.join(CONFIG_FILE).exists() {
+        match home::create(home, name) {
+            Ok(dir) => tracing::info!(qmgr = name, dir = %dir.display(), "created queue manager"),
+            // Another `qm start` or `qm create` won the race: use what it made.
+            Err(e) if e.reason == Reason::ObjectAlreadyExists => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(dir)
+}
+
+/// What recovery gave up or dropped, in the log.
+fn log_recovery(report: &ferry_core::RecoveryReport) {
+    if let Some((file, offset)) = &report.torn_tail {
+        tracing::info!(file = %file, offset, "dropped a torn write at the end of the log (never acknowledged)");
+    }
+    if let Some(l) = &report.lost {
+        tracing::warn!(file = %l.file, offset = l.offset, reason = l.reason, records_dropped = l.records_dropped,
+            last_good_lsn = l.last_good_lsn, "started from the last good log record: later records were dropped");
+    }
+}
+
+/// Lists the endpoints in QMDIR/endpoints (owner-only) and in the log.
+fn write_endpoints(dir: &Path, endpoints: &str) -> Result<(), CliError> {
+    let path = dir.join(ENDPOINTS_FILE);
+    ferry_host::private::write_file(&path, endpoints.as_bytes())
+        .map_err(|e| CliError::other(format!("cannot write {}: {e}", path.display())))?;
+    for line in endpoints.lines() {
+        tracing::info!(endpoint = line, "listening");
+    }
+    Ok(())
+}
+
 /// `ferry qm start`: runs in the foreground until SIGINT or SIGTERM.
 pub fn start(
     home: &Path,
@@ -193,15 +229,7 @@ pub fn start(
     // Before any thread starts, so every thread inherits the mask.
     let signals = signals::ShutdownSignals::block()
         .map_err(|e| CliError::other(format!("cannot block SIGINT and SIGTERM: {e}")))?;
-    let dir = qm_dir(home, name)?;
-    if !dir.join(CONFIG_FILE).exists() {
-        match home::create(home, name) {
-            Ok(dir) => tracing::info!(qmgr = name, dir = %dir.display(), "created queue manager"),
-            // Another `qm start` or `qm create` won the race: use what it made.
-            Err(e) if e.reason == Reason::ObjectAlreadyExists => {}
-            Err(e) => return Err(e.into()),
-        }
-    }
+    let dir = create_if_missing(home, name)?;
     // The whole configuration is checked before anything is locked or opened.
     let layered = ferry_host::config::load_layered(
         &dir,
@@ -216,13 +244,7 @@ pub fn start(
     let lock = DirLock::acquire(&dir)?;
     // The queue manager logs what recovery replayed and how long it took.
     let (qm, report) = home::open_queue_manager_with(&dir, &layered.file, recover_to_last_good)?;
-    if let Some((file, offset)) = &report.torn_tail {
-        tracing::info!(file = %file, offset, "dropped a torn write at the end of the log (never acknowledged)");
-    }
-    if let Some(l) = &report.lost {
-        tracing::warn!(file = %l.file, offset = l.offset, reason = l.reason, records_dropped = l.records_dropped,
-            last_good_lsn = l.last_good_lsn, "started from the last good log record: later records were dropped");
-    }
+    log_recovery(&report);
     qm.start_expiry_sweeper(EXPIRY_INTERVAL)
         .map_err(|e| CliError::other(format!("cannot start the expiry sweeper thread: {e}")))?;
     tracing::info!(
@@ -249,16 +271,7 @@ pub fn start(
     let server = runtime
         .block_on(ferry_server::Server::bind(qm.clone(), config))
         .map_err(|e| CliError::other(e.to_string()))?;
-    let endpoints = listeners_file(&server);
-    std::fs::write(dir.join(ENDPOINTS_FILE), &endpoints).map_err(|e| {
-        CliError::other(format!(
-            "cannot write {}: {e}",
-            dir.join(ENDPOINTS_FILE).display()
-        ))
-    })?;
-    for line in endpoints.lines() {
-        tracing::info!(endpoint = line, "listening");
-    }
+    write_endpoints(&dir, &listeners_file(&server))?;
     tracing::info!("running; stop with Ctrl-C, SIGTERM or 'ferry qm stop {name}'");
     let (tx, rx) = tokio::sync::oneshot::channel();
     std::thread::Builder::new()

@@ -373,3 +373,116 @@ fn the_command_line_authenticates_with_user_and_ferry_password() {
     let anonymous = run(None, None);
     assert_eq!(anonymous.status.code(), Some(2));
 }
+
+fn mode_of(p: &std::path::Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(p).unwrap().permissions().mode() & 0o7777
+}
+
+#[test]
+fn a_queue_managers_files_are_its_owners_only() {
+    let dir = Dir::new("private");
+    create_qm(&dir);
+    add_user(&dir, "alice", "pw");
+    let mut server = start(&dir, &[]);
+    let mut c = Connection::connect(&server.endpoint("unix:"), "private").unwrap();
+    let q = c.open_queue("DEV.QUEUE.1", OpenOptions::output()).unwrap();
+    c.put(
+        q,
+        Message::text("secret").with_persistence(ferry_client::Persistence::Persistent),
+        &PutOptions::default(),
+    )
+    .unwrap();
+    c.disconnect().unwrap();
+    let qm = dir.path("home/qmgrs/QM1");
+    for f in ["endpoints", "ferry.lock"] {
+        assert_eq!(mode_of(&qm.join(f)), 0o600, "{f} while running");
+    }
+    assert_eq!(mode_of(&qm.join("ferry.sock")), 0o660, "the local socket");
+    // A clean stop writes a checkpoint, so the log directory holds every kind of file.
+    let st = Command::new(env!("CARGO_BIN_EXE_ferry"))
+        .args(["qm", "stop", "QM1", "--data-dir"])
+        .arg(dir.path("home"))
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let _ = server.child.wait();
+    assert_eq!(mode_of(&qm), 0o700, "the queue manager's directory");
+    assert_eq!(mode_of(&qm.join("log")), 0o700, "the log directory");
+    for f in ["qm.toml", "users.toml"] {
+        assert_eq!(mode_of(&qm.join(f)), 0o600, "{f}");
+    }
+    let log_files: Vec<_> = std::fs::read_dir(qm.join("log"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(log_files
+        .iter()
+        .any(|p| p.extension().is_some_and(|x| x == "flog")));
+    assert!(log_files
+        .iter()
+        .any(|p| p.extension().is_some_and(|x| x == "fckp")));
+    for f in &log_files {
+        assert_eq!(mode_of(f), 0o600, "{}", f.display());
+    }
+}
+
+#[test]
+fn secrets_other_users_can_read_are_refused_and_loosened_files_are_reported() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = Dir::new("public");
+    create_qm(&dir);
+    add_user(&dir, "alice", "pw");
+    let users = dir.path("home/qmgrs/QM1/users.toml");
+    std::fs::set_permissions(&users, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let start_out = |extra: &[String]| {
+        Command::new(env!("CARGO_BIN_EXE_ferry"))
+            .args([
+                "qm",
+                "start",
+                "QM1",
+                "--listen",
+                "127.0.0.1:0",
+                "--data-dir",
+            ])
+            .arg(dir.path("home"))
+            .args(extra)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let out = start_out(&[]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("user file") && err.contains("chmod 600"),
+        "{err}"
+    );
+    std::fs::set_permissions(&users, std::fs::Permissions::from_mode(0o600)).unwrap();
+    make_pki(&dir);
+    std::fs::set_permissions(
+        dir.path("server.key"),
+        std::fs::Permissions::from_mode(0o644),
+    )
+    .unwrap();
+    let out = start_out(&tls_args(&dir, false));
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("TLS private key") && err.contains("chmod 600"),
+        "{err}"
+    );
+    // A loosened file in the queue manager's directory starts, with a warning naming it.
+    std::fs::set_permissions(
+        dir.path("home/qmgrs/QM1/qm.toml"),
+        std::fs::Permissions::from_mode(0o644),
+    )
+    .unwrap();
+    let server = start(&dir, &[]);
+    let log = std::fs::read_to_string(dir.path("server.log")).unwrap();
+    assert!(
+        log.contains("other users of this machine can reach") && log.contains("qm.toml"),
+        "{log}"
+    );
+    drop(server);
+}

@@ -534,7 +534,7 @@ const RATCHET: &[(&str, &str, usize)] = &[
     ("ferry-client/src/asynch.rs", "run_link", 104),
     ("ferry-proto/src/msg.rs", "decode_response", 104),
     ("ferry-proto/src/msg.rs", "encode_response", 102),
-    ("ferry/src/qm.rs", "start", 100),
+    ("ferry/src/qm.rs", "start", 77),
     ("ferry-proto/src/msg.rs", "encode", 99),
     ("ferry-log/src/writer.rs", "open", 97),
     ("ferry/src/admin.rs", "interactive", 75),

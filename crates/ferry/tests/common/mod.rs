@@ -199,6 +199,10 @@ pub fn make_pki(dir: &Path, certs: &[(&str, &[&str])]) {
         params.distinguished_name.push(DnType::CommonName, *name);
         let cert = params.signed_by(&key, &ca).unwrap();
         std::fs::write(dir.join(format!("{name}.pem")), cert.pem()).unwrap();
-        std::fs::write(dir.join(format!("{name}.key")), key.serialize_pem()).unwrap();
+        let key_file = dir.join(format!("{name}.key"));
+        std::fs::write(&key_file, key.serialize_pem()).unwrap();
+        // A private key others can read is refused by the server, as it should be.
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&key_file, std::fs::Permissions::from_mode(0o600)).unwrap();
     }
 }
