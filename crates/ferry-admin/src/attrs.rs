@@ -431,8 +431,16 @@ pub fn channel_fields(name: &ObjectName, a: &ChannelAttrs) -> Vec<Field> {
                 },
                 Kind::Word,
             ));
+            v.push(f("USERID", &a.user_id, Kind::Text));
+            v.push(f("PASSWORD", masked(&a.password), Kind::Text));
         }
-        ChannelType::Receiver => v.push(f("BATCHSZ", a.batch_size, Kind::Int)),
+        ChannelType::Receiver => {
+            v.push(f("BATCHSZ", a.batch_size, Kind::Int));
+            v.push(f("SSLCIPH", &a.ssl_cipher, Kind::Word));
+            v.push(f("SSLPEER", &a.ssl_peer, Kind::Text));
+            v.push(f("MCAUSER", &a.mca_user, Kind::Text));
+            v.push(f("RQMNAME", &a.remote_qmgr, Kind::Text));
+        }
         ChannelType::ServerConn => {
             v.push(f("SHARECNV", a.share_conversations, Kind::Int));
             v.push(f("MAXINST", a.max_instances, Kind::Int));
@@ -445,6 +453,15 @@ pub fn channel_fields(name: &ObjectName, a: &ChannelAttrs) -> Vec<Field> {
     v.push(f("HBINT", a.heartbeat_secs, Kind::Int));
     v.push(f("MAXMSGL", a.max_msg_length, Kind::Int));
     v
+}
+
+/// A password as DISPLAY and DUMP show it: never the password itself.
+fn masked(password: &str) -> &'static str {
+    if password.is_empty() {
+        ""
+    } else {
+        "********"
+    }
 }
 
 /// Sets a CHANNEL attribute.
@@ -471,6 +488,16 @@ pub fn set_channel(a: &mut ChannelAttrs, p: &Param) -> Result<(), ParseError> {
         "NPMSPEED" => a.np_speed_fast = word(p, &["FAST", "NORMAL"])? == "FAST",
         "SSLCIPH" => a.ssl_cipher = text(p)?.to_ascii_uppercase(),
         "SSLPEER" => a.ssl_peer = text(p)?,
+        "USERID" => a.user_id = text(p)?,
+        // A DUMP's masked password replayed keeps the one already set.
+        "PASSWORD" => {
+            let v = text(p)?;
+            if v != "********" {
+                a.password = v;
+            }
+        }
+        "MCAUSER" => a.mca_user = text(p)?,
+        "RQMNAME" => a.remote_qmgr = text(p)?,
         "COMPMSG" => {
             let mut list = Vec::new();
             for w in text(p)?.split([' ', ',']).filter(|w| !w.is_empty()) {

@@ -152,7 +152,12 @@ impl ConvCore {
             app_name: app_name.to_owned(),
             user: opts.user.clone().unwrap_or(user),
             password: opts.password.clone().unwrap_or_default(),
-            flags: ferry_proto::msg::connect_flags::HEARTBEATS,
+            flags: ferry_proto::msg::connect_flags::HEARTBEATS
+                | if opts.channel {
+                    ferry_proto::msg::connect_flags::CHANNEL
+                } else {
+                    0
+                },
             compression: opts.compression.iter().map(|c| *c as u8).collect(),
         }
     }

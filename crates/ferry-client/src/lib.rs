@@ -70,6 +70,9 @@ pub struct ClientOptions {
     /// Reconnect automatically when the connection breaks (see [`ReconnectOptions`]); `None`
     /// leaves a broken connection broken.
     pub reconnect: Option<ReconnectOptions>,
+    /// This connection carries a queue manager's message channel (a sender channel's end),
+    /// not an application: the receiver checks who it is when the channel starts.
+    pub channel: bool,
 }
 pub use reconnect::ReconnectOptions;
 use reconnect::Reconnecting;
@@ -421,6 +424,7 @@ impl Connection {
                 max_msg_length,
                 seq,
                 ids,
+                luwid,
             } => Ok(ChannelPeer {
                 qmgr,
                 batch_size,
@@ -428,17 +432,26 @@ impl Connection {
                 committed: SyncRecord {
                     seq,
                     ids: ids.into_iter().map(MsgId).collect(),
+                    luwid,
+                    key: None,
                 },
             }),
             other => Err(unexpected("channel start", &other)),
         }
     }
 
-    /// Sends one batch of a message channel (messages with transmission headers); returns
-    /// once the receiver has committed it: (delivered, dead-lettered).
-    pub fn channel_batch(&mut self, seq: u64, messages: &[Message]) -> MqResult<(u32, u32)> {
+    /// Sends one batch of a message channel (messages with transmission headers) under its
+    /// logical unit of work id; returns once the receiver has committed it: (delivered,
+    /// dead-lettered).
+    pub fn channel_batch(
+        &mut self,
+        seq: u64,
+        luwid: [u8; ferry_model::channel::LUWID_LEN],
+        messages: &[Message],
+    ) -> MqResult<(u32, u32)> {
         let req = ferry_proto::Request::ChannelBatch {
             seq,
+            luwid,
             messages: messages
                 .iter()
                 .map(ferry_proto::map::message_to_wire)

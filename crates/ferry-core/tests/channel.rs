@@ -54,7 +54,7 @@ fn pair() -> (QueueManager, QueueManager) {
 }
 
 fn session(qm: &QueueManager) -> Session {
-    qm.connect(&ConnectOptions::app("channel-test")).unwrap()
+    qm.connect_internal("channel-test").unwrap()
 }
 
 fn put_remote(s: &mut Session, bodies: &[&str]) {
@@ -100,9 +100,9 @@ fn batches_move_and_an_in_doubt_batch_is_resolved_from_the_receiver() {
     let b1 =
         channel::next_batch(&mut sender, xq, 2, 1 << 20, Duration::ZERO, Duration::ZERO).unwrap();
     assert_eq!(b1.messages.len(), 2);
-    let out = channel::receive_batch(&mut receiver, &c, 1, b1.messages).unwrap();
+    let out = channel::receive_batch(&mut receiver, &c, 1, [1; 16], b1.messages).unwrap();
     assert_eq!((out.delivered, out.dead_lettered), (2, 0));
-    channel::sender_commit(&mut sender, &c, 1).unwrap();
+    channel::sender_commit(&mut sender, &c, 1, None).unwrap();
     assert_eq!(bodies(&mut session(&qm2), "APP.IN"), vec!["a", "b"]);
 
     // Batch 2: the receiver commits, then the sender fails before its own commit.
@@ -110,7 +110,7 @@ fn batches_move_and_an_in_doubt_batch_is_resolved_from_the_receiver() {
     let b2 =
         channel::next_batch(&mut sender, xq, 50, 1 << 20, Duration::ZERO, Duration::ZERO).unwrap();
     assert_eq!(b2.messages.len(), 2);
-    channel::receive_batch(&mut receiver, &c, 2, b2.messages).unwrap();
+    channel::receive_batch(&mut receiver, &c, 2, [2; 16], b2.messages).unwrap();
     sender.backout().unwrap(); // c and d are back on the transmission queue
                                // Restart of the channel: the receiver is one batch ahead, with the ids of batch 2.
     let mine = channel::read_sync(&mut sender, &c).unwrap();
@@ -131,7 +131,7 @@ fn batches_move_and_an_in_doubt_batch_is_resolved_from_the_receiver() {
     put_remote(&mut app, &["e"]);
     let b =
         channel::next_batch(&mut sender, xq, 50, 1 << 20, Duration::ZERO, Duration::ZERO).unwrap();
-    let e = channel::receive_batch(&mut receiver, &c, 7, b.messages).unwrap_err();
+    let e = channel::receive_batch(&mut receiver, &c, 7, [7; 16], b.messages).unwrap_err();
     assert_eq!(e.reason, Reason::ChannelSeqNumError);
     assert!(e.detail.contains("RESET CHANNEL(C)"), "{e}");
     assert!(bodies(&mut session(&qm2), "APP.IN").is_empty());
@@ -166,7 +166,7 @@ fn undeliverable_messages_are_dead_lettered_in_the_batch() {
         .unwrap();
     let b =
         channel::next_batch(&mut sender, xq, 50, 1 << 20, Duration::ZERO, Duration::ZERO).unwrap();
-    let out = channel::receive_batch(&mut receiver, &c, 1, b.messages).unwrap();
+    let out = channel::receive_batch(&mut receiver, &c, 1, [1; 16], b.messages).unwrap();
     assert_eq!((out.delivered, out.dead_lettered), (1, 1));
     let mut s2 = session(&qm2);
     let h = s2
@@ -192,7 +192,7 @@ fn undeliverable_messages_are_dead_lettered_in_the_batch() {
     .unwrap();
     let b =
         channel::next_batch(&mut sender, xq, 50, 1 << 20, Duration::ZERO, Duration::ZERO).unwrap();
-    let e = channel::receive_batch(&mut receiver, &c, 2, b.messages).unwrap_err();
+    let e = channel::receive_batch(&mut receiver, &c, 2, [2; 16], b.messages).unwrap_err();
     assert!(e.detail.contains("no dead-letter queue"), "{e}");
     assert_eq!(channel::read_sync(&mut receiver, &c).unwrap().seq, 1);
 }
@@ -242,7 +242,7 @@ fn a_batch_left_in_doubt_at_the_sender_is_settled_by_resolve_channel() {
     // Batch 1 of two messages is sent; no answer comes.
     let b =
         channel::next_batch(&mut sender, xq, 2, 1 << 20, Duration::ZERO, Duration::ZERO).unwrap();
-    channel::sender_in_doubt(&mut sender, &c, 0, &b.messages).unwrap();
+    channel::sender_in_doubt(&mut sender, &c, 0, &b.messages, [9; 16], None).unwrap();
     sender.close(xq, Default::default()).unwrap();
     let rec = channel::read_sync(&mut sender, &c).unwrap();
     assert_eq!((rec.seq, rec.ids.len()), (0, 2));
@@ -257,7 +257,7 @@ fn a_batch_left_in_doubt_at_the_sender_is_settled_by_resolve_channel() {
         .unwrap();
     let b =
         channel::next_batch(&mut sender, xq, 2, 1 << 20, Duration::ZERO, Duration::ZERO).unwrap();
-    channel::sender_in_doubt(&mut sender, &c, 0, &b.messages).unwrap();
+    channel::sender_in_doubt(&mut sender, &c, 0, &b.messages, [9; 16], None).unwrap();
     sender.close(xq, Default::default()).unwrap();
     assert_eq!(qm1.resolve_channel("C", true).unwrap(), 2);
     let rec = channel::read_sync(&mut sender, &c).unwrap();
@@ -270,4 +270,49 @@ fn a_batch_left_in_doubt_at_the_sender_is_settled_by_resolve_channel() {
         channel::next_batch(&mut sender, xq, 50, 1 << 20, Duration::ZERO, Duration::ZERO).unwrap();
     assert_eq!(left.messages.len(), 1);
     assert_eq!(&left.messages[0].body[..], b"c");
+}
+
+#[test]
+fn applications_cannot_open_the_channels_sync_queue_by_any_name() {
+    let qm = QueueManager::with_name("QMS").unwrap();
+    qm.define_queue(
+        "SYNC.ALIAS",
+        ferry_core::model::objects::QueueDefinition::Alias(
+            ferry_core::model::objects::AliasQueueAttrs::new(name(
+                ferry_core::model::system::CHANNEL_SYNC_QUEUE,
+            )),
+        ),
+        false,
+    )
+    .unwrap();
+    let mut app = qm.connect(&ConnectOptions::app("app")).unwrap();
+    for q in [ferry_core::model::system::CHANNEL_SYNC_QUEUE, "SYNC.ALIAS"] {
+        for opts in [
+            OpenOptions::input(),
+            OpenOptions::output(),
+            OpenOptions::browse(),
+        ] {
+            let e = app
+                .open(&ObjectDescriptor::queue(name(q)), opts)
+                .unwrap_err();
+            assert_eq!(e.reason, Reason::NotAuthorized, "{q}: {e}");
+        }
+        let e = app
+            .put1(
+                &ObjectDescriptor::queue(name(q)),
+                Message::text("forged"),
+                &PutOptions::default(),
+            )
+            .unwrap_err();
+        assert_eq!(e.reason, Reason::NotAuthorized, "put1 to {q}: {e}");
+    }
+    // The queue manager's own channel agents may.
+    let mut agent = qm.connect_internal("agent").unwrap();
+    let h = agent
+        .open(
+            &ObjectDescriptor::queue(name(ferry_core::model::system::CHANNEL_SYNC_QUEUE)),
+            OpenOptions::browse(),
+        )
+        .unwrap();
+    agent.close(h, Default::default()).unwrap();
 }

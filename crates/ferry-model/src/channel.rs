@@ -15,9 +15,20 @@ pub const MAX_CHANNEL_NAME: usize = 20;
 pub struct SyncRecord {
     /// Sequence number of the last committed batch (0: none yet).
     pub seq: u64,
-    /// Transmission ids of the messages in that batch (the receiver's record only).
+    /// Transmission ids of the messages in a batch: at the receiver, the last one it committed;
+    /// at the sender, the one it sent and is in doubt about (empty: none).
     pub ids: Vec<MsgId>,
+    /// The logical unit of work id of that batch (all zeros: none).
+    pub luwid: [u8; LUWID_LEN],
+    /// The sender's key for making logical unit of work ids (the sender's record only): an
+    /// outsider cannot make an id the sender would take for its own.
+    pub key: Option<[u8; LUWID_KEY_LEN]>,
 }
+
+/// Length of a logical unit of work id.
+pub const LUWID_LEN: usize = 16;
+/// Length of a sender's key for them.
+pub const LUWID_KEY_LEN: usize = 32;
 
 /// Checks a channel name can key a synchronisation record.
 pub fn check_channel_name(name: &ObjectName) -> MqResult<()> {

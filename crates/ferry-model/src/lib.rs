@@ -4,7 +4,8 @@
 //! (`name`); object definitions and attributes (`objects`); the options of the MQI verbs
 //! (`options`) and what they return (`verbs`); MQINQ/MQSET selectors (`inquire`); reason codes
 //! and errors (`reason`); status values (`status`, `channel`); administrative replies
-//! (`admin`); system object names (`system`); time (`clock`); the id hasher (`hash`).
+//! (`admin`); system object names (`system`); time (`clock`); the id hasher (`hash`);
+//! distinguished names and SSLPEER patterns (`dn`).
 //!
 //! Plain data: no I/O, no locks, no threads. The one exception to "no system calls" is `clock`,
 //! the single place that reads the system clock. The engine (`ferry-core`), the wire protocol
@@ -14,6 +15,7 @@
 pub mod admin;
 pub mod channel;
 pub mod clock;
+pub mod dn;
 pub mod hash;
 pub mod inquire;
 pub mod message;

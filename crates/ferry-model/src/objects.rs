@@ -423,12 +423,24 @@ pub struct ChannelAttrs {
     /// TLS_AES_128_GCM_SHA256, TLS_AES_256_GCM_SHA384, TLS_CHACHA20_POLY1305_SHA256) makes the
     /// sender connect with TLS 1.3 to the receiver's TLS listener.
     pub ssl_cipher: String,
-    /// SSLPEER: the name the partner's certificate must carry, as `CN=name` (empty: the host
-    /// of CONNAME).
+    /// SSLPEER: the distinguished name the partner's certificate must match (`CN=QM2,O=Ferry`,
+    /// `*` wildcards; see `dn`). A sender also checks the receiver's certificate for the CN as
+    /// its host name (empty: the host of CONNAME).
     pub ssl_peer: String,
     /// COMPMSG: message compression the sender offers, most preferred first (NONE, LZ4FAST,
     /// LZ4HIGH, ZLIBFAST, ZLIBHIGH); the receiving server picks the first it accepts.
     pub compression: Vec<String>,
+    /// USERID (senders): the user the sender's connection authenticates as at its partner,
+    /// when the channel does not use TLS.
+    pub user_id: String,
+    /// PASSWORD (senders): that user's password at the partner. Never displayed.
+    pub password: String,
+    /// MCAUSER (receivers): the user the receiving end runs as; a partner without TLS must
+    /// have authenticated as this user to start the channel.
+    pub mca_user: String,
+    /// RQMNAME (receivers): the partner queue manager's name; a start claiming another name is
+    /// refused. Blank: a TLS partner's certificate CN is its name.
+    pub remote_qmgr: String,
 }
 
 impl Default for ChannelAttrs {
@@ -454,6 +466,10 @@ impl Default for ChannelAttrs {
             ssl_cipher: String::new(),
             ssl_peer: String::new(),
             compression: Vec::new(),
+            user_id: String::new(),
+            password: String::new(),
+            mca_user: String::new(),
+            remote_qmgr: String::new(),
         }
     }
 }
@@ -488,14 +504,18 @@ impl ChannelAttrs {
                 ),
             ));
         }
-        if !self.ssl_peer.is_empty() && ssl_peer_name(&self.ssl_peer).is_none() {
-            return Err(MqError::new(
-                Reason::AttributeValueError,
-                format!(
-                    "SSLPEER('{}') names no CN; write SSLPEER('CN=host.example')",
-                    self.ssl_peer
-                ),
-            ));
+        if !self.ssl_peer.is_empty() {
+            crate::dn::DistinguishedName::parse(&self.ssl_peer)
+                .map_err(|e| MqError::new(Reason::AttributeValueError, format!("SSLPEER: {e}")))?;
+            if self.channel_type == ChannelType::Sender && ssl_peer_name(&self.ssl_peer).is_none() {
+                return Err(MqError::new(
+                    Reason::AttributeValueError,
+                    format!(
+                        "SSLPEER('{}') of a sender names no CN; write SSLPEER('CN=host.example')",
+                        self.ssl_peer
+                    ),
+                ));
+            }
         }
         if self.description.len() > 64 {
             return Err(MqError::new(

@@ -92,6 +92,7 @@ pub fn client_options(a: &WorkloadArgs) -> ClientOptions {
             client_cert: None,
         }),
         reconnect: None,
+        channel: false,
     }
 }
 

@@ -24,6 +24,9 @@ pub fn opcode(b: u8) -> Result<Opcode, WireError> {
 /// Length of msg and correl ids.
 pub const ID_LEN: usize = 24;
 
+/// Length of a channel batch's logical unit of work id.
+pub const LUWID_LEN: usize = 16;
+
 /// The message descriptor on the wire.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct WireDescriptor {
@@ -388,6 +391,10 @@ pub mod connect_flags {
     /// The client sends heartbeats while idle, so the server may presume it dead after two
     /// missed intervals.
     pub const HEARTBEATS: u32 = 1 << 0;
+    /// A queue manager's message channel, not an application: the conversation carries only
+    /// ChannelStart and ChannelBatch, and the partner proves who it is when the channel starts
+    /// (by its TLS certificate, or the user and password given here, checked then).
+    pub const CHANNEL: u32 = 1 << 1;
 }
 
 /// Bits of an Open reply's `flags`.
@@ -553,6 +560,10 @@ pub enum Request {
     ChannelBatch {
         /// This batch's sequence number.
         seq: u64,
+        /// The batch's logical unit of work id: made by the sender from a key only it holds,
+        /// recorded by the receiver with the batch, and how the sender recognises its own batch
+        /// when it resolves one left in doubt.
+        luwid: [u8; LUWID_LEN],
         /// The messages, each with its transmission header.
         messages: Vec<WireMessage>,
     },
@@ -655,26 +666,7 @@ impl Request {
                 out.put_u32_le(*consumed);
             }
             Request::Admin { script } => out.put_bytes32(script.as_bytes()),
-            Request::ChannelStart {
-                channel,
-                sender_qmgr,
-                batch_size,
-                max_msg_length,
-                seq,
-            } => {
-                out.put_str8(channel);
-                out.put_str8(sender_qmgr);
-                out.put_u32_le(*batch_size);
-                out.put_u32_le(*max_msg_length);
-                out.put_u64_le(*seq);
-            }
-            Request::ChannelBatch { seq, messages } => {
-                out.put_u64_le(*seq);
-                out.put_u32_le(messages.len() as u32);
-                for m in messages {
-                    m.encode(out);
-                }
-            }
+            Request::ChannelStart { .. } | Request::ChannelBatch { .. } => self.encode_channel(out),
             Request::Disconnect
             | Request::Commit
             | Request::Backout
@@ -780,28 +772,75 @@ impl Request {
                 }
             }
             Opcode::AdminMore => Request::AdminMore,
-            Opcode::ChannelStart => Request::ChannelStart {
-                channel: r.str8("channel name")?,
-                sender_qmgr: r.str8("sender queue manager")?,
-                batch_size: r.u32("batch size")?,
-                max_msg_length: r.u32("max message length")?,
-                seq: r.u64("sequence number")?,
-            },
-            Opcode::ChannelBatch => {
-                let seq = r.u64("sequence number")?;
-                // The smallest message is well over 32 bytes, so the count is checked against
-                // what the frame can hold before anything is allocated.
-                let n = r.count("message count", 32)?;
-                let mut messages = Vec::with_capacity(n);
-                for _ in 0..n {
-                    messages.push(WireMessage::decode(&mut r)?);
-                }
-                Request::ChannelBatch { seq, messages }
-            }
+            op @ (Opcode::ChannelStart | Opcode::ChannelBatch) => decode_channel(op, &mut r)?,
         };
         r.finish("request")?;
         Ok(req)
     }
+}
+
+impl Request {
+    /// The payload of ChannelStart and ChannelBatch.
+    fn encode_channel(&self, out: &mut BytesMut) {
+        match self {
+            Request::ChannelStart {
+                channel,
+                sender_qmgr,
+                batch_size,
+                max_msg_length,
+                seq,
+            } => {
+                out.put_str8(channel);
+                out.put_str8(sender_qmgr);
+                out.put_u32_le(*batch_size);
+                out.put_u32_le(*max_msg_length);
+                out.put_u64_le(*seq);
+            }
+            Request::ChannelBatch {
+                seq,
+                luwid,
+                messages,
+            } => {
+                out.put_u64_le(*seq);
+                out.put_slice(luwid);
+                out.put_u32_le(messages.len() as u32);
+                for m in messages {
+                    m.encode(out);
+                }
+            }
+            _ => unreachable!("encode passes only channel requests"),
+        }
+    }
+}
+
+/// Decodes ChannelStart and ChannelBatch.
+fn decode_channel(op: Opcode, r: &mut Reader) -> Result<Request, WireError> {
+    Ok(match op {
+        Opcode::ChannelStart => Request::ChannelStart {
+            channel: r.str8("channel name")?,
+            sender_qmgr: r.str8("sender queue manager")?,
+            batch_size: r.u32("batch size")?,
+            max_msg_length: r.u32("max message length")?,
+            seq: r.u64("sequence number")?,
+        },
+        Opcode::ChannelBatch => {
+            let seq = r.u64("sequence number")?;
+            let luwid = r.array("logical unit of work id")?;
+            // The smallest message is well over 32 bytes, so the count is checked against
+            // what the frame can hold before anything is allocated.
+            let n = r.count("message count", 32)?;
+            let mut messages = Vec::with_capacity(n);
+            for _ in 0..n {
+                messages.push(WireMessage::decode(r)?);
+            }
+            Request::ChannelBatch {
+                seq,
+                luwid,
+                messages,
+            }
+        }
+        _ => unreachable!("decode passes only channel opcodes"),
+    })
 }
 
 fn check_put_flags(f: u32) -> Result<u32, WireError> {
@@ -939,6 +978,8 @@ pub enum Reply {
         /// The transmission ids of that batch (for resolving a batch the sender is in doubt
         /// about).
         ids: Vec<[u8; ID_LEN]>,
+        /// That batch's logical unit of work id, as its sender made it.
+        luwid: [u8; LUWID_LEN],
     },
     /// A batch is committed at the receiver.
     ChannelBatchDone {
@@ -1043,12 +1084,22 @@ pub fn encode_response(out: &mut BytesMut, status: &Status, reply: &Reply) {
             out.put_u8(u8::from(*more));
             out.put_bytes32(data);
         }
+        Reply::ChannelStarted { .. } | Reply::ChannelBatchDone { .. } => {
+            encode_channel_reply(out, reply)
+        }
+    }
+}
+
+/// The payload of ChannelStarted and ChannelBatchDone.
+fn encode_channel_reply(out: &mut BytesMut, reply: &Reply) {
+    match reply {
         Reply::ChannelStarted {
             qmgr,
             batch_size,
             max_msg_length,
             seq,
             ids,
+            luwid,
         } => {
             out.put_str8(qmgr);
             out.put_u32_le(*batch_size);
@@ -1058,6 +1109,7 @@ pub fn encode_response(out: &mut BytesMut, status: &Status, reply: &Reply) {
             for id in ids {
                 out.put_slice(id);
             }
+            out.put_slice(luwid);
         }
         Reply::ChannelBatchDone {
             seq,
@@ -1068,7 +1120,33 @@ pub fn encode_response(out: &mut BytesMut, status: &Status, reply: &Reply) {
             out.put_u32_le(*delivered);
             out.put_u32_le(*dead_lettered);
         }
+        _ => unreachable!("encode_response passes only channel replies"),
     }
+}
+
+/// Decodes ChannelStarted and ChannelBatchDone.
+fn decode_channel_reply(op: Opcode, r: &mut Reader) -> Result<Reply, WireError> {
+    Ok(match op {
+        Opcode::ChannelStart => Reply::ChannelStarted {
+            qmgr: r.str8("queue manager")?,
+            batch_size: r.u32("batch size")?,
+            max_msg_length: r.u32("max message length")?,
+            seq: r.u64("sequence number")?,
+            ids: {
+                let n = r.count("id count", ID_LEN)?;
+                (0..n)
+                    .map(|_| r.array("transmission id"))
+                    .collect::<Result<_, _>>()?
+            },
+            luwid: r.array("logical unit of work id")?,
+        },
+        Opcode::ChannelBatch => Reply::ChannelBatchDone {
+            seq: r.u64("sequence number")?,
+            delivered: r.u32("delivered")?,
+            dead_lettered: r.u32("dead-lettered")?,
+        },
+        _ => unreachable!("decode_response passes only channel opcodes"),
+    })
 }
 
 /// Decodes a response payload for a request sent with `opcode`.
@@ -1148,23 +1226,7 @@ pub fn decode_response(opcode: u8, payload: Bytes) -> Result<(Status, Reply), Wi
                 data: r.bytes32("admin answer")?,
             }
         }
-        Opcode::ChannelStart => Reply::ChannelStarted {
-            qmgr: r.str8("queue manager")?,
-            batch_size: r.u32("batch size")?,
-            max_msg_length: r.u32("max message length")?,
-            seq: r.u64("sequence number")?,
-            ids: {
-                let n = r.count("id count", ID_LEN)?;
-                (0..n)
-                    .map(|_| r.array("transmission id"))
-                    .collect::<Result<_, _>>()?
-            },
-        },
-        Opcode::ChannelBatch => Reply::ChannelBatchDone {
-            seq: r.u64("sequence number")?,
-            delivered: r.u32("delivered")?,
-            dead_lettered: r.u32("dead-lettered")?,
-        },
+        op @ (Opcode::ChannelStart | Opcode::ChannelBatch) => decode_channel_reply(op, &mut r)?,
         Opcode::Stream => return Err(WireError::UnknownOpcode { opcode }),
         Opcode::Disconnect
         | Opcode::Close

@@ -22,8 +22,8 @@ use ferry_core::channel as ch;
 use ferry_core::qmgr::catalog::ChannelHook;
 use ferry_core::qmgr::catalog::StatusCell;
 use ferry_core::{
-    ConnectOptions, Hobj, MqError, MqResult, ObjectDescriptor, ObjectName, OpenOptions,
-    QueueManager, Reason, Session,
+    Hobj, MqError, MqResult, ObjectDescriptor, ObjectName, OpenOptions, QueueManager, Reason,
+    Session,
 };
 use ferry_model::channel::{ChannelState, ChannelStatus};
 use ferry_model::objects::{ChannelAttrs, ChannelType};
@@ -307,7 +307,7 @@ fn serve(
     status: &StatusCell,
     tls: &ChannelTls,
 ) -> MqResult<()> {
-    let mut s = qm.connect(&ConnectOptions::app(name.as_str()))?;
+    let mut s = qm.connect_internal(name.as_str())?;
     let out = serve_with(&mut s, qm, name, def, control, status, tls);
     if out.is_err() {
         let _ = s.backout();
@@ -356,7 +356,9 @@ fn serve_with(
             ),
         )
     })?;
-    let (peer, seq) = bind(s, qm, name, def, xmitq, &mut conn)?;
+    // The key of the channel's logical unit of work ids, made the first time it binds.
+    let key = ch::sender_key(s, &name, luw::fresh_key()?)?;
+    let (peer, seq) = bind(s, qm, name, def, xmitq, &mut conn, &key)?;
     mark_running(status, &peer, seq, &conn);
     tracing::info!(channel = %name, to = %peer.qmgr, conname = %def.conn_name, seq, batch_size = peer.batch_size, "sender channel running");
     // RUNNING.
@@ -369,6 +371,7 @@ fn serve_with(
         status,
         batch_size: peer.batch_size,
         seq,
+        key,
     };
     running.run(control)
 }
@@ -420,6 +423,9 @@ fn client_options(
     };
     let opts = ClientOptions {
         tls: tls_options,
+        channel: true,
+        user: (!def.user_id.is_empty()).then(|| def.user_id.clone()),
+        password: (!def.password.is_empty()).then(|| def.password.clone()),
         compression: def
             .compression
             .iter()
@@ -446,6 +452,7 @@ fn bind(
     def: &ChannelAttrs,
     xmitq: Hobj,
     conn: &mut Connection,
+    key: &[u8; ch::LUWID_KEY_LEN],
 ) -> MqResult<(ChannelPeer, u64)> {
     let mine = ch::read_sync(s, &name)?;
     let peer = conn.channel_start(
@@ -458,16 +465,54 @@ fn bind(
     let mut seq = mine.seq;
     if !mine.ids.is_empty() && peer.committed.seq == seq {
         // The batch left in doubt never reached the receiver: it goes again.
-        ch::sender_commit(s, &name, seq)?;
+        ch::sender_commit(s, &name, seq, Some(*key))?;
         tracing::info!(channel = %name, seq = seq + 1, "in-doubt batch resolved: the receiver never committed it; sending it again");
     }
     if peer.committed.seq == seq + 1 {
-        let removed = ch::resolve_committed_batch(s, &name, xmitq, &peer.committed)?;
+        let batch = committed_batch(&name, &mine, &peer.committed, key)?;
+        let removed = ch::resolve_committed_batch(s, &name, xmitq, &batch)?;
         tracing::info!(channel = %name, seq = peer.committed.seq, removed,
             "resolved an in-doubt batch: the receiver had committed it");
         seq = peer.committed.seq;
     }
     Ok((peer, seq))
+}
+
+/// The batch the receiver says it committed one ahead of the sender, checked against what the
+/// sender knows it sent: its own in-doubt record (ids and logical unit of work id), or — when
+/// it has none (it stopped between sending and recording) — a logical unit of work id that only
+/// its key makes for exactly those ids. Anything else is refused: nothing is removed.
+fn committed_batch(
+    name: &ObjectName,
+    mine: &ch::SyncRecord,
+    theirs: &ch::SyncRecord,
+    key: &[u8; ch::LUWID_KEY_LEN],
+) -> MqResult<ch::SyncRecord> {
+    let seq = theirs.seq;
+    let ok = if !mine.ids.is_empty() {
+        mine.ids == theirs.ids && (mine.luwid == [0; ch::LUWID_LEN] || mine.luwid == theirs.luwid)
+    } else {
+        luw::verify(key, name, seq, &theirs.ids, &theirs.luwid)
+    };
+    if !ok {
+        tracing::error!(channel = %name, seq, in_doubt = mine.ids.len(), theirs = theirs.ids.len(),
+            "the receiver reports a committed batch this sender did not send; nothing removed, channel stopped (RESOLVE CHANNEL or RESET CHANNEL once checked)");
+        return Err(MqError::new(
+            Reason::ChannelSeqNumError,
+            format!("channel {name}: the receiver's last batch ({seq}) is not one this sender sent (its logical unit of work id does not match); check the partner, then RESOLVE CHANNEL or RESET CHANNEL"),
+        ));
+    }
+    let ids = if mine.ids.is_empty() {
+        theirs.ids.clone()
+    } else {
+        mine.ids.clone()
+    };
+    Ok(ch::SyncRecord {
+        seq,
+        ids,
+        luwid: theirs.luwid,
+        key: Some(*key),
+    })
 }
 
 /// The status of a channel that has just bound: RUNNING, to whom, and how.
@@ -497,6 +542,8 @@ struct Running<'a> {
     status: &'a StatusCell,
     batch_size: u32,
     seq: u64,
+    /// The key of this channel's logical unit of work ids.
+    key: [u8; ch::LUWID_KEY_LEN],
 }
 
 impl Running<'_> {
@@ -542,7 +589,10 @@ impl Running<'_> {
             // NPMSPEED(FAST): off the transmission queue before it is sent (no disk write:
             // non-persistent gets are not logged), so a failure loses it and never repeats it.
             self.s.commit()?;
-            if let Err(e) = self.conn.channel_batch(0, &batch.messages) {
+            if let Err(e) = self
+                .conn
+                .channel_batch(0, [0; ch::LUWID_LEN], &batch.messages)
+            {
                 tracing::warn!(channel = %name, lost = batch.messages.len(), error = %e,
                     "a batch of non-persistent messages (NPMSPEED FAST) was lost with the connection");
                 return Err(e);
@@ -550,13 +600,16 @@ impl Running<'_> {
         } else {
             self.status.lock().in_doubt = true;
             let next = self.seq + 1;
-            if let Err(e) = self.conn.channel_batch(next, &batch.messages) {
+            let ids = ch::transmission_ids(&batch.messages);
+            let luwid = luw::id(&self.key, &name, next, &ids);
+            if let Err(e) = self.conn.channel_batch(next, luwid, &batch.messages) {
                 // Sent, but no answer: the receiver may or may not have committed it. Keep
                 // its ids, so the next start (or RESOLVE CHANNEL) can settle it.
-                ch::sender_in_doubt(self.s, &name, self.seq, &batch.messages)?;
+                let key = Some(self.key);
+                ch::sender_in_doubt(self.s, &name, self.seq, &batch.messages, luwid, key)?;
                 return Err(e);
             }
-            ch::sender_commit(self.s, &name, next)?;
+            ch::sender_commit(self.s, &name, next, Some(self.key))?;
             self.seq = next;
         }
         Ok(())
@@ -586,9 +639,97 @@ impl Running<'_> {
     }
 }
 
+/// Logical unit of work ids: each batch's id is the first 16 bytes of HMAC-SHA256 under the
+/// sender's own key (made at random when the channel first runs, kept in its synchronisation
+/// record, never sent) of the channel name, the sequence number and the batch's transmission
+/// ids. Nobody without the key can predict one, or make one for a batch the sender did not send.
+mod luw {
+    use ferry_core::channel::{LUWID_KEY_LEN, LUWID_LEN};
+    use ferry_core::{MqError, MqResult, MsgId, ObjectName, Reason};
+    use ring::hmac;
+
+    const CONTEXT: &[u8] = b"FerryMQ LUWID v1";
+
+    /// A new random key.
+    pub(super) fn fresh_key() -> MqResult<[u8; LUWID_KEY_LEN]> {
+        let mut k = [0u8; LUWID_KEY_LEN];
+        ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut k).map_err(|_| {
+            MqError::new(
+                Reason::ResourceProblem,
+                "the operating system's random source failed; a channel key cannot be made",
+            )
+        })?;
+        Ok(k)
+    }
+
+    fn tag(key: &[u8; LUWID_KEY_LEN], channel: &ObjectName, seq: u64, ids: &[MsgId]) -> hmac::Tag {
+        let k = hmac::Key::new(hmac::HMAC_SHA256, key);
+        let mut ctx = hmac::Context::with_key(&k);
+        ctx.update(CONTEXT);
+        ctx.update(&[channel.as_str().len() as u8]);
+        ctx.update(channel.as_str().as_bytes());
+        ctx.update(&seq.to_le_bytes());
+        ctx.update(&(ids.len() as u32).to_le_bytes());
+        for id in ids {
+            ctx.update(&id.0);
+        }
+        ctx.sign()
+    }
+
+    /// The id of batch `seq` of `channel` carrying `ids`.
+    pub(super) fn id(
+        key: &[u8; LUWID_KEY_LEN],
+        channel: &ObjectName,
+        seq: u64,
+        ids: &[MsgId],
+    ) -> [u8; LUWID_LEN] {
+        let mut out = [0u8; LUWID_LEN];
+        out.copy_from_slice(&tag(key, channel, seq, ids).as_ref()[..LUWID_LEN]);
+        out
+    }
+
+    /// Whether `luwid` is the id this key makes for that batch (compared in constant time).
+    pub(super) fn verify(
+        key: &[u8; LUWID_KEY_LEN],
+        channel: &ObjectName,
+        seq: u64,
+        ids: &[MsgId],
+        luwid: &[u8; LUWID_LEN],
+    ) -> bool {
+        let want = id(key, channel, seq, ids);
+        let diff = want.iter().zip(luwid).fold(0u8, |d, (a, b)| d | (a ^ b));
+        diff == 0 && !ids.is_empty()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::endpoint;
+
+    #[test]
+    fn logical_unit_of_work_ids_depend_on_key_channel_sequence_and_ids() {
+        use ferry_core::MsgId;
+        let ch = ferry_core::object_name("TO.QM2").unwrap();
+        let other = ferry_core::object_name("TO.QM3").unwrap();
+        let (k1, k2) = (
+            super::luw::fresh_key().unwrap(),
+            super::luw::fresh_key().unwrap(),
+        );
+        let ids = [MsgId([1; 24]), MsgId([2; 24])];
+        let id = super::luw::id(&k1, &ch, 7, &ids);
+        assert!(super::luw::verify(&k1, &ch, 7, &ids, &id));
+        assert!(!super::luw::verify(&k2, &ch, 7, &ids, &id));
+        assert!(!super::luw::verify(&k1, &other, 7, &ids, &id));
+        assert!(!super::luw::verify(&k1, &ch, 8, &ids, &id));
+        assert!(!super::luw::verify(&k1, &ch, 7, &ids[..1], &id));
+        assert!(!super::luw::verify(
+            &k1,
+            &ch,
+            7,
+            &[],
+            &super::luw::id(&k1, &ch, 7, &[])
+        ));
+    }
 
     #[test]
     fn conname_forms() {

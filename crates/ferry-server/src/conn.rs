@@ -16,6 +16,7 @@
 //! streams, and encoding answers; applying each request is `dispatch`.
 
 mod dispatch;
+mod partner;
 
 use std::collections::VecDeque;
 use std::future::Future;
@@ -154,6 +155,11 @@ struct Conv {
     admin_pending: Option<(bytes::Bytes, usize)>,
     /// Set once a sender channel started on this conversation: it is the receiving end.
     channel: Option<ReceiverEnd>,
+    /// The conversation connected as a queue manager's message channel: it carries only
+    /// channel requests, and its partner is checked when the channel starts.
+    is_channel: bool,
+    /// The user whose password was verified at Connect, if one was.
+    verified_user: Option<String>,
 }
 
 impl Conv {
@@ -169,6 +175,8 @@ impl Conv {
             streams: IdKeyed::default(),
             admin_pending: None,
             channel: None,
+            is_channel: false,
+            verified_user: None,
         }
     }
 }
@@ -223,10 +231,26 @@ enum Close {
     Stopping,
 }
 
+/// Who is at the other end of a socket, as far as the transport shows.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Peer {
+    /// How logs and status name it: `ADDRESS:PORT`, or `pid N` on the local socket.
+    pub(crate) name: String,
+    /// The subject of its TLS certificate, verified against the client CA in the handshake.
+    pub(crate) cert: Option<ferry_model::dn::DistinguishedName>,
+}
+
+impl Peer {
+    /// A peer known only by its name (no certificate).
+    pub(crate) fn named(name: String) -> Peer {
+        Peer { name, cert: None }
+    }
+}
+
 struct Socket {
     ctx: Arc<Ctx>,
     mode: ConnMode,
-    peer: String,
+    peer: Peer,
     convs: IdKeyed<u16, Conv>,
     wbuf: BytesMut,
     /// Where a response is encoded before it is compressed.
@@ -288,7 +312,7 @@ pub(crate) async fn serve<R, W>(
     mut wr: W,
     ctx: Arc<Ctx>,
     mode: ConnMode,
-    peer: String,
+    peer: Peer,
     stop: watch::Receiver<bool>,
 ) where
     R: AsyncRead + Unpin,
@@ -297,7 +321,7 @@ pub(crate) async fn serve<R, W>(
     let max_frame_out = match handshake(&mut rd, &mut wr, &ctx.limits).await {
         Ok(m) => m,
         Err(reason) => {
-            tracing::info!(peer = %peer, ?mode, %reason, "connection refused at handshake");
+            tracing::info!(peer = %peer.name, ?mode, %reason, "connection refused at handshake");
             return;
         }
     };
@@ -317,7 +341,7 @@ pub(crate) async fn serve<R, W>(
 
 impl Socket {
     /// A socket's state once its handshake agreed the client's largest frame.
-    fn new(ctx: Arc<Ctx>, mode: ConnMode, peer: String, max_frame_out: usize) -> Socket {
+    fn new(ctx: Arc<Ctx>, mode: ConnMode, peer: Peer, max_frame_out: usize) -> Socket {
         let durability = ctx.qm.durability().cloned();
         Socket {
             ctx,
@@ -432,19 +456,19 @@ impl Socket {
     fn log_close(&self, why: &Close) {
         match why {
             Close::PeerClosed | Close::Stopping => {
-                tracing::debug!(peer = %self.peer, mode = ?self.mode, reason = ?why, "connection closed")
+                tracing::debug!(peer = %self.peer.name, mode = ?self.mode, reason = ?why, "connection closed")
             }
             Close::Io(e) => {
-                tracing::info!(peer = %self.peer, mode = ?self.mode, error = %e, "connection lost")
+                tracing::info!(peer = %self.peer.name, mode = ?self.mode, error = %e, "connection lost")
             }
             Close::Silent(d) => tracing::warn!(
-                peer = %self.peer, mode = ?self.mode, silent_for = ?d, "closing connection: no heartbeat from the client"
+                peer = %self.peer.name, mode = ?self.mode, silent_for = ?d, "closing connection: no heartbeat from the client"
             ),
             Close::Refused(r) => tracing::warn!(
-                peer = %self.peer, mode = ?self.mode, reason = %r, "closing connection: refused"
+                peer = %self.peer.name, mode = ?self.mode, reason = %r, "closing connection: refused"
             ),
             Close::Protocol(r) => tracing::warn!(
-                peer = %self.peer, mode = ?self.mode, reason = %r, "closing connection: protocol error"
+                peer = %self.peer.name, mode = ?self.mode, reason = %r, "closing connection: protocol error"
             ),
         }
     }
@@ -640,7 +664,8 @@ impl Socket {
             unreachable!("opcode checked")
         };
         self.peer_heartbeats |= flags & ferry_proto::msg::connect_flags::HEARTBEATS != 0;
-        self.authenticate(h, &user, &password)?;
+        let is_channel = flags & ferry_proto::msg::connect_flags::CHANNEL != 0;
+        let verified_user = self.authenticate(h, &user, &password, is_channel)?;
         let asked: Vec<Compression> = compression
             .iter()
             .filter_map(|c| Compression::from_u8(*c))
@@ -668,16 +693,36 @@ impl Socket {
             user_id: (!user.is_empty()).then_some(user),
         };
         self.open_conversation(h, &opts, compression);
+        if let Some(conv) = self.convs.get_mut(&h.conv) {
+            conv.is_channel = is_channel;
+            conv.verified_user = verified_user;
+        }
         Ok(())
     }
 
     /// With a user file, a tcp or tls client must give a user and password found in it:
-    /// otherwise it is answered NOT_AUTHORIZED and the socket closes.
-    fn authenticate(&mut self, h: FrameHeader, user: &str, password: &str) -> Result<(), Close> {
-        if let (Some(users), ConnMode::Tcp | ConnMode::Tls) = (&self.ctx.users, self.mode) {
+    /// otherwise it is answered NOT_AUTHORIZED and the socket closes. A message channel's
+    /// partner is checked when the channel starts (its certificate, or this password): here its
+    /// password is verified only if it gave one. Returns the user whose password was verified.
+    fn authenticate(
+        &mut self,
+        h: FrameHeader,
+        user: &str,
+        password: &str,
+        is_channel: bool,
+    ) -> Result<Option<String>, Close> {
+        let Some(users) = &self.ctx.users else {
+            return Ok(None);
+        };
+        let check = if is_channel {
+            !password.is_empty()
+        } else {
+            matches!(self.mode, ConnMode::Tcp | ConnMode::Tls)
+        };
+        if check {
             // Argon2 is slow on purpose: let this worker's other tasks move meanwhile.
             if !tokio::task::block_in_place(|| users.verify(user, password)) {
-                tracing::warn!(peer = %self.peer, mode = ?self.mode, user = %user,
+                tracing::warn!(peer = %self.peer.name, mode = ?self.mode, user = %user,
                     "connection refused: unknown user or wrong password");
                 let e = MqError::new(
                     Reason::NotAuthorized,
@@ -688,8 +733,9 @@ impl Socket {
                     "authentication failed for user '{user}'"
                 )));
             }
+            return Ok(Some(user.to_owned()));
         }
-        Ok(())
+        Ok(None)
     }
 
     /// Connects conversation `h.conv` to the queue manager and answers Connected (or why not).
@@ -699,7 +745,11 @@ impl Socket {
         opts: &ConnectOptions,
         compression: Option<Compression>,
     ) {
-        match self.ctx.qm.connect_as(opts, self.mode, self.peer.clone()) {
+        match self
+            .ctx
+            .qm
+            .connect_as(opts, self.mode, self.peer.name.clone())
+        {
             Ok(mut session) => {
                 session.defer_durability(true);
                 let reply = Reply::Connected {

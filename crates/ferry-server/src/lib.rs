@@ -387,7 +387,15 @@ fn spawn_tcp(
     let _ = stream.set_nodelay(true);
     let (rd, wr) = stream.into_split();
     tasks.spawn(async move {
-        conn::serve(rd, wr, ctx, ConnMode::Tcp, addr.to_string(), stop).await;
+        conn::serve(
+            rd,
+            wr,
+            ctx,
+            ConnMode::Tcp,
+            conn::Peer::named(addr.to_string()),
+            stop,
+        )
+        .await;
         drop(permit);
     });
 }
@@ -405,8 +413,12 @@ async fn serve_tls(
     let timeout = ctx.limits.handshake_timeout;
     match tokio::time::timeout(timeout, acceptor.accept(stream)).await {
         Ok(Ok(s)) => {
+            let peer = conn::Peer {
+                name: addr.to_string(),
+                cert: tls::peer_dn(s.get_ref().1.peer_certificates()),
+            };
             let (rd, wr) = tokio::io::split(s);
-            conn::serve(rd, wr, ctx, ConnMode::Tls, addr.to_string(), stop).await;
+            conn::serve(rd, wr, ctx, ConnMode::Tls, peer, stop).await;
         }
         Ok(Err(e)) => tracing::warn!(peer = %addr, error = %e, "TLS handshake refused"),
         Err(_) => tracing::warn!(peer = %addr, "TLS handshake timed out"),
@@ -429,7 +441,7 @@ fn spawn_unix(
         .map_or_else(|| "local".to_owned(), |pid| format!("pid {pid}"));
     let (rd, wr) = stream.into_split();
     tasks.spawn(async move {
-        conn::serve(rd, wr, ctx, ConnMode::Local, peer, stop).await;
+        conn::serve(rd, wr, ctx, ConnMode::Local, conn::Peer::named(peer), stop).await;
         drop(permit);
     });
 }

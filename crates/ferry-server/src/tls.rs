@@ -10,6 +10,7 @@ use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use rustls::server::WebPkiClientVerifier;
 
 use crate::StartError;
+use ferry_model::dn::DistinguishedName;
 
 /// Where the TLS listener finds its certificates.
 #[derive(Debug, Clone)]
@@ -85,4 +86,19 @@ pub(crate) fn server_config(s: &TlsSettings) -> Result<Arc<rustls::ServerConfig>
         ))
     })?;
     Ok(Arc::new(config))
+}
+
+/// The subject of the partner's certificate (the first of its chain), which the handshake has
+/// already verified against the client CA; `None` without a certificate or when it cannot be
+/// parsed (then the partner has no certificate identity).
+pub(crate) fn peer_dn(chain: Option<&[CertificateDer<'_>]>) -> Option<DistinguishedName> {
+    use x509_parser::prelude::{FromDer, X509Certificate};
+    let leaf = chain?.first()?;
+    let (_, cert) = X509Certificate::from_der(leaf.as_ref()).ok()?;
+    let reg = x509_parser::objects::oid_registry();
+    let pairs = cert.subject().iter_attributes().filter_map(|a| {
+        let attr = x509_parser::objects::oid2abbrev(a.attr_type(), reg).ok()?;
+        Some((attr.to_owned(), a.as_str().ok()?.to_owned()))
+    });
+    Some(DistinguishedName::from_pairs(pairs))
 }

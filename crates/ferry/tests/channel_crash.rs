@@ -13,6 +13,12 @@ use std::time::{Duration, Instant};
 use common::{free_port, Server};
 use ferry_client::{Connection, GetOptions, Message, OpenOptions, Persistence, PutOptions, Reason};
 
+/// Queue manager `qm` listening on `listen`, its user file holding `partner`'s channel user.
+fn start(tag: &str, qm: &str, partner: &str, listen: &str) -> Server {
+    let (u, p) = common::channel_user(partner);
+    Server::start_with_users(tag, qm, &[(&u, &p)], &["--listen", listen])
+}
+
 fn admin(server: &Server, script: &str) {
     let mut c = Connection::connect(&server.unix, "setup").unwrap();
     for r in c.admin(script).unwrap() {
@@ -115,17 +121,18 @@ fn persistent_messages_cross_channels_exactly_once_while_either_end_is_killed() 
     let ports = [free_port(), free_port()];
     let listen = |i: usize| format!("127.0.0.1:{}", ports[i]);
     let mut servers = [
-        Server::start_named("chcrash-1", "QM1", &["--listen", &listen(0)]),
-        Server::start_named("chcrash-2", "QM2", &["--listen", &listen(1)]),
+        start("chcrash-1", "QM1", "QM2", &listen(0)),
+        start("chcrash-2", "QM2", "QM1", &listen(1)),
     ];
     for (i, (me, other)) in [("QM1", "QM2"), ("QM2", "QM1")].into_iter().enumerate() {
         let port = ports[1 - i];
+        let (sdr, rcvr) = (common::sdr_auth(me), common::rcvr_auth(other));
         admin(
             &servers[i],
             &format!(
                 "DEFINE QLOCAL({other}) USAGE(XMITQ) MAXDEPTH(1000000)
-                 DEFINE CHANNEL({me}.TO.{other}) CHLTYPE(SDR) CONNAME('127.0.0.1({port})') XMITQ({other}) SHORTTMR(1) DISCINT(0) BATCHSZ(20)
-                 DEFINE CHANNEL({other}.TO.{me}) CHLTYPE(RCVR)
+                 DEFINE CHANNEL({me}.TO.{other}) CHLTYPE(SDR) CONNAME('127.0.0.1({port})') XMITQ({other}) SHORTTMR(1) DISCINT(0) BATCHSZ(20) {sdr}
+                 DEFINE CHANNEL({other}.TO.{me}) CHLTYPE(RCVR) {rcvr}
                  DEFINE QLOCAL(APP.IN) MAXDEPTH(1000000)
                  DEFINE QREMOTE(APP.TO.{other}) RNAME(APP.IN) RQMNAME({other})"
             ),

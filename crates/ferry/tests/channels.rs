@@ -8,16 +8,24 @@ use std::time::{Duration, Instant};
 
 use common::{free_port, Server};
 use ferry_client::{
-    object_name, Connection, CorrelId, GetOptions, Message, ObjectDescriptor, OpenOptions,
-    Persistence, PutOptions, Reason,
+    object_name, ClientOptions, Connection, CorrelId, GetOptions, Message, ObjectDescriptor,
+    OpenOptions, Persistence, PutOptions, Reason,
 };
 
-/// A queue manager `qm` listening on a fixed port (so its partner's CONNAME survives a restart).
-fn start(tag: &str, qm: &str, port: u16) -> Server {
+/// A queue manager `qm` listening on a fixed port (so its partner's CONNAME survives a
+/// restart), whose user file holds the channel users of the queue managers in `partners` (the
+/// senders that come to it).
+fn start(tag: &str, qm: &str, port: u16, partners: &[&str]) -> Server {
     let listen = format!("127.0.0.1:{port}");
-    Server::start_named(
+    let users: Vec<(String, String)> = partners.iter().map(|p| common::channel_user(p)).collect();
+    let users: Vec<(&str, &str)> = users
+        .iter()
+        .map(|(u, p)| (u.as_str(), p.as_str()))
+        .collect();
+    Server::start_with_users(
         tag,
         qm,
+        &users,
         &["--listen", &listen, "--metrics-listen", "127.0.0.1:0"],
     )
 }
@@ -58,15 +66,16 @@ fn eventually(what: &str, mut f: impl FnMut() -> bool) {
 /// Two queue managers with channels both ways: QM1.TO.QM2 and QM2.TO.QM1.
 fn pair(tag: &str, retry_secs: u32) -> (Server, Server) {
     let (p1, p2) = (free_port(), free_port());
-    let qm1 = start(&format!("{tag}-1"), "QM1", p1);
-    let qm2 = start(&format!("{tag}-2"), "QM2", p2);
+    let qm1 = start(&format!("{tag}-1"), "QM1", p1, &["QM2"]);
+    let qm2 = start(&format!("{tag}-2"), "QM2", p2, &["QM1"]);
     for (me, other, port, server) in [("QM1", "QM2", p2, &qm1), ("QM2", "QM1", p1, &qm2)] {
+        let (sdr, rcvr) = (common::sdr_auth(me), common::rcvr_auth(other));
         admin(
             server,
             &format!(
                 "DEFINE QLOCAL({other}) USAGE(XMITQ) MAXDEPTH(1000000)
-                 DEFINE CHANNEL({me}.TO.{other}) CHLTYPE(SDR) CONNAME('127.0.0.1({port})') XMITQ({other}) SHORTTMR({retry_secs}) DISCINT(0)
-                 DEFINE CHANNEL({other}.TO.{me}) CHLTYPE(RCVR)
+                 DEFINE CHANNEL({me}.TO.{other}) CHLTYPE(SDR) CONNAME('127.0.0.1({port})') XMITQ({other}) SHORTTMR({retry_secs}) DISCINT(0) {sdr}
+                 DEFINE CHANNEL({other}.TO.{me}) CHLTYPE(RCVR) {rcvr}
                  DEFINE QLOCAL(APP.IN) MAXDEPTH(1000000)
                  DEFINE QLOCAL(APP.REPLY)
                  DEFINE QREMOTE(APP.TO.{other}) RNAME(APP.IN) RQMNAME({other})"
@@ -104,8 +113,8 @@ fn get(c: &mut Connection, queue: &str, wait: Duration) -> Option<ferry_client::
 #[test]
 fn remote_puts_request_reply_and_dead_letters_between_two_processes() {
     let (qm1, qm2) = pair("dq", 1);
-    let mut c1 = Connection::connect(&qm1.tcp, "requester").unwrap();
-    let mut c2 = Connection::connect(&qm2.tcp, "responder").unwrap();
+    let mut c1 = Connection::connect(&qm1.unix, "requester").unwrap();
+    let mut c2 = Connection::connect(&qm2.unix, "responder").unwrap();
 
     // Remote puts arrive, in order, with their descriptors.
     let h = c1.open_queue("APP.TO.QM2", OpenOptions::output()).unwrap();
@@ -218,7 +227,7 @@ fn remote_puts_request_reply_and_dead_letters_between_two_processes() {
 #[test]
 fn a_sender_retries_until_its_receiver_comes_back_and_stop_start_work() {
     let (qm1, mut qm2) = pair("retry", 1);
-    let mut c1 = Connection::connect(&qm1.tcp, "putter").unwrap();
+    let mut c1 = Connection::connect(&qm1.unix, "putter").unwrap();
     // The receiver goes away; messages wait on the transmission queue.
     let _ = qm2.child.kill();
     let _ = qm2.child.wait();
@@ -239,7 +248,7 @@ fn a_sender_retries_until_its_receiver_comes_back_and_stop_start_work() {
         &format!("127.0.0.1:{}", qm2.tcp_addr().rsplit(':').next().unwrap()),
     ]);
     qm2.wait_ready();
-    let mut c2 = Connection::connect(&qm2.tcp, "getter").unwrap();
+    let mut c2 = Connection::connect(&qm2.unix, "getter").unwrap();
     for i in 0..50u32 {
         let g = get(&mut c2, "APP.IN", Duration::from_secs(20)).expect("a message after the retry");
         assert_eq!(&g.message.body[..], &i.to_le_bytes());
@@ -262,15 +271,17 @@ fn a_sender_retries_until_its_receiver_comes_back_and_stop_start_work() {
 #[test]
 fn three_queue_managers_forward_through_the_middle_one_with_compression() {
     let (p2, p3) = (free_port(), free_port());
-    let qm1 = start("hop-1", "QM1", free_port());
-    let qm2 = start("hop-2", "QM2", p2);
-    let qm3 = start("hop-3", "QM3", p3);
+    let qm1 = start("hop-1", "QM1", free_port(), &[]);
+    let qm2 = start("hop-2", "QM2", p2, &["QM1"]);
+    let qm3 = start("hop-3", "QM3", p3, &["QM2"]);
+    let (sdr1, rcvr1) = (common::sdr_auth("QM1"), common::rcvr_auth("QM1"));
+    let (sdr2, rcvr2) = (common::sdr_auth("QM2"), common::rcvr_auth("QM2"));
     // QM1 knows only QM2; QM3 is reached through it (a queue manager alias on QM1).
     admin(
         &qm1,
         &format!(
             "DEFINE QLOCAL(QM2) USAGE(XMITQ)
-             DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('127.0.0.1({p2})') XMITQ(QM2) COMPMSG(LZ4FAST) SHORTTMR(1)
+             DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('127.0.0.1({p2})') XMITQ(QM2) COMPMSG(LZ4FAST) SHORTTMR(1) {sdr1}
              DEFINE QREMOTE(QM3) RNAME('') RQMNAME(QM3) XMITQ(QM2)
              DEFINE QREMOTE(APP.FAR) RNAME(APP.IN) RQMNAME(QM3)"
         ),
@@ -278,15 +289,17 @@ fn three_queue_managers_forward_through_the_middle_one_with_compression() {
     admin(
         &qm2,
         &format!(
-            "DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR)
+            "DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR) {rcvr1}
              DEFINE QLOCAL(QM3) USAGE(XMITQ)
-             DEFINE CHANNEL(QM2.TO.QM3) CHLTYPE(SDR) CONNAME('127.0.0.1({p3})') XMITQ(QM3) COMPMSG(ZLIBFAST) SHORTTMR(1)"
+             DEFINE CHANNEL(QM2.TO.QM3) CHLTYPE(SDR) CONNAME('127.0.0.1({p3})') XMITQ(QM3) COMPMSG(ZLIBFAST) SHORTTMR(1) {sdr2}"
         ),
     );
     admin(
         &qm3,
-        "DEFINE CHANNEL(QM2.TO.QM3) CHLTYPE(RCVR)
-         DEFINE QLOCAL(APP.IN)",
+        &format!(
+            "DEFINE CHANNEL(QM2.TO.QM3) CHLTYPE(RCVR) {rcvr2}
+             DEFINE QLOCAL(APP.IN)"
+        ),
     );
     // JSON-like text: it compresses well.
     let body: String = (0..40)
@@ -325,12 +338,53 @@ fn three_queue_managers_forward_through_the_middle_one_with_compression() {
     }
 }
 
+/// A TCP relay on a free port to `to`: it records what the client side sends, for a replay.
+fn recording_relay(to: String) -> (u16, std::sync::Arc<std::sync::Mutex<Vec<u8>>>) {
+    use std::io::{Read, Write};
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let rec = seen.clone();
+    std::thread::spawn(move || {
+        for client in l.incoming() {
+            let Ok(mut client) = client else { return };
+            let Ok(mut server) = std::net::TcpStream::connect(&to) else {
+                return;
+            };
+            let (mut c2, mut s2) = (client.try_clone().unwrap(), server.try_clone().unwrap());
+            std::thread::spawn(move || {
+                let _ = std::io::copy(&mut s2, &mut c2);
+            });
+            let rec = rec.clone();
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 16384];
+                while let Ok(n) = client.read(&mut buf) {
+                    if n == 0 || server.write_all(&buf[..n]).is_err() {
+                        break;
+                    }
+                    rec.lock().unwrap().extend_from_slice(&buf[..n]);
+                }
+                let _ = server.shutdown(std::net::Shutdown::Both);
+            });
+        }
+    });
+    (port, seen)
+}
+
 #[test]
 fn a_channel_over_tls_checks_its_partners_certificate_name() {
     let pki = std::env::temp_dir().join(format!("ferry-it-chtls-pki-{}", std::process::id()));
-    common::make_pki(&pki, &[("qm", &["localhost", "127.0.0.1"])]);
+    common::make_pki(
+        &pki,
+        &[
+            ("qm", &["localhost", "127.0.0.1"]),
+            ("QM1", &[]),
+            ("APP1", &[]),
+        ],
+    );
     let path = |n: &str| pki.join(n).display().to_string();
     let tls_port = free_port();
+    // QM2 requires client certificates; its receiver takes only the certificate named QM1.
     let qm2 = Server::start_named(
         "chtls-2",
         "QM2",
@@ -341,23 +395,34 @@ fn a_channel_over_tls_checks_its_partners_certificate_name() {
             &path("qm.pem"),
             "--tls-key",
             &path("qm.key"),
+            "--set",
+            &format!("server.tls_client_ca=\"{}\"", path("ca.pem")),
         ],
     );
     let qm1 = Server::start_named(
         "chtls-1",
         "QM1",
-        &["--set", &format!("server.tls_ca=\"{}\"", path("ca.pem"))],
+        &[
+            "--set",
+            &format!("server.tls_ca=\"{}\"", path("ca.pem")),
+            "--set",
+            &format!("server.tls_cert=\"{}\"", path("QM1.pem")),
+            "--set",
+            &format!("server.tls_key=\"{}\"", path("QM1.key")),
+        ],
     );
     admin(
         &qm2,
-        "DEFINE CHANNEL(TLS.OK) CHLTYPE(RCVR)
+        "DEFINE CHANNEL(TLS.OK) CHLTYPE(RCVR) SSLCIPH(ANY_TLS13) SSLPEER('CN=QM1')
          DEFINE QLOCAL(APP.IN)",
     );
+    // The sender goes through a relay that records what it sends.
+    let (relay, captured) = recording_relay(format!("127.0.0.1:{tls_port}"));
     admin(
         &qm1,
         &format!(
             "DEFINE QLOCAL(QM2) USAGE(XMITQ)
-             DEFINE CHANNEL(TLS.OK) CHLTYPE(SDR) CONNAME('127.0.0.1({tls_port})') XMITQ(QM2) SSLCIPH(ANY_TLS13) SSLPEER('CN=localhost') SHORTTMR(1)
+             DEFINE CHANNEL(TLS.OK) CHLTYPE(SDR) CONNAME('127.0.0.1({relay})') XMITQ(QM2) SSLCIPH(ANY_TLS13) SSLPEER('CN=localhost') SHORTTMR(1)
              DEFINE QREMOTE(APP.SECURE) RNAME(APP.IN) RQMNAME(QM2)"
         ),
     );
@@ -375,6 +440,60 @@ fn a_channel_over_tls_checks_its_partners_certificate_name() {
         chstatus(&qm2, "TLS.OK", "CONNAME").map(|c| c.is_empty()),
         Some(false)
     );
+    assert_eq!(chstatus(&qm2, "TLS.OK", "RQMNAME").as_deref(), Some("QM1"));
+
+    // Outsiders with certificates the CA signed: an application's, and QM1's own claiming to
+    // be another queue manager. Both refused, told nothing but "not available".
+    let tls_ep = format!("tls://127.0.0.1:{tls_port}");
+    let as_channel = |cert: &str| ClientOptions {
+        channel: true,
+        tls: Some(ferry_client::TlsOptions {
+            ca: pki.join("ca.pem"),
+            server_name: Some("localhost".into()),
+            client_cert: Some((
+                pki.join(format!("{cert}.pem")),
+                pki.join(format!("{cert}.key")),
+            )),
+        }),
+        ..Default::default()
+    };
+    for (cert, claim) in [("APP1", "QM1"), ("APP1", "APP1"), ("QM1", "QM9")] {
+        let mut c = Connection::connect_with(&tls_ep, "outsider", &as_channel(cert)).unwrap();
+        for seq in [0, 1, 2] {
+            let e = c
+                .channel_start("TLS.OK", claim, 50, 4 << 20, seq)
+                .unwrap_err();
+            if seq == 0 {
+                assert_eq!(
+                    e.reason,
+                    Reason::ChannelNotAvailable,
+                    "{cert} as {claim}: {e}"
+                );
+                assert!(!e.detail.contains("sequence"), "{e}");
+            } else {
+                assert_eq!(e.reason, Reason::ConnectionBroken, "the socket closed: {e}");
+            }
+        }
+    }
+    let log = qm2.log();
+    assert!(log.contains("does not match SSLPEER"), "{log}");
+    assert!(log.contains("claims to be queue manager 'QM9'"), "{log}");
+
+    // What the genuine sender sent, replayed byte for byte: TLS refuses it.
+    let bytes = captured.lock().unwrap().clone();
+    assert!(bytes.len() > 100, "the relay saw the sender's start");
+    {
+        use std::io::{Read, Write};
+        let mut raw = std::net::TcpStream::connect(format!("127.0.0.1:{tls_port}")).unwrap();
+        raw.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        let _ = raw.write_all(&bytes);
+        let mut sink = Vec::new();
+        let _ = raw.read_to_end(&mut sink);
+    }
+    eventually("the replay to be refused", || {
+        qm2.log().matches("TLS handshake refused").count() >= 1
+    });
+    assert!(get(&mut c2, "APP.IN", Duration::from_millis(300)).is_none());
 
     // A partner whose certificate does not carry the SSLPEER name is refused; the sender
     // retries and says why.

@@ -193,7 +193,7 @@ fn a_channel_crosses_a_network_between_two_namespaces_over_mutual_tls() {
         ],
     );
     qm2.admin(
-        "DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR)
+        "DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR) SSLCIPH(ANY_TLS13) SSLPEER('CN=qm1')
          DEFINE QLOCAL(APP.IN)",
     );
     qm1.admin(&format!(

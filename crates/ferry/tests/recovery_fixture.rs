@@ -48,43 +48,93 @@ fn admin(c: &mut Connection, script: &str) -> String {
     out
 }
 
-/// Every local queue's messages, browsed in delivery order, and the definitions.
-fn dump(ep: &str) -> String {
+/// The channels' synchronisation queue: applications may not open it, so the test reads it
+/// through the queue manager's own internal connection, embedded, once the server is gone.
+const SYNCQ: &str = "SYSTEM.CHANNEL.SYNCQ";
+
+/// The definitions (`DUMP QMGR`, without the tokens for channel attributes added since the
+/// fixture was made, all at their empty defaults) and every local queue but [`SYNCQ`], its
+/// messages browsed in delivery order.
+fn dump(ep: &str) -> (String, std::collections::BTreeMap<String, String>) {
     let mut c = Connection::connect(ep, "fixture-dump").unwrap();
-    let mut out = String::new();
-    let defs = admin(&mut c, "DUMP QMGR");
+    let mut defs = String::new();
     // The dump's first lines name the build and the time; the definitions follow.
-    for l in defs.lines().filter(|l| !l.starts_with('*')) {
-        let _ = writeln!(out, "{l}");
+    for l in admin(&mut c, "DUMP QMGR")
+        .lines()
+        .filter(|l| !l.starts_with('*'))
+    {
+        let _ = writeln!(defs, "{}", without_new_channel_defaults(l));
     }
     let list = admin(&mut c, "DISPLAY QLOCAL(*) CURDEPTH");
-    let mut queues: Vec<String> = list
-        .lines()
-        .filter_map(|l| l.strip_prefix("  QUEUE="))
-        .map(str::to_owned)
-        .collect();
-    queues.sort();
-    for q in queues {
+    let mut queues = std::collections::BTreeMap::new();
+    for q in list.lines().filter_map(|l| l.strip_prefix("  QUEUE=")) {
+        if q == SYNCQ {
+            let e = c.open_queue(q, OpenOptions::browse()).unwrap_err();
+            assert_eq!(e.reason, ferry_client::Reason::NotAuthorized, "{e}");
+            continue;
+        }
         let h = c
-            .open_queue(&q, OpenOptions::browse().with_inquire())
+            .open_queue(q, OpenOptions::browse().with_inquire())
             .unwrap();
-        let mut first = true;
+        let mut out = String::new();
+        let mut mode = ferry_client::BrowseMode::First;
         loop {
-            let opts = if first {
-                GetOptions::new().browse(ferry_client::BrowseMode::First)
-            } else {
-                GetOptions::new().browse(ferry_client::BrowseMode::Next)
-            };
-            first = false;
-            match c.get(h, &opts) {
-                Ok(g) => describe(&mut out, &q, &g.message),
+            match c.get(h, &GetOptions::new().browse(mode)) {
+                Ok(g) => describe(&mut out, q, &g.message),
                 Err(e) if e.reason == ferry_client::Reason::NoMsgAvailable => break,
                 Err(e) => panic!("browse {q}: {e}"),
             }
+            mode = ferry_client::BrowseMode::Next;
         }
         c.close(h, Default::default()).unwrap();
+        queues.insert(q.to_owned(), out);
     }
     c.disconnect().unwrap();
+    (defs, queues)
+}
+
+/// A definition line without the channel attributes added after the fixture was made (USERID,
+/// PASSWORD, MCAUSER, RQMNAME, and SSLCIPH/SSLPEER on receivers), when they hold their empty
+/// defaults: the line the earlier build wrote.
+fn without_new_channel_defaults(line: &str) -> String {
+    let mut l = line.to_owned();
+    for empty in [
+        " USERID('')",
+        " PASSWORD('')",
+        " MCAUSER('')",
+        " RQMNAME('')",
+    ] {
+        l = l.replace(empty, "");
+    }
+    if l.contains("CHLTYPE(RCVR)") {
+        l = l.replace(" SSLCIPH()", "").replace(" SSLPEER('')", "");
+    }
+    l
+}
+
+/// [`SYNCQ`]'s messages, read embedded through the queue manager's internal connection.
+fn dump_syncq(qm_dir: &Path) -> String {
+    use ferry_core::{GetOptions as G, ObjectDescriptor, OpenOptions as O};
+    let (qm, _) = ferry_host::home::open_queue_manager(qm_dir, false).unwrap();
+    let mut s = qm.connect_internal("fixture-dump").unwrap();
+    let h = s
+        .open(
+            &ObjectDescriptor::queue(ObjectName::new(SYNCQ).unwrap()),
+            O::browse(),
+        )
+        .unwrap();
+    let mut out = String::new();
+    let mut mode = ferry_core::BrowseMode::First;
+    loop {
+        match s.get(h, &G::new().browse(mode)) {
+            Ok(g) => describe(&mut out, SYNCQ, &g.message),
+            Err(e) if e.reason == ferry_core::Reason::NoMsgAvailable => break,
+            Err(e) => panic!("browse {SYNCQ}: {e}"),
+        }
+        mode = ferry_core::BrowseMode::Next;
+    }
+    drop(s);
+    qm.stop();
     out
 }
 
@@ -162,15 +212,28 @@ fn unpack(root: &Path) {
     }
 }
 
+/// Starts the real server on the queue manager under `root` and describes what it recovered.
+/// Applications may not open the sync queue: the server is asked for every other queue, and the
+/// sync queue is read embedded afterwards, from the same directory.
+fn recover_and_dump(root: &Path) -> String {
+    let s = Server::start_qm_in(root, QM, &root.join("server.log"), &[]);
+    let (mut got, mut queues) = dump(&s.endpoint("unix:"));
+    let qm_dir = s.dir();
+    drop(s);
+    queues.insert(SYNCQ.to_owned(), dump_syncq(&qm_dir));
+    for q in queues.values() {
+        got.push_str(q);
+    }
+    got
+}
+
 #[test]
 fn recovers_a_data_directory_written_by_an_earlier_build() {
     let root = std::env::temp_dir().join(format!("ferry-it-fixture-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     unpack(&root);
-    let s = Server::start_qm_in(&root, QM, &root.join("server.log"), &[]);
-    let got = dump(&s.endpoint("unix:"));
+    let got = recover_and_dump(&root);
     let want = std::fs::read_to_string(fixture_dir().join("expected.txt")).unwrap();
-    drop(s);
     if got != want {
         let path = root.join("got.txt");
         std::fs::write(&path, &got).unwrap();
@@ -303,6 +366,7 @@ fn phase_one(ep: &str) {
         .unwrap();
     ch.channel_batch(
         1,
+        [0; 16],
         &[channel_message("FIX.B", 1), channel_message("NO.SUCH.Q", 2)],
     )
     .unwrap();
@@ -341,7 +405,7 @@ fn phase_two(ep: &str) -> Connection {
         .channel_start("FAR.TO.FIX", "FAR", 50, 4 << 20, 1)
         .unwrap();
     assert_eq!(peer.committed.seq, 1);
-    ch.channel_batch(2, &[channel_message("FIX.NEW", 3)])
+    ch.channel_batch(2, [0; 16], &[channel_message("FIX.NEW", 3)])
         .unwrap();
     ch.disconnect().unwrap();
     // In flight at the kill: a put and a get in one unit of work.
@@ -406,9 +470,7 @@ fn make_recovery_fixture() {
     // What this build recovers from it.
     let check = root.join("check");
     unpack(&check);
-    let s = Server::start_qm_in(&check, QM, &check.join("server.log"), &[]);
-    let want = dump(&s.endpoint("unix:"));
-    drop(s);
+    let want = recover_and_dump(&check);
     std::fs::write(out.join("expected.txt"), want).unwrap();
     let _ = std::fs::remove_dir_all(&root);
 }

@@ -25,7 +25,9 @@ use bytes::{BufMut, Bytes, BytesMut};
 use crate::qmgr::session::Session;
 use crate::qmgr::system::CHANNEL_SYNC_QUEUE;
 use ferry_model::channel::ChannelState;
-pub use ferry_model::channel::{ChannelStatus, SyncRecord, MAX_CHANNEL_NAME};
+pub use ferry_model::channel::{
+    ChannelStatus, SyncRecord, LUWID_KEY_LEN, LUWID_LEN, MAX_CHANNEL_NAME,
+};
 use ferry_model::message::{
     CorrelId, DeadLetterHeader, Message, MsgId, Persistence, TransmissionHeader,
 };
@@ -34,16 +36,31 @@ use ferry_model::objects::ChannelType;
 use ferry_model::options::{BrowseMode, GetOptions, ObjectDescriptor, OpenOptions, PutOptions};
 use ferry_model::reason::{MqError, MqResult, Reason};
 
-/// The body of a synchronisation record on SYSTEM.CHANNEL.SYNCQ.
+/// The body of a synchronisation record on SYSTEM.CHANNEL.SYNCQ: u64 sequence number, u32 count
+/// and that many 24-byte transmission ids; then (written since logical unit of work ids exist;
+/// older records end before it) a u8 tag 1, the 16-byte id, a u8 (1 if a key follows) and the
+/// sender's 32-byte key.
 struct SyncBody;
+
+/// Tag of the record's tail.
+const TAIL: u8 = 1;
 
 impl SyncBody {
     fn encode(r: &SyncRecord) -> Bytes {
-        let mut b = BytesMut::with_capacity(12 + r.ids.len() * 24);
+        let mut b = BytesMut::with_capacity(12 + r.ids.len() * 24 + 2 + LUWID_LEN + LUWID_KEY_LEN);
         b.put_u64_le(r.seq);
         b.put_u32_le(r.ids.len() as u32);
         for id in &r.ids {
             b.put_slice(&id.0);
+        }
+        b.put_u8(TAIL);
+        b.put_slice(&r.luwid);
+        match &r.key {
+            Some(k) => {
+                b.put_u8(1);
+                b.put_slice(k);
+            }
+            None => b.put_u8(0),
         }
         b.freeze()
     }
@@ -60,11 +77,40 @@ impl SyncBody {
         }
         let seq = u64::from_le_bytes(body[..8].try_into().map_err(|_| bad())?);
         let n = u32::from_le_bytes(body[8..12].try_into().map_err(|_| bad())?) as usize;
-        if body.len() != 12 + n * 24 {
-            return Err(bad());
+        let ids_end = n
+            .checked_mul(24)
+            .and_then(|l| l.checked_add(12))
+            .filter(|e| *e <= body.len())
+            .ok_or_else(bad)?;
+        let ids = body[12..ids_end]
+            .chunks_exact(24)
+            .map(MsgId::from_slice)
+            .collect();
+        let mut r = SyncRecord {
+            seq,
+            ids,
+            ..SyncRecord::default()
+        };
+        let tail = &body[ids_end..];
+        match tail.first() {
+            None => Ok(r),
+            Some(&TAIL)
+                if tail.len() == 2 + LUWID_LEN || tail.len() == 2 + LUWID_LEN + LUWID_KEY_LEN =>
+            {
+                r.luwid.copy_from_slice(&tail[1..1 + LUWID_LEN]);
+                if tail[1 + LUWID_LEN] == 1 {
+                    let k = tail
+                        .get(2 + LUWID_LEN..)
+                        .filter(|k| k.len() == LUWID_KEY_LEN)
+                        .ok_or_else(bad)?;
+                    let mut key = [0u8; LUWID_KEY_LEN];
+                    key.copy_from_slice(k);
+                    r.key = Some(key);
+                }
+                Ok(r)
+            }
+            Some(_) => Err(bad()),
         }
-        let ids = body[12..].chunks_exact(24).map(MsgId::from_slice).collect();
-        Ok(SyncRecord { seq, ids })
     }
 }
 
@@ -228,9 +274,10 @@ pub fn receive_batch(
     s: &mut Session,
     channel: &ObjectName,
     seq: u64,
+    luwid: [u8; LUWID_LEN],
     messages: Vec<Message>,
 ) -> MqResult<BatchOutcome> {
-    let r = receive_batch_in_uow(s, channel, seq, messages);
+    let r = receive_batch_in_uow(s, channel, seq, luwid, messages);
     match r {
         Ok(outcome) => {
             s.commit()?;
@@ -247,6 +294,7 @@ fn receive_batch_in_uow(
     s: &mut Session,
     channel: &ObjectName,
     seq: u64,
+    luwid: [u8; LUWID_LEN],
     messages: Vec<Message>,
 ) -> MqResult<BatchOutcome> {
     let qm = s.queue_manager().clone();
@@ -280,7 +328,13 @@ fn receive_batch_in_uow(
     }
     // Sequence 0: a batch of non-persistent messages sent NPMSPEED(FAST) — not recorded.
     if seq != 0 {
-        let old = replace_sync(s, channel, &SyncRecord { seq, ids })?;
+        let record = SyncRecord {
+            seq,
+            ids,
+            luwid,
+            key: None,
+        };
+        let old = replace_sync(s, channel, &record)?;
         if old.seq + 1 != seq {
             return Err(sequence_mismatch(channel, &qm.name(), old.seq, seq - 1));
         }
@@ -423,39 +477,76 @@ pub fn next_batch(
     Ok(batch)
 }
 
-/// The sender's side of a confirmed batch: records `seq` and commits the batch's gets.
-pub fn sender_commit(s: &mut Session, channel: &ObjectName, seq: u64) -> MqResult<()> {
+/// The sender's key for logical unit of work ids: the one its record holds, or `fresh`, recorded
+/// (and committed) now if it has none.
+pub fn sender_key(
+    s: &mut Session,
+    channel: &ObjectName,
+    fresh: [u8; LUWID_KEY_LEN],
+) -> MqResult<[u8; LUWID_KEY_LEN]> {
+    let mine = read_sync(s, channel)?;
+    if let Some(k) = mine.key {
+        return Ok(k);
+    }
+    let record = SyncRecord {
+        key: Some(fresh),
+        ..mine
+    };
+    commit_with_record(s, channel, &record)?;
+    Ok(fresh)
+}
+
+/// The sender's side of a confirmed batch: records `seq` (keeping the sender's key) and
+/// commits the batch's gets.
+pub fn sender_commit(
+    s: &mut Session,
+    channel: &ObjectName,
+    seq: u64,
+    key: Option<[u8; LUWID_KEY_LEN]>,
+) -> MqResult<()> {
     commit_with_record(
         s,
         channel,
         &SyncRecord {
             seq,
-            ids: Vec::new(),
+            key,
+            ..SyncRecord::default()
         },
     )
 }
 
-/// The sender lost its answer for batch `seq` (sent, not confirmed): backs its gets out (the
-/// messages return to the transmission queue) and records the batch as in doubt — its
-/// transmission ids in the sender's synchronisation record — so that the next start, or
-/// RESOLVE CHANNEL, can settle it even if the sender restarts meanwhile.
+/// The transmission ids of a batch's messages, in order (what a synchronisation record and a
+/// logical unit of work id cover).
+pub fn transmission_ids(batch: &[Message]) -> Vec<MsgId> {
+    batch
+        .iter()
+        .filter_map(|m| m.transmission.as_ref().map(|t| t.xmit_id))
+        .collect()
+}
+
+/// The sender lost its answer for the batch after `last_confirmed` (sent, not confirmed):
+/// backs its gets out (the messages return to the transmission queue) and records the batch
+/// as in doubt — its transmission ids and logical unit of work id in the sender's own
+/// synchronisation record — so that the next start, or RESOLVE CHANNEL, settles it from what
+/// the sender knows it sent, even if the sender restarts meanwhile.
 pub fn sender_in_doubt(
     s: &mut Session,
     channel: &ObjectName,
     last_confirmed: u64,
     batch: &[Message],
+    luwid: [u8; LUWID_LEN],
+    key: Option<[u8; LUWID_KEY_LEN]>,
 ) -> MqResult<()> {
     s.backout()?;
-    let ids = batch
-        .iter()
-        .filter_map(|m| m.transmission.as_ref().map(|t| t.xmit_id))
-        .collect();
+    let ids = transmission_ids(batch);
     commit_with_record(
         s,
         channel,
         &SyncRecord {
             seq: last_confirmed,
             ids,
+            luwid,
+            key,
         },
     )
 }
@@ -481,11 +572,7 @@ pub fn resolve_in_doubt(
         ));
     }
     if !commit {
-        let clear = SyncRecord {
-            seq: mine.seq,
-            ids: Vec::new(),
-        };
-        return commit_with_record(s, channel, &clear).map(|_| 0);
+        return sender_commit(s, channel, mine.seq, mine.key).map(|_| 0);
     }
     let h = s.open(
         &ObjectDescriptor::queue(xmitq),
@@ -493,7 +580,7 @@ pub fn resolve_in_doubt(
     )?;
     let committed = SyncRecord {
         seq: mine.seq + 1,
-        ids: mine.ids,
+        ..mine
     };
     let removed = resolve_committed_batch(s, channel, h, &committed);
     let _ = s.close(h, Default::default());
@@ -502,7 +589,9 @@ pub fn resolve_in_doubt(
 
 /// Resolves a batch the receiver committed but the sender did not (the receiver is at
 /// `committed.seq` = the sender's + 1): removes those messages from the transmission queue
-/// (they were delivered) and records the sequence number. Returns how many were removed.
+/// (they were delivered) and records the sequence number, keeping `committed.key`. The caller
+/// has checked that the batch is one the sender sent (its own record, or a logical unit of
+/// work id only its key could make). Returns how many were removed.
 pub fn resolve_committed_batch(
     s: &mut Session,
     channel: &ObjectName,
@@ -535,7 +624,7 @@ pub fn resolve_committed_batch(
             }
         }
     }
-    sender_commit(s, channel, committed.seq)?;
+    sender_commit(s, channel, committed.seq, committed.key)?;
     Ok(removed)
 }
 
@@ -554,15 +643,10 @@ impl crate::QueueManager {
                 ));
             }
         }
-        let mut s = self.connect(&crate::ConnectOptions::app("RESET CHANNEL"))?;
-        commit_with_record(
-            &mut s,
-            &n,
-            &SyncRecord {
-                seq,
-                ids: Vec::new(),
-            },
-        )?;
+        let mut s = self.connect_internal("RESET CHANNEL")?;
+        // A sender keeps its key for logical unit of work ids; a receiver has none.
+        let key = read_sync(&mut s, &n)?.key;
+        sender_commit(&mut s, &n, seq, key)?;
         if let Some(cell) = self.channel_status_cell(&n) {
             cell.lock().seq = seq;
         }
@@ -590,7 +674,7 @@ impl crate::QueueManager {
                 ));
             }
         }
-        let mut s = self.connect(&crate::ConnectOptions::app("RESOLVE CHANNEL"))?;
+        let mut s = self.connect_internal("RESOLVE CHANNEL")?;
         let removed = resolve_in_doubt(&mut s, &n, def.xmit_queue, commit)?;
         if let Some(cell) = self.channel_status_cell(&n) {
             cell.lock().in_doubt = false;

@@ -261,6 +261,15 @@ impl QueueManager {
         )
     }
 
+    /// Connects one of the queue manager's own channel agents in this process (a sender
+    /// channel's thread, RESET and RESOLVE CHANNEL): the only sessions that may open the
+    /// channels' sync queue.
+    pub fn connect_internal(&self, app_name: &str) -> MqResult<Session> {
+        let mut s = self.connect(&ConnectOptions::app(app_name))?;
+        s.set_channel_agent();
+        Ok(s)
+    }
+
     /// Connects with an explicit mode and peer description (used by the server for remote
     /// connections).
     pub fn connect_as(

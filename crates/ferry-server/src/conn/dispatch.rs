@@ -28,6 +28,11 @@ impl Socket {
         let Some(conv) = self.convs.get_mut(&h.conv) else {
             return Ok(());
         };
+        if let Err((e, why)) = channel_gate(conv, &req) {
+            tracing::warn!(peer = %self.peer.name, mode = ?self.mode, reason = %why, "request refused");
+            self.reply(h, Err(e));
+            return Err(Close::Refused(why));
+        }
         let result: Result<Reply, MqError> = match req {
             Request::Connect { .. } | Request::Heartbeat => unreachable!("handled before"),
             Request::Disconnect => {
@@ -71,13 +76,42 @@ impl Socket {
             Request::Set { hobj, values } => set(conv, hobj, &values),
             Request::Admin { script } => admin(conv, &self.ctx.qm, &script),
             Request::AdminMore => Ok(admin_part(conv)),
-            req @ Request::ChannelStart { .. } => channel_start(conv, &self.peer, req),
-            Request::ChannelBatch { seq, messages } => channel_batch(conv, seq, messages),
+            req @ Request::ChannelStart { .. } => return self.start_channel(h, req),
+            Request::ChannelBatch {
+                seq,
+                luwid,
+                messages,
+            } => channel_batch(conv, seq, luwid, messages),
             Request::Commit => commit_with_async(conv),
             Request::Backout => backout(conv),
             Request::Status => Ok(async_status(conv)),
         };
         self.reply(h, result);
+        Ok(())
+    }
+
+    /// ChannelStart: answered with the receiver's side; or, when the partner is refused, with
+    /// CHANNEL_NOT_AVAILABLE and nothing more (the reason goes to the log), and the socket closes.
+    fn start_channel(&mut self, h: FrameHeader, req: Request) -> Result<(), Close> {
+        let Some(conv) = self.convs.get_mut(&h.conv) else {
+            return Ok(());
+        };
+        match channel_start(conv, &self.peer, self.mode, req) {
+            Ok(reply) => self.reply(h, Ok(reply)),
+            Err(Start::Failed(e)) => self.reply(h, Err(e)),
+            Err(Start::Refused(channel, why)) => {
+                tracing::warn!(channel = %channel, peer = %self.peer.name, mode = ?self.mode,
+                    reason = %why, "channel start refused: the partner did not prove it may start this channel");
+                let e = MqError::new(
+                    Reason::ChannelNotAvailable,
+                    format!("channel {channel} is not available to this partner; the receiving queue manager's error log says why"),
+                );
+                self.reply(h, Err(e));
+                return Err(Close::Refused(format!(
+                    "channel {channel} start refused: {why}"
+                )));
+            }
+        }
         Ok(())
     }
 
@@ -393,12 +427,57 @@ impl Drop for ReceiverEnd {
     }
 }
 
-/// A sender channel starts on `conv` (`req` is the ChannelStart request): checks the
-/// definition and sequence numbers, registers the receiving end's status, and answers with the
-/// receiver's last committed batch.
-fn channel_start(conv: &mut Conv, peer: &str, req: Request) -> Result<Reply, MqError> {
+/// Why a channel did not start: the partner is refused (the channel, and the whole reason for
+/// the error log only), or it may start but something else failed (told to it).
+enum Start {
+    Refused(String, String),
+    Failed(MqError),
+}
+
+impl From<MqError> for Start {
+    fn from(e: MqError) -> Start {
+        Start::Failed(e)
+    }
+}
+
+/// Only a conversation that connected as a channel may carry channel requests, and it may
+/// carry nothing else: `Err` with the answer and the reason for the log, and the socket closes.
+fn channel_gate(conv: &Conv, req: &Request) -> Result<(), (MqError, String)> {
+    let channel_req = matches!(
+        req,
+        Request::ChannelStart { .. } | Request::ChannelBatch { .. }
+    );
+    if conv.is_channel && !channel_req && !matches!(req, Request::Disconnect) {
+        return Err((
+            MqError::new(
+                Reason::NotAuthorized,
+                "a message channel's conversation carries only channel requests",
+            ),
+            format!("{:?} on a channel conversation", req.opcode()),
+        ));
+    }
+    if !conv.is_channel && channel_req {
+        return Err((
+            MqError::new(
+                Reason::ChannelNotAvailable,
+                "channels start only on a conversation that connected as a channel",
+            ),
+            "a channel request from an application conversation".to_owned(),
+        ));
+    }
+    Ok(())
+}
+
+/// A sender channel starts on `conv` (`req` is the ChannelStart request): the partner proves
+/// it may start this channel (`partner`), then the definition and sequence numbers are checked,
+/// the receiving end's status registered, and the answer is the receiver's last committed batch.
+fn channel_start(
+    conv: &mut Conv,
+    peer: &super::Peer,
+    mode: ferry_core::ConnMode,
+    req: Request,
+) -> Result<Reply, Start> {
     use ferry_core::channel as ch;
-    use ferry_model::channel::{ChannelState, ChannelStatus};
     let Request::ChannelStart {
         channel,
         sender_qmgr,
@@ -410,34 +489,39 @@ fn channel_start(conv: &mut Conv, peer: &str, req: Request) -> Result<Reply, MqE
         unreachable!("execute passes only ChannelStart")
     };
     let qm = conv.session.queue_manager().clone();
-    let name = ferry_core::object_name(&channel)?;
+    let shown: String = channel.chars().take(ch::MAX_CHANNEL_NAME).collect();
+    let Ok(name) = ferry_core::object_name(&channel) else {
+        return Err(Start::Refused(
+            shown,
+            "the channel name is not valid".into(),
+        ));
+    };
+    let who = super::partner::Credentials {
+        mode,
+        cert: peer.cert.as_ref(),
+        user: conv.verified_user.as_deref(),
+    };
+    let def = qm.channel(name.as_str()).ok();
+    let how = super::partner::authorize(name.as_str(), def.as_ref(), &sender_qmgr, who)
+        .map_err(|why| Start::Refused(shown, why))?;
     if conv.channel.is_some() {
         return Err(MqError::new(
             Reason::ChannelNotAvailable,
             "this conversation already carries a channel",
-        ));
+        )
+        .into());
     }
     check_not_running(&qm, &name)?;
+    conv.session.set_channel_agent();
     let start = ch::receiver_start(&mut conv.session, &name, batch_size, max_msg_length)?;
     let r = start.committed.seq;
     if r != sender_seq && r != sender_seq + 1 {
-        return Err(ch::sequence_mismatch(&name, &qm.name(), r, sender_seq));
+        return Err(ch::sequence_mismatch(&name, &qm.name(), r, sender_seq).into());
     }
-    let status = Arc::new(parking_lot::Mutex::new(ChannelStatus {
-        state: ChannelState::Running,
-        sender: false,
-        conname: peer.to_owned(),
-        remote_qmgr: sender_qmgr.clone(),
-        batch_size: start.batch_size,
-        seq: r,
-        compression: conv
-            .compression
-            .map_or_else(|| "NONE".to_owned(), |c| c.name().to_owned()),
-        started: Some(std::time::SystemTime::now()),
-        ..Default::default()
-    }));
+    let status = receiver_status(conv, peer, &sender_qmgr, start.batch_size, r);
     qm.register_channel_status(name, status.clone());
-    tracing::info!(channel = %name, from = sender_qmgr.as_str(), peer, seq = r, batch_size = start.batch_size, "receiver channel started");
+    tracing::info!(channel = %name, from = sender_qmgr.as_str(), peer = %peer.name, partner = %how,
+        seq = r, batch_size = start.batch_size, "receiver channel started");
     conv.channel = Some(ReceiverEnd { qm, name, status });
     Ok(Reply::ChannelStarted {
         qmgr: start.qmgr.to_string(),
@@ -445,7 +529,32 @@ fn channel_start(conv: &mut Conv, peer: &str, req: Request) -> Result<Reply, MqE
         max_msg_length: start.max_msg_length,
         seq: r,
         ids: start.committed.ids.iter().map(|id| id.0).collect(),
+        luwid: start.committed.luwid,
     })
+}
+
+/// The status of a receiving end that has just started.
+fn receiver_status(
+    conv: &Conv,
+    peer: &super::Peer,
+    sender_qmgr: &str,
+    batch_size: u32,
+    seq: u64,
+) -> ferry_core::qmgr::catalog::StatusCell {
+    use ferry_model::channel::{ChannelState, ChannelStatus};
+    Arc::new(parking_lot::Mutex::new(ChannelStatus {
+        state: ChannelState::Running,
+        sender: false,
+        conname: peer.name.clone(),
+        remote_qmgr: sender_qmgr.to_owned(),
+        batch_size,
+        seq,
+        compression: conv
+            .compression
+            .map_or_else(|| "NONE".to_owned(), |c| c.name().to_owned()),
+        started: Some(std::time::SystemTime::now()),
+        ..Default::default()
+    }))
 }
 
 /// Refuses a second receiving end for a channel already running here.
@@ -468,7 +577,12 @@ fn check_not_running(qm: &QueueManager, name: &ferry_core::ObjectName) -> Result
 }
 
 /// One batch at the receiving end (its commit is owed: the answer waits until it is on disk).
-fn channel_batch(conv: &mut Conv, seq: u64, messages: Vec<WireMessage>) -> Result<Reply, MqError> {
+fn channel_batch(
+    conv: &mut Conv,
+    seq: u64,
+    luwid: [u8; ferry_core::channel::LUWID_LEN],
+    messages: Vec<WireMessage>,
+) -> Result<Reply, MqError> {
     let Some(end) = &conv.channel else {
         return Err(MqError::new(
             Reason::ChannelNotAvailable,
@@ -483,7 +597,7 @@ fn channel_batch(conv: &mut Conv, seq: u64, messages: Vec<WireMessage>) -> Resul
         .collect::<Result<Vec<_>, _>>()?;
     let n = msgs.len();
     let bytes: usize = msgs.iter().map(|m| m.body.len()).sum();
-    let out = ferry_core::channel::receive_batch(&mut conv.session, &name, seq, msgs);
+    let out = ferry_core::channel::receive_batch(&mut conv.session, &name, seq, luwid, msgs);
     let mut st = status.lock();
     match out {
         Ok(o) => {

@@ -44,6 +44,21 @@ impl Server {
         s
     }
 
+    /// Queue manager `qm` in a fresh home named after `tag`, created with `users` (name,
+    /// password) in its user file before it starts.
+    pub fn start_with_users(tag: &str, qm: &str, users: &[(&str, &str)], extra: &[&str]) -> Server {
+        let root = std::env::temp_dir().join(format!("ferry-it-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(&root).unwrap();
+        create_qm(&root, qm);
+        for (u, p) in users {
+            add_user(&root, qm, u, p);
+        }
+        let mut s = Server::start_qm_in(&root, qm, &root.join("server.log"), extra);
+        s.owns_root = true;
+        s
+    }
+
     /// A server in an existing home, logging to `log`; the home is left in place on drop.
     pub fn start_in(root: &Path, log: &Path, extra: &[&str]) -> Server {
         Server::start_qm_in(root, "QM1", log, extra)
@@ -205,4 +220,57 @@ pub fn make_pki(dir: &Path, certs: &[(&str, &[&str])]) {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&key_file, std::fs::Permissions::from_mode(0o600)).unwrap();
     }
+}
+
+/// `ferry qm create QM` in the home `root`.
+pub fn create_qm(root: &Path, qm: &str) {
+    let ok = Command::new(env!("CARGO_BIN_EXE_ferry"))
+        .args(["qm", "create", qm, "--data-dir"])
+        .arg(root)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "qm create {qm}");
+}
+
+/// `ferry qm user add QM USER` in the home `root`, the password on standard input.
+pub fn add_user(root: &Path, qm: &str, user: &str, password: &str) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ferry"))
+        .args(["qm", "user", "add", qm, user, "--data-dir"])
+        .arg(root)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    writeln!(child.stdin.take().unwrap(), "{password}").unwrap();
+    assert!(child.wait().unwrap().success(), "qm user add {user}");
+}
+
+/// The MQSC that authenticates a channel from `from` to `to` by password: the sender's USERID
+/// and PASSWORD, and the receiver's MCAUSER and RQMNAME, for a user `<from>chl` (lower case)
+/// whose password is [`channel_password`], defined in `to`'s user file.
+pub fn channel_user(from: &str) -> (String, String) {
+    (
+        format!("{}chl", from.to_ascii_lowercase()),
+        channel_password(from),
+    )
+}
+
+/// The password of [`channel_user`].
+pub fn channel_password(from: &str) -> String {
+    format!("pw-{from}-channel")
+}
+
+/// Sender attributes authenticating as [`channel_user`] of `from`.
+pub fn sdr_auth(from: &str) -> String {
+    let (u, p) = channel_user(from);
+    format!("USERID('{u}') PASSWORD('{p}')")
+}
+
+/// Receiver attributes accepting only `from` authenticated as its [`channel_user`].
+pub fn rcvr_auth(from: &str) -> String {
+    let (u, _) = channel_user(from);
+    format!("MCAUSER('{u}') RQMNAME({from})")
 }

@@ -184,6 +184,9 @@ pub struct Session {
     owed_lsn: u64,
     counters: Arc<ConnCounters>,
     ended: bool,
+    /// The queue manager's own channel agents (a sender's thread, an authenticated receiving
+    /// end, RESET and RESOLVE CHANNEL): only they may open SYSTEM.CHANNEL.SYNCQ.
+    channel_agent: bool,
 }
 
 impl Session {
@@ -208,6 +211,7 @@ impl Session {
             owed_lsn: 0,
             counters,
             ended: false,
+            channel_agent: false,
         }
     }
 
@@ -247,6 +251,25 @@ impl Session {
     /// The queue manager this session is connected to.
     pub fn queue_manager(&self) -> &QueueManager {
         &self.qm
+    }
+
+    /// Makes this session one of the queue manager's channel agents (see `channel_agent`): the
+    /// server calls it once a receiving end's partner is authenticated and authorised.
+    pub fn set_channel_agent(&mut self) {
+        self.channel_agent = true;
+    }
+
+    /// NOT_AUTHORIZED for a session that is not a channel agent naming the channels' sync queue.
+    pub(super) fn check_channel_queue(&self, name: &ObjectName) -> MqResult<()> {
+        if self.channel_agent || name.as_str() != crate::qmgr::system::CHANNEL_SYNC_QUEUE {
+            return Ok(());
+        }
+        Err(MqError::new(
+            Reason::NotAuthorized,
+            format!(
+                "{name} holds the channels' synchronisation records; only the queue manager's channels may open it"
+            ),
+        ))
     }
 
     /// Messages in the open unit of work.

@@ -43,6 +43,13 @@ impl Session {
                 Handle::Queue(self.open_routed(name, route, None, opts)?)
             }
         };
+        if let Handle::Queue(qh) = &handle {
+            // The sync queue resolved under any name (an alias, a queue at this queue manager).
+            if let Err(e) = self.check_channel_queue(&qh.queue.name) {
+                self.release(qh, false);
+                return Err(e);
+            }
+        }
         let id = self.next_handle;
         self.next_handle = self.next_handle.wrapping_add(1).max(1);
         let object = match &handle {

@@ -63,7 +63,10 @@ impl Session {
         let at_remote = matches!(od, ObjectDescriptor::QueueAt { qmgr, .. } if !qmgr.is_empty() && *qmgr != self.qm.name());
         match (at_remote, self.qm.lookup(name)) {
             // The common case, a local queue, without a handle.
-            (false, Some(Object::Local(q))) => self.put_to(&q, None, None, msg, opts),
+            (false, Some(Object::Local(q))) => {
+                self.check_channel_queue(&q.name)?;
+                self.put_to(&q, None, None, msg, opts)
+            }
             (false, None) => Err(crate::qmgr::unknown(name)),
             // Aliases, models, remote queues and other queue managers resolve as an open does.
             _ => {
