@@ -9,7 +9,7 @@
 mod common;
 
 use std::collections::BTreeMap;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::{free_port, Server};
 use ferry_client::{
@@ -24,31 +24,11 @@ fn admin(server: &Server, script: &str) {
     }
 }
 
-/// A status or queue attribute from DISPLAY.
-fn display(server: &Server, command: &str, key: &str) -> Option<String> {
-    let mut c = Connection::connect(&server.unix, "chsec-admin").unwrap();
-    let replies = c.admin(command).unwrap();
-    replies[0]
-        .messages
-        .iter()
-        .flat_map(|m| m.fields.iter())
-        .find(|f| f.key == key)
-        .and_then(|f| f.value.clone())
-}
-
 fn depth(server: &Server, q: &str) -> u64 {
-    display(server, &format!("DISPLAY QLOCAL({q}) CURDEPTH"), "CURDEPTH")
+    common::display(server, &format!("DISPLAY QLOCAL({q}) CURDEPTH"), "CURDEPTH")
         .unwrap()
         .parse()
         .unwrap()
-}
-
-fn eventually(what: &str, mut f: impl FnMut() -> bool) {
-    let deadline = Instant::now() + common::DEADLINE;
-    while !f() {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
 }
 
 /// QM2 on `port`: the user file holds QM1's channel user and an application user, alice; the
@@ -120,7 +100,7 @@ fn all_arrive_once(qm1: &Server, qm2: &Server, n: u32) {
     assert_eq!(extra.unwrap_err().reason, Reason::NoMsgAvailable);
     let want: BTreeMap<String, i32> = (0..n).map(|i| (format!("m{i}"), 1)).collect();
     assert_eq!(seen, want);
-    eventually("the transmission queue to empty", || depth(qm1, "QM2") == 0);
+    common::eventually("the transmission queue to empty", || depth(qm1, "QM2") == 0);
 }
 
 fn as_channel(user: Option<(&str, &str)>) -> ClientOptions {
@@ -222,7 +202,7 @@ fn outsiders_cannot_start_a_receiver_and_every_message_crosses_exactly_once() {
     // The genuine sender starts: every message crosses once.
     define_sender(&qm1, p2);
     all_arrive_once(&qm1, &qm2, 10);
-    let st = display(&qm2, "DISPLAY CHSTATUS(QM1.TO.QM2) ALL", "RQMNAME");
+    let st = common::display(&qm2, "DISPLAY CHSTATUS(QM1.TO.QM2) ALL", "RQMNAME");
     assert_eq!(st.as_deref(), Some("QM1"));
 }
 
@@ -301,11 +281,11 @@ fn a_sender_removes_nothing_that_a_receiver_it_never_sent_to_claims() {
     assert_eq!(ids.len(), 10);
     let rogue = rogue_receiver(ids);
     define_sender(&qm1, rogue);
-    eventually("the sender to refuse the impostor's claim", || {
+    common::eventually("the sender to refuse the impostor's claim", || {
         qm1.log()
             .contains("the receiver reports a committed batch this sender did not send")
     });
-    let err = display(&qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) ALL", "LASTERR").unwrap();
+    let err = common::display(&qm1, "DISPLAY CHSTATUS(QM1.TO.QM2) ALL", "LASTERR").unwrap();
     assert!(err.contains("not one this sender sent"), "{err}");
     assert_eq!(depth(&qm1, "QM2"), 10, "nothing was removed");
 

@@ -4,7 +4,7 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::{free_port, Server};
 use ferry_client::{
@@ -42,25 +42,7 @@ fn admin(server: &Server, script: &str) -> Vec<ferry_admin::Reply> {
 
 /// A channel's status attribute (first instance), if it has one.
 fn chstatus(server: &Server, channel: &str, key: &str) -> Option<String> {
-    let mut c = Connection::connect(&server.unix, "channels-test").unwrap();
-    let replies = c
-        .admin(&format!("DISPLAY CHSTATUS({channel}) ALL"))
-        .unwrap();
-    replies[0]
-        .messages
-        .iter()
-        .flat_map(|m| m.fields.iter())
-        .find(|f| f.key == key)
-        .and_then(|f| f.value.clone())
-}
-
-/// Waits until `f` holds.
-fn eventually(what: &str, mut f: impl FnMut() -> bool) {
-    let deadline = Instant::now() + common::DEADLINE;
-    while !f() {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    common::display(server, &format!("DISPLAY CHSTATUS({channel}) ALL"), key)
 }
 
 /// Two queue managers with channels both ways: QM1.TO.QM2 and QM2.TO.QM1.
@@ -236,7 +218,7 @@ fn a_sender_retries_until_its_receiver_comes_back_and_stop_start_work() {
         let m = Message::new(i.to_le_bytes().to_vec()).with_persistence(Persistence::Persistent);
         c1.put(h, m, &PutOptions::default()).unwrap();
     }
-    eventually("the sender to retry", || {
+    common::eventually("the sender to retry", || {
         chstatus(&qm1, "QM1.TO.QM2", "STATUS").as_deref() == Some("RETRYING")
     });
     assert!(chstatus(&qm1, "QM1.TO.QM2", "LASTERR")
@@ -257,7 +239,7 @@ fn a_sender_retries_until_its_receiver_comes_back_and_stop_start_work() {
 
     // STOP CHANNEL holds messages back; START CHANNEL sends them.
     admin(&qm1, "STOP CHANNEL(QM1.TO.QM2)");
-    eventually("the sender to stop", || {
+    common::eventually("the sender to stop", || {
         chstatus(&qm1, "QM1.TO.QM2", "STATUS").as_deref() == Some("STOPPED")
     });
     c1.put(h, Message::text("held"), &PutOptions::default())
@@ -490,7 +472,7 @@ fn a_channel_over_tls_checks_its_partners_certificate_name() {
         let mut sink = Vec::new();
         let _ = raw.read_to_end(&mut sink);
     }
-    eventually("the replay to be refused", || {
+    common::eventually("the replay to be refused", || {
         qm2.log().matches("TLS handshake refused").count() >= 1
     });
     assert!(get(&mut c2, "APP.IN", Duration::from_millis(300)).is_none());
@@ -502,7 +484,7 @@ fn a_channel_over_tls_checks_its_partners_certificate_name() {
         "ALTER CHANNEL(TLS.OK) CHLTYPE(SDR) SSLPEER('CN=someone.else.example')
          STOP CHANNEL(TLS.OK)",
     );
-    eventually("the channel to stop", || {
+    common::eventually("the channel to stop", || {
         chstatus(&qm1, "TLS.OK", "STATUS").as_deref() == Some("STOPPED")
     });
     admin(&qm1, "START CHANNEL(TLS.OK)");
@@ -512,7 +494,7 @@ fn a_channel_over_tls_checks_its_partners_certificate_name() {
         &PutOptions::default(),
     )
     .unwrap();
-    eventually("the sender to retry", || {
+    common::eventually("the sender to retry", || {
         chstatus(&qm1, "TLS.OK", "STATUS").as_deref() == Some("RETRYING")
     });
     let err = chstatus(&qm1, "TLS.OK", "LASTERR").unwrap();

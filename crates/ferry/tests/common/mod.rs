@@ -274,3 +274,24 @@ pub fn rcvr_auth(from: &str) -> String {
     let (u, _) = channel_user(from);
     format!("MCAUSER('{u}') RQMNAME({from})")
 }
+
+/// The first value of `key` in what the DISPLAY `command` answers on `server`.
+pub fn display(server: &Server, command: &str, key: &str) -> Option<String> {
+    let mut c = ferry_client::Connection::connect(&server.unix, "tests-display").unwrap();
+    let replies = c.admin(command).unwrap();
+    replies[0]
+        .messages
+        .iter()
+        .flat_map(|m| m.fields.iter())
+        .find(|f| f.key == key)
+        .and_then(|f| f.value.clone())
+}
+
+/// Waits until `f` holds; fails the test after [`DEADLINE`].
+pub fn eventually(what: &str, mut f: impl FnMut() -> bool) {
+    let deadline = Instant::now() + DEADLINE;
+    while !f() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
