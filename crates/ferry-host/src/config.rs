@@ -90,6 +90,9 @@ pub struct MetricsSection {
     /// Address to serve `GET /metrics` on (for example `127.0.0.1:9464`); empty (the default)
     /// for no endpoint.
     pub listen: String,
+    /// File holding a bearer token (one line, readable by the owner only): when set, a scrape
+    /// must send `Authorization: Bearer TOKEN`. Required to listen on a non-loopback address.
+    pub token_file: String,
 }
 
 /// The sections of `qm.toml`, for environment variable names.

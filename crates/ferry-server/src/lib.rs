@@ -49,6 +49,9 @@ pub struct ServerConfig {
     pub stop_grace: Duration,
     /// Address of the Prometheus endpoint; `None` (the default) for none.
     pub metrics_listen: Option<SocketAddr>,
+    /// Bearer token a scrape must send (`[metrics] token_file`); needed for a non-loopback
+    /// metrics address.
+    pub metrics_token: Option<String>,
     /// TLS for sender channels with SSLCIPH: the CA partners' certificates are checked
     /// against, and this queue manager's certificate and key to present.
     pub channel_tls: channels::ChannelTls,
@@ -72,6 +75,7 @@ impl ServerConfig {
             limits: ConnLimits::default(),
             stop_grace: Duration::from_secs(5),
             metrics_listen: None,
+            metrics_token: None,
             channel_tls: Default::default(),
         }
     }
@@ -110,6 +114,7 @@ impl ServerConfig {
             },
             stop_grace: Duration::from_secs(s.stop_grace_secs),
             metrics_listen: None,
+            metrics_token: None,
             channel_tls: channels::ChannelTls {
                 ca: section_file(&s.tls_ca),
                 own: section_file(&s.tls_cert).zip(section_file(&s.tls_key)),
@@ -245,7 +250,15 @@ impl Server {
         };
         let metrics = match config.metrics_listen {
             None => None,
-            Some(addr) => Some(listen(addr).await?),
+            Some(addr) => {
+                if !addr.ip().is_loopback() && config.metrics_token.is_none() {
+                    return Err(StartError(format!(
+                        "refusing to serve metrics on {addr}: it is not a loopback address and \
+                         no token is configured; listen on 127.0.0.1, or set [metrics] token_file"
+                    )));
+                }
+                Some(listen(addr).await?)
+            }
         };
         Ok(Server {
             qm,
@@ -290,8 +303,10 @@ impl Server {
             metrics,
         } = self;
         let (stop_tx, stop_rx) = watch::channel(false);
-        let metrics_task =
-            metrics.map(|l| tokio::spawn(metrics::serve(l, qm.clone(), stop_rx.clone())));
+        let metrics_task = metrics.map(|l| {
+            let token = config.metrics_token.clone();
+            tokio::spawn(metrics::serve(l, qm.clone(), token, stop_rx.clone()))
+        });
         let permits = Arc::new(Semaphore::new(config.max_sockets));
         let mut tasks = JoinSet::new();
         let authenticated = users.is_some();

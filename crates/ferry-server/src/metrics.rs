@@ -26,8 +26,10 @@ pub const MAX_SCRAPES: usize = 8;
 pub(crate) async fn serve(
     listener: TcpListener,
     qm: QueueManager,
+    token: Option<String>,
     mut stop: watch::Receiver<bool>,
 ) {
+    let token = Arc::new(token);
     let permits = Arc::new(Semaphore::new(MAX_SCRAPES));
     loop {
         let Ok(permit) = permits.clone().acquire_owned().await else {
@@ -37,9 +39,9 @@ pub(crate) async fn serve(
             _ = stop.changed() => return,
             accepted = listener.accept() => match accepted {
                 Ok((stream, _)) => {
-                    let qm = qm.clone();
+                    let (qm, token) = (qm.clone(), token.clone());
                     tokio::spawn(async move {
-                        if let Err(e) = answer(stream, &qm).await {
+                        if let Err(e) = answer(stream, &qm, token.as_deref()).await {
                             tracing::debug!(error = %e, "metrics request dropped");
                         }
                         drop(permit);
@@ -51,7 +53,31 @@ pub(crate) async fn serve(
     }
 }
 
-async fn answer(mut stream: TcpStream, qm: &QueueManager) -> std::io::Result<()> {
+/// Whether the request head carries `Authorization: Bearer <token>` (compared in constant time).
+fn authorized(head: &[u8], token: &str) -> bool {
+    let text = String::from_utf8_lossy(head);
+    text.split("\r\n").skip(1).any(|l| {
+        let Some((k, v)) = l.split_once(':') else {
+            return false;
+        };
+        let Some(given) = v.trim().strip_prefix("Bearer ") else {
+            return false;
+        };
+        k.trim().eq_ignore_ascii_case("authorization")
+            && given.len() == token.len()
+            && given
+                .bytes()
+                .zip(token.bytes())
+                .fold(0u8, |d, (a, b)| d | (a ^ b))
+                == 0
+    })
+}
+
+async fn answer(
+    mut stream: TcpStream,
+    qm: &QueueManager,
+    token: Option<&str>,
+) -> std::io::Result<()> {
     let mut head = Vec::with_capacity(512);
     let read = tokio::time::timeout(REQUEST_TIMEOUT, async {
         let mut buf = [0u8; 1024];
@@ -75,6 +101,11 @@ async fn answer(mut stream: TcpStream, qm: &QueueManager) -> std::io::Result<()>
             ("431 Request Header Fields Too Large", "text/plain", body)
         }
         Ok(Err(e)) => return Err(e),
+        Ok(Ok(())) if token.is_some_and(|t| !authorized(&head, t)) => (
+            "401 Unauthorized\r\nWWW-Authenticate: Bearer realm=\"ferrymq\"",
+            "text/plain",
+            "a bearer token is required: send Authorization: Bearer <token from [metrics] token_file>\n".to_owned(),
+        ),
         Ok(Ok(())) => {
             let line = head.split(|b| *b == b'\r').next().unwrap_or_default();
             let line = String::from_utf8_lossy(line);

@@ -183,6 +183,38 @@ fn metrics_addr(file: &ferry_host::home::QmFile) -> Result<Option<SocketAddr>, C
     })
 }
 
+/// The `[metrics]` section: the endpoint's address and its bearer token.
+type MetricsConfig = (Option<SocketAddr>, Option<String>);
+
+fn metrics_config(file: &ferry_host::home::QmFile) -> Result<MetricsConfig, CliError> {
+    Ok((metrics_addr(file)?, metrics_token(file)?))
+}
+
+/// The bearer token in `[metrics] token_file`, refused if other users can read the file.
+fn metrics_token(file: &ferry_host::home::QmFile) -> Result<Option<String>, CliError> {
+    let path = &file.metrics.token_file;
+    if path.is_empty() {
+        return Ok(None);
+    }
+    let path = Path::new(path);
+    ferry_host::private::refuse_if_public(path, "metrics token file").map_err(CliError::other)?;
+    let token = std::fs::read_to_string(path).map_err(|e| {
+        CliError::other(format!(
+            "cannot read the metrics token file {}: {e}",
+            path.display()
+        ))
+    })?;
+    let token = token.trim();
+    if token.len() < 16 {
+        return Err(CliError::other(format!(
+            "the metrics token in {} is {} characters; use at least 16 (for example: openssl rand -hex 24)",
+            path.display(),
+            token.len()
+        )));
+    }
+    Ok(Some(token.to_owned()))
+}
+
 /// The queue manager's directory, creating the queue manager if it does not exist yet.
 fn create_if_missing(home: &Path, name: &str) -> Result<std::path::PathBuf, CliError> {
     let dir = qm_dir(home, name)?;
@@ -240,7 +272,7 @@ pub fn start(
     }
     let mut config = ferry_server::ServerConfig::from_section(&dir, &layered.file.server)
         .map_err(|e| CliError::other(e.0))?;
-    config.metrics_listen = metrics_addr(&layered.file)?;
+    (config.metrics_listen, config.metrics_token) = metrics_config(&layered.file)?;
     let lock = DirLock::acquire(&dir)?;
     // The queue manager logs what recovery replayed and how long it took.
     let (qm, report) = home::open_queue_manager_with(&dir, &layered.file, recover_to_last_good)?;

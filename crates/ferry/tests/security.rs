@@ -486,3 +486,70 @@ fn secrets_other_users_can_read_are_refused_and_loosened_files_are_reported() {
     );
     drop(server);
 }
+
+/// `GET /metrics` at `addr`, with `token` as a bearer token if given: the status line and body.
+fn scrape(addr: &str, token: Option<&str>) -> String {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
+    write!(s, "GET /metrics HTTP/1.1\r\nHost: x\r\n{auth}\r\n").unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    text
+}
+
+#[test]
+fn the_metrics_endpoint_wants_its_token_and_a_token_to_leave_loopback() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = Dir::new("metrics");
+    create_qm(&dir);
+    // Off loopback without a token: the server refuses to start, and says what to do.
+    let out = Command::new(env!("CARGO_BIN_EXE_ferry"))
+        .args(["qm", "start", "QM1", "--data-dir"])
+        .arg(dir.path("home"))
+        .args(["--listen", "127.0.0.1:0", "--metrics-listen", "0.0.0.0:0"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("token_file"), "{err}");
+    // With a token: a scrape without it, or with another, gets 401; with it, the metrics.
+    let token = "s3cret-metrics-token-0123456789";
+    let file = dir.path("metrics.token");
+    std::fs::write(&file, format!("{token}\n")).unwrap();
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let setting = format!("metrics.token_file=\"{}\"", file.display());
+    let server = start(
+        &dir,
+        &["--metrics-listen", "127.0.0.1:0", "--set", &setting],
+    );
+    let url = server.endpoint("http://");
+    let addr = url
+        .trim_start_matches("http://")
+        .trim_end_matches("/metrics");
+    for wrong in [None, Some("s3cret-metrics-token-0123456788"), Some("short")] {
+        let r = scrape(addr, wrong);
+        assert!(r.starts_with("HTTP/1.1 401"), "{r}");
+        assert!(r.contains("WWW-Authenticate: Bearer"), "{r}");
+        assert!(!r.contains("ferry_"), "{r}");
+    }
+    let r = scrape(addr, Some(token));
+    assert!(r.starts_with("HTTP/1.1 200"), "{r}");
+    assert!(r.contains("ferry_"), "{r}");
+    drop(server);
+    // A token file others can read is refused.
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_ferry"))
+        .args(["qm", "start", "QM1", "--data-dir"])
+        .arg(dir.path("home"))
+        .args(["--metrics-listen", "127.0.0.1:0", "--set", &setting])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("chmod"),
+        "{out:?}"
+    );
+}
