@@ -629,20 +629,30 @@ pub fn resolve_committed_batch(
 }
 
 impl crate::QueueManager {
+    /// CHANNEL_NOT_AVAILABLE while channel `n` is running or binding (`doing`: what the command
+    /// would do to it).
+    fn refuse_if_running(&self, n: &ObjectName, doing: &str) -> MqResult<()> {
+        let running = self.channel_status_cell(n).is_some_and(|cell| {
+            matches!(
+                cell.lock().state,
+                ChannelState::Running | ChannelState::Binding
+            )
+        });
+        if running {
+            return Err(MqError::new(
+                Reason::ChannelNotAvailable,
+                format!("channel {n} is running; STOP CHANNEL({n}) before {doing} it"),
+            ));
+        }
+        Ok(())
+    }
+
     /// RESET CHANNEL: sets the channel's last committed sequence number (its synchronisation
     /// record) to `seq`, after messages were lost or restored by hand. Not while it runs.
     pub fn reset_channel(&self, name: &str, seq: u64) -> MqResult<()> {
         let n = ferry_model::name::object_name(name)?;
         self.channel(name)?;
-        if let Some(cell) = self.channel_status_cell(&n) {
-            let state = cell.lock().state;
-            if matches!(state, ChannelState::Running | ChannelState::Binding) {
-                return Err(MqError::new(
-                    Reason::ChannelNotAvailable,
-                    format!("channel {n} is running; STOP CHANNEL({n}) before resetting it"),
-                ));
-            }
-        }
+        self.refuse_if_running(&n, "resetting")?;
         let mut s = self.connect_internal("RESET CHANNEL")?;
         // A sender keeps its key for logical unit of work ids; a receiver has none.
         let key = read_sync(&mut s, &n)?.key;
@@ -665,15 +675,7 @@ impl crate::QueueManager {
                 format!("channel {n} is not a sender; RESOLVE CHANNEL acts at the sending end"),
             ));
         }
-        if let Some(cell) = self.channel_status_cell(&n) {
-            let state = cell.lock().state;
-            if matches!(state, ChannelState::Running | ChannelState::Binding) {
-                return Err(MqError::new(
-                    Reason::ChannelNotAvailable,
-                    format!("channel {n} is running; STOP CHANNEL({n}) before resolving it"),
-                ));
-            }
-        }
+        self.refuse_if_running(&n, "resolving")?;
         let mut s = self.connect_internal("RESOLVE CHANNEL")?;
         let removed = resolve_in_doubt(&mut s, &n, def.xmit_queue, commit)?;
         if let Some(cell) = self.channel_status_cell(&n) {
