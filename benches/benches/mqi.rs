@@ -115,6 +115,8 @@ fn c_ladder(exe: &Path, env: (&str, String), d: Duration) -> f64 {
             &GETTERS.to_string(),
         ])
         .env(env.0, env.1)
+        .env("FERRY_USER", ferry_benches::BENCH_USER)
+        .env("FERRY_PASSWORD", ferry_benches::BENCH_PASSWORD)
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

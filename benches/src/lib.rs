@@ -100,10 +100,12 @@ pub struct InProcessServer {
 }
 
 impl InProcessServer {
-    /// Serves `qm`.
+    /// Serves `qm`. Its tcp clients authenticate (CHCKCLNT is REQUIRED) as [`BENCH_USER`], an
+    /// administrator (in the owner's group of the user file the bench writes in `dir`).
     pub fn start(qm: ferry_core::QueueManager, dir: &std::path::Path) -> Self {
         let mut config = ferry_server::ServerConfig::new(dir);
         config.tcp_listen = Some("127.0.0.1:0".parse().expect("address"));
+        config.users = Some(write_bench_users(dir));
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let (addr_tx, addr_rx) = std::sync::mpsc::channel();
         let qm2 = qm.clone();
@@ -121,7 +123,10 @@ impl InProcessServer {
             rt.block_on(async move {
                 let server = ferry_server::Server::bind(qm2, config).await.expect("bind");
                 let unix = format!("unix:{}", server.unix_path().expect("unix").display());
-                let tcp = format!("tcp://{}", server.tcp_addr().expect("tcp"));
+                let tcp = format!(
+                    "tcp://{BENCH_USER}:{BENCH_PASSWORD}@{}",
+                    server.tcp_addr().expect("tcp")
+                );
                 addr_tx.send((unix, tcp)).expect("addresses");
                 server
                     .run(async move {
@@ -139,6 +144,26 @@ impl InProcessServer {
             qm,
         }
     }
+}
+
+/// The user the benches' tcp clients authenticate as.
+pub const BENCH_USER: &str = "bench";
+/// Its password.
+pub const BENCH_PASSWORD: &str = "bench-password";
+
+/// Writes `dir/users.toml` with [`BENCH_USER`] in the owner's primary group.
+fn write_bench_users(dir: &std::path::Path) -> std::path::PathBuf {
+    let path = ferry_server::auth::user_file_path(dir);
+    let mut f = ferry_server::UserFile::default();
+    f.users.insert(
+        BENCH_USER.into(),
+        ferry_server::auth::hash_password(BENCH_PASSWORD).expect("hash"),
+    );
+    if let Some(g) = ferry_host::accounts::current().and_then(|a| a.groups.into_iter().next()) {
+        f.groups.insert(g, vec![BENCH_USER.into()]);
+    }
+    f.save(&path).expect("write the bench user file");
+    path
 }
 
 impl Drop for InProcessServer {

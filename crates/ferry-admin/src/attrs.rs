@@ -4,9 +4,9 @@
 use ferry_core::{ObjectName, Persistence};
 pub use ferry_model::admin::{Field, Kind};
 use ferry_model::objects::{
-    AliasQueueAttrs, ChannelAttrs, ChannelType, DefaultInputOpen, DefinitionType, DeliverySequence,
-    ListenerAttrs, ListenerControl, LocalQueueAttrs, PutResponse, QueueManagerAttrs, ReadAhead,
-    RemoteQueueAttrs, Usage,
+    AliasQueueAttrs, AuthInfoAttrs, AuthType, ChannelAttrs, ChannelType, ConnCheck,
+    DefaultInputOpen, DefinitionType, DeliverySequence, ListenerAttrs, ListenerControl,
+    LocalQueueAttrs, PutResponse, QueueManagerAttrs, ReadAhead, RemoteQueueAttrs, Usage,
 };
 
 use crate::parse::{Param, ParseError};
@@ -572,6 +572,7 @@ pub fn qmgr_fields(a: &QueueManagerAttrs) -> Vec<Field> {
         f("MAXHANDS", a.max_handles, Kind::Int),
         f("MAXCONNS", a.max_connections, Kind::Int),
         f("DEFXMITQ", a.default_xmit_queue, Kind::Name),
+        f("CONNAUTH", a.connauth, Kind::Name),
         f("PLATFORM", "UNIX", Kind::Status),
         f("CMDLEVEL", 100, Kind::Status),
     ]
@@ -587,6 +588,7 @@ pub fn set_qmgr(a: &mut QueueManagerAttrs, p: &Param) -> Result<(), ParseError> 
         "MAXHANDS" => a.max_handles = int(p, 999_999_999)?,
         "MAXCONNS" => a.max_connections = int(p, 1_000_000)?,
         "DEFXMITQ" => a.default_xmit_queue = name(p)?,
+        "CONNAUTH" => a.connauth = name(p)?,
         _ => return Err(unknown(p, "QMGR")),
     }
     Ok(())
@@ -608,4 +610,51 @@ pub fn as_keywords(fields: &[Field], skip: &[&str]) -> String {
         }
     }
     out.join(" ")
+}
+
+/// AUTHINFO fields.
+pub fn authinfo_fields(name: &ObjectName, a: &AuthInfoAttrs) -> Vec<Field> {
+    vec![
+        f("AUTHINFO", name, Kind::Name),
+        f("AUTHTYPE", a.auth_type.keyword(), Kind::Word),
+        f("DESCR", &a.description, Kind::Text),
+        f("CHCKLOCL", a.check_local.keyword(), Kind::Word),
+        f("CHCKCLNT", a.check_client.keyword(), Kind::Word),
+        f("FAILDLAY", a.fail_delay, Kind::Int),
+        f(
+            "ADOPTCTX",
+            if a.adopt_context { "YES" } else { "NO" },
+            Kind::Word,
+        ),
+    ]
+}
+
+/// The AUTHTYPE a DEFINE AUTHINFO names.
+pub fn auth_type(p: &Param) -> Result<AuthType, ParseError> {
+    Ok(match word(p, &["IDPWOS", "IDPWFILE"])? {
+        "IDPWOS" => AuthType::IdpwOs,
+        _ => AuthType::IdpwFile,
+    })
+}
+
+/// Sets an AUTHINFO attribute (AUTHTYPE is taken when the object is made).
+pub fn set_authinfo(a: &mut AuthInfoAttrs, p: &Param) -> Result<(), ParseError> {
+    let check = |p: &Param| {
+        let w = word(p, &["NONE", "OPTIONAL", "REQUIRED", "REQDADM"])?;
+        Ok::<_, ParseError>(ConnCheck::from_keyword(w).unwrap_or(ConnCheck::Required))
+    };
+    match p.key.as_str() {
+        "AUTHTYPE" => {
+            if auth_type(p)? != a.auth_type {
+                return Err(bad(p, "the AUTHTYPE of an authinfo object cannot change"));
+            }
+        }
+        "CHCKLOCL" => a.check_local = check(p)?,
+        "CHCKCLNT" => a.check_client = check(p)?,
+        "FAILDLAY" => a.fail_delay = int(p, 60)?,
+        "ADOPTCTX" => a.adopt_context = word(p, &["YES", "NO"])? == "YES",
+        "DESCR" => a.description = descr(p)?,
+        _ => return Err(unknown(p, "AUTHINFO")),
+    }
+    Ok(())
 }

@@ -4,6 +4,9 @@
 //! `display` has DISPLAY (name patterns, WHERE, field selection and the status fields).
 
 mod display;
+mod security;
+
+use std::sync::Arc;
 
 use ferry_core::{MqError, ObjectName, QueueManager, Reason};
 pub use ferry_model::admin::{Message, Reply};
@@ -11,6 +14,7 @@ use ferry_model::objects::{
     AliasQueueAttrs, ChannelAttrs, ListenerAttrs, LocalQueueAttrs, QueueDefinition, QueueType,
     RemoteQueueAttrs,
 };
+use ferry_model::security::Principal;
 
 use crate::attrs::{self, Field, Kind};
 use crate::parse::{self, Command, Object, Param, ParseError, Verb};
@@ -55,6 +59,7 @@ impl From<MqError> for Failure {
             Reason::AttributeValueError => "AMQ8152E",
             Reason::QTypeError | Reason::ObjectTypeError => "AMQ8141E",
             Reason::FunctionNotSupported => "AMQ8154E",
+            Reason::NotAuthorized => "AMQ8135E",
             _ => "AMQ8101E",
         };
         Failure(info(
@@ -80,11 +85,20 @@ fn reply(c: &Command, messages: Vec<Message>) -> Outcome {
     })
 }
 
-/// Runs one command's text.
+/// Runs one command's text as the queue manager's owner.
 pub fn run(qm: &QueueManager, text: &str, number: usize) -> Reply {
+    run_as(qm, None, text, number)
+}
+
+/// Runs one command's text for `who` (`None`: the owner), within `who`'s authority.
+pub fn run_as(qm: &QueueManager, who: Option<&Arc<Principal>>, text: &str, number: usize) -> Reply {
     let result = parse::parse_command(text)
         .map_err(Failure::from)
-        .and_then(|c| execute(qm, &c));
+        .and_then(|mut c| {
+            c.issuer = who.cloned();
+            security::check_command(qm, &c)?;
+            execute(qm, &c)
+        });
     match result {
         Ok(mut r) => {
             r.number = number;
@@ -120,10 +134,15 @@ pub fn run_script_durably(qm: &QueueManager, script: &str) -> Vec<Reply> {
 
 /// Runs every command of a script (durability waits as the caller's scope decides).
 pub fn run_script(qm: &QueueManager, script: &str) -> Vec<Reply> {
+    run_script_as(qm, None, script)
+}
+
+/// Runs every command of a script for `who` (`None`: the owner).
+pub fn run_script_as(qm: &QueueManager, who: Option<&Arc<Principal>>, script: &str) -> Vec<Reply> {
     parse::split_script(script)
         .into_iter()
         .enumerate()
-        .map(|(i, (_, text))| run(qm, &text, i + 1))
+        .map(|(i, (_, text))| run_as(qm, who, &text, i + 1))
         .collect()
 }
 
@@ -160,6 +179,15 @@ fn execute(qm: &QueueManager, c: &Command) -> Outcome {
         (Verb::Dump, Object::QMgr) => dump(qm, c),
         (Verb::Resolve, Object::Channel) => resolve_channel(qm, c),
         (Verb::Reset, Object::Channel) => reset_channel(qm, c),
+        (Verb::Define, Object::AuthInfo) => security::define_authinfo(qm, c),
+        (Verb::Alter, Object::AuthInfo) => security::alter_authinfo(qm, c),
+        (Verb::Delete, Object::AuthInfo) => security::delete_authinfo(qm, c),
+        (Verb::Display, Object::AuthInfo) => security::display_authinfo(qm, c),
+        (Verb::Set, Object::AuthRec) => security::set_authrec(qm, c),
+        (Verb::Delete, Object::AuthRec) => security::delete_authrec(qm, c),
+        (Verb::Display, Object::AuthRec) => security::display_authrec(qm, c),
+        (Verb::Display, Object::EntAuth) => security::display_entauth(qm, c),
+        (Verb::Refresh, Object::Security) => security::refresh_security(qm, c),
         (v, o) => Err(fail(
             "AMQ8405E",
             format!("{} {} is not a command", verb_word(v), o.keyword()),
@@ -392,6 +420,8 @@ fn verb_word(v: Verb) -> &'static str {
         Verb::Dump => "DUMP",
         Verb::Reset => "RESET",
         Verb::Resolve => "RESOLVE",
+        Verb::Set => "SET",
+        Verb::Refresh => "REFRESH",
     }
 }
 

@@ -12,7 +12,7 @@ pub mod exec;
 pub mod format;
 pub mod parse;
 
-pub use exec::{run, run_script, run_script_durably, Message, Reply};
+pub use exec::{run, run_as, run_script, run_script_as, run_script_durably, Message, Reply};
 pub use ferry_core::QueueManager;
 
 /// This crate as the process's command server: embedded queue managers then answer

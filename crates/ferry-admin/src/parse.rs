@@ -138,6 +138,10 @@ pub enum Verb {
     Reset,
     /// RESOLVE (CHANNEL: a batch in doubt).
     Resolve,
+    /// SET (AUTHREC).
+    Set,
+    /// REFRESH (SECURITY).
+    Refresh,
 }
 
 /// Object types a command names.
@@ -169,6 +173,14 @@ pub enum Object {
     LsStatus,
     /// CHSTATUS.
     ChStatus,
+    /// AUTHINFO.
+    AuthInfo,
+    /// AUTHREC: an authority record (named by PROFILE and OBJTYPE).
+    AuthRec,
+    /// ENTAUTH: what an entity may do to an object.
+    EntAuth,
+    /// SECURITY (REFRESH SECURITY).
+    Security,
 }
 
 impl Object {
@@ -188,6 +200,10 @@ impl Object {
             Object::QmStatus => "QMSTATUS",
             Object::LsStatus => "LSSTATUS",
             Object::ChStatus => "CHSTATUS",
+            Object::AuthInfo => "AUTHINFO",
+            Object::AuthRec => "AUTHREC",
+            Object::EntAuth => "ENTAUTH",
+            Object::Security => "SECURITY",
         }
     }
 
@@ -206,13 +222,20 @@ impl Object {
             "QMSTATUS" => Object::QmStatus,
             "LSSTATUS" | "LS" => Object::LsStatus,
             "CHSTATUS" | "CHS" => Object::ChStatus,
+            "AUTHINFO" => Object::AuthInfo,
+            "AUTHREC" => Object::AuthRec,
+            "ENTAUTH" => Object::EntAuth,
+            "SECURITY" => Object::Security,
             _ => return None,
         })
     }
 
     /// Whether the object is named in parentheses.
     fn named(self) -> bool {
-        !matches!(self, Object::QMgr | Object::QmStatus)
+        !matches!(
+            self,
+            Object::QMgr | Object::QmStatus | Object::AuthRec | Object::EntAuth | Object::Security
+        )
     }
 }
 
@@ -285,6 +308,9 @@ pub struct Command {
     pub params: Vec<Param>,
     /// The WHERE filter, if any.
     pub filter: Option<Filter>,
+    /// Who issued it (`None`: the queue manager's owner, as on its own command line). Its
+    /// authority decides what the command may do and which objects a DISPLAY shows.
+    pub issuer: Option<std::sync::Arc<ferry_model::security::Principal>>,
 }
 
 impl Command {
@@ -314,8 +340,25 @@ fn verb(w: &str) -> Option<Verb> {
         "DUMP" => Verb::Dump,
         "RESET" => Verb::Reset,
         "RESOLVE" => Verb::Resolve,
+        "SET" => Verb::Set,
+        "REFRESH" | "REF" => Verb::Refresh,
         _ => return None,
     })
+}
+
+/// Keywords whose value is a list (`AUTHADD(PUT, GET)`): its items are joined with commas.
+const LIST_KEYS: &[&str] = &["AUTHADD", "AUTHRMV"];
+
+/// The further words of a list value, joined to `v` with commas; `*i` moves past them.
+fn more_items(tokens: &[Token], i: &mut usize, v: &mut Value) {
+    while let Some(Token {
+        tok: Tok::Word(w), ..
+    }) = tokens.get(*i)
+    {
+        v.text.push(',');
+        v.text.push_str(w);
+        *i += 1;
+    }
 }
 
 fn value_of(
@@ -357,6 +400,7 @@ fn value_of(
             ))
         }
     };
+    let mut v = v;
     if !matches!(
         tokens.get(*i),
         Some(Token {
@@ -365,6 +409,9 @@ fn value_of(
         })
     ) {
         *i += 1;
+    }
+    if LIST_KEYS.contains(&what) {
+        more_items(tokens, i, &mut v);
     }
     match tokens.get(*i) {
         Some(Token {
@@ -441,6 +488,7 @@ pub fn parse_command(text: &str) -> Result<Command, ParseError> {
         name,
         params,
         filter,
+        issuer: None,
     })
 }
 
@@ -450,7 +498,7 @@ fn parse_verb(tokens: &[Token]) -> Result<Verb, ParseError> {
     match &verb_tok.tok {
         Tok::Word(w) => verb(w).ok_or_else(|| {
             err(
-                format!("unknown command '{w}'; use DEFINE, ALTER, DELETE, DISPLAY, CLEAR, START, STOP or DUMP"),
+                format!("unknown command '{w}'; use DEFINE, ALTER, DELETE, DISPLAY, CLEAR, START, STOP, RESET, RESOLVE, SET, REFRESH or DUMP"),
                 verb_tok.pos,
             )
         }),

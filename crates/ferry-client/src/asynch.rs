@@ -147,7 +147,9 @@ impl AsyncConnection {
         app_name: &str,
         opts: &ClientOptions,
     ) -> MqResult<AsyncConnection> {
-        let endpoint = Endpoint::parse(endpoint)?;
+        let (endpoint, opts) = opts.with_endpoint_credentials(endpoint);
+        let opts = &opts;
+        let endpoint = Endpoint::parse(&endpoint)?;
         #[cfg(not(feature = "embedded"))]
         if let Endpoint::Embedded(_) = &endpoint {
             return Err(crate::no_embedded());
@@ -201,6 +203,13 @@ impl AsyncConnection {
                 AsyncConnection::embedded(session.queue_manager(), app_name)
             }
             Inner::Remote(r) => {
+                // Options naming no user connect as the same user as this conversation.
+                let mut opts = opts.clone();
+                if opts.user.is_none() && opts.password.is_none() {
+                    opts.user.clone_from(&r.opts.user);
+                    opts.password.clone_from(&r.opts.password);
+                }
+                let opts = &opts;
                 let link = r.socket.lock().await.clone();
                 let id = link.next_conv.fetch_add(1, Ordering::Relaxed);
                 let conv = AsyncConv::start(link, id, app_name, opts).await?;

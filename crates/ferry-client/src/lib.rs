@@ -7,6 +7,9 @@
 //! | `embedded:PATH` | embedded (MQ's fastpath binding, without its risks) | in this process, from the queue manager directory `PATH` |
 //! | `unix:PATH`, `tcp://HOST:PORT`, `tls://HOST:PORT` | local and client modes | in a `ferry` server process |
 //!
+//! A `tcp://` or `tls://` string may carry credentials as `tcp://USER:PASSWORD@HOST:PORT`
+//! (used when the options name none).
+//!
 //! The verbs, options, messages and reason codes are those of `ferry-model`, re-exported here,
 //! so code written against one mode runs unchanged against another. By default the client is
 //! the wire protocol and sockets only; the embedded mode needs the `embedded` feature, which
@@ -135,6 +138,38 @@ impl Endpoint {
     }
 }
 
+/// Splits the credentials out of `tcp://USER:PASSWORD@HOST:PORT` (or `tls://`): the
+/// connection string without them, and the user and password if it had them. Options given
+/// explicitly win over these.
+pub fn split_credentials(s: &str) -> (String, Option<(String, String)>) {
+    for scheme in ["tcp://", "tls://"] {
+        if let Some(rest) = s.strip_prefix(scheme) {
+            if let Some((userinfo, addr)) = rest.rsplit_once('@') {
+                let (user, password) = userinfo.split_once(':').unwrap_or((userinfo, ""));
+                return (
+                    format!("{scheme}{addr}"),
+                    Some((user.to_owned(), password.to_owned())),
+                );
+            }
+        }
+    }
+    (s.to_owned(), None)
+}
+
+impl ClientOptions {
+    /// These options with the credentials of a connection string (see [`split_credentials`])
+    /// where they name none; and the string without them.
+    pub fn with_endpoint_credentials(&self, endpoint: &str) -> (String, ClientOptions) {
+        let (endpoint, creds) = split_credentials(endpoint);
+        let mut opts = self.clone();
+        if let Some((user, password)) = creds {
+            opts.user.get_or_insert(user);
+            opts.password.get_or_insert(password);
+        }
+        (endpoint, opts)
+    }
+}
+
 /// How the connection reaches its queue manager.
 #[derive(Debug)]
 enum Transport {
@@ -177,7 +212,9 @@ impl Connection {
                 transport: Transport::Remote { remote, mode },
             })
         };
-        match Endpoint::parse(endpoint)? {
+        let (endpoint, opts) = opts.with_endpoint_credentials(endpoint);
+        let opts = &opts;
+        match Endpoint::parse(&endpoint)? {
             #[cfg(not(feature = "embedded"))]
             Endpoint::Embedded(_) => Err(no_embedded()),
             #[cfg(feature = "embedded")]

@@ -66,6 +66,9 @@ pub struct QmSection {
     /// DEFXMITQ: the transmission queue for remote queue managers nothing else routes.
     #[serde(default)]
     pub default_xmit_queue: String,
+    /// CONNAUTH: the authentication information object in force.
+    #[serde(default = "default_connauth")]
+    pub connauth: String,
     /// Define DEV.QUEUE.1–3 at start.
     #[serde(default = "default_true")]
     pub dev_queues: bool,
@@ -73,6 +76,9 @@ pub struct QmSection {
 
 fn default_dlq() -> String {
     ferry_model::system::DEAD_LETTER_QUEUE.to_owned()
+}
+fn default_connauth() -> String {
+    ferry_model::system::DEFAULT_CONNAUTH.to_owned()
 }
 fn default_maxmsgl() -> usize {
     ferry_model::objects::DEFAULT_MAX_MSG_LENGTH
@@ -159,6 +165,7 @@ impl QmFile {
                 max_handles: default_maxhands(),
                 max_connections: default_maxconns(),
                 default_xmit_queue: String::new(),
+                connauth: default_connauth(),
                 dev_queues: true,
             },
             log: LogSection::default(),
@@ -224,6 +231,11 @@ impl QmFile {
         } else {
             object_name(&q.default_xmit_queue)?
         };
+        a.connauth = if q.connauth.trim().is_empty() {
+            ObjectName::EMPTY
+        } else {
+            object_name(&q.connauth)?
+        };
         a.validate()?;
         Ok(a)
     }
@@ -279,6 +291,7 @@ pub fn save_qmgr_attrs(dir: &Path, a: &QueueManagerAttrs) -> MqResult<()> {
     f.qmgr.max_handles = a.max_handles;
     f.qmgr.max_connections = a.max_connections;
     f.qmgr.default_xmit_queue = a.default_xmit_queue.as_str().to_owned();
+    f.qmgr.connauth = a.connauth.as_str().to_owned();
     f.save(dir)
 }
 

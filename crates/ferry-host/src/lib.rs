@@ -11,8 +11,10 @@
 //! Used by the command line, the server and the embedded client (`ferry-client`'s `embedded`
 //! feature); nothing below it knows it exists.
 
+pub mod accounts;
 pub mod config;
 pub mod home;
+pub mod pam;
 pub mod private;
 
 pub use home::{open_queue_manager, QmFile};

@@ -5,7 +5,8 @@
 //! (`options`) and what they return (`verbs`); MQINQ/MQSET selectors (`inquire`); reason codes
 //! and errors (`reason`); status values (`status`, `channel`); administrative replies
 //! (`admin`); system object names (`system`); time (`clock`); the id hasher (`hash`);
-//! distinguished names and SSLPEER patterns (`dn`).
+//! distinguished names and SSLPEER patterns (`dn`); object authority records and profiles
+//! (`security`).
 //!
 //! Plain data: no I/O, no locks, no threads. The one exception to "no system calls" is `clock`,
 //! the single place that reads the system clock. The engine (`ferry-core`), the wire protocol
@@ -23,6 +24,7 @@ pub mod name;
 pub mod objects;
 pub mod options;
 pub mod reason;
+pub mod security;
 pub mod status;
 pub mod system;
 pub mod verbs;

@@ -29,6 +29,9 @@ pub struct QueueManagerAttrs {
     /// DEFXMITQ: the transmission queue for remote queue managers no other definition routes
     /// (empty: none).
     pub default_xmit_queue: ObjectName,
+    /// CONNAUTH: the authentication information object that says how connections prove who
+    /// they are (blank: passwords are not checked).
+    pub connauth: ObjectName,
 }
 
 /// Default MAXMSGL for the queue manager and queues: 4 MiB (MQ's default).
@@ -51,6 +54,7 @@ impl QueueManagerAttrs {
             max_handles: 256,
             max_connections: 10_000,
             default_xmit_queue: ObjectName::EMPTY,
+            connauth: ObjectName::new(crate::system::DEFAULT_CONNAUTH).unwrap_or_default(),
         }
     }
 
@@ -567,6 +571,115 @@ impl Default for ListenerAttrs {
     }
 }
 
+/// AUTHTYPE of an authentication information object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum AuthType {
+    /// IDPWOS: user ids and passwords checked against this machine's accounts (PAM); the
+    /// user's groups are its operating-system groups.
+    IdpwOs,
+    /// IDPWFILE (FerryMQ's own): user ids and salted password hashes in the queue manager's
+    /// user file (`users.toml`, made with `ferry qm user add`), with groups declared there, for
+    /// users who have no account on this machine.
+    IdpwFile,
+}
+
+impl AuthType {
+    /// The MQSC keyword.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            AuthType::IdpwOs => "IDPWOS",
+            AuthType::IdpwFile => "IDPWFILE",
+        }
+    }
+}
+
+/// CHCKLOCL and CHCKCLNT: whether a connection must give a user id and password.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum ConnCheck {
+    /// NONE: passwords are not checked; a client's asserted user id is taken as it is (never
+    /// with the owner's authority).
+    None,
+    /// OPTIONAL: a password given must be right; none given is accepted.
+    Optional,
+    /// REQUIRED: every connection gives a right password.
+    Required,
+    /// REQDADM: administrators (the owner and its group) must give one, others as OPTIONAL.
+    ReqdAdm,
+}
+
+impl ConnCheck {
+    /// The MQSC keyword.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            ConnCheck::None => "NONE",
+            ConnCheck::Optional => "OPTIONAL",
+            ConnCheck::Required => "REQUIRED",
+            ConnCheck::ReqdAdm => "REQDADM",
+        }
+    }
+
+    /// The value an MQSC keyword names.
+    pub fn from_keyword(w: &str) -> Option<ConnCheck> {
+        [
+            ConnCheck::None,
+            ConnCheck::Optional,
+            ConnCheck::Required,
+            ConnCheck::ReqdAdm,
+        ]
+        .into_iter()
+        .find(|c| c.keyword().eq_ignore_ascii_case(w))
+    }
+}
+
+/// An authentication information object (DEFINE AUTHINFO) of a connection-authentication
+/// type: QMGR CONNAUTH names the one in force.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct AuthInfoAttrs {
+    /// AUTHTYPE.
+    pub auth_type: AuthType,
+    /// CHCKLOCL: local (Unix socket) connections.
+    pub check_local: ConnCheck,
+    /// CHCKCLNT: client (TCP and TLS) connections, loopback included.
+    pub check_client: ConnCheck,
+    /// FAILDLAY: seconds a failed authentication waits before it is answered (0–60).
+    pub fail_delay: u32,
+    /// ADOPTCTX: a verified user id becomes the connection's identity (YES), or the
+    /// connection keeps its operating-system identity (NO, local connections only).
+    pub adopt_context: bool,
+    /// DESCR.
+    pub description: String,
+}
+
+impl AuthInfoAttrs {
+    /// The defaults of a type (MQ's, with CHCKCLNT REQUIRED: nobody reaches the queue manager
+    /// over the network without a password unless an administrator says so).
+    pub fn new(auth_type: AuthType) -> Self {
+        AuthInfoAttrs {
+            auth_type,
+            check_local: ConnCheck::Optional,
+            check_client: ConnCheck::Required,
+            fail_delay: 1,
+            adopt_context: true,
+            description: String::new(),
+        }
+    }
+
+    /// Checks every value is in range.
+    pub fn validate(&self) -> MqResult<()> {
+        check_range("FAILDLAY", self.fail_delay as usize, 0, 60)?;
+        if self.description.len() > 64 {
+            return Err(MqError::new(
+                Reason::AttributeValueError,
+                format!(
+                    "DESCR is {} characters; the limit is 64",
+                    self.description.len()
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// The kinds of administrative object besides queues, as the log and checkpoints name them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum ObjectKind {
@@ -574,6 +687,10 @@ pub enum ObjectKind {
     Channel,
     /// DEFINE LISTENER.
     Listener,
+    /// The object authority records (SET / DELETE AUTHREC), kept as one table.
+    AuthRecs,
+    /// DEFINE AUTHINFO.
+    AuthInfo,
 }
 
 impl ObjectKind {
@@ -582,6 +699,8 @@ impl ObjectKind {
         match self {
             ObjectKind::Channel => "CHANNEL",
             ObjectKind::Listener => "LISTENER",
+            ObjectKind::AuthRecs => "AUTHRECS",
+            ObjectKind::AuthInfo => "AUTHINFO",
         }
     }
 
@@ -590,6 +709,8 @@ impl ObjectKind {
         match t {
             "CHANNEL" => Some(ObjectKind::Channel),
             "LISTENER" => Some(ObjectKind::Listener),
+            "AUTHRECS" => Some(ObjectKind::AuthRecs),
+            "AUTHINFO" => Some(ObjectKind::AuthInfo),
             _ => None,
         }
     }

@@ -15,3 +15,9 @@ pub const ADMIN_COMMAND_QUEUE: &str = "SYSTEM.ADMIN.COMMAND.QUEUE";
 pub const CHANNEL_SYNC_QUEUE: &str = "SYSTEM.CHANNEL.SYNCQ";
 /// Developer queues defined by default, as in MQ's developer configuration.
 pub const DEV_QUEUES: [&str; 3] = ["DEV.QUEUE.1", "DEV.QUEUE.2", "DEV.QUEUE.3"];
+/// The authentication information object for passwords checked against this machine's accounts.
+pub const AUTHINFO_IDPWOS: &str = "SYSTEM.DEFAULT.AUTHINFO.IDPWOS";
+/// The authentication information object for the queue manager's user file.
+pub const AUTHINFO_IDPWFILE: &str = "SYSTEM.DEFAULT.AUTHINFO.IDPWFILE";
+/// QMGR CONNAUTH on a new queue manager.
+pub const DEFAULT_CONNAUTH: &str = AUTHINFO_IDPWFILE;

@@ -447,6 +447,18 @@ unsafe fn csp_field(p: *mut std::ffi::c_void, len: MQLONG) -> Option<String> {
     Some(String::from_utf8_lossy(b).into_owned())
 }
 
+/// A program that passes no MQCSP (most MQ samples and older programs) authenticates with
+/// `FERRY_USER` and `FERRY_PASSWORD` from its environment, when they are set, so it runs
+/// unchanged against a queue manager whose CHCKCLNT is REQUIRED. An MQCSP always wins.
+fn credentials_from_env(opts: &mut ClientOptions) {
+    if opts.user.is_none() && opts.password.is_none() {
+        if let (Ok(u), Ok(p)) = (std::env::var("FERRY_USER"), std::env::var("FERRY_PASSWORD")) {
+            opts.user = Some(u);
+            opts.password = Some(p);
+        }
+    }
+}
+
 /// What an MQCNO asks of the connection: the client channel's endpoint (when it has an MQCD),
 /// and the TLS settings, credentials and application name it carries, into `opts` and `app`.
 ///
@@ -557,6 +569,7 @@ pub unsafe fn connx(mode: Mode, name: *const u8, cno: *const MQCNO, hconn: *mut 
         Some(ep) => ep,
         None => endpoint_or_client(mode, cno_options, &qmgr)?,
     };
+    credentials_from_env(&mut opts);
     let connection = Connection::connect_with(&ep, &app, &opts).map_err(|e| {
         let rc = Rc::from(e);
         // A queue manager that is not there is 2059, however the socket said it.

@@ -61,7 +61,7 @@ pub fn run_workload(w: Workload, a: &WorkloadArgs) -> Result<RunReport, String> 
         a.warmup.as_secs_f64(),
         a.connect.as_deref().map_or(
             " — hosting a queue manager in a temporary directory".into(),
-            |c| format!(" against {c}")
+            |c| format!(" against {}", run::redact_credentials(c))
         )
     );
     let report = run::run(w, a, limits, &mut out)?;

@@ -117,7 +117,8 @@ pub fn run(
         queue_manager: QmReport {
             mode: target.mode.to_owned(),
             endpoint: if a.connect.is_some() {
-                target.endpoint.clone()
+                // Never the password a connection string may carry.
+                redact_credentials(&target.endpoint)
             } else {
                 "hosted in a temporary directory".into()
             },
@@ -382,4 +383,12 @@ fn live_line(report: &IntervalReport, duration: Duration, terminal: bool) -> Str
         line = format!("[{}{}] {line}", "#".repeat(filled), "-".repeat(20 - filled));
     }
     line
+}
+
+/// `tcp://USER:PASSWORD@HOST:PORT` as `tcp://USER@HOST:PORT`: reports never carry passwords.
+pub(crate) fn redact_credentials(endpoint: &str) -> String {
+    match ferry_client::split_credentials(endpoint) {
+        (bare, Some((user, _))) => bare.replacen("://", &format!("://{user}@"), 1),
+        (bare, None) => bare,
+    }
 }

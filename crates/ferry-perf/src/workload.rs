@@ -151,7 +151,8 @@ impl Target {
                 "--qm-set changes a queue manager the harness hosts; a running one is configured in its own qm.toml",
             ));
         }
-        let endpoint = ferry_client::Endpoint::parse(url)?;
+        let (bare, _) = ferry_client::split_credentials(url);
+        let endpoint = ferry_client::Endpoint::parse(&bare)?;
         let (mode, qm_dir) = match &endpoint {
             ferry_client::Endpoint::Embedded(p) => ("embedded", Some(p.clone())),
             ferry_client::Endpoint::Unix(p) => ("unix", p.parent().map(|d| d.to_path_buf())),

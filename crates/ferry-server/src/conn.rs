@@ -44,6 +44,10 @@ use tokio::sync::watch;
 use tokio::time::{Instant, Sleep};
 
 use dispatch::ReceiverEnd;
+use ferry_model::objects::AuthType;
+use ferry_model::security::Principal;
+
+use crate::identity::{self, Origin};
 
 /// Limits applied to each socket.
 #[derive(Debug, Clone)]
@@ -88,8 +92,8 @@ impl Default for ConnLimits {
 pub(crate) struct Ctx {
     pub qm: ferry_core::QueueManager,
     pub limits: ConnLimits,
-    /// When set, tcp and tls connections must authenticate against it.
-    pub users: Option<crate::auth::UserFile>,
+    /// Who may connect as whom, and the brakes on guessing.
+    pub ids: Arc<crate::identity::Identities>,
 }
 
 /// Async put results since the last status call (MQSTAT's counts).
@@ -187,6 +191,8 @@ enum Event {
     /// The log made held replies durable (or failed).
     Durable,
     GetDone(u16, WaitOutcome),
+    /// A Connect's password check ended.
+    Authenticated(Result<(), String>),
     StreamReady(u16, u32, WaitOutcome),
     Tick,
     Stop,
@@ -238,13 +244,31 @@ pub(crate) struct Peer {
     pub(crate) name: String,
     /// The subject of its TLS certificate, verified against the client CA in the handshake.
     pub(crate) cert: Option<ferry_model::dn::DistinguishedName>,
+    /// Where it comes from, for the authentication throttle.
+    pub(crate) origin: Option<Origin>,
+    /// Who it is on this machine (the local socket's peer credentials).
+    pub(crate) local_uid: Option<u32>,
 }
 
-impl Peer {
-    /// A peer known only by its name (no certificate).
-    pub(crate) fn named(name: String) -> Peer {
-        Peer { name, cert: None }
-    }
+/// A Connect waiting for its password check.
+struct PendingAuth {
+    connect: Connecting,
+    /// The identity to keep on success (ADOPTCTX NO, and channel conversations); otherwise the
+    /// verified user.
+    keep: Option<Principal>,
+    check: Pin<Box<dyn Future<Output = Result<(), String>> + Send>>,
+    /// What the client is told if it fails (a wrong password is never told apart from an
+    /// unknown user).
+    told: String,
+}
+
+/// What a Connect asked for, kept while its password is checked.
+struct Connecting {
+    header: FrameHeader,
+    app_name: String,
+    user: String,
+    compression: Option<Compression>,
+    is_channel: bool,
 }
 
 struct Socket {
@@ -267,6 +291,9 @@ struct Socket {
     held: VecDeque<(usize, u64)>,
     /// An LSN owed by a conversation that has just gone (disconnect commits).
     owed_by_gone: Option<u64>,
+    /// A Connect whose password is being checked: no further frame is read or applied until
+    /// it ends.
+    auth: Option<PendingAuth>,
 }
 
 impl Socket {
@@ -355,6 +382,7 @@ impl Socket {
             durability,
             held: VecDeque::new(),
             owed_by_gone: None,
+            auth: None,
         }
     }
 
@@ -388,6 +416,9 @@ impl Socket {
                 }
                 if tick.poll_tick(cx).is_ready() {
                     return Poll::Ready(Event::Tick);
+                }
+                if let Some(a) = self.auth.as_mut() {
+                    return a.check.as_mut().poll(cx).map(Event::Authenticated);
                 }
                 poll_read(rd, &mut rbuf, cx).map(Event::Read)
             })
@@ -428,6 +459,9 @@ impl Socket {
                 if let Some(ev) = self.poll_waits(cx) {
                     return Poll::Ready(Some(ev));
                 }
+                if self.auth.is_some() {
+                    return Poll::Ready(None);
+                }
                 match poll_read(rd, rbuf, cx) {
                     Poll::Ready(r) => Poll::Ready(Some(Event::Read(r))),
                     Poll::Pending => Poll::Ready(None),
@@ -464,7 +498,8 @@ impl Socket {
             Close::Silent(d) => tracing::warn!(
                 peer = %self.peer.name, mode = ?self.mode, silent_for = ?d, "closing connection: no heartbeat from the client"
             ),
-            Close::Refused(r) => tracing::warn!(
+            // The refusal itself was logged (within the log's allowance) where it was decided.
+            Close::Refused(r) => tracing::debug!(
                 peer = %self.peer.name, mode = ?self.mode, reason = %r, "closing connection: refused"
             ),
             Close::Protocol(r) => tracing::warn!(
@@ -529,6 +564,10 @@ impl Socket {
             Event::Read(Err(e)) => Err(Close::Io(e)),
             Event::Durable => Ok(()),
             Event::GetDone(conv, outcome) => self.on_get_done(conv, outcome),
+            Event::Authenticated(r) => {
+                self.on_authenticated(r)?;
+                self.on_frames(rbuf)
+            }
             Event::StreamReady(conv, hobj, outcome) => {
                 self.on_stream_ready(conv, hobj, outcome);
                 Ok(())
@@ -575,7 +614,8 @@ impl Socket {
     }
 
     fn on_frames(&mut self, rbuf: &mut BytesMut) -> Result<(), Close> {
-        loop {
+        // Frames behind a Connect whose password is being checked wait in `rbuf`.
+        while self.auth.is_none() {
             let frame = match decode_frame(rbuf, self.ctx.limits.max_frame) {
                 Ok(Some(f)) => f,
                 Ok(None) => return Ok(()),
@@ -583,6 +623,7 @@ impl Socket {
             };
             self.on_frame(frame)?;
         }
+        Ok(())
     }
 
     fn on_frame(&mut self, mut frame: Frame) -> Result<(), Close> {
@@ -647,9 +688,9 @@ impl Socket {
         self.execute(frame)
     }
 
-    /// Connect: a new conversation on the socket (tcp and tls users authenticated first when
-    /// there is a user file), using the first compression of the client's list the server
-    /// accepts.
+    /// Connect: a new conversation on the socket, once it is known who it is (see
+    /// `identity`): at once, or when its password check ends (`on_authenticated`). It uses
+    /// the first compression of the client's list the server accepts.
     fn connect(&mut self, frame: Frame) -> Result<(), Close> {
         let h = frame.header;
         let req = Request::decode(h.opcode, frame.payload).map_err(protocol)?;
@@ -664,13 +705,6 @@ impl Socket {
             unreachable!("opcode checked")
         };
         self.peer_heartbeats |= flags & ferry_proto::msg::connect_flags::HEARTBEATS != 0;
-        let is_channel = flags & ferry_proto::msg::connect_flags::CHANNEL != 0;
-        let verified_user = self.authenticate(h, &user, &password, is_channel)?;
-        let asked: Vec<Compression> = compression
-            .iter()
-            .filter_map(|c| Compression::from_u8(*c))
-            .collect();
-        let compression = Compression::negotiate(&asked, &self.ctx.limits.compression);
         if self.convs.contains_key(&h.conv) {
             return Err(Close::Protocol(format!(
                 "conversation {} connected twice",
@@ -688,67 +722,131 @@ impl Socket {
             self.respond(h, &wire::status_of(&e), &Reply::Empty);
             return Ok(());
         }
-        let opts = ConnectOptions {
+        let asked: Vec<Compression> = compression
+            .iter()
+            .filter_map(|c| Compression::from_u8(*c))
+            .collect();
+        let connect = Connecting {
+            header: h,
             app_name,
-            user_id: (!user.is_empty()).then_some(user),
+            user,
+            compression: Compression::negotiate(&asked, &self.ctx.limits.compression),
+            is_channel: flags & ferry_proto::msg::connect_flags::CHANNEL != 0,
         };
-        self.open_conversation(h, &opts, compression);
-        if let Some(conv) = self.convs.get_mut(&h.conv) {
-            conv.is_channel = is_channel;
-            conv.verified_user = verified_user;
-        }
+        self.authenticate(connect, password);
         Ok(())
     }
 
-    /// With a user file, a tcp or tls client must give a user and password found in it:
-    /// otherwise it is answered NOT_AUTHORIZED and the socket closes. A message channel's
-    /// partner is checked when the channel starts (its certificate, or this password): here its
-    /// password is verified only if it gave one. Returns the user whose password was verified.
-    fn authenticate(
-        &mut self,
-        h: FrameHeader,
-        user: &str,
-        password: &str,
-        is_channel: bool,
-    ) -> Result<Option<String>, Close> {
-        let Some(users) = &self.ctx.users else {
-            return Ok(None);
-        };
-        let check = if is_channel {
-            !password.is_empty()
-        } else {
-            matches!(self.mode, ConnMode::Tcp | ConnMode::Tls)
-        };
-        if check {
-            // Argon2 is slow on purpose: let this worker's other tasks move meanwhile.
-            if !tokio::task::block_in_place(|| users.verify(user, password)) {
-                tracing::warn!(peer = %self.peer.name, mode = ?self.mode, user = %user,
-                    "connection refused: unknown user or wrong password");
-                let e = MqError::new(
-                    Reason::NotAuthorized,
-                    format!("user '{user}' could not be authenticated; check the user name and password"),
-                );
-                self.respond(h, &wire::status_of(&e), &Reply::Empty);
-                return Err(Close::Refused(format!(
-                    "authentication failed for user '{user}'"
-                )));
+    /// Settles who a connecting conversation is: opens it now, or starts its password check
+    /// (or, for a refusal, the failure delay) and leaves the rest to `on_authenticated`. A
+    /// message channel's conversation acts as the queue manager until its channel starts (it
+    /// may carry nothing else) and its partner is checked then; a password it gives is
+    /// verified here.
+    fn authenticate(&mut self, connect: Connecting, password: String) {
+        let connauth = self.ctx.qm.connauth().map(|(_, a)| a);
+        let delay = Duration::from_secs(connauth.as_ref().map_or(1, |a| a.fail_delay) as u64);
+        let ids = self.ctx.ids.clone();
+        let plan = if connect.is_channel {
+            let owner = Principal::owner(&self.ctx.qm.name().to_string());
+            match password.is_empty() {
+                true => identity::Plan::Accept(owner),
+                false => identity::Plan::Verify {
+                    auth_type: connauth
+                        .as_ref()
+                        .map_or(AuthType::IdpwFile, |a| a.auth_type),
+                    keep: Some(owner),
+                },
             }
-            return Ok(Some(user.to_owned()));
-        }
-        Ok(None)
+        } else {
+            let local = self.peer.local_uid.map(|uid| ids.local(uid));
+            let asking = identity::Asking {
+                local,
+                user: &connect.user,
+                has_password: !password.is_empty(),
+            };
+            identity::plan(&ids, connauth.as_ref(), asking)
+        };
+        let user = connect.user.clone();
+        let mut told =
+            format!("user '{user}' could not be authenticated; check the user name and password");
+        let (keep, check): (_, Pin<Box<dyn Future<Output = _> + Send>>) = match plan {
+            identity::Plan::Accept(who) => {
+                self.open_conversation(connect, who, None);
+                return;
+            }
+            identity::Plan::Refuse(why) => {
+                told = format!("this queue manager wants a user id and password: {why}");
+                (
+                    None,
+                    Box::pin(async move {
+                        tokio::time::sleep(delay).await;
+                        Err(why)
+                    }),
+                )
+            }
+            identity::Plan::Verify { auth_type, keep } => {
+                let origin = self.peer.origin.unwrap_or(identity::Origin::Uid(u32::MAX));
+                (
+                    keep,
+                    Box::pin(identity::verify(
+                        ids, origin, auth_type, user, password, delay,
+                    )),
+                )
+            }
+        };
+        self.auth = Some(PendingAuth {
+            connect,
+            keep,
+            check,
+            told,
+        });
     }
 
-    /// Connects conversation `h.conv` to the queue manager and answers Connected (or why not).
-    fn open_conversation(
-        &mut self,
-        h: FrameHeader,
-        opts: &ConnectOptions,
-        compression: Option<Compression>,
-    ) {
+    /// A password check ended: the conversation opens as the verified user (or the identity
+    /// kept), or is refused with NOT_AUTHORIZED and the socket closes.
+    fn on_authenticated(&mut self, outcome: Result<(), String>) -> Result<(), Close> {
+        let Some(PendingAuth {
+            connect,
+            keep,
+            told,
+            ..
+        }) = self.auth.take()
+        else {
+            return Ok(());
+        };
+        let user = connect.user.clone();
+        if let Err(why) = outcome {
+            let qm = &self.ctx.qm;
+            qm.security_counters()
+                .authentication_failures
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            if let Some(left_out) = qm.security_log() {
+                tracing::warn!(peer = %self.peer.name, mode = ?self.mode, user = %user, reason = %why,
+                    left_out, "connection refused: authentication failed");
+            }
+            let e = MqError::new(Reason::NotAuthorized, told);
+            self.respond(connect.header, &wire::status_of(&e), &Reply::Empty);
+            return Err(Close::Refused(format!(
+                "authentication failed for user '{user}'"
+            )));
+        }
+        let who = keep.unwrap_or_else(|| self.ctx.ids.principal(&user));
+        self.open_conversation(connect, who, Some(user));
+        Ok(())
+    }
+
+    /// Connects a conversation to the queue manager as `who` and answers Connected (or why
+    /// not: NOT_AUTHORIZED without CONNECT authority).
+    fn open_conversation(&mut self, c: Connecting, who: Principal, verified: Option<String>) {
+        let h = c.header;
+        let opts = ConnectOptions {
+            app_name: c.app_name,
+            user_id: Some(who.user.clone()),
+        };
         match self
             .ctx
             .qm
-            .connect_as(opts, self.mode, self.peer.name.clone())
+            .connect_with(&opts, self.mode, self.peer.name.clone(), who)
         {
             Ok(mut session) => {
                 session.defer_durability(true);
@@ -756,16 +854,24 @@ impl Socket {
                     conn_id: session.connection_id(),
                     qmgr: self.ctx.qm.name().to_string(),
                     heartbeat_ms: self.ctx.limits.heartbeat.as_millis() as u32,
-                    compression: compression.map_or(0, |c| c as u8),
+                    compression: c.compression.map_or(0, |c| c as u8),
                 };
                 session.counters().compression.store(
-                    compression.map_or(0, |c| c as u8),
+                    c.compression.map_or(0, |c| c as u8),
                     std::sync::atomic::Ordering::Relaxed,
                 );
-                self.convs.insert(h.conv, Conv::new(session, compression));
+                let mut conv = Conv::new(session, c.compression);
+                conv.is_channel = c.is_channel;
+                conv.verified_user = verified;
+                self.convs.insert(h.conv, conv);
                 self.respond(h, &Status::OK, &reply);
             }
-            Err(e) => self.respond(h, &wire::status_of(&e), &Reply::Empty),
+            Err(e) => {
+                if e.reason == Reason::NotAuthorized {
+                    tracing::warn!(peer = %self.peer.name, mode = ?self.mode, reason = %e.detail, "connection refused");
+                }
+                self.respond(h, &wire::status_of(&e), &Reply::Empty)
+            }
         }
     }
 

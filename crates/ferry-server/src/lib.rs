@@ -9,6 +9,7 @@
 pub mod auth;
 pub mod channels;
 mod conn;
+mod identity;
 mod listeners;
 pub mod metrics;
 mod tls;
@@ -100,7 +101,7 @@ impl ServerConfig {
             unix_path: s.local_socket.then(|| qm_dir.join(SOCKET_FILE)),
             tls_listen,
             tls,
-            users: users.exists().then_some(users),
+            users: Some(users),
             max_sockets: s.max_sockets,
             limits: ConnLimits {
                 max_frame: s.max_frame_kib << 10,
@@ -207,7 +208,7 @@ pub struct Server {
     tcp: Option<TcpListener>,
     unix: Option<UnixListener>,
     tls: Option<TlsListener>,
-    users: Option<UserFile>,
+    users: auth::UserStore,
     metrics: Option<TcpListener>,
 }
 
@@ -216,15 +217,16 @@ impl Server {
     /// not loopback is refused unless authentication is configured (a user file, or for TLS a
     /// client CA whose certificates are required).
     pub async fn bind(qm: QueueManager, config: ServerConfig) -> Result<Server, StartError> {
-        let users = match &config.users {
-            Some(path) => Some(UserFile::load(path).map_err(StartError)?),
-            None => None,
-        };
+        if let Some(path) = config.users.as_ref().filter(|p| p.exists()) {
+            UserFile::load(path).map_err(StartError)?;
+        }
+        let users = auth::UserStore::new(config.users.clone());
+        let clients_authenticate = clients_must_authenticate(&qm);
         let client_certs = config.tls.as_ref().is_some_and(|t| t.client_ca.is_some());
         let tcp = match config.tcp_listen {
             None => None,
             Some(addr) => {
-                refuse_unauthenticated(addr, users.is_some())?;
+                refuse_unauthenticated(addr, clients_authenticate)?;
                 Some(listen(addr).await?)
             }
         };
@@ -236,7 +238,7 @@ impl Server {
                 )))
             }
             (Some(addr), Some(settings)) => {
-                refuse_unauthenticated(addr, users.is_some() || client_certs)?;
+                refuse_unauthenticated(addr, clients_authenticate || client_certs)?;
                 let acceptor = tokio_rustls::TlsAcceptor::from(tls::server_config(settings)?);
                 Some(TlsListener {
                     listener: listen(addr).await?,
@@ -309,11 +311,14 @@ impl Server {
         });
         let permits = Arc::new(Semaphore::new(config.max_sockets));
         let mut tasks = JoinSet::new();
-        let authenticated = users.is_some();
+        let authenticated = clients_must_authenticate(&qm);
+        let ids = Arc::new(identity::Identities::new(users));
+        let resolver = ids.clone();
+        qm.set_principal_resolver(Box::new(move |n| resolver.principal(n)));
         let ctx = Arc::new(conn::Ctx {
             qm: qm.clone(),
             limits: config.limits.clone(),
-            users,
+            ids,
         });
         let (hooks, mut listened) = start_objects(&qm, &config, authenticated);
         tokio::pin!(shutdown);
@@ -407,7 +412,11 @@ fn spawn_tcp(
             wr,
             ctx,
             ConnMode::Tcp,
-            conn::Peer::named(addr.to_string()),
+            conn::Peer {
+                name: addr.to_string(),
+                origin: Some(identity::Origin::Ip(addr.ip())),
+                ..Default::default()
+            },
             stop,
         )
         .await;
@@ -431,6 +440,8 @@ async fn serve_tls(
             let peer = conn::Peer {
                 name: addr.to_string(),
                 cert: tls::peer_dn(s.get_ref().1.peer_certificates()),
+                origin: Some(identity::Origin::Ip(addr.ip())),
+                local_uid: None,
             };
             let (rd, wr) = tokio::io::split(s);
             conn::serve(rd, wr, ctx, ConnMode::Tls, peer, stop).await;
@@ -449,14 +460,21 @@ fn spawn_unix(
     stop: watch::Receiver<bool>,
     permit: OwnedSemaphorePermit,
 ) {
-    let peer = stream
-        .peer_cred()
-        .ok()
+    let cred = stream.peer_cred().ok();
+    let name = cred
         .and_then(|c| c.pid())
         .map_or_else(|| "local".to_owned(), |pid| format!("pid {pid}"));
+    let uid = cred.map(|c| c.uid());
+    let peer = conn::Peer {
+        name,
+        cert: None,
+        // A peer whose credentials cannot be read is nobody: it gets no one's authority.
+        local_uid: Some(uid.unwrap_or(u32::MAX)),
+        origin: Some(identity::Origin::Uid(uid.unwrap_or(u32::MAX))),
+    };
     let (rd, wr) = stream.into_split();
     tasks.spawn(async move {
-        conn::serve(rd, wr, ctx, ConnMode::Local, conn::Peer::named(peer), stop).await;
+        conn::serve(rd, wr, ctx, ConnMode::Local, peer, stop).await;
         drop(permit);
     });
 }
@@ -520,6 +538,12 @@ impl std::fmt::Debug for TlsListener {
             .field("listener", &self.listener)
             .finish()
     }
+}
+
+/// Whether QMGR CONNAUTH makes every client connection give a password (CHCKCLNT REQUIRED).
+fn clients_must_authenticate(qm: &QueueManager) -> bool {
+    qm.connauth()
+        .is_some_and(|(_, a)| a.check_client == ferry_model::objects::ConnCheck::Required)
 }
 
 /// Refuses a non-loopback address unless connections to it must authenticate.

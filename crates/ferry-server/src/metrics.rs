@@ -317,6 +317,7 @@ pub fn render(qm: &QueueManager) -> String {
     let mut out = String::with_capacity(64 * 1024);
     render_info(&mut out, qm);
     render_connections(&mut out, qm);
+    render_security(&mut out, qm);
     render_queues(&mut out, qm);
     if let Some(log) = qm.log_status() {
         render_log(&mut out, &log);
@@ -359,6 +360,29 @@ fn render_connections(out: &mut String, qm: &QueueManager) {
     ] {
         let n = conns.iter().filter(|c| c.mode == mode).count();
         let _ = writeln!(out, "ferry_connections{{mode=\"{tag}\"}} {n}");
+    }
+}
+
+/// `ferry_security_refusals_total`: refusals since start, by kind.
+fn render_security(out: &mut String, qm: &QueueManager) {
+    use std::sync::atomic::Ordering::Relaxed;
+    let c = qm.security_counters();
+    family(
+        out,
+        "ferry_security_refusals_total",
+        "counter",
+        "Refusals since start: authentication (a connection that could not prove who it is), authority (a connect, open or command without its authority record), channel (a channel start from a partner that did not prove it may).",
+    );
+    for (kind, n) in [
+        ("authentication", &c.authentication_failures),
+        ("authority", &c.authority_failures),
+        ("channel", &c.channel_refusals),
+    ] {
+        let _ = writeln!(
+            out,
+            "ferry_security_refusals_total{{kind=\"{kind}\"}} {}",
+            n.load(Relaxed)
+        );
     }
 }
 

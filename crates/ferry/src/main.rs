@@ -114,8 +114,9 @@ enum QmCommand {
         #[arg(long = "set", value_name = "SECTION.KEY=VALUE")]
         sets: Vec<String>,
     },
-    /// Manage the users allowed to connect over tcp and tls (QMDIR/users.toml, Argon2id hashes).
-    /// Once a user file exists, tcp and tls clients must give a user and password.
+    /// Manage the users of the queue manager's user file (QMDIR/users.toml, Argon2id hashes):
+    /// AUTHINFO AUTHTYPE(IDPWFILE), the default CONNAUTH. A running queue manager reads it again
+    /// when it changes.
     User {
         #[command(subcommand)]
         action: UserCommand,
@@ -146,6 +147,11 @@ enum UserCommand {
         /// User name.
         #[arg(value_name = "USER")]
         user: String,
+        /// Also put the user in this group of the user file (repeatable). Authority records
+        /// granted to the group apply to it; the queue manager owner's primary group
+        /// administers.
+        #[arg(long = "group", value_name = "GROUP")]
+        groups: Vec<String>,
         #[command(flatten)]
         home: HomeArgs,
     },
@@ -330,7 +336,12 @@ fn run(cli: Cli) -> Result<(), CliError> {
             sets,
         }) => qm::check(&home.home(), name.as_deref(), file.as_deref(), sets),
         Command::Qm(QmCommand::User { action }) => match action {
-            UserCommand::Add { qm, user, home } => qm::user_add(&home.home(), &qm, &user),
+            UserCommand::Add {
+                qm,
+                user,
+                groups,
+                home,
+            } => qm::user_add(&home.home(), &qm, &user, &groups),
             UserCommand::Remove { qm, user, home } => qm::user_remove(&home.home(), &qm, &user),
         },
         Command::Qm(QmCommand::Stop { name, home }) => qm::stop(&home.home(), &name),

@@ -286,9 +286,7 @@ pub fn start(
         queues = qm.queue_names().len(),
         "queue manager started"
     );
-    if let Some(users) = &config.users {
-        tracing::info!(file = %users.display(), "tcp and tls connections must authenticate");
-    }
+    log_connauth(&qm);
     let io_threads = layered.file.server.io_threads;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(if io_threads == 0 {
@@ -396,7 +394,7 @@ pub fn list(home: &Path) -> Result<(), CliError> {
 }
 
 /// `ferry qm user add`: hashes the password read from stdin into the user file.
-pub fn user_add(home: &Path, name: &str, user: &str) -> Result<(), CliError> {
+pub fn user_add(home: &Path, name: &str, user: &str, groups: &[String]) -> Result<(), CliError> {
     let dir = qm_dir(home, name)?;
     if !dir.join(CONFIG_FILE).exists() {
         return Err(no_such_qm(home, name).into());
@@ -419,13 +417,39 @@ pub fn user_add(home: &Path, name: &str, user: &str) -> Result<(), CliError> {
     };
     let hash = ferry_server::auth::hash_password(password).map_err(CliError::other)?;
     let replaced = file.users.insert(user.to_owned(), hash).is_some();
+    for g in groups {
+        ferry_model::security::check_entity(g).map_err(|e| CliError::other(e.detail))?;
+        let members = file.groups.entry(g.clone()).or_default();
+        if !members.iter().any(|m| m == user) {
+            members.push(user.to_owned());
+        }
+    }
     file.save(&path).map_err(CliError::other)?;
     println!(
-        "{} user {user} for queue manager {name} in {} (takes effect at the next start)",
+        "{} user {user} for queue manager {name} in {}",
         if replaced { "updated" } else { "added" },
         path.display()
     );
     Ok(())
+}
+
+/// Says at start how connections prove who they are (QMGR CONNAUTH), loudly when nothing
+/// is checked.
+fn log_connauth(qm: &ferry_core::QueueManager) {
+    let named = qm.attrs().connauth;
+    match qm.connauth() {
+        Some((n, a)) => tracing::info!(
+            connauth = %n, authtype = a.auth_type.keyword(), chcklocl = a.check_local.keyword(),
+            chckclnt = a.check_client.keyword(), "connection authentication"
+        ),
+        None if named.is_empty() => tracing::warn!(
+            "QMGR CONNAUTH is blank: passwords are not checked and clients are taken at their word (with no administrator's authority)"
+        ),
+        None => tracing::error!(
+            connauth = %named,
+            "QMGR CONNAUTH names an AUTHINFO object that does not exist: passwords are not checked; define it or ALTER QMGR CONNAUTH"
+        ),
+    }
 }
 
 /// `ferry qm user remove`.
@@ -439,6 +463,10 @@ pub fn user_remove(home: &Path, name: &str, user: &str) -> Result<(), CliError> 
             path.display()
         )));
     }
+    for members in file.groups.values_mut() {
+        members.retain(|m| m != user);
+    }
+    file.groups.retain(|_, members| !members.is_empty());
     file.save(&path).map_err(CliError::other)?;
     println!("removed user {user} from {}", path.display());
     Ok(())

@@ -16,7 +16,9 @@ use ferry_client::{Connection, GetOptions, Message, OpenOptions, Persistence, Pu
 /// Queue manager `qm` listening on `listen`, its user file holding `partner`'s channel user.
 fn start(tag: &str, qm: &str, partner: &str, listen: &str) -> Server {
     let (u, p) = common::channel_user(partner);
-    Server::start_with_users(tag, qm, &[(&u, &p)], &["--listen", listen])
+    let s = Server::start_with_users(tag, qm, &[(&u, &p)], &["--listen", listen]);
+    common::grant_channel_user(&s, partner);
+    s
 }
 
 fn admin(server: &Server, script: &str) {

@@ -41,11 +41,13 @@ fn receiving_qm2(tag: &str, port: u16) -> Server {
         &[(&u, &p), ("alice", "alice-password")],
         &["--listen", &format!("127.0.0.1:{port}")],
     );
+    common::grant_channel_user(&qm2, "QM1");
     admin(
         &qm2,
         &format!(
             "DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR) {}
-             DEFINE QLOCAL(APP.IN)",
+             DEFINE QLOCAL(APP.IN)
+             SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('alice') AUTHADD(CONNECT)",
             common::rcvr_auth("QM1")
         ),
     );

@@ -22,12 +22,16 @@ fn start(tag: &str, qm: &str, port: u16, partners: &[&str]) -> Server {
         .iter()
         .map(|(u, p)| (u.as_str(), p.as_str()))
         .collect();
-    Server::start_with_users(
+    let s = Server::start_with_users(
         tag,
         qm,
         &users,
         &["--listen", &listen, "--metrics-listen", "127.0.0.1:0"],
-    )
+    );
+    for p in partners {
+        common::grant_channel_user(&s, p);
+    }
+    s
 }
 
 /// Runs `script` on `server`; every command must succeed.

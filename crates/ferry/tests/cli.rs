@@ -315,7 +315,19 @@ fn start_list_second_start_put_and_stop() {
         !put.stderr.contains("embedded"),
         "no embedded note over a socket: {put:?}"
     );
-    // ...and by connection string over tcp; the messages outlive the putting process.
+    // ...and by connection string over tcp, as a user added while it runs (tcp clients give
+    // a password); the messages outlive the putting process.
+    let id = Command::new("id").arg("-gn").output().unwrap();
+    let group = String::from_utf8(id.stdout).unwrap().trim().to_owned();
+    let add = sb.run(
+        &["qm", "user", "add", "QM1", "ops", "--group", &group],
+        "ops-pw\n",
+    );
+    assert_eq!(add.code(), Some(0), "{add:?}");
+    let anonymous = sb.run(&["get", "--connect", &tcp, "DEV.QUEUE.1"], "");
+    assert_eq!(anonymous.code(), Some(2), "{anonymous:?}");
+    assert!(anonymous.stderr.contains("2035"), "{anonymous:?}");
+    let tcp = tcp.replacen("tcp://", "tcp://ops:ops-pw@", 1);
     let get = sb.run(&["get", "--connect", &tcp, "DEV.QUEUE.1"], "");
     assert_eq!(get.code(), Some(0), "{get:?}");
     assert_eq!(get.stdout, "hello\nworld\n");

@@ -126,6 +126,10 @@ fn pymqi_from_pypi_builds_against_the_headers_and_its_examples_run() {
             .arg(conn_name(&server))
             .env("PYTHONPATH", src.join("code"))
             .env("LD_LIBRARY_PATH", prefix.join("lib64"))
+            .env("FERRY_TEST_USER", common::TEST_USER)
+            .env("FERRY_TEST_PASSWORD", common::TEST_PASSWORD)
+            .env("FERRY_USER", common::TEST_USER)
+            .env("FERRY_PASSWORD", common::TEST_PASSWORD)
             .env_remove("MQSERVER"),
         "pymqi's examples",
     );
@@ -201,6 +205,9 @@ fn mq_golang_builds_with_cgo_against_the_headers_and_puts_and_gets() {
             .env_remove("MQSERVER")
             .env_remove("FERRY_CONNECT")
             .env("FERRY_MQI_LOG", "1") // failing calls' details on stderr, shown on failure
+            // The program passes no MQCSP; the client library takes these (CHCKCLNT REQUIRED).
+            .env("FERRY_USER", common::TEST_USER)
+            .env("FERRY_PASSWORD", common::TEST_PASSWORD)
             // cargo's test environment puts target/debug first on LD_LIBRARY_PATH, where an
             // older copy of the libraries may lie; the installed ones are the ones under test.
             .env("LD_LIBRARY_PATH", prefix.join("lib64"));

@@ -135,13 +135,18 @@ fn c_samples_put_get_and_request_reply_through_both_libraries() {
     let out = server.root.join("c");
     std::fs::create_dir_all(&out).unwrap();
     let local = [("FERRY_HOME", server.root.display().to_string())];
-    let client = [(
-        "MQSERVER",
-        format!(
-            "SYSTEM.DEF.SVRCONN/TCP/{}",
-            server.tcp_addr().replacen(':', "(", 1) + ")"
+    let client = [
+        (
+            "MQSERVER",
+            format!(
+                "SYSTEM.DEF.SVRCONN/TCP/{}",
+                server.tcp_addr().replacen(':', "(", 1) + ")"
+            ),
         ),
-    )];
+        // The samples pass no MQCSP: the client library takes these (CHCKCLNT is REQUIRED).
+        ("FERRY_USER", common::TEST_USER.to_owned()),
+        ("FERRY_PASSWORD", common::TEST_PASSWORD.to_owned()),
+    ];
 
     // put and get, local library.
     let put = compile(&out, "put", Some("mqm_r"), false);
@@ -214,7 +219,7 @@ fn c_samples_put_get_and_request_reply_through_both_libraries() {
     let (ok, text) = run(
         &connx,
         &[&conname, "DEV.QUEUE.1", &ca, &tls_conname],
-        &[],
+        &client[1..],
         "",
     );
     assert!(ok && text.contains("0 failures"), "{text}");

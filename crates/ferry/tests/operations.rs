@@ -87,7 +87,11 @@ fn sample(metrics: &str, series: &str) -> f64 {
 fn listener_objects_open_and_close_real_ports() {
     let mut server = Server::start("listeners", &[]);
     let port = free_port();
-    let ep = format!("tcp://127.0.0.1:{port}");
+    let ep = format!(
+        "tcp://{}:{}@127.0.0.1:{port}",
+        common::TEST_USER,
+        common::TEST_PASSWORD
+    );
     admin_ok(
         &server,
         &format!("DEFINE LISTENER(APP.LSR) TRPTYPE(TCP) PORT({port}) CONTROL(QMGR)"),
@@ -327,7 +331,20 @@ fn layered_configuration_is_checked_and_applied() {
         std::thread::sleep(Duration::from_millis(20));
     };
     assert!(text.contains(&format!("tcp://127.0.0.1:{port}")), "{text}");
-    Connection::connect(&format!("tcp://127.0.0.1:{port}"), "env-listen").unwrap();
+    // Clients over tcp authenticate (CHCKCLNT is REQUIRED): a user added to the user file of
+    // the running queue manager is taken at once.
+    common::add_user_in(
+        &root,
+        "QM1",
+        "ops",
+        "ops-password",
+        &[&common::owner_group()],
+    );
+    Connection::connect(
+        &format!("tcp://ops:ops-password@127.0.0.1:{port}"),
+        "env-listen",
+    )
+    .unwrap();
     let out = ferry()
         .args(["status", "--data-dir"])
         .arg(&root)

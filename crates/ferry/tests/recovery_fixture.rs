@@ -63,7 +63,7 @@ fn dump(ep: &str) -> (String, std::collections::BTreeMap<String, String>) {
         .lines()
         .filter(|l| !l.starts_with('*'))
     {
-        let _ = writeln!(defs, "{}", without_new_channel_defaults(l));
+        let _ = writeln!(defs, "{}", without_new_defaults(l));
     }
     let list = admin(&mut c, "DISPLAY QLOCAL(*) CURDEPTH");
     let mut queues = std::collections::BTreeMap::new();
@@ -93,10 +93,10 @@ fn dump(ep: &str) -> (String, std::collections::BTreeMap<String, String>) {
     (defs, queues)
 }
 
-/// A definition line without the channel attributes added after the fixture was made (USERID,
-/// PASSWORD, MCAUSER, RQMNAME, and SSLCIPH/SSLPEER on receivers), when they hold their empty
-/// defaults: the line the earlier build wrote.
-fn without_new_channel_defaults(line: &str) -> String {
+/// A definition line without the attributes added after the fixture was made (USERID,
+/// PASSWORD, MCAUSER, RQMNAME, and SSLCIPH/SSLPEER on receivers, QMGR CONNAUTH), when they
+/// hold their defaults: the line the earlier build wrote.
+fn without_new_defaults(line: &str) -> String {
     let mut l = line.to_owned();
     for empty in [
         " USERID('')",
@@ -109,7 +109,8 @@ fn without_new_channel_defaults(line: &str) -> String {
     if l.contains("CHLTYPE(RCVR)") {
         l = l.replace(" SSLCIPH()", "").replace(" SSLPEER('')", "");
     }
-    l
+    // QMGR CONNAUTH came with connection authentication, after the fixture; its default.
+    l.replace(" CONNAUTH('SYSTEM.DEFAULT.AUTHINFO.IDPWFILE')", "")
 }
 
 /// [`SYNCQ`]'s messages, read embedded through the queue manager's internal connection.

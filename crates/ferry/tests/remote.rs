@@ -626,8 +626,8 @@ fn heartbeats_keep_idle_clients_and_end_silent_ones() {
     let mut payload = bytes::BytesMut::new();
     ferry_proto::Request::Connect {
         app_name: "silent".into(),
-        user: String::new(),
-        password: String::new(),
+        user: common::TEST_USER.into(),
+        password: common::TEST_PASSWORD.into(),
         flags: ferry_proto::msg::connect_flags::HEARTBEATS,
         compression: vec![],
     }
@@ -691,13 +691,7 @@ fn a_clean_stop_ends_waiting_gets_with_a_quiescing_code() {
 fn connection_and_message_limits_answer_with_their_reason_codes() {
     let root = std::env::temp_dir().join(format!("ferry-it-limits-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
-    let created = std::process::Command::new(env!("CARGO_BIN_EXE_ferry"))
-        .args(["qm", "create", "QM1", "--data-dir"])
-        .arg(&root)
-        .stdout(std::process::Stdio::null())
-        .status()
-        .unwrap();
-    assert!(created.success());
+    common::create_qm(&root, "QM1");
     let config = root.join("qmgrs/QM1/qm.toml");
     let text = std::fs::read_to_string(&config).unwrap();
     let text = text.replace("max_connections = 10000", "max_connections = 2");

@@ -56,7 +56,27 @@ mod common;
 use common::Server;
 
 fn start(dir: &Dir, extra: &[&str]) -> Server {
+    if !dir.path("home/qmgrs/QM1").exists() {
+        create_qm(dir);
+    }
     Server::start_in(&dir.path("home"), &dir.path("server.log"), extra)
+}
+
+/// Client options with the test administrator's credentials (CHCKCLNT is REQUIRED).
+fn tester() -> ClientOptions {
+    ClientOptions {
+        user: Some(common::TEST_USER.into()),
+        password: Some(common::TEST_PASSWORD.into()),
+        ..Default::default()
+    }
+}
+
+/// Runs MQSC on `server` over its local socket (as the owner); every command must succeed.
+fn mqsc(server: &Server, script: &str) {
+    let mut c = Connection::connect(&server.endpoint("unix:"), "setup").unwrap();
+    for r in c.admin(script).unwrap() {
+        assert!(r.ok, "{}: {:?}", r.command, r.messages);
+    }
 }
 
 fn tls_args(dir: &Dir, client_ca: bool) -> Vec<String> {
@@ -107,7 +127,7 @@ fn tls_without_client_certificates_carries_the_same_api() {
             ..Default::default()
         }),
         compression: vec![ferry_client::Compression::Lz4Fast],
-        ..Default::default()
+        ..tester()
     };
     let mut c = Connection::connect_with(&ep, "tls", &opts).unwrap();
     assert_eq!(c.mode(), ferry_client::ConnMode::Tls);
@@ -148,7 +168,7 @@ fn tls_carries_every_message_size_plain_tcp_carries_both_ways() {
             ca: dir.path("ca.pem"),
             ..Default::default()
         }),
-        ..Default::default()
+        ..tester()
     };
     // The blocking client: each size put (client to server) and got back (server to client).
     let mut c = Connection::connect_with(&server.endpoint("tls://"), "tls-large", &opts).unwrap();
@@ -218,7 +238,7 @@ fn tls_with_required_client_certificates_admits_only_certified_clients() {
                 dir.path(&format!("{name}.key")),
             )),
         }),
-        ..Default::default()
+        ..tester()
     };
     let mut c = Connection::connect_with(&ep, "mtls", &with_cert("client")).unwrap();
     round_trip(&mut c);
@@ -262,13 +282,7 @@ fn add_user(dir: &Dir, user: &str, password: &str) {
 }
 
 fn create_qm(dir: &Dir) {
-    let st = Command::new(env!("CARGO_BIN_EXE_ferry"))
-        .args(["qm", "create", "QM1", "--data-dir"])
-        .arg(dir.path("home"))
-        .stdout(Stdio::null())
-        .status()
-        .unwrap();
-    assert!(st.success());
+    common::create_qm(&dir.path("home"), "QM1");
 }
 
 #[test]
@@ -288,6 +302,15 @@ fn a_user_file_makes_tcp_clients_authenticate() {
         password: Some(p.into()),
         ..Default::default()
     };
+    // Authenticated is not authorised: alice may not even connect until she is granted it.
+    let e = Connection::connect_with(&tcp, "auth", &creds("alice", "correct horse")).unwrap_err();
+    assert_eq!(e.reason, Reason::NotAuthorized, "{e}");
+    assert!(e.detail.contains("CONNECT"), "{e}");
+    mqsc(
+        &server,
+        "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('alice') AUTHADD(CONNECT)
+         SET AUTHREC PROFILE('DEV.QUEUE.*') OBJTYPE(QUEUE) PRINCIPAL('alice') AUTHADD(PUT, GET, INQ)",
+    );
     let mut c = Connection::connect_with(&tcp, "auth", &creds("alice", "correct horse")).unwrap();
     round_trip(&mut c);
     c.disconnect().unwrap();
@@ -299,7 +322,7 @@ fn a_user_file_makes_tcp_clients_authenticate() {
         let e = Connection::connect_with(&tcp, "auth", &bad).unwrap_err();
         assert_eq!(e.reason, Reason::NotAuthorized, "{e}");
     }
-    // The local socket relies on its file permissions instead.
+    // The local socket knows its peer's user from the kernel: here the owner.
     let mut local = Connection::connect(&server.endpoint("unix:"), "local").unwrap();
     round_trip(&mut local);
     let log = std::fs::read_to_string(dir.path("server.log")).unwrap();
@@ -313,6 +336,21 @@ fn a_user_file_makes_tcp_clients_authenticate() {
 fn a_non_loopback_listener_needs_authentication() {
     let dir = Dir::new("exposed");
     create_qm(&dir);
+    // Clients that need not give a password may not come from the network.
+    let optional = Command::new(env!("CARGO_BIN_EXE_ferry"))
+        .args(["admin", "QM1", "--data-dir"])
+        .arg(dir.path("home"))
+        .args([
+            "-c",
+            "ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWFILE) CHCKCLNT(OPTIONAL)",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        optional.status.success(),
+        "{}",
+        String::from_utf8_lossy(&optional.stdout)
+    );
     let out = Command::new(env!("CARGO_BIN_EXE_ferry"))
         .args(["qm", "start", "QM1", "--listen", "0.0.0.0:0", "--data-dir"])
         .arg(dir.path("home"))
@@ -325,11 +363,24 @@ fn a_non_loopback_listener_needs_authentication() {
         err.contains("refusing to listen on 0.0.0.0") && err.contains("authentication"),
         "{err}"
     );
-    // With a user file, the same listener is allowed (and clients must authenticate).
-    add_user(&dir, "ops", "pw");
+    // With CHCKCLNT(REQUIRED), the default, the same listener is allowed.
+    let alter = Command::new(env!("CARGO_BIN_EXE_ferry"))
+        .args(["admin", "QM1", "--data-dir"])
+        .arg(dir.path("home"))
+        .args([
+            "-c",
+            "ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWFILE) CHCKCLNT(REQUIRED)",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        alter.status.success(),
+        "{}",
+        String::from_utf8_lossy(&alter.stdout)
+    );
     let server = start(&dir, &["--listen", "0.0.0.0:0"]);
     assert!(
-        server.tcp.starts_with("tcp://0.0.0.0:"),
+        server.tcp_bare.starts_with("tcp://0.0.0.0:"),
         "{}",
         server.endpoints
     );
@@ -341,9 +392,14 @@ fn the_command_line_authenticates_with_user_and_ferry_password() {
     create_qm(&dir);
     add_user(&dir, "alice", "s3cret");
     let server = start(&dir, &[]);
+    mqsc(
+        &server,
+        "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('alice') AUTHADD(CONNECT)
+         SET AUTHREC PROFILE('DEV.QUEUE.1') OBJTYPE(QUEUE) PRINCIPAL('alice') AUTHADD(PUT)",
+    );
     let run = |user: Option<&str>, password: Option<&str>| {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_ferry"));
-        cmd.args(["put", "--connect", &server.tcp, "DEV.QUEUE.1"]);
+        cmd.args(["put", "--connect", &server.tcp_bare, "DEV.QUEUE.1"]);
         if let Some(u) = user {
             cmd.args(["--user", u]);
         }

@@ -3,6 +3,7 @@
 //! object and status kind — queues, the queue manager, channels, listeners, queue, connection,
 //! queue manager, listener and channel status.
 
+use ferry_model::security::AuthObjType;
 use std::time::{Duration, SystemTime};
 
 use ferry_core::qmgr::catalog::{HandleInfo, ListenerStatus};
@@ -17,13 +18,13 @@ use crate::parse::{Command, Filter, Object, Op, ParseError};
 
 /// A name pattern: `*`, `APP.*` or a name.
 #[derive(Debug, Clone)]
-struct Pattern {
+pub(super) struct Pattern {
     text: String,
     generic: bool,
 }
 
 /// The command's name as a pattern: a name, or a generic name ending in `*`.
-fn generic(c: &Command) -> Result<Pattern, Failure> {
+pub(super) fn generic(c: &Command) -> Result<Pattern, Failure> {
     let v = c.name.as_ref().ok_or_else(|| {
         fail(
             "AMQ8405E",
@@ -46,12 +47,17 @@ fn generic(c: &Command) -> Result<Pattern, Failure> {
 }
 
 /// Whether the object name `n` matches the pattern.
-fn matches(p: &Pattern, n: &ObjectName) -> bool {
+pub(super) fn matches(p: &Pattern, n: &ObjectName) -> bool {
     if p.generic {
         n.as_str().starts_with(&p.text)
     } else {
         n.as_str() == p.text
     }
+}
+
+/// Whether the object `n` matches the pattern and the command's issuer may display it.
+fn seen(qm: &QueueManager, c: &Command, p: &Pattern, t: AuthObjType, n: &ObjectName) -> bool {
+    matches(p, n) && super::security::visible(qm, c, t, n.as_str())
 }
 
 /// Whether `value` matches a WHERE value that may end in `*` (LK, NL).
@@ -115,7 +121,11 @@ fn select(c: &Command, fields: Vec<Field>, always: &[&str]) -> Result<Vec<Field>
 }
 
 /// `select`, after the WHERE filter: `None` when the object does not pass.
-fn shown(c: &Command, fields: Vec<Field>, always: &[&str]) -> Result<Option<Vec<Field>>, Failure> {
+pub(super) fn shown(
+    c: &Command,
+    fields: Vec<Field>,
+    always: &[&str],
+) -> Result<Option<Vec<Field>>, Failure> {
     if let Some(f) = &c.filter {
         if !fields.iter().any(|x| x.key == f.attribute) {
             return Err(Failure::from(ParseError {
@@ -135,7 +145,7 @@ fn shown(c: &Command, fields: Vec<Field>, always: &[&str]) -> Result<Option<Vec<
 }
 
 /// The reply to a DISPLAY: what was found, or "not found" for a specific name without WHERE.
-fn none_found(c: &Command, p: &Pattern, out: Vec<Message>) -> Outcome {
+pub(super) fn none_found(c: &Command, p: &Pattern, out: Vec<Message>) -> Outcome {
     if out.is_empty() && !p.generic && c.filter.is_none() {
         return Err(fail(
             "AMQ8147E",
@@ -184,7 +194,7 @@ pub(super) fn display_queues(qm: &QueueManager, c: &Command) -> Outcome {
     };
     let mut out = Vec::new();
     for (n, t) in qm.queue_names() {
-        if !matches(&pattern, &n) || want.is_some_and(|w| w != t) {
+        if !seen(qm, c, &pattern, AuthObjType::Queue, &n) || want.is_some_and(|w| w != t) {
             continue;
         }
         let Some(fields) = queue_fields(qm, &n) else {
@@ -210,7 +220,11 @@ pub(super) fn display_qmgr(qm: &QueueManager, c: &Command) -> Outcome {
 pub(super) fn display_channels(qm: &QueueManager, c: &Command) -> Outcome {
     let pattern = generic(c)?;
     let mut out = Vec::new();
-    for (n, a) in qm.channels().iter().filter(|(n, _)| matches(&pattern, n)) {
+    for (n, a) in qm
+        .channels()
+        .iter()
+        .filter(|(n, _)| seen(qm, c, &pattern, AuthObjType::Channel, n))
+    {
         if let Some(fields) = shown(c, attrs::channel_fields(n, a), &["CHANNEL", "CHLTYPE"])? {
             out.push(object("AMQ8414I", "Display Channel details.", fields));
         }
@@ -222,7 +236,11 @@ pub(super) fn display_channels(qm: &QueueManager, c: &Command) -> Outcome {
 pub(super) fn display_listeners(qm: &QueueManager, c: &Command) -> Outcome {
     let pattern = generic(c)?;
     let mut out = Vec::new();
-    for (n, a) in qm.listeners().iter().filter(|(n, _)| matches(&pattern, n)) {
+    for (n, a) in qm
+        .listeners()
+        .iter()
+        .filter(|(n, _)| seen(qm, c, &pattern, AuthObjType::Listener, n))
+    {
         if let Some(fields) = shown(c, attrs::listener_fields(n, a), &["LISTENER"])? {
             out.push(object(
                 "AMQ8630I",
@@ -266,7 +284,7 @@ pub(super) fn display_lsstatus(qm: &QueueManager, c: &Command) -> Outcome {
     for s in qm
         .listener_status()
         .iter()
-        .filter(|s| matches(&pattern, &s.name))
+        .filter(|s| seen(qm, c, &pattern, AuthObjType::Listener, &s.name))
     {
         if let Some(fields) = shown(c, lsstatus_fields(s), &["LISTENER", "STATUS"])? {
             out.push(object(
@@ -351,7 +369,7 @@ pub(super) fn display_chstatus(qm: &QueueManager, c: &Command) -> Outcome {
     for (name, st) in qm
         .channel_statuses()
         .into_iter()
-        .filter(|(n, _)| matches(&pattern, n))
+        .filter(|(n, _)| seen(qm, c, &pattern, AuthObjType::Channel, n))
     {
         if let Some(fields) = shown(
             c,
@@ -430,7 +448,7 @@ pub(super) fn display_qstatus(qm: &QueueManager, c: &Command) -> Outcome {
     let names: Vec<ObjectName> = qm
         .queue_names()
         .into_iter()
-        .filter(|(n, t)| *t == QueueType::Local && matches(&pattern, n))
+        .filter(|(n, t)| *t == QueueType::Local && seen(qm, c, &pattern, AuthObjType::Queue, n))
         .map(|(n, _)| n)
         .collect();
     if handles {

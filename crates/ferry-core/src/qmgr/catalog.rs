@@ -321,7 +321,7 @@ impl QueueManager {
     }
 
     /// Logs a definition (`Some`) or deletion (`None`) of a channel or listener, and waits.
-    fn log_object<T: serde::Serialize>(
+    pub(crate) fn log_object<T: serde::Serialize>(
         &self,
         kind: ObjectKind,
         name: &ObjectName,
@@ -367,6 +367,10 @@ impl QueueManager {
                 let a: ListenerAttrs = toml::from_str(toml_text).map_err(bad)?;
                 self.shared.catalog.listeners.write().insert(name, a);
             }
+            ObjectKind::AuthRecs => self.restore_authrecs(toml::from_str(toml_text).map_err(bad)?),
+            ObjectKind::AuthInfo => {
+                self.restore_authinfo(name, toml::from_str(toml_text).map_err(bad)?)
+            }
         }
         Ok(())
     }
@@ -385,6 +389,12 @@ impl QueueManager {
         }
         for (n, a) in self.listeners() {
             out.push((ObjectKind::Listener, n, toml::to_string(&a).map_err(enc)?));
+        }
+        for (n, a) in self.authinfos() {
+            out.push((ObjectKind::AuthInfo, n, toml::to_string(&a).map_err(enc)?));
+        }
+        if let Some((n, t)) = self.authrecs_for_checkpoint() {
+            out.push((ObjectKind::AuthRecs, n, toml::to_string(&t).map_err(enc)?));
         }
         Ok(out)
     }

@@ -17,6 +17,7 @@ mod expiry;
 pub mod journal;
 mod queues;
 pub mod routing;
+pub mod security;
 pub mod session;
 pub mod system;
 
@@ -33,6 +34,7 @@ use ferry_model::name::{object_name, ApplName, ObjectName};
 use ferry_model::objects::{AliasQueueAttrs, LocalQueueAttrs, QueueManagerAttrs};
 use ferry_model::options::ConnectOptions;
 use ferry_model::reason::{MqError, MqResult, Reason};
+use ferry_model::security::{AuthObjType, Authority, Principal};
 use ferry_model::status::{ConnMode, RunState};
 use ferry_model::IdKeyed;
 
@@ -142,6 +144,8 @@ pub(crate) struct Shared {
     pub durability: std::sync::OnceLock<Arc<dyn Durability>>,
     /// Channels, listeners, the server's hooks, the attributes sink.
     pub catalog: catalog::Catalog,
+    /// Authority records and their generation.
+    pub security: security::Security,
 }
 
 impl std::fmt::Debug for Shared {
@@ -176,6 +180,7 @@ impl QueueManager {
                 dynamic_counter: AtomicU64::new(0),
                 durability: std::sync::OnceLock::new(),
                 catalog: Default::default(),
+                security: Default::default(),
             }),
         };
         system::define_system_objects(&qm, config.dev_queues)?;
@@ -270,32 +275,37 @@ impl QueueManager {
         Ok(s)
     }
 
-    /// Connects with an explicit mode and peer description (used by the server for remote
-    /// connections).
+    /// Connects with an explicit mode and peer description, as the queue manager's owner.
     pub fn connect_as(
         &self,
         opts: &ConnectOptions,
         mode: ConnMode,
         peer: String,
     ) -> MqResult<Session> {
-        match self.run_state() {
-            RunState::Running => {}
-            RunState::Quiescing => {
-                return Err(MqError::new(
-                    Reason::QMgrQuiescing,
-                    format!("queue manager {} is quiescing", self.name()),
-                ))
-            }
-            RunState::Stopping => {
-                return Err(MqError::new(
-                    Reason::QMgrStopping,
-                    format!("queue manager {} is stopping", self.name()),
-                ))
-            }
-        }
+        let user = opts.user_id.clone().unwrap_or_else(current_user);
+        self.connect_with(opts, mode, peer, Principal::owner(&user))
+    }
+
+    /// Connects `who` (the server's remote connections: who it is was settled by the socket's
+    /// credentials or a verified password). NOT_AUTHORIZED unless `who` holds CONNECT on the
+    /// queue manager; messages it puts carry `who`'s user unless a handle may set identity.
+    pub fn connect_with(
+        &self,
+        opts: &ConnectOptions,
+        mode: ConnMode,
+        peer: String,
+        who: Principal,
+    ) -> MqResult<Session> {
+        self.check_connectable()?;
+        self.check_authority(
+            &who,
+            AuthObjType::QMgr,
+            self.name().as_str(),
+            Authority::CONNECT,
+        )?;
         let max = self.shared.attrs.read().max_connections;
         let id = self.shared.next_conn.fetch_add(1, Ordering::Relaxed);
-        let user = opts.user_id.clone().unwrap_or_else(current_user);
+        let user = who.user.clone();
         let counters = Arc::new(ConnCounters::default());
         {
             let mut conns = self.shared.connections.lock();
@@ -325,9 +335,24 @@ impl QueueManager {
             self.clone(),
             id,
             ApplName::truncating(&opts.app_name),
-            &user,
+            who,
             counters,
         ))
+    }
+
+    /// QUIESCING or STOPPING when the queue manager takes no new connections.
+    fn check_connectable(&self) -> MqResult<()> {
+        match self.run_state() {
+            RunState::Running => Ok(()),
+            RunState::Quiescing => Err(MqError::new(
+                Reason::QMgrQuiescing,
+                format!("queue manager {} is quiescing", self.name()),
+            )),
+            RunState::Stopping => Err(MqError::new(
+                Reason::QMgrStopping,
+                format!("queue manager {} is stopping", self.name()),
+            )),
+        }
     }
 
     pub(crate) fn forget_connection(&self, id: u64) {
@@ -430,7 +455,7 @@ pub(crate) fn unknown(name: &ObjectName) -> MqError {
     )
 }
 
-fn current_user() -> String {
+pub(crate) fn current_user() -> String {
     std::env::var("USER")
         .or_else(|_| std::env::var("LOGNAME"))
         .unwrap_or_else(|_| "ferry".into())

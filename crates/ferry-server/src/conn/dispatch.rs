@@ -100,8 +100,14 @@ impl Socket {
             Ok(reply) => self.reply(h, Ok(reply)),
             Err(Start::Failed(e)) => self.reply(h, Err(e)),
             Err(Start::Refused(channel, why)) => {
-                tracing::warn!(channel = %channel, peer = %self.peer.name, mode = ?self.mode,
-                    reason = %why, "channel start refused: the partner did not prove it may start this channel");
+                let qm = &self.ctx.qm;
+                qm.security_counters()
+                    .channel_refusals
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if let Some(left_out) = qm.security_log() {
+                    tracing::warn!(channel = %channel, peer = %self.peer.name, mode = ?self.mode, left_out,
+                        reason = %why, "channel start refused: the partner did not prove it may start this channel");
+                }
                 let e = MqError::new(
                     Reason::ChannelNotAvailable,
                     format!("channel {channel} is not available to this partner; the receiving queue manager's error log says why"),
@@ -379,8 +385,9 @@ const ADMIN_PART: usize = 1 << 20;
 /// out: one sync for the script, and the socket holds the answer until then. The answer (JSON)
 /// goes in parts of at most [`ADMIN_PART`] bytes; this is the first.
 fn admin(conv: &mut Conv, qm: &QueueManager, script: &str) -> Result<Reply, MqError> {
+    let who = conv.session.principal().clone();
     let (replies, lsn) =
-        ferry_core::qmgr::journal::deferring(|| ferry_admin::run_script(qm, script));
+        ferry_core::qmgr::journal::deferring(|| ferry_admin::run_script_as(qm, Some(&who), script));
     if let Some(l) = lsn {
         conv.session.owe(l);
     }
@@ -513,6 +520,15 @@ fn channel_start(
     }
     check_not_running(&qm, &name)?;
     conv.session.set_channel_agent();
+    // PUTAUT(DEF): the receiving end puts under its MCAUSER when it has one (otherwise, as in
+    // MQ, as the queue manager: its partner proved who it is by certificate).
+    if let Some(user) = def
+        .as_ref()
+        .map(|d| d.mca_user.trim())
+        .filter(|u| !u.is_empty())
+    {
+        conv.session.act_as(qm.resolve_principal(user));
+    }
     let start = ch::receiver_start(&mut conv.session, &name, batch_size, max_msg_length)?;
     let r = start.committed.seq;
     if r != sender_seq && r != sender_seq + 1 {

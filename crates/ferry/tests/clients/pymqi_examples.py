@@ -3,6 +3,10 @@ correlation id (in and out of syncpoint) and message properties, through a clien
 given two ways (pymqi.connect with channel and connection name, which passes an MQCD to
 MQCONNX; and MQSERVER with pymqi.QueueManager). Exits non-zero on the first failure.
 
+The first way authenticates with a user and password (pymqi passes them in an MQCSP), from
+FERRY_TEST_USER and FERRY_TEST_PASSWORD; the second, which has no MQCSP, through FERRY_USER and
+FERRY_PASSWORD, which FerryMQ's client library reads when a program passes none.
+
 Usage: python3 pymqi_examples.py QMGR HOST(PORT)"""
 import os
 import sys
@@ -21,7 +25,13 @@ def check(cond, what):
 
 
 # --- put and get (pymqi's "put a message" / "get a message" examples) -------------------
-qmgr = pymqi.connect(qm_name, channel, conn_info)
+qmgr = pymqi.connect(
+    qm_name,
+    channel,
+    conn_info,
+    user=os.environ["FERRY_TEST_USER"],
+    password=os.environ["FERRY_TEST_PASSWORD"],
+)
 for name in ("DEV.QUEUE.1", "DEV.QUEUE.2", "DEV.QUEUE.3"):  # start from empty queues
     q = pymqi.Queue(qmgr, name)
     try:

@@ -10,6 +10,19 @@ use std::time::{Duration, Instant};
 /// How long any wait in the tests may last before the test fails.
 pub const DEADLINE: Duration = Duration::from_secs(30);
 
+/// The administrator every test queue manager is created with, in its user file and in the
+/// owner's group, so tests can reach it over tcp (CHCKCLNT is REQUIRED by default).
+pub const TEST_USER: &str = "tester";
+/// [`TEST_USER`]'s password.
+pub const TEST_PASSWORD: &str = "tester-password-1";
+
+/// The name of this process's primary group (the queue manager owner's group, which
+/// administers it).
+pub fn owner_group() -> String {
+    let out = Command::new("id").arg("-gn").output().expect("run id -gn");
+    String::from_utf8(out.stdout).unwrap().trim().to_owned()
+}
+
 /// A running server.
 pub struct Server {
     pub child: Child,
@@ -19,8 +32,10 @@ pub struct Server {
     pub endpoints: String,
     /// The local socket endpoint.
     pub unix: String,
-    /// The TCP endpoint.
+    /// The TCP endpoint, with [`TEST_USER`]'s credentials (`tcp://USER:PASSWORD@HOST:PORT`).
     pub tcp: String,
+    /// The TCP endpoint without credentials.
+    pub tcp_bare: String,
     /// The queue manager's name.
     pub qm: String,
     log: PathBuf,
@@ -39,6 +54,7 @@ impl Server {
         let root = std::env::temp_dir().join(format!("ferry-it-{tag}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
         std::fs::create_dir_all(&root).unwrap();
+        create_qm(&root, qm);
         let mut s = Server::start_qm_in(&root, qm, &root.join("server.log"), extra);
         s.owns_root = true;
         s
@@ -74,6 +90,7 @@ impl Server {
             endpoints: String::new(),
             unix: String::new(),
             tcp: String::new(),
+            tcp_bare: String::new(),
             qm: qm.to_owned(),
             log: log.to_owned(),
             owns_root: false,
@@ -105,7 +122,10 @@ impl Server {
             std::thread::sleep(Duration::from_millis(20));
         }
         self.unix = self.endpoint("unix:");
-        self.tcp = self.endpoint("tcp://");
+        self.tcp_bare = self.endpoint("tcp://");
+        self.tcp =
+            self.tcp_bare
+                .replacen("tcp://", &format!("tcp://{TEST_USER}:{TEST_PASSWORD}@"), 1);
     }
 
     /// Kills the server and starts it again in the same home (same local socket).
@@ -138,7 +158,7 @@ impl Server {
 
     /// The TCP address (host:port).
     pub fn tcp_addr(&self) -> &str {
-        self.tcp.trim_start_matches("tcp://")
+        self.tcp_bare.trim_start_matches("tcp://")
     }
 
     /// What the server has logged so far.
@@ -222,7 +242,7 @@ pub fn make_pki(dir: &Path, certs: &[(&str, &[&str])]) {
     }
 }
 
-/// `ferry qm create QM` in the home `root`.
+/// `ferry qm create QM` in the home `root`, with [`TEST_USER`] as an administrator.
 pub fn create_qm(root: &Path, qm: &str) {
     let ok = Command::new(env!("CARGO_BIN_EXE_ferry"))
         .args(["qm", "create", qm, "--data-dir"])
@@ -232,14 +252,21 @@ pub fn create_qm(root: &Path, qm: &str) {
         .unwrap()
         .success();
     assert!(ok, "qm create {qm}");
+    add_user_in(root, qm, TEST_USER, TEST_PASSWORD, &[&owner_group()]);
 }
 
 /// `ferry qm user add QM USER` in the home `root`, the password on standard input.
 pub fn add_user(root: &Path, qm: &str, user: &str, password: &str) {
+    add_user_in(root, qm, user, password, &[]);
+}
+
+/// `ferry qm user add QM USER --group G...`.
+pub fn add_user_in(root: &Path, qm: &str, user: &str, password: &str, groups: &[&str]) {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_ferry"))
         .args(["qm", "user", "add", qm, user, "--data-dir"])
         .arg(root)
+        .args(groups.iter().flat_map(|g| ["--group", g]))
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .spawn()
@@ -273,6 +300,21 @@ pub fn sdr_auth(from: &str) -> String {
 pub fn rcvr_auth(from: &str) -> String {
     let (u, _) = channel_user(from);
     format!("MCAUSER('{u}') RQMNAME({from})")
+}
+
+/// Lets the receiving channels that run as `from`'s [`channel_user`] (their MCAUSER) put, with
+/// the context the sender gives, to every queue of `server` and on towards every other queue
+/// manager (PUTAUT(DEF) needs PUT and SETALL).
+pub fn grant_channel_user(server: &Server, from: &str) {
+    let (u, _) = channel_user(from);
+    let mut c = ferry_client::Connection::connect(&server.unix, "tests-grant").unwrap();
+    let script = format!(
+        "SET AUTHREC PROFILE('**') OBJTYPE(QUEUE) PRINCIPAL('{u}') AUTHADD(PUT,SETALL)
+         SET AUTHREC PROFILE('**') OBJTYPE(RQMNAME) PRINCIPAL('{u}') AUTHADD(PUT)"
+    );
+    for r in c.admin(&script).unwrap() {
+        assert!(r.ok, "{}: {:?}", r.command, r.messages);
+    }
 }
 
 /// The first value of `key` in what the DISPLAY `command` answers on `server`.

@@ -45,7 +45,9 @@ use ferry_model::IdHasher;
 use crate::engine::store::{Match, Pos, UowId};
 use crate::engine::waiter::{WaitOutcome, Waiter};
 use crate::engine::{GetSpec, GetStep, Queue};
+use crate::qmgr::security::AuthCache;
 use crate::qmgr::{ConnCounters, Object, QueueManager};
+use ferry_model::security::{AuthObjType, Authority, Principal};
 
 #[derive(Debug)]
 struct QueueHandle {
@@ -187,6 +189,11 @@ pub struct Session {
     /// The queue manager's own channel agents (a sender's thread, an authenticated receiving
     /// end, RESET and RESOLVE CHANNEL): only they may open SYSTEM.CHANNEL.SYNCQ.
     channel_agent: bool,
+    /// Who this connection acts as: its opens and administrative commands are checked
+    /// against the authority records for it.
+    principal: Arc<Principal>,
+    /// What it was found to hold, per object, in the current security generation.
+    auth: AuthCache,
 }
 
 impl Session {
@@ -194,14 +201,16 @@ impl Session {
         qm: QueueManager,
         conn_id: u64,
         app_name: ApplName,
-        user: &str,
+        who: Principal,
         counters: Arc<ConnCounters>,
     ) -> Self {
         Session {
             qm,
             conn_id,
             app_name,
-            user_id: UserId::truncating(user),
+            user_id: UserId::truncating(&who.user),
+            principal: Arc::new(who),
+            auth: AuthCache::default(),
             handles: HashMap::default(),
             next_handle: 1,
             uow: Vec::new(),
@@ -213,6 +222,41 @@ impl Session {
             ended: false,
             channel_agent: false,
         }
+    }
+
+    /// Who this connection acts as.
+    pub fn principal(&self) -> &Arc<Principal> {
+        &self.principal
+    }
+
+    /// Makes this connection act as `who` from now on (a receiving channel once its partner
+    /// is authenticated: it puts under its MCAUSER). Handles already open keep what they were
+    /// granted.
+    pub fn act_as(&mut self, who: Principal) {
+        self.user_id = UserId::truncating(&who.user);
+        self.principal = Arc::new(who);
+    }
+
+    /// NOT_AUTHORIZED unless this connection holds `needed` on the object.
+    pub(super) fn authorize(
+        &mut self,
+        objtype: AuthObjType,
+        name: &ObjectName,
+        needed: Authority,
+    ) -> MqResult<()> {
+        let held = self.auth.held(&self.qm, &self.principal, objtype, name);
+        if held.contains(needed) {
+            return Ok(());
+        }
+        let e = crate::qmgr::security::not_authorized(
+            &self.principal,
+            objtype,
+            name.as_str(),
+            needed.without(held),
+        );
+        self.qm
+            .note_authority_failure(&self.principal, &self.conn_id.to_string(), &e);
+        Err(e)
     }
 
     /// Stops calls from waiting for the recovery log: instead each leaves the LSN that must be

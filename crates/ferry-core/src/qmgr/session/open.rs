@@ -25,6 +25,7 @@ impl Session {
                 format!("this connection already has {max} handles open (MAXHANDS)"),
             ));
         }
+        self.authorize_open(od, &opts)?;
         let handle = match od {
             ObjectDescriptor::QueueManager => {
                 if opts.input != InputMode::None || opts.output || opts.browse || opts.set {
@@ -72,6 +73,36 @@ impl Session {
             .open_handles
             .store(self.handles.len(), Ordering::Relaxed);
         Ok(Hobj(id))
+    }
+
+    /// NOT_AUTHORIZED unless this connection holds what `opts` ask on the object named: the
+    /// name opened (an alias, a remote or model queue definition, not what it resolves to),
+    /// RQMNAME for a queue at another queue manager. The channels' own agents open the sync
+    /// queue without a record.
+    fn authorize_open(&mut self, od: &ObjectDescriptor, opts: &OpenOptions) -> MqResult<()> {
+        let needed = open_authority(opts);
+        match od {
+            ObjectDescriptor::QueueManager => {
+                // Options the queue manager object cannot take are refused as such below.
+                let needed = Authority(needed.0 & AuthObjType::QMgr.applicable().0);
+                let n = self.qm.name();
+                self.authorize(AuthObjType::QMgr, &n, needed)
+            }
+            ObjectDescriptor::Queue { name, .. } => {
+                if self.channel_agent && name.as_str() == crate::qmgr::system::CHANNEL_SYNC_QUEUE {
+                    return Ok(());
+                }
+                self.authorize(AuthObjType::Queue, name, needed)
+            }
+            ObjectDescriptor::QueueAt { name, qmgr }
+                if *qmgr == self.qm.name() || qmgr.is_empty() =>
+            {
+                self.authorize(AuthObjType::Queue, name, needed)
+            }
+            ObjectDescriptor::QueueAt { qmgr, .. } => {
+                self.authorize(AuthObjType::RqmName, qmgr, Authority::PUT)
+            }
+        }
     }
 
     pub(super) fn open_queue(
@@ -326,4 +357,22 @@ fn claim_open(
         st.open_output += 1;
     }
     Ok((input, exclusive))
+}
+
+/// The authorities an open's options need (MQ's table: input GET, browse BROWSE, output PUT,
+/// inquire INQ, set SET, set identity SETID, set all SETALL).
+pub(crate) fn open_authority(opts: &OpenOptions) -> Authority {
+    let pairs = [
+        (opts.input != InputMode::None, Authority::GET),
+        (opts.browse, Authority::BROWSE),
+        (opts.output, Authority::PUT),
+        (opts.inquire, Authority::INQ),
+        (opts.set, Authority::SET),
+        (opts.set_identity_context, Authority::SETID),
+        (opts.set_all_context, Authority::SETALL),
+    ];
+    pairs
+        .into_iter()
+        .filter(|(asked, _)| *asked)
+        .fold(Authority::NONE, |a, (_, b)| a.with(b))
 }

@@ -65,6 +65,12 @@ impl Session {
             // The common case, a local queue, without a handle.
             (false, Some(Object::Local(q))) => {
                 self.check_channel_queue(&q.name)?;
+                let needed = match opts.context {
+                    PutContext::SetIdentity => Authority::PUT.with(Authority::SETID),
+                    PutContext::SetAll => Authority::PUT.with(Authority::SETALL),
+                    PutContext::Default | PutContext::None => Authority::PUT,
+                };
+                self.authorize(AuthObjType::Queue, name, needed)?;
                 self.put_to(&q, None, None, msg, opts)
             }
             (false, None) => Err(crate::qmgr::unknown(name)),

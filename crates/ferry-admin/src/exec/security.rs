@@ -1,0 +1,358 @@
+//! The security commands — DEFINE/ALTER/DELETE/DISPLAY AUTHINFO, SET/DELETE/DISPLAY AUTHREC,
+//! DISPLAY ENTAUTH, REFRESH SECURITY — and the authority every command needs of its issuer.
+//!
+//! A command's authority (as MQ's OAM checks runmqsc and PCF): DEFINE needs CRT on the new
+//! object's name, ALTER CHG, DELETE DLT, CLEAR CLR, START and STOP CTRL, RESET and RESOLVE
+//! CTRLX, DISPLAY DSP. A DISPLAY of a generic name shows only the objects the issuer may
+//! display; of one name, it is refused like any other command. The queue manager's settings
+//! (ALTER QMGR, SET and DELETE AUTHREC, REFRESH SECURITY) need CHG on the queue manager; its
+//! displays (QMGR, QMSTATUS, CONN, AUTHREC, ENTAUTH) DSP on it; DUMP QMGR, which writes every
+//! definition, is for administrators.
+
+use ferry_core::QueueManager;
+use ferry_model::objects::AuthInfoAttrs;
+use ferry_model::security::{AuthObjType, Authority, Entity, Principal};
+
+use super::display::{generic, matches, none_found, shown};
+use super::{attribute_params, check_replace, fail, field, info, object, reply, specific};
+use super::{Failure, Outcome};
+use crate::attrs::{self, Kind};
+use crate::parse::{Command, Object, Verb};
+
+/// The object type a command's object is checked as, and the authority its verb needs.
+fn needed(c: &Command) -> Option<(AuthObjType, Authority)> {
+    use Object as O;
+    let objtype = match c.object {
+        O::QLocal | O::QAlias | O::QRemote | O::QModel | O::Queue | O::QStatus => {
+            AuthObjType::Queue
+        }
+        O::Channel | O::ChStatus => AuthObjType::Channel,
+        O::Listener | O::LsStatus => AuthObjType::Listener,
+        O::AuthInfo => AuthObjType::AuthInfo,
+        O::QMgr | O::QmStatus | O::Conn | O::AuthRec | O::EntAuth | O::Security => {
+            AuthObjType::QMgr
+        }
+    };
+    let qmgr_level = objtype == AuthObjType::QMgr;
+    let auth = match c.verb {
+        Verb::Display | Verb::Dump => Authority::DSP,
+        Verb::Set | Verb::Refresh => Authority::CHG,
+        Verb::Delete if c.object == O::AuthRec => Authority::CHG,
+        Verb::Define if !qmgr_level => Authority::CRT,
+        Verb::Alter => Authority::CHG,
+        Verb::Delete => Authority::DLT,
+        Verb::Clear => Authority::CLR,
+        Verb::Start | Verb::Stop => Authority::CTRL,
+        Verb::Reset | Verb::Resolve => Authority::CTRLX,
+        Verb::Define => return None,
+    };
+    Some((objtype, auth))
+}
+
+/// NOT_AUTHORIZED (AMQ8135E) unless the issuer may run the command. Generic DISPLAYs pass
+/// here and show only what [`visible`] allows.
+pub(super) fn check_command(qm: &QueueManager, c: &Command) -> Result<(), Failure> {
+    let Some(who) = c.issuer.as_deref() else {
+        return Ok(());
+    };
+    if who.admin {
+        return Ok(());
+    }
+    if c.verb == Verb::Dump {
+        return Err(refused(
+            who,
+            "DUMP QMGR writes every definition; it is for the queue manager's administrators",
+        ));
+    }
+    let Some((objtype, auth)) = needed(c) else {
+        return Ok(());
+    };
+    let name = match (objtype, &c.name) {
+        (AuthObjType::QMgr, _) | (_, None) => qm.name().to_string(),
+        (_, Some(v)) if c.verb == Verb::Display && v.text.contains('*') => return Ok(()),
+        (_, Some(v)) => v.text.clone(),
+    };
+    qm.check_authority(who, objtype, &name, auth)
+        .map_err(|e| refused(who, &e.detail))
+}
+
+fn refused(who: &Principal, why: &str) -> Failure {
+    fail(
+        "AMQ8135E",
+        format!(
+            "Not authorized: {why} (NOT_AUTHORIZED 2035; user {})",
+            who.user
+        ),
+    )
+}
+
+/// Whether the issuer of a generic DISPLAY may see the object `name` of type `objtype`.
+pub(super) fn visible(qm: &QueueManager, c: &Command, objtype: AuthObjType, name: &str) -> bool {
+    c.issuer
+        .as_deref()
+        .is_none_or(|who| qm.authority(objtype, name, who).contains(Authority::DSP))
+}
+
+/// DEFINE AUTHINFO (AUTHTYPE required, or taken from LIKE).
+pub(super) fn define_authinfo(qm: &QueueManager, c: &Command) -> Outcome {
+    let n = specific(c)?;
+    let exists = qm.authinfo(n.as_str()).ok();
+    let replace = check_replace(c, exists.is_some(), "authinfo", &n)?;
+    let mut a = match (
+        c.value("LIKE"),
+        c.params.iter().find(|p| p.key == "AUTHTYPE"),
+    ) {
+        (_, Some(p)) => AuthInfoAttrs::new(attrs::auth_type(p)?),
+        (Some(v), None) => qm.authinfo(&v.text)?,
+        (None, None) => {
+            return Err(fail(
+                "AMQ8405E",
+                "DEFINE AUTHINFO needs AUTHTYPE(IDPWOS) or AUTHTYPE(IDPWFILE)",
+            ))
+        }
+    };
+    for p in attribute_params(c) {
+        attrs::set_authinfo(&mut a, p)?;
+    }
+    qm.define_authinfo(n.as_str(), a, replace)?;
+    reply(
+        c,
+        vec![info(
+            "AMQ8563I",
+            format!("Authentication information {n} created."),
+        )],
+    )
+}
+
+/// ALTER AUTHINFO.
+pub(super) fn alter_authinfo(qm: &QueueManager, c: &Command) -> Outcome {
+    let n = specific(c)?;
+    let mut a = qm.authinfo(n.as_str())?;
+    for p in attribute_params(c) {
+        attrs::set_authinfo(&mut a, p)?;
+    }
+    qm.define_authinfo(n.as_str(), a, true)?;
+    reply(
+        c,
+        vec![info(
+            "AMQ8567I",
+            format!("Authentication information {n} changed."),
+        )],
+    )
+}
+
+/// DELETE AUTHINFO.
+pub(super) fn delete_authinfo(qm: &QueueManager, c: &Command) -> Outcome {
+    let n = specific(c)?;
+    qm.delete_authinfo(n.as_str())?;
+    reply(
+        c,
+        vec![info(
+            "AMQ8564I",
+            format!("Authentication information {n} deleted."),
+        )],
+    )
+}
+
+/// DISPLAY AUTHINFO.
+pub(super) fn display_authinfo(qm: &QueueManager, c: &Command) -> Outcome {
+    let pattern = generic(c)?;
+    let mut out = Vec::new();
+    for (n, a) in qm.authinfos() {
+        if !matches(&pattern, &n) || !visible(qm, c, AuthObjType::AuthInfo, n.as_str()) {
+            continue;
+        }
+        if let Some(fields) = shown(c, attrs::authinfo_fields(&n, &a), &["AUTHINFO"])? {
+            out.push(object(
+                "AMQ8566I",
+                "Display authentication information details.",
+                fields,
+            ));
+        }
+    }
+    none_found(c, &pattern, out)
+}
+
+/// The OBJTYPE a command names (required unless `default` is given).
+fn objtype(c: &Command, default: Option<AuthObjType>) -> Result<Option<AuthObjType>, Failure> {
+    match c.value("OBJTYPE") {
+        Some(v) => AuthObjType::from_keyword(&v.text).map(Some).ok_or_else(|| {
+            let all: Vec<&str> = AuthObjType::ALL.iter().map(|t| t.keyword()).collect();
+            fail(
+                "AMQ8405E",
+                format!(
+                    "OBJTYPE({}) is not an object type; use one of {}",
+                    v.text,
+                    all.join(", ")
+                ),
+            )
+        }),
+        None => Ok(default),
+    }
+}
+
+/// PRINCIPAL or GROUP (one of them, if `required`).
+fn entity(c: &Command, required: bool) -> Result<Option<Entity>, Failure> {
+    match (c.value("PRINCIPAL"), c.value("GROUP")) {
+        (Some(_), Some(_)) => Err(fail("AMQ8405E", "give PRINCIPAL or GROUP, not both")),
+        (Some(v), None) => Ok(Some(Entity::Principal(v.text.clone()))),
+        (None, Some(v)) => Ok(Some(Entity::Group(v.text.clone()))),
+        (None, None) if required => Err(fail(
+            "AMQ8405E",
+            format!(
+                "{} AUTHREC needs PRINCIPAL(user) or GROUP(group)",
+                super::verb_word(c.verb)
+            ),
+        )),
+        (None, None) => Ok(None),
+    }
+}
+
+/// PROFILE, which QMGR records may leave out (it is then the queue manager's name).
+fn profile(qm: &QueueManager, c: &Command, t: AuthObjType) -> Result<String, Failure> {
+    match (c.value("PROFILE"), t) {
+        (Some(v), _) => Ok(v.text.clone()),
+        (None, AuthObjType::QMgr) => Ok(qm.name().to_string()),
+        (None, _) => Err(fail(
+            "AMQ8405E",
+            "PROFILE(name or generic profile) is required unless OBJTYPE is QMGR",
+        )),
+    }
+}
+
+/// An AUTHADD or AUTHRMV list.
+fn auth_list(c: &Command, key: &str, t: AuthObjType) -> Result<Authority, Failure> {
+    match c.value(key) {
+        Some(v) => Authority::parse_list(v.text.split(','), t).map_err(Failure::from),
+        None => Ok(Authority::NONE),
+    }
+}
+
+/// SET AUTHREC PROFILE() OBJTYPE() PRINCIPAL()|GROUP() AUTHADD() AUTHRMV().
+pub(super) fn set_authrec(qm: &QueueManager, c: &Command) -> Outcome {
+    let t = objtype(c, None)?.ok_or_else(|| fail("AMQ8405E", "SET AUTHREC needs OBJTYPE"))?;
+    let e = entity(c, true)?.expect("required");
+    let profile = profile(qm, c, t)?;
+    let (add, remove) = (auth_list(c, "AUTHADD", t)?, auth_list(c, "AUTHRMV", t)?);
+    if c.value("AUTHADD").is_none() && c.value("AUTHRMV").is_none() {
+        return Err(fail("AMQ8405E", "SET AUTHREC needs AUTHADD or AUTHRMV"));
+    }
+    let held = qm.set_authrec(&profile, t, &e, add, remove)?;
+    let (n, kind) = e.parts();
+    reply(
+        c,
+        vec![info(
+            "AMQ8862I",
+            format!("Authority record set: PROFILE({profile}) OBJTYPE({}) {kind}({n}) now holds {held}.", t.keyword()),
+        )],
+    )
+}
+
+/// DELETE AUTHREC PROFILE() OBJTYPE() PRINCIPAL()|GROUP().
+pub(super) fn delete_authrec(qm: &QueueManager, c: &Command) -> Outcome {
+    let t = objtype(c, None)?.ok_or_else(|| fail("AMQ8405E", "DELETE AUTHREC needs OBJTYPE"))?;
+    let e = entity(c, true)?.expect("required");
+    let profile = profile(qm, c, t)?;
+    qm.delete_authrec(&profile, t, &e)?;
+    reply(c, vec![info("AMQ8863I", "Authority record deleted.")])
+}
+
+/// DISPLAY AUTHREC [PROFILE()] [OBJTYPE()] [PRINCIPAL()|GROUP()] [MATCH(PROFILE|EXACT)].
+pub(super) fn display_authrec(qm: &QueueManager, c: &Command) -> Outcome {
+    let t = objtype(c, None)?;
+    let e = entity(c, false)?;
+    let exact = match c.value("MATCH").map(|v| v.text.as_str()) {
+        None | Some("PROFILE") => false,
+        Some("EXACT") => true,
+        Some(other) => {
+            return Err(fail(
+                "AMQ8405E",
+                format!("MATCH({other}) is not supported; use PROFILE or EXACT"),
+            ))
+        }
+    };
+    let profile = c.value("PROFILE").map(|v| v.text.clone());
+    let table = qm.auth_table();
+    let recs = table.select(t, profile.as_deref(), !exact, e.as_ref());
+    if recs.is_empty() {
+        return reply(c, vec![info("AMQ8865I", "No matching authority records.")]);
+    }
+    let out = recs
+        .into_iter()
+        .map(|r| {
+            let (n, kind) = r.entity.parts();
+            object(
+                "AMQ8864I",
+                "Display authority record details.",
+                vec![
+                    field("PROFILE", &r.profile, Kind::Name),
+                    field("ENTITY", n, Kind::Name),
+                    field("ENTTYPE", kind, Kind::Word),
+                    field("OBJTYPE", r.objtype.keyword(), Kind::Word),
+                    field("AUTHLIST", r.auth, Kind::Word),
+                ],
+            )
+        })
+        .collect();
+    reply(c, out)
+}
+
+/// DISPLAY ENTAUTH PRINCIPAL()|GROUP() OBJNAME() OBJTYPE(): what the entity may do to the
+/// object, every record that applies counted (a principal's groups too).
+pub(super) fn display_entauth(qm: &QueueManager, c: &Command) -> Outcome {
+    let t = objtype(c, None)?.ok_or_else(|| fail("AMQ8405E", "DISPLAY ENTAUTH needs OBJTYPE"))?;
+    let e = entity(c, true)?.expect("required");
+    let name = match (c.value("OBJNAME"), t) {
+        (Some(v), _) => v.text.clone(),
+        (None, AuthObjType::QMgr) => qm.name().to_string(),
+        (None, _) => {
+            return Err(fail(
+                "AMQ8405E",
+                "DISPLAY ENTAUTH needs OBJNAME unless OBJTYPE is QMGR",
+            ))
+        }
+    };
+    let who = match &e {
+        Entity::Principal(u) => qm.resolve_principal(u),
+        Entity::Group(g) => Principal {
+            user: String::new(),
+            groups: vec![g.clone()],
+            admin: false,
+        },
+    };
+    let held = qm.authority(t, &name, &who);
+    let (n, kind) = e.parts();
+    let fields = vec![
+        field("ENTITY", n, Kind::Name),
+        field("ENTTYPE", kind, Kind::Word),
+        field("OBJNAME", &name, Kind::Name),
+        field("OBJTYPE", t.keyword(), Kind::Word),
+        field("AUTHLIST", held, Kind::Word),
+    ];
+    reply(
+        c,
+        vec![object(
+            "AMQ8866I",
+            "Display entity authority details.",
+            fields,
+        )],
+    )
+}
+
+/// REFRESH SECURITY [TYPE(AUTHSERV|CONNAUTH|SSL|ALL)]: connections recompute their authority
+/// at their next open; the server reads its user file again at the next authentication.
+pub(super) fn refresh_security(qm: &QueueManager, c: &Command) -> Outcome {
+    if let Some(v) = c.value("TYPE") {
+        if !["AUTHSERV", "CONNAUTH", "SSL", "ALL"].contains(&v.text.as_str()) {
+            return Err(fail(
+                "AMQ8405E",
+                format!(
+                    "TYPE({}) is not valid; use AUTHSERV, CONNAUTH, SSL or ALL",
+                    v.text
+                ),
+            ));
+        }
+    }
+    qm.refresh_security();
+    reply(c, vec![info("AMQ8560I", "Security cache refreshed.")])
+}

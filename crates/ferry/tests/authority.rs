@@ -1,0 +1,367 @@
+//! Object authority and connection authentication against the real `ferry` server: users of
+//! the user file who can do nothing until authority records say so, generic profiles and
+//! groups, what DISPLAY shows a user, the message identity, records that survive a restart, a
+//! second operating-system user authenticated through PAM, and a password guesser who costs
+//! the right user nothing.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
+
+use common::Server;
+use ferry_client::{
+    ClientOptions, Connection, GetOptions, Message, OpenOptions, PutOptions, Reason,
+};
+use ferry_model::options::PutContext;
+
+fn owner(server: &Server) -> Connection {
+    Connection::connect(&server.unix, "owner").unwrap()
+}
+
+/// Runs MQSC as the owner; every command must succeed.
+fn mqsc(server: &Server, script: &str) -> Vec<ferry_admin::Reply> {
+    let replies = owner(server).admin(script).unwrap();
+    for r in &replies {
+        assert!(r.ok, "{}: {:?}", r.command, r.messages);
+    }
+    replies
+}
+
+fn as_user(
+    server: &Server,
+    user: &str,
+    password: &str,
+) -> Result<Connection, ferry_client::MqError> {
+    let opts = ClientOptions {
+        user: Some(user.into()),
+        password: Some(password.into()),
+        ..Default::default()
+    };
+    Connection::connect_with(&server.tcp_bare, "authority-test", &opts)
+}
+
+fn fields(r: &ferry_admin::Reply, key: &str) -> Vec<String> {
+    r.messages
+        .iter()
+        .flat_map(|m| m.fields.iter())
+        .filter(|f| f.key == key)
+        .filter_map(|f| f.value.clone())
+        .collect()
+}
+
+#[test]
+fn authority_records_decide_what_a_user_may_do() {
+    let server = Server::start_with_users("oam", "QM1", &[("alice", "alice-pw")], &[]);
+    mqsc(&server, "DEFINE QLOCAL(APP.IN)\nDEFINE QLOCAL(OTHER.Q)");
+    // Authenticated is not authorised: no CONNECT yet.
+    let e = as_user(&server, "alice", "alice-pw").unwrap_err();
+    assert_eq!(e.reason, Reason::NotAuthorized, "{e}");
+    assert!(e.detail.contains("CONNECT"), "{e}");
+    mqsc(
+        &server,
+        "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('alice') AUTHADD(CONNECT)",
+    );
+    let mut alice = as_user(&server, "alice", "alice-pw").unwrap();
+    let e = alice
+        .open_queue("APP.IN", OpenOptions::output())
+        .unwrap_err();
+    assert_eq!(e.reason, Reason::NotAuthorized, "{e}");
+    // A group record counts once the user file puts alice in the group (a running queue
+    // manager reads the file again when it changes).
+    mqsc(
+        &server,
+        "SET AUTHREC PROFILE('APP.**') OBJTYPE(QUEUE) GROUP('apps') AUTHADD(PUT, GET, BROWSE)",
+    );
+    assert!(alice.open_queue("APP.IN", OpenOptions::output()).is_err());
+    common::add_user_in(&server.root, "QM1", "alice", "alice-pw", &["apps"]);
+    let mut alice = as_user(&server, "alice", "alice-pw").unwrap();
+    let q = alice.open_queue("APP.IN", OpenOptions::output()).unwrap();
+    assert_eq!(
+        alice
+            .open_queue("OTHER.Q", OpenOptions::output())
+            .unwrap_err()
+            .reason,
+        Reason::NotAuthorized
+    );
+    // The message carries alice's identity; setting another needs SETID, which she lacks.
+    alice
+        .put(q, Message::text("from alice"), &PutOptions::default())
+        .unwrap();
+    let set_id = OpenOptions {
+        set_identity_context: true,
+        ..OpenOptions::output()
+    };
+    let e = alice.open_queue("APP.IN", set_id).unwrap_err();
+    assert!(
+        e.reason == Reason::NotAuthorized && e.detail.contains("SETID"),
+        "{e}"
+    );
+    let forged = PutOptions {
+        context: PutContext::SetIdentity,
+        ..Default::default()
+    };
+    let mut msg = Message::text("forged");
+    msg.descriptor.user_id = ferry_model::name::UserId::truncating("treasurer");
+    let e = alice.put1("APP.IN", msg, &forged).unwrap_err();
+    assert_eq!(e.reason, Reason::NotAuthorized, "{e}");
+    let mut o = owner(&server);
+    let oq = o.open_queue("APP.IN", OpenOptions::input()).unwrap();
+    let got = o.get(oq, &GetOptions::new()).unwrap();
+    assert_eq!(got.message.descriptor.user_id.as_str(), "alice");
+    assert!(
+        o.get(oq, &GetOptions::new()).is_err(),
+        "nothing forged arrived"
+    );
+
+    // A handle keeps what it was granted at open; new opens see the change at once.
+    mqsc(
+        &server,
+        "SET AUTHREC PROFILE('APP.**') OBJTYPE(QUEUE) GROUP('apps') AUTHRMV(PUT)",
+    );
+    alice
+        .put(q, Message::text("still open"), &PutOptions::default())
+        .unwrap();
+    let e = alice
+        .open_queue("APP.IN", OpenOptions::output())
+        .unwrap_err();
+    assert_eq!(e.reason, Reason::NotAuthorized, "{e}");
+    alice.disconnect().unwrap();
+}
+
+#[test]
+fn commands_need_authority_and_displays_show_only_what_a_user_may_see() {
+    let server = Server::start_with_users("oam-admin", "QM1", &[("bob", "bob-pw")], &[]);
+    mqsc(
+        &server,
+        "DEFINE QLOCAL(APP.ONE)
+         DEFINE QLOCAL(PAYROLL.SECRET)
+         SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('bob') AUTHADD(CONNECT)",
+    );
+    let mut bob = as_user(&server, "bob", "bob-pw").unwrap();
+    let r = bob.admin("DEFINE QLOCAL(APP.TWO)").unwrap();
+    assert!(!r[0].ok && r[0].messages[0].code == "AMQ8135E", "{r:?}");
+    assert!(r[0].messages[0].text.contains("CRT"), "{r:?}");
+    let r = bob.admin("DISPLAY QMGR").unwrap();
+    assert!(!r[0].ok, "{r:?}");
+    let r = bob
+        .admin("SET AUTHREC PROFILE('**') OBJTYPE(QUEUE) PRINCIPAL('bob') AUTHADD(ALL)")
+        .unwrap();
+    assert!(!r[0].ok, "bob may not grant himself anything: {r:?}");
+    // A generic DISPLAY shows nothing bob may not display.
+    let r = bob.admin("DISPLAY QLOCAL(*)").unwrap();
+    assert!(fields(&r[0], "QUEUE").is_empty(), "{r:?}");
+    mqsc(
+        &server,
+        "SET AUTHREC PROFILE('APP.*') OBJTYPE(QUEUE) PRINCIPAL('bob') AUTHADD(DSP, CRT, CHG, DLT)",
+    );
+    let r = bob.admin("DISPLAY QLOCAL(*)").unwrap();
+    assert_eq!(fields(&r[0], "QUEUE"), ["APP.ONE"], "{r:?}");
+    let r = bob.admin("DISPLAY QLOCAL(PAYROLL.SECRET)").unwrap();
+    assert!(!r[0].ok && r[0].messages[0].code == "AMQ8135E", "{r:?}");
+    let r = bob
+        .admin("DEFINE QLOCAL(APP.TWO)\nALTER QLOCAL(APP.TWO) MAXDEPTH(10)\nDEFINE QLOCAL(OTHER)")
+        .unwrap();
+    assert!(r[0].ok && r[1].ok && !r[2].ok, "{r:?}");
+    // The records as MQ shows them: DISPLAY AUTHREC (profiles matching a name) and ENTAUTH.
+    let r = mqsc(&server, "DISPLAY AUTHREC PROFILE(APP.TWO) OBJTYPE(QUEUE)");
+    assert_eq!(fields(&r[0], "PROFILE"), ["APP.*"], "{r:?}");
+    assert_eq!(fields(&r[0], "AUTHLIST"), ["CHG,CRT,DLT,DSP"], "{r:?}");
+    let r = mqsc(
+        &server,
+        "DISPLAY ENTAUTH PRINCIPAL('bob') OBJNAME(APP.TWO) OBJTYPE(QUEUE)",
+    );
+    assert_eq!(fields(&r[0], "AUTHLIST"), ["CHG,CRT,DLT,DSP"], "{r:?}");
+    // Bad records say what is wrong.
+    let r = owner(&server)
+        .admin("SET AUTHREC PROFILE('A.B**') OBJTYPE(QUEUE) PRINCIPAL('bob') AUTHADD(GET)\nSET AUTHREC OBJTYPE(QMGR) PRINCIPAL('bob') AUTHADD(GET)\nSET AUTHREC PROFILE(X) OBJTYPE(NOPE) PRINCIPAL('bob') AUTHADD(GET)")
+        .unwrap();
+    assert!(r.iter().all(|r| !r.ok), "{r:?}");
+    assert!(
+        r[1].messages[0]
+            .text
+            .contains("does not apply to OBJTYPE(QMGR)"),
+        "{r:?}"
+    );
+    // DELETE AUTHREC takes it away.
+    mqsc(
+        &server,
+        "DELETE AUTHREC PROFILE('APP.*') OBJTYPE(QUEUE) PRINCIPAL('bob')",
+    );
+    let r = bob.admin("DISPLAY QLOCAL(APP.ONE)").unwrap();
+    assert!(!r[0].ok, "{r:?}");
+    bob.disconnect().unwrap();
+}
+
+#[test]
+fn authority_records_survive_a_restart() {
+    let mut server = Server::start_with_users("oam-restart", "QM1", &[("carol", "carol-pw")], &[]);
+    mqsc(
+        &server,
+        "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('carol') AUTHADD(CONNECT)
+         SET AUTHREC PROFILE('DEV.**') OBJTYPE(QUEUE) PRINCIPAL('carol') AUTHADD(PUT)",
+    );
+    server.restart(&[]);
+    server.wait_ready();
+    let mut carol = as_user(&server, "carol", "carol-pw").unwrap();
+    carol
+        .put1(
+            "DEV.QUEUE.1",
+            Message::text("after restart"),
+            &PutOptions::default(),
+        )
+        .unwrap();
+    let r = mqsc(&server, "DISPLAY AUTHREC PRINCIPAL('carol')");
+    assert_eq!(fields(&r[0], "PROFILE").len(), 2, "{r:?}");
+}
+
+/// Connects from `from` (a loopback address other than 127.0.0.1 is another origin) and
+/// tries `password` for alice; whether the server refused it.
+fn guess(server: SocketAddr, from: &str, password: &str) -> bool {
+    let sock = socket2_connect(server, from);
+    let mut s = sock;
+    let mut payload = bytes::BytesMut::new();
+    ferry_proto::Request::Connect {
+        app_name: "guesser".into(),
+        user: "alice".into(),
+        password: password.into(),
+        flags: 0,
+        compression: vec![],
+    }
+    .encode(&mut payload);
+    let mut b = bytes::BytesMut::new();
+    let h = ferry_proto::FrameHeader {
+        opcode: ferry_proto::Opcode::Connect as u8,
+        flags: 0,
+        conv: 1,
+        request_id: 1,
+    };
+    ferry_proto::encode_frame(&mut b, h, &payload);
+    let hello = [
+        ferry_proto::Preamble::ours(1 << 20).encode().to_vec(),
+        b.to_vec(),
+    ]
+    .concat();
+    s.write_all(&hello).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let mut all = Vec::new();
+    let _ = s.read_to_end(&mut all);
+    // A refusal closes the socket after its answer.
+    !all.is_empty()
+}
+
+/// A TCP connection to `server` from the local address `from`.
+fn socket2_connect(server: SocketAddr, from: &str) -> TcpStream {
+    let sock = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(async {
+            let s = tokio::net::TcpSocket::new_v4().unwrap();
+            s.bind(format!("{from}:0").parse().unwrap()).unwrap();
+            s.connect(server).await.unwrap().into_std().unwrap()
+        });
+    sock.set_nonblocking(false).unwrap();
+    sock
+}
+
+fn login_ms(server: &Server) -> f64 {
+    let t = Instant::now();
+    as_user(server, "alice", "right-password")
+        .unwrap()
+        .disconnect()
+        .unwrap();
+    t.elapsed().as_secs_f64() * 1e3
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn rss_kib(pid: u32) -> u64 {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    s.lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap()
+}
+
+#[test]
+fn a_thousand_wrong_passwords_cost_the_right_user_nothing() {
+    let server = Server::start_with_users(
+        "brute",
+        "QM1",
+        &[("alice", "right-password")],
+        &["--metrics-listen", "127.0.0.1:0"],
+    );
+    mqsc(
+        &server,
+        "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('alice') AUTHADD(CONNECT)",
+    );
+    let addr: SocketAddr = server.tcp_addr().parse().unwrap();
+    let before: Vec<f64> = (0..5).map(|_| login_ms(&server)).collect();
+    let rss_before = rss_kib(server.child.id());
+    // 1,000 wrong passwords from 127.0.0.2 on 100 connections at a time.
+    let started = Instant::now();
+    let guessers: Vec<_> = (0..100)
+        .map(|t| {
+            std::thread::spawn(move || {
+                (0..10)
+                    .filter(|i| guess(addr, "127.0.0.2", &format!("guess-{t}-{i}")))
+                    .count()
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(1500));
+    let during: Vec<f64> = (0..5).map(|_| login_ms(&server)).collect();
+    let refused: usize = guessers.into_iter().map(|g| g.join().unwrap()).sum();
+    let took = started.elapsed();
+    assert_eq!(refused, 1000, "every guess was answered and refused");
+    // Each refusal waited FAILDLAY (1 s): a guesser gets through at most its connections a
+    // second, and the throttle stopped hashing its guesses after the first few.
+    assert!(
+        took >= Duration::from_secs(10),
+        "1,000 guesses took only {took:?}"
+    );
+    let (b, d) = (median(before), median(during));
+    assert!(
+        d - b < 100.0,
+        "the right user's login took {d:.1} ms during the attack, {b:.1} ms before"
+    );
+    let rss_after = rss_kib(server.child.id());
+    assert!(
+        rss_after < rss_before + 16 * 1024,
+        "memory grew from {rss_before} KiB to {rss_after} KiB"
+    );
+    let log = server.log();
+    assert!(log.contains("throttled"), "the throttle said nothing");
+    let lines = log.matches("authentication failed").count();
+    assert!(
+        lines < 200,
+        "{lines} log lines for 1,000 refusals: not rate-limited"
+    );
+    let metrics = mqsc_metrics(&server);
+    assert!(
+        metrics >= 1000,
+        "ferry_security_refusals_total{{kind=authentication}} = {metrics}"
+    );
+    eprintln!("login before {b:.1} ms, during {d:.1} ms; 1,000 guesses in {took:?}; RSS {rss_before} -> {rss_after} KiB; {lines} log lines");
+}
+
+/// The authentication refusals the server's metrics endpoint counts.
+fn mqsc_metrics(server: &Server) -> u64 {
+    let url = server.endpoint("http://");
+    let addr = url
+        .trim_start_matches("http://")
+        .trim_end_matches("/metrics");
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(s, "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix("ferry_security_refusals_total{kind=\"authentication\"} "))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no authentication refusals in {text}"))
+}
