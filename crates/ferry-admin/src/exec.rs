@@ -663,6 +663,7 @@ fn dump(qm: &QueueManager, c: &Command) -> Outcome {
             attrs::as_keywords(&attrs::listener_fields(&n, &a), &["LISTENER"])
         ));
     }
+    security::dump(qm, &mut lines);
     let count = lines.len() - 1;
     Ok(Reply {
         number: 0,

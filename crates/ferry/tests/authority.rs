@@ -8,6 +8,7 @@ mod common;
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use common::Server;
@@ -364,4 +365,168 @@ fn mqsc_metrics(server: &Server) -> u64 {
         .find_map(|l| l.strip_prefix("ferry_security_refusals_total{kind=\"authentication\"} "))
         .and_then(|n| n.trim().parse().ok())
         .unwrap_or_else(|| panic!("no authentication refusals in {text}"))
+}
+
+/// A second account on this machine, made for one test (needs root) and removed after it.
+struct OsUser {
+    name: String,
+    uid: u32,
+    gid: u32,
+}
+
+impl OsUser {
+    fn create(name: &str, password: &str) -> OsUser {
+        let _ = Command::new("userdel").arg(name).output();
+        let ok = Command::new("useradd")
+            .args(["--no-create-home", "--shell", "/usr/sbin/nologin", name])
+            .status()
+            .unwrap();
+        assert!(ok.success(), "useradd {name}");
+        let mut chpasswd = Command::new("chpasswd")
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        writeln!(chpasswd.stdin.take().unwrap(), "{name}:{password}").unwrap();
+        assert!(chpasswd.wait().unwrap().success(), "chpasswd {name}");
+        let id = |flag: &str| -> u32 {
+            let out = Command::new("id").args([flag, name]).output().unwrap();
+            String::from_utf8(out.stdout)
+                .unwrap()
+                .trim()
+                .parse()
+                .unwrap()
+        };
+        OsUser {
+            name: name.to_owned(),
+            uid: id("-u"),
+            gid: id("-g"),
+        }
+    }
+
+    /// `ferry ARGS` run as this user, with `FERRY_PASSWORD` set to `password`.
+    fn ferry(&self, args: &[&str], password: &str, input: &str) -> std::process::Output {
+        use std::os::unix::process::CommandExt;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ferry"))
+            .args(args)
+            .uid(self.uid)
+            .gid(self.gid)
+            .env("FERRY_PASSWORD", password)
+            .env("HOME", "/tmp")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+        child.wait_with_output().unwrap()
+    }
+}
+
+impl Drop for OsUser {
+    fn drop(&mut self) {
+        let _ = Command::new("userdel").arg(&self.name).output();
+    }
+}
+
+fn text(o: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+#[test]
+#[ignore = "needs root to create a second operating-system user; .ci/run runs it with --ignored"]
+fn a_second_os_user_reaches_nothing_until_granted() {
+    let other = OsUser::create("ferryoam", "Os-Password-42");
+    let server = Server::start("os-user", &[]);
+    // Passwords checked against this machine's accounts (PAM), as MQ's IDPWOS does.
+    mqsc(
+        &server,
+        "ALTER QMGR CONNAUTH(SYSTEM.DEFAULT.AUTHINFO.IDPWOS)",
+    );
+    let tcp = server.tcp_bare.clone();
+    let user = other.name.as_str();
+    let get = |password: &str| {
+        other.ferry(
+            &["get", "--connect", &tcp, "--user", user, "DEV.QUEUE.1"],
+            password,
+            "",
+        )
+    };
+    let admin = |password: &str, command: &str| {
+        other.ferry(
+            &["admin", "--connect", &tcp, "--user", user, "-c", command],
+            password,
+            "",
+        )
+    };
+    mqsc(&server, "DEFINE QLOCAL(OTHERS.Q)");
+    owner(&server)
+        .put1(
+            "DEV.QUEUE.1",
+            Message::text("for the other user"),
+            &PutOptions::default(),
+        )
+        .unwrap();
+    // The local socket's directory is the owner's alone: the other user cannot reach it.
+    let local = other.ferry(&["get", "--connect", &server.unix, "DEV.QUEUE.1"], "", "");
+    assert!(!local.status.success(), "{}", text(&local));
+    // Over loopback tcp: a wrong password, then the right one without any authority record.
+    let wrong = get("not-the-password");
+    assert!(
+        !wrong.status.success() && text(&wrong).contains("2035"),
+        "{}",
+        text(&wrong)
+    );
+    let unauthorised = get("Os-Password-42");
+    assert!(
+        !unauthorised.status.success() && text(&unauthorised).contains("CONNECT"),
+        "{}",
+        text(&unauthorised)
+    );
+    mqsc(
+        &server,
+        &format!("SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('{user}') AUTHADD(CONNECT)"),
+    );
+    let no_queue = get("Os-Password-42");
+    assert!(text(&no_queue).contains("2035"), "{}", text(&no_queue));
+    let no_admin = admin("Os-Password-42", "DISPLAY QLOCAL(DEV.QUEUE.1)");
+    assert!(text(&no_admin).contains("AMQ8135E"), "{}", text(&no_admin));
+    // Granted, by principal and through its operating-system group (its primary group,
+    // named after it).
+    mqsc(
+        &server,
+        &format!(
+            "SET AUTHREC PROFILE('DEV.QUEUE.1') OBJTYPE(QUEUE) PRINCIPAL('{user}') AUTHADD(GET, DSP)
+             SET AUTHREC PROFILE('OTHERS.*') OBJTYPE(QUEUE) GROUP('{user}') AUTHADD(PUT)"
+        ),
+    );
+    let got = get("Os-Password-42");
+    assert!(got.status.success(), "{}", text(&got));
+    assert_eq!(String::from_utf8_lossy(&got.stdout), "for the other user\n");
+    let shown = admin("Os-Password-42", "DISPLAY QLOCAL(DEV.QUEUE.1) CURDEPTH");
+    assert!(
+        shown.status.success() && text(&shown).contains("CURDEPTH(0)"),
+        "{}",
+        text(&shown)
+    );
+    let put = other.ferry(
+        &["put", "--connect", &tcp, "--user", user, "OTHERS.Q"],
+        "Os-Password-42",
+        "from the group\n",
+    );
+    assert!(put.status.success(), "{}", text(&put));
+    let still_no_admin = admin("Os-Password-42", "DEFINE QLOCAL(OTHERS.NEW)");
+    assert!(
+        text(&still_no_admin).contains("AMQ8135E"),
+        "{}",
+        text(&still_no_admin)
+    );
+    // What it put carries its own name.
+    let mut o = owner(&server);
+    let q = o.open_queue("OTHERS.Q", OpenOptions::input()).unwrap();
+    let m = o.get(q, &GetOptions::new()).unwrap();
+    assert_eq!(m.message.descriptor.user_id.as_str(), user);
 }

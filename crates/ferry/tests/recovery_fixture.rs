@@ -59,11 +59,25 @@ fn dump(ep: &str) -> (String, std::collections::BTreeMap<String, String>) {
     let mut c = Connection::connect(ep, "fixture-dump").unwrap();
     let mut defs = String::new();
     // The dump's first lines name the build and the time; the definitions follow.
-    for l in admin(&mut c, "DUMP QMGR")
+    // The system AUTHINFO objects came with connection authentication, after the fixture (and
+    // the count of definitions dumped with them).
+    let text = admin(&mut c, "DUMP QMGR");
+    let system_authinfos = text
         .lines()
-        .filter(|l| !l.starts_with('*'))
+        .filter(|l| l.starts_with("DEFINE AUTHINFO('SYSTEM.DEFAULT."))
+        .count();
+    for l in text
+        .lines()
+        .filter(|l| !l.starts_with('*') && !l.starts_with("DEFINE AUTHINFO('SYSTEM.DEFAULT."))
     {
-        let _ = writeln!(defs, "{}", without_new_defaults(l));
+        let l = match l.strip_prefix("AMQ8500I ").and_then(|r| r.split_once(' ')) {
+            Some((n, rest)) => format!(
+                "AMQ8500I {} {rest}",
+                n.parse::<usize>().unwrap() - system_authinfos
+            ),
+            None => l.to_owned(),
+        };
+        let _ = writeln!(defs, "{}", without_new_defaults(&l));
     }
     let list = admin(&mut c, "DISPLAY QLOCAL(*) CURDEPTH");
     let mut queues = std::collections::BTreeMap::new();

@@ -356,3 +356,27 @@ pub(super) fn refresh_security(qm: &QueueManager, c: &Command) -> Outcome {
     qm.refresh_security();
     reply(c, vec![info("AMQ8560I", "Security cache refreshed.")])
 }
+
+/// For DUMP QMGR: every authentication information object, then every authority record as
+/// the SET AUTHREC that makes it (MQ's dmpmqcfg does the same).
+pub(super) fn dump(qm: &QueueManager, lines: &mut Vec<String>) {
+    for (n, a) in qm.authinfos() {
+        lines.push(format!(
+            "DEFINE AUTHINFO('{n}') {} REPLACE",
+            attrs::as_keywords(&attrs::authinfo_fields(&n, &a), &["AUTHINFO"])
+        ));
+    }
+    for r in qm.authrecs() {
+        let (n, kind) = r.entity.parts();
+        let list = if r.auth.is_empty() {
+            "NONE".to_owned()
+        } else {
+            r.auth.to_string()
+        };
+        lines.push(format!(
+            "SET AUTHREC PROFILE('{}') OBJTYPE({}) {kind}('{n}') AUTHADD({list})",
+            r.profile,
+            r.objtype.keyword()
+        ));
+    }
+}
