@@ -169,6 +169,68 @@ fn request_reply(requesters: usize, d: Duration) -> f64 {
     trips.load(Ordering::Relaxed) as f64 / elapsed
 }
 
+/// One thread: MQPUT1 of a 2 KB message then a get of it, as `who` (an administrator reads no
+/// authority record; an ordinary user's MQPUT1 is checked against its group's generic record,
+/// from its connection's cache). Messages per second.
+fn put1_get(who: ferry_model::security::Principal, d: Duration) -> (f64, u64) {
+    use ferry_model::security::{AuthObjType, Authority, Entity};
+    let qm = QueueManager::with_name("BENCH").expect("qm");
+    define(&qm, "BENCH.Q", 50_000);
+    let group = Entity::Group("benchapps".into());
+    qm.set_authrec(
+        "BENCH",
+        AuthObjType::QMgr,
+        &group,
+        Authority::CONNECT,
+        Authority::NONE,
+    )
+    .expect("grant");
+    qm.set_authrec(
+        "BENCH.**",
+        AuthObjType::Queue,
+        &group,
+        Authority::ALLMQI,
+        Authority::NONE,
+    )
+    .expect("grant");
+    let opts = ferry_core::ConnectOptions::app("put1-get");
+    let mut s = qm
+        .connect_with(&opts, ferry_core::ConnMode::Embedded, "bench".into(), who)
+        .expect("connect");
+    let od = ferry_core::ObjectDescriptor::queue(ferry_core::object_name("BENCH.Q").expect("name"));
+    let h = s.open(&od, OpenOptions::input()).expect("open");
+    let body = Bytes::from(payload(MSG_LEN, 0));
+    // FERRY_BENCH_COUNT=N: exactly N messages whatever the time (for callgrind, whose counts
+    // of the two variants then differ only by what differs per message).
+    let count: Option<u64> = std::env::var("FERRY_BENCH_COUNT")
+        .ok()
+        .and_then(|v| v.parse().ok());
+    let start = Instant::now();
+    let mut n = 0u64;
+    while count.map_or(start.elapsed() < d, |c| n < c) {
+        for _ in 0..256 {
+            s.put1(&od, Message::new(body.clone()), &PutOptions::default())
+                .expect("put1");
+            s.get(h, &GetOptions::new()).expect("get");
+            n += 1;
+        }
+    }
+    (n as f64 / start.elapsed().as_secs_f64(), n)
+}
+
+/// [`put1_get`] as the administrator (its own symbol, so callgrind counts it apart).
+#[inline(never)]
+fn put1_get_administrator(d: Duration) -> (f64, u64) {
+    put1_get(ferry_model::security::Principal::owner("bench"), d)
+}
+
+/// [`put1_get`] as an ordinary user in group `benchapps`.
+#[inline(never)]
+fn put1_get_checked_user(d: Duration) -> (f64, u64) {
+    let group = vec!["benchapps".to_owned()];
+    put1_get(ferry_model::security::Principal::user("benchapp", group), d)
+}
+
 fn main() {
     let args = BenchArgs::from_env();
     let d = args.duration();
@@ -193,6 +255,33 @@ fn main() {
         "put/get:   1 putter, 2 getters, 2 KB non-persistent          {:>12} msg/s  ({:.0}% of raw)",
         fmt_rate(ladder_m),
         100.0 * ladder_m / raw_m
+    );
+    let (mut admin, mut checked, mut counts) = (Vec::new(), Vec::new(), (0, 0));
+    for _ in 0..args.runs {
+        let (a, na) = put1_get_administrator(d);
+        let (c, nc) = put1_get_checked_user(d);
+        admin.push(a);
+        checked.push(c);
+        counts = (counts.0 + na, counts.1 + nc);
+    }
+    let (a, c) = (median(&admin), median(&checked));
+    println!(
+        "put1 + get, 1 thread, administrator (no authority check)   {:>12} msg/s",
+        fmt_rate(a)
+    );
+    println!(
+        "put1 + get, 1 thread, ordinary user (checked each put1)     {:>12} msg/s  ({:+.1}%)",
+        fmt_rate(c),
+        100.0 * (c - a) / a
+    );
+    let ratios: Vec<f64> = admin.iter().zip(&checked).map(|(a, c)| c / a).collect();
+    println!(
+        "  runs: administrator {:?}; ordinary user {:?}; median of the runs' ratios {:+.1}%; messages {} / {} (for callgrind's counts per message)",
+        admin.iter().map(|x| fmt_rate(*x)).collect::<Vec<_>>(),
+        checked.iter().map(|x| fmt_rate(*x)).collect::<Vec<_>>(),
+        100.0 * (median(&ratios) - 1.0),
+        counts.0,
+        counts.1
     );
     for requesters in [1usize, 4, 16] {
         let mut rr = Vec::new();

@@ -422,6 +422,30 @@ fn ladder_async(endpoint: &str, d: Duration) -> (f64, f64) {
     })
 }
 
+/// Authority checks on and off, alternated within each run: the same ladder and request/reply
+/// as an administrator (no record is read) and as an ordinary user whose every open (and every
+/// responder's MQPUT1) is checked against its group's generic records.
+fn authority_rows(
+    server: &InProcessServer,
+    d: Duration,
+    wanted: &dyn Fn(&str) -> bool,
+    record: &mut dyn FnMut(&str, f64),
+) {
+    for (who, ep) in [
+        ("administrator", &server.tcp),
+        ("checked user", &server.tcp_app),
+    ] {
+        let name = format!("authority: tcp sync put ladder, {who} (msg/s)");
+        if wanted(&name) {
+            record(&name, ladder(&Target::Remote(ep.clone()), false, d));
+        }
+        let name = format!("authority: tcp request/reply all sync, 16 requesters, {who} (rt/s)");
+        if wanted(&name) {
+            record(&name, request_reply(ep, 16, false, d));
+        }
+    }
+}
+
 fn main() {
     let args = BenchArgs::from_env();
     let d = args.duration();
@@ -436,9 +460,10 @@ fn main() {
         args.runs, args.secs
     );
     let mut rows: Vec<(String, Vec<f64>)> = Vec::new();
-    // FERRY_BENCH_ONLY=substring runs only the rows whose names contain it (for profiling).
+    // FERRY_BENCH_ONLY=substring runs only the rows whose names contain it (for profiling);
+    // `a|b` runs the rows with either.
     let only = std::env::var("FERRY_BENCH_ONLY").unwrap_or_default();
-    let wanted = |name: &str| name.contains(only.as_str());
+    let wanted = |name: &str| only.split('|').any(|o| name.contains(o));
     let mut record = |name: &str, v: f64| match rows.iter_mut().find(|r| r.0 == name) {
         Some(r) => r.1.push(v),
         None => rows.push((name.to_owned(), vec![v])),
@@ -542,6 +567,7 @@ fn main() {
                 }
             }
         }
+        authority_rows(&server, d, &wanted, &mut record);
         if std::env::var("FERRY_BENCH_GETTERS").is_err() {
             assert_eq!(server.qm.queue_status("BENCH.Q").unwrap().depth, 0);
         }

@@ -91,8 +91,11 @@ pub fn define_bench_queues(qm: &ferry_core::QueueManager) {
 pub struct InProcessServer {
     /// `unix:` endpoint.
     pub unix: String,
-    /// `tcp://` endpoint.
+    /// `tcp://` endpoint, as [`BENCH_USER`] (an administrator: no authority record is read).
     pub tcp: String,
+    /// The same endpoint as [`APP_USER`], an ordinary user whose every open is checked against
+    /// authority records (CONNECT on the queue manager, ALLMQI on `BENCH.**`).
+    pub tcp_app: String,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
     /// The queue manager served.
@@ -136,9 +139,16 @@ impl InProcessServer {
             });
         });
         let (unix, tcp) = addr_rx.recv().expect("server started");
+        grant_app(&qm);
+        let tcp_app = tcp.replacen(
+            &format!("{BENCH_USER}:{BENCH_PASSWORD}"),
+            &format!("{APP_USER}:{APP_PASSWORD}"),
+            1,
+        );
         InProcessServer {
             unix,
             tcp,
+            tcp_app,
             stop: Some(tx),
             thread: Some(thread),
             qm,
@@ -151,7 +161,36 @@ pub const BENCH_USER: &str = "bench";
 /// Its password.
 pub const BENCH_PASSWORD: &str = "bench-password";
 
-/// Writes `dir/users.toml` with [`BENCH_USER`] in the owner's primary group.
+/// An ordinary user of the benches' queue managers.
+pub const APP_USER: &str = "benchapp";
+/// Its password.
+pub const APP_PASSWORD: &str = "benchapp-password";
+
+/// The authority records [`APP_USER`] works under: CONNECT and INQ on the queue manager, every
+/// MQI authority on the bench queues, through a group and a generic profile (the common shape).
+fn grant_app(qm: &ferry_core::QueueManager) {
+    use ferry_model::security::{AuthObjType, Authority, Entity};
+    let group = Entity::Group("benchapps".into());
+    qm.set_authrec(
+        qm.name().as_str(),
+        AuthObjType::QMgr,
+        &group,
+        Authority::CONNECT.with(Authority::INQ),
+        Authority::NONE,
+    )
+    .expect("grant connect");
+    qm.set_authrec(
+        "BENCH.**",
+        AuthObjType::Queue,
+        &group,
+        Authority::ALLMQI,
+        Authority::NONE,
+    )
+    .expect("grant the bench queues");
+}
+
+/// Writes `dir/users.toml` with [`BENCH_USER`] in the owner's primary group and [`APP_USER`]
+/// in `benchapps`.
 fn write_bench_users(dir: &std::path::Path) -> std::path::PathBuf {
     let path = ferry_server::auth::user_file_path(dir);
     let mut f = ferry_server::UserFile::default();
@@ -162,6 +201,11 @@ fn write_bench_users(dir: &std::path::Path) -> std::path::PathBuf {
     if let Some(g) = ferry_host::accounts::current().and_then(|a| a.groups.into_iter().next()) {
         f.groups.insert(g, vec![BENCH_USER.into()]);
     }
+    f.users.insert(
+        APP_USER.into(),
+        ferry_server::auth::hash_password(APP_PASSWORD).expect("hash"),
+    );
+    f.groups.insert("benchapps".into(), vec![APP_USER.into()]);
     f.save(&path).expect("write the bench user file");
     path
 }

@@ -65,16 +65,30 @@ impl<const N: usize> Default for FixedStr<N> {
     }
 }
 
+// Equality, hashing and order work on the bytes: they are UTF-8 by construction, so the
+// answers are the string's, without checking the UTF-8 again on every catalogue lookup and
+// authority-cache hit (which `as_str` does).
+impl<const N: usize> FixedStr<N> {
+    #[inline]
+    fn used(&self) -> &[u8] {
+        &self.bytes[..self.len as usize]
+    }
+}
+
 impl<const N: usize> PartialEq for FixedStr<N> {
+    #[inline]
     fn eq(&self, other: &Self) -> bool {
-        self.as_str() == other.as_str()
+        self.used() == other.used()
     }
 }
 impl<const N: usize> Eq for FixedStr<N> {}
 
 impl<const N: usize> Hash for FixedStr<N> {
+    #[inline]
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.as_str().hash(state)
+        // As `str` hashes: the bytes, then 0xff (prefix-free).
+        state.write(self.used());
+        state.write_u8(0xff);
     }
 }
 
@@ -85,7 +99,8 @@ impl<const N: usize> PartialOrd for FixedStr<N> {
 }
 impl<const N: usize> Ord for FixedStr<N> {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.as_str().cmp(other.as_str())
+        // Byte order of UTF-8 is the order of its characters.
+        self.used().cmp(other.used())
     }
 }
 

@@ -401,7 +401,11 @@ impl LogLimit {
 #[derive(Debug, Default)]
 pub(crate) struct AuthCache {
     generation: u64,
-    held: std::collections::HashMap<(AuthObjType, ObjectName), Authority>,
+    /// Hashed with the cheap id hasher: every MQPUT1 looks its queue up here.
+    held: ferry_model::IdKeyed<(AuthObjType, ObjectName), Authority>,
+    /// The last answer, compared before the map: a loop of MQPUT1s (a responder's replies)
+    /// names the same queue over and over.
+    last: Option<(AuthObjType, ObjectName, Authority)>,
 }
 
 /// Most entries a session's cache keeps before it starts again (bounded memory for a
@@ -423,11 +427,19 @@ impl AuthCache {
         let generation = qm.security_generation();
         if generation != self.generation || self.held.len() >= CACHE_LIMIT {
             self.held.clear();
+            self.last = None;
             self.generation = generation;
         }
-        *self
+        if let Some((t, n, a)) = &self.last {
+            if *t == objtype && n == name {
+                return *a;
+            }
+        }
+        let held = *self
             .held
             .entry((objtype, *name))
-            .or_insert_with(|| qm.authority(objtype, name.as_str(), who))
+            .or_insert_with(|| qm.authority(objtype, name.as_str(), who));
+        self.last = Some((objtype, *name, held));
+        held
     }
 }
