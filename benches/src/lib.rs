@@ -96,6 +96,8 @@ pub struct InProcessServer {
     /// The same endpoint as [`APP_USER`], an ordinary user whose every open is checked against
     /// authority records (CONNECT on the queue manager, ALLMQI on `BENCH.**`).
     pub tcp_app: String,
+    /// The TLS listener's address, when one was configured.
+    pub tls_addr: Option<std::net::SocketAddr>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
     /// The queue manager served.
@@ -106,9 +108,19 @@ impl InProcessServer {
     /// Serves `qm`. Its tcp clients authenticate (CHCKCLNT is REQUIRED) as [`BENCH_USER`], an
     /// administrator (in the owner's group of the user file the bench writes in `dir`).
     pub fn start(qm: ferry_core::QueueManager, dir: &std::path::Path) -> Self {
+        Self::start_with(qm, dir, |_| {})
+    }
+
+    /// Serves `qm` with the configuration `configure` adjusts (a TLS listener, channel TLS).
+    pub fn start_with(
+        qm: ferry_core::QueueManager,
+        dir: &std::path::Path,
+        configure: impl FnOnce(&mut ferry_server::ServerConfig),
+    ) -> Self {
         let mut config = ferry_server::ServerConfig::new(dir);
         config.tcp_listen = Some("127.0.0.1:0".parse().expect("address"));
         config.users = Some(write_bench_users(dir));
+        configure(&mut config);
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let (addr_tx, addr_rx) = std::sync::mpsc::channel();
         let qm2 = qm.clone();
@@ -126,11 +138,12 @@ impl InProcessServer {
             rt.block_on(async move {
                 let server = ferry_server::Server::bind(qm2, config).await.expect("bind");
                 let unix = format!("unix:{}", server.unix_path().expect("unix").display());
+                let tls = server.tls_addr();
                 let tcp = format!(
                     "tcp://{BENCH_USER}:{BENCH_PASSWORD}@{}",
                     server.tcp_addr().expect("tcp")
                 );
-                addr_tx.send((unix, tcp)).expect("addresses");
+                addr_tx.send((unix, tcp, tls)).expect("addresses");
                 server
                     .run(async move {
                         let _ = rx.await;
@@ -138,7 +151,7 @@ impl InProcessServer {
                     .await;
             });
         });
-        let (unix, tcp) = addr_rx.recv().expect("server started");
+        let (unix, tcp, tls_addr) = addr_rx.recv().expect("server started");
         grant_app(&qm);
         let tcp_app = tcp.replacen(
             &format!("{BENCH_USER}:{BENCH_PASSWORD}"),
@@ -149,6 +162,7 @@ impl InProcessServer {
             unix,
             tcp,
             tcp_app,
+            tls_addr,
             stop: Some(tx),
             thread: Some(thread),
             qm,
