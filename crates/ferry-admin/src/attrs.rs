@@ -573,6 +573,11 @@ pub fn qmgr_fields(a: &QueueManagerAttrs) -> Vec<Field> {
         f("MAXCONNS", a.max_connections, Kind::Int),
         f("DEFXMITQ", a.default_xmit_queue, Kind::Name),
         f("CONNAUTH", a.connauth, Kind::Name),
+        f(
+            "CHLAUTH",
+            if a.chlauth { "ENABLED" } else { "DISABLED" },
+            Kind::Word,
+        ),
         f("PLATFORM", "UNIX", Kind::Status),
         f("CMDLEVEL", 100, Kind::Status),
     ]
@@ -589,6 +594,7 @@ pub fn set_qmgr(a: &mut QueueManagerAttrs, p: &Param) -> Result<(), ParseError> 
         "MAXCONNS" => a.max_connections = int(p, 1_000_000)?,
         "DEFXMITQ" => a.default_xmit_queue = name(p)?,
         "CONNAUTH" => a.connauth = name(p)?,
+        "CHLAUTH" => a.chlauth = word(p, &["ENABLED", "DISABLED"])? == "ENABLED",
         _ => return Err(unknown(p, "QMGR")),
     }
     Ok(())

@@ -3,6 +3,7 @@
 //! the handlers that define, alter, delete, clear, start, stop, reset, resolve and dump;
 //! `display` has DISPLAY (name patterns, WHERE, field selection and the status fields).
 
+mod chlauth;
 mod display;
 mod security;
 
@@ -188,6 +189,8 @@ fn execute(qm: &QueueManager, c: &Command) -> Outcome {
         (Verb::Display, Object::AuthRec) => security::display_authrec(qm, c),
         (Verb::Display, Object::EntAuth) => security::display_entauth(qm, c),
         (Verb::Refresh, Object::Security) => security::refresh_security(qm, c),
+        (Verb::Set, Object::ChlAuth) => chlauth::set_chlauth(qm, c),
+        (Verb::Display, Object::ChlAuth) => chlauth::display_chlauth(qm, c),
         (v, o) => Err(fail(
             "AMQ8405E",
             format!("{} {} is not a command", verb_word(v), o.keyword()),
@@ -664,6 +667,7 @@ fn dump(qm: &QueueManager, c: &Command) -> Outcome {
         ));
     }
     security::dump(qm, &mut lines);
+    chlauth::dump(qm, &mut lines);
     let count = lines.len() - 1;
     Ok(Reply {
         number: 0,

@@ -181,6 +181,8 @@ pub enum Object {
     EntAuth,
     /// SECURITY (REFRESH SECURITY).
     Security,
+    /// CHLAUTH: channel authentication records of a channel profile.
+    ChlAuth,
 }
 
 impl Object {
@@ -204,6 +206,7 @@ impl Object {
             Object::AuthRec => "AUTHREC",
             Object::EntAuth => "ENTAUTH",
             Object::Security => "SECURITY",
+            Object::ChlAuth => "CHLAUTH",
         }
     }
 
@@ -226,6 +229,7 @@ impl Object {
             "AUTHREC" => Object::AuthRec,
             "ENTAUTH" => Object::EntAuth,
             "SECURITY" => Object::Security,
+            "CHLAUTH" => Object::ChlAuth,
             _ => return None,
         })
     }
@@ -347,12 +351,13 @@ fn verb(w: &str) -> Option<Verb> {
 }
 
 /// Keywords whose value is a list (`AUTHADD(PUT, GET)`): its items are joined with commas.
-const LIST_KEYS: &[&str] = &["AUTHADD", "AUTHRMV"];
+const LIST_KEYS: &[&str] = &["AUTHADD", "AUTHRMV", "ADDRLIST", "USERLIST"];
 
 /// The further words of a list value, joined to `v` with commas; `*i` moves past them.
 fn more_items(tokens: &[Token], i: &mut usize, v: &mut Value) {
     while let Some(Token {
-        tok: Tok::Word(w), ..
+        tok: Tok::Word(w) | Tok::Quoted(w),
+        ..
     }) = tokens.get(*i)
     {
         v.text.push(',');

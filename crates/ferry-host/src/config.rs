@@ -93,6 +93,10 @@ pub struct MetricsSection {
     /// File holding a bearer token (one line, readable by the owner only): when set, a scrape
     /// must send `Authorization: Bearer TOKEN`. Required to listen on a non-loopback address.
     pub token_file: String,
+    /// PEM certificate chain: with `tls_key`, the endpoint speaks HTTPS (TLS 1.3).
+    pub tls_cert: String,
+    /// PEM private key for `tls_cert` (readable by the owner only).
+    pub tls_key: String,
 }
 
 /// The sections of `qm.toml`, for environment variable names.

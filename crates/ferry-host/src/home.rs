@@ -69,6 +69,9 @@ pub struct QmSection {
     /// CONNAUTH: the authentication information object in force.
     #[serde(default = "default_connauth")]
     pub connauth: String,
+    /// CHLAUTH: whether channel authentication records are applied.
+    #[serde(default = "default_true")]
+    pub chlauth: bool,
     /// Define DEV.QUEUE.1–3 at start.
     #[serde(default = "default_true")]
     pub dev_queues: bool,
@@ -166,6 +169,7 @@ impl QmFile {
                 max_connections: default_maxconns(),
                 default_xmit_queue: String::new(),
                 connauth: default_connauth(),
+                chlauth: true,
                 dev_queues: true,
             },
             log: LogSection::default(),
@@ -236,6 +240,7 @@ impl QmFile {
         } else {
             object_name(&q.connauth)?
         };
+        a.chlauth = q.chlauth;
         a.validate()?;
         Ok(a)
     }
@@ -292,6 +297,7 @@ pub fn save_qmgr_attrs(dir: &Path, a: &QueueManagerAttrs) -> MqResult<()> {
     f.qmgr.max_connections = a.max_connections;
     f.qmgr.default_xmit_queue = a.default_xmit_queue.as_str().to_owned();
     f.qmgr.connauth = a.connauth.as_str().to_owned();
+    f.qmgr.chlauth = a.chlauth;
     f.save(dir)
 }
 

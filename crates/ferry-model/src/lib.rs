@@ -15,6 +15,7 @@
 
 pub mod admin;
 pub mod channel;
+pub mod chlauth;
 pub mod clock;
 pub mod dn;
 pub mod hash;

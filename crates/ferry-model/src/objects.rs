@@ -32,6 +32,8 @@ pub struct QueueManagerAttrs {
     /// CONNAUTH: the authentication information object that says how connections prove who
     /// they are (blank: passwords are not checked).
     pub connauth: ObjectName,
+    /// CHLAUTH(ENABLED|DISABLED): whether channel authentication records are applied.
+    pub chlauth: bool,
 }
 
 /// Default MAXMSGL for the queue manager and queues: 4 MiB (MQ's default).
@@ -55,6 +57,7 @@ impl QueueManagerAttrs {
             max_connections: 10_000,
             default_xmit_queue: ObjectName::EMPTY,
             connauth: ObjectName::new(crate::system::DEFAULT_CONNAUTH).unwrap_or_default(),
+            chlauth: true,
         }
     }
 
@@ -691,6 +694,8 @@ pub enum ObjectKind {
     AuthRecs,
     /// DEFINE AUTHINFO.
     AuthInfo,
+    /// The channel authentication records (SET CHLAUTH), kept as one table.
+    ChlAuth,
 }
 
 impl ObjectKind {
@@ -701,6 +706,7 @@ impl ObjectKind {
             ObjectKind::Listener => "LISTENER",
             ObjectKind::AuthRecs => "AUTHRECS",
             ObjectKind::AuthInfo => "AUTHINFO",
+            ObjectKind::ChlAuth => "CHLAUTH",
         }
     }
 
@@ -711,6 +717,7 @@ impl ObjectKind {
             "LISTENER" => Some(ObjectKind::Listener),
             "AUTHRECS" => Some(ObjectKind::AuthRecs),
             "AUTHINFO" => Some(ObjectKind::AuthInfo),
+            "CHLAUTH" => Some(ObjectKind::ChlAuth),
             _ => None,
         }
     }

@@ -87,6 +87,11 @@ impl Default for ConnLimits {
     }
 }
 
+/// The server-connection channel FerryMQ's application conversations are checked as by
+/// CHLAUTH (the connection does not name one yet; this is the channel MQ's developer
+/// configuration gives applications).
+pub(crate) const CLIENT_CHANNEL: &str = "DEV.APP.SVRCONN";
+
 /// What every connection task shares.
 #[derive(Debug)]
 pub(crate) struct Ctx {
@@ -733,8 +738,43 @@ impl Socket {
             compression: Compression::negotiate(&asked, &self.ctx.limits.compression),
             is_channel: flags & ferry_proto::msg::connect_flags::CHANNEL != 0,
         };
-        self.authenticate(connect, password);
-        Ok(())
+        if let Some(why) = self.address_blocked() {
+            return Err(self.refuse(connect.header, &why));
+        }
+        self.authenticate(connect, password)
+    }
+
+    /// A BLOCKADDR record that turns this peer away before anything else (a warning only, if
+    /// the record says WARN(YES)).
+    fn address_blocked(&self) -> Option<String> {
+        let Some(Origin::Ip(ip)) = self.peer.origin else {
+            return None;
+        };
+        let (why, warn) = self.ctx.qm.chlauth_blocked_address(&ip.to_string())?;
+        if warn {
+            tracing::warn!(peer = %self.peer.name, record = %why, "CHLAUTH would block this address (WARN)");
+            return None;
+        }
+        Some(why)
+    }
+
+    /// Refuses a conversation with NOT_AUTHORIZED (counted, logged within the allowance; the
+    /// peer is told only that it is not authorized) and closes the socket.
+    fn refuse(&mut self, h: FrameHeader, why: &str) -> Close {
+        let qm = &self.ctx.qm;
+        qm.security_counters()
+            .authentication_failures
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if let Some(left_out) = qm.security_log() {
+            tracing::warn!(peer = %self.peer.name, mode = ?self.mode, reason = %why, left_out,
+                "AMQ9777E connection refused by channel authentication");
+        }
+        let e = MqError::new(
+            Reason::NotAuthorized,
+            "this connection is not allowed in; the queue manager's error log says why",
+        );
+        self.respond(h, &wire::status_of(&e), &Reply::Empty);
+        Close::Refused(why.to_owned())
     }
 
     /// Settles who a connecting conversation is: opens it now, or starts its password check
@@ -742,7 +782,7 @@ impl Socket {
     /// message channel's conversation acts as the queue manager until its channel starts (it
     /// may carry nothing else) and its partner is checked then; a password it gives is
     /// verified here.
-    fn authenticate(&mut self, connect: Connecting, password: String) {
+    fn authenticate(&mut self, connect: Connecting, password: String) -> Result<(), Close> {
         let connauth = self.ctx.qm.connauth().map(|(_, a)| a);
         let delay = Duration::from_secs(connauth.as_ref().map_or(1, |a| a.fail_delay) as u64);
         let ids = self.ctx.ids.clone();
@@ -770,10 +810,7 @@ impl Socket {
         let mut told =
             format!("user '{user}' could not be authenticated; check the user name and password");
         let (keep, check): (_, Pin<Box<dyn Future<Output = _> + Send>>) = match plan {
-            identity::Plan::Accept(who) => {
-                self.open_conversation(connect, who, None);
-                return;
-            }
+            identity::Plan::Accept(who) => return self.open_conversation(connect, who, None),
             identity::Plan::Refuse(why) => {
                 told = format!("this queue manager wants a user id and password: {why}");
                 (
@@ -800,6 +837,7 @@ impl Socket {
             check,
             told,
         });
+        Ok(())
     }
 
     /// A password check ended: the conversation opens as the verified user (or the identity
@@ -831,14 +869,29 @@ impl Socket {
             )));
         }
         let who = keep.unwrap_or_else(|| self.ctx.ids.principal(&user));
-        self.open_conversation(connect, who, Some(user));
-        Ok(())
+        self.open_conversation(connect, who, Some(user))
     }
 
-    /// Connects a conversation to the queue manager as `who` and answers Connected (or why
-    /// not: NOT_AUTHORIZED without CONNECT authority).
-    fn open_conversation(&mut self, c: Connecting, who: Principal, verified: Option<String>) {
+    /// Connects a conversation to the queue manager as `who` (or as the user a CHLAUTH record
+    /// maps it to) and answers Connected, or why not: NOT_AUTHORIZED without CONNECT authority;
+    /// a CHLAUTH refusal also closes the socket.
+    fn open_conversation(
+        &mut self,
+        c: Connecting,
+        who: Principal,
+        verified: Option<String>,
+    ) -> Result<(), Close> {
         let h = c.header;
+        // CHLAUTH is about channels: a local (bindings-like) conversation is not on one, and a
+        // message channel's is checked when its channel starts.
+        let who = if c.is_channel || self.mode == ConnMode::Local {
+            who
+        } else {
+            match self.client_chlauth(&c, who) {
+                Ok(w) => w,
+                Err(why) => return Err(self.refuse(h, &why)),
+            }
+        };
         let opts = ConnectOptions {
             app_name: c.app_name,
             user_id: Some(who.user.clone()),
@@ -871,6 +924,39 @@ impl Socket {
                     tracing::warn!(peer = %self.peer.name, mode = ?self.mode, reason = %e.detail, "connection refused");
                 }
                 self.respond(h, &wire::status_of(&e), &Reply::Empty)
+            }
+        }
+        Ok(())
+    }
+
+    /// CHLAUTH for an application's conversation, which arrives on [`CLIENT_CHANNEL`]: the
+    /// principal it runs as (mapped by a USERMAP, SSLPEERMAP or ADDRESSMAP record), or why it
+    /// is refused.
+    fn client_chlauth(&self, c: &Connecting, who: Principal) -> Result<Principal, String> {
+        let address = match self.peer.origin {
+            Some(Origin::Ip(ip)) => ip.to_string(),
+            _ => "localhost".to_owned(),
+        };
+        let ids = &self.ctx.ids;
+        let arrival = ferry_model::chlauth::Arrival {
+            channel: CLIENT_CHANNEL,
+            address: &address,
+            user: if c.user.is_empty() {
+                &who.user
+            } else {
+                &c.user
+            },
+            cert: self.peer.cert.as_ref(),
+            qmgr: None,
+        };
+        let admin_of = |u: &str| ids.principal(u).admin;
+        match self.ctx.qm.chlauth_decide(&arrival, who.admin, &admin_of) {
+            ferry_model::chlauth::Verdict::Block(why) => Err(why),
+            ferry_model::chlauth::Verdict::Allow { mapped, warnings } => {
+                for w in warnings {
+                    tracing::warn!(peer = %self.peer.name, record = %w, "CHLAUTH would refuse this connection (WARN)");
+                }
+                Ok(mapped.map_or(who, |u| ids.principal(&u)))
             }
         }
     }

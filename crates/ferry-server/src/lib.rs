@@ -53,6 +53,8 @@ pub struct ServerConfig {
     /// Bearer token a scrape must send (`[metrics] token_file`); needed for a non-loopback
     /// metrics address.
     pub metrics_token: Option<String>,
+    /// HTTPS for the Prometheus endpoint (`[metrics] tls_cert` and `tls_key`).
+    pub metrics_tls: Option<TlsSettings>,
     /// TLS for sender channels with SSLCIPH: the CA partners' certificates are checked
     /// against, and this queue manager's certificate and key to present.
     pub channel_tls: channels::ChannelTls,
@@ -77,6 +79,7 @@ impl ServerConfig {
             stop_grace: Duration::from_secs(5),
             metrics_listen: None,
             metrics_token: None,
+            metrics_tls: None,
             channel_tls: Default::default(),
         }
     }
@@ -116,6 +119,7 @@ impl ServerConfig {
             stop_grace: Duration::from_secs(s.stop_grace_secs),
             metrics_listen: None,
             metrics_token: None,
+            metrics_tls: None,
             channel_tls: channels::ChannelTls {
                 ca: section_file(&s.tls_ca),
                 own: section_file(&s.tls_cert).zip(section_file(&s.tls_key)),
@@ -210,6 +214,7 @@ pub struct Server {
     tls: Option<TlsListener>,
     users: auth::UserStore,
     metrics: Option<TcpListener>,
+    metrics_tls: Option<Arc<rustls::ServerConfig>>,
 }
 
 impl Server {
@@ -250,6 +255,14 @@ impl Server {
             None => None,
             Some(path) => Some(bind_unix(path)?),
         };
+        let metrics_tls = match &config.metrics_tls {
+            Some(t) => {
+                ferry_host::private::refuse_if_public(&t.key, "metrics TLS private key")
+                    .map_err(StartError)?;
+                Some(tls::server_config(t)?)
+            }
+            None => None,
+        };
         let metrics = match config.metrics_listen {
             None => None,
             Some(addr) => {
@@ -270,6 +283,7 @@ impl Server {
             tls,
             users,
             metrics,
+            metrics_tls,
         })
     }
 
@@ -281,6 +295,11 @@ impl Server {
     /// The bound TLS address.
     pub fn tls_addr(&self) -> Option<SocketAddr> {
         self.tls.as_ref().and_then(|t| t.listener.local_addr().ok())
+    }
+
+    /// Whether the Prometheus endpoint speaks HTTPS.
+    pub fn metrics_https(&self) -> bool {
+        self.metrics_tls.is_some()
     }
 
     /// The bound address of the Prometheus endpoint.
@@ -303,11 +322,13 @@ impl Server {
             tls,
             users,
             metrics,
+            metrics_tls,
         } = self;
         let (stop_tx, stop_rx) = watch::channel(false);
         let metrics_task = metrics.map(|l| {
             let token = config.metrics_token.clone();
-            tokio::spawn(metrics::serve(l, qm.clone(), token, stop_rx.clone()))
+            let tls = metrics_tls.clone().map(tokio_rustls::TlsAcceptor::from);
+            tokio::spawn(metrics::serve(l, qm.clone(), token, tls, stop_rx.clone()))
         });
         let permits = Arc::new(Semaphore::new(config.max_sockets));
         let mut tasks = JoinSet::new();

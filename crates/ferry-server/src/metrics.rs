@@ -22,11 +22,12 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
 /// Scrapes served at once; more wait in the accept backlog.
 pub const MAX_SCRAPES: usize = 8;
 
-/// Serves the endpoint on `listener` until `stop` turns true.
+/// Serves the endpoint on `listener` (over TLS when `tls` is given) until `stop` turns true.
 pub(crate) async fn serve(
     listener: TcpListener,
     qm: QueueManager,
     token: Option<String>,
+    tls: Option<tokio_rustls::TlsAcceptor>,
     mut stop: watch::Receiver<bool>,
 ) {
     let token = Arc::new(token);
@@ -39,9 +40,9 @@ pub(crate) async fn serve(
             _ = stop.changed() => return,
             accepted = listener.accept() => match accepted {
                 Ok((stream, _)) => {
-                    let (qm, token) = (qm.clone(), token.clone());
+                    let (qm, token, tls) = (qm.clone(), token.clone(), tls.clone());
                     tokio::spawn(async move {
-                        if let Err(e) = answer(stream, &qm, token.as_deref()).await {
+                        if let Err(e) = scrape(stream, tls, &qm, token.as_deref()).await {
                             tracing::debug!(error = %e, "metrics request dropped");
                         }
                         drop(permit);
@@ -49,6 +50,24 @@ pub(crate) async fn serve(
                 }
                 Err(e) => tracing::warn!(error = %e, "metrics accept failed"),
             },
+        }
+    }
+}
+
+/// One scrape's connection: its TLS handshake (within the request timeout), then its answer.
+async fn scrape(
+    stream: TcpStream,
+    tls: Option<tokio_rustls::TlsAcceptor>,
+    qm: &QueueManager,
+    token: Option<&str>,
+) -> std::io::Result<()> {
+    match tls {
+        None => answer(stream, qm, token).await,
+        Some(acceptor) => {
+            let s = tokio::time::timeout(REQUEST_TIMEOUT, acceptor.accept(stream))
+                .await
+                .map_err(|_| std::io::Error::other("TLS handshake timed out"))??;
+            answer(s, qm, token).await
         }
     }
 }
@@ -73,8 +92,8 @@ fn authorized(head: &[u8], token: &str) -> bool {
     })
 }
 
-async fn answer(
-    mut stream: TcpStream,
+async fn answer<S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin>(
+    mut stream: S,
     qm: &QueueManager,
     token: Option<&str>,
 ) -> std::io::Result<()> {

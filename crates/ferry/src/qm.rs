@@ -27,7 +27,12 @@ fn listeners_file(server: &ferry_server::Server) -> String {
         s.push_str(&format!("tls://{a}\n"));
     }
     if let Some(a) = server.metrics_addr() {
-        s.push_str(&format!("http://{a}/metrics\n"));
+        let scheme = if server.metrics_https() {
+            "https"
+        } else {
+            "http"
+        };
+        s.push_str(&format!("{scheme}://{a}/metrics\n"));
     }
     s
 }
@@ -190,6 +195,24 @@ fn metrics_config(file: &ferry_host::home::QmFile) -> Result<MetricsConfig, CliE
     Ok((metrics_addr(file)?, metrics_token(file)?))
 }
 
+/// HTTPS for the endpoint: `[metrics] tls_cert` and `tls_key`, both or neither.
+fn metrics_tls(
+    file: &ferry_host::home::QmFile,
+) -> Result<Option<ferry_server::TlsSettings>, CliError> {
+    let m = &file.metrics;
+    match (m.tls_cert.is_empty(), m.tls_key.is_empty()) {
+        (true, true) => Ok(None),
+        (false, false) => Ok(Some(ferry_server::TlsSettings {
+            cert_chain: m.tls_cert.clone().into(),
+            key: m.tls_key.clone().into(),
+            client_ca: None,
+        })),
+        _ => Err(CliError::other(
+            "[metrics] tls_cert and tls_key go together: set both for HTTPS, or neither",
+        )),
+    }
+}
+
 /// The bearer token in `[metrics] token_file`, refused if other users can read the file.
 fn metrics_token(file: &ferry_host::home::QmFile) -> Result<Option<String>, CliError> {
     let path = &file.metrics.token_file;
@@ -273,6 +296,7 @@ pub fn start(
     let mut config = ferry_server::ServerConfig::from_section(&dir, &layered.file.server)
         .map_err(|e| CliError::other(e.0))?;
     (config.metrics_listen, config.metrics_token) = metrics_config(&layered.file)?;
+    config.metrics_tls = metrics_tls(&layered.file)?;
     let lock = DirLock::acquire(&dir)?;
     // The queue manager logs what recovery replayed and how long it took.
     let (qm, report) = home::open_queue_manager_with(&dir, &layered.file, recover_to_last_good)?;

@@ -530,3 +530,156 @@ fn a_second_os_user_reaches_nothing_until_granted() {
     let m = o.get(q, &GetOptions::new()).unwrap();
     assert_eq!(m.message.descriptor.user_id.as_str(), user);
 }
+
+/// Connects from `from` as `user` with `password` over the wire protocol; whether the server
+/// let the conversation in (it answers Connected and keeps the socket open).
+fn connects_from(server: SocketAddr, from: &str, user: &str, password: &str) -> bool {
+    let mut s = socket2_connect(server, from);
+    let mut payload = bytes::BytesMut::new();
+    ferry_proto::Request::Connect {
+        app_name: "from-elsewhere".into(),
+        user: user.into(),
+        password: password.into(),
+        flags: 0,
+        compression: vec![],
+    }
+    .encode(&mut payload);
+    let mut b = bytes::BytesMut::new();
+    let h = ferry_proto::FrameHeader {
+        opcode: ferry_proto::Opcode::Connect as u8,
+        flags: 0,
+        conv: 1,
+        request_id: 1,
+    };
+    ferry_proto::encode_frame(&mut b, h, &payload);
+    let hello = [
+        ferry_proto::Preamble::ours(1 << 20).encode().to_vec(),
+        b.to_vec(),
+    ]
+    .concat();
+    s.write_all(&hello).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut buf = vec![0u8; 4096];
+    let mut got = Vec::new();
+    // The preamble and the answer, then either the socket closes (refused) or stays open.
+    while got.len() < ferry_proto::PREAMBLE_LEN + 8 {
+        match s.read(&mut buf) {
+            Ok(0) | Err(_) => return false,
+            Ok(n) => got.extend_from_slice(&buf[..n]),
+        }
+    }
+    s.set_read_timeout(Some(Duration::from_millis(500)))
+        .unwrap();
+    !matches!(s.read(&mut buf), Ok(0))
+}
+
+#[test]
+fn channel_authentication_records_block_map_and_warn() {
+    let server = Server::start_with_users(
+        "chlauth",
+        "QM1",
+        &[("alice", "alice-pw"), ("bob", "bob-pw")],
+        &[],
+    );
+    let addr: SocketAddr = server.tcp_addr().parse().unwrap();
+    mqsc(
+        &server,
+        "SET AUTHREC OBJTYPE(QMGR) GROUP('apps') AUTHADD(CONNECT)
+         SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('alice') AUTHADD(CONNECT)
+         SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('appuser') AUTHADD(CONNECT)
+         SET AUTHREC PROFILE('DEV.QUEUE.1') OBJTYPE(QUEUE) PRINCIPAL('appuser') AUTHADD(PUT)
+         SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('bob') AUTHADD(CONNECT)",
+    );
+    // A new queue manager has MQ's back-stop records.
+    let r = mqsc(&server, "DISPLAY CHLAUTH('*')");
+    let types = fields(&r[0], "TYPE");
+    assert!(
+        types.iter().filter(|t| *t == "ADDRESSMAP").count() >= 2,
+        "{r:?}"
+    );
+    assert!(
+        fields(&r[0], "USERLIST").contains(&"*MQADMIN".to_owned()),
+        "{r:?}"
+    );
+    // Without the tests' own list for the application channel, the back-stop refuses an
+    // administrator over tcp, and RUNCHECK says so without a connection.
+    mqsc(
+        &server,
+        "SET CHLAUTH('DEV.APP.SVRCONN') TYPE(BLOCKUSER) ACTION(REMOVE)",
+    );
+    let e = Connection::connect(&server.tcp, "admin-over-tcp").unwrap_err();
+    assert_eq!(e.reason, Reason::NotAuthorized, "{e}");
+    assert!(as_user(&server, "alice", "alice-pw").is_ok());
+    let r = mqsc(
+        &server,
+        &format!(
+            "DISPLAY CHLAUTH('DEV.APP.SVRCONN') MATCH(RUNCHECK) ADDRESS('127.0.0.1') CLNTUSER('{}')",
+            common::TEST_USER
+        ),
+    );
+    let last = r[0].messages.last().unwrap();
+    assert!(
+        last.code == "AMQ9777E" && last.text.contains("*MQADMIN"),
+        "{r:?}"
+    );
+    assert!(server.log().contains("AMQ9777E"), "{}", server.log());
+    // USERMAP: alice runs as appuser; an ADDRESSMAP NOACCESS turns everyone else away.
+    mqsc(
+        &server,
+        "SET CHLAUTH('DEV.APP.SVRCONN') TYPE(USERMAP) CLNTUSER('alice') USERSRC(MAP) MCAUSER('appuser')
+         SET CHLAUTH('DEV.APP.SVRCONN') TYPE(ADDRESSMAP) ADDRESS('*') USERSRC(NOACCESS)",
+    );
+    let mut alice = as_user(&server, "alice", "alice-pw").unwrap();
+    alice
+        .put1(
+            "DEV.QUEUE.1",
+            Message::text("mapped"),
+            &PutOptions::default(),
+        )
+        .unwrap();
+    let mut o = owner(&server);
+    let q = o.open_queue("DEV.QUEUE.1", OpenOptions::input()).unwrap();
+    let m = o.get(q, &GetOptions::new()).unwrap();
+    assert_eq!(m.message.descriptor.user_id.as_str(), "appuser");
+    assert_eq!(
+        as_user(&server, "bob", "bob-pw").unwrap_err().reason,
+        Reason::NotAuthorized
+    );
+    let r = mqsc(
+        &server,
+        "DISPLAY CHLAUTH('DEV.APP.SVRCONN') MATCH(RUNCHECK) ADDRESS('10.1.2.3') CLNTUSER('alice')",
+    );
+    assert!(
+        r[0].messages
+            .last()
+            .unwrap()
+            .text
+            .contains("MCAUSER('appuser')"),
+        "{r:?}"
+    );
+    // BLOCKADDR turns an address away before anything else; WARN(YES) only says so.
+    mqsc(
+        &server,
+        "SET CHLAUTH('DEV.APP.SVRCONN') TYPE(ADDRESSMAP) ADDRESS('*') ACTION(REMOVE)",
+    );
+    assert!(connects_from(addr, "127.0.0.3", "bob", "bob-pw"));
+    mqsc(
+        &server,
+        "SET CHLAUTH('*') TYPE(BLOCKADDR) ADDRLIST('127.0.0.3', '10.9.9.1-20')",
+    );
+    assert!(!connects_from(addr, "127.0.0.3", "bob", "bob-pw"));
+    assert!(connects_from(addr, "127.0.0.4", "bob", "bob-pw"));
+    mqsc(
+        &server,
+        "SET CHLAUTH('*') TYPE(BLOCKADDR) ADDRLIST('127.0.0.3') WARN(YES) ACTION(REPLACE)",
+    );
+    assert!(connects_from(addr, "127.0.0.3", "bob", "bob-pw"));
+    assert!(server
+        .log()
+        .contains("CHLAUTH would block this address (WARN)"));
+    // QMGR CHLAUTH(DISABLED) sets every record aside.
+    mqsc(&server, "ALTER QMGR CHLAUTH(DISABLED)");
+    Connection::connect(&server.tcp, "admin-again").unwrap();
+    let r = mqsc(&server, "DISPLAY QMGR CHLAUTH");
+    assert_eq!(fields(&r[0], "CHLAUTH"), ["DISABLED"]);
+}

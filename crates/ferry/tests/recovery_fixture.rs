@@ -59,16 +59,16 @@ fn dump(ep: &str) -> (String, std::collections::BTreeMap<String, String>) {
     let mut c = Connection::connect(ep, "fixture-dump").unwrap();
     let mut defs = String::new();
     // The dump's first lines name the build and the time; the definitions follow.
-    // The system AUTHINFO objects came with connection authentication, after the fixture (and
-    // the count of definitions dumped with them).
+    // The system AUTHINFO objects and the back-stop CHLAUTH records came with connection and
+    // channel authentication, after the fixture (and the count of definitions dumped with them).
     let text = admin(&mut c, "DUMP QMGR");
-    let system_authinfos = text
-        .lines()
-        .filter(|l| l.starts_with("DEFINE AUTHINFO('SYSTEM.DEFAULT."))
-        .count();
+    let added_later = |l: &str| {
+        l.starts_with("DEFINE AUTHINFO('SYSTEM.DEFAULT.") || l.starts_with("SET CHLAUTH(")
+    };
+    let system_authinfos = text.lines().filter(|l| added_later(l)).count();
     for l in text
         .lines()
-        .filter(|l| !l.starts_with('*') && !l.starts_with("DEFINE AUTHINFO('SYSTEM.DEFAULT."))
+        .filter(|l| !l.starts_with('*') && !added_later(l))
     {
         let l = match l.strip_prefix("AMQ8500I ").and_then(|r| r.split_once(' ')) {
             Some((n, rest)) => format!(
@@ -125,6 +125,7 @@ fn without_new_defaults(line: &str) -> String {
     }
     // QMGR CONNAUTH came with connection authentication, after the fixture; its default.
     l.replace(" CONNAUTH('SYSTEM.DEFAULT.AUTHINFO.IDPWFILE')", "")
+        .replace(" CHLAUTH(ENABLED)", "")
 }
 
 /// [`SYNCQ`]'s messages, read embedded through the queue manager's internal connection.

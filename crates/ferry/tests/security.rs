@@ -609,3 +609,53 @@ fn the_metrics_endpoint_wants_its_token_and_a_token_to_leave_loopback() {
         "{out:?}"
     );
 }
+
+#[test]
+fn the_metrics_endpoint_speaks_https_with_its_token() {
+    let dir = Dir::new("metrics-tls");
+    make_pki(&dir);
+    create_qm(&dir);
+    let token = "s3cret-metrics-token-for-https-0";
+    let file = dir.path("metrics.token");
+    std::fs::write(&file, format!("{token}\n")).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let sets = [
+        format!("metrics.token_file=\"{}\"", file.display()),
+        format!("metrics.tls_cert=\"{}\"", dir.path("server.pem").display()),
+        format!("metrics.tls_key=\"{}\"", dir.path("server.key").display()),
+    ];
+    let mut args = vec!["--metrics-listen", "127.0.0.1:0"];
+    for s in &sets {
+        args.extend(["--set", s.as_str()]);
+    }
+    let server = start(&dir, &args);
+    let url = server.endpoint("https://");
+    assert!(
+        url.starts_with("https://127.0.0.1:"),
+        "{}",
+        server.endpoints
+    );
+    let curl = |extra: &[&str]| {
+        Command::new("curl")
+            .args(["-s", "--cacert"])
+            .arg(dir.path("ca.pem"))
+            .args(extra)
+            .arg(&url)
+            .output()
+            .unwrap()
+    };
+    let auth = format!("Authorization: Bearer {token}");
+    let ok = curl(&["-H", &auth]);
+    let body = String::from_utf8_lossy(&ok.stdout);
+    assert!(body.contains("ferry_qmgr_info"), "{body}");
+    let denied = curl(&["-o", "/dev/null", "-w", "%{http_code}"]);
+    assert_eq!(String::from_utf8_lossy(&denied.stdout), "401");
+    // Plain HTTP to the HTTPS port gets nothing.
+    let plain = Command::new("curl")
+        .args(["-s", "-m", "5", "-H", &auth])
+        .arg(url.replacen("https://", "http://", 1))
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&plain.stdout).contains("ferry_"));
+}

@@ -29,7 +29,7 @@ fn needed(c: &Command) -> Option<(AuthObjType, Authority)> {
         O::Channel | O::ChStatus => AuthObjType::Channel,
         O::Listener | O::LsStatus => AuthObjType::Listener,
         O::AuthInfo => AuthObjType::AuthInfo,
-        O::QMgr | O::QmStatus | O::Conn | O::AuthRec | O::EntAuth | O::Security => {
+        O::QMgr | O::QmStatus | O::Conn | O::AuthRec | O::EntAuth | O::Security | O::ChlAuth => {
             AuthObjType::QMgr
         }
     };

@@ -371,6 +371,7 @@ impl QueueManager {
             ObjectKind::AuthInfo => {
                 self.restore_authinfo(name, toml::from_str(toml_text).map_err(bad)?)
             }
+            ObjectKind::ChlAuth => self.restore_chlauth(toml::from_str(toml_text).map_err(bad)?),
         }
         Ok(())
     }
@@ -393,6 +394,12 @@ impl QueueManager {
         for (n, a) in self.authinfos() {
             out.push((ObjectKind::AuthInfo, n, toml::to_string(&a).map_err(enc)?));
         }
+        let chlauth = ObjectName::new("CHLAUTH").expect("a valid name");
+        out.push((
+            ObjectKind::ChlAuth,
+            chlauth,
+            toml::to_string(&self.chlauth_table()).map_err(enc)?,
+        ));
         if let Some((n, t)) = self.authrecs_for_checkpoint() {
             out.push((ObjectKind::AuthRecs, n, toml::to_string(&t).map_err(enc)?));
         }

@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use parking_lot::RwLock;
 
+use ferry_model::chlauth::{Arrival, ChlAuthRule, ChlAuthTable, Verdict};
 use ferry_model::name::ObjectName;
 use ferry_model::objects::{AuthInfoAttrs, AuthType};
 use ferry_model::reason::{MqError, MqResult, Reason};
@@ -38,6 +39,8 @@ pub struct Security {
     authinfos: RwLock<BTreeMap<ObjectName, AuthInfoAttrs>>,
     /// How the host turns a user name into a principal with its groups.
     resolver: std::sync::OnceLock<Resolver>,
+    /// Channel authentication records (a new queue manager's: MQ's back-stop).
+    chlauth: RwLock<ChlAuthTable>,
     /// Refusals counted for the metrics endpoint.
     counters: SecurityCounters,
     /// The allowance of refusal lines in the log.
@@ -89,6 +92,7 @@ impl Default for Security {
             generation: AtomicU64::new(0),
             authinfos: RwLock::new(authinfos),
             resolver: std::sync::OnceLock::new(),
+            chlauth: RwLock::new(ChlAuthTable::backstop()),
             counters: SecurityCounters::default(),
             log: LogLimit::default(),
         }
@@ -353,6 +357,73 @@ impl QueueManager {
     /// Restores an authentication information object from the log or a checkpoint.
     pub(crate) fn restore_authinfo(&self, name: ObjectName, attrs: AuthInfoAttrs) {
         self.shared.security.authinfos.write().insert(name, attrs);
+    }
+}
+
+impl QueueManager {
+    /// A copy of the channel authentication records.
+    pub fn chlauth_table(&self) -> ChlAuthTable {
+        self.shared.security.chlauth.read().clone()
+    }
+
+    /// Changes the channel authentication records with `f` (SET CHLAUTH), durably.
+    pub fn change_chlauth<T>(
+        &self,
+        f: impl FnOnce(&mut ChlAuthTable) -> MqResult<T>,
+    ) -> MqResult<T> {
+        let _gate = self.durability().map(|d| d.gate());
+        let (out, table) = {
+            let mut t = self.shared.security.chlauth.write();
+            let mut changed = t.clone();
+            let out = f(&mut changed)?;
+            *t = changed.clone();
+            (out, changed)
+        };
+        let name = ObjectName::new("CHLAUTH").expect("a valid name");
+        self.log_object(ObjectKind::ChlAuth, &name, Some(&table))?;
+        Ok(out)
+    }
+
+    /// SET CHLAUTH ACTION(ADD|REPLACE).
+    pub fn set_chlauth(&self, rule: ChlAuthRule) -> MqResult<()> {
+        self.change_chlauth(|t| t.set(rule))
+    }
+
+    /// What the channel authentication records say of `who` arriving (always let in when QMGR
+    /// CHLAUTH is DISABLED); `admin` and `admin_of` say who administers.
+    pub fn chlauth_decide(
+        &self,
+        who: &Arrival<'_>,
+        admin: bool,
+        admin_of: &dyn Fn(&str) -> bool,
+    ) -> Verdict {
+        if !self.attrs().chlauth {
+            return Verdict::Allow {
+                mapped: None,
+                warnings: Vec::new(),
+            };
+        }
+        self.shared
+            .security
+            .chlauth
+            .read()
+            .decide(who, admin, admin_of)
+    }
+
+    /// The BLOCKADDR record that turns `address` away, described, with whether it only warns
+    /// (`None` when none does, or QMGR CHLAUTH is DISABLED).
+    pub fn chlauth_blocked_address(&self, address: &str) -> Option<(String, bool)> {
+        if !self.attrs().chlauth {
+            return None;
+        }
+        let t = self.shared.security.chlauth.read();
+        t.blocked_address(address)
+            .map(|r| (ferry_model::chlauth::describe(r), r.warn))
+    }
+
+    /// Restores the records from the log or a checkpoint.
+    pub(crate) fn restore_chlauth(&self, table: ChlAuthTable) {
+        *self.shared.security.chlauth.write() = table;
     }
 }
 

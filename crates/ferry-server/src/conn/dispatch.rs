@@ -510,7 +510,7 @@ fn channel_start(
     };
     let def = qm.channel(name.as_str()).ok();
     let how = super::partner::authorize(name.as_str(), def.as_ref(), &sender_qmgr, who)
-        .map_err(|why| Start::Refused(shown, why))?;
+        .map_err(|why| Start::Refused(shown.clone(), why))?;
     if conv.channel.is_some() {
         return Err(MqError::new(
             Reason::ChannelNotAvailable,
@@ -519,14 +519,17 @@ fn channel_start(
         .into());
     }
     check_not_running(&qm, &name)?;
+    let mapped = channel_chlauth(&qm, &name, def.as_ref(), &sender_qmgr, peer)
+        .map_err(|why| Start::Refused(shown.clone(), why))?;
     conv.session.set_channel_agent();
-    // PUTAUT(DEF): the receiving end puts under its MCAUSER when it has one (otherwise, as in
-    // MQ, as the queue manager: its partner proved who it is by certificate).
-    if let Some(user) = def
+    // PUTAUT(DEF): the receiving end puts under the user a CHLAUTH record maps it to, else its
+    // MCAUSER when it has one (otherwise, as in MQ, as the queue manager: its partner proved
+    // who it is by certificate).
+    let mcauser = def
         .as_ref()
         .map(|d| d.mca_user.trim())
-        .filter(|u| !u.is_empty())
-    {
+        .filter(|u| !u.is_empty());
+    if let Some(user) = mapped.as_deref().or(mcauser) {
         conv.session.act_as(qm.resolve_principal(user));
     }
     let start = ch::receiver_start(&mut conv.session, &name, batch_size, max_msg_length)?;
@@ -547,6 +550,41 @@ fn channel_start(
         ids: start.committed.ids.iter().map(|id| id.0).collect(),
         luwid: start.committed.luwid,
     })
+}
+
+/// CHLAUTH for a message channel's start (its BLOCKADDR was checked at Connect): the user a
+/// record maps it to, or why it is refused. It is checked as its MCAUSER (blank: nobody in
+/// particular, not the queue manager's administrators).
+fn channel_chlauth(
+    qm: &QueueManager,
+    name: &ferry_core::ObjectName,
+    def: Option<&ferry_model::objects::ChannelAttrs>,
+    sender_qmgr: &str,
+    peer: &super::Peer,
+) -> Result<Option<String>, String> {
+    let address = match peer.origin {
+        Some(super::Origin::Ip(ip)) => ip.to_string(),
+        _ => "localhost".to_owned(),
+    };
+    let user = def.map_or("", |d| d.mca_user.trim());
+    let arrival = ferry_model::chlauth::Arrival {
+        channel: name.as_str(),
+        address: &address,
+        user,
+        cert: peer.cert.as_ref(),
+        qmgr: Some(sender_qmgr),
+    };
+    let admin_of = |u: &str| qm.resolve_principal(u).admin;
+    let admin = !user.is_empty() && admin_of(user);
+    match qm.chlauth_decide(&arrival, admin, &admin_of) {
+        ferry_model::chlauth::Verdict::Block(why) => Err(format!("AMQ9777E blocked by {why}")),
+        ferry_model::chlauth::Verdict::Allow { mapped, warnings } => {
+            for w in warnings {
+                tracing::warn!(channel = %name, record = %w, "CHLAUTH would refuse this channel (WARN)");
+            }
+            Ok(mapped)
+        }
+    }
 }
 
 /// The status of a receiving end that has just started.

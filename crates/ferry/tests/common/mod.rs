@@ -253,6 +253,23 @@ pub fn create_qm(root: &Path, qm: &str) {
         .success();
     assert!(ok, "qm create {qm}");
     add_user_in(root, qm, TEST_USER, TEST_PASSWORD, &[&owner_group()]);
+    // MQ's back-stop CHLAUTH record refuses administrators on every client channel; the tests
+    // administer over tcp as TEST_USER, so the application channel gets its own BLOCKUSER list
+    // (the more specific profile wins), as an MQ administrator would allow it.
+    let allow = Command::new(env!("CARGO_BIN_EXE_ferry"))
+        .args(["admin", qm, "--data-dir"])
+        .arg(root)
+        .args([
+            "-c",
+            "SET CHLAUTH('DEV.APP.SVRCONN') TYPE(BLOCKUSER) USERLIST('nobody') DESCR('tests administer over tcp')",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        allow.status.success(),
+        "{}",
+        String::from_utf8_lossy(&allow.stdout)
+    );
 }
 
 /// `ferry qm user add QM USER` in the home `root`, the password on standard input.
