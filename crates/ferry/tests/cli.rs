@@ -317,13 +317,18 @@ fn start_list_second_start_put_and_stop() {
     );
     // ...and by connection string over tcp, as a user added while it runs (tcp clients give
     // a password); the messages outlive the putting process.
-    let id = Command::new("id").arg("-gn").output().unwrap();
-    let group = String::from_utf8(id.stdout).unwrap().trim().to_owned();
-    let add = sb.run(
-        &["qm", "user", "add", "QM1", "ops", "--group", &group],
-        "ops-pw\n",
-    );
+    let add = sb.run(&["qm", "user", "add", "QM1", "ops"], "ops-pw\n");
     assert_eq!(add.code(), Some(0), "{add:?}");
+    let grant = sb.run(
+        &[
+            "admin",
+            "QM1",
+            "-c",
+            "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('ops') AUTHADD(CONNECT)\nSET AUTHREC PROFILE('DEV.QUEUE.1') OBJTYPE(QUEUE) PRINCIPAL('ops') AUTHADD(GET)",
+        ],
+        "",
+    );
+    assert_eq!(grant.code(), Some(0), "{grant:?}");
     let anonymous = sb.run(&["get", "--connect", &tcp, "DEV.QUEUE.1"], "");
     assert_eq!(anonymous.code(), Some(2), "{anonymous:?}");
     assert!(anonymous.stderr.contains("2035"), "{anonymous:?}");

@@ -521,17 +521,7 @@ fn channel_start(
     check_not_running(&qm, &name)?;
     let mapped = channel_chlauth(&qm, &name, def.as_ref(), &sender_qmgr, peer)
         .map_err(|why| Start::Refused(shown.clone(), why))?;
-    conv.session.set_channel_agent();
-    // PUTAUT(DEF): the receiving end puts under the user a CHLAUTH record maps it to, else its
-    // MCAUSER when it has one (otherwise, as in MQ, as the queue manager: its partner proved
-    // who it is by certificate).
-    let mcauser = def
-        .as_ref()
-        .map(|d| d.mca_user.trim())
-        .filter(|u| !u.is_empty());
-    if let Some(user) = mapped.as_deref().or(mcauser) {
-        conv.session.act_as(qm.resolve_principal(user));
-    }
+    become_channel_agent(conv, &qm, def.as_ref(), mapped);
     let start = ch::receiver_start(&mut conv.session, &name, batch_size, max_msg_length)?;
     let r = start.committed.seq;
     if r != sender_seq && r != sender_seq + 1 {
@@ -550,6 +540,22 @@ fn channel_start(
         ids: start.committed.ids.iter().map(|id| id.0).collect(),
         luwid: start.committed.luwid,
     })
+}
+
+/// Makes the conversation the receiving end's agent. PUTAUT(DEF): it puts under the user a
+/// CHLAUTH record maps it to, else its MCAUSER when it has one (otherwise, as in MQ, as the
+/// queue manager: its partner proved who it is by certificate).
+fn become_channel_agent(
+    conv: &mut Conv,
+    qm: &QueueManager,
+    def: Option<&ferry_model::objects::ChannelAttrs>,
+    mapped: Option<String>,
+) {
+    conv.session.set_channel_agent();
+    let mcauser = def.map(|d| d.mca_user.trim()).filter(|u| !u.is_empty());
+    if let Some(user) = mapped.as_deref().or(mcauser) {
+        conv.session.act_as(qm.resolve_principal(user));
+    }
 }
 
 /// CHLAUTH for a message channel's start (its BLOCKADDR was checked at Connect): the user a
