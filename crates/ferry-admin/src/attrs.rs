@@ -561,6 +561,14 @@ pub fn set_listener(a: &mut ListenerAttrs, p: &Param) -> Result<(), ParseError> 
     Ok(())
 }
 
+fn switch(on: bool) -> &'static str {
+    if on {
+        "ENABLED"
+    } else {
+        "DISABLED"
+    }
+}
+
 /// QMGR fields.
 pub fn qmgr_fields(a: &QueueManagerAttrs) -> Vec<Field> {
     vec![
@@ -573,11 +581,9 @@ pub fn qmgr_fields(a: &QueueManagerAttrs) -> Vec<Field> {
         f("MAXCONNS", a.max_connections, Kind::Int),
         f("DEFXMITQ", a.default_xmit_queue, Kind::Name),
         f("CONNAUTH", a.connauth, Kind::Name),
-        f(
-            "CHLAUTH",
-            if a.chlauth { "ENABLED" } else { "DISABLED" },
-            Kind::Word,
-        ),
+        f("CHLAUTH", switch(a.chlauth), Kind::Word),
+        f("AUTHOREV", switch(a.authority_events), Kind::Word),
+        f("CHLEV", switch(a.channel_events), Kind::Word),
         f("PLATFORM", "UNIX", Kind::Status),
         f("CMDLEVEL", 100, Kind::Status),
     ]
@@ -595,6 +601,8 @@ pub fn set_qmgr(a: &mut QueueManagerAttrs, p: &Param) -> Result<(), ParseError> 
         "DEFXMITQ" => a.default_xmit_queue = name(p)?,
         "CONNAUTH" => a.connauth = name(p)?,
         "CHLAUTH" => a.chlauth = word(p, &["ENABLED", "DISABLED"])? == "ENABLED",
+        "AUTHOREV" => a.authority_events = word(p, &["ENABLED", "DISABLED"])? == "ENABLED",
+        "CHLEV" => a.channel_events = word(p, &["ENABLED", "DISABLED"])? == "ENABLED",
         _ => return Err(unknown(p, "QMGR")),
     }
     Ok(())

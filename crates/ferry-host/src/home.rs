@@ -72,6 +72,12 @@ pub struct QmSection {
     /// CHLAUTH: whether channel authentication records are applied.
     #[serde(default = "default_true")]
     pub chlauth: bool,
+    /// AUTHOREV: authority events.
+    #[serde(default)]
+    pub authority_events: bool,
+    /// CHLEV: channel events.
+    #[serde(default)]
+    pub channel_events: bool,
     /// Define DEV.QUEUE.1–3 at start.
     #[serde(default = "default_true")]
     pub dev_queues: bool,
@@ -170,6 +176,8 @@ impl QmFile {
                 default_xmit_queue: String::new(),
                 connauth: default_connauth(),
                 chlauth: true,
+                authority_events: false,
+                channel_events: false,
                 dev_queues: true,
             },
             log: LogSection::default(),
@@ -241,6 +249,8 @@ impl QmFile {
             object_name(&q.connauth)?
         };
         a.chlauth = q.chlauth;
+        a.authority_events = q.authority_events;
+        a.channel_events = q.channel_events;
         a.validate()?;
         Ok(a)
     }
@@ -298,6 +308,8 @@ pub fn save_qmgr_attrs(dir: &Path, a: &QueueManagerAttrs) -> MqResult<()> {
     f.qmgr.default_xmit_queue = a.default_xmit_queue.as_str().to_owned();
     f.qmgr.connauth = a.connauth.as_str().to_owned();
     f.qmgr.chlauth = a.chlauth;
+    f.qmgr.authority_events = a.authority_events;
+    f.qmgr.channel_events = a.channel_events;
     f.save(dir)
 }
 

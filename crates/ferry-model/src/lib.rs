@@ -24,6 +24,7 @@ pub mod message;
 pub mod name;
 pub mod objects;
 pub mod options;
+pub mod pcf;
 pub mod reason;
 pub mod security;
 pub mod status;

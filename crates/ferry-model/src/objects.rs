@@ -34,6 +34,10 @@ pub struct QueueManagerAttrs {
     pub connauth: ObjectName,
     /// CHLAUTH(ENABLED|DISABLED): whether channel authentication records are applied.
     pub chlauth: bool,
+    /// AUTHOREV: authority events on SYSTEM.ADMIN.QMGR.EVENT.
+    pub authority_events: bool,
+    /// CHLEV: channel events on SYSTEM.ADMIN.CHANNEL.EVENT.
+    pub channel_events: bool,
 }
 
 /// Default MAXMSGL for the queue manager and queues: 4 MiB (MQ's default).
@@ -58,6 +62,8 @@ impl QueueManagerAttrs {
             default_xmit_queue: ObjectName::EMPTY,
             connauth: ObjectName::new(crate::system::DEFAULT_CONNAUTH).unwrap_or_default(),
             chlauth: true,
+            authority_events: false,
+            channel_events: false,
         }
     }
 

@@ -21,3 +21,7 @@ pub const AUTHINFO_IDPWOS: &str = "SYSTEM.DEFAULT.AUTHINFO.IDPWOS";
 pub const AUTHINFO_IDPWFILE: &str = "SYSTEM.DEFAULT.AUTHINFO.IDPWFILE";
 /// QMGR CONNAUTH on a new queue manager.
 pub const DEFAULT_CONNAUTH: &str = AUTHINFO_IDPWFILE;
+/// Where authority (and other queue manager) event messages go, when QMGR AUTHOREV is ENABLED.
+pub const QMGR_EVENT_QUEUE: &str = "SYSTEM.ADMIN.QMGR.EVENT";
+/// Where channel event messages go, when QMGR CHLEV is ENABLED.
+pub const CHANNEL_EVENT_QUEUE: &str = "SYSTEM.ADMIN.CHANNEL.EVENT";

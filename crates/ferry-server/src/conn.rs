@@ -769,6 +769,7 @@ impl Socket {
             tracing::warn!(peer = %self.peer.name, mode = ?self.mode, reason = %why, left_out,
                 "AMQ9777E connection refused by channel authentication");
         }
+        qm.channel_blocked_event(CLIENT_CHANNEL, &self.peer.name, "");
         let e = MqError::new(
             Reason::NotAuthorized,
             "this connection is not allowed in; the queue manager's error log says why",

@@ -683,3 +683,57 @@ fn channel_authentication_records_block_map_and_warn() {
     let r = mqsc(&server, "DISPLAY QMGR CHLAUTH");
     assert_eq!(fields(&r[0], "CHLAUTH"), ["DISABLED"]);
 }
+
+/// The PCF words of an event message's header: [type, command, reason].
+fn event_header(body: &[u8]) -> [i32; 3] {
+    let word = |i: usize| i32::from_ne_bytes(body[i * 4..i * 4 + 4].try_into().unwrap());
+    [word(0), word(3), word(7)]
+}
+
+#[test]
+fn refusals_raise_authority_and_channel_events_when_enabled() {
+    let server = Server::start_with_users("events", "QM1", &[("alice", "alice-pw")], &[]);
+    mqsc(
+        &server,
+        "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('alice') AUTHADD(CONNECT)",
+    );
+    // Off by default, as in MQ: a refusal leaves no event.
+    let mut alice = as_user(&server, "alice", "alice-pw").unwrap();
+    assert!(alice
+        .open_queue("DEV.QUEUE.1", OpenOptions::output())
+        .is_err());
+    let depth = |q: &str| {
+        let r = mqsc(&server, &format!("DISPLAY QLOCAL({q}) CURDEPTH"));
+        fields(&r[0], "CURDEPTH")[0].clone()
+    };
+    assert_eq!(depth("SYSTEM.ADMIN.QMGR.EVENT"), "0");
+    mqsc(&server, "ALTER QMGR AUTHOREV(ENABLED) CHLEV(ENABLED)");
+    assert!(alice
+        .open_queue("DEV.QUEUE.1", OpenOptions::output())
+        .is_err());
+    mqsc(
+        &server,
+        "SET CHLAUTH('DEV.APP.SVRCONN') TYPE(USERMAP) CLNTUSER('alice') USERSRC(NOACCESS)",
+    );
+    assert!(as_user(&server, "alice", "alice-pw").is_err());
+    let mut o = owner(&server);
+    let q = o
+        .open_queue("SYSTEM.ADMIN.QMGR.EVENT", OpenOptions::input())
+        .unwrap();
+    let ev = o.get(q, &GetOptions::new()).unwrap();
+    assert_eq!(ev.message.descriptor.format.as_str(), "MQEVENT");
+    // MQCFT_EVENT, MQCMD_Q_MGR_EVENT, MQRC_NOT_AUTHORIZED; the user and the queue inside.
+    assert_eq!(event_header(&ev.message.body), [7, 44, 2035]);
+    let text = String::from_utf8_lossy(&ev.message.body);
+    assert!(
+        text.contains("alice") && text.contains("DEV.QUEUE.1"),
+        "{text}"
+    );
+    let q = o
+        .open_queue("SYSTEM.ADMIN.CHANNEL.EVENT", OpenOptions::input())
+        .unwrap();
+    let ev = o.get(q, &GetOptions::new()).unwrap();
+    // MQCMD_CHANNEL_EVENT, MQRC_CHANNEL_BLOCKED.
+    assert_eq!(event_header(&ev.message.body), [7, 46, 2577]);
+    assert!(String::from_utf8_lossy(&ev.message.body).contains("DEV.APP.SVRCONN"));
+}

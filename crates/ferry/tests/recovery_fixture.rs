@@ -59,11 +59,14 @@ fn dump(ep: &str) -> (String, std::collections::BTreeMap<String, String>) {
     let mut c = Connection::connect(ep, "fixture-dump").unwrap();
     let mut defs = String::new();
     // The dump's first lines name the build and the time; the definitions follow.
-    // The system AUTHINFO objects and the back-stop CHLAUTH records came with connection and
-    // channel authentication, after the fixture (and the count of definitions dumped with them).
+    // The system AUTHINFO objects, the back-stop CHLAUTH records and the event queues came with
+    // security, after the fixture (and the count of definitions dumped with them).
     let text = admin(&mut c, "DUMP QMGR");
     let added_later = |l: &str| {
-        l.starts_with("DEFINE AUTHINFO('SYSTEM.DEFAULT.") || l.starts_with("SET CHLAUTH(")
+        l.starts_with("DEFINE AUTHINFO('SYSTEM.DEFAULT.")
+            || l.starts_with("SET CHLAUTH(")
+            || l.starts_with("DEFINE QLOCAL('SYSTEM.ADMIN.QMGR.EVENT')")
+            || l.starts_with("DEFINE QLOCAL('SYSTEM.ADMIN.CHANNEL.EVENT')")
     };
     let system_authinfos = text.lines().filter(|l| added_later(l)).count();
     for l in text
@@ -126,6 +129,8 @@ fn without_new_defaults(line: &str) -> String {
     // QMGR CONNAUTH came with connection authentication, after the fixture; its default.
     l.replace(" CONNAUTH('SYSTEM.DEFAULT.AUTHINFO.IDPWFILE')", "")
         .replace(" CHLAUTH(ENABLED)", "")
+        .replace(" AUTHOREV(DISABLED)", "")
+        .replace(" CHLEV(DISABLED)", "")
 }
 
 /// [`SYNCQ`]'s messages, read embedded through the queue manager's internal connection.

@@ -13,6 +13,7 @@ pub mod catalog;
 pub mod commands;
 mod deadletter;
 mod dynamic;
+mod events;
 mod expiry;
 pub mod journal;
 mod queues;

@@ -142,7 +142,12 @@ impl QueueManager {
             return Ok(());
         }
         let e = not_authorized(who, objtype, name, needed.without(held));
-        self.note_authority_failure(who, "-", &e);
+        let qualifier = if needed == Authority::CONNECT {
+            ferry_model::pcf::RQ_CONN_NOT_AUTHORIZED
+        } else {
+            ferry_model::pcf::RQ_CMD_NOT_AUTHORIZED
+        };
+        self.note_authority_failure(who, "-", &e, qualifier, name);
         Err(e)
     }
 
@@ -151,9 +156,18 @@ impl QueueManager {
         &self.shared.security.counters
     }
 
-    /// Counts an authority failure and logs it, within the log's allowance: who (`who`, on
-    /// connection `conn`), what it lacked, on which object.
-    pub fn note_authority_failure(&self, who: &Principal, conn: &str, e: &MqError) {
+    /// Counts an authority failure, logs it within the log's allowance (who, on connection
+    /// `conn`, lacked what on which object) and raises its authority event (`qualifier`:
+    /// MQRQ_CONN/OPEN/CMD_NOT_AUTHORIZED, on `object`).
+    pub fn note_authority_failure(
+        &self,
+        who: &Principal,
+        conn: &str,
+        e: &MqError,
+        qualifier: i32,
+        object: &str,
+    ) {
+        self.authority_event(who, qualifier, object);
         self.shared
             .security
             .counters

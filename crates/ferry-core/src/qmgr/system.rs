@@ -39,6 +39,11 @@ pub fn system_definitions(dev_queues: bool) -> Vec<(&'static str, QueueDefinitio
         ),
         (ADMIN_COMMAND_QUEUE, local("Administrative commands", 5000)),
         (
+            QMGR_EVENT_QUEUE,
+            local("Queue manager events (AUTHOREV)", 3000),
+        ),
+        (CHANNEL_EVENT_QUEUE, local("Channel events (CHLEV)", 3000)),
+        (
             CHANNEL_SYNC_QUEUE,
             QueueDefinition::Local(LocalQueueAttrs {
                 description: "Channel synchronisation records".into(),

@@ -108,6 +108,7 @@ impl Socket {
                     tracing::warn!(channel = %channel, peer = %self.peer.name, mode = ?self.mode, left_out,
                         reason = %why, "channel start refused: the partner did not prove it may start this channel");
                 }
+                qm.channel_blocked_event(&channel, &self.peer.name, "");
                 let e = MqError::new(
                     Reason::ChannelNotAvailable,
                     format!("channel {channel} is not available to this partner; the receiving queue manager's error log says why"),

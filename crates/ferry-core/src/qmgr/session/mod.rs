@@ -254,8 +254,13 @@ impl Session {
             name.as_str(),
             needed.without(held),
         );
-        self.qm
-            .note_authority_failure(&self.principal, &self.conn_id.to_string(), &e);
+        self.qm.note_authority_failure(
+            &self.principal,
+            &self.conn_id.to_string(),
+            &e,
+            ferry_model::pcf::RQ_OPEN_NOT_AUTHORIZED,
+            name.as_str(),
+        );
         Err(e)
     }
 
