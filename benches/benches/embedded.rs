@@ -173,26 +173,9 @@ fn request_reply(requesters: usize, d: Duration) -> f64 {
 /// authority record; an ordinary user's MQPUT1 is checked against its group's generic record,
 /// from its connection's cache). Messages per second.
 fn put1_get(who: ferry_model::security::Principal, d: Duration) -> (f64, u64) {
-    use ferry_model::security::{AuthObjType, Authority, Entity};
     let qm = QueueManager::with_name("BENCH").expect("qm");
     define(&qm, "BENCH.Q", 50_000);
-    let group = Entity::Group("benchapps".into());
-    qm.set_authrec(
-        "BENCH",
-        AuthObjType::QMgr,
-        &group,
-        Authority::CONNECT,
-        Authority::NONE,
-    )
-    .expect("grant");
-    qm.set_authrec(
-        "BENCH.**",
-        AuthObjType::Queue,
-        &group,
-        Authority::ALLMQI,
-        Authority::NONE,
-    )
-    .expect("grant");
+    ferry_benches::grant_app(&qm);
     let opts = ferry_core::ConnectOptions::app("put1-get");
     let mut s = qm
         .connect_with(&opts, ferry_core::ConnMode::Embedded, "bench".into(), who)

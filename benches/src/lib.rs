@@ -199,7 +199,7 @@ pub const APP_PASSWORD: &str = "benchapp-password";
 
 /// The authority records [`APP_USER`] works under: CONNECT and INQ on the queue manager, every
 /// MQI authority on the bench queues, through a group and a generic profile (the common shape).
-fn grant_app(qm: &ferry_core::QueueManager) {
+pub fn grant_app(qm: &ferry_core::QueueManager) {
     use ferry_model::security::{AuthObjType, Authority, Entity};
     let group = Entity::Group("benchapps".into());
     qm.set_authrec(

@@ -77,6 +77,17 @@ impl QueueManagerAttrs {
     }
 }
 
+/// DESCR is at most 64 characters, as in MQ.
+fn check_descr(descr: &str) -> MqResult<()> {
+    if descr.len() > 64 {
+        return Err(MqError::new(
+            Reason::AttributeValueError,
+            format!("DESCR is {} characters; the limit is 64", descr.len()),
+        ));
+    }
+    Ok(())
+}
+
 fn check_range(attr: &str, value: usize, min: usize, max: usize) -> MqResult<()> {
     if value < min || value > max {
         return Err(MqError::new(
@@ -230,16 +241,7 @@ impl LocalQueueAttrs {
                 "DEFPSIST must be YES or NO, not 'as queue default'",
             ));
         }
-        if self.description.len() > 64 {
-            return Err(MqError::new(
-                Reason::AttributeValueError,
-                format!(
-                    "DESCR is {} characters; the limit is 64",
-                    self.description.len()
-                ),
-            ));
-        }
-        Ok(())
+        check_descr(&self.description)
     }
 }
 
@@ -530,16 +532,7 @@ impl ChannelAttrs {
                 ));
             }
         }
-        if self.description.len() > 64 {
-            return Err(MqError::new(
-                Reason::AttributeValueError,
-                format!(
-                    "DESCR is {} characters; the limit is 64",
-                    self.description.len()
-                ),
-            ));
-        }
-        Ok(())
+        check_descr(&self.description)
     }
 }
 
@@ -676,16 +669,7 @@ impl AuthInfoAttrs {
     /// Checks every value is in range.
     pub fn validate(&self) -> MqResult<()> {
         check_range("FAILDLAY", self.fail_delay as usize, 0, 60)?;
-        if self.description.len() > 64 {
-            return Err(MqError::new(
-                Reason::AttributeValueError,
-                format!(
-                    "DESCR is {} characters; the limit is 64",
-                    self.description.len()
-                ),
-            ));
-        }
-        Ok(())
+        check_descr(&self.description)
     }
 }
 

@@ -220,12 +220,21 @@ fn authority_records_survive_a_restart() {
 /// Connects from `from` (a loopback address other than 127.0.0.1 is another origin) and
 /// tries `password` for alice; whether the server refused it.
 fn guess(server: SocketAddr, from: &str, password: &str) -> bool {
-    let sock = socket2_connect(server, from);
-    let mut s = sock;
+    let mut s = socket2_connect(server, from);
+    s.write_all(&hello("guesser", "alice", password)).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let mut all = Vec::new();
+    let _ = s.read_to_end(&mut all);
+    // A refusal closes the socket after its answer.
+    !all.is_empty()
+}
+
+/// What a client sends first: the preamble, then a Connect for conversation 1.
+fn hello(app: &str, user: &str, password: &str) -> Vec<u8> {
     let mut payload = bytes::BytesMut::new();
     ferry_proto::Request::Connect {
-        app_name: "guesser".into(),
-        user: "alice".into(),
+        app_name: app.into(),
+        user: user.into(),
         password: password.into(),
         flags: 0,
         compression: vec![],
@@ -239,17 +248,11 @@ fn guess(server: SocketAddr, from: &str, password: &str) -> bool {
         request_id: 1,
     };
     ferry_proto::encode_frame(&mut b, h, &payload);
-    let hello = [
+    [
         ferry_proto::Preamble::ours(1 << 20).encode().to_vec(),
         b.to_vec(),
     ]
-    .concat();
-    s.write_all(&hello).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-    let mut all = Vec::new();
-    let _ = s.read_to_end(&mut all);
-    // A refusal closes the socket after its answer.
-    !all.is_empty()
+    .concat()
 }
 
 /// A TCP connection to `server` from the local address `from`.
@@ -535,29 +538,8 @@ fn a_second_os_user_reaches_nothing_until_granted() {
 /// let the conversation in (it answers Connected and keeps the socket open).
 fn connects_from(server: SocketAddr, from: &str, user: &str, password: &str) -> bool {
     let mut s = socket2_connect(server, from);
-    let mut payload = bytes::BytesMut::new();
-    ferry_proto::Request::Connect {
-        app_name: "from-elsewhere".into(),
-        user: user.into(),
-        password: password.into(),
-        flags: 0,
-        compression: vec![],
-    }
-    .encode(&mut payload);
-    let mut b = bytes::BytesMut::new();
-    let h = ferry_proto::FrameHeader {
-        opcode: ferry_proto::Opcode::Connect as u8,
-        flags: 0,
-        conv: 1,
-        request_id: 1,
-    };
-    ferry_proto::encode_frame(&mut b, h, &payload);
-    let hello = [
-        ferry_proto::Preamble::ours(1 << 20).encode().to_vec(),
-        b.to_vec(),
-    ]
-    .concat();
-    s.write_all(&hello).unwrap();
+    s.write_all(&hello("from-elsewhere", user, password))
+        .unwrap();
     s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
     let mut buf = vec![0u8; 4096];
     let mut got = Vec::new();
