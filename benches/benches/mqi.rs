@@ -159,10 +159,7 @@ fn main() {
         rows[4].1.push(rust_ladder(&server.tcp, d));
         rows[5].1.push(c_ladder(
             &client_c,
-            (
-                "MQSERVER",
-                format!("SYSTEM.DEF.SVRCONN/TCP/127.0.0.1({port})"),
-            ),
+            ("MQSERVER", format!("DEV.APP.SVRCONN/TCP/127.0.0.1({port})")),
             d,
         ));
         drop(server);

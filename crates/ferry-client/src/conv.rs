@@ -159,6 +159,7 @@ impl ConvCore {
                     0
                 },
             compression: opts.compression.iter().map(|c| *c as u8).collect(),
+            channel: opts.svrconn.clone().unwrap_or_default(),
         }
     }
 

@@ -76,6 +76,10 @@ pub struct ClientOptions {
     /// This connection carries a queue manager's message channel (a sender channel's end),
     /// not an application: the receiver checks who it is when the channel starts.
     pub channel: bool,
+    /// The server-connection channel the application comes over (MQSERVER's or an MQCD's
+    /// channel name): the queue manager's CHLAUTH records are matched against it. `None`:
+    /// DEV.APP.SVRCONN.
+    pub svrconn: Option<String>,
 }
 pub use reconnect::ReconnectOptions;
 use reconnect::Reconnecting;

@@ -23,7 +23,7 @@ int main(int argc, char **argv) {
     int failures = 0;
 
     if (argc < 3) return 2;
-    memcpy(cd.ChannelName, "SYSTEM.DEF.SVRCONN", 18);
+    memcpy(cd.ChannelName, "DEV.APP.SVRCONN", 15);
     memcpy(cd.ConnectionName, argv[1], strnlen(argv[1], sizeof(cd.ConnectionName)));
     cno.Version = MQCNO_VERSION_2;
     cno.ClientConnPtr = &cd;

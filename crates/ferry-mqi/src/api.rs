@@ -447,6 +447,13 @@ unsafe fn csp_field(p: *mut std::ffi::c_void, len: MQLONG) -> Option<String> {
     Some(String::from_utf8_lossy(b).into_owned())
 }
 
+/// The channel MQSERVER names (`CHANNEL/TCP/host(port)`), if it is set.
+fn mqserver_channel() -> Option<String> {
+    let server = std::env::var("MQSERVER").ok()?;
+    let channel = server.split('/').next()?.trim();
+    (!channel.is_empty()).then(|| channel.to_owned())
+}
+
 /// A program that passes no MQCSP (most MQ samples and older programs) authenticates with
 /// `FERRY_USER` and `FERRY_PASSWORD` from its environment, when they are set, so it runs
 /// unchanged against a queue manager whose CHCKCLNT is REQUIRED. An MQCSP always wins.
@@ -489,6 +496,10 @@ unsafe fn cno_settings(
         let (ep, tls) = unsafe { client_conn(c.ClientConnPtr as *const u8, key_repository) }?;
         client_channel = Some(ep);
         opts.tls = tls;
+        // SAFETY: ClientConnPtr is non-null and points to an MQCD (this fn's contract), whose
+        // first field is ChannelName, an MQCHAR20.
+        let name = text(unsafe { std::slice::from_raw_parts(c.ClientConnPtr as *const u8, 20) });
+        opts.svrconn = (!name.is_empty()).then_some(name);
     }
     if c.Version >= 5 && !c.SecurityParmsPtr.is_null() {
         // SAFETY: SecurityParmsPtr is in this version (5+) and non-null, both checked just above;
@@ -570,6 +581,9 @@ pub unsafe fn connx(mode: Mode, name: *const u8, cno: *const MQCNO, hconn: *mut 
         None => endpoint_or_client(mode, cno_options, &qmgr)?,
     };
     credentials_from_env(&mut opts);
+    if opts.svrconn.is_none() && ep.starts_with("tcp://") {
+        opts.svrconn = mqserver_channel();
+    }
     let connection = Connection::connect_with(&ep, &app, &opts).map_err(|e| {
         let rc = Rc::from(e);
         // A queue manager that is not there is 2059, however the socket said it.

@@ -93,6 +93,7 @@ pub fn client_options(a: &WorkloadArgs) -> ClientOptions {
         }),
         reconnect: None,
         channel: false,
+        svrconn: None,
     }
 }
 

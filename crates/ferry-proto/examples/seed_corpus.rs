@@ -34,6 +34,7 @@ fn main() {
             password: String::new(),
             flags: 0,
             compression: vec![1, 3],
+            channel: "DEV.APP.SVRCONN".into(),
         },
         Request::Open {
             object: object.clone(),

@@ -395,6 +395,9 @@ pub mod connect_flags {
     /// ChannelStart and ChannelBatch, and the partner proves who it is when the channel starts
     /// (by its TLS certificate, or the user and password given here, checked then).
     pub const CHANNEL: u32 = 1 << 1;
+    /// The Connect names the server-connection channel the application uses (a string after
+    /// the compression list): channel authentication records are matched against it.
+    pub const SVRCONN: u32 = 1 << 2;
 }
 
 /// Bits of an Open reply's `flags`.
@@ -461,6 +464,9 @@ pub enum Request {
         flags: u32,
         /// Compression algorithms the client accepts, most preferred first (wire numbers).
         compression: Vec<u8>,
+        /// The server-connection channel it comes over (empty: none named); sent with the
+        /// SVRCONN flag, which the codec sets and clears.
+        channel: String,
     },
     /// End the conversation (commits its unit of work).
     Disconnect,
@@ -603,13 +609,22 @@ impl Request {
                 password,
                 flags,
                 compression,
+                channel,
             } => {
                 out.put_str8(app_name);
                 out.put_str8(user);
                 out.put_str8(password);
-                out.put_u32_le(*flags);
+                let named = if channel.is_empty() {
+                    0
+                } else {
+                    connect_flags::SVRCONN
+                };
+                out.put_u32_le((*flags & !connect_flags::SVRCONN) | named);
                 out.put_u8(compression.len().min(255) as u8);
                 out.put_slice(&compression[..compression.len().min(255)]);
+                if named != 0 {
+                    out.put_str8(channel);
+                }
             }
             Request::Open { object, options } => {
                 object.encode(out);
@@ -680,18 +695,29 @@ impl Request {
     pub fn decode(opcode: u8, payload: Bytes) -> Result<Request, WireError> {
         let mut r = Reader::new(payload);
         let req = match self::opcode(opcode)? {
-            Opcode::Connect => Request::Connect {
-                app_name: r.str8("application name")?,
-                user: r.str8("user")?,
-                password: r.str8("password")?,
-                flags: r.u32("connect flags")?,
-                compression: {
-                    let n = r.u8("compression count")? as usize;
-                    (0..n)
-                        .map(|_| r.u8("compression"))
-                        .collect::<Result<_, _>>()?
-                },
-            },
+            Opcode::Connect => {
+                let app_name = r.str8("application name")?;
+                let user = r.str8("user")?;
+                let password = r.str8("password")?;
+                let flags = r.u32("connect flags")?;
+                let n = r.u8("compression count")? as usize;
+                let compression = (0..n)
+                    .map(|_| r.u8("compression"))
+                    .collect::<Result<_, _>>()?;
+                let channel = if flags & connect_flags::SVRCONN != 0 {
+                    r.str8("channel name")?
+                } else {
+                    String::new()
+                };
+                Request::Connect {
+                    app_name,
+                    user,
+                    password,
+                    flags: flags & !connect_flags::SVRCONN,
+                    compression,
+                    channel,
+                }
+            }
             Opcode::Disconnect => Request::Disconnect,
             Opcode::Open => {
                 let object = WireObject::decode(&mut r)?;

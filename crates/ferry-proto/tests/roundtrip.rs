@@ -125,17 +125,20 @@ fn arb_request() -> impl Strategy<Value = Request> {
             arb_str(12),
             arb_str(20),
             any::<u32>(),
-            proptest::collection::vec(1u8..5, 0..4)
+            proptest::collection::vec(1u8..5, 0..4),
+            arb_str(20),
         )
-            .prop_map(
-                |(app_name, user, password, flags, compression)| Request::Connect {
+            .prop_map(|(app_name, user, password, flags, compression, channel)| {
+                Request::Connect {
                     app_name,
                     user,
                     password,
-                    flags,
-                    compression
+                    // The SVRCONN flag says whether a channel name follows: the codec's own.
+                    flags: flags & !ferry_proto::msg::connect_flags::SVRCONN,
+                    compression,
+                    channel,
                 }
-            ),
+            }),
         Just(Request::Disconnect),
         (arb_object(), 0..=open_flags::ALL)
             .prop_map(|(object, options)| Request::Open { object, options }),

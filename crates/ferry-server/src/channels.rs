@@ -424,6 +424,7 @@ fn client_options(
     let opts = ClientOptions {
         tls: tls_options,
         channel: true,
+        svrconn: None,
         user: (!def.user_id.is_empty()).then(|| def.user_id.clone()),
         password: (!def.password.is_empty()).then(|| def.password.clone()),
         compression: def

@@ -87,10 +87,23 @@ impl Default for ConnLimits {
     }
 }
 
-/// The server-connection channel FerryMQ's application conversations are checked as by
-/// CHLAUTH (the connection does not name one yet; this is the channel MQ's developer
-/// configuration gives applications).
+/// The server-connection channel an application conversation that names none is checked as
+/// by CHLAUTH (the channel MQ's developer configuration gives applications).
 pub(crate) const CLIENT_CHANNEL: &str = "DEV.APP.SVRCONN";
+
+/// The channel a Connect names, checked as a channel name; [`CLIENT_CHANNEL`] when it names
+/// none.
+fn svrconn_name(named: String) -> Result<String, Close> {
+    if named.is_empty() {
+        return Ok(CLIENT_CHANNEL.to_owned());
+    }
+    ferry_core::object_name(&named)
+        .and_then(|n| ferry_model::channel::check_channel_name(&n))
+        .map_err(|e| {
+            Close::Protocol(format!("the Connect names channel '{named}': {}", e.detail))
+        })?;
+    Ok(named)
+}
 
 /// What every connection task shares.
 #[derive(Debug)]
@@ -274,6 +287,8 @@ struct Connecting {
     user: String,
     compression: Option<Compression>,
     is_channel: bool,
+    /// The server-connection channel it names (CHLAUTH's channel), or [`CLIENT_CHANNEL`].
+    svrconn: String,
 }
 
 struct Socket {
@@ -705,6 +720,7 @@ impl Socket {
             password,
             compression,
             flags,
+            channel,
         } = req
         else {
             unreachable!("opcode checked")
@@ -737,9 +753,10 @@ impl Socket {
             user,
             compression: Compression::negotiate(&asked, &self.ctx.limits.compression),
             is_channel: flags & ferry_proto::msg::connect_flags::CHANNEL != 0,
+            svrconn: svrconn_name(channel)?,
         };
         if let Some(why) = self.address_blocked() {
-            return Err(self.refuse(connect.header, &why));
+            return Err(self.refuse(connect.header, &connect.svrconn, &why));
         }
         self.authenticate(connect, password)
     }
@@ -760,7 +777,7 @@ impl Socket {
 
     /// Refuses a conversation with NOT_AUTHORIZED (counted, logged within the allowance; the
     /// peer is told only that it is not authorized) and closes the socket.
-    fn refuse(&mut self, h: FrameHeader, why: &str) -> Close {
+    fn refuse(&mut self, h: FrameHeader, channel: &str, why: &str) -> Close {
         let qm = &self.ctx.qm;
         qm.security_counters()
             .authentication_failures
@@ -769,7 +786,7 @@ impl Socket {
             tracing::warn!(peer = %self.peer.name, mode = ?self.mode, reason = %why, left_out,
                 "AMQ9777E connection refused by channel authentication");
         }
-        qm.channel_blocked_event(CLIENT_CHANNEL, &self.peer.name, "");
+        qm.channel_blocked_event(channel, &self.peer.name, "");
         let e = MqError::new(
             Reason::NotAuthorized,
             "this connection is not allowed in; the queue manager's error log says why",
@@ -890,7 +907,10 @@ impl Socket {
         } else {
             match self.client_chlauth(&c, who) {
                 Ok(w) => w,
-                Err(why) => return Err(self.refuse(h, &why)),
+                Err(why) => {
+                    let channel = c.svrconn.clone();
+                    return Err(self.refuse(h, &channel, &why));
+                }
             }
         };
         let opts = ConnectOptions {
@@ -930,7 +950,7 @@ impl Socket {
         Ok(())
     }
 
-    /// CHLAUTH for an application's conversation, which arrives on [`CLIENT_CHANNEL`]: the
+    /// CHLAUTH for an application's conversation, on the channel it named: the
     /// principal it runs as (mapped by a USERMAP, SSLPEERMAP or ADDRESSMAP record), or why it
     /// is refused.
     fn client_chlauth(&self, c: &Connecting, who: Principal) -> Result<Principal, String> {
@@ -940,7 +960,7 @@ impl Socket {
         };
         let ids = &self.ctx.ids;
         let arrival = ferry_model::chlauth::Arrival {
-            channel: CLIENT_CHANNEL,
+            channel: &c.svrconn,
             address: &address,
             user: if c.user.is_empty() {
                 &who.user

@@ -238,6 +238,7 @@ fn hello(app: &str, user: &str, password: &str) -> Vec<u8> {
         password: password.into(),
         flags: 0,
         compression: vec![],
+        channel: String::new(),
     }
     .encode(&mut payload);
     let mut b = bytes::BytesMut::new();
@@ -583,6 +584,28 @@ fn channel_authentication_records_block_map_and_warn() {
         fields(&r[0], "USERLIST").contains(&"*MQADMIN".to_owned()),
         "{r:?}"
     );
+    // A client names its server-connection channel: SYSTEM.* is closed by the back-stop, and
+    // records of one channel's profile leave the others alone.
+    let named = |channel: &str| {
+        let opts = ClientOptions {
+            user: Some("alice".into()),
+            password: Some("alice-pw".into()),
+            svrconn: Some(channel.into()),
+            ..Default::default()
+        };
+        Connection::connect_with(&server.tcp_bare, "named", &opts)
+    };
+    assert_eq!(
+        named("SYSTEM.DEF.SVRCONN").unwrap_err().reason,
+        Reason::NotAuthorized
+    );
+    assert!(named("APP1.SVRCONN").is_ok());
+    mqsc(
+        &server,
+        "SET CHLAUTH('APP1.*') TYPE(BLOCKUSER) USERLIST('alice')",
+    );
+    assert!(named("APP1.SVRCONN").is_err());
+    assert!(named("DEV.APP.SVRCONN").is_ok());
     // Without the tests' own list for the application channel, the back-stop refuses an
     // administrator over tcp, and RUNCHECK says so without a connection.
     mqsc(

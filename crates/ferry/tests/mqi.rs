@@ -139,7 +139,7 @@ fn c_samples_put_get_and_request_reply_through_both_libraries() {
         (
             "MQSERVER",
             format!(
-                "SYSTEM.DEF.SVRCONN/TCP/{}",
+                "DEV.APP.SVRCONN/TCP/{}",
                 server.tcp_addr().replacen(':', "(", 1) + ")"
             ),
         ),

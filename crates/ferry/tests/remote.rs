@@ -311,6 +311,7 @@ fn bad_clients_are_disconnected_and_nobody_else_notices() {
             password: String::new(),
             flags: 0,
             compression: vec![],
+            channel: String::new(),
         }
         .encode(&mut p);
         p.to_vec()
@@ -630,6 +631,7 @@ fn heartbeats_keep_idle_clients_and_end_silent_ones() {
         password: common::TEST_PASSWORD.into(),
         flags: ferry_proto::msg::connect_flags::HEARTBEATS,
         compression: vec![],
+        channel: String::new(),
     }
     .encode(&mut payload);
     s.write_all(&[preamble(), frame(1, 1, &payload)].concat())
