@@ -292,6 +292,9 @@ impl ConvCore {
         Request::Open {
             object: wire::object_to_wire(od),
             options: wire::open_to_wire(&opts),
+            alternate_user: opts
+                .alternate_user
+                .map_or_else(String::new, |u| u.as_str().to_owned()),
         }
     }
 

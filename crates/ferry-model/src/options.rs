@@ -87,6 +87,10 @@ pub struct OpenOptions {
     pub set_identity_context: bool,
     /// Puts through this handle may set all context (MQOO_SET_ALL_CONTEXT; implies identity).
     pub set_all_context: bool,
+    /// Open with this user's authority instead of the connection's
+    /// (MQOO_ALTERNATE_USER_AUTHORITY with MQOD AlternateUserId): the connection needs ALTUSR
+    /// on the queue manager, and the alternate user what the open asks.
+    pub alternate_user: Option<crate::name::UserId>,
 }
 
 impl OpenOptions {

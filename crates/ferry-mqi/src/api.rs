@@ -651,10 +651,12 @@ const OO_SET: MQLONG = 0x40;
 const OO_SET_IDENTITY_CONTEXT: MQLONG = 0x400;
 const OO_SET_ALL_CONTEXT: MQLONG = 0x800;
 const OO_FAIL_IF_QUIESCING: MQLONG = 0x2000;
+const OO_ALTERNATE_USER_AUTHORITY: MQLONG = 0x1000;
 const OO_NO_READ_AHEAD: MQLONG = 0x80000;
 const OO_READ_AHEAD: MQLONG = 0x100000;
-/// Options accepted and (where they concern context, binding or co-operative browsing) not
-/// acted on: FerryMQ binds on open, and keeps no context to pass.
+/// Options accepted; those about passing context, binding or co-operative browsing are not
+/// acted on (FerryMQ binds on open, and keeps no context to pass). MQOO_ALTERNATE_USER_AUTHORITY
+/// is: the open is checked against MQOD AlternateUserId's authority.
 const OO_ACCEPTED: MQLONG = 0x7F
     | 0x80
     | 0x100
@@ -735,6 +737,8 @@ fn open_options(options: MQLONG) -> Result<OpenOptions, Rc> {
         fail_if_quiescing: options & OO_FAIL_IF_QUIESCING != 0,
         set_identity_context: options & OO_SET_IDENTITY_CONTEXT != 0,
         set_all_context: options & OO_SET_ALL_CONTEXT != 0,
+        // MQOO_ALTERNATE_USER_AUTHORITY's user comes from the MQOD (see `open`).
+        alternate_user: None,
     })
 }
 
@@ -757,7 +761,12 @@ pub unsafe fn open(hconn: MQLONG, od: *mut MQOD, options: MQLONG, hobj: *mut MQL
     // non-null just above; fields past its declared version (ResolvedQName, v3) are not touched.
     let d = unsafe { &mut *od };
     let object = object_of(d)?;
-    let opts = open_options(options)?;
+    let mut opts = open_options(options)?;
+    if options & OO_ALTERNATE_USER_AUTHORITY != 0 {
+        opts.alternate_user = Some(ferry_model::name::UserId::truncating(&text(
+            &d.AlternateUserId,
+        )));
+    }
     let version = d.Version;
     let (h, resolved, qmgr) = with_conn(hconn, |c| {
         let h = c.open(&object, opts).map_err(Rc::from)?;

@@ -39,6 +39,7 @@ fn main() {
         Request::Open {
             object: object.clone(),
             options: 9,
+            alternate_user: String::new(),
         },
         Request::Put {
             hobj: 1,

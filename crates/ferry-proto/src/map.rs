@@ -311,6 +311,8 @@ pub fn open_from_wire(f: u32) -> Result<OpenOptions, MqError> {
         fail_if_quiescing: f & open_flags::FAIL_IF_QUIESCING != 0,
         set_identity_context: f & open_flags::SET_IDENTITY_CONTEXT != 0,
         set_all_context: f & open_flags::SET_ALL_CONTEXT != 0,
+        // Carried beside the options (Request::Open's alternate_user).
+        alternate_user: None,
     })
 }
 

@@ -382,8 +382,10 @@ pub mod open_flags {
     pub const SET_IDENTITY_CONTEXT: u32 = 1 << 10;
     /// Puts may set all context.
     pub const SET_ALL_CONTEXT: u32 = 1 << 11;
+    /// An alternate user id follows the options (set and cleared by the codec).
+    pub const ALTERNATE_USER: u32 = 1 << 12;
     /// Every defined bit.
-    pub const ALL: u32 = (1 << 12) - 1;
+    pub const ALL: u32 = (1 << 13) - 1;
 }
 
 /// Bits of a Connect request's `flags`.
@@ -476,6 +478,9 @@ pub enum Request {
         object: WireObject,
         /// `open_flags` bits.
         options: u32,
+        /// MQOO_ALTERNATE_USER_AUTHORITY's user (empty: none); sent with the ALTERNATE_USER
+        /// bit, which the codec sets and clears.
+        alternate_user: String,
     },
     /// Close a handle (0 none, 1 delete, 2 delete purge).
     Close {
@@ -626,9 +631,21 @@ impl Request {
                     out.put_str8(channel);
                 }
             }
-            Request::Open { object, options } => {
+            Request::Open {
+                object,
+                options,
+                alternate_user,
+            } => {
                 object.encode(out);
-                out.put_u32_le(*options);
+                let alt = if alternate_user.is_empty() {
+                    0
+                } else {
+                    open_flags::ALTERNATE_USER
+                };
+                out.put_u32_le((*options & !open_flags::ALTERNATE_USER) | alt);
+                if alt != 0 {
+                    out.put_str8(alternate_user);
+                }
             }
             Request::Close { hobj, options } => {
                 out.put_u32_le(*hobj);
@@ -728,7 +745,16 @@ impl Request {
                         value: options as u64,
                     });
                 }
-                Request::Open { object, options }
+                let alternate_user = if options & open_flags::ALTERNATE_USER != 0 {
+                    r.str8("alternate user")?
+                } else {
+                    String::new()
+                };
+                Request::Open {
+                    object,
+                    options: options & !open_flags::ALTERNATE_USER,
+                    alternate_user,
+                }
             }
             Opcode::Close => Request::Close {
                 hobj: r.u32("handle")?,

@@ -140,8 +140,11 @@ fn arb_request() -> impl Strategy<Value = Request> {
                 }
             }),
         Just(Request::Disconnect),
-        (arb_object(), 0..=open_flags::ALL)
-            .prop_map(|(object, options)| Request::Open { object, options }),
+        (arb_object(), 0..=open_flags::ALL).prop_map(|(object, options)| Request::Open {
+            object,
+            options: options & !ferry_proto::msg::open_flags::ALTERNATE_USER,
+            alternate_user: String::new(),
+        }),
         (any::<u32>(), any::<u8>()).prop_map(|(hobj, options)| Request::Close { hobj, options }),
         (any::<u32>(), 0..=put_flags::ALL, arb_message())
             .prop_map(|(hobj, options, msg)| Request::Put { hobj, options, msg }),

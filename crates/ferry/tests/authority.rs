@@ -742,3 +742,49 @@ fn refusals_raise_authority_and_channel_events_when_enabled() {
     assert_eq!(event_header(&ev.message.body), [7, 46, 2577]);
     assert!(String::from_utf8_lossy(&ev.message.body).contains("DEV.APP.SVRCONN"));
 }
+
+#[test]
+fn an_alternate_user_needs_altusr_and_its_own_authority() {
+    let server = Server::start_with_users("altusr", "QM1", &[("alice", "alice-pw")], &[]);
+    mqsc(
+        &server,
+        "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('alice') AUTHADD(CONNECT)
+         SET AUTHREC PROFILE('DEV.QUEUE.1') OBJTYPE(QUEUE) PRINCIPAL('bob') AUTHADD(PUT)",
+    );
+    let mut alice = as_user(&server, "alice", "alice-pw").unwrap();
+    let as_other = |user: &str| OpenOptions {
+        alternate_user: Some(ferry_model::name::UserId::truncating(user)),
+        ..OpenOptions::output()
+    };
+    let e = alice
+        .open_queue("DEV.QUEUE.1", as_other("bob"))
+        .unwrap_err();
+    assert!(
+        e.reason == Reason::NotAuthorized && e.detail.contains("ALTUSR"),
+        "{e}"
+    );
+    mqsc(
+        &server,
+        "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('alice') AUTHADD(ALTUSR)",
+    );
+    let h = alice.open_queue("DEV.QUEUE.1", as_other("bob")).unwrap();
+    alice
+        .put(
+            h,
+            Message::text("on bob's authority"),
+            &PutOptions::default(),
+        )
+        .unwrap();
+    // The alternate user's own authority counts, not alice's.
+    let e = alice
+        .open_queue("DEV.QUEUE.1", as_other("carol"))
+        .unwrap_err();
+    assert!(
+        e.reason == Reason::NotAuthorized && e.detail.contains("carol"),
+        "{e}"
+    );
+    let e = alice
+        .open_queue("DEV.QUEUE.1", OpenOptions::output())
+        .unwrap_err();
+    assert_eq!(e.reason, Reason::NotAuthorized, "{e}");
+}

@@ -80,6 +80,9 @@ impl Session {
     /// RQMNAME for a queue at another queue manager. The channels' own agents open the sync
     /// queue without a record.
     fn authorize_open(&mut self, od: &ObjectDescriptor, opts: &OpenOptions) -> MqResult<()> {
+        if let Some(alt) = opts.alternate_user {
+            return self.authorize_alternate(od, opts, alt.as_str());
+        }
         let needed = open_authority(opts);
         match od {
             ObjectDescriptor::QueueManager => {
@@ -103,6 +106,35 @@ impl Session {
                 self.authorize(AuthObjType::RqmName, qmgr, Authority::PUT)
             }
         }
+    }
+
+    /// MQOO_ALTERNATE_USER_AUTHORITY: this connection needs ALTUSR on the queue manager, and
+    /// `alt` what the open asks of the object (checked afresh, not from this connection's
+    /// cache, which is its own user's).
+    fn authorize_alternate(
+        &mut self,
+        od: &ObjectDescriptor,
+        opts: &OpenOptions,
+        alt: &str,
+    ) -> MqResult<()> {
+        let qm_name = self.qm.name();
+        self.authorize(AuthObjType::QMgr, &qm_name, Authority::ALTUSR)?;
+        let who = self.qm.resolve_principal(alt);
+        let needed = open_authority(opts);
+        let (objtype, name, needed) = match od {
+            ObjectDescriptor::QueueManager => (
+                AuthObjType::QMgr,
+                qm_name,
+                Authority(needed.0 & AuthObjType::QMgr.applicable().0),
+            ),
+            ObjectDescriptor::Queue { name, .. } => (AuthObjType::Queue, *name, needed),
+            ObjectDescriptor::QueueAt { name, qmgr } if *qmgr == qm_name || qmgr.is_empty() => {
+                (AuthObjType::Queue, *name, needed)
+            }
+            ObjectDescriptor::QueueAt { qmgr, .. } => (AuthObjType::RqmName, *qmgr, Authority::PUT),
+        };
+        self.qm
+            .check_authority(&who, objtype, name.as_str(), needed)
     }
 
     pub(super) fn open_queue(
