@@ -635,18 +635,7 @@ impl Request {
                 object,
                 options,
                 alternate_user,
-            } => {
-                object.encode(out);
-                let alt = if alternate_user.is_empty() {
-                    0
-                } else {
-                    open_flags::ALTERNATE_USER
-                };
-                out.put_u32_le((*options & !open_flags::ALTERNATE_USER) | alt);
-                if alt != 0 {
-                    out.put_str8(alternate_user);
-                }
-            }
+            } => encode_open(out, object, *options, alternate_user),
             Request::Close { hobj, options } => {
                 out.put_u32_le(*hobj);
                 out.put_u8(*options);
@@ -736,26 +725,7 @@ impl Request {
                 }
             }
             Opcode::Disconnect => Request::Disconnect,
-            Opcode::Open => {
-                let object = WireObject::decode(&mut r)?;
-                let options = r.u32("open options")?;
-                if options & !open_flags::ALL != 0 {
-                    return Err(WireError::BadValue {
-                        what: "open options",
-                        value: options as u64,
-                    });
-                }
-                let alternate_user = if options & open_flags::ALTERNATE_USER != 0 {
-                    r.str8("alternate user")?
-                } else {
-                    String::new()
-                };
-                Request::Open {
-                    object,
-                    options: options & !open_flags::ALTERNATE_USER,
-                    alternate_user,
-                }
-            }
+            Opcode::Open => decode_open(&mut r)?,
             Opcode::Close => Request::Close {
                 hobj: r.u32("handle")?,
                 options: r.u8("close options")?,
@@ -1289,4 +1259,41 @@ pub fn decode_response(opcode: u8, payload: Bytes) -> Result<(Status, Reply), Wi
     };
     r.finish("response")?;
     Ok((status, reply))
+}
+
+/// An Open's body: the object, the options, and the alternate user after them when there is
+/// one (the ALTERNATE_USER bit says so).
+fn encode_open(out: &mut BytesMut, object: &WireObject, options: u32, alternate_user: &str) {
+    object.encode(out);
+    let alt = if alternate_user.is_empty() {
+        0
+    } else {
+        open_flags::ALTERNATE_USER
+    };
+    out.put_u32_le((options & !open_flags::ALTERNATE_USER) | alt);
+    if alt != 0 {
+        out.put_str8(alternate_user);
+    }
+}
+
+/// The Open [`encode_open`] wrote.
+fn decode_open(r: &mut Reader) -> Result<Request, WireError> {
+    let object = WireObject::decode(r)?;
+    let options = r.u32("open options")?;
+    if options & !open_flags::ALL != 0 {
+        return Err(WireError::BadValue {
+            what: "open options",
+            value: options as u64,
+        });
+    }
+    let alternate_user = if options & open_flags::ALTERNATE_USER != 0 {
+        r.str8("alternate user")?
+    } else {
+        String::new()
+    };
+    Ok(Request::Open {
+        object,
+        options: options & !open_flags::ALTERNATE_USER,
+        alternate_user,
+    })
 }

@@ -41,11 +41,7 @@ impl Socket {
                 self.reply(h, r);
                 return Ok(());
             }
-            Request::Open {
-                object,
-                options,
-                alternate_user,
-            } => open(conv, &object, options, &alternate_user),
+            r @ Request::Open { .. } => open(conv, r),
             Request::Close { hobj, options } => close(conv, hobj, options),
             Request::Put { hobj, options, msg } => {
                 if let Some(r) = put(conv, hobj, options, msg) {
@@ -164,16 +160,19 @@ fn disconnect(conv: &mut Conv, owed_by_gone: &mut Option<u64>) -> Result<Reply, 
 }
 
 /// Opens an object; a handle with read-ahead gets a stream.
-fn open(
-    conv: &mut Conv,
-    object: &WireObject,
-    options: u32,
-    alternate_user: &str,
-) -> Result<Reply, MqError> {
-    let od = wire::object_from_wire(object)?;
+fn open(conv: &mut Conv, req: Request) -> Result<Reply, MqError> {
+    let Request::Open {
+        object,
+        options,
+        alternate_user,
+    } = req
+    else {
+        unreachable!("execute passes only Open")
+    };
+    let od = wire::object_from_wire(&object)?;
     let mut opts = wire::open_from_wire(options)?;
-    opts.alternate_user =
-        (!alternate_user.is_empty()).then(|| ferry_model::name::UserId::truncating(alternate_user));
+    opts.alternate_user = (!alternate_user.is_empty())
+        .then(|| ferry_model::name::UserId::truncating(&alternate_user));
     let hobj = conv.session.open(&od, opts)?;
     let mut flags = 0;
     if conv.session.read_ahead(hobj) {
