@@ -229,25 +229,13 @@ impl QmFile {
         let q = &self.qmgr;
         let mut a = QueueManagerAttrs::new(object_name(&q.name)?);
         a.description = q.description.clone();
-        a.dead_letter_queue = if q.dead_letter_queue.is_empty() {
-            ObjectName::EMPTY
-        } else {
-            object_name(&q.dead_letter_queue)?
-        };
+        a.dead_letter_queue = blank_or_name(&q.dead_letter_queue)?;
         a.max_msg_length = q.max_msg_length;
         a.max_uncommitted_msgs = q.max_uncommitted_msgs;
         a.max_handles = q.max_handles;
         a.max_connections = q.max_connections;
-        a.default_xmit_queue = if q.default_xmit_queue.is_empty() {
-            ObjectName::EMPTY
-        } else {
-            object_name(&q.default_xmit_queue)?
-        };
-        a.connauth = if q.connauth.trim().is_empty() {
-            ObjectName::EMPTY
-        } else {
-            object_name(&q.connauth)?
-        };
+        a.default_xmit_queue = blank_or_name(&q.default_xmit_queue)?;
+        a.connauth = blank_or_name(&q.connauth)?;
         a.chlauth = q.chlauth;
         a.authority_events = q.authority_events;
         a.channel_events = q.channel_events;
@@ -292,6 +280,15 @@ impl QmFile {
         })?;
         crate::private::write_file(&dir.join(CONFIG_FILE), text.as_bytes()).map_err(io)?;
         Ok(())
+    }
+}
+
+/// An object name from `qm.toml`, where blank means none.
+fn blank_or_name(s: &str) -> MqResult<ObjectName> {
+    if s.trim().is_empty() {
+        Ok(ObjectName::EMPTY)
+    } else {
+        object_name(s)
     }
 }
 

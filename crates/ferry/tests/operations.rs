@@ -334,16 +334,11 @@ fn layered_configuration_is_checked_and_applied() {
     // Clients over tcp authenticate (CHCKCLNT is REQUIRED): a user added to the user file of
     // the running queue manager is taken at once.
     common::add_user(&root, "QM1", "ops", "ops-password");
-    let grant = ferry()
-        .args(["admin", "QM1", "--data-dir"])
-        .arg(&root)
-        .args([
-            "-c",
-            "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('ops') AUTHADD(CONNECT)",
-        ])
-        .output()
-        .unwrap();
-    assert!(grant.status.success(), "{grant:?}");
+    common::admin_in(
+        &root,
+        "QM1",
+        "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('ops') AUTHADD(CONNECT)",
+    );
     Connection::connect(
         &format!("tcp://ops:ops-password@127.0.0.1:{port}"),
         "env-listen",

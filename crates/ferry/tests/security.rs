@@ -337,19 +337,10 @@ fn a_non_loopback_listener_needs_authentication() {
     let dir = Dir::new("exposed");
     create_qm(&dir);
     // Clients that need not give a password may not come from the network.
-    let optional = Command::new(env!("CARGO_BIN_EXE_ferry"))
-        .args(["admin", "QM1", "--data-dir"])
-        .arg(dir.path("home"))
-        .args([
-            "-c",
-            "ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWFILE) CHCKCLNT(OPTIONAL)",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        optional.status.success(),
-        "{}",
-        String::from_utf8_lossy(&optional.stdout)
+    common::admin_in(
+        &dir.path("home"),
+        "QM1",
+        "ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWFILE) CHCKCLNT(OPTIONAL)",
     );
     let out = Command::new(env!("CARGO_BIN_EXE_ferry"))
         .args(["qm", "start", "QM1", "--listen", "0.0.0.0:0", "--data-dir"])
@@ -364,19 +355,10 @@ fn a_non_loopback_listener_needs_authentication() {
         "{err}"
     );
     // With CHCKCLNT(REQUIRED), the default, the same listener is allowed.
-    let alter = Command::new(env!("CARGO_BIN_EXE_ferry"))
-        .args(["admin", "QM1", "--data-dir"])
-        .arg(dir.path("home"))
-        .args([
-            "-c",
-            "ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWFILE) CHCKCLNT(REQUIRED)",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        alter.status.success(),
-        "{}",
-        String::from_utf8_lossy(&alter.stdout)
+    common::admin_in(
+        &dir.path("home"),
+        "QM1",
+        "ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWFILE) CHCKCLNT(REQUIRED)",
     );
     let server = start(&dir, &["--listen", "0.0.0.0:0"]);
     assert!(

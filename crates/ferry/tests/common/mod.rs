@@ -256,19 +256,26 @@ pub fn create_qm(root: &Path, qm: &str) {
     // MQ's back-stop CHLAUTH record refuses administrators on every client channel; the tests
     // administer over tcp as TEST_USER, so the application channel gets its own BLOCKUSER list
     // (the more specific profile wins), as an MQ administrator would allow it.
-    let allow = Command::new(env!("CARGO_BIN_EXE_ferry"))
+    admin_in(
+        root,
+        qm,
+        "SET CHLAUTH('DEV.APP.SVRCONN') TYPE(BLOCKUSER) USERLIST('nobody') DESCR('tests administer over tcp')",
+    );
+}
+
+/// `ferry admin QM --data-dir ROOT -c COMMANDS` (the queue manager hosted in that process when
+/// it is not running, its local socket when it is); every command must succeed.
+pub fn admin_in(root: &Path, qm: &str, commands: &str) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ferry"))
         .args(["admin", qm, "--data-dir"])
         .arg(root)
-        .args([
-            "-c",
-            "SET CHLAUTH('DEV.APP.SVRCONN') TYPE(BLOCKUSER) USERLIST('nobody') DESCR('tests administer over tcp')",
-        ])
+        .args(["-c", commands])
         .output()
         .unwrap();
     assert!(
-        allow.status.success(),
-        "{}",
-        String::from_utf8_lossy(&allow.stdout)
+        out.status.success(),
+        "{commands}: {}",
+        String::from_utf8_lossy(&out.stdout)
     );
 }
 
