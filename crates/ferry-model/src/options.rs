@@ -87,6 +87,15 @@ pub struct OpenOptions {
     pub set_identity_context: bool,
     /// Puts through this handle may set all context (MQOO_SET_ALL_CONTEXT; implies identity).
     pub set_all_context: bool,
+    /// Puts through this handle may pass identity context from a saved get
+    /// (MQOO_PASS_IDENTITY_CONTEXT; needs PASSID).
+    pub pass_identity_context: bool,
+    /// Puts through this handle may pass all context from a saved get (MQOO_PASS_ALL_CONTEXT;
+    /// implies identity; needs PASSALL).
+    pub pass_all_context: bool,
+    /// Each destructive get through this handle keeps the message's context for a later put
+    /// to pass on (MQOO_SAVE_ALL_CONTEXT). Such a handle does not read ahead.
+    pub save_all_context: bool,
     /// Open with this user's authority instead of the connection's
     /// (MQOO_ALTERNATE_USER_AUTHORITY with MQOD AlternateUserId): the connection needs ALTUSR
     /// on the queue manager, and the alternate user what the open asks.
@@ -184,9 +193,13 @@ pub struct PutOptions {
     /// Fail if the queue manager is quiescing.
     pub fail_if_quiescing: bool,
     /// Whose context the message carries (MQPMO_DEFAULT_CONTEXT, _NO_CONTEXT,
-    /// _SET_IDENTITY_CONTEXT, _SET_ALL_CONTEXT). Setting context needs a handle opened to set
-    /// it (put1 opens one itself); a channel delivers with `SetAll`.
+    /// _SET_IDENTITY_CONTEXT, _SET_ALL_CONTEXT, _PASS_IDENTITY_CONTEXT, _PASS_ALL_CONTEXT).
+    /// Setting or passing context needs a handle opened to do so (put1 opens one itself); a
+    /// channel delivers with `SetAll`.
     pub context: PutContext,
+    /// MQPUT1 only (MQPMO_ALTERNATE_USER_AUTHORITY with MQOD AlternateUserId): the put is
+    /// checked against this user's authority; the connection needs ALTUSR.
+    pub alternate_user: Option<crate::name::UserId>,
 }
 
 /// Context handling on a put (MQ's MQPMO context options).
@@ -202,6 +215,12 @@ pub enum PutContext {
     /// The caller's identity and origin (user, application, put time) are kept, and the
     /// reply-to fields are taken as given.
     SetAll,
+    /// The identity context (user) of the message last got through this input handle, opened
+    /// with `save_all_context`; the queue manager fills in the origin.
+    PassIdentity(crate::verbs::Hobj),
+    /// The identity and origin context (user, application, put time) of the message last got
+    /// through this input handle, opened with `save_all_context`.
+    PassAll(crate::verbs::Hobj),
 }
 
 impl PutOptions {

@@ -213,12 +213,24 @@ reasons! {
     /// The transmission queue a route names does not have USAGE(XMITQ).
     XmitQUsageError = 2092, "MQRC_XMIT_Q_USAGE_ERROR", Failed,
         "the transmission queue this route names is not defined with USAGE(XMITQ)";
+    /// A put passed all context through a handle not opened to pass it.
+    NotOpenForPassAll = 2093, "MQRC_NOT_OPEN_FOR_PASS_ALL", Failed,
+        "the queue was not opened to pass all context; open it with pass-all-context (MQOO_PASS_ALL_CONTEXT)";
+    /// A put passed identity context through a handle not opened to pass it.
+    NotOpenForPassIdent = 2094, "MQRC_NOT_OPEN_FOR_PASS_IDENT", Failed,
+        "the queue was not opened to pass identity context; open it with pass-identity-context (MQOO_PASS_IDENTITY_CONTEXT)";
     /// A put set all context through a handle not opened to set it.
     NotOpenForSetAll = 2095, "MQRC_NOT_OPEN_FOR_SET_ALL", Failed,
         "the queue was not opened to set all context; open it with set-all-context (MQOO_SET_ALL_CONTEXT)";
     /// A put set identity context through a handle not opened to set it.
     NotOpenForSetIdent = 2096, "MQRC_NOT_OPEN_FOR_SET_IDENT", Failed,
         "the queue was not opened to set identity context; open it with set-identity-context (MQOO_SET_IDENTITY_CONTEXT)";
+    /// The context handle of a pass-context put is not an input handle opened to save context.
+    ContextHandleError = 2097, "MQRC_CONTEXT_HANDLE_ERROR", Failed,
+        "the context handle is not a queue handle opened with save-all-context (MQOO_SAVE_ALL_CONTEXT); open the input queue with it";
+    /// The context handle of a pass-context put has no saved context yet.
+    ContextNotAvailable = 2098, "MQRC_CONTEXT_NOT_AVAILABLE", Failed,
+        "the context handle has no saved context: get a message (not a browse) through it first";
     /// An object with this name already exists.
     ObjectAlreadyExists = 2100, "MQRC_OBJECT_ALREADY_EXISTS", Failed,
         "an object with this name already exists; pick another name or replace it";

@@ -366,9 +366,16 @@ pub const MAX_PROFILE_LEN: usize = 48;
 /// Longest principal or group name.
 pub const MAX_ENTITY_LEN: usize = 64;
 
-/// Checks a profile: not empty, at most [`MAX_PROFILE_LEN`], only characters object names use
-/// plus the wildcards, `**` only as a whole qualifier.
+/// The profile that holds the authority to create objects of a type (MQ's `@class`): CRT is
+/// checked here, whatever the new object's name, and nothing else is held here.
+pub const CLASS_PROFILE: &str = "@class";
+
+/// Checks a profile: [`CLASS_PROFILE`], or not empty, at most [`MAX_PROFILE_LEN`], only
+/// characters object names use plus the wildcards, `**` only as a whole qualifier.
 pub fn check_profile(profile: &str) -> MqResult<()> {
+    if profile == CLASS_PROFILE {
+        return Ok(());
+    }
     let bad = |why: String| {
         Err(MqError::new(
             Reason::AttributeValueError,
@@ -404,8 +411,11 @@ pub fn check_entity(name: &str) -> MqResult<()> {
     Ok(())
 }
 
-/// Whether `profile` covers the object `name`.
+/// Whether `profile` covers the object `name`. [`CLASS_PROFILE`] matches only itself.
 pub fn profile_matches(profile: &str, name: &str) -> bool {
+    if profile == CLASS_PROFILE || name == CLASS_PROFILE {
+        return profile == name;
+    }
     let p: Vec<&str> = profile.split('.').collect();
     let n: Vec<&str> = name.split('.').collect();
     qualifiers_match(&p, &n)
@@ -520,7 +530,12 @@ impl AuthTable {
         check_profile(profile)?;
         let (Entity::Principal(n) | Entity::Group(n)) = entity;
         check_entity(n)?;
-        let applicable = objtype.applicable();
+        // Creating is the class profile's, and only that.
+        let applicable = if profile == CLASS_PROFILE {
+            Authority(objtype.applicable().0 & Authority::CRT.0)
+        } else {
+            objtype.applicable().without(Authority::CRT)
+        };
         let pos = self.position(profile, objtype, entity);
         let rec = match pos {
             Some(i) => &mut self.records[i],

@@ -648,15 +648,18 @@ const OO_BROWSE: MQLONG = 0x8;
 const OO_OUTPUT: MQLONG = 0x10;
 const OO_INQUIRE: MQLONG = 0x20;
 const OO_SET: MQLONG = 0x40;
+const OO_SAVE_ALL_CONTEXT: MQLONG = 0x80;
+const OO_PASS_IDENTITY_CONTEXT: MQLONG = 0x100;
+const OO_PASS_ALL_CONTEXT: MQLONG = 0x200;
 const OO_SET_IDENTITY_CONTEXT: MQLONG = 0x400;
 const OO_SET_ALL_CONTEXT: MQLONG = 0x800;
 const OO_FAIL_IF_QUIESCING: MQLONG = 0x2000;
 const OO_ALTERNATE_USER_AUTHORITY: MQLONG = 0x1000;
 const OO_NO_READ_AHEAD: MQLONG = 0x80000;
 const OO_READ_AHEAD: MQLONG = 0x100000;
-/// Options accepted; those about passing context, binding or co-operative browsing are not
-/// acted on (FerryMQ binds on open, and keeps no context to pass). MQOO_ALTERNATE_USER_AUTHORITY
-/// is: the open is checked against MQOD AlternateUserId's authority.
+/// Options accepted; those about binding or co-operative browsing are not acted on (FerryMQ
+/// binds on open). MQOO_ALTERNATE_USER_AUTHORITY is: the open is checked against MQOD
+/// AlternateUserId's authority.
 const OO_ACCEPTED: MQLONG = 0x7F
     | 0x80
     | 0x100
@@ -737,6 +740,9 @@ fn open_options(options: MQLONG) -> Result<OpenOptions, Rc> {
         fail_if_quiescing: options & OO_FAIL_IF_QUIESCING != 0,
         set_identity_context: options & OO_SET_IDENTITY_CONTEXT != 0,
         set_all_context: options & OO_SET_ALL_CONTEXT != 0,
+        pass_identity_context: options & OO_PASS_IDENTITY_CONTEXT != 0,
+        pass_all_context: options & OO_PASS_ALL_CONTEXT != 0,
+        save_all_context: options & OO_SAVE_ALL_CONTEXT != 0,
         // MQOO_ALTERNATE_USER_AUTHORITY's user comes from the MQOD (see `open`).
         alternate_user: None,
     })
@@ -829,6 +835,7 @@ const PMO_SET_IDENTITY_CONTEXT: MQLONG = 0x400;
 const PMO_SET_ALL_CONTEXT: MQLONG = 0x800;
 const PMO_PASS_IDENTITY_CONTEXT: MQLONG = 0x100;
 const PMO_PASS_ALL_CONTEXT: MQLONG = 0x200;
+const PMO_ALTERNATE_USER_AUTHORITY: MQLONG = 0x1000;
 const PMO_ASYNC_RESPONSE: MQLONG = 0x10000;
 const PMO_SYNC_RESPONSE: MQLONG = 0x20000;
 const PMO_ACCEPTED: MQLONG = PMO_SYNCPOINT
@@ -840,6 +847,9 @@ const PMO_ACCEPTED: MQLONG = PMO_SYNCPOINT
     | PMO_NO_CONTEXT
     | PMO_SET_IDENTITY_CONTEXT
     | PMO_SET_ALL_CONTEXT
+    | PMO_PASS_IDENTITY_CONTEXT
+    | PMO_PASS_ALL_CONTEXT
+    | PMO_ALTERNATE_USER_AUTHORITY
     | PMO_ASYNC_RESPONSE
     | PMO_SYNC_RESPONSE;
 
@@ -861,15 +871,13 @@ fn put_options(pmo: &MQPMO) -> Result<PutOptions, Rc> {
     {
         return Err(Rc::failed(RC_OPTIONS_ERROR));
     }
-    if o & (PMO_PASS_IDENTITY_CONTEXT | PMO_PASS_ALL_CONTEXT) != 0 {
-        // Passing context from a saved get is not offered yet.
-        return Err(Rc::failed(RC_FUNCTION_NOT_SUPPORTED));
-    }
     let contexts = [
         PMO_DEFAULT_CONTEXT,
         PMO_NO_CONTEXT,
         PMO_SET_IDENTITY_CONTEXT,
         PMO_SET_ALL_CONTEXT,
+        PMO_PASS_IDENTITY_CONTEXT,
+        PMO_PASS_ALL_CONTEXT,
     ]
     .iter()
     .filter(|c| o & **c != 0)
@@ -878,7 +886,11 @@ fn put_options(pmo: &MQPMO) -> Result<PutOptions, Rc> {
         return Err(Rc::failed(RC_OPTIONS_ERROR));
     }
     let mut p = PutOptions {
-        context: if o & PMO_SET_ALL_CONTEXT != 0 {
+        context: if o & PMO_PASS_ALL_CONTEXT != 0 {
+            PutContext::PassAll(Hobj(pmo.Context as u32))
+        } else if o & PMO_PASS_IDENTITY_CONTEXT != 0 {
+            PutContext::PassIdentity(Hobj(pmo.Context as u32))
+        } else if o & PMO_SET_ALL_CONTEXT != 0 {
             PutContext::SetAll
         } else if o & PMO_SET_IDENTITY_CONTEXT != 0 {
             PutContext::SetIdentity
@@ -996,11 +1008,11 @@ fn put_date_time(t: SystemTime) -> ([u8; 8], [u8; 8]) {
 }
 
 /// Fills the descriptor fields a put outputs (the context ones only when the queue manager
-/// made them: not when the caller set all context).
+/// made them: not when the caller set or passed all context).
 fn put_output(md: &mut MQMD, out: &ferry_client::PutOutcome, context: PutContext, app: &str) {
     md.MsgId = out.msg_id.0;
     md.CorrelId = out.correl_id.0;
-    if context == PutContext::SetAll {
+    if matches!(context, PutContext::SetAll | PutContext::PassAll(_)) {
         return;
     }
     let (d, t) = put_date_time(out.put_time);
@@ -1075,6 +1087,11 @@ pub unsafe fn put(
     // SAFETY: the caller passes `md`, `pmo` and `buf` as `put_common` requires (this fn's
     // contract); it checks each for null.
     let (msg, opts) = unsafe { put_common(md, pmo, len, buf) }?;
+    // SAFETY: `put_common` returned Ok, so `pmo` is the caller's non-null, readable MQPMO.
+    if unsafe { (*pmo).Options } & PMO_ALTERNATE_USER_AUTHORITY != 0 {
+        // Valid only on MQPUT1; an MQPUT takes the authority its handle was opened with.
+        return Err(Rc::failed(RC_OPTIONS_ERROR));
+    }
     let app = program_name();
     let (out, qmgr, resolved) = with_conn(hconn, |c| {
         let h = Hobj(hobj as u32);
@@ -1120,7 +1137,13 @@ pub unsafe fn put1(
     let object = object_of(od)?;
     // SAFETY: the caller passes `md`, `pmo` and `buf` as `put_common` requires (this fn's
     // contract); it checks each for null.
-    let (msg, opts) = unsafe { put_common(md, pmo, len, buf) }?;
+    let (msg, mut opts) = unsafe { put_common(md, pmo, len, buf) }?;
+    // SAFETY: `put_common` returned Ok, so `pmo` is the caller's non-null, readable MQPMO.
+    if unsafe { (*pmo).Options } & PMO_ALTERNATE_USER_AUTHORITY != 0 {
+        opts.alternate_user = Some(ferry_model::name::UserId::truncating(&text(
+            &od.AlternateUserId,
+        )));
+    }
     let app = program_name();
     let (out, qmgr) = with_conn(hconn, |c| {
         let out = c.put1_to(&object, msg, &opts).map_err(Rc::from)?;

@@ -44,11 +44,15 @@ fn main() {
         Request::Put {
             hobj: 1,
             options: 0,
+            context: 0,
+            alternate_user: String::new(),
             msg: msg.clone(),
         },
         Request::Put1 {
             object,
             options: 8,
+            context: 0,
+            alternate_user: String::new(),
             msg: msg.clone(),
         },
         Request::Get {

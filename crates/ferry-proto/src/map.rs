@@ -22,6 +22,7 @@ use ferry_model::options::{
     PutResponseMode, Wait,
 };
 use ferry_model::reason::{MqError, Reason};
+use ferry_model::verbs::Hobj;
 
 fn ms(t: SystemTime) -> u64 {
     t.duration_since(UNIX_EPOCH)
@@ -262,6 +263,9 @@ pub fn open_to_wire(o: &OpenOptions) -> u32 {
         (o.fail_if_quiescing, open_flags::FAIL_IF_QUIESCING),
         (o.set_identity_context, open_flags::SET_IDENTITY_CONTEXT),
         (o.set_all_context, open_flags::SET_ALL_CONTEXT),
+        (o.pass_identity_context, open_flags::PASS_IDENTITY_CONTEXT),
+        (o.pass_all_context, open_flags::PASS_ALL_CONTEXT),
+        (o.save_all_context, open_flags::SAVE_ALL_CONTEXT),
     ];
     for (on, bit) in bits {
         if on {
@@ -311,6 +315,9 @@ pub fn open_from_wire(f: u32) -> Result<OpenOptions, MqError> {
         fail_if_quiescing: f & open_flags::FAIL_IF_QUIESCING != 0,
         set_identity_context: f & open_flags::SET_IDENTITY_CONTEXT != 0,
         set_all_context: f & open_flags::SET_ALL_CONTEXT != 0,
+        pass_identity_context: f & open_flags::PASS_IDENTITY_CONTEXT != 0,
+        pass_all_context: f & open_flags::PASS_ALL_CONTEXT != 0,
+        save_all_context: f & open_flags::SAVE_ALL_CONTEXT != 0,
         // Carried beside the options (Request::Open's alternate_user).
         alternate_user: None,
     })
@@ -332,6 +339,14 @@ pub fn put_to_wire(o: &PutOptions) -> u32 {
             put_flags::SET_IDENTITY_CONTEXT,
         ),
         (o.context == PutContext::SetAll, put_flags::SET_ALL_CONTEXT),
+        (
+            matches!(o.context, PutContext::PassIdentity(_)),
+            put_flags::PASS_IDENTITY_CONTEXT,
+        ),
+        (
+            matches!(o.context, PutContext::PassAll(_)),
+            put_flags::PASS_ALL_CONTEXT,
+        ),
     ] {
         if on {
             f |= bit;
@@ -340,8 +355,16 @@ pub fn put_to_wire(o: &PutOptions) -> u32 {
     f
 }
 
-/// Wire bits to put options.
-pub fn put_from_wire(f: u32) -> Result<PutOptions, MqError> {
+/// The context handle a pass-context put sends beside its bits (0 for any other put).
+pub fn put_context_handle(o: &PutOptions) -> u32 {
+    match o.context {
+        PutContext::PassIdentity(h) | PutContext::PassAll(h) => h.0,
+        _ => 0,
+    }
+}
+
+/// Wire bits (and the context handle and alternate user sent beside them) to put options.
+pub fn put_from_wire(f: u32, context: u32, alternate_user: &str) -> Result<PutOptions, MqError> {
     if f & put_flags::ASYNC != 0 && f & put_flags::SYNC != 0 {
         return Err(MqError::new(
             Reason::OptionsError,
@@ -360,7 +383,11 @@ pub fn put_from_wire(f: u32) -> Result<PutOptions, MqError> {
             PutResponseMode::AsQueueDef
         },
         fail_if_quiescing: f & put_flags::FAIL_IF_QUIESCING != 0,
-        context: if f & put_flags::SET_ALL_CONTEXT != 0 {
+        context: if f & put_flags::PASS_ALL_CONTEXT != 0 {
+            PutContext::PassAll(Hobj(context))
+        } else if f & put_flags::PASS_IDENTITY_CONTEXT != 0 {
+            PutContext::PassIdentity(Hobj(context))
+        } else if f & put_flags::SET_ALL_CONTEXT != 0 {
             PutContext::SetAll
         } else if f & put_flags::SET_IDENTITY_CONTEXT != 0 {
             PutContext::SetIdentity
@@ -369,6 +396,7 @@ pub fn put_from_wire(f: u32) -> Result<PutOptions, MqError> {
         } else {
             PutContext::Default
         },
+        alternate_user: (!alternate_user.is_empty()).then(|| UserId::truncating(alternate_user)),
     })
 }
 
@@ -515,7 +543,14 @@ mod tests {
         };
         assert_eq!(open_from_wire(open_to_wire(&o)).unwrap(), o);
         let p = PutOptions::syncpoint().with_new_correl_id().with_async();
-        assert_eq!(put_from_wire(put_to_wire(&p)).unwrap(), p);
+        assert_eq!(put_from_wire(put_to_wire(&p), 0, "").unwrap(), p);
+        let p = PutOptions {
+            context: PutContext::PassAll(Hobj(7)),
+            alternate_user: Some(UserId::truncating("bob")),
+            ..PutOptions::default()
+        };
+        let back = put_from_wire(put_to_wire(&p), put_context_handle(&p), "bob");
+        assert_eq!(back.unwrap(), p);
         let g = GetOptions::new()
             .wait(Duration::from_millis(250))
             .syncpoint()

@@ -384,8 +384,14 @@ pub mod open_flags {
     pub const SET_ALL_CONTEXT: u32 = 1 << 11;
     /// An alternate user id follows the options (set and cleared by the codec).
     pub const ALTERNATE_USER: u32 = 1 << 12;
+    /// Puts may pass identity context from a saved get.
+    pub const PASS_IDENTITY_CONTEXT: u32 = 1 << 13;
+    /// Puts may pass all context from a saved get.
+    pub const PASS_ALL_CONTEXT: u32 = 1 << 14;
+    /// Destructive gets save the message's context for a put to pass.
+    pub const SAVE_ALL_CONTEXT: u32 = 1 << 15;
     /// Every defined bit.
-    pub const ALL: u32 = (1 << 13) - 1;
+    pub const ALL: u32 = (1 << 16) - 1;
 }
 
 /// Bits of a Connect request's `flags`.
@@ -431,8 +437,17 @@ pub mod put_flags {
     pub const SET_IDENTITY_CONTEXT: u32 = 1 << 7;
     /// The caller sets all context (user id, application, put time, reply-to kept).
     pub const SET_ALL_CONTEXT: u32 = 1 << 8;
+    /// Identity context passed from the input handle that follows the options (a u32).
+    pub const PASS_IDENTITY_CONTEXT: u32 = 1 << 9;
+    /// All context passed from the input handle that follows the options (a u32).
+    pub const PASS_ALL_CONTEXT: u32 = 1 << 10;
+    /// An alternate user id follows (after the context handle, if any); set and cleared by the
+    /// codec. Only put1 takes one.
+    pub const ALTERNATE_USER: u32 = 1 << 11;
     /// Every defined bit.
-    pub const ALL: u32 = (1 << 9) - 1;
+    pub const ALL: u32 = (1 << 12) - 1;
+    /// Either pass-context bit: a context handle follows the options.
+    pub const PASS: u32 = PASS_IDENTITY_CONTEXT | PASS_ALL_CONTEXT;
 }
 
 /// Get options on the wire.
@@ -495,6 +510,12 @@ pub enum Request {
         hobj: u32,
         /// `put_flags` bits.
         options: u32,
+        /// The input handle whose saved context a pass-context put takes; sent only with a
+        /// `put_flags::PASS` bit (0 otherwise).
+        context: u32,
+        /// An alternate user, which only put1 takes (the server refuses it here with
+        /// MQRC_OPTIONS_ERROR); sent with the ALTERNATE_USER bit.
+        alternate_user: String,
         /// The message.
         msg: WireMessage,
     },
@@ -504,6 +525,11 @@ pub enum Request {
         object: WireObject,
         /// `put_flags` bits.
         options: u32,
+        /// As for `Put`.
+        context: u32,
+        /// MQPMO_ALTERNATE_USER_AUTHORITY's user (empty: none); sent with the ALTERNATE_USER
+        /// bit, which the codec sets and clears.
+        alternate_user: String,
         /// The message.
         msg: WireMessage,
     },
@@ -640,18 +666,26 @@ impl Request {
                 out.put_u32_le(*hobj);
                 out.put_u8(*options);
             }
-            Request::Put { hobj, options, msg } => {
+            Request::Put {
+                hobj,
+                options,
+                context,
+                alternate_user,
+                msg,
+            } => {
                 out.put_u32_le(*hobj);
-                out.put_u32_le(*options);
+                encode_put_options(out, *options, *context, alternate_user);
                 msg.encode(out);
             }
             Request::Put1 {
                 object,
                 options,
+                context,
+                alternate_user,
                 msg,
             } => {
                 object.encode(out);
-                out.put_u32_le(*options);
+                encode_put_options(out, *options, *context, alternate_user);
                 msg.encode(out);
             }
             Request::Get { hobj, options } => {
@@ -732,19 +766,23 @@ impl Request {
             },
             Opcode::Put => {
                 let hobj = r.u32("handle")?;
-                let options = check_put_flags(r.u32("put options")?)?;
+                let (options, context, alternate_user) = decode_put_options(&mut r)?;
                 Request::Put {
                     hobj,
                     options,
+                    context,
+                    alternate_user,
                     msg: WireMessage::decode(&mut r)?,
                 }
             }
             Opcode::Put1 => {
                 let object = WireObject::decode(&mut r)?;
-                let options = check_put_flags(r.u32("put options")?)?;
+                let (options, context, alternate_user) = decode_put_options(&mut r)?;
                 Request::Put1 {
                     object,
                     options,
+                    context,
+                    alternate_user,
                     msg: WireMessage::decode(&mut r)?,
                 }
             }
@@ -865,14 +903,42 @@ fn decode_channel(op: Opcode, r: &mut Reader) -> Result<Request, WireError> {
     })
 }
 
-fn check_put_flags(f: u32) -> Result<u32, WireError> {
-    if f & !put_flags::ALL != 0 {
+/// A put's options, then its context handle when a pass bit is set, then its alternate user
+/// when one is given (the codec owns the ALTERNATE_USER bit).
+fn encode_put_options(out: &mut BytesMut, options: u32, context: u32, alternate_user: &str) {
+    let mut f = options & !put_flags::ALTERNATE_USER;
+    if !alternate_user.is_empty() {
+        f |= put_flags::ALTERNATE_USER;
+    }
+    out.put_u32_le(f);
+    if f & put_flags::PASS != 0 {
+        out.put_u32_le(context);
+    }
+    if !alternate_user.is_empty() {
+        out.put_str8(alternate_user);
+    }
+}
+
+/// The options, context handle (0 without a pass bit) and alternate user (empty without one).
+fn decode_put_options(r: &mut Reader) -> Result<(u32, u32, String), WireError> {
+    let f = r.u32("put options")?;
+    if f & !put_flags::ALL != 0 || f & put_flags::PASS == put_flags::PASS {
         return Err(WireError::BadValue {
             what: "put options",
             value: f as u64,
         });
     }
-    Ok(f)
+    let context = if f & put_flags::PASS != 0 {
+        r.u32("context handle")?
+    } else {
+        0
+    };
+    let alternate_user = if f & put_flags::ALTERNATE_USER != 0 {
+        r.str8("alternate user")?
+    } else {
+        String::new()
+    };
+    Ok((f & !put_flags::ALTERNATE_USER, context, alternate_user))
 }
 
 fn put_opt_id(out: &mut BytesMut, id: Option<[u8; ID_LEN]>) {

@@ -129,6 +129,15 @@ fn authority_records_decide_what_a_user_may_do() {
         .unwrap_err();
     assert_eq!(e.reason, Reason::NotAuthorized, "{e}");
     alice.disconnect().unwrap();
+    // MATCH(MEMBERSHIP): alice's own records and her groups'.
+    let r = mqsc(
+        &server,
+        "DISPLAY AUTHREC PRINCIPAL('alice') MATCH(MEMBERSHIP)",
+    );
+    let entities = fields(&r[0], "ENTITY");
+    assert!(entities.contains(&"alice".to_owned()) && entities.contains(&"apps".to_owned()));
+    let r = mqsc(&server, "DISPLAY AUTHREC PRINCIPAL('alice')");
+    assert!(!fields(&r[0], "ENTITY").contains(&"apps".to_owned()));
 }
 
 #[test]
@@ -153,27 +162,44 @@ fn commands_need_authority_and_displays_show_only_what_a_user_may_see() {
     // A generic DISPLAY shows nothing bob may not display.
     let r = bob.admin("DISPLAY QLOCAL(*)").unwrap();
     assert!(fields(&r[0], "QUEUE").is_empty(), "{r:?}");
+    // Creating is held on the type's @class profile, as in MQ, not on a name.
+    let r = owner(&server)
+        .admin("SET AUTHREC PROFILE('APP.*') OBJTYPE(QUEUE) PRINCIPAL('bob') AUTHADD(CRT)")
+        .unwrap();
+    assert!(
+        !r[0].ok && r[0].messages[0].text.contains("@class"),
+        "{r:?}"
+    );
     mqsc(
         &server,
-        "SET AUTHREC PROFILE('APP.*') OBJTYPE(QUEUE) PRINCIPAL('bob') AUTHADD(DSP, CRT, CHG, DLT)",
+        "SET AUTHREC PROFILE('APP.*') OBJTYPE(QUEUE) PRINCIPAL('bob') AUTHADD(DSP, CHG, DLT)
+         SET AUTHREC PROFILE('@class') OBJTYPE(QUEUE) PRINCIPAL('bob') AUTHADD(CRT)",
     );
     let r = bob.admin("DISPLAY QLOCAL(*)").unwrap();
     assert_eq!(fields(&r[0], "QUEUE"), ["APP.ONE"], "{r:?}");
     let r = bob.admin("DISPLAY QLOCAL(PAYROLL.SECRET)").unwrap();
     assert!(!r[0].ok && r[0].messages[0].code == "AMQ8135E", "{r:?}");
     let r = bob
-        .admin("DEFINE QLOCAL(APP.TWO)\nALTER QLOCAL(APP.TWO) MAXDEPTH(10)\nDEFINE QLOCAL(OTHER)")
+        .admin("DEFINE QLOCAL(APP.TWO)\nALTER QLOCAL(APP.TWO) MAXDEPTH(10)\nDEFINE QLOCAL(OTHER)\nALTER QLOCAL(OTHER) MAXDEPTH(10)\nDEFINE CHANNEL(TO.X) CHLTYPE(SDR) CONNAME('x') XMITQ(OTHER)")
         .unwrap();
-    assert!(r[0].ok && r[1].ok && !r[2].ok, "{r:?}");
+    assert!(
+        r[0].ok && r[1].ok && r[2].ok && !r[3].ok && !r[4].ok,
+        "{r:?}"
+    );
     // The records as MQ shows them: DISPLAY AUTHREC (profiles matching a name) and ENTAUTH.
     let r = mqsc(&server, "DISPLAY AUTHREC PROFILE(APP.TWO) OBJTYPE(QUEUE)");
     assert_eq!(fields(&r[0], "PROFILE"), ["APP.*"], "{r:?}");
-    assert_eq!(fields(&r[0], "AUTHLIST"), ["CHG,CRT,DLT,DSP"], "{r:?}");
+    assert_eq!(fields(&r[0], "AUTHLIST"), ["CHG,DLT,DSP"], "{r:?}");
     let r = mqsc(
         &server,
         "DISPLAY ENTAUTH PRINCIPAL('bob') OBJNAME(APP.TWO) OBJTYPE(QUEUE)",
     );
-    assert_eq!(fields(&r[0], "AUTHLIST"), ["CHG,CRT,DLT,DSP"], "{r:?}");
+    assert_eq!(fields(&r[0], "AUTHLIST"), ["CHG,DLT,DSP"], "{r:?}");
+    let r = mqsc(
+        &server,
+        "DISPLAY ENTAUTH PRINCIPAL('bob') OBJNAME('@class') OBJTYPE(QUEUE)",
+    );
+    assert_eq!(fields(&r[0], "AUTHLIST"), ["CRT"], "{r:?}");
     // Bad records say what is wrong.
     let r = owner(&server)
         .admin("SET AUTHREC PROFILE('A.B**') OBJTYPE(QUEUE) PRINCIPAL('bob') AUTHADD(GET)\nSET AUTHREC OBJTYPE(QMGR) PRINCIPAL('bob') AUTHADD(GET)\nSET AUTHREC PROFILE(X) OBJTYPE(NOPE) PRINCIPAL('bob') AUTHADD(GET)")
@@ -787,4 +813,191 @@ fn an_alternate_user_needs_altusr_and_its_own_authority() {
         .open_queue("DEV.QUEUE.1", OpenOptions::output())
         .unwrap_err();
     assert_eq!(e.reason, Reason::NotAuthorized, "{e}");
+}
+
+/// What alice got from a queue, with its user and application.
+fn identity_of(conn: &mut Connection, queue: &str) -> (String, String, std::time::SystemTime) {
+    let h = conn.open_queue(queue, OpenOptions::input()).unwrap();
+    let got = conn.get(h, &GetOptions::new()).unwrap().message.descriptor;
+    (
+        got.user_id.as_str().to_owned(),
+        got.put_appl_name.as_str().to_owned(),
+        got.put_time,
+    )
+}
+
+#[test]
+fn passing_context_needs_passid_or_passall_and_a_handle_that_saved_it() {
+    let server = Server::start_with_users("passctx", "QM1", &[("alice", "alice-pw")], &[]);
+    mqsc(
+        &server,
+        "DEFINE QLOCAL(APP.IN)\nDEFINE QLOCAL(APP.OUT)
+         SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('alice') AUTHADD(CONNECT)
+         SET AUTHREC PROFILE('APP.**') OBJTYPE(QUEUE) PRINCIPAL('alice') AUTHADD(PUT, GET, BROWSE)",
+    );
+    // The request comes from "treasurer" (the owner sets that identity).
+    let mut o = owner(&server);
+    let set_all = PutOptions {
+        context: PutContext::SetAll,
+        ..Default::default()
+    };
+    for body in ["first", "second", "third"] {
+        let mut m = Message::text(body);
+        m.descriptor.user_id = ferry_model::name::UserId::truncating("treasurer");
+        m.descriptor.put_appl_name = ferry_model::name::ApplName::truncating("PAYROLL.BATCH");
+        m.descriptor.put_time = std::time::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+        o.put1("APP.IN", m, &set_all).unwrap();
+    }
+    let mut alice = as_user(&server, "alice", "alice-pw").unwrap();
+    let pass_id = OpenOptions {
+        pass_identity_context: true,
+        ..OpenOptions::output()
+    };
+    let e = alice.open_queue("APP.OUT", pass_id).unwrap_err();
+    assert!(
+        e.reason == Reason::NotAuthorized && e.detail.contains("PASSID"),
+        "{e}"
+    );
+    mqsc(
+        &server,
+        "SET AUTHREC PROFILE('APP.OUT') OBJTYPE(QUEUE) PRINCIPAL('alice') AUTHADD(PUT, PASSID)",
+    );
+    let out = alice.open_queue("APP.OUT", pass_id).unwrap();
+    let saving = alice
+        .open_queue(
+            "APP.IN",
+            OpenOptions {
+                save_all_context: true,
+                browse: true,
+                ..OpenOptions::input()
+            },
+        )
+        .unwrap();
+    let plain = alice.open_queue("APP.IN", OpenOptions::input()).unwrap();
+    let pass = |h| PutOptions {
+        context: PutContext::PassIdentity(h),
+        ..Default::default()
+    };
+    let put = |c: &mut Connection, ctx| c.put(out, Message::text("reply"), &pass(ctx));
+    // Nothing got yet; a handle that saves nothing; no handle at all.
+    assert_eq!(
+        put(&mut alice, saving).unwrap_err().reason,
+        Reason::ContextNotAvailable
+    );
+    assert_eq!(
+        put(&mut alice, plain).unwrap_err().reason,
+        Reason::ContextHandleError
+    );
+    let nowhere = ferry_client::Hobj(9_999);
+    assert_eq!(
+        put(&mut alice, nowhere).unwrap_err().reason,
+        Reason::ContextHandleError
+    );
+    alice.get(saving, &GetOptions::new()).unwrap();
+    put(&mut alice, saving).unwrap();
+    // A browse leaves no context to pass (MQ's rule).
+    alice
+        .get(
+            saving,
+            &GetOptions::new().browse(ferry_model::options::BrowseMode::First),
+        )
+        .unwrap();
+    assert_eq!(
+        put(&mut alice, saving).unwrap_err().reason,
+        Reason::ContextNotAvailable
+    );
+    // Passing all context needs a handle opened for it, and PASSALL to open one.
+    let pass_all = PutOptions {
+        context: PutContext::PassAll(saving),
+        ..Default::default()
+    };
+    let e = alice.put(out, Message::text("x"), &pass_all).unwrap_err();
+    assert_eq!(e.reason, Reason::NotOpenForPassAll, "{e}");
+    let plain_out = alice.open_queue("APP.OUT", OpenOptions::output()).unwrap();
+    let e = alice
+        .put(plain_out, Message::text("x"), &pass(saving))
+        .unwrap_err();
+    assert_eq!(e.reason, Reason::NotOpenForPassIdent, "{e}");
+    alice.get(saving, &GetOptions::new()).unwrap();
+    let e = alice
+        .put1("APP.OUT", Message::text("x"), &pass_all)
+        .unwrap_err();
+    assert!(
+        e.reason == Reason::NotAuthorized && e.detail.contains("PASSALL"),
+        "{e}"
+    );
+    mqsc(
+        &server,
+        "SET AUTHREC PROFILE('APP.OUT') OBJTYPE(QUEUE) PRINCIPAL('alice') AUTHADD(PASSALL)",
+    );
+    alice
+        .put1("APP.OUT", Message::text("all"), &pass_all)
+        .unwrap();
+
+    // The first reply carries treasurer's identity with alice's application as its origin;
+    // the second treasurer's whole context, put time included.
+    let (user, appl, _) = identity_of(&mut o, "APP.OUT");
+    assert_eq!(
+        (user.as_str(), appl.as_str()),
+        ("treasurer", "authority-test")
+    );
+    let (user, appl, time) = identity_of(&mut o, "APP.OUT");
+    assert_eq!(
+        (user.as_str(), appl.as_str()),
+        ("treasurer", "PAYROLL.BATCH")
+    );
+    assert_eq!(
+        time,
+        std::time::UNIX_EPOCH + Duration::from_secs(1_700_000_000)
+    );
+}
+
+#[test]
+fn put1_on_an_alternate_users_authority_needs_altusr() {
+    let server = Server::start_with_users("put1alt", "QM1", &[("alice", "alice-pw")], &[]);
+    mqsc(
+        &server,
+        "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('alice') AUTHADD(CONNECT)
+         SET AUTHREC PROFILE('DEV.QUEUE.1') OBJTYPE(QUEUE) PRINCIPAL('bob') AUTHADD(PUT)",
+    );
+    let mut alice = as_user(&server, "alice", "alice-pw").unwrap();
+    let as_user = |user: &str| PutOptions {
+        alternate_user: Some(ferry_model::name::UserId::truncating(user)),
+        ..Default::default()
+    };
+    let e = alice
+        .put1("DEV.QUEUE.1", Message::text("x"), &as_user("bob"))
+        .unwrap_err();
+    assert!(
+        e.reason == Reason::NotAuthorized && e.detail.contains("ALTUSR"),
+        "{e}"
+    );
+    mqsc(
+        &server,
+        "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('alice') AUTHADD(ALTUSR)",
+    );
+    alice
+        .put1("DEV.QUEUE.1", Message::text("as bob"), &as_user("bob"))
+        .unwrap();
+    let e = alice
+        .put1("DEV.QUEUE.1", Message::text("x"), &as_user("carol"))
+        .unwrap_err();
+    assert!(
+        e.reason == Reason::NotAuthorized && e.detail.contains("carol"),
+        "{e}"
+    );
+    let e = alice
+        .put1("DEV.QUEUE.1", Message::text("x"), &PutOptions::default())
+        .unwrap_err();
+    assert_eq!(e.reason, Reason::NotAuthorized, "{e}");
+    // An MQPUT takes the authority its handle was opened with.
+    let mut o = owner(&server);
+    let h = o.open_queue("DEV.QUEUE.1", OpenOptions::output()).unwrap();
+    let e = o.put(h, Message::text("x"), &as_user("bob")).unwrap_err();
+    assert_eq!(e.reason, Reason::OptionsError, "{e}");
+    let q = o.open_queue("DEV.QUEUE.1", OpenOptions::input()).unwrap();
+    assert_eq!(
+        o.get(q, &GetOptions::new()).unwrap().message.body.as_ref(),
+        b"as bob"
+    );
 }

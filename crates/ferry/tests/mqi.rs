@@ -1,5 +1,5 @@
 //! The MQI-compatible C interface end to end: C programs in the spirit of IBM's samples
-//! (crates/ferry-mqi/samples: put, get, browse, request/reply, message properties, layouts), compiled against `cmqc.h` with `-Wall -Wextra -Werror` (the
+//! (crates/ferry-mqi/samples: put, get, browse, request/reply, message properties, a message mover that passes context, layouts), compiled against `cmqc.h` with `-Wall -Wextra -Werror` (the
 //! layout checks also as C++), run against a real `ferry qm start` through both libraries —
 //! libmqm_r.so over the local socket, libmqic_r.so over tcp from MQSERVER.
 
@@ -90,6 +90,27 @@ fn run(exe: &Path, args: &[&str], env: &[(&str, String)], stdin: &str) -> (bool,
     )
 }
 
+/// What a program using libmqm_r.so needs: the queue manager's home.
+fn local_env(server: &Server) -> [(&'static str, String); 1] {
+    [("FERRY_HOME", server.root.display().to_string())]
+}
+
+/// What a program using libmqic_r.so needs: MQSERVER, and the user and password it sends.
+fn client_env(server: &Server) -> [(&'static str, String); 3] {
+    [
+        (
+            "MQSERVER",
+            format!(
+                "DEV.APP.SVRCONN/TCP/{}",
+                server.tcp_addr().replacen(':', "(", 1) + ")"
+            ),
+        ),
+        // The samples pass no MQCSP: the client library takes these (CHCKCLNT is REQUIRED).
+        ("FERRY_USER", common::TEST_USER.to_owned()),
+        ("FERRY_PASSWORD", common::TEST_PASSWORD.to_owned()),
+    ]
+}
+
 fn admin(server: &Server, script: &str) {
     let mut c = ferry_client::Connection::connect(&server.unix, "mqi-test").unwrap();
     for r in c.admin(script).unwrap() {
@@ -134,19 +155,8 @@ fn c_samples_put_get_and_request_reply_through_both_libraries() {
     );
     let out = server.root.join("c");
     std::fs::create_dir_all(&out).unwrap();
-    let local = [("FERRY_HOME", server.root.display().to_string())];
-    let client = [
-        (
-            "MQSERVER",
-            format!(
-                "DEV.APP.SVRCONN/TCP/{}",
-                server.tcp_addr().replacen(':', "(", 1) + ")"
-            ),
-        ),
-        // The samples pass no MQCSP: the client library takes these (CHCKCLNT is REQUIRED).
-        ("FERRY_USER", common::TEST_USER.to_owned()),
-        ("FERRY_PASSWORD", common::TEST_PASSWORD.to_owned()),
-    ];
+    let local = local_env(&server);
+    let client = client_env(&server);
 
     // put and get, local library.
     let put = compile(&out, "put", Some("mqm_r"), false);
@@ -228,6 +238,52 @@ fn c_samples_put_get_and_request_reply_through_both_libraries() {
     let put_cpp = compile(&out, "put", Some("mqic_r"), true);
     let (ok, text) = run(&put_cpp, &["DEV.QUEUE.2"], &client, "from c++\n");
     assert!(ok && text.contains("put 1 messages"), "{text}");
+}
+
+#[test]
+fn a_message_mover_passes_all_context_on() {
+    let server = Server::start("mqi-forward", &[]);
+    admin(
+        &server,
+        "DEFINE QLOCAL(APP.FWD.IN)\nDEFINE QLOCAL(APP.FWD.OUT)",
+    );
+    let out = server.root.join("c");
+    std::fs::create_dir_all(&out).unwrap();
+    // Put locally (as this OS user), forward over tcp as the test user.
+    let put = compile(&out, "put", Some("mqm_r"), false);
+    let (ok, text) = run(
+        &put,
+        &["APP.FWD.IN", "QM1"],
+        &local_env(&server),
+        "one\ntwo\n",
+    );
+    assert!(ok, "{text}");
+    let forward = compile(&out, "forward", Some("mqic_r"), false);
+    let args = ["APP.FWD.IN", "APP.FWD.OUT"];
+    let (ok, text) = run(&forward, &args, &client_env(&server), "");
+    assert!(
+        ok && text.contains("a pass before any get: reason 2098")
+            && text.contains("forwarded 2 messages"),
+        "{text}"
+    );
+    let me = Command::new("id").arg("-un").output().unwrap();
+    let me = String::from_utf8_lossy(&me.stdout).trim().to_owned();
+    assert_ne!(me, common::TEST_USER);
+    let mut c = ferry_client::Connection::connect(&server.unix, "mqi-test").unwrap();
+    let h = c
+        .open_queue("APP.FWD.OUT", ferry_client::OpenOptions::input())
+        .unwrap();
+    for body in ["one", "two"] {
+        let got = c.get(h, &ferry_client::GetOptions::new()).unwrap().message;
+        assert_eq!(got.body.as_ref(), body.as_bytes());
+        let d = &got.descriptor;
+        assert_eq!(
+            d.user_id.as_str(),
+            me,
+            "the putter's identity, not the mover's"
+        );
+        assert!(d.put_appl_name.as_str().contains("put"), "{d:?}");
+    }
 }
 
 #[test]

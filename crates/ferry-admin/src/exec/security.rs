@@ -1,8 +1,8 @@
 //! The security commands — DEFINE/ALTER/DELETE/DISPLAY AUTHINFO, SET/DELETE/DISPLAY AUTHREC,
 //! DISPLAY ENTAUTH, REFRESH SECURITY — and the authority every command needs of its issuer.
 //!
-//! A command's authority (as MQ's OAM checks runmqsc and PCF): DEFINE needs CRT on the new
-//! object's name, ALTER CHG, DELETE DLT, CLEAR CLR, START and STOP CTRL, RESET and RESOLVE
+//! A command's authority (as MQ's OAM checks runmqsc and PCF): DEFINE needs CRT on the type's
+//! `@class` profile (whatever the new object's name, as in MQ), ALTER CHG, DELETE DLT, CLEAR CLR, START and STOP CTRL, RESET and RESOLVE
 //! CTRLX, DISPLAY DSP. A DISPLAY of a generic name shows only the objects the issuer may
 //! display; of one name, it is refused like any other command. The queue manager's settings
 //! (ALTER QMGR, SET and DELETE AUTHREC, REFRESH SECURITY) need CHG on the queue manager; its
@@ -11,7 +11,7 @@
 
 use ferry_core::QueueManager;
 use ferry_model::objects::AuthInfoAttrs;
-use ferry_model::security::{AuthObjType, Authority, Entity, Principal};
+use ferry_model::security::{AuthObjType, Authority, Entity, Principal, CLASS_PROFILE};
 
 use super::display::{generic, matches, none_found, shown};
 use super::{attribute_params, check_replace, fail, field, info, object, reply, specific};
@@ -69,6 +69,7 @@ pub(super) fn check_command(qm: &QueueManager, c: &Command) -> Result<(), Failur
     };
     let name = match (objtype, &c.name) {
         (AuthObjType::QMgr, _) | (_, None) => qm.name().to_string(),
+        _ if auth == Authority::CRT => CLASS_PROFILE.to_string(),
         (_, Some(v)) if c.verb == Verb::Display && v.text.contains('*') => return Ok(()),
         (_, Some(v)) => v.text.clone(),
     };
@@ -237,6 +238,20 @@ pub(super) fn set_authrec(qm: &QueueManager, c: &Command) -> Outcome {
     if c.value("AUTHADD").is_none() && c.value("AUTHRMV").is_none() {
         return Err(fail("AMQ8405E", "SET AUTHREC needs AUTHADD or AUTHRMV"));
     }
+    let crt_named = c.value("AUTHADD").is_some_and(|v| {
+        v.text
+            .split(',')
+            .any(|w| w.trim().eq_ignore_ascii_case("CRT"))
+    });
+    if crt_named && profile != CLASS_PROFILE && t != AuthObjType::QMgr {
+        return Err(fail(
+            "AMQ8405E",
+            format!(
+                "CRT is held on the type's @class profile, not on '{profile}': SET AUTHREC PROFILE('@class') OBJTYPE({}) ... AUTHADD(CRT)",
+                t.keyword()
+            ),
+        ));
+    }
     let held = qm.set_authrec(&profile, t, &e, add, remove)?;
     let (n, kind) = e.parts();
     reply(
@@ -257,23 +272,45 @@ pub(super) fn delete_authrec(qm: &QueueManager, c: &Command) -> Outcome {
     reply(c, vec![info("AMQ8863I", "Authority record deleted.")])
 }
 
-/// DISPLAY AUTHREC [PROFILE()] [OBJTYPE()] [PRINCIPAL()|GROUP()] [MATCH(PROFILE|EXACT)].
+/// DISPLAY AUTHREC [PROFILE()] [OBJTYPE()] [PRINCIPAL()|GROUP()]
+/// [MATCH(PROFILE|EXACT|MEMBERSHIP)]. MEMBERSHIP shows a principal's own records and those of
+/// every group it is in.
 pub(super) fn display_authrec(qm: &QueueManager, c: &Command) -> Outcome {
     let t = objtype(c, None)?;
     let e = entity(c, false)?;
-    let exact = match c.value("MATCH").map(|v| v.text.as_str()) {
-        None | Some("PROFILE") => false,
-        Some("EXACT") => true,
-        Some(other) => {
+    let mode = c.value("MATCH").map_or("PROFILE", |v| v.text.as_str());
+    let (exact, membership) = match mode {
+        "PROFILE" => (false, false),
+        "EXACT" => (true, false),
+        "MEMBERSHIP" => (false, true),
+        other => {
             return Err(fail(
                 "AMQ8405E",
-                format!("MATCH({other}) is not supported; use PROFILE or EXACT"),
+                format!("MATCH({other}) is not supported; use PROFILE, EXACT or MEMBERSHIP"),
             ))
         }
     };
     let profile = c.value("PROFILE").map(|v| v.text.clone());
     let table = qm.auth_table();
-    let recs = table.select(t, profile.as_deref(), !exact, e.as_ref());
+    let mut entities = e.iter().cloned().collect::<Vec<_>>();
+    if membership {
+        let Some(Entity::Principal(u)) = &e else {
+            return Err(fail(
+                "AMQ8405E",
+                "MATCH(MEMBERSHIP) needs PRINCIPAL: it adds the records of the principal's groups",
+            ));
+        };
+        let groups = qm.resolve_principal(u).groups;
+        entities.extend(groups.into_iter().map(Entity::Group));
+    }
+    let recs: Vec<_> = if entities.is_empty() {
+        table.select(t, profile.as_deref(), !exact, None)
+    } else {
+        entities
+            .iter()
+            .flat_map(|e| table.select(t, profile.as_deref(), !exact, Some(e)))
+            .collect()
+    };
     if recs.is_empty() {
         return reply(c, vec![info("AMQ8865I", "No matching authority records.")]);
     }

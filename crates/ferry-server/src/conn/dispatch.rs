@@ -43,18 +43,8 @@ impl Socket {
             }
             r @ Request::Open { .. } => open(conv, r),
             Request::Close { hobj, options } => close(conv, hobj, options),
-            Request::Put { hobj, options, msg } => {
-                if let Some(r) = put(conv, hobj, options, msg) {
-                    self.reply_put(h, r);
-                }
-                return Ok(());
-            }
-            Request::Put1 {
-                object,
-                options,
-                msg,
-            } => {
-                if let Some(r) = put1(conv, &object, options, msg) {
+            req @ (Request::Put { .. } | Request::Put1 { .. }) => {
+                if let Some(r) = put_request(conv, req) {
                     self.reply_put(h, r);
                 }
                 return Ok(());
@@ -201,16 +191,38 @@ fn close(conv: &mut Conv, hobj: u32, options: u8) -> Result<Reply, MqError> {
     conv.session.close(Hobj(hobj), opts).map(|_| Reply::Empty)
 }
 
+/// A Put or Put1 request: its outcome to answer, or `None` when it was asynchronous.
+#[inline]
+fn put_request(conv: &mut Conv, req: Request) -> Option<Result<PutOutcome, MqError>> {
+    match req {
+        Request::Put {
+            hobj,
+            options,
+            context,
+            alternate_user,
+            msg,
+        } => put(conv, hobj, (options, context, &alternate_user), msg),
+        Request::Put1 {
+            object,
+            options,
+            context,
+            alternate_user,
+            msg,
+        } => put1(conv, &object, (options, context, &alternate_user), msg),
+        _ => unreachable!("only puts come here"),
+    }
+}
+
 /// A put on a handle: its outcome to answer, or `None` when it was asynchronous.
 #[inline]
 fn put(
     conv: &mut Conv,
     hobj: u32,
-    options: u32,
+    (options, context, alternate_user): (u32, u32, &str),
     msg: WireMessage,
 ) -> Option<Result<PutOutcome, MqError>> {
     let r = (|| {
-        let opts = wire::put_from_wire(options)?;
+        let opts = wire::put_from_wire(options, context, alternate_user)?;
         let msg = wire::message_from_wire(msg)?;
         conv.session.put(Hobj(hobj), msg, &opts)
     })();
@@ -222,12 +234,12 @@ fn put(
 fn put1(
     conv: &mut Conv,
     object: &WireObject,
-    options: u32,
+    (options, context, alternate_user): (u32, u32, &str),
     msg: WireMessage,
 ) -> Option<Result<PutOutcome, MqError>> {
     let r = (|| {
         let od = wire::object_from_wire(object)?;
-        let opts = wire::put_from_wire(options)?;
+        let opts = wire::put_from_wire(options, context, alternate_user)?;
         let msg = wire::message_from_wire(msg)?;
         conv.session.put1(&od, msg, &opts)
     })();

@@ -77,6 +77,7 @@ impl Session {
                     self.set_cursor(h, Some(pos));
                 }
                 self.got(queue, pos, uow, lsn)?;
+                self.save_context(h, destructive, &msg.descriptor);
                 Ok(GetAttempt::Got(self.shape(msg, expires_at, opts, now)))
             }
             GetStep::Wait(waiter) => self.pending(waiter, queue, opts),
@@ -173,6 +174,9 @@ impl Session {
                 if let Some(pos) = d.pending_pos {
                     self.join_uow(queue, pos, UowKind::Get);
                 }
+                let destructive =
+                    matches!(opts.browse, BrowseMode::None | BrowseMode::GetUnderCursor);
+                self.save_context(h, destructive, &d.msg.descriptor);
                 let now = self.qm.clock().now();
                 Ok(Some(self.shape(d.msg, d.expires_at, opts, now)))
             }
@@ -191,6 +195,25 @@ impl Session {
             Reason::NoMsgAvailable,
             format!("no matching message on queue {name}"),
         )
+    }
+
+    /// MQOO_SAVE_ALL_CONTEXT: a destructive get keeps the message's context for a put to
+    /// pass; a browse leaves none (MQ's MQRC_CONTEXT_NOT_AVAILABLE after a browse).
+    fn save_context(
+        &mut self,
+        h: Hobj,
+        destructive: bool,
+        d: &ferry_model::message::MessageDescriptor,
+    ) {
+        if let Some(Handle::Queue(qh)) = self.handles.get_mut(&h.0) {
+            if qh.opts.save_all_context {
+                qh.saved_context = destructive.then_some(SavedContext {
+                    user_id: d.user_id,
+                    put_appl_name: d.put_appl_name,
+                    put_time: d.put_time,
+                });
+            }
+        }
     }
 
     pub(super) fn set_cursor(&mut self, h: Hobj, pos: Option<Pos>) {

@@ -64,6 +64,18 @@ struct QueueHandle {
     cursor: Option<Pos>,
     /// Present when read-ahead is in effect for this handle.
     stream: Option<StreamLedger>,
+    /// The context of the message last got through this handle, kept when it was opened with
+    /// `save_all_context` for a later put to pass on.
+    saved_context: Option<SavedContext>,
+}
+
+/// A got message's identity and origin context (MQOO_SAVE_ALL_CONTEXT), for a put that passes
+/// it (MQPMO_PASS_IDENTITY_CONTEXT takes the user, MQPMO_PASS_ALL_CONTEXT all three).
+#[derive(Debug, Clone, Copy)]
+struct SavedContext {
+    user_id: UserId,
+    put_appl_name: ApplName,
+    put_time: std::time::SystemTime,
 }
 
 /// A destination on another queue manager, reached through a transmission queue.

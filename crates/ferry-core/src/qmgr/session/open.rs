@@ -161,6 +161,8 @@ impl Session {
             let (input, exclusive) = claim_open(&mut st, &queue.name, &opts)?;
             let read_ahead = match (opts.read_ahead, st.attrs.def_read_ahead) {
                 (_, ferry_model::objects::ReadAhead::Disabled) => false,
+                // Saved context follows each get, which streaming ahead would skip.
+                _ if opts.save_all_context => false,
                 (Some(asked), _) => asked,
                 (None, def) => def == ferry_model::objects::ReadAhead::Yes,
             };
@@ -182,6 +184,7 @@ impl Session {
             temporary_owner,
             cursor: None,
             stream,
+            saved_context: None,
         })
     }
 
@@ -249,6 +252,7 @@ impl Session {
             temporary_owner: false,
             cursor: None,
             stream: None,
+            saved_context: None,
         })
     }
 
@@ -392,7 +396,8 @@ fn claim_open(
 }
 
 /// The authorities an open's options need (MQ's table: input GET, browse BROWSE, output PUT,
-/// inquire INQ, set SET, set identity SETID, set all SETALL).
+/// inquire INQ, set SET, set identity SETID, set all SETALL, pass identity PASSID, pass all
+/// PASSALL; saving context needs nothing more than input).
 pub(crate) fn open_authority(opts: &OpenOptions) -> Authority {
     let pairs = [
         (opts.input != InputMode::None, Authority::GET),
@@ -402,6 +407,8 @@ pub(crate) fn open_authority(opts: &OpenOptions) -> Authority {
         (opts.set, Authority::SET),
         (opts.set_identity_context, Authority::SETID),
         (opts.set_all_context, Authority::SETALL),
+        (opts.pass_identity_context, Authority::PASSID),
+        (opts.pass_all_context, Authority::PASSALL),
     ];
     pairs
         .into_iter()

@@ -5,7 +5,7 @@ use super::*;
 
 impl Session {
     /// Puts a message on an open queue.
-    pub fn put(&mut self, h: Hobj, msg: Message, opts: &PutOptions) -> MqResult<PutOutcome> {
+    pub fn put(&mut self, h: Hobj, mut msg: Message, opts: &PutOptions) -> MqResult<PutOutcome> {
         self.check_running(opts.fail_if_quiescing)?;
         let qh = self.queue_handle(h)?;
         if !qh.opts.output {
@@ -14,40 +14,65 @@ impl Session {
                 format!("queue {} was not opened for output", qh.opened_name),
             ));
         }
-        match opts.context {
-            PutContext::SetAll if !qh.opts.set_all_context => {
-                return Err(MqError::new(
-                    Reason::NotOpenForSetAll,
-                    format!(
-                        "setting all context needs the queue opened to set it; {} was not",
-                        qh.opened_name
-                    ),
-                ))
-            }
-            PutContext::SetIdentity
-                if !qh.opts.set_identity_context && !qh.opts.set_all_context =>
-            {
-                return Err(MqError::new(
-                    Reason::NotOpenForSetIdent,
-                    format!(
-                        "setting identity context needs the queue opened to set it; {} was not",
-                        qh.opened_name
-                    ),
-                ))
-            }
-            _ => {}
+        if opts.alternate_user.is_some() {
+            return Err(MqError::new(
+                Reason::OptionsError,
+                "an alternate user on a put is for put1 (MQPMO_ALTERNATE_USER_AUTHORITY); open the queue with one instead",
+            ));
         }
+        context_opened(qh, opts.context)?;
         let queue = qh.queue.clone();
         let alias = qh.alias.clone();
         let remote = qh.remote.clone();
+        self.pass_context(&mut msg.descriptor, opts.context)?;
         self.put_to(&queue, alias.as_ref(), remote.as_ref(), msg, opts)
+    }
+
+    /// MQPMO_PASS_*_CONTEXT: the saved context of the input handle named, copied into `d`
+    /// (the user; and for all context, the application and put time too).
+    fn pass_context(
+        &self,
+        d: &mut ferry_model::message::MessageDescriptor,
+        context: PutContext,
+    ) -> MqResult<()> {
+        let (PutContext::PassIdentity(c) | PutContext::PassAll(c)) = context else {
+            return Ok(());
+        };
+        let saved = match self.handles.get(&c.0) {
+            Some(Handle::Queue(qh)) if qh.opts.save_all_context => {
+                qh.saved_context.ok_or_else(|| {
+                    MqError::new(
+                        Reason::ContextNotAvailable,
+                        format!(
+                            "no message has been got through the context handle on {} since it was opened or last browsed",
+                            qh.opened_name
+                        ),
+                    )
+                })?
+            }
+            _ => {
+                return Err(MqError::new(
+                    Reason::ContextHandleError,
+                    format!(
+                        "context handle {} is not a queue opened with save-all-context",
+                        c.0
+                    ),
+                ))
+            }
+        };
+        d.user_id = saved.user_id;
+        if let PutContext::PassAll(_) = context {
+            d.put_appl_name = saved.put_appl_name;
+            d.put_time = saved.put_time;
+        }
+        Ok(())
     }
 
     /// Opens, puts and closes in one call (MQ's MQPUT1): the usual way to send a reply.
     pub fn put1(
         &mut self,
         od: &ObjectDescriptor,
-        msg: Message,
+        mut msg: Message,
         opts: &PutOptions,
     ) -> MqResult<PutOutcome> {
         self.check_running(opts.fail_if_quiescing)?;
@@ -62,28 +87,40 @@ impl Session {
         };
         let at_remote = matches!(od, ObjectDescriptor::QueueAt { qmgr, .. } if !qmgr.is_empty() && *qmgr != self.qm.name());
         match (at_remote, self.qm.lookup(name)) {
-            // The common case, a local queue, without a handle.
-            (false, Some(Object::Local(q))) => {
+            // The common case, a local queue on the connection's own authority, without a
+            // handle.
+            (false, Some(Object::Local(q))) if opts.alternate_user.is_none() => {
                 self.check_channel_queue(&q.name)?;
                 let needed = match opts.context {
                     PutContext::SetIdentity => Authority::PUT.with(Authority::SETID),
                     PutContext::SetAll => Authority::PUT.with(Authority::SETALL),
+                    PutContext::PassIdentity(_) => Authority::PUT.with(Authority::PASSID),
+                    PutContext::PassAll(_) => Authority::PUT.with(Authority::PASSALL),
                     PutContext::Default | PutContext::None => Authority::PUT,
                 };
                 self.authorize(AuthObjType::Queue, name, needed)?;
+                self.pass_context(&mut msg.descriptor, opts.context)?;
                 self.put_to(&q, None, None, msg, opts)
             }
             (false, None) => Err(crate::qmgr::unknown(name)),
             // Aliases, models, remote queues and other queue managers resolve as an open does.
             _ => {
-                // MQPUT1 opens for whatever context the put sets.
+                // MQPUT1 opens for whatever context the put sets or passes, on the alternate
+                // user's authority when it names one.
                 let open = OpenOptions {
                     set_identity_context: opts.context == PutContext::SetIdentity,
                     set_all_context: opts.context == PutContext::SetAll,
+                    pass_identity_context: matches!(opts.context, PutContext::PassIdentity(_)),
+                    pass_all_context: matches!(opts.context, PutContext::PassAll(_)),
+                    alternate_user: opts.alternate_user,
                     ..OpenOptions::output()
                 };
                 let h = self.open(od, open)?;
-                let out = self.put(h, msg, opts);
+                let put = PutOptions {
+                    alternate_user: None,
+                    ..*opts
+                };
+                let out = self.put(h, msg, &put);
                 let closed = self.close(h, CloseOptions::None);
                 let out = out?;
                 closed?;
@@ -224,12 +261,12 @@ impl Session {
                 d.put_appl_name = ApplName::EMPTY;
                 d.user_id = UserId::EMPTY;
             }
-            // The caller's identity; the origin is this application, now.
-            PutContext::SetIdentity => {
+            // The caller's (or the passed) identity; the origin is this application, now.
+            PutContext::SetIdentity | PutContext::PassIdentity(_) => {
                 d.put_time = self.qm.clock().wall();
                 d.put_appl_name = self.app_name;
             }
-            PutContext::SetAll => {}
+            PutContext::SetAll | PutContext::PassAll(_) => {}
         }
     }
 
@@ -296,4 +333,42 @@ fn alias_defaults(a: &AliasQueueAttrs, queue: &Arc<Queue>, msg: &mut Message) ->
     }
     as_defaults(msg, a.def_persistence, a.def_priority);
     Ok(())
+}
+
+/// The handle was opened for the context a put sets or passes (setting implies passing, all
+/// implies identity, as in MQ).
+fn context_opened(qh: &QueueHandle, context: PutContext) -> MqResult<()> {
+    let o = &qh.opts;
+    let (ok, reason, what) = match context {
+        PutContext::SetAll => (o.set_all_context, Reason::NotOpenForSetAll, "setting all"),
+        PutContext::SetIdentity => (
+            o.set_identity_context || o.set_all_context,
+            Reason::NotOpenForSetIdent,
+            "setting identity",
+        ),
+        PutContext::PassAll(_) => (
+            o.pass_all_context || o.set_all_context,
+            Reason::NotOpenForPassAll,
+            "passing all",
+        ),
+        PutContext::PassIdentity(_) => (
+            o.pass_identity_context
+                || o.pass_all_context
+                || o.set_identity_context
+                || o.set_all_context,
+            Reason::NotOpenForPassIdent,
+            "passing identity",
+        ),
+        PutContext::Default | PutContext::None => (true, Reason::None, ""),
+    };
+    if ok {
+        return Ok(());
+    }
+    Err(MqError::new(
+        reason,
+        format!(
+            "{what} context needs the queue opened to do so; {} was not",
+            qh.opened_name
+        ),
+    ))
 }
