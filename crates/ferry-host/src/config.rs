@@ -53,6 +53,14 @@ pub struct ServerSection {
     pub heartbeat_secs: u64,
     /// How long a client has to complete its handshake, seconds.
     pub handshake_timeout_secs: u64,
+    /// How long a socket has after its handshake to open a conversation (Connect and
+    /// authentication), seconds.
+    pub connect_timeout_secs: u64,
+    /// Answers one socket may have waiting to be written, KiB: beyond them the server reads no
+    /// more of its requests until the client reads.
+    pub unsent_kib: usize,
+    /// How long a client may read nothing of its answers before it is closed, seconds.
+    pub write_stall_secs: u64,
     /// How long a clean stop waits for connections to finish, seconds.
     pub stop_grace_secs: u64,
 }
@@ -78,6 +86,9 @@ impl Default for ServerSection {
             read_ahead_kib: 1024,
             heartbeat_secs: 30,
             handshake_timeout_secs: 10,
+            connect_timeout_secs: 10,
+            unsent_kib: 4096,
+            write_stall_secs: 60,
             stop_grace_secs: 5,
         }
     }

@@ -67,6 +67,15 @@ pub struct ConnLimits {
     pub heartbeat: Duration,
     /// How long a client has to send its preamble.
     pub handshake_timeout: Duration,
+    /// How long a socket has, from its preamble, to open its first conversation (Connect and
+    /// authentication included); then it is closed.
+    pub connect_timeout: Duration,
+    /// Answers a socket may have waiting to be written: beyond them it reads no more requests
+    /// until the client reads (one answer always fits, however large).
+    pub max_unsent: usize,
+    /// How long a write may make no progress (a client that stopped reading) before the socket
+    /// is closed.
+    pub write_stall: Duration,
     /// Compression algorithms the server accepts; each connection uses the first of its own
     /// preference list found here.
     pub compression: Vec<Compression>,
@@ -82,6 +91,9 @@ impl Default for ConnLimits {
             max_read_ahead_bytes: 1024 * 1024,
             heartbeat: Duration::from_secs(30),
             handshake_timeout: Duration::from_secs(10),
+            connect_timeout: Duration::from_secs(10),
+            max_unsent: 4 << 20,
+            write_stall: Duration::from_secs(60),
             compression: Compression::ALL.to_vec(),
         }
     }
@@ -167,6 +179,8 @@ struct Conv {
     session: Session,
     get_wait: Option<GetWait>,
     queued: VecDeque<Frame>,
+    /// Their payload bytes (bounded, over the socket, by [`ConnLimits::max_unsent`]).
+    queued_bytes: usize,
     async_stats: AsyncStats,
     /// The first async put that failed inside the open unit of work: commit backs out instead.
     uow_async_failure: Option<MqError>,
@@ -191,6 +205,7 @@ impl Conv {
             session,
             get_wait: None,
             queued: VecDeque::new(),
+            queued_bytes: 0,
             async_stats: AsyncStats::default(),
             uow_async_failure: None,
             compression,
@@ -206,6 +221,10 @@ impl Conv {
 /// Something the connection task must act on.
 enum Event {
     Read(std::io::Result<usize>),
+    /// Requests read earlier wait in the read buffer, and there is room for their answers now.
+    Backlog,
+    /// The socket opened no conversation within the connect timeout.
+    ConnectTimeout,
     /// The log made held replies durable (or failed).
     Durable,
     GetDone(u16, WaitOutcome),
@@ -239,6 +258,10 @@ fn poll_read<R: AsyncRead + Unpin>(
     read.poll(cx)
 }
 
+/// Largest frame a socket may send before its first conversation is open: a Connect with its
+/// user, password, application and channel names fits many times over.
+pub const PRE_CONNECT_MAX_FRAME: usize = 64 * 1024;
+
 /// Most further events a socket's task takes before it writes what they answered.
 const MAX_EVENTS_PER_WRITE: usize = 64;
 /// Most answer bytes a socket's task gathers before it writes them.
@@ -252,6 +275,8 @@ enum Close {
     Protocol(String),
     Refused(String),
     Silent(Duration),
+    /// The client read nothing of its answers for this long.
+    Stalled(Duration),
     Stopping,
 }
 
@@ -314,6 +339,9 @@ struct Socket {
     /// A Connect whose password is being checked: no further frame is read or applied until
     /// it ends.
     auth: Option<PendingAuth>,
+    /// A conversation has been opened on this socket: frames up to the full limit, and no
+    /// connect deadline.
+    opened: bool,
 }
 
 impl Socket {
@@ -375,8 +403,8 @@ pub(crate) async fn serve<R, W>(
     let mut sock = Socket::new(ctx, mode, peer, max_frame_out);
     let why = sock.run(&mut rd, &mut wr, stop).await;
     // Replies still held for the log go out once it has them (the work is done; only the
-    // answer is late), unless the socket itself failed.
-    if !matches!(why, Close::Io(_)) {
+    // answer is late), unless the socket itself failed or the client reads nothing.
+    if !matches!(why, Close::Io(_) | Close::Stalled(_)) {
         sock.flush_held(&mut wr).await;
     }
     sock.log_close(&why);
@@ -403,6 +431,7 @@ impl Socket {
             held: VecDeque::new(),
             owed_by_gone: None,
             auth: None,
+            opened: false,
         }
     }
 
@@ -418,10 +447,16 @@ impl Socket {
         let mut last_received = Instant::now();
         let mut tick = tokio::time::interval(self.ctx.limits.heartbeat);
         tick.reset();
-        let mut stopped = Box::pin(async move {
+        let mut stopped: Pin<Box<dyn Future<Output = ()> + Send>> = Box::pin(async move {
             let _ = stop.wait_for(|s| *s).await;
         });
+        let mut connect_by = Some(Box::pin(tokio::time::sleep(
+            self.ctx.limits.connect_timeout,
+        )));
         loop {
+            if self.opened {
+                connect_by = None;
+            }
             let event = std::future::poll_fn(|cx| {
                 // Waits first: a stop ends every wait (quiescing) just before it tells the
                 // connections to close, and those answers must reach the clients.
@@ -437,28 +472,88 @@ impl Socket {
                 if tick.poll_tick(cx).is_ready() {
                     return Poll::Ready(Event::Tick);
                 }
+                if let Some(late) = connect_by.as_mut() {
+                    if late.as_mut().poll(cx).is_ready() {
+                        return Poll::Ready(Event::ConnectTimeout);
+                    }
+                }
                 if let Some(a) = self.auth.as_mut() {
                     return a.check.as_mut().poll(cx).map(Event::Authenticated);
                 }
-                poll_read(rd, &mut rbuf, cx).map(Event::Read)
+                self.poll_requests(rd, &mut rbuf, cx)
             })
             .await;
             let step = self.on_event(event, &mut rbuf, &mut last_received, last_sent);
             let step = self
                 .take_ready(rd, &mut rbuf, &mut last_received, last_sent, step)
                 .await;
-            let n = self.writable();
-            if n > 0 {
-                if let Err(e) = wr.write_all(&self.wbuf[..n]).await {
-                    return Close::Io(e);
-                }
-                self.written(n);
-                last_sent = Instant::now();
+            match self.write_out(wr, &mut stopped).await {
+                Ok(true) => last_sent = Instant::now(),
+                Ok(false) => {}
+                Err(why) => return why,
             }
             if let Err(why) = step {
                 return why;
             }
         }
+    }
+
+    /// The next requests: those already read (when their answers have room), else a read —
+    /// none while the answers waiting to be written fill [`ConnLimits::max_unsent`], so a
+    /// client that stops reading stops being read (its task wakes again when the log makes
+    /// held answers writable).
+    fn poll_requests<R: AsyncRead + Unpin>(
+        &mut self,
+        rd: &mut R,
+        rbuf: &mut BytesMut,
+        cx: &mut Context<'_>,
+    ) -> Poll<Event> {
+        if self.wbuf.len() >= self.ctx.limits.max_unsent {
+            return Poll::Pending;
+        }
+        if ferry_proto::frame::pending_frame_len(rbuf).is_some_and(|l| rbuf.len() >= l) {
+            return Poll::Ready(Event::Backlog);
+        }
+        poll_read(rd, rbuf, cx).map(Event::Read)
+    }
+
+    /// Writes what may be written now; whether anything was. A client that takes nothing for
+    /// [`ConnLimits::write_stall`] is closed, and a stop ends the wait.
+    async fn write_out<W: AsyncWrite + Unpin>(
+        &mut self,
+        wr: &mut W,
+        stopped: &mut Pin<Box<dyn Future<Output = ()> + Send>>,
+    ) -> Result<bool, Close> {
+        let mut n = self.writable();
+        let wrote = n > 0;
+        while n > 0 {
+            // Usually the socket takes it at once; only a full one needs the timer.
+            let now = std::future::poll_fn(|cx| {
+                Poll::Ready(match Pin::new(&mut *wr).poll_write(cx, &self.wbuf[..n]) {
+                    Poll::Ready(r) => Some(r),
+                    Poll::Pending => None,
+                })
+            })
+            .await;
+            let stall = self.ctx.limits.write_stall;
+            let r = match now {
+                Some(r) => r,
+                None => tokio::select! {
+                    r = tokio::time::timeout(stall, wr.write(&self.wbuf[..n])) => {
+                        r.map_err(|_| Close::Stalled(stall))?
+                    }
+                    _ = stopped.as_mut() => return Err(Close::Stopping),
+                },
+            };
+            let k = match r {
+                Ok(0) => return Err(Close::Io(std::io::ErrorKind::WriteZero.into())),
+                Ok(k) => k,
+                Err(e) => return Err(Close::Io(e)),
+            };
+            self.written(k);
+            n -= k;
+        }
+        Ok(wrote)
     }
 
     /// Before writing, takes whatever else is ready now (other waits that settled, frames that
@@ -502,7 +597,8 @@ impl Socket {
             self.held.clear();
         }
         if !self.wbuf.is_empty() {
-            let _ = wr.write_all(&self.wbuf).await;
+            let stall = self.ctx.limits.write_stall;
+            let _ = tokio::time::timeout(stall, wr.write_all(&self.wbuf)).await;
         }
     }
 
@@ -517,6 +613,10 @@ impl Socket {
             }
             Close::Silent(d) => tracing::warn!(
                 peer = %self.peer.name, mode = ?self.mode, silent_for = ?d, "closing connection: no heartbeat from the client"
+            ),
+            Close::Stalled(d) => tracing::warn!(
+                peer = %self.peer.name, mode = ?self.mode, stalled_for = ?d, unsent = self.wbuf.len(),
+                "closing connection: the client has read none of its answers"
             ),
             // The refusal itself was logged (within the log's allowance) where it was decided.
             Close::Refused(r) => tracing::debug!(
@@ -582,6 +682,11 @@ impl Socket {
                 self.on_frames(rbuf)
             }
             Event::Read(Err(e)) => Err(Close::Io(e)),
+            Event::Backlog => self.on_frames(rbuf),
+            Event::ConnectTimeout => Err(Close::Refused(format!(
+                "no conversation opened within {:?} of the handshake",
+                self.ctx.limits.connect_timeout
+            ))),
             Event::Durable => Ok(()),
             Event::GetDone(conv, outcome) => self.on_get_done(conv, outcome),
             Event::Authenticated(r) => {
@@ -633,10 +738,16 @@ impl Socket {
         None
     }
 
+    /// Applies the requests read: all of them, unless a Connect's password check or answers
+    /// filling [`ConnLimits::max_unsent`] stop it (the rest wait in `rbuf`). Before a
+    /// conversation is open, a frame may be no larger than [`PRE_CONNECT_MAX_FRAME`].
     fn on_frames(&mut self, rbuf: &mut BytesMut) -> Result<(), Close> {
-        // Frames behind a Connect whose password is being checked wait in `rbuf`.
-        while self.auth.is_none() {
-            let frame = match decode_frame(rbuf, self.ctx.limits.max_frame) {
+        let max = match self.opened {
+            true => self.ctx.limits.max_frame,
+            false => PRE_CONNECT_MAX_FRAME.min(self.ctx.limits.max_frame),
+        };
+        while self.auth.is_none() && self.wbuf.len() < self.ctx.limits.max_unsent {
+            let frame = match decode_frame(rbuf, max) {
                 Ok(Some(f)) => f,
                 Ok(None) => return Ok(()),
                 Err(e) => return Err(protocol(e)),
@@ -688,6 +799,8 @@ impl Socket {
             return Ok(());
         }
         let limit = self.ctx.limits.max_queued_requests;
+        let max_bytes = self.ctx.limits.max_unsent;
+        let queued_bytes: usize = self.convs.values().map(|c| c.queued_bytes).sum();
         let Some(conv) = self.convs.get_mut(&h.conv) else {
             return Err(Close::Protocol(format!(
                 "request for conversation {} which was never connected",
@@ -696,12 +809,13 @@ impl Socket {
         };
         // Stream credit is flow control, not a call: it never waits behind a parked get.
         if conv.get_wait.is_some() && h.opcode != Opcode::Stream as u8 {
-            if conv.queued.len() >= limit {
+            if conv.queued.len() >= limit || queued_bytes + frame.payload.len() > max_bytes {
                 return Err(Close::Protocol(format!(
-                    "more than {limit} requests queued behind a waiting get on conversation {}",
+                    "more than {limit} requests or {max_bytes} bytes queued behind waiting gets (conversation {})",
                     h.conv
                 )));
             }
+            conv.queued_bytes += frame.payload.len();
             conv.queued.push_back(frame);
             return Ok(());
         }
@@ -935,6 +1049,7 @@ impl Socket {
                     std::sync::atomic::Ordering::Relaxed,
                 );
                 let mut conv = Conv::new(session, c.compression);
+                self.opened = true;
                 conv.is_channel = c.is_channel;
                 conv.verified_user = verified;
                 self.convs.insert(h.conv, conv);
@@ -1049,6 +1164,7 @@ impl Socket {
             let Some(frame) = conv.queued.pop_front() else {
                 return Ok(());
             };
+            conv.queued_bytes -= frame.payload.len();
             self.execute(frame)?;
         }
     }

@@ -114,6 +114,9 @@ impl ServerConfig {
                 max_read_ahead_bytes: s.read_ahead_kib << 10,
                 heartbeat: Duration::from_secs(s.heartbeat_secs),
                 handshake_timeout: Duration::from_secs(s.handshake_timeout_secs),
+                connect_timeout: Duration::from_secs(s.connect_timeout_secs),
+                max_unsent: s.unsent_kib << 10,
+                write_stall: Duration::from_secs(s.write_stall_secs),
                 compression: ConnLimits::default().compression,
             },
             stop_grace: Duration::from_secs(s.stop_grace_secs),
@@ -160,6 +163,9 @@ fn check_section_bounds(s: &ferry_host::config::ServerSection) -> Result<(), Sta
     positive("read_ahead_msgs", s.read_ahead_msgs as u64)?;
     positive("heartbeat_secs", s.heartbeat_secs)?;
     positive("handshake_timeout_secs", s.handshake_timeout_secs)?;
+    positive("connect_timeout_secs", s.connect_timeout_secs)?;
+    positive("unsent_kib", s.unsent_kib as u64)?;
+    positive("write_stall_secs", s.write_stall_secs)?;
     if !(64..=1 << 20).contains(&s.max_frame_kib) {
         return Err(StartError(format!(
             "[server] max_frame_kib = {} is outside 64–1048576",

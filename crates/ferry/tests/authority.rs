@@ -246,55 +246,14 @@ fn authority_records_survive_a_restart() {
 /// Connects from `from` (a loopback address other than 127.0.0.1 is another origin) and
 /// tries `password` for alice; whether the server refused it.
 fn guess(server: SocketAddr, from: &str, password: &str) -> bool {
-    let mut s = socket2_connect(server, from);
-    s.write_all(&hello("guesser", "alice", password)).unwrap();
+    let mut s = common::raw::connect_from(server, from);
+    s.write_all(&common::raw::hello("guesser", "alice", password))
+        .unwrap();
     s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
     let mut all = Vec::new();
     let _ = s.read_to_end(&mut all);
     // A refusal closes the socket after its answer.
     !all.is_empty()
-}
-
-/// What a client sends first: the preamble, then a Connect for conversation 1.
-fn hello(app: &str, user: &str, password: &str) -> Vec<u8> {
-    let mut payload = bytes::BytesMut::new();
-    ferry_proto::Request::Connect {
-        app_name: app.into(),
-        user: user.into(),
-        password: password.into(),
-        flags: 0,
-        compression: vec![],
-        channel: String::new(),
-    }
-    .encode(&mut payload);
-    let mut b = bytes::BytesMut::new();
-    let h = ferry_proto::FrameHeader {
-        opcode: ferry_proto::Opcode::Connect as u8,
-        flags: 0,
-        conv: 1,
-        request_id: 1,
-    };
-    ferry_proto::encode_frame(&mut b, h, &payload);
-    [
-        ferry_proto::Preamble::ours(1 << 20).encode().to_vec(),
-        b.to_vec(),
-    ]
-    .concat()
-}
-
-/// A TCP connection to `server` from the local address `from`.
-fn socket2_connect(server: SocketAddr, from: &str) -> TcpStream {
-    let sock = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-        .block_on(async {
-            let s = tokio::net::TcpSocket::new_v4().unwrap();
-            s.bind(format!("{from}:0").parse().unwrap()).unwrap();
-            s.connect(server).await.unwrap().into_std().unwrap()
-        });
-    sock.set_nonblocking(false).unwrap();
-    sock
 }
 
 fn login_ms(server: &Server) -> f64 {
@@ -311,14 +270,6 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-fn rss_kib(pid: u32) -> u64 {
-    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    s.lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap()
-}
-
 #[test]
 fn a_thousand_wrong_passwords_cost_the_right_user_nothing() {
     let server = Server::start_with_users(
@@ -333,7 +284,7 @@ fn a_thousand_wrong_passwords_cost_the_right_user_nothing() {
     );
     let addr: SocketAddr = server.tcp_addr().parse().unwrap();
     let before: Vec<f64> = (0..5).map(|_| login_ms(&server)).collect();
-    let rss_before = rss_kib(server.child.id());
+    let rss_before = common::raw::rss_kib(server.child.id());
     // 1,000 wrong passwords from 127.0.0.2 on 100 connections at a time.
     let started = Instant::now();
     let guessers: Vec<_> = (0..100)
@@ -361,7 +312,7 @@ fn a_thousand_wrong_passwords_cost_the_right_user_nothing() {
         d - b < 100.0,
         "the right user's login took {d:.1} ms during the attack, {b:.1} ms before"
     );
-    let rss_after = rss_kib(server.child.id());
+    let rss_after = common::raw::rss_kib(server.child.id());
     assert!(
         rss_after < rss_before + 16 * 1024,
         "memory grew from {rss_before} KiB to {rss_after} KiB"
@@ -564,8 +515,8 @@ fn a_second_os_user_reaches_nothing_until_granted() {
 /// Connects from `from` as `user` with `password` over the wire protocol; whether the server
 /// let the conversation in (it answers Connected and keeps the socket open).
 fn connects_from(server: SocketAddr, from: &str, user: &str, password: &str) -> bool {
-    let mut s = socket2_connect(server, from);
-    s.write_all(&hello("from-elsewhere", user, password))
+    let mut s = common::raw::connect_from(server, from);
+    s.write_all(&common::raw::hello("from-elsewhere", user, password))
         .unwrap();
     s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
     let mut buf = vec![0u8; 4096];

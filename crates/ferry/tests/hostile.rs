@@ -1,0 +1,144 @@
+//! Hostile and careless clients against the real `ferry` server over raw sockets: each case
+//! is followed by a check that a well-behaved client still connects and works at once, and
+//! that the server's memory stayed within its bounds.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
+
+use common::raw::{frame, hello, preamble, rss_kib};
+use common::Server;
+use ferry_client::{ClientOptions, Connection, GetOptions, Message, OpenOptions, PutOptions};
+use ferry_proto::{Request, WireGetOptions, WireObject};
+
+fn addr(server: &Server) -> SocketAddr {
+    server.tcp_addr().parse().unwrap()
+}
+
+/// A well-behaved client over tcp puts and gets a message; how long it took.
+fn well_behaved(server: &Server) -> Duration {
+    let t = Instant::now();
+    let opts = ClientOptions {
+        user: Some(common::TEST_USER.into()),
+        password: Some(common::TEST_PASSWORD.into()),
+        ..Default::default()
+    };
+    let mut c = Connection::connect_with(&server.tcp_bare, "well-behaved", &opts).unwrap();
+    c.put1("DEV.QUEUE.2", Message::text("ok"), &PutOptions::default())
+        .unwrap();
+    let h = c.open_queue("DEV.QUEUE.2", OpenOptions::input()).unwrap();
+    c.get(h, &GetOptions::new()).unwrap();
+    c.disconnect().unwrap();
+    t.elapsed()
+}
+
+fn open_browse(queue: &str) -> Request {
+    Request::Open {
+        object: WireObject {
+            kind: 0,
+            name: queue.into(),
+            dynamic_name: String::new(),
+        },
+        options: ferry_proto::msg::open_flags::BROWSE,
+        alternate_user: String::new(),
+    }
+}
+
+/// Reads until the server closes the socket; whether it did within `limit`.
+fn closed_within(s: &mut TcpStream, limit: Duration) -> bool {
+    s.set_read_timeout(Some(Duration::from_millis(200)))
+        .unwrap();
+    let t = Instant::now();
+    let mut buf = vec![0u8; 1 << 20];
+    while t.elapsed() < limit {
+        match s.read(&mut buf) {
+            Ok(0) => return true,
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+            Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {}
+            Err(_) => return true,
+        }
+    }
+    false
+}
+
+#[test]
+fn pipelined_browses_of_a_large_message_never_read_stay_within_the_answer_budget() {
+    let server = Server::start("hostile-browse", &["--set", "server.write_stall_secs=3"]);
+    let mut owner = Connection::connect(&server.unix, "owner").unwrap();
+    let body = vec![7u8; 4_000_000];
+    owner
+        .put1("DEV.QUEUE.1", Message::new(body), &PutOptions::default())
+        .unwrap();
+    let before = rss_kib(server.child.id());
+    // 200 browses of a 4 MB message: 800 MB of answers asked for, none read.
+    let mut s = TcpStream::connect(addr(&server)).unwrap();
+    let mut asked = hello("amplifier", common::TEST_USER, common::TEST_PASSWORD);
+    asked.extend(frame(&open_browse("DEV.QUEUE.1"), 1, 2));
+    let browse_first = Request::Get {
+        hobj: 1,
+        options: WireGetOptions {
+            flags: 1 << 4,
+            wait_ms: 0,
+            msg_id: None,
+            correl_id: None,
+            max_len: u32::MAX,
+        },
+    };
+    for id in 0..200 {
+        asked.extend(frame(&browse_first, 1, 3 + id));
+    }
+    s.write_all(&asked).unwrap();
+    std::thread::sleep(Duration::from_secs(1));
+    let grown_mib = rss_kib(server.child.id()).saturating_sub(before) / 1024;
+    assert!(grown_mib < 64, "the server grew by {grown_mib} MiB");
+    let took = well_behaved(&server);
+    assert!(took < Duration::from_secs(1), "a good client took {took:?}");
+    // A client that reads none of its answers is closed after write_stall_secs.
+    std::thread::sleep(Duration::from_secs(5));
+    assert!(closed_within(&mut s, Duration::from_secs(10)));
+    assert!(
+        server.log().contains("has read none of its answers"),
+        "{}",
+        server.log()
+    );
+    let grown_mib = rss_kib(server.child.id()).saturating_sub(before) / 1024;
+    assert!(grown_mib < 64, "the server grew by {grown_mib} MiB");
+}
+
+#[test]
+fn before_connect_a_socket_gets_small_frames_and_a_deadline() {
+    let server = Server::start(
+        "hostile-preconnect",
+        &["--set", "server.connect_timeout_secs=2"],
+    );
+    let before = rss_kib(server.child.id());
+    // 20 sockets each declare a 100 MiB frame and send 1 MiB of it: refused at the header.
+    let mut big = Vec::new();
+    for _ in 0..20 {
+        let mut s = TcpStream::connect(addr(&server)).unwrap();
+        let mut b = preamble();
+        b.extend((100u32 << 20).to_le_bytes());
+        s.write_all(&b).unwrap();
+        let _ = s.write_all(&vec![0u8; 1 << 20]);
+        big.push(s);
+    }
+    for s in &mut big {
+        assert!(closed_within(s, Duration::from_secs(5)));
+    }
+    // A socket that sends only the preamble is closed after connect_timeout_secs.
+    let mut idle = TcpStream::connect(addr(&server)).unwrap();
+    idle.write_all(&preamble()).unwrap();
+    let t = Instant::now();
+    assert!(closed_within(&mut idle, Duration::from_secs(10)));
+    assert!(
+        t.elapsed() >= Duration::from_millis(1500),
+        "{:?}",
+        t.elapsed()
+    );
+    let grown_mib = rss_kib(server.child.id()).saturating_sub(before) / 1024;
+    assert!(grown_mib < 32, "the server grew by {grown_mib} MiB");
+    assert!(well_behaved(&server) < Duration::from_secs(1));
+}
