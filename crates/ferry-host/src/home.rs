@@ -63,6 +63,12 @@ pub struct QmSection {
     /// Most connections at once.
     #[serde(default = "default_maxconns")]
     pub max_connections: usize,
+    /// MAXDYNQ: most dynamic queues at once.
+    #[serde(default = "default_maxdynq")]
+    pub max_dynamic_queues: usize,
+    /// MAXDYNQC: most dynamic queues one connection may have created and not deleted.
+    #[serde(default = "default_maxdynqc")]
+    pub max_dynamic_queues_per_conn: usize,
     /// DEFXMITQ: the transmission queue for remote queue managers nothing else routes.
     #[serde(default)]
     pub default_xmit_queue: String,
@@ -100,6 +106,12 @@ fn default_maxhands() -> usize {
 }
 fn default_maxconns() -> usize {
     10_000
+}
+fn default_maxdynq() -> usize {
+    10_000
+}
+fn default_maxdynqc() -> usize {
+    1_000
 }
 fn default_true() -> bool {
     true
@@ -173,6 +185,8 @@ impl QmFile {
                 max_uncommitted_msgs: default_maxumsgs(),
                 max_handles: default_maxhands(),
                 max_connections: default_maxconns(),
+                max_dynamic_queues: default_maxdynq(),
+                max_dynamic_queues_per_conn: default_maxdynqc(),
                 default_xmit_queue: String::new(),
                 connauth: default_connauth(),
                 chlauth: true,
@@ -234,6 +248,8 @@ impl QmFile {
         a.max_uncommitted_msgs = q.max_uncommitted_msgs;
         a.max_handles = q.max_handles;
         a.max_connections = q.max_connections;
+        a.max_dynamic_queues = q.max_dynamic_queues;
+        a.max_dynamic_per_conn = q.max_dynamic_queues_per_conn;
         a.default_xmit_queue = blank_or_name(&q.default_xmit_queue)?;
         a.connauth = blank_or_name(&q.connauth)?;
         a.chlauth = q.chlauth;
@@ -302,6 +318,8 @@ pub fn save_qmgr_attrs(dir: &Path, a: &QueueManagerAttrs) -> MqResult<()> {
     f.qmgr.max_uncommitted_msgs = a.max_uncommitted_msgs;
     f.qmgr.max_handles = a.max_handles;
     f.qmgr.max_connections = a.max_connections;
+    f.qmgr.max_dynamic_queues = a.max_dynamic_queues;
+    f.qmgr.max_dynamic_queues_per_conn = a.max_dynamic_per_conn;
     f.qmgr.default_xmit_queue = a.default_xmit_queue.as_str().to_owned();
     f.qmgr.connauth = a.connauth.as_str().to_owned();
     f.qmgr.chlauth = a.chlauth;

@@ -288,14 +288,30 @@ impl Properties {
         }
     }
 
+    /// Properties from (name, value) pairs as decoded from outside bytes, in time linear in
+    /// their number: as if each were [`set`](Self::set) in turn (a repeated name keeps its
+    /// first place and takes its last value).
+    pub fn from_pairs(
+        pairs: impl IntoIterator<Item = (String, PropertyValue)>,
+    ) -> Result<Properties, crate::reason::MqError> {
+        let mut entries: Vec<(String, PropertyValue)> = Vec::new();
+        let mut at: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        for (name, value) in pairs {
+            check_property_name(&name)?;
+            match at.get(&name) {
+                Some(&i) => entries[i].1 = value,
+                None => {
+                    at.insert(name.clone(), entries.len());
+                    entries.push((name, value));
+                }
+            }
+        }
+        Ok(Properties { entries })
+    }
+
     /// Sets (or replaces) a property.
     pub fn set(&mut self, name: &str, value: PropertyValue) -> Result<(), crate::reason::MqError> {
-        if name.is_empty() || name.len() > MAX_PROPERTY_NAME_LEN {
-            return Err(crate::reason::MqError::new(
-                crate::reason::Reason::PropertyNameError,
-                format!("property name of {} characters is not valid", name.len()),
-            ));
-        }
+        check_property_name(name)?;
         match self.entries.iter_mut().find(|(n, _)| n == name) {
             Some(slot) => slot.1 = value,
             None => self.entries.push((name.to_owned(), value)),
@@ -347,6 +363,17 @@ impl Properties {
             })
             .sum()
     }
+}
+
+/// PROPERTY_NAME_ERROR unless 1 to [`MAX_PROPERTY_NAME_LEN`] bytes.
+fn check_property_name(name: &str) -> Result<(), crate::reason::MqError> {
+    if name.is_empty() || name.len() > MAX_PROPERTY_NAME_LEN {
+        return Err(crate::reason::MqError::new(
+            crate::reason::Reason::PropertyNameError,
+            format!("property name of {} characters is not valid", name.len()),
+        ));
+    }
+    Ok(())
 }
 
 /// Why a message is on the dead-letter queue and where it was going (MQ's MQDLH).

@@ -26,6 +26,10 @@ pub struct QueueManagerAttrs {
     pub max_handles: usize,
     /// Most connections at once (MQ's MaxChannels for clients, here for every mode).
     pub max_connections: usize,
+    /// MAXDYNQ: most dynamic queues (temporary and permanent) the queue manager holds at once.
+    pub max_dynamic_queues: usize,
+    /// MAXDYNQC: most dynamic queues one connection may have created and not deleted.
+    pub max_dynamic_per_conn: usize,
     /// DEFXMITQ: the transmission queue for remote queue managers no other definition routes
     /// (empty: none).
     pub default_xmit_queue: ObjectName,
@@ -59,6 +63,8 @@ impl QueueManagerAttrs {
             max_uncommitted_msgs: 10_000,
             max_handles: 256,
             max_connections: 10_000,
+            max_dynamic_queues: 10_000,
+            max_dynamic_per_conn: 1_000,
             default_xmit_queue: ObjectName::EMPTY,
             connauth: ObjectName::new(crate::system::DEFAULT_CONNAUTH).unwrap_or_default(),
             chlauth: true,
@@ -73,6 +79,8 @@ impl QueueManagerAttrs {
         check_range("MAXUMSGS", self.max_uncommitted_msgs, 1, 999_999_999)?;
         check_range("MAXHANDS", self.max_handles, 1, 999_999_999)?;
         check_range("MAXCONNS", self.max_connections, 1, 1_000_000)?;
+        check_range("MAXDYNQ", self.max_dynamic_queues, 1, 999_999_999)?;
+        check_range("MAXDYNQC", self.max_dynamic_per_conn, 1, 999_999_999)?;
         Ok(())
     }
 }

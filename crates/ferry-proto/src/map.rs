@@ -177,10 +177,11 @@ pub fn message_to_wire(m: &Message) -> WireMessage {
 
 /// Wire message to engine.
 pub fn message_from_wire(w: WireMessage) -> Result<Message, MqError> {
-    let mut properties = Properties::new();
-    for (n, v) in &w.properties {
-        properties.set(n, value_from_wire(v))?;
-    }
+    let properties = Properties::from_pairs(
+        w.properties
+            .iter()
+            .map(|(n, v)| (n.clone(), value_from_wire(v))),
+    )?;
     let dead_letter = match &w.dead_letter {
         None => None,
         Some(d) => Some(Box::new(DeadLetterHeader {

@@ -142,3 +142,94 @@ fn before_connect_a_socket_gets_small_frames_and_a_deadline() {
     assert!(grown_mib < 32, "the server grew by {grown_mib} MiB");
     assert!(well_behaved(&server) < Duration::from_secs(1));
 }
+
+#[test]
+fn a_hundred_thousand_properties_are_answered_in_well_under_a_second() {
+    let server = Server::start("hostile-props", &[]);
+    let props = ferry_model::message::Properties::from_pairs(
+        (0..100_000).map(|i| (format!("p{i}"), ferry_model::message::PropertyValue::I64(i))),
+    )
+    .unwrap();
+    let mut m = Message::text("many properties");
+    m.properties = props;
+    let opts = ClientOptions {
+        user: Some(common::TEST_USER.into()),
+        password: Some(common::TEST_PASSWORD.into()),
+        ..Default::default()
+    };
+    let mut c = Connection::connect_with(&server.tcp_bare, "props", &opts).unwrap();
+    let t = Instant::now();
+    c.put1("DEV.QUEUE.1", m, &PutOptions::default()).unwrap();
+    let h = c.open_queue("DEV.QUEUE.1", OpenOptions::input()).unwrap();
+    let got = c.get(h, &GetOptions::new()).unwrap();
+    let took = t.elapsed();
+    assert_eq!(got.message.properties.len(), 100_000);
+    assert!(took < Duration::from_secs(1), "put and get took {took:?}");
+    assert!(well_behaved(&server) < Duration::from_secs(1));
+}
+
+fn admin(server: &Server, script: &str) {
+    let mut c = Connection::connect(&server.unix, "admin").unwrap();
+    for r in c.admin(script).unwrap() {
+        assert!(r.ok, "{}: {:?}", r.command, r.messages);
+    }
+}
+
+fn model(c: &mut Connection, name: &str) -> Result<ferry_client::Hobj, ferry_client::MqError> {
+    let od = ferry_model::options::ObjectDescriptor::model(
+        ferry_model::name::ObjectName::new(name).unwrap(),
+        "HOSTILE.*",
+    );
+    c.open(&od, OpenOptions::input())
+}
+
+#[test]
+fn dynamic_queues_and_handles_have_quotas() {
+    let server = Server::start("hostile-quotas", &[]);
+    admin(
+        &server,
+        "ALTER QMGR MAXDYNQ(8) MAXDYNQC(5) MAXHANDS(7)
+         DEFINE QMODEL(APP.PERM) DEFTYPE(PERMDYN)",
+    );
+    let mut a = Connection::connect(&server.unix, "quota-a").unwrap();
+    let mut held = Vec::new();
+    for _ in 0..5 {
+        held.push(model(&mut a, "SYSTEM.DEFAULT.MODEL.QUEUE").unwrap());
+    }
+    let e = model(&mut a, "SYSTEM.DEFAULT.MODEL.QUEUE").unwrap_err();
+    assert!(
+        e.reason == ferry_client::Reason::ResourceProblem && e.detail.contains("MAXDYNQC"),
+        "{e}"
+    );
+    // Closing a temporary queue's handle deletes it and gives the slot back.
+    a.close(
+        held.pop().unwrap(),
+        ferry_model::options::CloseOptions::None,
+    )
+    .unwrap();
+    held.push(model(&mut a, "SYSTEM.DEFAULT.MODEL.QUEUE").unwrap());
+    // Permanent dynamic queues outlive their connection and count against MAXDYNQ.
+    let mut b = Connection::connect(&server.unix, "quota-b").unwrap();
+    for _ in 0..3 {
+        let h = model(&mut b, "APP.PERM").unwrap();
+        b.close(h, ferry_model::options::CloseOptions::None)
+            .unwrap();
+    }
+    b.disconnect().unwrap();
+    let mut c = Connection::connect(&server.unix, "quota-c").unwrap();
+    let e = model(&mut c, "SYSTEM.DEFAULT.MODEL.QUEUE").unwrap_err();
+    assert!(
+        e.reason == ferry_client::Reason::ResourceProblem && e.detail.contains("MAXDYNQ"),
+        "{e}"
+    );
+    a.disconnect().unwrap();
+    model(&mut c, "SYSTEM.DEFAULT.MODEL.QUEUE").unwrap();
+    // MAXHANDS: the eighth handle is refused with 2017.
+    for _ in 0..6 {
+        c.open_queue("DEV.QUEUE.1", OpenOptions::output()).unwrap();
+    }
+    let e = c
+        .open_queue("DEV.QUEUE.1", OpenOptions::output())
+        .unwrap_err();
+    assert_eq!(e.reason, ferry_client::Reason::HandleNotAvailable, "{e}");
+}

@@ -533,13 +533,12 @@ fn decode_properties(r: &mut Reader) -> MqResult<Properties> {
     if n.saturating_mul(3) > r.buf.len() - r.at {
         return Err(bad(r.what, format!("{n} properties cannot fit")));
     }
-    let mut props = Properties::new();
+    let mut pairs = Vec::with_capacity(n);
     for _ in 0..n {
         let name = r.str16("property name")?;
-        let v = decode_value(r)?;
-        props.set(&name, v)?;
+        pairs.push((name, decode_value(r)?));
     }
-    Ok(props)
+    Properties::from_pairs(pairs)
 }
 
 fn decode_dead_letter(r: &mut Reader) -> MqResult<DeadLetterHeader> {

@@ -28,6 +28,7 @@ impl QueueManager {
         let permanent = attrs.definition_type == DefinitionType::PermanentDynamic;
         let q = self.new_queue(name, attrs.clone());
         let _gate = self.durability().filter(|_| permanent).map(|d| d.gate());
+        let max = self.shared.attrs.read().max_dynamic_queues;
         let mut objects = self.shared.objects.write();
         if objects.contains_key(&name) {
             return Err(MqError::new(
@@ -35,6 +36,14 @@ impl QueueManager {
                 format!("dynamic queue {name} already exists"),
             ));
         }
+        // Counted under the objects lock, so the bound holds against racing opens.
+        if self.shared.dynamic_live.load(Ordering::Relaxed) >= max {
+            return Err(MqError::new(
+                Reason::ResourceProblem,
+                format!("the queue manager already holds {max} dynamic queues (MAXDYNQ); delete some, or raise MAXDYNQ"),
+            ));
+        }
+        self.shared.dynamic_live.fetch_add(1, Ordering::Relaxed);
         objects.insert(name, Object::Local(q.clone()));
         drop(objects);
         if permanent {
@@ -73,6 +82,7 @@ impl QueueManager {
         if let Some(Object::Local(existing)) = objects.get(&q.name) {
             if Arc::ptr_eq(existing, q) {
                 objects.remove(&q.name);
+                self.shared.dynamic_live.fetch_sub(1, Ordering::Relaxed);
             }
         }
         let mut st = q.lock();

@@ -141,6 +141,8 @@ pub(crate) struct Shared {
     pub next_conn: AtomicU64,
     pub next_uow: AtomicU64,
     pub dynamic_counter: AtomicU64,
+    /// Dynamic queues that exist now (bounded by MAXDYNQ).
+    pub dynamic_live: AtomicUsize,
     /// The recovery log, when the queue manager is persistent.
     pub durability: std::sync::OnceLock<Arc<dyn Durability>>,
     /// Channels, listeners, the server's hooks, the attributes sink.
@@ -179,6 +181,7 @@ impl QueueManager {
                 next_conn: AtomicU64::new(1),
                 next_uow: AtomicU64::new(1),
                 dynamic_counter: AtomicU64::new(0),
+                dynamic_live: AtomicUsize::new(0),
                 durability: std::sync::OnceLock::new(),
                 catalog: Default::default(),
                 security: Default::default(),

@@ -3,13 +3,14 @@
 //! build on). A definition is logged, with the persistence gate held from its record to its
 //! effect, when the queue manager has a recovery log.
 
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use parking_lot::Mutex;
 
 use ferry_model::name::{object_name, ObjectName};
 use ferry_model::objects::{
-    AliasQueueAttrs, DeliverySequence, LocalQueueAttrs, QueueDefinition, QueueType,
+    AliasQueueAttrs, DefinitionType, DeliverySequence, LocalQueueAttrs, QueueDefinition, QueueType,
 };
 use ferry_model::reason::{MqError, MqResult, Reason};
 use ferry_model::status::QueueStatus;
@@ -87,7 +88,13 @@ impl QueueManager {
             }
         }
         let obj = match def {
-            QueueDefinition::Local(a) => Object::Local(self.new_queue(name, a)),
+            QueueDefinition::Local(a) => {
+                // A permanent dynamic queue coming back at restart counts against MAXDYNQ.
+                if a.definition_type != DefinitionType::Predefined {
+                    self.shared.dynamic_live.fetch_add(1, Ordering::Relaxed);
+                }
+                Object::Local(self.new_queue(name, a))
+            }
             QueueDefinition::Alias(a) => Object::Alias(Arc::new(Mutex::new(a))),
             QueueDefinition::Model(a) => Object::Model(a),
             QueueDefinition::Remote(a) => Object::Remote(Arc::new(Mutex::new(a))),
@@ -187,6 +194,9 @@ impl QueueManager {
                 }
                 st.deleted = true;
                 st.waiters.end_all(Reason::QDeleted);
+                if st.attrs.definition_type != DefinitionType::Predefined {
+                    self.shared.dynamic_live.fetch_sub(1, Ordering::Relaxed);
+                }
             }
             Some(_) => {}
         }

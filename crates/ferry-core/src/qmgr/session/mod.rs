@@ -206,6 +206,8 @@ pub struct Session {
     principal: Arc<Principal>,
     /// What it was found to hold, per object, in the current security generation.
     auth: AuthCache,
+    /// Dynamic queues it created and has not deleted through its handles (MAXDYNQC).
+    dynamic_queues: usize,
 }
 
 impl Session {
@@ -233,6 +235,7 @@ impl Session {
             counters,
             ended: false,
             channel_agent: false,
+            dynamic_queues: 0,
         }
     }
 

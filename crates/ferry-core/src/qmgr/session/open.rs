@@ -147,7 +147,15 @@ impl Session {
             Some(Object::Local(q)) => (q, None, false),
             Some(Object::Alias(a)) => (self.alias_target(name, &a)?, Some(a), false),
             Some(Object::Model(attrs)) => {
+                let max = self.qm.shared.attrs.read().max_dynamic_per_conn;
+                if self.dynamic_queues >= max {
+                    return Err(MqError::new(
+                        Reason::ResourceProblem,
+                        format!("this connection has created {max} dynamic queues it has not deleted (MAXDYNQC); delete some, or raise MAXDYNQC"),
+                    ));
+                }
                 let q = self.qm.create_dynamic(&attrs, dynamic.unwrap_or("AMQ.*"))?;
+                self.dynamic_queues += 1;
                 (q, None, true)
             }
             Some(Object::Remote(a)) => {
@@ -313,6 +321,7 @@ impl Session {
             self.release(&qh, false);
             if delete {
                 self.qm.drop_dynamic(&qh.queue);
+                self.dynamic_queues = self.dynamic_queues.saturating_sub(1);
             }
         }
         Ok(())
