@@ -37,8 +37,13 @@ pub struct ServerSection {
     pub tls_ca: String,
     /// Threads serving connections; 0 for one per CPU.
     pub io_threads: usize,
-    /// Most sockets open at once; further connections wait in the accept backlog.
+    /// Most network sockets (TCP, TLS, LISTENER ports) open at once; further ones are
+    /// answered MQRC_MAX_CONNS_LIMIT_REACHED.
     pub max_sockets: usize,
+    /// Most local-socket connections at once (a few more are kept for administrators).
+    pub max_local_sockets: usize,
+    /// Most network sockets one address may hold before they open a conversation.
+    pub max_unopened_per_address: usize,
     /// Largest frame accepted from a client, KiB, header included (bounds one message).
     pub max_frame_kib: usize,
     /// Conversations one socket may carry (MQ's SHARECNV ceiling).
@@ -77,6 +82,8 @@ impl Default for ServerSection {
             tls_ca: String::new(),
             io_threads: 0,
             max_sockets: 1000,
+            max_local_sockets: 1000,
+            max_unopened_per_address: 64,
             // ferry_proto::DEFAULT_MAX_FRAME (a 100 MiB message plus headers); a test in
             // ferry-server keeps the two equal.
             max_frame_kib: 100 * 1024 + 64,

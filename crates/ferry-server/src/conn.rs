@@ -342,6 +342,8 @@ struct Socket {
     /// A conversation has been opened on this socket: frames up to the full limit, and no
     /// connect deadline.
     opened: bool,
+    /// Counts a network socket against its address until a conversation opens.
+    unopened: Option<crate::slots::Unopened>,
 }
 
 impl Socket {
@@ -381,13 +383,50 @@ impl Socket {
     }
 }
 
-/// Serves one socket until it closes or the server stops.
+/// Answers a socket that was refused a connection slot: its handshake, then
+/// MAX_CONNS_LIMIT_REACHED to its first request, within a short deadline; then closes it.
+pub(crate) async fn refuse_socket<R, W>(mut rd: R, mut wr: W, limits: ConnLimits, why: String)
+where
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
+    let answered = async {
+        handshake(&mut rd, &mut wr, &limits).await.ok()?;
+        let mut buf = BytesMut::with_capacity(4096);
+        let first = loop {
+            if let Some(f) = decode_frame(&mut buf, PRE_CONNECT_MAX_FRAME).ok()? {
+                break f;
+            }
+            if rd.read_buf(&mut buf).await.ok()? == 0 {
+                return None;
+            }
+        };
+        let e = MqError::new(
+            Reason::MaxConnsLimitReached,
+            format!("the queue manager has no connection slot free: {why}; try again later"),
+        );
+        let mut out = BytesMut::new();
+        let h = FrameHeader {
+            flags: FLAG_RESPONSE,
+            ..first.header
+        };
+        let start = begin_frame(&mut out, h);
+        encode_response(&mut out, &wire::status_of(&e), &Reply::Empty);
+        finish_frame(&mut out, start);
+        wr.write_all(&out).await.ok()?;
+        wr.shutdown().await.ok()
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(2), answered).await;
+}
+
+/// Serves one socket until it closes or the server stops. `unopened` counts it against its
+/// address until its first conversation opens.
 pub(crate) async fn serve<R, W>(
     mut rd: R,
     mut wr: W,
     ctx: Arc<Ctx>,
-    mode: ConnMode,
-    peer: Peer,
+    (mode, peer): (ConnMode, Peer),
+    unopened: Option<crate::slots::Unopened>,
     stop: watch::Receiver<bool>,
 ) where
     R: AsyncRead + Unpin,
@@ -401,6 +440,7 @@ pub(crate) async fn serve<R, W>(
         }
     };
     let mut sock = Socket::new(ctx, mode, peer, max_frame_out);
+    sock.unopened = unopened;
     let why = sock.run(&mut rd, &mut wr, stop).await;
     // Replies still held for the log go out once it has them (the work is done; only the
     // answer is late), unless the socket itself failed or the client reads nothing.
@@ -432,6 +472,7 @@ impl Socket {
             owed_by_gone: None,
             auth: None,
             opened: false,
+            unopened: None,
         }
     }
 
@@ -953,6 +994,22 @@ impl Socket {
                     }),
                 )
             }
+            identity::Plan::Verify { .. } if ids.verifiers_full() => {
+                self.ctx
+                    .qm
+                    .security_counters()
+                    .slot_refusals
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let e = MqError::new(
+                    Reason::MaxConnsLimitReached,
+                    "too many connections are having their passwords checked; try again shortly",
+                );
+                self.respond(connect.header, &wire::status_of(&e), &Reply::Empty);
+                return Err(Close::Refused(format!(
+                    "{} password checks already wait for a verifier",
+                    identity::MAX_WAITING
+                )));
+            }
             identity::Plan::Verify { auth_type, keep } => {
                 let origin = self.peer.origin.unwrap_or(identity::Origin::Uid(u32::MAX));
                 (
@@ -1050,6 +1107,7 @@ impl Socket {
                 );
                 let mut conv = Conv::new(session, c.compression);
                 self.opened = true;
+                self.unopened = None;
                 conv.is_channel = c.is_channel;
                 conv.verified_user = verified;
                 self.convs.insert(h.conv, conv);

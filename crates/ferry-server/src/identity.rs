@@ -34,6 +34,9 @@ use crate::auth::UserStore;
 
 /// Most password verifications running at once (Argon2 and PAM are slow on purpose).
 pub const MAX_VERIFYING: usize = 2;
+/// Password checks that may wait for a verifier; a Connect beyond them is refused at once
+/// with MQRC_MAX_CONNS_LIMIT_REACHED, without waiting or hashing.
+pub const MAX_WAITING: usize = 64;
 /// Failures an origin may have before it is throttled.
 pub const FAILURE_BURST: f64 = 10.0;
 /// Failures an origin's budget regains each second.
@@ -118,6 +121,17 @@ struct Job {
 pub(crate) struct Verifier {
     jobs: std::sync::mpsc::SyncSender<Job>,
     slots: Arc<Semaphore>,
+    /// Checks begun and not yet given a verifier (at most about [`MAX_WAITING`]).
+    waiting: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+/// Counts a check as waiting until dropped (also when its Connect goes away meanwhile).
+struct Waiting(Arc<std::sync::atomic::AtomicUsize>);
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 impl Verifier {
@@ -136,7 +150,13 @@ impl Verifier {
         Verifier {
             jobs: tx,
             slots: Arc::new(Semaphore::new(MAX_VERIFYING)),
+            waiting: Arc::default(),
         }
+    }
+
+    /// Whether as many checks wait as may.
+    fn full(&self) -> bool {
+        self.waiting.load(std::sync::atomic::Ordering::Relaxed) >= MAX_WAITING
     }
 
     /// Whether `password` is `user`'s, by `auth_type`; waits (without a thread) for a free
@@ -150,11 +170,15 @@ impl Verifier {
         password: String,
         still_allowed: impl FnOnce() -> bool,
     ) -> Result<bool, String> {
+        self.waiting
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let waiting = Waiting(self.waiting.clone());
         let _slot = self
             .slots
             .acquire()
             .await
             .map_err(|_| "the server is stopping".to_string())?;
+        drop(waiting);
         if !still_allowed() {
             return Err(THROTTLED.into());
         }
@@ -203,6 +227,11 @@ pub(crate) struct Identities {
 }
 
 impl Identities {
+    /// Whether as many password checks wait for a verifier as may ([`MAX_WAITING`]).
+    pub(crate) fn verifiers_full(&self) -> bool {
+        self.verifier.full()
+    }
+
     /// For a queue manager run by this process's account, with the user file at `users`.
     pub(crate) fn new(users: UserStore) -> Identities {
         let me = ferry_host::accounts::current();

@@ -12,6 +12,7 @@ mod conn;
 mod identity;
 mod listeners;
 pub mod metrics;
+mod slots;
 mod tls;
 
 use std::net::SocketAddr;
@@ -21,7 +22,7 @@ use std::time::Duration;
 
 use ferry_core::{ConnMode, QueueManager};
 use tokio::net::{TcpListener, UnixListener};
-use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
+use tokio::sync::watch;
 use tokio::task::JoinSet;
 
 pub use auth::UserFile;
@@ -42,8 +43,13 @@ pub struct ServerConfig {
     /// User file (see [`auth`]): when set, tcp and tls connections must give a user and password
     /// found in it.
     pub users: Option<PathBuf>,
-    /// Most sockets open at once; further connections wait in the accept backlog.
+    /// Most network sockets (TCP, TLS, LISTENER ports) open at once; further ones are
+    /// answered MQRC_MAX_CONNS_LIMIT_REACHED.
     pub max_sockets: usize,
+    /// Most local-socket connections at once, beside a few kept for administrators.
+    pub max_local_sockets: usize,
+    /// Most network sockets one address may hold before they open a conversation.
+    pub max_unopened_per_address: usize,
     /// Per-connection limits.
     pub limits: ConnLimits,
     /// How long a clean stop waits for connections to finish before stopping anyway.
@@ -75,6 +81,8 @@ impl ServerConfig {
             tls: None,
             users: None,
             max_sockets: 1000,
+            max_local_sockets: 1000,
+            max_unopened_per_address: 64,
             limits: ConnLimits::default(),
             stop_grace: Duration::from_secs(5),
             metrics_listen: None,
@@ -106,6 +114,8 @@ impl ServerConfig {
             tls,
             users: Some(users),
             max_sockets: s.max_sockets,
+            max_local_sockets: s.max_local_sockets,
+            max_unopened_per_address: s.max_unopened_per_address,
             limits: ConnLimits {
                 max_frame: s.max_frame_kib << 10,
                 max_conversations: s.max_conversations,
@@ -158,6 +168,11 @@ fn check_section_bounds(s: &ferry_host::config::ServerSection) -> Result<(), Sta
         }
     };
     positive("max_sockets", s.max_sockets as u64)?;
+    positive("max_local_sockets", s.max_local_sockets as u64)?;
+    positive(
+        "max_unopened_per_address",
+        s.max_unopened_per_address as u64,
+    )?;
     positive("max_conversations", s.max_conversations as u64)?;
     positive("max_queued_requests", s.max_queued_requests as u64)?;
     positive("read_ahead_msgs", s.read_ahead_msgs as u64)?;
@@ -336,7 +351,11 @@ impl Server {
             let tls = metrics_tls.clone().map(tokio_rustls::TlsAcceptor::from);
             tokio::spawn(metrics::serve(l, qm.clone(), token, tls, stop_rx.clone()))
         });
-        let permits = Arc::new(Semaphore::new(config.max_sockets));
+        let slots = slots::Slots::new(
+            config.max_sockets,
+            config.max_local_sockets,
+            config.max_unopened_per_address,
+        );
         let mut tasks = JoinSet::new();
         let authenticated = clients_must_authenticate(&qm);
         let ids = Arc::new(identity::Identities::new(users));
@@ -350,30 +369,24 @@ impl Server {
         let (hooks, mut listened) = start_objects(&qm, &config, authenticated);
         tokio::pin!(shutdown);
         loop {
-            let permit = tokio::select! {
-                _ = &mut shutdown => break,
-                p = permits.clone().acquire_owned() => match p { Ok(p) => p, Err(_) => break },
-            };
             let (ctx, stop) = (ctx.clone(), stop_rx.clone());
+            let give = |tasks: &mut JoinSet<()>, s: Accepted| admit(tasks, &slots, s, ctx, stop);
             tokio::select! {
                 _ = &mut shutdown => break,
                 Some(accepted) = accept_tcp(tcp.as_ref()) => match accepted {
-                    Ok((stream, addr)) => spawn_tcp(&mut tasks, stream, addr, ctx, stop, permit),
+                    Ok((stream, addr)) => give(&mut tasks, Accepted::Tcp(stream, addr)),
                     Err(e) => tracing::warn!(error = %e, "tcp accept failed"),
                 },
                 Some(accepted) = accept_tcp(tls.as_ref().map(|t| &t.listener)) => match accepted {
                     Ok((stream, addr)) => {
-                        let _ = stream.set_nodelay(true);
                         let Some(acceptor) = tls.as_ref().map(|t| t.acceptor.clone()) else { continue };
-                        tasks.spawn(serve_tls(stream, addr, acceptor, ctx, stop, permit));
+                        give(&mut tasks, Accepted::Tls(stream, addr, acceptor));
                     }
                     Err(e) => tracing::warn!(error = %e, "tls accept failed"),
                 },
-                Some((stream, addr)) = listened.recv() => {
-                    spawn_tcp(&mut tasks, stream, addr, ctx, stop, permit);
-                }
+                Some((stream, addr)) = listened.recv() => give(&mut tasks, Accepted::Tcp(stream, addr)),
                 Some(accepted) = accept_unix(unix.as_ref()) => match accepted {
-                    Ok(stream) => spawn_unix(&mut tasks, stream, ctx, stop, permit),
+                    Ok(stream) => give(&mut tasks, Accepted::Unix(stream)),
                     Err(e) => tracing::warn!(error = %e, "local accept failed"),
                 },
             }
@@ -422,6 +435,85 @@ fn start_objects(
     (hooks, listened)
 }
 
+/// A socket just accepted.
+enum Accepted {
+    /// From the TCP listener or a LISTENER object.
+    Tcp(tokio::net::TcpStream, SocketAddr),
+    Tls(tokio::net::TcpStream, SocketAddr, tokio_rustls::TlsAcceptor),
+    Unix(tokio::net::UnixStream),
+}
+
+/// Gives an accepted socket its slot and its task, or refuses it: answered 2025 by a refuser
+/// (plain sockets) or closed at once (TLS, or when the refusers are busy); the refusal is
+/// logged within the security log's allowance.
+fn admit(
+    tasks: &mut JoinSet<()>,
+    slots: &Arc<slots::Slots>,
+    accepted: Accepted,
+    ctx: Arc<conn::Ctx>,
+    stop: watch::Receiver<bool>,
+) {
+    let refused = match accepted {
+        Accepted::Tcp(stream, addr) => match slots.network(addr.ip()) {
+            Ok(slot) => return spawn_tcp(tasks, stream, addr, ctx, stop, slot),
+            Err(why) => {
+                let (rd, wr) = stream.into_split();
+                refuse(tasks, slots, &ctx, addr.to_string(), (rd, wr), why)
+            }
+        },
+        Accepted::Tls(stream, addr, acceptor) => match slots.network(addr.ip()) {
+            Ok(slot) => {
+                let _ = stream.set_nodelay(true);
+                tasks.spawn(serve_tls(stream, addr, acceptor, ctx, stop, slot));
+                return;
+            }
+            Err(why) => (addr.to_string(), why),
+        },
+        Accepted::Unix(stream) => {
+            let uid = stream.peer_cred().ok().map(|c| c.uid());
+            let admin = || uid.is_some_and(|u| ctx.ids.local(u).admin);
+            match slots.local(admin) {
+                Ok(slot) => return spawn_unix(tasks, stream, ctx, stop, slot),
+                Err(why) => {
+                    let who = uid.map_or("local".to_owned(), |u| format!("local uid {u}"));
+                    let (rd, wr) = stream.into_split();
+                    refuse(tasks, slots, &ctx, who, (rd, wr), why)
+                }
+            }
+        }
+    };
+    ctx.qm
+        .security_counters()
+        .slot_refusals
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    if let Some(left_out) = ctx.qm.security_log() {
+        tracing::warn!(peer = %refused.0, reason = %refused.1, left_out, "AMQ9513E connection refused: no slot free");
+    }
+}
+
+/// Hands a refused plain socket to a refuser, if one is free; who it was and why, to log.
+fn refuse<R, W>(
+    tasks: &mut JoinSet<()>,
+    slots: &slots::Slots,
+    ctx: &conn::Ctx,
+    who: String,
+    (rd, wr): (R, W),
+    why: String,
+) -> (String, String)
+where
+    R: tokio::io::AsyncRead + Unpin + Send + 'static,
+    W: tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    if let Some(permit) = slots.refuser() {
+        let (limits, told) = (ctx.limits.clone(), why.clone());
+        tasks.spawn(async move {
+            conn::refuse_socket(rd, wr, limits, told).await;
+            drop(permit);
+        });
+    }
+    (who, why)
+}
+
 /// Spawns the task serving an accepted tcp socket (from the TCP listener or a LISTENER object).
 fn spawn_tcp(
     tasks: &mut JoinSet<()>,
@@ -429,25 +521,19 @@ fn spawn_tcp(
     addr: SocketAddr,
     ctx: Arc<conn::Ctx>,
     stop: watch::Receiver<bool>,
-    permit: OwnedSemaphorePermit,
+    mut slot: slots::Slot,
 ) {
     let _ = stream.set_nodelay(true);
     let (rd, wr) = stream.into_split();
+    let peer = conn::Peer {
+        name: addr.to_string(),
+        origin: Some(identity::Origin::Ip(addr.ip())),
+        ..Default::default()
+    };
     tasks.spawn(async move {
-        conn::serve(
-            rd,
-            wr,
-            ctx,
-            ConnMode::Tcp,
-            conn::Peer {
-                name: addr.to_string(),
-                origin: Some(identity::Origin::Ip(addr.ip())),
-                ..Default::default()
-            },
-            stop,
-        )
-        .await;
-        drop(permit);
+        let unopened = slot.unopened.take();
+        conn::serve(rd, wr, ctx, (ConnMode::Tcp, peer), unopened, stop).await;
+        drop(slot);
     });
 }
 
@@ -459,7 +545,7 @@ async fn serve_tls(
     acceptor: tokio_rustls::TlsAcceptor,
     ctx: Arc<conn::Ctx>,
     stop: watch::Receiver<bool>,
-    permit: OwnedSemaphorePermit,
+    mut slot: slots::Slot,
 ) {
     let timeout = ctx.limits.handshake_timeout;
     match tokio::time::timeout(timeout, acceptor.accept(stream)).await {
@@ -471,12 +557,13 @@ async fn serve_tls(
                 local_uid: None,
             };
             let (rd, wr) = tokio::io::split(s);
-            conn::serve(rd, wr, ctx, ConnMode::Tls, peer, stop).await;
+            let unopened = slot.unopened.take();
+            conn::serve(rd, wr, ctx, (ConnMode::Tls, peer), unopened, stop).await;
         }
         Ok(Err(e)) => tracing::warn!(peer = %addr, error = %e, "TLS handshake refused"),
         Err(_) => tracing::warn!(peer = %addr, "TLS handshake timed out"),
     }
-    drop(permit);
+    drop(slot);
 }
 
 /// Spawns the task serving an accepted local (Unix socket) connection, named by its pid.
@@ -485,7 +572,7 @@ fn spawn_unix(
     stream: tokio::net::UnixStream,
     ctx: Arc<conn::Ctx>,
     stop: watch::Receiver<bool>,
-    permit: OwnedSemaphorePermit,
+    slot: slots::Slot,
 ) {
     let cred = stream.peer_cred().ok();
     let name = cred
@@ -501,8 +588,8 @@ fn spawn_unix(
     };
     let (rd, wr) = stream.into_split();
     tasks.spawn(async move {
-        conn::serve(rd, wr, ctx, ConnMode::Local, peer, stop).await;
-        drop(permit);
+        conn::serve(rd, wr, ctx, (ConnMode::Local, peer), None, stop).await;
+        drop(slot);
     });
 }
 

@@ -17,10 +17,12 @@ use tokio::sync::{watch, Semaphore};
 
 /// Largest request head read.
 pub const MAX_REQUEST: usize = 8 * 1024;
-/// How long a client has to send its request.
-pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
-/// Scrapes served at once; more wait in the accept backlog.
-pub const MAX_SCRAPES: usize = 8;
+/// How long a client has to send its request (a scraper sends it at once).
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(2);
+/// Connections served at once, a pool of the endpoint's own (client connections never take
+/// from it, nor it from them); one more is closed as soon as it is accepted, so idle sockets
+/// hold a slot for at most [`REQUEST_TIMEOUT`] and never block the accept loop.
+pub const MAX_SCRAPES: usize = 64;
 
 /// Serves the endpoint on `listener` (over TLS when `tls` is given) until `stop` turns true.
 pub(crate) async fn serve(
@@ -33,13 +35,14 @@ pub(crate) async fn serve(
     let token = Arc::new(token);
     let permits = Arc::new(Semaphore::new(MAX_SCRAPES));
     loop {
-        let Ok(permit) = permits.clone().acquire_owned().await else {
-            return;
-        };
         tokio::select! {
             _ = stop.changed() => return,
             accepted = listener.accept() => match accepted {
                 Ok((stream, _)) => {
+                    let Ok(permit) = permits.clone().try_acquire_owned() else {
+                        tracing::debug!("metrics connection closed: every slot is busy");
+                        continue;
+                    };
                     let (qm, token, tls) = (qm.clone(), token.clone(), tls.clone());
                     tokio::spawn(async move {
                         if let Err(e) = scrape(stream, tls, &qm, token.as_deref()).await {
@@ -390,12 +393,13 @@ fn render_security(out: &mut String, qm: &QueueManager) {
         out,
         "ferry_security_refusals_total",
         "counter",
-        "Refusals since start: authentication (a connection that could not prove who it is), authority (a connect, open or command without its authority record), channel (a channel start from a partner that did not prove it may).",
+        "Refusals since start: authentication (a connection that could not prove who it is), authority (a connect, open or command without its authority record), channel (a channel start from a partner that did not prove it may), slot (a socket refused a connection slot, or a password check beyond those that may wait).",
     );
     for (kind, n) in [
         ("authentication", &c.authentication_failures),
         ("authority", &c.authority_failures),
         ("channel", &c.channel_refusals),
+        ("slot", &c.slot_refusals),
     ] {
         let _ = writeln!(
             out,

@@ -233,3 +233,79 @@ fn dynamic_queues_and_handles_have_quotas() {
         .unwrap_err();
     assert_eq!(e.reason, ferry_client::Reason::HandleNotAvailable, "{e}");
 }
+
+/// Connects the well-behaved way as the owner over the local socket; how long it took.
+fn local_admin(server: &Server) -> Duration {
+    let t = Instant::now();
+    let mut c = Connection::connect(&server.unix, "admin").unwrap();
+    c.admin("DISPLAY QMSTATUS").unwrap();
+    t.elapsed()
+}
+
+#[test]
+fn slots_cannot_be_stolen_by_idle_sockets_or_connections() {
+    let server = Server::start("hostile-slots", &["--set", "server.connect_timeout_secs=3"]);
+    let at = addr(&server);
+    // 1,000 sockets from another address send a preamble and nothing more: 64 of them hold a
+    // slot until the connect timeout, the rest are turned away at once.
+    let mut idle_sockets = Vec::new();
+    for _ in 0..1000 {
+        let mut s = common::raw::connect_from(at, "127.0.0.2");
+        let _ = s.write_all(&preamble());
+        idle_sockets.push(s);
+    }
+    // 1,000 idle connections fill the local pool.
+    let mut idle = Vec::new();
+    for i in 0..1000 {
+        idle.push(Connection::connect(&server.unix, &format!("idle-{i}")).unwrap());
+    }
+    let took = local_admin(&server);
+    assert!(
+        took < Duration::from_secs(1),
+        "the administrator took {took:?}"
+    );
+    let took = well_behaved(&server);
+    assert!(
+        took < Duration::from_secs(1),
+        "a client from elsewhere took {took:?}"
+    );
+    // The preamble-only sockets are all closed within the connect timeout.
+    let t = Instant::now();
+    for s in &mut idle_sockets {
+        assert!(closed_within(s, Duration::from_secs(10)));
+    }
+    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+    let log = server.log();
+    assert!(
+        log.contains("no slot free") && log.contains("max_unopened_per_address"),
+        "{log}"
+    );
+}
+
+#[test]
+fn a_wrong_password_flood_is_bounded_and_costs_the_right_user_little() {
+    let server = Server::start("hostile-guess", &[]);
+    let at = addr(&server);
+    let before = rss_kib(server.child.id());
+    let guessers: Vec<_> = (0..128)
+        .map(|i| {
+            std::thread::spawn(move || {
+                let mut s = common::raw::connect_from(at, "127.0.0.3");
+                let hello = hello("guesser", common::TEST_USER, &format!("wrong-{i}"));
+                let _ = s.write_all(&hello);
+                closed_within(&mut s, Duration::from_secs(60))
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let took = well_behaved(&server);
+    assert!(
+        took < Duration::from_secs(1),
+        "the right user took {took:?}"
+    );
+    for g in guessers {
+        assert!(g.join().unwrap(), "every guesser is answered and closed");
+    }
+    let grown_mib = rss_kib(server.child.id()).saturating_sub(before) / 1024;
+    assert!(grown_mib < 256, "the server grew by {grown_mib} MiB");
+}

@@ -111,7 +111,8 @@ fn dump(ep: &str) -> (String, std::collections::BTreeMap<String, String>) {
 }
 
 /// A definition line without the attributes added after the fixture was made (USERID,
-/// PASSWORD, MCAUSER, RQMNAME, and SSLCIPH/SSLPEER on receivers, QMGR CONNAUTH), when they
+/// PASSWORD, MCAUSER, RQMNAME, and SSLCIPH/SSLPEER on receivers, QMGR CONNAUTH, CHLAUTH,
+/// AUTHOREV, CHLEV, MAXDYNQ and MAXDYNQC), when they
 /// hold their defaults: the line the earlier build wrote.
 fn without_new_defaults(line: &str) -> String {
     let mut l = line.to_owned();
@@ -131,6 +132,7 @@ fn without_new_defaults(line: &str) -> String {
         .replace(" CHLAUTH(ENABLED)", "")
         .replace(" AUTHOREV(DISABLED)", "")
         .replace(" CHLEV(DISABLED)", "")
+        .replace(" MAXDYNQ(10000) MAXDYNQC(1000)", "")
 }
 
 /// [`SYNCQ`]'s messages, read embedded through the queue manager's internal connection.

@@ -56,6 +56,9 @@ pub struct SecurityCounters {
     pub authentication_failures: AtomicU64,
     /// Channel starts refused (partner not authenticated, or not the one defined).
     pub channel_refusals: AtomicU64,
+    /// Sockets refused a connection slot (the pool, the address's unopened sockets, or the
+    /// password checks waiting were full).
+    pub slot_refusals: AtomicU64,
 }
 
 /// Turns a user name into who it is here: its groups, whether it administers the queue

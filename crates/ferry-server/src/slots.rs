@@ -1,0 +1,167 @@
+//! Connection slots, so no one client can take them all: network sockets (TCP, TLS and the
+//! LISTENER objects' ports) and local sockets draw on separate pools; a few local slots are
+//! kept for the queue manager's administrators, so the owner can always get in to look; and
+//! each network address may hold only so many sockets that have not yet opened a
+//! conversation (the ones that cost nothing to make and prove nothing).
+//!
+//! A socket refused a slot is answered MQRC_MAX_CONNS_LIMIT_REACHED (2025) after its
+//! handshake by a small pool of refusers with short deadlines, or closed at once when even
+//! they are busy.
+//!
+//! Invariant: `unopened[ip]` counts the live [`Unopened`] guards for `ip`; an entry is removed
+//! when its count reaches zero.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+/// Local slots only administrators may take, when the ordinary ones are gone.
+pub const ADMIN_RESERVE: usize = 4;
+/// Refusals answered at once; beyond them a refused socket is simply closed.
+const REFUSERS: usize = 16;
+
+/// The pools.
+#[derive(Debug)]
+pub(crate) struct Slots {
+    network: Arc<Semaphore>,
+    local: Arc<Semaphore>,
+    admin_reserve: Arc<Semaphore>,
+    refusers: Arc<Semaphore>,
+    max_unopened_per_address: usize,
+    unopened: Mutex<HashMap<IpAddr, usize>>,
+}
+
+/// A slot held for the life of a socket.
+#[derive(Debug)]
+pub(crate) struct Slot {
+    _permit: OwnedSemaphorePermit,
+    /// For a network socket: counted against its address until a conversation opens.
+    pub(crate) unopened: Option<Unopened>,
+}
+
+/// A network socket with no open conversation yet, counted against its address until
+/// [`Unopened::opened`] or drop.
+#[derive(Debug)]
+pub(crate) struct Unopened {
+    slots: Arc<Slots>,
+    ip: IpAddr,
+}
+
+impl Drop for Unopened {
+    fn drop(&mut self) {
+        let mut map = self.slots.unopened.lock();
+        if let Some(n) = map.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                map.remove(&self.ip);
+            }
+        }
+    }
+}
+
+impl Slots {
+    pub(crate) fn new(network: usize, local: usize, max_unopened_per_address: usize) -> Arc<Slots> {
+        Arc::new(Slots {
+            network: Arc::new(Semaphore::new(network)),
+            local: Arc::new(Semaphore::new(local)),
+            admin_reserve: Arc::new(Semaphore::new(ADMIN_RESERVE)),
+            refusers: Arc::new(Semaphore::new(REFUSERS)),
+            max_unopened_per_address,
+            unopened: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// A slot for a network socket from `ip`, or why not.
+    pub(crate) fn network(self: &Arc<Self>, ip: IpAddr) -> Result<Slot, String> {
+        let unopened = {
+            let mut map = self.unopened.lock();
+            let n = map.entry(ip).or_insert(0);
+            if *n >= self.max_unopened_per_address {
+                return Err(format!(
+                    "{ip} already has {n} sockets that have not opened a conversation (max_unopened_per_address)"
+                ));
+            }
+            *n += 1;
+            Unopened {
+                slots: self.clone(),
+                ip,
+            }
+        };
+        let permit = self
+            .network
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| "every network connection slot is taken (max_sockets)".to_string())?;
+        Ok(Slot {
+            _permit: permit,
+            unopened: Some(unopened),
+        })
+    }
+
+    /// A slot for a local socket; an administrator may take a reserved one when the others
+    /// are gone (`is_admin` is asked only then).
+    pub(crate) fn local(&self, is_admin: impl FnOnce() -> bool) -> Result<Slot, String> {
+        let permit = match self.local.clone().try_acquire_owned() {
+            Ok(p) => p,
+            Err(_) if is_admin() => {
+                self.admin_reserve
+                    .clone()
+                    .try_acquire_owned()
+                    .map_err(|_| {
+                        "even the administrators' reserved local slots are taken".to_string()
+                    })?
+            }
+            Err(_) => return Err("every local connection slot is taken (max_local_sockets)".into()),
+        };
+        Ok(Slot {
+            _permit: permit,
+            unopened: None,
+        })
+    }
+
+    /// A refuser's permit, if one is free.
+    pub(crate) fn refuser(&self) -> Option<OwnedSemaphorePermit> {
+        self.refusers.clone().try_acquire_owned().ok()
+    }
+
+    /// Sockets from `ip` that have not opened a conversation.
+    #[cfg(test)]
+    fn unopened_from(&self, ip: IpAddr) -> usize {
+        self.unopened.lock().get(&ip).copied().unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_address_holds_only_so_many_unopened_sockets_and_gets_them_back() {
+        let slots = Slots::new(10, 1, 2);
+        let ip: IpAddr = "10.0.0.1".parse().unwrap();
+        let a = slots.network(ip).unwrap();
+        let mut b = slots.network(ip).unwrap();
+        assert!(slots.network(ip).is_err());
+        assert!(slots.network("10.0.0.2".parse().unwrap()).is_ok());
+        b.unopened = None;
+        assert_eq!(slots.unopened_from(ip), 1);
+        let _c = slots.network(ip).unwrap();
+        drop(a);
+        assert_eq!(slots.unopened_from(ip), 1);
+    }
+
+    #[test]
+    fn the_reserve_is_for_administrators() {
+        let slots = Slots::new(1, 1, 1);
+        let _held = slots.local(|| false).unwrap();
+        assert!(slots.local(|| false).is_err());
+        let reserved: Vec<_> = (0..ADMIN_RESERVE)
+            .map(|_| slots.local(|| true).unwrap())
+            .collect();
+        assert!(slots.local(|| true).is_err());
+        drop(reserved);
+    }
+}
