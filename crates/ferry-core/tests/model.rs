@@ -457,6 +457,7 @@ impl Engine {
             attrs: QueueManagerAttrs::new(object_name("MODELQM").unwrap()),
             clock,
             dev_queues: false,
+            memory_budget: usize::MAX,
         })
         .unwrap();
         qm.define_queue(

@@ -63,6 +63,10 @@ pub struct QmSection {
     /// Most connections at once.
     #[serde(default = "default_maxconns")]
     pub max_connections: usize,
+    /// Bytes of message bodies the queues may hold in memory together, MiB; 0 for a quarter of
+    /// what the process may use (the machine's memory, `ulimit -v`, its cgroup's limit).
+    #[serde(default)]
+    pub memory_budget_mib: usize,
     /// MAXDYNQ: most dynamic queues at once.
     #[serde(default = "default_maxdynq")]
     pub max_dynamic_queues: usize,
@@ -185,6 +189,7 @@ impl QmFile {
                 max_uncommitted_msgs: default_maxumsgs(),
                 max_handles: default_maxhands(),
                 max_connections: default_maxconns(),
+                memory_budget_mib: 0,
                 max_dynamic_queues: default_maxdynq(),
                 max_dynamic_queues_per_conn: default_maxdynqc(),
                 default_xmit_queue: String::new(),
@@ -355,6 +360,10 @@ pub fn open_queue_manager_with(
         attrs: file.attrs()?,
         clock: Default::default(),
         dev_queues: file.qmgr.dev_queues,
+        memory_budget: match file.qmgr.memory_budget_mib {
+            0 => ferry_core::engine::budget::default_limit(),
+            mib => mib << 20,
+        },
     };
     for (path, mode) in crate::private::loosened(dir) {
         tracing::warn!(

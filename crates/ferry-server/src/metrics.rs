@@ -340,6 +340,7 @@ pub fn render(qm: &QueueManager) -> String {
     render_info(&mut out, qm);
     render_connections(&mut out, qm);
     render_security(&mut out, qm);
+    render_memory(&mut out, qm);
     render_queues(&mut out, qm);
     if let Some(log) = qm.log_status() {
         render_log(&mut out, &log);
@@ -347,6 +348,25 @@ pub fn render(qm: &QueueManager) -> String {
     render_channels(&mut out, qm);
     render_listeners(&mut out, qm);
     out
+}
+
+/// `ferry_memory_budget_bytes` and `ferry_memory_used_bytes`: message bodies in memory.
+fn render_memory(out: &mut String, qm: &QueueManager) {
+    let b = qm.memory_budget();
+    family(
+        out,
+        "ferry_memory_budget_bytes",
+        "gauge",
+        "The memory budget for message bodies held in queues ([qmgr] memory_budget_mib).",
+    );
+    let _ = writeln!(out, "ferry_memory_budget_bytes {}", b.limit());
+    family(
+        out,
+        "ferry_memory_used_bytes",
+        "gauge",
+        "Message bodies held in memory now, in queues, units of work and read-ahead streams.",
+    );
+    let _ = writeln!(out, "ferry_memory_used_bytes {}", b.used());
 }
 
 /// `ferry_qmgr_info`: the queue manager's name and the FerryMQ version.

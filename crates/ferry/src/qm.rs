@@ -308,6 +308,7 @@ pub fn start(
         pid = std::process::id(),
         dir = %dir.display(),
         queues = qm.queue_names().len(),
+        memory_budget_mib = qm.memory_budget().limit() >> 20,
         "queue manager started"
     );
     log_connauth(&qm);

@@ -309,3 +309,44 @@ fn a_wrong_password_flood_is_bounded_and_costs_the_right_user_little() {
     let grown_mib = rss_kib(server.child.id()).saturating_sub(before) / 1024;
     assert!(grown_mib < 256, "the server grew by {grown_mib} MiB");
 }
+
+#[test]
+fn a_non_persistent_flood_meets_the_memory_budget_not_an_abort() {
+    // 3 GiB of address space, as `prlimit --as` or `ulimit -v` would give; the default budget
+    // is a quarter of it.
+    let server = Server::start_capped("hostile-flood", 3 << 30, &[]);
+    admin(&server, "ALTER QLOCAL(DEV.QUEUE.1) MAXDEPTH(100000)");
+    let mut c = Connection::connect(&server.unix, "flooder").unwrap();
+    let h = c.open_queue("DEV.QUEUE.1", OpenOptions::output()).unwrap();
+    let body = vec![1u8; 4_000_000];
+    let mut put = 0;
+    let refusal = loop {
+        let mut m = Message::new(body.clone());
+        m.descriptor.persistence = ferry_model::message::Persistence::NotPersistent;
+        match c.put(h, m, &PutOptions::default()) {
+            Ok(_) => put += 1,
+            Err(e) => break e,
+        }
+        assert!(
+            put < 2000,
+            "3 GiB of address space took {put} messages of 4 MB"
+        );
+    };
+    assert_eq!(
+        refusal.reason,
+        ferry_client::Reason::StorageNotAvailable,
+        "{refusal}"
+    );
+    assert!(refusal.detail.contains("memory budget"), "{refusal}");
+    assert!(put > 50, "only {put} messages fitted");
+    let rss_mib = rss_kib(server.child.id()) / 1024;
+    assert!(rss_mib < 1500, "the server holds {rss_mib} MiB");
+    // Consumers drain it, and puts go on.
+    let g = c.open_queue("DEV.QUEUE.1", OpenOptions::input()).unwrap();
+    for _ in 0..10 {
+        c.get(g, &GetOptions::new()).unwrap();
+    }
+    c.put(h, Message::new(body), &PutOptions::default())
+        .unwrap();
+    assert!(well_behaved(&server) < Duration::from_secs(1));
+}

@@ -32,7 +32,8 @@ impl MemoryBudget {
     /// Whether `bytes` more fit.
     #[inline]
     pub fn has_room(&self, bytes: usize) -> bool {
-        self.used.load(Ordering::Relaxed).saturating_add(bytes) <= self.limit.load(Ordering::Relaxed)
+        self.used.load(Ordering::Relaxed).saturating_add(bytes)
+            <= self.limit.load(Ordering::Relaxed)
     }
 
     /// Counts `bytes` more held.
@@ -103,7 +104,9 @@ fn mem_total(meminfo: &str) -> Option<usize> {
 
 /// The soft "Max address space" from /proc/self/limits, bytes (None when unlimited).
 fn address_space_limit(limits: &str) -> Option<usize> {
-    let line = limits.lines().find(|l| l.starts_with("Max address space"))?;
+    let line = limits
+        .lines()
+        .find(|l| l.starts_with("Max address space"))?;
     line.split_whitespace().nth(3)?.parse::<usize>().ok()
 }
 
@@ -113,11 +116,15 @@ mod tests {
 
     #[test]
     fn the_default_reads_the_least_of_the_machines_limits() {
-        assert_eq!(mem_total("MemTotal:       24000000 kB\nMemFree: 1 kB\n"), Some(24_000_000 << 10));
+        assert_eq!(
+            mem_total("MemTotal:       24000000 kB\nMemFree: 1 kB\n"),
+            Some(24_000_000 << 10)
+        );
         let limits = "Limit                     Soft Limit           Hard Limit           Units\n\
                       Max address space         3221225472           unlimited            bytes\n";
         assert_eq!(address_space_limit(limits), Some(3 << 30));
-        let unlimited = "Max address space         unlimited            unlimited            bytes\n";
+        let unlimited =
+            "Max address space         unlimited            unlimited            bytes\n";
         assert_eq!(address_space_limit(unlimited), None);
         assert!(default_limit() >= 1 << 20);
     }

@@ -5,12 +5,14 @@
 //! It imports nothing else of this crate: the queue manager (layer 2) builds on it, and the
 //! durable layer (3) implements its `Journal`.
 
+pub mod budget;
 mod get;
 pub mod journal;
 pub mod queue;
 pub mod store;
 pub mod waiter;
 
+pub use budget::MemoryBudget;
 pub use get::{GetSpec, GetStep};
 pub use journal::{Append, Journal, Logged};
 pub use queue::{Placed, Queue, QueueState};

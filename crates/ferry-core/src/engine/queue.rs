@@ -396,7 +396,16 @@ impl QueueState {
             Priority::AsQueueDef => self.attrs.def_priority,
         };
         d.priority = Priority::Value(priority);
-        Ok((d.persistence, priority))
+        let persistence = d.persistence;
+        // A message the log does not hold needs room in memory; one it holds can live there.
+        let logged = self.journal.is_some() && self.logs(msg);
+        if !logged && !self.store.has_room(super::store::cost(msg)) {
+            return Err(MqError::new(
+                Reason::StorageNotAvailable,
+                format!("the queue manager's memory budget for messages is full; queue {name} takes no more non-persistent messages until consumers get some (or raise memory_budget_mib)"),
+            ));
+        }
+        Ok((persistence, priority))
     }
 
     pub(crate) fn check_usable(&self, name: &ObjectName) -> MqResult<()> {

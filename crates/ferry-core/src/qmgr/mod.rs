@@ -117,6 +117,9 @@ pub struct QmConfig {
     pub clock: Clock,
     /// Also define the developer queues DEV.QUEUE.1–3 (handy defaults for trying things out).
     pub dev_queues: bool,
+    /// Bytes of message bodies the queues may hold in memory together (see
+    /// [`crate::engine::budget`]); by default a quarter of what the process may use.
+    pub memory_budget: usize,
 }
 
 impl QmConfig {
@@ -126,6 +129,7 @@ impl QmConfig {
             attrs: QueueManagerAttrs::new(object_name(name)?),
             clock: Clock::default(),
             dev_queues: true,
+            memory_budget: crate::engine::budget::default_limit(),
         })
     }
 }
@@ -143,6 +147,8 @@ pub(crate) struct Shared {
     pub dynamic_counter: AtomicU64,
     /// Dynamic queues that exist now (bounded by MAXDYNQ).
     pub dynamic_live: AtomicUsize,
+    /// Message bodies held in memory by every queue, and their limit.
+    pub budget: Arc<crate::engine::MemoryBudget>,
     /// The recovery log, when the queue manager is persistent.
     pub durability: std::sync::OnceLock<Arc<dyn Durability>>,
     /// Channels, listeners, the server's hooks, the attributes sink.
@@ -182,6 +188,7 @@ impl QueueManager {
                 next_uow: AtomicU64::new(1),
                 dynamic_counter: AtomicU64::new(0),
                 dynamic_live: AtomicUsize::new(0),
+                budget: Arc::new(crate::engine::MemoryBudget::new(config.memory_budget)),
                 durability: std::sync::OnceLock::new(),
                 catalog: Default::default(),
                 security: Default::default(),
@@ -189,6 +196,11 @@ impl QueueManager {
         };
         system::define_system_objects(&qm, config.dev_queues)?;
         Ok(qm)
+    }
+
+    /// The memory budget every queue's in-memory message bodies are charged to.
+    pub fn memory_budget(&self) -> &Arc<crate::engine::MemoryBudget> {
+        &self.shared.budget
     }
 
     /// The recovery log, when this queue manager keeps persistent messages across restarts.

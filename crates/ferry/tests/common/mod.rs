@@ -82,9 +82,33 @@ impl Server {
         Server::start_qm_in(root, "QM1", log, extra)
     }
 
+    /// QM1 in a fresh home named after `tag`, started under `prlimit --as=AS_BYTES` (its
+    /// address space capped as `ulimit -v` would).
+    pub fn start_capped(tag: &str, as_bytes: u64, extra: &[&str]) -> Server {
+        let root = std::env::temp_dir().join(format!("ferry-it-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(&root).unwrap();
+        create_qm(&root, "QM1");
+        let log = root.join("server.log");
+        let child = spawn_with(&root, "QM1", &log, extra, Some(as_bytes));
+        Server::adopt(child, &root, "QM1", &log, extra, true)
+    }
+
     /// Queue manager `qm` in an existing home.
     pub fn start_qm_in(root: &Path, qm: &str, log: &Path, extra: &[&str]) -> Server {
         let child = spawn(root, qm, log, extra);
+        Server::adopt(child, root, qm, log, extra, false)
+    }
+
+    /// The server `child` just started, once it has written its endpoints.
+    fn adopt(
+        child: Child,
+        root: &Path,
+        qm: &str,
+        log: &Path,
+        extra: &[&str],
+        owns_root: bool,
+    ) -> Server {
         let want_tls = extra.contains(&"--tls-listen");
         let mut s = Server {
             child,
@@ -95,7 +119,7 @@ impl Server {
             tcp_bare: String::new(),
             qm: qm.to_owned(),
             log: log.to_owned(),
-            owns_root: false,
+            owns_root,
         };
         s.await_endpoints(want_tls);
         s
@@ -175,6 +199,11 @@ impl Server {
 }
 
 fn spawn(root: &Path, qm: &str, log: &Path, extra: &[&str]) -> Child {
+    spawn_with(root, qm, log, extra, None)
+}
+
+/// As [`spawn`], under `prlimit --as=CAP` when a cap is given.
+fn spawn_with(root: &Path, qm: &str, log: &Path, extra: &[&str], cap: Option<u64>) -> Child {
     let log = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -185,8 +214,17 @@ fn spawn(root: &Path, qm: &str, log: &Path, extra: &[&str]) -> Child {
     } else {
         &["--listen", "127.0.0.1:0"]
     };
-    Command::new(env!("CARGO_BIN_EXE_ferry"))
-        .args(["qm", "start", qm, "--data-dir"])
+    let mut cmd = match cap {
+        Some(bytes) => {
+            let mut c = Command::new("prlimit");
+            c.arg(format!("--as={bytes}"))
+                .arg("--")
+                .arg(env!("CARGO_BIN_EXE_ferry"));
+            c
+        }
+        None => Command::new(env!("CARGO_BIN_EXE_ferry")),
+    };
+    cmd.args(["qm", "start", qm, "--data-dir"])
         .arg(root)
         .args(listen)
         .args(extra)

@@ -18,10 +18,15 @@
 //! content is read back from the log when the message is got or browsed. Restart loads every
 //! message this way, so it costs the entries, not the bodies.
 //!
+//! Memory: every in-memory body is charged to the queue manager's [`MemoryBudget`] (when one is
+//! attached) from insert to removal, and what is left when the store is dropped is given back.
+//! A logged message that would take the budget past its limit is kept only in the log.
+//!
 //! Invariants: within a lane `seq` strictly increases; `depth` counts non-gone slots;
 //! `available` counts `Available` slots; every non-gone slot with a non-zero correl id is in the
 //! correl index (and in the msg index once it is enabled); `mem_logged` is the cost of the
-//! in-memory bodies that are also in the log.
+//! in-memory bodies that are also in the log; `mem_cost` the cost of all in-memory bodies, and
+//! what this store has charged to its budget.
 
 use std::collections::{HashMap, VecDeque};
 use std::hash::BuildHasherDefault;
@@ -30,6 +35,9 @@ use ferry_log::RecordPos;
 use ferry_model::IdHasher;
 
 use ferry_model::message::{CorrelId, Message, MsgId, Priority};
+
+use super::budget::MemoryBudget;
+use std::sync::Arc;
 
 /// Identifies a unit of work (one per connection at a time).
 pub type UowId = u64;
@@ -185,8 +193,9 @@ type CorrelTable = HashMap<u64, CorrelId, BuildHasherDefault<IdHasher>>;
 /// Memory a message in the buffer is charged beyond its body (descriptor, slot, allocation).
 const MESSAGE_OVERHEAD: usize = 512;
 
-fn cost(msg: &Message) -> usize {
-    msg.body.len() + MESSAGE_OVERHEAD
+/// What a message held in memory is charged (its body, properties and overhead).
+pub fn cost(msg: &Message) -> usize {
+    msg.body.len() + msg.properties.encoded_len() + MESSAGE_OVERHEAD
 }
 
 /// In-memory messages, in a slab so a put reuses a freed entry instead of allocating (a
@@ -444,6 +453,10 @@ pub struct Store {
     mem_logged: usize,
     /// Most `mem_logged` before logged messages are kept only in the log (0: no limit).
     buffer_limit: usize,
+    /// Cost of every in-memory body (charged to `budget`).
+    mem_cost: usize,
+    /// The queue manager's memory budget, when one is attached.
+    budget: Option<Arc<MemoryBudget>>,
     /// Messages whose content is only in the log.
     on_disk: usize,
     /// Messages found expired and discarded, since creation.
@@ -467,10 +480,26 @@ impl Store {
             disk_correls: CorrelTable::default(),
             mem_logged: 0,
             buffer_limit: 0,
+            mem_cost: 0,
+            budget: None,
             on_disk: 0,
             expired_total: 0,
             snapshot: None,
         }
+    }
+
+    /// Charges this store's in-memory bodies to `budget` from now on.
+    pub fn set_budget(&mut self, budget: Arc<MemoryBudget>) {
+        if let Some(old) = self.budget.take() {
+            old.release(self.mem_cost);
+        }
+        budget.charge(self.mem_cost);
+        self.budget = Some(budget);
+    }
+
+    /// Whether a message costing `bytes` fits in the memory budget (always, without one).
+    pub fn has_room(&self, bytes: usize) -> bool {
+        self.budget.as_ref().is_none_or(|b| b.has_room(bytes))
     }
 
     /// Sets the buffer for messages that are also in the log (0: keep them all in memory).
@@ -536,16 +565,24 @@ impl Store {
         expires_at: u64,
         state: SlotState,
     ) -> Pos {
+        let c = cost(&msg);
         let body = match disk {
             Some(at)
-                if self.buffer_limit > 0 && self.mem_logged + cost(&msg) > self.buffer_limit =>
+                if (self.buffer_limit > 0 && self.mem_logged + c > self.buffer_limit)
+                    || !self.has_room(c) =>
             {
                 return self.insert_on_disk(seq, OnDisk::of(&msg, at), expires_at, state);
             }
-            _ => Body::Mem {
-                key: self.mem.insert(msg) as u32,
-                disk,
-            },
+            _ => {
+                self.mem_cost += c;
+                if let Some(b) = &self.budget {
+                    b.charge(c);
+                }
+                Body::Mem {
+                    key: self.mem.insert(msg) as u32,
+                    disk,
+                }
+            }
         };
         self.insert_body(seq, body, expires_at, state)
     }
@@ -742,8 +779,13 @@ impl Store {
         Some(match body {
             Body::Mem { key, disk } => {
                 let msg = self.mem.remove(key as usize);
+                let c = cost(&msg);
                 if disk.is_some() {
-                    self.mem_logged -= cost(&msg);
+                    self.mem_logged -= c;
+                }
+                self.mem_cost -= c;
+                if let Some(b) = &self.budget {
+                    b.release(c);
                 }
                 if self.mem.is_empty() && self.mem.capacity() > 4096 {
                     // A drained deep queue gives its memory back.
@@ -1162,6 +1204,15 @@ impl Store {
 }
 
 mod snapshot;
+impl Drop for Store {
+    /// A deleted queue's bodies leave the budget with it.
+    fn drop(&mut self) {
+        if let Some(b) = &self.budget {
+            b.release(self.mem_cost);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests;
 

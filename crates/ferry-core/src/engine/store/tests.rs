@@ -316,3 +316,27 @@ mod snapshots {
         }
     }
 }
+
+#[test]
+fn in_memory_bodies_are_charged_to_the_budget_until_they_leave() {
+    let budget = Arc::new(MemoryBudget::new(10 * MESSAGE_OVERHEAD));
+    let mut s = Store::new(false);
+    s.set_budget(budget.clone());
+    let a = put(&mut s, 0, 1);
+    let _b = put(&mut s, 0, 2);
+    assert_eq!(budget.used(), 2 * cost(&msg(0, 1)));
+    s.remove(a);
+    assert_eq!(budget.used(), cost(&msg(0, 1)));
+    // A logged message past the budget is kept only in the log.
+    budget.set_limit(budget.used());
+    let seq = s.next_seq();
+    let at = RecordPos {
+        extent: 1,
+        offset: 0,
+        size: 64,
+    };
+    s.insert(seq, msg(0, 3), Some(at), 0, SlotState::Available);
+    assert_eq!(s.on_disk(), 1);
+    drop(s);
+    assert_eq!(budget.used(), 0, "a dropped store gives its bodies back");
+}
