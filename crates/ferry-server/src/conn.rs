@@ -124,7 +124,57 @@ pub(crate) struct Ctx {
     pub limits: ConnLimits,
     /// Who may connect as whom, and the brakes on guessing.
     pub ids: Arc<crate::identity::Identities>,
+    /// The receiving ends running here, so a new start from the same partner can end a stale
+    /// one.
+    pub receivers: Receivers,
 }
+
+/// Each running receiving end's way to be told to end: channel → (instance, signal).
+#[derive(Debug, Default)]
+pub(crate) struct Receivers {
+    running: parking_lot::Mutex<
+        std::collections::HashMap<ferry_core::ObjectName, (u64, tokio::sync::oneshot::Sender<()>)>,
+    >,
+    next: std::sync::atomic::AtomicU64,
+}
+
+impl Receivers {
+    /// Registers a receiving end that has just started; what its socket waits on, and its id.
+    fn register(&self, name: ferry_core::ObjectName) -> (u64, tokio::sync::oneshot::Receiver<()>) {
+        let id = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        self.running.lock().insert(name, (id, tx));
+        (id, rx)
+    }
+
+    /// Forgets instance `id` of `name` (its socket closed).
+    fn unregister(&self, name: &ferry_core::ObjectName, id: u64) {
+        let mut running = self.running.lock();
+        if running.get(name).is_some_and(|(i, _)| *i == id) {
+            running.remove(name);
+        }
+    }
+
+    /// Tells the running receiving end of `name` to end; whether there was one to tell.
+    fn end(&self, name: &ferry_core::ObjectName) -> bool {
+        match self.running.lock().remove(name) {
+            Some((_, tx)) => tx.send(()).is_ok(),
+            None => false,
+        }
+    }
+}
+
+/// A channel start waiting for a stale receiving end of the same channel to end.
+struct ParkedStart {
+    header: FrameHeader,
+    req: Request,
+    tries: u32,
+    sleep: Pin<Box<Sleep>>,
+}
+
+/// How often, and how many times, a parked channel start looks again.
+const START_RETRY: Duration = Duration::from_millis(20);
+const START_TRIES: u32 = 100;
 
 /// Async put results since the last status call (MQSTAT's counts).
 #[derive(Debug, Default)]
@@ -223,6 +273,10 @@ enum Event {
     Read(std::io::Result<usize>),
     /// Requests read earlier wait in the read buffer, and there is room for their answers now.
     Backlog,
+    /// A new start of this socket's receiving end from the same partner replaced it.
+    Replaced,
+    /// A parked channel start looks again.
+    RetryStart,
     /// The socket opened no conversation within the connect timeout.
     ConnectTimeout,
     /// The log made held replies durable (or failed).
@@ -344,6 +398,14 @@ struct Socket {
     opened: bool,
     /// Counts a network socket against its address until a conversation opens.
     unopened: Option<crate::slots::Unopened>,
+    /// The receiving end this socket runs: its channel, instance and end signal.
+    receiver: Option<(
+        ferry_core::ObjectName,
+        u64,
+        tokio::sync::oneshot::Receiver<()>,
+    )>,
+    /// A channel start waiting for a stale instance to end.
+    parked_start: Option<ParkedStart>,
 }
 
 impl Socket {
@@ -448,6 +510,9 @@ pub(crate) async fn serve<R, W>(
         sock.flush_held(&mut wr).await;
     }
     sock.log_close(&why);
+    if let Some((name, id, _)) = sock.receiver.take() {
+        sock.ctx.receivers.unregister(&name, id);
+    }
     let _ = wr.shutdown().await;
     // Dropping the conversations backs out their units of work and closes their handles; parked
     // waits are cancelled and any message that raced into them goes back to its queue.
@@ -473,6 +538,8 @@ impl Socket {
             auth: None,
             opened: false,
             unopened: None,
+            receiver: None,
+            parked_start: None,
         }
     }
 
@@ -513,6 +580,9 @@ impl Socket {
                 if tick.poll_tick(cx).is_ready() {
                     return Poll::Ready(Event::Tick);
                 }
+                if let Some(ev) = self.poll_channel(cx) {
+                    return Poll::Ready(ev);
+                }
                 if let Some(late) = connect_by.as_mut() {
                     if late.as_mut().poll(cx).is_ready() {
                         return Poll::Ready(Event::ConnectTimeout);
@@ -537,6 +607,21 @@ impl Socket {
                 return why;
             }
         }
+    }
+
+    /// A receiving end told to end (a new start replaced it), or a parked start's next look.
+    fn poll_channel(&mut self, cx: &mut Context<'_>) -> Option<Event> {
+        if let Some((_, _, ended)) = self.receiver.as_mut() {
+            if Pin::new(ended).poll(cx).is_ready() {
+                return Some(Event::Replaced);
+            }
+        }
+        let p = self.parked_start.as_mut()?;
+        p.sleep
+            .as_mut()
+            .poll(cx)
+            .is_ready()
+            .then_some(Event::RetryStart)
     }
 
     /// The next requests: those already read (when their answers have room), else a read —
@@ -724,6 +809,14 @@ impl Socket {
             }
             Event::Read(Err(e)) => Err(Close::Io(e)),
             Event::Backlog => self.on_frames(rbuf),
+            Event::Replaced => Err(Close::Refused(
+                "a new start of its channel from the same partner replaced this receiving end"
+                    .into(),
+            )),
+            Event::RetryStart => match self.parked_start.take() {
+                Some(p) => self.try_start_channel(p.header, p.req, p.tries + 1),
+                None => Ok(()),
+            },
             Event::ConnectTimeout => Err(Close::Refused(format!(
                 "no conversation opened within {:?} of the handshake",
                 self.ctx.limits.connect_timeout
@@ -916,6 +1009,25 @@ impl Socket {
         self.authenticate(connect, password)
     }
 
+    /// Refuses a Connect at once, without hashing, because as many password checks wait as
+    /// may: MAX_CONNS_LIMIT_REACHED, counted as a slot refusal; the socket closes.
+    fn refuse_busy(&mut self, h: FrameHeader) -> Close {
+        self.ctx
+            .qm
+            .security_counters()
+            .slot_refusals
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let e = MqError::new(
+            Reason::MaxConnsLimitReached,
+            "too many connections are having their passwords checked; try again shortly",
+        );
+        self.respond(h, &wire::status_of(&e), &Reply::Empty);
+        Close::Refused(format!(
+            "{} password checks already wait for a verifier",
+            identity::MAX_WAITING
+        ))
+    }
+
     /// A BLOCKADDR record that turns this peer away before anything else (a warning only, if
     /// the record says WARN(YES)).
     fn address_blocked(&self) -> Option<String> {
@@ -995,20 +1107,7 @@ impl Socket {
                 )
             }
             identity::Plan::Verify { .. } if ids.verifiers_full() => {
-                self.ctx
-                    .qm
-                    .security_counters()
-                    .slot_refusals
-                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let e = MqError::new(
-                    Reason::MaxConnsLimitReached,
-                    "too many connections are having their passwords checked; try again shortly",
-                );
-                self.respond(connect.header, &wire::status_of(&e), &Reply::Empty);
-                return Err(Close::Refused(format!(
-                    "{} password checks already wait for a verifier",
-                    identity::MAX_WAITING
-                )));
+                return Err(self.refuse_busy(connect.header));
             }
             identity::Plan::Verify { auth_type, keep } => {
                 let origin = self.peer.origin.unwrap_or(identity::Origin::Uid(u32::MAX));

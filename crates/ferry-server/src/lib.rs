@@ -365,6 +365,7 @@ impl Server {
             qm: qm.clone(),
             limits: config.limits.clone(),
             ids,
+            receivers: Default::default(),
         });
         let (hooks, mut listened) = start_objects(&qm, &config, authenticated);
         tokio::pin!(shutdown);

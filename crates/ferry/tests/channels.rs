@@ -515,3 +515,69 @@ fn a_channel_over_tls_checks_its_partners_certificate_name() {
     assert!(!e[0].ok);
     let _ = std::fs::remove_dir_all(&pki);
 }
+
+/// A TCP relay on a free port to `to` that loses resets: when the client side closes, the
+/// connection to `to` is left open, as after a crash whose reset never arrived.
+fn lossy_relay(to: String) -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for client in l.incoming() {
+            let Ok(mut client) = client else { return };
+            let Ok(mut server) = std::net::TcpStream::connect(&to) else {
+                return;
+            };
+            let (mut c2, mut s2) = (client.try_clone().unwrap(), server.try_clone().unwrap());
+            std::thread::spawn(move || {
+                let _ = std::io::copy(&mut s2, &mut c2);
+            });
+            // The client side's copy ends without shutting the server side down, and the
+            // other copy keeps it open: the receiver never hears of the close.
+            std::thread::spawn(move || {
+                let _ = std::io::copy(&mut client, &mut server);
+            });
+        }
+    });
+    port
+}
+
+#[test]
+fn a_restarted_sender_replaces_its_stale_receiving_end_at_once() {
+    let (mut qm1, qm2) = pair("stale", 1);
+    let relay = lossy_relay(qm2.tcp_addr().to_owned());
+    admin(
+        &qm1,
+        &format!("ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('127.0.0.1({relay})')"),
+    );
+    let mut c1 = Connection::connect(&qm1.unix, "putter").unwrap();
+    let put = |c: &mut Connection, body: &str| {
+        let m = Message::text(body).with_persistence(Persistence::Persistent);
+        c.put1("APP.TO.QM2", m, &PutOptions::default()).unwrap();
+    };
+    put(&mut c1, "before");
+    let mut c2 = Connection::connect(&qm2.unix, "getter").unwrap();
+    assert!(get(&mut c2, "APP.IN", Duration::from_secs(20)).is_some());
+    // The sender's queue manager dies; its receiving end at QM2 never hears of it.
+    let port = qm1.tcp_addr().rsplit(':').next().unwrap().to_owned();
+    qm1.restart(&["--listen", &format!("127.0.0.1:{port}")]);
+    qm1.wait_ready();
+    assert_eq!(
+        chstatus(&qm2, "QM1.TO.QM2", "STATUS").as_deref(),
+        Some("RUNNING")
+    );
+    let mut c1 = Connection::connect(&qm1.unix, "putter").unwrap();
+    let t = std::time::Instant::now();
+    put(&mut c1, "after");
+    let g = get(&mut c2, "APP.IN", Duration::from_secs(20)).expect("the restarted sender runs");
+    assert_eq!(&g.message.body[..], b"after");
+    assert!(
+        t.elapsed() < Duration::from_secs(8),
+        "took {:?}",
+        t.elapsed()
+    );
+    assert!(
+        qm2.log().contains("ending the stale instance"),
+        "{}",
+        qm2.log()
+    );
+}

@@ -66,7 +66,7 @@ impl Socket {
             Request::Set { hobj, values } => set(conv, hobj, &values),
             Request::Admin { script } => admin(conv, &self.ctx.qm, &script),
             Request::AdminMore => Ok(admin_part(conv)),
-            req @ Request::ChannelStart { .. } => return self.start_channel(h, req),
+            req @ Request::ChannelStart { .. } => return self.try_start_channel(h, req, 0),
             Request::ChannelBatch {
                 seq,
                 luwid,
@@ -82,12 +82,46 @@ impl Socket {
 
     /// ChannelStart: answered with the receiver's side; or, when the partner is refused, with
     /// CHANNEL_NOT_AVAILABLE and nothing more (the reason goes to the log), and the socket closes.
-    fn start_channel(&mut self, h: FrameHeader, req: Request) -> Result<(), Close> {
+    /// When the channel is already running here, the partner — which has just proved who it
+    /// is — has restarted, and the running instance is stale (its socket outlived a crash or a
+    /// cut link): it is told to end, and this start waits for it (`tries` looks so far), then
+    /// goes on, so a restarted sender runs again at once rather than at its next retry.
+    pub(super) fn try_start_channel(
+        &mut self,
+        h: FrameHeader,
+        req: Request,
+        tries: u32,
+    ) -> Result<(), Close> {
         let Some(conv) = self.convs.get_mut(&h.conv) else {
             return Ok(());
         };
-        match channel_start(conv, &self.peer, self.mode, req) {
-            Ok(reply) => self.reply(h, Ok(reply)),
+        match channel_start(conv, &self.peer, self.mode, req.clone()) {
+            Ok(reply) => {
+                if let Some(end) = conv.channel.as_ref() {
+                    let name = end.name;
+                    let (id, ended) = self.ctx.receivers.register(name);
+                    self.receiver = Some((name, id, ended));
+                }
+                self.reply(h, Ok(reply))
+            }
+            Err(Start::Busy(e, name)) => {
+                let ended = tries > 0 || self.ctx.receivers.end(&name);
+                if ended && tries < super::START_TRIES {
+                    if tries == 0 {
+                        tracing::warn!(channel = %name, peer = %self.peer.name,
+                            "receiver channel started again by its partner; ending the stale instance");
+                    }
+                    let sleep = Box::pin(tokio::time::sleep(super::START_RETRY));
+                    self.parked_start = Some(super::ParkedStart {
+                        header: h,
+                        req,
+                        tries,
+                        sleep,
+                    });
+                    return Ok(());
+                }
+                self.reply(h, Err(e))
+            }
             Err(Start::Failed(e)) => self.reply(h, Err(e)),
             Err(Start::Refused(channel, why)) => {
                 let qm = &self.ctx.qm;
@@ -462,6 +496,8 @@ impl Drop for ReceiverEnd {
 enum Start {
     Refused(String, String),
     Failed(MqError),
+    /// The partner may start the channel, but an instance of it is running here.
+    Busy(MqError, ferry_core::ObjectName),
 }
 
 impl From<MqError> for Start {
@@ -541,7 +577,7 @@ fn channel_start(
         )
         .into());
     }
-    check_not_running(&qm, &name)?;
+    check_not_running(&qm, &name).map_err(|e| Start::Busy(e, name))?;
     let mapped = channel_chlauth(&qm, &name, def.as_ref(), &sender_qmgr, peer)
         .map_err(|why| Start::Refused(shown.clone(), why))?;
     become_channel_agent(conv, &qm, def.as_ref(), mapped);
