@@ -13,6 +13,7 @@
 
 pub mod accounts;
 pub mod config;
+pub mod net;
 pub mod home;
 pub mod pam;
 pub mod private;

@@ -464,7 +464,7 @@ fn admit(
         },
         Accepted::Tls(stream, addr, acceptor) => match slots.network(addr.ip()) {
             Ok(slot) => {
-                let _ = stream.set_nodelay(true);
+                tune(&stream, &ctx.limits);
                 tasks.spawn(serve_tls(stream, addr, acceptor, ctx, stop, slot));
                 return;
             }
@@ -515,6 +515,15 @@ where
     (who, why)
 }
 
+/// An accepted network socket: no Nagle delay, and TCP keepalive from the heartbeat interval, so
+/// a partner whose host died or whose link was cut without a reset is dropped by the kernel
+/// (then its conversations end) even when nothing is owed to it.
+fn tune(stream: &tokio::net::TcpStream, limits: &ConnLimits) {
+    let _ = stream.set_nodelay(true);
+    let interval = (limits.heartbeat / 3).max(Duration::from_secs(1));
+    let _ = ferry_host::net::keepalive(stream, limits.heartbeat, interval, 3);
+}
+
 /// Spawns the task serving an accepted tcp socket (from the TCP listener or a LISTENER object).
 fn spawn_tcp(
     tasks: &mut JoinSet<()>,
@@ -524,7 +533,7 @@ fn spawn_tcp(
     stop: watch::Receiver<bool>,
     mut slot: slots::Slot,
 ) {
-    let _ = stream.set_nodelay(true);
+    tune(&stream, &ctx.limits);
     let (rd, wr) = stream.into_split();
     let peer = conn::Peer {
         name: addr.to_string(),
