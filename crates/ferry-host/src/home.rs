@@ -350,6 +350,30 @@ pub fn open_queue_manager(
     open_queue_manager_with(dir, &layered.file, recover_to_last_good)
 }
 
+/// Warns when the log may grow larger than the disk holding it has room for: then a full disk,
+/// not `max_extents`, is what stops persistent puts (with 2102, and the queue manager carries
+/// on), and the administrator should know which figure to change.
+fn warn_if_log_outgrows_disk(log_dir: &Path, log: &ferry_log::LogConfig) {
+    let Ok(vfs) = nix::sys::statvfs::statvfs(log_dir) else {
+        return;
+    };
+    let free = vfs.blocks_available() as u64 * vfs.fragment_size() as u64;
+    let used: u64 = std::fs::read_dir(log_dir)
+        .map(|d| d.flatten().filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum())
+        .unwrap_or(0);
+    let bound = log.max_extents.saturating_mul(log.extent_size);
+    if log.max_extents == 0 || bound > free + used {
+        let mib = |b: u64| b >> 20;
+        tracing::warn!(
+            log_bound_mib = if log.max_extents == 0 { u64::MAX >> 20 } else { mib(bound) },
+            disk_free_mib = mib(free),
+            log_now_mib = mib(used),
+            dir = %log_dir.display(),
+            "the recovery log may grow beyond the free space of its disk ([log] max_extents x extent_mib);              when the disk fills, persistent puts are refused (2102) until space is freed; lower max_extents              to make the log's own bound the one that holds"
+        );
+    }
+}
+
 /// [`open_queue_manager`] with a configuration already read and layered.
 pub fn open_queue_manager_with(
     dir: &Path,
@@ -380,6 +404,7 @@ pub fn open_queue_manager_with(
             format!("cannot open the recovery log in {}: {e}", log_dir.display()),
         )
     })?;
+    warn_if_log_outgrows_disk(&log_dir, &file.persist_settings()?.log);
     let mode = if recover_to_last_good {
         ferry_log::RecoveryMode::ToLastGood
     } else {

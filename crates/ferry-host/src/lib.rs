@@ -13,8 +13,8 @@
 
 pub mod accounts;
 pub mod config;
-pub mod net;
 pub mod home;
+pub mod net;
 pub mod pam;
 pub mod private;
 

@@ -33,6 +33,9 @@ mod tests {
         let s = std::net::TcpStream::connect(l.local_addr().unwrap()).unwrap();
         keepalive(&s, Duration::from_secs(30), Duration::from_secs(10), 3).unwrap();
         assert!(nix::sys::socket::getsockopt(&s, sockopt::KeepAlive).unwrap());
-        assert_eq!(nix::sys::socket::getsockopt(&s, sockopt::TcpKeepIdle).unwrap(), 30);
+        assert_eq!(
+            nix::sys::socket::getsockopt(&s, sockopt::TcpKeepIdle).unwrap(),
+            30
+        );
     }
 }

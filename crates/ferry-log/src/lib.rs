@@ -36,6 +36,10 @@ pub enum LogError {
         /// Bytes per extent.
         extent_size: u64,
     },
+    /// The disk holding the log has no room for the next extent, and a bounded append would
+    /// eat into the reserve kept for commits, gets and backouts.
+    #[error("the disk holding the recovery log is full ({0}): persistent messages cannot be put until space is freed; gets, commits and backouts go on, and puts resume by themselves")]
+    NoSpace(String),
     /// A damaged record in the live part of the log.
     #[error("the recovery log is damaged in {file} at offset {offset}: {reason}")]
     Corrupt {

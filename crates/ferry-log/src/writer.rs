@@ -107,6 +107,8 @@ struct State {
     /// Record bytes appended since the log was opened.
     bytes_appended: u64,
     failed: Option<String>,
+    /// The logger cannot write for want of disk space (and retries): why.
+    stalled: Option<String>,
     stop: bool,
     /// The logger is asleep waiting for records: only then does an append wake it (a wake is a
     /// system call; while the logger writes or syncs, records just accumulate for its next turn).
@@ -126,6 +128,11 @@ struct State {
 }
 
 struct Shared {
+    /// The preparer could not make the next extent (the disk is full): bounded appends keep
+    /// out of the reserve ([`reserve`]) and out of any new extent until it can.
+    space_low: std::sync::atomic::AtomicBool,
+    /// Why, for the statistics.
+    space_why: Mutex<String>,
     state: Mutex<State>,
     work: Condvar,
     done: Condvar,
@@ -190,6 +197,17 @@ fn check_size(payload: &[u8]) -> Result<(), LogError> {
     Ok(())
 }
 
+/// Bytes of the current extent bounded appends leave free while the disk is full, so commits,
+/// gets and backouts (a few dozen bytes each) can go on and drain the queues.
+fn reserve(config: &LogConfig) -> u64 {
+    (config.extent_size / 4).min(4 << 20)
+}
+
+/// Whether `e` says the disk is full.
+fn is_no_space(e: &std::io::Error) -> bool {
+    e.raw_os_error() == Some(28) || e.kind() == std::io::ErrorKind::StorageFull
+}
+
 /// Whether the buffer takes a `len`-byte payload now (an empty buffer takes any record).
 fn has_room(st: &State, config: &LogConfig, len: usize) -> bool {
     st.pending.is_empty() || st.pending.len() + len <= config.buffer_size
@@ -226,6 +244,9 @@ pub struct LogStats {
     pub oldest_extent: u64,
     /// Extent being appended to.
     pub current_extent: u64,
+    /// Why the disk holding the log is full, while it is (persistent puts are refused, or
+    /// the logger waits for space to write what it holds).
+    pub disk_full: Option<String>,
     /// Seconds each batch took to write (before its sync).
     pub write_seconds: Histogram,
     /// Seconds each batch's sync took.
@@ -290,6 +311,7 @@ impl Log {
                 oldest_extent,
                 bytes_appended: 0,
                 failed: None,
+                stalled: None,
                 stop: false,
                 logger_idle: false,
                 wakers: Vec::new(),
@@ -300,6 +322,8 @@ impl Log {
                 sync_seconds: Histogram::new(histogram::SECONDS_BUCKETS),
                 batch_records: Histogram::new(histogram::BATCH_BUCKETS),
             }),
+            space_low: Default::default(),
+            space_why: Mutex::new(String::new()),
             work: Condvar::new(),
             done: Condvar::new(),
             config,
@@ -415,6 +439,19 @@ impl Log {
         let config = &self.shared.config;
         let size = format::record_size(payload.len()) as u64;
         let (mut extent, mut offset) = (st.place_extent, st.place_offset);
+        let low = self
+            .shared
+            .space_low
+            .load(std::sync::atomic::Ordering::Relaxed);
+        if bounded && low && offset + size + reserve(config) > config.extent_size {
+            let why = self
+                .shared
+                .space_why
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .clone();
+            return Err(LogError::NoSpace(why));
+        }
         if offset > EXTENT_HEADER as u64 && offset + size > config.extent_size {
             extent += 1;
             offset = EXTENT_HEADER as u64;
@@ -557,6 +594,26 @@ impl Log {
         Ok(to - from)
     }
 
+    /// Why the disk holding the log is full, while it is: the logger waits for room to write
+    /// what it holds, or the next extent cannot be made (bounded appends are refused).
+    pub fn disk_full(&self) -> Option<String> {
+        let st = lock(&self.shared);
+        st.stalled.clone().or_else(|| self.space_low_why())
+    }
+
+    fn space_low_why(&self) -> Option<String> {
+        self.shared
+            .space_low
+            .load(std::sync::atomic::Ordering::Relaxed)
+            .then(|| {
+                self.shared
+                    .space_why
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .clone()
+            })
+    }
+
     /// Statistics so far.
     pub fn stats(&self) -> LogStats {
         let st = lock(&self.shared);
@@ -567,6 +624,7 @@ impl Log {
             bytes_appended: st.bytes_appended,
             oldest_extent: st.oldest_extent,
             current_extent: st.place_extent,
+            disk_full: st.stalled.clone().or_else(|| self.space_low_why()),
             write_seconds: st.write_seconds.clone(),
             sync_seconds: st.sync_seconds.clone(),
             batch_records: st.batch_records.clone(),
@@ -667,6 +725,20 @@ fn preparer(shared: Arc<Shared>, storage: Arc<dyn Storage>) {
         };
         let name = format::extent_name(target);
         let result = storage.create_zeroed(&name, size);
+        if let Err(e) = &result {
+            // A half-made extent would hold space a full disk needs; it goes while the logger
+            // still keeps away from it (`busy`).
+            let _ = storage.remove(&name);
+            *shared.space_why.lock().unwrap_or_else(|p| p.into_inner()) =
+                format!("cannot make the next log extent {name}: {e}");
+            shared
+                .space_low
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+        } else {
+            shared
+                .space_low
+                .store(false, std::sync::atomic::Ordering::Relaxed);
+        }
         let mut p = lock_prep(&shared);
         p.busy = None;
         match result {
@@ -675,7 +747,7 @@ fn preparer(shared: Arc<Shared>, storage: Arc<dyn Storage>) {
                 // The logger creates extents itself meanwhile; try again later.
                 drop(p);
                 shared.prep_changed.notify_all();
-                std::thread::sleep(std::time::Duration::from_millis(100));
+                std::thread::sleep(std::time::Duration::from_millis(200));
                 continue;
             }
         }
@@ -788,6 +860,63 @@ impl ExtentWriter {
     }
 }
 
+/// Writes and syncs a batch. When the disk is full the batch is written again from its start
+/// every [`NO_SPACE_RETRY`] until it fits (positional writes of the same bytes to the same
+/// places: nothing is doubled), the wait shown in the statistics; a stop ends the wait with an
+/// error. Returns the outcome and when the sync began.
+fn write_until_room(
+    shared: &Shared,
+    writer: &mut ExtentWriter,
+    batch: &mut Vec<u8>,
+    boundaries: &[Boundary],
+) -> (std::io::Result<()>, Instant) {
+    let (mark, len) = ((writer.extent, writer.offset), batch.len());
+    loop {
+        let started = Instant::now();
+        let mut synced_at = started;
+        let result = writer.write_batch(batch, boundaries).and_then(|touched| {
+            let written = Instant::now();
+            // Written records can be read back before they are synced.
+            let mut st = lock(shared);
+            st.written = (writer.extent, writer.offset);
+            st.write_seconds
+                .observe(written.duration_since(started).as_secs_f64());
+            let waiting = st.done_waiters > 0;
+            drop(st);
+            if waiting {
+                shared.done.notify_all();
+            }
+            synced_at = written;
+            for n in touched {
+                writer.storage.sync(&format::extent_name(n))?;
+            }
+            Ok(())
+        });
+        let e = match result {
+            Err(e) if is_no_space(&e) => e,
+            other => {
+                lock(shared).stalled = None;
+                return (other, synced_at);
+            }
+        };
+        let mut st = lock(shared);
+        if st.stop {
+            return (Err(e), synced_at);
+        }
+        st.stalled = Some(format!(
+            "{} records wait to be written: {e}",
+            boundaries.len()
+        ));
+        drop(st);
+        (writer.extent, writer.offset) = mark;
+        batch.truncate(len);
+        std::thread::sleep(NO_SPACE_RETRY);
+    }
+}
+
+/// How often the logger tries again to write a batch the full disk refused.
+const NO_SPACE_RETRY: std::time::Duration = std::time::Duration::from_millis(200);
+
 /// Waits on `done`, counted in `done_waiters` so the logger knows to signal.
 fn wait_done<'a>(shared: &'a Shared, mut st: MutexGuard<'a, State>) -> MutexGuard<'a, State> {
     st.done_waiters += 1;
@@ -818,28 +947,7 @@ fn logger(shared: Arc<Shared>, mut writer: ExtentWriter) {
             std::mem::swap(&mut st.boundaries, &mut boundaries);
             st.next_lsn - 1
         };
-        let started = Instant::now();
-        let mut synced_at = started;
-        let result = writer
-            .write_batch(&mut batch, &boundaries)
-            .and_then(|touched| {
-                let written = Instant::now();
-                // Written records can be read back before they are synced.
-                let mut st = lock(&shared);
-                st.written = (writer.extent, writer.offset);
-                st.write_seconds
-                    .observe(written.duration_since(started).as_secs_f64());
-                let waiting = st.done_waiters > 0;
-                drop(st);
-                if waiting {
-                    shared.done.notify_all();
-                }
-                synced_at = written;
-                for n in touched {
-                    writer.storage.sync(&format::extent_name(n))?;
-                }
-                Ok(())
-            });
+        let (result, synced_at) = write_until_room(&shared, &mut writer, &mut batch, &boundaries);
         let mut st = lock(&shared);
         let woken = match result {
             Ok(()) => note_synced(&mut st, last_lsn, &boundaries, synced_at),

@@ -459,7 +459,7 @@ type LogColumn = (
 );
 
 /// The recovery log's counters and gauges, in the order they are rendered.
-const LOG_COLUMNS: [LogColumn; 6] = [
+const LOG_COLUMNS: [LogColumn; 7] = [
     (
         "ferry_log_syncs_total",
         "counter",
@@ -489,6 +489,12 @@ const LOG_COLUMNS: [LogColumn; 6] = [
         "gauge",
         "Highest log sequence number on disk.",
         |log| log.durable_lsn,
+    ),
+    (
+        "ferry_log_disk_full",
+        "gauge",
+        "1 while the disk holding the recovery log is full (persistent puts are refused; DISPLAY QMSTATUS LOGERR says why).",
+        |log| u64::from(log.disk_full.is_some()),
     ),
     (
         "ferry_log_extents",

@@ -684,6 +684,11 @@ pub(super) fn display_qmstatus(qm: &QueueManager, c: &Command) -> Outcome {
             fields.push(field("LOGSYNCS", l.syncs, Kind::Status));
             fields.push(field("LOGRECS", l.records, Kind::Status));
             fields.push(field("CHKPTS", l.checkpoints, Kind::Status));
+            let space = if l.disk_full.is_some() { "FULL" } else { "OK" };
+            fields.push(field("LOGSPACE", space, Kind::Status));
+            if let Some(why) = &l.disk_full {
+                fields.push(field("LOGERR", why, Kind::Text));
+            }
         }
         None => fields.push(field("LOGTYPE", "NONE", Kind::Status)),
     }

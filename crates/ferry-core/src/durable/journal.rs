@@ -141,6 +141,7 @@ impl Durability for Persist {
             checkpoints: self.checkpoints.lock().taken,
             bytes_appended: s.bytes_appended,
             durable_lsn: s.durable_lsn,
+            disk_full: s.disk_full,
             write_seconds: s.write_seconds,
             sync_seconds: s.sync_seconds,
             batch_records: s.batch_records,

@@ -224,19 +224,69 @@ fn start_checkpointer(qm: &QueueManager, persist: &Arc<Persist>) -> std::io::Res
     let persist = Arc::downgrade(persist);
     std::thread::Builder::new()
         .name("ferry-checkpoint".into())
-        .spawn(move || loop {
-            std::thread::sleep(Duration::from_millis(50));
-            let Some(shared) = weak.upgrade() else { return };
-            let qm = QueueManager { shared };
-            if qm.run_state() == RunState::Stopping {
-                return;
-            }
-            let Some(p) = persist.upgrade() else { return };
-            if checkpoint::due(&p) {
-                if let Err(e) = checkpoint::take(&qm, &p) {
-                    tracing::warn!(error = %e, "checkpoint failed; will retry");
+        .spawn(move || {
+            let mut watch = Watch::default();
+            loop {
+                std::thread::sleep(Duration::from_millis(50));
+                let Some(shared) = weak.upgrade() else { return };
+                let qm = QueueManager { shared };
+                if qm.run_state() == RunState::Stopping {
+                    return;
+                }
+                let Some(p) = persist.upgrade() else { return };
+                watch.disk(p.log().disk_full());
+                if checkpoint::due(&p) && watch.may_checkpoint() {
+                    if let Err(e) = checkpoint::take(&qm, &p) {
+                        watch.checkpoint_failed(&e);
+                    }
                 }
             }
         })
         .map(|_| ())
+}
+
+/// What the checkpointer says about trouble: a full disk once when it fills and once when
+/// space is back; failed checkpoints once, then at most once a minute with how many failed
+/// meanwhile, tried again at most once a second.
+#[derive(Default)]
+struct Watch {
+    full: bool,
+    failures: u64,
+    last_failure: Option<std::time::Instant>,
+    last_said: Option<std::time::Instant>,
+}
+
+impl Watch {
+    fn disk(&mut self, why: Option<String>) {
+        match (why, self.full) {
+            (Some(why), false) => {
+                tracing::error!(reason = %why, "AMQ7463E the disk holding the recovery log is full: persistent puts are refused (2102) until space is freed; gets, commits and backouts go on");
+                self.full = true;
+            }
+            (None, true) => {
+                tracing::warn!("AMQ7464I the disk holding the recovery log has space again: persistent puts resume");
+                self.full = false;
+            }
+            _ => {}
+        }
+    }
+
+    fn may_checkpoint(&self) -> bool {
+        self.last_failure
+            .is_none_or(|t| t.elapsed() >= Duration::from_secs(1))
+    }
+
+    fn checkpoint_failed(&mut self, e: &ferry_model::reason::MqError) {
+        let now = std::time::Instant::now();
+        self.failures += 1;
+        self.last_failure = Some(now);
+        if self
+            .last_said
+            .is_none_or(|t| t.elapsed() >= Duration::from_secs(60))
+        {
+            tracing::warn!(error = %e, failures = self.failures, "checkpoint failed; trying again every second");
+            self.last_said = Some(now);
+            self.failures = 0;
+        }
+    }
 }

@@ -82,7 +82,9 @@ pub struct Persist {
 
 pub(crate) fn log_error(e: LogError) -> MqError {
     match e {
-        LogError::Full { .. } => MqError::new(Reason::ResourceProblem, e.to_string()),
+        LogError::Full { .. } | LogError::NoSpace(_) => {
+            MqError::new(Reason::ResourceProblem, e.to_string())
+        }
         LogError::Corrupt { .. } => MqError::new(
             Reason::QMgrDataError,
             format!("{e}; the message cannot be read back and is not served"),

@@ -65,6 +65,8 @@ pub struct LogStatus {
     pub bytes_appended: u64,
     /// Highest LSN on disk.
     pub durable_lsn: u64,
+    /// Why the disk holding the log is full, while it is (persistent puts are refused).
+    pub disk_full: Option<String>,
     /// Seconds each batch took to write.
     pub write_seconds: ferry_log::Histogram,
     /// Seconds each batch's sync took.

@@ -1,0 +1,168 @@
+//! A full disk is an ordinary condition: a real server whose queue manager lives on a small
+//! tmpfs fills it with persistent messages. The put that finds the disk full is answered at
+//! once (2102); gets, commits and definitions go on; DISPLAY QMSTATUS says why; when space is
+//! freed, puts resume without a restart; SIGKILL while full loses nothing acknowledged; and a
+//! stop while full ends within its grace period.
+//!
+//! Mounting a file system needs root: the test is ignored by a plain `cargo test`, and
+//! `.ci/run` (which runs as root on this kind of machine) runs it with `--ignored`.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use common::Server;
+use ferry_client::{Connection, GetOptions, Message, OpenOptions, Persistence, PutOptions, Reason};
+
+/// A tmpfs of `mib` MiB mounted for one test, unmounted (and its directory removed) after it.
+struct Tmpfs(PathBuf);
+
+impl Tmpfs {
+    fn mount(tag: &str, mib: u32) -> Tmpfs {
+        let dir = std::env::temp_dir().join(format!("ferry-full-{tag}-{}", std::process::id()));
+        let _ = Command::new("umount").arg(&dir).status();
+        std::fs::create_dir_all(&dir).unwrap();
+        let ok = Command::new("mount")
+            .args([
+                "-t",
+                "tmpfs",
+                "-o",
+                &format!("size={mib}m,mode=0700"),
+                "tmpfs",
+            ])
+            .arg(&dir)
+            .status()
+            .unwrap();
+        assert!(ok.success(), "mount a tmpfs at {}", dir.display());
+        Tmpfs(dir)
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg("-l").arg(&self.0).status();
+        let _ = std::fs::remove_dir(&self.0);
+    }
+}
+
+const BODY: usize = 64 * 1024;
+
+/// Puts persistent messages until one is refused; how many were acknowledged, the refusal,
+/// and how long the refused put took.
+fn fill(c: &mut Connection) -> (usize, ferry_client::MqError, Duration) {
+    let h = c.open_queue("DEV.QUEUE.1", OpenOptions::output()).unwrap();
+    let mut acked = 0;
+    loop {
+        let m = Message::new(vec![9u8; BODY]).with_persistence(Persistence::Persistent);
+        let t = Instant::now();
+        match c.put(h, m, &PutOptions::default()) {
+            Ok(_) => acked += 1,
+            Err(e) => return (acked, e, t.elapsed()),
+        }
+        assert!(acked < 10_000, "the disk never filled");
+    }
+}
+
+fn start(fs: &Tmpfs, log: &Path) -> Server {
+    let extra = [
+        "--set",
+        "log.extent_mib=2",
+        "--set",
+        "server.stop_grace_secs=3",
+    ];
+    Server::start_in(&fs.0, log, &extra)
+}
+
+fn depth(server: &Server) -> usize {
+    common::display(server, "DISPLAY QLOCAL(DEV.QUEUE.1) CURDEPTH", "CURDEPTH")
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+#[ignore = "needs root to mount a tmpfs; .ci/run runs it with --ignored"]
+fn a_full_disk_refuses_puts_at_once_drains_resumes_and_loses_nothing() {
+    let fs = Tmpfs::mount("disk", 48);
+    common::create_qm(&fs.0, "QM1");
+    let log = std::env::temp_dir().join(format!("ferry-full-{}.log", std::process::id()));
+    let mut server = start(&fs, &log);
+    let filler = fs.0.join("filler");
+    std::fs::write(&filler, vec![1u8; 8 << 20]).unwrap();
+    let mut c = Connection::connect(&server.unix, "filler").unwrap();
+    let (acked, e, took) = fill(&mut c);
+    assert_eq!(e.reason, Reason::ResourceProblem, "{e}");
+    assert!(
+        e.detail.contains("disk holding the recovery log is full"),
+        "{e}"
+    );
+    assert!(
+        took < Duration::from_secs(5),
+        "the refused put took {took:?}"
+    );
+    assert!(acked > 100, "only {acked} messages fitted");
+    let space = common::display(&server, "DISPLAY QMSTATUS ALL", "LOGSPACE");
+    assert_eq!(space.as_deref(), Some("FULL"));
+
+    // Consumers drain while it is full; definitions go on.
+    let g = c.open_queue("DEV.QUEUE.1", OpenOptions::input()).unwrap();
+    for _ in 0..20 {
+        c.get(g, &GetOptions::new().syncpoint()).unwrap();
+    }
+    c.commit().unwrap();
+    for _ in 0..20 {
+        c.get(g, &GetOptions::new()).unwrap();
+    }
+    let r = c.admin("DEFINE QLOCAL(DEFINED.WHILE.FULL)").unwrap();
+    assert!(r[0].ok, "{r:?}");
+
+    // Space comes back: puts resume by themselves.
+    std::fs::remove_file(&filler).unwrap();
+    let t = Instant::now();
+    common::eventually("persistent puts to resume", || {
+        let m = Message::new(vec![9u8; BODY]).with_persistence(Persistence::Persistent);
+        c.put1("DEV.QUEUE.1", m, &PutOptions::default()).is_ok()
+    });
+    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+    let mut held = acked - 40 + 1;
+
+    // Full again, then SIGKILL: everything acknowledged is there after the restart.
+    let (more, e, _) = fill(&mut c);
+    assert_eq!(e.reason, Reason::ResourceProblem, "{e}");
+    held += more;
+    assert_eq!(depth(&server), held);
+    server.restart(&[
+        "--set",
+        "log.extent_mib=2",
+        "--set",
+        "server.stop_grace_secs=3",
+    ]);
+    server.wait_ready();
+    assert_eq!(
+        depth(&server),
+        held,
+        "SIGKILL while full lost or added messages"
+    );
+    assert!(
+        server.log().contains("AMQ7463E"),
+        "the full disk was not logged"
+    );
+
+    // A stop while full ends within its grace period.
+    let t = Instant::now();
+    let term = Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(term.success());
+    let status = server.child.wait().unwrap();
+    assert!(
+        t.elapsed() < Duration::from_secs(10),
+        "stop took {:?}",
+        t.elapsed()
+    );
+    assert!(status.success(), "{status}: {}", server.log());
+    let _ = std::fs::remove_file(&log);
+}
