@@ -359,7 +359,12 @@ fn warn_if_log_outgrows_disk(log_dir: &Path, log: &ferry_log::LogConfig) {
     };
     let free = vfs.blocks_available() as u64 * vfs.fragment_size() as u64;
     let used: u64 = std::fs::read_dir(log_dir)
-        .map(|d| d.flatten().filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum())
+        .map(|d| {
+            d.flatten()
+                .filter_map(|e| e.metadata().ok())
+                .map(|m| m.len())
+                .sum()
+        })
         .unwrap_or(0);
     let bound = log.max_extents.saturating_mul(log.extent_size);
     if log.max_extents == 0 || bound > free + used {

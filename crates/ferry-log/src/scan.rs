@@ -58,6 +58,8 @@ pub struct Loss {
     pub reason: &'static str,
     /// Valid-looking records found after it and dropped.
     pub records_dropped: u64,
+    /// Where each of them is (to read them back and report what they held), in log order.
+    pub dropped: Vec<RecordPos>,
     /// The last LSN kept.
     pub last_good_lsn: u64,
 }
@@ -140,8 +142,7 @@ pub fn scan_from(
     // yet: drop them from the end.
     while let Some((_, name)) = extents.last() {
         let bytes = read_extent(storage, name)?;
-        let blank = bytes.iter().take(EXTENT_HEADER).all(|b| *b == 0)
-            && valid_records_after(storage, &[], 0, &bytes, 0)? == 0;
+        let blank = bytes.iter().take(EXTENT_HEADER).all(|b| *b == 0) && no_records(&bytes);
         if !blank {
             break;
         }
@@ -155,7 +156,7 @@ pub fn scan_from(
         next_lsn: 1,
     });
     let mut torn_tail = None;
-    let mut lost = None;
+    let lost = None;
     let end = |records, tail, torn_tail, lost| {
         Ok(ScanEnd {
             records,
@@ -172,18 +173,23 @@ pub fn scan_from(
             _ => Some(extents[i - 1].0 + 1),
         };
         if let Some(w) = wanted.filter(|w| w != number) {
-            return Err(LogError::Corrupt {
-                file: name.clone(),
-                offset: 0,
-                reason: format!("extent {w} is missing before it"),
-            });
+            if mode == RecoveryMode::Strict {
+                return Err(LogError::Corrupt {
+                    file: name.clone(),
+                    offset: 0,
+                    reason: format!("extent {w} is missing before it"),
+                });
+            }
+            // Recovering to the last good record: it is the end of the extent before the gap.
+            let lost = missing_extent(storage, w, &extents[i..], &tail)?;
+            return end(count, tail, torn_tail, Some(lost));
         }
         let bytes = read_extent(storage, name)?;
         let last = i + 1 == extents.len();
         let Some(header) = format::parse_extent_header(&bytes) else {
             // The last extent's header is written and synced before any record goes in, so a
             // damaged header there with no valid record after it is a crash while creating it.
-            if last && valid_records_after(storage, &[], 0, &bytes, 0)? == 0 {
+            if last && no_records(&bytes) {
                 tail = Tail {
                     extent: *number,
                     offset: EXTENT_HEADER as u64,
@@ -234,33 +240,15 @@ pub fn scan_from(
                         RecordAt::Damaged(r) => r,
                         _ => "sequence number out of order",
                     };
-                    let later = valid_records_after(storage, &extents[i..], off, &bytes, next)?;
+                    let here = Some((&bytes[..], off));
+                    let later = records_after(storage, &extents[i..], here, next)?;
                     tail = Tail {
                         extent: *number,
                         offset: off as u64,
                         next_lsn: next,
                     };
-                    if later == 0 {
-                        torn_tail = Some((name.clone(), off as u64));
-                        return end(count, tail, torn_tail, lost);
-                    }
-                    if mode == RecoveryMode::Strict {
-                        return Err(LogError::Corrupt {
-                            file: name.clone(),
-                            offset: off as u64,
-                            reason: format!(
-                                "{reason}; {later} valid records follow it, so this is damage to the live log, not a torn write"
-                            ),
-                        });
-                    }
-                    lost = Some(Loss {
-                        file: name.clone(),
-                        offset: off as u64,
-                        reason,
-                        records_dropped: later,
-                        last_good_lsn: next - 1,
-                    });
-                    return end(count, tail, torn_tail, lost);
+                    let (torn, lost) = judge(name, off, reason, later, next, mode)?;
+                    return end(count, tail, torn, lost);
                 }
             }
         }
@@ -274,6 +262,59 @@ pub fn scan_from(
     end(count, tail, torn_tail, lost)
 }
 
+/// A damaged record at `off` in `name` with the records `later` after it: a torn tail when none
+/// follow; otherwise damage to the live log, refused in strict mode and dropped (with what was
+/// lost) when recovering to the last good record.
+fn judge(
+    name: &str,
+    off: usize,
+    reason: &'static str,
+    later: Vec<RecordPos>,
+    next: u64,
+    mode: RecoveryMode,
+) -> Result<(Option<(String, u64)>, Option<Loss>), LogError> {
+    if later.is_empty() {
+        return Ok((Some((name.to_owned(), off as u64)), None));
+    }
+    if mode == RecoveryMode::Strict {
+        return Err(LogError::Corrupt {
+            file: name.to_owned(),
+            offset: off as u64,
+            reason: format!(
+                "{reason}; {} valid records follow it, so this is damage to the live log, not a torn write",
+                later.len()
+            ),
+        });
+    }
+    let lost = Loss {
+        file: name.to_owned(),
+        offset: off as u64,
+        reason,
+        records_dropped: later.len() as u64,
+        dropped: later,
+        last_good_lsn: next - 1,
+    };
+    Ok((None, Some(lost)))
+}
+
+/// What recovering past missing extent `w` gives up: every record in the extents after it.
+fn missing_extent(
+    storage: &dyn Storage,
+    w: u64,
+    after: &[(u64, String)],
+    tail: &Tail,
+) -> Result<Loss, LogError> {
+    let dropped = records_after(storage, after, None, 0)?;
+    Ok(Loss {
+        file: format::extent_name(w),
+        offset: 0,
+        reason: "the extent is missing",
+        records_dropped: dropped.len() as u64,
+        dropped,
+        last_good_lsn: tail.next_lsn - 1,
+    })
+}
+
 /// The whole content of an extent file.
 fn read_extent(storage: &dyn Storage, name: &str) -> Result<Vec<u8>, LogError> {
     let io = |e: std::io::Error| LogError::Io(e.to_string());
@@ -283,36 +324,55 @@ fn read_extent(storage: &dyn Storage, name: &str) -> Result<Vec<u8>, LogError> {
     Ok(bytes)
 }
 
-/// Counts records that look valid (checksum right, LSN beyond `after_lsn`) after a damaged one:
-/// later in the same extent (at any 8-byte boundary) or in later extents.
-fn valid_records_after(
+/// The records that look valid (checksum right, LSN at least `after_lsn`) after damage: in the
+/// damaged extent (`here`: its bytes and the damaged offset) at any 8-byte boundary after it,
+/// then in every later extent with a good header, each record once (a valid record is stepped
+/// over whole). Their positions, in order.
+fn records_after(
     storage: &dyn Storage,
     extents: &[(u64, String)],
-    damaged_at: usize,
-    bytes: &[u8],
+    here: Option<(&[u8], usize)>,
     after_lsn: u64,
-) -> Result<u64, LogError> {
-    let mut n = 0;
-    let mut off = damaged_at + 8;
-    while off + RECORD_HEADER <= bytes.len() {
-        if let RecordAt::Record { lsn, .. } = format::check_record(&bytes[off..], bytes.len() - off)
-        {
-            if lsn >= after_lsn {
-                n += 1;
-            }
-        }
-        off += 8;
+) -> Result<Vec<RecordPos>, LogError> {
+    let mut found = Vec::new();
+    let mut later = extents;
+    if let (Some((bytes, damaged_at)), Some(((number, _), rest))) = (here, extents.split_first()) {
+        collect_valid(bytes, *number, damaged_at + 8, after_lsn, &mut found);
+        later = rest;
     }
-    for (_, name) in extents.iter().skip(1) {
+    for (number, name) in later {
         let b = read_extent(storage, name)?;
-        let len = b.len();
         if format::parse_extent_header(&b).is_some() {
-            if let RecordAt::Record { .. } =
-                format::check_record(&b[EXTENT_HEADER.min(b.len())..], len)
-            {
-                n += 1;
-            }
+            collect_valid(&b, *number, EXTENT_HEADER, after_lsn, &mut found);
         }
     }
-    Ok(n)
+    Ok(found)
+}
+
+/// Whether no valid-looking record is anywhere in an extent's bytes.
+fn no_records(bytes: &[u8]) -> bool {
+    let mut found = Vec::new();
+    collect_valid(bytes, 0, 8, 0, &mut found);
+    found.is_empty()
+}
+
+/// Every valid record in `bytes` from `from` (8-byte steps between records), LSN ≥ `after_lsn`.
+fn collect_valid(bytes: &[u8], extent: u64, from: usize, after_lsn: u64, out: &mut Vec<RecordPos>) {
+    let mut off = from;
+    while off + RECORD_HEADER <= bytes.len() {
+        match format::check_record(&bytes[off..], bytes.len() - off) {
+            RecordAt::Record { lsn, len, .. } => {
+                let size = format::record_size(len);
+                if lsn >= after_lsn {
+                    out.push(RecordPos {
+                        extent: extent as u32,
+                        offset: off as u32,
+                        size: size as u32,
+                    });
+                }
+                off += size;
+            }
+            _ => off += 8,
+        }
+    }
 }

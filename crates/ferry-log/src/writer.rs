@@ -127,6 +127,35 @@ struct State {
     batch_records: Histogram,
 }
 
+impl State {
+    /// A log whose next record gets `next_lsn` and goes at `at` (extent, offset), whose oldest
+    /// extent is `oldest_extent`.
+    fn at(next_lsn: u64, at: (u64, u64), oldest_extent: u64) -> State {
+        State {
+            pending: Vec::new(),
+            boundaries: Vec::new(),
+            next_lsn,
+            durable_lsn: next_lsn - 1,
+            place_extent: at.0,
+            place_offset: at.1,
+            written: at,
+            oldest_extent,
+            bytes_appended: 0,
+            failed: None,
+            stalled: None,
+            stop: false,
+            logger_idle: false,
+            wakers: Vec::new(),
+            done_waiters: 0,
+            syncs: 0,
+            records_synced: 0,
+            write_seconds: Histogram::new(histogram::SECONDS_BUCKETS),
+            sync_seconds: Histogram::new(histogram::SECONDS_BUCKETS),
+            batch_records: Histogram::new(histogram::BATCH_BUCKETS),
+        }
+    }
+}
+
 struct Shared {
     /// The preparer could not make the next extent (the disk is full): bounded appends keep
     /// out of the reserve ([`reserve`]) and out of any new extent until it can.
@@ -300,28 +329,11 @@ impl Log {
                 .map_err(io)?;
         }
         let shared = Arc::new(Shared {
-            state: Mutex::new(State {
-                pending: Vec::new(),
-                boundaries: Vec::new(),
-                next_lsn: tail.next_lsn,
-                durable_lsn: tail.next_lsn - 1,
-                place_extent: writer.extent,
-                place_offset: writer.offset,
-                written: (writer.extent, writer.offset),
+            state: Mutex::new(State::at(
+                tail.next_lsn,
+                (writer.extent, writer.offset),
                 oldest_extent,
-                bytes_appended: 0,
-                failed: None,
-                stalled: None,
-                stop: false,
-                logger_idle: false,
-                wakers: Vec::new(),
-                done_waiters: 0,
-                syncs: 0,
-                records_synced: 0,
-                write_seconds: Histogram::new(histogram::SECONDS_BUCKETS),
-                sync_seconds: Histogram::new(histogram::SECONDS_BUCKETS),
-                batch_records: Histogram::new(histogram::BATCH_BUCKETS),
-            }),
+            )),
             space_low: Default::default(),
             space_why: Mutex::new(String::new()),
             work: Condvar::new(),
@@ -439,18 +451,8 @@ impl Log {
         let config = &self.shared.config;
         let size = format::record_size(payload.len()) as u64;
         let (mut extent, mut offset) = (st.place_extent, st.place_offset);
-        let low = self
-            .shared
-            .space_low
-            .load(std::sync::atomic::Ordering::Relaxed);
-        if bounded && low && offset + size + reserve(config) > config.extent_size {
-            let why = self
-                .shared
-                .space_why
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .clone();
-            return Err(LogError::NoSpace(why));
+        if bounded {
+            self.keep_reserve(offset + size)?;
         }
         if offset > EXTENT_HEADER as u64 && offset + size > config.extent_size {
             extent += 1;
@@ -500,6 +502,20 @@ impl Log {
                 size: size as u32,
             },
         })
+    }
+
+    /// While the disk is full, a bounded append ending at `end` in the current extent must leave
+    /// the reserve free (and may not start a new extent).
+    fn keep_reserve(&self, end: u64) -> Result<(), LogError> {
+        let config = &self.shared.config;
+        let low = self
+            .shared
+            .space_low
+            .load(std::sync::atomic::Ordering::Relaxed);
+        if low && end + reserve(config) > config.extent_size {
+            return Err(LogError::NoSpace(self.space_low_why().unwrap_or_default()));
+        }
+        Ok(())
     }
 
     /// Waits until every record up to `lsn` is on disk.

@@ -252,15 +252,63 @@ fn create_if_missing(home: &Path, name: &str) -> Result<std::path::PathBuf, CliE
     Ok(dir)
 }
 
-/// What recovery gave up or dropped, in the log.
-fn log_recovery(report: &ferry_core::RecoveryReport) {
+/// What recovery gave up or dropped, in the log; after a recovery to the last good record,
+/// every dropped message, get and commit also in `QMDIR/recovery-dropped-<unix time>.txt`.
+fn log_recovery(dir: &Path, report: &ferry_core::RecoveryReport) {
     if let Some((file, offset)) = &report.torn_tail {
         tracing::info!(file = %file, offset, "dropped a torn write at the end of the log (never acknowledged)");
     }
-    if let Some(l) = &report.lost {
-        tracing::warn!(file = %l.file, offset = l.offset, reason = l.reason, records_dropped = l.records_dropped,
-            last_good_lsn = l.last_good_lsn, "started from the last good log record: later records were dropped");
+    let (Some(l), Some(d)) = (&report.lost, &report.dropped) else {
+        return;
+    };
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |t| t.as_secs());
+    let path = dir.join(format!("recovery-dropped-{stamp}.txt"));
+    let written = ferry_host::private::write_file(&path, dropped_report(report).as_bytes());
+    tracing::warn!(file = %l.file, offset = l.offset, reason = l.reason, records_dropped = l.records_dropped,
+        messages = d.messages.len(), gets = d.gets.len(), commits = d.commits.len(), other = d.other,
+        unreadable = d.unreadable, extents_retired = d.retired.len(), last_good_lsn = l.last_good_lsn,
+        report = %path.display(), report_written = written.is_ok(),
+        "started from the last good log record: later records were dropped");
+}
+
+/// The dropped-records report: one line per message, get and commit.
+fn dropped_report(report: &ferry_core::RecoveryReport) -> String {
+    use std::fmt::Write as _;
+    let (Some(l), Some(d)) = (&report.lost, &report.dropped) else {
+        return String::new();
+    };
+    let mut s = format!(
+        "# recovered to the last good record (LSN {}): damage in {} at offset {}: {}\n",
+        l.last_good_lsn, l.file, l.offset, l.reason
+    );
+    let _ = writeln!(
+        s,
+        "# {} records dropped after it: {} puts, {} gets, {} commits, {} other, {} unreadable",
+        l.records_dropped,
+        d.messages.len(),
+        d.gets.len(),
+        d.commits.len(),
+        d.other,
+        d.unreadable
+    );
+    let _ = writeln!(
+        s,
+        "# the damaged record itself cannot be read: what it held is not known"
+    );
+    let _ = writeln!(s, "# extents moved aside: {}", d.retired.join(" "));
+    for (q, id, uow) in &d.messages {
+        let hex: String = id.0.iter().map(|b| format!("{b:02X}")).collect();
+        let _ = writeln!(s, "PUT queue={q} msgid={hex} uow={uow}");
     }
+    for (q, seq, uow) in &d.gets {
+        let _ = writeln!(s, "GET queue={q} seq={seq} uow={uow}");
+    }
+    for uow in &d.commits {
+        let _ = writeln!(s, "COMMIT uow={uow}");
+    }
+    s
 }
 
 /// Lists the endpoints in QMDIR/endpoints (owner-only) and in the log.
@@ -300,7 +348,7 @@ pub fn start(
     let lock = DirLock::acquire(&dir)?;
     // The queue manager logs what recovery replayed and how long it took.
     let (qm, report) = home::open_queue_manager_with(&dir, &layered.file, recover_to_last_good)?;
-    log_recovery(&report);
+    log_recovery(&dir, &report);
     qm.start_expiry_sweeper(EXPIRY_INTERVAL)
         .map_err(|e| CliError::other(format!("cannot start the expiry sweeper thread: {e}")))?;
     tracing::info!(

@@ -12,6 +12,7 @@
 //! - `open` — opening a queue manager from its log ([`crate::QueueManager::open_persistent`]).
 
 pub mod checkpoint;
+pub mod dropped;
 mod journal;
 mod open;
 pub mod persist;

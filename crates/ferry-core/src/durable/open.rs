@@ -38,6 +38,8 @@ pub struct RecoveryReport {
     pub torn_tail: Option<(String, u64)>,
     /// What recovering to the last good record gave up, if that was asked for.
     pub lost: Option<ferry_log::Loss>,
+    /// What the dropped records held, and the extents moved aside after the new tail.
+    pub dropped: Option<super::dropped::Dropped>,
     /// How long the restart took.
     pub took: Duration,
 }
@@ -63,6 +65,7 @@ impl QueueManager {
             check_log_starts_at_one(storage.as_ref(), &skipped)?;
         }
         let end = replay(storage.as_ref(), start, mode, &mut recovery)?;
+        let dropped = settle_loss(storage.as_ref(), &end)?;
         recovery.finish(config.clock.unix_ms());
         let clock = config.clock.clone();
         let qm = QueueManager::new(config)?;
@@ -93,6 +96,7 @@ impl QueueManager {
             expired: recovery.expired,
             torn_tail: end.torn_tail,
             lost: end.lost,
+            dropped,
             took: started.elapsed(),
         };
         tracing::info!(
@@ -106,6 +110,25 @@ impl QueueManager {
         );
         Ok((qm, report))
     }
+}
+
+/// After a recovery to the last good record: what the dropped records held, and the extents
+/// after the new tail moved aside, before the log opens there.
+fn settle_loss(
+    storage: &dyn ferry_log::Storage,
+    end: &ferry_log::ScanEnd,
+) -> MqResult<Option<super::dropped::Dropped>> {
+    let Some(loss) = &end.lost else {
+        return Ok(None);
+    };
+    let mut d = super::dropped::describe(storage, loss);
+    d.retired = super::dropped::retire_after(storage, &end.tail).map_err(|e| {
+        MqError::new(
+            Reason::QMgrDataError,
+            format!("cannot move aside the log extents after the last good record: {e}"),
+        )
+    })?;
+    Ok(Some(d))
 }
 
 fn data(e: ferry_log::LogError) -> MqError {
@@ -277,7 +300,7 @@ impl Watch {
     }
 
     fn checkpoint_failed(&mut self, e: &ferry_model::reason::MqError) {
-        let now = std::time::Instant::now();
+        let now = ferry_model::clock::monotonic_now();
         self.failures += 1;
         self.last_failure = Some(now);
         if self
