@@ -262,6 +262,9 @@ pub fn scan_from(
     end(count, tail, torn_tail, lost)
 }
 
+/// Where a torn tail begins: (file, offset).
+type TornAt = (String, u64);
+
 /// A damaged record at `off` in `name` with the records `later` after it: a torn tail when none
 /// follow; otherwise damage to the live log, refused in strict mode and dropped (with what was
 /// lost) when recovering to the last good record.
@@ -272,7 +275,7 @@ fn judge(
     later: Vec<RecordPos>,
     next: u64,
     mode: RecoveryMode,
-) -> Result<(Option<(String, u64)>, Option<Loss>), LogError> {
+) -> Result<(Option<TornAt>, Option<Loss>), LogError> {
     if later.is_empty() {
         return Ok((Some((name.to_owned(), off as u64)), None));
     }
