@@ -357,7 +357,7 @@ fn warn_if_log_outgrows_disk(log_dir: &Path, log: &ferry_log::LogConfig) {
     let Ok(vfs) = nix::sys::statvfs::statvfs(log_dir) else {
         return;
     };
-    let free = vfs.blocks_available() as u64 * vfs.fragment_size() as u64;
+    let free = vfs.blocks_available() * vfs.fragment_size();
     let used: u64 = std::fs::read_dir(log_dir)
         .map(|d| {
             d.flatten()
