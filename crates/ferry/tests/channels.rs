@@ -559,12 +559,16 @@ fn a_restarted_sender_replaces_its_stale_receiving_end_at_once() {
     assert!(get(&mut c2, "APP.IN", Duration::from_secs(20)).is_some());
     // The sender's queue manager dies; its receiving end at QM2 never hears of it.
     let port = qm1.tcp_addr().rsplit(':').next().unwrap().to_owned();
-    qm1.restart(&["--listen", &format!("127.0.0.1:{port}")]);
-    qm1.wait_ready();
+    let _ = qm1.child.kill();
+    let _ = qm1.child.wait();
+    std::thread::sleep(Duration::from_millis(300));
     assert_eq!(
         chstatus(&qm2, "QM1.TO.QM2", "STATUS").as_deref(),
-        Some("RUNNING")
+        Some("RUNNING"),
+        "the receiving end outlives its sender"
     );
+    qm1.restart(&["--listen", &format!("127.0.0.1:{port}")]);
+    qm1.wait_ready();
     let mut c1 = Connection::connect(&qm1.unix, "putter").unwrap();
     let t = std::time::Instant::now();
     put(&mut c1, "after");
