@@ -45,6 +45,9 @@ pub struct QueueStats {
     /// QTIME: how long got messages had waited on the queue, microseconds, as a moving average
     /// over the last few hundred gets (0 until a message is got).
     pub qtime_us: u64,
+    /// Messages set aside since the queue manager started because their content could not be
+    /// read back from the recovery log (damaged on disk).
+    pub damaged: u64,
 }
 
 impl QueueStats {

@@ -201,7 +201,7 @@ type QueueColumn = (
 );
 
 /// The per-queue metrics, in the order they are rendered.
-const QUEUE_COLUMNS: [QueueColumn; 9] = [
+const QUEUE_COLUMNS: [QueueColumn; 10] = [
     (
         "ferry_queue_depth",
         "gauge",
@@ -225,6 +225,12 @@ const QUEUE_COLUMNS: [QueueColumn; 9] = [
         "counter",
         "Messages got destructively since the queue manager started.",
         |s| s.stats.gets.to_string(),
+    ),
+    (
+        "ferry_queue_damaged_total",
+        "counter",
+        "Messages set aside because their content could not be read from the recovery log.",
+        |s| s.stats.damaged.to_string(),
     ),
     (
         "ferry_queue_expired_total",

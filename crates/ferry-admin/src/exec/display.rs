@@ -537,6 +537,7 @@ fn qstatus_fields(n: &ObjectName, s: &QueueStatus) -> Vec<Field> {
         ),
         field("PUTS", s.stats.puts, Kind::Status),
         field("GETS", s.stats.gets, Kind::Status),
+        field("DAMAGED", s.stats.damaged, Kind::Status),
     ]
 }
 

@@ -144,6 +144,13 @@ impl Queue {
             };
         }
         debug_assert_eq!(st.store.state(job.pos), SlotState::GotPending(READING));
+        let read = match read {
+            Err(e) if e.reason == Reason::QMgrDataError => {
+                st.set_aside(&self.name, &job, &e);
+                return Ok(None);
+            }
+            r => r,
+        };
         let msg = match read.and_then(|m| st.check_len(m, spec, &self.name)) {
             Ok(m) => m,
             Err(e) => {
@@ -424,6 +431,32 @@ impl QueueState {
     fn note_get(&mut self, wall: SystemTime) {
         self.stats.gets += 1;
         self.stats.last_get = Some(wall);
+    }
+
+    /// A message whose content cannot be read back from the log (damaged on disk) leaves its
+    /// queue, so the messages behind it stay available: its removal is logged (it does not come
+    /// back at restart), it is counted, and the error log names it. The get goes on to the next.
+    fn set_aside(&mut self, name: &ObjectName, job: &ReadJob, why: &MqError) {
+        // Not waited for: should a crash lose the record, the message is met and set aside again.
+        if let Err(stop) = self.log_get(job.pos.seq, None) {
+            let why = match stop {
+                Stop::Failed(e) => e.detail,
+                Stop::NoRoom(_) => "the log buffer is full".into(),
+            };
+            tracing::warn!(queue = %name, reason = %why, "the removal of a damaged message could not be logged; it will be met again after a restart");
+        }
+        self.store.remove(job.pos);
+        self.stats.damaged += 1;
+        let id: String = job
+            .disk
+            .msg_id
+            .0
+            .iter()
+            .map(|b| format!("{b:02X}"))
+            .collect();
+        tracing::error!(queue = %name, seq = job.pos.seq, msg_id = %id, extent = job.disk.pos.extent,
+            offset = job.disk.pos.offset, reason = %why.detail,
+            "AMQ6174E a damaged message was set aside: its content cannot be read from the recovery log; the rest of the queue stays available");
     }
 
     /// Takes a poison message out for its backout queue, its backout count raised (`read`:
