@@ -604,6 +604,14 @@ fn parse_params(
     Ok((params, filter))
 }
 
+/// Splits `script` and parses each command, keeping nothing: what the fuzz target
+/// `mqsc_parser` runs on outside text (and the test that replays its corpus).
+pub fn parse_everything(script: &str) {
+    for (_, text) in split_script(script) {
+        let _ = parse_command(&text);
+    }
+}
+
 /// Splits a script into command texts, with the line each starts on: comments dropped,
 /// continuation lines joined, `;` separating commands.
 pub fn split_script(script: &str) -> Vec<(usize, String)> {

@@ -273,12 +273,15 @@ impl QmFile {
                 format!("cannot read {}: {e}", path.display()),
             )
         })?;
-        let f: QmFile = toml::from_str(&text).map_err(|e| {
-            MqError::new(
-                Reason::ConfigError,
-                format!("{} is not valid: {e}", path.display()),
-            )
-        })?;
+        QmFile::parse(&text)
+            .map_err(|e| MqError::new(e.reason, format!("{}: {}", path.display(), e.detail)))
+    }
+
+    /// Reads and checks the text of a `qm.toml` (outside bytes: the fuzz target `config`
+    /// feeds it anything).
+    pub fn parse(text: &str) -> MqResult<QmFile> {
+        let f: QmFile = toml::from_str(text)
+            .map_err(|e| MqError::new(Reason::ConfigError, format!("not a valid qm.toml: {e}")))?;
         f.attrs()?;
         Ok(f)
     }

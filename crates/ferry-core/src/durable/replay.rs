@@ -257,3 +257,40 @@ impl Recovery {
 pub(crate) fn time_left(expiry_ms: i64, now: i64) -> Option<Duration> {
     (expiry_ms > now).then(|| Duration::from_millis((expiry_ms - now) as u64))
 }
+
+/// Reads outside bytes every way the log is read: as an extent file through the recovery scan
+/// (both modes), and as a run of records applied to a fresh [`Recovery`] (each: a kind byte, a
+/// little-endian u16 length, the payload). Keeps nothing. What the fuzz target `log_records`
+/// runs (and the test that replays its corpus).
+pub fn read_everything(data: &[u8]) {
+    use ferry_log::Storage as _;
+    let storage = ferry_log::MemStorage::new();
+    let name = ferry_log::format::extent_name(1);
+    if storage.create(&name).is_ok() && storage.write_at(&name, 0, data).is_ok() {
+        for mode in [
+            ferry_log::RecoveryMode::Strict,
+            ferry_log::RecoveryMode::ToLastGood,
+        ] {
+            let _ = ferry_log::scan(&storage, 1, mode);
+        }
+    }
+    let mut recovery = Recovery::default();
+    let mut rest = data;
+    let mut lsn = 1;
+    while let [kind, a, b, tail @ ..] = rest {
+        let len = (u16::from_le_bytes([*a, *b]) as usize).min(tail.len());
+        let record = ferry_log::RecordRef {
+            lsn,
+            kind: *kind,
+            payload: &tail[..len],
+            pos: ferry_log::RecordPos {
+                extent: 1,
+                offset: 0,
+                size: len as u32,
+            },
+        };
+        let _ = recovery.apply(record);
+        rest = &tail[len..];
+        lsn += 1;
+    }
+}
