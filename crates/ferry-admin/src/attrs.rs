@@ -444,6 +444,7 @@ pub fn channel_fields(name: &ObjectName, a: &ChannelAttrs) -> Vec<Field> {
         ChannelType::ServerConn => {
             v.push(f("SHARECNV", a.share_conversations, Kind::Int));
             v.push(f("MAXINST", a.max_instances, Kind::Int));
+            v.push(f("MAXINSTC", a.max_instances_client, Kind::Int));
         }
         ChannelType::ClientConn => {
             v.push(f("CONNAME", &a.conn_name, Kind::Text));
@@ -478,6 +479,7 @@ pub fn set_channel(a: &mut ChannelAttrs, p: &Param) -> Result<(), ParseError> {
         "BATCHSZ" => a.batch_size = int(p, 9999)?,
         "SHARECNV" => a.share_conversations = int(p, 999_999_999)?,
         "MAXINST" => a.max_instances = int(p, 999_999_999)?,
+        "MAXINSTC" => a.max_instances_client = int(p, 999_999_999)?,
         "DISCINT" => a.disc_interval_secs = int(p, 999_999)?,
         "SHORTRTY" => a.short_retry = int(p, 999_999_999)?,
         "SHORTTMR" => a.short_timer_secs = int(p, 999_999_999)?,

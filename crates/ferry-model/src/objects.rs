@@ -418,8 +418,10 @@ pub struct ChannelAttrs {
     pub batch_size: u32,
     /// SHARECNV: conversations per socket (server connections).
     pub share_conversations: u32,
-    /// MAXINST: most instances (server connections).
+    /// MAXINST: most instances (sockets) of a server-connection channel at once.
     pub max_instances: u32,
+    /// MAXINSTC: most instances of a server-connection channel from one client address.
+    pub max_instances_client: u32,
     /// DISCINT, seconds: a sender whose transmission queue stays empty this long disconnects
     /// (and starts again when a message arrives); 0 never.
     pub disc_interval_secs: u32,
@@ -478,6 +480,7 @@ impl Default for ChannelAttrs {
             batch_size: 50,
             share_conversations: 10,
             max_instances: 999_999_999,
+            max_instances_client: 999_999_999,
             disc_interval_secs: 6000,
             short_retry: 10,
             short_timer_secs: 60,

@@ -127,6 +127,8 @@ pub(crate) struct Ctx {
     /// The receiving ends running here, so a new start from the same partner can end a stale
     /// one.
     pub receivers: Receivers,
+    /// The server-connection channels' instances, for MAXINST and MAXINSTC.
+    pub instances: Arc<crate::slots::Instances>,
 }
 
 /// Each running receiving end's way to be told to end: channel → (instance, signal).
@@ -406,6 +408,8 @@ struct Socket {
     )>,
     /// A channel start waiting for a stale instance to end.
     parked_start: Option<ParkedStart>,
+    /// The server-connection channels this socket is an instance of.
+    instances: Vec<crate::slots::Instance>,
 }
 
 impl Socket {
@@ -540,6 +544,7 @@ impl Socket {
             unopened: None,
             receiver: None,
             parked_start: None,
+            instances: Vec::new(),
         }
     }
 
@@ -1183,6 +1188,9 @@ impl Socket {
                 }
             }
         };
+        if !c.is_channel && self.mode != ConnMode::Local {
+            self.start_instance(h, &c.svrconn)?;
+        }
         let opts = ConnectOptions {
             app_name: c.app_name,
             user_id: Some(who.user.clone()),
@@ -1220,6 +1228,48 @@ impl Socket {
             }
         }
         Ok(())
+    }
+
+    /// Makes this socket an instance of server-connection channel `channel` (once), within the
+    /// definition's MAXINST and MAXINSTC; beyond them the conversation is answered
+    /// CHANNEL_NOT_AVAILABLE (2537) and the socket closes. A channel with no definition has no
+    /// such bound.
+    fn start_instance(&mut self, h: FrameHeader, channel: &str) -> Result<(), Close> {
+        if self.instances.iter().any(|i| i.channel() == channel) {
+            return Ok(());
+        }
+        let Ok(def) = self.ctx.qm.channel(channel) else {
+            return Ok(());
+        };
+        if def.channel_type != ferry_model::objects::ChannelType::ServerConn {
+            return Ok(());
+        }
+        let from = match self.peer.origin {
+            Some(Origin::Ip(ip)) => Some(ip),
+            _ => None,
+        };
+        let limits = (def.max_instances, def.max_instances_client);
+        match self.ctx.instances.start(channel, from, limits) {
+            Ok(i) => {
+                self.instances.push(i);
+                Ok(())
+            }
+            Err(why) => {
+                let qm = &self.ctx.qm;
+                qm.security_counters()
+                    .slot_refusals
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if let Some(left_out) = qm.security_log() {
+                    tracing::warn!(peer = %self.peer.name, reason = %why, left_out, "AMQ9513E channel instance refused");
+                }
+                let e = MqError::new(
+                    Reason::ChannelNotAvailable,
+                    format!("{why}; try again later"),
+                );
+                self.respond(h, &wire::status_of(&e), &Reply::Empty);
+                Err(Close::Refused(why))
+            }
+        }
     }
 
     /// CHLAUTH for an application's conversation, on the channel it named: the

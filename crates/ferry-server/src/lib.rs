@@ -366,6 +366,7 @@ impl Server {
             limits: config.limits.clone(),
             ids,
             receivers: Default::default(),
+            instances: Default::default(),
         });
         let (hooks, mut listened) = start_objects(&qm, &config, authenticated);
         tokio::pin!(shutdown);

@@ -154,6 +154,26 @@ mod tests {
     }
 
     #[test]
+    fn maxinst_and_maxinstc_bound_a_channels_instances() {
+        let inst = Arc::new(Instances::default());
+        let a: Option<IpAddr> = Some("10.0.0.1".parse().unwrap());
+        let b: Option<IpAddr> = Some("10.0.0.2".parse().unwrap());
+        let one = inst.start("APP.SVRCONN", a, (3, 2)).unwrap();
+        let _two = inst.start("APP.SVRCONN", a, (3, 2)).unwrap();
+        assert!(inst
+            .start("APP.SVRCONN", a, (3, 2))
+            .unwrap_err()
+            .contains("MAXINSTC"));
+        let _three = inst.start("APP.SVRCONN", b, (3, 2)).unwrap();
+        assert!(inst
+            .start("APP.SVRCONN", b, (3, 2))
+            .unwrap_err()
+            .contains("MAXINST("));
+        drop(one);
+        assert!(inst.start("APP.SVRCONN", b, (3, 2)).is_ok());
+    }
+
+    #[test]
     fn the_reserve_is_for_administrators() {
         let slots = Slots::new(1, 1, 1);
         let _held = slots.local(|| false).unwrap();
@@ -163,5 +183,76 @@ mod tests {
             .collect();
         assert!(slots.local(|| true).is_err());
         drop(reserved);
+    }
+}
+
+/// The instances of server-connection channels running now: (channel → sockets, and sockets per
+/// client address), bounded by each definition's MAXINST and MAXINSTC.
+#[derive(Debug, Default)]
+pub(crate) struct Instances {
+    running: Mutex<HashMap<String, (u32, HashMap<Option<IpAddr>, u32>)>>,
+}
+
+/// One socket's instance of a server-connection channel, counted until dropped.
+#[derive(Debug)]
+pub(crate) struct Instance {
+    instances: Arc<Instances>,
+    channel: String,
+    from: Option<IpAddr>,
+}
+
+impl Drop for Instance {
+    fn drop(&mut self) {
+        let mut running = self.instances.running.lock();
+        if let Some((total, by_addr)) = running.get_mut(&self.channel) {
+            *total -= 1;
+            if let Some(n) = by_addr.get_mut(&self.from) {
+                *n -= 1;
+                if *n == 0 {
+                    by_addr.remove(&self.from);
+                }
+            }
+            if *total == 0 {
+                running.remove(&self.channel);
+            }
+        }
+    }
+}
+
+impl Instance {
+    /// The channel this is an instance of.
+    pub(crate) fn channel(&self) -> &str {
+        &self.channel
+    }
+}
+
+impl Instances {
+    /// A new instance of `channel` from `from`, or why not (MAXINST, then MAXINSTC).
+    pub(crate) fn start(
+        self: &Arc<Self>,
+        channel: &str,
+        from: Option<IpAddr>,
+        (max, max_client): (u32, u32),
+    ) -> Result<Instance, String> {
+        let mut running = self.running.lock();
+        let (total, by_addr) = running.entry(channel.to_owned()).or_default();
+        if *total >= max {
+            return Err(format!(
+                "channel {channel} already runs {total} instances (MAXINST({max}))"
+            ));
+        }
+        let here = by_addr.entry(from).or_insert(0);
+        if *here >= max_client {
+            return Err(format!(
+                "channel {channel} already runs {here} instances from this address (MAXINSTC({max_client}))"
+            ));
+        }
+        *here += 1;
+        *total += 1;
+        Ok(Instance {
+            instances: self.clone(),
+            channel: channel.to_owned(),
+            from,
+        })
     }
 }

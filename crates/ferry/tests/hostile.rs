@@ -354,3 +354,38 @@ fn a_non_persistent_flood_meets_the_memory_budget_not_an_abort() {
         .unwrap();
     assert!(well_behaved(&server) < Duration::from_secs(1));
 }
+
+#[test]
+fn maxinst_and_maxinstc_bound_a_server_connection_channels_instances() {
+    let server = Server::start("hostile-maxinst", &[]);
+    admin(
+        &server,
+        "DEFINE CHANNEL(APP.SVRCONN) CHLTYPE(SVRCONN) MAXINST(5) MAXINSTC(2)
+         SET CHLAUTH('APP.SVRCONN') TYPE(BLOCKUSER) USERLIST('nobody')",
+    );
+    let opts = ClientOptions {
+        user: Some(common::TEST_USER.into()),
+        password: Some(common::TEST_PASSWORD.into()),
+        svrconn: Some("APP.SVRCONN".into()),
+        ..Default::default()
+    };
+    let connect = || Connection::connect_with(&server.tcp_bare, "maxinst", &opts);
+    let (a, _b) = (connect().unwrap(), connect().unwrap());
+    let e = connect().unwrap_err();
+    assert!(
+        e.reason == ferry_client::Reason::ChannelNotAvailable && e.detail.contains("MAXINSTC"),
+        "{e}"
+    );
+    drop(a);
+    std::thread::sleep(Duration::from_millis(200));
+    let _c = connect().unwrap();
+    admin(
+        &server,
+        "ALTER CHANNEL(APP.SVRCONN) CHLTYPE(SVRCONN) MAXINST(2) MAXINSTC(10)",
+    );
+    let e = connect().unwrap_err();
+    assert!(e.detail.contains("MAXINST("), "{e}");
+    // Other channels, and the local administrator, are not affected.
+    assert!(well_behaved(&server) < Duration::from_secs(1));
+    assert!(local_admin(&server) < Duration::from_secs(1));
+}
