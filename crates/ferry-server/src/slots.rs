@@ -190,8 +190,11 @@ mod tests {
 /// client address), bounded by each definition's MAXINST and MAXINSTC.
 #[derive(Debug, Default)]
 pub(crate) struct Instances {
-    running: Mutex<HashMap<String, (u32, HashMap<Option<IpAddr>, u32>)>>,
+    running: Mutex<HashMap<String, Counts>>,
 }
+
+/// One channel's instances: in all, and per client address (none for a local peer).
+type Counts = (u32, HashMap<Option<IpAddr>, u32>);
 
 /// One socket's instance of a server-connection channel, counted until dropped.
 #[derive(Debug)]
