@@ -1,10 +1,10 @@
 //! A full disk is an ordinary condition: a real server whose queue manager lives on a small
-//! tmpfs fills it with persistent messages. The put that finds the disk full is answered at
+//! file system (a tmpfs, and ext4 on a loop device) fills it with persistent messages. The put that finds the disk full is answered at
 //! once (2102); gets, commits and definitions go on; DISPLAY QMSTATUS says why; when space is
 //! freed, puts resume without a restart; SIGKILL while full loses nothing acknowledged; and a
 //! stop while full ends within its grace period.
 //!
-//! Mounting a file system needs root: the test is ignored by a plain `cargo test`, and
+//! Mounting a file system needs root (and `mkfs.ext4` for the second): the test is ignored by a plain `cargo test`, and
 //! `.ci/run` (which runs as root on this kind of machine) runs it with `--ignored`.
 
 mod common;
@@ -16,14 +16,23 @@ use std::time::{Duration, Instant};
 use common::Server;
 use ferry_client::{Connection, GetOptions, Message, OpenOptions, Persistence, PutOptions, Reason};
 
-/// A tmpfs of `mib` MiB mounted for one test, unmounted (and its directory removed) after it.
-struct Tmpfs(PathBuf);
+/// A small file system mounted for one test — a tmpfs, or ext4 on a loop device — unmounted
+/// (and its directory and image removed) after it.
+struct Mount {
+    dir: PathBuf,
+    image: Option<PathBuf>,
+}
 
-impl Tmpfs {
-    fn mount(tag: &str, mib: u32) -> Tmpfs {
+impl Mount {
+    fn dir_for(tag: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("ferry-full-{tag}-{}", std::process::id()));
         let _ = Command::new("umount").arg(&dir).status();
         std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn tmpfs(tag: &str, mib: u32) -> Mount {
+        let dir = Mount::dir_for(tag);
         let ok = Command::new("mount")
             .args([
                 "-t",
@@ -36,14 +45,46 @@ impl Tmpfs {
             .status()
             .unwrap();
         assert!(ok.success(), "mount a tmpfs at {}", dir.display());
-        Tmpfs(dir)
+        Mount { dir, image: None }
+    }
+
+    fn ext4(tag: &str, mib: u32) -> Mount {
+        let dir = Mount::dir_for(tag);
+        let image = dir.with_extension("img");
+        let f = std::fs::File::create(&image).unwrap();
+        f.set_len(u64::from(mib) << 20).unwrap();
+        let made = Command::new("mkfs.ext4")
+            .args(["-q", "-F", "-m", "0"])
+            .arg(&image)
+            .status()
+            .unwrap();
+        assert!(made.success(), "mkfs.ext4 {}", image.display());
+        let ok = Command::new("mount")
+            .args(["-o", "loop"])
+            .arg(&image)
+            .arg(&dir)
+            .status()
+            .unwrap();
+        assert!(
+            ok.success(),
+            "mount {} at {}",
+            image.display(),
+            dir.display()
+        );
+        Mount {
+            dir,
+            image: Some(image),
+        }
     }
 }
 
-impl Drop for Tmpfs {
+impl Drop for Mount {
     fn drop(&mut self) {
-        let _ = Command::new("umount").arg("-l").arg(&self.0).status();
-        let _ = std::fs::remove_dir(&self.0);
+        let _ = Command::new("umount").arg("-l").arg(&self.dir).status();
+        let _ = std::fs::remove_dir(&self.dir);
+        if let Some(image) = &self.image {
+            let _ = std::fs::remove_file(image);
+        }
     }
 }
 
@@ -65,14 +106,14 @@ fn fill(c: &mut Connection) -> (usize, ferry_client::MqError, Duration) {
     }
 }
 
-fn start(fs: &Tmpfs, log: &Path) -> Server {
+fn start(fs: &Mount, log: &Path) -> Server {
     let extra = [
         "--set",
         "log.extent_mib=2",
         "--set",
         "server.stop_grace_secs=3",
     ];
-    Server::start_in(&fs.0, log, &extra)
+    Server::start_in(&fs.dir, log, &extra)
 }
 
 fn depth(server: &Server) -> usize {
@@ -84,12 +125,22 @@ fn depth(server: &Server) -> usize {
 
 #[test]
 #[ignore = "needs root to mount a tmpfs; .ci/run runs it with --ignored"]
-fn a_full_disk_refuses_puts_at_once_drains_resumes_and_loses_nothing() {
-    let fs = Tmpfs::mount("disk", 48);
-    common::create_qm(&fs.0, "QM1");
-    let log = std::env::temp_dir().join(format!("ferry-full-{}.log", std::process::id()));
-    let mut server = start(&fs, &log);
-    let filler = fs.0.join("filler");
+fn a_full_tmpfs_refuses_puts_at_once_drains_resumes_and_loses_nothing() {
+    full_disk(&Mount::tmpfs("tmpfs", 48));
+}
+
+#[test]
+#[ignore = "needs root to mount a loop device; .ci/run runs it with --ignored"]
+fn a_full_ext4_refuses_puts_at_once_drains_resumes_and_loses_nothing() {
+    full_disk(&Mount::ext4("ext4", 48));
+}
+
+/// The suite on one file system.
+fn full_disk(fs: &Mount) {
+    common::create_qm(&fs.dir, "QM1");
+    let log = fs.dir.with_extension("log");
+    let mut server = start(fs, &log);
+    let filler = fs.dir.join("filler");
     std::fs::write(&filler, vec![1u8; 8 << 20]).unwrap();
     let mut c = Connection::connect(&server.unix, "filler").unwrap();
     let (acked, e, took) = fill(&mut c);

@@ -257,7 +257,11 @@ fn start_checkpointer(qm: &QueueManager, persist: &Arc<Persist>) -> std::io::Res
                     return;
                 }
                 let Some(p) = persist.upgrade() else { return };
-                watch.disk(p.log().disk_full());
+                // No checkpoint while the disk is full: it could not be written, and its log
+                // record would wait in the reserve that gets and commits need.
+                if watch.disk(p.log().disk_full()) {
+                    continue;
+                }
                 if checkpoint::due(&p) && watch.may_checkpoint() {
                     if let Err(e) = checkpoint::take(&qm, &p) {
                         watch.checkpoint_failed(&e);
@@ -280,7 +284,8 @@ struct Watch {
 }
 
 impl Watch {
-    fn disk(&mut self, why: Option<String>) {
+    /// Says when the disk fills or has room again; whether it is full now.
+    fn disk(&mut self, why: Option<String>) -> bool {
         match (why, self.full) {
             (Some(why), false) => {
                 tracing::error!(reason = %why, "AMQ7463E the disk holding the recovery log is full: persistent puts are refused (2102) until space is freed; gets, commits and backouts go on");
@@ -292,6 +297,7 @@ impl Watch {
             }
             _ => {}
         }
+        self.full
     }
 
     fn may_checkpoint(&self) -> bool {
