@@ -96,6 +96,7 @@ fn pipelined_browses_of_a_large_message_never_read_stay_within_the_answer_budget
     assert!(grown_mib < 64, "the server grew by {grown_mib} MiB");
     let took = well_behaved(&server);
     assert!(took < Duration::from_secs(1), "a good client took {took:?}");
+    eprintln!("800 MB of browses asked, none read: RSS +{grown_mib} MiB; a good client {took:?}");
     // A client that reads none of its answers is closed after write_stall_secs.
     std::thread::sleep(Duration::from_secs(5));
     assert!(closed_within(&mut s, Duration::from_secs(10)));
@@ -169,6 +170,7 @@ fn a_hundred_thousand_properties_are_answered_in_well_under_a_second() {
     assert_eq!(got.message.properties.len(), 100_000);
     assert!(put < Duration::from_secs(1), "the put took {put:?}");
     assert!(get < Duration::from_secs(1), "the get took {get:?}");
+    eprintln!("100,000 properties (debug build, client work included): put {put:?}, get {get:?}");
     assert!(well_behaved(&server) < Duration::from_secs(1));
 }
 
@@ -268,11 +270,13 @@ fn slots_cannot_be_stolen_by_idle_sockets_or_connections() {
         took < Duration::from_secs(1),
         "the administrator took {took:?}"
     );
+    eprintln!("1,000 preamble-only sockets + 1,000 idle local connections: administrator {took:?}");
     let took = well_behaved(&server);
     assert!(
         took < Duration::from_secs(1),
         "a client from elsewhere took {took:?}"
     );
+    eprintln!("1,000 preamble-only sockets + 1,000 idle local connections: a client from elsewhere {took:?}");
     // The preamble-only sockets are all closed within the connect timeout.
     let t = Instant::now();
     for s in &mut idle_sockets {
@@ -307,6 +311,7 @@ fn a_wrong_password_flood_is_bounded_and_costs_the_right_user_little() {
         took < Duration::from_secs(1),
         "the right user took {took:?}"
     );
+    eprintln!("128 parallel wrong passwords: the right user's connect, put and get {took:?}");
     for g in guessers {
         assert!(g.join().unwrap(), "every guesser is answered and closed");
     }
@@ -345,6 +350,7 @@ fn a_non_persistent_flood_meets_the_memory_budget_not_an_abort() {
     assert!(put > 50, "only {put} messages fitted");
     let rss_mib = rss_kib(server.child.id()) / 1024;
     assert!(rss_mib < 1500, "the server holds {rss_mib} MiB");
+    eprintln!("4 MB non-persistent flood under prlimit --as=3GiB: {put} fitted, then 2071; RSS {rss_mib} MiB");
     // Consumers drain it, and puts go on.
     let g = c.open_queue("DEV.QUEUE.1", OpenOptions::input()).unwrap();
     for _ in 0..10 {
