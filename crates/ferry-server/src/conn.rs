@@ -314,6 +314,10 @@ fn poll_read<R: AsyncRead + Unpin>(
     read.poll(cx)
 }
 
+/// Answers a socket may keep unwritten while the memory budget is full (beyond them it reads no
+/// more requests until the client reads).
+const UNSENT_WHEN_TIGHT: usize = 64 * 1024;
+
 /// Largest frame a socket may send before its first conversation is open: a Connect with its
 /// user, password, application and channel names fits many times over.
 pub const PRE_CONNECT_MAX_FRAME: usize = 64 * 1024;
@@ -410,6 +414,14 @@ struct Socket {
     parked_start: Option<ParkedStart>,
     /// The server-connection channels this socket is an instance of.
     instances: Vec<crate::slots::Instance>,
+    /// Bytes of unwritten answers charged to the queue manager's memory budget.
+    charged: usize,
+}
+
+impl Drop for Socket {
+    fn drop(&mut self) {
+        self.ctx.qm.memory_budget().release(self.charged);
+    }
 }
 
 impl Socket {
@@ -545,6 +557,7 @@ impl Socket {
             receiver: None,
             parked_start: None,
             instances: Vec::new(),
+            charged: 0,
         }
     }
 
@@ -603,7 +616,9 @@ impl Socket {
             let step = self
                 .take_ready(rd, &mut rbuf, &mut last_received, last_sent, step)
                 .await;
-            match self.write_out(wr, &mut stopped).await {
+            let wrote = self.write_out(wr, &mut stopped).await;
+            self.account_unsent();
+            match wrote {
                 Ok(true) => last_sent = Instant::now(),
                 Ok(false) => {}
                 Err(why) => return why,
@@ -629,6 +644,19 @@ impl Socket {
             .then_some(Event::RetryStart)
     }
 
+    /// Charges the answers waiting to be written to the memory budget (what changed since the
+    /// last time), so the budget covers socket buffers as well as queues.
+    fn account_unsent(&mut self) {
+        let now = self.wbuf.len();
+        let budget = self.ctx.qm.memory_budget();
+        match now.cmp(&self.charged) {
+            std::cmp::Ordering::Greater => budget.charge(now - self.charged),
+            std::cmp::Ordering::Less => budget.release(self.charged - now),
+            std::cmp::Ordering::Equal => return,
+        }
+        self.charged = now;
+    }
+
     /// The next requests: those already read (when their answers have room), else a read —
     /// none while the answers waiting to be written fill [`ConnLimits::max_unsent`], so a
     /// client that stops reading stops being read (its task wakes again when the log makes
@@ -639,7 +667,9 @@ impl Socket {
         rbuf: &mut BytesMut,
         cx: &mut Context<'_>,
     ) -> Poll<Event> {
-        if self.wbuf.len() >= self.ctx.limits.max_unsent {
+        let unsent = self.wbuf.len();
+        let tight = unsent >= UNSENT_WHEN_TIGHT && !self.ctx.qm.memory_budget().has_room(0);
+        if unsent >= self.ctx.limits.max_unsent || tight {
             return Poll::Pending;
         }
         if ferry_proto::frame::pending_frame_len(rbuf).is_some_and(|l| rbuf.len() >= l) {

@@ -1,7 +1,9 @@
 //! The queue manager's memory budget for message bodies: one count, shared by every queue's
 //! store, of the bodies held in memory — available messages, messages put or got inside a unit
 //! of work (they stay in their slots until it ends) and messages streamed ahead to a client
-//! (held the same way until it reports them consumed).
+//! (held the same way until it reports them consumed) — and by the server's sockets, of the
+//! answers waiting to be written (a socket reads no more requests while the budget is full and
+//! it has 64 KiB of them).
 //!
 //! What it bounds: a non-persistent message that would take the budget past its limit is
 //! refused (MQRC_STORAGE_NOT_AVAILABLE) before anything changes; a persistent one is kept only
