@@ -730,15 +730,21 @@ fn refusals_raise_authority_and_channel_events_when_enabled() {
     assert!(String::from_utf8_lossy(&ev.message.body).contains("DEV.APP.SVRCONN"));
 }
 
-#[test]
-fn an_alternate_user_needs_altusr_and_its_own_authority() {
-    let server = Server::start_with_users("altusr", "QM1", &[("alice", "alice-pw")], &[]);
+/// A server where alice may connect and bob may put to DEV.QUEUE.1; alice connected.
+fn alice_and_bob(tag: &str) -> (Server, Connection) {
+    let server = Server::start_with_users(tag, "QM1", &[("alice", "alice-pw")], &[]);
     mqsc(
         &server,
         "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('alice') AUTHADD(CONNECT)
          SET AUTHREC PROFILE('DEV.QUEUE.1') OBJTYPE(QUEUE) PRINCIPAL('bob') AUTHADD(PUT)",
     );
-    let mut alice = as_user(&server, "alice", "alice-pw").unwrap();
+    let alice = as_user(&server, "alice", "alice-pw").unwrap();
+    (server, alice)
+}
+
+#[test]
+fn an_alternate_user_needs_altusr_and_its_own_authority() {
+    let (server, mut alice) = alice_and_bob("altusr");
     let as_other = |user: &str| OpenOptions {
         alternate_user: Some(ferry_model::name::UserId::truncating(user)),
         ..OpenOptions::output()
@@ -915,13 +921,7 @@ fn passing_context_needs_passid_or_passall_and_a_handle_that_saved_it() {
 
 #[test]
 fn put1_on_an_alternate_users_authority_needs_altusr() {
-    let server = Server::start_with_users("put1alt", "QM1", &[("alice", "alice-pw")], &[]);
-    mqsc(
-        &server,
-        "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('alice') AUTHADD(CONNECT)
-         SET AUTHREC PROFILE('DEV.QUEUE.1') OBJTYPE(QUEUE) PRINCIPAL('bob') AUTHADD(PUT)",
-    );
-    let mut alice = as_user(&server, "alice", "alice-pw").unwrap();
+    let (server, mut alice) = alice_and_bob("put1alt");
     let as_user = |user: &str| PutOptions {
         alternate_user: Some(ferry_model::name::UserId::truncating(user)),
         ..Default::default()

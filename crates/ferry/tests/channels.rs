@@ -326,11 +326,17 @@ fn three_queue_managers_forward_through_the_middle_one_with_compression() {
 
 /// A TCP relay on a free port to `to`: it records what the client side sends, for a replay.
 fn recording_relay(to: String) -> (u16, std::sync::Arc<std::sync::Mutex<Vec<u8>>>) {
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    (relay(to, Some(seen.clone())), seen)
+}
+
+/// A TCP relay on a free port to `to`. With `seen`, it records what the client side sends and
+/// passes a close on; without, it loses resets: when the client side closes, the connection to
+/// `to` is left open, as after a crash whose reset never arrived.
+fn relay(to: String, seen: Option<std::sync::Arc<std::sync::Mutex<Vec<u8>>>>) -> u16 {
     use std::io::{Read, Write};
     let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = l.local_addr().unwrap().port();
-    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    let rec = seen.clone();
     std::thread::spawn(move || {
         for client in l.incoming() {
             let Ok(mut client) = client else { return };
@@ -341,20 +347,25 @@ fn recording_relay(to: String) -> (u16, std::sync::Arc<std::sync::Mutex<Vec<u8>>
             std::thread::spawn(move || {
                 let _ = std::io::copy(&mut s2, &mut c2);
             });
-            let rec = rec.clone();
+            let seen = seen.clone();
             std::thread::spawn(move || {
                 let mut buf = [0u8; 16384];
                 while let Ok(n) = client.read(&mut buf) {
                     if n == 0 || server.write_all(&buf[..n]).is_err() {
                         break;
                     }
-                    rec.lock().unwrap().extend_from_slice(&buf[..n]);
+                    if let Some(seen) = &seen {
+                        seen.lock().unwrap().extend_from_slice(&buf[..n]);
+                    }
                 }
-                let _ = server.shutdown(std::net::Shutdown::Both);
+                // Losing the reset: the other copy keeps the server side open.
+                if seen.is_some() {
+                    let _ = server.shutdown(std::net::Shutdown::Both);
+                }
             });
         }
     });
-    (port, seen)
+    port
 }
 
 #[test]
@@ -516,35 +527,10 @@ fn a_channel_over_tls_checks_its_partners_certificate_name() {
     let _ = std::fs::remove_dir_all(&pki);
 }
 
-/// A TCP relay on a free port to `to` that loses resets: when the client side closes, the
-/// connection to `to` is left open, as after a crash whose reset never arrived.
-fn lossy_relay(to: String) -> u16 {
-    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = l.local_addr().unwrap().port();
-    std::thread::spawn(move || {
-        for client in l.incoming() {
-            let Ok(mut client) = client else { return };
-            let Ok(mut server) = std::net::TcpStream::connect(&to) else {
-                return;
-            };
-            let (mut c2, mut s2) = (client.try_clone().unwrap(), server.try_clone().unwrap());
-            std::thread::spawn(move || {
-                let _ = std::io::copy(&mut s2, &mut c2);
-            });
-            // The client side's copy ends without shutting the server side down, and the
-            // other copy keeps it open: the receiver never hears of the close.
-            std::thread::spawn(move || {
-                let _ = std::io::copy(&mut client, &mut server);
-            });
-        }
-    });
-    port
-}
-
 #[test]
 fn a_restarted_sender_replaces_its_stale_receiving_end_at_once() {
     let (mut qm1, qm2) = pair("stale", 1);
-    let relay = lossy_relay(qm2.tcp_addr().to_owned());
+    let relay = relay(qm2.tcp_addr().to_owned(), None);
     admin(
         &qm1,
         &format!("ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('127.0.0.1({relay})')"),
