@@ -43,6 +43,14 @@ fn as_user(
     Connection::connect_with(&server.tcp_bare, "authority-test", &opts)
 }
 
+/// `e` is NOT_AUTHORIZED, naming what was missing.
+fn needs(e: &ferry_client::MqError, what: &str) {
+    assert!(
+        e.reason == Reason::NotAuthorized && e.detail.contains(what),
+        "{e}"
+    );
+}
+
 fn fields(r: &ferry_admin::Reply, key: &str) -> Vec<String> {
     r.messages
         .iter()
@@ -95,10 +103,7 @@ fn authority_records_decide_what_a_user_may_do() {
         ..OpenOptions::output()
     };
     let e = alice.open_queue("APP.IN", set_id).unwrap_err();
-    assert!(
-        e.reason == Reason::NotAuthorized && e.detail.contains("SETID"),
-        "{e}"
-    );
+    needs(&e, "SETID");
     let forged = PutOptions {
         context: PutContext::SetIdentity,
         ..Default::default()
@@ -752,10 +757,7 @@ fn an_alternate_user_needs_altusr_and_its_own_authority() {
     let e = alice
         .open_queue("DEV.QUEUE.1", as_other("bob"))
         .unwrap_err();
-    assert!(
-        e.reason == Reason::NotAuthorized && e.detail.contains("ALTUSR"),
-        "{e}"
-    );
+    needs(&e, "ALTUSR");
     mqsc(
         &server,
         "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('alice') AUTHADD(ALTUSR)",
@@ -772,10 +774,7 @@ fn an_alternate_user_needs_altusr_and_its_own_authority() {
     let e = alice
         .open_queue("DEV.QUEUE.1", as_other("carol"))
         .unwrap_err();
-    assert!(
-        e.reason == Reason::NotAuthorized && e.detail.contains("carol"),
-        "{e}"
-    );
+    needs(&e, "carol");
     let e = alice
         .open_queue("DEV.QUEUE.1", OpenOptions::output())
         .unwrap_err();
@@ -821,10 +820,7 @@ fn passing_context_needs_passid_or_passall_and_a_handle_that_saved_it() {
         ..OpenOptions::output()
     };
     let e = alice.open_queue("APP.OUT", pass_id).unwrap_err();
-    assert!(
-        e.reason == Reason::NotAuthorized && e.detail.contains("PASSID"),
-        "{e}"
-    );
+    needs(&e, "PASSID");
     mqsc(
         &server,
         "SET AUTHREC PROFILE('APP.OUT') OBJTYPE(QUEUE) PRINCIPAL('alice') AUTHADD(PUT, PASSID)",
@@ -889,10 +885,7 @@ fn passing_context_needs_passid_or_passall_and_a_handle_that_saved_it() {
     let e = alice
         .put1("APP.OUT", Message::text("x"), &pass_all)
         .unwrap_err();
-    assert!(
-        e.reason == Reason::NotAuthorized && e.detail.contains("PASSALL"),
-        "{e}"
-    );
+    needs(&e, "PASSALL");
     mqsc(
         &server,
         "SET AUTHREC PROFILE('APP.OUT') OBJTYPE(QUEUE) PRINCIPAL('alice') AUTHADD(PASSALL)",
@@ -929,10 +922,7 @@ fn put1_on_an_alternate_users_authority_needs_altusr() {
     let e = alice
         .put1("DEV.QUEUE.1", Message::text("x"), &as_user("bob"))
         .unwrap_err();
-    assert!(
-        e.reason == Reason::NotAuthorized && e.detail.contains("ALTUSR"),
-        "{e}"
-    );
+    needs(&e, "ALTUSR");
     mqsc(
         &server,
         "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('alice') AUTHADD(ALTUSR)",
@@ -943,10 +933,7 @@ fn put1_on_an_alternate_users_authority_needs_altusr() {
     let e = alice
         .put1("DEV.QUEUE.1", Message::text("x"), &as_user("carol"))
         .unwrap_err();
-    assert!(
-        e.reason == Reason::NotAuthorized && e.detail.contains("carol"),
-        "{e}"
-    );
+    needs(&e, "carol");
     let e = alice
         .put1("DEV.QUEUE.1", Message::text("x"), &PutOptions::default())
         .unwrap_err();
