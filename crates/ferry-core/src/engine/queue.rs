@@ -397,9 +397,10 @@ impl QueueState {
         };
         d.priority = Priority::Value(priority);
         let persistence = d.persistence;
-        // A message the log does not hold needs room in memory; one it holds can live there.
+        // A message the log does not hold needs room in memory (one it holds can live there),
+        // unless a getter waits for it: handed over, it is never stored.
         let logged = self.journal.is_some() && self.logs(msg);
-        if !logged && !self.store.has_room(super::store::cost(msg)) {
+        if !logged && self.waiters.is_empty() && !self.store.has_room(super::store::cost(msg)) {
             return Err(MqError::new(
                 Reason::StorageNotAvailable,
                 format!("the queue manager's memory budget for messages is full; queue {name} takes no more non-persistent messages until consumers get some (or raise memory_budget_mib)"),
