@@ -97,9 +97,21 @@ fn print(replies: &[ferry_admin::Reply], json: bool, summary: bool) {
     }
 }
 
+/// Commands sent in one administrative request (a server takes at most 10,000).
+const SCRIPT_PART: usize = 5_000;
+
 /// Runs `script`, printing the replies; fails (exit 2) if any command failed.
 fn run_script(c: &mut Connection, script: &str, json: bool) -> Result<(), CliError> {
-    let replies = c.admin(script)?;
+    // A server takes at most 10,000 commands a request: a longer script goes in parts.
+    let commands = ferry_admin::parse::split_script(script);
+    let mut replies = Vec::with_capacity(commands.len());
+    for part in commands.chunks(SCRIPT_PART) {
+        let text: Vec<&str> = part.iter().map(|(_, t)| t.as_str()).collect();
+        for mut r in c.admin(&text.join("\n"))? {
+            r.number = replies.len() + 1;
+            replies.push(r);
+        }
+    }
     print(&replies, json, true);
     let failed = replies.iter().filter(|r| !r.ok).count();
     if failed > 0 {

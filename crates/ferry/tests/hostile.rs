@@ -395,3 +395,41 @@ fn maxinst_and_maxinstc_bound_a_server_connection_channels_instances() {
     assert!(well_behaved(&server) < Duration::from_secs(1));
     assert!(local_admin(&server) < Duration::from_secs(1));
 }
+
+#[test]
+fn one_admin_request_holds_at_most_ten_thousand_commands_and_the_cli_sends_more_in_parts() {
+    let server = Server::start("hostile-admin", &[]);
+    let script = "DISPLAY QMGR DESCR\n".repeat(10_001);
+    let mut c = Connection::connect(&server.unix, "admin").unwrap();
+    let e = c.admin(&script).unwrap_err();
+    assert!(
+        e.reason == ferry_client::Reason::ResourceProblem && e.detail.contains("in parts"),
+        "{e}"
+    );
+    // `ferry admin` sends a long script in parts, numbering the replies through.
+    let script = "DISPLAY QMGR DESCR\n".repeat(12_000);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ferry"))
+        .args(["admin", "QM1", "--json", "--data-dir"])
+        .arg(&server.root)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let replies: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let replies = replies.as_array().unwrap();
+    assert_eq!(replies.len(), 12_000);
+    assert_eq!(replies.last().unwrap()["number"], 12_000);
+}

@@ -435,6 +435,10 @@ fn commit_with_async(conv: &mut Conv) -> Result<Reply, MqError> {
     conv.session.commit().map(|_| Reply::Empty)
 }
 
+/// Most commands one administrative request may hold: its answer is built whole before it is
+/// sent in parts.
+const MAX_ADMIN_COMMANDS: usize = 10_000;
+
 /// Largest part of an administrative answer sent in one frame.
 const ADMIN_PART: usize = 1 << 20;
 
@@ -442,6 +446,13 @@ const ADMIN_PART: usize = 1 << 20;
 /// out: one sync for the script, and the socket holds the answer until then. The answer (JSON)
 /// goes in parts of at most [`ADMIN_PART`] bytes; this is the first.
 fn admin(conv: &mut Conv, qm: &QueueManager, script: &str) -> Result<Reply, MqError> {
+    let commands = ferry_admin::parse::split_script(script).len();
+    if commands > MAX_ADMIN_COMMANDS {
+        return Err(MqError::new(
+            Reason::ResourceProblem,
+            format!("one request holds {commands} commands, more than {MAX_ADMIN_COMMANDS}; send the script in parts (nothing of it was run)"),
+        ));
+    }
     let who = conv.session.principal().clone();
     let (replies, lsn) =
         ferry_core::qmgr::journal::deferring(|| ferry_admin::run_script_as(qm, Some(&who), script));
