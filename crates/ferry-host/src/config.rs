@@ -44,6 +44,11 @@ pub struct ServerSection {
     pub max_local_sockets: usize,
     /// Most network sockets one address may hold before they open a conversation.
     pub max_unopened_per_address: usize,
+    /// Most network sockets carrying client applications' conversations (a socket moves here
+    /// from `max_sockets` when its first conversation opens).
+    pub max_client_sockets: usize,
+    /// Most network sockets carrying queue managers' message channels (likewise).
+    pub max_channel_sockets: usize,
     /// Largest frame accepted from a client, KiB, header included (bounds one message).
     pub max_frame_kib: usize,
     /// Conversations one socket may carry (MQ's SHARECNV ceiling).
@@ -84,6 +89,8 @@ impl Default for ServerSection {
             max_sockets: 1000,
             max_local_sockets: 1000,
             max_unopened_per_address: 64,
+            max_client_sockets: 1000,
+            max_channel_sockets: 100,
             // ferry_proto::DEFAULT_MAX_FRAME (a 100 MiB message plus headers); a test in
             // ferry-server keeps the two equal.
             max_frame_kib: 100 * 1024 + 64,

@@ -129,6 +129,8 @@ pub(crate) struct Ctx {
     pub receivers: Receivers,
     /// The server-connection channels' instances, for MAXINST and MAXINSTC.
     pub instances: Arc<crate::slots::Instances>,
+    /// The connection slot pools.
+    pub slots: Arc<crate::slots::Slots>,
 }
 
 /// Each running receiving end's way to be told to end: channel → (instance, signal).
@@ -402,8 +404,9 @@ struct Socket {
     /// A conversation has been opened on this socket: frames up to the full limit, and no
     /// connect deadline.
     opened: bool,
-    /// Counts a network socket against its address until a conversation opens.
-    unopened: Option<crate::slots::Unopened>,
+    /// A network socket's slot: in the pool of sockets that have not opened a conversation
+    /// (counted against its address), then in its kind's.
+    slot: Option<crate::slots::Slot>,
     /// The receiving end this socket runs: its channel, instance and end signal.
     receiver: Option<(
         ferry_core::ObjectName,
@@ -497,14 +500,14 @@ where
     let _ = tokio::time::timeout(Duration::from_secs(2), answered).await;
 }
 
-/// Serves one socket until it closes or the server stops. `unopened` counts it against its
-/// address until its first conversation opens.
+/// Serves one socket until it closes or the server stops. `slot` (a network socket's) moves to
+/// its kind's pool when its first conversation opens.
 pub(crate) async fn serve<R, W>(
     mut rd: R,
     mut wr: W,
     ctx: Arc<Ctx>,
     (mode, peer): (ConnMode, Peer),
-    unopened: Option<crate::slots::Unopened>,
+    slot: Option<crate::slots::Slot>,
     stop: watch::Receiver<bool>,
 ) where
     R: AsyncRead + Unpin,
@@ -518,7 +521,7 @@ pub(crate) async fn serve<R, W>(
         }
     };
     let mut sock = Socket::new(ctx, mode, peer, max_frame_out);
-    sock.unopened = unopened;
+    sock.slot = slot;
     let why = sock.run(&mut rd, &mut wr, stop).await;
     // Replies still held for the log go out once it has them (the work is done; only the
     // answer is late), unless the socket itself failed or the client reads nothing.
@@ -553,7 +556,7 @@ impl Socket {
             owed_by_gone: None,
             auth: None,
             opened: false,
-            unopened: None,
+            slot: None,
             receiver: None,
             parked_start: None,
             instances: Vec::new(),
@@ -1218,6 +1221,7 @@ impl Socket {
                 }
             }
         };
+        self.take_kind_slot(h, c.is_channel)?;
         if !c.is_channel && self.mode != ConnMode::Local {
             self.start_instance(h, &c.svrconn)?;
         }
@@ -1244,7 +1248,6 @@ impl Socket {
                 );
                 let mut conv = Conv::new(session, c.compression);
                 self.opened = true;
-                self.unopened = None;
                 conv.is_channel = c.is_channel;
                 conv.verified_user = verified;
                 self.convs.insert(h.conv, conv);
@@ -1258,6 +1261,36 @@ impl Socket {
             }
         }
         Ok(())
+    }
+
+    /// A network socket's first conversation moves its slot to its kind's pool (client
+    /// applications or message channels); when that pool is full the conversation is answered
+    /// MAX_CONNS_LIMIT_REACHED and the socket closes.
+    fn take_kind_slot(&mut self, h: FrameHeader, channel: bool) -> Result<(), Close> {
+        let Some(slot) = self.slot.take_if(|s| s.is_unopened()) else {
+            return Ok(());
+        };
+        match self.ctx.slots.opened(slot, channel) {
+            Ok(s) => {
+                self.slot = Some(s);
+                Ok(())
+            }
+            Err(why) => {
+                let qm = &self.ctx.qm;
+                qm.security_counters()
+                    .slot_refusals
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if let Some(left_out) = qm.security_log() {
+                    tracing::warn!(peer = %self.peer.name, reason = %why, left_out, "AMQ9513E connection refused: no slot free");
+                }
+                let e = MqError::new(
+                    Reason::MaxConnsLimitReached,
+                    format!("{why}; try again later"),
+                );
+                self.respond(h, &wire::status_of(&e), &Reply::Empty);
+                Err(Close::Refused(why))
+            }
+        }
     }
 
     /// Makes this socket an instance of server-connection channel `channel` (once), within the

@@ -50,6 +50,10 @@ pub struct ServerConfig {
     pub max_local_sockets: usize,
     /// Most network sockets one address may hold before they open a conversation.
     pub max_unopened_per_address: usize,
+    /// Most network sockets carrying client applications' conversations.
+    pub max_client_sockets: usize,
+    /// Most network sockets carrying queue managers' message channels.
+    pub max_channel_sockets: usize,
     /// Per-connection limits.
     pub limits: ConnLimits,
     /// How long a clean stop waits for connections to finish before stopping anyway.
@@ -83,6 +87,8 @@ impl ServerConfig {
             max_sockets: 1000,
             max_local_sockets: 1000,
             max_unopened_per_address: 64,
+            max_client_sockets: 1000,
+            max_channel_sockets: 100,
             limits: ConnLimits::default(),
             stop_grace: Duration::from_secs(5),
             metrics_listen: None,
@@ -116,6 +122,8 @@ impl ServerConfig {
             max_sockets: s.max_sockets,
             max_local_sockets: s.max_local_sockets,
             max_unopened_per_address: s.max_unopened_per_address,
+            max_client_sockets: s.max_client_sockets,
+            max_channel_sockets: s.max_channel_sockets,
             limits: ConnLimits {
                 max_frame: s.max_frame_kib << 10,
                 max_conversations: s.max_conversations,
@@ -168,6 +176,8 @@ fn check_section_bounds(s: &ferry_host::config::ServerSection) -> Result<(), Sta
         }
     };
     positive("max_sockets", s.max_sockets as u64)?;
+    positive("max_client_sockets", s.max_client_sockets as u64)?;
+    positive("max_channel_sockets", s.max_channel_sockets as u64)?;
     positive("max_local_sockets", s.max_local_sockets as u64)?;
     positive(
         "max_unopened_per_address",
@@ -351,10 +361,11 @@ impl Server {
             let tls = metrics_tls.clone().map(tokio_rustls::TlsAcceptor::from);
             tokio::spawn(metrics::serve(l, qm.clone(), token, tls, stop_rx.clone()))
         });
-        let slots = slots::Slots::new(
+        let slots = slots::Slots::with_kinds(
             config.max_sockets,
             config.max_local_sockets,
             config.max_unopened_per_address,
+            (config.max_client_sockets, config.max_channel_sockets),
         );
         let mut tasks = JoinSet::new();
         let authenticated = clients_must_authenticate(&qm);
@@ -367,6 +378,7 @@ impl Server {
             ids,
             receivers: Default::default(),
             instances: Default::default(),
+            slots: slots.clone(),
         });
         let (hooks, mut listened) = start_objects(&qm, &config, authenticated);
         tokio::pin!(shutdown);
@@ -532,7 +544,7 @@ fn spawn_tcp(
     addr: SocketAddr,
     ctx: Arc<conn::Ctx>,
     stop: watch::Receiver<bool>,
-    mut slot: slots::Slot,
+    slot: slots::Slot,
 ) {
     tune(&stream, &ctx.limits);
     let (rd, wr) = stream.into_split();
@@ -542,9 +554,7 @@ fn spawn_tcp(
         ..Default::default()
     };
     tasks.spawn(async move {
-        let unopened = slot.unopened.take();
-        conn::serve(rd, wr, ctx, (ConnMode::Tcp, peer), unopened, stop).await;
-        drop(slot);
+        conn::serve(rd, wr, ctx, (ConnMode::Tcp, peer), Some(slot), stop).await;
     });
 }
 
@@ -556,7 +566,7 @@ async fn serve_tls(
     acceptor: tokio_rustls::TlsAcceptor,
     ctx: Arc<conn::Ctx>,
     stop: watch::Receiver<bool>,
-    mut slot: slots::Slot,
+    slot: slots::Slot,
 ) {
     let timeout = ctx.limits.handshake_timeout;
     match tokio::time::timeout(timeout, acceptor.accept(stream)).await {
@@ -568,13 +578,11 @@ async fn serve_tls(
                 local_uid: None,
             };
             let (rd, wr) = tokio::io::split(s);
-            let unopened = slot.unopened.take();
-            conn::serve(rd, wr, ctx, (ConnMode::Tls, peer), unopened, stop).await;
+            conn::serve(rd, wr, ctx, (ConnMode::Tls, peer), Some(slot), stop).await;
         }
         Ok(Err(e)) => tracing::warn!(peer = %addr, error = %e, "TLS handshake refused"),
         Err(_) => tracing::warn!(peer = %addr, "TLS handshake timed out"),
     }
-    drop(slot);
 }
 
 /// Spawns the task serving an accepted local (Unix socket) connection, named by its pid.

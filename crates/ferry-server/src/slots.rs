@@ -27,6 +27,8 @@ const REFUSERS: usize = 16;
 #[derive(Debug)]
 pub(crate) struct Slots {
     network: Arc<Semaphore>,
+    clients: Arc<Semaphore>,
+    channels: Arc<Semaphore>,
     local: Arc<Semaphore>,
     admin_reserve: Arc<Semaphore>,
     refusers: Arc<Semaphore>,
@@ -62,10 +64,32 @@ impl Drop for Unopened {
     }
 }
 
+impl Slot {
+    /// Still in the pool of sockets that have not opened a conversation.
+    pub(crate) fn is_unopened(&self) -> bool {
+        self.unopened.is_some()
+    }
+}
+
 impl Slots {
+    /// Pools with no kind limits beyond the network pool's size (the tests').
+    #[cfg(test)]
     pub(crate) fn new(network: usize, local: usize, max_unopened_per_address: usize) -> Arc<Slots> {
+        Slots::with_kinds(network, local, max_unopened_per_address, (network, network))
+    }
+
+    /// As [`Slots::new`], with the pools network sockets move to when their first conversation
+    /// opens: (client applications, queue managers' message channels).
+    pub(crate) fn with_kinds(
+        network: usize,
+        local: usize,
+        max_unopened_per_address: usize,
+        (clients, channels): (usize, usize),
+    ) -> Arc<Slots> {
         Arc::new(Slots {
             network: Arc::new(Semaphore::new(network)),
+            clients: Arc::new(Semaphore::new(clients)),
+            channels: Arc::new(Semaphore::new(channels)),
             local: Arc::new(Semaphore::new(local)),
             admin_reserve: Arc::new(Semaphore::new(ADMIN_RESERVE)),
             refusers: Arc::new(Semaphore::new(REFUSERS)),
@@ -122,6 +146,31 @@ impl Slots {
         })
     }
 
+    /// A network socket whose first conversation opens leaves the pool of sockets that have
+    /// not (and its address's count) for the pool of its kind — client applications or message
+    /// channels — so neither kind can take the other's slots; or why not.
+    pub(crate) fn opened(&self, slot: Slot, channel: bool) -> Result<Slot, String> {
+        let (pool, name) = match channel {
+            true => (
+                &self.channels,
+                "every message channel slot is taken (max_channel_sockets)",
+            ),
+            false => (
+                &self.clients,
+                "every client slot is taken (max_client_sockets)",
+            ),
+        };
+        let permit = pool
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| name.to_string())?;
+        drop(slot);
+        Ok(Slot {
+            _permit: permit,
+            unopened: None,
+        })
+    }
+
     /// A refuser's permit, if one is free.
     pub(crate) fn refuser(&self) -> Option<OwnedSemaphorePermit> {
         self.refusers.clone().try_acquire_owned().ok()
@@ -171,6 +220,23 @@ mod tests {
             .contains("MAXINST("));
         drop(one);
         assert!(inst.start("APP.SVRCONN", b, (3, 2)).is_ok());
+    }
+
+    #[test]
+    fn an_opened_socket_moves_to_its_kinds_pool() {
+        let slots = Slots::with_kinds(2, 1, 2, (1, 1));
+        let ip: IpAddr = "10.0.0.1".parse().unwrap();
+        let client = slots.opened(slots.network(ip).unwrap(), false).unwrap();
+        assert_eq!(
+            slots.unopened_from(ip),
+            0,
+            "opened: no longer counted against its address"
+        );
+        // The client pool is full; the network pool has room again for channels.
+        assert!(slots.opened(slots.network(ip).unwrap(), false).is_err());
+        let _channel = slots.opened(slots.network(ip).unwrap(), true).unwrap();
+        drop(client);
+        assert!(slots.opened(slots.network(ip).unwrap(), false).is_ok());
     }
 
     #[test]

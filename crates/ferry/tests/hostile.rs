@@ -433,3 +433,26 @@ fn one_admin_request_holds_at_most_ten_thousand_commands_and_the_cli_sends_more_
     assert_eq!(replies.len(), 12_000);
     assert_eq!(replies.last().unwrap()["number"], 12_000);
 }
+
+#[test]
+fn client_applications_and_message_channels_have_pools_of_their_own() {
+    let server = Server::start("hostile-kinds", &["--set", "server.max_client_sockets=3"]);
+    let opts = ClientOptions {
+        user: Some(common::TEST_USER.into()),
+        password: Some(common::TEST_PASSWORD.into()),
+        ..Default::default()
+    };
+    let held: Vec<_> = (0..3)
+        .map(|_| Connection::connect_with(&server.tcp_bare, "held", &opts).unwrap())
+        .collect();
+    let e = Connection::connect_with(&server.tcp_bare, "one-more", &opts).unwrap_err();
+    assert!(
+        e.reason == ferry_client::Reason::MaxConnsLimitReached
+            && e.detail.contains("max_client_sockets"),
+        "{e}"
+    );
+    assert!(local_admin(&server) < Duration::from_secs(1));
+    drop(held);
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(well_behaved(&server) < Duration::from_secs(1));
+}
