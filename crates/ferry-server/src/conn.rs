@@ -1047,23 +1047,20 @@ impl Socket {
         self.authenticate(connect, password)
     }
 
-    /// Refuses a Connect at once, without hashing, because as many password checks wait as
-    /// may: MAX_CONNS_LIMIT_REACHED, counted as a slot refusal; the socket closes.
-    fn refuse_busy(&mut self, h: FrameHeader) -> Close {
-        self.ctx
-            .qm
-            .security_counters()
+    /// Refuses a conversation for want of a slot — a pool, MAXINST/MAXINSTC, the password
+    /// checks that may wait — with `reason` and `why` (counted as a slot refusal, logged within
+    /// the allowance); the socket closes.
+    fn refuse_slot(&mut self, h: FrameHeader, reason: Reason, why: String) -> Close {
+        let qm = &self.ctx.qm;
+        qm.security_counters()
             .slot_refusals
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let e = MqError::new(
-            Reason::MaxConnsLimitReached,
-            "too many connections are having their passwords checked; try again shortly",
-        );
+        if let Some(left_out) = qm.security_log() {
+            tracing::warn!(peer = %self.peer.name, reason = %why, left_out, "AMQ9513E connection refused: no slot free");
+        }
+        let e = MqError::new(reason, format!("{why}; try again later"));
         self.respond(h, &wire::status_of(&e), &Reply::Empty);
-        Close::Refused(format!(
-            "{} password checks already wait for a verifier",
-            identity::MAX_WAITING
-        ))
+        Close::Refused(why)
     }
 
     /// A BLOCKADDR record that turns this peer away before anything else (a warning only, if
@@ -1145,7 +1142,12 @@ impl Socket {
                 )
             }
             identity::Plan::Verify { .. } if ids.verifiers_full() => {
-                return Err(self.refuse_busy(connect.header));
+                let why = format!(
+                    "{} password checks already wait for a verifier",
+                    identity::MAX_WAITING
+                );
+                let busy = Reason::MaxConnsLimitReached;
+                return Err(self.refuse_slot(connect.header, busy, why));
             }
             identity::Plan::Verify { auth_type, keep } => {
                 let origin = self.peer.origin.unwrap_or(identity::Origin::Uid(u32::MAX));
@@ -1275,21 +1277,7 @@ impl Socket {
                 self.slot = Some(s);
                 Ok(())
             }
-            Err(why) => {
-                let qm = &self.ctx.qm;
-                qm.security_counters()
-                    .slot_refusals
-                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                if let Some(left_out) = qm.security_log() {
-                    tracing::warn!(peer = %self.peer.name, reason = %why, left_out, "AMQ9513E connection refused: no slot free");
-                }
-                let e = MqError::new(
-                    Reason::MaxConnsLimitReached,
-                    format!("{why}; try again later"),
-                );
-                self.respond(h, &wire::status_of(&e), &Reply::Empty);
-                Err(Close::Refused(why))
-            }
+            Err(why) => Err(self.refuse_slot(h, Reason::MaxConnsLimitReached, why)),
         }
     }
 
@@ -1317,21 +1305,7 @@ impl Socket {
                 self.instances.push(i);
                 Ok(())
             }
-            Err(why) => {
-                let qm = &self.ctx.qm;
-                qm.security_counters()
-                    .slot_refusals
-                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                if let Some(left_out) = qm.security_log() {
-                    tracing::warn!(peer = %self.peer.name, reason = %why, left_out, "AMQ9513E channel instance refused");
-                }
-                let e = MqError::new(
-                    Reason::ChannelNotAvailable,
-                    format!("{why}; try again later"),
-                );
-                self.respond(h, &wire::status_of(&e), &Reply::Empty);
-                Err(Close::Refused(why))
-            }
+            Err(why) => Err(self.refuse_slot(h, Reason::ChannelNotAvailable, why)),
         }
     }
 

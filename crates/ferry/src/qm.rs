@@ -299,8 +299,7 @@ fn dropped_report(report: &ferry_core::RecoveryReport) -> String {
     );
     let _ = writeln!(s, "# extents moved aside: {}", d.retired.join(" "));
     for (q, id, uow) in &d.messages {
-        let hex: String = id.0.iter().map(|b| format!("{b:02X}")).collect();
-        let _ = writeln!(s, "PUT queue={q} msgid={hex} uow={uow}");
+        let _ = writeln!(s, "PUT queue={q} msgid={} uow={uow}", id.to_hex());
     }
     for (q, seq, uow) in &d.gets {
         let _ = writeln!(s, "GET queue={q} seq={seq} uow={uow}");

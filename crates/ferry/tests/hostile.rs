@@ -17,14 +17,19 @@ fn addr(server: &Server) -> SocketAddr {
     server.tcp_addr().parse().unwrap()
 }
 
-/// A well-behaved client over tcp puts and gets a message; how long it took.
-fn well_behaved(server: &Server) -> Duration {
-    let t = Instant::now();
-    let opts = ClientOptions {
+/// The test user's credentials.
+fn tester() -> ClientOptions {
+    ClientOptions {
         user: Some(common::TEST_USER.into()),
         password: Some(common::TEST_PASSWORD.into()),
         ..Default::default()
-    };
+    }
+}
+
+/// A well-behaved client over tcp puts and gets a message; how long it took.
+fn well_behaved(server: &Server) -> Duration {
+    let t = Instant::now();
+    let opts = tester();
     let mut c = Connection::connect_with(&server.tcp_bare, "well-behaved", &opts).unwrap();
     c.put1("DEV.QUEUE.2", Message::text("ok"), &PutOptions::default())
         .unwrap();
@@ -153,11 +158,7 @@ fn a_hundred_thousand_properties_are_answered_in_well_under_a_second() {
     .unwrap();
     let mut m = Message::text("many properties");
     m.properties = props;
-    let opts = ClientOptions {
-        user: Some(common::TEST_USER.into()),
-        password: Some(common::TEST_PASSWORD.into()),
-        ..Default::default()
-    };
+    let opts = tester();
     let mut c = Connection::connect_with(&server.tcp_bare, "props", &opts).unwrap();
     // Each call's time covers this (debug) client's encoding and decoding too.
     let t = Instant::now();
@@ -370,10 +371,8 @@ fn maxinst_and_maxinstc_bound_a_server_connection_channels_instances() {
          SET CHLAUTH('APP.SVRCONN') TYPE(BLOCKUSER) USERLIST('nobody')",
     );
     let opts = ClientOptions {
-        user: Some(common::TEST_USER.into()),
-        password: Some(common::TEST_PASSWORD.into()),
         svrconn: Some("APP.SVRCONN".into()),
-        ..Default::default()
+        ..tester()
     };
     let connect = || Connection::connect_with(&server.tcp_bare, "maxinst", &opts);
     let (a, _b) = (connect().unwrap(), connect().unwrap());
@@ -437,11 +436,7 @@ fn one_admin_request_holds_at_most_ten_thousand_commands_and_the_cli_sends_more_
 #[test]
 fn client_applications_and_message_channels_have_pools_of_their_own() {
     let server = Server::start("hostile-kinds", &["--set", "server.max_client_sockets=3"]);
-    let opts = ClientOptions {
-        user: Some(common::TEST_USER.into()),
-        password: Some(common::TEST_PASSWORD.into()),
-        ..Default::default()
-    };
+    let opts = tester();
     let held: Vec<_> = (0..3)
         .map(|_| Connection::connect_with(&server.tcp_bare, "held", &opts).unwrap())
         .collect();

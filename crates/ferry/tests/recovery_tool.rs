@@ -15,10 +15,6 @@ use ferry_client::{Connection, GetOptions, Message, OpenOptions, Persistence, Pu
 
 const EXTRA: [&str; 2] = ["--set", "log.extent_mib=1"];
 
-fn hex(id: &[u8]) -> String {
-    id.iter().map(|b| format!("{b:02X}")).collect()
-}
-
 /// Puts `n` persistent 1 KiB messages; their msg ids.
 fn put_many(c: &mut Connection, n: usize, syncpoint: bool) -> Vec<String> {
     let h = c.open_queue("DEV.QUEUE.1", OpenOptions::output()).unwrap();
@@ -30,7 +26,7 @@ fn put_many(c: &mut Connection, n: usize, syncpoint: bool) -> Vec<String> {
     (0..n)
         .map(|i| {
             let m = Message::new(vec![i as u8; 1024]).with_persistence(Persistence::Persistent);
-            hex(&c.put(h, m, &opts).unwrap().msg_id.0)
+            c.put(h, m, &opts).unwrap().msg_id.to_hex()
         })
         .collect()
 }
@@ -44,7 +40,7 @@ fn present(server: &Server) -> BTreeSet<String> {
     let next = GetOptions::new().browse(ferry_model::options::BrowseMode::Next);
     let mut opts = first;
     while let Ok(g) = c.get(h, &opts) {
-        ids.insert(hex(&g.message.descriptor.msg_id.0));
+        ids.insert(g.message.descriptor.msg_id.to_hex());
         opts = next;
     }
     ids

@@ -447,13 +447,7 @@ impl QueueState {
         }
         self.store.remove(job.pos);
         self.stats.damaged += 1;
-        let id: String = job
-            .disk
-            .msg_id
-            .0
-            .iter()
-            .map(|b| format!("{b:02X}"))
-            .collect();
+        let id = job.disk.msg_id.to_hex();
         tracing::error!(queue = %name, seq = job.pos.seq, msg_id = %id, extent = job.disk.pos.extent,
             offset = job.disk.pos.offset, reason = %why.detail,
             "AMQ6174E a damaged message was set aside: its content cannot be read from the recovery log; the rest of the queue stays available");
