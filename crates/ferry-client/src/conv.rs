@@ -397,25 +397,16 @@ impl ConvCore {
             wire_opts.response = PutResponseMode::Async;
         }
         let options = wire::put_to_wire(&wire_opts);
-        let context = wire::put_context_handle(&wire_opts);
-        let alternate_user = opts
-            .alternate_user
-            .map(|u| u.as_str().to_owned())
-            .unwrap_or_default();
         let wmsg = wire::message_to_wire(&msg);
         let request = match target {
             PutTarget::Handle(h) => Request::Put {
                 hobj: h.0,
                 options,
-                context,
-                alternate_user,
                 msg: wmsg,
             },
             PutTarget::Object(od) => Request::Put1 {
                 object: wire::object_to_wire(od),
                 options,
-                context,
-                alternate_user,
                 msg: wmsg,
             },
         };

@@ -43,16 +43,15 @@ fn main() {
         },
         Request::Put {
             hobj: 1,
-            options: 0,
-            context: 0,
-            alternate_user: String::new(),
+            options: WirePutOptions::default(),
             msg: msg.clone(),
         },
         Request::Put1 {
             object,
-            options: 8,
-            context: 0,
-            alternate_user: String::new(),
+            options: WirePutOptions {
+                flags: 8,
+                ..Default::default()
+            },
             msg: msg.clone(),
         },
         Request::Get {

@@ -24,7 +24,8 @@ pub use frame::{
 };
 pub use msg::{
     decode_response, encode_response, Opcode, Reply, Request, Status, WireAttr, WireDeadLetter,
-    WireDescriptor, WireGetOptions, WireMessage, WireObject, WireTransmission, WireValue,
+    WireDescriptor, WireGetOptions, WireMessage, WireObject, WirePutOptions, WireTransmission,
+    WireValue,
 };
 
 /// Why bytes could not be decoded. Each names what was being read, for the connection's log line.

@@ -6,6 +6,7 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use crate::msg::WirePutOptions;
 use crate::msg::{open_flags, put_flags};
 use crate::{
     ShortStr, Status, WireDeadLetter, WireDescriptor, WireGetOptions, WireMessage, WireObject,
@@ -324,8 +325,9 @@ pub fn open_from_wire(f: u32) -> Result<OpenOptions, MqError> {
     })
 }
 
-/// Put options to wire bits.
-pub fn put_to_wire(o: &PutOptions) -> u32 {
+/// Put options to the wire: their bits, the context handle a pass-context put takes, the
+/// alternate user a put1 names.
+pub fn put_to_wire(o: &PutOptions) -> WirePutOptions {
     let mut f = 0;
     for (on, bit) in [
         (o.syncpoint, put_flags::SYNCPOINT),
@@ -353,19 +355,22 @@ pub fn put_to_wire(o: &PutOptions) -> u32 {
             f |= bit;
         }
     }
-    f
-}
-
-/// The context handle a pass-context put sends beside its bits (0 for any other put).
-pub fn put_context_handle(o: &PutOptions) -> u32 {
-    match o.context {
-        PutContext::PassIdentity(h) | PutContext::PassAll(h) => h.0,
-        _ => 0,
+    WirePutOptions {
+        flags: f,
+        context: match o.context {
+            PutContext::PassIdentity(h) | PutContext::PassAll(h) => h.0,
+            _ => 0,
+        },
+        alternate_user: o
+            .alternate_user
+            .map(|u| u.as_str().to_owned())
+            .unwrap_or_default(),
     }
 }
 
-/// Wire bits (and the context handle and alternate user sent beside them) to put options.
-pub fn put_from_wire(f: u32, context: u32, alternate_user: &str) -> Result<PutOptions, MqError> {
+/// Put options from the wire.
+pub fn put_from_wire(w: &WirePutOptions) -> Result<PutOptions, MqError> {
+    let (f, context, alternate_user) = (w.flags, w.context, w.alternate_user.as_str());
     if f & put_flags::ASYNC != 0 && f & put_flags::SYNC != 0 {
         return Err(MqError::new(
             Reason::OptionsError,
@@ -544,13 +549,13 @@ mod tests {
         };
         assert_eq!(open_from_wire(open_to_wire(&o)).unwrap(), o);
         let p = PutOptions::syncpoint().with_new_correl_id().with_async();
-        assert_eq!(put_from_wire(put_to_wire(&p), 0, "").unwrap(), p);
+        assert_eq!(put_from_wire(&put_to_wire(&p)).unwrap(), p);
         let p = PutOptions {
             context: PutContext::PassAll(Hobj(7)),
             alternate_user: Some(UserId::truncating("bob")),
             ..PutOptions::default()
         };
-        let back = put_from_wire(put_to_wire(&p), put_context_handle(&p), "bob");
+        let back = put_from_wire(&put_to_wire(&p));
         assert_eq!(back.unwrap(), p);
         let g = GetOptions::new()
             .wait(Duration::from_millis(250))

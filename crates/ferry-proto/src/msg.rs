@@ -450,6 +450,59 @@ pub mod put_flags {
     pub const PASS: u32 = PASS_IDENTITY_CONTEXT | PASS_ALL_CONTEXT;
 }
 
+/// Put options on the wire: the `put_flags` bits and what some of them bring with them.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct WirePutOptions {
+    /// `put_flags` bits (the codec sets and clears ALTERNATE_USER from `alternate_user`).
+    pub flags: u32,
+    /// The input handle whose saved context a pass-context put takes; sent only with a
+    /// `put_flags::PASS` bit (0 otherwise).
+    pub context: u32,
+    /// MQPMO_ALTERNATE_USER_AUTHORITY's user (empty: none).
+    pub alternate_user: String,
+}
+
+impl WirePutOptions {
+    /// Its flags, then its context handle when a pass bit is set, then its alternate user when
+    /// one is given.
+    fn encode(&self, out: &mut BytesMut) {
+        let mut f = self.flags & !put_flags::ALTERNATE_USER;
+        if !self.alternate_user.is_empty() {
+            f |= put_flags::ALTERNATE_USER;
+        }
+        out.put_u32_le(f);
+        if f & put_flags::PASS != 0 {
+            out.put_u32_le(self.context);
+        }
+        if !self.alternate_user.is_empty() {
+            out.put_str8(&self.alternate_user);
+        }
+    }
+
+    fn decode(r: &mut Reader) -> Result<WirePutOptions, WireError> {
+        let f = r.u32("put options")?;
+        if f & !put_flags::ALL != 0 || f & put_flags::PASS == put_flags::PASS {
+            return Err(WireError::BadValue {
+                what: "put options",
+                value: f as u64,
+            });
+        }
+        let context = match f & put_flags::PASS {
+            0 => 0,
+            _ => r.u32("context handle")?,
+        };
+        let alternate_user = match f & put_flags::ALTERNATE_USER {
+            0 => String::new(),
+            _ => r.str8("alternate user")?,
+        };
+        Ok(WirePutOptions {
+            flags: f & !put_flags::ALTERNATE_USER,
+            context,
+            alternate_user,
+        })
+    }
+}
+
 /// Get options on the wire.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct WireGetOptions {
@@ -508,14 +561,9 @@ pub enum Request {
     Put {
         /// Handle.
         hobj: u32,
-        /// `put_flags` bits.
-        options: u32,
-        /// The input handle whose saved context a pass-context put takes; sent only with a
-        /// `put_flags::PASS` bit (0 otherwise).
-        context: u32,
-        /// An alternate user, which only put1 takes (the server refuses it here with
-        /// MQRC_OPTIONS_ERROR); sent with the ALTERNATE_USER bit.
-        alternate_user: String,
+        /// Options (an alternate user is for put1: the server refuses it here with
+        /// MQRC_OPTIONS_ERROR).
+        options: WirePutOptions,
         /// The message.
         msg: WireMessage,
     },
@@ -523,13 +571,8 @@ pub enum Request {
     Put1 {
         /// What.
         object: WireObject,
-        /// `put_flags` bits.
-        options: u32,
-        /// As for `Put`.
-        context: u32,
-        /// MQPMO_ALTERNATE_USER_AUTHORITY's user (empty: none); sent with the ALTERNATE_USER
-        /// bit, which the codec sets and clears.
-        alternate_user: String,
+        /// Options.
+        options: WirePutOptions,
         /// The message.
         msg: WireMessage,
     },
@@ -666,26 +709,18 @@ impl Request {
                 out.put_u32_le(*hobj);
                 out.put_u8(*options);
             }
-            Request::Put {
-                hobj,
-                options,
-                context,
-                alternate_user,
-                msg,
-            } => {
+            Request::Put { hobj, options, msg } => {
                 out.put_u32_le(*hobj);
-                encode_put_options(out, *options, *context, alternate_user);
+                options.encode(out);
                 msg.encode(out);
             }
             Request::Put1 {
                 object,
                 options,
-                context,
-                alternate_user,
                 msg,
             } => {
                 object.encode(out);
-                encode_put_options(out, *options, *context, alternate_user);
+                options.encode(out);
                 msg.encode(out);
             }
             Request::Get { hobj, options } => {
@@ -764,28 +799,16 @@ impl Request {
                 hobj: r.u32("handle")?,
                 options: r.u8("close options")?,
             },
-            Opcode::Put => {
-                let hobj = r.u32("handle")?;
-                let (options, context, alternate_user) = decode_put_options(&mut r)?;
-                Request::Put {
-                    hobj,
-                    options,
-                    context,
-                    alternate_user,
-                    msg: WireMessage::decode(&mut r)?,
-                }
-            }
-            Opcode::Put1 => {
-                let object = WireObject::decode(&mut r)?;
-                let (options, context, alternate_user) = decode_put_options(&mut r)?;
-                Request::Put1 {
-                    object,
-                    options,
-                    context,
-                    alternate_user,
-                    msg: WireMessage::decode(&mut r)?,
-                }
-            }
+            Opcode::Put => Request::Put {
+                hobj: r.u32("handle")?,
+                options: WirePutOptions::decode(&mut r)?,
+                msg: WireMessage::decode(&mut r)?,
+            },
+            Opcode::Put1 => Request::Put1 {
+                object: WireObject::decode(&mut r)?,
+                options: WirePutOptions::decode(&mut r)?,
+                msg: WireMessage::decode(&mut r)?,
+            },
             Opcode::Get => Request::Get {
                 hobj: r.u32("handle")?,
                 options: WireGetOptions {
@@ -901,44 +924,6 @@ fn decode_channel(op: Opcode, r: &mut Reader) -> Result<Request, WireError> {
         }
         _ => unreachable!("decode passes only channel opcodes"),
     })
-}
-
-/// A put's options, then its context handle when a pass bit is set, then its alternate user
-/// when one is given (the codec owns the ALTERNATE_USER bit).
-fn encode_put_options(out: &mut BytesMut, options: u32, context: u32, alternate_user: &str) {
-    let mut f = options & !put_flags::ALTERNATE_USER;
-    if !alternate_user.is_empty() {
-        f |= put_flags::ALTERNATE_USER;
-    }
-    out.put_u32_le(f);
-    if f & put_flags::PASS != 0 {
-        out.put_u32_le(context);
-    }
-    if !alternate_user.is_empty() {
-        out.put_str8(alternate_user);
-    }
-}
-
-/// The options, context handle (0 without a pass bit) and alternate user (empty without one).
-fn decode_put_options(r: &mut Reader) -> Result<(u32, u32, String), WireError> {
-    let f = r.u32("put options")?;
-    if f & !put_flags::ALL != 0 || f & put_flags::PASS == put_flags::PASS {
-        return Err(WireError::BadValue {
-            what: "put options",
-            value: f as u64,
-        });
-    }
-    let context = if f & put_flags::PASS != 0 {
-        r.u32("context handle")?
-    } else {
-        0
-    };
-    let alternate_user = if f & put_flags::ALTERNATE_USER != 0 {
-        r.str8("alternate user")?
-    } else {
-        String::new()
-    };
-    Ok((f & !put_flags::ALTERNATE_USER, context, alternate_user))
 }
 
 fn put_opt_id(out: &mut BytesMut, id: Option<[u8; ID_LEN]>) {

@@ -146,40 +146,15 @@ fn arb_request() -> impl Strategy<Value = Request> {
             alternate_user: String::new(),
         }),
         (any::<u32>(), any::<u8>()).prop_map(|(hobj, options)| Request::Close { hobj, options }),
-        (
-            any::<u32>(),
-            0..=put_flags::ALL,
-            any::<u32>(),
-            "[A-Za-z0-9]{0,12}",
-            arb_message()
-        )
-            .prop_map(|(hobj, options, context, alternate_user, msg)| {
-                let (options, context) = put_context(options, context);
-                Request::Put {
-                    hobj,
-                    options,
-                    context,
-                    alternate_user,
-                    msg,
-                }
-            }),
-        (
-            arb_object(),
-            0..=put_flags::ALL,
-            any::<u32>(),
-            "[A-Za-z0-9]{0,12}",
-            arb_message()
-        )
-            .prop_map(|(object, options, context, alternate_user, msg)| {
-                let (options, context) = put_context(options, context);
-                Request::Put1 {
-                    object,
-                    options,
-                    context,
-                    alternate_user,
-                    msg,
-                }
-            }),
+        (any::<u32>(), arb_put_options(), arb_message())
+            .prop_map(|(hobj, options, msg)| Request::Put { hobj, options, msg }),
+        (arb_object(), arb_put_options(), arb_message()).prop_map(|(object, options, msg)| {
+            Request::Put1 {
+                object,
+                options,
+                msg,
+            }
+        }),
         (
             any::<u32>(),
             any::<u32>(),
@@ -318,15 +293,23 @@ fn trailing_bytes_are_an_error() {
 
 /// Put options as a client sends them: at most one pass bit, the codec's own alternate-user
 /// bit clear, and a context handle only beside a pass bit.
-fn put_context(options: u32, context: u32) -> (u32, u32) {
-    let mut options = options & !put_flags::ALTERNATE_USER;
-    if options & put_flags::PASS == put_flags::PASS {
-        options &= !put_flags::PASS_ALL_CONTEXT;
-    }
-    let context = if options & put_flags::PASS != 0 {
-        context
-    } else {
-        0
-    };
-    (options, context)
+fn arb_put_options() -> impl Strategy<Value = WirePutOptions> {
+    (0..=put_flags::ALL, any::<u32>(), "[A-Za-z0-9]{0,12}").prop_map(
+        |(flags, context, alternate_user)| {
+            let mut flags = flags & !put_flags::ALTERNATE_USER;
+            if flags & put_flags::PASS == put_flags::PASS {
+                flags &= !put_flags::PASS_ALL_CONTEXT;
+            }
+            let context = if flags & put_flags::PASS != 0 {
+                context
+            } else {
+                0
+            };
+            WirePutOptions {
+                flags,
+                context,
+                alternate_user,
+            }
+        },
+    )
 }

@@ -14,6 +14,7 @@ use ferry_proto::map as wire;
 use ferry_proto::msg::{opened_flags, put_flags};
 use ferry_proto::{
     Frame, FrameHeader, Reply, Request, WireAttr, WireGetOptions, WireMessage, WireObject,
+    WirePutOptions,
 };
 use tokio::time::Instant;
 
@@ -229,20 +230,12 @@ fn close(conv: &mut Conv, hobj: u32, options: u8) -> Result<Reply, MqError> {
 #[inline]
 fn put_request(conv: &mut Conv, req: Request) -> Option<Result<PutOutcome, MqError>> {
     match req {
-        Request::Put {
-            hobj,
-            options,
-            context,
-            alternate_user,
-            msg,
-        } => put(conv, hobj, (options, context, &alternate_user), msg),
+        Request::Put { hobj, options, msg } => put(conv, hobj, &options, msg),
         Request::Put1 {
             object,
             options,
-            context,
-            alternate_user,
             msg,
-        } => put1(conv, &object, (options, context, &alternate_user), msg),
+        } => put1(conv, &object, &options, msg),
         _ => unreachable!("only puts come here"),
     }
 }
@@ -252,15 +245,15 @@ fn put_request(conv: &mut Conv, req: Request) -> Option<Result<PutOutcome, MqErr
 fn put(
     conv: &mut Conv,
     hobj: u32,
-    (options, context, alternate_user): (u32, u32, &str),
+    options: &WirePutOptions,
     msg: WireMessage,
 ) -> Option<Result<PutOutcome, MqError>> {
     let r = (|| {
-        let opts = wire::put_from_wire(options, context, alternate_user)?;
+        let opts = wire::put_from_wire(options)?;
         let msg = wire::message_from_wire(msg)?;
         conv.session.put(Hobj(hobj), msg, &opts)
     })();
-    unless_async(conv, r, options)
+    unless_async(conv, r, options.flags)
 }
 
 /// A put1 (open, put, close): its outcome to answer, or `None` when it was asynchronous.
@@ -268,16 +261,16 @@ fn put(
 fn put1(
     conv: &mut Conv,
     object: &WireObject,
-    (options, context, alternate_user): (u32, u32, &str),
+    options: &WirePutOptions,
     msg: WireMessage,
 ) -> Option<Result<PutOutcome, MqError>> {
     let r = (|| {
         let od = wire::object_from_wire(object)?;
-        let opts = wire::put_from_wire(options, context, alternate_user)?;
+        let opts = wire::put_from_wire(options)?;
         let msg = wire::message_from_wire(msg)?;
         conv.session.put1(&od, msg, &opts)
     })();
-    unless_async(conv, r, options)
+    unless_async(conv, r, options.flags)
 }
 
 /// An asynchronous put's outcome is counted for MQSTAT and not answered (`None`); a
