@@ -67,6 +67,10 @@ pub struct QmSection {
     /// what the process may use (the machine's memory, `ulimit -v`, its cgroup's limit).
     #[serde(default)]
     pub memory_budget_mib: usize,
+    /// Most MiB of non-persistent messages beyond the memory budget written to the spill area
+    /// (QMDIR/spill); 0 refuses them instead (2071).
+    #[serde(default = "default_spill_mib")]
+    pub spill_mib: u64,
     /// MAXDYNQ: most dynamic queues at once.
     #[serde(default = "default_maxdynq")]
     pub max_dynamic_queues: usize,
@@ -101,6 +105,9 @@ fn default_connauth() -> String {
 }
 fn default_maxmsgl() -> usize {
     ferry_model::objects::DEFAULT_MAX_MSG_LENGTH
+}
+fn default_spill_mib() -> u64 {
+    4096
 }
 fn default_maxumsgs() -> usize {
     10_000
@@ -190,6 +197,7 @@ impl QmFile {
                 max_handles: default_maxhands(),
                 max_connections: default_maxconns(),
                 memory_budget_mib: 0,
+                spill_mib: default_spill_mib(),
                 max_dynamic_queues: default_maxdynq(),
                 max_dynamic_queues_per_conn: default_maxdynqc(),
                 default_xmit_queue: String::new(),
@@ -425,6 +433,7 @@ pub fn open_queue_manager_with(
         mode,
     );
     if let Ok((qm, _)) = &opened {
+        open_spill(qm, dir, file.qmgr.spill_mib)?;
         let dir = dir.to_owned();
         qm.set_attrs_sink(Box::new(move |a| save_qmgr_attrs(&dir, a)));
     }
@@ -440,6 +449,30 @@ pub fn open_queue_manager_with(
             ),
             _ => e,
         })
+}
+
+/// The spill area's directory in a queue manager's.
+pub const SPILL_DIR: &str = "spill";
+
+/// Opens the spill area (emptied: non-persistent messages do not outlive a restart) with room
+/// for `mib`, unless `mib` is 0.
+fn open_spill(qm: &QueueManager, dir: &Path, mib: u64) -> MqResult<()> {
+    if mib == 0 {
+        return Ok(());
+    }
+    let at = dir.join(SPILL_DIR);
+    let area = ferry_log::FileStorage::new(&at)
+        .and_then(|s| ferry_log::SpillArea::open(std::sync::Arc::new(s), mib << 20))
+        .map_err(|e| {
+            MqError::new(
+                Reason::StorageNotAvailable,
+                format!("cannot open the spill area in {}: {e}", at.display()),
+            )
+        })?;
+    qm.set_spill(std::sync::Arc::new(
+        ferry_core::durable::spill::MessageSpill::new(area),
+    ));
+    Ok(())
 }
 
 /// Creates queue manager `name` under `home` (its directory and `qm.toml`). Fails if it exists.

@@ -13,12 +13,14 @@
 pub mod format;
 pub mod histogram;
 pub mod scan;
+pub mod spill;
 pub mod storage;
 pub mod writer;
 
 pub use format::LogType;
 pub use histogram::Histogram;
 pub use scan::{scan, scan_from, Loss, Record, RecordRef, RecoveryMode, ScanEnd, Scanned, Tail};
+pub use spill::{SpillArea, SpillError, SpillStats};
 pub use storage::{Fault, FaultStorage, FileStorage, MemStorage, Storage};
 pub use writer::{read_record, Appended, Log, LogConfig, LogStats, RecordPos, MAX_EXTENT_SIZE};
 

@@ -356,7 +356,8 @@ pub fn render(qm: &QueueManager) -> String {
     out
 }
 
-/// `ferry_memory_budget_bytes` and `ferry_memory_used_bytes`: message bodies in memory.
+/// `ferry_memory_budget_bytes` and `ferry_memory_used_bytes`: message bodies in memory; the
+/// spill area's `ferry_spill_*` when there is one.
 fn render_memory(out: &mut String, qm: &QueueManager) {
     let b = qm.memory_budget();
     family(
@@ -373,6 +374,29 @@ fn render_memory(out: &mut String, qm: &QueueManager) {
         "Message bodies held in memory now, in queues, units of work and read-ahead streams.",
     );
     let _ = writeln!(out, "ferry_memory_used_bytes {}", b.used());
+    if let Some(spill) = qm.spill() {
+        let st = spill.stats();
+        for (name, help, v) in [
+            (
+                "ferry_spill_messages",
+                "Non-persistent messages beyond the memory budget held in the spill area.",
+                st.messages,
+            ),
+            (
+                "ferry_spill_bytes",
+                "Bytes of spill-area segment files now.",
+                st.bytes,
+            ),
+            (
+                "ferry_spill_limit_bytes",
+                "The most bytes the spill area may hold ([qmgr] spill_mib).",
+                st.limit,
+            ),
+        ] {
+            family(out, name, "gauge", help);
+            let _ = writeln!(out, "{name} {v}");
+        }
+    }
 }
 
 /// `ferry_qmgr_info`: the queue manager's name and the FerryMQ version.

@@ -106,14 +106,25 @@ fn fill(c: &mut Connection) -> (usize, ferry_client::MqError, Duration) {
     }
 }
 
+/// Small extents, a short stop, and a memory budget of 1 MiB so non-persistent messages spill
+/// to the same disk.
+const SETTINGS: [&str; 6] = [
+    "--set",
+    "log.extent_mib=2",
+    "--set",
+    "server.stop_grace_secs=3",
+    "--set",
+    "qmgr.memory_budget_mib=1",
+];
+
 fn start(fs: &Mount, log: &Path) -> Server {
-    let extra = [
-        "--set",
-        "log.extent_mib=2",
-        "--set",
-        "server.stop_grace_secs=3",
-    ];
-    Server::start_in(&fs.dir, log, &extra)
+    Server::start_in(&fs.dir, log, &SETTINGS)
+}
+
+/// A non-persistent put to DEV.QUEUE.2 (beyond the memory budget, so it goes to the spill area).
+fn put_np(c: &mut Connection) -> Result<(), ferry_client::MqError> {
+    let m = Message::new(vec![7u8; BODY]).with_persistence(Persistence::NotPersistent);
+    c.put1("DEV.QUEUE.2", m, &PutOptions::default()).map(|_| ())
 }
 
 fn depth(server: &Server) -> usize {
@@ -168,6 +179,20 @@ fn full_disk(fs: &Mount) {
     }
     let r = c.admin("DEFINE QLOCAL(DEFINED.WHILE.FULL)").unwrap();
     assert!(r[0].ok, "{r:?}");
+    // Non-persistent messages beyond the memory budget find no room in the spill area either.
+    let mut np_held = 0;
+    let e = loop {
+        match put_np(&mut c) {
+            Ok(()) => np_held += 1,
+            Err(e) => break e,
+        }
+        assert!(np_held < 100, "a 1 MiB budget took {np_held} messages");
+    };
+    assert_eq!(e.reason, Reason::StorageNotAvailable, "{e}");
+    assert!(
+        e.detail.contains("disk holding the spill area is full"),
+        "{e}"
+    );
 
     // Space comes back: puts resume by themselves.
     std::fs::remove_file(&filler).unwrap();
@@ -178,18 +203,22 @@ fn full_disk(fs: &Mount) {
     });
     assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
     let mut held = acked - 40 + 1;
+    // Now the spill area takes them, and every one comes back.
+    for _ in 0..10 {
+        put_np(&mut c).unwrap();
+    }
+    let np = c.open_queue("DEV.QUEUE.2", OpenOptions::input()).unwrap();
+    for _ in 0..np_held + 10 {
+        let got = c.get(np, &GetOptions::new()).unwrap();
+        assert_eq!(got.message.body, vec![7u8; BODY]);
+    }
 
     // Full again, then SIGKILL: everything acknowledged is there after the restart.
     let (more, e, _) = fill(&mut c);
     assert_eq!(e.reason, Reason::ResourceProblem, "{e}");
     held += more;
     assert_eq!(depth(&server), held);
-    server.restart(&[
-        "--set",
-        "log.extent_mib=2",
-        "--set",
-        "server.stop_grace_secs=3",
-    ]);
+    server.restart(&SETTINGS);
     server.wait_ready();
     assert_eq!(
         depth(&server),

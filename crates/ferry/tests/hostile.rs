@@ -321,19 +321,23 @@ fn a_wrong_password_flood_is_bounded_and_costs_the_right_user_little() {
 }
 
 #[test]
-fn a_non_persistent_flood_meets_the_memory_budget_not_an_abort() {
+fn a_non_persistent_flood_spills_beyond_the_memory_budget_then_is_refused_not_an_abort() {
     // 3 GiB of address space, as `prlimit --as` or `ulimit -v` would give; the default budget
-    // is a quarter of it.
-    let server = Server::start_capped("hostile-flood", 3 << 30, &[]);
+    // is a quarter of it. Beyond the budget messages go to a 512 MiB spill area, then 2071.
+    let server = Server::start_capped("hostile-flood", 3 << 30, &["spill_mib = 512"], &[]);
     admin(&server, "ALTER QLOCAL(DEV.QUEUE.1) MAXDEPTH(100000)");
     let mut c = Connection::connect(&server.unix, "flooder").unwrap();
     let h = c.open_queue("DEV.QUEUE.1", OpenOptions::output()).unwrap();
-    let body = vec![1u8; 4_000_000];
+    let numbered = |i: u32| {
+        let mut body = vec![1u8; 4_000_000];
+        body[..4].copy_from_slice(&i.to_le_bytes());
+        let mut m = Message::new(body);
+        m.descriptor.persistence = ferry_model::message::Persistence::NotPersistent;
+        m
+    };
     let mut put = 0;
     let refusal = loop {
-        let mut m = Message::new(body.clone());
-        m.descriptor.persistence = ferry_model::message::Persistence::NotPersistent;
-        match c.put(h, m, &PutOptions::default()) {
+        match c.put(h, numbered(put), &PutOptions::default()) {
             Ok(_) => put += 1,
             Err(e) => break e,
         }
@@ -347,19 +351,43 @@ fn a_non_persistent_flood_meets_the_memory_budget_not_an_abort() {
         ferry_client::Reason::StorageNotAvailable,
         "{refusal}"
     );
-    assert!(refusal.detail.contains("memory budget"), "{refusal}");
-    assert!(put > 50, "only {put} messages fitted");
+    assert!(refusal.detail.contains("spill area is full"), "{refusal}");
     let rss_mib = rss_kib(server.child.id()) / 1024;
     assert!(rss_mib < 1500, "the server holds {rss_mib} MiB");
-    eprintln!("4 MB non-persistent flood under prlimit --as=3GiB: {put} fitted, then 2071; RSS {rss_mib} MiB");
-    // Consumers drain it, and puts go on.
+    let spill = server.root.join("qmgrs/QM1/spill");
+    let spilled_mib = dir_bytes(&spill) >> 20;
+    assert!(
+        (400..=520).contains(&spilled_mib),
+        "{spilled_mib} MiB spilled"
+    );
+    eprintln!("4 MB non-persistent flood under prlimit --as=3GiB: {put} put ({spilled_mib} MiB of them spilled to disk), then 2071; RSS {rss_mib} MiB");
+    // Consumers drain every one, in order, and the spill area empties.
     let g = c.open_queue("DEV.QUEUE.1", OpenOptions::input()).unwrap();
-    for _ in 0..10 {
-        c.get(g, &GetOptions::new()).unwrap();
+    for i in 0..put {
+        let got = c.get(g, &GetOptions::new()).unwrap();
+        assert_eq!(
+            u32::from_le_bytes(got.message.body[..4].try_into().unwrap()),
+            i
+        );
+        assert_eq!(got.message.body.len(), 4_000_000);
     }
-    c.put(h, Message::new(body), &PutOptions::default())
-        .unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(
+        dir_bytes(&spill),
+        0,
+        "the drained spill area keeps no segment"
+    );
+    c.put(h, numbered(put), &PutOptions::default()).unwrap();
     assert!(well_behaved(&server) < Duration::from_secs(1));
+}
+
+/// Bytes of the files in `dir`.
+fn dir_bytes(dir: &std::path::Path) -> u64 {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.metadata().map_or(0, |m| m.len()))
+        .sum()
 }
 
 #[test]

@@ -266,6 +266,7 @@ impl EntryCoder {
                     priority,
                     backout_count,
                     put_time_ms: put_ms,
+                    spilled: false,
                 },
                 expiry_ms,
                 held,
@@ -750,6 +751,7 @@ mod tests {
             priority: (i % 10) as u8,
             backout_count: i % 3,
             put_time_ms: 1_700_000_000_000 + i as u64,
+            spilled: false,
         };
         let input: Vec<(u64, Held, i64, OnDisk)> = (0..50u32)
             .map(|i| {

@@ -9,6 +9,8 @@
 //!   [`crate::qmgr::journal::Durability`];
 //! - `replay` — applying records to a checkpoint's state ([`Recovery`]);
 //! - `checkpoint` — when one is due, taking one, its file format, loading the newest good one;
+//! - `spill` — the spill area for non-persistent messages beyond the memory budget, as the
+//!   engine's [`crate::engine::Spill`] (never the log: its records are not synced);
 //! - `open` — opening a queue manager from its log ([`crate::QueueManager::open_persistent`]).
 
 pub mod checkpoint;
@@ -18,6 +20,7 @@ mod open;
 pub mod persist;
 pub mod record;
 pub mod replay;
+pub mod spill;
 
 pub use open::RecoveryReport;
 pub use persist::{Persist, PersistSettings};

@@ -1,5 +1,5 @@
 //! Getting and browsing on one queue: find a message under the queue's lock, and — when its
-//! content is only in the recovery log — read it with no lock held.
+//! content is only in the recovery log or the spill area — read it with no lock held.
 //!
 //! A destructive get of a message only in the log marks its slot [`READING`] (invisible to
 //! other getters, still available as far as the log and a checkpoint know), releases the lock,
@@ -7,7 +7,8 @@
 //! the GET and remove the message (or hold it for the unit of work). If the read fails, the
 //! message is too long for the buffer, or the log's buffer is full, the slot is made available
 //! again before anything else sees it. A browse reads the same way without marking the slot: a
-//! message got meanwhile is simply looked for again.
+//! message got meanwhile is simply looked for again. A spilled message is read from the spill
+//! area the same way; its get is not logged (it is not persistent).
 //!
 //! Invariant: no queue lock is held across a read of the log or a wait for room in its buffer.
 
@@ -20,6 +21,7 @@ use ferry_model::reason::{MqError, MqResult, Reason};
 
 use crate::engine::journal::Journal;
 use crate::engine::queue::{wait_room, Queue, QueueState, Stop};
+use crate::engine::spill::Spill;
 use crate::engine::store::{Entry, Held, Match, OnDisk, Pos, SlotState, UowId, READING};
 use crate::engine::waiter::Waiter;
 
@@ -61,12 +63,44 @@ pub struct GetSpec {
     pub accept_truncated: bool,
 }
 
-/// A message whose content must be read from the log before the get can finish.
+/// A message whose content must be read from the log (or the spill area) before the get can
+/// finish.
 struct ReadJob {
     pos: Pos,
     disk: OnDisk,
     expires_at: u64,
-    journal: Arc<dyn Journal>,
+    source: Source,
+}
+
+/// Where a message's content is read back from.
+#[derive(Clone)]
+enum Source {
+    Log(Arc<dyn Journal>),
+    Spill(Arc<dyn Spill>),
+}
+
+impl Source {
+    fn read(&self, queue: &ObjectName, seq: u64, d: &OnDisk) -> MqResult<Message> {
+        match self {
+            Source::Log(j) => j.read(queue, seq, d),
+            Source::Spill(s) => s.read(d),
+        }
+    }
+}
+
+impl QueueState {
+    /// Where the content of the message `d` (at `seq`) is read from.
+    fn source(&self, name: &ObjectName, seq: u64, d: &OnDisk) -> MqResult<Source> {
+        if d.spilled {
+            self.spill()
+                .map(Source::Spill)
+                .ok_or_else(|| no_journal(name, seq))
+        } else {
+            self.journal()
+                .map(Source::Log)
+                .ok_or_else(|| no_journal(name, seq))
+        }
+    }
 }
 
 /// What a step under the lock found.
@@ -129,7 +163,7 @@ impl Queue {
     /// Reads a message's content with no lock held, then finishes its get or browse. `None`:
     /// start the get again (the message went meanwhile, or the log had no room).
     fn finish_read(&self, job: ReadJob, spec: &GetSpec) -> MqResult<Option<GetStep>> {
-        let read = job.journal.read(&self.name, job.pos.seq, &job.disk);
+        let read = job.source.read(&self.name, job.pos.seq, &job.disk);
         let mut st = self.lock();
         if spec.browse.is_some() {
             return match read {
@@ -158,15 +192,20 @@ impl Queue {
                 return Err(e);
             }
         };
-        let lsn = match st.log_get(job.pos.seq, spec.uow) {
+        let logged = match job.disk.spilled {
+            true => Ok(None),
+            false => st.log_get(job.pos.seq, spec.uow),
+        };
+        let lsn = match logged {
             Ok(lsn) => lsn,
             Err(stop) => {
                 st.make_available(job.pos);
                 return match stop {
                     Stop::Failed(e) => Err(e),
                     Stop::NoRoom(n) => {
+                        let journal = st.journal();
                         drop(st);
-                        job.journal.wait_room(n)?;
+                        wait_room(journal, n)?;
                         Ok(None)
                     }
                 };
@@ -205,11 +244,10 @@ impl Queue {
                         lsn: None,
                     })
                 }
-                Some(Entry::Disk(d)) => (d, st.journal(), expires_at),
+                Some(Entry::Disk(d)) => (d, st.source(&self.name, pos.seq, &d), expires_at),
             }
         };
-        let journal = journal.ok_or_else(|| no_journal(&self.name, pos.seq))?;
-        let msg = journal.read(&self.name, pos.seq, &disk)?;
+        let msg = journal?.read(&self.name, pos.seq, &disk)?;
         Ok(GetStep::Got {
             msg,
             pos,
@@ -241,15 +279,13 @@ impl Queue {
             let on_disk = match st.store.entry(pos) {
                 None => return None,
                 Some(Entry::Mem(_)) => None,
-                Some(Entry::Disk(d)) => Some((d, st.journal())),
+                Some(Entry::Disk(d)) => Some((d, st.source(&self.name, pos.seq, &d))),
             };
             let content = match on_disk {
                 None => None,
-                Some((disk, journal)) => {
+                Some((disk, source)) => {
                     drop(st);
-                    let read = journal
-                        .ok_or_else(|| no_journal(&self.name, pos.seq))
-                        .and_then(|j| j.read(&self.name, pos.seq, &disk));
+                    let read = source.and_then(|s| s.read(&self.name, pos.seq, &disk));
                     st = self.lock();
                     match read {
                         Ok(m) => Some(m),
@@ -344,7 +380,7 @@ impl QueueState {
         let (len, logged) = match self.store.entry(pos) {
             None => return Ok(Found::Step(GetStep::Empty)),
             Some(Entry::Disk(disk)) => {
-                let journal = self.journal().ok_or_else(|| no_journal(name, pos.seq))?;
+                let source = self.source(name, pos.seq, &disk)?;
                 if spec.browse.is_none() {
                     self.store.set_state(pos, SlotState::GotPending(READING));
                 }
@@ -352,7 +388,7 @@ impl QueueState {
                     pos,
                     disk,
                     expires_at,
-                    journal,
+                    source,
                 }));
             }
             Some(Entry::Mem(m)) => (m.body.len(), self.journaled() && self.logs(m)),
@@ -436,9 +472,14 @@ impl QueueState {
     /// A message whose content cannot be read back from the log (damaged on disk) leaves its
     /// queue, so the messages behind it stay available: its removal is logged (it does not come
     /// back at restart), it is counted, and the error log names it. The get goes on to the next.
+    /// A damaged spilled message leaves the same way, with nothing to log.
     fn set_aside(&mut self, name: &ObjectName, job: &ReadJob, why: &MqError) {
+        let logged = match job.disk.spilled {
+            true => Ok(None),
+            false => self.log_get(job.pos.seq, None),
+        };
         // Not waited for: should a crash lose the record, the message is met and set aside again.
-        if let Err(stop) = self.log_get(job.pos.seq, None) {
+        if let Err(stop) = logged {
             let why = match stop {
                 Stop::Failed(e) => e.detail,
                 Stop::NoRoom(_) => "the log buffer is full".into(),
@@ -448,9 +489,14 @@ impl QueueState {
         self.store.remove(job.pos);
         self.stats.damaged += 1;
         let id = job.disk.msg_id.to_hex();
+        let place = if job.disk.spilled {
+            "spill area"
+        } else {
+            "recovery log"
+        };
         tracing::error!(queue = %name, seq = job.pos.seq, msg_id = %id, extent = job.disk.pos.extent,
             offset = job.disk.pos.offset, reason = %why.detail,
-            "AMQ6174E a damaged message was set aside: its content cannot be read from the recovery log; the rest of the queue stays available");
+            "AMQ6174E a damaged message was set aside: its content cannot be read from the {place}; the rest of the queue stays available");
     }
 
     /// Takes a poison message out for its backout queue, its backout count raised (`read`:
@@ -466,7 +512,7 @@ impl QueueState {
         let expires_at = self.store.expires_at(pos);
         let (msg, logged) = match (read, self.store.entry(pos)) {
             (_, None) => return Ok(None),
-            (Some(m), Some(_)) => (m, true),
+            (Some(m), Some(e)) => (m, !matches!(e, Entry::Disk(d) if d.spilled)),
             (None, Some(Entry::Mem(m))) => (m.clone(), self.journaled() && self.logs(m)),
             (None, Some(Entry::Disk(_))) => return Ok(None),
         };

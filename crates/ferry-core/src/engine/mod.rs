@@ -1,14 +1,16 @@
 //! Layer 1, the queue engine: one queue's messages (`store`), its waiting getters (`waiter`),
-//! the queue and its lock with the put and get steps (`queue`), and the [`Journal`] trait that
-//! is all a queue knows of persistence (`journal`).
+//! the queue and its lock with the put and get steps (`queue`), the [`Journal`] trait that
+//! is all a queue knows of persistence (`journal`) and the [`Spill`] trait for non-persistent
+//! messages beyond the memory budget (`spill`).
 //!
 //! It imports nothing else of this crate: the queue manager (layer 2) builds on it, and the
-//! durable layer (3) implements its `Journal`.
+//! durable layer (3) implements its `Journal` and `Spill`.
 
 pub mod budget;
 mod get;
 pub mod journal;
 pub mod queue;
+pub mod spill;
 pub mod store;
 pub mod waiter;
 
@@ -16,5 +18,6 @@ pub use budget::MemoryBudget;
 pub use get::{GetSpec, GetStep};
 pub use journal::{Append, Journal, Logged};
 pub use queue::{Placed, Queue, QueueState};
+pub use spill::Spill;
 pub use store::{Match, OnDisk, Pos, SlotState, Store, UowId};
 pub use waiter::{Delivery, WaitOutcome, Waiter, Waiters};

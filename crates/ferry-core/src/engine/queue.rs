@@ -18,7 +18,8 @@ use ferry_model::reason::{MqError, MqResult, Reason};
 use ferry_model::status::QueueStats;
 
 use crate::engine::journal::{Append, Journal, Logged};
-use crate::engine::store::{Entry, Held, Pos, SlotState, Store, UowId, READING};
+use crate::engine::spill::Spill;
+use crate::engine::store::{Entry, Held, OnDisk, Pos, SlotState, Store, UowId, READING};
 use crate::engine::waiter::{Delivery, Waiter, Waiters};
 
 /// Mutable state of a queue, behind its lock.
@@ -42,6 +43,8 @@ pub struct QueueState {
     pub stats: QueueStats,
     /// The recovery log, once persistence is on; persistent messages are logged under the lock.
     journal: Option<Arc<dyn Journal>>,
+    /// Where non-persistent messages go when the memory budget has no room for them.
+    spill: Option<Arc<dyn Spill>>,
     /// The queue's name (for log records).
     name: ObjectName,
     /// Where put and get times come from.
@@ -85,6 +88,7 @@ impl Queue {
                 deleted: false,
                 stats: QueueStats::default(),
                 journal: None,
+                spill: None,
                 name,
                 clock,
             }),
@@ -120,18 +124,34 @@ impl Queue {
         now: u64,
     ) -> Result<Placed, (MqError, Message)> {
         let mut msg = msg;
+        // Where the message was written when the memory budget had no room for it.
+        let mut spilled: Option<RecordPos> = None;
         loop {
             let mut st = self.state.lock();
-            match st.put_step(&self.name, msg, expires_at, uow, now) {
+            match st.put_step(&self.name, msg, expires_at, uow, now, spilled) {
                 Ok(placed) => return Ok(placed),
-                Err((Stop::Failed(e), m)) => return Err((e, m)),
-                Err((Stop::NoRoom(n), m)) => {
+                Err((PutStop::Stop(Stop::Failed(e)), m)) => {
+                    if let (Some(at), Some(spill)) = (spilled, &st.spill) {
+                        spill.free(at);
+                    }
+                    return Err((e, m));
+                }
+                Err((PutStop::Stop(Stop::NoRoom(n)), m)) => {
                     msg = m;
                     let journal = st.journal.clone();
                     drop(st);
                     if let Err(e) = wait_room(journal, n) {
                         return Err((e, msg));
                     }
+                }
+                Err((PutStop::Spill, m)) => {
+                    let spill = st.spill.clone().expect("a put spills only with an area");
+                    drop(st);
+                    match spill.write(&m) {
+                        Ok(at) => spilled = Some(at),
+                        Err(e) => return Err((e, m)),
+                    }
+                    msg = m;
                 }
             }
         }
@@ -230,6 +250,16 @@ pub(crate) enum Stop {
     NoRoom(usize),
 }
 
+/// Why a put step under the queue's lock stopped before it finished.
+#[derive(Debug)]
+enum PutStop {
+    /// As any step.
+    Stop(Stop),
+    /// The memory budget has no room for this non-persistent message: write it to the spill
+    /// area with no lock held and start the step again with where it went.
+    Spill,
+}
+
 impl From<MqError> for Stop {
     fn from(e: MqError) -> Stop {
         Stop::Failed(e)
@@ -245,8 +275,9 @@ pub(crate) fn wait_room(journal: Option<Arc<dyn Journal>>, bytes: usize) -> MqRe
 }
 
 impl QueueState {
-    /// One put under the lock: checks, logs (a persistent message) and places the message. On
-    /// a stop nothing changed and the message comes back (its defaults resolved).
+    /// One put under the lock: checks, logs (a persistent message) and places the message
+    /// (`spilled`: where it was written in the spill area, when the budget had no room). On a
+    /// stop nothing changed and the message comes back (its defaults resolved).
     #[inline]
     fn put_step(
         &mut self,
@@ -255,15 +286,22 @@ impl QueueState {
         expires_at: u64,
         uow: Option<UowId>,
         now: u64,
-    ) -> Result<Placed, (Stop, Message)> {
+        spilled: Option<RecordPos>,
+    ) -> Result<Placed, (PutStop, Message)> {
         let (persistence, priority) = match self.check_put(name, &mut msg, now) {
             Ok(r) => r,
-            Err(e) => return Err((Stop::Failed(e), msg)),
+            Err(e) => return Err((PutStop::Stop(Stop::Failed(e)), msg)),
         };
+        if spilled.is_none() && self.wants_room(&msg) {
+            return Err(match self.spill {
+                Some(_) => (PutStop::Spill, msg),
+                None => (PutStop::Stop(Stop::Failed(budget_full(name))), msg),
+            });
+        }
         let seq = self.store.peek_seq();
         let logged = match self.log_put(seq, uow, &msg) {
             Ok(l) => l,
-            Err(stop) => return Err((stop, msg)),
+            Err(stop) => return Err((PutStop::Stop(stop), msg)),
         };
         let taken = self.store.next_seq();
         debug_assert_eq!(
@@ -273,15 +311,21 @@ impl QueueState {
         let disk = logged.map(|a| a.pos);
         self.stats.puts += 1;
         self.stats.last_put = Some(msg.descriptor.put_time);
-        let pos = match uow {
-            Some(u) => {
+        let pos = match (uow, spilled) {
+            (Some(u), Some(at)) => Some(self.store.insert_on_disk(
+                seq,
+                OnDisk::spilled(&msg, at),
+                expires_at,
+                SlotState::PutPending(u),
+            )),
+            (Some(u), None) => {
                 Some(
                     self.store
                         .insert(seq, msg, disk, expires_at, SlotState::PutPending(u)),
                 )
             }
-            None => {
-                self.offer(msg, seq, expires_at, disk);
+            (None, spilled) => {
+                self.place(msg, seq, expires_at, disk, spilled);
                 None
             }
         };
@@ -332,6 +376,18 @@ impl QueueState {
     pub fn attach_journal(&mut self, journal: Arc<dyn Journal>, buffer: usize) {
         self.journal = Some(journal);
         self.store.set_buffer_limit(buffer);
+    }
+
+    /// Writes non-persistent messages the memory budget has no room for to `spill` from now on
+    /// (without one they are refused with STORAGE_NOT_AVAILABLE).
+    pub fn attach_spill(&mut self, spill: Arc<dyn Spill>) {
+        self.store.set_spill(spill.clone());
+        self.spill = Some(spill);
+    }
+
+    /// The spill area, for a read outside the lock.
+    pub(crate) fn spill(&self) -> Option<Arc<dyn Spill>> {
+        self.spill.clone()
     }
 
     /// Whether this queue logs its persistent messages.
@@ -396,17 +452,40 @@ impl QueueState {
             Priority::AsQueueDef => self.attrs.def_priority,
         };
         d.priority = Priority::Value(priority);
-        let persistence = d.persistence;
-        // A message the log does not hold needs room in memory (one it holds can live there),
-        // unless a getter waits for it: handed over, it is never stored.
+        Ok((d.persistence, priority))
+    }
+
+    /// Whether `msg` needs room in memory the budget does not have: a message the log does not
+    /// hold (one it holds can live there), unless a getter waits for it (handed over, it is
+    /// never stored).
+    fn wants_room(&self, msg: &Message) -> bool {
         let logged = self.journal.is_some() && self.logs(msg);
-        if !logged && self.waiters.is_empty() && !self.store.has_room(super::store::cost(msg)) {
-            return Err(MqError::new(
-                Reason::StorageNotAvailable,
-                format!("the queue manager's memory budget for messages is full; queue {name} takes no more non-persistent messages until consumers get some (or raise memory_budget_mib)"),
-            ));
+        !logged && self.waiters.is_empty() && !self.store.has_room(super::store::cost(msg))
+    }
+
+    /// Places a message put outside a unit of work: written to the spill area (`spilled`), it
+    /// is stored by its entry unless a getter came to wait meanwhile; otherwise it is offered.
+    fn place(
+        &mut self,
+        msg: Message,
+        seq: u64,
+        expires_at: u64,
+        disk: Option<RecordPos>,
+        spilled: Option<RecordPos>,
+    ) {
+        match (spilled, &self.spill) {
+            (Some(at), Some(_)) if self.waiters.is_empty() => {
+                let entry = OnDisk::spilled(&msg, at);
+                self.store
+                    .insert_on_disk(seq, entry, expires_at, SlotState::Available);
+                self.waiters.wake_browsers();
+            }
+            (Some(at), Some(spill)) => {
+                spill.free(at);
+                self.offer(msg, seq, expires_at, disk);
+            }
+            _ => self.offer(msg, seq, expires_at, disk),
         }
-        Ok((persistence, priority))
     }
 
     pub(crate) fn check_usable(&self, name: &ObjectName) -> MqResult<()> {
@@ -534,4 +613,11 @@ impl QueueState {
             (Err(d), None) => Some(d.msg),
         }
     }
+}
+
+fn budget_full(name: &ObjectName) -> MqError {
+    MqError::new(
+        Reason::StorageNotAvailable,
+        format!("the queue manager's memory budget for messages is full and it has no spill area; queue {name} takes no more non-persistent messages until consumers get some (or raise memory_budget_mib)"),
+    )
 }

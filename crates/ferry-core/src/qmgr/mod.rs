@@ -151,6 +151,8 @@ pub(crate) struct Shared {
     pub budget: Arc<crate::engine::MemoryBudget>,
     /// The recovery log, when the queue manager is persistent.
     pub durability: std::sync::OnceLock<Arc<dyn Durability>>,
+    /// Where non-persistent messages beyond the budget go, when there is such an area.
+    pub spill: std::sync::OnceLock<Arc<dyn crate::engine::Spill>>,
     /// Channels, listeners, the server's hooks, the attributes sink.
     pub catalog: catalog::Catalog,
     /// Authority records and their generation.
@@ -190,6 +192,7 @@ impl QueueManager {
                 dynamic_live: AtomicUsize::new(0),
                 budget: Arc::new(crate::engine::MemoryBudget::new(config.memory_budget)),
                 durability: std::sync::OnceLock::new(),
+                spill: std::sync::OnceLock::new(),
                 catalog: Default::default(),
                 security: Default::default(),
             }),
@@ -216,6 +219,23 @@ impl QueueManager {
         let _ = self.shared.durability.set(d);
         for q in self.local_queues() {
             q.lock().attach_journal(journal.clone(), buffer);
+        }
+    }
+
+    /// The spill area, when non-persistent messages beyond the memory budget are written to
+    /// disk rather than refused.
+    pub fn spill(&self) -> Option<&Arc<dyn crate::engine::Spill>> {
+        self.shared.spill.get()
+    }
+
+    /// Attaches a spill area (once, while the queue manager is being opened): from now on a
+    /// non-persistent message the memory budget has no room for is written there.
+    pub fn set_spill(&self, spill: Arc<dyn crate::engine::Spill>) {
+        if self.shared.spill.set(spill.clone()).is_err() {
+            return;
+        }
+        for q in self.local_queues() {
+            q.lock().attach_spill(spill.clone());
         }
     }
 

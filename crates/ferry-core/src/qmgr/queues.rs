@@ -138,6 +138,9 @@ impl QueueManager {
     pub(crate) fn new_queue(&self, name: ObjectName, attrs: LocalQueueAttrs) -> Arc<Queue> {
         let q = Queue::new(name, attrs, self.shared.clock.clone());
         q.lock().store.set_budget(self.shared.budget.clone());
+        if let Some(s) = self.spill() {
+            q.lock().attach_spill(s.clone());
+        }
         if let Some(d) = self.durability() {
             let journal: Arc<dyn crate::engine::Journal> = d.clone();
             q.lock().attach_journal(journal, d.queue_buffer());

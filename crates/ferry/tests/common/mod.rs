@@ -83,12 +83,14 @@ impl Server {
     }
 
     /// QM1 in a fresh home named after `tag`, started under `prlimit --as=AS_BYTES` (its
-    /// address space capped as `ulimit -v` would).
-    pub fn start_capped(tag: &str, as_bytes: u64, extra: &[&str]) -> Server {
+    /// address space capped as `ulimit -v` would), with `qmgr_keys` (`key = value` lines) in
+    /// the `[qmgr]` section of its qm.toml.
+    pub fn start_capped(tag: &str, as_bytes: u64, qmgr_keys: &[&str], extra: &[&str]) -> Server {
         let root = std::env::temp_dir().join(format!("ferry-it-{tag}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
         std::fs::create_dir_all(&root).unwrap();
         create_qm(&root, "QM1");
+        set_qmgr_keys(&root, "QM1", qmgr_keys);
         let log = root.join("server.log");
         let child = spawn_with(&root, "QM1", &log, extra, Some(as_bytes));
         Server::adopt(child, &root, "QM1", &log, extra, true)
@@ -301,6 +303,27 @@ pub fn create_qm(root: &Path, qm: &str) {
         qm,
         "SET CHLAUTH('DEV.APP.SVRCONN') TYPE(BLOCKUSER) USERLIST('nobody') DESCR('tests administer over tcp')",
     );
+}
+
+/// Sets `key = value` lines in the `[qmgr]` section of queue manager `qm`'s qm.toml (replacing
+/// a key already there).
+pub fn set_qmgr_keys(root: &Path, qm: &str, lines: &[&str]) {
+    let path = root.join("qmgrs").join(qm).join("qm.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let key = |l: &str| l.split('=').next().unwrap_or("").trim().to_owned();
+    let keys: Vec<String> = lines.iter().map(|l| key(l)).collect();
+    let mut out = String::new();
+    for l in text.lines().filter(|l| !keys.contains(&key(l))) {
+        out.push_str(l);
+        out.push('\n');
+        if l.trim() == "[qmgr]" {
+            for n in lines {
+                out.push_str(n);
+                out.push('\n');
+            }
+        }
+    }
+    std::fs::write(&path, out).unwrap();
 }
 
 /// `ferry admin QM --data-dir ROOT -c COMMANDS` (the queue manager hosted in that process when

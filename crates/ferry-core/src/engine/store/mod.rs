@@ -18,13 +18,19 @@
 //! content is read back from the log when the message is got or browsed. Restart loads every
 //! message this way, so it costs the entries, not the bodies.
 //!
+//! Spilled messages: a non-persistent message the memory budget has no room for is written to
+//! the spill area (see `spill.rs`) by the queue before it takes its lock; the store keeps its
+//! compact entry in its slot (`Body::Spilled`), so it comes back in order, and frees it in the
+//! area when it leaves (or when the store is dropped). A checkpoint never records one.
+//!
 //! Memory: every in-memory body is charged to the queue manager's [`MemoryBudget`] (when one is
 //! attached) from insert to removal, and what is left when the store is dropped is given back.
 //! A logged message that would take the budget past its limit is kept only in the log.
 //!
 //! Invariants: within a lane `seq` strictly increases; `depth` counts non-gone slots;
 //! `available` counts `Available` slots; every non-gone slot with a non-zero correl id is in the
-//! correl index (and in the msg index once it is enabled); `mem_logged` is the cost of the
+//! correl index (and in the msg index once it is enabled); `on_disk` and `spilled` count the
+//! `Disk` and `Spilled` slots; `mem_logged` is the cost of the
 //! in-memory bodies that are also in the log; `mem_cost` the cost of all in-memory bodies, and
 //! what this store has charged to its budget.
 
@@ -37,6 +43,7 @@ use ferry_model::IdHasher;
 use ferry_model::message::{CorrelId, Message, MsgId, Priority};
 
 use super::budget::MemoryBudget;
+use super::spill::Spill;
 use std::sync::Arc;
 
 /// Identifies a unit of work (one per connection at a time).
@@ -84,6 +91,9 @@ pub struct OnDisk {
     pub backout_count: u32,
     /// Put time, Unix milliseconds.
     pub put_time_ms: u64,
+    /// Its content is in the spill area (a non-persistent message beyond the memory budget),
+    /// not in the log; `pos` is where in the area.
+    pub spilled: bool,
 }
 
 impl OnDisk {
@@ -100,6 +110,15 @@ impl OnDisk {
                 .put_time
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_millis() as u64),
+            spilled: false,
+        }
+    }
+
+    /// The entry for non-persistent `msg`, written to the spill area at `at`.
+    pub fn spilled(msg: &Message, at: RecordPos) -> OnDisk {
+        OnDisk {
+            spilled: true,
+            ..OnDisk::of(msg, at)
         }
     }
 }
@@ -141,6 +160,7 @@ impl DiskSlot {
             priority: self.priority,
             backout_count: self.backout_count,
             put_time_ms: self.put_secs as u64 * 1000,
+            spilled: false,
         }
     }
 }
@@ -210,6 +230,8 @@ enum Body {
     Mem { key: u32, disk: Option<RecordPos> },
     /// Only in the log.
     Disk(DiskSlot),
+    /// Only in the spill area (a non-persistent message; `pos` is its place there).
+    Spilled(DiskSlot),
     /// A tombstone's: the message was removed.
     Gone,
 }
@@ -221,7 +243,7 @@ impl Body {
                 let d = &mem[*key as usize].descriptor;
                 (d.msg_id, d.correl_id)
             }
-            Body::Disk(d) => (
+            Body::Disk(d) | Body::Spilled(d) => (
                 d.msg_id,
                 correls.get(&seq).copied().unwrap_or(CorrelId::NONE),
             ),
@@ -231,7 +253,7 @@ impl Body {
     fn priority(&self, mem: &MemSlab) -> u8 {
         match self {
             Body::Mem { key, .. } => priority_of(&mem[*key as usize]),
-            Body::Disk(d) => d.priority,
+            Body::Disk(d) | Body::Spilled(d) => d.priority,
             Body::Gone => 0,
         }
     }
@@ -410,15 +432,16 @@ impl Match {
         self.msg_id.is_none() && self.correl_id.is_none() && !self.non_persistent_only
     }
 
-    /// Whether a stored message satisfies this match (one only in the log is persistent).
+    /// Whether a stored message satisfies this match (one only in the log is persistent, a
+    /// spilled one is not).
     fn matches_body(&self, seq: u64, body: &Body, mem: &MemSlab, correls: &CorrelTable) -> bool {
         match body {
             Body::Mem { key, .. } => self.matches(&mem[*key as usize]),
-            Body::Disk(d) => {
+            Body::Disk(d) | Body::Spilled(d) => {
                 let correl = || correls.get(&seq).copied().unwrap_or(CorrelId::NONE);
                 self.msg_id.is_none_or(|id| d.msg_id == id)
                     && self.correl_id.is_none_or(|id| correl() == id)
-                    && !self.non_persistent_only
+                    && !(self.non_persistent_only && matches!(body, Body::Disk(_)))
             }
             Body::Gone => false,
         }
@@ -459,6 +482,10 @@ pub struct Store {
     budget: Option<Arc<MemoryBudget>>,
     /// Messages whose content is only in the log.
     on_disk: usize,
+    /// Messages whose content is only in the spill area.
+    spilled: usize,
+    /// The spill area, when one is attached.
+    spill: Option<Arc<dyn Spill>>,
     /// Messages found expired and discarded, since creation.
     pub expired_total: u64,
     /// A checkpoint's snapshot in progress (see `snapshot.rs`).
@@ -483,6 +510,8 @@ impl Store {
             mem_cost: 0,
             budget: None,
             on_disk: 0,
+            spilled: 0,
+            spill: None,
             expired_total: 0,
             snapshot: None,
         }
@@ -495,6 +524,20 @@ impl Store {
         }
         budget.charge(self.mem_cost);
         self.budget = Some(budget);
+    }
+
+    /// Frees spilled messages in `spill` when they leave (set with the queue's spill area).
+    pub fn set_spill(&mut self, spill: Arc<dyn Spill>) {
+        debug_assert!(
+            self.spilled == 0 || self.spill.is_some(),
+            "spilled messages without an area"
+        );
+        self.spill = Some(spill);
+    }
+
+    /// Messages whose content is only in the spill area.
+    pub fn spilled(&self) -> usize {
+        self.spilled
     }
 
     /// Whether a message costing `bytes` fits in the memory budget (always, without one).
@@ -587,7 +630,8 @@ impl Store {
         self.insert_body(seq, body, expires_at, state)
     }
 
-    /// Stores a message known only by its log entry (restart).
+    /// Stores a message known only by its entry: in the log (restart, a deep queue) or, with
+    /// `entry.spilled`, in the spill area.
     pub fn insert_on_disk(
         &mut self,
         seq: u64,
@@ -595,10 +639,20 @@ impl Store {
         expires_at: u64,
         state: SlotState,
     ) -> Pos {
+        debug_assert!(
+            !entry.spilled || self.spill.is_some(),
+            "a spilled message in a store with no spill area"
+        );
         if !entry.correl_id.is_none() {
             self.disk_correls.insert(seq, entry.correl_id);
         }
-        self.insert_body(seq, Body::Disk(DiskSlot::of(&entry)), expires_at, state)
+        let slot = DiskSlot::of(&entry);
+        let body = if entry.spilled {
+            Body::Spilled(slot)
+        } else {
+            Body::Disk(slot)
+        };
+        self.insert_body(seq, body, expires_at, state)
     }
 
     fn insert_body(&mut self, seq: u64, body: Body, expires_at: u64, state: SlotState) -> Pos {
@@ -618,6 +672,7 @@ impl Store {
             Body::Mem { key, disk: Some(_) } => self.mem_logged += cost(&self.mem[*key as usize]),
             Body::Mem { .. } | Body::Gone => {}
             Body::Disk(_) => self.on_disk += 1,
+            Body::Spilled(_) => self.spilled += 1,
         }
         let lane = &mut self.lanes[lane_no as usize];
         let slot = Slot {
@@ -668,14 +723,12 @@ impl Store {
             .filter(|s| s.state != SlotState::Gone)
             .and_then(|s| match &s.body {
                 Body::Mem { key, .. } => Some(Entry::Mem(&self.mem[*key as usize])),
-                Body::Disk(d) => Some(Entry::Disk(
-                    d.on_disk(
-                        self.disk_correls
-                            .get(&s.seq)
-                            .copied()
-                            .unwrap_or(CorrelId::NONE),
-                    ),
-                )),
+                Body::Disk(d) | Body::Spilled(d) => {
+                    let correl = self.disk_correls.get(&s.seq).copied();
+                    let mut e = d.on_disk(correl.unwrap_or(CorrelId::NONE));
+                    e.spilled = matches!(s.body, Body::Spilled(_));
+                    Some(Entry::Disk(e))
+                }
                 Body::Gone => None,
             })
     }
@@ -694,7 +747,7 @@ impl Store {
         let slot = self.slot(pos).filter(|s| s.state != SlotState::Gone)?;
         match &slot.body {
             Body::Mem { key, .. } => Some(self.mem[*key as usize].descriptor.backout_count),
-            Body::Disk(d) => Some(d.backout_count),
+            Body::Disk(d) | Body::Spilled(d) => Some(d.backout_count),
             Body::Gone => None,
         }
     }
@@ -706,7 +759,7 @@ impl Store {
         let slot = Some(&mut lane.slots[i]).filter(|s| s.state != SlotState::Gone)?;
         let count = match &mut slot.body {
             Body::Mem { key, .. } => &mut self.mem[*key as usize].descriptor.backout_count,
-            Body::Disk(d) => &mut d.backout_count,
+            Body::Disk(d) | Body::Spilled(d) => &mut d.backout_count,
             Body::Gone => return None,
         };
         *count = count.saturating_add(1);
@@ -795,12 +848,23 @@ impl Store {
             }
             Body::Disk(d) => {
                 self.on_disk -= 1;
-                if correl_id.is_none() {
-                    Held::Disk(d.on_disk(CorrelId::NONE))
-                } else {
+                if !correl_id.is_none() {
                     self.disk_correls.remove(&pos.seq);
-                    Held::Disk(d.on_disk(correl_id))
                 }
+                Held::Disk(d.on_disk(correl_id))
+            }
+            Body::Spilled(d) => {
+                self.spilled -= 1;
+                if !correl_id.is_none() {
+                    self.disk_correls.remove(&pos.seq);
+                }
+                if let Some(spill) = &self.spill {
+                    spill.free(d.pos);
+                }
+                Held::Disk(OnDisk {
+                    spilled: true,
+                    ..d.on_disk(correl_id)
+                })
             }
             Body::Gone => return None,
         })
@@ -1066,6 +1130,7 @@ impl Store {
         self.available = 0;
         self.mem_logged = 0;
         self.on_disk = 0;
+        self.spilled = 0;
         self.correl_index.clear();
         if self.msg_index.is_some() {
             self.msg_index = Some(IdMap::default());
@@ -1148,7 +1213,7 @@ impl Store {
             .filter(|s| s.state != SlotState::Gone)
             .filter_map(|s| match &s.body {
                 Body::Mem { key, .. } => Some(self.mem[*key as usize].descriptor.put_time),
-                Body::Disk(d) => {
+                Body::Disk(d) | Body::Spilled(d) => {
                     Some(std::time::UNIX_EPOCH + std::time::Duration::from_secs(d.put_secs as u64))
                 }
                 Body::Gone => None,
@@ -1177,7 +1242,7 @@ impl Store {
                         let d = d.on_disk(correl.unwrap_or(CorrelId::NONE));
                         f(s.seq, s.state.get(), s.expires_at, &d)
                     }
-                    Body::Mem { .. } | Body::Gone => {}
+                    Body::Mem { .. } | Body::Spilled(_) | Body::Gone => {}
                 }
             }
         }
@@ -1205,10 +1270,17 @@ impl Store {
 
 mod snapshot;
 impl Drop for Store {
-    /// A deleted queue's bodies leave the budget with it.
+    /// A deleted queue's bodies leave the budget with it, and its spilled messages the area.
     fn drop(&mut self) {
         if let Some(b) = &self.budget {
             b.release(self.mem_cost);
+        }
+        if let (Some(spill), true) = (&self.spill, self.spilled > 0) {
+            for s in self.lanes.iter().flat_map(|l| l.slots.iter()) {
+                if let Body::Spilled(d) = &s.body {
+                    spill.free(d.pos);
+                }
+            }
         }
     }
 }

@@ -171,7 +171,7 @@ impl Store {
                     .copied()
                     .unwrap_or(CorrelId::NONE),
             ),
-            Body::Mem { .. } | Body::Gone => return None,
+            Body::Mem { .. } | Body::Spilled(_) | Body::Gone => return None,
         };
         Some((seq, state, expires_at, entry))
     }
