@@ -12,6 +12,7 @@
 
 pub mod format;
 pub mod histogram;
+pub mod mark;
 pub mod scan;
 pub mod spill;
 pub mod storage;
@@ -19,6 +20,7 @@ pub mod writer;
 
 pub use format::LogType;
 pub use histogram::Histogram;
+pub use mark::{read_mark, write_mark, Mark, MARK_FILE};
 pub use scan::{scan, scan_from, Loss, Record, RecordRef, RecoveryMode, ScanEnd, Scanned, Tail};
 pub use spill::{SpillArea, SpillError, SpillStats};
 pub use storage::{Fault, FaultStorage, FileStorage, MemStorage, Storage};

@@ -255,7 +255,8 @@ fn create_if_missing(home: &Path, name: &str) -> Result<std::path::PathBuf, CliE
 /// What recovery gave up or dropped, in the log; after a recovery to the last good record,
 /// every dropped message, get and commit also in `QMDIR/recovery-dropped-<unix time>.txt`.
 fn log_recovery(dir: &Path, report: &ferry_core::RecoveryReport) {
-    if let Some((file, offset)) = &report.torn_tail {
+    // A tail that cut acknowledged records was reported as an error (AMQ7472E) as it was found.
+    if let (Some((file, offset)), None) = (&report.torn_tail, &report.cut) {
         tracing::info!(file = %file, offset, "dropped a torn write at the end of the log (never acknowledged)");
     }
     let (Some(l), Some(d)) = (&report.lost, &report.dropped) else {

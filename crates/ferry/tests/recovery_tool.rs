@@ -239,3 +239,44 @@ fn a_damaged_message_is_set_aside_and_its_queue_stays_available() {
     server.wait_ready();
     assert!(present(&server).is_empty());
 }
+
+#[test]
+fn a_tail_cut_that_took_acknowledged_records_is_an_error_with_their_count() {
+    let mut server = Server::start("recover-cut", &[]);
+    let mut c = Connection::connect(&server.unix, "putter").unwrap();
+    for i in 0..200 {
+        let body = format!("CUT-MSG-{i:05}-").into_bytes();
+        let m = Message::new(body).with_persistence(Persistence::Persistent);
+        c.put1("DEV.QUEUE.1", m, &PutOptions::default()).unwrap();
+    }
+    drop(c);
+    // Every put was acknowledged; the durable mark follows within a second.
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let _ = server.child.kill();
+    let _ = server.child.wait();
+    // The disk "loses" the last 100 acknowledged records: their bytes become zeros.
+    let path = extent(&server, 1);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let at = bytes
+        .windows(14)
+        .position(|w| w == b"CUT-MSG-00100-")
+        .expect("message 100 is in the first extent");
+    for b in &mut bytes[at - 64..] {
+        *b = 0;
+    }
+    std::fs::write(&path, bytes).unwrap();
+    server.restart(&[]);
+    server.wait_ready();
+    assert_eq!(present(&server).len(), 100);
+    let log = server.log();
+    assert!(log.contains("AMQ7472E"), "{log}");
+    assert!(
+        log.contains("100 acknowledged records are missing from its tail"),
+        "{log}"
+    );
+    // The mark now trails what this start found: the next start has nothing to report.
+    server.restart(&[]);
+    server.wait_ready();
+    assert_eq!(server.log().matches("AMQ7472E").count(), 1);
+    assert_eq!(present(&server).len(), 100);
+}

@@ -317,6 +317,33 @@ impl Sink<'_> {
 const CHUNK_SLOTS: usize = 1024;
 
 /// Takes a checkpoint now. `None` when nothing was logged since the last one.
+/// Least time between durable marks.
+pub const MARK_INTERVAL: Duration = Duration::from_secs(1);
+
+/// Writes the durable mark when a second has passed since the last one and the log's durable
+/// LSN has moved past it: a restart that finds fewer records than the mark vouches for reports
+/// the acknowledged records missing (see `open.rs`). One small synced write a second at most.
+pub fn keep_mark(persist: &Persist) -> MqResult<()> {
+    let mut progress = persist.checkpoints.lock();
+    let durable = persist.log().durable_lsn();
+    if durable <= progress.mark.lsn
+        || progress
+            .mark_at
+            .is_some_and(|t| t.elapsed() < MARK_INTERVAL)
+    {
+        return Ok(());
+    }
+    let mark = ferry_log::Mark {
+        generation: progress.mark.generation + 1,
+        lsn: durable,
+    };
+    progress.mark_at = Some(monotonic_now());
+    ferry_log::write_mark(persist.storage().as_ref(), mark)
+        .map_err(|e| io("writing the durable mark", e))?;
+    progress.mark = mark;
+    Ok(())
+}
+
 pub fn take(qm: &QueueManager, persist: &Persist) -> MqResult<Option<CheckpointReport>> {
     let mut progress = persist.checkpoints.lock();
     let started = monotonic_now();

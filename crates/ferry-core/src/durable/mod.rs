@@ -22,6 +22,6 @@ pub mod record;
 pub mod replay;
 pub mod spill;
 
-pub use open::RecoveryReport;
+pub use open::{CutTail, RecoveryReport};
 pub use persist::{Persist, PersistSettings};
 pub use replay::{Held, Logged, Recovery};

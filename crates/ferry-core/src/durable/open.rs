@@ -34,14 +34,34 @@ pub struct RecoveryReport {
     pub uows_backed_out: usize,
     /// Messages that expired while the queue manager was down.
     pub expired: usize,
-    /// A torn tail dropped (file, offset): records never acknowledged.
+    /// A torn tail dropped (file, offset): records never acknowledged — unless `cut` says
+    /// otherwise.
     pub torn_tail: Option<(String, u64)>,
+    /// The log ended before the durable mark: acknowledged records are missing from its tail.
+    pub cut: Option<CutTail>,
     /// What recovering to the last good record gave up, if that was asked for.
     pub lost: Option<ferry_log::Loss>,
     /// What the dropped records held, and the extents moved aside after the new tail.
     pub dropped: Option<super::dropped::Dropped>,
     /// How long the restart took.
     pub took: Duration,
+}
+
+/// Acknowledged records missing from the log's tail: the durable mark said every record up to
+/// `mark_lsn` was on disk, and the log ends at `last_lsn`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CutTail {
+    /// The LSN the durable mark vouched for.
+    pub mark_lsn: u64,
+    /// The last record the log holds.
+    pub last_lsn: u64,
+}
+
+impl CutTail {
+    /// How many acknowledged records are gone.
+    pub fn records(&self) -> u64 {
+        self.mark_lsn - self.last_lsn
+    }
 }
 
 impl QueueManager {
@@ -65,6 +85,7 @@ impl QueueManager {
             check_log_starts_at_one(storage.as_ref(), &skipped)?;
         }
         let end = replay(storage.as_ref(), start, mode, &mut recovery)?;
+        let (cut, mark) = judge_tail(storage.as_ref(), start, &end)?;
         let dropped = settle_loss(storage.as_ref(), &end)?;
         recovery.finish(config.clock.unix_ms());
         let clock = config.clock.clone();
@@ -77,6 +98,7 @@ impl QueueManager {
         let log = ferry_log::Log::open(storage.clone(), settings.log, end.tail).map_err(data)?;
         let progress = Progress {
             at_time: Some(ferry_model::clock::monotonic_now()),
+            mark,
             ..Default::default()
         };
         let persist = Persist::new(log, storage, settings, clock, progress);
@@ -95,6 +117,7 @@ impl QueueManager {
             uows_backed_out: recovery.uows_backed_out,
             expired: recovery.expired,
             torn_tail: end.torn_tail,
+            cut,
             lost: end.lost,
             dropped,
             took: started.elapsed(),
@@ -110,6 +133,55 @@ impl QueueManager {
         );
         Ok((qm, report))
     }
+}
+
+/// Compares the log's end with the durable mark: records it vouched for that the scan did not
+/// find were acknowledged, and are gone (logged as an error with the count; after a recovery
+/// to the last good record the dropped-records report says it instead). Then syncs the extents
+/// replay read (a crashed process's last writes may be only in the page cache) and marks their
+/// end, so the next restart is judged against what this one found.
+fn judge_tail(
+    storage: &dyn ferry_log::Storage,
+    start: Option<ferry_log::Tail>,
+    end: &ferry_log::ScanEnd,
+) -> MqResult<(Option<CutTail>, ferry_log::Mark)> {
+    let last_lsn = end.tail.next_lsn.saturating_sub(1);
+    let old = ferry_log::read_mark(storage);
+    let cut = old
+        .filter(|m| m.lsn > last_lsn && end.lost.is_none())
+        .map(|m| CutTail {
+            mark_lsn: m.lsn,
+            last_lsn,
+        });
+    if let Some(c) = cut {
+        let (file, offset) = end.torn_tail.clone().unwrap_or_default();
+        tracing::error!(records = c.records(), mark_lsn = c.mark_lsn, last_lsn, file = %file, offset,
+            "AMQ7472E the recovery log ends at LSN {last_lsn}, but every record up to LSN {} had been written to disk and acknowledged: {} acknowledged records are missing from its tail (the disk lost writes it had confirmed, or the log was truncated); the persistent messages, gets and commits in them are lost",
+            c.mark_lsn, c.records());
+    }
+    let first = start.map_or(1, |t| t.extent);
+    for n in first..=end.tail.extent {
+        match storage.sync(&ferry_log::format::extent_name(n)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(MqError::new(
+                    Reason::QMgrDataError,
+                    format!("cannot sync the recovery log's extent {n}: {e}"),
+                ))
+            }
+            _ => {}
+        }
+    }
+    let mark = ferry_log::Mark {
+        generation: old.map_or(0, |m| m.generation + 1),
+        lsn: last_lsn,
+    };
+    ferry_log::write_mark(storage, mark).map_err(|e| {
+        MqError::new(
+            Reason::QMgrDataError,
+            format!("cannot write the recovery log's durable mark: {e}"),
+        )
+    })?;
+    Ok((cut, mark))
 }
 
 /// After a recovery to the last good record: what the dropped records held, and the extents
@@ -261,6 +333,9 @@ fn start_checkpointer(qm: &QueueManager, persist: &Arc<Persist>) -> std::io::Res
                 // record would wait in the reserve that gets and commits need.
                 if watch.disk(p.log().disk_full()) {
                     continue;
+                }
+                if let Err(e) = checkpoint::keep_mark(&p) {
+                    watch.checkpoint_failed(&e);
                 }
                 if checkpoint::due(&p) && watch.may_checkpoint() {
                     if let Err(e) = checkpoint::take(&qm, &p) {

@@ -65,6 +65,10 @@ pub struct Progress {
     pub last: Option<CheckpointReport>,
     /// When the last one was taken (or the queue manager started).
     pub at_time: Option<Instant>,
+    /// The durable mark last written (see `ferry_log::mark`), and when.
+    pub mark: ferry_log::Mark,
+    /// When `mark` was written (`None`: at start).
+    pub mark_at: Option<Instant>,
 }
 
 /// The engine's handle on the recovery log.
