@@ -218,7 +218,8 @@ pub struct WorkloadArgs {
 /// `ferry perf limits`.
 #[derive(Debug, Clone, Args)]
 pub struct LimitsArgs {
-    /// Length of each measurement.
+    /// Time for each limit, split into 5 short runs taken in turns with the other limits' (each
+    /// limit is reported as the median of its runs, with the lowest and highest).
     #[arg(short = 'd', long, default_value = "3s", value_parser = parse_duration)]
     pub duration: Duration,
     /// Directory for the disk sync test and the Unix socket (default: the system temp

@@ -32,7 +32,10 @@ fn limits_for(a: &WorkloadArgs) -> Result<Option<limits::Limits>, String> {
     if !a.with_limits {
         return Ok(None);
     }
-    println!("measuring the raw limits of this machine (1 s each) ...");
+    println!(
+        "measuring the raw limits of this machine (each the median of {} runs) ...",
+        limits::RUNS
+    );
     limits::Limits::measure(&std::env::temp_dir(), std::time::Duration::from_secs(1))
         .map(Some)
         .map_err(|e| format!("measuring the raw limits: {e}"))
@@ -77,55 +80,27 @@ pub fn run_workload(w: Workload, a: &WorkloadArgs) -> Result<RunReport, String> 
 pub fn run_limits(a: &args::LimitsArgs) -> Result<limits::Limits, String> {
     let dir = a.dir.clone().unwrap_or_else(std::env::temp_dir);
     println!(
-        "measuring this machine's raw limits, {:.1} s each (disk: {}) ...",
+        "measuring this machine's raw limits, {:.1} s each in {} runs taken in turns (disk: {}) ...",
         a.duration.as_secs_f64(),
+        limits::RUNS,
         dir.display()
     );
     let l = limits::Limits::measure(&dir, a.duration).map_err(|e| e.to_string())?;
-    let rows = [
-        (
-            "in-process hand-off, 2 KB buffers between two threads",
-            l.handoff_per_s,
-            "msg/s",
-        ),
-        (
-            "unix socket ping-pong (2 KB out, 64 B back)",
-            l.unix_pingpong_per_s,
-            "round trips/s",
-        ),
-        (
-            "tcp loopback ping-pong (2 KB out, 64 B back)",
-            l.tcp_pingpong_per_s,
-            "round trips/s",
-        ),
-        (
-            "unix socket streaming, 2 KB frames",
-            l.unix_stream_per_s,
-            "msg/s",
-        ),
-        (
-            "tcp loopback streaming, 2 KB frames",
-            l.tcp_stream_per_s,
-            "msg/s",
-        ),
-        (
-            "unix socket relay, 2 KB frames, 2 hops",
-            l.unix_relay_per_s,
-            "msg/s",
-        ),
-        (
-            "tcp loopback relay, 2 KB frames, 2 hops",
-            l.tcp_relay_per_s,
-            "msg/s",
-        ),
-        (
-            "disk: 4 KB append + fdatasync",
-            l.disk_syncs_per_s,
-            "syncs/s",
-        ),
-    ];
-    for (name, v, unit) in rows {
-        println!("{name:<56} {:>12} {unit}", fmt_rate(v));
+    println!(
+        "{:<56} {:>12} {:<13}  {}",
+        "",
+        "median",
+        "",
+        format_args!("lowest – highest of {}", limits::RUNS)
+    );
+    let rows = limits::NAMES.iter().zip(limits::UNITS).zip(l.values());
+    for (((name, unit), v), (lo, hi)) in rows.zip(l.spread.runs) {
+        println!(
+            "{name:<56} {:>12} {unit:<13}  {} – {}",
+            fmt_rate(v),
+            fmt_rate(lo),
+            fmt_rate(hi)
+        );
     }
     if let Some(p) = &a.json {
         write_json(p, &l)?;

@@ -1,6 +1,11 @@
 //! The machine's raw ceilings, measured the same way every time so each figure can be printed
 //! beside the limit of the same run: in-process hand-off between threads, Unix-socket and
-//! loopback-TCP ping-pong and one-way streaming, and the disk's sync rate.
+//! loopback-TCP ping-pong, one-way streaming and two-hop relay, and the disk's sync rate.
+//!
+//! A shared 2-vCPU machine swings a lot from one second to the next (ping-pong was seen at
+//! 18,000 and at 150,000 round trips a second minutes apart), so each limit is the median of
+//! [`RUNS`] short runs, taken in turns (one run of every limit, then the next round) so a noisy
+//! moment touches every limit alike, and reported with its spread.
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -39,11 +44,109 @@ pub struct Limits {
     pub tcp_relay_per_s: f64,
     /// 4 KB appends each followed by `fdatasync`.
     pub disk_syncs_per_s: f64,
+    /// The lowest and highest of each limit's runs (all zeros in reports written before the
+    /// limits were medians).
+    #[serde(default)]
+    pub spread: Spread,
+}
+
+/// The lowest and highest run of each limit, per second, in [`Limits::values`] order.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Spread {
+    /// (lowest, highest) per limit.
+    pub runs: [(f64, f64); 8],
+}
+
+/// Short runs each limit is the median of.
+pub const RUNS: usize = 5;
+
+/// The shortest run of one limit.
+const SHORTEST_RUN: Duration = Duration::from_millis(200);
+
+/// The limits' names, in [`Limits::values`] order.
+pub const NAMES: [&str; 8] = [
+    "in-process hand-off, 2 KB buffers between two threads",
+    "unix socket ping-pong (2 KB out, 64 B back)",
+    "tcp loopback ping-pong (2 KB out, 64 B back)",
+    "unix socket streaming, 2 KB frames",
+    "tcp loopback streaming, 2 KB frames",
+    "unix socket relay, 2 KB frames, 2 hops",
+    "tcp loopback relay, 2 KB frames, 2 hops",
+    "disk: 4 KB append + fdatasync",
+];
+
+/// The units of [`NAMES`].
+pub const UNITS: [&str; 8] = [
+    "msg/s",
+    "round trips/s",
+    "round trips/s",
+    "msg/s",
+    "msg/s",
+    "msg/s",
+    "msg/s",
+    "syncs/s",
+];
+
+fn median(runs: &mut [f64]) -> f64 {
+    runs.sort_by(|a, b| a.total_cmp(b));
+    match runs.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => runs[n / 2],
+        n => (runs[n / 2 - 1] + runs[n / 2]) / 2.0,
+    }
 }
 
 impl Limits {
-    /// Measures every limit, `d` each, with the disk test in `dir`.
+    /// Every limit, in [`NAMES`] order.
+    pub fn values(&self) -> [f64; 8] {
+        [
+            self.handoff_per_s,
+            self.unix_pingpong_per_s,
+            self.tcp_pingpong_per_s,
+            self.unix_stream_per_s,
+            self.tcp_stream_per_s,
+            self.unix_relay_per_s,
+            self.tcp_relay_per_s,
+            self.disk_syncs_per_s,
+        ]
+    }
+
+    fn from_values(v: [f64; 8], spread: Spread) -> Limits {
+        Limits {
+            handoff_per_s: v[0],
+            unix_pingpong_per_s: v[1],
+            tcp_pingpong_per_s: v[2],
+            unix_stream_per_s: v[3],
+            tcp_stream_per_s: v[4],
+            unix_relay_per_s: v[5],
+            tcp_relay_per_s: v[6],
+            disk_syncs_per_s: v[7],
+            spread,
+        }
+    }
+
+    /// Measures every limit in about `d` (at least [`RUNS`] × 200 ms) with the disk test in
+    /// `dir`: each the median of [`RUNS`] runs taken in turns, with its spread.
     pub fn measure(dir: &Path, d: Duration) -> std::io::Result<Limits> {
+        let each = (d / RUNS as u32).max(SHORTEST_RUN);
+        let mut runs: [Vec<f64>; 8] = Default::default();
+        for _ in 0..RUNS {
+            let one = Limits::measure_once(dir, each)?.values();
+            for (r, v) in runs.iter_mut().zip(one) {
+                r.push(v);
+            }
+        }
+        let mut spread = Spread::default();
+        let mut medians = [0.0; 8];
+        for (i, r) in runs.iter_mut().enumerate() {
+            medians[i] = median(r);
+            spread.runs[i] = (r[0], r[r.len() - 1]);
+        }
+        Ok(Limits::from_values(medians, spread))
+    }
+
+    /// One run of every limit, `d` each.
+    fn measure_once(dir: &Path, d: Duration) -> std::io::Result<Limits> {
         let (uc, us) = unix_pair(dir)?;
         let unix_pingpong_per_s = ping_pong(Box::new(uc), Box::new(us), d)?;
         let (uc, us) = unix_pair(dir)?;
@@ -63,6 +166,7 @@ impl Limits {
             unix_stream_per_s,
             tcp_stream_per_s,
             disk_syncs_per_s: disk_sync_rate(dir, d)?,
+            spread: Spread::default(),
         })
     }
 }

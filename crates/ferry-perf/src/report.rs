@@ -231,14 +231,19 @@ impl RunReport {
                 lim.disk_syncs_per_s,
             );
         }
-        // Synchronous calls are round trips; asynchronous puts and read-ahead gets stream.
+        // Synchronous calls are round trips; asynchronous puts and read-ahead gets stream, and
+        // when the messages go on to another connection (put's drainers, get's feeders,
+        // forward) they cross two hops, as the relay does.
         let streaming = p.async_put || (self.workload == Workload::Get && p.read_ahead);
-        match (mode, streaming) {
-            ("embedded", _) => ("in-process hand-off of 2 KB buffers", lim.handoff_per_s),
-            ("unix", false) => ("unix ping-pong", lim.unix_pingpong_per_s),
-            ("unix", true) => ("unix streaming", lim.unix_stream_per_s),
-            (_, false) => ("tcp ping-pong", lim.tcp_pingpong_per_s),
-            (_, true) => ("tcp streaming", lim.tcp_stream_per_s),
+        let relayed = streaming && (p.helpers > 0 || self.workload == Workload::Forward);
+        match (mode, streaming, relayed) {
+            ("embedded", _, _) => ("in-process hand-off of 2 KB buffers", lim.handoff_per_s),
+            ("unix", false, _) => ("unix ping-pong", lim.unix_pingpong_per_s),
+            ("unix", true, true) => ("unix two-hop relay", lim.unix_relay_per_s),
+            ("unix", true, false) => ("unix streaming", lim.unix_stream_per_s),
+            (_, false, _) => ("tcp ping-pong", lim.tcp_pingpong_per_s),
+            (_, true, true) => ("tcp two-hop relay", lim.tcp_relay_per_s),
+            (_, true, false) => ("tcp streaming", lim.tcp_stream_per_s),
         }
     }
 }
