@@ -6,7 +6,7 @@
 //! and errors (`reason`); status values (`status`, `channel`); administrative replies
 //! (`admin`); system object names (`system`); time (`clock`); the id hasher (`hash`);
 //! distinguished names and SSLPEER patterns (`dn`); object authority records and profiles
-//! (`security`).
+//! (`security`); topic strings and subscription filters (`topic`).
 //!
 //! Plain data: no I/O, no locks, no threads. The one exception to "no system calls" is `clock`,
 //! the single place that reads the system clock. The engine (`ferry-core`), the wire protocol
@@ -29,6 +29,7 @@ pub mod reason;
 pub mod security;
 pub mod status;
 pub mod system;
+pub mod topic;
 pub mod verbs;
 
 pub use clock::Clock;

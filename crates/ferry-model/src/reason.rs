@@ -267,12 +267,51 @@ reasons! {
     /// The message was moved because it reached its backout threshold.
     BackoutThresholdReached = 2362, "MQRC_BACKOUT_THRESHOLD_REACHED", Failed,
         "the message was backed out BOTHRESH times and moved to the backout queue";
+    /// The subscription descriptor (MQSD) is not valid.
+    SdError = 2424, "MQRC_SD_ERROR", Failed,
+        "the subscription descriptor is not valid: check its options, its topic and its names";
+    /// The topic string is not valid.
+    TopicStringError = 2425, "MQRC_TOPIC_STRING_ERROR", Failed,
+        "the topic string is not valid: it must not be empty or longer than 10,240 bytes, and in a character-based wildcard subscription '%' must escape '*', '?' or '%'";
+    /// No subscription has the name given (MQSO_RESUME, MQSO_ALTER).
+    NoSubscription = 2428, "MQRC_NO_SUBSCRIPTION", Failed,
+        "no subscription has this name; create it (MQSO_CREATE) or check the name";
+    /// The subscription is in use by another handle.
+    SubscriptionInUse = 2429, "MQRC_SUBSCRIPTION_IN_USE", Failed,
+        "the subscription is in use by another handle; wait for it to be closed, or share it (MQSO_SHARED)";
+    /// A subscription with this name exists already (MQSO_CREATE without MQSO_RESUME).
+    SubAlreadyExists = 2432, "MQRC_SUB_ALREADY_EXISTS", Failed,
+        "a subscription with this name exists already; resume it (MQSO_RESUME) or choose another name";
+    /// The subscription belongs to another user.
+    IdentityMismatch = 2434, "MQRC_IDENTITY_MISMATCH", Failed,
+        "the subscription belongs to another user; it can be resumed by that user, or with MQSO_ANY_USERID when it was created with it";
+    /// Durable subscriptions are not allowed on this topic (DURSUB(NO)), or on this queue.
+    DurabilityNotAllowed = 2436, "MQRC_DURABILITY_NOT_ALLOWED", Failed,
+        "durable subscriptions are not allowed here: the topic says DURSUB(NO), or the destination is a temporary dynamic queue";
+    /// No retained publication for the topic (MQSUBRQ).
+    NoRetainedMsg = 2437, "MQRC_NO_RETAINED_MSG", Failed,
+        "the topic has no retained publication to send";
+    /// The subscription name is not valid.
+    SubNameError = 2440, "MQRC_SUB_NAME_ERROR", Failed,
+        "the subscription name is not valid: a durable subscription needs a name of up to 10,240 bytes";
+    /// The object string is not valid.
+    ObjectStringError = 2441, "MQRC_OBJECT_STRING_ERROR", Failed,
+        "the object string is not valid for this object type";
     /// The property name is not valid.
     PropertyNameError = 2442, "MQRC_PROPERTY_NAME_ERROR", Failed,
         "the property name is not valid; use a non-empty name of up to 4095 characters";
     /// The property does not exist.
     PropertyNotAvailable = 2471, "MQRC_PROPERTY_NOT_AVAILABLE", Failed,
         "the message has no property with this name";
+    /// The selection string is not a valid selector.
+    SelectorSyntaxError = 2459, "MQRC_SELECTOR_SYNTAX_ERROR", Failed,
+        "the selection string is not a valid message selector; check its syntax";
+    /// Subscriptions are inhibited on this topic (SUB(DISABLED)).
+    SubInhibited = 2503, "MQRC_SUB_INHIBITED", Failed,
+        "subscriptions are inhibited on this topic (SUB(DISABLED)); try later";
+    /// The subscription's destination cannot be used (a missing model or queue).
+    InvalidDestination = 2522, "MQRC_INVALID_DESTINATION", Failed,
+        "the subscription's destination cannot be used: the model queue (MNDURMDL/MDURMDL) or the named queue is missing, or a durable subscription names a temporary queue";
     /// The channel is not available: stopped, not defined at the partner, or already running.
     ChannelNotAvailable = 2537, "MQRC_CHANNEL_NOT_AVAILABLE", Failed,
         "the channel is not available: it is stopped, not defined at its partner, or already running";

@@ -255,10 +255,30 @@ static inline const char *MQRC_STR(MQLONG v) {
         return "MQRC_FILTER_OPERATOR_ERROR";
     case 2424:
         return "MQRC_SD_ERROR";
+    case 2425:
+        return "MQRC_TOPIC_STRING_ERROR";
     case 2426:
         return "MQRC_STS_ERROR";
+    case 2428:
+        return "MQRC_NO_SUBSCRIPTION";
+    case 2429:
+        return "MQRC_SUBSCRIPTION_IN_USE";
+    case 2432:
+        return "MQRC_SUB_ALREADY_EXISTS";
+    case 2434:
+        return "MQRC_IDENTITY_MISMATCH";
+    case 2436:
+        return "MQRC_DURABILITY_NOT_ALLOWED";
+    case 2437:
+        return "MQRC_NO_RETAINED_MSG";
+    case 2440:
+        return "MQRC_SUB_NAME_ERROR";
+    case 2441:
+        return "MQRC_OBJECT_STRING_ERROR";
     case 2442:
         return "MQRC_PROPERTY_NAME_ERROR";
+    case 2459:
+        return "MQRC_SELECTOR_SYNTAX_ERROR";
     case 2460:
         return "MQRC_HMSG_ERROR";
     case 2461:
@@ -281,6 +301,10 @@ static inline const char *MQRC_STR(MQLONG v) {
         return "MQRC_DMPO_ERROR";
     case 2482:
         return "MQRC_PD_ERROR";
+    case 2503:
+        return "MQRC_SUB_INHIBITED";
+    case 2522:
+        return "MQRC_INVALID_DESTINATION";
     case 2537:
         return "MQRC_CHANNEL_NOT_AVAILABLE";
     case 2538:
