@@ -16,6 +16,7 @@ mod dynamic;
 mod events;
 mod expiry;
 pub mod journal;
+pub mod pubsub;
 mod queues;
 pub mod routing;
 pub mod security;
