@@ -35,5 +35,6 @@ pub use ferry_model::{
     QueueDefinition, QueueManagerAttrs, QueueStatus, QueueType, ReadAhead, Reason, RunState,
     Selector, Wait,
 };
-pub use qmgr::session::{GetAttempt, PendingGet, Session};
+pub use qmgr::pubsub::{SubId, SubRequest};
+pub use qmgr::session::{GetAttempt, PendingGet, Published, Session};
 pub use qmgr::{ConnectionInfo, QmConfig, QueueManager};

@@ -154,6 +154,8 @@ pub(crate) struct Shared {
     pub durability: std::sync::OnceLock<Arc<dyn Durability>>,
     /// Where non-persistent messages beyond the budget go, when there is such an area.
     pub spill: std::sync::OnceLock<Arc<dyn crate::engine::Spill>>,
+    /// Subscriptions, by topic filter.
+    pub pubsub: pubsub::Subscriptions,
     /// Channels, listeners, the server's hooks, the attributes sink.
     pub catalog: catalog::Catalog,
     /// Authority records and their generation.
@@ -194,6 +196,7 @@ impl QueueManager {
                 budget: Arc::new(crate::engine::MemoryBudget::new(config.memory_budget)),
                 durability: std::sync::OnceLock::new(),
                 spill: std::sync::OnceLock::new(),
+                pubsub: Default::default(),
                 catalog: Default::default(),
                 security: Default::default(),
             }),

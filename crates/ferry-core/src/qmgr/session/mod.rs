@@ -14,9 +14,12 @@
 mod attrs;
 mod get;
 mod open;
+mod publish;
 mod put;
 mod stream;
 mod uow;
+
+pub use publish::Published;
 
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
@@ -29,7 +32,7 @@ use parking_lot::Mutex;
 use ferry_model::clock::monotonic_now;
 use ferry_model::inquire::{self, AttrValue, QueueCounts, Selector};
 use ferry_model::message::{
-    CorrelId, Message, MessageType, MsgId, Persistence, Priority, MAX_PRIORITY,
+    CorrelId, Message, MessageType, MsgId, Persistence, Priority, PropertyValue, MAX_PRIORITY,
 };
 use ferry_model::name::{ApplName, ObjectName, UserId};
 use ferry_model::objects::{AliasQueueAttrs, DefaultInputOpen, DefinitionType, RemoteQueueAttrs};

@@ -1,0 +1,188 @@
+//! Publish/subscribe through the engine's API: subscriptions to local queues, publications
+//! copied to every matching one with its correlation id and MQ's properties, the delivery rules
+//! for non-persistent (to every queue that takes it) and persistent publications (to all or
+//! none), syncpoint, and the `$` topics.
+
+use ferry_core::{
+    object_name, ConnectOptions, CorrelId, GetOptions, Hobj, LocalQueueAttrs, Message,
+    ObjectDescriptor, OpenOptions, Persistence, PropertyValue, PutOptions, QueueDefinition,
+    QueueManager, Reason, Session, SubRequest,
+};
+use ferry_model::topic::Wildcards;
+
+fn qm_with(queues: &[(&str, usize)]) -> (QueueManager, Session) {
+    let qm = QueueManager::with_name("QM1").unwrap();
+    for (q, depth) in queues {
+        let a = LocalQueueAttrs {
+            max_depth: *depth,
+            ..Default::default()
+        };
+        qm.define_queue(q, QueueDefinition::Local(a), false)
+            .unwrap();
+    }
+    let s = qm.connect(&ConnectOptions::app("pubsub")).unwrap();
+    (qm, s)
+}
+
+fn sub(topic: &str, queue: &str) -> SubRequest {
+    SubRequest {
+        topic: topic.into(),
+        wildcards: Wildcards::Topic,
+        queue: object_name(queue).unwrap(),
+        name: None,
+        correl_id: None,
+        user_data: None,
+    }
+}
+
+fn input(s: &mut Session, q: &str) -> Hobj {
+    s.open(
+        &ObjectDescriptor::queue(object_name(q).unwrap()),
+        OpenOptions::input(),
+    )
+    .unwrap()
+}
+
+fn drain(s: &mut Session, h: Hobj) -> Vec<Message> {
+    std::iter::from_fn(|| s.get(h, &GetOptions::new()).ok().map(|g| g.message)).collect()
+}
+
+fn np(text: &str) -> Message {
+    Message::text(text).with_persistence(Persistence::NotPersistent)
+}
+
+#[test]
+fn a_publication_reaches_every_matching_subscription_with_its_correl_id_and_topic() {
+    let (qm, mut s) = qm_with(&[("A", 100), ("B", 100), ("C", 100)]);
+    let exact = qm.subscribe(&sub("Sport/Football/Results", "A")).unwrap();
+    qm.subscribe(&SubRequest {
+        user_data: Some("fans".into()),
+        correl_id: Some(CorrelId::from_slice(b"MY-CORREL")),
+        ..sub("Sport/#", "B")
+    })
+    .unwrap();
+    qm.subscribe(&sub("News/+", "C")).unwrap();
+    let p = s
+        .publish("Sport/Football/Results", np("3-1"), &PutOptions::default())
+        .unwrap();
+    assert_eq!((p.subscribers, p.delivered, p.failed), (2, 2, 0));
+    let (ha, hb, hc) = (input(&mut s, "A"), input(&mut s, "B"), input(&mut s, "C"));
+    let a = drain(&mut s, ha);
+    let b = drain(&mut s, hb);
+    assert_eq!((a.len(), b.len(), drain(&mut s, hc).len()), (1, 1, 0));
+    assert_eq!(
+        &b[0].descriptor.correl_id,
+        &CorrelId::from_slice(b"MY-CORREL")
+    );
+    assert_ne!(
+        a[0].descriptor.correl_id,
+        CorrelId::NONE,
+        "the queue manager chose one"
+    );
+    assert_ne!(
+        a[0].descriptor.msg_id, b[0].descriptor.msg_id,
+        "each copy its own msg id"
+    );
+    let topic = PropertyValue::String("Sport/Football/Results".into());
+    assert_eq!(a[0].properties.get("MQTopicString"), Some(&topic));
+    assert_eq!(
+        b[0].properties.get("MQSubUserData"),
+        Some(&PropertyValue::String("fans".into()))
+    );
+    assert_eq!(a[0].properties.get("MQSubUserData"), None);
+    // Unsubscribed, it receives no more.
+    qm.unsubscribe(exact).unwrap();
+    assert_eq!(
+        qm.unsubscribe(exact).unwrap_err().reason,
+        Reason::NoSubscription
+    );
+    let p = s
+        .publish("Sport/Football/Results", np("4-1"), &PutOptions::default())
+        .unwrap();
+    assert_eq!(p.delivered, 1);
+    assert!(drain(&mut s, ha).is_empty());
+}
+
+#[test]
+fn a_full_queue_does_not_stop_a_non_persistent_publication_but_stops_a_persistent_one() {
+    let (qm, mut s) = qm_with(&[("ROOMY", 100), ("TINY", 1)]);
+    qm.subscribe(&sub("t", "ROOMY")).unwrap();
+    qm.subscribe(&sub("t", "TINY")).unwrap();
+    s.publish("t", np("first"), &PutOptions::default()).unwrap();
+    let p = s
+        .publish("t", np("second"), &PutOptions::default())
+        .unwrap();
+    assert_eq!(
+        (p.delivered, p.failed),
+        (1, 1),
+        "TINY is full; ROOMY still gets it"
+    );
+    let persistent = Message::text("third").with_persistence(Persistence::Persistent);
+    let e = s
+        .publish("t", persistent, &PutOptions::default())
+        .unwrap_err();
+    assert_eq!(e.reason, Reason::QFull, "{e}");
+    assert!(e.detail.contains("delivered to none"), "{e}");
+    let h = input(&mut s, "ROOMY");
+    let got: Vec<String> = drain(&mut s, h)
+        .iter()
+        .map(|m| String::from_utf8(m.body.to_vec()).unwrap())
+        .collect();
+    assert_eq!(
+        got,
+        ["first", "second"],
+        "the persistent one reached no queue"
+    );
+}
+
+#[test]
+fn a_publication_in_syncpoint_is_seen_at_commit_and_gone_at_backout() {
+    let (qm, mut s) = qm_with(&[("Q", 100)]);
+    qm.subscribe(&sub("a/b", "Q")).unwrap();
+    let mut reader = qm.connect(&ConnectOptions::app("reader")).unwrap();
+    let h = input(&mut reader, "Q");
+    s.publish("a/b", np("kept"), &PutOptions::syncpoint())
+        .unwrap();
+    assert!(drain(&mut reader, h).is_empty(), "invisible before commit");
+    s.commit().unwrap();
+    assert_eq!(drain(&mut reader, h).len(), 1);
+    s.publish("a/b", np("dropped"), &PutOptions::syncpoint())
+        .unwrap();
+    s.backout().unwrap();
+    assert!(drain(&mut reader, h).is_empty());
+}
+
+#[test]
+fn system_topics_named_subscriptions_and_bad_filters() {
+    let (qm, mut s) = qm_with(&[("ALL", 100), ("SYS", 100)]);
+    qm.subscribe(&sub("#", "ALL")).unwrap();
+    qm.subscribe(&SubRequest {
+        name: Some("monitor".into()),
+        ..sub("$SYS/#", "SYS")
+    })
+    .unwrap();
+    let p = s
+        .publish("$SYS/MQ/INFO", np("x"), &PutOptions::default())
+        .unwrap();
+    assert_eq!(p.delivered, 1, "# does not reach $SYS topics; $SYS/# does");
+    assert!(qm.subscription_named("monitor").is_some());
+    let again = qm.subscribe(&SubRequest {
+        name: Some("monitor".into()),
+        ..sub("x", "ALL")
+    });
+    assert_eq!(again.unwrap_err().reason, Reason::SubAlreadyExists);
+    let bad = qm.subscribe(&SubRequest {
+        wildcards: Wildcards::Char,
+        ..sub("50%", "ALL")
+    });
+    assert_eq!(bad.unwrap_err().reason, Reason::TopicStringError);
+    let missing = qm.subscribe(&sub("x", "NO.SUCH.QUEUE"));
+    assert_eq!(missing.unwrap_err().reason, Reason::UnknownObjectName);
+    assert_eq!(
+        s.publish("", np("x"), &PutOptions::default())
+            .unwrap_err()
+            .reason,
+        Reason::TopicStringError
+    );
+    assert_eq!(qm.subscription_count(), 2);
+}
