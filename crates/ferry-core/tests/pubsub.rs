@@ -186,3 +186,48 @@ fn system_topics_named_subscriptions_and_bad_filters() {
     );
     assert_eq!(qm.subscription_count(), 2);
 }
+
+#[test]
+fn a_topic_opened_for_output_publishes_through_put_and_put1() {
+    let (qm, mut s) = qm_with(&[("Q", 100)]);
+    qm.subscribe(&sub("Price/Fruit/#", "Q")).unwrap();
+    let od = ferry_core::ObjectDescriptor::topic("Price/Fruit/Apples");
+    let h = s.open(&od, OpenOptions::output()).unwrap();
+    assert_eq!(s.topic_string(h).unwrap(), "Price/Fruit/Apples");
+    let out = s
+        .put(h, Message::text("1.20"), &PutOptions::default())
+        .unwrap();
+    assert_eq!(
+        out.persistence,
+        Persistence::NotPersistent,
+        "as the topic's default"
+    );
+    s.put1(
+        &ObjectDescriptor::topic("Price/Fruit/Pears"),
+        Message::text("0.90"),
+        &PutOptions::default(),
+    )
+    .unwrap();
+    let hq = input(&mut s, "Q");
+    let got: Vec<String> = drain(&mut s, hq)
+        .iter()
+        .map(|m| String::from_utf8(m.body.to_vec()).unwrap())
+        .collect();
+    assert_eq!(got, ["1.20", "0.90"]);
+    // A topic is opened to publish, not to get; a topic object other than the base is unknown.
+    let e = s.open(&od, OpenOptions::input()).unwrap_err();
+    assert_eq!(e.reason, Reason::OptionNotValidForType);
+    let other = ObjectDescriptor::Topic {
+        object: Some(object_name("NO.SUCH.TOPIC").unwrap()),
+        string: "x".into(),
+    };
+    assert_eq!(
+        s.open(&other, OpenOptions::output()).unwrap_err().reason,
+        Reason::UnknownObjectName
+    );
+    assert_eq!(
+        s.get(h, &GetOptions::new()).unwrap_err().reason,
+        Reason::ObjectTypeError
+    );
+    s.close(h, ferry_core::CloseOptions::None).unwrap();
+}

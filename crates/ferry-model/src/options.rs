@@ -30,6 +30,14 @@ pub enum ObjectDescriptor {
     },
     /// The queue manager object itself (for inquire).
     QueueManager,
+    /// A topic, for publishing (MQOT_TOPIC): `string` (MQOD's ObjectString) joined below the
+    /// TOPICSTR of the administrative topic object `object` when one is named.
+    Topic {
+        /// The topic object (ObjectName), if any.
+        object: Option<ObjectName>,
+        /// The topic string (ObjectString).
+        string: String,
+    },
 }
 
 impl ObjectDescriptor {
@@ -38,6 +46,14 @@ impl ObjectDescriptor {
         ObjectDescriptor::Queue {
             name,
             dynamic_name: None,
+        }
+    }
+
+    /// A topic string, for publishing.
+    pub fn topic(string: &str) -> Self {
+        ObjectDescriptor::Topic {
+            object: None,
+            string: string.to_owned(),
         }
     }
 

@@ -13,6 +13,9 @@ pub const ADMIN_COMMAND_QUEUE: &str = "SYSTEM.ADMIN.COMMAND.QUEUE";
 /// Channel synchronisation records: one persistent message per channel holding its last
 /// committed batch (sequence number and transmission ids), as MQ's queue of the same name.
 pub const CHANNEL_SYNC_QUEUE: &str = "SYSTEM.CHANNEL.SYNCQ";
+/// The root of the topic tree's administrative objects: authority to publish and subscribe is
+/// checked on it for topics no other topic object covers.
+pub const BASE_TOPIC: &str = "SYSTEM.BASE.TOPIC";
 /// Developer queues defined by default, as in MQ's developer configuration.
 pub const DEV_QUEUES: [&str; 3] = ["DEV.QUEUE.1", "DEV.QUEUE.2", "DEV.QUEUE.3"];
 /// The authentication information object for passwords checked against this machine's accounts.

@@ -680,6 +680,8 @@ const OO_ACCEPTED: MQLONG = 0x7F
 
 const OT_Q: MQLONG = 1;
 const OT_Q_MGR: MQLONG = 5;
+const OT_TOPIC: MQLONG = 8;
+const RC_OBJECT_STRING_ERROR: u32 = 2441;
 
 fn object_of(od: &MQOD) -> Result<ObjectDescriptor, Rc> {
     if &od.StrucId != b"OD  " || !(1..=4).contains(&od.Version) {
@@ -699,8 +701,42 @@ fn object_of(od: &MQOD) -> Result<ObjectDescriptor, Rc> {
                 dynamic_name: (!pattern.is_empty()).then_some(pattern),
             })
         }
+        OT_TOPIC => {
+            let object = opt_name(&od.ObjectName)?;
+            Ok(ObjectDescriptor::Topic {
+                object: (!object.is_empty()).then_some(object),
+                string: object_string(od)?,
+            })
+        }
         _ => Err(Rc::failed(RC_FUNCTION_NOT_SUPPORTED)),
     }
+}
+
+/// MQOD's ObjectString (version 4 and later; empty before): the bytes at VSPtr, or at VSOffset
+/// from the start of the MQOD when VSPtr is null. MQRC_OBJECT_STRING_ERROR for a negative
+/// length other than MQVS_NULL_TERMINATED, or text that is not UTF-8.
+fn object_string(od: &MQOD) -> Result<String, Rc> {
+    if od.Version < 4 {
+        return Ok(String::new());
+    }
+    let v = &od.ObjectString;
+    let base = if !v.VSPtr.is_null() {
+        v.VSPtr as *const u8
+    } else if v.VSOffset > 0 {
+        // SAFETY: the caller's MQOD is followed by the string at VSOffset from its start, as
+        // MQCHARV's contract says for an offset; this only forms the address.
+        unsafe { (od as *const MQOD as *const u8).add(v.VSOffset as usize) }
+    } else {
+        return Ok(String::new());
+    };
+    let bytes = match v.VSLength {
+        // SAFETY: with MQVS_NULL_TERMINATED the caller passes a null-terminated string there.
+        -1 => unsafe { std::ffi::CStr::from_ptr(base as *const std::ffi::c_char) }.to_bytes(),
+        // SAFETY: the caller passes VSLength readable bytes there (MQCHARV contract).
+        n if n >= 0 => unsafe { std::slice::from_raw_parts(base, n as usize) },
+        _ => return Err(Rc::failed(RC_OBJECT_STRING_ERROR)),
+    };
+    String::from_utf8(bytes.to_vec()).map_err(|_| Rc::failed(RC_OBJECT_STRING_ERROR))
 }
 
 /// The open options MQOPEN's `options` ask for; MQRC_OPTIONS_ERROR for an unknown or

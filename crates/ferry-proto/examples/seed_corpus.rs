@@ -25,7 +25,7 @@ fn main() {
     let object = WireObject {
         kind: 0,
         name: "DEV.QUEUE.1".into(),
-        dynamic_name: String::new(),
+        ..Default::default()
     };
     let requests = vec![
         Request::Connect {

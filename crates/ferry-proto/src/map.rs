@@ -216,18 +216,25 @@ pub fn object_to_wire(od: &ObjectDescriptor) -> WireObject {
     match od {
         ObjectDescriptor::QueueManager => WireObject {
             kind: 1,
-            name: String::new(),
-            dynamic_name: String::new(),
+            ..Default::default()
         },
         ObjectDescriptor::Queue { name, dynamic_name } => WireObject {
             kind: 0,
             name: name.to_string(),
             dynamic_name: dynamic_name.clone().unwrap_or_default(),
+            ..Default::default()
         },
         ObjectDescriptor::QueueAt { name, qmgr } => WireObject {
             kind: 2,
             name: name.to_string(),
             dynamic_name: qmgr.to_string(),
+            ..Default::default()
+        },
+        ObjectDescriptor::Topic { object, string } => WireObject {
+            kind: 3,
+            name: object.map(|o| o.to_string()).unwrap_or_default(),
+            topic: string.clone(),
+            ..Default::default()
         },
     }
 }
@@ -236,6 +243,14 @@ pub fn object_to_wire(od: &ObjectDescriptor) -> WireObject {
 pub fn object_from_wire(w: &WireObject) -> Result<ObjectDescriptor, MqError> {
     Ok(match w.kind {
         1 => ObjectDescriptor::QueueManager,
+        3 => ObjectDescriptor::Topic {
+            object: if w.name.is_empty() {
+                None
+            } else {
+                Some(object_name(&w.name)?)
+            },
+            string: w.topic.clone(),
+        },
         2 => ObjectDescriptor::QueueAt {
             name: object_name(&w.name)?,
             qmgr: object_name(&w.dynamic_name)?,

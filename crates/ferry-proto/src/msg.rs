@@ -323,15 +323,19 @@ impl WireMessage {
 }
 
 /// What to open: 0 = queue (name, dynamic name pattern), 1 = the queue manager object,
-/// 2 = a queue at a named queue manager (name, queue manager name in `dynamic_name`'s place).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// 2 = a queue at a named queue manager (name, queue manager name in `dynamic_name`'s place),
+/// 3 = a topic (the topic object's name or empty, an empty `dynamic_name`, then — for this
+/// kind only — the topic string as a str16).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct WireObject {
-    /// 0 queue, 1 queue manager, 2 queue at a queue manager.
+    /// 0 queue, 1 queue manager, 2 queue at a queue manager, 3 topic.
     pub kind: u8,
-    /// Queue (or model) name.
+    /// Queue (or model, or topic object) name.
     pub name: String,
     /// Kind 0: dynamic queue pattern (empty for none); kind 2: the queue manager's name.
     pub dynamic_name: String,
+    /// Kind 3: the topic string (up to 10,240 bytes).
+    pub topic: String,
 }
 
 impl WireObject {
@@ -339,10 +343,13 @@ impl WireObject {
         out.put_u8(self.kind);
         out.put_str8(&self.name);
         out.put_str8(&self.dynamic_name);
+        if self.kind == 3 {
+            out.put_str16(&self.topic);
+        }
     }
     fn decode(r: &mut Reader) -> Result<Self, WireError> {
         let kind = r.u8("object kind")?;
-        if kind > 2 {
+        if kind > 3 {
             return Err(WireError::BadValue {
                 what: "object kind",
                 value: kind as u64,
@@ -352,6 +359,11 @@ impl WireObject {
             kind,
             name: r.str8("object name")?,
             dynamic_name: r.str8("dynamic name")?,
+            topic: if kind == 3 {
+                r.str16("topic string")?
+            } else {
+                String::new()
+            },
         })
     }
 }

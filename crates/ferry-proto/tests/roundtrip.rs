@@ -111,11 +111,15 @@ fn arb_message() -> impl Strategy<Value = WireMessage> {
 }
 
 fn arb_object() -> impl Strategy<Value = WireObject> {
-    (0u8..3, arb_str(48), arb_str(48)).prop_map(|(kind, name, dynamic_name)| WireObject {
-        kind,
-        name,
-        dynamic_name,
-    })
+    (0u8..4, arb_str(48), arb_str(48), arb_str(300)).prop_map(
+        |(kind, name, dynamic_name, topic)| WireObject {
+            kind,
+            name,
+            // Only a topic (kind 3) carries a topic string.
+            topic: if kind == 3 { topic } else { String::new() },
+            dynamic_name,
+        },
+    )
 }
 
 fn arb_request() -> impl Strategy<Value = Request> {

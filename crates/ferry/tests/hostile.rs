@@ -44,7 +44,7 @@ fn open_browse(queue: &str) -> Request {
         object: WireObject {
             kind: 0,
             name: queue.into(),
-            dynamic_name: String::new(),
+            ..Default::default()
         },
         options: ferry_proto::msg::open_flags::BROWSE,
         alternate_user: String::new(),

@@ -8,6 +8,12 @@ impl Session {
         let handle = self.handle(h)?;
         let mut out = Vec::with_capacity(selectors.len());
         match handle {
+            Handle::Topic(t) => {
+                return Err(MqError::new(
+                    Reason::NotOpenForInquire,
+                    format!("topic {t:?} was opened to publish; its attributes are not inquired through a handle yet"),
+                ))
+            }
             Handle::QueueManager => {
                 let attrs = self.qm.attrs();
                 for s in selectors {

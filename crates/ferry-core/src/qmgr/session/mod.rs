@@ -108,6 +108,8 @@ struct StreamLedger {
 enum Handle {
     Queue(QueueHandle),
     QueueManager,
+    /// A topic opened for publishing: its full topic string.
+    Topic(String),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

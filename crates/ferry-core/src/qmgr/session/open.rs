@@ -43,6 +43,9 @@ impl Session {
                 let route = self.qm.route(*name, *qmgr)?;
                 Handle::Queue(self.open_routed(name, route, None, opts)?)
             }
+            ObjectDescriptor::Topic { object, string } => {
+                Handle::Topic(open_topic(object.as_ref(), string, &opts)?)
+            }
         };
         if let Handle::Queue(qh) = &handle {
             // The sync queue resolved under any name (an alias, a queue at this queue manager).
@@ -56,6 +59,7 @@ impl Session {
         let object = match &handle {
             Handle::Queue(qh) => qh.queue.name,
             Handle::QueueManager => self.qm.name(),
+            Handle::Topic(_) => base_topic(),
         };
         self.counters.handles.lock().insert(
             id,
@@ -105,6 +109,9 @@ impl Session {
             ObjectDescriptor::QueueAt { qmgr, .. } => {
                 self.authorize(AuthObjType::RqmName, qmgr, Authority::PUT)
             }
+            ObjectDescriptor::Topic { .. } => {
+                self.authorize(AuthObjType::Topic, &base_topic(), Authority::PUB)
+            }
         }
     }
 
@@ -132,6 +139,7 @@ impl Session {
                 (AuthObjType::Queue, *name, needed)
             }
             ObjectDescriptor::QueueAt { qmgr, .. } => (AuthObjType::RqmName, *qmgr, Authority::PUT),
+            ObjectDescriptor::Topic { .. } => (AuthObjType::Topic, base_topic(), Authority::PUB),
         };
         self.qm
             .check_authority(&who, objtype, name.as_str(), needed)
@@ -269,6 +277,18 @@ impl Session {
         match self.handle(h)? {
             Handle::Queue(qh) => Ok(qh.queue.name),
             Handle::QueueManager => Ok(self.qm.name()),
+            Handle::Topic(_) => Ok(base_topic()),
+        }
+    }
+
+    /// The full topic string behind a handle opened on a topic.
+    pub fn topic_string(&self, h: Hobj) -> MqResult<String> {
+        match self.handle(h)? {
+            Handle::Topic(t) => Ok(t.clone()),
+            _ => Err(MqError::new(
+                Reason::ObjectTypeError,
+                "this handle is not a topic",
+            )),
         }
     }
 
@@ -366,8 +386,45 @@ impl Session {
                 Reason::ObjectTypeError,
                 "this handle is the queue manager object, not a queue",
             )),
+            Handle::Topic(t) => Err(MqError::new(
+                Reason::ObjectTypeError,
+                format!("this handle is the topic {t:?}, not a queue"),
+            )),
         }
     }
+}
+
+/// The administrative topic object every topic falls under until TOPIC objects can be
+/// defined: authority to publish and subscribe is checked on it, as MQ checks the closest
+/// topic object above the topic.
+pub(super) fn base_topic() -> ObjectName {
+    ferry_model::name::object_name(ferry_model::system::BASE_TOPIC).expect("a valid name")
+}
+
+/// A topic opened for publishing: output only (and output is required); the full topic string.
+fn open_topic(object: Option<&ObjectName>, string: &str, opts: &OpenOptions) -> MqResult<String> {
+    if opts.input != InputMode::None || opts.browse || opts.set || !opts.output {
+        return Err(MqError::new(
+            Reason::OptionNotValidForType,
+            "a topic is opened for output (to publish) only; subscribe to receive its publications",
+        ));
+    }
+    let object_topic = match object {
+        None => "",
+        Some(o) if o.as_str() == ferry_model::system::BASE_TOPIC => "",
+        Some(o) => {
+            return Err(MqError::new(
+                Reason::UnknownObjectName,
+                format!(
+                    "there is no topic object {o} (only {} so far)",
+                    ferry_model::system::BASE_TOPIC
+                ),
+            ))
+        }
+    };
+    let full = ferry_model::topic::join(object_topic, string);
+    ferry_model::topic::check_topic(&full)?;
+    Ok(full)
 }
 
 /// Counts an open on the queue (under its lock): input (shared or exclusive, as asked or as

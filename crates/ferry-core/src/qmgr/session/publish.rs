@@ -18,6 +18,35 @@ pub struct Published {
 }
 
 impl Session {
+    /// A put through a handle opened on a topic: the publication, and what a put returns.
+    pub(super) fn publish_put(
+        &mut self,
+        topic: &str,
+        msg: Message,
+        opts: &PutOptions,
+    ) -> MqResult<PutOutcome> {
+        let mut msg = msg;
+        let d = &mut msg.descriptor;
+        if d.persistence == Persistence::AsQueueDef {
+            d.persistence = Persistence::NotPersistent;
+        }
+        let priority = match d.priority {
+            Priority::Value(p) => p.min(MAX_PRIORITY),
+            Priority::AsQueueDef => 0,
+        };
+        d.priority = Priority::Value(priority);
+        let outcome = PutOutcome {
+            msg_id: MsgId(self.qm.shared.ids.next()),
+            correl_id: d.correl_id,
+            put_time: self.qm.clock().wall(),
+            persistence: d.persistence,
+            priority,
+            warning: None,
+        };
+        self.publish(topic, msg, opts)?;
+        Ok(outcome)
+    }
+
     /// Publishes `msg` on `topic`. A persistent publication is delivered to every matching
     /// subscription or to none: outside syncpoint, and with no unit of work open, it is
     /// delivered in a unit of work of its own, committed at the end; the first refusal backs it

@@ -7,6 +7,10 @@ impl Session {
     /// Puts a message on an open queue.
     pub fn put(&mut self, h: Hobj, mut msg: Message, opts: &PutOptions) -> MqResult<PutOutcome> {
         self.check_running(opts.fail_if_quiescing)?;
+        if let Some(Handle::Topic(topic)) = self.handles.get(&h.0) {
+            let topic = topic.clone();
+            return self.publish_put(&topic, msg, opts);
+        }
         let qh = self.queue_handle(h)?;
         if !qh.opts.output {
             return Err(MqError::new(
@@ -83,6 +87,12 @@ impl Session {
                     Reason::ObjectTypeError,
                     "put1 needs a queue, not the queue manager object",
                 ))
+            }
+            ObjectDescriptor::Topic { .. } => {
+                let h = self.open(od, OpenOptions::output())?;
+                let put = self.put(h, msg, opts);
+                self.close(h, CloseOptions::None)?;
+                return put;
             }
         };
         let at_remote = matches!(od, ObjectDescriptor::QueueAt { qmgr, .. } if !qmgr.is_empty() && *qmgr != self.qm.name());
