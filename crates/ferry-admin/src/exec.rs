@@ -6,6 +6,7 @@
 mod chlauth;
 mod display;
 mod security;
+mod subs;
 
 use std::sync::Arc;
 
@@ -167,6 +168,9 @@ fn execute(qm: &QueueManager, c: &Command) -> Outcome {
         (Verb::Alter, Object::Channel) => alter_channel(qm, c),
         (Verb::Delete, Object::Channel) => delete_channel(qm, c),
         (Verb::Display, Object::Channel) => display_channels(qm, c),
+        (Verb::Define, Object::Sub) => subs::define_sub(qm, c),
+        (Verb::Delete, Object::Sub) => subs::delete_sub(qm, c),
+        (Verb::Display, Object::Sub) => subs::display_subs(qm, c),
         (Verb::Define, Object::Listener) => define_listener(qm, c),
         (Verb::Alter, Object::Listener) => alter_listener(qm, c),
         (Verb::Delete, Object::Listener) => delete_listener(qm, c),
@@ -668,6 +672,7 @@ fn dump(qm: &QueueManager, c: &Command) -> Outcome {
     }
     security::dump(qm, &mut lines);
     chlauth::dump(qm, &mut lines);
+    subs::dump(qm, &mut lines);
     let count = lines.len() - 1;
     Ok(Reply {
         number: 0,

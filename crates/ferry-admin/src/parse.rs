@@ -183,6 +183,8 @@ pub enum Object {
     Security,
     /// CHLAUTH: channel authentication records of a channel profile.
     ChlAuth,
+    /// SUB: a subscription (named by free text, not an object name).
+    Sub,
 }
 
 impl Object {
@@ -207,6 +209,7 @@ impl Object {
             Object::EntAuth => "ENTAUTH",
             Object::Security => "SECURITY",
             Object::ChlAuth => "CHLAUTH",
+            Object::Sub => "SUB",
         }
     }
 
@@ -230,6 +233,7 @@ impl Object {
             "ENTAUTH" => Object::EntAuth,
             "SECURITY" => Object::Security,
             "CHLAUTH" => Object::ChlAuth,
+            "SUB" | "SUBSCRIPTION" => Object::Sub,
             _ => return None,
         })
     }

@@ -50,6 +50,18 @@ macro_rules! id_type {
                 }
                 s
             }
+
+            /// The id written by [`Self::to_hex`] (48 hex digits), if `hex` is one.
+            pub fn from_hex(hex: &str) -> Option<Self> {
+                if hex.len() != ID_LEN * 2 || !hex.is_ascii() {
+                    return None;
+                }
+                let mut id = [0u8; ID_LEN];
+                for (i, b) in id.iter_mut().enumerate() {
+                    *b = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok()?;
+                }
+                Some($name(id))
+            }
         }
 
         impl fmt::Debug for $name {

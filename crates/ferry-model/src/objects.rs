@@ -697,6 +697,9 @@ pub enum ObjectKind {
     AuthInfo,
     /// The channel authentication records (SET CHLAUTH), kept as one table.
     ChlAuth,
+    /// A durable subscription (DEFINE SUB, MQSUB with MQSO_DURABLE), one record each, named
+    /// `SUB.<id>`.
+    Sub,
 }
 
 impl ObjectKind {
@@ -708,6 +711,7 @@ impl ObjectKind {
             ObjectKind::AuthRecs => "AUTHRECS",
             ObjectKind::AuthInfo => "AUTHINFO",
             ObjectKind::ChlAuth => "CHLAUTH",
+            ObjectKind::Sub => "SUB",
         }
     }
 
@@ -717,6 +721,7 @@ impl ObjectKind {
             "CHANNEL" => Some(ObjectKind::Channel),
             "LISTENER" => Some(ObjectKind::Listener),
             "AUTHRECS" => Some(ObjectKind::AuthRecs),
+            "SUB" => Some(ObjectKind::Sub),
             "AUTHINFO" => Some(ObjectKind::AuthInfo),
             "CHLAUTH" => Some(ObjectKind::ChlAuth),
             _ => None,

@@ -29,11 +29,21 @@ fn needed(c: &Command) -> Option<(AuthObjType, Authority)> {
         O::Channel | O::ChStatus => AuthObjType::Channel,
         O::Listener | O::LsStatus => AuthObjType::Listener,
         O::AuthInfo => AuthObjType::AuthInfo,
+        // Subscriptions are checked on the topic tree's base object: SUB to define or
+        // delete one, DSP to display them.
+        O::Sub => AuthObjType::Topic,
         O::QMgr | O::QmStatus | O::Conn | O::AuthRec | O::EntAuth | O::Security | O::ChlAuth => {
             AuthObjType::QMgr
         }
     };
     let qmgr_level = objtype == AuthObjType::QMgr;
+    if c.object == O::Sub {
+        let auth = match c.verb {
+            Verb::Display => Authority::DSP,
+            _ => Authority::SUB,
+        };
+        return Some((objtype, auth));
+    }
     let auth = match c.verb {
         Verb::Display | Verb::Dump => Authority::DSP,
         Verb::Set | Verb::Refresh => Authority::CHG,
@@ -69,6 +79,7 @@ pub(super) fn check_command(qm: &QueueManager, c: &Command) -> Result<(), Failur
     };
     let name = match (objtype, &c.name) {
         (AuthObjType::QMgr, _) | (_, None) => qm.name().to_string(),
+        (AuthObjType::Topic, _) => ferry_model::system::BASE_TOPIC.to_string(),
         _ if auth == Authority::CRT => CLASS_PROFILE.to_string(),
         (_, Some(v)) if c.verb == Verb::Display && v.text.contains('*') => return Ok(()),
         (_, Some(v)) => v.text.clone(),

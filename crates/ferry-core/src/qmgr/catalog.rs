@@ -372,6 +372,7 @@ impl QueueManager {
                 self.restore_authinfo(name, toml::from_str(toml_text).map_err(bad)?)
             }
             ObjectKind::ChlAuth => self.restore_chlauth(toml::from_str(toml_text).map_err(bad)?),
+            ObjectKind::Sub => self.restore_sub(toml_text)?,
         }
         Ok(())
     }
@@ -403,6 +404,7 @@ impl QueueManager {
         if let Some((n, t)) = self.authrecs_for_checkpoint() {
             out.push((ObjectKind::AuthRecs, n, toml::to_string(&t).map_err(enc)?));
         }
+        out.extend(self.subs_for_checkpoint()?);
         Ok(out)
     }
 }

@@ -14,8 +14,13 @@
 //! caller's, or one of its own), and the first refusal backs it out and fails the publish with
 //! that queue's reason.
 //!
-//! Being built (issue 21): durable subscriptions that survive restarts, MQSUB through handles
-//! on every connection mode, TOPIC objects, retained publications, selectors, MQSC and status.
+//! Durable subscriptions (DEFINE SUB; later MQSUB with MQSO_DURABLE) are logged one record each
+//! (an OBJECT record of kind SUB named `SUB.<id>`, its definition as TOML) and in every
+//! checkpoint, so they survive restarts and crashes; the queue manager's own id numbering
+//! resumes above the highest restored.
+//!
+//! Being built (issue 21): MQSUB through handles on every connection mode, TOPIC objects,
+//! retained publications, selectors, and status.
 
 pub mod index;
 
@@ -27,6 +32,7 @@ use parking_lot::RwLock;
 
 use ferry_model::message::CorrelId;
 use ferry_model::name::ObjectName;
+use ferry_model::objects::ObjectKind;
 use ferry_model::reason::{MqError, MqResult, Reason};
 use ferry_model::topic::{Filter, Wildcards};
 
@@ -61,6 +67,8 @@ pub struct SubRequest {
 pub struct Subscription {
     /// Its id.
     pub id: SubId,
+    /// Whether it is durable (logged; it outlives connections and restarts).
+    pub durable: bool,
     /// Its name, if it has one.
     pub name: Option<String>,
     /// Its filter.
@@ -87,14 +95,144 @@ struct Registry {
     by_name: HashMap<String, SubId>,
 }
 
+/// A durable subscription as its log record and checkpoints hold it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+struct SubRecord {
+    id: SubId,
+    name: String,
+    topic: String,
+    wildcards: Wildcards,
+    queue: String,
+    correl_id: String,
+    user_data: Option<String>,
+}
+
+/// The name a durable subscription's records carry.
+fn record_name(id: SubId) -> ObjectName {
+    ObjectName::new(&format!("SUB.{id:020}")).expect("a valid name")
+}
+
+impl SubRecord {
+    fn of(s: &Subscription) -> SubRecord {
+        SubRecord {
+            id: s.id,
+            name: s.name.clone().unwrap_or_default(),
+            topic: s.filter.text().to_owned(),
+            wildcards: s.filter.schema(),
+            queue: s.queue.name.to_string(),
+            correl_id: s.correl_id.to_hex(),
+            user_data: s.user_data.clone(),
+        }
+    }
+}
+
 impl QueueManager {
-    /// Creates a subscription delivering to a local queue. SUB_ALREADY_EXISTS when its name
-    /// is taken; TOPIC_STRING_ERROR for a bad filter; UNKNOWN_OBJECT_NAME for a missing queue.
+    /// Creates a (non-durable) subscription delivering to a local queue. SUB_ALREADY_EXISTS
+    /// when its name is taken; TOPIC_STRING_ERROR for a bad filter; UNKNOWN_OBJECT_NAME for a
+    /// missing queue.
     pub fn subscribe(&self, req: &SubRequest) -> MqResult<SubId> {
+        self.subscribe_as(req, None, false)
+    }
+
+    /// DEFINE SUB: a durable subscription, which needs a name; logged before it is answered.
+    pub fn define_sub(&self, req: &SubRequest) -> MqResult<SubId> {
+        if req.name.as_deref().is_none_or(str::is_empty) {
+            return Err(MqError::new(
+                Reason::SubNameError,
+                "a durable subscription needs a name",
+            ));
+        }
+        let _gate = self.durability().map(|d| d.gate());
+        let id = self.subscribe_as(req, None, true)?;
+        let sub = self.shared.pubsub.inner.read().subs.get(&id).cloned();
+        let logged = sub.map_or(Ok(()), |s| {
+            self.log_object(ObjectKind::Sub, &record_name(id), Some(&SubRecord::of(&s)))
+        });
+        if let Err(e) = logged {
+            let _ = self.unsubscribe(id);
+            return Err(e);
+        }
+        Ok(id)
+    }
+
+    /// DELETE SUB: removes a named subscription (and its record, when durable).
+    /// NO_SUBSCRIPTION when there is none with this name.
+    pub fn delete_sub(&self, name: &str) -> MqResult<()> {
+        let _gate = self.durability().map(|d| d.gate());
+        let sub = self.subscription_named(name).ok_or_else(|| {
+            MqError::new(
+                Reason::NoSubscription,
+                format!("there is no subscription named {name:?}"),
+            )
+        })?;
+        if sub.durable {
+            self.log_object::<SubRecord>(ObjectKind::Sub, &record_name(sub.id), None)?;
+        }
+        self.unsubscribe(sub.id)
+    }
+
+    /// Every subscription, by name (unnamed ones last, by id).
+    pub fn subscriptions(&self) -> Vec<Arc<Subscription>> {
+        let reg = self.shared.pubsub.inner.read();
+        let mut all: Vec<_> = reg.subs.values().cloned().collect();
+        all.sort_by(|a, b| {
+            (a.name.is_none(), &a.name, a.id).cmp(&(b.name.is_none(), &b.name, b.id))
+        });
+        all
+    }
+
+    /// Restores a durable subscription from the log or a checkpoint (no logging). One whose
+    /// queue is gone is not restored, and the error log says so.
+    pub(crate) fn restore_sub(&self, toml_text: &str) -> MqResult<()> {
+        let r: SubRecord = toml::from_str(toml_text).map_err(|e| {
+            MqError::new(
+                Reason::QMgrDataError,
+                format!("the recovery log holds a subscription this build cannot read: {e}"),
+            )
+        })?;
+        let req = SubRequest {
+            topic: r.topic.clone(),
+            wildcards: r.wildcards,
+            queue: ferry_model::name::object_name(&r.queue)?,
+            name: Some(r.name.clone()),
+            correl_id: CorrelId::from_hex(&r.correl_id),
+            user_data: r.user_data.clone(),
+        };
+        if let Err(e) = self.subscribe_as(&req, Some(r.id), true) {
+            tracing::error!(subscription = %r.name, queue = %r.queue, reason = %e.detail,
+                "a durable subscription could not be restored");
+        }
+        Ok(())
+    }
+
+    /// Every durable subscription as (kind, record name, TOML), for checkpoints.
+    pub(crate) fn subs_for_checkpoint(&self) -> MqResult<Vec<(ObjectKind, ObjectName, String)>> {
+        let reg = self.shared.pubsub.inner.read();
+        let mut out = Vec::new();
+        for s in reg.subs.values().filter(|s| s.durable) {
+            let text = toml::to_string(&SubRecord::of(s)).map_err(|e| {
+                MqError::new(
+                    Reason::UnexpectedError,
+                    format!("cannot encode subscription {}: {e}", s.id),
+                )
+            })?;
+            out.push((ObjectKind::Sub, record_name(s.id), text));
+        }
+        Ok(out)
+    }
+
+    /// A subscription with id `id` (restored) or a new one.
+    fn subscribe_as(&self, req: &SubRequest, id: Option<SubId>, durable: bool) -> MqResult<SubId> {
         let filter = Filter::parse(&req.topic, req.wildcards)?;
         let queue = self.local_queue(&req.queue)?;
         let ps = &self.shared.pubsub;
-        let id = ps.next_id.fetch_add(1, Ordering::Relaxed) + 1;
+        let id = match id {
+            Some(id) => {
+                ps.next_id.fetch_max(id, Ordering::Relaxed);
+                id
+            }
+            None => ps.next_id.fetch_add(1, Ordering::Relaxed) + 1,
+        };
         let correl_id = req.correl_id.unwrap_or_else(|| {
             let mut c = [0u8; 24];
             c[..8].copy_from_slice(b"FERRYSUB");
@@ -114,6 +252,7 @@ impl QueueManager {
         reg.index.insert(&filter, id);
         let sub = Subscription {
             id,
+            durable,
             name: req.name.clone(),
             filter,
             queue,

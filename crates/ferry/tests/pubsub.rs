@@ -1,0 +1,179 @@
+//! Publish/subscribe against a real server: an administrative subscription (DEFINE SUB) and a
+//! publication put to a topic by a client over the local socket and over TCP; the subscription
+//! survives SIGKILL and a clean restart (its log record, then its checkpoint), DISPLAY SUB and
+//! DUMP QMGR show it, DELETE SUB ends it for good, and a user without PUB cannot publish.
+
+mod common;
+
+use common::Server;
+use ferry_client::{
+    Connection, GetOptions, Message, ObjectDescriptor, OpenOptions, PropertyValue, PutOptions,
+};
+
+fn admin(server: &Server, script: &str) -> Vec<ferry_client::Reply> {
+    let mut c = Connection::connect(&server.unix, "admin").unwrap();
+    let replies = c.admin(script).unwrap();
+    for r in &replies {
+        assert!(r.ok, "{r:?}");
+    }
+    replies
+}
+
+fn publish(endpoint: &str, topic: &str, text: &str) {
+    let mut c = Connection::connect(endpoint, "publisher").unwrap();
+    let h = c
+        .open(&ObjectDescriptor::topic(topic), OpenOptions::output())
+        .unwrap();
+    c.put(h, Message::text(text), &PutOptions::default())
+        .unwrap();
+}
+
+fn received(server: &Server) -> Vec<Message> {
+    let mut c = Connection::connect(&server.unix, "subscriber").unwrap();
+    let h = c.open_queue("DEV.QUEUE.1", OpenOptions::input()).unwrap();
+    std::iter::from_fn(|| c.get(h, &GetOptions::new()).ok().map(|g| g.message)).collect()
+}
+
+fn text(m: &Message) -> String {
+    String::from_utf8(m.body.to_vec()).unwrap()
+}
+
+#[test]
+fn an_administrative_subscription_receives_publications_and_survives_restarts() {
+    let mut server = Server::start("pubsub-admin", &[]);
+    admin(
+        &server,
+        "DEFINE SUB('Fruit prices') TOPICSTR('Price/Fruit/#') DEST(DEV.QUEUE.1) USERDATA('market')",
+    );
+    publish(&server.unix, "Price/Fruit/Apples", "1.20");
+    publish(&server.tcp, "Price/Fruit/Pears", "0.90");
+    publish(&server.unix, "Price/Vegetables/Leeks", "0.50");
+    let got = received(&server);
+    assert_eq!(got.iter().map(text).collect::<Vec<_>>(), ["1.20", "0.90"]);
+    assert_eq!(
+        got[0].properties.get("MQTopicString"),
+        Some(&PropertyValue::String("Price/Fruit/Apples".into()))
+    );
+    assert_eq!(
+        got[1].properties.get("MQSubUserData"),
+        Some(&PropertyValue::String("market".into()))
+    );
+    let correl = common::display(&server, "DISPLAY SUB('Fruit prices') ALL", "DESTCORL").unwrap();
+    assert_eq!(
+        got[0].descriptor.correl_id.to_hex().to_ascii_uppercase(),
+        correl
+    );
+
+    // SIGKILL: the subscription comes back from its log record.
+    server.restart(&[]);
+    server.wait_ready();
+    let topic = common::display(&server, "DISPLAY SUB('Fruit*') TOPICSTR", "TOPICSTR");
+    assert_eq!(topic.as_deref(), Some("Price/Fruit/#"));
+    publish(&server.unix, "Price/Fruit/Plums", "2.10");
+    assert_eq!(
+        received(&server).iter().map(text).collect::<Vec<_>>(),
+        ["2.10"]
+    );
+
+    // A clean stop writes a checkpoint: it comes back from there too, and DUMP QMGR has it.
+    stop_cleanly(&mut server);
+    server.restart(&[]);
+    server.wait_ready();
+    let dump = admin(&server, "DUMP QMGR");
+    assert!(
+        dump[0]
+            .script
+            .iter()
+            .any(|l| l.starts_with("DEFINE SUB('Fruit prices') TOPICSTR('Price/Fruit/#')")),
+        "{:?}",
+        dump[0].script
+    );
+
+    // DELETE SUB ends it, across a restart too.
+    admin(&server, "DELETE SUB('Fruit prices')");
+    server.restart(&[]);
+    server.wait_ready();
+    publish(&server.unix, "Price/Fruit/Apples", "1.30");
+    assert!(received(&server).is_empty());
+    let mut c = Connection::connect(&server.unix, "admin").unwrap();
+    let r = c.admin("DISPLAY SUB('Fruit prices')").unwrap();
+    assert!(!r[0].ok && r[0].messages[0].code == "AMQ8147E", "{r:?}");
+}
+
+fn stop_cleanly(server: &mut Server) {
+    let ok = std::process::Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    assert!(server.child.wait().unwrap().success(), "{}", server.log());
+}
+
+#[test]
+fn bad_subscriptions_are_refused_with_their_reason() {
+    let server = Server::start("pubsub-bad", &[]);
+    let mut c = Connection::connect(&server.unix, "admin").unwrap();
+    for (cmd, want) in [
+        (
+            "DEFINE SUB(S1) TOPICSTR('a') DEST(NO.SUCH.QUEUE)",
+            "MQRC_UNKNOWN_OBJECT_NAME",
+        ),
+        (
+            "DEFINE SUB(S2) TOPICSTR('50%') WSCHEMA(CHAR) DEST(DEV.QUEUE.1)",
+            "MQRC_TOPIC_STRING_ERROR",
+        ),
+        ("DEFINE SUB(S3) DEST(DEV.QUEUE.1)", "TOPICSTR"),
+    ] {
+        let r = c.admin(cmd).unwrap();
+        assert!(
+            !r[0].ok && r[0].messages[0].text.contains(want),
+            "{cmd}: {r:?}"
+        );
+    }
+    let r = c
+        .admin("DEFINE SUB(S4) TOPICSTR('x') DEST(DEV.QUEUE.1)\nDEFINE SUB(S4) TOPICSTR('y') DEST(DEV.QUEUE.1)")
+        .unwrap();
+    assert!(r[0].ok, "{r:?}");
+    assert!(
+        !r[1].ok && r[1].messages[0].text.contains("MQRC_SUB_ALREADY_EXISTS"),
+        "{r:?}"
+    );
+    // An empty topic string cannot be published to.
+    let e = c
+        .open(&ObjectDescriptor::topic(""), OpenOptions::output())
+        .unwrap_err();
+    assert_eq!(e.reason, ferry_client::Reason::TopicStringError, "{e}");
+}
+
+#[test]
+fn publishing_and_defining_subscriptions_need_authority_on_the_base_topic() {
+    let server = Server::start_with_users("pubsub-auth", "QM1", &[("dave", "dave-pw")], &[]);
+    admin(
+        &server,
+        "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('dave') AUTHADD(CONNECT)",
+    );
+    let opts = ferry_client::ClientOptions {
+        user: Some("dave".into()),
+        password: Some("dave-pw".into()),
+        ..Default::default()
+    };
+    let mut dave = Connection::connect_with(&server.tcp_bare, "dave", &opts).unwrap();
+    let topic = ObjectDescriptor::topic("Price/Fruit/Apples");
+    let e = dave.open(&topic, OpenOptions::output()).unwrap_err();
+    assert!(
+        e.reason == ferry_client::Reason::NotAuthorized && e.detail.contains("PUB"),
+        "{e}"
+    );
+    let r = dave
+        .admin("DEFINE SUB(D1) TOPICSTR('x') DEST(DEV.QUEUE.1)")
+        .unwrap();
+    assert!(!r[0].ok && r[0].messages[0].code == "AMQ8135E", "{r:?}");
+    admin(
+        &server,
+        "SET AUTHREC PROFILE('SYSTEM.BASE.TOPIC') OBJTYPE(TOPIC) PRINCIPAL('dave') AUTHADD(PUB)",
+    );
+    let mut dave = Connection::connect_with(&server.tcp_bare, "dave", &opts).unwrap();
+    let h = dave.open(&topic, OpenOptions::output()).unwrap();
+    dave.put(h, Message::text("1.25"), &PutOptions::default())
+        .unwrap();
+}
