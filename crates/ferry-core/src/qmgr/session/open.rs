@@ -54,6 +54,11 @@ impl Session {
                 return Err(e);
             }
         }
+        Ok(self.register(handle, &opts))
+    }
+
+    /// Gives an opened object its handle number and shows it in DISPLAY CONN.
+    fn register(&mut self, handle: Handle, opts: &OpenOptions) -> Hobj {
         let id = self.next_handle;
         self.next_handle = self.next_handle.wrapping_add(1).max(1);
         let object = match &handle {
@@ -76,7 +81,7 @@ impl Session {
         self.counters
             .open_handles
             .store(self.handles.len(), Ordering::Relaxed);
-        Ok(Hobj(id))
+        Hobj(id)
     }
 
     /// NOT_AUTHORIZED unless this connection holds what `opts` ask on the object named: the
