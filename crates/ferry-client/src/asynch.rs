@@ -464,6 +464,7 @@ impl RemoteConn {
             }
         }
         let lost_uow = self.rec.reconnected(in_uow);
+        // The async API has no MQSUB yet: every handle it recorded is an open.
         for (id, r) in self.rec.to_reopen() {
             match self.conv.open(&r.od, r.opts).await {
                 Ok(h) => self.rec.reopened(id, h),

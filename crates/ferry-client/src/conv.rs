@@ -15,7 +15,7 @@ use ferry_model::IdKeyed;
 use ferry_model::{
     AttrValue, BrowseMode, CloseOptions, CorrelId, GetOptions, Got, Hobj, Message, MqError,
     MqResult, MsgId, ObjectDescriptor, ObjectName, OpenOptions, Persistence, PutOptions,
-    PutOutcome, PutResponseMode, Reason, Selector, Wait,
+    PutOutcome, PutResponseMode, Reason, Selector, SubDescriptor, Wait,
 };
 use ferry_proto::compress::{self, Compression, MIN_COMPRESS_LEN};
 use ferry_proto::map as wire;
@@ -319,6 +319,28 @@ impl ConvCore {
         }
     }
 
+    /// The MQSUB request: the descriptor and the queue handle (0: managed).
+    pub fn subscribe_request(sd: &SubDescriptor, queue: Option<Hobj>) -> Request {
+        Request::Subscribe {
+            sub: wire::sub_to_wire(sd),
+            hobj: queue.map_or(0, |h| h.0),
+        }
+    }
+
+    /// Records what MQSUB opened: the queue handle (named, for a managed queue's generated
+    /// name) and the subscription handle.
+    pub fn on_subscribed(&mut self, reply: Reply) -> MqResult<(Hobj, Hobj)> {
+        match reply {
+            Reply::Subscribed { hobj, hsub, queue } => {
+                let name = ObjectName::truncating(&queue);
+                self.names.insert(hobj, name);
+                self.names.insert(hsub, name);
+                Ok((Hobj(hobj), Hobj(hsub)))
+            }
+            other => Err(unexpected(other)),
+        }
+    }
+
     /// Whether puts "as queue default" through this handle are asynchronous.
     pub fn async_default(&self, h: Hobj) -> bool {
         self.async_default.get(&h.0).copied().unwrap_or(false)
@@ -340,6 +362,7 @@ impl ConvCore {
             CloseOptions::None => 0,
             CloseOptions::Delete => 1,
             CloseOptions::DeletePurge => 2,
+            CloseOptions::RemoveSub => 3,
         };
         let report = self
             .read_ahead

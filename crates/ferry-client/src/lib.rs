@@ -46,7 +46,7 @@ pub use ferry_model::{
     object_name, AttrValue, BrowseMode, CloseOptions, ConnMode, ConnectOptions, CorrelId,
     GetOptions, Got, Hobj, InputMode, Message, MessageDescriptor, MessageType, MqError, MqResult,
     Mqi, MsgId, ObjectDescriptor, ObjectName, OpenOptions, Persistence, Priority, PropertyValue,
-    PutOptions, PutOutcome, Reason, Selector, Wait,
+    PutOptions, PutOutcome, Reason, Selector, SubAction, SubDescriptor, Wait,
 };
 
 #[cfg(feature = "embedded")]
@@ -333,6 +333,13 @@ impl Connection {
     /// Opens an object (MQOPEN).
     pub fn open(&mut self, od: &ObjectDescriptor, opts: OpenOptions) -> MqResult<Hobj> {
         self.mqi().open(od, opts)
+    }
+
+    /// Subscribes (MQSUB): returns the handle of the queue publications arrive on (`queue`
+    /// for a provided subscription, a new one for a managed) and the subscription's handle,
+    /// closed with [`Connection::close`] (`CloseOptions::RemoveSub` ends a durable one).
+    pub fn subscribe(&mut self, sd: &SubDescriptor, queue: Option<Hobj>) -> MqResult<(Hobj, Hobj)> {
+        self.mqi().subscribe(sd, queue)
     }
 
     /// Opens a queue by name.

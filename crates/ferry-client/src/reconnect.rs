@@ -54,6 +54,20 @@ pub(crate) struct Reopen {
     pub server: Hobj,
     pub od: ObjectDescriptor,
     pub opts: OpenOptions,
+    /// A subscription handle: subscribed again (a durable one resumed) instead of opened.
+    pub sub: Option<Resubscribe>,
+    /// A managed subscription's queue: it comes back with its subscription, not by itself.
+    pub with_sub: bool,
+}
+
+/// How a subscription handle is made again on a new connection.
+#[derive(Debug, Clone)]
+pub(crate) struct Resubscribe {
+    pub sd: ferry_model::SubDescriptor,
+    /// The application's handle of a provided subscription's queue.
+    pub queue: Option<u32>,
+    /// The application's handle of a managed subscription's queue.
+    pub managed_queue: Option<u32>,
 }
 
 /// What a reconnecting conversation must remember across connections, whichever transport
@@ -109,11 +123,60 @@ impl Recovery {
             },
             other => other.clone(),
         };
+        Ok(self.record(Reopen {
+            server,
+            od,
+            opts,
+            sub: None,
+            with_sub: false,
+        }))
+    }
+
+    fn record(&mut self, r: Reopen) -> Hobj {
         self.next_handle = self.next_handle.max(1);
         let id = self.next_handle;
         self.next_handle += 1;
-        self.handles.insert(id, Reopen { server, od, opts });
-        Ok(Hobj(id))
+        self.handles.insert(id, r);
+        Hobj(id)
+    }
+
+    /// Records what MQSUB opened: a managed queue's handle (when `queue` is `None`) and the
+    /// subscription's, so both come back after a reconnection — the subscription made again
+    /// (a durable one resumed; a non-durable one new: what was published meanwhile is lost, as
+    /// with MQ). Returns the application's (queue, subscription) handles.
+    pub fn subscribed(
+        &mut self,
+        server: (Hobj, Hobj),
+        sd: &ferry_model::SubDescriptor,
+        queue: Option<Hobj>,
+        queue_name: ObjectName,
+    ) -> (Hobj, Hobj) {
+        let q = match queue {
+            Some(q) => q,
+            None => self.record(Reopen {
+                server: server.0,
+                od: ObjectDescriptor::queue(queue_name),
+                opts: OpenOptions::input(),
+                sub: None,
+                with_sub: true,
+            }),
+        };
+        let mut again = sd.clone();
+        if sd.durable {
+            again.action = ferry_model::SubAction::Resume;
+        }
+        let s = self.record(Reopen {
+            server: server.1,
+            od: ObjectDescriptor::topic(&sd.topic),
+            opts: OpenOptions::default(),
+            sub: Some(Resubscribe {
+                sd: again,
+                queue: queue.map(|h| h.0),
+                managed_queue: queue.is_none().then_some(q.0),
+            }),
+            with_sub: false,
+        });
+        (q, s)
     }
 
     /// Closed is closed: even if the connection broke meanwhile, the handle is gone.
@@ -305,16 +368,43 @@ impl Reconnecting {
         self.remote = remote;
         let lost_uow = self.rec.reconnected(in_uow);
         for (id, r) in self.rec.to_reopen() {
-            match self.remote.open(&r.od, r.opts) {
-                Ok(h) => self.rec.reopened(id, h),
-                Err(e) => {
-                    tracing::error!(error = %e, "a handle could not be reopened after reconnecting");
-                    return e;
-                }
+            if let Err(e) = self.reopen(id, r) {
+                tracing::error!(error = %e, "a handle could not be reopened after reconnecting");
+                return e;
             }
         }
         tracing::info!(attempts_for = ?backoff.elapsed(), "reconnected; handles reopened");
         Recovery::interrupted(lost_uow)
+    }
+
+    /// Opens (or subscribes) again one handle of the broken connection.
+    fn reopen(&mut self, id: u32, r: Reopen) -> MqResult<()> {
+        if r.with_sub {
+            return Ok(());
+        }
+        let Some(sub) = r.sub else {
+            let h = self.remote.open(&r.od, r.opts)?;
+            self.rec.reopened(id, h);
+            return Ok(());
+        };
+        let queue = sub.queue.map(|q| self.rec.server(Hobj(q))).transpose()?;
+        let (q, s) = self.remote.subscribe(&sub.sd, queue)?;
+        self.rec.reopened(id, s);
+        if let Some(m) = sub.managed_queue {
+            self.rec.reopened(m, q);
+        }
+        Ok(())
+    }
+
+    pub fn subscribe(
+        &mut self,
+        sd: &ferry_model::SubDescriptor,
+        queue: Option<Hobj>,
+    ) -> MqResult<(Hobj, Hobj)> {
+        let server_queue = queue.map(|h| self.rec.server(h)).transpose()?;
+        let server = self.call(false, |r| r.subscribe(sd, server_queue))?;
+        let name = self.remote.queue_name(server.0)?;
+        Ok(self.rec.subscribed(server, sd, queue, name))
     }
 
     pub fn open(&mut self, od: &ObjectDescriptor, opts: OpenOptions) -> MqResult<Hobj> {

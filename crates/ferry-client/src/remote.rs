@@ -386,6 +386,15 @@ impl Remote {
         self.core.async_default(h)
     }
 
+    pub fn subscribe(
+        &mut self,
+        sd: &ferry_model::SubDescriptor,
+        queue: Option<Hobj>,
+    ) -> MqResult<(Hobj, Hobj)> {
+        let reply = self.call(&ConvCore::subscribe_request(sd, queue))?;
+        self.core.on_subscribed(reply)
+    }
+
     pub fn queue_name(&self, h: Hobj) -> MqResult<ObjectName> {
         self.core.queue_name(h)
     }

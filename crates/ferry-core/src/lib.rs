@@ -33,7 +33,7 @@ pub use ferry_model::{
     MqError, MqResult, MsgId, ObjectDescriptor, ObjectName, OpenOptions, Persistence, Priority,
     Properties, PropertyValue, PutOptions, PutOutcome, PutResponse, PutResponseMode,
     QueueDefinition, QueueManagerAttrs, QueueStatus, QueueType, ReadAhead, Reason, RunState,
-    Selector, Wait,
+    Selector, SubAction, SubDescriptor, Wait,
 };
 pub use qmgr::pubsub::{SubId, SubRequest};
 pub use qmgr::session::{GetAttempt, PendingGet, Published, Session};

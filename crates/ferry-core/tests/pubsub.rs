@@ -32,6 +32,9 @@ fn sub(topic: &str, queue: &str) -> SubRequest {
         name: None,
         correl_id: None,
         user_data: None,
+        managed: false,
+        owner: String::new(),
+        any_user: true,
     }
 }
 
@@ -230,4 +233,152 @@ fn a_topic_opened_for_output_publishes_through_put_and_put1() {
         Reason::ObjectTypeError
     );
     s.close(h, ferry_core::CloseOptions::None).unwrap();
+}
+
+// ----- MQSUB through handles --------------------------------------------------------------------
+
+use ferry_core::{CloseOptions, SubAction, SubDescriptor};
+
+fn get_text(s: &mut Session, h: Hobj) -> Option<String> {
+    s.get(h, &GetOptions::new())
+        .ok()
+        .map(|g| String::from_utf8(g.message.body.to_vec()).unwrap())
+}
+
+#[test]
+fn a_managed_non_durable_subscription_lives_as_long_as_its_handle() {
+    let (qm, mut s) = qm_with(&[]);
+    let (q, hsub) = s
+        .subscribe(&SubDescriptor::managed("News/#"), None)
+        .unwrap();
+    let qname = s.queue_name(q).unwrap();
+    assert!(
+        qname.as_str().starts_with("SYSTEM.MANAGED.NDURABLE."),
+        "{qname}"
+    );
+    let mut publisher = qm.connect(&ConnectOptions::app("pub")).unwrap();
+    publisher
+        .publish("News/Sport", np("goal"), &PutOptions::default())
+        .unwrap();
+    assert_eq!(get_text(&mut s, q).as_deref(), Some("goal"));
+    s.close(hsub, CloseOptions::None).unwrap();
+    assert_eq!(
+        qm.subscription_count(),
+        0,
+        "a non-durable subscription ends at close"
+    );
+    let p = publisher
+        .publish("News/Sport", np("late"), &PutOptions::default())
+        .unwrap();
+    assert_eq!(p.subscribers, 0);
+    s.close(q, CloseOptions::None).unwrap();
+    assert!(
+        qm.local_queue(&qname).is_err(),
+        "its temporary queue went with its handle"
+    );
+    // A connection that ends takes its non-durable subscriptions with it.
+    let mut t = qm.connect(&ConnectOptions::app("short")).unwrap();
+    t.subscribe(&SubDescriptor::managed("x"), None).unwrap();
+    assert_eq!(qm.subscription_count(), 1);
+    drop(t);
+    assert_eq!(qm.subscription_count(), 0);
+}
+
+#[test]
+fn a_provided_subscription_delivers_to_the_callers_queue() {
+    let (_qm, mut s) = qm_with(&[("MINE", 100)]);
+    let q = s
+        .open(
+            &ObjectDescriptor::queue(object_name("MINE").unwrap()),
+            OpenOptions::input(),
+        )
+        .unwrap();
+    let sd = SubDescriptor {
+        managed: false,
+        ..SubDescriptor::managed("a/+")
+    };
+    let (same, _hsub) = s.subscribe(&sd, Some(q)).unwrap();
+    assert_eq!(same, q);
+    s.publish("a/b", np("to mine"), &PutOptions::default())
+        .unwrap();
+    assert_eq!(get_text(&mut s, q).as_deref(), Some("to mine"));
+    // Managed with a queue, or provided without one, is a descriptor error.
+    let e = s
+        .subscribe(&SubDescriptor::managed("z"), Some(q))
+        .unwrap_err();
+    assert_eq!(e.reason, Reason::SdError);
+}
+
+#[test]
+fn a_durable_subscription_is_resumed_by_name_and_held_by_one_handle_at_a_time() {
+    let (qm, mut s) = qm_with(&[]);
+    let sd = SubDescriptor::durable("orders", "Orders/#");
+    let (q, hsub) = s.subscribe(&sd, None).unwrap();
+    let qname = s.queue_name(q).unwrap();
+    assert!(
+        qname.as_str().starts_with("SYSTEM.MANAGED.DURABLE."),
+        "{qname}"
+    );
+    let mut other = qm.connect(&ConnectOptions::app("other")).unwrap();
+    let e = other.subscribe(&sd, None).unwrap_err();
+    assert_eq!(e.reason, Reason::SubscriptionInUse, "{e}");
+    let create_only = SubDescriptor {
+        action: SubAction::Create,
+        ..sd.clone()
+    };
+    assert_eq!(
+        other.subscribe(&create_only, None).unwrap_err().reason,
+        Reason::SubAlreadyExists
+    );
+    // Let go (closed without removing): publications keep arriving on its queue.
+    s.close(hsub, CloseOptions::None).unwrap();
+    s.close(q, CloseOptions::None).unwrap();
+    s.publish("Orders/42", np("while away"), &PutOptions::default())
+        .unwrap();
+    let (q2, hsub2) = other.subscribe(&sd, None).unwrap();
+    assert_eq!(other.queue_name(q2).unwrap(), qname, "the same queue");
+    assert_eq!(get_text(&mut other, q2).as_deref(), Some("while away"));
+    // Removed: the subscription and, once closed, its queue are gone.
+    other.close(hsub2, CloseOptions::RemoveSub).unwrap();
+    assert!(qm.subscription_named("orders").is_none());
+    other.close(q2, CloseOptions::None).unwrap();
+    assert!(
+        qm.local_queue(&qname).is_err(),
+        "its managed queue went with it"
+    );
+    let resume_only = SubDescriptor {
+        action: SubAction::Resume,
+        ..sd
+    };
+    assert_eq!(
+        other.subscribe(&resume_only, None).unwrap_err().reason,
+        Reason::NoSubscription
+    );
+}
+
+#[test]
+fn a_durable_subscription_needs_a_name_and_is_resumed_only_by_its_user() {
+    let (qm, mut s) = qm_with(&[]);
+    let nameless = SubDescriptor {
+        durable: true,
+        ..SubDescriptor::managed("t")
+    };
+    assert_eq!(
+        s.subscribe(&nameless, None).unwrap_err().reason,
+        Reason::SubNameError
+    );
+    let (_q, h) = s
+        .subscribe(&SubDescriptor::durable("mine", "t"), None)
+        .unwrap();
+    s.close(h, CloseOptions::None).unwrap();
+    let mut someone = qm
+        .connect(&ConnectOptions {
+            user_id: Some("someone".into()),
+            ..ConnectOptions::app("someone")
+        })
+        .unwrap();
+    let e = someone
+        .subscribe(&SubDescriptor::durable("mine", "t"), None)
+        .unwrap_err();
+    assert_eq!(e.reason, Reason::IdentityMismatch, "{e}");
 }

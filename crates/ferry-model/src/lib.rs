@@ -46,7 +46,7 @@ pub use objects::{
 };
 pub use options::{
     BrowseMode, CloseOptions, ConnectOptions, GetOptions, InputMode, ObjectDescriptor, OpenOptions,
-    PutOptions, PutResponseMode, Wait,
+    PutOptions, PutResponseMode, SubAction, SubDescriptor, Wait,
 };
 pub use reason::{CompletionCode, MqError, MqResult, Reason};
 pub use status::{ConnMode, QueueStats, QueueStatus, RunState};

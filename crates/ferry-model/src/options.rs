@@ -367,6 +367,73 @@ pub enum CloseOptions {
     Delete,
     /// Delete a permanent dynamic queue, discarding its messages (MQCO_DELETE_PURGE).
     DeletePurge,
+    /// On a subscription handle: end a durable subscription too (MQCO_REMOVE_SUB); a
+    /// non-durable one ends at close anyway.
+    RemoveSub,
+}
+
+/// What MQSUB does with the subscription it names (MQSO_CREATE, MQSO_RESUME, or both).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SubAction {
+    /// Make a new subscription; 2432 if a durable one of this name exists.
+    #[default]
+    Create,
+    /// Resume an existing durable subscription; 2428 if there is none.
+    Resume,
+    /// Resume it if it exists, make it otherwise.
+    CreateOrResume,
+}
+
+/// A subscription request: MQ's MQSD and its MQSO_* options.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SubDescriptor {
+    /// The topic object (MQSD ObjectName), if any.
+    pub topic_object: Option<ObjectName>,
+    /// The topic string or filter (MQSD ObjectString), joined below the object's.
+    pub topic: String,
+    /// The subscription's name (SubName): needed for a durable one.
+    pub name: Option<String>,
+    /// SubUserData, delivered as MQSubUserData with every publication.
+    pub user_data: Option<String>,
+    /// The correlation id of every publication (MQSO_SET_CORREL_ID); otherwise the queue
+    /// manager chooses one.
+    pub correl_id: Option<crate::message::CorrelId>,
+    /// Create, resume or either.
+    pub action: SubAction,
+    /// MQSO_DURABLE: it outlives the connection and restarts.
+    pub durable: bool,
+    /// MQSO_MANAGED: the queue manager makes the queue publications go to (from
+    /// SYSTEM.NDURABLE.MODEL.QUEUE or SYSTEM.DURABLE.MODEL.QUEUE); otherwise the caller
+    /// names one by handle.
+    pub managed: bool,
+    /// MQSO_WILDCARD_CHAR: character-based wildcards.
+    pub char_wildcards: bool,
+    /// MQSO_ANY_USERID: any user may resume it (otherwise only the one who made it).
+    pub any_user: bool,
+}
+
+impl SubDescriptor {
+    /// A non-durable managed subscription to `topic` (the commonest: "give me what is
+    /// published there while I am connected").
+    pub fn managed(topic: &str) -> Self {
+        SubDescriptor {
+            topic: topic.to_owned(),
+            managed: true,
+            ..Default::default()
+        }
+    }
+
+    /// A durable managed subscription named `name` to `topic`, made or resumed.
+    pub fn durable(name: &str, topic: &str) -> Self {
+        SubDescriptor {
+            topic: topic.to_owned(),
+            name: Some(name.to_owned()),
+            action: SubAction::CreateOrResume,
+            durable: true,
+            managed: true,
+            ..Default::default()
+        }
+    }
 }
 
 /// Identity a connection presents (MQ's MQCNO/MQCSP subset that matters here).

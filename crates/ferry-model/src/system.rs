@@ -6,8 +6,10 @@ pub const DEAD_LETTER_QUEUE: &str = "SYSTEM.DEAD.LETTER.QUEUE";
 pub const DEFAULT_LOCAL_QUEUE: &str = "SYSTEM.DEFAULT.LOCAL.QUEUE";
 /// Default model for temporary dynamic queues (reply queues).
 pub const DEFAULT_MODEL_QUEUE: &str = "SYSTEM.DEFAULT.MODEL.QUEUE";
-/// Model for permanent dynamic queues.
+/// Model for permanent dynamic queues (and the queues of managed durable subscriptions).
 pub const DURABLE_MODEL_QUEUE: &str = "SYSTEM.DURABLE.MODEL.QUEUE";
+/// Model for the queues of managed non-durable subscriptions.
+pub const NDURABLE_MODEL_QUEUE: &str = "SYSTEM.NDURABLE.MODEL.QUEUE";
 /// Where administrative command messages arrive (used by the admin issue).
 pub const ADMIN_COMMAND_QUEUE: &str = "SYSTEM.ADMIN.COMMAND.QUEUE";
 /// Channel synchronisation records: one persistent message per channel holding its last

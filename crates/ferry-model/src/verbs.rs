@@ -14,7 +14,9 @@ use std::time::SystemTime;
 use crate::inquire::{AttrValue, Selector};
 use crate::message::{CorrelId, Message, MsgId, Persistence};
 use crate::name::ObjectName;
-use crate::options::{CloseOptions, GetOptions, ObjectDescriptor, OpenOptions, PutOptions};
+use crate::options::{
+    CloseOptions, GetOptions, ObjectDescriptor, OpenOptions, PutOptions, SubDescriptor,
+};
 use crate::reason::{MqResult, Reason};
 
 macro_rules! verbs {
@@ -92,6 +94,8 @@ verbs! {
     ChannelStart = 17, "channel start";
     /// A batch of messages from a sender channel: one unit of work at the receiver.
     ChannelBatch = 18, "channel batch";
+    /// MQSUB.
+    Subscribe = 19, "MQSUB";
 }
 
 /// The MQI verbs on one connection, as every mode implements them: the engine's session
@@ -123,6 +127,10 @@ pub trait Mqi {
     fn commit(&mut self) -> MqResult<()>;
     /// MQBACK.
     fn backout(&mut self) -> MqResult<()>;
+    /// MQSUB: subscribes, returning the handle of the queue publications go to (the caller's
+    /// `queue` for a provided subscription, a new one for a managed) and the subscription's
+    /// handle (closed with MQCLOSE).
+    fn subscribe(&mut self, sd: &SubDescriptor, queue: Option<Hobj>) -> MqResult<(Hobj, Hobj)>;
 }
 
 /// Implements [`Mqi`] for a type whose inherent methods have the trait's names and
@@ -193,6 +201,13 @@ macro_rules! impl_mqi_by_inherent {
             }
             fn backout(&mut self) -> $crate::reason::MqResult<()> {
                 <$t>::backout(self)
+            }
+            fn subscribe(
+                &mut self,
+                sd: &$crate::options::SubDescriptor,
+                queue: Option<$crate::verbs::Hobj>,
+            ) -> $crate::reason::MqResult<($crate::verbs::Hobj, $crate::verbs::Hobj)> {
+                <$t>::subscribe(self, sd, queue)
             }
         }
     };

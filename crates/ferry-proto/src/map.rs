@@ -7,7 +7,7 @@
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::msg::WirePutOptions;
-use crate::msg::{open_flags, put_flags};
+use crate::msg::{open_flags, put_flags, sub_flags, WireSub};
 use crate::{
     ShortStr, Status, WireDeadLetter, WireDescriptor, WireGetOptions, WireMessage, WireObject,
     WireTransmission, WireValue,
@@ -20,7 +20,7 @@ use ferry_model::message::{
 use ferry_model::name::{object_name, ApplName, FormatName, ObjectName, UserId};
 use ferry_model::options::{
     BrowseMode, GetOptions, InputMode, ObjectDescriptor, OpenOptions, PutContext, PutOptions,
-    PutResponseMode, Wait,
+    PutResponseMode, SubAction, SubDescriptor, Wait,
 };
 use ferry_model::reason::{MqError, Reason};
 use ferry_model::verbs::Hobj;
@@ -536,6 +536,51 @@ pub fn error_of(s: &Status) -> MqError {
         detail,
         data_length: s.data_length as usize,
     }
+}
+
+/// A subscription descriptor to wire.
+pub fn sub_to_wire(sd: &SubDescriptor) -> WireSub {
+    let bits = [
+        (sd.durable, sub_flags::DURABLE),
+        (sd.managed, sub_flags::MANAGED),
+        (sd.char_wildcards, sub_flags::CHAR_WILDCARDS),
+        (sd.any_user, sub_flags::ANY_USER),
+        (sd.action != SubAction::Create, sub_flags::RESUME),
+        (sd.action != SubAction::Resume, sub_flags::CREATE),
+    ];
+    WireSub {
+        topic_object: sd.topic_object.map(|o| o.to_string()).unwrap_or_default(),
+        topic: sd.topic.clone(),
+        name: sd.name.clone().unwrap_or_default(),
+        user_data: sd.user_data.clone().unwrap_or_default(),
+        correl_id: sd.correl_id.map(|c| c.0),
+        flags: bits.iter().filter(|(on, _)| *on).fold(0, |f, (_, b)| f | b),
+    }
+}
+
+/// Wire subscription descriptor to engine.
+pub fn sub_from_wire(w: &WireSub) -> Result<SubDescriptor, MqError> {
+    let on = |b: u32| w.flags & b != 0;
+    Ok(SubDescriptor {
+        topic_object: if w.topic_object.is_empty() {
+            None
+        } else {
+            Some(object_name(&w.topic_object)?)
+        },
+        topic: w.topic.clone(),
+        name: (!w.name.is_empty()).then(|| w.name.clone()),
+        user_data: (!w.user_data.is_empty()).then(|| w.user_data.clone()),
+        correl_id: w.correl_id.map(CorrelId),
+        action: match (on(sub_flags::CREATE), on(sub_flags::RESUME)) {
+            (true, true) => SubAction::CreateOrResume,
+            (false, true) => SubAction::Resume,
+            _ => SubAction::Create,
+        },
+        durable: on(sub_flags::DURABLE),
+        managed: on(sub_flags::MANAGED),
+        char_wildcards: on(sub_flags::CHAR_WILDCARDS),
+        any_user: on(sub_flags::ANY_USER),
+    })
 }
 
 #[cfg(test)]

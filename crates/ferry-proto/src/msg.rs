@@ -368,6 +368,70 @@ impl WireObject {
     }
 }
 
+/// A subscription descriptor (MQSD with its MQSO_* options): str8 topic object, str16 topic
+/// string, str16 name, str16 user data, opt correl id, u32 `sub_flags`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WireSub {
+    /// The topic object (empty: none).
+    pub topic_object: String,
+    /// The topic string or filter.
+    pub topic: String,
+    /// The subscription's name (empty: none).
+    pub name: String,
+    /// SubUserData (empty: none).
+    pub user_data: String,
+    /// MQSO_SET_CORREL_ID's correlation id.
+    pub correl_id: Option<[u8; ID_LEN]>,
+    /// `sub_flags` bits.
+    pub flags: u32,
+}
+
+/// Subscription option bits.
+pub mod sub_flags {
+    /// MQSO_DURABLE.
+    pub const DURABLE: u32 = 1;
+    /// MQSO_MANAGED.
+    pub const MANAGED: u32 = 1 << 1;
+    /// MQSO_WILDCARD_CHAR.
+    pub const CHAR_WILDCARDS: u32 = 1 << 2;
+    /// MQSO_ANY_USERID.
+    pub const ANY_USER: u32 = 1 << 3;
+    /// MQSO_RESUME.
+    pub const RESUME: u32 = 1 << 4;
+    /// MQSO_CREATE (with RESUME: create or resume; neither: create).
+    pub const CREATE: u32 = 1 << 5;
+    /// Every defined bit.
+    pub const ALL: u32 = (1 << 6) - 1;
+}
+
+impl WireSub {
+    fn encode(&self, out: &mut BytesMut) {
+        out.put_str8(&self.topic_object);
+        out.put_str16(&self.topic);
+        out.put_str16(&self.name);
+        out.put_str16(&self.user_data);
+        put_opt_id(out, self.correl_id);
+        out.put_u32_le(self.flags);
+    }
+    fn decode(r: &mut Reader) -> Result<Self, WireError> {
+        let sub = WireSub {
+            topic_object: r.str8("topic object")?,
+            topic: r.str16("topic string")?,
+            name: r.str16("subscription name")?,
+            user_data: r.str16("subscription user data")?,
+            correl_id: get_opt_id(r, "subscription correl id")?,
+            flags: r.u32("subscription options")?,
+        };
+        if sub.flags & !sub_flags::ALL != 0 {
+            return Err(WireError::BadValue {
+                what: "subscription options",
+                value: sub.flags as u64,
+            });
+        }
+        Ok(sub)
+    }
+}
+
 /// Open option bits.
 pub mod open_flags {
     /// Input shared.
@@ -647,6 +711,14 @@ pub enum Request {
         /// The sender's last committed batch sequence number.
         seq: u64,
     },
+    /// MQSUB: a subscription descriptor, and the queue handle publications go to (0 for a
+    /// managed subscription).
+    Subscribe {
+        /// The descriptor.
+        sub: WireSub,
+        /// The queue handle (0: none).
+        hobj: u32,
+    },
     /// One batch: the receiver delivers every message (or dead-letters it) and records `seq`
     /// as committed, in one unit of work, before it answers.
     ChannelBatch {
@@ -683,6 +755,7 @@ impl Request {
             Request::AdminMore => Opcode::AdminMore,
             Request::ChannelStart { .. } => Opcode::ChannelStart,
             Request::ChannelBatch { .. } => Opcode::ChannelBatch,
+            Request::Subscribe { .. } => Opcode::Subscribe,
         }
     }
 
@@ -768,6 +841,10 @@ impl Request {
                 out.put_u32_le(*consumed);
             }
             Request::Admin { script } => out.put_bytes32(script.as_bytes()),
+            Request::Subscribe { sub, hobj } => {
+                sub.encode(out);
+                out.put_u32_le(*hobj);
+            }
             Request::ChannelStart { .. } | Request::ChannelBatch { .. } => self.encode_channel(out),
             Request::Disconnect
             | Request::Commit
@@ -807,6 +884,10 @@ impl Request {
             }
             Opcode::Disconnect => Request::Disconnect,
             Opcode::Open => decode_open(&mut r)?,
+            Opcode::Subscribe => Request::Subscribe {
+                sub: WireSub::decode(&mut r)?,
+                hobj: r.u32("queue handle")?,
+            },
             Opcode::Close => Request::Close {
                 hobj: r.u32("handle")?,
                 options: r.u8("close options")?,
@@ -1003,6 +1084,15 @@ pub enum Reply {
         /// The compression chosen for this connection's payloads (0: none).
         compression: u8,
     },
+    /// MQSUB succeeded.
+    Subscribed {
+        /// The queue handle publications arrive on.
+        hobj: u32,
+        /// The subscription handle.
+        hsub: u32,
+        /// That queue's name (a managed queue's generated name).
+        queue: String,
+    },
     /// Open succeeded.
     Opened {
         /// Handle.
@@ -1114,6 +1204,11 @@ pub fn encode_response(out: &mut BytesMut, status: &Status, reply: &Reply) {
             out.put_str8(qmgr);
             out.put_u32_le(*heartbeat_ms);
             out.put_u8(*compression);
+        }
+        Reply::Subscribed { hobj, hsub, queue } => {
+            out.put_u32_le(*hobj);
+            out.put_u32_le(*hsub);
+            out.put_str8(queue);
         }
         Reply::Opened { hobj, name, flags } => {
             out.put_u32_le(*hobj);
@@ -1265,6 +1360,11 @@ pub fn decode_response(opcode: u8, payload: Bytes) -> Result<(Status, Reply), Wi
             hobj: r.u32("handle")?,
             name: r.str8("queue name")?,
             flags: r.u32("open result flags")?,
+        },
+        Opcode::Subscribe => Reply::Subscribed {
+            hobj: r.u32("queue handle")?,
+            hsub: r.u32("subscription handle")?,
+            queue: r.str8("queue name")?,
         },
         Opcode::Put | Opcode::Put1 => Reply::Put {
             msg_id: r.array("msg id")?,

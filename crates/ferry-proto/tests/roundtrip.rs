@@ -317,3 +317,47 @@ fn arb_put_options() -> impl Strategy<Value = WirePutOptions> {
         },
     )
 }
+
+#[test]
+fn a_subscription_descriptor_and_its_answer_round_trip() {
+    use ferry_model::{CorrelId, SubAction, SubDescriptor};
+    let sd = SubDescriptor {
+        topic: "Price/Fruit/#".repeat(500),
+        name: Some("a durable name with spaces/and slashes".into()),
+        user_data: Some("market".into()),
+        correl_id: Some(CorrelId::from_slice(b"CORREL")),
+        action: SubAction::CreateOrResume,
+        durable: true,
+        managed: true,
+        char_wildcards: true,
+        any_user: true,
+        ..Default::default()
+    };
+    let req = Request::Subscribe {
+        sub: map::sub_to_wire(&sd),
+        hobj: 7,
+    };
+    let mut p = BytesMut::new();
+    req.encode(&mut p);
+    let back = Request::decode(Opcode::Subscribe as u8, p.freeze()).unwrap();
+    assert_eq!(back, req);
+    let Request::Subscribe { sub, .. } = back else {
+        unreachable!()
+    };
+    assert_eq!(map::sub_from_wire(&sub).unwrap(), sd);
+    let reply = Reply::Subscribed {
+        hobj: 3,
+        hsub: 4,
+        queue: "SYSTEM.MANAGED.DURABLE.X".into(),
+    };
+    let mut out = BytesMut::new();
+    encode_response(&mut out, &Status::OK, &reply);
+    let (_, back) = decode_response(Opcode::Subscribe as u8, out.freeze()).unwrap();
+    assert_eq!(back, reply);
+    // Unknown option bits are refused.
+    let mut bad = map::sub_to_wire(&sd);
+    bad.flags |= 1 << 20;
+    let mut p = BytesMut::new();
+    Request::Subscribe { sub: bad, hobj: 0 }.encode(&mut p);
+    assert!(Request::decode(Opcode::Subscribe as u8, p.freeze()).is_err());
+}

@@ -177,3 +177,56 @@ fn publishing_and_defining_subscriptions_need_authority_on_the_base_topic() {
     dave.put(h, Message::text("1.25"), &PutOptions::default())
         .unwrap();
 }
+
+#[test]
+fn mqsub_over_the_wire_managed_and_durable_across_a_crash() {
+    use ferry_client::{CloseOptions, Persistence, SubDescriptor};
+    let mut server = Server::start("pubsub-mqsub", &[]);
+    // Non-durable and managed, over TCP: it lives while its handle does.
+    let mut sub = Connection::connect(&server.tcp, "subscriber").unwrap();
+    let (q, hsub) = sub
+        .subscribe(&SubDescriptor::managed("Weather/+/Rain"), None)
+        .unwrap();
+    assert!(sub
+        .queue_name(q)
+        .unwrap()
+        .as_str()
+        .starts_with("SYSTEM.MANAGED.NDURABLE."));
+    publish(&server.unix, "Weather/Paris/Rain", "light");
+    let got = sub.get(q, &GetOptions::new()).unwrap();
+    assert_eq!(text(&got.message), "light");
+    sub.close(hsub, CloseOptions::None).unwrap();
+    // Durable, over the local socket: persistent publications wait for it across a crash.
+    let sd = SubDescriptor::durable("rain-log", "Weather/#");
+    let mut d = Connection::connect(&server.unix, "durable").unwrap();
+    let (_q, hsub) = d.subscribe(&sd, None).unwrap();
+    d.close(hsub, CloseOptions::None).unwrap();
+    drop(d);
+    let mut p = Connection::connect(&server.unix, "publisher").unwrap();
+    let h = p
+        .open(
+            &ObjectDescriptor::topic("Weather/Oslo/Snow"),
+            OpenOptions::output(),
+        )
+        .unwrap();
+    let m = Message::text("heavy").with_persistence(Persistence::Persistent);
+    p.put(h, m, &PutOptions::default()).unwrap();
+    drop(p);
+    server.restart(&[]);
+    server.wait_ready();
+    let mut d = Connection::connect(&server.unix, "durable").unwrap();
+    let (q, hsub) = d.subscribe(&sd, None).unwrap();
+    let got = d.get(q, &GetOptions::new()).unwrap();
+    assert_eq!(text(&got.message), "heavy");
+    assert_eq!(
+        got.message.properties.get("MQTopicString"),
+        Some(&PropertyValue::String("Weather/Oslo/Snow".into()))
+    );
+    // Held by this handle: another resume is refused with 2429.
+    let mut other = Connection::connect(&server.unix, "other").unwrap();
+    let e = other.subscribe(&sd, None).unwrap_err();
+    assert_eq!(e.reason, ferry_client::Reason::SubscriptionInUse, "{e}");
+    d.close(hsub, CloseOptions::RemoveSub).unwrap();
+    let r = other.admin("DISPLAY SUB('rain-log')").unwrap();
+    assert!(!r[0].ok, "{r:?}");
+}

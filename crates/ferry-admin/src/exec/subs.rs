@@ -54,6 +54,10 @@ pub(super) fn define_sub(qm: &QueueManager, c: &Command) -> Outcome {
         name: Some(name.clone()),
         correl_id,
         user_data: c.value("USERDATA").map(|v| v.text.clone()),
+        managed: false,
+        owner: String::new(),
+        // An administrative subscription may be resumed by any user with the authority.
+        any_user: true,
     };
     qm.define_sub(&req)?;
     reply(

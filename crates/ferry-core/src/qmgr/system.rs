@@ -68,6 +68,14 @@ pub fn system_definitions(dev_queues: bool) -> Vec<(&'static str, QueueDefinitio
                 Persistence::Persistent,
             ),
         ),
+        (
+            NDURABLE_MODEL_QUEUE,
+            model(
+                "Model for the queues of managed non-durable subscriptions",
+                DefinitionType::TemporaryDynamic,
+                Persistence::NotPersistent,
+            ),
+        ),
     ];
     if dev_queues {
         defs.extend(DEV_QUEUES.map(|name| (name, local("Developer queue", 5000))));

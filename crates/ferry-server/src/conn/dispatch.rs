@@ -65,6 +65,7 @@ impl Socket {
             }
             Request::Inquire { hobj, selectors } => inquire(conv, hobj, &selectors),
             Request::Set { hobj, values } => set(conv, hobj, &values),
+            Request::Subscribe { sub, hobj } => subscribe(conv, &sub, hobj),
             Request::Admin { script } => admin(conv, &self.ctx.qm, &script),
             Request::AdminMore => Ok(admin_part(conv)),
             req @ Request::ChannelStart { .. } => return self.try_start_channel(h, req, 0),
@@ -214,16 +215,33 @@ fn open(conv: &mut Conv, req: Request) -> Result<Reply, MqError> {
     })
 }
 
-/// Closes a handle (0 none, 1 delete, 2 delete purge).
+/// Closes a handle (0 none, 1 delete, 2 delete purge, 3 remove subscription).
 fn close(conv: &mut Conv, hobj: u32, options: u8) -> Result<Reply, MqError> {
     let opts = match options {
         1 => CloseOptions::Delete,
         2 => CloseOptions::DeletePurge,
+        3 => CloseOptions::RemoveSub,
         _ => CloseOptions::None,
     };
     // A parked stream wait is cancelled first; what it raced in goes back.
     conv.streams.remove(&hobj);
     conv.session.close(Hobj(hobj), opts).map(|_| Reply::Empty)
+}
+
+/// MQSUB: the queue handle (the caller's, or a managed queue's) and the subscription handle.
+fn subscribe(
+    conv: &mut Conv,
+    sub: &ferry_proto::msg::WireSub,
+    hobj: u32,
+) -> Result<Reply, MqError> {
+    let sd = wire::sub_from_wire(sub)?;
+    let queue = (hobj != 0).then_some(Hobj(hobj));
+    let (q, hsub) = conv.session.subscribe(&sd, queue)?;
+    Ok(Reply::Subscribed {
+        hobj: q.0,
+        hsub: hsub.0,
+        queue: conv.session.queue_name(q)?.to_string(),
+    })
 }
 
 /// A Put or Put1 request: its outcome to answer, or `None` when it was asynchronous.

@@ -55,6 +55,12 @@ pub struct SubRequest {
     pub queue: ObjectName,
     /// Its name, for a durable subscription (unique in the queue manager).
     pub name: Option<String>,
+    /// Whether the queue manager made the queue (deleted with the subscription).
+    pub managed: bool,
+    /// Who made it.
+    pub owner: String,
+    /// Whether any user may resume it.
+    pub any_user: bool,
     /// The correlation id every delivered copy carries (MQSO_SET_CORREL_ID); otherwise the
     /// queue manager chooses one for the subscription.
     pub correl_id: Option<CorrelId>,
@@ -69,6 +75,14 @@ pub struct Subscription {
     pub id: SubId,
     /// Whether it is durable (logged; it outlives connections and restarts).
     pub durable: bool,
+    /// Whether the queue manager made its queue (MQSO_MANAGED): removing it deletes the queue.
+    pub managed: bool,
+    /// The user who made it, and whether any user may resume it (MQSO_ANY_USERID).
+    pub owner: String,
+    /// MQSO_ANY_USERID.
+    pub any_user: bool,
+    /// The connection whose handle holds it now (0: none).
+    pub attached: AtomicU64,
     /// Its name, if it has one.
     pub name: Option<String>,
     /// Its filter.
@@ -105,6 +119,12 @@ struct SubRecord {
     queue: String,
     correl_id: String,
     user_data: Option<String>,
+    #[serde(default)]
+    managed: bool,
+    #[serde(default)]
+    owner: String,
+    #[serde(default)]
+    any_user: bool,
 }
 
 /// The name a durable subscription's records carry.
@@ -122,6 +142,9 @@ impl SubRecord {
             queue: s.queue.name.to_string(),
             correl_id: s.correl_id.to_hex(),
             user_data: s.user_data.clone(),
+            managed: s.managed,
+            owner: s.owner.clone(),
+            any_user: s.any_user,
         }
     }
 }
@@ -134,7 +157,8 @@ impl QueueManager {
         self.subscribe_as(req, None, false)
     }
 
-    /// DEFINE SUB: a durable subscription, which needs a name; logged before it is answered.
+    /// DEFINE SUB (and MQSUB with MQSO_DURABLE): a durable subscription, which needs a name;
+    /// logged before it is answered.
     pub fn define_sub(&self, req: &SubRequest) -> MqResult<SubId> {
         if req.name.as_deref().is_none_or(str::is_empty) {
             return Err(MqError::new(
@@ -155,20 +179,43 @@ impl QueueManager {
         Ok(id)
     }
 
-    /// DELETE SUB: removes a named subscription (and its record, when durable).
+    /// DELETE SUB: removes a named subscription (and its record, when durable; and its
+    /// queue, when the queue manager made it and nothing has it open).
     /// NO_SUBSCRIPTION when there is none with this name.
     pub fn delete_sub(&self, name: &str) -> MqResult<()> {
-        let _gate = self.durability().map(|d| d.gate());
         let sub = self.subscription_named(name).ok_or_else(|| {
             MqError::new(
                 Reason::NoSubscription,
                 format!("there is no subscription named {name:?}"),
             )
         })?;
-        if sub.durable {
-            self.log_object::<SubRecord>(ObjectKind::Sub, &record_name(sub.id), None)?;
+        self.remove_subscription(&sub)
+    }
+
+    /// Ends a subscription: its record (durable), its registration, and a managed queue
+    /// nothing has open.
+    pub(crate) fn remove_subscription(&self, sub: &Subscription) -> MqResult<()> {
+        {
+            let _gate = self.durability().map(|d| d.gate());
+            if sub.durable {
+                self.log_object::<SubRecord>(ObjectKind::Sub, &record_name(sub.id), None)?;
+            }
+            self.unsubscribe(sub.id)?;
         }
-        self.unsubscribe(sub.id)
+        if sub.managed {
+            let st = sub.queue.lock();
+            let unused = st.open_input + st.open_output == 0;
+            drop(st);
+            if unused {
+                self.drop_dynamic(&sub.queue);
+            }
+        }
+        Ok(())
+    }
+
+    /// The subscription with id `id`, if any.
+    pub fn subscription(&self, id: SubId) -> Option<Arc<Subscription>> {
+        self.shared.pubsub.inner.read().subs.get(&id).cloned()
     }
 
     /// Every subscription, by name (unnamed ones last, by id).
@@ -197,6 +244,9 @@ impl QueueManager {
             name: Some(r.name.clone()),
             correl_id: CorrelId::from_hex(&r.correl_id),
             user_data: r.user_data.clone(),
+            managed: r.managed,
+            owner: r.owner.clone(),
+            any_user: r.any_user,
         };
         if let Err(e) = self.subscribe_as(&req, Some(r.id), true) {
             tracing::error!(subscription = %r.name, queue = %r.queue, reason = %e.detail,
@@ -253,6 +303,10 @@ impl QueueManager {
         let sub = Subscription {
             id,
             durable,
+            managed: req.managed,
+            owner: req.owner.clone(),
+            any_user: req.any_user,
+            attached: AtomicU64::new(0),
             name: req.name.clone(),
             filter,
             queue,

@@ -8,6 +8,12 @@ impl Session {
         let handle = self.handle(h)?;
         let mut out = Vec::with_capacity(selectors.len());
         match handle {
+            Handle::Sub(_) => {
+                return Err(MqError::new(
+                    Reason::NotOpenForInquire,
+                    "a subscription handle's attributes are not inquired yet",
+                ))
+            }
             Handle::Topic(t) => {
                 return Err(MqError::new(
                     Reason::NotOpenForInquire,

@@ -17,6 +17,7 @@ mod open;
 mod publish;
 mod put;
 mod stream;
+mod sub;
 mod uow;
 
 pub use publish::Published;
@@ -110,6 +111,8 @@ enum Handle {
     QueueManager,
     /// A topic opened for publishing: its full topic string.
     Topic(String),
+    /// A subscription (MQSUB's Hsub).
+    Sub(sub::SubHandle),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -402,11 +405,20 @@ impl Session {
         }
         self.counters.handles.lock().clear();
         for (_, h) in std::mem::take(&mut self.handles) {
-            if let Handle::Queue(qh) = h {
-                self.release(&qh, backout);
-                if qh.temporary_owner {
-                    self.qm.drop_dynamic(&qh.queue);
+            match h {
+                Handle::Queue(qh) => {
+                    self.release(&qh, backout);
+                    if qh.temporary_owner {
+                        self.qm.drop_dynamic(&qh.queue);
+                    }
                 }
+                // Non-durable subscriptions end with their connection; durable ones are let go.
+                Handle::Sub(sh) => {
+                    if let Err(e) = self.close_sub(&sh, CloseOptions::None) {
+                        tracing::warn!(error = %e, "a subscription could not be ended with its connection");
+                    }
+                }
+                Handle::QueueManager | Handle::Topic(_) => {}
             }
         }
         self.ended = true;

@@ -58,13 +58,13 @@ impl Session {
     }
 
     /// Gives an opened object its handle number and shows it in DISPLAY CONN.
-    fn register(&mut self, handle: Handle, opts: &OpenOptions) -> Hobj {
+    pub(super) fn register(&mut self, handle: Handle, opts: &OpenOptions) -> Hobj {
         let id = self.next_handle;
         self.next_handle = self.next_handle.wrapping_add(1).max(1);
         let object = match &handle {
             Handle::Queue(qh) => qh.queue.name,
             Handle::QueueManager => self.qm.name(),
-            Handle::Topic(_) => base_topic(),
+            Handle::Topic(_) | Handle::Sub(_) => base_topic(),
         };
         self.counters.handles.lock().insert(
             id,
@@ -282,7 +282,7 @@ impl Session {
         match self.handle(h)? {
             Handle::Queue(qh) => Ok(qh.queue.name),
             Handle::QueueManager => Ok(self.qm.name()),
-            Handle::Topic(_) => Ok(base_topic()),
+            Handle::Topic(_) | Handle::Sub(_) => Ok(base_topic()),
         }
     }
 
@@ -341,13 +341,18 @@ impl Session {
         self.counters
             .open_handles
             .store(self.handles.len(), Ordering::Relaxed);
-        if let Handle::Queue(qh) = handle {
-            let delete = qh.temporary_owner || opts != CloseOptions::None;
-            self.release(&qh, false);
-            if delete {
-                self.qm.drop_dynamic(&qh.queue);
-                self.dynamic_queues = self.dynamic_queues.saturating_sub(1);
+        match handle {
+            Handle::Queue(qh) => {
+                let delete = qh.temporary_owner
+                    || matches!(opts, CloseOptions::Delete | CloseOptions::DeletePurge);
+                self.release(&qh, false);
+                if delete {
+                    self.qm.drop_dynamic(&qh.queue);
+                    self.dynamic_queues = self.dynamic_queues.saturating_sub(1);
+                }
             }
+            Handle::Sub(sh) => self.close_sub(&sh, opts)?,
+            Handle::QueueManager | Handle::Topic(_) => {}
         }
         Ok(())
     }
@@ -394,6 +399,10 @@ impl Session {
             Handle::Topic(t) => Err(MqError::new(
                 Reason::ObjectTypeError,
                 format!("this handle is the topic {t:?}, not a queue"),
+            )),
+            Handle::Sub(_) => Err(MqError::new(
+                Reason::ObjectTypeError,
+                "this handle is a subscription, not a queue; get from the queue handle MQSUB returned",
             )),
         }
     }

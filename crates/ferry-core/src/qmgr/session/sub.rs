@@ -1,0 +1,236 @@
+//! MQSUB: subscribing through a handle. A subscription delivers to a queue — one the queue
+//! manager makes (managed: a temporary dynamic queue from SYSTEM.NDURABLE.MODEL.QUEUE, or for a
+//! durable subscription a permanent one from SYSTEM.DURABLE.MODEL.QUEUE) or one the caller has
+//! open (provided). The subscription handle it returns is closed with MQCLOSE: a non-durable
+//! subscription ends then (and when the connection ends, however it ends); a durable one is
+//! only let go, to be resumed later by name, unless the close says MQCO_REMOVE_SUB.
+//!
+//! A durable subscription is held by one handle at a time (2429 while another holds it) and
+//! resumed only by the user who made it unless it was made with MQSO_ANY_USERID (2434).
+
+use super::*;
+
+use crate::qmgr::pubsub::{SubId, SubRequest, Subscription};
+use ferry_model::options::{SubAction, SubDescriptor};
+use ferry_model::topic::{check_topic, join, Wildcards};
+
+/// A subscription handle's state.
+#[derive(Debug)]
+pub(super) struct SubHandle {
+    id: SubId,
+    durable: bool,
+}
+
+impl Session {
+    /// MQSUB. See the module documentation; returns (queue handle, subscription handle).
+    pub fn subscribe(&mut self, sd: &SubDescriptor, queue: Option<Hobj>) -> MqResult<(Hobj, Hobj)> {
+        self.check_running(false)?;
+        self.authorize(AuthObjType::Topic, &open::base_topic(), Authority::SUB)?;
+        let topic = sub_topic(sd)?;
+        if sd.durable && sd.name.as_deref().is_none_or(str::is_empty) {
+            return Err(MqError::new(
+                Reason::SubNameError,
+                "a durable subscription needs a name (MQSD SubName)",
+            ));
+        }
+        if sd.managed == queue.is_some() {
+            return Err(MqError::new(
+                Reason::SdError,
+                if sd.managed {
+                    "a managed subscription (MQSO_MANAGED) makes its own queue: pass no queue handle"
+                } else {
+                    "a subscription that is not managed needs the handle of the queue its publications go to"
+                },
+            ));
+        }
+        let existing = sd
+            .name
+            .as_deref()
+            .and_then(|n| self.qm.subscription_named(n));
+        match (existing, sd.action) {
+            (Some(s), SubAction::Resume | SubAction::CreateOrResume) => self.resume(&s, queue),
+            (Some(_), SubAction::Create) => Err(MqError::new(
+                Reason::SubAlreadyExists,
+                format!(
+                    "a subscription named {:?} exists already; resume it (MQSO_RESUME)",
+                    sd.name.as_deref().unwrap_or_default()
+                ),
+            )),
+            (None, SubAction::Resume) => Err(MqError::new(
+                Reason::NoSubscription,
+                format!(
+                    "there is no subscription named {:?} to resume",
+                    sd.name.as_deref().unwrap_or_default()
+                ),
+            )),
+            (None, _) => self.create_sub(sd, &topic, queue),
+        }
+    }
+
+    fn create_sub(
+        &mut self,
+        sd: &SubDescriptor,
+        topic: &str,
+        queue: Option<Hobj>,
+    ) -> MqResult<(Hobj, Hobj)> {
+        let qh = match queue {
+            Some(h) => h,
+            None => self.open_managed(sd.durable)?,
+        };
+        let qname = self.queue_name(qh)?;
+        if sd.durable
+            && self.queue_handle(qh)?.queue.lock().attrs.definition_type
+                == DefinitionType::TemporaryDynamic
+        {
+            return Err(MqError::new(
+                Reason::InvalidDestination,
+                format!("a durable subscription cannot deliver to temporary dynamic queue {qname}"),
+            ));
+        }
+        let req = SubRequest {
+            topic: topic.to_owned(),
+            wildcards: if sd.char_wildcards {
+                Wildcards::Char
+            } else {
+                Wildcards::Topic
+            },
+            queue: qname,
+            name: sd.name.clone(),
+            correl_id: sd.correl_id,
+            user_data: sd.user_data.clone(),
+            managed: sd.managed,
+            owner: self.user_id.as_str().to_owned(),
+            any_user: sd.any_user,
+        };
+        let made = if sd.durable {
+            self.qm.define_sub(&req)
+        } else {
+            self.qm.subscribe(&req)
+        };
+        let id = match made {
+            Ok(id) => id,
+            Err(e) => {
+                if queue.is_none() {
+                    let _ = self.close(qh, CloseOptions::None);
+                }
+                return Err(e);
+            }
+        };
+        let sub = self.qm.subscription(id).expect("just made");
+        sub.attached.store(self.conn_id, Ordering::Relaxed);
+        Ok((qh, self.sub_handle(&sub)))
+    }
+
+    /// Resumes a durable subscription: its own queue opened for input when it is managed (or
+    /// when no queue is given), else the caller's.
+    fn resume(&mut self, sub: &Arc<Subscription>, queue: Option<Hobj>) -> MqResult<(Hobj, Hobj)> {
+        let name = sub.name.as_deref().unwrap_or_default();
+        if !sub.any_user && !sub.owner.is_empty() && sub.owner != self.user_id.as_str() {
+            return Err(MqError::new(
+                Reason::IdentityMismatch,
+                format!("subscription {name:?} belongs to user {}; it was not made with MQSO_ANY_USERID", sub.owner),
+            ));
+        }
+        if sub
+            .attached
+            .compare_exchange(0, self.conn_id, Ordering::AcqRel, Ordering::Relaxed)
+            .is_err()
+        {
+            return Err(MqError::new(
+                Reason::SubscriptionInUse,
+                format!(
+                    "subscription {name:?} is held by another handle (connection {})",
+                    sub.attached.load(Ordering::Relaxed)
+                ),
+            ));
+        }
+        let qh = match queue {
+            Some(h) => Ok(h),
+            None => self.open_internal(&sub.queue.name, None),
+        };
+        match qh {
+            Ok(qh) => Ok((qh, self.sub_handle(sub))),
+            Err(e) => {
+                sub.attached.store(0, Ordering::Relaxed);
+                Err(e)
+            }
+        }
+    }
+
+    /// Opens the queue a managed subscription delivers to, made from the model.
+    fn open_managed(&mut self, durable: bool) -> MqResult<Hobj> {
+        let (model, pattern) = if durable {
+            (
+                ferry_model::system::DURABLE_MODEL_QUEUE,
+                "SYSTEM.MANAGED.DURABLE.*",
+            )
+        } else {
+            (
+                ferry_model::system::NDURABLE_MODEL_QUEUE,
+                "SYSTEM.MANAGED.NDURABLE.*",
+            )
+        };
+        let model = ferry_model::name::object_name(model).expect("a valid name");
+        self.open_internal(&model, Some(pattern))
+    }
+
+    /// Opens a queue for input on the queue manager's behalf (authority was checked on the
+    /// topic).
+    fn open_internal(&mut self, name: &ObjectName, dynamic: Option<&str>) -> MqResult<Hobj> {
+        let opts = OpenOptions::input();
+        let qh = self.open_queue(name, dynamic, opts)?;
+        Ok(self.register(Handle::Queue(qh), &opts))
+    }
+
+    fn sub_handle(&mut self, sub: &Subscription) -> Hobj {
+        let h = SubHandle {
+            id: sub.id,
+            durable: sub.durable,
+        };
+        self.register(Handle::Sub(h), &OpenOptions::default())
+    }
+
+    /// Closes a subscription handle: a non-durable subscription ends, a durable one is let go
+    /// (or ends with `RemoveSub`).
+    pub(super) fn close_sub(&mut self, h: &SubHandle, opts: CloseOptions) -> MqResult<()> {
+        let Some(sub) = self.qm.subscription(h.id) else {
+            return Ok(());
+        };
+        sub.attached.store(0, Ordering::Relaxed);
+        if h.durable && opts != CloseOptions::RemoveSub {
+            return Ok(());
+        }
+        self.qm.remove_subscription(&sub)?;
+        if sub.managed {
+            // A managed queue this connection still has open goes when its handle closes.
+            for handle in self.handles.values_mut() {
+                if let Handle::Queue(qh) = handle {
+                    if Arc::ptr_eq(&qh.queue, &sub.queue) {
+                        qh.temporary_owner = true;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The full topic string of a subscription: the topic object's (only the base so far) and the
+/// descriptor's, joined.
+fn sub_topic(sd: &SubDescriptor) -> MqResult<String> {
+    if let Some(o) = sd
+        .topic_object
+        .filter(|o| o.as_str() != ferry_model::system::BASE_TOPIC)
+    {
+        return Err(MqError::new(
+            Reason::UnknownObjectName,
+            format!(
+                "there is no topic object {o} (only {} so far)",
+                ferry_model::system::BASE_TOPIC
+            ),
+        ));
+    }
+    let topic = join("", &sd.topic);
+    check_topic(&topic)?;
+    Ok(topic)
+}
