@@ -1033,7 +1033,7 @@ typedef MQPD *PMQPD;
 #define MQRC_GMO_ERROR 2186
 #define MQRC_STS_ERROR 2426
 
-/* ---- MQSD / MQSRO: subscriptions (MQSUB answers MQRC_FUNCTION_NOT_SUPPORTED for now) ---- */
+/* ---- MQSD / MQSRO: subscriptions ---------------------------------------------------- */
 
 #define MQSD_STRUC_ID "SD  "
 #define MQSD_STRUC_ID_ARRAY 'S', 'D', ' ', ' '
@@ -1100,6 +1100,13 @@ typedef MQSRO *PMQSRO;
 #define MQSO_PUBLICATIONS_ON_REQUEST 0x00000800
 #define MQSO_NEW_PUBLICATIONS_ONLY 0x00001000
 #define MQSO_FAIL_IF_QUIESCING 0x00002000
+#define MQSO_ALTERNATE_USER_AUTHORITY 0x00040000
+#define MQSO_WILDCARD_CHAR 0x00100000
+#define MQSO_WILDCARD_TOPIC 0x00200000
+#define MQSO_SET_CORREL_ID 0x00400000
+#define MQSO_SCOPE_QMGR 0x04000000
+#define MQSO_NO_READ_AHEAD 0x08000000
+#define MQSO_READ_AHEAD 0x10000000
 
 /* ---- MQCBD / MQCBC / MQCTLO: asynchronous consumption (MQCB and MQCTL answer
  *      MQRC_FUNCTION_NOT_SUPPORTED for now) --------------------------------------------- */

@@ -44,6 +44,7 @@ CHECK(offsetof(MQCNO, BalanceParmsPtr) == MQCNO_LENGTH_7, "MQCNO v7 length");
 CHECK(sizeof(MQCSP) == MQCSP_LENGTH_1, "MQCSP length");
 CHECK(sizeof(MQSTS) == MQSTS_LENGTH_2, "MQSTS v2 length");
 CHECK(offsetof(MQSTS, ObjectString) == MQSTS_LENGTH_1, "MQSTS v1 length");
+CHECK(sizeof(MQSD) == MQSD_LENGTH_1, "MQSD length");
 CHECK(sizeof(MQCHARV) == 24, "MQCHARV length");
 CHECK(sizeof(MQCMHO) == MQCMHO_LENGTH_1, "MQCMHO length");
 CHECK(sizeof(MQDMHO) == MQDMHO_LENGTH_1, "MQDMHO length");

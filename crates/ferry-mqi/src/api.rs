@@ -20,7 +20,7 @@ use ferry_model::inquire::AttrValue;
 use ferry_model::name::FormatName;
 use ferry_model::options::PutContext;
 
-use crate::structs::{MQCNO, MQGMO, MQLONG, MQMD, MQOD, MQPMO, MQSTS};
+use crate::structs::{MQCHARV, MQCNO, MQGMO, MQLONG, MQMD, MQOD, MQPMO, MQSD, MQSTS};
 
 /// Which library this is: `libmqm_r` (local: the queue manager's Unix socket) or `libmqic_r`
 /// (client: tcp, from MQSERVER).
@@ -712,6 +712,146 @@ fn object_of(od: &MQOD) -> Result<ObjectDescriptor, Rc> {
     }
 }
 
+const CO_KEEP_SUB: MQLONG = 0x4;
+const CO_REMOVE_SUB: MQLONG = 0x8;
+
+// ----- subscribe -------------------------------------------------------------------------
+
+const SO_ALTER: MQLONG = 0x1;
+const SO_CREATE: MQLONG = 0x2;
+const SO_RESUME: MQLONG = 0x4;
+const SO_DURABLE: MQLONG = 0x8;
+const SO_MANAGED: MQLONG = 0x20;
+const SO_ANY_USERID: MQLONG = 0x200;
+const SO_FAIL_IF_QUIESCING: MQLONG = 0x2000;
+const SO_WILDCARD_CHAR: MQLONG = 0x0010_0000;
+const SO_WILDCARD_TOPIC: MQLONG = 0x0020_0000;
+const SO_SET_CORREL_ID: MQLONG = 0x0040_0000;
+const SO_SCOPE_QMGR: MQLONG = 0x0400_0000;
+const SO_NO_READ_AHEAD: MQLONG = 0x0800_0000;
+const SO_READ_AHEAD: MQLONG = 0x1000_0000;
+/// What MQSUB acts on (read-ahead and scope are accepted and have no effect yet).
+const SO_ACCEPTED: MQLONG = SO_CREATE
+    | SO_RESUME
+    | SO_DURABLE
+    | SO_MANAGED
+    | SO_ANY_USERID
+    | SO_FAIL_IF_QUIESCING
+    | SO_WILDCARD_CHAR
+    | SO_WILDCARD_TOPIC
+    | SO_SET_CORREL_ID
+    | SO_SCOPE_QMGR
+    | SO_NO_READ_AHEAD
+    | SO_READ_AHEAD;
+const RC_SD_ERROR: u32 = 2424;
+const RC_SUB_NAME_ERROR: u32 = 2440;
+
+/// The text of an MQCHARV inside the structure at `base` (VSPtr, or VSOffset from `base` when
+/// VSPtr is null); empty when it holds none. `rc` for a bad length or text that is not UTF-8.
+///
+/// # Safety
+/// `v` must be a field of the caller's structure starting at `base`, and describe readable
+/// bytes as MQCHARV's contract says.
+unsafe fn charv_text(base: *const u8, v: &MQCHARV, rc: u32) -> Result<String, Rc> {
+    let at = if !v.VSPtr.is_null() {
+        v.VSPtr as *const u8
+    } else if v.VSOffset > 0 && v.VSLength != 0 {
+        // SAFETY: the caller's structure is followed by the string at VSOffset from its start,
+        // as the MQCHARV contract says for an offset; this only forms the address.
+        unsafe { base.add(v.VSOffset as usize) }
+    } else {
+        return Ok(String::new());
+    };
+    let bytes = match v.VSLength {
+        // SAFETY: with MQVS_NULL_TERMINATED the caller passes a null-terminated string there.
+        -1 => unsafe { std::ffi::CStr::from_ptr(at as *const std::ffi::c_char) }.to_bytes(),
+        // SAFETY: the caller passes VSLength readable bytes there (MQCHARV contract).
+        n if n >= 0 => unsafe { std::slice::from_raw_parts(at, n as usize) },
+        _ => return Err(Rc::failed(rc)),
+    };
+    String::from_utf8(bytes.to_vec()).map_err(|_| Rc::failed(rc))
+}
+
+/// The subscription MQSD describes. MQSO_ALTER and a selection string are refused with
+/// MQRC_FUNCTION_NOT_SUPPORTED rather than ignored.
+fn sub_descriptor(sd: &MQSD) -> Result<ferry_client::SubDescriptor, Rc> {
+    if &sd.StrucId != b"SD  " || sd.Version != 1 {
+        return Err(Rc::failed(RC_SD_ERROR));
+    }
+    let o = sd.Options;
+    if o & SO_ALTER != 0 {
+        return Err(Rc::failed(RC_FUNCTION_NOT_SUPPORTED));
+    }
+    if o & !SO_ACCEPTED != 0 || (o & SO_WILDCARD_CHAR != 0 && o & SO_WILDCARD_TOPIC != 0) {
+        return Err(Rc::failed(RC_OPTIONS_ERROR));
+    }
+    let base = sd as *const MQSD as *const u8;
+    // SAFETY: the fields are the caller's MQSD's own (MQI contract: a readable MQSD whose
+    // MQCHARVs describe readable strings).
+    let (topic, name, user_data, selection) = unsafe {
+        (
+            charv_text(base, &sd.ObjectString, RC_OBJECT_STRING_ERROR)?,
+            charv_text(base, &sd.SubName, RC_SUB_NAME_ERROR)?,
+            charv_text(base, &sd.SubUserData, RC_SD_ERROR)?,
+            charv_text(base, &sd.SelectionString, RC_SD_ERROR)?,
+        )
+    };
+    if !selection.is_empty() {
+        return Err(Rc::failed(RC_FUNCTION_NOT_SUPPORTED));
+    }
+    let object = opt_name(&sd.ObjectName)?;
+    Ok(ferry_client::SubDescriptor {
+        topic_object: (!object.is_empty()).then_some(object),
+        topic,
+        name: (!name.is_empty()).then_some(name),
+        user_data: (!user_data.is_empty()).then_some(user_data),
+        correl_id: (o & SO_SET_CORREL_ID != 0)
+            .then(|| ferry_client::CorrelId::from_slice(&sd.SubCorrelId)),
+        action: match (o & SO_CREATE != 0, o & SO_RESUME != 0) {
+            (true, true) => ferry_client::SubAction::CreateOrResume,
+            (false, true) => ferry_client::SubAction::Resume,
+            _ => ferry_client::SubAction::Create,
+        },
+        durable: o & SO_DURABLE != 0,
+        managed: o & SO_MANAGED != 0,
+        char_wildcards: o & SO_WILDCARD_CHAR != 0,
+        any_user: o & SO_ANY_USERID != 0,
+    })
+}
+
+/// MQSUB.
+///
+/// # Safety
+/// `sd` must be null or a readable MQSD (its MQCHARVs describing readable strings); `hobj`
+/// null or valid for an MQLONG read and write; `hsub` null or valid for an MQLONG write.
+pub unsafe fn subscribe(
+    hconn: MQLONG,
+    sd: *mut MQSD,
+    hobj: *mut MQLONG,
+    hsub: *mut MQLONG,
+) -> Outcome {
+    if hsub.is_null() || hobj.is_null() {
+        return Err(Rc::failed(RC_HOBJ_ERROR));
+    }
+    if sd.is_null() {
+        return Err(Rc::failed(RC_SD_ERROR));
+    }
+    // SAFETY: checked non-null above; the caller passes a readable MQSD (MQI contract).
+    let desc = sub_descriptor(unsafe { &*sd })?;
+    // SAFETY: `hobj` is the caller's MQLONG, valid for a read (MQI contract), checked above.
+    let given = unsafe { *hobj };
+    let queue =
+        (!desc.managed && given != HOBJ_UNUSABLE && given != 0).then_some(Hobj(given as u32));
+    let (q, s) = with_conn(hconn, |c| c.subscribe(&desc, queue).map_err(Rc::from))?;
+    // SAFETY: `hobj` and `hsub` are the caller's MQLONGs, valid for a write (MQI contract),
+    // checked non-null above.
+    unsafe {
+        *hobj = q.0 as MQLONG;
+        *hsub = s.0 as MQLONG;
+    }
+    Ok(None)
+}
+
 /// MQOD's ObjectString (version 4 and later; empty before): the bytes at VSPtr, or at VSOffset
 /// from the start of the MQOD when VSPtr is null. MQRC_OBJECT_STRING_ERROR for a negative
 /// length other than MQVS_NULL_TERMINATED, or text that is not UTF-8.
@@ -843,9 +983,10 @@ pub unsafe fn close(hconn: MQLONG, hobj: *mut MQLONG, options: MQLONG) -> Outcom
         return Err(Rc::failed(RC_HOBJ_ERROR));
     }
     let opts = match options {
-        0 => CloseOptions::None,
+        0 | CO_KEEP_SUB => CloseOptions::None,
         1 => CloseOptions::Delete,
         2 => CloseOptions::DeletePurge,
+        CO_REMOVE_SUB => CloseOptions::RemoveSub,
         _ => return Err(Rc::failed(RC_OPTIONS_ERROR)),
     };
     // SAFETY: the caller passes `hobj` valid for an MQLONG read and write (MQI contract),

@@ -554,23 +554,30 @@ macro_rules! export_mqi {
             unsafe { $crate::api::report(cc, rc, $crate::api::not_supported()) }
         }
 
-        /// MQSUB: publish/subscribe is not there yet.
+        /// MQSUB: subscribes; the queue handle in `hobj` (given for a provided subscription,
+        /// returned for a managed one) and the subscription handle in `hsub`.
         ///
         /// # Safety
-        /// `cc` and `rc` must each be null or valid for an MQLONG write; the other arguments are
-        /// not read.
+        /// `sd` must be null or a readable MQSD whose MQCHARVs describe readable strings;
+        /// `hobj` null or valid for an MQLONG read and write; `hsub`, `cc` and `rc` each null or
+        /// valid for an MQLONG write.
         #[no_mangle]
         pub unsafe extern "C" fn MQSUB(
-            _hconn: MQLONG,
-            _sd: *mut c_void,
-            _hobj: *mut MQLONG,
-            _hsub: *mut MQLONG,
+            hconn: MQLONG,
+            sd: *mut c_void,
+            hobj: *mut MQLONG,
+            hsub: *mut MQLONG,
             cc: *mut MQLONG,
             rc: *mut MQLONG,
         ) {
+            // SAFETY: the caller passes `sd`, `hobj` and `hsub` as this fn's `# Safety` says;
+            // `subscribe` checks each pointer for null.
+            let out = unsafe {
+                $crate::api::subscribe(hconn, sd as *mut $crate::structs::MQSD, hobj, hsub)
+            };
             // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
             // MQLONG write (this fn's `# Safety`); `report` checks each for null.
-            unsafe { $crate::api::report(cc, rc, $crate::api::not_supported()) }
+            unsafe { $crate::api::report(cc, rc, out) }
         }
 
         /// MQSUBRQ: publish/subscribe is not there yet.

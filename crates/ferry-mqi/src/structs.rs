@@ -58,6 +58,32 @@ pub struct MQMD {
     pub OriginalLength: MQLONG,
 }
 
+/// MQSD: the subscription descriptor (version 1).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct MQSD {
+    pub StrucId: [u8; 4],
+    pub Version: MQLONG,
+    pub Options: MQLONG,
+    pub ObjectName: [u8; 48],
+    pub AlternateUserId: [u8; 12],
+    pub AlternateSecurityId: [u8; 40],
+    pub SubExpiry: MQLONG,
+    pub ObjectString: MQCHARV,
+    pub SubName: MQCHARV,
+    pub SubUserData: MQCHARV,
+    pub SubCorrelId: [u8; 24],
+    pub PubPriority: MQLONG,
+    pub PubAccountingToken: [u8; 32],
+    pub PubApplIdentityData: [u8; 32],
+    pub SelectionString: MQCHARV,
+    pub SubLevel: MQLONG,
+    pub ResObjectString: MQCHARV,
+}
+
+// The header's MQSD_LENGTH_1 (its layout is checked from C by samples/layout.c).
+const _: () = assert!(std::mem::size_of::<MQSD>() == 344);
+
 /// MQOD: the object descriptor (version 4 layout).
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]

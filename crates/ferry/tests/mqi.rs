@@ -352,3 +352,48 @@ fn the_install_command_lays_out_an_mq_style_prefix_that_builds_find() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let _ = std::fs::remove_dir_all(&prefix);
 }
+
+#[test]
+fn a_c_program_subscribes_publishes_and_receives_through_both_libraries() {
+    let server = Server::start("mqi-pubsub", &[]);
+    let out = server.root.join("c");
+    std::fs::create_dir_all(&out).unwrap();
+    for (lib, env) in [
+        ("mqm_r", local_env(&server).to_vec()),
+        ("mqic_r", client_env(&server).to_vec()),
+    ] {
+        let exe = compile(&out, "pubsub", Some(lib), false);
+        // Managed and non-durable: what it publishes comes back, then the subscription ends.
+        let (ok, text) = run(&exe, &["Sample/News", "QM1"], &env, "first\nsecond\n");
+        assert!(
+            ok && text.contains("published 2, received 2"),
+            "{lib}: {text}"
+        );
+        assert!(
+            text.contains("publication: first") && text.contains("publication: second"),
+            "{text}"
+        );
+        // Durable: kept between runs, it receives what was published while it was away.
+        let sub = format!("SAMPLE.{lib}");
+        let (ok, text) = run(&exe, &["Sample/Durable", "QM1", &sub], &env, "one\n");
+        assert!(ok && text.contains("received 1"), "{lib}: {text}");
+        let mut c = ferry_client::Connection::connect(&server.unix, "publisher").unwrap();
+        let h = c
+            .open(
+                &ferry_client::ObjectDescriptor::topic("Sample/Durable"),
+                ferry_client::OpenOptions::output(),
+            )
+            .unwrap();
+        c.put(
+            h,
+            ferry_client::Message::text("while away"),
+            &Default::default(),
+        )
+        .unwrap();
+        let (ok, text) = run(&exe, &["Sample/Durable", "QM1", &sub], &env, "");
+        assert!(
+            ok && text.contains("publication: while away"),
+            "{lib}: {text}"
+        );
+    }
+}
