@@ -144,9 +144,11 @@ int main(int argc, char **argv) {
     MQDLTMH(hc, &get_h, &dmho, &cc, &rc);
     EXPECT(rc == MQRC_HMSG_ERROR, "second MQDLTMH: %d", (int)rc);
     {
+        /* MQSUB without a subscription descriptor is refused as such. */
         MQLONG r2;
-        MQSUB(hc, NULL, NULL, NULL, &cc, &r2);
-        EXPECT(cc == MQCC_FAILED && r2 == MQRC_FUNCTION_NOT_SUPPORTED, "MQSUB: %d", (int)r2);
+        MQHOBJ hq = MQHO_NONE, hs = MQHO_UNUSABLE_HOBJ;
+        MQSUB(hc, NULL, &hq, &hs, &cc, &r2);
+        EXPECT(cc == MQCC_FAILED && r2 == MQRC_SD_ERROR, "MQSUB: %d", (int)r2);
     }
     MQCLOSE(hc, &ho, MQCO_NONE, &cc, &rc);
     MQDISC(&hc, &cc, &rc);
