@@ -250,12 +250,41 @@ fn recover_and_dump(root: &Path) -> String {
     got
 }
 
+/// System objects today's build defines that the fixture's did not (a queue manager gains them
+/// when it starts, as MQ's do on migration): left out of the comparison, count included.
+const NEWER_SYSTEM_OBJECTS: &[&str] = &["SYSTEM.NDURABLE.MODEL.QUEUE"];
+
+fn without_newer_system_objects(got: &str) -> String {
+    let newer = |l: &str| {
+        NEWER_SYSTEM_OBJECTS
+            .iter()
+            .any(|n| l.contains(&format!("('{n}')")))
+    };
+    let dropped = got.lines().filter(|l| newer(l)).count();
+    assert_eq!(
+        dropped,
+        NEWER_SYSTEM_OBJECTS.len(),
+        "today's system objects are all there"
+    );
+    got.lines()
+        .filter(|l| !newer(l))
+        .map(|l| match l.strip_prefix("AMQ8500I ") {
+            Some(rest) => {
+                let (n, tail) = rest.split_once(' ').unwrap();
+                let n: usize = n.parse().unwrap();
+                format!("AMQ8500I {} {tail}\n", n - dropped)
+            }
+            None => format!("{l}\n"),
+        })
+        .collect()
+}
+
 #[test]
 fn recovers_a_data_directory_written_by_an_earlier_build() {
     let root = std::env::temp_dir().join(format!("ferry-it-fixture-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     unpack(&root);
-    let got = recover_and_dump(&root);
+    let got = without_newer_system_objects(&recover_and_dump(&root));
     let want = std::fs::read_to_string(fixture_dir().join("expected.txt")).unwrap();
     if got != want {
         let path = root.join("got.txt");
