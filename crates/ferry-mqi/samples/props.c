@@ -150,6 +150,20 @@ int main(int argc, char **argv) {
         MQSUB(hc, NULL, &hq, &hs, &cc, &r2);
         EXPECT(cc == MQCC_FAILED && r2 == MQRC_SD_ERROR, "MQSUB: %d", (int)r2);
     }
+    {
+        /* A selection string on MQOPEN is refused, never ignored, until selectors exist. */
+        MQOD sod = {MQOD_DEFAULT};
+        MQHOBJ hsel = MQHO_UNUSABLE_HOBJ;
+        MQLONG r3;
+        char selector[] = "app.colour = 'red'";
+        sod.Version = MQOD_VERSION_4;
+        memcpy(sod.ObjectName, argv[1], strnlen(argv[1], sizeof(sod.ObjectName)));
+        sod.SelectionString.VSPtr = selector;
+        sod.SelectionString.VSLength = MQVS_NULL_TERMINATED;
+        MQOPEN(hc, &sod, MQOO_INPUT_AS_Q_DEF, &hsel, &cc, &r3);
+        EXPECT(cc == MQCC_FAILED && r3 == MQRC_FUNCTION_NOT_SUPPORTED, "MQOPEN with a selector: %d",
+               (int)r3);
+    }
     MQCLOSE(hc, &ho, MQCO_NONE, &cc, &rc);
     MQDISC(&hc, &cc, &rc);
     printf("%s: %d failures\n", argv[0], failures);

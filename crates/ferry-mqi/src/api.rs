@@ -943,6 +943,16 @@ pub unsafe fn open(hconn: MQLONG, od: *mut MQOD, options: MQLONG, hobj: *mut MQL
     // non-null just above; fields past its declared version (ResolvedQName, v3) are not touched.
     let d = unsafe { &mut *od };
     let object = object_of(d)?;
+    if d.Version >= 4 {
+        // SAFETY: SelectionString is the caller's MQOD's own (version 4), describing a readable
+        // string as MQCHARV's contract says.
+        let selection =
+            unsafe { charv_text(d as *const MQOD as *const u8, &d.SelectionString, RC_OD_ERROR) }?;
+        if !selection.is_empty() {
+            // Message selectors are not there yet: refused, never ignored.
+            return Err(Rc::failed(RC_FUNCTION_NOT_SUPPORTED));
+        }
+    }
     let mut opts = open_options(options)?;
     if options & OO_ALTERNATE_USER_AUTHORITY != 0 {
         opts.alternate_user = Some(ferry_model::name::UserId::truncating(&text(
