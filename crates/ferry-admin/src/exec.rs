@@ -171,6 +171,7 @@ fn execute(qm: &QueueManager, c: &Command) -> Outcome {
         (Verb::Define, Object::Sub) => subs::define_sub(qm, c),
         (Verb::Delete, Object::Sub) => subs::delete_sub(qm, c),
         (Verb::Display, Object::Sub) => subs::display_subs(qm, c),
+        (Verb::Display, Object::SbStatus) => subs::display_sbstatus(qm, c),
         (Verb::Define, Object::Listener) => define_listener(qm, c),
         (Verb::Alter, Object::Listener) => alter_listener(qm, c),
         (Verb::Delete, Object::Listener) => delete_listener(qm, c),

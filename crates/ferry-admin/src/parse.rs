@@ -185,6 +185,8 @@ pub enum Object {
     ChlAuth,
     /// SUB: a subscription (named by free text, not an object name).
     Sub,
+    /// SBSTATUS: a subscription's status.
+    SbStatus,
 }
 
 impl Object {
@@ -210,6 +212,7 @@ impl Object {
             Object::Security => "SECURITY",
             Object::ChlAuth => "CHLAUTH",
             Object::Sub => "SUB",
+            Object::SbStatus => "SBSTATUS",
         }
     }
 
@@ -234,6 +237,7 @@ impl Object {
             "SECURITY" => Object::Security,
             "CHLAUTH" => Object::ChlAuth,
             "SUB" | "SUBSCRIPTION" => Object::Sub,
+            "SBSTATUS" => Object::SbStatus,
             _ => return None,
         })
     }

@@ -946,8 +946,13 @@ pub unsafe fn open(hconn: MQLONG, od: *mut MQOD, options: MQLONG, hobj: *mut MQL
     if d.Version >= 4 {
         // SAFETY: SelectionString is the caller's MQOD's own (version 4), describing a readable
         // string as MQCHARV's contract says.
-        let selection =
-            unsafe { charv_text(d as *const MQOD as *const u8, &d.SelectionString, RC_OD_ERROR) }?;
+        let selection = unsafe {
+            charv_text(
+                d as *const MQOD as *const u8,
+                &d.SelectionString,
+                RC_OD_ERROR,
+            )
+        }?;
         if !selection.is_empty() {
             // Message selectors are not there yet: refused, never ignored.
             return Err(Rc::failed(RC_FUNCTION_NOT_SUPPORTED));

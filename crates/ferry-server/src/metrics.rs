@@ -374,6 +374,7 @@ fn render_memory(out: &mut String, qm: &QueueManager) {
         "Message bodies held in memory now, in queues, units of work and read-ahead streams.",
     );
     let _ = writeln!(out, "ferry_memory_used_bytes {}", b.used());
+    render_pubsub(out, qm);
     if let Some(spill) = qm.spill() {
         let st = spill.stats();
         for (name, help, v) in [
@@ -396,6 +397,41 @@ fn render_memory(out: &mut String, qm: &QueueManager) {
             family(out, name, "gauge", help);
             let _ = writeln!(out, "{name} {v}");
         }
+    }
+}
+
+/// `ferry_subscriptions` and the publish/subscribe counters.
+fn render_pubsub(out: &mut String, qm: &QueueManager) {
+    let ps = qm.pubsub_counters();
+    let load = |a: &std::sync::atomic::AtomicU64| a.load(std::sync::atomic::Ordering::Relaxed);
+    for (name, kind, help, v) in [
+        (
+            "ferry_subscriptions",
+            "gauge",
+            "Subscriptions now, durable and not.",
+            qm.subscription_count() as u64,
+        ),
+        (
+            "ferry_publications_total",
+            "counter",
+            "Publications made since start.",
+            load(&ps.publications),
+        ),
+        (
+            "ferry_pubsub_deliveries_total",
+            "counter",
+            "Publication copies delivered to subscriptions' queues since start.",
+            load(&ps.deliveries),
+        ),
+        (
+            "ferry_pubsub_delivery_failures_total",
+            "counter",
+            "Publication copies a subscription's queue refused since start.",
+            load(&ps.failed),
+        ),
+    ] {
+        family(out, name, kind, help);
+        let _ = writeln!(out, "{name} {v}");
     }
 }
 

@@ -58,6 +58,14 @@ fn an_administrative_subscription_receives_publications_and_survives_restarts() 
         got[1].properties.get("MQSubUserData"),
         Some(&PropertyValue::String("market".into()))
     );
+    let status = |key| common::display(&server, "DISPLAY SBSTATUS('Fruit*') ALL", key);
+    assert_eq!(status("NUMMSGS").as_deref(), Some("2"));
+    assert_eq!(status("SUBTYPE").as_deref(), Some("ADMIN"));
+    assert!(
+        status("LMSGDATE").is_some_and(|d| d.len() == 10),
+        "{:?}",
+        status("LMSGDATE")
+    );
     let correl = common::display(&server, "DISPLAY SUB('Fruit prices') ALL", "DESTCORL").unwrap();
     assert_eq!(
         got[0].descriptor.correl_id.to_hex().to_ascii_uppercase(),

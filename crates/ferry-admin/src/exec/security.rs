@@ -31,13 +31,13 @@ fn needed(c: &Command) -> Option<(AuthObjType, Authority)> {
         O::AuthInfo => AuthObjType::AuthInfo,
         // Subscriptions are checked on the topic tree's base object: SUB to define or
         // delete one, DSP to display them.
-        O::Sub => AuthObjType::Topic,
+        O::Sub | O::SbStatus => AuthObjType::Topic,
         O::QMgr | O::QmStatus | O::Conn | O::AuthRec | O::EntAuth | O::Security | O::ChlAuth => {
             AuthObjType::QMgr
         }
     };
     let qmgr_level = objtype == AuthObjType::QMgr;
-    if c.object == O::Sub {
+    if matches!(c.object, O::Sub | O::SbStatus) {
         let auth = match c.verb {
             Verb::Display => Authority::DSP,
             _ => Authority::SUB,

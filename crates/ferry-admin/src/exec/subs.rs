@@ -133,6 +133,68 @@ pub(super) fn display_subs(qm: &QueueManager, c: &Command) -> Outcome {
     reply(c, out)
 }
 
+/// DISPLAY SBSTATUS(name or generic name): who holds each subscription and what it received.
+pub(super) fn display_sbstatus(qm: &QueueManager, c: &Command) -> Outcome {
+    use std::sync::atomic::Ordering;
+    let pattern = sub_name(c)?;
+    let (prefix, generic) = match pattern.strip_suffix('*') {
+        Some(p) => (p.to_owned(), true),
+        None => (pattern.clone(), false),
+    };
+    let mut out = Vec::new();
+    for s in qm.subscriptions() {
+        let Some(name) = s.name.as_deref() else {
+            continue;
+        };
+        if (generic && !name.starts_with(&prefix)) || (!generic && name != prefix) {
+            continue;
+        }
+        let last = s.last_delivery_ms.load(Ordering::Relaxed);
+        let (date, time) = if last == 0 {
+            (String::new(), String::new())
+        } else {
+            ferry_model::clock::date_time(
+                std::time::UNIX_EPOCH + std::time::Duration::from_millis(last),
+            )
+        };
+        let fields = vec![
+            field("SUB", name, Kind::Text),
+            field("SUBID", format!("{:048x}", s.id), Kind::Status),
+            field(
+                "DURABLE",
+                if s.durable { "YES" } else { "NO" },
+                Kind::Status,
+            ),
+            field(
+                "SUBTYPE",
+                if s.owner.is_empty() { "ADMIN" } else { "API" },
+                Kind::Status,
+            ),
+            field("SUBUSER", &s.owner, Kind::Status),
+            field(
+                "ACTCONN",
+                format!("{:048x}", s.attached.load(Ordering::Relaxed)),
+                Kind::Status,
+            ),
+            field("NUMMSGS", s.delivered.load(Ordering::Relaxed), Kind::Status),
+            field("FAILED", s.failed.load(Ordering::Relaxed), Kind::Status),
+            field("LMSGDATE", date, Kind::Status),
+            field("LMSGTIME", time, Kind::Status),
+        ];
+        if let Some(fields) = super::display::shown(c, fields, &["SUB"])? {
+            out.push(object(
+                "AMQ8099I",
+                "Display subscription status details.",
+                fields,
+            ));
+        }
+    }
+    if out.is_empty() && !generic && c.filter.is_none() {
+        return Err(fail("AMQ8147E", format!("SBSTATUS {pattern} not found.")));
+    }
+    reply(c, out)
+}
+
 /// MQSC quoting: in single quotes, a quote doubled.
 fn quoted(s: &str) -> String {
     format!("'{}'", s.replace('\'', "''"))

@@ -83,6 +83,12 @@ pub struct Subscription {
     pub any_user: bool,
     /// The connection whose handle holds it now (0: none).
     pub attached: AtomicU64,
+    /// Publications delivered to its queue since it was made (or restored).
+    pub delivered: AtomicU64,
+    /// Publications its queue refused (non-persistent ones: full or unusable).
+    pub failed: AtomicU64,
+    /// When the last one was delivered, Unix ms (0: none yet).
+    pub last_delivery_ms: AtomicU64,
     /// Its name, if it has one.
     pub name: Option<String>,
     /// Its filter.
@@ -100,6 +106,19 @@ pub struct Subscription {
 pub(crate) struct Subscriptions {
     inner: RwLock<Registry>,
     next_id: AtomicU64,
+    /// Publications made, copies delivered, copies refused: since start.
+    pub(crate) counters: PubSubCounters,
+}
+
+/// The queue manager's publish/subscribe counters since start.
+#[derive(Debug, Default)]
+pub struct PubSubCounters {
+    /// Publications made.
+    pub publications: AtomicU64,
+    /// Copies delivered to subscriptions' queues.
+    pub deliveries: AtomicU64,
+    /// Copies a subscription's queue refused.
+    pub failed: AtomicU64,
 }
 
 #[derive(Debug, Default)]
@@ -307,6 +326,9 @@ impl QueueManager {
             owner: req.owner.clone(),
             any_user: req.any_user,
             attached: AtomicU64::new(0),
+            delivered: AtomicU64::new(0),
+            failed: AtomicU64::new(0),
+            last_delivery_ms: AtomicU64::new(0),
             name: req.name.clone(),
             filter,
             queue,
@@ -340,6 +362,11 @@ impl QueueManager {
             .get(name)
             .and_then(|id| reg.subs.get(id))
             .cloned()
+    }
+
+    /// Publish/subscribe counters since start.
+    pub fn pubsub_counters(&self) -> &PubSubCounters {
+        &self.shared.pubsub.counters
     }
 
     /// How many subscriptions there are.

@@ -56,13 +56,7 @@ impl Session {
     /// SYSTEM.BASE.TOPIC has DEFPSIST(NO)).
     pub fn publish(&mut self, topic: &str, msg: Message, opts: &PutOptions) -> MqResult<Published> {
         self.check_running(opts.fail_if_quiescing)?;
-        check_topic(topic)?;
-        let mut msg = msg;
-        if msg.descriptor.persistence == Persistence::AsQueueDef {
-            msg.descriptor.persistence = Persistence::NotPersistent;
-        }
-        msg.properties
-            .set("MQTopicString", PropertyValue::String(topic.to_owned()))?;
+        let msg = publication(topic, msg)?;
         let persistent = msg.descriptor.persistence == Persistence::Persistent;
         let subs = self.qm.subscribers(topic);
         let own_uow = persistent && !opts.syncpoint && self.uow.is_empty() && subs.len() > 1;
@@ -75,35 +69,79 @@ impl Session {
             delivered: 0,
             failed: 0,
         };
+        let counters = &self.qm.shared.pubsub.counters;
+        counters.publications.fetch_add(1, Ordering::Relaxed);
+        let now_ms = self.qm.clock().unix_ms().max(0) as u64;
         for sub in &subs {
-            let mut copy = msg.clone();
-            copy.descriptor.correl_id = sub.correl_id;
-            if let Some(u) = &sub.user_data {
-                copy.properties
-                    .set("MQSubUserData", PropertyValue::String(u.clone()))?;
-            }
-            match self.put_to(&sub.queue, None, None, copy, &put_opts) {
+            let put = self.put_to(&sub.queue, None, None, copy_for(&msg, sub)?, &put_opts);
+            count_delivery(sub, put.is_ok(), now_ms);
+            match put {
                 Ok(_) => out.delivered += 1,
                 Err(_) if !persistent => out.failed += 1,
                 Err(e) => {
                     if own_uow {
                         self.backout()?;
                     }
-                    return Err(MqError {
-                        detail: format!(
-                            "the persistent publication on {topic:?} could not be delivered to subscription {} (queue {}), so it was delivered to none: {}",
-                            sub.name.as_deref().unwrap_or("(unnamed)"),
-                            sub.queue.name,
-                            e.detail
-                        ),
-                        ..e
-                    });
+                    return Err(undeliverable(topic, sub, e));
                 }
             }
         }
         if own_uow {
             self.commit()?;
         }
+        let counters = &self.qm.shared.pubsub.counters;
+        counters
+            .deliveries
+            .fetch_add(out.delivered as u64, Ordering::Relaxed);
+        counters
+            .failed
+            .fetch_add(out.failed as u64, Ordering::Relaxed);
         Ok(out)
+    }
+}
+
+/// The publication as every copy starts: the topic checked, persistence resolved, and its
+/// MQTopicString property.
+fn publication(topic: &str, mut msg: Message) -> MqResult<Message> {
+    check_topic(topic)?;
+    if msg.descriptor.persistence == Persistence::AsQueueDef {
+        msg.descriptor.persistence = Persistence::NotPersistent;
+    }
+    msg.properties
+        .set("MQTopicString", PropertyValue::String(topic.to_owned()))?;
+    Ok(msg)
+}
+
+/// The copy for one subscription: its correlation id and user data.
+fn copy_for(msg: &Message, sub: &crate::qmgr::pubsub::Subscription) -> MqResult<Message> {
+    let mut copy = msg.clone();
+    copy.descriptor.correl_id = sub.correl_id;
+    if let Some(u) = &sub.user_data {
+        copy.properties
+            .set("MQSubUserData", PropertyValue::String(u.clone()))?;
+    }
+    Ok(copy)
+}
+
+/// A persistent publication one subscription's queue refused (so it went to none).
+fn undeliverable(topic: &str, sub: &crate::qmgr::pubsub::Subscription, e: MqError) -> MqError {
+    MqError {
+        detail: format!(
+            "the persistent publication on {topic:?} could not be delivered to subscription {} (queue {}), so it was delivered to none: {}",
+            sub.name.as_deref().unwrap_or("(unnamed)"),
+            sub.queue.name,
+            e.detail
+        ),
+        ..e
+    }
+}
+
+/// A subscription's delivered count (and when), or its failed count.
+fn count_delivery(sub: &crate::qmgr::pubsub::Subscription, delivered: bool, now_ms: u64) {
+    if delivered {
+        sub.delivered.fetch_add(1, Ordering::Relaxed);
+        sub.last_delivery_ms.store(now_ms, Ordering::Relaxed);
+    } else {
+        sub.failed.fetch_add(1, Ordering::Relaxed);
     }
 }
