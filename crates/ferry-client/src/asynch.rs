@@ -274,6 +274,20 @@ impl AsyncConnection {
         }
     }
 
+    /// Subscribes (MQSUB): the queue handle publications arrive on and the subscription's
+    /// handle (see [`crate::Connection::subscribe`]).
+    pub async fn subscribe(
+        &mut self,
+        sd: &ferry_model::SubDescriptor,
+        queue: Option<Hobj>,
+    ) -> MqResult<(Hobj, Hobj)> {
+        match &mut self.inner {
+            #[cfg(feature = "embedded")]
+            Inner::Embedded { session, .. } => durably(session, |s| s.subscribe(sd, queue)).await,
+            Inner::Remote(r) => r.subscribe(sd, queue).await,
+        }
+    }
+
     /// Opens a queue by name.
     pub async fn open_queue(&mut self, name: &str, opts: OpenOptions) -> MqResult<Hobj> {
         let od = ObjectDescriptor::queue(ferry_model::object_name(name)?);
@@ -443,6 +457,25 @@ impl AsyncConnection {
 impl RemoteConn {
     /// After a call met a broken connection: re-establishes the conversation if configured,
     /// reopens every handle, and returns what the interrupted call reports (reconnect.rs).
+    /// Opens (or subscribes) again one handle of the broken connection.
+    async fn reopen(&mut self, id: u32, r: crate::reconnect::Reopen) -> MqResult<()> {
+        if r.with_sub {
+            return Ok(());
+        }
+        let Some(sub) = r.sub else {
+            let h = self.conv.open(&r.od, r.opts).await?;
+            self.rec.reopened(id, h);
+            return Ok(());
+        };
+        let queue = sub.queue.map(|q| self.rec.server(Hobj(q))).transpose()?;
+        let (q, s) = self.conv.subscribe(&sub.sd, queue).await?;
+        self.rec.reopened(id, s);
+        if let Some(m) = sub.managed_queue {
+            self.rec.reopened(m, q);
+        }
+        Ok(())
+    }
+
     async fn recover(&mut self, broken: MqError, in_uow: bool) -> MqError {
         let Some(policy) = self.opts.reconnect.clone() else {
             return broken;
@@ -464,14 +497,10 @@ impl RemoteConn {
             }
         }
         let lost_uow = self.rec.reconnected(in_uow);
-        // The async API has no MQSUB yet: every handle it recorded is an open.
         for (id, r) in self.rec.to_reopen() {
-            match self.conv.open(&r.od, r.opts).await {
-                Ok(h) => self.rec.reopened(id, h),
-                Err(e) => {
-                    tracing::error!(error = %e, "a handle could not be reopened after reconnecting");
-                    return e;
-                }
+            if let Err(e) = self.reopen(id, r).await {
+                tracing::error!(error = %e, "a handle could not be reopened after reconnecting");
+                return e;
             }
         }
         tracing::info!(attempts_for = ?backoff.elapsed(), "reconnected; handles reopened");
@@ -499,6 +528,17 @@ impl RemoteConn {
         let core = &self.conv.core;
         self.rec
             .opened(server, od, opts, || core.queue_name(server))
+    }
+
+    async fn subscribe(
+        &mut self,
+        sd: &ferry_model::SubDescriptor,
+        queue: Option<Hobj>,
+    ) -> MqResult<(Hobj, Hobj)> {
+        let server_queue = queue.map(|h| self.rec.server(h)).transpose()?;
+        let server = on_conv!(self, false, |c| c.subscribe(sd, server_queue).await)?;
+        let name = self.conv.core.queue_name(server.0)?;
+        Ok(self.rec.subscribed(server, sd, queue, name))
     }
 
     async fn close(&mut self, h: Hobj, opts: CloseOptions) -> MqResult<()> {
@@ -931,6 +971,16 @@ impl AsyncConv {
             self.send(&c).await?;
         }
         Ok(h)
+    }
+
+    async fn subscribe(
+        &mut self,
+        sd: &ferry_model::SubDescriptor,
+        queue: Option<Hobj>,
+    ) -> MqResult<(Hobj, Hobj)> {
+        let req = ConvCore::subscribe_request(sd, queue);
+        let reply = ok_reply(self.call(&req, None).await?)?;
+        self.core.on_subscribed(reply)
     }
 
     async fn close(&mut self, h: Hobj, opts: CloseOptions) -> MqResult<()> {

@@ -460,3 +460,31 @@ fn large_bodies_arrive_intact_sync_and_async() {
         }
     });
 }
+
+#[test]
+fn the_async_api_subscribes_and_receives_publications() {
+    let server = Server::start("async-sub", &[]);
+    runtime().block_on(async {
+        for ep in [server.unix.clone(), server.tcp.clone()] {
+            let mut c = AsyncConnection::connect(&ep, "async-sub", &ClientOptions::default())
+                .await
+                .unwrap();
+            let sd = ferry_client::SubDescriptor::managed("Async/#");
+            let (q, hsub) = c.subscribe(&sd, None).await.unwrap();
+            let topic = ferry_client::ObjectDescriptor::topic("Async/News");
+            let t = c.open(&topic, OpenOptions::output()).await.unwrap();
+            c.put(t, Message::text("fresh"), &PutOptions::default())
+                .await
+                .unwrap();
+            let got = c.get(q, &GetOptions::new()).await.unwrap();
+            assert_eq!(&got.message.body[..], b"fresh", "{ep}");
+            c.close(hsub, ferry_client::CloseOptions::RemoveSub)
+                .await
+                .unwrap();
+            c.put(t, Message::text("unheard"), &PutOptions::default())
+                .await
+                .unwrap();
+            assert!(c.get(q, &GetOptions::new()).await.is_err(), "{ep}");
+        }
+    });
+}
