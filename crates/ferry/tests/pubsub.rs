@@ -238,3 +238,39 @@ fn mqsub_over_the_wire_managed_and_durable_across_a_crash() {
     let r = other.admin("DISPLAY SUB('rain-log')").unwrap();
     assert!(!r[0].ok, "{r:?}");
 }
+
+#[test]
+fn a_durable_subscription_held_by_a_dead_connection_is_released() {
+    use ferry_client::{CloseOptions, SubDescriptor};
+    use std::io::Write;
+    let server = Server::start("pubsub-dead", &[]);
+    let sd = SubDescriptor::durable("held-by-the-dead", "Dead/#");
+    // A client subscribes over a raw socket, then its connection dies without a goodbye.
+    let mut s = std::net::TcpStream::connect(server.tcp_addr()).unwrap();
+    let subscribe = ferry_proto::Request::Subscribe {
+        sub: ferry_proto::map::sub_to_wire(&sd),
+        hobj: 0,
+    };
+    let hello = common::raw::hello("doomed", common::TEST_USER, common::TEST_PASSWORD);
+    s.write_all(&[hello, common::raw::frame(&subscribe, 1, 2)].concat())
+        .unwrap();
+    let held = || {
+        common::display(
+            &server,
+            "DISPLAY SBSTATUS('held-by-the-dead') ALL",
+            "ACTCONN",
+        )
+        .is_some_and(|c| c.chars().any(|ch| ch != '0'))
+    };
+    common::eventually("the subscription to be held", held);
+    // The same user, on another connection.
+    let mut other = Connection::connect(&server.tcp, "other").unwrap();
+    let e = other.subscribe(&sd, None).unwrap_err();
+    assert_eq!(e.reason, ferry_client::Reason::SubscriptionInUse, "{e}");
+    // Closed as a killed client's kernel closes it: no Disconnect, no MQCLOSE.
+    drop(s);
+    // Found dead, it lets the subscription go: another connection resumes it.
+    common::eventually("the subscription to be released", || !held());
+    let (_q, hsub) = other.subscribe(&sd, None).unwrap();
+    other.close(hsub, CloseOptions::RemoveSub).unwrap();
+}
