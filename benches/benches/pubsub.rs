@@ -14,7 +14,6 @@ use std::time::{Duration, Instant};
 use ferry_benches::{fmt_rate, median, payload, raw_handoff_rate, BenchArgs};
 use ferry_client::{Message, ObjectDescriptor, OpenOptions, PutOptions, QueueManager};
 use ferry_core::{object_name, ConnectOptions, LocalQueueAttrs, QueueDefinition, SubRequest};
-use ferry_model::topic::Wildcards;
 
 const MSG_LEN: usize = 2048;
 /// Copies delivered per burst, before the queues are cleared.
@@ -35,18 +34,9 @@ fn qm_with_subscribers(n: usize) -> QueueManager {
         .expect("define");
     }
     for i in 0..n {
-        qm.subscribe(&SubRequest {
-            topic: "Price/Fruit/Apples".into(),
-            wildcards: Wildcards::Topic,
-            queue: object_name(&format!("SUB.Q.{i}")).unwrap(),
-            name: None,
-            correl_id: None,
-            user_data: None,
-            managed: false,
-            owner: String::new(),
-            any_user: true,
-        })
-        .expect("subscribe");
+        let queue = object_name(&format!("SUB.Q.{i}")).unwrap();
+        qm.subscribe(&SubRequest::to_queue("Price/Fruit/Apples", queue))
+            .expect("subscribe");
     }
     qm
 }

@@ -25,17 +25,7 @@ fn qm_with(queues: &[(&str, usize)]) -> (QueueManager, Session) {
 }
 
 fn sub(topic: &str, queue: &str) -> SubRequest {
-    SubRequest {
-        topic: topic.into(),
-        wildcards: Wildcards::Topic,
-        queue: object_name(queue).unwrap(),
-        name: None,
-        correl_id: None,
-        user_data: None,
-        managed: false,
-        owner: String::new(),
-        any_user: true,
-    }
+    SubRequest::to_queue(topic, object_name(queue).unwrap())
 }
 
 fn input(s: &mut Session, q: &str) -> Hobj {

@@ -50,15 +50,8 @@ proptest! {
                     let attrs = LocalQueueAttrs { max_depth: 10_000, ..Default::default() };
                     qm.define_queue(&q, QueueDefinition::Local(attrs), false).unwrap();
                     let id = qm.subscribe(&SubRequest {
-                        topic: f.clone(),
                         wildcards: *w,
-                        queue: object_name(&q).unwrap(),
-                        name: None,
-                        correl_id: None,
-                        user_data: None,
-                        managed: false,
-                        owner: String::new(),
-                        any_user: true,
+                        ..SubRequest::to_queue(f, object_name(&q).unwrap())
                     }).unwrap();
                     subs.push((Filter::parse(f, *w).unwrap(), id, true, Vec::new()));
                 }

@@ -859,24 +859,10 @@ fn object_string(od: &MQOD) -> Result<String, Rc> {
     if od.Version < 4 {
         return Ok(String::new());
     }
-    let v = &od.ObjectString;
-    let base = if !v.VSPtr.is_null() {
-        v.VSPtr as *const u8
-    } else if v.VSOffset > 0 {
-        // SAFETY: the caller's MQOD is followed by the string at VSOffset from its start, as
-        // MQCHARV's contract says for an offset; this only forms the address.
-        unsafe { (od as *const MQOD as *const u8).add(v.VSOffset as usize) }
-    } else {
-        return Ok(String::new());
-    };
-    let bytes = match v.VSLength {
-        // SAFETY: with MQVS_NULL_TERMINATED the caller passes a null-terminated string there.
-        -1 => unsafe { std::ffi::CStr::from_ptr(base as *const std::ffi::c_char) }.to_bytes(),
-        // SAFETY: the caller passes VSLength readable bytes there (MQCHARV contract).
-        n if n >= 0 => unsafe { std::slice::from_raw_parts(base, n as usize) },
-        _ => return Err(Rc::failed(RC_OBJECT_STRING_ERROR)),
-    };
-    String::from_utf8(bytes.to_vec()).map_err(|_| Rc::failed(RC_OBJECT_STRING_ERROR))
+    let base = od as *const MQOD as *const u8;
+    // SAFETY: ObjectString is the caller's MQOD's own (version 4), describing a readable string
+    // as MQCHARV's contract says.
+    unsafe { charv_text(base, &od.ObjectString, RC_OBJECT_STRING_ERROR) }
 }
 
 /// The open options MQOPEN's `options` ask for; MQRC_OPTIONS_ERROR for an unknown or

@@ -7,8 +7,9 @@ use ferry_model::message::CorrelId;
 use ferry_model::topic::Wildcards;
 
 use super::{fail, field, info, object, reply, Failure, Outcome};
-use crate::attrs::Kind;
+use crate::attrs::{Field, Kind};
 use crate::parse::Command;
+use ferry_core::qmgr::pubsub::Subscription;
 
 /// The subscription's name as given.
 fn sub_name(c: &Command) -> Result<String, Failure> {
@@ -47,17 +48,13 @@ pub(super) fn define_sub(qm: &QueueManager, c: &Command) -> Outcome {
                 .ok_or_else(|| fail("AMQ8405E", "DESTCORL is 48 hexadecimal digits (24 bytes)"))?,
         ),
     };
+    // An administrative subscription: any user with the authority may resume it.
     let req = SubRequest {
-        topic: required(c, "TOPICSTR")?.to_owned(),
         wildcards,
-        queue: object_name(required(c, "DEST")?)?,
         name: Some(name.clone()),
         correl_id,
         user_data: c.value("USERDATA").map(|v| v.text.clone()),
-        managed: false,
-        owner: String::new(),
-        // An administrative subscription may be resumed by any user with the authority.
-        any_user: true,
+        ..SubRequest::to_queue(required(c, "TOPICSTR")?, object_name(required(c, "DEST")?)?)
     };
     qm.define_sub(&req)?;
     reply(
@@ -78,77 +75,29 @@ pub(super) fn delete_sub(qm: &QueueManager, c: &Command) -> Outcome {
 
 /// DISPLAY SUB(name or generic name).
 pub(super) fn display_subs(qm: &QueueManager, c: &Command) -> Outcome {
-    let pattern = sub_name(c)?;
-    let (prefix, generic) = match pattern.strip_suffix('*') {
-        Some(p) => (p.to_owned(), true),
-        None => (pattern.clone(), false),
-    };
-    let mut out = Vec::new();
-    for s in qm.subscriptions() {
-        let Some(name) = s.name.as_deref() else {
-            continue;
-        };
-        if (generic && !name.starts_with(&prefix)) || (!generic && name != prefix) {
-            continue;
-        }
-        let mut fields = vec![
-            field("SUB", name, Kind::Text),
-            field("SUBID", format!("{:048x}", s.id), Kind::Status),
+    display_named(qm, c, |s| {
+        let mut fields = identity_fields(s);
+        fields.extend([
             field("TOPICSTR", s.filter.text(), Kind::Text),
             field("DEST", s.queue.name, Kind::Name),
-            field(
-                "WSCHEMA",
-                match s.filter.schema() {
-                    Wildcards::Topic => "TOPIC",
-                    Wildcards::Char => "CHAR",
-                },
-                Kind::Word,
-            ),
+            field("WSCHEMA", schema_word(s), Kind::Word),
             field(
                 "DESTCORL",
                 s.correl_id.to_hex().to_ascii_uppercase(),
                 Kind::Word,
             ),
-            field(
-                "DURABLE",
-                if s.durable { "YES" } else { "NO" },
-                Kind::Status,
-            ),
-            field(
-                "SUBTYPE",
-                if s.durable { "ADMIN" } else { "API" },
-                Kind::Status,
-            ),
-        ];
+        ]);
         if let Some(u) = &s.user_data {
             fields.push(field("USERDATA", u, Kind::Text));
         }
-        if let Some(fields) = super::display::shown(c, fields, &["SUB"])? {
-            out.push(object("AMQ8096I", "Display subscription details.", fields));
-        }
-    }
-    if out.is_empty() && !generic && c.filter.is_none() {
-        return Err(fail("AMQ8147E", format!("SUB {pattern} not found.")));
-    }
-    reply(c, out)
+        ("AMQ8096I", "Display subscription details.", fields)
+    })
 }
 
 /// DISPLAY SBSTATUS(name or generic name): who holds each subscription and what it received.
 pub(super) fn display_sbstatus(qm: &QueueManager, c: &Command) -> Outcome {
     use std::sync::atomic::Ordering;
-    let pattern = sub_name(c)?;
-    let (prefix, generic) = match pattern.strip_suffix('*') {
-        Some(p) => (p.to_owned(), true),
-        None => (pattern.clone(), false),
-    };
-    let mut out = Vec::new();
-    for s in qm.subscriptions() {
-        let Some(name) = s.name.as_deref() else {
-            continue;
-        };
-        if (generic && !name.starts_with(&prefix)) || (!generic && name != prefix) {
-            continue;
-        }
+    display_named(qm, c, |s| {
         let last = s.last_delivery_ms.load(Ordering::Relaxed);
         let (date, time) = if last == 0 {
             (String::new(), String::new())
@@ -157,19 +106,8 @@ pub(super) fn display_sbstatus(qm: &QueueManager, c: &Command) -> Outcome {
                 std::time::UNIX_EPOCH + std::time::Duration::from_millis(last),
             )
         };
-        let fields = vec![
-            field("SUB", name, Kind::Text),
-            field("SUBID", format!("{:048x}", s.id), Kind::Status),
-            field(
-                "DURABLE",
-                if s.durable { "YES" } else { "NO" },
-                Kind::Status,
-            ),
-            field(
-                "SUBTYPE",
-                if s.owner.is_empty() { "ADMIN" } else { "API" },
-                Kind::Status,
-            ),
+        let mut fields = identity_fields(s);
+        fields.extend([
             field("SUBUSER", &s.owner, Kind::Status),
             field(
                 "ACTCONN",
@@ -180,19 +118,69 @@ pub(super) fn display_sbstatus(qm: &QueueManager, c: &Command) -> Outcome {
             field("FAILED", s.failed.load(Ordering::Relaxed), Kind::Status),
             field("LMSGDATE", date, Kind::Status),
             field("LMSGTIME", time, Kind::Status),
-        ];
+        ]);
+        ("AMQ8099I", "Display subscription status details.", fields)
+    })
+}
+
+/// A DISPLAY of the named subscriptions matching the command's name or generic name (`x*`),
+/// each described by `describe` as (message code, text, fields).
+fn display_named(
+    qm: &QueueManager,
+    c: &Command,
+    describe: impl Fn(&Subscription) -> (&'static str, &'static str, Vec<Field>),
+) -> Outcome {
+    let pattern = sub_name(c)?;
+    let (prefix, generic) = match pattern.strip_suffix('*') {
+        Some(p) => (p, true),
+        None => (pattern.as_str(), false),
+    };
+    let mut out = Vec::new();
+    for s in qm.subscriptions() {
+        let Some(name) = s.name.as_deref() else {
+            continue;
+        };
+        if (generic && !name.starts_with(prefix)) || (!generic && name != prefix) {
+            continue;
+        }
+        let (code, text, fields) = describe(&s);
         if let Some(fields) = super::display::shown(c, fields, &["SUB"])? {
-            out.push(object(
-                "AMQ8099I",
-                "Display subscription status details.",
-                fields,
-            ));
+            out.push(object(code, text, fields));
         }
     }
     if out.is_empty() && !generic && c.filter.is_none() {
-        return Err(fail("AMQ8147E", format!("SBSTATUS {pattern} not found.")));
+        return Err(fail(
+            "AMQ8147E",
+            format!("{} {pattern} not found.", c.object.keyword()),
+        ));
     }
     reply(c, out)
+}
+
+/// SUB, SUBID, DURABLE and SUBTYPE (ADMIN: defined by command; API: made by MQSUB).
+fn identity_fields(s: &Subscription) -> Vec<Field> {
+    vec![
+        field("SUB", s.name.as_deref().unwrap_or_default(), Kind::Text),
+        field("SUBID", format!("{:048x}", s.id), Kind::Status),
+        field(
+            "DURABLE",
+            if s.durable { "YES" } else { "NO" },
+            Kind::Status,
+        ),
+        field(
+            "SUBTYPE",
+            if s.owner.is_empty() { "ADMIN" } else { "API" },
+            Kind::Status,
+        ),
+    ]
+}
+
+/// WSCHEMA's word for the subscription's wildcard scheme.
+fn schema_word(s: &Subscription) -> &'static str {
+    match s.filter.schema() {
+        Wildcards::Topic => "TOPIC",
+        Wildcards::Char => "CHAR",
+    }
 }
 
 /// MQSC quoting: in single quotes, a quote doubled.
@@ -206,10 +194,7 @@ pub(super) fn dump(qm: &QueueManager, lines: &mut Vec<String>) {
         let Some(name) = s.name.as_deref() else {
             continue;
         };
-        let schema = match s.filter.schema() {
-            Wildcards::Topic => "TOPIC",
-            Wildcards::Char => "CHAR",
-        };
+        let schema = schema_word(s);
         let mut line = format!(
             "DEFINE SUB({}) TOPICSTR({}) DEST('{}') WSCHEMA({schema}) DESTCORL({})",
             quoted(name),

@@ -68,6 +68,25 @@ pub struct SubRequest {
     pub user_data: Option<String>,
 }
 
+impl SubRequest {
+    /// An unnamed, topic-based subscription of `topic` delivering to `queue`, with the queue
+    /// manager's correl id, no user data, made by an administrator (any user may resume it);
+    /// change what differs with struct update syntax.
+    pub fn to_queue(topic: &str, queue: ObjectName) -> SubRequest {
+        SubRequest {
+            topic: topic.to_owned(),
+            wildcards: Wildcards::Topic,
+            queue,
+            name: None,
+            correl_id: None,
+            user_data: None,
+            managed: false,
+            owner: String::new(),
+            any_user: true,
+        }
+    }
+}
+
 /// A subscription.
 #[derive(Debug)]
 pub struct Subscription {
