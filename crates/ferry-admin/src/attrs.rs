@@ -91,21 +91,21 @@ fn deftype(d: DefinitionType) -> &'static str {
 }
 
 /// An error about `p`'s value.
-fn bad(p: &Param, why: impl std::fmt::Display) -> ParseError {
+pub(crate) fn bad(p: &Param, why: impl std::fmt::Display) -> ParseError {
     ParseError {
         message: format!("{}: {why}", p.key),
         position: p.value.as_ref().map_or(p.pos, |v| v.pos),
     }
 }
 
-fn text(p: &Param) -> Result<String, ParseError> {
+pub(crate) fn text(p: &Param) -> Result<String, ParseError> {
     p.value
         .as_ref()
         .map(|v| v.text.clone())
         .ok_or_else(|| bad(p, "needs a value in parentheses"))
 }
 
-fn word<'a>(p: &Param, allowed: &[&'a str]) -> Result<&'a str, ParseError> {
+pub(crate) fn word<'a>(p: &Param, allowed: &[&'a str]) -> Result<&'a str, ParseError> {
     let t = text(p)?.to_ascii_uppercase();
     allowed
         .iter()
@@ -114,7 +114,7 @@ fn word<'a>(p: &Param, allowed: &[&'a str]) -> Result<&'a str, ParseError> {
         .ok_or_else(|| bad(p, format!("'{t}' is not one of {}", allowed.join(", "))))
 }
 
-fn int<T: TryFrom<u64>>(p: &Param, max: u64) -> Result<T, ParseError> {
+pub(crate) fn int<T: TryFrom<u64>>(p: &Param, max: u64) -> Result<T, ParseError> {
     let t = text(p)?;
     let n: u64 = t
         .parse()
@@ -128,7 +128,7 @@ fn int<T: TryFrom<u64>>(p: &Param, max: u64) -> Result<T, ParseError> {
     T::try_from(n).map_err(|_| bad(p, "out of range"))
 }
 
-fn name(p: &Param) -> Result<ObjectName, ParseError> {
+pub(crate) fn name(p: &Param) -> Result<ObjectName, ParseError> {
     let t = text(p)?;
     let t = t.trim();
     if t.is_empty() {
@@ -137,7 +137,7 @@ fn name(p: &Param) -> Result<ObjectName, ParseError> {
     ferry_core::object_name(t).map_err(|e| bad(p, e.detail))
 }
 
-fn descr(p: &Param) -> Result<String, ParseError> {
+pub(crate) fn descr(p: &Param) -> Result<String, ParseError> {
     let t = text(p)?;
     if t.len() > 64 {
         return Err(bad(p, format!("{} characters; the limit is 64", t.len())));
@@ -145,7 +145,7 @@ fn descr(p: &Param) -> Result<String, ParseError> {
     Ok(t)
 }
 
-fn unknown(p: &Param, what: &str) -> ParseError {
+pub(crate) fn unknown(p: &Param, what: &str) -> ParseError {
     ParseError {
         message: format!("keyword {} is not valid for {what}", p.key),
         position: p.pos,

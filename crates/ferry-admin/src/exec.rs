@@ -7,6 +7,7 @@ mod chlauth;
 mod display;
 mod security;
 mod subs;
+mod topics;
 
 use std::sync::Arc;
 
@@ -172,6 +173,10 @@ fn execute(qm: &QueueManager, c: &Command) -> Outcome {
         (Verb::Delete, Object::Sub) => subs::delete_sub(qm, c),
         (Verb::Display, Object::Sub) => subs::display_subs(qm, c),
         (Verb::Display, Object::SbStatus) => subs::display_sbstatus(qm, c),
+        (Verb::Define, Object::Topic) => topics::define_topic(qm, c),
+        (Verb::Alter, Object::Topic) => topics::alter_topic(qm, c),
+        (Verb::Delete, Object::Topic) => topics::delete_topic(qm, c),
+        (Verb::Display, Object::Topic) => topics::display_topics(qm, c),
         (Verb::Define, Object::Listener) => define_listener(qm, c),
         (Verb::Alter, Object::Listener) => alter_listener(qm, c),
         (Verb::Delete, Object::Listener) => delete_listener(qm, c),
@@ -673,6 +678,7 @@ fn dump(qm: &QueueManager, c: &Command) -> Outcome {
     }
     security::dump(qm, &mut lines);
     chlauth::dump(qm, &mut lines);
+    topics::dump(qm, &mut lines);
     subs::dump(qm, &mut lines);
     let count = lines.len() - 1;
     Ok(Reply {

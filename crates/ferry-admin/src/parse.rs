@@ -187,6 +187,12 @@ pub enum Object {
     Sub,
     /// SBSTATUS: a subscription's status.
     SbStatus,
+    /// TOPIC: an administrative topic object.
+    Topic,
+    /// TPSTATUS: the live topic tree (named by a topic string).
+    TpStatus,
+    /// TOPICSTR: a topic string (CLEAR TOPICSTR).
+    TopicStr,
 }
 
 impl Object {
@@ -213,6 +219,9 @@ impl Object {
             Object::ChlAuth => "CHLAUTH",
             Object::Sub => "SUB",
             Object::SbStatus => "SBSTATUS",
+            Object::Topic => "TOPIC",
+            Object::TpStatus => "TPSTATUS",
+            Object::TopicStr => "TOPICSTR",
         }
     }
 
@@ -238,6 +247,9 @@ impl Object {
             "CHLAUTH" => Object::ChlAuth,
             "SUB" | "SUBSCRIPTION" => Object::Sub,
             "SBSTATUS" => Object::SbStatus,
+            "TOPIC" | "TOP" => Object::Topic,
+            "TPSTATUS" | "TPS" => Object::TpStatus,
+            "TOPICSTR" => Object::TopicStr,
             _ => return None,
         })
     }

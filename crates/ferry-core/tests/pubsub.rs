@@ -9,6 +9,7 @@ use ferry_core::{
     QueueManager, Reason, Session, SubRequest,
 };
 use ferry_model::topic::Wildcards;
+use ferry_model::topicobj::{DeliveryRule, TopicAttrs};
 
 fn qm_with(queues: &[(&str, usize)]) -> (QueueManager, Session) {
     let qm = QueueManager::with_name("QM1").unwrap();
@@ -97,7 +98,7 @@ fn a_publication_reaches_every_matching_subscription_with_its_correl_id_and_topi
 }
 
 #[test]
-fn a_full_queue_does_not_stop_a_non_persistent_publication_but_stops_a_persistent_one() {
+fn a_full_queue_sends_its_copy_to_the_dead_letter_queue_and_never_stops_the_others() {
     let (qm, mut s) = qm_with(&[("ROOMY", 100), ("TINY", 1)]);
     qm.subscribe(&sub("t", "ROOMY")).unwrap();
     qm.subscribe(&sub("t", "TINY")).unwrap();
@@ -106,16 +107,56 @@ fn a_full_queue_does_not_stop_a_non_persistent_publication_but_stops_a_persisten
         .publish("t", np("second"), &PutOptions::default())
         .unwrap();
     assert_eq!(
-        (p.delivered, p.failed),
-        (1, 1),
-        "TINY is full; ROOMY still gets it"
+        (p.delivered, p.failed, p.dead_lettered),
+        (1, 1, 1),
+        "TINY is full: its copy goes to the DLQ (USEDLQ(YES)); ROOMY still gets it"
+    );
+    // Persistent, PMSGDLV(ALLDUR): a non-durable subscriber's refusal does not stop it.
+    let persistent = Message::text("third").with_persistence(Persistence::Persistent);
+    let p = s.publish("t", persistent, &PutOptions::default()).unwrap();
+    assert_eq!((p.delivered, p.dead_lettered), (1, 1));
+    let h = input(&mut s, "ROOMY");
+    assert_eq!(drain(&mut s, h).len(), 3);
+    let dlq = input(&mut s, "SYSTEM.DEAD.LETTER.QUEUE");
+    let dead = drain(&mut s, dlq);
+    assert_eq!(dead.len(), 2);
+    let dlh = dead[0].dead_letter.as_ref().expect("a dead-letter header");
+    assert_eq!(
+        (dlh.reason, dlh.dest_queue.as_str()),
+        (Reason::QFull, "TINY")
+    );
+}
+
+#[test]
+fn a_persistent_publication_goes_to_all_or_none_where_the_delivery_rule_says_all() {
+    let (qm, mut s) = qm_with(&[("ROOMY", 100), ("TINY", 1)]);
+    let attrs = TopicAttrs {
+        topic_string: "t".into(),
+        persistent_delivery: Some(DeliveryRule::All),
+        use_dlq: Some(false),
+        ..TopicAttrs::default()
+    };
+    qm.define_topic("T", attrs, false).unwrap();
+    qm.subscribe(&sub("t", "ROOMY")).unwrap();
+    qm.subscribe(&sub("t", "TINY")).unwrap();
+    s.publish("t", np("first"), &PutOptions::default()).unwrap();
+    let p = s
+        .publish("t", np("second"), &PutOptions::default())
+        .unwrap();
+    assert_eq!(
+        (p.delivered, p.failed, p.dead_lettered),
+        (1, 1, 0),
+        "NPMSGDLV(ALLAVAIL)"
     );
     let persistent = Message::text("third").with_persistence(Persistence::Persistent);
     let e = s
         .publish("t", persistent, &PutOptions::default())
         .unwrap_err();
     assert_eq!(e.reason, Reason::QFull, "{e}");
-    assert!(e.detail.contains("delivered to none"), "{e}");
+    assert!(
+        e.detail.contains("delivered to none") && e.detail.contains("(ALL)"),
+        "{e}"
+    );
     let h = input(&mut s, "ROOMY");
     let got: Vec<String> = drain(&mut s, h)
         .iter()
@@ -126,6 +167,34 @@ fn a_full_queue_does_not_stop_a_non_persistent_publication_but_stops_a_persisten
         ["first", "second"],
         "the persistent one reached no queue"
     );
+    let dlq = input(&mut s, "SYSTEM.DEAD.LETTER.QUEUE");
+    assert!(drain(&mut s, dlq).is_empty(), "USEDLQ(NO)");
+}
+
+#[test]
+fn alldur_fails_a_persistent_publication_a_durable_subscriber_cannot_take() {
+    let (qm, mut s) = qm_with(&[("ROOMY", 100), ("TINY", 1)]);
+    let attrs = TopicAttrs {
+        topic_string: "t".into(),
+        use_dlq: Some(false),
+        ..TopicAttrs::default()
+    };
+    qm.define_topic("T", attrs, false).unwrap();
+    qm.subscribe(&sub("t", "ROOMY")).unwrap();
+    qm.define_sub(&SubRequest {
+        name: Some("tiny".into()),
+        ..sub("t", "TINY")
+    })
+    .unwrap();
+    let persistent = || Message::text("p").with_persistence(Persistence::Persistent);
+    s.publish("t", persistent(), &PutOptions::default())
+        .unwrap();
+    let e = s
+        .publish("t", persistent(), &PutOptions::default())
+        .unwrap_err();
+    assert!(e.detail.contains("(ALLDUR)"), "{e}");
+    let h = input(&mut s, "ROOMY");
+    assert_eq!(drain(&mut s, h).len(), 1);
 }
 
 #[test]
@@ -207,7 +276,7 @@ fn a_topic_opened_for_output_publishes_through_put_and_put1() {
         .map(|m| String::from_utf8(m.body.to_vec()).unwrap())
         .collect();
     assert_eq!(got, ["1.20", "0.90"]);
-    // A topic is opened to publish, not to get; a topic object other than the base is unknown.
+    // A topic is opened to publish, not to get; an undefined topic object is unknown.
     let e = s.open(&od, OpenOptions::input()).unwrap_err();
     assert_eq!(e.reason, Reason::OptionNotValidForType);
     let other = ObjectDescriptor::Topic {

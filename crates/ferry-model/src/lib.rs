@@ -6,7 +6,8 @@
 //! and errors (`reason`); status values (`status`, `channel`); administrative replies
 //! (`admin`); system object names (`system`); time (`clock`); the id hasher (`hash`);
 //! distinguished names and SSLPEER patterns (`dn`); object authority records and profiles
-//! (`security`); topic strings and subscription filters (`topic`).
+//! (`security`); topic strings and subscription filters (`topic`); topic objects and the
+//! attributes a topic inherits from them (`topicobj`).
 //!
 //! Plain data: no I/O, no locks, no threads. The one exception to "no system calls" is `clock`,
 //! the single place that reads the system clock. The engine (`ferry-core`), the wire protocol
@@ -30,6 +31,7 @@ pub mod security;
 pub mod status;
 pub mod system;
 pub mod topic;
+pub mod topicobj;
 pub mod verbs;
 
 pub use clock::Clock;

@@ -700,6 +700,8 @@ pub enum ObjectKind {
     /// A durable subscription (DEFINE SUB, MQSUB with MQSO_DURABLE), one record each, named
     /// `SUB.<id>`.
     Sub,
+    /// DEFINE TOPIC.
+    Topic,
 }
 
 impl ObjectKind {
@@ -712,6 +714,7 @@ impl ObjectKind {
             ObjectKind::AuthInfo => "AUTHINFO",
             ObjectKind::ChlAuth => "CHLAUTH",
             ObjectKind::Sub => "SUB",
+            ObjectKind::Topic => "TOPIC",
         }
     }
 
@@ -722,6 +725,7 @@ impl ObjectKind {
             "LISTENER" => Some(ObjectKind::Listener),
             "AUTHRECS" => Some(ObjectKind::AuthRecs),
             "SUB" => Some(ObjectKind::Sub),
+            "TOPIC" => Some(ObjectKind::Topic),
             "AUTHINFO" => Some(ObjectKind::AuthInfo),
             "CHLAUTH" => Some(ObjectKind::ChlAuth),
             _ => None,

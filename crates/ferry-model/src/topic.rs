@@ -152,6 +152,19 @@ impl Filter {
         }
     }
 
+    /// The level (0-based) in which the first wildcard stands, if there is one: a topic
+    /// object with WILDCARD(BLOCK) hides its subtree from filters whose first wildcard stands
+    /// at or above its own last level.
+    pub fn first_wildcard_level(&self) -> Option<usize> {
+        match &self.compiled {
+            Compiled::Levels(l) => l.iter().position(|l| !matches!(l, Level::Lit(_))),
+            Compiled::Chars(t) => {
+                let at = t.iter().position(|t| !matches!(t, Tok::Lit(_)))?;
+                Some(t[..at].iter().filter(|t| **t == Tok::Lit('/')).count())
+            }
+        }
+    }
+
     /// Whether a publication on `topic` matches.
     pub fn matches(&self, topic: &str) -> bool {
         match &self.compiled {

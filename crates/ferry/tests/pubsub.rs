@@ -274,3 +274,100 @@ fn a_durable_subscription_held_by_a_dead_connection_is_released() {
     let (_q, hsub) = other.subscribe(&sd, None).unwrap();
     other.close(hsub, CloseOptions::RemoveSub).unwrap();
 }
+
+#[test]
+fn topic_objects_are_defined_inherited_and_kept_across_restarts() {
+    let mut server = Server::start("pubsub-topics", &[]);
+    admin(
+        &server,
+        "DEFINE TOPIC(FRUIT) TOPICSTR('Price/Fruit') DEFPSIST(YES) DEFPRTY(6) DESCR('fruit')\n\
+         DEFINE SUB(ALLPRICES) TOPICSTR('Price/#') DEST(DEV.QUEUE.1)",
+    );
+    let shown = |server: &Server, key| common::display(server, "DISPLAY TOPIC(FRUIT) ALL", key);
+    assert_eq!(shown(&server, "TOPICSTR").as_deref(), Some("Price/Fruit"));
+    assert_eq!(shown(&server, "DURSUB").as_deref(), Some("ASPARENT"));
+    // SIGKILL: the object comes back from its log record, and publications below it inherit.
+    server.restart(&[]);
+    server.wait_ready();
+    assert_eq!(shown(&server, "DEFPRTY").as_deref(), Some("6"));
+    publish(&server.unix, "Price/Fruit/Apples", "1.20");
+    publish(&server.unix, "Price/Veg/Leeks", "0.50");
+    let got = received(&server);
+    let seen: Vec<_> = got
+        .iter()
+        .map(|m| (text(m), m.descriptor.persistence))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("1.20".to_owned(), ferry_client::Persistence::Persistent),
+            ("0.50".to_owned(), ferry_client::Persistence::NotPersistent)
+        ]
+    );
+    // ALTER, then a clean stop (a checkpoint): the change is kept, and DUMP QMGR writes it.
+    admin(&server, "ALTER TOPIC(FRUIT) PUB(DISABLED)");
+    stop_cleanly(&mut server);
+    server.restart(&[]);
+    server.wait_ready();
+    let mut c = Connection::connect(&server.unix, "publisher").unwrap();
+    let h = c
+        .open(
+            &ObjectDescriptor::topic("Price/Fruit/Pears"),
+            OpenOptions::output(),
+        )
+        .unwrap();
+    let e = c
+        .put(h, Message::text("0.90"), &PutOptions::default())
+        .unwrap_err();
+    assert_eq!(e.reason, ferry_client::Reason::PutInhibited, "{e}");
+    let dump = admin(&server, "DUMP QMGR");
+    assert!(
+        dump[0].script.iter().any(|l| l
+            .starts_with("DEFINE TOPIC('FRUIT') TOPICSTR('Price/Fruit')")
+            && l.contains("PUB(DISABLED)")),
+        "{:?}",
+        dump[0].script
+    );
+    admin(&server, "DELETE TOPIC(FRUIT)");
+    let mut c = Connection::connect(&server.unix, "admin").unwrap();
+    let r = c.admin("DELETE TOPIC(SYSTEM.BASE.TOPIC)").unwrap();
+    assert!(
+        !r[0].ok && r[0].messages[0].text.contains("MQRC_OBJECT_IN_USE"),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn authority_on_a_topic_object_covers_the_topics_below_it_only() {
+    let server = Server::start_with_users("pubsub-topic-auth", "QM1", &[("dave", "dave-pw")], &[]);
+    admin(
+        &server,
+        "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('dave') AUTHADD(CONNECT)\n\
+         DEFINE TOPIC(FRUIT) TOPICSTR('Price/Fruit')\n\
+         SET AUTHREC PROFILE('FRUIT') OBJTYPE(TOPIC) PRINCIPAL('dave') AUTHADD(PUB)",
+    );
+    let opts = ferry_client::ClientOptions {
+        user: Some("dave".into()),
+        password: Some("dave-pw".into()),
+        ..Default::default()
+    };
+    let mut dave = Connection::connect_with(&server.tcp_bare, "dave", &opts).unwrap();
+    let h = dave
+        .open(
+            &ObjectDescriptor::topic("Price/Fruit/Apples"),
+            OpenOptions::output(),
+        )
+        .unwrap();
+    dave.put(h, Message::text("1.25"), &PutOptions::default())
+        .unwrap();
+    let e = dave
+        .open(
+            &ObjectDescriptor::topic("Price/Veg/Leeks"),
+            OpenOptions::output(),
+        )
+        .unwrap_err();
+    assert!(
+        e.reason == ferry_client::Reason::NotAuthorized && e.detail.contains("SYSTEM.BASE.TOPIC"),
+        "the closest topic object above Price/Veg is the base: {e}"
+    );
+}

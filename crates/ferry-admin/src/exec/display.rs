@@ -56,7 +56,13 @@ pub(super) fn matches(p: &Pattern, n: &ObjectName) -> bool {
 }
 
 /// Whether the object `n` matches the pattern and the command's issuer may display it.
-fn seen(qm: &QueueManager, c: &Command, p: &Pattern, t: AuthObjType, n: &ObjectName) -> bool {
+pub(super) fn seen(
+    qm: &QueueManager,
+    c: &Command,
+    p: &Pattern,
+    t: AuthObjType,
+    n: &ObjectName,
+) -> bool {
     matches(p, n) && super::security::visible(qm, c, t, n.as_str())
 }
 

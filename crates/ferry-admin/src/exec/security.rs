@@ -31,15 +31,16 @@ fn needed(c: &Command) -> Option<(AuthObjType, Authority)> {
         O::AuthInfo => AuthObjType::AuthInfo,
         // Subscriptions are checked on the topic tree's base object: SUB to define or
         // delete one, DSP to display them.
-        O::Sub | O::SbStatus => AuthObjType::Topic,
+        O::Sub | O::SbStatus | O::TpStatus | O::TopicStr | O::Topic => AuthObjType::Topic,
         O::QMgr | O::QmStatus | O::Conn | O::AuthRec | O::EntAuth | O::Security | O::ChlAuth => {
             AuthObjType::QMgr
         }
     };
     let qmgr_level = objtype == AuthObjType::QMgr;
-    if matches!(c.object, O::Sub | O::SbStatus) {
+    if matches!(c.object, O::Sub | O::SbStatus | O::TpStatus | O::TopicStr) {
         let auth = match c.verb {
             Verb::Display => Authority::DSP,
+            Verb::Clear => Authority::CLR,
             _ => Authority::SUB,
         };
         return Some((objtype, auth));
@@ -79,7 +80,9 @@ pub(super) fn check_command(qm: &QueueManager, c: &Command) -> Result<(), Failur
     };
     let name = match (objtype, &c.name) {
         (AuthObjType::QMgr, _) | (_, None) => qm.name().to_string(),
-        (AuthObjType::Topic, _) => ferry_model::system::BASE_TOPIC.to_string(),
+        (AuthObjType::Topic, _) if c.object != Object::Topic => {
+            ferry_model::system::BASE_TOPIC.to_string()
+        }
         _ if auth == Authority::CRT => CLASS_PROFILE.to_string(),
         (_, Some(v)) if c.verb == Verb::Display && v.text.contains('*') => return Ok(()),
         (_, Some(v)) => v.text.clone(),

@@ -373,6 +373,7 @@ impl QueueManager {
             }
             ObjectKind::ChlAuth => self.restore_chlauth(toml::from_str(toml_text).map_err(bad)?),
             ObjectKind::Sub => self.restore_sub(toml_text)?,
+            ObjectKind::Topic => self.restore_topic(name, toml::from_str(toml_text).map_err(bad)?),
         }
         Ok(())
     }
@@ -404,6 +405,8 @@ impl QueueManager {
         if let Some((n, t)) = self.authrecs_for_checkpoint() {
             out.push((ObjectKind::AuthRecs, n, toml::to_string(&t).map_err(enc)?));
         }
+        // Topic objects before subscriptions, as at start they are restored in this order.
+        out.extend(self.topics_for_checkpoint()?);
         out.extend(self.subs_for_checkpoint()?);
         Ok(out)
     }

@@ -18,38 +18,17 @@ impl QueueManager {
     /// unchanged with the reason, so the caller can keep it.
     pub fn dead_letter(
         &self,
-        mut msg: Message,
+        msg: Message,
         reason: Reason,
         dest_queue: ObjectName,
         dest_qmgr: ObjectName,
     ) -> Result<(), (MqError, Message)> {
-        let dlq_name = self.shared.attrs.read().dead_letter_queue;
-        if dlq_name.is_empty() {
-            let e = MqError::new(
-                Reason::UnknownObjectName,
-                "no dead-letter queue is defined (DEADQ is blank)",
-            );
-            return Err((e, msg));
-        }
-        let dlq = match self.local_queue(&dlq_name) {
+        let dlq = match self.dead_letter_queue() {
             Ok(q) => q,
             Err(e) => return Err((e, msg)),
         };
         let original_format = msg.descriptor.format;
-        let header = DeadLetterHeader {
-            reason,
-            dest_queue,
-            dest_qmgr: if dest_qmgr.is_empty() {
-                self.name()
-            } else {
-                dest_qmgr
-            },
-            original_format,
-            put_appl_name: ApplName::truncating("ferry queue manager"),
-            put_time: self.shared.clock.wall(),
-        };
-        msg.dead_letter = Some(Box::new(header));
-        msg.descriptor.format = format::name(format::DEAD_LETTER);
+        let msg = self.with_dead_letter_header(msg, reason, dest_queue, dest_qmgr);
         let expires_at = match msg.descriptor.expiry {
             Some(d) => self.shared.clock.deadline(d),
             None => 0,
@@ -61,6 +40,43 @@ impl QueueManager {
                 m.descriptor.format = original_format;
                 (e, m)
             })
+    }
+
+    /// The dead-letter queue (DEADQ); UNKNOWN_OBJECT_NAME when there is none.
+    pub(crate) fn dead_letter_queue(&self) -> Result<Arc<Queue>, MqError> {
+        let dlq_name = self.shared.attrs.read().dead_letter_queue;
+        if dlq_name.is_empty() {
+            return Err(MqError::new(
+                Reason::UnknownObjectName,
+                "no dead-letter queue is defined (DEADQ is blank)",
+            ));
+        }
+        self.local_queue(&dlq_name)
+    }
+
+    /// `msg` with a dead-letter header saying why and where it was going.
+    pub(crate) fn with_dead_letter_header(
+        &self,
+        mut msg: Message,
+        reason: Reason,
+        dest_queue: ObjectName,
+        dest_qmgr: ObjectName,
+    ) -> Message {
+        let header = DeadLetterHeader {
+            reason,
+            dest_queue,
+            dest_qmgr: if dest_qmgr.is_empty() {
+                self.name()
+            } else {
+                dest_qmgr
+            },
+            original_format: msg.descriptor.format,
+            put_appl_name: ApplName::truncating("ferry queue manager"),
+            put_time: self.shared.clock.wall(),
+        };
+        msg.dead_letter = Some(Box::new(header));
+        msg.descriptor.format = format::name(format::DEAD_LETTER);
+        msg
     }
 
     /// Moves a message that reached its backout threshold to BOQNAME, or else to the dead-letter

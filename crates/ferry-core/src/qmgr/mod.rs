@@ -156,6 +156,8 @@ pub(crate) struct Shared {
     pub spill: std::sync::OnceLock<Arc<dyn crate::engine::Spill>>,
     /// Subscriptions, by topic filter.
     pub pubsub: pubsub::Subscriptions,
+    /// The topic objects (DEFINE TOPIC).
+    pub topics: pubsub::topics::TopicObjects,
     /// Channels, listeners, the server's hooks, the attributes sink.
     pub catalog: catalog::Catalog,
     /// Authority records and their generation.
@@ -197,6 +199,7 @@ impl QueueManager {
                 durability: std::sync::OnceLock::new(),
                 spill: std::sync::OnceLock::new(),
                 pubsub: Default::default(),
+                topics: Default::default(),
                 catalog: Default::default(),
                 security: Default::default(),
             }),

@@ -23,6 +23,7 @@
 //! retained publications, selectors, and status.
 
 pub mod index;
+pub mod topics;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -192,6 +193,7 @@ impl QueueManager {
     /// when its name is taken; TOPIC_STRING_ERROR for a bad filter; UNKNOWN_OBJECT_NAME for a
     /// missing queue.
     pub fn subscribe(&self, req: &SubRequest) -> MqResult<SubId> {
+        topics::check_allowed(&req.topic, &self.resolve_topic(&req.topic), false)?;
         self.subscribe_as(req, None, false)
     }
 
@@ -204,6 +206,7 @@ impl QueueManager {
                 "a durable subscription needs a name",
             ));
         }
+        topics::check_allowed(&req.topic, &self.resolve_topic(&req.topic), true)?;
         let _gate = self.durability().map(|d| d.gate());
         let id = self.subscribe_as(req, None, true)?;
         let sub = self.shared.pubsub.inner.read().subs.get(&id).cloned();

@@ -110,7 +110,7 @@ enum Handle {
     Queue(QueueHandle),
     QueueManager,
     /// A topic opened for publishing: its full topic string.
-    Topic(String),
+    Topic(Arc<str>),
     /// A subscription (MQSUB's Hsub).
     Sub(sub::SubHandle),
 }
@@ -258,6 +258,28 @@ impl Session {
     pub fn act_as(&mut self, who: Principal) {
         self.user_id = UserId::truncating(&who.user);
         self.principal = Arc::new(who);
+    }
+
+    /// NOT_AUTHORIZED unless one of the topic objects at or above `topic` (closest first, as
+    /// MQ checks the topic tree) grants this connection `needed`; the refusal names the
+    /// closest. Returns the object that granted it.
+    pub(super) fn authorize_topic(
+        &mut self,
+        topic: &str,
+        needed: Authority,
+    ) -> MqResult<ObjectName> {
+        let chain = self.qm.topic_chain(topic);
+        debug_assert!(!chain.is_empty(), "the base topic object is always defined");
+        for n in &chain {
+            let held = self
+                .auth
+                .held(&self.qm, &self.principal, AuthObjType::Topic, n);
+            if held.contains(needed) {
+                return Ok(*n);
+            }
+        }
+        self.authorize(AuthObjType::Topic, &chain[0], needed)?;
+        Ok(chain[0])
     }
 
     /// NOT_AUTHORIZED unless this connection holds `needed` on the object.

@@ -44,7 +44,7 @@ impl Session {
                 Handle::Queue(self.open_routed(name, route, None, opts)?)
             }
             ObjectDescriptor::Topic { object, string } => {
-                Handle::Topic(open_topic(object.as_ref(), string, &opts)?)
+                Handle::Topic(open_topic(&self.qm, object.as_ref(), string, &opts)?.into())
             }
         };
         if let Handle::Queue(qh) = &handle {
@@ -114,8 +114,9 @@ impl Session {
             ObjectDescriptor::QueueAt { qmgr, .. } => {
                 self.authorize(AuthObjType::RqmName, qmgr, Authority::PUT)
             }
-            ObjectDescriptor::Topic { .. } => {
-                self.authorize(AuthObjType::Topic, &base_topic(), Authority::PUB)
+            ObjectDescriptor::Topic { object, string } => {
+                let topic = full_topic(&self.qm, object.as_ref(), string)?;
+                self.authorize_topic(&topic, Authority::PUB).map(|_| ())
             }
         }
     }
@@ -144,7 +145,20 @@ impl Session {
                 (AuthObjType::Queue, *name, needed)
             }
             ObjectDescriptor::QueueAt { qmgr, .. } => (AuthObjType::RqmName, *qmgr, Authority::PUT),
-            ObjectDescriptor::Topic { .. } => (AuthObjType::Topic, base_topic(), Authority::PUB),
+            ObjectDescriptor::Topic { object, string } => {
+                let topic = full_topic(&self.qm, object.as_ref(), string)?;
+                let chain = self.qm.topic_chain(&topic);
+                let granted = chain.iter().find(|n| {
+                    self.qm
+                        .authority(AuthObjType::Topic, n.as_str(), &who)
+                        .contains(Authority::PUB)
+                });
+                (
+                    AuthObjType::Topic,
+                    granted.copied().unwrap_or(chain[0]),
+                    Authority::PUB,
+                )
+            }
         };
         self.qm
             .check_authority(&who, objtype, name.as_str(), needed)
@@ -289,7 +303,7 @@ impl Session {
     /// The full topic string behind a handle opened on a topic.
     pub fn topic_string(&self, h: Hobj) -> MqResult<String> {
         match self.handle(h)? {
-            Handle::Topic(t) => Ok(t.clone()),
+            Handle::Topic(t) => Ok(t.to_string()),
             _ => Err(MqError::new(
                 Reason::ObjectTypeError,
                 "this handle is not a topic",
@@ -408,37 +422,41 @@ impl Session {
     }
 }
 
-/// The administrative topic object every topic falls under until TOPIC objects can be
-/// defined: authority to publish and subscribe is checked on it, as MQ checks the closest
-/// topic object above the topic.
+/// The root of the topic tree's objects (what DISPLAY CONN shows for a topic handle).
 pub(super) fn base_topic() -> ObjectName {
     ferry_model::name::object_name(ferry_model::system::BASE_TOPIC).expect("a valid name")
 }
 
-/// A topic opened for publishing: output only (and output is required); the full topic string.
-fn open_topic(object: Option<&ObjectName>, string: &str, opts: &OpenOptions) -> MqResult<String> {
+/// A topic opened for publishing: output only (and output is required); the full topic
+/// string, the object's TOPICSTR joined with the object string.
+fn open_topic(
+    qm: &QueueManager,
+    object: Option<&ObjectName>,
+    string: &str,
+    opts: &OpenOptions,
+) -> MqResult<String> {
     if opts.input != InputMode::None || opts.browse || opts.set || !opts.output {
         return Err(MqError::new(
             Reason::OptionNotValidForType,
             "a topic is opened for output (to publish) only; subscribe to receive its publications",
         ));
     }
-    let object_topic = match object {
-        None => "",
-        Some(o) if o.as_str() == ferry_model::system::BASE_TOPIC => "",
-        Some(o) => {
-            return Err(MqError::new(
-                Reason::UnknownObjectName,
-                format!(
-                    "there is no topic object {o} (only {} so far)",
-                    ferry_model::system::BASE_TOPIC
-                ),
-            ))
-        }
-    };
-    let full = ferry_model::topic::join(object_topic, string);
+    let full = full_topic(qm, object, string)?;
     ferry_model::topic::check_topic(&full)?;
     Ok(full)
+}
+
+/// A topic object's TOPICSTR (none: '') joined with an application's object string.
+pub(super) fn full_topic(
+    qm: &QueueManager,
+    object: Option<&ObjectName>,
+    string: &str,
+) -> MqResult<String> {
+    let object_topic = match object.filter(|o| !o.is_empty()) {
+        None => String::new(),
+        Some(o) => qm.topic_object(o.as_str())?.topic_string,
+    };
+    Ok(ferry_model::topic::join(&object_topic, string))
 }
 
 /// Counts an open on the queue (under its lock): input (shared or exclusive, as asked or as

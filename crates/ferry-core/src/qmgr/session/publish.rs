@@ -3,18 +3,22 @@
 
 use super::*;
 
+use crate::qmgr::pubsub::Subscription;
 use ferry_model::topic::check_topic;
+use ferry_model::topicobj::{DeliveryRule, ResolvedTopic};
 
 /// What a publication did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Published {
     /// Subscriptions it matched.
     pub subscribers: usize,
-    /// Copies delivered.
+    /// Copies delivered to subscriptions' queues.
     pub delivered: usize,
-    /// Copies a full or unusable queue refused (non-persistent publications only: a
-    /// persistent one is delivered to all or fails).
+    /// Copies a full or unusable queue refused and the delivery rule let pass (PMSGDLV or
+    /// NPMSGDLV ALLAVAIL, or ALLDUR for a non-durable subscription), dead-lettered ones included.
     pub failed: usize,
+    /// Of those, copies put on the dead-letter queue instead (USEDLQ(YES)).
+    pub dead_lettered: usize,
 }
 
 impl Session {
@@ -25,41 +29,60 @@ impl Session {
         msg: Message,
         opts: &PutOptions,
     ) -> MqResult<PutOutcome> {
-        let mut msg = msg;
-        let d = &mut msg.descriptor;
-        if d.persistence == Persistence::AsQueueDef {
-            d.persistence = Persistence::NotPersistent;
-        }
-        let priority = match d.priority {
-            Priority::Value(p) => p.min(MAX_PRIORITY),
-            Priority::AsQueueDef => 0,
-        };
-        d.priority = Priority::Value(priority);
+        let rt = self.qm.resolve_topic(topic);
+        let msg = publication(topic, msg, &rt)?;
+        let d = &msg.descriptor;
         let outcome = PutOutcome {
             msg_id: MsgId(self.qm.shared.ids.next()),
             correl_id: d.correl_id,
             put_time: self.qm.clock().wall(),
             persistence: d.persistence,
-            priority,
+            priority: match d.priority {
+                Priority::Value(p) => p,
+                Priority::AsQueueDef => rt.def_priority,
+            },
             warning: None,
         };
-        self.publish(topic, msg, opts)?;
+        self.deliver(topic, &rt, msg, opts)?;
         Ok(outcome)
     }
 
-    /// Publishes `msg` on `topic`. A persistent publication is delivered to every matching
-    /// subscription or to none: outside syncpoint, and with no unit of work open, it is
-    /// delivered in a unit of work of its own, committed at the end; the first refusal backs it
-    /// out and is the call's error. In syncpoint it joins the caller's unit of work (a refusal
-    /// is the call's error, and the caller backs out). A non-persistent publication goes to
-    /// every queue that takes it. "As queue definition" persistence is not persistent (MQ's
-    /// SYSTEM.BASE.TOPIC has DEFPSIST(NO)).
+    /// Publishes `msg` on `topic`, with the attributes the topic objects above it give it
+    /// (PUB, DEFPSIST, DEFPRTY, PMSGDLV, NPMSGDLV, USEDLQ, WILDCARD).
+    ///
+    /// The delivery rule decides what a refusal does: under ALLAVAIL it is passed over; under
+    /// ALL (or ALLDUR, for a durable subscription) the publication goes to none and the refusal
+    /// is the call's error. With USEDLQ(YES) a refused copy goes to the dead-letter queue
+    /// first and counts as delivered if it takes it. Outside syncpoint, with no unit of work
+    /// open, a publication to several subscribers under ALL or ALLDUR, or a persistent one, is
+    /// delivered in a unit of work of its own (one log force for all its copies); in syncpoint
+    /// it joins the caller's.
     pub fn publish(&mut self, topic: &str, msg: Message, opts: &PutOptions) -> MqResult<Published> {
         self.check_running(opts.fail_if_quiescing)?;
-        let msg = publication(topic, msg)?;
+        let rt = self.qm.resolve_topic(topic);
+        let msg = publication(topic, msg, &rt)?;
+        self.deliver(topic, &rt, msg, opts)
+    }
+
+    fn deliver(
+        &mut self,
+        topic: &str,
+        rt: &ResolvedTopic,
+        msg: Message,
+        opts: &PutOptions,
+    ) -> MqResult<Published> {
         let persistent = msg.descriptor.persistence == Persistence::Persistent;
-        let subs = self.qm.subscribers(topic);
-        let own_uow = persistent && !opts.syncpoint && self.uow.is_empty() && subs.len() > 1;
+        let rule = if persistent {
+            rt.persistent_delivery
+        } else {
+            rt.nonpersistent_delivery
+        };
+        let mut subs = self.qm.subscribers(topic);
+        subs.retain(|s| rt.admits(&s.filter));
+        let own_uow = (persistent || rule != DeliveryRule::AllAvailable)
+            && !opts.syncpoint
+            && self.uow.is_empty()
+            && subs.len() > 1;
         let put_opts = PutOptions {
             syncpoint: opts.syncpoint || own_uow,
             ..*opts
@@ -68,22 +91,37 @@ impl Session {
             subscribers: subs.len(),
             delivered: 0,
             failed: 0,
+            dead_lettered: 0,
         };
-        let counters = &self.qm.shared.pubsub.counters;
-        counters.publications.fetch_add(1, Ordering::Relaxed);
+        self.qm
+            .shared
+            .pubsub
+            .counters
+            .publications
+            .fetch_add(1, Ordering::Relaxed);
         let now_ms = self.qm.clock().unix_ms().max(0) as u64;
         for sub in &subs {
             let put = self.put_to(&sub.queue, None, None, copy_for(&msg, sub)?, &put_opts);
             count_delivery(sub, put.is_ok(), now_ms);
-            match put {
-                Ok(_) => out.delivered += 1,
-                Err(_) if !persistent => out.failed += 1,
-                Err(e) => {
-                    if own_uow {
-                        self.backout()?;
-                    }
-                    return Err(undeliverable(topic, sub, e));
+            let Err(e) = put else {
+                out.delivered += 1;
+                continue;
+            };
+            out.failed += 1;
+            if rt.use_dlq && self.dead_letter_copy(&msg, sub, &e, &put_opts).is_ok() {
+                out.dead_lettered += 1;
+                continue;
+            }
+            let required = match rule {
+                DeliveryRule::All => true,
+                DeliveryRule::AllDurable => sub.durable,
+                DeliveryRule::AllAvailable => false,
+            };
+            if required {
+                if own_uow {
+                    self.backout()?;
                 }
+                return Err(undeliverable(topic, sub, rule, e));
             }
         }
         if own_uow {
@@ -98,22 +136,59 @@ impl Session {
             .fetch_add(out.failed as u64, Ordering::Relaxed);
         Ok(out)
     }
+
+    /// Puts the copy a subscription's queue refused on the dead-letter queue, with a header
+    /// naming that queue and why (in the publication's unit of work, if it has one).
+    fn dead_letter_copy(
+        &mut self,
+        msg: &Message,
+        sub: &Subscription,
+        e: &MqError,
+        opts: &PutOptions,
+    ) -> MqResult<()> {
+        let dlq = self.qm.dead_letter_queue()?;
+        let copy = self.qm.with_dead_letter_header(
+            copy_for(msg, sub)?,
+            e.reason,
+            sub.queue.name,
+            ObjectName::EMPTY,
+        );
+        self.put_to(&dlq, None, None, copy, opts).map(|_| ())
+    }
 }
 
-/// The publication as every copy starts: the topic checked, persistence resolved, and its
-/// MQTopicString property.
-fn publication(topic: &str, mut msg: Message) -> MqResult<Message> {
+/// The publication as every copy starts: PUB checked, the topic checked, persistence and
+/// priority resolved from the topic's DEFPSIST and DEFPRTY, and its MQTopicString property.
+fn publication(topic: &str, mut msg: Message, rt: &ResolvedTopic) -> MqResult<Message> {
     check_topic(topic)?;
-    if msg.descriptor.persistence == Persistence::AsQueueDef {
-        msg.descriptor.persistence = Persistence::NotPersistent;
+    if !rt.publish {
+        return Err(MqError::new(
+            Reason::PutInhibited,
+            format!(
+                "publishing on topic {topic:?} is inhibited (PUB(DISABLED) on topic object {})",
+                rt.admin
+            ),
+        ));
     }
+    let d = &mut msg.descriptor;
+    if d.persistence == Persistence::AsQueueDef {
+        d.persistence = if rt.def_persistent {
+            Persistence::Persistent
+        } else {
+            Persistence::NotPersistent
+        };
+    }
+    d.priority = Priority::Value(match d.priority {
+        Priority::Value(p) => p.min(MAX_PRIORITY),
+        Priority::AsQueueDef => rt.def_priority,
+    });
     msg.properties
         .set("MQTopicString", PropertyValue::String(topic.to_owned()))?;
     Ok(msg)
 }
 
 /// The copy for one subscription: its correlation id and user data.
-fn copy_for(msg: &Message, sub: &crate::qmgr::pubsub::Subscription) -> MqResult<Message> {
+fn copy_for(msg: &Message, sub: &Subscription) -> MqResult<Message> {
     let mut copy = msg.clone();
     copy.descriptor.correl_id = sub.correl_id;
     if let Some(u) = &sub.user_data {
@@ -123,13 +198,15 @@ fn copy_for(msg: &Message, sub: &crate::qmgr::pubsub::Subscription) -> MqResult<
     Ok(copy)
 }
 
-/// A persistent publication one subscription's queue refused (so it went to none).
-fn undeliverable(topic: &str, sub: &crate::qmgr::pubsub::Subscription, e: MqError) -> MqError {
+/// A publication one subscription's queue refused when the delivery rule needed it there (so
+/// it went to none).
+fn undeliverable(topic: &str, sub: &Subscription, rule: DeliveryRule, e: MqError) -> MqError {
     MqError {
         detail: format!(
-            "the persistent publication on {topic:?} could not be delivered to subscription {} (queue {}), so it was delivered to none: {}",
+            "the publication on {topic:?} could not be delivered to subscription {} (queue {}), which its delivery rule ({}) requires, so it was delivered to none: {}",
             sub.name.as_deref().unwrap_or("(unnamed)"),
             sub.queue.name,
+            rule.word(),
             e.detail
         ),
         ..e
@@ -137,7 +214,7 @@ fn undeliverable(topic: &str, sub: &crate::qmgr::pubsub::Subscription, e: MqErro
 }
 
 /// A subscription's delivered count (and when), or its failed count.
-fn count_delivery(sub: &crate::qmgr::pubsub::Subscription, delivered: bool, now_ms: u64) {
+fn count_delivery(sub: &Subscription, delivered: bool, now_ms: u64) {
     if delivered {
         sub.delivered.fetch_add(1, Ordering::Relaxed);
         sub.last_delivery_ms.store(now_ms, Ordering::Relaxed);

@@ -8,7 +8,7 @@ impl Session {
     pub fn put(&mut self, h: Hobj, mut msg: Message, opts: &PutOptions) -> MqResult<PutOutcome> {
         self.check_running(opts.fail_if_quiescing)?;
         if let Some(Handle::Topic(topic)) = self.handles.get(&h.0) {
-            let topic = topic.clone();
+            let topic = Arc::clone(topic);
             return self.publish_put(&topic, msg, opts);
         }
         let qh = self.queue_handle(h)?;

@@ -11,8 +11,10 @@
 use super::*;
 
 use crate::qmgr::pubsub::{SubId, SubRequest, Subscription};
+use ferry_model::objects::QueueDefinition;
 use ferry_model::options::{SubAction, SubDescriptor};
-use ferry_model::topic::{check_topic, join, Wildcards};
+use ferry_model::topic::{check_topic, Wildcards};
+use ferry_model::topicobj::ResolvedTopic;
 
 /// A subscription handle's state.
 #[derive(Debug)]
@@ -25,8 +27,8 @@ impl Session {
     /// MQSUB. See the module documentation; returns (queue handle, subscription handle).
     pub fn subscribe(&mut self, sd: &SubDescriptor, queue: Option<Hobj>) -> MqResult<(Hobj, Hobj)> {
         self.check_running(false)?;
-        self.authorize(AuthObjType::Topic, &open::base_topic(), Authority::SUB)?;
-        let topic = sub_topic(sd)?;
+        let topic = sub_topic(&self.qm, sd)?;
+        self.authorize_topic(&topic, Authority::SUB)?;
         if sd.durable && sd.name.as_deref().is_none_or(str::is_empty) {
             return Err(MqError::new(
                 Reason::SubNameError,
@@ -73,9 +75,11 @@ impl Session {
         topic: &str,
         queue: Option<Hobj>,
     ) -> MqResult<(Hobj, Hobj)> {
+        let rt = self.qm.resolve_topic(topic);
+        crate::qmgr::pubsub::topics::check_allowed(topic, &rt, sd.durable)?;
         let qh = match queue {
             Some(h) => h,
-            None => self.open_managed(sd.durable)?,
+            None => self.open_managed(&rt, sd.durable)?,
         };
         let qname = self.queue_name(qh)?;
         if sd.durable
@@ -157,20 +161,27 @@ impl Session {
         }
     }
 
-    /// Opens the queue a managed subscription delivers to, made from the model.
-    fn open_managed(&mut self, durable: bool) -> MqResult<Hobj> {
+    /// Opens the queue a managed subscription delivers to, made from the topic's model
+    /// (MDURMDL or MNDURMDL); INVALID_DESTINATION when that model is not a model queue.
+    fn open_managed(&mut self, rt: &ResolvedTopic, durable: bool) -> MqResult<Hobj> {
         let (model, pattern) = if durable {
-            (
-                ferry_model::system::DURABLE_MODEL_QUEUE,
-                "SYSTEM.MANAGED.DURABLE.*",
-            )
+            (rt.durable_model, "SYSTEM.MANAGED.DURABLE.*")
         } else {
-            (
-                ferry_model::system::NDURABLE_MODEL_QUEUE,
-                "SYSTEM.MANAGED.NDURABLE.*",
-            )
+            (rt.nondurable_model, "SYSTEM.MANAGED.NDURABLE.*")
         };
-        let model = ferry_model::name::object_name(model).expect("a valid name");
+        if !matches!(
+            self.qm.definition(model.as_str()),
+            Ok(QueueDefinition::Model(_))
+        ) {
+            return Err(MqError::new(
+                Reason::InvalidDestination,
+                format!(
+                    "the model queue {model} that {} of topic object {} names for managed subscriptions is not defined as a model queue",
+                    if durable { "MDURMDL" } else { "MNDURMDL" },
+                    rt.admin
+                ),
+            ));
+        }
         self.open_internal(&model, Some(pattern))
     }
 
@@ -215,22 +226,10 @@ impl Session {
     }
 }
 
-/// The full topic string of a subscription: the topic object's (only the base so far) and the
-/// descriptor's, joined.
-fn sub_topic(sd: &SubDescriptor) -> MqResult<String> {
-    if let Some(o) = sd
-        .topic_object
-        .filter(|o| o.as_str() != ferry_model::system::BASE_TOPIC)
-    {
-        return Err(MqError::new(
-            Reason::UnknownObjectName,
-            format!(
-                "there is no topic object {o} (only {} so far)",
-                ferry_model::system::BASE_TOPIC
-            ),
-        ));
-    }
-    let topic = join("", &sd.topic);
+/// The full topic string of a subscription: the topic object's TOPICSTR and the descriptor's
+/// object string, joined.
+fn sub_topic(qm: &QueueManager, sd: &SubDescriptor) -> MqResult<String> {
+    let topic = open::full_topic(qm, sd.topic_object.as_ref(), &sd.topic)?;
     check_topic(&topic)?;
     Ok(topic)
 }
