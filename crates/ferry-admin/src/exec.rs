@@ -8,6 +8,7 @@ mod display;
 mod security;
 mod subs;
 mod topics;
+mod tpstatus;
 
 use std::sync::Arc;
 
@@ -177,6 +178,8 @@ fn execute(qm: &QueueManager, c: &Command) -> Outcome {
         (Verb::Alter, Object::Topic) => topics::alter_topic(qm, c),
         (Verb::Delete, Object::Topic) => topics::delete_topic(qm, c),
         (Verb::Display, Object::Topic) => topics::display_topics(qm, c),
+        (Verb::Display, Object::TpStatus) => tpstatus::display_tpstatus(qm, c),
+        (Verb::Clear, Object::TopicStr) => tpstatus::clear_topicstr(qm, c),
         (Verb::Define, Object::Listener) => define_listener(qm, c),
         (Verb::Alter, Object::Listener) => alter_listener(qm, c),
         (Verb::Delete, Object::Listener) => delete_listener(qm, c),

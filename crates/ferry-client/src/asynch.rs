@@ -288,6 +288,16 @@ impl AsyncConnection {
         }
     }
 
+    /// MQSUBRQ: the retained publications the subscription matches, sent again; how many
+    /// (see [`crate::Connection::sub_request`]).
+    pub async fn sub_request(&mut self, hsub: Hobj) -> MqResult<usize> {
+        match &mut self.inner {
+            #[cfg(feature = "embedded")]
+            Inner::Embedded { session, .. } => durably(session, |s| s.sub_request(hsub)).await,
+            Inner::Remote(r) => r.sub_request(hsub).await,
+        }
+    }
+
     /// Opens a queue by name.
     pub async fn open_queue(&mut self, name: &str, opts: OpenOptions) -> MqResult<Hobj> {
         let od = ObjectDescriptor::queue(ferry_model::object_name(name)?);
@@ -539,6 +549,11 @@ impl RemoteConn {
         let server = on_conv!(self, false, |c| c.subscribe(sd, server_queue).await)?;
         let name = self.conv.core.queue_name(server.0)?;
         Ok(self.rec.subscribed(server, sd, queue, name))
+    }
+
+    async fn sub_request(&mut self, hsub: Hobj) -> MqResult<usize> {
+        let server = self.rec.server(hsub)?;
+        on_conv!(self, false, |c| c.sub_request(server).await)
     }
 
     async fn close(&mut self, h: Hobj, opts: CloseOptions) -> MqResult<()> {
@@ -981,6 +996,11 @@ impl AsyncConv {
         let req = ConvCore::subscribe_request(sd, queue);
         let reply = ok_reply(self.call(&req, None).await?)?;
         self.core.on_subscribed(reply)
+    }
+
+    async fn sub_request(&mut self, hsub: Hobj) -> MqResult<usize> {
+        let req = Request::SubRequest { hsub: hsub.0 };
+        ConvCore::on_sub_requested(ok_reply(self.call(&req, None).await?)?)
     }
 
     async fn close(&mut self, h: Hobj, opts: CloseOptions) -> MqResult<()> {

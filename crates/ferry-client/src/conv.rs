@@ -327,6 +327,14 @@ impl ConvCore {
         }
     }
 
+    /// What an MQSUBRQ answer says: how many publications were sent.
+    pub fn on_sub_requested(reply: Reply) -> MqResult<usize> {
+        match reply {
+            Reply::SubRequested { count } => Ok(count as usize),
+            other => Err(unexpected(other)),
+        }
+    }
+
     /// Records what MQSUB opened: the queue handle (named, for a managed queue's generated
     /// name) and the subscription handle.
     pub fn on_subscribed(&mut self, reply: Reply) -> MqResult<(Hobj, Hobj)> {

@@ -342,6 +342,12 @@ impl Connection {
         self.mqi().subscribe(sd, queue)
     }
 
+    /// MQSUBRQ: sends the subscription (its handle from [`Connection::subscribe`]) the
+    /// retained publications its filter matches; how many. NO_RETAINED_MSG (2437) when none.
+    pub fn sub_request(&mut self, hsub: Hobj) -> MqResult<usize> {
+        self.mqi().sub_request(hsub)
+    }
+
     /// Opens a queue by name.
     pub fn open_queue(&mut self, name: &str, opts: OpenOptions) -> MqResult<Hobj> {
         let od = ObjectDescriptor::queue(object_name(name)?);

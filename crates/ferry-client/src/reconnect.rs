@@ -407,6 +407,11 @@ impl Reconnecting {
         Ok(self.rec.subscribed(server, sd, queue, name))
     }
 
+    pub fn sub_request(&mut self, hsub: Hobj) -> MqResult<usize> {
+        let server = self.rec.server(hsub)?;
+        self.call(false, |r| r.sub_request(server))
+    }
+
     pub fn open(&mut self, od: &ObjectDescriptor, opts: OpenOptions) -> MqResult<Hobj> {
         let server = self.call(false, |r| r.open(od, opts))?;
         let remote = &self.remote;

@@ -395,6 +395,11 @@ impl Remote {
         self.core.on_subscribed(reply)
     }
 
+    pub fn sub_request(&mut self, hsub: Hobj) -> MqResult<usize> {
+        let reply = self.call(&Request::SubRequest { hsub: hsub.0 })?;
+        ConvCore::on_sub_requested(reply)
+    }
+
     pub fn queue_name(&self, h: Hobj) -> MqResult<ObjectName> {
         self.core.queue_name(h)
     }

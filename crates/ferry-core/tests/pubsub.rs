@@ -441,3 +441,119 @@ fn a_durable_subscription_needs_a_name_and_is_resumed_only_by_its_user() {
         .unwrap_err();
     assert_eq!(e.reason, Reason::IdentityMismatch, "{e}");
 }
+
+// ----- retained publications ----------------------------------------------------------------------
+
+fn retained(text: &str) -> (Message, PutOptions) {
+    (
+        np(text),
+        PutOptions {
+            retain: true,
+            ..PutOptions::default()
+        },
+    )
+}
+
+#[test]
+fn a_retained_publication_reaches_later_subscriptions_and_mqsubrq() {
+    let (qm, mut s) = qm_with(&[]);
+    let (m, o) = retained("old");
+    s.publish("Price/Fruit/Apples", m, &o).unwrap();
+    let (m, o) = retained("1.20");
+    s.publish("Price/Fruit/Apples", m, &o).unwrap();
+    s.publish(
+        "Price/Fruit/Pears",
+        np("not retained"),
+        &PutOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(qm.retained_topics(), ["Price/Fruit/Apples"]);
+    // A new subscription gets the retained one (the latest), marked MQIsRetained.
+    let (q, _h) = s
+        .subscribe(&SubDescriptor::managed("Price/Fruit/+"), None)
+        .unwrap();
+    let got = s.get(q, &GetOptions::new()).unwrap().message;
+    assert_eq!(got.body.as_ref(), b"1.20");
+    assert_eq!(
+        got.properties.get("MQIsRetained"),
+        Some(&PropertyValue::Bool(true))
+    );
+    assert!(get_text(&mut s, q).is_none(), "only the latest is kept");
+    // New publications only: none now; MQSUBRQ sends it on request.
+    let only_new = SubDescriptor {
+        new_publications_only: true,
+        ..SubDescriptor::managed("Price/#")
+    };
+    let (q2, h2) = s.subscribe(&only_new, None).unwrap();
+    assert!(get_text(&mut s, q2).is_none());
+    assert_eq!(s.sub_request(h2).unwrap(), 1);
+    assert_eq!(get_text(&mut s, q2).as_deref(), Some("1.20"));
+    // On request only: publications come only through MQSUBRQ.
+    let on_request = SubDescriptor {
+        on_request: true,
+        ..SubDescriptor::managed("Price/Fruit/Apples")
+    };
+    let (q3, h3) = s.subscribe(&on_request, None).unwrap();
+    s.publish("Price/Fruit/Apples", np("live"), &PutOptions::default())
+        .unwrap();
+    assert!(get_text(&mut s, q3).is_none());
+    assert_eq!(s.sub_request(h3).unwrap(), 1);
+    assert_eq!(get_text(&mut s, q3).as_deref(), Some("1.20"));
+    // Nothing retained where it looks: 2437.
+    let (_q4, h4) = s
+        .subscribe(&SubDescriptor::managed("News/#"), None)
+        .unwrap();
+    assert_eq!(s.sub_request(h4).unwrap_err().reason, Reason::NoRetainedMsg);
+    assert_eq!(s.sub_request(q).unwrap_err().reason, Reason::HobjError);
+    // CLEAR TOPICSTR.
+    assert!(qm.clear_retained("Price/Fruit/Apples").unwrap());
+    assert!(!qm.clear_retained("Price/Fruit/Apples").unwrap());
+    assert!(qm.retained_topics().is_empty());
+}
+
+#[test]
+fn a_retained_publication_in_syncpoint_is_kept_only_when_committed() {
+    let (qm, mut s) = qm_with(&[]);
+    let o = PutOptions {
+        retain: true,
+        syncpoint: true,
+        ..PutOptions::default()
+    };
+    let persistent = || Message::text("p").with_persistence(Persistence::Persistent);
+    s.publish("t", persistent(), &o).unwrap();
+    assert!(qm.retained_topics().is_empty(), "not before commit");
+    s.backout().unwrap();
+    assert!(qm.retained_topics().is_empty(), "backed out");
+    s.publish("t", persistent(), &o).unwrap();
+    s.commit().unwrap();
+    assert_eq!(qm.retained_topics(), ["t"]);
+    let stored = s
+        .open(
+            &ObjectDescriptor::queue(object_name("SYSTEM.RETAINED.PUB.QUEUE").unwrap()),
+            OpenOptions::browse(),
+        )
+        .unwrap();
+    assert_eq!(
+        drain_browse(&mut s, stored),
+        1,
+        "one stored message for the topic"
+    );
+    // Replaced: still one stored message.
+    s.publish("t", persistent(), &o).unwrap();
+    s.commit().unwrap();
+    assert_eq!(drain_browse(&mut s, stored), 1);
+    qm.clear_retained("t").unwrap();
+    assert_eq!(drain_browse(&mut s, stored), 0);
+}
+
+/// How many messages a browse of the queue behind `h` sees.
+fn drain_browse(s: &mut Session, h: Hobj) -> usize {
+    use ferry_core::BrowseMode;
+    let mut n = 0;
+    let mut mode = BrowseMode::First;
+    while s.get(h, &GetOptions::new().browse(mode)).is_ok() {
+        n += 1;
+        mode = BrowseMode::Next;
+    }
+    n
+}

@@ -216,6 +216,12 @@ pub struct PutOptions {
     /// MQPUT1 only (MQPMO_ALTERNATE_USER_AUTHORITY with MQOD AlternateUserId): the put is
     /// checked against this user's authority; the connection needs ALTUSR.
     pub alternate_user: Option<crate::name::UserId>,
+    /// MQPMO_RETAIN: a publication is kept as the topic's retained publication (replacing the
+    /// one before), for subscriptions made later and MQSUBRQ. Only for topics.
+    pub retain: bool,
+    /// MQPMO_NOT_OWN_SUBS: a publication is not sent to the publishing connection's own
+    /// subscriptions.
+    pub not_own_subs: bool,
 }
 
 /// Context handling on a put (MQ's MQPMO context options).
@@ -410,6 +416,10 @@ pub struct SubDescriptor {
     pub char_wildcards: bool,
     /// MQSO_ANY_USERID: any user may resume it (otherwise only the one who made it).
     pub any_user: bool,
+    /// MQSO_NEW_PUBLICATIONS_ONLY: no retained publication is sent when it is made.
+    pub new_publications_only: bool,
+    /// MQSO_PUBLICATIONS_ON_REQUEST: publications come only when asked for with MQSUBRQ.
+    pub on_request: bool,
 }
 
 impl SubDescriptor {

@@ -15,6 +15,9 @@ pub const ADMIN_COMMAND_QUEUE: &str = "SYSTEM.ADMIN.COMMAND.QUEUE";
 /// Channel synchronisation records: one persistent message per channel holding its last
 /// committed batch (sequence number and transmission ids), as MQ's queue of the same name.
 pub const CHANNEL_SYNC_QUEUE: &str = "SYSTEM.CHANNEL.SYNCQ";
+/// Where persistent retained publications are kept (one message each, carrying its topic), as
+/// in MQ; read back at the first use of retained publications after a start.
+pub const RETAINED_PUB_QUEUE: &str = "SYSTEM.RETAINED.PUB.QUEUE";
 /// The root of the topic tree's administrative objects: authority to publish and subscribe is
 /// checked on it for topics no other topic object covers.
 pub const BASE_TOPIC: &str = "SYSTEM.BASE.TOPIC";

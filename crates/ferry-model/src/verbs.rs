@@ -96,6 +96,8 @@ verbs! {
     ChannelBatch = 18, "channel batch";
     /// MQSUB.
     Subscribe = 19, "MQSUB";
+    /// MQSUBRQ: the retained publications a subscription matches, sent again.
+    SubRequest = 20, "MQSUBRQ";
 }
 
 /// The MQI verbs on one connection, as every mode implements them: the engine's session
@@ -131,6 +133,9 @@ pub trait Mqi {
     /// `queue` for a provided subscription, a new one for a managed) and the subscription's
     /// handle (closed with MQCLOSE).
     fn subscribe(&mut self, sd: &SubDescriptor, queue: Option<Hobj>) -> MqResult<(Hobj, Hobj)>;
+    /// MQSUBRQ (MQSR_ACTION_PUBLISH): sends the subscription the retained publications it
+    /// matches; how many (NO_RETAINED_MSG when none).
+    fn sub_request(&mut self, hsub: Hobj) -> MqResult<usize>;
 }
 
 /// Implements [`Mqi`] for a type whose inherent methods have the trait's names and
@@ -208,6 +213,12 @@ macro_rules! impl_mqi_by_inherent {
                 queue: Option<$crate::verbs::Hobj>,
             ) -> $crate::reason::MqResult<($crate::verbs::Hobj, $crate::verbs::Hobj)> {
                 <$t>::subscribe(self, sd, queue)
+            }
+            fn sub_request(
+                &mut self,
+                hsub: $crate::verbs::Hobj,
+            ) -> $crate::reason::MqResult<usize> {
+                <$t>::sub_request(self, hsub)
             }
         }
     };

@@ -723,6 +723,8 @@ const SO_RESUME: MQLONG = 0x4;
 const SO_DURABLE: MQLONG = 0x8;
 const SO_MANAGED: MQLONG = 0x20;
 const SO_ANY_USERID: MQLONG = 0x200;
+const SO_PUBLICATIONS_ON_REQUEST: MQLONG = 0x800;
+const SO_NEW_PUBLICATIONS_ONLY: MQLONG = 0x1000;
 const SO_FAIL_IF_QUIESCING: MQLONG = 0x2000;
 const SO_WILDCARD_CHAR: MQLONG = 0x0010_0000;
 const SO_WILDCARD_TOPIC: MQLONG = 0x0020_0000;
@@ -736,6 +738,8 @@ const SO_ACCEPTED: MQLONG = SO_CREATE
     | SO_DURABLE
     | SO_MANAGED
     | SO_ANY_USERID
+    | SO_PUBLICATIONS_ON_REQUEST
+    | SO_NEW_PUBLICATIONS_ONLY
     | SO_FAIL_IF_QUIESCING
     | SO_WILDCARD_CHAR
     | SO_WILDCARD_TOPIC
@@ -816,6 +820,8 @@ fn sub_descriptor(sd: &MQSD) -> Result<ferry_client::SubDescriptor, Rc> {
         managed: o & SO_MANAGED != 0,
         char_wildcards: o & SO_WILDCARD_CHAR != 0,
         any_user: o & SO_ANY_USERID != 0,
+        new_publications_only: o & SO_NEW_PUBLICATIONS_ONLY != 0,
+        on_request: o & SO_PUBLICATIONS_ON_REQUEST != 0,
     })
 }
 
@@ -1016,7 +1022,11 @@ const PMO_PASS_ALL_CONTEXT: MQLONG = 0x200;
 const PMO_ALTERNATE_USER_AUTHORITY: MQLONG = 0x1000;
 const PMO_ASYNC_RESPONSE: MQLONG = 0x10000;
 const PMO_SYNC_RESPONSE: MQLONG = 0x20000;
+const PMO_RETAIN: MQLONG = 0x0020_0000;
+const PMO_NOT_OWN_SUBS: MQLONG = 0x1000_0000;
 const PMO_ACCEPTED: MQLONG = PMO_SYNCPOINT
+    | PMO_RETAIN
+    | PMO_NOT_OWN_SUBS
     | PMO_NO_SYNCPOINT
     | PMO_DEFAULT_CONTEXT
     | PMO_NEW_MSG_ID
@@ -1081,6 +1091,8 @@ fn put_options(pmo: &MQPMO) -> Result<PutOptions, Rc> {
         new_msg_id: o & PMO_NEW_MSG_ID != 0,
         new_correl_id: o & PMO_NEW_CORREL_ID != 0,
         fail_if_quiescing: o & PMO_FAIL_IF_QUIESCING != 0,
+        retain: o & PMO_RETAIN != 0,
+        not_own_subs: o & PMO_NOT_OWN_SUBS != 0,
         ..PutOptions::default()
     };
     if o & PMO_ASYNC_RESPONSE != 0 {

@@ -365,6 +365,8 @@ pub fn put_to_wire(o: &PutOptions) -> WirePutOptions {
             matches!(o.context, PutContext::PassAll(_)),
             put_flags::PASS_ALL_CONTEXT,
         ),
+        (o.retain, put_flags::RETAIN),
+        (o.not_own_subs, put_flags::NOT_OWN_SUBS),
     ] {
         if on {
             f |= bit;
@@ -418,6 +420,8 @@ pub fn put_from_wire(w: &WirePutOptions) -> Result<PutOptions, MqError> {
             PutContext::Default
         },
         alternate_user: (!alternate_user.is_empty()).then(|| UserId::truncating(alternate_user)),
+        retain: f & put_flags::RETAIN != 0,
+        not_own_subs: f & put_flags::NOT_OWN_SUBS != 0,
     })
 }
 
@@ -547,6 +551,8 @@ pub fn sub_to_wire(sd: &SubDescriptor) -> WireSub {
         (sd.any_user, sub_flags::ANY_USER),
         (sd.action != SubAction::Create, sub_flags::RESUME),
         (sd.action != SubAction::Resume, sub_flags::CREATE),
+        (sd.new_publications_only, sub_flags::NEW_PUBLICATIONS_ONLY),
+        (sd.on_request, sub_flags::ON_REQUEST),
     ];
     WireSub {
         topic_object: sd.topic_object.map(|o| o.to_string()).unwrap_or_default(),
@@ -580,6 +586,8 @@ pub fn sub_from_wire(w: &WireSub) -> Result<SubDescriptor, MqError> {
         managed: on(sub_flags::MANAGED),
         char_wildcards: on(sub_flags::CHAR_WILDCARDS),
         any_user: on(sub_flags::ANY_USER),
+        new_publications_only: on(sub_flags::NEW_PUBLICATIONS_ONLY),
+        on_request: on(sub_flags::ON_REQUEST),
     })
 }
 

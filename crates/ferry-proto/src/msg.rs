@@ -400,8 +400,12 @@ pub mod sub_flags {
     pub const RESUME: u32 = 1 << 4;
     /// MQSO_CREATE (with RESUME: create or resume; neither: create).
     pub const CREATE: u32 = 1 << 5;
+    /// MQSO_NEW_PUBLICATIONS_ONLY.
+    pub const NEW_PUBLICATIONS_ONLY: u32 = 1 << 6;
+    /// MQSO_PUBLICATIONS_ON_REQUEST.
+    pub const ON_REQUEST: u32 = 1 << 7;
     /// Every defined bit.
-    pub const ALL: u32 = (1 << 6) - 1;
+    pub const ALL: u32 = (1 << 8) - 1;
 }
 
 impl WireSub {
@@ -520,8 +524,12 @@ pub mod put_flags {
     /// An alternate user id follows (after the context handle, if any); set and cleared by the
     /// codec. Only put1 takes one.
     pub const ALTERNATE_USER: u32 = 1 << 11;
+    /// MQPMO_RETAIN: keep the publication as its topic's retained one.
+    pub const RETAIN: u32 = 1 << 12;
+    /// MQPMO_NOT_OWN_SUBS: not to the publisher's own subscriptions.
+    pub const NOT_OWN_SUBS: u32 = 1 << 13;
     /// Every defined bit.
-    pub const ALL: u32 = (1 << 12) - 1;
+    pub const ALL: u32 = (1 << 14) - 1;
     /// Either pass-context bit: a context handle follows the options.
     pub const PASS: u32 = PASS_IDENTITY_CONTEXT | PASS_ALL_CONTEXT;
 }
@@ -719,6 +727,11 @@ pub enum Request {
         /// The queue handle (0: none).
         hobj: u32,
     },
+    /// MQSUBRQ: the subscription handle.
+    SubRequest {
+        /// The subscription handle.
+        hsub: u32,
+    },
     /// One batch: the receiver delivers every message (or dead-letters it) and records `seq`
     /// as committed, in one unit of work, before it answers.
     ChannelBatch {
@@ -756,6 +769,7 @@ impl Request {
             Request::ChannelStart { .. } => Opcode::ChannelStart,
             Request::ChannelBatch { .. } => Opcode::ChannelBatch,
             Request::Subscribe { .. } => Opcode::Subscribe,
+            Request::SubRequest { .. } => Opcode::SubRequest,
         }
     }
 
@@ -845,6 +859,7 @@ impl Request {
                 sub.encode(out);
                 out.put_u32_le(*hobj);
             }
+            Request::SubRequest { hsub } => out.put_u32_le(*hsub),
             Request::ChannelStart { .. } | Request::ChannelBatch { .. } => self.encode_channel(out),
             Request::Disconnect
             | Request::Commit
@@ -887,6 +902,9 @@ impl Request {
             Opcode::Subscribe => Request::Subscribe {
                 sub: WireSub::decode(&mut r)?,
                 hobj: r.u32("queue handle")?,
+            },
+            Opcode::SubRequest => Request::SubRequest {
+                hsub: r.u32("subscription handle")?,
             },
             Opcode::Close => Request::Close {
                 hobj: r.u32("handle")?,
@@ -1084,6 +1102,11 @@ pub enum Reply {
         /// The compression chosen for this connection's payloads (0: none).
         compression: u8,
     },
+    /// MQSUBRQ succeeded: how many publications were sent.
+    SubRequested {
+        /// Publications sent.
+        count: u32,
+    },
     /// MQSUB succeeded.
     Subscribed {
         /// The queue handle publications arrive on.
@@ -1205,6 +1228,7 @@ pub fn encode_response(out: &mut BytesMut, status: &Status, reply: &Reply) {
             out.put_u32_le(*heartbeat_ms);
             out.put_u8(*compression);
         }
+        Reply::SubRequested { count } => out.put_u32_le(*count),
         Reply::Subscribed { hobj, hsub, queue } => {
             out.put_u32_le(*hobj);
             out.put_u32_le(*hsub);
@@ -1360,6 +1384,9 @@ pub fn decode_response(opcode: u8, payload: Bytes) -> Result<(Status, Reply), Wi
             hobj: r.u32("handle")?,
             name: r.str8("queue name")?,
             flags: r.u32("open result flags")?,
+        },
+        Opcode::SubRequest => Reply::SubRequested {
+            count: r.u32("publications sent")?,
         },
         Opcode::Subscribe => Reply::Subscribed {
             hobj: r.u32("queue handle")?,

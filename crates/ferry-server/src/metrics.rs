@@ -429,9 +429,52 @@ fn render_pubsub(out: &mut String, qm: &QueueManager) {
             "Publication copies a subscription's queue refused since start.",
             load(&ps.failed),
         ),
+        (
+            "ferry_topic_stats_untracked_total",
+            "counter",
+            "Publications on topics beyond the first 1000 published on since start, which are counted only in the totals.",
+            qm.topic_stats_untracked(),
+        ),
     ] {
         family(out, name, kind, help);
         let _ = writeln!(out, "{name} {v}");
+    }
+    render_topics(out, qm);
+}
+
+/// Per topic (the first 1000 published on since start): publications, copies delivered, and
+/// how many subscriptions match it now.
+fn render_topics(out: &mut String, qm: &QueueManager) {
+    let topics = qm.topic_stats();
+    fn load(a: &std::sync::atomic::AtomicU64) -> u64 {
+        a.load(std::sync::atomic::Ordering::Relaxed)
+    }
+    type Pick = fn(&QueueManager, &str, &ferry_core::qmgr::pubsub::status::TopicStats) -> u64;
+    let families: [(&str, &str, &str, Pick); 3] = [
+        (
+            "ferry_topic_publications_total",
+            "counter",
+            "Publications on the topic since start.",
+            |_, _, s| load(&s.publications),
+        ),
+        (
+            "ferry_topic_deliveries_total",
+            "counter",
+            "Copies of the topic's publications delivered to subscriptions' queues since start.",
+            |_, _, s| load(&s.deliveries),
+        ),
+        (
+            "ferry_topic_subscriptions",
+            "gauge",
+            "Subscriptions whose filter matches the topic now.",
+            |qm, t, _| qm.subscriber_count(t) as u64,
+        ),
+    ];
+    for (name, kind, help, pick) in families {
+        family(out, name, kind, help);
+        for (t, s) in &topics {
+            let _ = writeln!(out, "{name}{{topic=\"{}\"}} {}", label(t), pick(qm, t, s));
+        }
     }
 }
 

@@ -371,3 +371,126 @@ fn authority_on_a_topic_object_covers_the_topics_below_it_only() {
         "the closest topic object above Price/Veg is the base: {e}"
     );
 }
+
+fn publish_retained(endpoint: &str, topic: &str, text: &str) {
+    let mut c = Connection::connect(endpoint, "publisher").unwrap();
+    let h = c
+        .open(&ObjectDescriptor::topic(topic), OpenOptions::output())
+        .unwrap();
+    let msg = Message::text(text).with_persistence(ferry_client::Persistence::Persistent);
+    let opts = PutOptions {
+        retain: true,
+        ..PutOptions::default()
+    };
+    c.put(h, msg, &opts).unwrap();
+}
+
+fn metrics(server: &Server) -> String {
+    use std::io::{Read, Write};
+    let url = server.endpoint("http://");
+    let addr = url
+        .trim_start_matches("http://")
+        .trim_end_matches("/metrics");
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    write!(s, "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    text
+}
+
+#[test]
+fn retained_publications_survive_a_crash_and_the_tree_shows_them() {
+    let mut server = Server::start("pubsub-retained", &["--metrics-listen", "127.0.0.1:0"]);
+    publish_retained(&server.unix, "Price/Fruit/Apples", "1.10");
+    publish_retained(&server.tcp, "Price/Fruit/Apples", "1.20");
+    publish_retained(&server.unix, "Price/Fruit/Pears", "0.90");
+    let m = metrics(&server);
+    assert!(
+        m.contains("ferry_topic_publications_total{topic=\"Price/Fruit/Apples\"} 2"),
+        "{m}"
+    );
+    // SIGKILL: the persistent retained publications come back.
+    server.restart(&["--metrics-listen", "127.0.0.1:0"]);
+    server.wait_ready();
+    let mut c = Connection::connect(&server.tcp, "subscriber").unwrap();
+    let (q, hsub) = c
+        .subscribe(&ferry_client::SubDescriptor::managed("Price/Fruit/+"), None)
+        .unwrap();
+    let got: Vec<String> = std::iter::from_fn(|| c.get(q, &GetOptions::new()).ok())
+        .map(|g| text(&g.message))
+        .collect();
+    assert_eq!(got, ["1.20", "0.90"], "the latest of each topic, once");
+    assert_eq!(c.sub_request(hsub).unwrap(), 2, "MQSUBRQ over TCP");
+    let status = |server: &Server, cmd: &str, key| common::display(server, cmd, key);
+    assert_eq!(
+        status(
+            &server,
+            "DISPLAY TPSTATUS('Price/Fruit/Apples') ALL",
+            "RETAINED"
+        )
+        .as_deref(),
+        Some("YES")
+    );
+    assert_eq!(
+        status(
+            &server,
+            "DISPLAY TPSTATUS('Price/Fruit/+') TYPE(SUB) ALL",
+            "SUBTYPE"
+        )
+        .as_deref(),
+        Some("API")
+    );
+    let mut p = Connection::connect(&server.unix, "publisher").unwrap();
+    let hp = p
+        .open(
+            &ObjectDescriptor::topic("Price/Fruit/Plums"),
+            OpenOptions::output(),
+        )
+        .unwrap();
+    p.put(hp, Message::text("2.00"), &PutOptions::default())
+        .unwrap();
+    assert_eq!(
+        status(
+            &server,
+            "DISPLAY TPSTATUS('Price/Fruit/Plums') TYPE(PUB) ALL",
+            "NUMPUBS"
+        )
+        .as_deref(),
+        Some("1")
+    );
+    assert_eq!(
+        status(
+            &server,
+            "DISPLAY TPSTATUS('Price/Fruit/Plums') ALL",
+            "SUBCOUNT"
+        )
+        .as_deref(),
+        Some("0")
+    );
+    // CLEAR TOPICSTR, across a restart too.
+    admin(
+        &server,
+        "CLEAR TOPICSTR('Price/Fruit/Apples') CLRTYPE(RETAINED)",
+    );
+    server.restart(&["--metrics-listen", "127.0.0.1:0"]);
+    server.wait_ready();
+    assert_eq!(
+        status(
+            &server,
+            "DISPLAY TPSTATUS('Price/Fruit/Apples') ALL",
+            "RETAINED"
+        )
+        .as_deref(),
+        None,
+        "no node left for it"
+    );
+    assert_eq!(
+        status(
+            &server,
+            "DISPLAY TPSTATUS('Price/Fruit/Pears') ALL",
+            "RETAINED"
+        )
+        .as_deref(),
+        Some("YES")
+    );
+}

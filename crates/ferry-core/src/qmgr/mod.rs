@@ -158,6 +158,10 @@ pub(crate) struct Shared {
     pub pubsub: pubsub::Subscriptions,
     /// The topic objects (DEFINE TOPIC).
     pub topics: pubsub::topics::TopicObjects,
+    /// The retained publications.
+    pub retained: pubsub::retained::Retained,
+    /// The live topic tree's counters and publishers.
+    pub topic_status: pubsub::status::TopicStatus,
     /// Channels, listeners, the server's hooks, the attributes sink.
     pub catalog: catalog::Catalog,
     /// Authority records and their generation.
@@ -200,6 +204,8 @@ impl QueueManager {
                 spill: std::sync::OnceLock::new(),
                 pubsub: Default::default(),
                 topics: Default::default(),
+                retained: Default::default(),
+                topic_status: Default::default(),
                 catalog: Default::default(),
                 security: Default::default(),
             }),

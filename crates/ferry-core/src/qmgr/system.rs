@@ -53,6 +53,15 @@ pub fn system_definitions(dev_queues: bool) -> Vec<(&'static str, QueueDefinitio
             }),
         ),
         (
+            RETAINED_PUB_QUEUE,
+            QueueDefinition::Local(LocalQueueAttrs {
+                description: "Persistent retained publications".into(),
+                def_persistence: Persistence::Persistent,
+                max_depth: crate::qmgr::pubsub::retained::MAX_RETAINED,
+                ..LocalQueueAttrs::default()
+            }),
+        ),
+        (
             DEFAULT_MODEL_QUEUE,
             model(
                 "Model for temporary dynamic queues",

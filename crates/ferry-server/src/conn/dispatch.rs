@@ -66,6 +66,10 @@ impl Socket {
             Request::Inquire { hobj, selectors } => inquire(conv, hobj, &selectors),
             Request::Set { hobj, values } => set(conv, hobj, &values),
             Request::Subscribe { sub, hobj } => subscribe(conv, &sub, hobj),
+            Request::SubRequest { hsub } => conv
+                .session
+                .sub_request(Hobj(hsub))
+                .map(|n| Reply::SubRequested { count: n as u32 }),
             Request::Admin { script } => admin(conv, &self.ctx.qm, &script),
             Request::AdminMore => Ok(admin_part(conv)),
             req @ Request::ChannelStart { .. } => return self.try_start_channel(h, req, 0),

@@ -23,6 +23,8 @@
 //! retained publications, selectors, and status.
 
 pub mod index;
+pub mod retained;
+pub mod status;
 pub mod topics;
 
 use std::collections::HashMap;
@@ -67,6 +69,8 @@ pub struct SubRequest {
     pub correl_id: Option<CorrelId>,
     /// MQSubUserData of every copy.
     pub user_data: Option<String>,
+    /// MQSO_PUBLICATIONS_ON_REQUEST: publications come only on MQSUBRQ.
+    pub on_request: bool,
 }
 
 impl SubRequest {
@@ -84,6 +88,7 @@ impl SubRequest {
             managed: false,
             owner: String::new(),
             any_user: true,
+            on_request: false,
         }
     }
 }
@@ -119,6 +124,12 @@ pub struct Subscription {
     pub correl_id: CorrelId,
     /// MQSubUserData.
     pub user_data: Option<String>,
+    /// MQSO_PUBLICATIONS_ON_REQUEST: publications come only on MQSUBRQ.
+    pub on_request: bool,
+    /// Its queue is a temporary dynamic one (a managed non-durable subscription's): it cannot
+    /// hold persistent messages, and lives no longer than the connection, so persistent
+    /// publications reach it as non-persistent copies.
+    pub temporary_queue: bool,
 }
 
 /// Every subscription of a queue manager, indexed by filter.
@@ -164,6 +175,8 @@ struct SubRecord {
     owner: String,
     #[serde(default)]
     any_user: bool,
+    #[serde(default)]
+    on_request: bool,
 }
 
 /// The name a durable subscription's records carry.
@@ -184,6 +197,7 @@ impl SubRecord {
             managed: s.managed,
             owner: s.owner.clone(),
             any_user: s.any_user,
+            on_request: s.on_request,
         }
     }
 }
@@ -288,6 +302,7 @@ impl QueueManager {
             managed: r.managed,
             owner: r.owner.clone(),
             any_user: r.any_user,
+            on_request: r.on_request,
         };
         if let Err(e) = self.subscribe_as(&req, Some(r.id), true) {
             tracing::error!(subscription = %r.name, queue = %r.queue, reason = %e.detail,
@@ -316,6 +331,8 @@ impl QueueManager {
     fn subscribe_as(&self, req: &SubRequest, id: Option<SubId>, durable: bool) -> MqResult<SubId> {
         let filter = Filter::parse(&req.topic, req.wildcards)?;
         let queue = self.local_queue(&req.queue)?;
+        let temporary_queue = queue.lock().attrs.definition_type
+            == ferry_model::objects::DefinitionType::TemporaryDynamic;
         let ps = &self.shared.pubsub;
         let id = match id {
             Some(id) => {
@@ -356,6 +373,8 @@ impl QueueManager {
             queue,
             correl_id,
             user_data: req.user_data.clone(),
+            on_request: req.on_request,
+            temporary_queue,
         };
         reg.subs.insert(id, Arc::new(sub));
         Ok(id)
@@ -394,6 +413,14 @@ impl QueueManager {
     /// How many subscriptions there are.
     pub fn subscription_count(&self) -> usize {
         self.shared.pubsub.inner.read().subs.len()
+    }
+
+    /// How many subscriptions' filters match `topic`.
+    pub fn subscriber_count(&self, topic: &str) -> usize {
+        let reg = self.shared.pubsub.inner.read();
+        let mut ids = Vec::new();
+        reg.index.matches(topic, &mut ids);
+        ids.len()
     }
 
     /// The subscriptions a publication on `topic` reaches, in the order they were made.

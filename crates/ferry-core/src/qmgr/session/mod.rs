@@ -109,8 +109,8 @@ struct StreamLedger {
 enum Handle {
     Queue(QueueHandle),
     QueueManager,
-    /// A topic opened for publishing: its full topic string.
-    Topic(Arc<str>),
+    /// A topic opened for publishing: its full topic string and its publisher record.
+    Topic(Arc<crate::qmgr::pubsub::status::Publisher>),
     /// A subscription (MQSUB's Hsub).
     Sub(sub::SubHandle),
 }
@@ -200,6 +200,8 @@ pub struct Session {
     uow_id: Option<UowId>,
     /// The open unit of work touched persistent messages: commit and backout are logged.
     uow_logged: bool,
+    /// Retained publications this unit of work changes, applied when it commits.
+    retained_pending: Vec<(String, Option<crate::qmgr::pubsub::retained::RetainedPub>)>,
     /// Set by servers: calls do not wait for the log, they leave the LSN owed in `owed_lsn`.
     defer_durability: bool,
     /// Highest LSN a reply must not precede (with `defer_durability`).
@@ -238,6 +240,7 @@ impl Session {
             uow: Vec::new(),
             uow_id: None,
             uow_logged: false,
+            retained_pending: Vec::new(),
             defer_durability: false,
             owed_lsn: 0,
             counters,
@@ -440,7 +443,8 @@ impl Session {
                         tracing::warn!(error = %e, "a subscription could not be ended with its connection");
                     }
                 }
-                Handle::QueueManager | Handle::Topic(_) => {}
+                Handle::Topic(p) => self.qm.unregister_publisher(p.id),
+                Handle::QueueManager => {}
             }
         }
         self.ended = true;

@@ -44,7 +44,12 @@ impl Session {
                 Handle::Queue(self.open_routed(name, route, None, opts)?)
             }
             ObjectDescriptor::Topic { object, string } => {
-                Handle::Topic(open_topic(&self.qm, object.as_ref(), string, &opts)?.into())
+                let topic = open_topic(&self.qm, object.as_ref(), string, &opts)?;
+                let user = self.user_id.as_str().to_owned();
+                Handle::Topic(
+                    self.qm
+                        .register_publisher(topic.into(), self.conn_id, &user),
+                )
             }
         };
         if let Handle::Queue(qh) = &handle {
@@ -303,7 +308,7 @@ impl Session {
     /// The full topic string behind a handle opened on a topic.
     pub fn topic_string(&self, h: Hobj) -> MqResult<String> {
         match self.handle(h)? {
-            Handle::Topic(t) => Ok(t.to_string()),
+            Handle::Topic(p) => Ok(p.topic.to_string()),
             _ => Err(MqError::new(
                 Reason::ObjectTypeError,
                 "this handle is not a topic",
@@ -366,7 +371,8 @@ impl Session {
                 }
             }
             Handle::Sub(sh) => self.close_sub(&sh, opts)?,
-            Handle::QueueManager | Handle::Topic(_) => {}
+            Handle::Topic(p) => self.qm.unregister_publisher(p.id),
+            Handle::QueueManager => {}
         }
         Ok(())
     }

@@ -77,56 +77,43 @@ impl Session {
         } else {
             rt.nonpersistent_delivery
         };
-        let mut subs = self.qm.subscribers(topic);
-        subs.retain(|s| rt.admits(&s.filter));
-        let own_uow = (persistent || rule != DeliveryRule::AllAvailable)
-            && !opts.syncpoint
+        let subs = self.targets(topic, rt, opts);
+        let own_uow = !opts.syncpoint
             && self.uow.is_empty()
-            && subs.len() > 1;
+            && ((subs.len() > 1 && (persistent || rule != DeliveryRule::AllAvailable))
+                || (opts.retain && persistent));
         let put_opts = PutOptions {
             syncpoint: opts.syncpoint || own_uow,
             ..*opts
         };
+        let counters = &self.qm.shared.pubsub.counters;
+        counters.publications.fetch_add(1, Ordering::Relaxed);
         let mut out = Published {
             subscribers: subs.len(),
             delivered: 0,
             failed: 0,
             dead_lettered: 0,
         };
-        self.qm
-            .shared
-            .pubsub
-            .counters
-            .publications
-            .fetch_add(1, Ordering::Relaxed);
-        let now_ms = self.qm.clock().unix_ms().max(0) as u64;
+        let mut done = if opts.retain {
+            self.retain_publication(topic, &msg, &put_opts)
+        } else {
+            Ok(())
+        };
         for sub in &subs {
-            let put = self.put_to(&sub.queue, None, None, copy_for(&msg, sub)?, &put_opts);
-            count_delivery(sub, put.is_ok(), now_ms);
-            let Err(e) = put else {
-                out.delivered += 1;
-                continue;
-            };
-            out.failed += 1;
-            if rt.use_dlq && self.dead_letter_copy(&msg, sub, &e, &put_opts).is_ok() {
-                out.dead_lettered += 1;
-                continue;
+            if done.is_err() {
+                break;
             }
-            let required = match rule {
-                DeliveryRule::All => true,
-                DeliveryRule::AllDurable => sub.durable,
-                DeliveryRule::AllAvailable => false,
-            };
-            if required {
-                if own_uow {
-                    self.backout()?;
-                }
-                return Err(undeliverable(topic, sub, rule, e));
-            }
+            done = self.deliver_one(topic, rt, rule, &msg, sub, &put_opts, &mut out);
         }
         if own_uow {
-            self.commit()?;
+            match &done {
+                Ok(()) => self.commit()?,
+                Err(_) => self.backout()?,
+            }
         }
+        done?;
+        let now_ms = self.qm.clock().unix_ms().max(0) as u64;
+        self.qm.count_publication(topic, out.delivered, now_ms);
         let counters = &self.qm.shared.pubsub.counters;
         counters
             .deliveries
@@ -135,6 +122,139 @@ impl Session {
             .failed
             .fetch_add(out.failed as u64, Ordering::Relaxed);
         Ok(out)
+    }
+
+    /// The subscriptions a publication on `topic` goes to: those whose filter matches, past
+    /// any WILDCARD(BLOCK), not asking for publications on request only, and not this
+    /// connection's own when the put says MQPMO_NOT_OWN_SUBS.
+    fn targets(
+        &self,
+        topic: &str,
+        rt: &ResolvedTopic,
+        opts: &PutOptions,
+    ) -> Vec<Arc<Subscription>> {
+        let mut subs = self.qm.subscribers(topic);
+        let conn = self.conn_id;
+        subs.retain(|s| {
+            rt.admits(&s.filter)
+                && !s.on_request
+                && !(opts.not_own_subs && s.attached.load(Ordering::Relaxed) == conn)
+        });
+        subs
+    }
+
+    /// One subscription's copy; an error when the delivery rule needed it there and neither
+    /// its queue nor (USEDLQ) the dead-letter queue took it.
+    #[allow(clippy::too_many_arguments)]
+    fn deliver_one(
+        &mut self,
+        topic: &str,
+        rt: &ResolvedTopic,
+        rule: DeliveryRule,
+        msg: &Message,
+        sub: &Subscription,
+        opts: &PutOptions,
+        out: &mut Published,
+    ) -> MqResult<()> {
+        let now_ms = self.qm.clock().unix_ms().max(0) as u64;
+        let put = self.put_to(&sub.queue, None, None, copy_for(msg, sub)?, opts);
+        count_delivery(sub, put.is_ok(), now_ms);
+        let Err(e) = put else {
+            out.delivered += 1;
+            return Ok(());
+        };
+        out.failed += 1;
+        if rt.use_dlq && self.dead_letter_copy(msg, sub, &e, opts).is_ok() {
+            out.dead_lettered += 1;
+            return Ok(());
+        }
+        let required = match rule {
+            DeliveryRule::All => true,
+            DeliveryRule::AllDurable => sub.durable,
+            DeliveryRule::AllAvailable => false,
+        };
+        if required {
+            return Err(undeliverable(topic, sub, rule, e));
+        }
+        Ok(())
+    }
+
+    /// Makes `msg` the topic's retained publication: a persistent one is put on
+    /// SYSTEM.RETAINED.PUB.QUEUE and the one it replaces removed from there, in the
+    /// publication's unit of work; memory follows when that commits (at once, outside one).
+    fn retain_publication(
+        &mut self,
+        topic: &str,
+        msg: &Message,
+        opts: &PutOptions,
+    ) -> MqResult<()> {
+        self.qm.check_retained_room(topic, msg.body.len())?;
+        let old = self.qm.retained_stored(topic);
+        let stored = if msg.descriptor.persistence == Persistence::Persistent {
+            let name = ferry_model::name::object_name(ferry_model::system::RETAINED_PUB_QUEUE)?;
+            let q = self.qm.local_queue(&name)?;
+            let mut copy = msg.clone();
+            copy.descriptor.priority = Priority::Value(0);
+            Some(self.put_to(&q, None, None, copy, opts)?.msg_id)
+        } else {
+            None
+        };
+        if let Some(id) = old {
+            self.remove_stored_retained(id, opts.syncpoint)?;
+        }
+        let r = crate::qmgr::pubsub::retained::RetainedPub {
+            msg: msg.clone(),
+            stored,
+        };
+        if opts.syncpoint {
+            self.retained_pending.push((topic.to_owned(), Some(r)));
+        } else {
+            self.qm.set_retained(topic.to_owned(), Some(r));
+        }
+        Ok(())
+    }
+
+    /// Removes a stored retained publication from SYSTEM.RETAINED.PUB.QUEUE by its msg id
+    /// (gone already is not an error: another publication replaced it first).
+    pub(crate) fn remove_stored_retained(&mut self, id: MsgId, syncpoint: bool) -> MqResult<()> {
+        let name = ferry_model::name::object_name(ferry_model::system::RETAINED_PUB_QUEUE)?;
+        let opts = OpenOptions::input();
+        let qh = self.open_queue(&name, None, opts)?;
+        let h = self.register(Handle::Queue(qh), &opts);
+        let mut get = GetOptions::new().msg_id(id);
+        get.syncpoint = syncpoint;
+        let got = self.get(h, &get);
+        self.close(h, CloseOptions::None)?;
+        match got {
+            Err(e) if e.reason != Reason::NoMsgAvailable => Err(e),
+            _ => Ok(()),
+        }
+    }
+
+    /// Sends a subscription the retained publications its filter matches (each with
+    /// MQIsRetained TRUE); how many its queue took.
+    pub(super) fn send_retained(&mut self, sub: &Subscription) -> usize {
+        let now_ms = self.qm.clock().unix_ms().max(0) as u64;
+        let mut sent = 0;
+        for (topic, msg) in self.qm.retained_matching(&sub.filter) {
+            if !self.qm.resolve_topic(&topic).admits(&sub.filter) {
+                continue;
+            }
+            let Ok(mut copy) = copy_for(&msg, sub) else {
+                continue;
+            };
+            if copy
+                .properties
+                .set("MQIsRetained", PropertyValue::Bool(true))
+                .is_err()
+            {
+                continue;
+            }
+            let put = self.put_to(&sub.queue, None, None, copy, &PutOptions::default());
+            count_delivery(sub, put.is_ok(), now_ms);
+            sent += usize::from(put.is_ok());
+        }
+        sent
     }
 
     /// Puts the copy a subscription's queue refused on the dead-letter queue, with a header
@@ -191,6 +311,9 @@ fn publication(topic: &str, mut msg: Message, rt: &ResolvedTopic) -> MqResult<Me
 fn copy_for(msg: &Message, sub: &Subscription) -> MqResult<Message> {
     let mut copy = msg.clone();
     copy.descriptor.correl_id = sub.correl_id;
+    if sub.temporary_queue {
+        copy.descriptor.persistence = Persistence::NotPersistent;
+    }
     if let Some(u) = &sub.user_data {
         copy.properties
             .set("MQSubUserData", PropertyValue::String(u.clone()))?;

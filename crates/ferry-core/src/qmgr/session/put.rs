@@ -7,9 +7,13 @@ impl Session {
     /// Puts a message on an open queue.
     pub fn put(&mut self, h: Hobj, mut msg: Message, opts: &PutOptions) -> MqResult<PutOutcome> {
         self.check_running(opts.fail_if_quiescing)?;
-        if let Some(Handle::Topic(topic)) = self.handles.get(&h.0) {
-            let topic = Arc::clone(topic);
-            return self.publish_put(&topic, msg, opts);
+        if let Some(Handle::Topic(p)) = self.handles.get(&h.0) {
+            let p = Arc::clone(p);
+            let out = self.publish_put(&p.topic, msg, opts)?;
+            p.count.fetch_add(1, Ordering::Relaxed);
+            let now_ms = self.qm.clock().unix_ms().max(0) as u64;
+            p.last_ms.store(now_ms, Ordering::Relaxed);
+            return Ok(out);
         }
         let qh = self.queue_handle(h)?;
         if !qh.opts.output {

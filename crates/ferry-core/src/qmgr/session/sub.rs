@@ -105,6 +105,7 @@ impl Session {
             managed: sd.managed,
             owner: self.user_id.as_str().to_owned(),
             any_user: sd.any_user,
+            on_request: sd.on_request,
         };
         let made = if sd.durable {
             self.qm.define_sub(&req)
@@ -122,6 +123,9 @@ impl Session {
         };
         let sub = self.qm.subscription(id).expect("just made");
         sub.attached.store(self.conn_id, Ordering::Relaxed);
+        if !sd.new_publications_only && !sd.on_request {
+            self.send_retained(&sub);
+        }
         Ok((qh, self.sub_handle(&sub)))
     }
 
@@ -199,6 +203,35 @@ impl Session {
             durable: sub.durable,
         };
         self.register(Handle::Sub(h), &OpenOptions::default())
+    }
+
+    /// MQSUBRQ with MQSR_ACTION_PUBLISH: sends the subscription the retained publications its
+    /// filter matches; how many. NO_RETAINED_MSG when there are none.
+    pub fn sub_request(&mut self, hsub: Hobj) -> MqResult<usize> {
+        self.check_running(false)?;
+        let id = match self.handle(hsub)? {
+            Handle::Sub(h) => h.id,
+            _ => {
+                return Err(MqError::new(
+                    Reason::HobjError,
+                    "MQSUBRQ needs the subscription handle MQSUB returned",
+                ))
+            }
+        };
+        let sub = self
+            .qm
+            .subscription(id)
+            .ok_or_else(|| MqError::new(Reason::NoSubscription, "the subscription has ended"))?;
+        match self.send_retained(&sub) {
+            0 => Err(MqError::new(
+                Reason::NoRetainedMsg,
+                format!(
+                    "no topic that {:?} matches has a retained publication",
+                    sub.filter.text()
+                ),
+            )),
+            n => Ok(n),
+        }
     }
 
     /// Closes a subscription handle: a non-durable subscription ends, a durable one is let go

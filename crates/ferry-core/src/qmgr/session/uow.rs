@@ -29,6 +29,9 @@ impl Session {
                 UowKind::Get => e.queue.commit_get(e.pos),
             }
         }
+        for (topic, r) in std::mem::take(&mut self.retained_pending) {
+            self.qm.set_retained(topic, r);
+        }
         self.end_uow();
         Ok(())
     }
@@ -58,6 +61,7 @@ impl Session {
             // (it has no commit record).
             tracing::warn!(error = %e, "could not log a backout");
         }
+        self.retained_pending.clear();
         let now = self.qm.clock().now();
         for e in std::mem::take(&mut self.uow) {
             match e.kind {
