@@ -557,3 +557,58 @@ fn drain_browse(s: &mut Session, h: Hobj) -> usize {
     }
     n
 }
+
+// ----- selectors ----------------------------------------------------------------------------------
+
+#[test]
+fn a_subscription_with_a_selector_receives_only_what_satisfies_it() {
+    let (qm, mut s) = qm_with(&[("BIG", 100), ("ALL", 100)]);
+    qm.subscribe(&SubRequest {
+        selector: Some("qty > 10 AND region IN ('EMEA', 'APAC')".into()),
+        ..sub("Orders/#", "BIG")
+    })
+    .unwrap();
+    qm.subscribe(&sub("Orders/#", "ALL")).unwrap();
+    let order = |qty: i32, region: &str| {
+        let mut m = np(&format!("{qty} {region}"));
+        m.properties.set("qty", PropertyValue::I32(qty)).unwrap();
+        m.properties
+            .set("region", PropertyValue::String(region.into()))
+            .unwrap();
+        m
+    };
+    for (q, r) in [(5, "EMEA"), (50, "EMEA"), (50, "US"), (11, "APAC")] {
+        s.publish("Orders/new", order(q, r), &PutOptions::default())
+            .unwrap();
+    }
+    // A missing property is NULL: the comparison is unknown, so it is not sent.
+    s.publish("Orders/new", np("no properties"), &PutOptions::default())
+        .unwrap();
+    let (hb, ha) = (input(&mut s, "BIG"), input(&mut s, "ALL"));
+    let big: Vec<String> = drain(&mut s, hb)
+        .iter()
+        .map(|m| String::from_utf8(m.body.to_vec()).unwrap())
+        .collect();
+    assert_eq!(big, ["50 EMEA", "11 APAC"]);
+    assert_eq!(drain(&mut s, ha).len(), 5);
+    // The topic string is a property too.
+    qm.subscribe(&SubRequest {
+        selector: Some("MQTopicString LIKE 'Orders/n%'".into()),
+        ..sub("#", "BIG")
+    })
+    .unwrap();
+    s.publish("Orders/new", np("x"), &PutOptions::default())
+        .unwrap();
+    s.publish("Orders/old", np("y"), &PutOptions::default())
+        .unwrap();
+    assert_eq!(drain(&mut s, hb).len(), 1);
+    // A bad selector: 2459, and no subscription.
+    let e = qm
+        .subscribe(&SubRequest {
+            selector: Some("qty >".into()),
+            ..sub("Orders/#", "BIG")
+        })
+        .unwrap_err();
+    assert_eq!(e.reason, Reason::SelectorSyntaxError, "{e}");
+    assert_eq!(qm.subscription_count(), 3);
+}

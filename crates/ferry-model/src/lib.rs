@@ -6,7 +6,7 @@
 //! and errors (`reason`); status values (`status`, `channel`); administrative replies
 //! (`admin`); system object names (`system`); time (`clock`); the id hasher (`hash`);
 //! distinguished names and SSLPEER patterns (`dn`); object authority records and profiles
-//! (`security`); topic strings and subscription filters (`topic`); topic objects and the
+//! (`security`); SQL-92 message selectors (`selector`); topic strings and subscription filters (`topic`); topic objects and the
 //! attributes a topic inherits from them (`topicobj`).
 //!
 //! Plain data: no I/O, no locks, no threads. The one exception to "no system calls" is `clock`,
@@ -28,6 +28,7 @@ pub mod options;
 pub mod pcf;
 pub mod reason;
 pub mod security;
+pub mod selector;
 pub mod status;
 pub mod system;
 pub mod topic;

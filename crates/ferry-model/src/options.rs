@@ -420,6 +420,9 @@ pub struct SubDescriptor {
     pub new_publications_only: bool,
     /// MQSO_PUBLICATIONS_ON_REQUEST: publications come only when asked for with MQSUBRQ.
     pub on_request: bool,
+    /// SelectionString: a message selector (SQL-92, `ferry_model::selector`) a publication
+    /// must satisfy to be sent; blank is none.
+    pub selector: Option<String>,
 }
 
 impl SubDescriptor {

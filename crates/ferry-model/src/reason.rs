@@ -291,6 +291,9 @@ reasons! {
     /// No retained publication for the topic (MQSUBRQ).
     NoRetainedMsg = 2437, "MQRC_NO_RETAINED_MSG", Failed,
         "the topic has no retained publication to send";
+    /// The subscription request options (MQSRO) are not valid.
+    SroError = 2438, "MQRC_SRO_ERROR", Failed,
+        "the subscription request options (MQSRO) are not valid: StrucId 'SRO ', Version 1";
     /// The subscription name is not valid.
     SubNameError = 2440, "MQRC_SUB_NAME_ERROR", Failed,
         "the subscription name is not valid: a durable subscription needs a name of up to 10,240 bytes";

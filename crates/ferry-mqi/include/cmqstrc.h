@@ -271,6 +271,8 @@ static inline const char *MQRC_STR(MQLONG v) {
         return "MQRC_DURABILITY_NOT_ALLOWED";
     case 2437:
         return "MQRC_NO_RETAINED_MSG";
+    case 2438:
+        return "MQRC_SRO_ERROR";
     case 2440:
         return "MQRC_SUB_NAME_ERROR";
     case 2441:

@@ -54,7 +54,7 @@ CHECK(offsetof(MQIMPO, ReturnedName) == 32, "MQIMPO ReturnedName offset");
 CHECK(sizeof(MQDMPO) == MQDMPO_LENGTH_1, "MQDMPO length");
 CHECK(sizeof(MQPD) == MQPD_LENGTH_1, "MQPD length");
 CHECK(sizeof(MQBO) == MQBO_LENGTH_1, "MQBO length");
-CHECK(sizeof(MQSD) == MQSD_LENGTH_1, "MQSD length");
+CHECK(sizeof(MQSRO) == MQSRO_LENGTH_1, "MQSRO length");
 CHECK(sizeof(MQSCO) == MQSCO_LENGTH_5, "MQSCO v5 length");
 CHECK(offsetof(MQSCO, KeyResetCount) == MQSCO_LENGTH_1, "MQSCO v1 length");
 CHECK(offsetof(MQSCO, EncryptionPolicySuiteB) == MQSCO_LENGTH_2, "MQSCO v2 length");

@@ -20,7 +20,7 @@ use ferry_model::inquire::AttrValue;
 use ferry_model::name::FormatName;
 use ferry_model::options::PutContext;
 
-use crate::structs::{MQCHARV, MQCNO, MQGMO, MQLONG, MQMD, MQOD, MQPMO, MQSD, MQSTS};
+use crate::structs::{MQCHARV, MQCNO, MQGMO, MQLONG, MQMD, MQOD, MQPMO, MQSD, MQSRO, MQSTS};
 
 /// Which library this is: `libmqm_r` (local: the queue manager's Unix socket) or `libmqic_r`
 /// (client: tcp, from MQSERVER).
@@ -776,8 +776,8 @@ unsafe fn charv_text(base: *const u8, v: &MQCHARV, rc: u32) -> Result<String, Rc
     String::from_utf8(bytes.to_vec()).map_err(|_| Rc::failed(rc))
 }
 
-/// The subscription MQSD describes. MQSO_ALTER and a selection string are refused with
-/// MQRC_FUNCTION_NOT_SUPPORTED rather than ignored.
+/// The subscription MQSD describes. MQSO_ALTER is refused with MQRC_FUNCTION_NOT_SUPPORTED
+/// rather than ignored.
 fn sub_descriptor(sd: &MQSD) -> Result<ferry_client::SubDescriptor, Rc> {
     if &sd.StrucId != b"SD  " || sd.Version != 1 {
         return Err(Rc::failed(RC_SD_ERROR));
@@ -800,9 +800,6 @@ fn sub_descriptor(sd: &MQSD) -> Result<ferry_client::SubDescriptor, Rc> {
             charv_text(base, &sd.SelectionString, RC_SD_ERROR)?,
         )
     };
-    if !selection.is_empty() {
-        return Err(Rc::failed(RC_FUNCTION_NOT_SUPPORTED));
-    }
     let object = opt_name(&sd.ObjectName)?;
     Ok(ferry_client::SubDescriptor {
         topic_object: (!object.is_empty()).then_some(object),
@@ -822,6 +819,7 @@ fn sub_descriptor(sd: &MQSD) -> Result<ferry_client::SubDescriptor, Rc> {
         any_user: o & SO_ANY_USERID != 0,
         new_publications_only: o & SO_NEW_PUBLICATIONS_ONLY != 0,
         on_request: o & SO_PUBLICATIONS_ON_REQUEST != 0,
+        selector: (!selection.trim().is_empty()).then_some(selection),
     })
 }
 
@@ -854,6 +852,36 @@ pub unsafe fn subscribe(
     unsafe {
         *hobj = q.0 as MQLONG;
         *hsub = s.0 as MQLONG;
+    }
+    Ok(None)
+}
+
+const SR_ACTION_PUBLISH: MQLONG = 1;
+const SRO_FAIL_IF_QUIESCING: MQLONG = 0x2000;
+const RC_SRO_ERROR: u32 = 2438;
+
+/// MQSUBRQ with MQSR_ACTION_PUBLISH: the retained publications the subscription matches are
+/// sent again; MQSRO's NumPubs says how many.
+///
+/// # Safety
+/// `sro` must be null or a readable and writable MQSRO.
+pub unsafe fn sub_request(hconn: MQLONG, hsub: MQLONG, action: MQLONG, sro: *mut MQSRO) -> Outcome {
+    if action != SR_ACTION_PUBLISH {
+        return Err(Rc::failed(RC_OPTIONS_ERROR));
+    }
+    if !sro.is_null() {
+        // SAFETY: checked non-null; the caller passes a readable MQSRO (MQI contract).
+        let o = unsafe { &*sro };
+        if &o.StrucId != b"SRO " || o.Version != 1 || o.Options & !SRO_FAIL_IF_QUIESCING != 0 {
+            return Err(Rc::failed(RC_SRO_ERROR));
+        }
+    }
+    let n = with_conn(hconn, |c| {
+        c.sub_request(Hobj(hsub as u32)).map_err(Rc::from)
+    })?;
+    if !sro.is_null() {
+        // SAFETY: checked non-null; the caller passes a writable MQSRO (MQI contract).
+        unsafe { (*sro).NumPubs = n as MQLONG };
     }
     Ok(None)
 }

@@ -580,23 +580,29 @@ macro_rules! export_mqi {
             unsafe { $crate::api::report(cc, rc, out) }
         }
 
-        /// MQSUBRQ: publish/subscribe is not there yet.
+        /// MQSUBRQ: with MQSR_ACTION_PUBLISH, sends the subscription the retained publications
+        /// it matches (NumPubs of the MQSRO, when given, says how many).
         ///
         /// # Safety
-        /// `cc` and `rc` must each be null or valid for an MQLONG write; the other arguments are
-        /// not read.
+        /// `opts` must be null or a readable and writable MQSRO; `cc` and `rc` each null or
+        /// valid for an MQLONG write.
         #[no_mangle]
         pub unsafe extern "C" fn MQSUBRQ(
-            _hconn: MQLONG,
-            _hsub: MQLONG,
-            _action: MQLONG,
-            _opts: *mut c_void,
+            hconn: MQLONG,
+            hsub: MQLONG,
+            action: MQLONG,
+            opts: *mut c_void,
             cc: *mut MQLONG,
             rc: *mut MQLONG,
         ) {
+            // SAFETY: the caller passes `opts` as this fn's `# Safety` says; `sub_request`
+            // checks it for null.
+            let out = unsafe {
+                $crate::api::sub_request(hconn, hsub, action, opts as *mut $crate::structs::MQSRO)
+            };
             // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
             // MQLONG write (this fn's `# Safety`); `report` checks each for null.
-            unsafe { $crate::api::report(cc, rc, $crate::api::not_supported()) }
+            unsafe { $crate::api::report(cc, rc, out) }
         }
 
         /// MQCB: asynchronous consumption is not there yet.

@@ -84,6 +84,19 @@ pub struct MQSD {
 // The header's MQSD_LENGTH_1 (its layout is checked from C by samples/layout.c).
 const _: () = assert!(std::mem::size_of::<MQSD>() == 344);
 
+/// MQSRO: subscription request options (version 1).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct MQSRO {
+    pub StrucId: [u8; 4],
+    pub Version: MQLONG,
+    pub Options: MQLONG,
+    pub NumPubs: MQLONG,
+}
+
+// The header's MQSRO_LENGTH_1.
+const _: () = assert!(std::mem::size_of::<MQSRO>() == 16);
+
 /// MQOD: the object descriptor (version 4 layout).
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]

@@ -561,6 +561,7 @@ pub fn sub_to_wire(sd: &SubDescriptor) -> WireSub {
         user_data: sd.user_data.clone().unwrap_or_default(),
         correl_id: sd.correl_id.map(|c| c.0),
         flags: bits.iter().filter(|(on, _)| *on).fold(0, |f, (_, b)| f | b),
+        selector: sd.selector.clone().unwrap_or_default(),
     }
 }
 
@@ -588,6 +589,7 @@ pub fn sub_from_wire(w: &WireSub) -> Result<SubDescriptor, MqError> {
         any_user: on(sub_flags::ANY_USER),
         new_publications_only: on(sub_flags::NEW_PUBLICATIONS_ONLY),
         on_request: on(sub_flags::ON_REQUEST),
+        selector: (!w.selector.trim().is_empty()).then(|| w.selector.clone()),
     })
 }
 

@@ -384,6 +384,8 @@ pub struct WireSub {
     pub correl_id: Option<[u8; ID_LEN]>,
     /// `sub_flags` bits.
     pub flags: u32,
+    /// The selection string (empty: none).
+    pub selector: String,
 }
 
 /// Subscription option bits.
@@ -404,8 +406,10 @@ pub mod sub_flags {
     pub const NEW_PUBLICATIONS_ONLY: u32 = 1 << 6;
     /// MQSO_PUBLICATIONS_ON_REQUEST.
     pub const ON_REQUEST: u32 = 1 << 7;
+    /// A selection string (str16) follows the options; set and cleared by the codec.
+    pub const SELECTOR: u32 = 1 << 8;
     /// Every defined bit.
-    pub const ALL: u32 = (1 << 8) - 1;
+    pub const ALL: u32 = (1 << 9) - 1;
 }
 
 impl WireSub {
@@ -415,7 +419,15 @@ impl WireSub {
         out.put_str16(&self.name);
         out.put_str16(&self.user_data);
         put_opt_id(out, self.correl_id);
-        out.put_u32_le(self.flags);
+        let with_selector = !self.selector.is_empty();
+        out.put_u32_le(if with_selector {
+            self.flags | sub_flags::SELECTOR
+        } else {
+            self.flags & !sub_flags::SELECTOR
+        });
+        if with_selector {
+            out.put_str16(&self.selector);
+        }
     }
     fn decode(r: &mut Reader) -> Result<Self, WireError> {
         let sub = WireSub {
@@ -425,12 +437,18 @@ impl WireSub {
             user_data: r.str16("subscription user data")?,
             correl_id: get_opt_id(r, "subscription correl id")?,
             flags: r.u32("subscription options")?,
+            selector: String::new(),
         };
         if sub.flags & !sub_flags::ALL != 0 {
             return Err(WireError::BadValue {
                 what: "subscription options",
                 value: sub.flags as u64,
             });
+        }
+        let mut sub = sub;
+        if sub.flags & sub_flags::SELECTOR != 0 {
+            sub.selector = r.str16("selection string")?;
+            sub.flags &= !sub_flags::SELECTOR;
         }
         Ok(sub)
     }

@@ -397,3 +397,29 @@ fn a_c_program_subscribes_publishes_and_receives_through_both_libraries() {
         );
     }
 }
+
+#[test]
+fn a_c_program_retains_a_publication_and_asks_for_it_again() {
+    let server = Server::start("mqi-retain", &[]);
+    let out = server.root.join("c");
+    std::fs::create_dir_all(&out).unwrap();
+    for (lib, env) in [
+        ("mqm_r", local_env(&server).to_vec()),
+        ("mqic_r", client_env(&server).to_vec()),
+    ] {
+        let exe = compile(&out, "retain", Some(lib), false);
+        let topic = format!("Sample/Retained/{lib}");
+        let (ok, text) = run(&exe, &[&topic, "1.25", "QM1"], &env, "");
+        assert!(ok, "{lib}: {text}");
+        for want in [
+            "retained: 1.25",
+            "on subscribing: 1",
+            "MQSUBRQ sent 1",
+            "again: 1.25",
+            "selected: 0",
+            "MQSUBRQ with the selector: reason 2437",
+        ] {
+            assert!(text.contains(want), "{lib}: no {want:?} in {text}");
+        }
+    }
+}

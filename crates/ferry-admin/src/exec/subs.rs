@@ -27,7 +27,7 @@ fn required<'a>(c: &'a Command, key: &str) -> Result<&'a str, Failure> {
 }
 
 /// DEFINE SUB(name) TOPICSTR(...) DEST(queue) [WSCHEMA(TOPIC|CHAR)] [USERDATA(...)]
-/// [DESTCORL(48 hex digits)].
+/// [DESTCORL(48 hex digits)] [SELECTOR('...')].
 pub(super) fn define_sub(qm: &QueueManager, c: &Command) -> Outcome {
     let name = sub_name(c)?;
     let wildcards = match c.value("WSCHEMA").map(|v| v.text.to_ascii_uppercase()) {
@@ -54,6 +54,7 @@ pub(super) fn define_sub(qm: &QueueManager, c: &Command) -> Outcome {
         name: Some(name.clone()),
         correl_id,
         user_data: c.value("USERDATA").map(|v| v.text.clone()),
+        selector: c.value("SELECTOR").map(|v| v.text.clone()),
         ..SubRequest::to_queue(required(c, "TOPICSTR")?, object_name(required(c, "DEST")?)?)
     };
     qm.define_sub(&req)?;
@@ -90,6 +91,11 @@ pub(super) fn display_subs(qm: &QueueManager, c: &Command) -> Outcome {
         if let Some(u) = &s.user_data {
             fields.push(field("USERDATA", u, Kind::Text));
         }
+        fields.push(field(
+            "SELECTOR",
+            s.selector.as_ref().map_or("", |x| x.text()),
+            Kind::Text,
+        ));
         ("AMQ8096I", "Display subscription details.", fields)
     })
 }
@@ -204,6 +210,9 @@ pub(super) fn dump(qm: &QueueManager, lines: &mut Vec<String>) {
         );
         if let Some(u) = &s.user_data {
             line.push_str(&format!(" USERDATA({})", quoted(u)));
+        }
+        if let Some(sel) = &s.selector {
+            line.push_str(&format!(" SELECTOR({})", quoted(sel.text())));
         }
         lines.push(line);
     }

@@ -37,6 +37,7 @@ use ferry_model::message::CorrelId;
 use ferry_model::name::ObjectName;
 use ferry_model::objects::ObjectKind;
 use ferry_model::reason::{MqError, MqResult, Reason};
+use ferry_model::selector::Selector;
 use ferry_model::topic::{Filter, Wildcards};
 
 use crate::engine::Queue;
@@ -71,6 +72,8 @@ pub struct SubRequest {
     pub user_data: Option<String>,
     /// MQSO_PUBLICATIONS_ON_REQUEST: publications come only on MQSUBRQ.
     pub on_request: bool,
+    /// The selection string (SELECTOR): publications must satisfy it.
+    pub selector: Option<String>,
 }
 
 impl SubRequest {
@@ -89,6 +92,7 @@ impl SubRequest {
             owner: String::new(),
             any_user: true,
             on_request: false,
+            selector: None,
         }
     }
 }
@@ -126,6 +130,8 @@ pub struct Subscription {
     pub user_data: Option<String>,
     /// MQSO_PUBLICATIONS_ON_REQUEST: publications come only on MQSUBRQ.
     pub on_request: bool,
+    /// The selector publications must satisfy (SELECTOR).
+    pub selector: Option<Selector>,
     /// Its queue is a temporary dynamic one (a managed non-durable subscription's): it cannot
     /// hold persistent messages, and lives no longer than the connection, so persistent
     /// publications reach it as non-persistent copies.
@@ -177,6 +183,8 @@ struct SubRecord {
     any_user: bool,
     #[serde(default)]
     on_request: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    selector: Option<String>,
 }
 
 /// The name a durable subscription's records carry.
@@ -198,6 +206,7 @@ impl SubRecord {
             owner: s.owner.clone(),
             any_user: s.any_user,
             on_request: s.on_request,
+            selector: s.selector.as_ref().map(|x| x.text().to_owned()),
         }
     }
 }
@@ -303,6 +312,7 @@ impl QueueManager {
             owner: r.owner.clone(),
             any_user: r.any_user,
             on_request: r.on_request,
+            selector: r.selector.clone(),
         };
         if let Err(e) = self.subscribe_as(&req, Some(r.id), true) {
             tracing::error!(subscription = %r.name, queue = %r.queue, reason = %e.detail,
@@ -330,6 +340,10 @@ impl QueueManager {
     /// A subscription with id `id` (restored) or a new one.
     fn subscribe_as(&self, req: &SubRequest, id: Option<SubId>, durable: bool) -> MqResult<SubId> {
         let filter = Filter::parse(&req.topic, req.wildcards)?;
+        let selector = match &req.selector {
+            Some(text) => Selector::parse_optional(text)?,
+            None => None,
+        };
         let queue = self.local_queue(&req.queue)?;
         let temporary_queue = queue.lock().attrs.definition_type
             == ferry_model::objects::DefinitionType::TemporaryDynamic;
@@ -374,6 +388,7 @@ impl QueueManager {
             correl_id,
             user_data: req.user_data.clone(),
             on_request: req.on_request,
+            selector,
             temporary_queue,
         };
         reg.subs.insert(id, Arc::new(sub));

@@ -157,6 +157,14 @@ impl Session {
         out: &mut Published,
     ) -> MqResult<()> {
         let now_ms = self.qm.clock().unix_ms().max(0) as u64;
+        if sub
+            .selector
+            .as_ref()
+            .is_some_and(|s| !s.matches(&msg.descriptor, &msg.properties))
+        {
+            out.subscribers -= 1;
+            return Ok(());
+        }
         let put = self.put_to(&sub.queue, None, None, copy_for(msg, sub)?, opts);
         count_delivery(sub, put.is_ok(), now_ms);
         let Err(e) = put else {
@@ -237,7 +245,11 @@ impl Session {
         let now_ms = self.qm.clock().unix_ms().max(0) as u64;
         let mut sent = 0;
         for (topic, msg) in self.qm.retained_matching(&sub.filter) {
-            if !self.qm.resolve_topic(&topic).admits(&sub.filter) {
+            let selected = sub
+                .selector
+                .as_ref()
+                .is_none_or(|s| s.matches(&msg.descriptor, &msg.properties));
+            if !selected || !self.qm.resolve_topic(&topic).admits(&sub.filter) {
                 continue;
             }
             let Ok(mut copy) = copy_for(&msg, sub) else {

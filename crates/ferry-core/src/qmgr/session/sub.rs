@@ -106,6 +106,7 @@ impl Session {
             owner: self.user_id.as_str().to_owned(),
             any_user: sd.any_user,
             on_request: sd.on_request,
+            selector: sd.selector.clone(),
         };
         let made = if sd.durable {
             self.qm.define_sub(&req)
