@@ -995,7 +995,11 @@ impl AsyncConv {
     ) -> MqResult<(Hobj, Hobj)> {
         let req = ConvCore::subscribe_request(sd, queue);
         let reply = ok_reply(self.call(&req, None).await?)?;
-        self.core.on_subscribed(reply)
+        let (handles, credit) = self.core.on_subscribed(reply)?;
+        if let Some(c) = credit {
+            self.send(&c).await?;
+        }
+        Ok(handles)
     }
 
     async fn sub_request(&mut self, hsub: Hobj) -> MqResult<usize> {

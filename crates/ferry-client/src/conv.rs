@@ -336,14 +336,27 @@ impl ConvCore {
     }
 
     /// Records what MQSUB opened: the queue handle (named, for a managed queue's generated
-    /// name) and the subscription handle.
-    pub fn on_subscribed(&mut self, reply: Reply) -> MqResult<(Hobj, Hobj)> {
+    /// name) and the subscription handle; with read-ahead, the first credit to send.
+    pub fn on_subscribed(&mut self, reply: Reply) -> MqResult<((Hobj, Hobj), Option<Request>)> {
         match reply {
-            Reply::Subscribed { hobj, hsub, queue } => {
+            Reply::Subscribed {
+                hobj,
+                hsub,
+                queue,
+                flags,
+            } => {
                 let name = ObjectName::truncating(&queue);
                 self.names.insert(hobj, name);
                 self.names.insert(hsub, name);
-                Ok((Hobj(hobj), Hobj(hsub)))
+                let credit = (flags & opened_flags::READ_AHEAD != 0).then(|| {
+                    self.read_ahead.insert(hobj, ReadAhead::default());
+                    Request::Stream {
+                        hobj,
+                        credit: READ_AHEAD_WINDOW,
+                        consumed: 0,
+                    }
+                });
+                Ok(((Hobj(hobj), Hobj(hsub)), credit))
             }
             other => Err(unexpected(other)),
         }

@@ -392,7 +392,11 @@ impl Remote {
         queue: Option<Hobj>,
     ) -> MqResult<(Hobj, Hobj)> {
         let reply = self.call(&ConvCore::subscribe_request(sd, queue))?;
-        self.core.on_subscribed(reply)
+        let (handles, credit) = self.core.on_subscribed(reply)?;
+        if let Some(c) = credit {
+            self.enqueue(&c, true)?;
+        }
+        Ok(handles)
     }
 
     pub fn sub_request(&mut self, hsub: Hobj) -> MqResult<usize> {

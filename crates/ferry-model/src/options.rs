@@ -420,6 +420,10 @@ pub struct SubDescriptor {
     pub new_publications_only: bool,
     /// MQSO_PUBLICATIONS_ON_REQUEST: publications come only when asked for with MQSUBRQ.
     pub on_request: bool,
+    /// MQSO_READ_AHEAD (`Some(true)`), MQSO_NO_READ_AHEAD (`Some(false)`) or the managed
+    /// queue's DEFREADA (`None`): read-ahead on the queue handle MQSUB returns for a managed
+    /// subscription.
+    pub read_ahead: Option<bool>,
     /// SelectionString: a message selector (SQL-92, `ferry_model::selector`) a publication
     /// must satisfy to be sent; blank is none.
     pub selector: Option<String>,

@@ -819,6 +819,13 @@ fn sub_descriptor(sd: &MQSD) -> Result<ferry_client::SubDescriptor, Rc> {
         any_user: o & SO_ANY_USERID != 0,
         new_publications_only: o & SO_NEW_PUBLICATIONS_ONLY != 0,
         on_request: o & SO_PUBLICATIONS_ON_REQUEST != 0,
+        read_ahead: if o & SO_READ_AHEAD != 0 {
+            Some(true)
+        } else if o & SO_NO_READ_AHEAD != 0 {
+            Some(false)
+        } else {
+            None
+        },
         selector: (!selection.trim().is_empty()).then_some(selection),
     })
 }

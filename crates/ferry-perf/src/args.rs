@@ -21,6 +21,9 @@ pub enum PerfCommand {
     /// Forwarders: each thread gets from PREFIX.IN and puts to PREFIX.OUT (a feeder keeps IN
     /// supplied, a drainer empties OUT).
     Forward(WorkloadArgs),
+    /// Publishers: each thread publishes on --topic (its own with --triplets) to --subscribers
+    /// managed subscriptions, each on a connection of its own; reports deliveries per second.
+    Publish(WorkloadArgs),
     /// Measure this machine's raw ceilings: thread hand-off, Unix and TCP ping-pong,
     /// streaming and two-hop relay, disk sync rate.
     Limits(LimitsArgs),
@@ -59,6 +62,8 @@ pub enum Workload {
     Rr,
     /// Get from one queue, put to another.
     Forward,
+    /// Publish to a topic that --subscribers subscriptions (each its own connection) receive.
+    Publish,
 }
 
 impl Workload {
@@ -70,6 +75,7 @@ impl Workload {
             Workload::Putget => "putget",
             Workload::Rr => "rr",
             Workload::Forward => "forward",
+            Workload::Publish => "publish",
         }
     }
 }
@@ -204,6 +210,28 @@ pub struct WorkloadArgs {
     /// embedded runs and for unix: sockets in a queue manager directory).
     #[arg(long, value_name = "PID")]
     pub qm_pid: Option<u32>,
+    /// For publish: subscriptions receiving each publisher's topic (0: publishing to nobody).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[serde(default)]
+    pub subscribers: usize,
+    /// For publish: the topic string (with --triplets, each publisher adds /N).
+    #[arg(long, default_value = "PERF/T")]
+    #[serde(default = "default_topic")]
+    pub topic: String,
+    /// For publish: each publisher has its own topic and --subscribers subscribers of its own
+    /// (N independent publisher → topic → subscriber chains).
+    #[arg(long)]
+    #[serde(default)]
+    pub triplets: bool,
+    /// For publish: durable subscriptions (named PERF.SUB.N, removed at the end).
+    #[arg(long)]
+    #[serde(default)]
+    pub durable: bool,
+    /// For publish: a selector on every subscription (publications carry region = 'EMEA'),
+    /// e.g. "region = 'EMEA'".
+    #[arg(long, value_name = "SQL")]
+    #[serde(default)]
+    pub selector: Option<String>,
     /// Measure the raw limits first and print every figure beside them.
     #[arg(long)]
     pub with_limits: bool,
@@ -213,6 +241,10 @@ pub struct WorkloadArgs {
     /// Write one JSON line per statistics interval here.
     #[arg(long, value_name = "FILE")]
     pub json_lines: Option<PathBuf>,
+}
+
+fn default_topic() -> String {
+    "PERF/T".into()
 }
 
 /// `ferry perf limits`.

@@ -10,6 +10,7 @@
 pub mod args;
 pub mod chart;
 pub mod limits;
+pub mod pubsub;
 pub mod report;
 pub mod run;
 pub mod stats;
@@ -276,6 +277,7 @@ pub fn main(cmd: &PerfCommand) -> Result<(), String> {
         PerfCommand::Putget(a) => run_workload(Workload::Putget, a).map(|_| ()),
         PerfCommand::Rr(a) => run_workload(Workload::Rr, a).map(|_| ()),
         PerfCommand::Forward(a) => run_workload(Workload::Forward, a).map(|_| ()),
+        PerfCommand::Publish(a) => run_workload(Workload::Publish, a).map(|_| ()),
         PerfCommand::Limits(a) => run_limits(a).map(|_| ()),
         PerfCommand::Sweep(a) => run_sweep(a).map(|_| ()),
         PerfCommand::Compare { baseline, report } => run_compare(baseline, report).map(|_| ()),

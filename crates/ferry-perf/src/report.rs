@@ -54,6 +54,9 @@ pub struct Results {
     pub qm_rss_peak_bytes: Option<u64>,
     /// Each interval.
     pub intervals: Vec<IntervalReport>,
+    /// For publish: copies the subscribers got per second over the measured time.
+    #[serde(default)]
+    pub deliveries_per_s: Option<f64>,
 }
 
 /// The queue manager a run used.
@@ -151,6 +154,7 @@ impl RunReport {
             Workload::Forward => "forwards",
             Workload::Put => "puts",
             Workload::Get => "gets",
+            Workload::Publish => "publications",
         };
         s.push_str(&format!(
             "{} {unit}: {} per second\n",
@@ -178,6 +182,21 @@ impl RunReport {
             },
             fmt_mb(r.qm_rss_peak_bytes)
         ));
+        if let Some(d) = r.deliveries_per_s {
+            let per = r
+                .qm_cpu_pct
+                .filter(|_| d > 0.0)
+                .map_or(String::new(), |cpu| {
+                    format!(
+                        "; queue manager CPU {:.2} µs a delivery",
+                        cpu / 100.0 * 1e6 / d.max(1e-9)
+                    )
+                });
+            s.push_str(&format!(
+                "deliveries to subscribers: {} per second{per}\n",
+                fmt_rate(d)
+            ));
+        }
         s.push_str(&format!(
             "messages put {}, got {}, full-queue waits {}\n",
             fmt_rate(r.messages_put as f64),
@@ -235,7 +254,8 @@ impl RunReport {
         // when the messages go on to another connection (put's drainers, get's feeders,
         // forward) they cross two hops, as the relay does.
         let streaming = p.async_put || (self.workload == Workload::Get && p.read_ahead);
-        let relayed = streaming && (p.helpers > 0 || self.workload == Workload::Forward);
+        let relayed = streaming
+            && (p.helpers > 0 || matches!(self.workload, Workload::Forward | Workload::Publish));
         match (mode, streaming, relayed) {
             ("embedded", _, _) => ("in-process hand-off of 2 KB buffers", lim.handoff_per_s),
             ("unix", false, _) => ("unix ping-pong", lim.unix_pingpong_per_s),

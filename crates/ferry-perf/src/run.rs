@@ -91,13 +91,21 @@ pub fn run(
         .duration_since(SystemTime::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
     let target = Target::prepare(w, a).map_err(|e| format!("preparing the queue manager: {e}"))?;
+    if w == Workload::Publish {
+        let mut c = workload::connect(&target.endpoint, a).map_err(|e| format!("connect: {e}"))?;
+        crate::pubsub::prepare(&mut c, a)?;
+        let _ = c.disconnect();
+    }
     let shared = Shared::new(a.rate, a.threads);
     let recorders: Vec<Arc<Recorder>> = (0..a.threads).map(|_| Arc::default()).collect();
     let aux_stop = Arc::new(AtomicBool::new(false));
     // Helpers first (responders, feeder, drainer), so the workers find them there.
     let aux = spawn_aux(w, a, &target, &shared, &aux_stop);
     let workers = spawn_workers(w, a, &target, &shared, &recorders);
-    let (mut results, failed) = measure(a, target.qm_pid, recorders, &workers, out);
+    let (mut results, failed) = measure(a, target.qm_pid, recorders, &workers, &shared, out);
+    if w != Workload::Publish {
+        results.deliveries_per_s = None;
+    }
     shared.stop.store(true, Ordering::Release);
     let mut errors_seen = join_all(workers, "a worker panicked");
     aux_stop.store(true, Ordering::Release);
@@ -176,8 +184,36 @@ fn spawn_aux(
             }
         }
         Workload::Putget => {}
+        Workload::Publish => spawn_subscribers(a, target, shared, aux_stop, &mut aux),
     }
     aux
+}
+
+/// Starts publish's subscribers, added to `aux`: --subscribers on the topic, or with
+/// --triplets that many on each publisher's own topic.
+fn spawn_subscribers(
+    a: &WorkloadArgs,
+    target: &Target,
+    shared: &Arc<Shared>,
+    aux_stop: &Arc<AtomicBool>,
+    aux: &mut Vec<std::thread::JoinHandle<WorkerResult>>,
+) {
+    let topics = if a.triplets { a.threads } else { 1 };
+    for t in 0..topics {
+        for j in 0..a.subscribers {
+            let index = t * a.subscribers + j;
+            let topic = crate::pubsub::topic_of(a, t);
+            let (ep, args, sh, stop) = (
+                target.endpoint.clone(),
+                a.clone(),
+                shared.clone(),
+                aux_stop.clone(),
+            );
+            aux.push(std::thread::spawn(move || {
+                crate::pubsub::subscriber(&ep, &args, &topic, index, &sh, &stop)
+            }));
+        }
+    }
 }
 
 /// Starts rr's responders, added to `aux`: `--responders`, by default two per request queue
@@ -228,6 +264,7 @@ fn spawn_workers(
                     Workload::Putget => workload::putget_worker,
                     Workload::Rr => workload::requester_worker,
                     Workload::Forward => workload::forward_worker,
+                    Workload::Publish => crate::pubsub::publish_worker,
                 };
                 f(&ep, &args, &sh, &rec, i)
             })
@@ -264,6 +301,7 @@ fn measure(
     qm_pid: Option<u32>,
     recorders: Vec<Arc<Recorder>>,
     workers: &[std::thread::JoinHandle<WorkerResult>],
+    shared: &Shared,
     out: &mut dyn Output,
 ) -> (Results, Option<String>) {
     let mut collector = Collector::new(recorders);
@@ -277,6 +315,7 @@ fn measure(
     let qm_cpu_start = qm_pid.and_then(sys::cpu_time);
     let harness_cpu_start = sys::cpu_time(harness_pid);
     let measure_start = Instant::now();
+    let got_start = shared.got.load(Ordering::Relaxed);
     let mut sampler = Sampler {
         collector,
         qm_pid,
@@ -286,6 +325,7 @@ fn measure(
     };
     let (intervals, failed) = sampler.intervals(a, measure_start, workers, out);
     let seconds = measure_start.elapsed().as_secs_f64();
+    let got = shared.got.load(Ordering::Relaxed) - got_start;
     let operations = sampler.collector.total_ops();
     let latency = sampler.collector.total_latency();
     let errors = sampler.collector.total_errors();
@@ -303,6 +343,7 @@ fn measure(
         harness_cpu_pct,
         qm_rss_peak_bytes: sampler.rss_peak,
         intervals,
+        deliveries_per_s: Some(got as f64 / seconds.max(1e-9)),
     };
     (results, failed)
 }

@@ -67,6 +67,7 @@ pub fn queues(w: Workload, a: &WorkloadArgs) -> Vec<String> {
             })
             .collect(),
         Workload::Forward => vec![format!("{}.IN", a.prefix), format!("{}.OUT", a.prefix)],
+        Workload::Publish => Vec::new(),
     }
 }
 
@@ -280,20 +281,20 @@ impl Shared {
         })
     }
 
-    fn stopping(&self) -> bool {
+    pub(crate) fn stopping(&self) -> bool {
         self.stop.load(Ordering::Acquire)
     }
 }
 
 /// Paces a worker and measures its operations: the start of operation k is scheduled at
 /// `started + k × pace`, and its latency counted from then (so falling behind shows).
-struct Pacer {
+pub(crate) struct Pacer {
     next: Option<Instant>,
     pace: Option<Duration>,
 }
 
 impl Pacer {
-    fn new(shared: &Shared, worker: usize, workers: usize) -> Pacer {
+    pub(crate) fn new(shared: &Shared, worker: usize, workers: usize) -> Pacer {
         let next = shared
             .pace
             .map(|p| shared.started + p.mul_f64(worker as f64 / workers.max(1) as f64));
@@ -304,7 +305,7 @@ impl Pacer {
     }
 
     /// Waits for the next slot; returns the instant the operation's latency counts from.
-    fn start(&mut self) -> Instant {
+    pub(crate) fn start(&mut self) -> Instant {
         match (self.next, self.pace) {
             (Some(at), Some(p)) => {
                 let now = Instant::now();
@@ -360,7 +361,7 @@ pub fn body(kind: crate::args::PayloadArg, len: usize, n: u64) -> Vec<u8> {
     }
 }
 
-fn message(a: &WorkloadArgs, n: u64) -> Message {
+pub(crate) fn message(a: &WorkloadArgs, n: u64) -> Message {
     Message::new(Bytes::from(body(a.payload, a.size, n))).with_persistence(if a.persistent {
         Persistence::Persistent
     } else {
@@ -368,7 +369,7 @@ fn message(a: &WorkloadArgs, n: u64) -> Message {
     })
 }
 
-fn put_options(a: &WorkloadArgs) -> PutOptions {
+pub(crate) fn put_options(a: &WorkloadArgs) -> PutOptions {
     let mut o = if a.syncpoint {
         PutOptions::syncpoint()
     } else {

@@ -553,6 +553,8 @@ pub fn sub_to_wire(sd: &SubDescriptor) -> WireSub {
         (sd.action != SubAction::Resume, sub_flags::CREATE),
         (sd.new_publications_only, sub_flags::NEW_PUBLICATIONS_ONLY),
         (sd.on_request, sub_flags::ON_REQUEST),
+        (sd.read_ahead == Some(true), sub_flags::READ_AHEAD),
+        (sd.read_ahead == Some(false), sub_flags::NO_READ_AHEAD),
     ];
     WireSub {
         topic_object: sd.topic_object.map(|o| o.to_string()).unwrap_or_default(),
@@ -589,6 +591,17 @@ pub fn sub_from_wire(w: &WireSub) -> Result<SubDescriptor, MqError> {
         any_user: on(sub_flags::ANY_USER),
         new_publications_only: on(sub_flags::NEW_PUBLICATIONS_ONLY),
         on_request: on(sub_flags::ON_REQUEST),
+        read_ahead: match (on(sub_flags::READ_AHEAD), on(sub_flags::NO_READ_AHEAD)) {
+            (true, false) => Some(true),
+            (false, true) => Some(false),
+            (false, false) => None,
+            (true, true) => {
+                return Err(MqError::new(
+                    Reason::OptionsError,
+                    "a subscription cannot ask for read-ahead and refuse it",
+                ))
+            }
+        },
         selector: (!w.selector.trim().is_empty()).then(|| w.selector.clone()),
     })
 }

@@ -408,8 +408,12 @@ pub mod sub_flags {
     pub const ON_REQUEST: u32 = 1 << 7;
     /// A selection string (str16) follows the options; set and cleared by the codec.
     pub const SELECTOR: u32 = 1 << 8;
+    /// MQSO_READ_AHEAD.
+    pub const READ_AHEAD: u32 = 1 << 9;
+    /// MQSO_NO_READ_AHEAD.
+    pub const NO_READ_AHEAD: u32 = 1 << 10;
     /// Every defined bit.
-    pub const ALL: u32 = (1 << 9) - 1;
+    pub const ALL: u32 = (1 << 11) - 1;
 }
 
 impl WireSub {
@@ -1133,6 +1137,8 @@ pub enum Reply {
         hsub: u32,
         /// That queue's name (a managed queue's generated name).
         queue: String,
+        /// `opened_flags` of the queue handle (read-ahead in effect).
+        flags: u32,
     },
     /// Open succeeded.
     Opened {
@@ -1247,10 +1253,16 @@ pub fn encode_response(out: &mut BytesMut, status: &Status, reply: &Reply) {
             out.put_u8(*compression);
         }
         Reply::SubRequested { count } => out.put_u32_le(*count),
-        Reply::Subscribed { hobj, hsub, queue } => {
+        Reply::Subscribed {
+            hobj,
+            hsub,
+            queue,
+            flags,
+        } => {
             out.put_u32_le(*hobj);
             out.put_u32_le(*hsub);
             out.put_str8(queue);
+            out.put_u32_le(*flags);
         }
         Reply::Opened { hobj, name, flags } => {
             out.put_u32_le(*hobj);
@@ -1410,6 +1422,7 @@ pub fn decode_response(opcode: u8, payload: Bytes) -> Result<(Status, Reply), Wi
             hobj: r.u32("queue handle")?,
             hsub: r.u32("subscription handle")?,
             queue: r.str8("queue name")?,
+            flags: r.u32("subscribed flags")?,
         },
         Opcode::Put | Opcode::Put1 => Reply::Put {
             msg_id: r.array("msg id")?,

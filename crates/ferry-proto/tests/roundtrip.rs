@@ -331,6 +331,9 @@ fn a_subscription_descriptor_and_its_answer_round_trip() {
         managed: true,
         char_wildcards: true,
         any_user: true,
+        new_publications_only: true,
+        read_ahead: Some(true),
+        selector: Some("region = 'EMEA' AND qty > 10".into()),
         ..Default::default()
     };
     let req = Request::Subscribe {
@@ -349,6 +352,7 @@ fn a_subscription_descriptor_and_its_answer_round_trip() {
         hobj: 3,
         hsub: 4,
         queue: "SYSTEM.MANAGED.DURABLE.X".into(),
+        flags: 1,
     };
     let mut out = BytesMut::new();
     encode_response(&mut out, &Status::OK, &reply);
@@ -360,4 +364,17 @@ fn a_subscription_descriptor_and_its_answer_round_trip() {
     let mut p = BytesMut::new();
     Request::Subscribe { sub: bad, hobj: 0 }.encode(&mut p);
     assert!(Request::decode(Opcode::Subscribe as u8, p.freeze()).is_err());
+    // MQSUBRQ and its answer.
+    let req = Request::SubRequest { hsub: 4 };
+    let mut p = BytesMut::new();
+    req.encode(&mut p);
+    assert_eq!(
+        Request::decode(Opcode::SubRequest as u8, p.freeze()).unwrap(),
+        req
+    );
+    let reply = Reply::SubRequested { count: 2 };
+    let mut out = BytesMut::new();
+    encode_response(&mut out, &Status::OK, &reply);
+    let (_, back) = decode_response(Opcode::SubRequest as u8, out.freeze()).unwrap();
+    assert_eq!(back, reply);
 }

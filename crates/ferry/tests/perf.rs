@@ -111,6 +111,18 @@ fn check(r: &Value, workload: &str, mode: &str) {
         "get" => assert!(got >= ops, "{res}"),
         // Everything drained had been fed and forwarded.
         "forward" => assert!(got <= put && got >= ops * 0.5, "{res}"),
+        // Subscribers got copies of what was published (at most one per subscriber each), at
+        // the rate the report says.
+        "publish" => {
+            let subs = n(&r["parameters"]["subscribers"]).max(1.0)
+                * if r["parameters"]["triplets"] == true {
+                    n(&r["parameters"]["threads"])
+                } else {
+                    1.0
+                };
+            assert!(got > 0.0 && got <= put * subs, "{res}");
+            assert!(n(&res["deliveries_per_s"]) > 0.0, "{res}");
+        }
         _ => unreachable!(),
     }
 }
@@ -124,6 +136,14 @@ fn every_workload_reports_completely_against_a_hosted_queue_manager() {
         ("putget", vec![]),
         ("rr", vec!["--responders", "4"]),
         ("forward", vec![]),
+        (
+            "publish",
+            vec!["--subscribers", "3", "--selector", "region = 'EMEA'"],
+        ),
+        (
+            "publish",
+            vec!["--subscribers", "1", "--triplets", "--durable"],
+        ),
     ] {
         let mut args = vec![w, "-t", "2"];
         args.extend(extra);
@@ -179,6 +199,10 @@ fn workloads_report_completely_against_a_server_over_unix_and_tcp() {
         (
             "forward",
             vec!["--persistent", "--syncpoint", "--commit-count", "4"],
+        ),
+        (
+            "publish",
+            vec!["--async-put", "--read-ahead", "--subscribers", "2"],
         ),
     ] {
         let mut args = vec![w, "-c", &server.unix];

@@ -241,10 +241,16 @@ fn subscribe(
     let sd = wire::sub_from_wire(sub)?;
     let queue = (hobj != 0).then_some(Hobj(hobj));
     let (q, hsub) = conv.session.subscribe(&sd, queue)?;
+    let mut flags = 0;
+    if queue.is_none() && conv.session.read_ahead(q) {
+        flags |= opened_flags::READ_AHEAD;
+        conv.streams.insert(q.0, Stream::default());
+    }
     Ok(Reply::Subscribed {
         hobj: q.0,
         hsub: hsub.0,
         queue: conv.session.queue_name(q)?.to_string(),
+        flags,
     })
 }
 

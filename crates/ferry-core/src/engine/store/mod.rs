@@ -358,18 +358,20 @@ impl Lane {
 
 type IdMap<K> = HashMap<K, Positions, BuildHasherDefault<IdHasher>>;
 
-/// Positions of the messages sharing one id; almost always exactly one.
+/// Positions of the messages sharing one id; almost always exactly one. Many messages share
+/// one correl id when a subscription's copies all carry it: they are added in order and
+/// mostly taken oldest first, so the list is a deque and removing its front is O(1).
 #[derive(Debug)]
 enum Positions {
     One(Pos),
-    Many(Vec<Pos>),
+    Many(std::collections::VecDeque<Pos>),
 }
 
 impl Positions {
     fn add(&mut self, pos: Pos) {
         match self {
-            Positions::One(p) => *self = Positions::Many(vec![*p, pos]),
-            Positions::Many(v) => v.push(pos),
+            Positions::One(p) => *self = Positions::Many([*p, pos].into_iter().collect()),
+            Positions::Many(v) => v.push_back(pos),
         }
     }
     /// Removes `pos`; returns true when nothing is left.
@@ -377,15 +379,27 @@ impl Positions {
         match self {
             Positions::One(p) => *p == pos,
             Positions::Many(v) => {
-                v.retain(|p| *p != pos);
+                if v.front() == Some(&pos) {
+                    v.pop_front();
+                } else if v.back() == Some(&pos) {
+                    v.pop_back();
+                } else if let Some(i) = v.iter().position(|p| *p == pos) {
+                    v.remove(i);
+                }
                 v.is_empty()
             }
         }
     }
-    fn as_slice(&self) -> &[Pos] {
+    fn to_vec(&self) -> Vec<Pos> {
         match self {
-            Positions::One(p) => std::slice::from_ref(p),
-            Positions::Many(v) => v,
+            Positions::One(p) => vec![*p],
+            Positions::Many(v) => v.iter().copied().collect(),
+        }
+    }
+    fn contains(&self, pos: &Pos) -> bool {
+        match self {
+            Positions::One(p) => p == pos,
+            Positions::Many(v) => v.contains(pos),
         }
     }
 }
@@ -488,6 +502,9 @@ pub struct Store {
     spill: Option<Arc<dyn Spill>>,
     /// Messages found expired and discarded, since creation.
     pub expired_total: u64,
+    /// No message here expires before this (monotonic ns; 0: none has an expiry): a full
+    /// queue's puts look for expired messages to make room only once one may have expired.
+    next_expiry: u64,
     /// A checkpoint's snapshot in progress (see `snapshot.rs`).
     snapshot: Option<snapshot::Snapshot>,
 }
@@ -513,6 +530,7 @@ impl Store {
             spilled: 0,
             spill: None,
             expired_total: 0,
+            next_expiry: 0,
             snapshot: None,
         }
     }
@@ -673,6 +691,9 @@ impl Store {
             Body::Mem { .. } | Body::Gone => {}
             Body::Disk(_) => self.on_disk += 1,
             Body::Spilled(_) => self.spilled += 1,
+        }
+        if expires_at != 0 && (self.next_expiry == 0 || expires_at < self.next_expiry) {
+            self.next_expiry = expires_at;
         }
         let lane = &mut self.lanes[lane_no as usize];
         let slot = Slot {
@@ -895,7 +916,7 @@ impl Store {
                     let pos = *pos;
                     return self.best_of_one(pos, m, now);
                 }
-                Some(p) => p.as_slice().to_vec(),
+                Some(p) => p.to_vec(),
                 None => return None,
             };
             return self.best_of(candidates, m, now);
@@ -903,7 +924,7 @@ impl Store {
         if let Some(id) = m.msg_id {
             let ix = self.msg_index_enabled();
             let candidates: Vec<Pos> = match ix.get(&id) {
-                Some(p) => p.as_slice().to_vec(),
+                Some(p) => p.to_vec(),
                 None => return None,
             };
             return self.best_of(candidates, m, now);
@@ -1060,17 +1081,24 @@ impl Store {
 
     /// Removes every available expired message. Returns how many went.
     pub fn sweep_expired(&mut self, now: u64) -> usize {
+        if self.next_expiry == 0 || self.next_expiry > now {
+            return 0;
+        }
         let mut expired = Vec::new();
+        let mut next = 0;
         for (l, lane) in self.lanes.iter().enumerate() {
-            for s in &lane.slots {
-                if s.state == SlotState::Available && s.expires_at != 0 && s.expires_at <= now {
+            for s in lane.slots.iter().filter(|s| s.expires_at != 0) {
+                if s.state == SlotState::Available && s.expires_at <= now {
                     expired.push(Pos {
                         lane: l as u8,
                         seq: s.seq,
                     });
+                } else if s.state != SlotState::Gone && (next == 0 || s.expires_at < next) {
+                    next = s.expires_at;
                 }
             }
         }
+        self.next_expiry = next;
         for pos in &expired {
             self.remove(*pos);
         }
@@ -1197,7 +1225,7 @@ impl Store {
                     assert!(
                         self.correl_index
                             .get(&correl)
-                            .is_some_and(|p| p.as_slice().contains(&pos)),
+                            .is_some_and(|p| p.contains(&pos)),
                         "slot {pos:?} is in the correl index"
                     );
                 }

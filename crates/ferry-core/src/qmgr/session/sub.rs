@@ -50,7 +50,9 @@ impl Session {
             .as_deref()
             .and_then(|n| self.qm.subscription_named(n));
         match (existing, sd.action) {
-            (Some(s), SubAction::Resume | SubAction::CreateOrResume) => self.resume(&s, queue),
+            (Some(s), SubAction::Resume | SubAction::CreateOrResume) => {
+                self.resume(&s, queue, sd.read_ahead)
+            }
             (Some(_), SubAction::Create) => Err(MqError::new(
                 Reason::SubAlreadyExists,
                 format!(
@@ -79,7 +81,7 @@ impl Session {
         crate::qmgr::pubsub::topics::check_allowed(topic, &rt, sd.durable)?;
         let qh = match queue {
             Some(h) => h,
-            None => self.open_managed(&rt, sd.durable)?,
+            None => self.open_managed(&rt, sd.durable, sd.read_ahead)?,
         };
         let qname = self.queue_name(qh)?;
         if sd.durable
@@ -132,7 +134,12 @@ impl Session {
 
     /// Resumes a durable subscription: its own queue opened for input when it is managed (or
     /// when no queue is given), else the caller's.
-    fn resume(&mut self, sub: &Arc<Subscription>, queue: Option<Hobj>) -> MqResult<(Hobj, Hobj)> {
+    fn resume(
+        &mut self,
+        sub: &Arc<Subscription>,
+        queue: Option<Hobj>,
+        sd_read_ahead: Option<bool>,
+    ) -> MqResult<(Hobj, Hobj)> {
         let name = sub.name.as_deref().unwrap_or_default();
         if !sub.any_user && !sub.owner.is_empty() && sub.owner != self.user_id.as_str() {
             return Err(MqError::new(
@@ -155,7 +162,7 @@ impl Session {
         }
         let qh = match queue {
             Some(h) => Ok(h),
-            None => self.open_internal(&sub.queue.name, None),
+            None => self.open_internal(&sub.queue.name, None, sd_read_ahead),
         };
         match qh {
             Ok(qh) => Ok((qh, self.sub_handle(sub))),
@@ -168,7 +175,12 @@ impl Session {
 
     /// Opens the queue a managed subscription delivers to, made from the topic's model
     /// (MDURMDL or MNDURMDL); INVALID_DESTINATION when that model is not a model queue.
-    fn open_managed(&mut self, rt: &ResolvedTopic, durable: bool) -> MqResult<Hobj> {
+    fn open_managed(
+        &mut self,
+        rt: &ResolvedTopic,
+        durable: bool,
+        read_ahead: Option<bool>,
+    ) -> MqResult<Hobj> {
         let (model, pattern) = if durable {
             (rt.durable_model, "SYSTEM.MANAGED.DURABLE.*")
         } else {
@@ -187,13 +199,21 @@ impl Session {
                 ),
             ));
         }
-        self.open_internal(&model, Some(pattern))
+        self.open_internal(&model, Some(pattern), read_ahead)
     }
 
     /// Opens a queue for input on the queue manager's behalf (authority was checked on the
     /// topic).
-    fn open_internal(&mut self, name: &ObjectName, dynamic: Option<&str>) -> MqResult<Hobj> {
-        let opts = OpenOptions::input();
+    fn open_internal(
+        &mut self,
+        name: &ObjectName,
+        dynamic: Option<&str>,
+        read_ahead: Option<bool>,
+    ) -> MqResult<Hobj> {
+        let opts = OpenOptions {
+            read_ahead,
+            ..OpenOptions::input()
+        };
         let qh = self.open_queue(name, dynamic, opts)?;
         Ok(self.register(Handle::Queue(qh), &opts))
     }

@@ -1,0 +1,140 @@
+//! The publish/subscribe workload (`ferry perf publish`): measured publishers put to a topic,
+//! unmeasured subscribers — each its own connection with a managed subscription — get what
+//! reaches them. The run reports the publishers' rate and the subscribers' deliveries per
+//! second; with `--subscribers 0` it measures publishing to nobody, with `--triplets` each
+//! publisher has a topic (and `--subscribers` subscribers) of its own.
+//!
+//! The topic tree under `--topic` gets a topic object (PERF.TOPIC) with NPMSGDLV(ALLAVAIL),
+//! PMSGDLV(ALLAVAIL) and USEDLQ(NO): a subscriber that falls behind fills its queue and misses
+//! copies (counted as the difference between what was published and what arrived) rather than
+//! slowing the publishers or filling the dead-letter queue, as NATS treats slow consumers.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use ferry_client::{
+    CloseOptions, Connection, GetOptions, Message, ObjectDescriptor, OpenOptions, PropertyValue,
+    Reason, SubAction, SubDescriptor,
+};
+
+use crate::args::WorkloadArgs;
+use crate::stats::Recorder;
+use crate::workload::{connect, message, put_options, Pacer, Shared, WorkerResult};
+
+/// The MQSC that prepares the topic tree for a run.
+pub fn topic_setup(a: &WorkloadArgs) -> String {
+    let root = a.topic.split('/').next().unwrap_or("PERF");
+    format!(
+        "DEFINE TOPIC(PERF.TOPIC) TOPICSTR('{}') NPMSGDLV(ALLAVAIL) PMSGDLV(ALLAVAIL) USEDLQ(NO) REPLACE",
+        root.replace('\'', "''")
+    )
+}
+
+/// The topic worker `worker` publishes on (and its subscribers subscribe to).
+pub fn topic_of(a: &WorkloadArgs, worker: usize) -> String {
+    if a.triplets {
+        format!("{}/{worker}", a.topic)
+    } else {
+        a.topic.clone()
+    }
+}
+
+fn fail(what: &str, e: ferry_client::MqError) -> String {
+    format!("{what}: {e}")
+}
+
+/// A publication: the run's message, with the property `region = 'EMEA'` when the
+/// subscriptions have a selector (which it satisfies: the selector's cost is measured, not a
+/// smaller delivery count).
+fn publication(a: &WorkloadArgs, n: u64) -> Message {
+    let mut m = message(a, n);
+    if a.selector.is_some() {
+        let _ = m
+            .properties
+            .set("region", PropertyValue::String("EMEA".into()));
+    }
+    m
+}
+
+/// A measured publisher.
+pub fn publish_worker(
+    endpoint: &str,
+    a: &WorkloadArgs,
+    shared: &Shared,
+    rec: &Recorder,
+    worker: usize,
+) -> WorkerResult {
+    let mut c = connect(endpoint, a).map_err(|e| fail("connect", e))?;
+    let topic = topic_of(a, worker);
+    let h = c
+        .open(&ObjectDescriptor::topic(&topic), OpenOptions::output())
+        .map_err(|e| fail(&format!("open topic {topic}"), e))?;
+    let opts = put_options(a);
+    let mut pacer = Pacer::new(shared, worker, a.threads);
+    let mut n = 0u64;
+    while !shared.stopping() {
+        let t = pacer.start();
+        c.put(h, publication(a, n), &opts)
+            .map_err(|e| fail("publish", e))?;
+        if a.syncpoint {
+            c.commit().map_err(|e| fail("commit", e))?;
+        }
+        shared.put.fetch_add(1, Ordering::Relaxed);
+        rec.record(t.elapsed());
+        n += 1;
+    }
+    c.disconnect().map_err(|e| fail("disconnect", e))
+}
+
+/// An unmeasured subscriber: subscribes to `topic` (managed; durable as PERF.SUB.`index` with
+/// --durable), counts what it gets in `shared.got`, and after `stop` ends its subscription.
+pub fn subscriber(
+    endpoint: &str,
+    a: &WorkloadArgs,
+    topic: &str,
+    index: usize,
+    shared: &Shared,
+    stop: &AtomicBool,
+) -> WorkerResult {
+    let mut c = connect(endpoint, a).map_err(|e| fail("connect", e))?;
+    let mut sd = SubDescriptor::managed(topic);
+    sd.selector = a.selector.clone();
+    sd.read_ahead = a.read_ahead.then_some(true);
+    if a.durable {
+        sd = SubDescriptor {
+            name: Some(format!("PERF.SUB.{index}")),
+            action: SubAction::CreateOrResume,
+            durable: true,
+            ..sd
+        };
+    }
+    let (q, hsub) = c.subscribe(&sd, None).map_err(|e| fail("subscribe", e))?;
+    let opts = GetOptions::new().wait(Duration::from_millis(100));
+    loop {
+        match c.get(q, &opts) {
+            Ok(_) => {
+                shared.got.fetch_add(1, Ordering::Relaxed);
+            }
+            Err(e) if e.reason == Reason::NoMsgAvailable => {
+                if stop.load(Ordering::Acquire) {
+                    break;
+                }
+            }
+            Err(e) => return Err(fail("get a publication", e)),
+        }
+    }
+    c.close(hsub, CloseOptions::RemoveSub)
+        .map_err(|e| fail("unsubscribe", e))?;
+    c.disconnect().map_err(|e| fail("disconnect", e))
+}
+
+/// Runs the topic set-up on the run's queue manager.
+pub fn prepare(c: &mut Connection, a: &WorkloadArgs) -> Result<(), String> {
+    let replies = c
+        .admin(&topic_setup(a))
+        .map_err(|e| fail("DEFINE TOPIC", e))?;
+    match replies.iter().find(|r| !r.ok) {
+        Some(r) => Err(format!("DEFINE TOPIC: {:?}", r.messages)),
+        None => Ok(()),
+    }
+}
