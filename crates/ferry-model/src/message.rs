@@ -283,10 +283,18 @@ pub enum PropertyValue {
     Null,
 }
 
-/// Typed user properties, in the order they were set. Empty costs nothing (no allocation).
-#[derive(Debug, Clone, PartialEq, Default)]
+/// Typed user properties, in the order they were set. Empty costs nothing (no allocation);
+/// a copy shares them until one side changes them (copy-on-write), so the copies a
+/// publication makes for its subscribers, and the messages a get hands on, do not copy them.
+#[derive(Debug, Clone, Default)]
 pub struct Properties {
-    entries: Vec<(String, PropertyValue)>,
+    entries: Option<std::sync::Arc<Vec<(String, PropertyValue)>>>,
+}
+
+impl PartialEq for Properties {
+    fn eq(&self, other: &Self) -> bool {
+        self.slice() == other.slice()
+    }
 }
 
 /// Longest property name accepted.
@@ -295,9 +303,15 @@ pub const MAX_PROPERTY_NAME_LEN: usize = 4095;
 impl Properties {
     /// No properties.
     pub const fn new() -> Self {
-        Properties {
-            entries: Vec::new(),
-        }
+        Properties { entries: None }
+    }
+
+    fn slice(&self) -> &[(String, PropertyValue)] {
+        self.entries.as_deref().map_or(&[], Vec::as_slice)
+    }
+
+    fn entries_mut(&mut self) -> &mut Vec<(String, PropertyValue)> {
+        std::sync::Arc::make_mut(self.entries.get_or_insert_with(Default::default))
     }
 
     /// Properties from (name, value) pairs as decoded from outside bytes, in time linear in
@@ -318,52 +332,55 @@ impl Properties {
                 }
             }
         }
-        Ok(Properties { entries })
+        Ok(Properties {
+            entries: (!entries.is_empty()).then(|| std::sync::Arc::new(entries)),
+        })
     }
 
     /// Sets (or replaces) a property.
     pub fn set(&mut self, name: &str, value: PropertyValue) -> Result<(), crate::reason::MqError> {
         check_property_name(name)?;
-        match self.entries.iter_mut().find(|(n, _)| n == name) {
+        let entries = self.entries_mut();
+        match entries.iter_mut().find(|(n, _)| n == name) {
             Some(slot) => slot.1 = value,
-            None => self.entries.push((name.to_owned(), value)),
+            None => entries.push((name.to_owned(), value)),
         }
         Ok(())
     }
 
     /// The value of a property.
     pub fn get(&self, name: &str) -> Option<&PropertyValue> {
-        self.entries.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+        self.slice().iter().find(|(n, _)| n == name).map(|(_, v)| v)
     }
 
     /// Removes a property, returning its value.
     pub fn remove(&mut self, name: &str) -> Option<PropertyValue> {
-        let pos = self.entries.iter().position(|(n, _)| n == name)?;
-        Some(self.entries.remove(pos).1)
+        let pos = self.slice().iter().position(|(n, _)| n == name)?;
+        Some(self.entries_mut().remove(pos).1)
     }
 
     /// All properties in the order set.
-    pub fn iter(&self) -> impl Iterator<Item = (&str, &PropertyValue)> {
-        self.entries.iter().map(|(n, v)| (n.as_str(), v))
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&str, &PropertyValue)> {
+        self.slice().iter().map(|(n, v)| (n.as_str(), v))
     }
 
     /// How many properties there are.
     #[inline]
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.slice().len()
     }
 
     /// Whether there are none.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.slice().is_empty()
     }
 
     /// Approximate bytes the properties add to a message (names plus values), counted against
     /// MAXMSGL together with the body.
     #[inline]
     pub fn encoded_len(&self) -> usize {
-        self.entries
+        self.slice()
             .iter()
             .map(|(n, v)| {
                 n.len()

@@ -223,6 +223,11 @@ pub struct WorkloadArgs {
     #[arg(long)]
     #[serde(default)]
     pub triplets: bool,
+    /// For publish: run every subscriber as a task of the async client on one thread (as an
+    /// event-driven consumer does), rather than a thread each with the blocking client.
+    #[arg(long)]
+    #[serde(default)]
+    pub async_client: bool,
     /// For publish: durable subscriptions (named PERF.SUB.N, removed at the end).
     #[arg(long)]
     #[serde(default)]

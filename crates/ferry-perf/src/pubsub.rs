@@ -86,17 +86,8 @@ pub fn publish_worker(
     c.disconnect().map_err(|e| fail("disconnect", e))
 }
 
-/// An unmeasured subscriber: subscribes to `topic` (managed; durable as PERF.SUB.`index` with
-/// --durable), counts what it gets in `shared.got`, and after `stop` ends its subscription.
-pub fn subscriber(
-    endpoint: &str,
-    a: &WorkloadArgs,
-    topic: &str,
-    index: usize,
-    shared: &Shared,
-    stop: &AtomicBool,
-) -> WorkerResult {
-    let mut c = connect(endpoint, a).map_err(|e| fail("connect", e))?;
+/// The subscription descriptor of subscriber `index` on `topic`.
+fn descriptor(a: &WorkloadArgs, topic: &str, index: usize) -> SubDescriptor {
     let mut sd = SubDescriptor::managed(topic);
     sd.selector = a.selector.clone();
     sd.read_ahead = a.read_ahead.then_some(true);
@@ -108,6 +99,81 @@ pub fn subscriber(
             ..sd
         };
     }
+    sd
+}
+
+/// Every subscriber as a task of the async client on one thread (`--async-client`), the way
+/// an event-driven consumer (or `nats bench sub`) runs many subscriptions: each (topic, index)
+/// its own connection and subscription; counts in `shared.got`.
+pub fn async_subscribers(
+    endpoint: &str,
+    a: &WorkloadArgs,
+    subs: Vec<(String, usize)>,
+    shared: std::sync::Arc<Shared>,
+    stop: std::sync::Arc<AtomicBool>,
+) -> WorkerResult {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("runtime: {e}"))?;
+    rt.block_on(async {
+        let mut tasks = Vec::new();
+        for (topic, index) in subs {
+            let (ep, sd) = (endpoint.to_owned(), descriptor(a, &topic, index));
+            let (opts, shared, stop) = (
+                crate::workload::client_options(a),
+                shared.clone(),
+                stop.clone(),
+            );
+            let app = a.app_name.clone();
+            tasks.push(tokio::spawn(async move {
+                let mut c = ferry_client::AsyncConnection::connect(&ep, &app, &opts)
+                    .await
+                    .map_err(|e| fail("connect", e))?;
+                let (q, hsub) = c
+                    .subscribe(&sd, None)
+                    .await
+                    .map_err(|e| fail("subscribe", e))?;
+                let get = GetOptions::new().wait(Duration::from_millis(100));
+                loop {
+                    match c.get(q, &get).await {
+                        Ok(_) => {
+                            shared.got.fetch_add(1, Ordering::Relaxed);
+                        }
+                        Err(e) if e.reason == Reason::NoMsgAvailable => {
+                            if stop.load(Ordering::Acquire) {
+                                break;
+                            }
+                        }
+                        Err(e) => return Err(fail("get a publication", e)),
+                    }
+                }
+                c.close(hsub, CloseOptions::RemoveSub)
+                    .await
+                    .map_err(|e| fail("unsubscribe", e))?;
+                c.disconnect().await.map_err(|e| fail("disconnect", e))
+            }));
+        }
+        for t in tasks {
+            t.await
+                .map_err(|e| format!("a subscriber task failed: {e}"))??;
+        }
+        Ok(())
+    })
+}
+
+/// An unmeasured subscriber: subscribes to `topic` (managed; durable as PERF.SUB.`index` with
+/// --durable), counts what it gets in `shared.got`, and after `stop` ends its subscription.
+pub fn subscriber(
+    endpoint: &str,
+    a: &WorkloadArgs,
+    topic: &str,
+    index: usize,
+    shared: &Shared,
+    stop: &AtomicBool,
+) -> WorkerResult {
+    let mut c = connect(endpoint, a).map_err(|e| fail("connect", e))?;
+    let sd = descriptor(a, topic, index);
     let (q, hsub) = c.subscribe(&sd, None).map_err(|e| fail("subscribe", e))?;
     let opts = GetOptions::new().wait(Duration::from_millis(100));
     loop {

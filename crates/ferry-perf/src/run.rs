@@ -199,6 +199,22 @@ fn spawn_subscribers(
     aux: &mut Vec<std::thread::JoinHandle<WorkerResult>>,
 ) {
     let topics = if a.triplets { a.threads } else { 1 };
+    if a.async_client {
+        let subs: Vec<(String, usize)> = (0..topics)
+            .flat_map(|t| (0..a.subscribers).map(move |j| (t, t * a.subscribers + j)))
+            .map(|(t, index)| (crate::pubsub::topic_of(a, t), index))
+            .collect();
+        let (ep, args, sh, stop) = (
+            target.endpoint.clone(),
+            a.clone(),
+            shared.clone(),
+            aux_stop.clone(),
+        );
+        aux.push(std::thread::spawn(move || {
+            crate::pubsub::async_subscribers(&ep, &args, subs, sh, stop)
+        }));
+        return;
+    }
     for t in 0..topics {
         for j in 0..a.subscribers {
             let index = t * a.subscribers + j;

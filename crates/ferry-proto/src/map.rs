@@ -6,8 +6,10 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use crate::msg::WirePutOptions;
+use bytes::{BufMut, BytesMut};
+
 use crate::msg::{open_flags, put_flags, sub_flags, WireSub};
+use crate::msg::{WirePutOptions, WireValueRef};
 use crate::{
     ShortStr, Status, WireDeadLetter, WireDescriptor, WireGetOptions, WireMessage, WireObject,
     WireTransmission, WireValue,
@@ -159,20 +161,65 @@ pub fn message_to_wire(m: &Message) -> WireMessage {
             .iter()
             .map(|(n, v)| (n.to_owned(), value_to_wire(v)))
             .collect(),
-        dead_letter: m.dead_letter.as_ref().map(|d| WireDeadLetter {
-            reason: d.reason.code(),
-            dest_queue: ShortStr::new(d.dest_queue.as_str()),
-            dest_qmgr: ShortStr::new(d.dest_qmgr.as_str()),
-            original_format: ShortStr::new(d.original_format.as_str()),
-            put_appl_name: ShortStr::new(d.put_appl_name.as_str()),
-            put_time_ms: ms(d.put_time),
-        }),
-        transmission: m.transmission.as_ref().map(|t| WireTransmission {
-            remote_queue: ShortStr::new(t.remote_queue.as_str()),
-            remote_qmgr: ShortStr::new(t.remote_qmgr.as_str()),
-            xmit_id: t.xmit_id.0,
-        }),
+        dead_letter: m.dead_letter.as_deref().map(dead_letter_to_wire),
+        transmission: m.transmission.as_deref().map(transmission_to_wire),
         body: m.body.clone(),
+    }
+}
+
+fn dead_letter_to_wire(d: &DeadLetterHeader) -> WireDeadLetter {
+    WireDeadLetter {
+        reason: d.reason.code(),
+        dest_queue: ShortStr::new(d.dest_queue.as_str()),
+        dest_qmgr: ShortStr::new(d.dest_qmgr.as_str()),
+        original_format: ShortStr::new(d.original_format.as_str()),
+        put_appl_name: ShortStr::new(d.put_appl_name.as_str()),
+        put_time_ms: ms(d.put_time),
+    }
+}
+
+fn transmission_to_wire(t: &TransmissionHeader) -> WireTransmission {
+    WireTransmission {
+        remote_queue: ShortStr::new(t.remote_queue.as_str()),
+        remote_qmgr: ShortStr::new(t.remote_qmgr.as_str()),
+        xmit_id: t.xmit_id.0,
+    }
+}
+
+fn value_ref(v: &PropertyValue) -> WireValueRef<'_> {
+    match v {
+        PropertyValue::Bool(b) => WireValueRef::Bool(*b),
+        PropertyValue::I8(x) => WireValueRef::I8(*x),
+        PropertyValue::I16(x) => WireValueRef::I16(*x),
+        PropertyValue::I32(x) => WireValueRef::I32(*x),
+        PropertyValue::I64(x) => WireValueRef::I64(*x),
+        PropertyValue::F32(x) => WireValueRef::F32(*x),
+        PropertyValue::F64(x) => WireValueRef::F64(*x),
+        PropertyValue::String(s) => WireValueRef::String(s),
+        PropertyValue::Bytes(b) => WireValueRef::Bytes(b),
+        PropertyValue::Null => WireValueRef::Null,
+    }
+}
+
+/// Encodes `m` as [`message_to_wire`] and [`WireMessage::encode`] would, without building
+/// the wire message (no copy of its properties): the server's path for every message it sends.
+pub fn encode_message(m: &Message, out: &mut BytesMut) {
+    crate::msg::encode_message_parts(
+        &descriptor_to_wire(&m.descriptor),
+        m.properties.iter().map(|(n, v)| (n, value_ref(v))),
+        m.dead_letter.as_deref().map(dead_letter_to_wire).as_ref(),
+        m.transmission.as_deref().map(transmission_to_wire).as_ref(),
+        &m.body,
+        out,
+    );
+}
+
+/// Encodes a Get response carrying `m` (the status, the data length, the message) as
+/// `encode_response` with `Reply::Got` would.
+pub fn encode_got(out: &mut BytesMut, status: &Status, data_length: u64, m: &Message) {
+    if crate::msg::encode_status(out, status) {
+        out.put_u64_le(data_length);
+        encode_message(m, out);
     }
 }
 

@@ -131,46 +131,91 @@ pub enum WireValue {
     Bytes(Bytes),
 }
 
-impl WireValue {
-    fn encode(&self, out: &mut BytesMut) {
-        match self {
-            WireValue::Null => out.put_u8(0),
-            WireValue::Bool(b) => {
+/// A property value to encode, borrowed from wherever it lives (an engine message encodes
+/// through it without building a [`WireValue`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum WireValueRef<'a> {
+    /// Tag 0.
+    Null,
+    /// Tag 1.
+    Bool(bool),
+    /// Tag 2.
+    I8(i8),
+    /// Tag 3.
+    I16(i16),
+    /// Tag 4.
+    I32(i32),
+    /// Tag 5.
+    I64(i64),
+    /// Tag 6.
+    F32(f32),
+    /// Tag 7.
+    F64(f64),
+    /// Tag 8.
+    String(&'a str),
+    /// Tag 9.
+    Bytes(&'a [u8]),
+}
+
+impl WireValueRef<'_> {
+    /// Encodes the value: its tag, then its bytes.
+    pub fn encode(&self, out: &mut BytesMut) {
+        match *self {
+            WireValueRef::Null => out.put_u8(0),
+            WireValueRef::Bool(b) => {
                 out.put_u8(1);
-                out.put_u8(*b as u8);
+                out.put_u8(b as u8);
             }
-            WireValue::I8(v) => {
+            WireValueRef::I8(v) => {
                 out.put_u8(2);
-                out.put_i8(*v);
+                out.put_i8(v);
             }
-            WireValue::I16(v) => {
+            WireValueRef::I16(v) => {
                 out.put_u8(3);
-                out.put_i16_le(*v);
+                out.put_i16_le(v);
             }
-            WireValue::I32(v) => {
+            WireValueRef::I32(v) => {
                 out.put_u8(4);
-                out.put_i32_le(*v);
+                out.put_i32_le(v);
             }
-            WireValue::I64(v) => {
+            WireValueRef::I64(v) => {
                 out.put_u8(5);
-                out.put_i64_le(*v);
+                out.put_i64_le(v);
             }
-            WireValue::F32(v) => {
+            WireValueRef::F32(v) => {
                 out.put_u8(6);
-                out.put_f32_le(*v);
+                out.put_f32_le(v);
             }
-            WireValue::F64(v) => {
+            WireValueRef::F64(v) => {
                 out.put_u8(7);
-                out.put_f64_le(*v);
+                out.put_f64_le(v);
             }
-            WireValue::String(s) => {
+            WireValueRef::String(s) => {
                 out.put_u8(8);
                 out.put_bytes32(s.as_bytes());
             }
-            WireValue::Bytes(b) => {
+            WireValueRef::Bytes(b) => {
                 out.put_u8(9);
                 out.put_bytes32(b);
             }
+        }
+    }
+}
+
+impl WireValue {
+    /// The value, borrowed.
+    pub fn as_ref(&self) -> WireValueRef<'_> {
+        match self {
+            WireValue::Null => WireValueRef::Null,
+            WireValue::Bool(b) => WireValueRef::Bool(*b),
+            WireValue::I8(v) => WireValueRef::I8(*v),
+            WireValue::I16(v) => WireValueRef::I16(*v),
+            WireValue::I32(v) => WireValueRef::I32(*v),
+            WireValue::I64(v) => WireValueRef::I64(*v),
+            WireValue::F32(v) => WireValueRef::F32(*v),
+            WireValue::F64(v) => WireValueRef::F64(*v),
+            WireValue::String(s) => WireValueRef::String(s),
+            WireValue::Bytes(b) => WireValueRef::Bytes(b),
         }
     }
 
@@ -247,33 +292,63 @@ pub struct WireMessage {
     pub body: Bytes,
 }
 
+/// Encodes a response's status; whether a reply body follows it (not after a failure).
+pub fn encode_status(out: &mut BytesMut, status: &Status) -> bool {
+    out.put_u8(status.completion);
+    out.put_u32_le(status.reason);
+    out.put_str16(&status.detail);
+    out.put_u64_le(status.data_length);
+    !status.failed()
+}
+
+/// Encodes a message from its parts, borrowed: the one encoding of a message, used by
+/// [`WireMessage::encode`] and by servers encoding an engine message without building a
+/// `WireMessage` first.
+pub fn encode_message_parts<'a>(
+    descriptor: &WireDescriptor,
+    properties: impl ExactSizeIterator<Item = (&'a str, WireValueRef<'a>)>,
+    dead_letter: Option<&WireDeadLetter>,
+    transmission: Option<&WireTransmission>,
+    body: &[u8],
+    out: &mut BytesMut,
+) {
+    descriptor.encode(out);
+    out.put_u32_le(properties.len() as u32);
+    for (n, v) in properties {
+        out.put_str16(n);
+        v.encode(out);
+    }
+    // Header flags: bit 0 a dead-letter header follows, bit 1 a transmission header.
+    out.put_u8(u8::from(dead_letter.is_some()) | (u8::from(transmission.is_some()) << 1));
+    if let Some(d) = dead_letter {
+        out.put_u32_le(d.reason);
+        out.put_str8(d.dest_queue.as_str());
+        out.put_str8(d.dest_qmgr.as_str());
+        out.put_str8(d.original_format.as_str());
+        out.put_str8(d.put_appl_name.as_str());
+        out.put_u64_le(d.put_time_ms);
+    }
+    if let Some(t) = transmission {
+        out.put_str8(t.remote_queue.as_str());
+        out.put_str8(t.remote_qmgr.as_str());
+        out.put_slice(&t.xmit_id);
+    }
+    out.put_bytes32(body);
+}
+
 impl WireMessage {
     /// Encodes the message.
     pub fn encode(&self, out: &mut BytesMut) {
-        self.descriptor.encode(out);
-        out.put_u32_le(self.properties.len() as u32);
-        for (n, v) in &self.properties {
-            out.put_str16(n);
-            v.encode(out);
-        }
-        // Header flags: bit 0 a dead-letter header follows, bit 1 a transmission header.
-        out.put_u8(
-            u8::from(self.dead_letter.is_some()) | (u8::from(self.transmission.is_some()) << 1),
+        encode_message_parts(
+            &self.descriptor,
+            self.properties
+                .iter()
+                .map(|(n, v)| (n.as_str(), v.as_ref())),
+            self.dead_letter.as_ref(),
+            self.transmission.as_ref(),
+            &self.body,
+            out,
         );
-        if let Some(d) = &self.dead_letter {
-            out.put_u32_le(d.reason);
-            out.put_str8(d.dest_queue.as_str());
-            out.put_str8(d.dest_qmgr.as_str());
-            out.put_str8(d.original_format.as_str());
-            out.put_str8(d.put_appl_name.as_str());
-            out.put_u64_le(d.put_time_ms);
-        }
-        if let Some(t) = &self.transmission {
-            out.put_str8(t.remote_queue.as_str());
-            out.put_str8(t.remote_qmgr.as_str());
-            out.put_slice(&t.xmit_id);
-        }
-        out.put_bytes32(&self.body);
     }
 
     /// Decodes a message.
@@ -1232,11 +1307,7 @@ pub enum WireAttr {
 
 /// Appends a response payload: status, then the reply unless the status is a failure.
 pub fn encode_response(out: &mut BytesMut, status: &Status, reply: &Reply) {
-    out.put_u8(status.completion);
-    out.put_u32_le(status.reason);
-    out.put_str16(&status.detail);
-    out.put_u64_le(status.data_length);
-    if status.failed() {
+    if !encode_status(out, status) {
         return;
     }
     match reply {

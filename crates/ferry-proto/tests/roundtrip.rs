@@ -378,3 +378,40 @@ fn a_subscription_descriptor_and_its_answer_round_trip() {
     let (_, back) = decode_response(Opcode::SubRequest as u8, out.freeze()).unwrap();
     assert_eq!(back, reply);
 }
+
+#[test]
+fn a_message_encoded_straight_from_the_engine_is_the_wire_messages_bytes() {
+    use ferry_model::{DeadLetterHeader, Message, PropertyValue, Reason};
+    let mut m = Message::text("body");
+    m.properties
+        .set("MQTopicString", PropertyValue::String("a/b".into()))
+        .unwrap();
+    m.properties.set("n", PropertyValue::I32(7)).unwrap();
+    m.properties
+        .set(
+            "raw",
+            PropertyValue::Bytes(bytes::Bytes::from_static(b"\x00\x01")),
+        )
+        .unwrap();
+    m.dead_letter = Some(Box::new(DeadLetterHeader {
+        reason: Reason::QFull,
+        dest_queue: ferry_model::name::object_name("Q").unwrap(),
+        dest_qmgr: ferry_model::name::object_name("QM").unwrap(),
+        original_format: ferry_model::name::FormatName::truncating("MQSTR"),
+        put_appl_name: ferry_model::name::ApplName::truncating("app"),
+        put_time: std::time::UNIX_EPOCH + std::time::Duration::from_millis(5),
+    }));
+    let status = Status::OK;
+    let mut old = BytesMut::new();
+    encode_response(
+        &mut old,
+        &status,
+        &Reply::Got {
+            msg: map::message_to_wire(&m),
+            data_length: 4,
+        },
+    );
+    let mut new = BytesMut::new();
+    map::encode_got(&mut new, &status, 4, &m);
+    assert_eq!(old, new);
+}

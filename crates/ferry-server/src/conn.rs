@@ -1481,11 +1481,9 @@ impl Socket {
             data_length: g.data_length as u64,
             ..wire::status_ok(g.warning)
         };
-        let reply = Reply::Got {
-            msg: wire::message_to_wire(&g.message),
-            data_length: g.data_length as u64,
-        };
-        self.respond(h, &status, &reply);
+        let len = g.data_length as u64;
+        // Encoded straight from the engine's message: no wire copy of its properties.
+        self.respond_with(h, &|out| wire::encode_got(out, &status, len, &g.message));
     }
 
     fn reply(&mut self, h: FrameHeader, r: Result<Reply, MqError>) {
@@ -1496,6 +1494,12 @@ impl Socket {
     }
 
     fn respond(&mut self, h: FrameHeader, status: &Status, reply: &Reply) {
+        self.respond_with(h, &|out| encode_response(out, status, reply));
+    }
+
+    /// Appends a response frame whose payload `encode` writes (compressed when the
+    /// conversation asked for it), held until any log work it shows is durable.
+    fn respond_with(&mut self, h: FrameHeader, encode: &dyn Fn(&mut bytes::BytesMut)) {
         let hdr = FrameHeader {
             flags: FLAG_RESPONSE | (h.flags & FLAG_PUSH),
             ..h
@@ -1514,7 +1518,7 @@ impl Socket {
         if let Some(conv) = self.convs.get(&h.conv) {
             if let Some(alg) = conv.compression {
                 self.scratch.clear();
-                encode_response(&mut self.scratch, status, reply);
+                encode(&mut self.scratch);
                 if self.scratch.len() >= MIN_COMPRESS_LEN {
                     let flags = hdr.flags | FLAG_COMPRESSED;
                     let start = begin_frame(&mut self.wbuf, FrameHeader { flags, ..hdr });
@@ -1530,7 +1534,7 @@ impl Socket {
             }
         }
         let start = begin_frame(&mut self.wbuf, hdr);
-        encode_response(&mut self.wbuf, status, reply);
+        encode(&mut self.wbuf);
         if self.wbuf.len() - start > self.max_frame_out {
             // The client cannot take a frame this large: answer with an error instead.
             self.wbuf.truncate(start);
