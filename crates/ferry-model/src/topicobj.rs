@@ -243,25 +243,26 @@ pub fn resolve<'a>(chain: impl IntoIterator<Item = (ObjectName, &'a TopicAttrs)>
         fill(&mut acc.nondurable_model, a.nondurable_model);
         fill(&mut acc.use_dlq, a.use_dlq);
     }
-    let base = TopicAttrs::base();
+    // What the chain leaves unset takes the base's values as a new queue manager has them.
+    let name = |n: &str| ObjectName::new(n).unwrap_or_default();
     ResolvedTopic {
-        admin: admin
-            .unwrap_or_else(|| ObjectName::new(crate::system::BASE_TOPIC).expect("a valid name")),
-        def_persistent: acc.def_persistent.or(base.def_persistent).unwrap_or(false),
-        def_priority: acc.def_priority.or(base.def_priority).unwrap_or(0),
-        durable_subs: acc.durable_subs.or(base.durable_subs).unwrap_or(true),
-        publish: acc.publish.or(base.publish).unwrap_or(true),
-        subscribe: acc.subscribe.or(base.subscribe).unwrap_or(true),
+        admin: admin.unwrap_or_else(|| name(crate::system::BASE_TOPIC)),
+        def_persistent: acc.def_persistent.unwrap_or(false),
+        def_priority: acc.def_priority.unwrap_or(0),
+        durable_subs: acc.durable_subs.unwrap_or(true),
+        publish: acc.publish.unwrap_or(true),
+        subscribe: acc.subscribe.unwrap_or(true),
         persistent_delivery: acc.persistent_delivery.unwrap_or(DeliveryRule::AllDurable),
         nonpersistent_delivery: acc
             .nonpersistent_delivery
             .unwrap_or(DeliveryRule::AllAvailable),
-        durable_model: acc.durable_model.or(base.durable_model).unwrap_or_default(),
+        durable_model: acc
+            .durable_model
+            .unwrap_or_else(|| name(crate::system::DURABLE_MODEL_QUEUE)),
         nondurable_model: acc
             .nondurable_model
-            .or(base.nondurable_model)
-            .unwrap_or_default(),
-        use_dlq: acc.use_dlq.or(base.use_dlq).unwrap_or(true),
+            .unwrap_or_else(|| name(crate::system::NDURABLE_MODEL_QUEUE)),
+        use_dlq: acc.use_dlq.unwrap_or(true),
         blocked_above,
     }
 }

@@ -44,6 +44,8 @@ pub struct Publisher {
     pub count: AtomicU64,
     /// When it last published, Unix ms (0: not yet).
     pub last_ms: AtomicU64,
+    /// Its topic's attributes as last resolved, with the topic catalogue's generation then.
+    pub(crate) resolved: Mutex<Option<(u64, ferry_model::topicobj::ResolvedTopic)>>,
 }
 
 /// The live status of the topic tree.
@@ -110,6 +112,7 @@ impl QueueManager {
             user: user.to_owned(),
             count: AtomicU64::new(0),
             last_ms: AtomicU64::new(0),
+            resolved: Mutex::new(None),
         });
         st.publishers.lock().insert(id, Arc::clone(&p));
         p

@@ -26,6 +26,9 @@ use crate::qmgr::QueueManager;
 #[derive(Debug)]
 pub(crate) struct TopicObjects {
     inner: RwLock<Catalog>,
+    /// Changes with every definition or deletion (a publisher's cached resolution is good
+    /// while it holds).
+    generation: std::sync::atomic::AtomicU64,
 }
 
 #[derive(Debug)]
@@ -50,7 +53,15 @@ impl Default for TopicObjects {
         c.insert(base_name(), TopicAttrs::base());
         TopicObjects {
             inner: RwLock::new(c),
+            generation: std::sync::atomic::AtomicU64::new(1),
         }
+    }
+}
+
+impl TopicObjects {
+    fn bump(&self) {
+        self.generation
+            .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
     }
 }
 
@@ -115,6 +126,7 @@ impl QueueManager {
             let mut c = self.shared.topics.inner.write();
             check_define(&c, &n, &attrs, replace, is_base)?;
             c.insert(n, attrs.clone());
+            self.shared.topics.bump();
         }
         self.log_object(ObjectKind::Topic, &n, Some(&attrs))
     }
@@ -153,13 +165,38 @@ impl QueueManager {
             ));
         }
         let _gate = self.durability().map(|d| d.gate());
-        if self.shared.topics.inner.write().remove(&n).is_none() {
+        let removed = self.shared.topics.inner.write().remove(&n);
+        self.shared.topics.bump();
+        if removed.is_none() {
             return Err(MqError::new(
                 Reason::UnknownObjectName,
                 format!("topic object {n} is not defined on this queue manager"),
             ));
         }
         self.log_object::<TopicAttrs>(ObjectKind::Topic, &n, None)
+    }
+
+    /// A topic's attributes through a cache of them (a publisher handle's): resolved again
+    /// only when a topic object has changed since.
+    pub(crate) fn resolve_topic_cached(
+        &self,
+        topic: &str,
+        cache: &parking_lot::Mutex<Option<(u64, ResolvedTopic)>>,
+    ) -> ResolvedTopic {
+        let generation = self
+            .shared
+            .topics
+            .generation
+            .load(std::sync::atomic::Ordering::Acquire);
+        let mut c = cache.lock();
+        match &*c {
+            Some((g, r)) if *g == generation => r.clone(),
+            _ => {
+                let r = self.resolve_topic(topic);
+                *c = Some((generation, r.clone()));
+                r
+            }
+        }
     }
 
     /// A topic's attributes, resolved from the topic objects at or above it.
@@ -186,6 +223,7 @@ impl QueueManager {
             }
         }
         c.insert(name, attrs);
+        self.shared.topics.bump();
     }
 
     /// Every topic object as (kind, name, TOML), for checkpoints.

@@ -3,6 +3,7 @@
 
 use super::*;
 
+use crate::qmgr::pubsub::status::Publisher;
 use crate::qmgr::pubsub::Subscription;
 use ferry_model::topic::check_topic;
 use ferry_model::topicobj::{DeliveryRule, ResolvedTopic};
@@ -21,21 +22,33 @@ pub struct Published {
     pub dead_lettered: usize,
 }
 
+/// One publication on its way: what every copy's delivery needs to know.
+struct Publication<'a> {
+    topic: &'a str,
+    rt: &'a ResolvedTopic,
+    rule: DeliveryRule,
+    msg: &'a Message,
+    opts: &'a PutOptions,
+    now_ms: u64,
+}
+
 impl Session {
     /// A put through a handle opened on a topic: the publication, and what a put returns.
     pub(super) fn publish_put(
         &mut self,
-        topic: &str,
+        publisher: &Publisher,
         msg: Message,
         opts: &PutOptions,
     ) -> MqResult<PutOutcome> {
-        let rt = self.qm.resolve_topic(topic);
+        let topic = &*publisher.topic;
+        let rt = self.qm.resolve_topic_cached(topic, &publisher.resolved);
         let msg = publication(topic, msg, &rt)?;
         let d = &msg.descriptor;
+        let put_time = self.qm.clock().wall();
         let outcome = PutOutcome {
             msg_id: MsgId(self.qm.shared.ids.next()),
             correl_id: d.correl_id,
-            put_time: self.qm.clock().wall(),
+            put_time,
             persistence: d.persistence,
             priority: match d.priority {
                 Priority::Value(p) => p,
@@ -43,7 +56,8 @@ impl Session {
             },
             warning: None,
         };
-        self.deliver(topic, &rt, msg, opts)?;
+        let now_ms = ferry_model::clock::unix_ms(put_time).max(0) as u64;
+        self.deliver(topic, &rt, msg, opts, now_ms)?;
         Ok(outcome)
     }
 
@@ -61,7 +75,8 @@ impl Session {
         self.check_running(opts.fail_if_quiescing)?;
         let rt = self.qm.resolve_topic(topic);
         let msg = publication(topic, msg, &rt)?;
-        self.deliver(topic, &rt, msg, opts)
+        let now_ms = self.qm.clock().unix_ms().max(0) as u64;
+        self.deliver(topic, &rt, msg, opts, now_ms)
     }
 
     fn deliver(
@@ -70,6 +85,7 @@ impl Session {
         rt: &ResolvedTopic,
         msg: Message,
         opts: &PutOptions,
+        now_ms: u64,
     ) -> MqResult<Published> {
         let persistent = msg.descriptor.persistence == Persistence::Persistent;
         let rule = if persistent {
@@ -99,11 +115,19 @@ impl Session {
         } else {
             Ok(())
         };
+        let pubn = Publication {
+            topic,
+            rt,
+            rule,
+            msg: &msg,
+            opts: &put_opts,
+            now_ms,
+        };
         for sub in &subs {
             if done.is_err() {
                 break;
             }
-            done = self.deliver_one(topic, rt, rule, &msg, sub, &put_opts, &mut out);
+            done = self.deliver_one(&pubn, sub, &mut out);
         }
         if own_uow {
             match &done {
@@ -112,7 +136,6 @@ impl Session {
             }
         }
         done?;
-        let now_ms = self.qm.clock().unix_ms().max(0) as u64;
         self.qm.count_publication(topic, out.delivered, now_ms);
         let counters = &self.qm.shared.pubsub.counters;
         counters
@@ -145,18 +168,13 @@ impl Session {
 
     /// One subscription's copy; an error when the delivery rule needed it there and neither
     /// its queue nor (USEDLQ) the dead-letter queue took it.
-    #[allow(clippy::too_many_arguments)]
     fn deliver_one(
         &mut self,
-        topic: &str,
-        rt: &ResolvedTopic,
-        rule: DeliveryRule,
-        msg: &Message,
+        p: &Publication<'_>,
         sub: &Subscription,
-        opts: &PutOptions,
         out: &mut Published,
     ) -> MqResult<()> {
-        let now_ms = self.qm.clock().unix_ms().max(0) as u64;
+        let (msg, opts) = (p.msg, p.opts);
         if sub
             .selector
             .as_ref()
@@ -166,23 +184,23 @@ impl Session {
             return Ok(());
         }
         let put = self.put_to(&sub.queue, None, None, copy_for(msg, sub)?, opts);
-        count_delivery(sub, put.is_ok(), now_ms);
+        count_delivery(sub, put.is_ok(), p.now_ms);
         let Err(e) = put else {
             out.delivered += 1;
             return Ok(());
         };
         out.failed += 1;
-        if rt.use_dlq && self.dead_letter_copy(msg, sub, &e, opts).is_ok() {
+        if p.rt.use_dlq && self.dead_letter_copy(msg, sub, &e, opts).is_ok() {
             out.dead_lettered += 1;
             return Ok(());
         }
-        let required = match rule {
+        let required = match p.rule {
             DeliveryRule::All => true,
             DeliveryRule::AllDurable => sub.durable,
             DeliveryRule::AllAvailable => false,
         };
         if required {
-            return Err(undeliverable(topic, sub, rule, e));
+            return Err(undeliverable(p.topic, sub, p.rule, e));
         }
         Ok(())
     }

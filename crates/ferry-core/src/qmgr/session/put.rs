@@ -9,9 +9,9 @@ impl Session {
         self.check_running(opts.fail_if_quiescing)?;
         if let Some(Handle::Topic(p)) = self.handles.get(&h.0) {
             let p = Arc::clone(p);
-            let out = self.publish_put(&p.topic, msg, opts)?;
+            let out = self.publish_put(&p, msg, opts)?;
             p.count.fetch_add(1, Ordering::Relaxed);
-            let now_ms = self.qm.clock().unix_ms().max(0) as u64;
+            let now_ms = ferry_model::clock::unix_ms(out.put_time).max(0) as u64;
             p.last_ms.store(now_ms, Ordering::Relaxed);
             return Ok(out);
         }
