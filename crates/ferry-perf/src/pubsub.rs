@@ -73,6 +73,7 @@ pub fn publish_worker(
     let opts = put_options(a);
     let mut pacer = Pacer::new(shared, worker, a.threads);
     let body = message(a, worker as u64);
+    let mut n = 0u64;
     while !shared.stopping() {
         let t = pacer.start();
         c.put(h, publication(a, &body), &opts)
@@ -82,6 +83,13 @@ pub fn publish_worker(
         }
         shared.put.fetch_add(1, Ordering::Relaxed);
         rec.record(t.elapsed());
+        n += 1;
+        if a.async_put && n.is_multiple_of(256) {
+            crate::workload::async_status(&mut c, shared, rec)?;
+        }
+    }
+    if a.async_put {
+        crate::workload::async_status(&mut c, shared, rec)?;
     }
     c.disconnect().map_err(|e| fail("disconnect", e))
 }

@@ -504,7 +504,7 @@ pub fn put_worker(
 /// Asks for the status of the asynchronous puts since the last call: puts refused because the
 /// queue was full are taken back from the put count and counted as waits (after one, the
 /// putter pauses 1 ms); any other failure ends the run.
-fn async_status(c: &mut Connection, shared: &Shared, rec: &Recorder) -> WorkerResult {
+pub(crate) fn async_status(c: &mut Connection, shared: &Shared, rec: &Recorder) -> WorkerResult {
     let s = c.async_put_status().map_err(|e| fail("status", e))?;
     if s.failed == 0 {
         return Ok(());
