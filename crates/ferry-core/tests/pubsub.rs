@@ -612,3 +612,34 @@ fn a_subscription_with_a_selector_receives_only_what_satisfies_it() {
     assert_eq!(e.reason, Reason::SelectorSyntaxError, "{e}");
     assert_eq!(qm.subscription_count(), 3);
 }
+
+#[test]
+fn publication_options_on_a_put_to_a_queue_are_refused_not_ignored() {
+    let (_qm, mut s) = qm_with(&[("Q", 10)]);
+    let h = s
+        .open(
+            &ObjectDescriptor::queue(object_name("Q").unwrap()),
+            OpenOptions::output(),
+        )
+        .unwrap();
+    for opts in [
+        PutOptions {
+            retain: true,
+            ..PutOptions::default()
+        },
+        PutOptions {
+            not_own_subs: true,
+            ..PutOptions::default()
+        },
+    ] {
+        assert_eq!(
+            s.put(h, np("x"), &opts).unwrap_err().reason,
+            Reason::OptionsError
+        );
+        let od = ObjectDescriptor::queue(object_name("Q").unwrap());
+        assert_eq!(
+            s.put1(&od, np("x"), &opts).unwrap_err().reason,
+            Reason::OptionsError
+        );
+    }
+}

@@ -732,7 +732,7 @@ const SO_SET_CORREL_ID: MQLONG = 0x0040_0000;
 const SO_SCOPE_QMGR: MQLONG = 0x0400_0000;
 const SO_NO_READ_AHEAD: MQLONG = 0x0800_0000;
 const SO_READ_AHEAD: MQLONG = 0x1000_0000;
-/// What MQSUB acts on (read-ahead and scope are accepted and have no effect yet).
+/// What MQSUB acts on (MQSO_SCOPE_QMGR is accepted: topics are this queue manager's only).
 const SO_ACCEPTED: MQLONG = SO_CREATE
     | SO_RESUME
     | SO_DURABLE
@@ -786,7 +786,10 @@ fn sub_descriptor(sd: &MQSD) -> Result<ferry_client::SubDescriptor, Rc> {
     if o & SO_ALTER != 0 {
         return Err(Rc::failed(RC_FUNCTION_NOT_SUPPORTED));
     }
-    if o & !SO_ACCEPTED != 0 || (o & SO_WILDCARD_CHAR != 0 && o & SO_WILDCARD_TOPIC != 0) {
+    if o & !SO_ACCEPTED != 0
+        || (o & SO_WILDCARD_CHAR != 0 && o & SO_WILDCARD_TOPIC != 0)
+        || (o & SO_READ_AHEAD != 0 && o & SO_NO_READ_AHEAD != 0)
+    {
         return Err(Rc::failed(RC_OPTIONS_ERROR));
     }
     let base = sd as *const MQSD as *const u8;
@@ -981,7 +984,8 @@ pub unsafe fn open(hconn: MQLONG, od: *mut MQOD, options: MQLONG, hobj: *mut MQL
             )
         }?;
         if !selection.is_empty() {
-            // Message selectors are not there yet: refused, never ignored.
+            // Selecting messages from a queue is not there yet (subscriptions take selectors):
+            // refused, never ignored.
             return Err(Rc::failed(RC_FUNCTION_NOT_SUPPORTED));
         }
     }

@@ -435,7 +435,8 @@ fn take_cut(qm: &QueueManager, persist: &Persist, sink: &mut Sink<'_>) -> MqResu
             .extend_from_slice(&(toml.len() as u32).to_le_bytes());
         sink.buf.extend_from_slice(toml.as_bytes());
     }
-    // Channels and listeners.
+    // The administrative objects besides queues: channels, listeners, authority and channel
+    // authentication records, authentication information, topic objects, durable subscriptions.
     let others = qm.objects_for_checkpoint()?;
     sink.buf
         .extend_from_slice(&(others.len() as u32).to_le_bytes());

@@ -405,7 +405,7 @@ impl QueueManager {
         if let Some((n, t)) = self.authrecs_for_checkpoint() {
             out.push((ObjectKind::AuthRecs, n, toml::to_string(&t).map_err(enc)?));
         }
-        // Topic objects before subscriptions, as at start they are restored in this order.
+        // Subscriptions do not depend on topic objects when restored (the order does not matter).
         out.extend(self.topics_for_checkpoint()?);
         out.extend(self.subs_for_checkpoint()?);
         Ok(out)

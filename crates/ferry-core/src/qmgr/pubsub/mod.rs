@@ -7,20 +7,18 @@
 //! properties `MQTopicString` (the publication's topic) and, when the subscription has user
 //! data, `MQSubUserData`, as MQ sets them.
 //!
-//! Delivery follows MQ's defaults for a topic (PMSGDLV(ALLDUR), NPMSGDLV(ALLAVAIL)): a
-//! non-persistent publication goes to every subscription whose queue takes it, and a full or
-//! missing queue does not stop the others (counted as a failed delivery); a persistent
-//! publication goes to all of them or to none — it is delivered in a unit of work (the
-//! caller's, or one of its own), and the first refusal backs it out and fails the publish with
-//! that queue's reason.
+//! Delivery follows the topic's attributes, resolved from the topic objects above it
+//! (`topics`): PMSGDLV / NPMSGDLV say which refusals fail the publication (ALL, ALLDUR,
+//! ALLAVAIL), USEDLQ whether a refused copy goes to the dead-letter queue, WILDCARD(BLOCK) which
+//! wildcard subscriptions see it; a subscription's selector and MQSO_PUBLICATIONS_ON_REQUEST
+//! narrow it further (`Session::publish`). Retained publications are kept in `retained`; the
+//! live tree's counters and publishers in `status`.
 //!
-//! Durable subscriptions (DEFINE SUB; later MQSUB with MQSO_DURABLE) are logged one record each
-//! (an OBJECT record of kind SUB named `SUB.<id>`, its definition as TOML) and in every
+//! Durable subscriptions (DEFINE SUB, MQSUB with MQSO_DURABLE) are logged one record each (an
+//! OBJECT record of kind SUB named `SUB.<id>`, its definition as TOML) and in every
 //! checkpoint, so they survive restarts and crashes; the queue manager's own id numbering
-//! resumes above the highest restored.
-//!
-//! Being built (issue 21): MQSUB through handles on every connection mode, TOPIC objects,
-//! retained publications, selectors, and status.
+//! resumes above the highest restored. Not yet: MQSO_ALTER, the `$SYS/MQ/INFO/QMGR` monitoring
+//! topics.
 
 pub mod index;
 pub mod retained;
@@ -114,7 +112,8 @@ pub struct Subscription {
     pub attached: AtomicU64,
     /// Publications delivered to its queue since it was made (or restored).
     pub delivered: AtomicU64,
-    /// Publications its queue refused (non-persistent ones: full or unusable).
+    /// Copies its queue refused (full or unusable), whether or not they then went to the
+    /// dead-letter queue.
     pub failed: AtomicU64,
     /// When the last one was delivered, Unix ms (0: none yet).
     pub last_delivery_ms: AtomicU64,

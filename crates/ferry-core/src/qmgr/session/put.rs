@@ -28,6 +28,7 @@ impl Session {
                 "an alternate user on a put is for put1 (MQPMO_ALTERNATE_USER_AUTHORITY); open the queue with one instead",
             ));
         }
+        topic_only_options(opts)?;
         context_opened(qh, opts.context)?;
         let queue = qh.queue.clone();
         let alias = qh.alias.clone();
@@ -85,7 +86,10 @@ impl Session {
     ) -> MqResult<PutOutcome> {
         self.check_running(opts.fail_if_quiescing)?;
         let name = match od {
-            ObjectDescriptor::Queue { name, .. } | ObjectDescriptor::QueueAt { name, .. } => name,
+            ObjectDescriptor::Queue { name, .. } | ObjectDescriptor::QueueAt { name, .. } => {
+                topic_only_options(opts)?;
+                name
+            }
             ObjectDescriptor::QueueManager => {
                 return Err(MqError::new(
                     Reason::ObjectTypeError,
@@ -385,4 +389,16 @@ fn context_opened(qh: &QueueHandle, context: PutContext) -> MqResult<()> {
             qh.opened_name
         ),
     ))
+}
+
+/// OPTIONS_ERROR for MQPMO_RETAIN or MQPMO_NOT_OWN_SUBS on a put to a queue: they are for
+/// publications, and refused rather than ignored.
+fn topic_only_options(opts: &PutOptions) -> MqResult<()> {
+    if opts.retain || opts.not_own_subs {
+        return Err(MqError::new(
+            Reason::OptionsError,
+            "MQPMO_RETAIN and MQPMO_NOT_OWN_SUBS are for publications: put them to a topic",
+        ));
+    }
+    Ok(())
 }
