@@ -172,6 +172,7 @@ fn execute(qm: &QueueManager, c: &Command) -> Outcome {
         (Verb::Display, Object::Channel) => display_channels(qm, c),
         (Verb::Define, Object::Sub) => subs::define_sub(qm, c),
         (Verb::Delete, Object::Sub) => subs::delete_sub(qm, c),
+        (Verb::Alter, Object::Sub) => subs::alter_sub(qm, c),
         (Verb::Display, Object::Sub) => subs::display_subs(qm, c),
         (Verb::Display, Object::SbStatus) => subs::display_sbstatus(qm, c),
         (Verb::Define, Object::Topic) => topics::define_topic(qm, c),

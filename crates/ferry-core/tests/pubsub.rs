@@ -643,3 +643,72 @@ fn publication_options_on_a_put_to_a_queue_are_refused_not_ignored() {
         );
     }
 }
+
+#[test]
+fn mqso_alter_changes_user_data_and_correl_id_but_never_the_topic() {
+    let (_qm, mut s) = qm_with(&[]);
+    let (q, h) = s
+        .subscribe(&SubDescriptor::durable("alt", "Price/#"), None)
+        .unwrap();
+    s.close(q, CloseOptions::None).unwrap();
+    s.close(h, CloseOptions::None).unwrap();
+    let alter = SubDescriptor {
+        action: SubAction::Alter,
+        user_data: Some("desk 4".into()),
+        correl_id: Some(CorrelId::from_slice(b"ALTERED")),
+        ..SubDescriptor::durable("alt", "Price/#")
+    };
+    let (q, h) = s.subscribe(&alter, None).unwrap();
+    s.publish("Price/Tea", np("2.00"), &PutOptions::default())
+        .unwrap();
+    let got = s.get(q, &GetOptions::new()).unwrap().message;
+    assert_eq!(got.descriptor.correl_id, CorrelId::from_slice(b"ALTERED"));
+    assert_eq!(
+        got.properties.get("MQSubUserData"),
+        Some(&PropertyValue::String("desk 4".into()))
+    );
+    s.close(q, CloseOptions::None).unwrap();
+    s.close(h, CloseOptions::None).unwrap();
+    for (sd, want) in [
+        (
+            SubDescriptor {
+                action: SubAction::Alter,
+                ..SubDescriptor::durable("alt", "Price/Fruit/#")
+            },
+            Reason::TopicNotAlterable,
+        ),
+        (
+            SubDescriptor {
+                action: SubAction::Alter,
+                char_wildcards: true,
+                ..SubDescriptor::durable("alt", "Price/#")
+            },
+            Reason::TopicNotAlterable,
+        ),
+        (
+            SubDescriptor {
+                action: SubAction::Alter,
+                selector: Some("a = 1".into()),
+                ..SubDescriptor::durable("alt", "Price/#")
+            },
+            Reason::SelectorNotAlterable,
+        ),
+        (
+            SubDescriptor {
+                action: SubAction::Alter,
+                durable: false,
+                ..SubDescriptor::durable("alt", "Price/#")
+            },
+            Reason::DurabilityNotAlterable,
+        ),
+        (
+            SubDescriptor {
+                action: SubAction::Alter,
+                ..SubDescriptor::durable("none", "Price/#")
+            },
+            Reason::NoSubscription,
+        ),
+    ] {
+        assert_eq!(s.subscribe(&sd, None).unwrap_err().reason, want);
+    }
+}

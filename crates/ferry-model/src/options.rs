@@ -388,6 +388,10 @@ pub enum SubAction {
     Resume,
     /// Resume it if it exists, make it otherwise.
     CreateOrResume,
+    /// MQSO_ALTER: resume it and change what may change (user data, correlation id,
+    /// MQSO_ANY_USERID, MQSO_PUBLICATIONS_ON_REQUEST, a provided queue); its topic, wildcard
+    /// scheme, durability and selector cannot (2510, 2509, 2524).
+    Alter,
 }
 
 /// A subscription request: MQ's MQSD and its MQSO_* options.

@@ -312,6 +312,15 @@ reasons! {
     /// Subscriptions are inhibited on this topic (SUB(DISABLED)).
     SubInhibited = 2503, "MQRC_SUB_INHIBITED", Failed,
         "subscriptions are inhibited on this topic (SUB(DISABLED)); try later";
+    /// MQSO_ALTER would change a subscription's durability.
+    DurabilityNotAlterable = 2509, "MQRC_DURABILITY_NOT_ALTERABLE", Failed,
+        "a subscription's durability cannot be altered; remove it and subscribe again";
+    /// MQSO_ALTER would change the topic subscribed to (ObjectName, ObjectString, wildcards).
+    TopicNotAlterable = 2510, "MQRC_TOPIC_NOT_ALTERABLE", Failed,
+        "the topic of a subscription (topic object, topic string, wildcard scheme) cannot be altered; remove it and subscribe again";
+    /// MQSO_ALTER with a selection string.
+    SelectorNotAlterable = 2524, "MQRC_SELECTOR_NOT_ALTERABLE", Failed,
+        "a subscription's selector cannot be altered; leave SelectionString empty with MQSO_ALTER";
     /// The subscription's destination cannot be used (a missing model or queue).
     InvalidDestination = 2522, "MQRC_INVALID_DESTINATION", Failed,
         "the subscription's destination cannot be used: the model queue (MNDURMDL/MDURMDL) or the named queue is missing, or a durable subscription names a temporary queue";

@@ -305,8 +305,14 @@ static inline const char *MQRC_STR(MQLONG v) {
         return "MQRC_PD_ERROR";
     case 2503:
         return "MQRC_SUB_INHIBITED";
+    case 2509:
+        return "MQRC_DURABILITY_NOT_ALTERABLE";
+    case 2510:
+        return "MQRC_TOPIC_NOT_ALTERABLE";
     case 2522:
         return "MQRC_INVALID_DESTINATION";
+    case 2524:
+        return "MQRC_SELECTOR_NOT_ALTERABLE";
     case 2537:
         return "MQRC_CHANNEL_NOT_AVAILABLE";
     case 2538:

@@ -733,7 +733,8 @@ const SO_SCOPE_QMGR: MQLONG = 0x0400_0000;
 const SO_NO_READ_AHEAD: MQLONG = 0x0800_0000;
 const SO_READ_AHEAD: MQLONG = 0x1000_0000;
 /// What MQSUB acts on (MQSO_SCOPE_QMGR is accepted: topics are this queue manager's only).
-const SO_ACCEPTED: MQLONG = SO_CREATE
+const SO_ACCEPTED: MQLONG = SO_ALTER
+    | SO_CREATE
     | SO_RESUME
     | SO_DURABLE
     | SO_MANAGED
@@ -776,16 +777,12 @@ unsafe fn charv_text(base: *const u8, v: &MQCHARV, rc: u32) -> Result<String, Rc
     String::from_utf8(bytes.to_vec()).map_err(|_| Rc::failed(rc))
 }
 
-/// The subscription MQSD describes. MQSO_ALTER is refused with MQRC_FUNCTION_NOT_SUPPORTED
-/// rather than ignored.
+/// The subscription MQSD describes.
 fn sub_descriptor(sd: &MQSD) -> Result<ferry_client::SubDescriptor, Rc> {
     if &sd.StrucId != b"SD  " || sd.Version != 1 {
         return Err(Rc::failed(RC_SD_ERROR));
     }
     let o = sd.Options;
-    if o & SO_ALTER != 0 {
-        return Err(Rc::failed(RC_FUNCTION_NOT_SUPPORTED));
-    }
     if o & !SO_ACCEPTED != 0
         || (o & SO_WILDCARD_CHAR != 0 && o & SO_WILDCARD_TOPIC != 0)
         || (o & SO_READ_AHEAD != 0 && o & SO_NO_READ_AHEAD != 0)
@@ -812,6 +809,7 @@ fn sub_descriptor(sd: &MQSD) -> Result<ferry_client::SubDescriptor, Rc> {
         correl_id: (o & SO_SET_CORREL_ID != 0)
             .then(|| ferry_client::CorrelId::from_slice(&sd.SubCorrelId)),
         action: match (o & SO_CREATE != 0, o & SO_RESUME != 0) {
+            _ if o & SO_ALTER != 0 => ferry_client::SubAction::Alter,
             (true, true) => ferry_client::SubAction::CreateOrResume,
             (false, true) => ferry_client::SubAction::Resume,
             _ => ferry_client::SubAction::Create,

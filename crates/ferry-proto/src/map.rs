@@ -597,7 +597,11 @@ pub fn sub_to_wire(sd: &SubDescriptor) -> WireSub {
         (sd.char_wildcards, sub_flags::CHAR_WILDCARDS),
         (sd.any_user, sub_flags::ANY_USER),
         (sd.action != SubAction::Create, sub_flags::RESUME),
-        (sd.action != SubAction::Resume, sub_flags::CREATE),
+        (
+            matches!(sd.action, SubAction::Create | SubAction::CreateOrResume),
+            sub_flags::CREATE,
+        ),
+        (sd.action == SubAction::Alter, sub_flags::ALTER),
         (sd.new_publications_only, sub_flags::NEW_PUBLICATIONS_ONLY),
         (sd.on_request, sub_flags::ON_REQUEST),
         (sd.read_ahead == Some(true), sub_flags::READ_AHEAD),
@@ -628,6 +632,7 @@ pub fn sub_from_wire(w: &WireSub) -> Result<SubDescriptor, MqError> {
         user_data: (!w.user_data.is_empty()).then(|| w.user_data.clone()),
         correl_id: w.correl_id.map(CorrelId),
         action: match (on(sub_flags::CREATE), on(sub_flags::RESUME)) {
+            _ if on(sub_flags::ALTER) => SubAction::Alter,
             (true, true) => SubAction::CreateOrResume,
             (false, true) => SubAction::Resume,
             _ => SubAction::Create,

@@ -487,8 +487,10 @@ pub mod sub_flags {
     pub const READ_AHEAD: u32 = 1 << 9;
     /// MQSO_NO_READ_AHEAD.
     pub const NO_READ_AHEAD: u32 = 1 << 10;
+    /// MQSO_ALTER.
+    pub const ALTER: u32 = 1 << 11;
     /// Every defined bit.
-    pub const ALL: u32 = (1 << 11) - 1;
+    pub const ALL: u32 = (1 << 12) - 1;
 }
 
 impl WireSub {

@@ -494,3 +494,30 @@ fn retained_publications_survive_a_crash_and_the_tree_shows_them() {
         Some("YES")
     );
 }
+
+#[test]
+fn alter_sub_changes_what_may_change_and_keeps_it_across_a_crash() {
+    let mut server = Server::start("pubsub-alter", &[]);
+    admin(
+        &server,
+        "DEFINE SUB('Fruit') TOPICSTR('Price/Fruit/#') DEST(DEV.QUEUE.1) USERDATA('old')\n\
+         ALTER SUB('Fruit') USERDATA('new') REQONLY(NO) VARUSER(FIXED)",
+    );
+    let mut c = Connection::connect(&server.unix, "admin").unwrap();
+    let r = c.admin("ALTER SUB('Fruit') TOPICSTR('Price/#')").unwrap();
+    assert!(
+        !r[0].ok && r[0].messages[0].text.contains("TOPICSTR"),
+        "{r:?}"
+    );
+    server.restart(&[]);
+    server.wait_ready();
+    let shown = |key| common::display(&server, "DISPLAY SUB('Fruit') ALL", key);
+    assert_eq!(shown("USERDATA").as_deref(), Some("new"));
+    assert_eq!(shown("VARUSER").as_deref(), Some("FIXED"));
+    publish(&server.unix, "Price/Fruit/Figs", "3.10");
+    let got = received(&server);
+    assert_eq!(
+        got[0].properties.get("MQSubUserData"),
+        Some(&PropertyValue::String("new".into()))
+    );
+}

@@ -64,6 +64,60 @@ pub(super) fn define_sub(qm: &QueueManager, c: &Command) -> Outcome {
     )
 }
 
+/// ALTER SUB(name) [USERDATA(...)] [DESTCORL(48 hex digits)] [DEST(queue)] [REQONLY(YES|NO)]
+/// [VARUSER(ANY|FIXED)]: what is not given stays; TOPICSTR, WSCHEMA, SELECTOR and TOPICOBJ
+/// cannot change.
+pub(super) fn alter_sub(qm: &QueueManager, c: &Command) -> Outcome {
+    let name = sub_name(c)?;
+    let sub = qm.subscription_named(&name).ok_or_else(|| {
+        fail(
+            "AMQ8147E",
+            format!("SUB {name} not found (MQRC_NO_SUBSCRIPTION 2428)."),
+        )
+    })?;
+    if let Some(k) = ["TOPICSTR", "WSCHEMA", "SELECTOR", "TOPICOBJ"]
+        .into_iter()
+        .find(|k| c.has(k))
+    {
+        return Err(fail(
+            "AMQ8405E",
+            format!("{k} of a subscription cannot be altered; delete it and define it again"),
+        ));
+    }
+    let yes_no = |key: &str, yes: &str, no: &str, current: bool| -> Result<bool, Failure> {
+        match c.value(key).map(|v| v.text.to_ascii_uppercase()) {
+            None => Ok(current),
+            Some(w) if w == yes => Ok(true),
+            Some(w) if w == no => Ok(false),
+            Some(w) => Err(fail("AMQ8405E", format!("{key} is {yes} or {no}, not {w}"))),
+        }
+    };
+    let alt =
+        ferry_core::qmgr::pubsub::SubAlteration {
+            user_data: c
+                .value("USERDATA")
+                .map_or_else(|| sub.user_data.clone(), |v| Some(v.text.clone()))
+                .filter(|u| !u.is_empty()),
+            correl_id: match c.value("DESTCORL") {
+                None => None,
+                Some(v) => Some(CorrelId::from_hex(&v.text.to_ascii_lowercase()).ok_or_else(
+                    || fail("AMQ8405E", "DESTCORL is 48 hexadecimal digits (24 bytes)"),
+                )?),
+            },
+            any_user: yes_no("VARUSER", "ANY", "FIXED", sub.any_user)?,
+            on_request: yes_no("REQONLY", "YES", "NO", sub.on_request)?,
+            queue: match c.value("DEST") {
+                None => None,
+                Some(v) => Some(object_name(&v.text)?),
+            },
+        };
+    qm.alter_subscription(sub.id, &alt)?;
+    reply(
+        c,
+        vec![info("AMQ8097I", format!("Subscription {name} changed."))],
+    )
+}
+
 /// DELETE SUB(name).
 pub(super) fn delete_sub(qm: &QueueManager, c: &Command) -> Outcome {
     let name = sub_name(c)?;
@@ -91,6 +145,16 @@ pub(super) fn display_subs(qm: &QueueManager, c: &Command) -> Outcome {
         if let Some(u) = &s.user_data {
             fields.push(field("USERDATA", u, Kind::Text));
         }
+        fields.push(field(
+            "REQONLY",
+            if s.on_request { "YES" } else { "NO" },
+            Kind::Word,
+        ));
+        fields.push(field(
+            "VARUSER",
+            if s.any_user { "ANY" } else { "FIXED" },
+            Kind::Word,
+        ));
         fields.push(field(
             "SELECTOR",
             s.selector.as_ref().map_or("", |x| x.text()),

@@ -146,6 +146,21 @@ pub(crate) struct Subscriptions {
     pub(crate) counters: PubSubCounters,
 }
 
+/// What MQSO_ALTER (or ALTER SUB) changes in a subscription.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubAlteration {
+    /// MQSubUserData from now on.
+    pub user_data: Option<String>,
+    /// A new correlation id, if given.
+    pub correl_id: Option<CorrelId>,
+    /// MQSO_ANY_USERID.
+    pub any_user: bool,
+    /// MQSO_PUBLICATIONS_ON_REQUEST.
+    pub on_request: bool,
+    /// A new destination queue (not for a managed subscription).
+    pub queue: Option<ObjectName>,
+}
+
 /// The queue manager's publish/subscribe counters since start.
 #[derive(Debug, Default)]
 pub struct PubSubCounters {
@@ -394,6 +409,47 @@ impl QueueManager {
         Ok(id)
     }
 
+    /// Alters a subscription (MQSO_ALTER, ALTER SUB): what `alt` says changes, the rest — its
+    /// filter, durability, selector, counters, holder — stays; a durable one's record is logged
+    /// again before this returns.
+    pub fn alter_subscription(
+        &self,
+        id: SubId,
+        alt: &SubAlteration,
+    ) -> MqResult<Arc<Subscription>> {
+        let queue = match &alt.queue {
+            Some(q) => Some(self.local_queue(q)?),
+            None => None,
+        };
+        let _gate = self.durability().map(|d| d.gate());
+        let new = {
+            let mut reg = self.shared.pubsub.inner.write();
+            let old = reg.subs.get(&id).cloned().ok_or_else(|| {
+                MqError::new(
+                    Reason::NoSubscription,
+                    format!("there is no subscription {id}"),
+                )
+            })?;
+            if queue.is_some() && old.managed {
+                return Err(MqError::new(
+                    Reason::InvalidDestination,
+                    "a managed subscription's queue is the queue manager's: it cannot be given another",
+                ));
+            }
+            let new = Arc::new(rebuilt(&old, alt, queue));
+            reg.subs.insert(id, Arc::clone(&new));
+            new
+        };
+        if new.durable {
+            self.log_object(
+                ObjectKind::Sub,
+                &record_name(id),
+                Some(&SubRecord::of(&new)),
+            )?;
+        }
+        Ok(new)
+    }
+
     /// Removes a subscription; NO_SUBSCRIPTION when there is none with this id.
     pub fn unsubscribe(&self, id: SubId) -> MqResult<()> {
         let mut reg = self.shared.pubsub.inner.write();
@@ -445,5 +501,32 @@ impl QueueManager {
         ids.iter()
             .filter_map(|id| reg.subs.get(id).cloned())
             .collect()
+    }
+}
+
+/// `old` with what `alt` changes (the counters carried over).
+fn rebuilt(old: &Subscription, alt: &SubAlteration, queue: Option<Arc<Queue>>) -> Subscription {
+    let load = |a: &AtomicU64| AtomicU64::new(a.load(Ordering::Relaxed));
+    let queue = queue.unwrap_or_else(|| Arc::clone(&old.queue));
+    let temporary_queue = queue.lock().attrs.definition_type
+        == ferry_model::objects::DefinitionType::TemporaryDynamic;
+    Subscription {
+        id: old.id,
+        durable: old.durable,
+        managed: old.managed,
+        owner: old.owner.clone(),
+        any_user: alt.any_user,
+        attached: load(&old.attached),
+        delivered: load(&old.delivered),
+        failed: load(&old.failed),
+        last_delivery_ms: load(&old.last_delivery_ms),
+        name: old.name.clone(),
+        filter: old.filter.clone(),
+        queue,
+        correl_id: alt.correl_id.unwrap_or(old.correl_id),
+        user_data: alt.user_data.clone(),
+        on_request: alt.on_request,
+        selector: old.selector.clone(),
+        temporary_queue,
     }
 }

@@ -53,6 +53,7 @@ impl Session {
             (Some(s), SubAction::Resume | SubAction::CreateOrResume) => {
                 self.resume(&s, queue, sd.read_ahead)
             }
+            (Some(s), SubAction::Alter) => self.alter(&s, sd, &topic, queue),
             (Some(_), SubAction::Create) => Err(MqError::new(
                 Reason::SubAlreadyExists,
                 format!(
@@ -60,7 +61,7 @@ impl Session {
                     sd.name.as_deref().unwrap_or_default()
                 ),
             )),
-            (None, SubAction::Resume) => Err(MqError::new(
+            (None, SubAction::Resume | SubAction::Alter) => Err(MqError::new(
                 Reason::NoSubscription,
                 format!(
                     "there is no subscription named {:?} to resume",
@@ -171,6 +172,61 @@ impl Session {
                 Err(e)
             }
         }
+    }
+
+    /// MQSO_ALTER: resumes the subscription, then changes what may change (its topic, wildcard
+    /// scheme, durability and selector may not: 2510, 2509, 2524).
+    fn alter(
+        &mut self,
+        sub: &Arc<Subscription>,
+        sd: &SubDescriptor,
+        topic: &str,
+        queue: Option<Hobj>,
+    ) -> MqResult<(Hobj, Hobj)> {
+        let schema = if sd.char_wildcards {
+            Wildcards::Char
+        } else {
+            Wildcards::Topic
+        };
+        if topic != sub.filter.text() || schema != sub.filter.schema() {
+            return Err(MqError::new(
+                Reason::TopicNotAlterable,
+                format!(
+                    "subscription {:?} is to {:?}; its topic cannot be altered",
+                    sub.name.as_deref().unwrap_or_default(),
+                    sub.filter.text()
+                ),
+            ));
+        }
+        if sd.durable != sub.durable {
+            return Err(MqError::new(
+                Reason::DurabilityNotAlterable,
+                "a subscription's durability cannot be altered",
+            ));
+        }
+        if sd.selector.is_some() {
+            return Err(MqError::new(
+                Reason::SelectorNotAlterable,
+                "a subscription's selector cannot be altered; leave SelectionString empty",
+            ));
+        }
+        let new_queue = match queue {
+            Some(h) if !sub.managed => Some(self.queue_name(h)?),
+            _ => None,
+        };
+        let handles = self.resume(sub, queue, sd.read_ahead)?;
+        let alt = crate::qmgr::pubsub::SubAlteration {
+            user_data: sd.user_data.clone(),
+            correl_id: sd.correl_id,
+            any_user: sd.any_user,
+            on_request: sd.on_request,
+            queue: new_queue.filter(|q| *q != sub.queue.name),
+        };
+        if let Err(e) = self.qm.alter_subscription(sub.id, &alt) {
+            let _ = self.close(handles.1, CloseOptions::None);
+            return Err(e);
+        }
+        Ok(handles)
     }
 
     /// Opens the queue a managed subscription delivers to, made from the topic's model
