@@ -70,6 +70,12 @@ pub fn open_embedded(dir: &Path) -> MqResult<Arc<EmbeddedQm>> {
                 format!("cannot start the expiry thread: {e}"),
             )
         })?;
+    qm.start_monitor(Duration::from_secs(10)).map_err(|e| {
+        MqError::new(
+            Reason::UnexpectedError,
+            format!("cannot start the monitor thread: {e}"),
+        )
+    })?;
     let host = Arc::new(EmbeddedQm {
         qm,
         dir: key.clone(),

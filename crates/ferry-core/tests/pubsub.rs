@@ -712,3 +712,78 @@ fn mqso_alter_changes_user_data_and_correl_id_but_never_the_topic() {
         assert_eq!(s.subscribe(&sd, None).unwrap_err().reason, want);
     }
 }
+
+// ----- monitoring topics --------------------------------------------------------------------------
+
+/// The MQCFIN64 values (parameter id → value) of a PCF body's top level.
+fn pcf_int64s(body: &[u8]) -> Vec<(i32, i64)> {
+    let word = |at: usize| i32::from_ne_bytes(body[at..at + 4].try_into().unwrap());
+    let count = word(32);
+    let mut at = 36;
+    let mut out = Vec::new();
+    for _ in 0..count {
+        let (ty, len) = (word(at), word(at + 4) as usize);
+        if ty == 23 {
+            out.push((
+                word(at + 8),
+                i64::from_ne_bytes(body[at + 16..at + 24].try_into().unwrap()),
+            ));
+        }
+        at += len;
+    }
+    out
+}
+
+#[test]
+fn the_monitoring_topics_describe_themselves_and_publish_per_queue_statistics() {
+    let (qm, mut s) = qm_with(&[("APP.Q", 100)]);
+    qm.publish_monitor_metadata().unwrap();
+    let root = "$SYS/MQ/INFO/QMGR/QM1/Monitor";
+    // A collector reads the retained metadata from the class list down.
+    let (mq, _h) = s
+        .subscribe(
+            &SubDescriptor::managed(&format!("{root}/METADATA/CLASSES")),
+            None,
+        )
+        .unwrap();
+    let classes = s.get(mq, &GetOptions::new()).unwrap().message;
+    assert_eq!(classes.descriptor.format.as_str(), "MQADMIN");
+    let text = String::from_utf8_lossy(&classes.body).to_string();
+    assert!(text.contains("STATQ") && text.contains(&format!("{root}/METADATA/STATQ/TYPES")));
+    // Nobody subscribes to data yet: nothing is published.
+    assert_eq!(qm.publish_monitor_data().unwrap(), 0);
+    let (dq, _hd) = s
+        .subscribe(
+            &SubDescriptor::managed(&format!("{root}/STATQ/APP.Q/PUT")),
+            None,
+        )
+        .unwrap();
+    assert_eq!(qm.publish_monitor_data().unwrap(), 1, "first: a baseline");
+    let h = s
+        .open(
+            &ObjectDescriptor::queue(object_name("APP.Q").unwrap()),
+            OpenOptions::output(),
+        )
+        .unwrap();
+    for _ in 0..3 {
+        s.put(h, np("x"), &PutOptions::default()).unwrap();
+    }
+    assert_eq!(qm.publish_monitor_data().unwrap(), 1);
+    let first = s.get(dq, &GetOptions::new()).unwrap().message;
+    assert_eq!(
+        pcf_int64s(&first.body)
+            .iter()
+            .find(|(id, _)| *id == 0)
+            .unwrap()
+            .1,
+        0
+    );
+    let second = s.get(dq, &GetOptions::new()).unwrap().message;
+    let values = pcf_int64s(&second.body);
+    assert_eq!(
+        values.iter().find(|(id, _)| *id == 0).unwrap().1,
+        3,
+        "three puts since the last publication: {values:?}"
+    );
+    assert!(String::from_utf8_lossy(&second.body).contains("APP.Q"));
+}

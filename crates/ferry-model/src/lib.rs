@@ -22,6 +22,7 @@ pub mod dn;
 pub mod hash;
 pub mod inquire;
 pub mod message;
+pub mod monitor;
 pub mod name;
 pub mod objects;
 pub mod options;

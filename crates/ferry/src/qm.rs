@@ -39,6 +39,9 @@ fn listeners_file(server: &ferry_server::Server) -> String {
 
 /// How often the expiry sweeper looks for expired messages.
 const EXPIRY_INTERVAL: Duration = Duration::from_secs(5);
+/// How often the `$SYS/MQ/INFO/QMGR/.../Monitor` data topics publish (MQ's default, 10 s;
+/// FERRY_MONITOR_INTERVAL_MS overrides it, for tests).
+const MONITOR_INTERVAL: Duration = Duration::from_secs(10);
 
 /// The error for a queue manager that has no directory under `home`.
 fn no_such_qm(home: &Path, name: &str) -> MqError {
@@ -351,6 +354,12 @@ pub fn start(
     log_recovery(&dir, &report);
     qm.start_expiry_sweeper(EXPIRY_INTERVAL)
         .map_err(|e| CliError::other(format!("cannot start the expiry sweeper thread: {e}")))?;
+    let monitor_interval = std::env::var("FERRY_MONITOR_INTERVAL_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map_or(MONITOR_INTERVAL, Duration::from_millis);
+    qm.start_monitor(monitor_interval)
+        .map_err(|e| CliError::other(format!("cannot start the monitor thread: {e}")))?;
     tracing::info!(
         qmgr = name,
         pid = std::process::id(),

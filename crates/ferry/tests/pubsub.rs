@@ -521,3 +521,37 @@ fn alter_sub_changes_what_may_change_and_keeps_it_across_a_crash() {
         Some(&PropertyValue::String("new".into()))
     );
 }
+
+#[test]
+fn a_server_publishes_its_monitoring_metadata_for_collectors_to_discover() {
+    let server = Server::start("pubsub-monitor", &[]);
+    let mut c = Connection::connect(&server.tcp, "collector").unwrap();
+    let root = "$SYS/MQ/INFO/QMGR/QM1/Monitor/METADATA";
+    for topic in [
+        format!("{root}/CLASSES"),
+        format!("{root}/STATQ/TYPES"),
+        format!("{root}/STATMQI/PUT"),
+    ] {
+        let (q, h) = c
+            .subscribe(&ferry_client::SubDescriptor::managed(&topic), None)
+            .unwrap();
+        let got = c
+            .get(
+                q,
+                &GetOptions::new().wait(std::time::Duration::from_secs(5)),
+            )
+            .unwrap_or_else(|e| panic!("{topic}: {e}"))
+            .message;
+        assert_eq!(got.descriptor.format.as_str(), "MQADMIN", "{topic}");
+        assert_eq!(
+            got.properties.get("MQIsRetained"),
+            Some(&PropertyValue::Bool(true))
+        );
+        c.close(h, ferry_client::CloseOptions::RemoveSub).unwrap();
+    }
+    // A wildcard above $SYS does not see them.
+    let (q, _h) = c
+        .subscribe(&ferry_client::SubDescriptor::managed("#"), None)
+        .unwrap();
+    assert!(c.get(q, &GetOptions::new()).is_err());
+}

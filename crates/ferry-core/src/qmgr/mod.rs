@@ -16,6 +16,7 @@ mod dynamic;
 mod events;
 mod expiry;
 pub mod journal;
+mod monitor;
 pub mod pubsub;
 mod queues;
 pub mod routing;
@@ -162,6 +163,8 @@ pub(crate) struct Shared {
     pub retained: pubsub::retained::Retained,
     /// The live topic tree's counters and publishers.
     pub topic_status: pubsub::status::TopicStatus,
+    /// What the monitoring topics last published.
+    pub monitor: monitor::MonitorState,
     /// Channels, listeners, the server's hooks, the attributes sink.
     pub catalog: catalog::Catalog,
     /// Authority records and their generation.
@@ -206,6 +209,7 @@ impl QueueManager {
                 topics: Default::default(),
                 retained: Default::default(),
                 topic_status: Default::default(),
+                monitor: Default::default(),
                 catalog: Default::default(),
                 security: Default::default(),
             }),
@@ -312,6 +316,20 @@ impl QueueManager {
             opts,
             ConnMode::Embedded,
             format!("pid {}", std::process::id()),
+        )
+    }
+
+    /// A session for the queue manager's own work (the monitoring publications, the retained
+    /// publications' store): its owner's authority, not a connection — it takes no MAXCONN
+    /// slot and DISPLAY CONN does not show it.
+    pub(crate) fn internal_session(&self, app: &str) -> Session {
+        let id = self.shared.next_conn.fetch_add(1, Ordering::Relaxed);
+        Session::new(
+            self.clone(),
+            id,
+            ApplName::truncating(app),
+            Principal::owner(&current_user()),
+            Arc::new(ConnCounters::default()),
         )
     }
 

@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use parking_lot::{Mutex, MutexGuard};
 
 use ferry_model::message::{Message, MsgId, PropertyValue};
-use ferry_model::options::{BrowseMode, ConnectOptions, GetOptions, ObjectDescriptor, OpenOptions};
+use ferry_model::options::{BrowseMode, GetOptions, ObjectDescriptor, OpenOptions};
 use ferry_model::reason::{MqError, MqResult, Reason};
 use ferry_model::system::RETAINED_PUB_QUEUE;
 use ferry_model::topic::Filter;
@@ -90,7 +90,7 @@ impl QueueManager {
 
     /// Browses SYSTEM.RETAINED.PUB.QUEUE: each message and its topic (later ones win).
     fn load_retained(&self) -> MqResult<Vec<(String, RetainedPub)>> {
-        let mut s = self.connect(&ConnectOptions::app("ferry retained publications"))?;
+        let mut s = self.internal_session("ferry retained publications");
         let q = ferry_model::name::object_name(RETAINED_PUB_QUEUE)?;
         let h = s.open(&ObjectDescriptor::queue(q), OpenOptions::browse())?;
         let mut out = Vec::new();
@@ -185,7 +185,7 @@ impl QueueManager {
             return Ok(false);
         };
         if let Some(id) = stored {
-            let mut s = self.connect(&ConnectOptions::app("ferry retained publications"))?;
+            let mut s = self.internal_session("ferry retained publications");
             s.remove_stored_retained(id, false)?;
         }
         self.set_retained(topic.to_owned(), None);
