@@ -352,14 +352,7 @@ pub fn start(
     // The queue manager logs what recovery replayed and how long it took.
     let (qm, report) = home::open_queue_manager_with(&dir, &layered.file, recover_to_last_good)?;
     log_recovery(&dir, &report);
-    qm.start_expiry_sweeper(EXPIRY_INTERVAL)
-        .map_err(|e| CliError::other(format!("cannot start the expiry sweeper thread: {e}")))?;
-    let monitor_interval = std::env::var("FERRY_MONITOR_INTERVAL_MS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .map_or(MONITOR_INTERVAL, Duration::from_millis);
-    qm.start_monitor(monitor_interval)
-        .map_err(|e| CliError::other(format!("cannot start the monitor thread: {e}")))?;
+    start_background(&qm)?;
     tracing::info!(
         qmgr = name,
         pid = std::process::id(),
@@ -551,5 +544,18 @@ pub fn user_remove(home: &Path, name: &str, user: &str) -> Result<(), CliError> 
     file.groups.retain(|_, members| !members.is_empty());
     file.save(&path).map_err(CliError::other)?;
     println!("removed user {user} from {}", path.display());
+    Ok(())
+}
+
+/// The queue manager's own background threads: the expiry sweeper and the monitor.
+fn start_background(qm: &ferry_core::QueueManager) -> Result<(), CliError> {
+    qm.start_expiry_sweeper(EXPIRY_INTERVAL)
+        .map_err(|e| CliError::other(format!("cannot start the expiry sweeper thread: {e}")))?;
+    let monitor_interval = std::env::var("FERRY_MONITOR_INTERVAL_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map_or(MONITOR_INTERVAL, Duration::from_millis);
+    qm.start_monitor(monitor_interval)
+        .map_err(|e| CliError::other(format!("cannot start the monitor thread: {e}")))?;
     Ok(())
 }
