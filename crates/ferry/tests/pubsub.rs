@@ -96,6 +96,9 @@ fn an_administrative_subscription_receives_publications_and_survives_restarts() 
         "{:?}",
         dump[0].script
     );
+    // The dump replays into the same queue manager (DEFINE ... REPLACE throughout).
+    let again = admin(&server, &dump[0].script.join("\n"));
+    assert!(again.iter().all(|r| r.ok), "{again:?}");
 
     // DELETE SUB ends it, across a restart too.
     admin(&server, "DELETE SUB('Fruit prices')");

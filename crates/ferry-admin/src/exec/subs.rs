@@ -48,6 +48,11 @@ pub(super) fn define_sub(qm: &QueueManager, c: &Command) -> Outcome {
                 .ok_or_else(|| fail("AMQ8405E", "DESTCORL is 48 hexadecimal digits (24 bytes)"))?,
         ),
     };
+    if c.has("REPLACE") {
+        if let Some(existing) = qm.subscription_named(&name) {
+            return replace_sub(qm, c, &name, &existing, wildcards, correl_id);
+        }
+    }
     // An administrative subscription: any user with the authority may resume it.
     let req = SubRequest {
         wildcards,
@@ -58,6 +63,43 @@ pub(super) fn define_sub(qm: &QueueManager, c: &Command) -> Outcome {
         ..SubRequest::to_queue(required(c, "TOPICSTR")?, object_name(required(c, "DEST")?)?)
     };
     qm.define_sub(&req)?;
+    reply(
+        c,
+        vec![info("AMQ8094I", format!("Subscription {name} created."))],
+    )
+}
+
+/// DEFINE SUB ... REPLACE of an existing subscription: the same topic, wildcard scheme and
+/// selector (they cannot change, as with ALTER SUB), its destination, user data and correl id
+/// as given.
+fn replace_sub(
+    qm: &QueueManager,
+    c: &Command,
+    name: &str,
+    sub: &Subscription,
+    wildcards: Wildcards,
+    correl_id: Option<CorrelId>,
+) -> Outcome {
+    let selector = c.value("SELECTOR").map(|v| v.text.as_str());
+    if required(c, "TOPICSTR")? != sub.filter.text()
+        || wildcards != sub.filter.schema()
+        || selector != sub.selector.as_ref().map(|s| s.text())
+    {
+        return Err(fail(
+            "AMQ8405E",
+            format!(
+                "subscription {name} exists with another TOPICSTR, WSCHEMA or SELECTOR, which REPLACE cannot change (MQRC_TOPIC_NOT_ALTERABLE 2510); delete it first"
+            ),
+        ));
+    }
+    let alt = ferry_core::qmgr::pubsub::SubAlteration {
+        user_data: c.value("USERDATA").map(|v| v.text.clone()),
+        correl_id,
+        any_user: sub.any_user,
+        on_request: sub.on_request,
+        queue: Some(object_name(required(c, "DEST")?)?).filter(|q| *q != sub.queue.name),
+    };
+    qm.alter_subscription(sub.id, &alt)?;
     reply(
         c,
         vec![info("AMQ8094I", format!("Subscription {name} created."))],
@@ -278,6 +320,7 @@ pub(super) fn dump(qm: &QueueManager, lines: &mut Vec<String>) {
         if let Some(sel) = &s.selector {
             line.push_str(&format!(" SELECTOR({})", quoted(sel.text())));
         }
+        line.push_str(" REPLACE");
         lines.push(line);
     }
 }
