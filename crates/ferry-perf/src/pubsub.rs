@@ -183,20 +183,7 @@ pub fn subscriber(
     let mut c = connect(endpoint, a).map_err(|e| fail("connect", e))?;
     let sd = descriptor(a, topic, index);
     let (q, hsub) = c.subscribe(&sd, None).map_err(|e| fail("subscribe", e))?;
-    let opts = GetOptions::new().wait(Duration::from_millis(100));
-    loop {
-        match c.get(q, &opts) {
-            Ok(_) => {
-                shared.got.fetch_add(1, Ordering::Relaxed);
-            }
-            Err(e) if e.reason == Reason::NoMsgAvailable => {
-                if stop.load(Ordering::Acquire) {
-                    break;
-                }
-            }
-            Err(e) => return Err(fail("get a publication", e)),
-        }
-    }
+    crate::workload::drain_until_stopped(&mut c, q, shared, stop, "get a publication")?;
     c.close(hsub, CloseOptions::RemoveSub)
         .map_err(|e| fail("unsubscribe", e))?;
     c.disconnect().map_err(|e| fail("disconnect", e))

@@ -764,6 +764,19 @@ pub fn drainer(
 ) -> WorkerResult {
     let mut c = connect(endpoint, a).map_err(|e| fail("connect", e))?;
     let h = open(&mut c, queue, input_options(a))?;
+    drain_until_stopped(&mut c, h, shared, stop, "drain")?;
+    c.disconnect().map_err(|e| fail("disconnect", e))
+}
+
+/// Gets from `h` (waiting up to 100 ms each), counting in `shared.got`, until a wait finds
+/// nothing after `stop` is set: a drainer's and a subscriber's loop.
+pub(crate) fn drain_until_stopped(
+    c: &mut Connection,
+    h: ferry_client::Hobj,
+    shared: &Shared,
+    stop: &AtomicBool,
+    what: &str,
+) -> WorkerResult {
     let opts = GetOptions::new().wait(Duration::from_millis(100));
     loop {
         match c.get(h, &opts) {
@@ -772,11 +785,10 @@ pub fn drainer(
             }
             Err(e) if e.reason == Reason::NoMsgAvailable => {
                 if stop.load(Ordering::Acquire) {
-                    break;
+                    return Ok(());
                 }
             }
-            Err(e) => return Err(fail("drain", e)),
+            Err(e) => return Err(fail(what, e)),
         }
     }
-    c.disconnect().map_err(|e| fail("disconnect", e))
 }

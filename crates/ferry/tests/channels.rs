@@ -71,19 +71,7 @@ fn pair(tag: &str, retry_secs: u32) -> (Server, Server) {
     (qm1, qm2)
 }
 
-/// The Prometheus text of `server`.
-fn scrape(server: &Server) -> String {
-    use std::io::{Read, Write};
-    let url = server.endpoint("http://");
-    let addr = url
-        .trim_start_matches("http://")
-        .trim_end_matches("/metrics");
-    let mut s = std::net::TcpStream::connect(addr).unwrap();
-    write!(s, "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
-    let mut text = String::new();
-    s.read_to_string(&mut text).unwrap();
-    text
-}
+use common::scrape;
 
 fn get(c: &mut Connection, queue: &str, wait: Duration) -> Option<ferry_client::Got> {
     let h = c.open_queue(queue, OpenOptions::input()).unwrap();

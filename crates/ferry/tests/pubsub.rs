@@ -388,26 +388,13 @@ fn publish_retained(endpoint: &str, topic: &str, text: &str) {
     c.put(h, msg, &opts).unwrap();
 }
 
-fn metrics(server: &Server) -> String {
-    use std::io::{Read, Write};
-    let url = server.endpoint("http://");
-    let addr = url
-        .trim_start_matches("http://")
-        .trim_end_matches("/metrics");
-    let mut s = std::net::TcpStream::connect(addr).unwrap();
-    write!(s, "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
-    let mut text = String::new();
-    s.read_to_string(&mut text).unwrap();
-    text
-}
-
 #[test]
 fn retained_publications_survive_a_crash_and_the_tree_shows_them() {
     let mut server = Server::start("pubsub-retained", &["--metrics-listen", "127.0.0.1:0"]);
     publish_retained(&server.unix, "Price/Fruit/Apples", "1.10");
     publish_retained(&server.tcp, "Price/Fruit/Apples", "1.20");
     publish_retained(&server.unix, "Price/Fruit/Pears", "0.90");
-    let m = metrics(&server);
+    let m = common::scrape(&server);
     assert!(
         m.contains("ferry_topic_publications_total{topic=\"Price/Fruit/Apples\"} 2"),
         "{m}"

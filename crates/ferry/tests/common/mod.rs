@@ -417,6 +417,21 @@ pub fn display(server: &Server, command: &str, key: &str) -> Option<String> {
 }
 
 /// Waits until `f` holds; fails the test after [`DEADLINE`].
+/// The Prometheus text of `server`'s metrics endpoint.
+#[allow(dead_code)]
+pub fn scrape(server: &Server) -> String {
+    use std::io::{Read, Write};
+    let url = server.endpoint("http://");
+    let addr = url
+        .trim_start_matches("http://")
+        .trim_end_matches("/metrics");
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    write!(s, "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    text
+}
+
 pub fn eventually(what: &str, mut f: impl FnMut() -> bool) {
     let deadline = Instant::now() + DEADLINE;
     while !f() {
