@@ -9,8 +9,9 @@ use std::sync::Arc;
 
 use ferry_core::durable::PersistSettings;
 use ferry_core::{
-    object_name, ConnectOptions, GetOptions, LocalQueueAttrs, Message, ObjectDescriptor,
-    OpenOptions, Persistence, PutOptions, QmConfig, QueueDefinition, QueueManager, Reason, Session,
+    object_name, ConnectOptions, CorrelId, GetOptions, LocalQueueAttrs, Message, ObjectDescriptor,
+    OpenOptions, Persistence, PropertyValue, PutOptions, QmConfig, QueueDefinition, QueueManager,
+    Reason, Session, SubRequest,
 };
 use ferry_log::{Fault, FaultStorage, LogConfig, LogType, MemStorage, RecoveryMode, Storage};
 
@@ -689,4 +690,269 @@ fn checkpoints_taken_while_units_of_work_span_queues_recover_exactly() {
     storage.crash();
     let qm = open(storage);
     assert_eq!((browse_all(&qm, "CK.A"), browse_all(&qm, "CK.B")), before);
+}
+
+// ----- publications to several durable subscriptions: one record --------------------------
+
+/// Three durable subscriptions of `Prices/#`, one on each DEV queue; the second with user data.
+fn subscribe_three(qm: &QueueManager) -> ferry_core::MqResult<()> {
+    for (i, q) in ["DEV.QUEUE.1", "DEV.QUEUE.2", "DEV.QUEUE.3"]
+        .iter()
+        .enumerate()
+    {
+        qm.subscribe(&SubRequest {
+            name: Some(format!("PRICES.{i}")),
+            user_data: (i == 1).then(|| "second".to_owned()),
+            correl_id: Some(CorrelId::from_slice(format!("CORREL-{i}").as_bytes())),
+            ..SubRequest::to_queue("Prices/#", object_name(q).unwrap())
+        })?;
+    }
+    Ok(())
+}
+
+fn messages(qm: &QueueManager, queue: &str) -> Vec<Message> {
+    let mut s = session(qm);
+    let h = s
+        .open(
+            &ObjectDescriptor::queue(object_name(queue).unwrap()),
+            OpenOptions::input(),
+        )
+        .unwrap();
+    std::iter::from_fn(|| s.get(h, &GetOptions::new()).ok().map(|g| g.message)).collect()
+}
+
+fn label(m: &Message) -> String {
+    let b = String::from_utf8(m.body.to_vec()).unwrap();
+    b.split('|').next().unwrap().to_owned()
+}
+
+#[test]
+fn a_persistent_publication_to_several_queues_is_one_record_and_comes_back_whole() {
+    let disk = Arc::new(MemStorage::new());
+    let body = |t: &str| format!("{t}|{}", "y".repeat(400));
+    {
+        let run = ProcessView::new(&disk);
+        let qm = open(run.clone());
+        subscribe_three(&qm).unwrap();
+        let mut s = session(&qm);
+        let records = || qm.log_status().unwrap().records;
+        let before = records();
+        let p = s
+            .publish(
+                "Prices/Fruit/Apple",
+                persistent(&body("p0")),
+                &PutOptions::default(),
+            )
+            .unwrap();
+        assert_eq!(p.delivered, 3);
+        assert_eq!(
+            records() - before,
+            2,
+            "one PUBLISH record and its COMMIT, not a PUT a subscriber"
+        );
+        s.publish(
+            "Prices/Fruit/Pear",
+            persistent(&body("p1")),
+            &PutOptions::default(),
+        )
+        .unwrap();
+        qm.checkpoint().unwrap();
+        s.publish(
+            "Prices/Veg",
+            persistent(&body("p2")),
+            &PutOptions::syncpoint(),
+        )
+        .unwrap();
+        s.commit().unwrap();
+        s.publish(
+            "Prices/Veg",
+            persistent(&body("gone")),
+            &PutOptions::syncpoint(),
+        )
+        .unwrap();
+        s.backout().unwrap();
+        s.publish(
+            "Prices/Veg",
+            persistent(&body("p3")),
+            &PutOptions::default(),
+        )
+        .unwrap();
+        // One copy got: the others stay.
+        let got = messages(&qm, "DEV.QUEUE.2");
+        assert_eq!(
+            got.iter().map(label).collect::<Vec<_>>(),
+            ["p0", "p1", "p2", "p3"]
+        );
+        std::mem::forget(s);
+        std::mem::forget(qm);
+        run.kill();
+    }
+    let qm = open(disk);
+    assert!(
+        messages(&qm, "DEV.QUEUE.2").is_empty(),
+        "its gets were logged"
+    );
+    for (i, q) in ["DEV.QUEUE.1", "DEV.QUEUE.3"].iter().enumerate() {
+        let i = i * 2;
+        let got = messages(&qm, q);
+        assert_eq!(
+            got.iter().map(label).collect::<Vec<_>>(),
+            ["p0", "p1", "p2", "p3"],
+            "{q}"
+        );
+        for m in &got {
+            assert_eq!(
+                m.descriptor.correl_id,
+                CorrelId::from_slice(format!("CORREL-{i}").as_bytes())
+            );
+            assert_eq!(m.descriptor.persistence, Persistence::Persistent);
+            assert_eq!(m.properties.get("MQSubUserData"), None);
+            assert!(m.properties.get("MQTopicString").is_some());
+        }
+    }
+}
+
+#[test]
+fn a_publication_read_back_from_the_log_is_its_subscribers_copy() {
+    let disk = Arc::new(MemStorage::new());
+    let qm = open(disk.clone());
+    subscribe_three(&qm).unwrap();
+    let mut s = session(&qm);
+    for i in 0..5 {
+        s.publish(
+            "Prices/Metal",
+            persistent(&format!("m{i}|{}", "z".repeat(900))),
+            &PutOptions::default(),
+        )
+        .unwrap();
+    }
+    drop(s);
+    drop(qm);
+    // After a restart every copy is read back from the shared record.
+    let qm = open(disk);
+    let all: Vec<Vec<Message>> = ["DEV.QUEUE.1", "DEV.QUEUE.2", "DEV.QUEUE.3"]
+        .iter()
+        .map(|q| messages(&qm, q))
+        .collect();
+    for (i, got) in all.iter().enumerate() {
+        assert_eq!(got.len(), 5);
+        for m in got {
+            assert_eq!(
+                m.descriptor.correl_id,
+                CorrelId::from_slice(format!("CORREL-{i}").as_bytes())
+            );
+            let data = m.properties.get("MQSubUserData");
+            match i {
+                1 => assert_eq!(data, Some(&PropertyValue::String("second".into()))),
+                _ => assert_eq!(data, None),
+            }
+        }
+    }
+    let mut ids = BTreeSet::new();
+    for m in all.iter().flatten() {
+        assert!(ids.insert(m.descriptor.msg_id), "each copy its own msg id");
+    }
+}
+
+/// Publications in and out of syncpoint, backed out, and checkpoints; `acked` records what
+/// was acknowledged.
+fn run_pub_workload(storage: Arc<dyn Storage>, seed: u64, acked: &mut Model) {
+    let Ok((qm, _)) =
+        QueueManager::open_persistent(config(), storage, settings(), RecoveryMode::Strict)
+    else {
+        return;
+    };
+    if subscribe_three(&qm).is_err() {
+        return;
+    }
+    acked.present.insert("subscribed".into());
+    let mut s = session(&qm);
+    let mut rng = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+    for i in 0..16u32 {
+        rng = rng
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let text = format!("m{i}");
+        let msg = persistent(&format!("{text}|{}", "x".repeat(300)));
+        acked.maybe.insert(text.clone());
+        let ok = match (rng >> 33) % 4 {
+            0 => s.publish("Prices/A", msg, &PutOptions::default()).is_ok(),
+            1 => s.publish("Prices/B", msg, &PutOptions::syncpoint()).is_ok() && s.commit().is_ok(),
+            2 => {
+                if s.publish("Prices/C", msg, &PutOptions::syncpoint())
+                    .is_err()
+                    || s.backout().is_err()
+                {
+                    break;
+                }
+                acked.maybe.remove(&text);
+                acked.gone.insert(text);
+                continue;
+            }
+            _ => {
+                acked.maybe.remove(&text);
+                if qm.checkpoint().is_err() {
+                    break;
+                }
+                continue;
+            }
+        };
+        if !ok {
+            break;
+        }
+        acked.maybe.remove(&text);
+        acked.present.insert(text);
+    }
+    std::mem::forget(s);
+    drop(qm);
+}
+
+#[test]
+fn every_crash_point_of_a_publishing_workload_delivers_to_all_durable_subscriptions_or_none() {
+    let seed = 7;
+    let dry = Arc::new(FaultStorage::new(u64::MAX, Fault::Lost));
+    run_pub_workload(dry.clone(), seed, &mut Model::default());
+    let writes = dry.writes();
+    assert!(writes > 20, "the workload made only {writes} writes");
+    for k in 0..writes {
+        for fault in [Fault::Lost, Fault::Partial, Fault::ZeroedTail] {
+            let at = format!("crash at write {k} ({fault:?})");
+            let storage = Arc::new(FaultStorage::new(k, fault));
+            let mut model = Model::default();
+            run_pub_workload(storage.clone(), seed, &mut model);
+            let after: Arc<dyn Storage> = Arc::new(storage.after_crash());
+            let (qm, _) =
+                QueueManager::open_persistent(config(), after, settings(), RecoveryMode::Strict)
+                    .unwrap_or_else(|e| panic!("{at}: restart refused: {e}"));
+            if !model.present.remove("subscribed") {
+                continue; // the crash came before the subscriptions were all made
+            }
+            let found: Vec<Vec<String>> = ["DEV.QUEUE.1", "DEV.QUEUE.2", "DEV.QUEUE.3"]
+                .iter()
+                .map(|q| messages(&qm, q).iter().map(label).collect())
+                .collect();
+            assert!(
+                found.iter().all(|f| *f == found[0]),
+                "{at}: the subscriptions disagree (every publication goes to all or none): {found:?}"
+            );
+            let set: BTreeSet<String> = found[0].iter().cloned().collect();
+            assert_eq!(
+                set.len(),
+                found[0].len(),
+                "{at}: a copy came back twice: {found:?}"
+            );
+            for m in &model.present {
+                assert!(set.contains(m), "{at}: acknowledged {m} lost: {found:?}");
+            }
+            for m in &set {
+                assert!(
+                    model.present.contains(m) || model.maybe.contains(m),
+                    "{at}: {m} appeared from nowhere"
+                );
+            }
+            for m in &model.gone {
+                assert!(!set.contains(m), "{at}: {m} was backed out but came back");
+            }
+        }
+    }
 }

@@ -678,7 +678,7 @@ fn decode(bytes: &[u8]) -> MqResult<(Tail, Recovery)> {
     }
     // The record format of the log after this checkpoint (0: written before the field, 1).
     let format = c.u32()?.max(1);
-    if format != record::FORMAT {
+    if format > record::FORMAT {
         return Err(c.damaged(&format!(
             "the log after it is in record format {format}, which this build (format {}) cannot read",
             record::FORMAT

@@ -42,6 +42,12 @@ pub fn describe(storage: &dyn Storage, loss: &Loss) -> Dropped {
                 Ok(p) => d.messages.push((p.queue, p.msg.descriptor.msg_id, p.uow)),
                 Err(_) => d.unreadable += 1,
             },
+            kind::PUBLISH => match record::decode_publish(payload) {
+                Ok(p) => d
+                    .messages
+                    .extend(p.targets.iter().map(|t| (t.queue, t.msg_id, p.uow))),
+                Err(_) => d.unreadable += 1,
+            },
             kind::GET => match record::decode_get(payload) {
                 Ok(g) => d.gets.push(g),
                 Err(_) => d.unreadable += 1,

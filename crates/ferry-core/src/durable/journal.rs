@@ -12,6 +12,7 @@ use ferry_model::reason::{MqError, MqResult, Reason};
 use crate::durable::checkpoint;
 use crate::durable::persist::{log_error, Persist};
 use crate::durable::record::{self, kind};
+use crate::engine::journal::CopyTarget;
 use crate::engine::{Append, Journal, Logged, OnDisk};
 use crate::qmgr::journal::{CheckpointReport, Durability, LogStatus, QueueEvent};
 use crate::qmgr::QueueManager;
@@ -32,6 +33,25 @@ impl Journal for Persist {
         let appended = self
             .log()
             .try_append(kind::PUT, &payload, true)
+            .map_err(log_error)?;
+        Ok(match appended {
+            Some(a) => Append::Done(Logged {
+                lsn: a.lsn,
+                pos: a.pos,
+            }),
+            None => Append::NoRoom(payload.len()),
+        })
+    }
+
+    fn publish(&self, uow: u64, msg: &Message, targets: &[CopyTarget]) -> MqResult<Append<Logged>> {
+        let expiry_ms = msg
+            .descriptor
+            .expiry
+            .map_or(0, |d| ferry_model::clock::unix_ms(self.clock().wall() + d));
+        let payload = record::publish(uow, expiry_ms, msg, targets);
+        let appended = self
+            .log()
+            .try_append(kind::PUBLISH, &payload, true)
             .map_err(log_error)?;
         Ok(match appended {
             Some(a) => Append::Done(Logged {

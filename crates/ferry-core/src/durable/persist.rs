@@ -168,23 +168,39 @@ impl Persist {
     /// Reads back the message whose PUT record is at `d.pos` (its backout count as `d` says).
     pub fn read_message(&self, queue: &ObjectName, seq: u64, d: &OnDisk) -> MqResult<Message> {
         let rec = self.log.read(d.pos).map_err(log_error)?;
-        if rec.kind != kind::PUT {
-            return Err(record::bad(
-                "PUT",
-                format!("kind {} where a PUT should be", rec.kind),
-            ));
-        }
-        let put = record::decode_put(Bytes::from(rec.payload))?;
-        if put.queue != *queue || put.seq != seq {
+        let payload = Bytes::from(rec.payload);
+        let found = match rec.kind {
+            kind::PUT => {
+                let put = record::decode_put(payload)?;
+                (put.queue == *queue && put.seq == seq).then_some(put.msg)
+            }
+            kind::PUBLISH => {
+                let p = record::decode_publish(payload)?;
+                match p
+                    .targets
+                    .iter()
+                    .position(|t| t.queue == *queue && t.seq == seq)
+                {
+                    Some(i) => Some(p.copy(i)?),
+                    None => None,
+                }
+            }
+            other => {
+                return Err(record::bad(
+                    "PUT",
+                    format!("kind {other} where a PUT or PUBLISH should be"),
+                ))
+            }
+        };
+        let Some(mut msg) = found else {
             return Err(MqError::new(
                 Reason::QMgrDataError,
                 format!(
-                    "the recovery log holds {} #{} where message {queue} #{seq} should be (extent {}, offset {})",
-                    put.queue, put.seq, d.pos.extent, d.pos.offset
+                    "the recovery log's record at extent {}, offset {} does not hold message {queue} #{seq}",
+                    d.pos.extent, d.pos.offset
                 ),
             ));
-        }
-        let mut msg = put.msg;
+        };
         msg.descriptor.backout_count = d.backout_count;
         Ok(msg)
     }

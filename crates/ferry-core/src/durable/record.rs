@@ -15,6 +15,7 @@
 //! | 11 | GET | str8 queue, u64 sequence number, u64 unit of work (0 none) |
 //! | 12 | COMMIT | u64 unit of work |
 //! | 13 | BACKOUT | u64 unit of work |
+//! | 14 | PUBLISH | u64 unit of work, i64 expiry (Unix ms, 0 none), u16 copies, each: str8 queue, u64 sequence number, msg id 24, correl id 24, u8 flags (bit 0: user data follows), str16 subscription user data; then the message (format 2) |
 //!
 //! Integers are little-endian; `str8` is a u8 length and UTF-8 bytes, `str16` a u16 length,
 //! `bytes32` a u32 length and the bytes. A message is its descriptor (msg id 24, correl id 24,
@@ -28,9 +29,10 @@
 //! original format, str8 application, u64 time), the transmission header (str8 remote queue,
 //! str8 remote queue manager, transmission id 24), bytes32 body.
 //!
-//! Version: [`FORMAT`] 1 is this layout, which has not changed since the log began (it was
-//! first written by the wire protocol's message encoder; the golden bytes below were taken from
-//! that encoder). Records carry no version of their own: each checkpoint names the record format
+//! Version: [`FORMAT`] 1 is this layout without PUBLISH, which had not changed since the log
+//! began (it was first written by the wire protocol's message encoder; the golden bytes below
+//! were taken from that encoder); format 2 adds the PUBLISH record and changes nothing else, so
+//! a format 1 log is a format 2 log. Records carry no version of their own: each checkpoint names the record format
 //! of the log after it (bytes 12..16 of its header, 0 in checkpoints written before the field
 //! existed, meaning 1), and a build refuses a log whose format it does not know. A new format
 //! starts with a checkpoint that names it.
@@ -50,8 +52,10 @@ use ferry_model::message::{
 use ferry_model::name::{object_name, ApplName, FormatName, ObjectName, UserId};
 use ferry_model::reason::{MqError, MqResult, Reason};
 
-/// The record format this build writes and reads.
-pub const FORMAT: u32 = 1;
+use crate::engine::journal::{copy_of, CopyTarget};
+
+/// The record format this build writes (it reads every format up to this one).
+pub const FORMAT: u32 = 2;
 
 /// Record kinds.
 pub mod kind {
@@ -73,6 +77,8 @@ pub mod kind {
     pub const COMMIT: u8 = 12;
     /// A unit of work backed out.
     pub const BACKOUT: u8 = 13;
+    /// A persistent publication's copies to several queues (format 2).
+    pub const PUBLISH: u8 = 14;
 }
 
 /// Longest name in a descriptor or header (MQ's object-name length).
@@ -131,6 +137,30 @@ pub fn put(queue: &ObjectName, seq: u64, uow: u64, expiry_ms: i64, msg: &Message
     b.put_u64_le(seq);
     b.put_u64_le(uow);
     b.put_i64_le(expiry_ms);
+    encode_message(&mut b, msg);
+    b
+}
+
+/// The payload of a PUBLISH record: `msg` once, and what makes each copy its own.
+pub fn publish(uow: u64, expiry_ms: i64, msg: &Message, targets: &[CopyTarget]) -> BytesMut {
+    debug_assert!(targets.len() <= u16::MAX as usize);
+    let mut b = BytesMut::with_capacity(msg.body.len() + 256 + targets.len() * 80);
+    b.put_u64_le(uow);
+    b.put_i64_le(expiry_ms);
+    b.put_u16_le(targets.len() as u16);
+    for t in targets {
+        put_str8(&mut b, t.queue.as_str());
+        b.put_u64_le(t.seq);
+        b.put_slice(&t.msg_id.0);
+        b.put_slice(&t.correl_id.0);
+        match &t.user_data {
+            Some(u) => {
+                b.put_u8(1);
+                put_str16(&mut b, u);
+            }
+            None => b.put_u8(0),
+        }
+    }
     encode_message(&mut b, msg);
     b
 }
@@ -434,6 +464,56 @@ pub fn decode_put(payload: Bytes) -> MqResult<Put> {
     })
 }
 
+/// A PUBLISH record, decoded.
+#[derive(Debug)]
+pub struct Publish {
+    /// Its unit of work (0 none).
+    pub uow: u64,
+    /// Absolute expiry, Unix ms (0 none).
+    pub expiry_ms: i64,
+    /// The copies.
+    pub targets: Vec<CopyTarget>,
+    /// The publication as logged (each copy is [`Publish::copy`]).
+    pub msg: Message,
+}
+
+impl Publish {
+    /// The copy `targets[i]` names, as its queue holds it.
+    pub fn copy(&self, i: usize) -> MqResult<Message> {
+        let t = &self.targets[i];
+        copy_of(&self.msg, t.msg_id, t.correl_id, t.user_data.as_deref())
+    }
+}
+
+/// Decodes a PUBLISH record's payload.
+pub fn decode_publish(payload: Bytes) -> MqResult<Publish> {
+    let mut r = Reader::new(payload, "PUBLISH");
+    let uow = r.u64("unit of work")?;
+    let expiry_ms = r.i64("expiry")?;
+    let n = r.u16("copies")? as usize;
+    let mut targets = Vec::with_capacity(n);
+    for _ in 0..n {
+        targets.push(CopyTarget {
+            queue: r.name("queue name")?,
+            seq: r.u64("sequence number")?,
+            msg_id: MsgId(r.array("msg id")?),
+            correl_id: CorrelId(r.array("correl id")?),
+            user_data: match r.u8("flags")? {
+                0 => None,
+                1 => Some(r.str16("user data")?),
+                f => return Err(bad("PUBLISH", format!("copy flags {f} unknown"))),
+            },
+        });
+    }
+    let msg = decode_message(&mut r)?;
+    Ok(Publish {
+        uow,
+        expiry_ms,
+        targets,
+        msg,
+    })
+}
+
 /// A GET record, decoded: (queue, sequence number, unit of work).
 pub fn decode_get(payload: Bytes) -> MqResult<(ObjectName, u64, u64)> {
     let mut r = Reader::new(payload, "GET");
@@ -701,6 +781,61 @@ mod tests {
             hex(&object("CHANNEL", &q, None)),
             "074348414e4e454c03512e31"
         );
+    }
+
+    #[test]
+    fn publish_records_hold_the_message_once_and_each_copy_s_own_fields() {
+        let m = golden_message();
+        let targets = [
+            CopyTarget {
+                queue: object_name("Q.1").unwrap(),
+                seq: 5,
+                msg_id: MsgId::from_slice(b"copy-1"),
+                correl_id: CorrelId::from_slice(b"sub-1"),
+                user_data: None,
+            },
+            CopyTarget {
+                queue: object_name("Q.2").unwrap(),
+                seq: 9,
+                msg_id: MsgId::from_slice(b"copy-2"),
+                correl_id: CorrelId::from_slice(b"sub-2"),
+                user_data: Some("data".into()),
+            },
+        ];
+        let b = publish(7, 1_800_000_000_000, &m, &targets).freeze();
+        // uow, expiry, count; then the first copy: queue, seq, msg id, correl id, no user data.
+        let head = hex(&b[..8 + 8 + 2 + 4 + 8]);
+        assert_eq!(
+            head,
+            "0700000000000000\
+             00505c18a3010000\
+             0200\
+             03512e31\
+             0500000000000000"
+                .replace(' ', "")
+        );
+        // The message follows the copies exactly as a PUT record holds it.
+        let mut alone = BytesMut::new();
+        encode_message(&mut alone, &m);
+        assert!(b.ends_with(&alone), "the message once, at the end");
+        let p = decode_publish(b.clone()).unwrap();
+        assert_eq!((p.uow, p.expiry_ms), (7, 1_800_000_000_000));
+        assert_eq!(p.targets, targets);
+        for (i, t) in targets.iter().enumerate() {
+            let copy = p.copy(i).unwrap();
+            assert_eq!(
+                copy,
+                copy_of(&m, t.msg_id, t.correl_id, t.user_data.as_deref()).unwrap()
+            );
+        }
+        assert_eq!(
+            p.copy(1).unwrap().properties.get("MQSubUserData"),
+            Some(&PropertyValue::String("data".into()))
+        );
+        for cut in [0, 10, 40, 120, b.len() - 1] {
+            let e = decode_publish(b.slice(..cut)).unwrap_err();
+            assert!(e.detail.contains("PUBLISH"), "cut at {cut}: {e}");
+        }
     }
 
     #[test]

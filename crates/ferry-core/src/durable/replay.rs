@@ -100,7 +100,12 @@ impl Recovery {
             kind::DELETE => self.delete(payload()),
             kind::OBJECT | kind::OBJECT_DELETE => self.object(payload(), r.kind == kind::OBJECT),
             kind::CLEAR => self.clear(payload(), r.lsn),
-            kind::PUT => self.put(record::decode_put(payload())?, r),
+            kind::PUT => {
+                let put = record::decode_put(payload())?;
+                self.put(put.queue, put.seq, put.uow, put.expiry_ms, &put.msg, r);
+                Ok(())
+            }
+            kind::PUBLISH => self.publish(record::decode_publish(payload())?, r),
             kind::GET => self.get(payload(), r.lsn),
             kind::COMMIT | kind::BACKOUT => {
                 let uow = record::decode_end_uow(r.payload)?;
@@ -158,32 +163,42 @@ impl Recovery {
         Ok(())
     }
 
-    fn put(&mut self, put: record::Put, r: RecordRef<'_>) -> MqResult<()> {
-        let m = self.max_seq.entry(put.queue).or_default();
-        *m = (*m).max(put.seq);
-        self.max_uow = self.max_uow.max(put.uow);
-        if self.skipped(&put.queue, r.lsn) {
-            return Ok(());
+    /// A PUBLISH record: each copy as a PUT of its own, at the record's place.
+    fn publish(&mut self, p: record::Publish, r: RecordRef<'_>) -> MqResult<()> {
+        for (i, t) in p.targets.iter().enumerate() {
+            let copy = p.copy(i)?;
+            self.put(t.queue, t.seq, p.uow, p.expiry_ms, &copy, r);
         }
-        let held = if put.uow == 0 {
+        Ok(())
+    }
+
+    fn put(
+        &mut self,
+        queue: ObjectName,
+        seq: u64,
+        uow: u64,
+        expiry_ms: i64,
+        msg: &ferry_model::message::Message,
+        r: RecordRef<'_>,
+    ) {
+        let m = self.max_seq.entry(queue).or_default();
+        *m = (*m).max(seq);
+        self.max_uow = self.max_uow.max(uow);
+        if self.skipped(&queue, r.lsn) {
+            return;
+        }
+        let held = if uow == 0 {
             Held::Available
         } else {
-            self.uows
-                .entry(put.uow)
-                .or_default()
-                .push((put.queue, put.seq));
-            Held::PutPending(put.uow)
+            self.uows.entry(uow).or_default().push((queue, seq));
+            Held::PutPending(uow)
         };
         let logged = Logged {
-            entry: OnDisk::of(&put.msg, r.pos),
-            expiry_ms: put.expiry_ms,
+            entry: OnDisk::of(msg, r.pos),
+            expiry_ms,
             held,
         };
-        self.messages
-            .entry(put.queue)
-            .or_default()
-            .insert(put.seq, logged);
-        Ok(())
+        self.messages.entry(queue).or_default().insert(seq, logged);
     }
 
     fn get(&mut self, payload: Bytes, lsn: u64) -> MqResult<()> {

@@ -8,7 +8,7 @@
 //! back is I/O and is done outside the queue's lock (see `queue.rs`).
 
 use ferry_log::RecordPos;
-use ferry_model::message::Message;
+use ferry_model::message::{CorrelId, Message, MsgId, PropertyValue};
 use ferry_model::name::ObjectName;
 use ferry_model::reason::MqResult;
 
@@ -45,6 +45,11 @@ pub trait Journal: Send + Sync + std::fmt::Debug {
         msg: &Message,
     ) -> MqResult<Append<Logged>>;
 
+    /// Appends one PUBLISH record: the persistent publication `msg` (its descriptor resolved)
+    /// and the copies `targets` name, inside unit of work `uow`, without waiting (see
+    /// `fanout.rs`). Refused with RESOURCE_PROBLEM when the log is full.
+    fn publish(&self, uow: u64, msg: &Message, targets: &[CopyTarget]) -> MqResult<Append<Logged>>;
+
     /// Appends the GET of message `seq` of `queue`, inside unit of work `uow` (0 for none),
     /// without waiting.
     fn get(&self, queue: &ObjectName, seq: u64, uow: u64) -> MqResult<Append<u64>>;
@@ -56,4 +61,37 @@ pub trait Journal: Send + Sync + std::fmt::Debug {
     /// Reads back message `seq` of `queue` from its PUT record at `d.pos` (with the backout
     /// count `d` holds now). I/O: never called with a queue's lock held.
     fn read(&self, queue: &ObjectName, seq: u64, d: &OnDisk) -> MqResult<Message>;
+}
+
+/// What distinguishes one copy of a publication from the publication as logged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CopyTarget {
+    /// The copy's queue.
+    pub queue: ObjectName,
+    /// Its sequence number there.
+    pub seq: u64,
+    /// Its msg id.
+    pub msg_id: MsgId,
+    /// Its correl id (the subscription's).
+    pub correl_id: CorrelId,
+    /// The subscription's user data (the copy's MQSubUserData property).
+    pub user_data: Option<String>,
+}
+
+/// The copy of `common` with its own msg id, correl id and subscription user data: how the
+/// publisher builds each copy and how a PUBLISH record is read back, so the two agree.
+pub fn copy_of(
+    common: &Message,
+    msg_id: MsgId,
+    correl_id: CorrelId,
+    user_data: Option<&str>,
+) -> MqResult<Message> {
+    let mut copy = common.clone();
+    copy.descriptor.msg_id = msg_id;
+    copy.descriptor.correl_id = correl_id;
+    if let Some(u) = user_data {
+        copy.properties
+            .set("MQSubUserData", PropertyValue::String(u.to_owned()))?;
+    }
+    Ok(copy)
 }

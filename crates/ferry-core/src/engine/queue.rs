@@ -3,7 +3,8 @@
 //! Owns: the put/get/browse steps on one queue, hand-over to waiting getters, MAXDEPTH and
 //! MAXMSGL checks, inhibit flags, open counts and per-queue statistics. The lock is a
 //! `parking_lot::Mutex` held only for in-memory work: never across I/O, a wait or an `.await`.
-//! Callers (the session) hold at most one queue lock at a time.
+//! Callers (the session) hold at most one queue lock at a time; the one exception, a
+//! publication's copies logged as one record, takes several in address order (`fanout.rs`).
 
 use std::sync::Arc;
 
@@ -335,6 +336,35 @@ impl QueueState {
             priority,
             lsn: logged.map(|a| a.lsn),
         })
+    }
+
+    /// The checks of a put for one copy of a publication logged with others
+    /// (`fanout.rs`): the put's checks, then whether this queue logs the copy (`None`: it
+    /// does not, so it is put alone). Persistence and priority as resolved.
+    pub(super) fn check_put_pub(
+        &mut self,
+        name: &ObjectName,
+        msg: &mut Message,
+        now: u64,
+    ) -> MqResult<Option<(Persistence, u8)>> {
+        let resolved = self.check_put(name, msg, now)?;
+        Ok((self.journal.is_some() && self.logs(msg)).then_some(resolved))
+    }
+
+    /// Stores one copy of a publication whose shared record is at `disk`, pending in `uow`
+    /// (its sequence number is the one the record names: the next).
+    pub(super) fn store_copy(
+        &mut self,
+        msg: Message,
+        disk: RecordPos,
+        expires_at: u64,
+        uow: UowId,
+    ) -> Pos {
+        let seq = self.store.next_seq();
+        self.stats.puts += 1;
+        self.stats.last_put = Some(msg.descriptor.put_time);
+        self.store
+            .insert(seq, msg, Some(disk), expires_at, SlotState::PutPending(uow))
     }
 
     /// Logs a persistent put (outside a unit of work when `uow` is `None`) without waiting.

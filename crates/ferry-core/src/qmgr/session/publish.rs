@@ -3,6 +3,8 @@
 
 use super::*;
 
+use crate::engine::fanout::{put_copies, Copy, CopyPut, MAX_COPIES_PER_RECORD};
+use crate::engine::journal::copy_of;
 use crate::qmgr::pubsub::status::Publisher;
 use crate::qmgr::pubsub::Subscription;
 use ferry_model::topic::check_topic;
@@ -123,11 +125,12 @@ impl Session {
             opts: &put_opts,
             now_ms,
         };
-        for sub in &subs {
-            if done.is_err() {
-                break;
-            }
-            done = self.deliver_one(&pubn, sub, &mut out);
+        if done.is_ok() {
+            done = if persistent && put_opts.syncpoint && self.qm.durability().is_some() {
+                self.deliver_logged(&pubn, &subs, &mut out)
+            } else {
+                self.deliver_each(&pubn, &subs, &mut out)
+            };
         }
         if own_uow {
             match &done {
@@ -166,31 +169,104 @@ impl Session {
         subs
     }
 
-    /// One subscription's copy; an error when the delivery rule needed it there and neither
-    /// its queue nor (USEDLQ) the dead-letter queue took it.
-    fn deliver_one(
+    /// Each subscription's copy put on its own; stops at the first error.
+    fn deliver_each(
+        &mut self,
+        p: &Publication<'_>,
+        subs: &[Arc<Subscription>],
+        out: &mut Published,
+    ) -> MqResult<()> {
+        for sub in subs {
+            if !selects(sub, p.msg) {
+                out.subscribers -= 1;
+                continue;
+            }
+            let put = self.put_to(&sub.queue, None, None, copy_for(p.msg, sub)?, p.opts);
+            self.settle(p, sub, put.map(|_| ()), out)?;
+        }
+        Ok(())
+    }
+
+    /// A persistent publication in a unit of work: its copies logged as one PUBLISH record
+    /// per [`MAX_COPIES_PER_RECORD`] — the body once in the log, not once a subscriber. Copies
+    /// the record cannot take (a second one to the same queue, a temporary queue's) are put
+    /// alone; so is everything when fewer than two copies would share a record, or when the
+    /// unit of work has no room for them all (so MAXUMSGS fails where it would have).
+    fn deliver_logged(
+        &mut self,
+        p: &Publication<'_>,
+        subs: &[Arc<Subscription>],
+        out: &mut Published,
+    ) -> MqResult<()> {
+        let selected: Vec<&Arc<Subscription>> = subs.iter().filter(|s| selects(s, p.msg)).collect();
+        let max_umsgs = self.qm.shared.attrs.read().max_uncommitted_msgs;
+        let qm_max = self.qm.shared.attrs.read().max_msg_length;
+        let journal = selected.first().and_then(|s| s.queue.lock().journal());
+        let Some(journal) = journal else {
+            return self.deliver_each(p, subs, out);
+        };
+        if selected.len() < 2
+            || self.uow.len() + selected.len() > max_umsgs
+            || p.msg.counted_len() > qm_max
+        {
+            return self.deliver_each(p, subs, out);
+        }
+        out.subscribers -= subs.len() - selected.len();
+        let mut common = p.msg.clone();
+        let (expires_at, _) = self.resolve_descriptor(&mut common, p.opts)?;
+        let uow = self.uow_slot()?;
+        let fresh_ids = p.opts.new_msg_id || p.msg.descriptor.msg_id.is_none();
+        for chunk in selected.chunks(MAX_COPIES_PER_RECORD) {
+            let mut copies = Vec::with_capacity(chunk.len());
+            for sub in chunk {
+                let msg_id = match fresh_ids {
+                    true => MsgId(self.qm.shared.ids.next()),
+                    false => common.descriptor.msg_id,
+                };
+                let mut msg = copy_of(&common, msg_id, sub.correl_id, sub.user_data.as_deref())?;
+                if sub.temporary_queue {
+                    msg.descriptor.persistence = Persistence::NotPersistent;
+                }
+                copies.push(Copy {
+                    queue: sub.queue.clone(),
+                    msg,
+                    user_data: sub.user_data.clone(),
+                });
+            }
+            let now = self.qm.clock().now();
+            let fates = put_copies(&journal, &common, copies, expires_at, uow, now)?;
+            for (sub, (queue, fate)) in chunk.iter().zip(fates) {
+                let put = match fate {
+                    CopyPut::Placed(placed) => {
+                        let pos = placed.pos.expect("a copy in a unit of work has a slot");
+                        self.join_uow(queue, pos, UowKind::Put);
+                        self.logged(placed.lsn, true)
+                    }
+                    CopyPut::Refused(e) => Err(e),
+                    CopyPut::Alone(msg) => self.put_to(&queue, None, None, msg, p.opts).map(|_| ()),
+                };
+                self.settle(p, sub, put, out)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// What one copy's put did, counted; an error when it failed, the delivery rule needed it
+    /// there and (USEDLQ) the dead-letter queue did not take it either.
+    fn settle(
         &mut self,
         p: &Publication<'_>,
         sub: &Subscription,
+        put: MqResult<()>,
         out: &mut Published,
     ) -> MqResult<()> {
-        let (msg, opts) = (p.msg, p.opts);
-        if sub
-            .selector
-            .as_ref()
-            .is_some_and(|s| !s.matches(&msg.descriptor, &msg.properties))
-        {
-            out.subscribers -= 1;
-            return Ok(());
-        }
-        let put = self.put_to(&sub.queue, None, None, copy_for(msg, sub)?, opts);
         count_delivery(sub, put.is_ok(), p.now_ms);
         let Err(e) = put else {
             out.delivered += 1;
             return Ok(());
         };
         out.failed += 1;
-        if p.rt.use_dlq && self.dead_letter_copy(msg, sub, &e, opts).is_ok() {
+        if p.rt.use_dlq && self.dead_letter_copy(p.msg, sub, &e, p.opts).is_ok() {
             out.dead_lettered += 1;
             return Ok(());
         }
@@ -337,16 +413,24 @@ fn publication(topic: &str, mut msg: Message, rt: &ResolvedTopic) -> MqResult<Me
     Ok(msg)
 }
 
-/// The copy for one subscription: its correlation id and user data.
+/// Whether a subscription's selector (if any) selects `msg`.
+fn selects(sub: &Subscription, msg: &Message) -> bool {
+    sub.selector
+        .as_ref()
+        .is_none_or(|s| s.matches(&msg.descriptor, &msg.properties))
+}
+
+/// The copy for one subscription: its correlation id and user data; non-persistent for a
+/// temporary queue.
 fn copy_for(msg: &Message, sub: &Subscription) -> MqResult<Message> {
-    let mut copy = msg.clone();
-    copy.descriptor.correl_id = sub.correl_id;
+    let mut copy = copy_of(
+        msg,
+        msg.descriptor.msg_id,
+        sub.correl_id,
+        sub.user_data.as_deref(),
+    )?;
     if sub.temporary_queue {
         copy.descriptor.persistence = Persistence::NotPersistent;
-    }
-    if let Some(u) = &sub.user_data {
-        copy.properties
-            .set("MQSubUserData", PropertyValue::String(u.clone()))?;
     }
     Ok(copy)
 }

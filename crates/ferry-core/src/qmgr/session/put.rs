@@ -221,7 +221,7 @@ impl Session {
     /// Fills in what the queue manager sets in a descriptor (reply-to resolution, ids, put
     /// context, priority ceiling) and checks what it refuses. Returns the expiry deadline and a
     /// warning, if any.
-    fn resolve_descriptor(
+    pub(super) fn resolve_descriptor(
         &self,
         msg: &mut Message,
         opts: &PutOptions,
