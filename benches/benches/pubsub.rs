@@ -7,6 +7,13 @@
 //! subscriber is the slope between N = 1 and the larger N. Queues are cleared between bursts
 //! (not timed) so memory stays bounded; nobody gets, so these are the publisher's costs alone.
 //!
+//! Then the same for persistent publications to durable subscriptions on a queue manager with
+//! its recovery log on disk: the publisher commits every [`COMMIT_EVERY`] publications (the
+//! disk's sync rate, measured in the same run, would otherwise be all there is to see), beside
+//! point-to-point persistent puts committed the same way. A publication to N durable
+//! subscriptions is one log record holding the body once, so a subscriber adds its entry and a
+//! few dozen bytes of log, not a 2 KB record.
+//!
 //! Run: `cargo bench -p ferry-benches --bench pubsub -- --secs 2 --runs 3`
 
 use std::time::{Duration, Instant};
@@ -18,6 +25,10 @@ use ferry_core::{object_name, ConnectOptions, LocalQueueAttrs, QueueDefinition, 
 const MSG_LEN: usize = 2048;
 /// Copies delivered per burst, before the queues are cleared.
 const BURST: usize = 100_000;
+/// Persistent publications (and point-to-point puts) per commit.
+const COMMIT_EVERY: usize = 100;
+/// Copies delivered per burst of persistent publications, before the queues are cleared.
+const PERSISTENT_BURST: usize = 20_000;
 
 fn qm_with_subscribers(n: usize) -> QueueManager {
     let qm = QueueManager::with_name("BENCH").expect("qm");
@@ -101,6 +112,128 @@ fn point_to_point(d: Duration) -> f64 {
     put as f64 / busy.as_secs_f64()
 }
 
+/// A queue manager with its log in `dir`, `n` queues and `n` durable subscriptions.
+fn persistent_qm(dir: &std::path::Path, n: usize) -> QueueManager {
+    let _ = std::fs::remove_dir_all(dir);
+    let storage =
+        std::sync::Arc::new(ferry_log::FileStorage::new(&dir.join("log")).expect("log directory"));
+    let mut config = ferry_core::QmConfig::new("BENCHPS").expect("config");
+    config.dev_queues = false;
+    let (qm, _) = QueueManager::open_persistent(
+        config,
+        storage,
+        ferry_core::durable::PersistSettings::default(),
+        ferry_log::RecoveryMode::Strict,
+    )
+    .expect("persistent queue manager");
+    let attrs = LocalQueueAttrs {
+        max_depth: PERSISTENT_BURST + 1,
+        ..LocalQueueAttrs::default()
+    };
+    for i in 0..n.max(1) {
+        qm.define_queue(
+            &format!("SUB.Q.{i}"),
+            QueueDefinition::Local(attrs.clone()),
+            true,
+        )
+        .expect("define");
+    }
+    for i in 0..n {
+        let queue = object_name(&format!("SUB.Q.{i}")).unwrap();
+        qm.subscribe(&SubRequest {
+            name: Some(format!("BENCH.SUB.{i}")),
+            ..SubRequest::to_queue("Price/Fruit/Apples", queue)
+        })
+        .expect("subscribe");
+    }
+    qm
+}
+
+/// Persistent publications per second to `n` durable subscriptions (n = 0: persistent
+/// point-to-point puts to one queue), committed every [`COMMIT_EVERY`].
+fn persistent_fan_out(dir: &std::path::Path, n: usize, d: Duration) -> f64 {
+    let qm = persistent_qm(dir, n);
+    let mut s = qm
+        .connect(&ConnectOptions::app("publisher"))
+        .expect("connect");
+    let target = match n {
+        0 => ObjectDescriptor::queue(object_name("SUB.Q.0").unwrap()),
+        _ => ObjectDescriptor::topic("Price/Fruit/Apples"),
+    };
+    let h = s.open(&target, OpenOptions::output()).expect("open");
+    let per_burst = (PERSISTENT_BURST / n.max(1)).max(COMMIT_EVERY);
+    let (mut published, mut busy, mut i) = (0u64, Duration::ZERO, 0u64);
+    let opts = PutOptions::syncpoint();
+    while busy < d {
+        let start = Instant::now();
+        for k in 0..per_burst {
+            let m = Message::new(payload(MSG_LEN, i))
+                .with_persistence(ferry_client::Persistence::Persistent);
+            s.put(h, m, &opts).expect("publish");
+            i += 1;
+            if (k + 1) % COMMIT_EVERY == 0 {
+                s.commit().expect("commit");
+            }
+        }
+        s.commit().expect("commit");
+        busy += start.elapsed();
+        published += per_burst as u64;
+        clear(&qm, n);
+    }
+    drop(s);
+    drop(qm);
+    let _ = std::fs::remove_dir_all(dir);
+    published as f64 / busy.as_secs_f64()
+}
+
+fn persistent_section(args: &BenchArgs, d: Duration) {
+    let dir = std::env::temp_dir().join(format!("ferry-bench-pubsub-{}", std::process::id()));
+    println!(
+        "# persistent publications to durable subscriptions, log on disk, one publishing thread committing every {COMMIT_EVERY}"
+    );
+    let counts = [0usize, 1, 10, 50];
+    let mut syncs = Vec::new();
+    let mut rates: Vec<Vec<f64>> = vec![Vec::new(); counts.len()];
+    for _ in 0..args.runs {
+        std::fs::create_dir_all(&dir).expect("bench directory");
+        syncs.push(ferry_perf::limits::disk_sync_rate(&dir, d).expect("disk sync rate"));
+        for (k, n) in counts.iter().enumerate() {
+            rates[k].push(persistent_fan_out(&dir, *n, d));
+        }
+    }
+    println!(
+        "raw limit: 4 KB append + fdatasync                          {:>12} syncs/s",
+        fmt_rate(median(&syncs))
+    );
+    let one = median(&rates[1]);
+    for (k, n) in counts.iter().enumerate() {
+        let r = median(&rates[k]);
+        let what = match n {
+            0 => "point-to-point persistent put, same thread ".to_owned(),
+            _ => format!("persistent publish to {n:>3} durable subscriber(s)"),
+        };
+        let marginal = match *n > 1 {
+            true => format!(
+                "; {:.2} µs each subscriber past the first",
+                (1e6 / r - 1e6 / one) / (*n - 1) as f64
+            ),
+            false => String::new(),
+        };
+        println!(
+            "{what}: {:>10}/s, {:>10} deliveries/s  ({:.2} µs each{marginal})",
+            fmt_rate(r),
+            fmt_rate(r * (*n).max(1) as f64),
+            1e6 / r
+        );
+    }
+    for (k, n) in counts.iter().enumerate() {
+        println!(
+            "runs, persistent, {n} subscribers: {:?}",
+            rates[k].iter().map(|r| fmt_rate(*r)).collect::<Vec<_>>()
+        );
+    }
+}
+
 fn main() {
     let args = BenchArgs::from_env();
     let d = args.duration();
@@ -154,4 +287,5 @@ fn main() {
             rates[k].iter().map(|r| fmt_rate(*r)).collect::<Vec<_>>()
         );
     }
+    persistent_section(&args, d);
 }
