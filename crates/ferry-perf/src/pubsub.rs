@@ -74,13 +74,12 @@ pub fn publish_worker(
     let mut pacer = Pacer::new(shared, worker, a.threads);
     let body = message(a, worker as u64);
     let mut n = 0u64;
+    let mut batch = crate::workload::Batcher::new(a);
     while !shared.stopping() {
         let t = pacer.start();
         c.put(h, publication(a, &body), &opts)
             .map_err(|e| fail("publish", e))?;
-        if a.syncpoint {
-            c.commit().map_err(|e| fail("commit", e))?;
-        }
+        batch.step(&mut c).map_err(|e| fail("commit", e))?;
         shared.put.fetch_add(1, Ordering::Relaxed);
         rec.record(t.elapsed());
         n += 1;
@@ -88,6 +87,7 @@ pub fn publish_worker(
             crate::workload::async_status(&mut c, shared, rec)?;
         }
     }
+    batch.finish(&mut c).map_err(|e| fail("commit", e))?;
     if a.async_put {
         crate::workload::async_status(&mut c, shared, rec)?;
     }
@@ -183,7 +183,17 @@ pub fn subscriber(
     let mut c = connect(endpoint, a).map_err(|e| fail("connect", e))?;
     let sd = descriptor(a, topic, index);
     let (q, hsub) = c.subscribe(&sd, None).map_err(|e| fail("subscribe", e))?;
-    crate::workload::drain_until_stopped(&mut c, q, shared, stop, "get a publication")?;
+    // With --syncpoint the subscriber gets in units of work of --commit-count too (a persistent
+    // get outside one waits for its own log force).
+    let commit_every = a.syncpoint.then_some(a.commit_count.max(1) as usize);
+    crate::workload::drain_until_stopped(
+        &mut c,
+        q,
+        shared,
+        stop,
+        "get a publication",
+        commit_every,
+    )?;
     c.close(hsub, CloseOptions::RemoveSub)
         .map_err(|e| fail("unsubscribe", e))?;
     c.disconnect().map_err(|e| fail("disconnect", e))

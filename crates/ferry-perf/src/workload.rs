@@ -412,21 +412,21 @@ fn open(c: &mut Connection, queue: &str, opts: OpenOptions) -> Result<ferry_clie
 }
 
 /// Commits every `commit_count` operations when in syncpoint.
-struct Batcher {
+pub(crate) struct Batcher {
     on: bool,
     every: u32,
     n: u32,
 }
 
 impl Batcher {
-    fn new(a: &WorkloadArgs) -> Batcher {
+    pub(crate) fn new(a: &WorkloadArgs) -> Batcher {
         Batcher {
             on: a.syncpoint,
             every: a.commit_count.max(1),
             n: 0,
         }
     }
-    fn step(&mut self, c: &mut Connection) -> MqResult<()> {
+    pub(crate) fn step(&mut self, c: &mut Connection) -> MqResult<()> {
         if !self.on {
             return Ok(());
         }
@@ -437,7 +437,7 @@ impl Batcher {
         }
         Ok(())
     }
-    fn finish(&mut self, c: &mut Connection) -> MqResult<()> {
+    pub(crate) fn finish(&mut self, c: &mut Connection) -> MqResult<()> {
         if self.on && self.n > 0 {
             self.n = 0;
             c.commit()?;
@@ -764,7 +764,7 @@ pub fn drainer(
 ) -> WorkerResult {
     let mut c = connect(endpoint, a).map_err(|e| fail("connect", e))?;
     let h = open(&mut c, queue, input_options(a))?;
-    drain_until_stopped(&mut c, h, shared, stop, "drain")?;
+    drain_until_stopped(&mut c, h, shared, stop, "drain", None)?;
     c.disconnect().map_err(|e| fail("disconnect", e))
 }
 
@@ -776,14 +776,26 @@ pub(crate) fn drain_until_stopped(
     shared: &Shared,
     stop: &AtomicBool,
     what: &str,
+    commit_every: Option<usize>,
 ) -> WorkerResult {
-    let opts = GetOptions::new().wait(Duration::from_millis(100));
+    let mut opts = GetOptions::new().wait(Duration::from_millis(100));
+    opts.syncpoint = commit_every.is_some();
+    let mut pending = 0;
     loop {
         match c.get(h, &opts) {
             Ok(_) => {
+                pending += 1;
+                if commit_every.is_some_and(|n| pending >= n) {
+                    c.commit().map_err(|e| fail("commit", e))?;
+                    pending = 0;
+                }
                 shared.got.fetch_add(1, Ordering::Relaxed);
             }
             Err(e) if e.reason == Reason::NoMsgAvailable => {
+                if pending > 0 && commit_every.is_some() {
+                    c.commit().map_err(|e| fail("commit", e))?;
+                    pending = 0;
+                }
                 if stop.load(Ordering::Acquire) {
                     return Ok(());
                 }
