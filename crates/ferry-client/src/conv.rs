@@ -295,6 +295,12 @@ impl ConvCore {
             alternate_user: opts
                 .alternate_user
                 .map_or_else(String::new, |u| u.as_str().to_owned()),
+            selector: match od {
+                ObjectDescriptor::Queue {
+                    selector: Some(s), ..
+                } => s.clone(),
+                _ => String::new(),
+            },
         }
     }
 

@@ -117,9 +117,11 @@ impl Recovery {
             ObjectDescriptor::Queue {
                 name,
                 dynamic_name: Some(_),
+                selector,
             } => ObjectDescriptor::Queue {
                 name: *name,
                 dynamic_name: Some(resolved()?.to_string()),
+                selector: selector.clone(),
             },
             other => other.clone(),
         };

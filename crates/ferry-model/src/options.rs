@@ -18,6 +18,9 @@ pub enum ObjectDescriptor {
         name: ObjectName,
         /// Name pattern for a dynamic queue, used only when `name` is a model.
         dynamic_name: Option<String>,
+        /// MQOD's SelectionString: an SQL-92 message selector (docs/pubsub.md, Selectors);
+        /// gets and browses through the handle see only messages that satisfy it.
+        selector: Option<String>,
     },
     /// A queue at a named queue manager (MQOD's ObjectQMgrName): the local queue manager's
     /// own name means a local queue; another name is resolved to a transmission queue (a queue
@@ -46,6 +49,16 @@ impl ObjectDescriptor {
         ObjectDescriptor::Queue {
             name,
             dynamic_name: None,
+            selector: None,
+        }
+    }
+
+    /// A queue by name, with a message selector (MQOD's SelectionString).
+    pub fn queue_selecting(name: ObjectName, selector: &str) -> Self {
+        ObjectDescriptor::Queue {
+            name,
+            dynamic_name: None,
+            selector: Some(selector.to_owned()),
         }
     }
 
@@ -62,6 +75,7 @@ impl ObjectDescriptor {
         ObjectDescriptor::Queue {
             name,
             dynamic_name: Some(pattern.to_owned()),
+            selector: None,
         }
     }
 }

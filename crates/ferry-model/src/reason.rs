@@ -312,6 +312,12 @@ reasons! {
     /// Subscriptions are inhibited on this topic (SUB(DISABLED)).
     SubInhibited = 2503, "MQRC_SUB_INHIBITED", Failed,
         "subscriptions are inhibited on this topic (SUB(DISABLED)); try later";
+    /// A selection string where none may be given (not a queue, or not opened to get or browse).
+    SelectorInvalidForType = 2516, "MQRC_SELECTOR_INVALID_FOR_TYPE", Failed,
+        "a selection string is only for a queue opened to get or browse (MQOO_INPUT_* or MQOO_BROWSE); remove it or open the queue for input";
+    /// The selection string's MQCHARV is not usable or too long.
+    SelectionStringError = 2519, "MQRC_SELECTION_STRING_ERROR", Failed,
+        "the selection string is not usable (its MQCHARV is inconsistent or it is longer than MQ_SELECTOR_LENGTH, 10240); correct it";
     /// MQSO_ALTER would change a subscription's durability.
     DurabilityNotAlterable = 2509, "MQRC_DURABILITY_NOT_ALTERABLE", Failed,
         "a subscription's durability cannot be altered; remove it and subscribe again";

@@ -309,6 +309,10 @@ static inline const char *MQRC_STR(MQLONG v) {
         return "MQRC_DURABILITY_NOT_ALTERABLE";
     case 2510:
         return "MQRC_TOPIC_NOT_ALTERABLE";
+    case 2516:
+        return "MQRC_SELECTOR_INVALID_FOR_TYPE";
+    case 2519:
+        return "MQRC_SELECTION_STRING_ERROR";
     case 2522:
         return "MQRC_INVALID_DESTINATION";
     case 2524:

@@ -8,6 +8,7 @@
 #include "cmqxc.h"
 #include "cmqcfc.h"
 #include "cmqbc.h"
+#include "cmqpsc.h"
 #include "cmqstrc.h"
 
 #if defined(__cplusplus)
@@ -98,6 +99,14 @@ CHECK(offsetof(MQCFBF, FilterValue) == 20, "MQCFBF fixed length");
 CHECK(sizeof(MQINT8) == 1 && sizeof(MQINT16) == 2 && sizeof(MQINT32) == 4 &&
           sizeof(MQFLOAT32) == 4 && sizeof(MQFLOAT64) == 8 && sizeof(MQHBAG) == 4,
       "elementary type sizes");
+/* Publish/subscribe command names (cmqpsc.h): string constants and option flags */
+CHECK(sizeof(MQPS_TOPIC) == sizeof("MQPSTopic") && sizeof(MQPS_COMMAND_B) == 14,
+      "MQRFH tag strings");
+CHECK(sizeof(MQPSC_COMMAND_B) == sizeof("<Command>") && sizeof(MQPSCR_OK) == 3,
+      "MQRFH2 psc/pscr strings");
+CHECK(MQREGO_CORREL_ID_AS_IDENTITY == 1 && MQREGO_LOCKED == 0x00200000 &&
+          (MQREGO_ANONYMOUS | MQREGO_LOCAL) == 6 && MQPUBO_IS_RETAINED_PUBLICATION == 16,
+      "registration and publication options");
 
 int main(void) {
     MQMD md = {MQMD_DEFAULT};

@@ -64,6 +64,8 @@ const RC_CNO_ERROR: u32 = 2139;
 const RC_STS_ERROR: u32 = 2426;
 const RC_UNEXPECTED_ERROR: u32 = 2195;
 const RC_FUNCTION_NOT_SUPPORTED: u32 = 2298;
+const RC_SELECTOR_INVALID_FOR_TYPE: u32 = 2516;
+const RC_SELECTION_STRING_ERROR: u32 = 2519;
 
 /// A failed (or warned) call: completion code and reason.
 #[derive(Debug, Clone, Copy)]
@@ -699,6 +701,7 @@ fn object_of(od: &MQOD) -> Result<ObjectDescriptor, Rc> {
             Ok(ObjectDescriptor::Queue {
                 name,
                 dynamic_name: (!pattern.is_empty()).then_some(pattern),
+                selector: None,
             })
         }
         OT_TOPIC => {
@@ -709,6 +712,26 @@ fn object_of(od: &MQOD) -> Result<ObjectDescriptor, Rc> {
             })
         }
         _ => Err(Rc::failed(RC_FUNCTION_NOT_SUPPORTED)),
+    }
+}
+
+/// MQOD's SelectionString (version 4 and later; empty before), or 2519 when its MQCHARV
+/// cannot be read.
+///
+/// # Safety
+/// `d` must be a readable MQOD of the version it declares, its SelectionString describing a
+/// readable string as MQCHARV's contract says.
+unsafe fn selection_string(d: &MQOD) -> Result<String, Rc> {
+    if d.Version < 4 {
+        return Ok(String::new());
+    }
+    // SAFETY: the caller's contract: a version 4 MQOD with a valid MQCHARV.
+    unsafe {
+        charv_text(
+            d as *const MQOD as *const u8,
+            &d.SelectionString,
+            RC_SELECTION_STRING_ERROR,
+        )
     }
 }
 
@@ -797,7 +820,7 @@ fn sub_descriptor(sd: &MQSD) -> Result<ferry_client::SubDescriptor, Rc> {
             charv_text(base, &sd.ObjectString, RC_OBJECT_STRING_ERROR)?,
             charv_text(base, &sd.SubName, RC_SUB_NAME_ERROR)?,
             charv_text(base, &sd.SubUserData, RC_SD_ERROR)?,
-            charv_text(base, &sd.SelectionString, RC_SD_ERROR)?,
+            charv_text(base, &sd.SelectionString, RC_SELECTION_STRING_ERROR)?,
         )
     };
     let object = opt_name(&sd.ObjectName)?;
@@ -970,21 +993,15 @@ pub unsafe fn open(hconn: MQLONG, od: *mut MQOD, options: MQLONG, hobj: *mut MQL
     // SAFETY: the caller passes `od` as a readable and writable MQOD (MQI contract), checked
     // non-null just above; fields past its declared version (ResolvedQName, v3) are not touched.
     let d = unsafe { &mut *od };
-    let object = object_of(d)?;
-    if d.Version >= 4 {
-        // SAFETY: SelectionString is the caller's MQOD's own (version 4), describing a readable
-        // string as MQCHARV's contract says.
-        let selection = unsafe {
-            charv_text(
-                d as *const MQOD as *const u8,
-                &d.SelectionString,
-                RC_OD_ERROR,
-            )
-        }?;
-        if !selection.is_empty() {
-            // Selecting messages from a queue is not there yet (subscriptions take selectors):
-            // refused, never ignored.
-            return Err(Rc::failed(RC_FUNCTION_NOT_SUPPORTED));
+    let mut object = object_of(d)?;
+    // SAFETY: `d` is the caller's MQOD, readable up to the version it declares.
+    let selection = unsafe { selection_string(d) }?;
+    if !selection.is_empty() {
+        // A selection string selects what gets and browses of a queue see (MQOD v4); the
+        // queue manager checks it (2459, 2516 without input or browse).
+        match &mut object {
+            ObjectDescriptor::Queue { selector, .. } => *selector = Some(selection),
+            _ => return Err(Rc::failed(RC_SELECTOR_INVALID_FOR_TYPE)),
         }
     }
     let mut opts = open_options(options)?;
@@ -1362,6 +1379,10 @@ pub unsafe fn put1(
     // above.
     let od = unsafe { &*od };
     let object = object_of(od)?;
+    // SAFETY: `od` is the caller's MQOD, readable up to the version it declares.
+    if !unsafe { selection_string(od) }?.is_empty() {
+        return Err(Rc::failed(RC_SELECTOR_INVALID_FOR_TYPE)); // MQPUT1 only puts
+    }
     // SAFETY: the caller passes `md`, `pmo` and `buf` as `put_common` requires (this fn's
     // contract); it checks each for null.
     let (msg, mut opts) = unsafe { put_common(md, pmo, len, buf) }?;

@@ -40,6 +40,13 @@ fn main() {
             object: object.clone(),
             options: 9,
             alternate_user: String::new(),
+            selector: String::new(),
+        },
+        Request::Open {
+            object: object.clone(),
+            options: 1,
+            alternate_user: String::new(),
+            selector: "region = 'EMEA' AND Root.MQMD.Priority > 4".into(),
         },
         Request::Put {
             hobj: 1,

@@ -265,7 +265,9 @@ pub fn object_to_wire(od: &ObjectDescriptor) -> WireObject {
             kind: 1,
             ..Default::default()
         },
-        ObjectDescriptor::Queue { name, dynamic_name } => WireObject {
+        ObjectDescriptor::Queue {
+            name, dynamic_name, ..
+        } => WireObject {
             kind: 0,
             name: name.to_string(),
             dynamic_name: dynamic_name.clone().unwrap_or_default(),
@@ -305,6 +307,7 @@ pub fn object_from_wire(w: &WireObject) -> Result<ObjectDescriptor, MqError> {
         _ => ObjectDescriptor::Queue {
             name: object_name(&w.name)?,
             dynamic_name: (!w.dynamic_name.is_empty()).then(|| w.dynamic_name.clone()),
+            selector: None, // carried by the Open request, beside the object
         },
     })
 }

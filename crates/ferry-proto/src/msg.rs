@@ -569,8 +569,10 @@ pub mod open_flags {
     pub const PASS_ALL_CONTEXT: u32 = 1 << 14;
     /// Destructive gets save the message's context for a put to pass.
     pub const SAVE_ALL_CONTEXT: u32 = 1 << 15;
+    /// A selection string (str16) follows the alternate user (set and cleared by the codec).
+    pub const SELECTOR: u32 = 1 << 16;
     /// Every defined bit.
-    pub const ALL: u32 = (1 << 16) - 1;
+    pub const ALL: u32 = (1 << 17) - 1;
 }
 
 /// Bits of a Connect request's `flags`.
@@ -732,6 +734,9 @@ pub enum Request {
         /// MQOO_ALTERNATE_USER_AUTHORITY's user (empty: none); sent with the ALTERNATE_USER
         /// bit, which the codec sets and clears.
         alternate_user: String,
+        /// A queue's selection string (MQOD SelectionString; empty: none); sent with the
+        /// SELECTOR bit, which the codec sets and clears.
+        selector: String,
     },
     /// Close a handle (0 none, 1 delete, 2 delete purge).
     Close {
@@ -902,7 +907,8 @@ impl Request {
                 object,
                 options,
                 alternate_user,
-            } => encode_open(out, object, *options, alternate_user),
+                selector,
+            } => encode_open(out, object, *options, alternate_user, selector),
             Request::Close { hobj, options } => {
                 out.put_u32_le(*hobj);
                 out.put_u8(*options);
@@ -1557,16 +1563,27 @@ pub fn decode_response(opcode: u8, payload: Bytes) -> Result<(Status, Reply), Wi
 
 /// An Open's body: the object, the options, and the alternate user after them when there is
 /// one (the ALTERNATE_USER bit says so).
-fn encode_open(out: &mut BytesMut, object: &WireObject, options: u32, alternate_user: &str) {
+fn encode_open(
+    out: &mut BytesMut,
+    object: &WireObject,
+    options: u32,
+    alternate_user: &str,
+    selector: &str,
+) {
     object.encode(out);
-    let alt = if alternate_user.is_empty() {
-        0
-    } else {
-        open_flags::ALTERNATE_USER
-    };
-    out.put_u32_le((options & !open_flags::ALTERNATE_USER) | alt);
-    if alt != 0 {
+    let mut flags = options & !(open_flags::ALTERNATE_USER | open_flags::SELECTOR);
+    if !alternate_user.is_empty() {
+        flags |= open_flags::ALTERNATE_USER;
+    }
+    if !selector.is_empty() {
+        flags |= open_flags::SELECTOR;
+    }
+    out.put_u32_le(flags);
+    if !alternate_user.is_empty() {
         out.put_str8(alternate_user);
+    }
+    if !selector.is_empty() {
+        out.put_str16(selector);
     }
 }
 
@@ -1585,9 +1602,15 @@ fn decode_open(r: &mut Reader) -> Result<Request, WireError> {
     } else {
         String::new()
     };
+    let selector = if options & open_flags::SELECTOR != 0 {
+        r.str16("selection string")?
+    } else {
+        String::new()
+    };
     Ok(Request::Open {
         object,
-        options: options & !open_flags::ALTERNATE_USER,
+        options: options & !(open_flags::ALTERNATE_USER | open_flags::SELECTOR),
         alternate_user,
+        selector,
     })
 }

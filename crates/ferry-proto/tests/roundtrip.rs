@@ -144,11 +144,17 @@ fn arb_request() -> impl Strategy<Value = Request> {
                 }
             }),
         Just(Request::Disconnect),
-        (arb_object(), 0..=open_flags::ALL).prop_map(|(object, options)| Request::Open {
-            object,
-            options: options & !ferry_proto::msg::open_flags::ALTERNATE_USER,
-            alternate_user: String::new(),
-        }),
+        (arb_object(), 0..=open_flags::ALL, "[a-z =']{0,40}").prop_map(
+            |(object, options, selector)| Request::Open {
+                object,
+                // The codec's own bits: set exactly when their strings are there.
+                options: options
+                    & !(ferry_proto::msg::open_flags::ALTERNATE_USER
+                        | ferry_proto::msg::open_flags::SELECTOR),
+                alternate_user: String::new(),
+                selector,
+            }
+        ),
         (any::<u32>(), any::<u8>()).prop_map(|(hobj, options)| Request::Close { hobj, options }),
         (any::<u32>(), arb_put_options(), arb_message())
             .prop_map(|(hobj, options, msg)| Request::Put { hobj, options, msg }),

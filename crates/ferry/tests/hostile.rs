@@ -48,6 +48,7 @@ fn open_browse(queue: &str) -> Request {
         },
         options: ferry_proto::msg::open_flags::BROWSE,
         alternate_user: String::new(),
+        selector: String::new(),
     }
 }
 

@@ -1,5 +1,5 @@
 //! The MQI-compatible C interface end to end: C programs in the spirit of IBM's samples
-//! (crates/ferry-mqi/samples: put, get, browse, request/reply, message properties, a message mover that passes context, layouts), compiled against `cmqc.h` with `-Wall -Wextra -Werror` (the
+//! (crates/ferry-mqi/samples: put, get, browse, request/reply, message properties, a message mover that passes context, a selecting get, layouts), compiled against `cmqc.h` with `-Wall -Wextra -Werror` (the
 //! layout checks also as C++), run against a real `ferry qm start` through both libraries —
 //! libmqm_r.so over the local socket, libmqic_r.so over tcp from MQSERVER.
 
@@ -421,5 +421,48 @@ fn a_c_program_retains_a_publication_and_asks_for_it_again() {
         ] {
             assert!(text.contains(want), "{lib}: no {want:?} in {text}");
         }
+    }
+}
+
+#[test]
+fn a_c_program_opens_a_queue_with_a_selection_string_and_gets_only_what_it_selects() {
+    let server = Server::start("mqi-select", &[]);
+    let out = server.root.join("c");
+    std::fs::create_dir_all(&out).unwrap();
+    for (lib, env) in [
+        ("mqm_r", local_env(&server).to_vec()),
+        ("mqic_r", client_env(&server).to_vec()),
+    ] {
+        let mut c = ferry_client::Connection::connect(&server.unix, "putter").unwrap();
+        let h = c
+            .open_queue("DEV.QUEUE.2", ferry_client::OpenOptions::output())
+            .unwrap();
+        for (i, region) in ["APAC", "EMEA", "AMER", "EMEA"].iter().enumerate() {
+            let mut m = ferry_client::Message::text(&format!("{lib}-{i}"));
+            m.properties
+                .set(
+                    "region",
+                    ferry_client::PropertyValue::String((*region).into()),
+                )
+                .unwrap();
+            c.put(h, m, &ferry_client::PutOptions::default()).unwrap();
+        }
+        let exe = compile(&out, "select", Some(lib), false);
+        let (ok, text) = run(&exe, &["DEV.QUEUE.2", "region = 'EMEA'", "QM1"], &env, "");
+        assert!(ok, "{lib}: {text}");
+        assert!(
+            text.contains(&format!(
+                "selected: {lib}-1\nselected: {lib}-3\ngot 2 selected"
+            )),
+            "{lib}: {text}"
+        );
+        let (ok, text) = run(&exe, &["DEV.QUEUE.2", "region = = 'x'", "QM1"], &env, "");
+        assert!(!ok && text.contains("reason 2459"), "{lib}: {text}");
+        // The two it passed over are still there.
+        let g = c
+            .open_queue("DEV.QUEUE.2", ferry_client::OpenOptions::input())
+            .unwrap();
+        let left = std::iter::from_fn(|| c.get(g, &ferry_client::GetOptions::new()).ok()).count();
+        assert_eq!(left, 2, "{lib}");
     }
 }

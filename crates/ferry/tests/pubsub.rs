@@ -545,3 +545,88 @@ fn a_server_publishes_its_monitoring_metadata_for_collectors_to_discover() {
         .unwrap();
     assert!(c.get(q, &GetOptions::new()).is_err());
 }
+
+fn region(text: &str, region: &str) -> Message {
+    let mut m = Message::text(text);
+    m.properties
+        .set("region", PropertyValue::String(region.into()))
+        .unwrap();
+    m
+}
+
+#[test]
+fn a_queue_opened_with_a_selection_string_gives_only_what_it_selects_over_every_client() {
+    let server = Server::start("pubsub-selection", &[]);
+    let mut c = Connection::connect(&server.unix, "putter").unwrap();
+    let h = c.open_queue("DEV.QUEUE.1", OpenOptions::output()).unwrap();
+    for (i, r) in ["APAC", "EMEA", "APAC", "EMEA"].iter().enumerate() {
+        c.put(h, region(&format!("o{i}"), r), &PutOptions::default())
+            .unwrap();
+    }
+    let q = || ferry_client::object_name("DEV.QUEUE.1").unwrap();
+    // The blocking client over TCP.
+    let mut t = Connection::connect(&server.tcp, "selector").unwrap();
+    let sel = t
+        .open(
+            &ObjectDescriptor::queue_selecting(q(), "region = 'EMEA'"),
+            OpenOptions::input(),
+        )
+        .unwrap();
+    let got: Vec<String> = std::iter::from_fn(|| {
+        t.get(sel, &GetOptions::new())
+            .ok()
+            .map(|g| text(&g.message))
+    })
+    .collect();
+    assert_eq!(got, ["o1", "o3"]);
+    // Refusals come back with MQ's reasons.
+    let bad = t
+        .open(
+            &ObjectDescriptor::queue_selecting(q(), "region = = 'EMEA'"),
+            OpenOptions::input(),
+        )
+        .unwrap_err();
+    assert_eq!(
+        bad.reason,
+        ferry_client::Reason::SelectorSyntaxError,
+        "{bad}"
+    );
+    let output = t
+        .open(
+            &ObjectDescriptor::queue_selecting(q(), "region = 'EMEA'"),
+            OpenOptions::output(),
+        )
+        .unwrap_err();
+    assert_eq!(output.reason, ferry_client::Reason::SelectorInvalidForType);
+    // The async client over the local socket, waiting for a selected message.
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let unix = server.unix.clone();
+    let got = rt.block_on(async move {
+        let opts = ferry_client::ClientOptions::default();
+        let mut a = ferry_client::AsyncConnection::connect(&unix, "async", &opts)
+            .await
+            .unwrap();
+        let h = a
+            .open(
+                &ObjectDescriptor::queue_selecting(q(), "region LIKE 'AP%'"),
+                OpenOptions::input(),
+            )
+            .await
+            .unwrap();
+        let mut out = Vec::new();
+        while let Ok(g) = a
+            .get(
+                h,
+                &GetOptions::new().wait(std::time::Duration::from_millis(200)),
+            )
+            .await
+        {
+            out.push(text(&g.message));
+        }
+        out
+    });
+    assert_eq!(got, ["o0", "o2"]);
+}

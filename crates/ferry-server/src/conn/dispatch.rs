@@ -195,11 +195,23 @@ fn open(conv: &mut Conv, req: Request) -> Result<Reply, MqError> {
         object,
         options,
         alternate_user,
+        selector,
     } = req
     else {
         unreachable!("execute passes only Open")
     };
-    let od = wire::object_from_wire(&object)?;
+    let mut od = wire::object_from_wire(&object)?;
+    if !selector.is_empty() {
+        match &mut od {
+            ferry_model::options::ObjectDescriptor::Queue { selector: s, .. } => {
+                *s = Some(selector)
+            }
+            _ => return Err(MqError::new(
+                Reason::SelectorInvalidForType,
+                "a selection string is for opening a queue (a subscription takes its own in MQSD)",
+            )),
+        }
+    }
     let mut opts = wire::open_from_wire(options)?;
     opts.alternate_user = (!alternate_user.is_empty())
         .then(|| ferry_model::name::UserId::truncating(&alternate_user));

@@ -38,6 +38,20 @@ impl Session {
         } else {
             None
         };
+        if let Some(selector) = self.queue_handle(h)?.selector.clone() {
+            if matches!(
+                browse,
+                BrowseMode::None | BrowseMode::First | BrowseMode::Next
+            ) {
+                let sel = Selecting {
+                    selector: &selector,
+                    queue,
+                    cursor,
+                    uow,
+                };
+                return self.try_get_selected(h, opts, sel);
+            }
+        }
         let spec = GetSpec {
             criteria: Match {
                 non_persistent_only: false,
@@ -82,6 +96,107 @@ impl Session {
             }
             GetStep::Wait(waiter) => self.pending(waiter, queue, opts),
             GetStep::Empty => Err(self.no_message(h)),
+        }
+    }
+
+    /// A get or browse through a handle with a selection string: the queue is browsed from its
+    /// head (or the cursor) to the first message the selector selects, which is then got (or
+    /// the cursor moved onto it). Messages it passes over stay where they are; a message got
+    /// by another between the browse and the get is looked for again. With nothing selected
+    /// and a wait asked, the handle waits as a browser: any new message wakes it to look again.
+    /// Each get scans from the head, as MQ's selecting gets do: cost grows with the messages
+    /// passed over.
+    fn try_get_selected(
+        &mut self,
+        h: Hobj,
+        opts: &GetOptions,
+        sel: Selecting<'_>,
+    ) -> MqResult<GetAttempt> {
+        let destructive = opts.browse == BrowseMode::None;
+        let criteria = Match {
+            non_persistent_only: false,
+            msg_id: opts.msg_id,
+            correl_id: opts.correl_id,
+        };
+        let start = match opts.browse {
+            BrowseMode::Next => sel.cursor,
+            _ => None,
+        };
+        loop {
+            let now = self.qm.clock().now();
+            let (pos, msg, expires_at) =
+                match select_first(&sel.queue, sel.selector, criteria, start, now)? {
+                    Ok(found) => found,
+                    Err(last) => {
+                        return self.none_selected(h, opts, &sel.queue, criteria, last, now)
+                    }
+                };
+            if !destructive {
+                let len = msg.body.len();
+                if opts.max_len.is_some_and(|m| len > m) && !opts.accept_truncated {
+                    return Err(truncated(len, opts.max_len.unwrap_or(0)));
+                }
+                self.set_cursor(h, Some(pos));
+                return Ok(GetAttempt::Got(self.shape(msg, expires_at, opts, now)));
+            }
+            let spec = GetSpec {
+                criteria,
+                uow: sel.uow,
+                browse: None,
+                wait: false,
+                max_len: opts.max_len,
+                accept_truncated: opts.accept_truncated,
+            };
+            match sel.queue.get_at(pos, &spec, now) {
+                Ok(GetStep::Got {
+                    msg,
+                    pos,
+                    expires_at,
+                    lsn,
+                }) => {
+                    self.got(sel.queue.clone(), pos, sel.uow, lsn)?;
+                    self.save_context(h, true, &msg.descriptor);
+                    return Ok(GetAttempt::Got(self.shape(msg, expires_at, opts, now)));
+                }
+                // Taken by another getter since the browse: look again.
+                Err(e) if e.reason == Reason::NoMsgUnderCursor => continue,
+                Ok(_) => continue,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Nothing selected: NO_MSG_AVAILABLE, or (asked to wait) a browser's wait on the queue.
+    fn none_selected(
+        &mut self,
+        h: Hobj,
+        opts: &GetOptions,
+        queue: &Arc<Queue>,
+        criteria: Match,
+        last: Option<Pos>,
+        now: u64,
+    ) -> MqResult<GetAttempt> {
+        if opts.wait == Wait::No {
+            return Err(self.no_message(h));
+        }
+        // Wait as a browser past the last message scanned (a message that came since the scan
+        // is found at once, and the caller's loop looks again); every new message wakes it.
+        let spec = GetSpec {
+            criteria,
+            uow: None,
+            browse: Some(last),
+            wait: true,
+            max_len: None,
+            accept_truncated: true,
+        };
+        match queue.get(&spec, now)? {
+            GetStep::Wait(w) => self.pending(w, queue.clone(), opts),
+            // Something is there: the caller's loop looks again after a spurious wake.
+            _ => {
+                let w = Waiter::new(criteria, None, true, None, true);
+                w.retry();
+                self.pending(w, queue.clone(), opts)
+            }
         }
     }
 
@@ -247,5 +362,59 @@ impl Session {
             data_length,
             warning,
         }
+    }
+}
+
+/// A selecting get's queue, selector, browse cursor and unit of work.
+struct Selecting<'a> {
+    selector: &'a ferry_model::selector::Selector,
+    queue: Arc<Queue>,
+    cursor: Option<Pos>,
+    uow: Option<UowId>,
+}
+
+/// The first available message after `after` (from the head when `None`) that `criteria`
+/// and `selector` both select: its slot, a copy and its expiry deadline; or, when none is,
+/// the last message passed over (where a wait for more begins).
+fn select_first(
+    queue: &Queue,
+    selector: &ferry_model::selector::Selector,
+    criteria: Match,
+    after: Option<Pos>,
+    now: u64,
+) -> MqResult<Result<(Pos, Message, u64), Option<Pos>>> {
+    let mut spec = GetSpec {
+        criteria,
+        uow: None,
+        browse: Some(after),
+        wait: false,
+        max_len: None,
+        accept_truncated: true,
+    };
+    loop {
+        match queue.get(&spec, now)? {
+            GetStep::Got {
+                msg,
+                pos,
+                expires_at,
+                ..
+            } => {
+                if selector.matches(&msg.descriptor, &msg.properties) {
+                    return Ok(Ok((pos, msg, expires_at)));
+                }
+                spec.browse = Some(Some(pos));
+            }
+            GetStep::Empty | GetStep::Wait(_) => return Ok(Err(spec.browse.flatten())),
+        }
+    }
+}
+
+fn truncated(len: usize, max: usize) -> MqError {
+    MqError {
+        data_length: len,
+        ..MqError::new(
+            Reason::TruncatedMsgFailed,
+            format!("the selected message is {len} bytes, longer than the {max}-byte buffer"),
+        )
     }
 }

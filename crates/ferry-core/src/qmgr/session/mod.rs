@@ -71,6 +71,9 @@ struct QueueHandle {
     /// The context of the message last got through this handle, kept when it was opened with
     /// `save_all_context` for a later put to pass on.
     saved_context: Option<SavedContext>,
+    /// MQOD's SelectionString: gets and browses through this handle see only the messages
+    /// it selects.
+    selector: Option<Arc<ferry_model::selector::Selector>>,
 }
 
 /// A got message's identity and origin context (MQOO_SAVE_ALL_CONTEXT), for a put that passes

@@ -36,8 +36,24 @@ impl Session {
                 }
                 Handle::QueueManager
             }
-            ObjectDescriptor::Queue { name, dynamic_name } => {
-                Handle::Queue(self.open_queue(name, dynamic_name.as_deref(), opts)?)
+            ObjectDescriptor::Queue {
+                name,
+                dynamic_name,
+                selector,
+            } => {
+                let selector = queue_selector(selector.as_deref(), &opts)?;
+                // A selecting handle reads no messages ahead: the stream would carry what
+                // the selector refuses.
+                let opts = match selector {
+                    Some(_) => OpenOptions {
+                        read_ahead: Some(false),
+                        ..opts
+                    },
+                    None => opts,
+                };
+                let mut qh = self.open_queue(name, dynamic_name.as_deref(), opts)?;
+                qh.selector = selector.map(Arc::new);
+                Handle::Queue(qh)
             }
             ObjectDescriptor::QueueAt { name, qmgr } => {
                 let route = self.qm.route(*name, *qmgr)?;
@@ -225,6 +241,7 @@ impl Session {
             cursor: None,
             stream,
             saved_context: None,
+            selector: None,
         })
     }
 
@@ -293,6 +310,7 @@ impl Session {
             cursor: None,
             stream: None,
             saved_context: None,
+            selector: None,
         })
     }
 
@@ -518,4 +536,32 @@ pub(crate) fn open_authority(opts: &OpenOptions) -> Authority {
         .into_iter()
         .filter(|(asked, _)| *asked)
         .fold(Authority::NONE, |a, (_, b)| a.with(b))
+}
+
+/// MQOD's SelectionString on a queue: none when blank; only with input or browse (2516),
+/// at most MQ_SELECTOR_LENGTH (2519), a valid selector (2459).
+fn queue_selector(
+    text: Option<&str>,
+    opts: &OpenOptions,
+) -> MqResult<Option<ferry_model::selector::Selector>> {
+    let Some(text) = text.filter(|t| !t.trim().is_empty()) else {
+        return Ok(None);
+    };
+    if opts.input == InputMode::None && !opts.browse {
+        return Err(MqError::new(
+            Reason::SelectorInvalidForType,
+            "a selection string selects the messages a get or browse sees; open the queue for input or browse, or give none",
+        ));
+    }
+    if text.len() > ferry_model::selector::MAX_SELECTOR_LEN {
+        return Err(MqError::new(
+            Reason::SelectionStringError,
+            format!(
+                "the selection string is {} bytes; the limit (MQ_SELECTOR_LENGTH) is {}",
+                text.len(),
+                ferry_model::selector::MAX_SELECTOR_LEN
+            ),
+        ));
+    }
+    ferry_model::selector::Selector::parse(text).map(Some)
 }
