@@ -40,21 +40,7 @@ impl Session {
                 name,
                 dynamic_name,
                 selector,
-            } => {
-                let selector = queue_selector(selector.as_deref(), &opts)?;
-                // A selecting handle reads no messages ahead: the stream would carry what
-                // the selector refuses.
-                let opts = match selector {
-                    Some(_) => OpenOptions {
-                        read_ahead: Some(false),
-                        ..opts
-                    },
-                    None => opts,
-                };
-                let mut qh = self.open_queue(name, dynamic_name.as_deref(), opts)?;
-                qh.selector = selector.map(Arc::new);
-                Handle::Queue(qh)
-            }
+            } => Handle::Queue(self.open_selecting(name, dynamic_name, selector, opts)?),
             ObjectDescriptor::QueueAt { name, qmgr } => {
                 let route = self.qm.route(*name, *qmgr)?;
                 Handle::Queue(self.open_routed(name, route, None, opts)?)
@@ -76,6 +62,28 @@ impl Session {
             }
         }
         Ok(self.register(handle, &opts))
+    }
+
+    /// A queue handle, with MQOD's selection string if one is given. A selecting handle reads
+    /// no messages ahead: the stream would carry what the selector refuses.
+    fn open_selecting(
+        &mut self,
+        name: &ObjectName,
+        dynamic_name: &Option<String>,
+        selector: &Option<String>,
+        opts: OpenOptions,
+    ) -> MqResult<QueueHandle> {
+        let selector = queue_selector(selector.as_deref(), &opts)?;
+        let opts = match selector {
+            Some(_) => OpenOptions {
+                read_ahead: Some(false),
+                ..opts
+            },
+            None => opts,
+        };
+        let mut qh = self.open_queue(name, dynamic_name.as_deref(), opts)?;
+        qh.selector = selector.map(Arc::new);
+        Ok(qh)
     }
 
     /// Gives an opened object its handle number and shows it in DISPLAY CONN.
