@@ -787,3 +787,40 @@ fn the_monitoring_topics_describe_themselves_and_publish_per_queue_statistics() 
     );
     assert!(String::from_utf8_lossy(&second.body).contains("APP.Q"));
 }
+
+#[test]
+fn counts_from_open_publisher_handles_and_closed_ones_add_up_once() {
+    let (qm, mut s) = qm_with(&[("A", 100)]);
+    qm.subscribe(&sub("Count/#", "A")).unwrap();
+    let topic = ObjectDescriptor::topic("Count/Me");
+    let h1 = s.open(&topic, OpenOptions::output()).unwrap();
+    let h2 = s.open(&topic, OpenOptions::output()).unwrap();
+    for h in [h1, h1, h2] {
+        s.put(h, np("x"), &PutOptions::default()).unwrap();
+    }
+    // Without a handle (the shared counters).
+    s.publish("Count/Me", np("y"), &PutOptions::default())
+        .unwrap();
+    let counts = |qm: &QueueManager| {
+        let t = qm.topic_stats();
+        let c = t.iter().find(|(t, _)| t == "Count/Me").unwrap().1;
+        let all = qm.pubsub_totals();
+        (
+            c.publications,
+            c.deliveries,
+            all.publications,
+            all.deliveries,
+        )
+    };
+    assert_eq!(counts(&qm), (4, 4, 4, 4), "two handles open");
+    s.close(h1, ferry_core::CloseOptions::None).unwrap();
+    assert_eq!(counts(&qm), (4, 4, 4, 4), "one folded in, one open");
+    // A new subscription is seen by an open handle's next publication.
+    qm.subscribe(&sub("Count/Me", "A")).unwrap();
+    let p = s.put(h2, np("z"), &PutOptions::default());
+    assert!(p.is_ok());
+    s.close(h2, ferry_core::CloseOptions::None).unwrap();
+    assert_eq!(counts(&qm), (5, 6, 5, 6), "all folded in, each once");
+    let h = input(&mut s, "A");
+    assert_eq!(drain(&mut s, h).len(), 6);
+}

@@ -402,8 +402,7 @@ fn render_memory(out: &mut String, qm: &QueueManager) {
 
 /// `ferry_subscriptions` and the publish/subscribe counters.
 fn render_pubsub(out: &mut String, qm: &QueueManager) {
-    let ps = qm.pubsub_counters();
-    let load = |a: &std::sync::atomic::AtomicU64| a.load(std::sync::atomic::Ordering::Relaxed);
+    let ps = qm.pubsub_totals();
     for (name, kind, help, v) in [
         (
             "ferry_subscriptions",
@@ -415,19 +414,19 @@ fn render_pubsub(out: &mut String, qm: &QueueManager) {
             "ferry_publications_total",
             "counter",
             "Publications made since start.",
-            load(&ps.publications),
+            ps.publications,
         ),
         (
             "ferry_pubsub_deliveries_total",
             "counter",
             "Publication copies delivered to subscriptions' queues since start.",
-            load(&ps.deliveries),
+            ps.deliveries,
         ),
         (
             "ferry_pubsub_delivery_failures_total",
             "counter",
             "Publication copies a subscription's queue refused since start.",
-            load(&ps.failed),
+            ps.failed,
         ),
         (
             "ferry_topic_stats_untracked_total",
@@ -446,22 +445,19 @@ fn render_pubsub(out: &mut String, qm: &QueueManager) {
 /// how many subscriptions match it now.
 fn render_topics(out: &mut String, qm: &QueueManager) {
     let topics = qm.topic_stats();
-    fn load(a: &std::sync::atomic::AtomicU64) -> u64 {
-        a.load(std::sync::atomic::Ordering::Relaxed)
-    }
-    type Pick = fn(&QueueManager, &str, &ferry_core::qmgr::pubsub::status::TopicStats) -> u64;
+    type Pick = fn(&QueueManager, &str, &ferry_core::qmgr::pubsub::status::TopicCounts) -> u64;
     let families: [(&str, &str, &str, Pick); 3] = [
         (
             "ferry_topic_publications_total",
             "counter",
             "Publications on the topic since start.",
-            |_, _, s| load(&s.publications),
+            |_, _, s| s.publications,
         ),
         (
             "ferry_topic_deliveries_total",
             "counter",
             "Copies of the topic's publications delivered to subscriptions' queues since start.",
-            |_, _, s| load(&s.deliveries),
+            |_, _, s| s.deliveries,
         ),
         (
             "ferry_topic_subscriptions",

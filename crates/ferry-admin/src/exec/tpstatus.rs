@@ -78,13 +78,12 @@ fn topic_fields(qm: &QueueManager, t: &str) -> Vec<Field> {
         .map(|(n, _)| n.to_string())
         .unwrap_or_default();
     let subs = qm.subscriptions();
-    let stats = qm.topic_stats().into_iter().find(|(s, _)| s == t);
-    let load =
-        |f: fn(&ferry_core::qmgr::pubsub::status::TopicStats) -> &std::sync::atomic::AtomicU64| {
-            stats
-                .as_ref()
-                .map_or(0, |(_, s)| f(s).load(Ordering::Relaxed))
-        };
+    let stats = qm
+        .topic_stats()
+        .into_iter()
+        .find(|(s, _)| s == t)
+        .map(|(_, c)| c)
+        .unwrap_or_default();
     vec![
         field("TOPICSTR", t, Kind::Text),
         field("ADMIN", admin, Kind::Status),
@@ -109,8 +108,8 @@ fn topic_fields(qm: &QueueManager, t: &str) -> Vec<Field> {
             subs.iter().filter(|s| s.filter.text() == t).count(),
             Kind::Status,
         ),
-        field("NUMPUBS", load(|s| &s.publications), Kind::Status),
-        field("NUMMSGS", load(|s| &s.deliveries), Kind::Status),
+        field("NUMPUBS", stats.publications, Kind::Status),
+        field("NUMMSGS", stats.deliveries, Kind::Status),
     ]
 }
 

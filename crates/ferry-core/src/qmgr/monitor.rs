@@ -9,7 +9,6 @@
 //! PCF messages (format MQADMIN), put through a session of the queue manager's own.
 
 use std::collections::HashMap;
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -159,7 +158,7 @@ impl QueueManager {
         let sum = |f: &dyn Fn(&ferry_model::status::QueueStatus) -> u64| {
             statuses.iter().map(f).sum::<u64>() as i64
         };
-        let ps = self.pubsub_counters();
+        let ps = self.pubsub_totals();
         ty.elements
             .iter()
             .map(|e| {
@@ -167,12 +166,8 @@ impl QueueManager {
                     (_, "PUT", 0) => sum(&|s| s.stats.puts),
                     (_, "GET", 0) => sum(&|s| s.stats.gets),
                     (false, "GET", monitor::MQI_GET_EXPIRED) => sum(&|s| s.expired),
-                    (false, "PUBLISH", monitor::MQI_PUB_TOTAL) => {
-                        ps.publications.load(Ordering::Relaxed) as i64
-                    }
-                    (false, "PUBLISH", monitor::MQI_PUB_DELIVERED) => {
-                        ps.deliveries.load(Ordering::Relaxed) as i64
-                    }
+                    (false, "PUBLISH", monitor::MQI_PUB_TOTAL) => ps.publications as i64,
+                    (false, "PUBLISH", monitor::MQI_PUB_DELIVERED) => ps.deliveries as i64,
                     (true, "GENERAL", monitor::Q_EXPIRED) => sum(&|s| s.expired),
                     (true, "GENERAL", monitor::Q_QTIME) => sum(&|s| s.stats.qtime_us),
                     (true, "GENERAL", monitor::Q_DEPTH) => sum(&|s| s.depth as u64),

@@ -142,7 +142,11 @@ pub struct Subscription {
 pub(crate) struct Subscriptions {
     inner: RwLock<Registry>,
     next_id: AtomicU64,
-    /// Publications made, copies delivered, copies refused: since start.
+    /// Changes with every change to the registry (made under its write lock): a publisher
+    /// handle's cached subscriber list is good while this is what it was when it was made.
+    generation: AtomicU64,
+    /// Publications made, copies delivered, copies refused: since start (publications through
+    /// a publisher handle are counted in the handle until it closes: see `status.rs`).
     pub(crate) counters: PubSubCounters,
 }
 
@@ -406,6 +410,7 @@ impl QueueManager {
             temporary_queue,
         };
         reg.subs.insert(id, Arc::new(sub));
+        ps.generation.fetch_add(1, Ordering::Release);
         Ok(id)
     }
 
@@ -438,6 +443,10 @@ impl QueueManager {
             }
             let new = Arc::new(rebuilt(&old, alt, queue));
             reg.subs.insert(id, Arc::clone(&new));
+            self.shared
+                .pubsub
+                .generation
+                .fetch_add(1, Ordering::Release);
             new
         };
         if new.durable {
@@ -463,6 +472,10 @@ impl QueueManager {
         if let Some(n) = &sub.name {
             reg.by_name.remove(n);
         }
+        self.shared
+            .pubsub
+            .generation
+            .fetch_add(1, Ordering::Release);
         Ok(())
     }
 
@@ -473,11 +486,6 @@ impl QueueManager {
             .get(name)
             .and_then(|id| reg.subs.get(id))
             .cloned()
-    }
-
-    /// Publish/subscribe counters since start.
-    pub fn pubsub_counters(&self) -> &PubSubCounters {
-        &self.shared.pubsub.counters
     }
 
     /// How many subscriptions there are.
@@ -491,6 +499,21 @@ impl QueueManager {
         let mut ids = Vec::new();
         reg.index.matches(topic, &mut ids);
         ids.len()
+    }
+
+    /// The subscriptions whose filter matches a publisher handle's topic, from the handle's
+    /// cache while the registry has not changed since it was made (no lock taken then).
+    pub(crate) fn publisher_subscribers(&self, p: &status::Publisher) -> Arc<[Arc<Subscription>]> {
+        let generation = self.shared.pubsub.generation.load(Ordering::Acquire);
+        let mut cached = p.subscribers.lock();
+        if let Some((g, subs)) = &*cached {
+            if *g == generation {
+                return Arc::clone(subs);
+            }
+        }
+        let subs: Arc<[Arc<Subscription>]> = self.subscribers(&p.topic).into();
+        *cached = Some((generation, Arc::clone(&subs)));
+        subs
     }
 
     /// The subscriptions a publication on `topic` reaches, in the order they were made.

@@ -44,6 +44,13 @@ impl Session {
     ) -> MqResult<PutOutcome> {
         let topic = &*publisher.topic;
         let rt = self.qm.resolve_topic_cached(topic, &publisher.resolved);
+        let mut msg = msg;
+        if msg.properties.is_empty() {
+            // The handle's MQTopicString, shared: its topic was checked at MQOPEN.
+            msg.properties = publisher.topic_property.clone();
+        } else {
+            check_topic(topic)?;
+        }
         let msg = publication(topic, msg, &rt)?;
         let d = &msg.descriptor;
         let put_time = self.qm.clock().wall();
@@ -59,7 +66,7 @@ impl Session {
             warning: None,
         };
         let now_ms = ferry_model::clock::unix_ms(put_time).max(0) as u64;
-        self.deliver(topic, &rt, msg, opts, now_ms)?;
+        self.deliver(topic, &rt, msg, opts, now_ms, Some(publisher))?;
         Ok(outcome)
     }
 
@@ -75,12 +82,15 @@ impl Session {
     /// it joins the caller's.
     pub fn publish(&mut self, topic: &str, msg: Message, opts: &PutOptions) -> MqResult<Published> {
         self.check_running(opts.fail_if_quiescing)?;
+        check_topic(topic)?;
         let rt = self.qm.resolve_topic(topic);
         let msg = publication(topic, msg, &rt)?;
         let now_ms = self.qm.clock().unix_ms().max(0) as u64;
-        self.deliver(topic, &rt, msg, opts, now_ms)
+        self.deliver(topic, &rt, msg, opts, now_ms, None)
     }
 
+    /// Delivers a publication (through `publisher`, when a handle made it: its cached
+    /// subscriber list, its counters).
     fn deliver(
         &mut self,
         topic: &str,
@@ -88,6 +98,7 @@ impl Session {
         msg: Message,
         opts: &PutOptions,
         now_ms: u64,
+        publisher: Option<&Publisher>,
     ) -> MqResult<Published> {
         let persistent = msg.descriptor.persistence == Persistence::Persistent;
         let rule = if persistent {
@@ -95,7 +106,7 @@ impl Session {
         } else {
             rt.nonpersistent_delivery
         };
-        let subs = self.targets(topic, rt, opts);
+        let subs = self.targets(topic, rt, opts, publisher);
         let own_uow = !opts.syncpoint
             && self.uow.is_empty()
             && ((subs.len() > 1 && (persistent || rule != DeliveryRule::AllAvailable))
@@ -104,8 +115,6 @@ impl Session {
             syncpoint: opts.syncpoint || own_uow,
             ..*opts
         };
-        let counters = &self.qm.shared.pubsub.counters;
-        counters.publications.fetch_add(1, Ordering::Relaxed);
         let mut out = Published {
             subscribers: subs.len(),
             delivered: 0,
@@ -139,14 +148,22 @@ impl Session {
             }
         }
         done?;
-        self.qm.count_publication(topic, out.delivered, now_ms);
-        let counters = &self.qm.shared.pubsub.counters;
-        counters
-            .deliveries
-            .fetch_add(out.delivered as u64, Ordering::Relaxed);
-        counters
-            .failed
-            .fetch_add(out.failed as u64, Ordering::Relaxed);
+        match publisher {
+            Some(p) => self
+                .qm
+                .count_handle_publication(p, out.delivered, out.failed),
+            None => {
+                self.qm.count_publication(topic, out.delivered, now_ms);
+                let counters = &self.qm.shared.pubsub.counters;
+                counters.publications.fetch_add(1, Ordering::Relaxed);
+                counters
+                    .deliveries
+                    .fetch_add(out.delivered as u64, Ordering::Relaxed);
+                counters
+                    .failed
+                    .fetch_add(out.failed as u64, Ordering::Relaxed);
+            }
+        }
         Ok(out)
     }
 
@@ -158,15 +175,25 @@ impl Session {
         topic: &str,
         rt: &ResolvedTopic,
         opts: &PutOptions,
+        publisher: Option<&Publisher>,
     ) -> Vec<Arc<Subscription>> {
-        let mut subs = self.qm.subscribers(topic);
         let conn = self.conn_id;
-        subs.retain(|s| {
+        let wanted = |s: &Arc<Subscription>| {
             rt.admits(&s.filter)
                 && !s.on_request
                 && !(opts.not_own_subs && s.attached.load(Ordering::Relaxed) == conn)
-        });
-        subs
+        };
+        match publisher {
+            Some(p) => {
+                let all = self.qm.publisher_subscribers(p);
+                all.iter().filter(|s| wanted(s)).cloned().collect()
+            }
+            None => {
+                let mut subs = self.qm.subscribers(topic);
+                subs.retain(wanted);
+                subs
+            }
+        }
     }
 
     /// Each subscription's copy put on its own; stops at the first error.
@@ -383,10 +410,9 @@ impl Session {
     }
 }
 
-/// The publication as every copy starts: PUB checked, the topic checked, persistence and
+/// The publication as every copy starts: PUB checked (the topic was, by the caller), persistence and
 /// priority resolved from the topic's DEFPSIST and DEFPRTY, and its MQTopicString property.
 fn publication(topic: &str, mut msg: Message, rt: &ResolvedTopic) -> MqResult<Message> {
-    check_topic(topic)?;
     if !rt.publish {
         return Err(MqError::new(
             Reason::PutInhibited,
@@ -408,8 +434,12 @@ fn publication(topic: &str, mut msg: Message, rt: &ResolvedTopic) -> MqResult<Me
         Priority::Value(p) => p.min(MAX_PRIORITY),
         Priority::AsQueueDef => rt.def_priority,
     });
-    msg.properties
-        .set("MQTopicString", PropertyValue::String(topic.to_owned()))?;
+    let set =
+        matches!(msg.properties.get("MQTopicString"), Some(PropertyValue::String(t)) if t == topic);
+    if !set {
+        msg.properties
+            .set("MQTopicString", PropertyValue::String(topic.to_owned()))?;
+    }
     Ok(msg)
 }
 
