@@ -320,15 +320,28 @@ impl Properties {
     pub fn from_pairs(
         pairs: impl IntoIterator<Item = (String, PropertyValue)>,
     ) -> Result<Properties, crate::reason::MqError> {
+        // Most messages carry a handful of properties: a repeated name is found by looking
+        // along the list; past `INDEXED` an index takes over.
+        const INDEXED: usize = 16;
         let mut entries: Vec<(String, PropertyValue)> = Vec::new();
-        let mut at: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        let mut at: Option<std::collections::HashMap<String, usize>> = None;
         for (name, value) in pairs {
             check_property_name(&name)?;
-            match at.get(&name) {
-                Some(&i) => entries[i].1 = value,
+            let found = match &at {
+                Some(ix) => ix.get(&name).copied(),
+                None => entries.iter().position(|(n, _)| *n == name),
+            };
+            match found {
+                Some(i) => entries[i].1 = value,
                 None => {
-                    at.insert(name.clone(), entries.len());
+                    if let Some(ix) = &mut at {
+                        ix.insert(name.clone(), entries.len());
+                    }
                     entries.push((name, value));
+                    if at.is_none() && entries.len() > INDEXED {
+                        let ix = entries.iter().enumerate().map(|(i, (n, _))| (n.clone(), i));
+                        at = Some(ix.collect());
+                    }
                 }
             }
         }

@@ -137,17 +137,17 @@ fn value_to_wire(v: &PropertyValue) -> WireValue {
     }
 }
 
-fn value_from_wire(v: &WireValue) -> PropertyValue {
+fn value_from_wire(v: WireValue) -> PropertyValue {
     match v {
-        WireValue::Bool(b) => PropertyValue::Bool(*b),
-        WireValue::I8(x) => PropertyValue::I8(*x),
-        WireValue::I16(x) => PropertyValue::I16(*x),
-        WireValue::I32(x) => PropertyValue::I32(*x),
-        WireValue::I64(x) => PropertyValue::I64(*x),
-        WireValue::F32(x) => PropertyValue::F32(*x),
-        WireValue::F64(x) => PropertyValue::F64(*x),
-        WireValue::String(s) => PropertyValue::String(s.clone()),
-        WireValue::Bytes(b) => PropertyValue::Bytes(b.clone()),
+        WireValue::Bool(b) => PropertyValue::Bool(b),
+        WireValue::I8(x) => PropertyValue::I8(x),
+        WireValue::I16(x) => PropertyValue::I16(x),
+        WireValue::I32(x) => PropertyValue::I32(x),
+        WireValue::I64(x) => PropertyValue::I64(x),
+        WireValue::F32(x) => PropertyValue::F32(x),
+        WireValue::F64(x) => PropertyValue::F64(x),
+        WireValue::String(s) => PropertyValue::String(s),
+        WireValue::Bytes(b) => PropertyValue::Bytes(b),
         WireValue::Null => PropertyValue::Null,
     }
 }
@@ -224,12 +224,11 @@ pub fn encode_got(out: &mut BytesMut, status: &Status, data_length: u64, m: &Mes
 }
 
 /// Wire message to engine.
-pub fn message_from_wire(w: WireMessage) -> Result<Message, MqError> {
-    let properties = Properties::from_pairs(
-        w.properties
-            .iter()
-            .map(|(n, v)| (n.clone(), value_from_wire(v))),
-    )?;
+pub fn message_from_wire(mut w: WireMessage) -> Result<Message, MqError> {
+    // Taken, not copied: the wire message is ours.
+    let pairs = std::mem::take(&mut w.properties);
+    let properties =
+        Properties::from_pairs(pairs.into_iter().map(|(n, v)| (n, value_from_wire(v))))?;
     let dead_letter = match &w.dead_letter {
         None => None,
         Some(d) => Some(Box::new(DeadLetterHeader {

@@ -250,6 +250,18 @@ impl Body {
             Body::Gone => (MsgId::NONE, CorrelId::NONE),
         }
     }
+    /// Whether the message is persistent (one only in the log always is; a spilled one never).
+    fn persistent(&self, mem: &MemSlab) -> bool {
+        match self {
+            Body::Mem { key, .. } => {
+                mem[*key as usize].descriptor.persistence
+                    == ferry_model::message::Persistence::Persistent
+            }
+            Body::Disk(_) => true,
+            Body::Spilled(_) | Body::Gone => false,
+        }
+    }
+
     fn priority(&self, mem: &MemSlab) -> u8 {
         match self {
             Body::Mem { key, .. } => priority_of(&mem[*key as usize]),
@@ -498,6 +510,9 @@ pub struct Store {
     on_disk: usize,
     /// Messages whose content is only in the spill area.
     spilled: usize,
+    /// Persistent messages held (any state): while there are none, a match that asks only for
+    /// non-persistent messages (a read-ahead stream's) takes the first message directly.
+    persistent: usize,
     /// The spill area, when one is attached.
     spill: Option<Arc<dyn Spill>>,
     /// Messages found expired and discarded, since creation.
@@ -528,6 +543,7 @@ impl Store {
             budget: None,
             on_disk: 0,
             spilled: 0,
+            persistent: 0,
             spill: None,
             expired_total: 0,
             next_expiry: 0,
@@ -685,6 +701,9 @@ impl Store {
         }
         if let Some(ix) = self.msg_index.as_mut() {
             index_add(ix, msg_id, pos);
+        }
+        if body.persistent(&self.mem) {
+            self.persistent += 1;
         }
         match &body {
             Body::Mem { key, disk: Some(_) } => self.mem_logged += cost(&self.mem[*key as usize]),
@@ -844,6 +863,9 @@ impl Store {
         self.depth -= 1;
         lane.tidy();
         let (msg_id, correl_id) = body.ids(pos.seq, &self.mem, &self.disk_correls);
+        if body.persistent(&self.mem) {
+            self.persistent -= 1;
+        }
         if !correl_id.is_none() {
             index_remove(&mut self.correl_index, &correl_id, pos);
         }
@@ -903,7 +925,11 @@ impl Store {
         if self.available == 0 {
             return None;
         }
-        if m.is_any() {
+        let only_non_persistent = Match {
+            non_persistent_only: true,
+            ..Match::ANY
+        };
+        if m.is_any() || (*m == only_non_persistent && self.persistent == 0) {
             return self.find_first(now);
         }
         if let Some(correl) = m.correl_id {
@@ -1159,6 +1185,7 @@ impl Store {
         self.mem_logged = 0;
         self.on_disk = 0;
         self.spilled = 0;
+        self.persistent = 0;
         self.correl_index.clear();
         if self.msg_index.is_some() {
             self.msg_index = Some(IdMap::default());
@@ -1214,6 +1241,13 @@ impl Store {
             (self.depth, self.available),
             "the store's counters"
         );
+        let persistent = self
+            .lanes
+            .iter()
+            .flat_map(|l| l.slots.iter())
+            .filter(|s| s.state != SlotState::Gone && s.body.persistent(&self.mem))
+            .count();
+        assert_eq!(persistent, self.persistent, "persistent messages counted");
         for (l, lane) in self.lanes.iter().enumerate() {
             for s in lane.slots.iter().filter(|s| s.state != SlotState::Gone) {
                 let (_, correl) = s.body.ids(s.seq, &self.mem, &self.disk_correls);
