@@ -196,19 +196,40 @@ impl Session {
         }
     }
 
-    /// Each subscription's copy put on its own; stops at the first error.
+    /// Each subscription's copy put on its own; stops at the first error. The descriptor is
+    /// resolved once (put time, context, reply-to, expiry) and each copy takes only its own
+    /// msg id, correl id and user data; a descriptor the queue manager refuses is refused for
+    /// each copy, as a put of each would be.
     fn deliver_each(
         &mut self,
         p: &Publication<'_>,
         subs: &[Arc<Subscription>],
         out: &mut Published,
     ) -> MqResult<()> {
+        let qm_max = self.qm.shared.attrs.read().max_msg_length;
+        let mut common = p.msg.clone();
+        let resolved = match p.msg.counted_len() <= qm_max {
+            true => self.resolve_descriptor(&mut common, p.opts).ok(),
+            false => None,
+        };
+        let fresh_ids = p.opts.new_msg_id || p.msg.descriptor.msg_id.is_none();
         for sub in subs {
             if !selects(sub, p.msg) {
                 out.subscribers -= 1;
                 continue;
             }
-            let put = self.put_to(&sub.queue, None, None, copy_for(p.msg, sub)?, p.opts);
+            let put = match resolved {
+                Some((expires_at, warning)) => {
+                    let msg_id = match fresh_ids {
+                        true => MsgId(self.qm.shared.ids.next()),
+                        false => common.descriptor.msg_id,
+                    };
+                    let mut copy = copy_for(&common, sub)?;
+                    copy.descriptor.msg_id = msg_id;
+                    self.put_resolved_to(&sub.queue, copy, expires_at, warning, p.opts)
+                }
+                None => self.put_to(&sub.queue, None, None, copy_for(p.msg, sub)?, p.opts),
+            };
             self.settle(p, sub, put.map(|_| ()), out)?;
         }
         Ok(())

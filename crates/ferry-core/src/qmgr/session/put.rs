@@ -172,6 +172,19 @@ impl Session {
             self.remote_defaults(r, &mut msg)?;
         }
         let (expires_at, warning) = self.resolve_descriptor(&mut msg, opts)?;
+        self.put_resolved_to(queue, msg, expires_at, warning, opts)
+    }
+
+    /// The rest of a put once the descriptor is resolved (`expires_at`, `warning` from
+    /// [`Session::resolve_descriptor`]): the queue, the unit of work, the log.
+    pub(super) fn put_resolved_to(
+        &mut self,
+        queue: &Arc<Queue>,
+        msg: Message,
+        expires_at: u64,
+        warning: Option<Reason>,
+        opts: &PutOptions,
+    ) -> MqResult<PutOutcome> {
         let uow = if opts.syncpoint {
             Some(self.uow_slot()?)
         } else {
