@@ -717,21 +717,7 @@ fn mqso_alter_changes_user_data_and_correl_id_but_never_the_topic() {
 
 /// The MQCFIN64 values (parameter id → value) of a PCF body's top level.
 fn pcf_int64s(body: &[u8]) -> Vec<(i32, i64)> {
-    let word = |at: usize| i32::from_ne_bytes(body[at..at + 4].try_into().unwrap());
-    let count = word(32);
-    let mut at = 36;
-    let mut out = Vec::new();
-    for _ in 0..count {
-        let (ty, len) = (word(at), word(at + 4) as usize);
-        if ty == 23 {
-            out.push((
-                word(at + 8),
-                i64::from_ne_bytes(body[at + 16..at + 24].try_into().unwrap()),
-            ));
-        }
-        at += len;
-    }
-    out
+    ferry_model::monitor::int64_params(body)
 }
 
 #[test]
@@ -823,4 +809,82 @@ fn counts_from_open_publisher_handles_and_closed_ones_add_up_once() {
     assert_eq!(counts(&qm), (5, 6, 5, 6), "all folded in, each once");
     let h = input(&mut s, "A");
     assert_eq!(drain(&mut s, h).len(), 6);
+}
+
+/// A host whose figures the test sets.
+#[derive(Debug, Default)]
+struct FakeHost(std::sync::Mutex<ferry_core::qmgr::monitor::HostSample>);
+
+impl ferry_core::qmgr::monitor::HostProbe for FakeHost {
+    fn sample(&self) -> ferry_core::qmgr::monitor::HostSample {
+        *self.0.lock().unwrap()
+    }
+}
+
+#[test]
+fn with_a_host_probe_the_cpu_and_disk_classes_are_described_and_published() {
+    use ferry_core::qmgr::monitor::HostSample;
+    let (qm, mut s) = qm_with(&[]);
+    let root = "$SYS/MQ/INFO/QMGR/QM1/Monitor";
+    let host = std::sync::Arc::new(FakeHost::default());
+    *host.0.lock().unwrap() = HostSample {
+        cpu_user: 100,
+        cpu_system: 50,
+        cpu_total: 1000,
+        load: [0.5, 1.25, 2.0],
+        ram_total: 8 << 30,
+        ram_available: 2 << 30,
+        log_in_use: 4096,
+        log_max: 1 << 30,
+        ..HostSample::default()
+    };
+    qm.set_host_probe(host.clone());
+    qm.publish_monitor_metadata().unwrap();
+    let (mq, _h) = s
+        .subscribe(
+            &SubDescriptor::managed(&format!("{root}/METADATA/CLASSES")),
+            None,
+        )
+        .unwrap();
+    let classes = s.get(mq, &GetOptions::new()).unwrap().message;
+    let text = String::from_utf8_lossy(&classes.body).to_string();
+    assert!(
+        text.contains(&format!("{root}/METADATA/CPU/TYPES")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("{root}/METADATA/DISK/TYPES")),
+        "{text}"
+    );
+    let (cpu, _hc) = s
+        .subscribe(
+            &SubDescriptor::managed(&format!("{root}/CPU/SystemSummary")),
+            None,
+        )
+        .unwrap();
+    let (log, _hl) = s
+        .subscribe(&SubDescriptor::managed(&format!("{root}/DISK/Log")), None)
+        .unwrap();
+    assert_eq!(qm.publish_monitor_data().unwrap(), 2);
+    {
+        let mut h = host.0.lock().unwrap();
+        h.cpu_user += 200;
+        h.cpu_system += 50;
+        h.cpu_total += 1000;
+    }
+    assert_eq!(qm.publish_monitor_data().unwrap(), 2);
+    let _baseline = s.get(cpu, &GetOptions::new()).unwrap();
+    let v = pcf_int64s(&s.get(cpu, &GetOptions::new()).unwrap().message.body);
+    let at = |v: &[(i32, i64)], id: i32| v.iter().find(|(i, _)| *i == id).map(|p| p.1);
+    assert_eq!(at(&v, 0), Some(2000), "user 20 % in hundredths: {v:?}");
+    assert_eq!(at(&v, 1), Some(500), "system 5 %");
+    assert_eq!(
+        (at(&v, 2), at(&v, 3), at(&v, 4)),
+        (Some(50), Some(125), Some(200))
+    );
+    assert_eq!(at(&v, 5), Some(2500), "RAM free 25 %");
+    assert_eq!(at(&v, 6), Some(8192), "RAM total in MB");
+    let _ = s.get(log, &GetOptions::new()).unwrap();
+    let v = pcf_int64s(&s.get(log, &GetOptions::new()).unwrap().message.body);
+    assert_eq!((at(&v, 0), at(&v, 1)), (Some(4096), Some(1 << 30)));
 }

@@ -17,5 +17,6 @@ pub mod home;
 pub mod net;
 pub mod pam;
 pub mod private;
+pub mod probe;
 
 pub use home::{open_queue_manager, QmFile};

@@ -12,7 +12,8 @@
 //!
 //! FerryMQ publishes the classes, types and elements it measures, with MQ's ids and
 //! descriptions (so dashboards keyed on them work): STATMQI PUT, GET and PUBLISH, and STATQ
-//! PUT, GET and GENERAL.
+//! PUT, GET and GENERAL; and, where the host can measure them ([`HOST_CLASSES`]), CPU
+//! SystemSummary and QMgrSummary and DISK QMgrSummary and Log.
 
 /// MQIAMO_MONITOR_CLASS.
 pub const IAMO_MONITOR_CLASS: i32 = 839;
@@ -52,8 +53,14 @@ pub enum DataType {
     Unit = 1,
     /// The change over the interval (MQIAMO_MONITOR_DELTA).
     Delta = 2,
+    /// Hundredths (MQIAMO_MONITOR_HUNDREDTHS): the value is 100 times the figure.
+    Hundredths = 100,
+    /// A percentage in hundredths (MQIAMO_MONITOR_PERCENT): 10,000 is 100 %.
+    Percent = 10_000,
     /// Microseconds (MQIAMO_MONITOR_MICROSEC).
     Microsec = 1_000_000,
+    /// Megabytes (MQIAMO_MONITOR_MB).
+    Mb = 1_048_576,
 }
 
 /// One element: its id within its type, how to read it, MQ's description.
@@ -120,7 +127,143 @@ pub const Q_QTIME: i32 = 2;
 /// STATQ GENERAL: depth.
 pub const Q_DEPTH: i32 = 3;
 
-/// The classes FerryMQ publishes.
+/// CPU SystemSummary / QMgrSummary: user CPU (percent of the machine).
+pub const CPU_USER: i32 = 0;
+/// CPU: system CPU.
+pub const CPU_SYSTEM: i32 = 1;
+/// CPU SystemSummary: the load averages (1, 5, 15 minutes).
+pub const CPU_LOAD: [i32; 3] = [2, 3, 4];
+/// CPU SystemSummary: RAM free.
+pub const RAM_FREE: i32 = 5;
+/// CPU SystemSummary: RAM total.
+pub const RAM_TOTAL: i32 = 6;
+/// CPU QMgrSummary: the queue manager's memory.
+pub const QM_RAM: i32 = 2;
+/// DISK QMgrSummary: the queue manager's file system, in use.
+pub const QM_FS_USED: i32 = 0;
+/// DISK QMgrSummary: the queue manager's file system, free.
+pub const QM_FS_FREE: i32 = 1;
+/// DISK Log: the log's files.
+pub const LOG_IN_USE: i32 = 0;
+/// DISK Log: the most the log may take.
+pub const LOG_MAX: i32 = 1;
+/// DISK Log: the log's file system, in use.
+pub const LOG_FS_USED: i32 = 2;
+/// DISK Log: the log's file system, size.
+pub const LOG_FS_MAX: i32 = 3;
+/// DISK Log: record bytes written.
+pub const LOG_WRITTEN: i32 = 5;
+
+/// The classes of the host's figures (published when the queue manager runs with a host that
+/// measures them: `ferry qm start`).
+pub const HOST_CLASSES: &[MonClass] = &[
+    MonClass {
+        id: 0,
+        name: "CPU",
+        desc: "Platform central processing units",
+        per_object: false,
+        types: &[
+            MonType {
+                id: 0,
+                name: "SystemSummary",
+                desc: "CPU performance - platform wide",
+                elements: &[
+                    el(CPU_USER, DataType::Percent, "User CPU time percentage"),
+                    el(CPU_SYSTEM, DataType::Percent, "System CPU time percentage"),
+                    el(
+                        CPU_LOAD[0],
+                        DataType::Hundredths,
+                        "CPU load - one minute average",
+                    ),
+                    el(
+                        CPU_LOAD[1],
+                        DataType::Hundredths,
+                        "CPU load - five minute average",
+                    ),
+                    el(
+                        CPU_LOAD[2],
+                        DataType::Hundredths,
+                        "CPU load - fifteen minute average",
+                    ),
+                    el(RAM_FREE, DataType::Percent, "RAM free percentage"),
+                    el(RAM_TOTAL, DataType::Mb, "RAM total bytes"),
+                ],
+            },
+            MonType {
+                id: 1,
+                name: "QMgrSummary",
+                desc: "CPU performance - running queue manager",
+                elements: &[
+                    el(
+                        CPU_USER,
+                        DataType::Percent,
+                        "User CPU time - percentage estimate for queue manager",
+                    ),
+                    el(
+                        CPU_SYSTEM,
+                        DataType::Percent,
+                        "System CPU time - percentage estimate for queue manager",
+                    ),
+                    el(
+                        QM_RAM,
+                        DataType::Mb,
+                        "RAM total bytes - estimate for queue manager",
+                    ),
+                ],
+            },
+        ],
+    },
+    MonClass {
+        id: 1,
+        name: "DISK",
+        desc: "Platform persistent data stores",
+        per_object: false,
+        types: &[
+            MonType {
+                id: 1,
+                name: "QMgrSummary",
+                desc: "Disk usage - running queue managers",
+                elements: &[
+                    el(
+                        QM_FS_USED,
+                        DataType::Mb,
+                        "Queue Manager file system - bytes in use",
+                    ),
+                    el(
+                        QM_FS_FREE,
+                        DataType::Percent,
+                        "Queue Manager file system - free space",
+                    ),
+                ],
+            },
+            MonType {
+                id: 2,
+                name: "Log",
+                desc: "Disk usage - queue manager recovery log",
+                elements: &[
+                    el(LOG_IN_USE, DataType::Unit, "Log - bytes in use"),
+                    el(LOG_MAX, DataType::Unit, "Log - bytes max"),
+                    el(
+                        LOG_FS_USED,
+                        DataType::Unit,
+                        "Log file system - bytes in use",
+                    ),
+                    el(LOG_FS_MAX, DataType::Unit, "Log file system - bytes max"),
+                    el(LOG_WRITTEN, DataType::Delta, "Log - logical bytes written"),
+                ],
+            },
+        ],
+    },
+];
+
+/// The classes published: the host's (when it measures them) first, as MQ lists them, then
+/// the queue manager's own.
+pub fn classes(host: bool) -> Vec<&'static MonClass> {
+    let host = if host { HOST_CLASSES } else { &[] };
+    host.iter().chain(CLASSES.iter()).collect()
+}
+
+/// The classes FerryMQ publishes from its own counters.
 pub const CLASSES: &[MonClass] = &[
     MonClass {
         id: 2,
@@ -276,11 +419,11 @@ pub fn object_in_topic(name: &str) -> String {
 
 /// The metadata publications: (topic, body) for CLASSES, each class's TYPES, each type's
 /// elements.
-pub fn metadata(qmgr: &str) -> Vec<(String, Vec<u8>)> {
+pub fn metadata(qmgr: &str, published: &[&'static MonClass]) -> Vec<(String, Vec<u8>)> {
     let meta = format!("{}/METADATA", root(qmgr));
     let flags = |c: &MonClass| if c.per_object { FLAGS_OBJNAME } else { 0 };
     let mut out = Vec::new();
-    let classes: Vec<Pcf> = CLASSES
+    let classes: Vec<Pcf> = published
         .iter()
         .map(|c| {
             Pcf::Group(
@@ -296,7 +439,7 @@ pub fn metadata(qmgr: &str) -> Vec<(String, Vec<u8>)> {
         })
         .collect();
     out.push((format!("{meta}/CLASSES"), body(&classes)));
-    for c in CLASSES {
+    for c in published {
         let mut types = vec![
             Pcf::Int(IAMO_MONITOR_CLASS, c.id),
             Pcf::Int(IAMO_MONITOR_FLAGS, flags(c)),
@@ -363,16 +506,47 @@ pub fn data(
     body(&params)
 }
 
+/// The MQCFIN64 parameters at the top level of a PCF body in native encoding — a data
+/// publication's values and interval: (parameter id, value). A body too short for what it
+/// declares gives what was read before the end.
+pub fn int64_params(body: &[u8]) -> Vec<(i32, i64)> {
+    let word = |at: usize| {
+        body.get(at..at + 4)
+            .map(|w| i32::from_ne_bytes(w.try_into().unwrap_or([0; 4])))
+    };
+    let mut out = Vec::new();
+    let (Some(count), mut at) = (word(32), 36) else {
+        return out;
+    };
+    for _ in 0..count {
+        let (Some(ty), Some(len)) = (word(at), word(at + 4)) else {
+            break;
+        };
+        if ty == 23 {
+            let (Some(id), Some(v)) = (word(at + 8), body.get(at + 16..at + 24)) else {
+                break;
+            };
+            out.push((id, i64::from_ne_bytes(v.try_into().unwrap_or([0; 8]))));
+        }
+        if len < 8 {
+            break;
+        }
+        at += len as usize;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn every_metadata_message_fits_amqsruas_buffer_and_names_the_next_topic() {
-        let all = metadata("QM1");
+        let published = classes(true);
+        let all = metadata("QM1", &published);
         // CLASSES, then per class its TYPES and per type its elements.
-        let types: usize = CLASSES.iter().map(|c| c.types.len()).sum();
-        assert_eq!(all.len(), 1 + CLASSES.len() + types);
+        let types: usize = published.iter().map(|c| c.types.len()).sum();
+        assert_eq!(all.len(), 1 + published.len() + types);
         for (topic, body) in &all {
             assert!(body.len() <= 4096, "{topic}: {} bytes", body.len());
             assert!(topic.starts_with("$SYS/MQ/INFO/QMGR/QM1/Monitor/METADATA/"));
@@ -389,10 +563,22 @@ mod tests {
     }
 
     #[test]
+    fn data_values_read_back() {
+        let c = &CLASSES[0];
+        let b = data("QM1", c, &c.types[0], 10_000_000, None, &[(0, 42), (12, 7)]);
+        assert_eq!(
+            int64_params(&b),
+            vec![(IAMO64_MONITOR_INTERVAL, 10_000_000), (0, 42), (12, 7)]
+        );
+        assert!(int64_params(&b[..20]).is_empty());
+        assert_eq!(int64_params(&b[..b.len() - 4]).len(), 2, "cut short");
+    }
+
+    #[test]
     fn descriptions_are_unique_within_qmgr_and_per_object_classes() {
         for per_object in [false, true] {
             let mut seen = std::collections::HashSet::new();
-            for c in CLASSES.iter().filter(|c| c.per_object == per_object) {
+            for c in classes(true).iter().filter(|c| c.per_object == per_object) {
                 for t in c.types {
                     for e in t.elements {
                         assert!(seen.insert(e.desc), "{} twice", e.desc);

@@ -352,6 +352,7 @@ pub fn start(
     // The queue manager logs what recovery replayed and how long it took.
     let (qm, report) = home::open_queue_manager_with(&dir, &layered.file, recover_to_last_good)?;
     log_recovery(&dir, &report);
+    qm.set_host_probe(host_probe(&dir, &layered.file)?);
     start_background(&qm)?;
     tracing::info!(
         qmgr = name,
@@ -545,6 +546,20 @@ pub fn user_remove(home: &Path, name: &str, user: &str) -> Result<(), CliError> 
     file.save(&path).map_err(CliError::other)?;
     println!("removed user {user} from {}", path.display());
     Ok(())
+}
+
+/// The host's figures for the CPU and DISK monitoring classes of the queue manager in `dir`.
+fn host_probe(
+    dir: &Path,
+    file: &ferry_host::home::QmFile,
+) -> Result<std::sync::Arc<dyn ferry_core::qmgr::monitor::HostProbe>, CliError> {
+    let log = file.persist_settings()?.log;
+    let log_max = log.max_extents.saturating_mul(log.extent_size);
+    Ok(std::sync::Arc::new(ferry_host::probe::Probe::new(
+        dir,
+        &dir.join(ferry_host::home::LOG_DIR),
+        log_max,
+    )))
 }
 
 /// The queue manager's own background threads: the expiry sweeper and the monitor.

@@ -539,6 +539,29 @@ fn a_server_publishes_its_monitoring_metadata_for_collectors_to_discover() {
         );
         c.close(h, ferry_client::CloseOptions::RemoveSub).unwrap();
     }
+    // The host's classes are there too (a started queue manager measures them), and their
+    // data comes on the data topics.
+    let (q, h) = c
+        .subscribe(
+            &ferry_client::SubDescriptor::managed(&format!("{root}/CLASSES")),
+            None,
+        )
+        .unwrap();
+    let classes = c.get(q, &GetOptions::new()).unwrap().message;
+    assert!(String::from_utf8_lossy(&classes.body).contains("Platform central processing units"));
+    c.close(h, ferry_client::CloseOptions::RemoveSub).unwrap();
+    let data = "$SYS/MQ/INFO/QMGR/QM1/Monitor/CPU/QMgrSummary";
+    let (q, _hd) = c
+        .subscribe(&ferry_client::SubDescriptor::managed(data), None)
+        .unwrap();
+    let wait = GetOptions::new().wait(std::time::Duration::from_secs(10));
+    let got = c.get(q, &wait).unwrap().message;
+    let values = ferry_model::monitor::int64_params(&got.body);
+    let rss_mb = values.iter().find(|(id, _)| *id == 2).map(|p| p.1);
+    assert!(
+        rss_mb.is_some_and(|mb| mb > 0),
+        "the queue manager's memory: {values:?}"
+    );
     // A wildcard above $SYS does not see them.
     let (q, _h) = c
         .subscribe(&ferry_client::SubDescriptor::managed("#"), None)

@@ -16,7 +16,7 @@ mod dynamic;
 mod events;
 mod expiry;
 pub mod journal;
-mod monitor;
+pub mod monitor;
 pub mod pubsub;
 mod queues;
 pub mod routing;

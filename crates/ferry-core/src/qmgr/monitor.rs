@@ -2,6 +2,11 @@
 //! the retained metadata, published when the monitor thread starts, and a data publication per
 //! type — per queue for STATQ — every interval, only on topics some subscription matches.
 //!
+//! The CPU and DISK classes are published when the host gave the queue manager a
+//! [`HostProbe`] (`ferry qm start` does; an embedded queue manager has none): their figures are
+//! the host's, sampled at each publication; CPU percentages cover the time since the previous
+//! publication on the same topic (the machine's CPU time, all processors together, is 100 %).
+//!
 //! DELTA values cover the time since the previous publication on the same topic (the first
 //! after a subscription appears covers nothing: 0, as collectors discard it anyway); the
 //! interval each carries is that time in microseconds. The counters come from the queues'
@@ -29,6 +34,111 @@ type Snapshot = (u64, Vec<(i32, i64)>);
 #[derive(Debug, Default)]
 pub(crate) struct MonitorState {
     last: Mutex<HashMap<String, Snapshot>>,
+    /// The host's figures, when it measures them.
+    probe: std::sync::OnceLock<Arc<dyn HostProbe>>,
+    /// Each host topic's previous sample (CPU percentages are over the time since).
+    host_last: Mutex<HashMap<String, HostSample>>,
+}
+
+/// What the host measures for the CPU and DISK classes. Times are cumulative clock ticks
+/// (machine-wide: all processors together; the process: this one); sizes in bytes.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct HostSample {
+    /// Machine: user time (nice included).
+    pub cpu_user: u64,
+    /// Machine: system time (interrupts included).
+    pub cpu_system: u64,
+    /// Machine: all time, idle included.
+    pub cpu_total: u64,
+    /// This process: user time.
+    pub proc_user: u64,
+    /// This process: system time.
+    pub proc_system: u64,
+    /// Load averages over 1, 5 and 15 minutes.
+    pub load: [f64; 3],
+    /// Memory: total and available.
+    pub ram_total: u64,
+    /// Memory available.
+    pub ram_available: u64,
+    /// This process's resident memory.
+    pub proc_rss: u64,
+    /// The queue manager directory's file system: size and free.
+    pub fs_total: u64,
+    /// Free there.
+    pub fs_free: u64,
+    /// The log directory's files.
+    pub log_in_use: u64,
+    /// The most the log may take (0: no limit).
+    pub log_max: u64,
+    /// The log directory's file system: size and free.
+    pub log_fs_total: u64,
+    /// Free there.
+    pub log_fs_free: u64,
+}
+
+/// The host's side of the CPU and DISK monitoring classes (implemented by `ferry-host`).
+pub trait HostProbe: Send + Sync + std::fmt::Debug {
+    /// The figures now.
+    fn sample(&self) -> HostSample;
+}
+
+/// `part` of `whole`, in hundredths of a percent.
+fn percent(part: u64, whole: u64) -> i64 {
+    if whole == 0 {
+        0
+    } else {
+        (part.min(whole) as u128 * 10_000 / whole as u128) as i64
+    }
+}
+
+/// A host type's values from the sample now and the topic's previous one.
+fn host_values(
+    ty: &MonType,
+    class: &str,
+    now: &HostSample,
+    before: &HostSample,
+) -> Vec<(i32, i64)> {
+    let d = |a: u64, b: u64| a.saturating_sub(b);
+    let total = d(now.cpu_total, before.cpu_total);
+    let mb = |b: u64| (b >> 20) as i64;
+    ty.elements
+        .iter()
+        .map(|e| {
+            let v = match (class, ty.name, e.id) {
+                ("CPU", "SystemSummary", monitor::CPU_USER) => {
+                    percent(d(now.cpu_user, before.cpu_user), total)
+                }
+                ("CPU", "SystemSummary", monitor::CPU_SYSTEM) => {
+                    percent(d(now.cpu_system, before.cpu_system), total)
+                }
+                ("CPU", "SystemSummary", id) if monitor::CPU_LOAD.contains(&id) => {
+                    let i = monitor::CPU_LOAD.iter().position(|x| *x == id).unwrap_or(0);
+                    (now.load[i] * 100.0).round() as i64
+                }
+                ("CPU", "SystemSummary", monitor::RAM_FREE) => {
+                    percent(now.ram_available, now.ram_total)
+                }
+                ("CPU", "SystemSummary", monitor::RAM_TOTAL) => mb(now.ram_total),
+                ("CPU", "QMgrSummary", monitor::CPU_USER) => {
+                    percent(d(now.proc_user, before.proc_user), total)
+                }
+                ("CPU", "QMgrSummary", monitor::CPU_SYSTEM) => {
+                    percent(d(now.proc_system, before.proc_system), total)
+                }
+                ("CPU", "QMgrSummary", monitor::QM_RAM) => mb(now.proc_rss),
+                ("DISK", "QMgrSummary", monitor::QM_FS_USED) => mb(d(now.fs_total, now.fs_free)),
+                ("DISK", "QMgrSummary", monitor::QM_FS_FREE) => percent(now.fs_free, now.fs_total),
+                ("DISK", "Log", monitor::LOG_IN_USE) => now.log_in_use as i64,
+                ("DISK", "Log", monitor::LOG_MAX) => now.log_max as i64,
+                ("DISK", "Log", monitor::LOG_FS_USED) => {
+                    d(now.log_fs_total, now.log_fs_free) as i64
+                }
+                ("DISK", "Log", monitor::LOG_FS_MAX) => now.log_fs_total as i64,
+                _ => 0,
+            };
+            (e.id, v)
+        })
+        .collect()
 }
 
 fn message(body: Vec<u8>) -> Message {
@@ -46,7 +156,7 @@ impl QueueManager {
             retain: true,
             ..PutOptions::default()
         };
-        for (topic, body) in monitor::metadata(&qmgr) {
+        for (topic, body) in monitor::metadata(&qmgr, &self.monitor_classes()) {
             s.publish(&topic, message(body), &opts)?;
         }
         s.disconnect()
@@ -56,7 +166,7 @@ impl QueueManager {
     pub fn publish_monitor_data(&self) -> MqResult<usize> {
         let qmgr = self.name().to_string();
         let mut due = Vec::new();
-        for class in monitor::CLASSES {
+        for class in self.monitor_classes() {
             for ty in class.types {
                 let topic = monitor::data_topic(&qmgr, class, ty);
                 if class.per_object {
@@ -83,6 +193,17 @@ impl QueueManager {
         Ok(due.len())
     }
 
+    /// Gives the queue manager the host's figures for the CPU and DISK classes (once, before
+    /// the monitor starts).
+    pub fn set_host_probe(&self, probe: Arc<dyn HostProbe>) {
+        let _ = self.shared.monitor.probe.set(probe);
+    }
+
+    /// The classes published: the host's when it measures them, and the queue manager's own.
+    fn monitor_classes(&self) -> Vec<&'static MonClass> {
+        monitor::classes(self.shared.monitor.probe.get().is_some())
+    }
+
     /// Local queues other than the queue manager's own (SYSTEM.*), by name.
     fn monitored_queues(&self) -> Vec<String> {
         let objects = self.shared.objects.read();
@@ -105,7 +226,10 @@ impl QueueManager {
         queue: Option<&str>,
     ) -> Vec<u8> {
         let now = self.shared.clock.now();
-        let totals = self.monitor_totals(ty, class.per_object, queue);
+        let totals = match self.host_totals(topic, class, ty) {
+            Some(v) => v,
+            None => self.monitor_totals(ty, class.per_object, queue),
+        };
         let mut last = self.shared.monitor.last.lock();
         let (interval_us, values): (i64, Vec<(i32, i64)>) = match last.get(topic) {
             Some((then, before)) => {
@@ -138,6 +262,32 @@ impl QueueManager {
         };
         last.insert(topic.to_owned(), (now, totals));
         monitor::data(qmgr, class, ty, interval_us, queue, &values)
+    }
+
+    /// A host class's values (`None` for the queue manager's own classes): the host's sample
+    /// now against the topic's previous one; the log's bytes written cumulative (a DELTA).
+    fn host_totals(&self, topic: &str, class: &MonClass, ty: &MonType) -> Option<Vec<(i32, i64)>> {
+        if !monitor::HOST_CLASSES.iter().any(|c| c.id == class.id) {
+            return None;
+        }
+        let now = self.shared.monitor.probe.get()?.sample();
+        let before = self
+            .shared
+            .monitor
+            .host_last
+            .lock()
+            .insert(topic.to_owned(), now)
+            .unwrap_or(now);
+        let mut values = host_values(ty, class.name, &now, &before);
+        if class.name == "DISK" && ty.name == "Log" {
+            let written = self.log_status().map_or(0, |s| s.bytes_appended) as i64;
+            for (id, v) in &mut values {
+                if *id == monitor::LOG_WRITTEN {
+                    *v = written;
+                }
+            }
+        }
+        Some(values)
     }
 
     /// The cumulative counters of a type (per queue for STATQ), by element id.

@@ -231,6 +231,9 @@ fn spawn_with(root: &Path, qm: &str, log: &Path, extra: &[&str], cap: Option<u64
         .args(listen)
         .args(extra)
         .env("RUST_LOG", "info")
+        // Monitoring data (published only on topics some subscription matches) soon enough
+        // for a test to wait for it.
+        .env("FERRY_MONITOR_INTERVAL_MS", "300")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(log)
