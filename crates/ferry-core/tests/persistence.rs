@@ -956,3 +956,53 @@ fn every_crash_point_of_a_publishing_workload_delivers_to_all_durable_subscripti
         }
     }
 }
+
+#[test]
+fn a_persistent_publication_refused_in_the_callers_unit_of_work_is_logged_nowhere() {
+    use ferry_model::topicobj::{DeliveryRule, TopicAttrs};
+    let disk = Arc::new(MemStorage::new());
+    {
+        let run = ProcessView::new(&disk);
+        let qm = open(run.clone());
+        for (q, depth) in [("ROOMY", 100), ("TINY", 1)] {
+            let a = LocalQueueAttrs {
+                max_depth: depth,
+                ..Default::default()
+            };
+            qm.define_queue(q, QueueDefinition::Local(a), false)
+                .unwrap();
+            qm.subscribe(&SubRequest {
+                name: Some(format!("S.{q}")),
+                ..SubRequest::to_queue("t", object_name(q).unwrap())
+            })
+            .unwrap();
+        }
+        let attrs = TopicAttrs {
+            topic_string: "t".into(),
+            persistent_delivery: Some(DeliveryRule::All),
+            use_dlq: Some(false),
+            ..TopicAttrs::default()
+        };
+        qm.define_topic("T", attrs, false).unwrap();
+        let mut s = session(&qm);
+        s.publish("t", persistent("p0"), &PutOptions::default())
+            .unwrap();
+        let e = s
+            .publish("t", persistent("p1"), &PutOptions::syncpoint())
+            .unwrap_err();
+        assert_eq!(e.reason, Reason::QFull, "{e}");
+        s.commit().unwrap();
+        let roomy: Vec<String> = messages(&qm, "ROOMY").iter().map(label).collect();
+        assert_eq!(roomy, ["p0"]);
+        std::mem::forget(s);
+        std::mem::forget(qm);
+        run.kill();
+    }
+    let qm = open(disk);
+    let roomy: Vec<String> = messages(&qm, "ROOMY").iter().map(label).collect();
+    assert_eq!(roomy, Vec::<String>::new(), "p0 was got; p1 never logged");
+    assert_eq!(
+        messages(&qm, "TINY").iter().map(label).collect::<Vec<_>>(),
+        ["p0"]
+    );
+}

@@ -888,3 +888,36 @@ fn with_a_host_probe_the_cpu_and_disk_classes_are_described_and_published() {
     let v = pcf_int64s(&s.get(log, &GetOptions::new()).unwrap().message.body);
     assert_eq!((at(&v, 0), at(&v, 1)), (Some(4096), Some(1 << 30)));
 }
+
+#[test]
+fn a_publication_refused_in_the_callers_unit_of_work_leaves_none_of_its_copies_there() {
+    let (qm, mut s) = qm_with(&[("ROOMY", 100), ("TINY", 1)]);
+    let attrs = TopicAttrs {
+        topic_string: "t".into(),
+        nonpersistent_delivery: Some(DeliveryRule::All),
+        use_dlq: Some(false),
+        ..TopicAttrs::default()
+    };
+    qm.define_topic("T", attrs, false).unwrap();
+    qm.subscribe(&sub("t", "ROOMY")).unwrap();
+    qm.subscribe(&sub("t", "TINY")).unwrap();
+    s.publish("t", np("fills TINY"), &PutOptions::default())
+        .unwrap();
+    let e = s
+        .publish("t", np("refused"), &PutOptions::syncpoint())
+        .unwrap_err();
+    assert_eq!(e.reason, Reason::QFull, "{e}");
+    s.publish("t", np("also refused"), &PutOptions::syncpoint())
+        .unwrap_err();
+    s.commit().unwrap();
+    let h = input(&mut s, "ROOMY");
+    let got: Vec<String> = drain(&mut s, h)
+        .iter()
+        .map(|m| String::from_utf8(m.body.to_vec()).unwrap())
+        .collect();
+    assert_eq!(
+        got,
+        ["fills TINY"],
+        "the refused publications reached no queue"
+    );
+}

@@ -27,6 +27,18 @@ pub enum DeliveryRule {
 }
 
 impl DeliveryRule {
+    /// Whether a copy to a subscription (durable or not) must be delivered for the
+    /// publication to be delivered at all.
+    pub fn requires(self, durable: bool) -> bool {
+        match self {
+            DeliveryRule::All => true,
+            DeliveryRule::AllDurable => durable,
+            DeliveryRule::AllAvailable => false,
+        }
+    }
+}
+
+impl DeliveryRule {
     /// The MQSC word.
     pub fn word(self) -> &'static str {
         match self {

@@ -49,22 +49,28 @@ pub enum CopyPut {
     Refused(MqError),
     /// Not taken by the batch: put it alone.
     Alone(Message),
+    /// Not put: a copy marked required was refused, so none was logged or stored.
+    Skipped,
 }
 
 /// Puts `copies` of the persistent publication `common` (its descriptor resolved), all
 /// inside unit of work `uow`, logging the ones their queues take as one PUBLISH record
-/// through `journal`. Returns each copy's fate, in order. Fails only when the log does.
+/// through `journal`. Returns each copy's fate, in order: when a copy `required` marks is
+/// refused, nothing is logged or stored (that copy `Refused`, the others `Skipped`). Fails
+/// only when the log does.
 pub fn put_copies(
     journal: &Arc<dyn Journal>,
     common: &Message,
     mut copies: Vec<Copy>,
+    required: &[bool],
     expires_at: u64,
     uow: UowId,
     now: u64,
 ) -> MqResult<Vec<(Arc<Queue>, CopyPut)>> {
     debug_assert!(copies.len() <= MAX_COPIES_PER_RECORD);
+    debug_assert_eq!(copies.len(), required.len());
     loop {
-        match try_batch(journal, common, &mut copies, expires_at, uow, now)? {
+        match try_batch(journal, common, &mut copies, required, expires_at, uow, now)? {
             Batch::Done(fates) => return Ok(fates),
             // Nothing was stored and no lock is held: wait for room and start again.
             Batch::NoRoom(n) => journal.wait_room(n)?,
@@ -91,6 +97,7 @@ fn try_batch(
     journal: &Arc<dyn Journal>,
     common: &Message,
     copies: &mut Vec<Copy>,
+    required: &[bool],
     expires_at: u64,
     uow: UowId,
     now: u64,
@@ -118,6 +125,13 @@ fn try_batch(
                 Standing::Member(persistence, priority)
             }
         });
+    }
+    if standing
+        .iter()
+        .zip(required)
+        .any(|(s, r)| *r && matches!(s, Standing::Refused(_)))
+    {
+        return Ok(Batch::Done(none_put(std::mem::take(copies), standing)));
     }
     let logged: Option<Logged> = match targets.is_empty() {
         true => None,
@@ -148,6 +162,19 @@ fn try_batch(
         fates.push((c.queue, fate));
     }
     Ok(Batch::Done(fates))
+}
+
+/// The fates when a required copy was refused: it and the other refused ones `Refused`, the
+/// rest `Skipped` (nothing was logged or stored).
+fn none_put(copies: Vec<Copy>, standing: Vec<Standing>) -> Vec<(Arc<Queue>, CopyPut)> {
+    copies
+        .into_iter()
+        .zip(standing)
+        .map(|(c, s)| match s {
+            Standing::Refused(e) => (c.queue, CopyPut::Refused(e)),
+            _ => (c.queue, CopyPut::Skipped),
+        })
+        .collect()
 }
 
 /// Locks each distinct queue once, in ascending address; a copy whose queue an earlier copy

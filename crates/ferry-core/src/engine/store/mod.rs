@@ -862,16 +862,7 @@ impl Store {
         lane.live -= 1;
         self.depth -= 1;
         lane.tidy();
-        let (msg_id, correl_id) = body.ids(pos.seq, &self.mem, &self.disk_correls);
-        if body.persistent(&self.mem) {
-            self.persistent -= 1;
-        }
-        if !correl_id.is_none() {
-            index_remove(&mut self.correl_index, &correl_id, pos);
-        }
-        if let Some(ix) = self.msg_index.as_mut() {
-            index_remove(ix, &msg_id, pos);
-        }
+        let correl_id = self.forget(pos, &body);
         Some(match body {
             Body::Mem { key, disk } => {
                 let msg = self.mem.remove(key as usize);
@@ -911,6 +902,22 @@ impl Store {
             }
             Body::Gone => return None,
         })
+    }
+
+    /// Takes a message leaving the store out of the indexes and the persistent count; its
+    /// correl id.
+    fn forget(&mut self, pos: Pos, body: &Body) -> CorrelId {
+        let (msg_id, correl_id) = body.ids(pos.seq, &self.mem, &self.disk_correls);
+        if body.persistent(&self.mem) {
+            self.persistent -= 1;
+        }
+        if !correl_id.is_none() {
+            index_remove(&mut self.correl_index, &correl_id, pos);
+        }
+        if let Some(ix) = self.msg_index.as_mut() {
+            index_remove(ix, &msg_id, pos);
+        }
+        correl_id
     }
 
     /// Lanes in delivery order: highest priority first.

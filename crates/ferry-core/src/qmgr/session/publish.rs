@@ -121,11 +121,6 @@ impl Session {
             failed: 0,
             dead_lettered: 0,
         };
-        let mut done = if opts.retain {
-            self.retain_publication(topic, &msg, &put_opts)
-        } else {
-            Ok(())
-        };
         let pubn = Publication {
             topic,
             rt,
@@ -134,13 +129,7 @@ impl Session {
             opts: &put_opts,
             now_ms,
         };
-        if done.is_ok() {
-            done = if persistent && put_opts.syncpoint && self.qm.durability().is_some() {
-                self.deliver_logged(&pubn, &subs, &mut out)
-            } else {
-                self.deliver_each(&pubn, &subs, &mut out)
-            };
-        }
+        let done = self.deliver_copies(&pubn, &subs, &mut out, opts, own_uow);
         if own_uow {
             match &done {
                 Ok(()) => self.commit()?,
@@ -148,6 +137,44 @@ impl Session {
             }
         }
         done?;
+        self.count(publisher, topic, &out, now_ms);
+        Ok(out)
+    }
+
+    /// The retained publication (if asked) and every copy. In the caller's unit of work, what a
+    /// failed publication put there is taken back, so it goes to none — exactly where nothing
+    /// of it was logged (a persistent one to several queues is refused before its record).
+    fn deliver_copies(
+        &mut self,
+        p: &Publication<'_>,
+        subs: &[Arc<Subscription>],
+        out: &mut Published,
+        opts: &PutOptions,
+        own_uow: bool,
+    ) -> MqResult<()> {
+        let persistent = p.msg.descriptor.persistence == Persistence::Persistent;
+        let undo_mark = (!own_uow && opts.syncpoint).then_some(self.uow.len());
+        let mut done = match opts.retain {
+            true => self.retain_publication(p.topic, p.msg, p.opts),
+            false => Ok(()),
+        };
+        if done.is_ok() {
+            done = if persistent && p.opts.syncpoint && self.qm.durability().is_some() {
+                self.deliver_logged(p, subs, out)
+            } else {
+                self.deliver_each(p, subs, out)
+            };
+        }
+        if let (Err(_), Some(mark)) = (&done, undo_mark) {
+            if !opts.retain && (!persistent || self.qm.durability().is_none()) {
+                self.undo_puts_since(mark);
+            }
+        }
+        done
+    }
+
+    /// Counts a publication: in its handle, or (without one) in the shared counters.
+    fn count(&self, publisher: Option<&Publisher>, topic: &str, out: &Published, now_ms: u64) {
         match publisher {
             Some(p) => self
                 .qm
@@ -164,7 +191,6 @@ impl Session {
                     .fetch_add(out.failed as u64, Ordering::Relaxed);
             }
         }
-        Ok(out)
     }
 
     /// The subscriptions a publication on `topic` goes to: those whose filter matches, past
@@ -281,10 +307,17 @@ impl Session {
                     user_data: sub.user_data.clone(),
                 });
             }
+            // A copy the delivery rule needs, with no dead-letter queue to fall back on: if
+            // its queue refuses it, nothing is logged or stored.
+            let required: Vec<bool> = chunk
+                .iter()
+                .map(|sub| !p.rt.use_dlq && p.rule.requires(sub.durable))
+                .collect();
             let now = self.qm.clock().now();
-            let fates = put_copies(&journal, &common, copies, expires_at, uow, now)?;
+            let fates = put_copies(&journal, &common, copies, &required, expires_at, uow, now)?;
             for (sub, (queue, fate)) in chunk.iter().zip(fates) {
                 let put = match fate {
+                    CopyPut::Skipped => continue,
                     CopyPut::Placed(placed) => {
                         let pos = placed.pos.expect("a copy in a unit of work has a slot");
                         self.join_uow(queue, pos, UowKind::Put);
@@ -318,12 +351,7 @@ impl Session {
             out.dead_lettered += 1;
             return Ok(());
         }
-        let required = match p.rule {
-            DeliveryRule::All => true,
-            DeliveryRule::AllDurable => sub.durable,
-            DeliveryRule::AllAvailable => false,
-        };
-        if required {
+        if p.rule.requires(sub.durable) {
             return Err(undeliverable(p.topic, sub, p.rule, e));
         }
         Ok(())
@@ -409,6 +437,19 @@ impl Session {
             sent += usize::from(put.is_ok());
         }
         sent
+    }
+
+    /// Takes back the puts made in the unit of work since `mark` (a failed publication's
+    /// copies, none of them logged).
+    fn undo_puts_since(&mut self, mark: usize) {
+        for e in self.uow.drain(mark..).rev() {
+            if matches!(e.kind, UowKind::Put) {
+                e.queue.backout_put(e.pos);
+            }
+        }
+        self.counters
+            .uow_messages
+            .store(self.uow.len(), Ordering::Relaxed);
     }
 
     /// Puts the copy a subscription's queue refused on the dead-letter queue, with a header
