@@ -373,6 +373,23 @@ fn authority_on_a_topic_object_covers_the_topics_below_it_only() {
         e.reason == ferry_client::Reason::NotAuthorized && e.detail.contains("SYSTEM.BASE.TOPIC"),
         "the closest topic object above Price/Veg is the base: {e}"
     );
+    // Administrative subscriptions are checked the same way: SUB on FRUIT covers its topics.
+    admin(
+        &server,
+        "SET AUTHREC PROFILE('FRUIT') OBJTYPE(TOPIC) PRINCIPAL('dave') AUTHADD(SUB)",
+    );
+    let mut dave = Connection::connect_with(&server.tcp_bare, "dave", &opts).unwrap();
+    let r = dave
+        .admin("DEFINE SUB('FRUIT.SUB') TOPICSTR('Price/Fruit/#') DEST(DEV.QUEUE.1)")
+        .unwrap();
+    assert!(r[0].ok, "SUB on FRUIT: {r:?}");
+    let r = dave
+        .admin("DEFINE SUB('VEG.SUB') TOPICSTR('Price/Veg/#') DEST(DEV.QUEUE.1)")
+        .unwrap();
+    assert!(!r[0].ok && r[0].messages[0].code == "AMQ8135E", "{r:?}");
+    assert!(format!("{r:?}").contains("SYSTEM.BASE.TOPIC"), "{r:?}");
+    let r = dave.admin("DELETE SUB('FRUIT.SUB')").unwrap();
+    assert!(r[0].ok, "{r:?}");
 }
 
 fn publish_retained(endpoint: &str, topic: &str, text: &str) {

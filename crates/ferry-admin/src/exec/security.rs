@@ -7,7 +7,10 @@
 //! display; of one name, it is refused like any other command. The queue manager's settings
 //! (ALTER QMGR, SET and DELETE AUTHREC, REFRESH SECURITY) need CHG on the queue manager; its
 //! displays (QMGR, QMSTATUS, CONN, AUTHREC, ENTAUTH) DSP on it; DUMP QMGR, which writes every
-//! definition, is for administrators.
+//! definition, is for administrators. Subscription commands (DEFINE/ALTER/DELETE/DISPLAY SUB,
+//! SBSTATUS, CLEAR TOPICSTR, DISPLAY TPSTATUS of one topic) are checked on the topic objects
+//! above their topic, as MQSUB is: granted if any from the closest up to SYSTEM.BASE.TOPIC
+//! grants it.
 
 use ferry_core::QueueManager;
 use ferry_model::objects::AuthInfoAttrs;
@@ -29,8 +32,8 @@ fn needed(c: &Command) -> Option<(AuthObjType, Authority)> {
         O::Channel | O::ChStatus => AuthObjType::Channel,
         O::Listener | O::LsStatus => AuthObjType::Listener,
         O::AuthInfo => AuthObjType::AuthInfo,
-        // Subscriptions are checked on the topic tree's base object: SUB to define or
-        // delete one, DSP to display them.
+        // Subscriptions are checked on the topic objects above their topic, as MQSUB is (the
+        // base object when none is named): SUB to define or delete one, DSP to display them.
         O::Sub | O::SbStatus | O::TpStatus | O::TopicStr | O::Topic => AuthObjType::Topic,
         O::QMgr | O::QmStatus | O::Conn | O::AuthRec | O::EntAuth | O::Security | O::ChlAuth => {
             AuthObjType::QMgr
@@ -80,14 +83,56 @@ pub(super) fn check_command(qm: &QueueManager, c: &Command) -> Result<(), Failur
     };
     let name = match (objtype, &c.name) {
         (AuthObjType::QMgr, _) | (_, None) => qm.name().to_string(),
-        (AuthObjType::Topic, _) if c.object != Object::Topic => {
-            ferry_model::system::BASE_TOPIC.to_string()
-        }
+        (AuthObjType::Topic, _) if c.object != Object::Topic => match command_topic(qm, c) {
+            Some(topic) => return check_topic_chain(qm, who, &topic, auth),
+            None => ferry_model::system::BASE_TOPIC.to_string(),
+        },
         _ if auth == Authority::CRT => CLASS_PROFILE.to_string(),
         (_, Some(v)) if c.verb == Verb::Display && v.text.contains('*') => return Ok(()),
         (_, Some(v)) => v.text.clone(),
     };
     qm.check_authority(who, objtype, &name, auth)
+        .map_err(|e| refused(who, &e.detail))
+}
+
+/// The topic a subscription or topic-status command is about, when it names one: DEFINE
+/// SUB's TOPICSTR, the named subscription's filter, CLEAR TOPICSTR's or DISPLAY TPSTATUS's
+/// topic string (without wildcards). `None`: the base topic object answers.
+fn command_topic(qm: &QueueManager, c: &Command) -> Option<String> {
+    let name = c.name.as_ref().map(|v| v.text.clone());
+    match (c.object, c.verb) {
+        (Object::Sub, Verb::Define) => c.value("TOPICSTR").map(|v| v.text.clone()),
+        (Object::Sub | Object::SbStatus, _) => name
+            .filter(|n| !n.contains('*'))
+            .and_then(|n| qm.subscription_named(&n))
+            .map(|s| s.filter.text().to_owned()),
+        (Object::TopicStr | Object::TpStatus, _) => {
+            name.filter(|t| !t.contains('#') && !t.contains('+'))
+        }
+        _ => None,
+    }
+}
+
+/// As a subscription is checked: granted when any topic object from the closest above
+/// `topic` up to the base grants `auth`; the refusal names the closest.
+fn check_topic_chain(
+    qm: &QueueManager,
+    who: &Principal,
+    topic: &str,
+    auth: Authority,
+) -> Result<(), Failure> {
+    let chain = qm.topic_chain(topic);
+    if chain.iter().any(|n| {
+        qm.authority(AuthObjType::Topic, n.as_str(), who)
+            .contains(auth)
+    }) {
+        return Ok(());
+    }
+    let closest = chain.first().map_or_else(
+        || ferry_model::system::BASE_TOPIC.to_string(),
+        |n| n.to_string(),
+    );
+    qm.check_authority(who, AuthObjType::Topic, &closest, auth)
         .map_err(|e| refused(who, &e.detail))
 }
 
