@@ -3,8 +3,12 @@
 //! matched by a topic string that may hold `#` and `+`; and CLEAR TOPICSTR, which removes a
 //! topic's retained publication.
 
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
+use ferry_core::qmgr::pubsub::status::{Publisher, TopicCounts};
+use ferry_core::qmgr::pubsub::Subscription;
 use ferry_core::QueueManager;
 use ferry_model::topic::{Filter, Wildcards};
 use ferry_model::topicobj::ResolvedTopic;
@@ -23,26 +27,56 @@ fn topic_pattern(c: &Command) -> Result<Filter, Failure> {
     Ok(Filter::parse(&v.text, Wildcards::Topic)?)
 }
 
-/// Every node of the live tree `pattern` matches, sorted.
-fn nodes(qm: &QueueManager, pattern: &Filter) -> Vec<String> {
-    let mut all: Vec<String> = qm
-        .topic_objects()
-        .into_iter()
-        .map(|(_, a)| a.topic_string)
-        .filter(|t| !t.is_empty())
-        .chain(qm.retained_topics())
-        .chain(qm.topic_stats().into_iter().map(|(t, _)| t))
-        .chain(qm.publishers().iter().map(|p| p.topic.to_string()))
-        .chain(
-            qm.subscriptions()
-                .iter()
-                .map(|s| s.filter.text().to_owned()),
-        )
-        .filter(|t| pattern.matches(t))
-        .collect();
-    all.sort();
-    all.dedup();
-    all
+/// The live tree as one command sees it, taken once: each node's fields are then lookups
+/// (the command stays linear in the tree's size, not quadratic).
+struct Tree {
+    admin: HashMap<String, String>,
+    retained: HashSet<String>,
+    stats: HashMap<String, TopicCounts>,
+    subs: HashMap<String, Vec<Arc<Subscription>>>,
+    pubs: HashMap<String, Vec<Arc<Publisher>>>,
+}
+
+impl Tree {
+    fn take(qm: &QueueManager) -> Tree {
+        let mut subs: HashMap<String, Vec<Arc<Subscription>>> = HashMap::new();
+        for s in qm.subscriptions() {
+            subs.entry(s.filter.text().to_owned()).or_default().push(s);
+        }
+        let mut pubs: HashMap<String, Vec<Arc<Publisher>>> = HashMap::new();
+        for p in qm.publishers() {
+            pubs.entry(p.topic.to_string()).or_default().push(p);
+        }
+        Tree {
+            admin: qm
+                .topic_objects()
+                .into_iter()
+                .filter(|(_, a)| !a.topic_string.is_empty())
+                .map(|(n, a)| (a.topic_string, n.to_string()))
+                .collect(),
+            retained: qm.retained_topics().into_iter().collect(),
+            stats: qm.topic_stats().into_iter().collect(),
+            subs,
+            pubs,
+        }
+    }
+
+    /// Every node `pattern` matches, sorted.
+    fn nodes(&self, pattern: &Filter) -> Vec<String> {
+        let mut all: Vec<String> = self
+            .admin
+            .keys()
+            .chain(self.retained.iter())
+            .chain(self.stats.keys())
+            .chain(self.pubs.keys())
+            .chain(self.subs.keys())
+            .filter(|t| pattern.matches(t))
+            .cloned()
+            .collect();
+        all.sort();
+        all.dedup();
+        all
+    }
 }
 
 fn date_time_ms(ms: u64) -> (String, String) {
@@ -69,21 +103,10 @@ fn enabled(b: bool) -> &'static str {
 }
 
 /// TYPE(TOPIC): the node's resolved attributes and what hangs on it.
-fn topic_fields(qm: &QueueManager, t: &str) -> Vec<Field> {
+fn topic_fields(qm: &QueueManager, tree: &Tree, t: &str) -> Vec<Field> {
     let r: ResolvedTopic = qm.resolve_topic(t);
-    let admin = qm
-        .topic_objects()
-        .into_iter()
-        .find(|(_, a)| a.topic_string == t)
-        .map(|(n, _)| n.to_string())
-        .unwrap_or_default();
-    let subs = qm.subscriptions();
-    let stats = qm
-        .topic_stats()
-        .into_iter()
-        .find(|(s, _)| s == t)
-        .map(|(_, c)| c)
-        .unwrap_or_default();
+    let admin = tree.admin.get(t).cloned().unwrap_or_default();
+    let stats = tree.stats.get(t).copied().unwrap_or_default();
     vec![
         field("TOPICSTR", t, Kind::Text),
         field("ADMIN", admin, Kind::Status),
@@ -97,15 +120,15 @@ fn topic_fields(qm: &QueueManager, t: &str) -> Vec<Field> {
         field("MDURMDL", r.durable_model, Kind::Status),
         field("MNDURMDL", r.nondurable_model, Kind::Status),
         field("USEDLQ", yes(r.use_dlq), Kind::Status),
-        field("RETAINED", yes(qm.retained(t).is_some()), Kind::Status),
+        field("RETAINED", yes(tree.retained.contains(t)), Kind::Status),
         field(
             "PUBCOUNT",
-            qm.publishers().iter().filter(|p| &*p.topic == t).count(),
+            tree.pubs.get(t).map_or(0, Vec::len),
             Kind::Status,
         ),
         field(
             "SUBCOUNT",
-            subs.iter().filter(|s| s.filter.text() == t).count(),
+            tree.subs.get(t).map_or(0, Vec::len),
             Kind::Status,
         ),
         field("NUMPUBS", stats.publications, Kind::Status),
@@ -120,15 +143,16 @@ pub(super) fn display_tpstatus(qm: &QueueManager, c: &Command) -> Outcome {
         .value("TYPE")
         .map_or("TOPIC".to_owned(), |v| v.text.to_ascii_uppercase());
     let mut out = Vec::new();
-    for t in nodes(qm, &pattern) {
+    let tree = Tree::take(qm);
+    for t in tree.nodes(&pattern) {
         let entries = match kind.as_str() {
             "TOPIC" => vec![(
                 "AMQ8754I",
                 "Display topic status details.",
-                topic_fields(qm, &t),
+                topic_fields(qm, &tree, &t),
             )],
-            "SUB" => sub_entries(qm, &t),
-            "PUB" => pub_entries(qm, &t),
+            "SUB" => sub_entries(&tree, &t),
+            "PUB" => pub_entries(&tree, &t),
             other => {
                 return Err(fail(
                     "AMQ8405E",
@@ -152,10 +176,11 @@ pub(super) fn display_tpstatus(qm: &QueueManager, c: &Command) -> Outcome {
 }
 
 /// TYPE(SUB): the subscriptions made on exactly this topic string.
-fn sub_entries(qm: &QueueManager, t: &str) -> Vec<(&'static str, &'static str, Vec<Field>)> {
-    qm.subscriptions()
-        .iter()
-        .filter(|s| s.filter.text() == t)
+fn sub_entries(tree: &Tree, t: &str) -> Vec<(&'static str, &'static str, Vec<Field>)> {
+    tree.subs
+        .get(t)
+        .into_iter()
+        .flatten()
         .map(|s| {
             let (date, time) = date_time_ms(s.last_delivery_ms.load(Ordering::Relaxed));
             let fields = vec![
@@ -183,10 +208,11 @@ fn sub_entries(qm: &QueueManager, t: &str) -> Vec<(&'static str, &'static str, V
 }
 
 /// TYPE(PUB): the handles open to publish on exactly this topic string.
-fn pub_entries(qm: &QueueManager, t: &str) -> Vec<(&'static str, &'static str, Vec<Field>)> {
-    qm.publishers()
-        .iter()
-        .filter(|p| &*p.topic == t)
+fn pub_entries(tree: &Tree, t: &str) -> Vec<(&'static str, &'static str, Vec<Field>)> {
+    tree.pubs
+        .get(t)
+        .into_iter()
+        .flatten()
         .map(|p| {
             let (date, time) = date_time_ms(p.last_ms.load(Ordering::Relaxed));
             let fields = vec![
