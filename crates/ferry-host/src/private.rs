@@ -40,6 +40,19 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     fs::rename(&tmp, path)
 }
 
+/// Rewrites an existing private file in place (no new file, so on a full disk it reuses the
+/// blocks it has): the bytes from offset 0, then cut to their length. Not atomic: for files
+/// whose readers tolerate a torn write (the endpoints list), when [`write_file`] cannot.
+pub fn overwrite_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::{Seek, SeekFrom};
+    let mut f = OpenOptions::new().write(true).truncate(false).open(path)?;
+    f.set_permissions(fs::Permissions::from_mode(FILE_MODE))?;
+    f.seek(SeekFrom::Start(0))?;
+    f.write_all(bytes)?;
+    f.set_len(bytes.len() as u64)?;
+    f.sync_all()
+}
+
 /// Opens (creating if missing, `0600`) a file for reading and writing.
 pub fn open_file(path: &Path) -> std::io::Result<File> {
     OpenOptions::new()
@@ -124,6 +137,23 @@ mod tests {
             .contains("chmod 600"));
         fs::set_permissions(d.join("qm.toml"), fs::Permissions::from_mode(0o640)).unwrap();
         assert!(refuse_if_public(&d.join("qm.toml"), "user file").is_ok());
+        let _ = fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_file_rewritten_in_place_holds_just_the_new_bytes_and_stays_private() {
+        let d = std::env::temp_dir().join(format!("ferry-overwrite-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        fs::create_dir_all(&d).unwrap();
+        let p = d.join("endpoints");
+        write_file(&p, b"unix:/a/long/old/path\ntcp://127.0.0.1:1414\n").unwrap();
+        overwrite_file(&p, b"tcp://127.0.0.1:9\n").unwrap();
+        assert_eq!(fs::read(&p).unwrap(), b"tcp://127.0.0.1:9\n");
+        assert_eq!(mode(&p).unwrap(), 0o600);
+        assert!(
+            overwrite_file(&d.join("missing"), b"x").is_err(),
+            "only an existing file"
+        );
         let _ = fs::remove_dir_all(&d);
     }
 }

@@ -315,10 +315,26 @@ fn dropped_report(report: &ferry_core::RecoveryReport) -> String {
 }
 
 /// Lists the endpoints in QMDIR/endpoints (owner-only) and in the log.
+/// On a full disk (a restart after one filled) the file is rewritten in place, in the blocks it
+/// already has; failing that, the endpoints are only in the log and the queue manager runs on.
 fn write_endpoints(dir: &Path, endpoints: &str) -> Result<(), CliError> {
     let path = dir.join(ENDPOINTS_FILE);
-    ferry_host::private::write_file(&path, endpoints.as_bytes())
-        .map_err(|e| CliError::other(format!("cannot write {}: {e}", path.display())))?;
+    match ferry_host::private::write_file(&path, endpoints.as_bytes()) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::StorageFull => {
+            let _ = std::fs::remove_file(path.with_extension("tmp"));
+            if let Err(e) = ferry_host::private::overwrite_file(&path, endpoints.as_bytes()) {
+                tracing::error!(file = %path.display(), error = %e,
+                    "the disk is full: the endpoints file could not be written; they are listed below only");
+            }
+        }
+        Err(e) => {
+            return Err(CliError::other(format!(
+                "cannot write {}: {e}",
+                path.display()
+            )))
+        }
+    }
     for line in endpoints.lines() {
         tracing::info!(endpoint = line, "listening");
     }
