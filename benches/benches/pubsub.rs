@@ -30,10 +30,11 @@ const COMMIT_EVERY: usize = 100;
 /// Copies delivered per burst of persistent publications, before the queues are cleared.
 const PERSISTENT_BURST: usize = 20_000;
 
-fn qm_with_subscribers(n: usize) -> QueueManager {
-    let qm = QueueManager::with_name("BENCH").expect("qm");
+/// `n` queues SUB.Q.i of `depth` (at least one), each with a subscription to the bench's
+/// topic — durable (named BENCH.SUB.i) when `durable`.
+fn subscribe_queues(qm: &QueueManager, n: usize, depth: usize, durable: bool) {
     let attrs = LocalQueueAttrs {
-        max_depth: BURST + 1,
+        max_depth: depth,
         ..LocalQueueAttrs::default()
     };
     for i in 0..n.max(1) {
@@ -46,9 +47,17 @@ fn qm_with_subscribers(n: usize) -> QueueManager {
     }
     for i in 0..n {
         let queue = object_name(&format!("SUB.Q.{i}")).unwrap();
-        qm.subscribe(&SubRequest::to_queue("Price/Fruit/Apples", queue))
-            .expect("subscribe");
+        qm.subscribe(&SubRequest {
+            name: durable.then(|| format!("BENCH.SUB.{i}")),
+            ..SubRequest::to_queue("Price/Fruit/Apples", queue)
+        })
+        .expect("subscribe");
     }
+}
+
+fn qm_with_subscribers(n: usize) -> QueueManager {
+    let qm = QueueManager::with_name("BENCH").expect("qm");
+    subscribe_queues(&qm, n, BURST + 1, false);
     qm
 }
 
@@ -126,26 +135,7 @@ fn persistent_qm(dir: &std::path::Path, n: usize) -> QueueManager {
         ferry_log::RecoveryMode::Strict,
     )
     .expect("persistent queue manager");
-    let attrs = LocalQueueAttrs {
-        max_depth: PERSISTENT_BURST + 1,
-        ..LocalQueueAttrs::default()
-    };
-    for i in 0..n.max(1) {
-        qm.define_queue(
-            &format!("SUB.Q.{i}"),
-            QueueDefinition::Local(attrs.clone()),
-            true,
-        )
-        .expect("define");
-    }
-    for i in 0..n {
-        let queue = object_name(&format!("SUB.Q.{i}")).unwrap();
-        qm.subscribe(&SubRequest {
-            name: Some(format!("BENCH.SUB.{i}")),
-            ..SubRequest::to_queue("Price/Fruit/Apples", queue)
-        })
-        .expect("subscribe");
-    }
+    subscribe_queues(&qm, n, PERSISTENT_BURST + 1, true);
     qm
 }
 

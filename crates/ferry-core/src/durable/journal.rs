@@ -17,23 +17,18 @@ use crate::engine::{Append, Journal, Logged, OnDisk};
 use crate::qmgr::journal::{CheckpointReport, Durability, LogStatus, QueueEvent};
 use crate::qmgr::QueueManager;
 
-impl Journal for Persist {
-    fn put(
-        &self,
-        queue: &ObjectName,
-        seq: u64,
-        uow: u64,
-        msg: &Message,
-    ) -> MqResult<Append<Logged>> {
-        let expiry_ms = msg
-            .descriptor
+impl Persist {
+    /// A message's absolute expiry as its record holds it (Unix ms, 0 none).
+    fn expiry_ms(&self, msg: &Message) -> i64 {
+        msg.descriptor
             .expiry
-            .map_or(0, |d| ferry_model::clock::unix_ms(self.clock().wall() + d));
-        let payload = record::put(queue, seq, uow, expiry_ms, msg);
-        let appended = self
-            .log()
-            .try_append(kind::PUT, &payload, true)
-            .map_err(log_error)?;
+            .map_or(0, |d| ferry_model::clock::unix_ms(self.clock().wall() + d))
+    }
+
+    /// Appends a record holding message content (PUT, PUBLISH), bounded by the log's extents,
+    /// without waiting: where it went, or the room it needs.
+    fn append_message(&self, k: u8, payload: &[u8]) -> MqResult<Append<Logged>> {
+        let appended = self.log().try_append(k, payload, true).map_err(log_error)?;
         Ok(match appended {
             Some(a) => Append::Done(Logged {
                 lsn: a.lsn,
@@ -42,24 +37,23 @@ impl Journal for Persist {
             None => Append::NoRoom(payload.len()),
         })
     }
+}
+
+impl Journal for Persist {
+    fn put(
+        &self,
+        queue: &ObjectName,
+        seq: u64,
+        uow: u64,
+        msg: &Message,
+    ) -> MqResult<Append<Logged>> {
+        let payload = record::put(queue, seq, uow, self.expiry_ms(msg), msg);
+        self.append_message(kind::PUT, &payload)
+    }
 
     fn publish(&self, uow: u64, msg: &Message, targets: &[CopyTarget]) -> MqResult<Append<Logged>> {
-        let expiry_ms = msg
-            .descriptor
-            .expiry
-            .map_or(0, |d| ferry_model::clock::unix_ms(self.clock().wall() + d));
-        let payload = record::publish(uow, expiry_ms, msg, targets);
-        let appended = self
-            .log()
-            .try_append(kind::PUBLISH, &payload, true)
-            .map_err(log_error)?;
-        Ok(match appended {
-            Some(a) => Append::Done(Logged {
-                lsn: a.lsn,
-                pos: a.pos,
-            }),
-            None => Append::NoRoom(payload.len()),
-        })
+        let payload = record::publish(uow, self.expiry_ms(msg), msg, targets);
+        self.append_message(kind::PUBLISH, &payload)
     }
 
     fn get(&self, queue: &ObjectName, seq: u64, uow: u64) -> MqResult<Append<u64>> {

@@ -232,6 +232,9 @@ impl Session {
         subs: &[Arc<Subscription>],
         out: &mut Published,
     ) -> MqResult<()> {
+        if subs.is_empty() {
+            return Ok(()); // nobody to copy for: no descriptor to resolve
+        }
         let qm_max = self.qm.shared.attrs.read().max_msg_length;
         let mut common = p.msg.clone();
         let resolved = match p.msg.counted_len() <= qm_max {
