@@ -87,7 +87,13 @@ pub fn begin_frame(out: &mut BytesMut, header: FrameHeader) -> usize {
 
 /// Writes the length of the frame begun at `start`.
 pub fn finish_frame(out: &mut BytesMut, start: usize) {
-    let len = (out.len() - start - 4) as u32;
+    finish_frame_before(out, start, 0);
+}
+
+/// Writes the length of the frame begun at `start` whose last `after` bytes are not in `out`
+/// but sent straight after it (a message body written from where it lies, not copied).
+pub fn finish_frame_before(out: &mut BytesMut, start: usize, after: usize) {
+    let len = (out.len() - start - 4 + after) as u32;
     out[start..start + 4].copy_from_slice(&len.to_le_bytes());
 }
 

@@ -214,6 +214,25 @@ pub fn encode_message(m: &Message, out: &mut BytesMut) {
     );
 }
 
+/// Encodes a Get response carrying `m` as [`encode_got`] does, all but the body's bytes: the
+/// caller sends `m.body` straight after (the frame's length must count it). Returns whether
+/// the body follows (not after a failed status).
+pub fn encode_got_head(out: &mut BytesMut, status: &Status, data_length: u64, m: &Message) -> bool {
+    if !crate::msg::encode_status(out, status) {
+        return false;
+    }
+    out.put_u64_le(data_length);
+    crate::msg::encode_message_head(
+        &descriptor_to_wire(&m.descriptor),
+        m.properties.iter().map(|(n, v)| (n, value_ref(v))),
+        m.dead_letter.as_deref().map(dead_letter_to_wire).as_ref(),
+        m.transmission.as_deref().map(transmission_to_wire).as_ref(),
+        m.body.len(),
+        out,
+    );
+    true
+}
+
 /// Encodes a Get response carrying `m` (the status, the data length, the message) as
 /// `encode_response` with `Reply::Got` would.
 pub fn encode_got(out: &mut BytesMut, status: &Status, data_length: u64, m: &Message) {

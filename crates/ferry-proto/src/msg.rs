@@ -336,6 +336,26 @@ pub fn encode_message_parts<'a>(
     out.put_bytes32(body);
 }
 
+/// Encodes a message as [`encode_message_parts`] does, up to and including its body's length
+/// but not the body: the caller sends the `body_len` bytes of the body straight after.
+pub fn encode_message_head<'a>(
+    descriptor: &WireDescriptor,
+    properties: impl ExactSizeIterator<Item = (&'a str, WireValueRef<'a>)>,
+    dead_letter: Option<&WireDeadLetter>,
+    transmission: Option<&WireTransmission>,
+    body_len: usize,
+    out: &mut BytesMut,
+) {
+    encode_message_parts(descriptor, properties, dead_letter, transmission, &[], out);
+    let end = out.len();
+    debug_assert_eq!(
+        &out[end - 4..],
+        &[0; 4],
+        "the empty body's length ends the head"
+    );
+    out[end - 4..].copy_from_slice(&(body_len as u32).to_le_bytes());
+}
+
 impl WireMessage {
     /// Encodes the message.
     pub fn encode(&self, out: &mut BytesMut) {

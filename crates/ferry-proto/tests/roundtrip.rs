@@ -420,4 +420,9 @@ fn a_message_encoded_straight_from_the_engine_is_the_wire_messages_bytes() {
     let mut new = BytesMut::new();
     map::encode_got(&mut new, &status, 4, &m);
     assert_eq!(old, new);
+    // The head and the body sent after it are the same bytes.
+    let mut head = BytesMut::new();
+    assert!(map::encode_got_head(&mut head, &status, 4, &m));
+    head.extend_from_slice(&m.body);
+    assert_eq!(head, new);
 }

@@ -16,6 +16,7 @@
 //! streams, and encoding answers; applying each request is `dispatch`.
 
 mod dispatch;
+mod outbuf;
 mod partner;
 
 use std::collections::VecDeque;
@@ -36,8 +37,9 @@ use ferry_core::{
 use ferry_proto::compress::{self, Compression, MIN_COMPRESS_LEN};
 use ferry_proto::map as wire;
 use ferry_proto::{
-    begin_frame, decode_frame, encode_response, finish_frame, Frame, FrameHeader, Opcode, Preamble,
-    Reply, Request, Status, WireError, FLAG_COMPRESSED, FLAG_PUSH, FLAG_RESPONSE, PREAMBLE_LEN,
+    begin_frame, decode_frame, encode_response, finish_frame, finish_frame_before, Frame,
+    FrameHeader, Opcode, Preamble, Reply, Request, Status, WireError, FLAG_COMPRESSED, FLAG_PUSH,
+    FLAG_RESPONSE, PREAMBLE_LEN,
 };
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::watch;
@@ -383,7 +385,8 @@ struct Socket {
     mode: ConnMode,
     peer: Peer,
     convs: IdKeyed<u16, Conv>,
-    wbuf: BytesMut,
+    /// What is owed the peer (encoded frames, spliced bodies).
+    out: outbuf::OutBuf,
     /// Where a response is encoded before it is compressed.
     scratch: BytesMut,
     max_frame_out: usize,
@@ -391,8 +394,8 @@ struct Socket {
     peer_heartbeats: bool,
     /// The recovery log, when the queue manager has one.
     durability: Option<Arc<dyn Durability>>,
-    /// Replies that must not be sent before an LSN is durable: (offset in `wbuf` where they
-    /// start, LSN), in order. Only the part of `wbuf` before the first undurable one is written,
+    /// Replies that must not be sent before an LSN is durable: (offset in `out`'s buffer where
+    /// they start, LSN), in order. Only what is owed before the first undurable one is written,
     /// so replies keep their order and the socket goes on serving requests (whose records join
     /// the same sync) while the log syncs.
     held: VecDeque<(usize, u64)>,
@@ -428,30 +431,28 @@ impl Drop for Socket {
 }
 
 impl Socket {
-    /// How much of `wbuf` may be written now: everything before the first reply whose LSN is
+    /// Up to which offset of `out`'s buffer may be written now: everything before the first reply whose LSN is
     /// not yet durable.
     fn writable(&mut self) -> usize {
         let Some(d) = &self.durability else {
-            return self.wbuf.len();
+            return self.out.mark();
         };
         if self.held.is_empty() {
-            return self.wbuf.len();
+            return self.out.mark();
         }
         let durable = d.durable_lsn();
         while matches!(self.held.front(), Some((_, l)) if *l <= durable) {
             self.held.pop_front();
         }
-        self.held.front().map_or(self.wbuf.len(), |(at, _)| *at)
+        self.held.front().map_or(self.out.mark(), |(at, _)| *at)
     }
 
-    /// Drops the first `n` written bytes of `wbuf`.
+    /// Drops the first `n` written bytes of what is owed.
     fn written(&mut self, n: usize) {
-        let _ = self.wbuf.split_to(n);
+        let cut = self.out.consume(n);
         for (at, _) in self.held.iter_mut() {
-            *at -= n;
-        }
-        if self.wbuf.is_empty() {
-            self.wbuf.clear();
+            debug_assert!(*at >= cut, "a held reply was written");
+            *at -= cut;
         }
     }
 
@@ -547,7 +548,7 @@ impl Socket {
             mode,
             peer,
             convs: IdKeyed::default(),
-            wbuf: BytesMut::with_capacity(64 * 1024),
+            out: outbuf::OutBuf::with_capacity(64 * 1024),
             scratch: BytesMut::new(),
             max_frame_out,
             peer_heartbeats: false,
@@ -650,7 +651,7 @@ impl Socket {
     /// Charges the answers waiting to be written to the memory budget (what changed since the
     /// last time), so the budget covers socket buffers as well as queues.
     fn account_unsent(&mut self) {
-        let now = self.wbuf.len();
+        let now = self.out.len();
         let budget = self.ctx.qm.memory_budget();
         match now.cmp(&self.charged) {
             std::cmp::Ordering::Greater => budget.charge(now - self.charged),
@@ -670,7 +671,7 @@ impl Socket {
         rbuf: &mut BytesMut,
         cx: &mut Context<'_>,
     ) -> Poll<Event> {
-        let unsent = self.wbuf.len();
+        let unsent = self.out.len();
         let tight = unsent >= UNSENT_WHEN_TIGHT && !self.ctx.qm.memory_budget().has_room(0);
         if unsent >= self.ctx.limits.max_unsent || tight {
             return Poll::Pending;
@@ -688,12 +689,15 @@ impl Socket {
         wr: &mut W,
         stopped: &mut Pin<Box<dyn Future<Output = ()> + Send>>,
     ) -> Result<bool, Close> {
-        let mut n = self.writable();
+        let mark = self.writable();
+        let mut n = self.out.len_before(mark);
         let wrote = n > 0;
         while n > 0 {
+            let mut sl = [std::io::IoSlice::new(&[]); outbuf::MAX_SLICES];
+            let k = self.out.slices(n, &mut sl);
             // Usually the socket takes it at once; only a full one needs the timer.
             let now = std::future::poll_fn(|cx| {
-                Poll::Ready(match Pin::new(&mut *wr).poll_write(cx, &self.wbuf[..n]) {
+                Poll::Ready(match Pin::new(&mut *wr).poll_write_vectored(cx, &sl[..k]) {
                     Poll::Ready(r) => Some(r),
                     Poll::Pending => None,
                 })
@@ -703,7 +707,7 @@ impl Socket {
             let r = match now {
                 Some(r) => r,
                 None => tokio::select! {
-                    r = tokio::time::timeout(stall, wr.write(&self.wbuf[..n])) => {
+                    r = tokio::time::timeout(stall, wr.write_vectored(&sl[..k])) => {
                         r.map_err(|_| Close::Stalled(stall))?
                     }
                     _ = stopped.as_mut() => return Err(Close::Stopping),
@@ -733,7 +737,7 @@ impl Socket {
         mut step: Result<(), Close>,
     ) -> Result<(), Close> {
         let mut drained = 0;
-        while step.is_ok() && drained < MAX_EVENTS_PER_WRITE && self.wbuf.len() < MAX_UNFLUSHED {
+        while step.is_ok() && drained < MAX_EVENTS_PER_WRITE && self.out.len() < MAX_UNFLUSHED {
             let more = std::future::poll_fn(|cx| {
                 if let Some(ev) = self.poll_waits(cx) {
                     return Poll::Ready(Some(ev));
@@ -754,15 +758,25 @@ impl Socket {
         step
     }
 
-    /// Writes what is left in `wbuf`, once the log has made the last held reply durable.
+    /// Writes what is left owed, once the log has made the last held reply durable.
     async fn flush_held<W: AsyncWrite + Unpin>(&mut self, wr: &mut W) {
         if let (Some(d), Some((_, last))) = (self.durability.clone(), self.held.back().copied()) {
             let _ = std::future::poll_fn(|cx| d.poll_durable(last, cx.waker())).await;
             self.held.clear();
         }
-        if !self.wbuf.is_empty() {
-            let stall = self.ctx.limits.write_stall;
-            let _ = tokio::time::timeout(stall, wr.write_all(&self.wbuf)).await;
+        let stall = self.ctx.limits.write_stall;
+        let _ = tokio::time::timeout(stall, self.write_all(wr)).await;
+    }
+
+    /// Writes everything owed.
+    async fn write_all<W: AsyncWrite + Unpin>(&mut self, wr: &mut W) {
+        while !self.out.is_empty() {
+            let mut sl = [std::io::IoSlice::new(&[]); outbuf::MAX_SLICES];
+            let k = self.out.slices(self.out.len(), &mut sl);
+            match wr.write_vectored(&sl[..k]).await {
+                Ok(0) | Err(_) => return,
+                Ok(k) => self.written(k),
+            }
         }
     }
 
@@ -779,7 +793,7 @@ impl Socket {
                 peer = %self.peer.name, mode = ?self.mode, silent_for = ?d, "closing connection: no heartbeat from the client"
             ),
             Close::Stalled(d) => tracing::warn!(
-                peer = %self.peer.name, mode = ?self.mode, stalled_for = ?d, unsent = self.wbuf.len(),
+                peer = %self.peer.name, mode = ?self.mode, stalled_for = ?d, unsent = self.out.len(),
                 "closing connection: the client has read none of its answers"
             ),
             // The refusal itself was logged (within the log's allowance) where it was decided.
@@ -918,7 +932,7 @@ impl Socket {
             true => self.ctx.limits.max_frame,
             false => PRE_CONNECT_MAX_FRAME.min(self.ctx.limits.max_frame),
         };
-        while self.auth.is_none() && self.wbuf.len() < self.ctx.limits.max_unsent {
+        while self.auth.is_none() && self.out.len() < self.ctx.limits.max_unsent {
             let frame = match decode_frame(rbuf, max) {
                 Ok(Some(f)) => f,
                 Ok(None) => return Ok(()),
@@ -1482,8 +1496,16 @@ impl Socket {
             ..wire::status_ok(g.warning)
         };
         let len = g.data_length as u64;
-        // Encoded straight from the engine's message: no wire copy of its properties.
-        self.respond_with(h, &|out| wire::encode_got(out, &status, len, &g.message));
+        let body = &g.message.body;
+        let plain = (self.convs.get(&h.conv)).is_none_or(|c| c.compression.is_none());
+        // Encoded straight from the engine's message: no wire copy of its properties; a large
+        // body is not copied at all, but written from where it lies.
+        if plain && body.len() >= outbuf::SPLICE_MIN {
+            let head = |out: &mut BytesMut| wire::encode_got_head(out, &status, len, &g.message);
+            self.respond_spliced(h, body, &head);
+        } else {
+            self.respond_with(h, &|out| wire::encode_got(out, &status, len, &g.message));
+        }
     }
 
     fn reply(&mut self, h: FrameHeader, r: Result<Reply, MqError>) {
@@ -1500,11 +1522,32 @@ impl Socket {
     /// Appends a response frame whose payload `encode` writes (compressed when the
     /// conversation asked for it), held until any log work it shows is durable.
     fn respond_with(&mut self, h: FrameHeader, encode: &dyn Fn(&mut bytes::BytesMut)) {
-        let hdr = FrameHeader {
-            flags: FLAG_RESPONSE | (h.flags & FLAG_PUSH),
-            ..h
-        };
-        // A reply showing the effect of logged work waits until that work is durable.
+        let hdr = self.response_header(h);
+        if self.respond_compressed(hdr, encode) {
+            return;
+        }
+        let start = begin_frame(self.out.buf(), hdr);
+        encode(self.out.buf());
+        self.finish_response(hdr, start, None);
+    }
+
+    /// As [`Socket::respond_with`] for a payload that ends with `body`: `encode` writes the
+    /// rest and says whether the body follows; the body is sent from where it lies.
+    fn respond_spliced(
+        &mut self,
+        h: FrameHeader,
+        body: &bytes::Bytes,
+        encode: &dyn Fn(&mut bytes::BytesMut) -> bool,
+    ) {
+        let hdr = self.response_header(h);
+        let start = begin_frame(self.out.buf(), hdr);
+        let body = encode(self.out.buf()).then_some(body);
+        self.finish_response(hdr, start, body);
+    }
+
+    /// A response's frame header; marks where the reply must wait for the log if it shows the
+    /// effect of logged work.
+    fn response_header(&mut self, h: FrameHeader) -> FrameHeader {
         let owed = match self.convs.get_mut(&h.conv) {
             Some(c) => c.session.take_owed_lsn(),
             None => self.owed_by_gone.take(),
@@ -1512,32 +1555,46 @@ impl Socket {
         if let Some(lsn) = owed {
             let last = self.held.back().map_or(0, |(_, l)| *l);
             if lsn > last {
-                self.held.push_back((self.wbuf.len(), lsn));
+                self.held.push_back((self.out.mark(), lsn));
             }
         }
-        if let Some(conv) = self.convs.get(&h.conv) {
-            if let Some(alg) = conv.compression {
-                self.scratch.clear();
-                encode(&mut self.scratch);
-                if self.scratch.len() >= MIN_COMPRESS_LEN {
-                    let flags = hdr.flags | FLAG_COMPRESSED;
-                    let start = begin_frame(&mut self.wbuf, FrameHeader { flags, ..hdr });
-                    let body = self.wbuf.len();
-                    compress::compress(alg, &self.scratch, &mut self.wbuf);
-                    let wire = self.wbuf.len() - body;
-                    conv.session
-                        .counters()
-                        .note_compressed(self.scratch.len(), wire);
-                    finish_frame(&mut self.wbuf, start);
-                    return;
-                }
-            }
+        FrameHeader {
+            flags: FLAG_RESPONSE | (h.flags & FLAG_PUSH),
+            ..h
         }
-        let start = begin_frame(&mut self.wbuf, hdr);
-        encode(&mut self.wbuf);
-        if self.wbuf.len() - start > self.max_frame_out {
+    }
+
+    /// Appends the response compressed, if its conversation compresses and it is worth it.
+    fn respond_compressed(&mut self, hdr: FrameHeader, encode: &dyn Fn(&mut BytesMut)) -> bool {
+        let Some(conv) = self.convs.get(&hdr.conv) else {
+            return false;
+        };
+        let Some(alg) = conv.compression else {
+            return false;
+        };
+        self.scratch.clear();
+        encode(&mut self.scratch);
+        if self.scratch.len() < MIN_COMPRESS_LEN {
+            return false;
+        }
+        let flags = hdr.flags | FLAG_COMPRESSED;
+        let out = self.out.buf();
+        let start = begin_frame(out, FrameHeader { flags, ..hdr });
+        let body = out.len();
+        compress::compress(alg, &self.scratch, out);
+        let wire = out.len() - body;
+        finish_frame(out, start);
+        (conv.session.counters()).note_compressed(self.scratch.len(), wire);
+        true
+    }
+
+    /// Ends the response frame begun at `start` (with `body` sent after it), or replaces it
+    /// with an error when it is larger than the client takes.
+    fn finish_response(&mut self, hdr: FrameHeader, start: usize, body: Option<&bytes::Bytes>) {
+        let after = body.map_or(0, |b| b.len());
+        if self.out.mark() - start + after > self.max_frame_out {
             // The client cannot take a frame this large: answer with an error instead.
-            self.wbuf.truncate(start);
+            self.out.buf().truncate(start);
             let e = MqError::new(
                 Reason::MsgTooBigForQMgr,
                 format!(
@@ -1545,16 +1602,19 @@ impl Socket {
                     self.max_frame_out
                 ),
             );
-            let start = begin_frame(&mut self.wbuf, hdr);
-            encode_response(&mut self.wbuf, &wire::status_of(&e), &Reply::Empty);
-            finish_frame(&mut self.wbuf, start);
+            let start = begin_frame(self.out.buf(), hdr);
+            encode_response(self.out.buf(), &wire::status_of(&e), &Reply::Empty);
+            finish_frame(self.out.buf(), start);
             return;
         }
-        finish_frame(&mut self.wbuf, start);
+        finish_frame_before(self.out.buf(), start, after);
+        if let Some(b) = body {
+            self.out.splice(b);
+        }
     }
 
     fn push_heartbeat(&mut self) {
-        ferry_proto::encode_heartbeat(&mut self.wbuf);
+        ferry_proto::encode_heartbeat(self.out.buf());
     }
 }
 
