@@ -32,6 +32,7 @@ fn info(code: &str, text: impl Into<String>) -> Message {
         code: code.to_owned(),
         text: text.into(),
         fields: Vec::new(),
+        reason: None,
     }
 }
 
@@ -40,6 +41,7 @@ fn object(code: &str, text: &str, fields: Vec<Field>) -> Message {
         code: code.to_owned(),
         text: text.to_owned(),
         fields,
+        reason: None,
     }
 }
 
@@ -66,15 +68,34 @@ impl From<MqError> for Failure {
             Reason::NotAuthorized => "AMQ8135E",
             _ => "AMQ8101E",
         };
-        Failure(info(
+        let mut m = info(
             code,
             format!("{} ({} {})", e.detail, e.reason.name(), e.reason.code()),
-        ))
+        );
+        m.reason = Some(e.reason.code() as i32);
+        Failure(m)
     }
 }
 
 fn fail(code: &str, text: impl Into<String>) -> Failure {
-    Failure(info(code, text))
+    let mut m = info(code, text);
+    m.reason = reason_of(code);
+    Failure(m)
+}
+
+/// The MQRC_ code a failure's message id stands for (what PCF answers with).
+fn reason_of(code: &str) -> Option<i32> {
+    let r = match code {
+        "AMQ8147E" => Reason::UnknownObjectName,
+        "AMQ8150E" => Reason::ObjectAlreadyExists,
+        "AMQ8148E" => Reason::ObjectInUse,
+        "AMQ8143E" => Reason::QNotEmpty,
+        "AMQ8135E" => Reason::NotAuthorized,
+        "AMQ8141E" => Reason::ObjectTypeError,
+        "AMQ8154E" => Reason::FunctionNotSupported,
+        _ => return None,
+    };
+    Some(r.code() as i32)
 }
 
 type Outcome = Result<Reply, Failure>;

@@ -44,6 +44,9 @@ pub struct Message {
     /// The object's fields, for DISPLAY.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fields: Vec<Field>,
+    /// For a failure the queue manager refused: its MQRC_ reason code (what PCF answers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<i32>,
 }
 
 /// The reply to one command.

@@ -346,56 +346,21 @@ pub const CLASSES: &[MonClass] = &[
 ];
 
 /// A PCF parameter of these messages.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Pcf {
-    /// MQCFIN.
-    Int(i32, i32),
-    /// MQCFIN64.
-    Int64(i32, i64),
-    /// MQCFST (CCSID 1208).
-    Str(i32, String),
-    /// MQCFGR: a group of parameters.
-    Group(i32, Vec<Pcf>),
-}
-
-fn put(out: &mut Vec<u8>, v: i32) {
-    out.extend_from_slice(&v.to_ne_bytes());
-}
-
-fn encode(p: &Pcf, out: &mut Vec<u8>) {
-    match p {
-        Pcf::Int(id, v) => [3, 16, *id, *v].iter().for_each(|x| put(out, *x)),
-        Pcf::Int64(id, v) => {
-            [23, 24, *id, 0].iter().for_each(|x| put(out, *x));
-            out.extend_from_slice(&v.to_ne_bytes());
-        }
-        Pcf::Str(id, text) => {
-            let len = text.len();
-            let padded = len.div_ceil(4) * 4;
-            for v in [4, (20 + padded) as i32, *id, 1208, len as i32] {
-                put(out, v);
-            }
-            out.extend_from_slice(text.as_bytes());
-            out.resize(out.len() + padded - len, b' ');
-        }
-        Pcf::Group(id, members) => {
-            [20, 16, *id, members.len() as i32]
-                .iter()
-                .for_each(|x| put(out, *x));
-            members.iter().for_each(|m| encode(m, out));
-        }
-    }
-}
+pub use crate::pcf::Param as Pcf;
 
 /// A PCF body: MQCFH (MQCFT_STATISTICS, version 3, MQCMD_NONE, MQCFC_LAST) and `params`
 /// (a group counts as one top-level parameter).
 pub fn body(params: &[Pcf]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(512);
-    for v in [CFT_STATISTICS, 36, 3, 0, 1, 1, 0, 0, params.len() as i32] {
-        put(&mut out, v);
-    }
-    params.iter().for_each(|p| encode(p, &mut out));
-    out
+    let header = crate::pcf::Header {
+        kind: CFT_STATISTICS,
+        version: 3,
+        command: 0,
+        seq: 1,
+        control: 1,
+        comp_code: 0,
+        reason: 0,
+    };
+    crate::pcf::encode(&header, params)
 }
 
 /// The monitoring root of a queue manager: `$SYS/MQ/INFO/QMGR/<qmgr>/Monitor`.

@@ -381,6 +381,9 @@ impl Server {
             slots: slots.clone(),
         });
         let (hooks, mut listened) = start_objects(&qm, &config, authenticated);
+        let command_server = ferry_admin::pcf::start(qm.clone())
+            .map_err(|e| tracing::error!(error = %e, "the PCF command server did not start"))
+            .ok();
         tokio::pin!(shutdown);
         loop {
             let (ctx, stop) = (ctx.clone(), stop_rx.clone());
@@ -405,6 +408,9 @@ impl Server {
                 },
             }
             while tasks.try_join_next().is_some() {}
+        }
+        if let Some(c) = command_server {
+            let _ = tokio::task::spawn_blocking(move || c.stop()).await;
         }
         stop_cleanly(&qm, &config, &mut tasks, hooks, &stop_tx, metrics_task).await;
     }

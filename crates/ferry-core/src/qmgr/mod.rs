@@ -333,6 +333,13 @@ impl QueueManager {
         )
     }
 
+    /// A session for one of the queue manager's own services in this process (the PCF command
+    /// server): the owner's authority, no connection slot, not shown by DISPLAY CONN. The
+    /// service checks the authority of whoever asked it before acting.
+    pub fn service_session(&self, app: &str) -> Session {
+        self.internal_session(app)
+    }
+
     /// Connects one of the queue manager's own channel agents in this process (a sender
     /// channel's thread, RESET and RESOLVE CHANNEL): the only sessions that may open the
     /// channels' sync queue.

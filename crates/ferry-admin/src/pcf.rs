@@ -1,0 +1,757 @@
+//! The PCF command server's logic: a request in programmable command format (an MQCFH and its
+//! parameters, as MQ's own tools, pymqi's PCFExecute and mq-golang's monitoring send to
+//! SYSTEM.ADMIN.COMMAND.QUEUE) becomes one MQSC command, run by the same executor and with the
+//! same authority checks as `ferry admin`; its reply becomes PCF responses. One executor, two
+//! encodings: an attribute is translated by one table (`pcf/table.rs`), never handled twice.
+//!
+//! Shape of an exchange: the request's MQCFH Type is MQCFT_COMMAND or MQCFT_COMMAND_XR; the
+//! answer is one or more messages, each an MQCFH of Type MQCFT_RESPONSE for the same Command,
+//! MsgSeqNumber from 1, Control MQCFC_NOT_LAST on all but the last (MQCFC_LAST). An inquiry
+//! answers one message per object; a failure answers one message whose CompCode is
+//! MQCC_FAILED and Reason the MQRC_/MQRCCF_ code, with MQIACF_PARAMETER_ID naming a parameter
+//! at fault when one is. No I/O here: `pcf/server.rs` moves the messages.
+
+mod server;
+mod table;
+
+use std::sync::Arc;
+
+use ferry_core::QueueManager;
+use ferry_model::admin::Reply;
+use ferry_model::pcf::{self, cft, Header, Param, PcfError};
+use ferry_model::security::Principal;
+
+pub use server::{start, CommandServer};
+use table::{Obj, Ty};
+
+/// The MQCMD_* codes served.
+pub mod cmd {
+    /// MQCMD_CHANGE_Q_MGR.
+    pub const CHANGE_Q_MGR: i32 = 1;
+    /// MQCMD_INQUIRE_Q_MGR.
+    pub const INQUIRE_Q_MGR: i32 = 2;
+    /// MQCMD_CHANGE_Q.
+    pub const CHANGE_Q: i32 = 8;
+    /// MQCMD_CLEAR_Q.
+    pub const CLEAR_Q: i32 = 9;
+    /// MQCMD_COPY_Q.
+    pub const COPY_Q: i32 = 10;
+    /// MQCMD_CREATE_Q.
+    pub const CREATE_Q: i32 = 11;
+    /// MQCMD_DELETE_Q.
+    pub const DELETE_Q: i32 = 12;
+    /// MQCMD_INQUIRE_Q.
+    pub const INQUIRE_Q: i32 = 13;
+    /// MQCMD_INQUIRE_Q_NAMES.
+    pub const INQUIRE_Q_NAMES: i32 = 18;
+    /// MQCMD_INQUIRE_CHANNEL_NAMES.
+    pub const INQUIRE_CHANNEL_NAMES: i32 = 20;
+    /// MQCMD_CHANGE_CHANNEL.
+    pub const CHANGE_CHANNEL: i32 = 21;
+    /// MQCMD_CREATE_CHANNEL.
+    pub const CREATE_CHANNEL: i32 = 23;
+    /// MQCMD_DELETE_CHANNEL.
+    pub const DELETE_CHANNEL: i32 = 24;
+    /// MQCMD_INQUIRE_CHANNEL.
+    pub const INQUIRE_CHANNEL: i32 = 25;
+    /// MQCMD_START_CHANNEL.
+    pub const START_CHANNEL: i32 = 28;
+    /// MQCMD_STOP_CHANNEL.
+    pub const STOP_CHANNEL: i32 = 29;
+    /// MQCMD_ESCAPE.
+    pub const ESCAPE: i32 = 38;
+    /// MQCMD_PING_Q_MGR.
+    pub const PING_Q_MGR: i32 = 40;
+    /// MQCMD_INQUIRE_Q_STATUS.
+    pub const INQUIRE_Q_STATUS: i32 = 41;
+    /// MQCMD_INQUIRE_CHANNEL_STATUS.
+    pub const INQUIRE_CHANNEL_STATUS: i32 = 42;
+    /// MQCMD_INQUIRE_Q_MGR_STATUS.
+    pub const INQUIRE_Q_MGR_STATUS: i32 = 161;
+    /// MQCMD_INQUIRE_TOPIC.
+    pub const INQUIRE_TOPIC: i32 = 174;
+    /// MQCMD_INQUIRE_SUBSCRIPTION.
+    pub const INQUIRE_SUBSCRIPTION: i32 = 176;
+}
+
+/// Parameter identifiers the commands themselves use (not object attributes).
+pub mod id {
+    /// MQCA_Q_NAME.
+    pub const Q_NAME: i32 = 2016;
+    /// MQIA_Q_TYPE.
+    pub const Q_TYPE: i32 = 20;
+    /// MQIACF_Q_MGR_ATTRS.
+    pub const Q_MGR_ATTRS: i32 = 1001;
+    /// MQIACF_Q_ATTRS.
+    pub const Q_ATTRS: i32 = 1002;
+    /// MQIACF_REPLACE.
+    pub const REPLACE: i32 = 1006;
+    /// MQIACF_PURGE.
+    pub const PURGE: i32 = 1007;
+    /// MQIACF_ALL.
+    pub const ALL: i32 = 1009;
+    /// MQIACF_PARAMETER_ID.
+    pub const PARAMETER_ID: i32 = 1012;
+    /// MQIACF_CHANNEL_ATTRS.
+    pub const CHANNEL_ATTRS: i32 = 1015;
+    /// MQIACF_ESCAPE_TYPE.
+    pub const ESCAPE_TYPE: i32 = 1017;
+    /// MQIACF_Q_STATUS_ATTRS.
+    pub const Q_STATUS_ATTRS: i32 = 1026;
+    /// MQIACF_Q_STATUS_TYPE.
+    pub const Q_STATUS_TYPE: i32 = 1103;
+    /// MQIACF_Q_HANDLE.
+    pub const Q_HANDLE: i32 = 1104;
+    /// MQIACF_Q_TYPES.
+    pub const Q_TYPES: i32 = 1261;
+    /// MQCACF_FROM_Q_NAME.
+    pub const FROM_Q_NAME: i32 = 3001;
+    /// MQCACF_TO_Q_NAME.
+    pub const TO_Q_NAME: i32 = 3002;
+    /// MQCACF_Q_NAMES.
+    pub const Q_NAMES: i32 = 3011;
+    /// MQCACF_ESCAPE_TEXT.
+    pub const ESCAPE_TEXT: i32 = 3014;
+    /// MQCACH_CHANNEL_NAME.
+    pub const CHANNEL_NAME: i32 = 3501;
+    /// MQCACH_CHANNEL_NAMES.
+    pub const CHANNEL_NAMES: i32 = 3512;
+    /// MQIACH_CHANNEL_TYPE.
+    pub const CHANNEL_TYPE: i32 = 1511;
+    /// MQIACH_CHANNEL_TYPES.
+    pub const CHANNEL_TYPES: i32 = 1517;
+    /// MQCA_TOPIC_NAME.
+    pub const TOPIC_NAME: i32 = 2092;
+    /// MQCACF_SUB_NAME.
+    pub const SUB_NAME: i32 = 3152;
+}
+
+/// Reasons the server answers with (MQRC_*, MQRCCF_*).
+pub mod rc {
+    /// MQRC_NOT_AUTHORIZED.
+    pub const NOT_AUTHORIZED: i32 = 2035;
+    /// MQRC_UNKNOWN_OBJECT_NAME.
+    pub const UNKNOWN_OBJECT_NAME: i32 = 2085;
+    /// MQRCCF_CFH_TYPE_ERROR.
+    pub const CFH_TYPE_ERROR: i32 = 3001;
+    /// MQRCCF_CFH_COMMAND_ERROR: the command is not one this server runs.
+    pub const CFH_COMMAND_ERROR: i32 = 3007;
+    /// MQRCCF_COMMAND_FAILED.
+    pub const COMMAND_FAILED: i32 = 3008;
+    /// MQRCCF_CFIN_PARM_ID_ERROR: an integer parameter the command does not take.
+    pub const CFIN_PARM_ID_ERROR: i32 = 3014;
+    /// MQRCCF_CFST_PARM_ID_ERROR: a string parameter the command does not take.
+    pub const CFST_PARM_ID_ERROR: i32 = 3015;
+    /// MQRCCF_PARM_COUNT_TOO_SMALL: a required parameter is missing.
+    pub const PARM_COUNT_TOO_SMALL: i32 = 3019;
+    /// MQRCCF_PARM_VALUE_ERROR.
+    pub const PARM_VALUE_ERROR: i32 = 3026;
+    /// MQRCCF_OBJECT_ALREADY_EXISTS.
+    pub const OBJECT_ALREADY_EXISTS: i32 = 4001;
+    /// MQRCCF_ESCAPE_TYPE_ERROR.
+    pub const ESCAPE_TYPE_ERROR: i32 = 3057;
+}
+
+/// MQCC_FAILED.
+const CC_FAILED: i32 = 2;
+
+/// Why a request gets no answer but a failure: reason, parameter at fault (0: none), sentence.
+#[derive(Debug)]
+struct Refusal(i32, i32, String);
+
+impl From<PcfError> for Refusal {
+    fn from(e: PcfError) -> Self {
+        Refusal(e.reason, e.parameter, e.text)
+    }
+}
+
+/// What a request runs, and how its reply is shaped.
+enum Plan {
+    /// No command: an empty answer (MQCMD_PING_Q_MGR).
+    Nothing,
+    /// An MQSC script whose output is the answer's text (MQCMD_ESCAPE).
+    Escape(String),
+    /// One MQSC command; its objects' fields answer as `shape` says.
+    Mqsc(String, Shape),
+}
+
+/// A names answer's types: the DISPLAY keyword, the list's parameter, the words' numbers.
+type Types = (&'static str, i32, &'static [(i32, &'static str)]);
+
+enum Shape {
+    /// No fields: one empty answer.
+    Done,
+    /// One answer per object, its fields as `Obj`'s parameters, only those the `u32`-listed
+    /// attribute selector names (or all).
+    Objects(Obj, Option<Vec<i32>>),
+    /// One answer listing the names (keyword, parameter) and, if asked, the types.
+    Names((&'static str, i32), Option<Types>),
+}
+
+/// Runs one request's body for `who` (`None`: the owner); the responses' bodies, in order.
+/// `big_endian` as the request's MQMD Encoding says.
+pub fn execute(
+    qm: &QueueManager,
+    who: Option<&Arc<Principal>>,
+    body: &[u8],
+    big_endian: bool,
+) -> Vec<Vec<u8>> {
+    let (header, params) = match pcf::decode(body, big_endian) {
+        Ok(d) => d,
+        Err(e) => return vec![failure(command_of(body, big_endian), e.into())],
+    };
+    if header.kind != cft::COMMAND && header.kind != cft::COMMAND_XR {
+        let why = format!("MQCFH Type {} is not a command", header.kind);
+        return vec![failure(header.command, Refusal(rc::CFH_TYPE_ERROR, 0, why))];
+    }
+    let plan = match plan(qm, who, header.command, &params) {
+        Ok(p) => p,
+        Err(r) => return vec![failure(header.command, r)],
+    };
+    match plan {
+        Plan::Nothing => vec![response(header.command, 1, true, &[])],
+        Plan::Escape(script) => escape(qm, who, &script),
+        Plan::Mqsc(text, shape) => {
+            let reply = crate::run_as(qm, who, &text, 1);
+            answer(header.command, &reply, &shape)
+        }
+    }
+}
+
+/// The Command of a request too broken to decode, if its MQCFH is there.
+fn command_of(body: &[u8], big_endian: bool) -> i32 {
+    let w: [u8; 4] = body
+        .get(12..16)
+        .and_then(|b| b.try_into().ok())
+        .unwrap_or([0; 4]);
+    if big_endian {
+        i32::from_be_bytes(w)
+    } else {
+        i32::from_le_bytes(w)
+    }
+}
+
+fn header(command: i32, seq: i32, last: bool) -> Header {
+    Header {
+        kind: cft::RESPONSE,
+        version: 1,
+        command,
+        seq,
+        control: i32::from(last),
+        comp_code: 0,
+        reason: 0,
+    }
+}
+
+fn response(command: i32, seq: i32, last: bool, params: &[Param]) -> Vec<u8> {
+    pcf::encode(&header(command, seq, last), params)
+}
+
+fn failure(command: i32, Refusal(reason, parameter, text): Refusal) -> Vec<u8> {
+    tracing::debug!(command, reason, parameter, %text, "PCF request refused");
+    let h = Header {
+        comp_code: CC_FAILED,
+        reason,
+        ..header(command, 1, true)
+    };
+    let params: Vec<Param> = match parameter {
+        0 => Vec::new(),
+        p => vec![Param::Int(id::PARAMETER_ID, p)],
+    };
+    pcf::encode(&h, &params)
+}
+
+/// MQCMD_ESCAPE: the script's replies as runmqsc prints them.
+fn escape(qm: &QueueManager, who: Option<&Arc<Principal>>, script: &str) -> Vec<Vec<u8>> {
+    let replies = crate::run_script_as(qm, who, script);
+    let text = crate::format::text(&replies);
+    let params = [
+        Param::Int(id::ESCAPE_TYPE, 1),
+        Param::Str(id::ESCAPE_TEXT, text),
+    ];
+    let mut h = header(cmd::ESCAPE, 1, true);
+    if replies.iter().any(|r| !r.ok) {
+        (h.comp_code, h.reason) = (CC_FAILED, rc::COMMAND_FAILED);
+    }
+    vec![pcf::encode(&h, &params)]
+}
+
+/// The responses to an MQSC reply.
+fn answer(command: i32, reply: &Reply, shape: &Shape) -> Vec<Vec<u8>> {
+    if !reply.ok {
+        let m = reply.messages.first();
+        let reason = m
+            .and_then(|m| m.reason)
+            .map_or(rc::COMMAND_FAILED, pcf_reason);
+        let text = m.map_or_else(String::new, |m| m.text.clone());
+        return vec![failure(command, Refusal(reason, 0, text))];
+    }
+    let objects: Vec<_> = (reply.messages.iter())
+        .filter(|m| !m.fields.is_empty())
+        .collect();
+    match shape {
+        Shape::Done => vec![response(command, 1, true, &[])],
+        Shape::Names(names, types) => {
+            let params = names_of(&objects, *names, *types);
+            vec![response(command, 1, true, &params)]
+        }
+        Shape::Objects(obj, only) => {
+            if objects.is_empty() {
+                let why = "no object matches".to_owned();
+                return vec![failure(command, Refusal(rc::UNKNOWN_OBJECT_NAME, 0, why))];
+            }
+            let n = objects.len();
+            let each = objects.iter().enumerate().map(|(i, m)| {
+                let params = params_of(*obj, &m.fields, only.as_deref());
+                response(command, i as i32 + 1, i + 1 == n, &params)
+            });
+            each.collect()
+        }
+    }
+}
+
+/// The reason PCF answers for a queue manager's MQRC_: where MQ's command server has an
+/// MQRCCF_ code of its own for the case, that one.
+fn pcf_reason(mqrc: i32) -> i32 {
+    match mqrc {
+        2100 => rc::OBJECT_ALREADY_EXISTS,
+        r => r,
+    }
+}
+
+/// An object's DISPLAY fields as PCF parameters (those the table knows), only the `only` ones
+/// when the request listed attributes (its first field, the name, always).
+fn params_of(obj: Obj, fields: &[ferry_model::admin::Field], only: Option<&[i32]>) -> Vec<Param> {
+    let mut out = Vec::with_capacity(fields.len());
+    for (i, f) in fields.iter().enumerate() {
+        let Some(row) = table::by_key(obj, &f.key) else {
+            continue;
+        };
+        if i > 0 && only.is_some_and(|ids| !ids.contains(&row.id)) {
+            continue;
+        }
+        let value = f.value.as_deref().unwrap_or("");
+        let p = match row.ty {
+            Ty::Str(len) => Param::Str(row.id, padded(value, len)),
+            Ty::Int => match value.trim().parse() {
+                Ok(n) => Param::Int(row.id, n),
+                Err(_) => continue,
+            },
+            Ty::Enum(words) => match table::number(words, value) {
+                Some(n) => Param::Int(row.id, n),
+                None => continue,
+            },
+            Ty::Flag(n) => Param::Int(row.id, n),
+        };
+        out.push(p);
+    }
+    out
+}
+
+/// MQ's responses blank-pad fixed-length fields (names, descriptions) to their length.
+fn padded(value: &str, len: usize) -> String {
+    if len > 264 || value.len() >= len {
+        return value.to_owned();
+    }
+    format!("{value:<len$}")
+}
+
+fn names_of(
+    objects: &[&ferry_model::admin::Message],
+    (key, names_id): (&str, i32),
+    types: Option<Types>,
+) -> Vec<Param> {
+    let value = |m: &ferry_model::admin::Message, k: &str| {
+        let f = m.fields.iter().find(|f| f.key == k);
+        f.and_then(|f| f.value.clone()).unwrap_or_default()
+    };
+    let names = objects.iter().map(|m| value(m, key)).collect();
+    let mut out = vec![Param::StrList(names_id, names)];
+    if let Some((tkey, tid, words)) = types {
+        let each = objects
+            .iter()
+            .map(|m| table::number(words, &value(m, tkey)).unwrap_or(0));
+        out.push(Param::IntList(tid, each.collect()));
+    }
+    out
+}
+
+/// An MQSC quoted string.
+fn quoted(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "''"))
+}
+
+fn str_param(params: &[Param], id: i32) -> Option<&str> {
+    params.iter().find_map(|p| match p {
+        Param::Str(i, s) if *i == id => Some(s.as_str()),
+        _ => None,
+    })
+}
+
+fn int_param(params: &[Param], id: i32) -> Option<i32> {
+    params.iter().find_map(|p| match p {
+        Param::Int(i, v) if *i == id => Some(*v),
+        _ => None,
+    })
+}
+
+fn required<'a>(params: &'a [Param], id: i32, what: &str) -> Result<&'a str, Refusal> {
+    match str_param(params, id) {
+        Some(s) if !s.is_empty() => Ok(s),
+        _ => Err(Refusal(
+            rc::PARM_COUNT_TOO_SMALL,
+            id,
+            format!("{what} ({id}) is required"),
+        )),
+    }
+}
+
+/// The attribute selector's identifiers, `None` when it asks for all (or is absent).
+fn selector(params: &[Param], id: i32) -> Option<Vec<i32>> {
+    params.iter().find_map(|p| match p {
+        Param::IntList(i, ids) if *i == id && !ids.contains(&id::ALL) => Some(ids.clone()),
+        Param::Int(i, v) if *i == id && *v != id::ALL => Some(vec![*v]),
+        _ => None,
+    })
+}
+
+/// A queue type's MQSC object word (MQQT_ALL and none: QUEUE).
+fn queue_word(t: Option<i32>) -> Result<&'static str, Refusal> {
+    match t {
+        None | Some(1001) => Ok("QUEUE"),
+        Some(n) => table::word(table::Q_TYPES, n)
+            .filter(|w| *w != "QCLUSTER")
+            .ok_or_else(|| Refusal(rc::PARM_VALUE_ERROR, id::Q_TYPE, format!("queue type {n}"))),
+    }
+}
+
+/// The MQSC command (and reply shape) for a request.
+fn plan(
+    qm: &QueueManager,
+    who: Option<&Arc<Principal>>,
+    command: i32,
+    params: &[Param],
+) -> Result<Plan, Refusal> {
+    match command {
+        cmd::PING_Q_MGR => Ok(Plan::Nothing),
+        cmd::ESCAPE => plan_escape(params),
+        cmd::INQUIRE_Q_MGR => Ok(display(
+            "QMGR ALL".into(),
+            Obj::QMgr,
+            params,
+            id::Q_MGR_ATTRS,
+        )),
+        cmd::INQUIRE_Q_MGR_STATUS => Ok(Plan::Mqsc(
+            "DISPLAY QMSTATUS ALL".into(),
+            Shape::Objects(Obj::QmStatus, None),
+        )),
+        cmd::CHANGE_Q_MGR => Ok(Plan::Mqsc(
+            format!("ALTER QMGR {}", attributes(Obj::QMgr, params, &[])?),
+            Shape::Done,
+        )),
+        cmd::INQUIRE_Q | cmd::INQUIRE_Q_NAMES | cmd::INQUIRE_Q_STATUS => {
+            plan_queue_inquiry(command, params)
+        }
+        cmd::CREATE_Q | cmd::COPY_Q | cmd::CHANGE_Q | cmd::DELETE_Q | cmd::CLEAR_Q => {
+            plan_queue_change(qm, who, command, params)
+        }
+        cmd::INQUIRE_CHANNEL | cmd::INQUIRE_CHANNEL_NAMES | cmd::INQUIRE_CHANNEL_STATUS => {
+            plan_channel_inquiry(command, params)
+        }
+        cmd::CREATE_CHANNEL
+        | cmd::CHANGE_CHANNEL
+        | cmd::DELETE_CHANNEL
+        | cmd::START_CHANNEL
+        | cmd::STOP_CHANNEL => plan_channel_change(command, params),
+        cmd::INQUIRE_TOPIC => {
+            let name = required(params, id::TOPIC_NAME, "MQCA_TOPIC_NAME")?;
+            Ok(display(
+                format!("TOPIC({}) ALL", quoted(name)),
+                Obj::Topic,
+                params,
+                0,
+            ))
+        }
+        cmd::INQUIRE_SUBSCRIPTION => {
+            let name = str_param(params, id::SUB_NAME).unwrap_or("*");
+            Ok(display(
+                format!("SUB({}) ALL", quoted(name)),
+                Obj::Sub,
+                params,
+                0,
+            ))
+        }
+        c => Err(Refusal(
+            rc::CFH_COMMAND_ERROR,
+            0,
+            format!("command {c} is not served"),
+        )),
+    }
+}
+
+fn display(what: String, obj: Obj, params: &[Param], attrs_id: i32) -> Plan {
+    Plan::Mqsc(
+        format!("DISPLAY {what}"),
+        Shape::Objects(obj, selector(params, attrs_id)),
+    )
+}
+
+fn plan_escape(params: &[Param]) -> Result<Plan, Refusal> {
+    match int_param(params, id::ESCAPE_TYPE) {
+        Some(1) => Ok(Plan::Escape(
+            required(params, id::ESCAPE_TEXT, "MQCACF_ESCAPE_TEXT")?.to_owned(),
+        )),
+        t => Err(Refusal(
+            rc::ESCAPE_TYPE_ERROR,
+            id::ESCAPE_TYPE,
+            format!("escape type {t:?} is not MQET_MQSC"),
+        )),
+    }
+}
+
+fn plan_queue_inquiry(command: i32, params: &[Param]) -> Result<Plan, Refusal> {
+    let name = quoted(required(params, id::Q_NAME, "MQCA_Q_NAME")?);
+    let typed = match int_param(params, id::Q_TYPE) {
+        None | Some(1001) => String::new(),
+        t => format!(" TYPE({})", queue_word(t)?),
+    };
+    Ok(match command {
+        cmd::INQUIRE_Q => display(
+            format!("QUEUE({name}){typed} ALL"),
+            Obj::Queue,
+            params,
+            id::Q_ATTRS,
+        ),
+        cmd::INQUIRE_Q_NAMES => {
+            let types = Some(("TYPE", id::Q_TYPES, table::Q_TYPES));
+            Plan::Mqsc(
+                format!("DISPLAY QUEUE({name}){typed}"),
+                Shape::Names(("QUEUE", id::Q_NAMES), types),
+            )
+        }
+        _ => {
+            if int_param(params, id::Q_STATUS_TYPE) == Some(id::Q_HANDLE) {
+                let why = "MQIACF_Q_HANDLE status is not served over PCF yet; use MQCMD_ESCAPE with DISPLAY QSTATUS TYPE(HANDLE)";
+                return Err(Refusal(rc::PARM_VALUE_ERROR, id::Q_STATUS_TYPE, why.into()));
+            }
+            display(
+                format!("QSTATUS({name}) TYPE(QUEUE) ALL"),
+                Obj::QStatus,
+                params,
+                id::Q_STATUS_ATTRS,
+            )
+        }
+    })
+}
+
+fn plan_queue_change(
+    qm: &QueueManager,
+    who: Option<&Arc<Principal>>,
+    command: i32,
+    params: &[Param],
+) -> Result<Plan, Refusal> {
+    let (name_id, what) = match command {
+        cmd::COPY_Q => (id::TO_Q_NAME, "MQCACF_TO_Q_NAME"),
+        _ => (id::Q_NAME, "MQCA_Q_NAME"),
+    };
+    let name = required(params, name_id, what)?;
+    let word = match int_param(params, id::Q_TYPE) {
+        Some(t) => queue_word(Some(t))?,
+        None if matches!(command, cmd::DELETE_Q | cmd::CLEAR_Q) => "QUEUE",
+        None => {
+            return Err(Refusal(
+                rc::PARM_COUNT_TOO_SMALL,
+                id::Q_TYPE,
+                "MQIA_Q_TYPE is required".into(),
+            ))
+        }
+    };
+    let word = match word {
+        "QUEUE" if command == cmd::DELETE_Q => queue_type_of(qm, who, name)?,
+        "QUEUE" if command == cmd::CLEAR_Q => "QLOCAL",
+        w => w,
+    };
+    let skip = [
+        id::Q_NAME,
+        id::Q_TYPE,
+        id::REPLACE,
+        id::PURGE,
+        id::FROM_Q_NAME,
+        id::TO_Q_NAME,
+    ];
+    let text = match command {
+        cmd::DELETE_Q => {
+            let purge = if int_param(params, id::PURGE) == Some(1) {
+                " PURGE"
+            } else {
+                ""
+            };
+            format!("DELETE {word}({}){purge}", quoted(name))
+        }
+        cmd::CLEAR_Q => format!("CLEAR {word}({})", quoted(name)),
+        cmd::CHANGE_Q => format!(
+            "ALTER {word}({}) {}",
+            quoted(name),
+            attributes(Obj::Queue, params, &skip)?
+        ),
+        _ => {
+            let like = match command {
+                cmd::COPY_Q => format!(
+                    " LIKE({})",
+                    quoted(required(params, id::FROM_Q_NAME, "MQCACF_FROM_Q_NAME")?)
+                ),
+                _ => String::new(),
+            };
+            let replace = if int_param(params, id::REPLACE) == Some(1) {
+                " REPLACE"
+            } else {
+                ""
+            };
+            let attrs = attributes(Obj::Queue, params, &skip)?;
+            format!("DEFINE {word}({}){like} {attrs}{replace}", quoted(name))
+        }
+    };
+    Ok(Plan::Mqsc(text, Shape::Done))
+}
+
+/// A queue's MQSC type word, for a delete that did not say.
+fn queue_type_of(
+    qm: &QueueManager,
+    who: Option<&Arc<Principal>>,
+    name: &str,
+) -> Result<&'static str, Refusal> {
+    let reply = crate::run_as(qm, who, &format!("DISPLAY QUEUE({})", quoted(name)), 1);
+    let t = reply
+        .messages
+        .iter()
+        .flat_map(|m| &m.fields)
+        .find(|f| f.key == "TYPE");
+    let t = t
+        .and_then(|f| f.value.as_deref())
+        .and_then(|w| table::Q_TYPES.iter().find(|(_, x)| *x == w));
+    match t {
+        Some((_, w)) => Ok(w),
+        None => Err(Refusal(
+            rc::UNKNOWN_OBJECT_NAME,
+            id::Q_NAME,
+            format!("queue {name} not found"),
+        )),
+    }
+}
+
+fn plan_channel_inquiry(command: i32, params: &[Param]) -> Result<Plan, Refusal> {
+    let name = quoted(required(params, id::CHANNEL_NAME, "MQCACH_CHANNEL_NAME")?);
+    let typed = match int_param(params, id::CHANNEL_TYPE) {
+        None | Some(5) => String::new(),
+        Some(t) => match table::word(table::CHANNEL_TYPES, t) {
+            Some(w) => format!(" CHLTYPE({w})"),
+            None => {
+                return Err(Refusal(
+                    rc::PARM_VALUE_ERROR,
+                    id::CHANNEL_TYPE,
+                    format!("channel type {t}"),
+                ))
+            }
+        },
+    };
+    Ok(match command {
+        cmd::INQUIRE_CHANNEL => display(
+            format!("CHANNEL({name}){typed} ALL"),
+            Obj::Channel,
+            params,
+            id::CHANNEL_ATTRS,
+        ),
+        cmd::INQUIRE_CHANNEL_NAMES => {
+            let types = Some(("CHLTYPE", id::CHANNEL_TYPES, table::CHANNEL_TYPES));
+            let shape = Shape::Names(("CHANNEL", id::CHANNEL_NAMES), types);
+            Plan::Mqsc(format!("DISPLAY CHANNEL({name}){typed} CHLTYPE"), shape)
+        }
+        _ => Plan::Mqsc(
+            format!("DISPLAY CHSTATUS({name}) ALL"),
+            Shape::Objects(Obj::ChStatus, None),
+        ),
+    })
+}
+
+fn plan_channel_change(command: i32, params: &[Param]) -> Result<Plan, Refusal> {
+    let name = quoted(required(params, id::CHANNEL_NAME, "MQCACH_CHANNEL_NAME")?);
+    let skip = [id::CHANNEL_NAME, id::CHANNEL_TYPE, id::REPLACE];
+    let text = match command {
+        cmd::START_CHANNEL => format!("START CHANNEL({name})"),
+        cmd::STOP_CHANNEL => format!("STOP CHANNEL({name})"),
+        cmd::DELETE_CHANNEL => format!("DELETE CHANNEL({name})"),
+        _ => {
+            let t = int_param(params, id::CHANNEL_TYPE)
+                .and_then(|t| table::word(table::CHANNEL_TYPES, t));
+            let Some(t) = t else {
+                return Err(Refusal(
+                    rc::PARM_COUNT_TOO_SMALL,
+                    id::CHANNEL_TYPE,
+                    "MQIACH_CHANNEL_TYPE is required".into(),
+                ));
+            };
+            let attrs = attributes(Obj::Channel, params, &skip)?;
+            let verb = if command == cmd::CREATE_CHANNEL {
+                "DEFINE"
+            } else {
+                "ALTER"
+            };
+            let replace = if int_param(params, id::REPLACE) == Some(1) {
+                " REPLACE"
+            } else {
+                ""
+            };
+            format!("{verb} CHANNEL({name}) CHLTYPE({t}) {attrs}{replace}")
+        }
+    };
+    Ok(Plan::Mqsc(text, Shape::Done))
+}
+
+/// The request's attribute parameters as MQSC keywords, `skip` aside. A parameter the table
+/// does not know for `obj` is refused, naming it (never silently dropped).
+fn attributes(obj: Obj, params: &[Param], skip: &[i32]) -> Result<String, Refusal> {
+    let mut out = Vec::new();
+    for p in params.iter().filter(|p| !skip.contains(&p.id())) {
+        let value = match p {
+            Param::Int(_, v) => Some(*v),
+            _ => None,
+        };
+        let row = table::by_id(obj, p.id(), value)
+            .filter(|r| !matches!(r.ty, Ty::Int) || value.is_some());
+        let Some(row) = row else {
+            let reason = if value.is_some() {
+                rc::CFIN_PARM_ID_ERROR
+            } else {
+                rc::CFST_PARM_ID_ERROR
+            };
+            return Err(Refusal(
+                reason,
+                p.id(),
+                format!("parameter {} is not an attribute this command sets", p.id()),
+            ));
+        };
+        out.push(match (row.ty, p) {
+            (Ty::Str(_), Param::Str(_, s)) => format!("{}({})", row.key, quoted(s)),
+            (Ty::Int, Param::Int(_, v)) => format!("{}({v})", row.key),
+            (Ty::Enum(words), Param::Int(_, v)) => match table::word(words, *v) {
+                Some(w) => format!("{}({w})", row.key),
+                None => {
+                    return Err(Refusal(
+                        rc::PARM_VALUE_ERROR,
+                        p.id(),
+                        format!("value {v} of parameter {}", p.id()),
+                    ))
+                }
+            },
+            (Ty::Flag(_), Param::Int(..)) => row.key.to_owned(),
+            _ => {
+                return Err(Refusal(
+                    rc::PARM_VALUE_ERROR,
+                    p.id(),
+                    format!("parameter {} has the wrong type", p.id()),
+                ))
+            }
+        });
+    }
+    Ok(out.join(" "))
+}

@@ -1,0 +1,325 @@
+//! One table between the two encodings of an object's attributes: the MQSC keyword DISPLAY
+//! shows and DEFINE/ALTER take, and the PCF parameter (MQIA_*/MQCA_*/MQIACF_*/MQIACH_*/MQCACH_*
+//! identifier, integer or string, and for integers the number of each MQSC word). Written from
+//! MQ's public reference (the PCF command and response pages, the constants pages).
+//!
+//! Invariant: within one object kind, a keyword appears once, and an identifier once except
+//! for the bare keywords of one attribute (SHARE/NOSHARE), whose rows differ in value.
+
+/// The object kinds whose attributes PCF carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Obj {
+    Queue,
+    QMgr,
+    QmStatus,
+    QStatus,
+    Channel,
+    ChStatus,
+    Topic,
+    Sub,
+}
+
+/// How a parameter is carried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ty {
+    /// MQCFST, blank-padded to this length in responses (MQ's field length).
+    Str(usize),
+    /// MQCFIN, a number.
+    Int,
+    /// MQCFIN, one of these MQSC words.
+    Enum(&'static [(i32, &'static str)]),
+    /// MQCFIN with this value, shown in MQSC as the bare keyword of the row.
+    Flag(i32),
+}
+
+#[derive(Debug)]
+pub(crate) struct Row {
+    pub obj: Obj,
+    pub key: &'static str,
+    pub id: i32,
+    pub ty: Ty,
+}
+
+const fn row(obj: Obj, key: &'static str, id: i32, ty: Ty) -> Row {
+    Row { obj, key, id, ty }
+}
+
+use Obj::*;
+use Ty::*;
+
+const ENABLED_INHIBIT: &[(i32, &str)] = &[(0, "ENABLED"), (1, "DISABLED")];
+const NO_YES: &[(i32, &str)] = &[(0, "NO"), (1, "YES")];
+const DISABLED_ENABLED: &[(i32, &str)] = &[(0, "DISABLED"), (1, "ENABLED")];
+pub(crate) const Q_TYPES: &[(i32, &str)] = &[
+    (1, "QLOCAL"),
+    (2, "QMODEL"),
+    (3, "QALIAS"),
+    (6, "QREMOTE"),
+    (7, "QCLUSTER"),
+];
+pub(crate) const CHANNEL_TYPES: &[(i32, &str)] = &[
+    (1, "SDR"),
+    (2, "SVR"),
+    (3, "RCVR"),
+    (4, "RQSTR"),
+    (6, "CLNTCONN"),
+    (7, "SVRCONN"),
+    (8, "CLUSRCVR"),
+    (9, "CLUSSDR"),
+];
+const CHANNEL_STATUS: &[(i32, &str)] = &[
+    (0, "INACTIVE"),
+    (1, "BINDING"),
+    (2, "STARTING"),
+    (3, "RUNNING"),
+    (4, "STOPPING"),
+    (5, "RETRYING"),
+    (6, "STOPPED"),
+    (7, "REQUESTING"),
+    (8, "PAUSED"),
+    (9, "DISCONNECTED"),
+    (13, "INITIALIZING"),
+    (14, "SWITCHING"),
+];
+const DELIVERY: &[(i32, &str)] = &[(0, "ASPARENT"), (1, "ALL"), (2, "ALLDUR"), (3, "ALLAVAIL")];
+
+pub(crate) static ROWS: &[Row] = &[
+    // Queues (Inquire Queue, Create/Change/Copy Queue).
+    row(Queue, "QUEUE", 2016, Str(48)),
+    row(Queue, "TYPE", 20, Enum(Q_TYPES)),
+    row(Queue, "DESCR", 2013, Str(64)),
+    row(Queue, "PUT", 10, Enum(ENABLED_INHIBIT)),
+    row(Queue, "GET", 9, Enum(ENABLED_INHIBIT)),
+    row(Queue, "DEFPRTY", 6, Int),
+    row(Queue, "DEFPSIST", 5, Enum(NO_YES)),
+    row(Queue, "DEFPRESP", 184, Enum(&[(1, "SYNC"), (2, "ASYNC")])),
+    row(
+        Queue,
+        "DEFREADA",
+        188,
+        Enum(&[(0, "NO"), (1, "YES"), (2, "DISABLED")]),
+    ),
+    row(Queue, "MAXDEPTH", 15, Int),
+    row(Queue, "MAXMSGL", 13, Int),
+    row(Queue, "SHARE", 23, Flag(1)),
+    row(Queue, "NOSHARE", 23, Flag(0)),
+    row(Queue, "DEFSOPT", 4, Enum(&[(2, "SHARED"), (4, "EXCL")])),
+    row(Queue, "MSGDLVSQ", 16, Enum(&[(0, "PRIORITY"), (1, "FIFO")])),
+    row(Queue, "BOTHRESH", 22, Int),
+    row(Queue, "BOQNAME", 2019, Str(48)),
+    row(Queue, "HARDENBO", 8, Flag(1)),
+    row(Queue, "NOHARDENBO", 8, Flag(0)),
+    row(Queue, "USAGE", 12, Enum(&[(0, "NORMAL"), (1, "XMITQ")])),
+    row(
+        Queue,
+        "DEFTYPE",
+        7,
+        Enum(&[
+            (1, "PREDEFINED"),
+            (2, "PERMDYN"),
+            (3, "TEMPDYN"),
+            (4, "SHAREDYN"),
+        ]),
+    ),
+    row(Queue, "CURDEPTH", 3, Int),
+    row(Queue, "IPPROCS", 17, Int),
+    row(Queue, "OPPROCS", 18, Int),
+    row(Queue, "TARGET", 2002, Str(48)),
+    row(Queue, "TARGTYPE", 193, Enum(&[(1, "QUEUE"), (8, "TOPIC")])),
+    row(Queue, "RNAME", 2018, Str(48)),
+    row(Queue, "RQMNAME", 2017, Str(48)),
+    row(Queue, "XMITQ", 2024, Str(48)),
+    row(Queue, "CRDATE", 2004, Str(12)),
+    row(Queue, "CRTIME", 2005, Str(8)),
+    row(Queue, "ALTDATE", 2027, Str(12)),
+    row(Queue, "ALTTIME", 2028, Str(8)),
+    // The queue manager (Inquire Queue Manager, Change Queue Manager).
+    row(QMgr, "QMNAME", 2015, Str(48)),
+    row(QMgr, "DESCR", 2014, Str(64)),
+    row(QMgr, "DEADQ", 2006, Str(48)),
+    row(QMgr, "MAXMSGL", 13, Int),
+    row(QMgr, "MAXUMSGS", 33, Int),
+    row(QMgr, "MAXHANDS", 11, Int),
+    row(QMgr, "DEFXMITQ", 2025, Str(48)),
+    row(QMgr, "CONNAUTH", 2125, Str(48)),
+    row(QMgr, "CHLAUTH", 248, Enum(DISABLED_ENABLED)),
+    row(QMgr, "AUTHOREV", 47, Enum(DISABLED_ENABLED)),
+    row(
+        QMgr,
+        "CHLEV",
+        73,
+        Enum(&[(0, "DISABLED"), (1, "ENABLED"), (2, "EXCEPTION")]),
+    ),
+    row(QMgr, "PLATFORM", 32, Enum(&[(3, "UNIX")])),
+    row(QMgr, "CMDLEVEL", 31, Int),
+    row(QMgr, "CCSID", 2, Int),
+    row(QMgr, "COMMANDQ", 2003, Str(48)),
+    row(QMgr, "MAXPRTY", 14, Int),
+    // Queue manager status (Inquire Queue Manager Status).
+    row(QmStatus, "QMNAME", 2015, Str(48)),
+    row(
+        QmStatus,
+        "STATUS",
+        1149,
+        Enum(&[(1, "STARTING"), (2, "RUNNING"), (3, "QUIESCING")]),
+    ),
+    row(QmStatus, "STARTDA", 3175, Str(12)),
+    row(QmStatus, "STARTTI", 3176, Str(8)),
+    row(QmStatus, "CONNS", 1229, Int),
+    row(
+        QmStatus,
+        "CMDSERV",
+        1233,
+        Enum(&[
+            (0, "STOPPED"),
+            (1, "STARTING"),
+            (2, "RUNNING"),
+            (3, "STOPPING"),
+        ]),
+    ),
+    // Queue status (Inquire Queue Status, MQIACF_Q_STATUS).
+    row(QStatus, "QUEUE", 2016, Str(48)),
+    row(QStatus, "CURDEPTH", 3, Int),
+    row(QStatus, "IPPROCS", 17, Int),
+    row(QStatus, "OPPROCS", 18, Int),
+    row(QStatus, "UNCOM", 1027, Int),
+    row(QStatus, "LGETDATE", 3128, Str(12)),
+    row(QStatus, "LGETTIME", 3129, Str(8)),
+    row(QStatus, "LPUTDATE", 3130, Str(12)),
+    row(QStatus, "LPUTTIME", 3131, Str(8)),
+    row(QStatus, "MSGAGE", 1227, Int),
+    // Channels (Inquire Channel, Create/Change Channel).
+    row(Channel, "CHANNEL", 3501, Str(20)),
+    row(Channel, "CHLTYPE", 1511, Enum(CHANNEL_TYPES)),
+    row(Channel, "DESCR", 3502, Str(64)),
+    row(Channel, "CONNAME", 3506, Str(264)),
+    row(Channel, "XMITQ", 3505, Str(48)),
+    row(Channel, "BATCHSZ", 1502, Int),
+    row(Channel, "BATCHINT", 1564, Int),
+    row(Channel, "BATCHLIM", 1624, Int),
+    row(Channel, "DISCINT", 1503, Int),
+    row(Channel, "HBINT", 1563, Int),
+    row(Channel, "SHORTRTY", 1505, Int),
+    row(Channel, "SHORTTMR", 1504, Int),
+    row(Channel, "LONGRTY", 1507, Int),
+    row(Channel, "LONGTMR", 1506, Int),
+    row(Channel, "MCAUSER", 3527, Str(64)),
+    row(Channel, "MAXMSGL", 1510, Int),
+    row(Channel, "MAXINST", 1618, Int),
+    row(Channel, "MAXINSTC", 1619, Int),
+    row(Channel, "SHARECNV", 1560, Int),
+    row(Channel, "SSLCIPH", 3544, Str(32)),
+    row(Channel, "SSLPEER", 3545, Str(1024)),
+    row(Channel, "TRPTYPE", 1501, Enum(&[(2, "TCP")])),
+    // Channel status (Inquire Channel Status).
+    row(ChStatus, "CHANNEL", 3501, Str(20)),
+    row(ChStatus, "CHLTYPE", 1511, Enum(CHANNEL_TYPES)),
+    row(ChStatus, "CONNAME", 3506, Str(264)),
+    row(ChStatus, "XMITQ", 3505, Str(48)),
+    row(ChStatus, "STATUS", 1527, Enum(CHANNEL_STATUS)),
+    row(ChStatus, "MSGS", 1534, Int),
+    row(ChStatus, "BATCHES", 1537, Int),
+    row(ChStatus, "STARTDA", 3529, Str(12)),
+    row(ChStatus, "STARTTI", 3528, Str(8)),
+    row(ChStatus, "LSTMSGDA", 3525, Str(12)),
+    row(ChStatus, "LSTMSGTI", 3524, Str(8)),
+    row(ChStatus, "RQMNAME", 2017, Str(48)),
+    row(ChStatus, "MCAUSER", 3527, Str(64)),
+    // Topics (Inquire Topic).
+    row(Topic, "TOPIC", 2092, Str(48)),
+    row(Topic, "TOPICSTR", 2094, Str(10240)),
+    row(Topic, "DESCR", 2093, Str(64)),
+    row(
+        Topic,
+        "DURSUB",
+        175,
+        Enum(&[(0, "ASPARENT"), (1, "YES"), (2, "NO")]),
+    ),
+    row(
+        Topic,
+        "PUB",
+        181,
+        Enum(&[(0, "ASPARENT"), (1, "DISABLED"), (2, "ENABLED")]),
+    ),
+    row(
+        Topic,
+        "SUB",
+        182,
+        Enum(&[(0, "ASPARENT"), (1, "DISABLED"), (2, "ENABLED")]),
+    ),
+    row(
+        Topic,
+        "DEFPSIST",
+        5,
+        Enum(&[(-1, "ASPARENT"), (0, "NO"), (1, "YES")]),
+    ),
+    row(Topic, "PMSGDLV", 192, Enum(DELIVERY)),
+    row(Topic, "NPMSGDLV", 196, Enum(DELIVERY)),
+    row(Topic, "MDURMDL", 2096, Str(48)),
+    row(Topic, "MNDURMDL", 2097, Str(48)),
+    row(
+        Topic,
+        "USEDLQ",
+        234,
+        Enum(&[(0, "ASPARENT"), (1, "NO"), (2, "YES")]),
+    ),
+    // Subscriptions (Inquire Subscription).
+    row(Sub, "SUB", 3152, Str(10240)),
+    row(Sub, "SUBID", 7016, Str(48)),
+    row(Sub, "TOPICSTR", 2094, Str(10240)),
+    row(Sub, "DEST", 3154, Str(48)),
+    row(Sub, "DURABLE", 175, Enum(&[(1, "YES"), (2, "NO")])),
+    row(Sub, "SUBUSER", 3156, Str(12)),
+    row(Sub, "USERDATA", 3153, Str(10240)),
+];
+
+/// The row for an MQSC keyword of an object kind.
+pub(crate) fn by_key(obj: Obj, key: &str) -> Option<&'static Row> {
+    ROWS.iter().find(|r| r.obj == obj && r.key == key)
+}
+
+/// The row for a PCF parameter of an object kind, with `value` choosing among bare keywords.
+pub(crate) fn by_id(obj: Obj, id: i32, value: Option<i32>) -> Option<&'static Row> {
+    let mut rows = ROWS.iter().filter(|r| r.obj == obj && r.id == id);
+    rows.find(|r| match (r.ty, value) {
+        (Flag(v), Some(x)) => v == x,
+        _ => true,
+    })
+}
+
+/// The number of an MQSC word in an enumeration.
+pub(crate) fn number(words: &[(i32, &str)], word: &str) -> Option<i32> {
+    words.iter().find(|(_, w)| *w == word).map(|(n, _)| *n)
+}
+
+/// The MQSC word of a number in an enumeration.
+pub(crate) fn word(words: &[(i32, &'static str)], n: i32) -> Option<&'static str> {
+    words.iter().find(|(v, _)| *v == n).map(|(_, w)| *w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_keyword_is_in_an_object_kinds_rows_once_and_an_identifier_once_but_for_flags() {
+        for (i, a) in ROWS.iter().enumerate() {
+            for b in &ROWS[i + 1..] {
+                if a.obj != b.obj {
+                    continue;
+                }
+                assert_ne!(a.key, b.key, "{:?} {} twice", a.obj, a.key);
+                if a.id == b.id {
+                    assert!(
+                        matches!((a.ty, b.ty), (Flag(x), Flag(y)) if x != y),
+                        "{:?}: {} and {} share {}",
+                        a.obj,
+                        a.key,
+                        b.key,
+                        a.id
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,291 @@
+//! The PCF command server of the real `ferry` server: requests put to
+//! SYSTEM.ADMIN.COMMAND.QUEUE over a real socket, answered on the reply-to queue — inquiries,
+//! changes, MQSC through MQCMD_ESCAPE, refusals with MQ's reason codes, the requester's
+//! authority, and requests that are not PCF at all.
+
+mod common;
+
+use std::time::Duration;
+
+use common::Server;
+use ferry_client::{ClientOptions, Connection, GetOptions, Message, MessageType, OpenOptions};
+use ferry_model::name::{object_name, FormatName};
+use ferry_model::pcf::{self, cft, Header, Param};
+
+const CMD_Q: &str = "SYSTEM.ADMIN.COMMAND.QUEUE";
+
+// MQCMD_*, parameters and reasons, as MQ's reference numbers them.
+const CREATE_Q: i32 = 11;
+const CHANGE_Q: i32 = 8;
+const DELETE_Q: i32 = 12;
+const INQUIRE_Q: i32 = 13;
+const INQUIRE_Q_NAMES: i32 = 18;
+const INQUIRE_Q_STATUS: i32 = 41;
+const INQUIRE_Q_MGR: i32 = 2;
+const ESCAPE: i32 = 38;
+const PING_Q_MGR: i32 = 40;
+const Q_NAME: i32 = 2016;
+const Q_TYPE: i32 = 20;
+const Q_DESC: i32 = 2013;
+const MAX_Q_DEPTH: i32 = 15;
+const SHAREABILITY: i32 = 23;
+const CURRENT_Q_DEPTH: i32 = 3;
+const Q_ATTRS: i32 = 1002;
+const PURGE: i32 = 1007;
+
+struct Pcf {
+    conn: Connection,
+    cmd: ferry_client::Hobj,
+    reply: ferry_client::Hobj,
+}
+
+impl Pcf {
+    fn new(conn: Connection) -> Pcf {
+        let mut conn = conn;
+        let cmd = conn.open_queue(CMD_Q, OpenOptions::output()).unwrap();
+        let reply = conn.open_queue("PCF.REPLY", OpenOptions::input()).unwrap();
+        Pcf { conn, cmd, reply }
+    }
+
+    /// Puts `body` (with `format` and `encoding`) and collects the responses to the last.
+    fn raw(&mut self, body: Vec<u8>, format: &str, encoding: u32) -> Vec<(Header, Vec<Param>)> {
+        let mut m = Message::new(body);
+        m.descriptor.format = FormatName::truncating(format);
+        m.descriptor.message_type = MessageType::Request;
+        m.descriptor.reply_to_queue = object_name("PCF.REPLY").unwrap();
+        m.descriptor.encoding = encoding;
+        let out = self.conn.put(self.cmd, m, &Default::default()).unwrap();
+        let mut answers = Vec::new();
+        loop {
+            let opts = GetOptions::new()
+                .wait(Duration::from_secs(10))
+                .correl_id(ferry_client::CorrelId(out.msg_id.0));
+            let got = self.conn.get(self.reply, &opts).expect("a PCF response");
+            let d = &got.message.descriptor;
+            assert_eq!(d.format.as_str().trim(), "MQADMIN");
+            assert_eq!(d.message_type, MessageType::Reply);
+            let (h, p) = pcf::decode(&got.message.body, cfg!(target_endian = "big")).unwrap();
+            assert_eq!(h.kind, cft::RESPONSE);
+            assert_eq!(h.seq as usize, answers.len() + 1);
+            let last = h.control == 1;
+            answers.push((h, p));
+            if last {
+                return answers;
+            }
+        }
+    }
+
+    fn ask(&mut self, command: i32, params: &[Param]) -> Vec<(Header, Vec<Param>)> {
+        let h = Header {
+            kind: cft::COMMAND,
+            version: 1,
+            command,
+            seq: 1,
+            control: 1,
+            comp_code: 0,
+            reason: 0,
+        };
+        self.raw(pcf::encode(&h, params), "MQADMIN", 546)
+    }
+
+    /// The one successful response's parameters.
+    fn ok(&mut self, command: i32, params: &[Param]) -> Vec<Param> {
+        let mut a = self.ask(command, params);
+        assert_eq!(a.len(), 1, "{a:?}");
+        let (h, p) = a.remove(0);
+        assert_eq!((h.comp_code, h.reason, h.command), (0, 0, command), "{p:?}");
+        p
+    }
+
+    /// The reason of the one failed response.
+    fn refused(&mut self, command: i32, params: &[Param]) -> i32 {
+        let a = self.ask(command, params);
+        assert_eq!(a.len(), 1, "{a:?}");
+        assert_eq!(a[0].0.comp_code, 2, "{a:?}");
+        a[0].0.reason
+    }
+}
+
+fn int(p: &[Param], id: i32) -> Option<i32> {
+    p.iter().find_map(|x| match x {
+        Param::Int(i, v) if *i == id => Some(*v),
+        _ => None,
+    })
+}
+
+fn text(p: &[Param], id: i32) -> Option<String> {
+    p.iter().find_map(|x| match x {
+        Param::Str(i, v) if *i == id => Some(v.clone()),
+        _ => None,
+    })
+}
+
+fn name(s: &str) -> Param {
+    Param::Str(Q_NAME, s.into())
+}
+
+fn owner_session(server: &Server) -> Pcf {
+    let mut c = Connection::connect(&server.unix, "pcf-test").unwrap();
+    let r = c.admin("DEFINE QLOCAL(PCF.REPLY)").unwrap();
+    assert!(r[0].ok, "{r:?}");
+    Pcf::new(c)
+}
+
+#[test]
+fn queues_are_created_inquired_changed_and_deleted_through_pcf() {
+    let server = Server::start("pcf", &[]);
+    let mut pcf = owner_session(&server);
+    assert!(pcf.ok(PING_Q_MGR, &[]).is_empty());
+    let attrs = [
+        name("PCF.Q1"),
+        Param::Int(Q_TYPE, 1),
+        Param::Str(Q_DESC, "made through PCF".into()),
+        Param::Int(MAX_Q_DEPTH, 77),
+        Param::Int(SHAREABILITY, 0),
+    ];
+    pcf.ok(CREATE_Q, &attrs);
+    pcf.ok(CREATE_Q, &[name("PCF.Q2"), Param::Int(Q_TYPE, 1)]);
+    // A second create without MQIACF_REPLACE is refused as MQ refuses it.
+    assert_eq!(pcf.refused(CREATE_Q, &attrs), 4001);
+
+    // One response per queue; the attributes asked for, the name always.
+    let only = Param::IntList(Q_ATTRS, vec![Q_DESC, MAX_Q_DEPTH, SHAREABILITY]);
+    let a = pcf.ask(INQUIRE_Q, &[name("PCF.Q*"), only]);
+    assert_eq!(a.len(), 2, "{a:?}");
+    assert_eq!((a[0].0.control, a[1].0.control), (0, 1));
+    let q1 = &a[0].1;
+    assert_eq!(text(q1, Q_NAME).unwrap().trim_end(), "PCF.Q1");
+    assert_eq!(text(q1, Q_DESC).unwrap().trim_end(), "made through PCF");
+    assert_eq!(
+        (int(q1, MAX_Q_DEPTH), int(q1, SHAREABILITY)),
+        (Some(77), Some(0))
+    );
+    assert_eq!(int(q1, CURRENT_Q_DEPTH), None, "not asked for");
+
+    let names = pcf.ok(INQUIRE_Q_NAMES, &[name("PCF.*"), Param::Int(Q_TYPE, 1)]);
+    let Some(Param::StrList(3011, list)) = names.first() else {
+        panic!("{names:?}")
+    };
+    let list: Vec<&str> = list.iter().map(|s| s.trim_end()).collect();
+    assert_eq!(list, ["PCF.Q1", "PCF.Q2", "PCF.REPLY"]);
+    assert_eq!(names.get(1), Some(&Param::IntList(1261, vec![1, 1, 1])));
+
+    // Status sees messages put meanwhile; a change is seen by the next inquiry.
+    let q = pcf
+        .conn
+        .open_queue("PCF.Q1", OpenOptions::output())
+        .unwrap();
+    for _ in 0..3 {
+        pcf.conn
+            .put(q, Message::text("x"), &Default::default())
+            .unwrap();
+    }
+    let st = pcf.ok(INQUIRE_Q_STATUS, &[name("PCF.Q1")]);
+    assert_eq!(int(&st, CURRENT_Q_DEPTH), Some(3), "{st:?}");
+    pcf.ok(
+        CHANGE_Q,
+        &[
+            name("PCF.Q1"),
+            Param::Int(Q_TYPE, 1),
+            Param::Int(MAX_Q_DEPTH, 5),
+        ],
+    );
+    let a = pcf.ok(INQUIRE_Q, &[name("PCF.Q1")]);
+    assert_eq!(int(&a, MAX_Q_DEPTH), Some(5));
+    assert_eq!(int(&a, Q_TYPE), Some(1));
+
+    // A queue with messages is deleted only with MQIACF_PURGE; then it is gone.
+    pcf.conn.close(q, Default::default()).unwrap();
+    assert_eq!(pcf.refused(DELETE_Q, &[name("PCF.Q1")]), 2055);
+    pcf.ok(DELETE_Q, &[name("PCF.Q1"), Param::Int(PURGE, 1)]);
+    assert_eq!(pcf.refused(INQUIRE_Q, &[name("PCF.Q1")]), 2085);
+
+    let qm = pcf.ok(INQUIRE_Q_MGR, &[]);
+    assert_eq!(text(&qm, 2015).unwrap().trim_end(), "QM1");
+}
+
+#[test]
+fn mqsc_runs_through_escape_and_bad_requests_get_reasons_not_silence() {
+    let server = Server::start("pcf-esc", &[]);
+    let mut pcf = owner_session(&server);
+    let p = pcf.ok(
+        ESCAPE,
+        &[
+            Param::Int(1017, 1),
+            Param::Str(3014, "DISPLAY QLOCAL(PCF.REPLY) MAXDEPTH".into()),
+        ],
+    );
+    let out = text(&p, 3014).unwrap();
+    assert!(
+        out.contains("QUEUE(PCF.REPLY)") && out.contains("MAXDEPTH("),
+        "{out}"
+    );
+    // A failing MQSC command fails the escape, with its text still there.
+    let a = pcf.ask(
+        ESCAPE,
+        &[
+            Param::Int(1017, 1),
+            Param::Str(3014, "DELETE QLOCAL(NO.SUCH.Q)".into()),
+        ],
+    );
+    assert_eq!((a[0].0.comp_code, a[0].0.reason), (2, 3008));
+    assert!(text(&a[0].1, 3014).unwrap().contains("AMQ8147E"), "{a:?}");
+
+    assert_eq!(pcf.refused(9999, &[]), 3007, "a command not served");
+    assert_eq!(
+        pcf.refused(INQUIRE_Q, &[]),
+        3019,
+        "a required parameter missing"
+    );
+    assert_eq!(
+        pcf.refused(
+            CREATE_Q,
+            &[name("X"), Param::Int(Q_TYPE, 1), Param::Int(424242, 1)]
+        ),
+        3014
+    );
+    // Not decodable: a reason, and the server goes on serving.
+    let a = pcf.raw(vec![1, 0, 0, 0, 36, 0, 0, 0, 1, 0], "MQADMIN", 546);
+    assert_eq!(a[0].0.comp_code, 2);
+    let a = pcf.raw(b"not a PCF message at all".to_vec(), "MQSTR", 546);
+    assert_eq!((a[0].0.comp_code, a[0].0.reason), (2, 2110));
+    // A big-endian request (MQENC_INTEGER_NORMAL) is read as its encoding says.
+    let mut be = Vec::new();
+    for w in [1, 36, 1, PING_Q_MGR, 1, 1, 0, 0, 0] {
+        be.extend_from_slice(&i32::to_be_bytes(w));
+    }
+    let a = pcf.raw(be, "MQADMIN", 273);
+    assert_eq!((a[0].0.comp_code, a[0].0.command), (0, PING_Q_MGR));
+    assert!(server.log().contains("command server started"));
+}
+
+#[test]
+fn a_request_runs_with_the_authority_of_the_user_who_put_it() {
+    let server = Server::start_with_users("pcf-auth", "QM1", &[("bob", "bob-pw")], &[]);
+    let mut owner = Connection::connect(&server.unix, "owner").unwrap();
+    let script = "DEFINE QLOCAL(PCF.REPLY)\nDEFINE QLOCAL(SECRET.Q)\nDEFINE QLOCAL(BOB.Q)\n\
+        SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('bob') AUTHADD(CONNECT)\n\
+        SET AUTHREC PROFILE('SYSTEM.ADMIN.COMMAND.QUEUE') OBJTYPE(QUEUE) PRINCIPAL('bob') AUTHADD(PUT)\n\
+        SET AUTHREC PROFILE('PCF.REPLY') OBJTYPE(QUEUE) PRINCIPAL('bob') AUTHADD(GET)\n\
+        SET AUTHREC PROFILE('BOB.Q') OBJTYPE(QUEUE) PRINCIPAL('bob') AUTHADD(DSP)";
+    for r in owner.admin(script).unwrap() {
+        assert!(r.ok, "{r:?}");
+    }
+    let opts = ClientOptions {
+        user: Some("bob".into()),
+        password: Some("bob-pw".into()),
+        ..Default::default()
+    };
+    let bob = Connection::connect_with(&server.tcp_bare, "bob-pcf", &opts).unwrap();
+    let mut pcf = Pcf::new(bob);
+    // Bob sees what he may display, is refused what he may not, and cannot create.
+    let a = pcf.ok(INQUIRE_Q, &[name("BOB.Q")]);
+    assert_eq!(text(&a, Q_NAME).unwrap().trim_end(), "BOB.Q");
+    assert_eq!(pcf.refused(INQUIRE_Q, &[name("SECRET.Q")]), 2035);
+    assert_eq!(
+        pcf.refused(CREATE_Q, &[name("BOB.NEW"), Param::Int(Q_TYPE, 1)]),
+        2035
+    );
+    let r = owner.admin("DISPLAY QLOCAL(BOB.NEW)").unwrap();
+    assert!(!r[0].ok, "the refused create made nothing");
+}
