@@ -365,7 +365,16 @@ fn names_of(
         let f = m.fields.iter().find(|f| f.key == k);
         f.and_then(|f| f.value.clone()).unwrap_or_default()
     };
-    let names = objects.iter().map(|m| value(m, key)).collect();
+    // MQ lists names at their full length (48 for queues, 20 for channels).
+    let width = if names_id == id::CHANNEL_NAMES {
+        20
+    } else {
+        48
+    };
+    let names = objects
+        .iter()
+        .map(|m| padded(&value(m, key), width))
+        .collect();
     let mut out = vec![Param::StrList(names_id, names)];
     if let Some((tkey, tid, words)) = types {
         let each = objects

@@ -56,7 +56,7 @@ pub enum Param {
     Str(i32, String),
     /// MQCFIL.
     IntList(i32, Vec<i32>),
-    /// MQCFSL: every string padded to the longest.
+    /// MQCFSL: every string padded to the longest (rounded up to a multiple of 4).
     StrList(i32, Vec<String>),
     /// MQCFBS.
     Bytes(i32, Vec<u8>),
@@ -240,8 +240,10 @@ fn encode_text_param(p: &Param, out: &mut Vec<u8>) {
             put_padded(out, text.as_bytes(), padded);
         }
         Param::StrList(id, ss) => {
-            let len = ss.iter().map(String::len).max().unwrap_or(0);
-            let padded = (len * ss.len()).div_ceil(4) * 4;
+            // Every string as long as the longest, rounded to whole words: readers take
+            // StringLength × Count to fill the structure exactly.
+            let len = ss.iter().map(String::len).max().unwrap_or(0).div_ceil(4) * 4;
+            let padded = len * ss.len();
             let fixed = [cft::STRING_LIST, (24 + padded) as i32, *id, 1208];
             put_all(out, &fixed);
             put_all(out, &[ss.len() as i32, len as i32]);

@@ -1,5 +1,6 @@
 """pymqi's documented usage, run against a FerryMQ queue manager: put, get, request/reply by
-correlation id (in and out of syncpoint) and message properties, through a client connection
+correlation id (in and out of syncpoint), message properties and PCF administration
+(PCFExecute through the command server), through a client connection
 given two ways (pymqi.connect with channel and connection name, which passes an MQCD to
 MQCONNX; and MQSERVER with pymqi.QueueManager). Exits non-zero on the first failure.
 
@@ -12,7 +13,7 @@ import os
 import sys
 
 import pymqi
-from pymqi import CMQC
+from pymqi import CMQC, CMQXC
 
 qm_name, conn_info = sys.argv[1], sys.argv[2]
 channel = "DEV.APP.SVRCONN"
@@ -152,11 +153,49 @@ check(colour in (b"blue", "blue"), f"string property Colour = {colour!r}")
 count = get_msg_h.properties.get(b"Count", property_type=CMQC.MQTYPE_INT32)
 check(count == 42, f"integer property Count = {count!r}")
 get_q.close()
+
+# --- PCF through the command server (pymqi's PCFExecute examples) -----------------------
+from pymqi import CMQCFC
+
+pcf = pymqi.PCFExecute(qmgr)  # a reply queue from SYSTEM.DEFAULT.MODEL.QUEUE
+check(pcf.MQCMD_PING_Q_MGR() == [{}], "MQCMD_PING_Q_MGR answers")
+pcf.MQCMD_CREATE_Q({CMQC.MQCA_Q_NAME: b"PYMQI.PCF.Q", CMQC.MQIA_Q_TYPE: CMQC.MQQT_LOCAL,
+                    CMQC.MQIA_MAX_Q_DEPTH: 123, CMQC.MQCA_Q_DESC: b"made by pymqi",
+                    CMQCFC.MQIACF_REPLACE: CMQCFC.MQRP_YES})
+found = pcf.MQCMD_INQUIRE_Q({CMQC.MQCA_Q_NAME: b"PYMQI.*", CMQC.MQIA_Q_TYPE: CMQC.MQQT_LOCAL})
+check(len(found) == 1 and found[0][CMQC.MQCA_Q_NAME].strip() == b"PYMQI.PCF.Q",
+      "MQCMD_INQUIRE_Q finds the queue MQCMD_CREATE_Q made")
+check(found[0][CMQC.MQIA_MAX_Q_DEPTH] == 123 and found[0][CMQC.MQCA_Q_DESC].strip() == b"made by pymqi",
+      "its attributes are the ones given")
+names = pcf.MQCMD_INQUIRE_Q_NAMES({CMQC.MQCA_Q_NAME: b"DEV.QUEUE.*"})
+listed = sorted(n.strip() for n in names[0][CMQCFC.MQCACF_Q_NAMES])
+check(listed == [b"DEV.QUEUE.1", b"DEV.QUEUE.2", b"DEV.QUEUE.3"], f"MQCMD_INQUIRE_Q_NAMES lists {listed}")
+status = pcf.MQCMD_INQUIRE_Q_STATUS({CMQC.MQCA_Q_NAME: b"PYMQI.PCF.Q"})
+check(status[0][CMQC.MQIA_CURRENT_Q_DEPTH] == 0, "MQCMD_INQUIRE_Q_STATUS reports the depth")
+qm_attrs = pcf.MQCMD_INQUIRE_Q_MGR()
+check(qm_attrs[0][CMQC.MQCA_Q_MGR_NAME].strip() == qm_name.encode(), "MQCMD_INQUIRE_Q_MGR names the queue manager")
+pcf.MQCMD_DELETE_Q({CMQC.MQCA_Q_NAME: b"PYMQI.PCF.Q"})
+try:  # pymqi's "how to check whether a queue exists"
+    pcf.MQCMD_INQUIRE_Q({CMQC.MQCA_Q_NAME: b"PYMQI.PCF.Q"})
+    check(False, "a deleted queue is unknown")
+except pymqi.MQMIError as e:
+    check(e.comp == CMQC.MQCC_FAILED and e.reason == CMQC.MQRC_UNKNOWN_OBJECT_NAME,
+          f"a deleted queue answers MQRC_UNKNOWN_OBJECT_NAME ({e.reason})")
+pcf.MQCMD_CREATE_CHANNEL({CMQCFC.MQCACH_CHANNEL_NAME: b"PYMQI.SVRCONN",
+                          CMQCFC.MQIACH_CHANNEL_TYPE: CMQXC.MQCHT_SVRCONN,
+                          CMQCFC.MQCACH_DESC: b"made by pymqi"})
+channels = pcf.MQCMD_INQUIRE_CHANNEL({CMQCFC.MQCACH_CHANNEL_NAME: b"PYMQI.*"})
+check(len(channels) == 1 and channels[0][CMQCFC.MQIACH_CHANNEL_TYPE] == CMQXC.MQCHT_SVRCONN
+      and channels[0][CMQCFC.MQCACH_DESC].strip() == b"made by pymqi",
+      "MQCMD_INQUIRE_CHANNEL finds the channel MQCMD_CREATE_CHANNEL made, with its type")
+pcf.MQCMD_DELETE_CHANNEL({CMQCFC.MQCACH_CHANNEL_NAME: b"PYMQI.SVRCONN"})
+pcf.disconnect()
 qmgr.disconnect()
 
 # --- MQSERVER and the QueueManager class -------------------------------------------------
 os.environ["MQSERVER"] = f"{channel}/TCP/{conn_info}"
-qmgr = pymqi.QueueManager(qm_name)  # (not is_connected: it pings with PCF, not offered yet)
+qmgr = pymqi.QueueManager(qm_name)
+check(qmgr.is_connected, "is_connected (pymqi pings the command server with PCF)")
 q = pymqi.Queue(qmgr, "DEV.QUEUE.1", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
 q.put(b"via MQSERVER")
 check(q.get() == b"via MQSERVER", "put and get through MQSERVER")
