@@ -148,6 +148,8 @@ pub mod rc {
     pub const PARM_VALUE_ERROR: i32 = 3026;
     /// MQRCCF_OBJECT_ALREADY_EXISTS.
     pub const OBJECT_ALREADY_EXISTS: i32 = 4001;
+    /// MQRCCF_FILTER_ERROR.
+    pub const FILTER_ERROR: i32 = 3150;
     /// MQRCCF_ESCAPE_TYPE_ERROR.
     pub const ESCAPE_TYPE_ERROR: i32 = 3057;
 }
@@ -444,12 +446,7 @@ fn plan(
     match command {
         cmd::PING_Q_MGR => Ok(Plan::Nothing),
         cmd::ESCAPE => plan_escape(params),
-        cmd::INQUIRE_Q_MGR => Ok(display(
-            "QMGR ALL".into(),
-            Obj::QMgr,
-            params,
-            id::Q_MGR_ATTRS,
-        )),
+        cmd::INQUIRE_Q_MGR => display("QMGR ALL".into(), Obj::QMgr, params, id::Q_MGR_ATTRS),
         cmd::INQUIRE_Q_MGR_STATUS => Ok(Plan::Mqsc(
             "DISPLAY QMSTATUS ALL".into(),
             Shape::Objects(Obj::QmStatus, None),
@@ -474,21 +471,16 @@ fn plan(
         | cmd::STOP_CHANNEL => plan_channel_change(command, params),
         cmd::INQUIRE_TOPIC => {
             let name = required(params, id::TOPIC_NAME, "MQCA_TOPIC_NAME")?;
-            Ok(display(
+            display(
                 format!("TOPIC({}) ALL", quoted(name)),
                 Obj::Topic,
                 params,
                 0,
-            ))
+            )
         }
         cmd::INQUIRE_SUBSCRIPTION => {
             let name = str_param(params, id::SUB_NAME).unwrap_or("*");
-            Ok(display(
-                format!("SUB({}) ALL", quoted(name)),
-                Obj::Sub,
-                params,
-                0,
-            ))
+            display(format!("SUB({}) ALL", quoted(name)), Obj::Sub, params, 0)
         }
         c => Err(Refusal(
             rc::CFH_COMMAND_ERROR,
@@ -498,11 +490,57 @@ fn plan(
     }
 }
 
-fn display(what: String, obj: Obj, params: &[Param], attrs_id: i32) -> Plan {
-    Plan::Mqsc(
-        format!("DISPLAY {what}"),
+fn display(what: String, obj: Obj, params: &[Param], attrs_id: i32) -> Result<Plan, Refusal> {
+    let filter = filter(obj, params)?;
+    let text = format!("DISPLAY {what}{filter}");
+    Ok(Plan::Mqsc(
+        text,
         Shape::Objects(obj, selector(params, attrs_id)),
-    )
+    ))
+}
+
+/// An inquiry's MQCFIF or MQCFSF filter as MQSC's WHERE (at most one, as MQ allows).
+fn filter(obj: Obj, params: &[Param]) -> Result<String, Refusal> {
+    let mut filters = params
+        .iter()
+        .filter(|p| matches!(p, Param::IntFilter(..) | Param::StrFilter(..)));
+    let Some(f) = filters.next() else {
+        return Ok(String::new());
+    };
+    let (id, op) = match f {
+        Param::IntFilter(id, op, _) | Param::StrFilter(id, op, _) => (*id, *op),
+        _ => unreachable!("filtered to filters"),
+    };
+    let refuse = |why: String| Refusal(rc::FILTER_ERROR, id, why);
+    if filters.next().is_some() {
+        return Err(refuse("only one filter may be given".into()));
+    }
+    let op = match op {
+        1 => "LT",
+        2 => "EQ",
+        3 => "LE",
+        4 => "GT",
+        5 => "NE",
+        6 => "GE",
+        18 => "LK",
+        21 => "NL",
+        o => return Err(refuse(format!("filter operator {o} is not served"))),
+    };
+    let row = table::by_id(obj, id, None)
+        .ok_or_else(|| refuse(format!("parameter {id} cannot be filtered on")))?;
+    let value = match (row.ty, f) {
+        (Ty::Str(_), Param::StrFilter(_, _, v)) => quoted(v),
+        (Ty::Int, Param::IntFilter(_, _, v)) => v.to_string(),
+        (Ty::Enum(words), Param::IntFilter(_, _, v)) => table::word(words, *v)
+            .ok_or_else(|| refuse(format!("value {v} of parameter {id}")))?
+            .to_owned(),
+        _ => {
+            return Err(refuse(format!(
+                "parameter {id} cannot be filtered that way"
+            )))
+        }
+    };
+    Ok(format!(" WHERE({} {op} {value})", row.key))
 }
 
 fn plan_escape(params: &[Param]) -> Result<Plan, Refusal> {
@@ -525,12 +563,10 @@ fn plan_queue_inquiry(command: i32, params: &[Param]) -> Result<Plan, Refusal> {
         t => format!(" TYPE({})", queue_word(t)?),
     };
     Ok(match command {
-        cmd::INQUIRE_Q => display(
-            format!("QUEUE({name}){typed} ALL"),
-            Obj::Queue,
-            params,
-            id::Q_ATTRS,
-        ),
+        cmd::INQUIRE_Q => {
+            let what = format!("QUEUE({name}){typed} ALL");
+            display(what, Obj::Queue, params, id::Q_ATTRS)?
+        }
         cmd::INQUIRE_Q_NAMES => {
             let types = Some(("TYPE", id::Q_TYPES, table::Q_TYPES));
             Plan::Mqsc(
@@ -543,12 +579,8 @@ fn plan_queue_inquiry(command: i32, params: &[Param]) -> Result<Plan, Refusal> {
                 let why = "MQIACF_Q_HANDLE status is not served over PCF yet; use MQCMD_ESCAPE with DISPLAY QSTATUS TYPE(HANDLE)";
                 return Err(Refusal(rc::PARM_VALUE_ERROR, id::Q_STATUS_TYPE, why.into()));
             }
-            display(
-                format!("QSTATUS({name}) TYPE(QUEUE) ALL"),
-                Obj::QStatus,
-                params,
-                id::Q_STATUS_ATTRS,
-            )
+            let what = format!("QSTATUS({name}) TYPE(QUEUE) ALL");
+            display(what, Obj::QStatus, params, id::Q_STATUS_ATTRS)?
         }
     })
 }
@@ -664,12 +696,10 @@ fn plan_channel_inquiry(command: i32, params: &[Param]) -> Result<Plan, Refusal>
         },
     };
     Ok(match command {
-        cmd::INQUIRE_CHANNEL => display(
-            format!("CHANNEL({name}){typed} ALL"),
-            Obj::Channel,
-            params,
-            id::CHANNEL_ATTRS,
-        ),
+        cmd::INQUIRE_CHANNEL => {
+            let what = format!("CHANNEL({name}){typed} ALL");
+            display(what, Obj::Channel, params, id::CHANNEL_ATTRS)?
+        }
         cmd::INQUIRE_CHANNEL_NAMES => {
             let types = Some(("CHLTYPE", id::CHANNEL_TYPES, table::CHANNEL_TYPES));
             let shape = Shape::Names(("CHANNEL", id::CHANNEL_NAMES), types);

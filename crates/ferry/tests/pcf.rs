@@ -182,6 +182,23 @@ fn queues_are_created_inquired_changed_and_deleted_through_pcf() {
     }
     let st = pcf.ok(INQUIRE_Q_STATUS, &[name("PCF.Q1")]);
     assert_eq!(int(&st, CURRENT_Q_DEPTH), Some(3), "{st:?}");
+    // An integer filter (MQCFIF, MQCFOP_GREATER) picks the queues as WHERE would.
+    let deep = pcf.ask(
+        INQUIRE_Q,
+        &[name("PCF.Q*"), Param::IntFilter(CURRENT_Q_DEPTH, 4, 2)],
+    );
+    assert_eq!(deep.len(), 1, "{deep:?}");
+    assert_eq!(text(&deep[0].1, Q_NAME).unwrap().trim_end(), "PCF.Q1");
+    let described = Param::StrFilter(Q_DESC, 18, "made*".into());
+    let a = pcf.ask(INQUIRE_Q, &[name("*"), described]);
+    assert_eq!(a.len(), 1, "{a:?}");
+    assert_eq!(
+        pcf.refused(
+            INQUIRE_Q,
+            &[name("*"), Param::IntFilter(CURRENT_Q_DEPTH, 99, 1)]
+        ),
+        3150
+    );
     pcf.ok(
         CHANGE_Q,
         &[
