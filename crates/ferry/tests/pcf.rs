@@ -219,6 +219,9 @@ fn queues_are_created_inquired_changed_and_deleted_through_pcf() {
 
     let qm = pcf.ok(INQUIRE_Q_MGR, &[]);
     assert_eq!(text(&qm, 2015).unwrap().trim_end(), "QM1");
+    // MQIACF_CMD_SERVER_STATUS: the command server answering says it runs.
+    let st = pcf.ok(161, &[]);
+    assert_eq!(int(&st, 1233), Some(2), "{st:?}");
 }
 
 #[test]

@@ -670,6 +670,15 @@ pub(super) fn display_qmstatus(qm: &QueueManager, c: &Command) -> Outcome {
         field("QMNAME", qm.name(), Kind::Status),
         field("STATUS", "RUNNING", Kind::Status),
         field("CONNS", qm.connections().len(), Kind::Status),
+        field(
+            "CMDSERV",
+            if qm.command_server_running() {
+                "RUNNING"
+            } else {
+                "STOPPED"
+            },
+            Kind::Status,
+        ),
     ];
     match qm.log_status() {
         Some(l) => {

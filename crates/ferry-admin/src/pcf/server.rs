@@ -77,6 +77,7 @@ fn serve(qm: &QueueManager, stop: &AtomicBool) {
         }
     };
     tracing::info!(queue = ADMIN_COMMAND_QUEUE, "command server started");
+    qm.set_command_server_running(true);
     let mut opts = GetOptions::new().wait(POLL);
     opts.fail_if_quiescing = true;
     while !stop.load(Ordering::Acquire) {
@@ -90,6 +91,7 @@ fn serve(qm: &QueueManager, stop: &AtomicBool) {
             }
         }
     }
+    qm.set_command_server_running(false);
     tracing::info!("command server stopped");
 }
 

@@ -143,6 +143,8 @@ pub(crate) struct Shared {
     pub ids: IdGenerator,
     pub clock: Clock,
     pub run_state: AtomicU8,
+    /// Whether the PCF command server is serving (DISPLAY QMSTATUS CMDSERV).
+    pub command_server: std::sync::atomic::AtomicBool,
     pub connections: Mutex<BTreeMap<u64, ConnectionInfo>>,
     pub next_conn: AtomicU64,
     pub next_uow: AtomicU64,
@@ -197,6 +199,7 @@ impl QueueManager {
                 ids,
                 clock: config.clock,
                 run_state: AtomicU8::new(RunState::Running as u8),
+                command_server: std::sync::atomic::AtomicBool::new(false),
                 connections: Mutex::new(BTreeMap::new()),
                 next_conn: AtomicU64::new(1),
                 next_uow: AtomicU64::new(1),
@@ -331,6 +334,16 @@ impl QueueManager {
             Principal::owner(&current_user()),
             Arc::new(ConnCounters::default()),
         )
+    }
+
+    /// Whether the PCF command server is serving.
+    pub fn command_server_running(&self) -> bool {
+        self.shared.command_server.load(Ordering::Acquire)
+    }
+
+    /// The PCF command server says it started (`true`) or ended.
+    pub fn set_command_server_running(&self, running: bool) {
+        self.shared.command_server.store(running, Ordering::Release);
     }
 
     /// A session for one of the queue manager's own services in this process (the PCF command
