@@ -18,5 +18,6 @@ pub mod net;
 pub mod pam;
 pub mod private;
 pub mod probe;
+pub mod stdout;
 
 pub use home::{open_queue_manager, QmFile};

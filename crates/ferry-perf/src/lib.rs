@@ -33,7 +33,7 @@ fn limits_for(a: &WorkloadArgs) -> Result<Option<limits::Limits>, String> {
     if !a.with_limits {
         return Ok(None);
     }
-    println!(
+    ferry_host::outln!(
         "measuring the raw limits of this machine (each the median of {} runs) ...",
         limits::RUNS
     );
@@ -56,7 +56,7 @@ fn console(a: &WorkloadArgs, quiet: bool) -> Result<run::Console, String> {
 pub fn run_workload(w: Workload, a: &WorkloadArgs) -> Result<RunReport, String> {
     let limits = limits_for(a)?;
     let mut out = console(a, false)?;
-    println!(
+    ferry_host::outln!(
         "ferry perf {}: {} thread(s), {} B, {} s after a {} s warm-up{}",
         w.name(),
         a.threads,
@@ -69,10 +69,10 @@ pub fn run_workload(w: Workload, a: &WorkloadArgs) -> Result<RunReport, String> 
         )
     );
     let report = run::run(w, a, limits, &mut out)?;
-    print!("{}", report.summary());
+    ferry_host::out!("{}", report.summary());
     if let Some(p) = &a.json {
         write_json(p, &report)?;
-        println!("report written to {}", p.display());
+        ferry_host::outln!("report written to {}", p.display());
     }
     Ok(report)
 }
@@ -80,14 +80,14 @@ pub fn run_workload(w: Workload, a: &WorkloadArgs) -> Result<RunReport, String> 
 /// `ferry perf limits`.
 pub fn run_limits(a: &args::LimitsArgs) -> Result<limits::Limits, String> {
     let dir = a.dir.clone().unwrap_or_else(std::env::temp_dir);
-    println!(
+    ferry_host::outln!(
         "measuring this machine's raw limits, {:.1} s each in {} runs taken in turns (disk: {}) ...",
         a.duration.as_secs_f64(),
         limits::RUNS,
         dir.display()
     );
     let l = limits::Limits::measure(&dir, a.duration).map_err(|e| e.to_string())?;
-    println!(
+    ferry_host::outln!(
         "{:<56} {:>12} {:<13}  {}",
         "",
         "median",
@@ -96,7 +96,7 @@ pub fn run_limits(a: &args::LimitsArgs) -> Result<limits::Limits, String> {
     );
     let rows = limits::NAMES.iter().zip(limits::UNITS).zip(l.values());
     for (((name, unit), v), (lo, hi)) in rows.zip(l.spread.runs) {
-        println!(
+        ferry_host::outln!(
             "{name:<56} {:>12} {unit:<13}  {} – {}",
             fmt_rate(v),
             fmt_rate(lo),
@@ -125,7 +125,7 @@ pub fn run_sweep(a: &args::SweepArgs) -> Result<SweepReport, String> {
         let stop = !step.broke.is_empty();
         steps.push(step);
         if stop {
-            println!("stopping: this step broke the SLA");
+            ferry_host::outln!("stopping: this step broke the SLA");
             break;
         }
     }
@@ -142,14 +142,14 @@ pub fn run_sweep(a: &args::SweepArgs) -> Result<SweepReport, String> {
     }
     if let Some(p) = &a.run.json {
         write_json(p, &report)?;
-        println!("report written to {}", p.display());
+        ferry_host::outln!("report written to {}", p.display());
     }
     Ok(report)
 }
 
 /// A sweep's opening lines: what it varies and when it stops, and the table's heading.
 fn print_sweep_head(a: &args::SweepArgs, param: &str, values: &[String], slas: &[(String, Sla)]) {
-    println!(
+    ferry_host::outln!(
         "ferry perf sweep {}: {param} over {} ({} run(s) a step){}",
         a.workload.name(),
         values.join(", "),
@@ -160,9 +160,16 @@ fn print_sweep_head(a: &args::SweepArgs, param: &str, values: &[String], slas: &
             format!("; stop at the first step breaking {}", a.sla.join(" or "))
         }
     );
-    println!(
+    ferry_host::outln!(
         "{:>12} {:>14} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9}  SLA",
-        param, "ops/s", "p50", "p90", "p99", "p99.9", "qm cpu", "harness"
+        param,
+        "ops/s",
+        "p50",
+        "p90",
+        "p99",
+        "p99.9",
+        "qm cpu",
+        "harness"
     );
 }
 
@@ -185,7 +192,7 @@ fn sweep_step(
     let broke = sweep::broken(slas, &report);
     let r = &report.results;
     let pct = |p: Option<f64>| p.map_or("–".into(), |p| format!("{p:.0}%"));
-    println!(
+    ferry_host::outln!(
         "{:>12} {:>14} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9}  {}",
         v,
         fmt_rate(r.rate_per_s),
@@ -217,19 +224,19 @@ fn print_best(param: &str, best: Option<&str>, steps: &[Step]) {
                 .iter()
                 .find(|s| s.value == b)
                 .map(|s| &s.report.results);
-            println!(
+            ferry_host::outln!(
                 "best within the SLA: {param} = {b} ({} ops/s)",
                 s.map_or("?".into(), |r| fmt_rate(r.rate_per_s))
             );
         }
-        None => println!("no step kept the SLA"),
+        None => ferry_host::outln!("no step kept the SLA"),
     }
 }
 
 fn write_charts(report: &SweepReport, dir: &Path) -> Result<(), String> {
     for c in chart::sweep_charts(report) {
         for f in chart::write(dir, &c)? {
-            println!("chart written to {}", f.display());
+            ferry_host::outln!("chart written to {}", f.display());
         }
     }
     Ok(())
@@ -258,14 +265,14 @@ pub fn run_compare(baseline: &Path, report: &Path) -> Result<Vec<sweep::Change>,
     let b = load_run(baseline)?;
     let n = load_run(report)?;
     if b.workload != n.workload {
-        println!(
+        ferry_host::outln!(
             "note: comparing different workloads ({} and {})",
             b.workload.name(),
             n.workload.name()
         );
     }
     let changes = sweep::compare(&b, &n);
-    print!("{}", sweep::comparison_table(&changes));
+    ferry_host::out!("{}", sweep::comparison_table(&changes));
     Ok(changes)
 }
 

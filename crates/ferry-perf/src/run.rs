@@ -34,7 +34,7 @@ pub struct Console {
 impl Output for Console {
     fn line(&mut self, s: &str) {
         if !self.quiet {
-            println!("{s}");
+            ferry_host::outln!("{s}");
         }
     }
     fn interval(&mut self, i: &IntervalReport) {

@@ -89,10 +89,10 @@ fn print(replies: &[ferry_admin::Reply], json: bool, summary: bool) {
             eprintln!("ferry: cannot write the answer: {e}");
         }
     } else if summary {
-        print!("{}", ferry_admin::format::text(replies));
+        ferry_host::out!("{}", ferry_admin::format::text(replies));
     } else {
         for r in replies {
-            print!("{}", ferry_admin::format::reply_text(r));
+            ferry_host::out!("{}", ferry_admin::format::reply_text(r));
         }
     }
 }
@@ -138,7 +138,7 @@ pub fn run(a: &AdminArgs) -> Result<(), CliError> {
             ));
         }
         for line in &r.script {
-            println!("{line}");
+            ferry_host::outln!("{line}");
         }
         return Ok(());
     }
@@ -177,7 +177,7 @@ fn interactive(
         .map_err(|e| CliError::other(format!("cannot start the line editor: {e}")))?;
     let history = home.join("admin_history");
     let _ = rl.load_history(&history);
-    println!(
+    ferry_host::outln!(
         "FerryMQ administration of {label}. End a line with + or - to continue it; END, EXIT or Ctrl-D to leave."
     );
     let mut pending = String::new();
@@ -238,7 +238,7 @@ fn interactive(
     }
     let _ = std::fs::create_dir_all(home);
     let _ = rl.save_history(&history);
-    println!("{number} MQSC commands read; {failed} failed.");
+    ferry_host::outln!("{number} MQSC commands read; {failed} failed.");
     Ok(())
 }
 

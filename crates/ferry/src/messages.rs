@@ -129,7 +129,7 @@ pub fn put(t: &Resolved, persistent: bool) -> Result<(), CliError> {
     let n = put_lines(&mut conn, h, io::stdin().lock(), persistent)?;
     conn.close(h, CloseOptions::None)?;
     conn.disconnect()?;
-    println!(
+    ferry_host::outln!(
         "{n} message{} put to {}",
         if n == 1 { "" } else { "s" },
         t.queue

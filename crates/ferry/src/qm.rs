@@ -58,7 +58,7 @@ fn no_such_qm(home: &Path, name: &str) -> MqError {
 pub fn create(home: &Path, name: &str) -> Result<(), CliError> {
     qm_dir(home, name)?;
     let dir = home::create(home, name)?;
-    println!("created queue manager {name} in {}", dir.display());
+    ferry_host::outln!("created queue manager {name} in {}", dir.display());
     Ok(())
 }
 
@@ -167,14 +167,14 @@ pub fn check(
     metrics_addr(&layered.file)?;
     let effective = toml::to_string_pretty(&layered.file)
         .map_err(|e| CliError::other(format!("cannot print the configuration: {e}")))?;
-    println!(
+    ferry_host::outln!(
         "# {} is valid; the effective configuration:",
         path.display()
     );
     for o in &layered.origins {
-        println!("# {} from {}", o.key, o.from);
+        ferry_host::outln!("# {} from {}", o.key, o.from);
     }
-    print!("{effective}");
+    ferry_host::out!("{effective}");
     Ok(())
 }
 
@@ -452,7 +452,7 @@ pub fn stop(home: &Path, name: &str) -> Result<(), CliError> {
         }
         std::thread::sleep(Duration::from_millis(100));
     }
-    println!("queue manager {name} (process {pid}) stopped");
+    ferry_host::outln!("queue manager {name} (process {pid}) stopped");
     Ok(())
 }
 
@@ -480,7 +480,7 @@ pub fn list(home: &Path) -> Result<(), CliError> {
     let w_name = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
     let w_state = rows.iter().map(|r| r.1.len()).max().unwrap_or(0);
     for (name, state, dir) in rows {
-        println!("{name:<w_name$}  {state:<w_state$}  {dir}");
+        ferry_host::outln!("{name:<w_name$}  {state:<w_state$}  {dir}");
     }
     Ok(())
 }
@@ -517,7 +517,7 @@ pub fn user_add(home: &Path, name: &str, user: &str, groups: &[String]) -> Resul
         }
     }
     file.save(&path).map_err(CliError::other)?;
-    println!(
+    ferry_host::outln!(
         "{} user {user} for queue manager {name} in {}",
         if replaced { "updated" } else { "added" },
         path.display()
@@ -560,7 +560,7 @@ pub fn user_remove(home: &Path, name: &str, user: &str) -> Result<(), CliError> 
     }
     file.groups.retain(|_, members| !members.is_empty());
     file.save(&path).map_err(CliError::other)?;
-    println!("removed user {user} from {}", path.display());
+    ferry_host::outln!("removed user {user} from {}", path.display());
     Ok(())
 }
 

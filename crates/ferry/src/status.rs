@@ -124,7 +124,7 @@ fn ask(dir: &Path) -> Result<Vec<String>, String> {
 pub fn status(home_dir: &Path) -> Result<(), CliError> {
     let names = home::list(home_dir);
     if names.is_empty() {
-        println!(
+        ferry_host::outln!(
             "no queue managers in {}; 'ferry qm start NAME' creates and starts one",
             home_dir.join("qmgrs").display()
         );
@@ -132,7 +132,7 @@ pub fn status(home_dir: &Path) -> Result<(), CliError> {
     }
     for (i, name) in names.iter().enumerate() {
         if i > 0 {
-            println!();
+            ferry_host::outln!();
         }
         let dir = home::qm_dir(home_dir, name);
         match home::running_pid(&dir) {
@@ -143,23 +143,23 @@ pub fn status(home_dir: &Path) -> Result<(), CliError> {
                     .and_then(|t| SystemTime::now().duration_since(t).ok())
                     .map(|d| format!(", up {}", human_duration(d)))
                     .unwrap_or_default();
-                println!("{name}  running (pid {pid}{up})");
-                println!("directory    {}", dir.display());
+                ferry_host::outln!("{name}  running (pid {pid}{up})");
+                ferry_host::outln!("directory    {}", dir.display());
                 let endpoints = std::fs::read_to_string(dir.join(crate::qm::ENDPOINTS_FILE))
                     .unwrap_or_default();
                 for (j, ep) in endpoints.lines().enumerate() {
                     let label = if j == 0 { "endpoints" } else { "" };
-                    println!("{label:<12} {ep}");
+                    ferry_host::outln!("{label:<12} {ep}");
                 }
                 match ask(&dir) {
-                    Ok(lines) => lines.iter().for_each(|l| println!("{l}")),
-                    Err(e) => println!("status       not available: {e}"),
+                    Ok(lines) => lines.iter().for_each(|l| ferry_host::outln!("{l}")),
+                    Err(e) => ferry_host::outln!("status       not available: {e}"),
                 }
             }
             None => {
-                println!("{name}  stopped");
-                println!("directory    {}", dir.display());
-                println!(
+                ferry_host::outln!("{name}  stopped");
+                ferry_host::outln!("directory    {}", dir.display());
+                ferry_host::outln!(
                     "log          {} on disk; 'ferry qm start {name}' starts it",
                     human_bytes(dir_bytes(&dir.join(home::LOG_DIR)))
                 );

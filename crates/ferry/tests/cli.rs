@@ -553,3 +553,94 @@ fn wait_for_file(path: &std::path::Path) -> String {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
+
+/// Runs `ferry args` on a real pseudo-terminal (util-linux `script`), typing `keys`; what the
+/// terminal showed.
+fn on_a_terminal(sb: &Sandbox, args: &str, keys: &str) -> Output {
+    let script = ["/usr/bin/script", "/bin/script"]
+        .into_iter()
+        .find(|p| Path::new(p).exists())
+        .expect("util-linux `script` (package bsdutils) gives the test its pseudo-terminal");
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let (out, err) = (
+        sb.root.join(format!("io/t{n}.out")),
+        sb.root.join(format!("io/t{n}.err")),
+    );
+    let mut child = Command::new(script)
+        .args(["-qec", &format!("{BIN} {args}"), "/dev/null"])
+        .env("FERRY_HOME", sb.home())
+        .env("TERM", "xterm")
+        .env_remove("FERRY_LOG")
+        .stdin(Stdio::piped())
+        .stdout(File::create(&out).unwrap())
+        .stderr(File::create(&err).unwrap())
+        .spawn()
+        .unwrap();
+    {
+        let mut stdin = child.stdin.take().unwrap();
+        for line in keys.split_inclusive('\n') {
+            stdin.write_all(line.as_bytes()).unwrap();
+            stdin.flush().unwrap();
+            // One line at a time, as a person types: each is answered before the next.
+            std::thread::sleep(Duration::from_millis(400));
+        }
+    }
+    let status = wait_bounded(&mut child, DEADLINE).expect("the shell on a terminal finishes");
+    Output {
+        status,
+        stdout: read(&out),
+        stderr: read(&err),
+    }
+}
+
+#[test]
+fn the_admin_shell_works_on_a_terminal_and_keeps_its_history() {
+    let sb = Sandbox::new("pty-admin");
+    let mut bg = sb.start(&["QM1", "--listen", "127.0.0.1:0"]);
+    let pid = bg.pid();
+    sb.wait_running("QM1", pid, &mut bg);
+    let first = on_a_terminal(&sb, "admin QM1", "DEFINE QLOCAL(PTY.Q) MAXDEPTH(7)\nEND\n");
+    assert_eq!(first.code(), Some(0), "{first:?}");
+    assert!(first.stdout.contains("QM1> "), "a prompt: {first:?}");
+    assert!(!first.stdout.contains("panicked"), "{first:?}");
+    let history = fs::read_to_string(sb.home().join("admin_history")).unwrap();
+    assert!(
+        history.contains("DEFINE QLOCAL(PTY.Q) MAXDEPTH(7)"),
+        "{history}"
+    );
+    // The next session recalls it with the up arrow: run again, the queue now exists.
+    let second = on_a_terminal(&sb, "admin QM1", "\x1b[A\nEND\n");
+    assert!(
+        second.stdout.contains("AMQ8150E"),
+        "the recalled DEFINE ran again: {second:?}"
+    );
+    let shown = sb.run(
+        &["admin", "QM1", "-c", "DISPLAY QLOCAL(PTY.Q) MAXDEPTH"],
+        "",
+    );
+    assert!(shown.stdout.contains("MAXDEPTH(7)"), "{shown:?}");
+}
+
+#[test]
+fn printing_commands_end_quietly_when_the_reader_goes() {
+    let sb = Sandbox::new("pipe");
+    let mut bg = sb.start(&["QM1", "--listen", "127.0.0.1:0"]);
+    let pid = bg.pid();
+    sb.wait_running("QM1", pid, &mut bg);
+    for args in [
+        "qm list",
+        "status",
+        "admin QM1 -c 'DISPLAY QUEUE(*)'",
+        "browse QM1 SYSTEM.ADMIN.COMMAND.QUEUE",
+        "--help",
+    ] {
+        let o = Command::new("bash")
+            .args(["-c", &format!("set -o pipefail; {BIN} {args} | head -n 0")])
+            .env("FERRY_HOME", sb.home())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!err.contains("panicked"), "ferry {args} | head: {err}");
+        assert_eq!(o.status.code(), Some(0), "ferry {args} | head: {err}");
+    }
+}
