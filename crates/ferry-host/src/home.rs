@@ -489,6 +489,46 @@ pub fn create(home: &Path, name: &str) -> MqResult<PathBuf> {
     Ok(dir)
 }
 
+/// Creates the queue manager `name` under `home` listening on `listen` ([server] listen).
+pub fn create_listening(home: &Path, name: &str, listen: &str) -> MqResult<PathBuf> {
+    let dir = create(home, name)?;
+    let mut file = QmFile::load(&dir)?;
+    file.server.listen = listen.to_owned();
+    file.save(&dir)?;
+    Ok(dir)
+}
+
+/// The first port from `first` up on 127.0.0.1 that no queue manager under `home` is configured
+/// to listen on and that nothing listens on now; with what was passed over, as
+/// (address, holder) pairs to tell the user.
+pub fn free_listen(home: &Path, first: u16) -> (String, Vec<(String, String)>) {
+    let configured: Vec<(String, String)> = list(home)
+        .into_iter()
+        .filter_map(|n| {
+            let f = QmFile::load(&qm_dir(home, &n)).ok()?;
+            Some((f.server.listen, n))
+        })
+        .collect();
+    let mut skipped = Vec::new();
+    for port in first..=u16::MAX {
+        let addr = format!("127.0.0.1:{port}");
+        if let Some((_, owner)) = configured.iter().find(|(a, _)| *a == addr) {
+            skipped.push((addr, format!("queue manager {owner}")));
+            continue;
+        }
+        if std::net::TcpListener::bind(&addr).is_err() {
+            let who = crate::net::listener_holder(port).map_or_else(
+                || "another program".to_owned(),
+                |(pid, c)| format!("{c} (pid {pid})"),
+            );
+            skipped.push((addr, who));
+            continue;
+        }
+        return (addr, skipped);
+    }
+    ("127.0.0.1:0".to_owned(), skipped)
+}
+
 /// Names of the queue managers under `home`, sorted.
 pub fn list(home: &Path) -> Vec<String> {
     let mut names: Vec<String> = fs::read_dir(home.join("qmgrs"))

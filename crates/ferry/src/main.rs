@@ -80,6 +80,10 @@ enum QmCommand {
         /// Queue manager name (1-48 characters from A-Z a-z 0-9 . _ %).
         #[arg(value_name = "QM")]
         name: String,
+        /// TCP address to listen on ([server] listen; "" for none). Default: the first free
+        /// loopback port from 127.0.0.1:1414 up that no other queue manager here is given.
+        #[arg(long, value_name = "ADDR")]
+        listen: Option<String>,
         #[command(flatten)]
         home: HomeArgs,
     },
@@ -319,7 +323,9 @@ fn init_logging(default_level: &str) {
 
 fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
-        Command::Qm(QmCommand::Create { name, home }) => qm::create(&home.home(), &name),
+        Command::Qm(QmCommand::Create { name, listen, home }) => {
+            qm::create(&home.home(), &name, listen.as_deref())
+        }
         Command::Qm(QmCommand::Start {
             name,
             home,

@@ -54,12 +54,72 @@ fn no_such_qm(home: &Path, name: &str) -> MqError {
     )
 }
 
-/// `ferry qm create`.
-pub fn create(home: &Path, name: &str) -> Result<(), CliError> {
+/// The first port a new queue manager tries (MQ's).
+const FIRST_PORT: u16 = 1414;
+
+/// `ferry qm create`: listening on `listen`, or on the first loopback port from 1414 up that
+/// no other queue manager here is configured with and nothing listens on.
+pub fn create(home: &Path, name: &str, listen: Option<&str>) -> Result<(), CliError> {
     qm_dir(home, name)?;
-    let dir = home::create(home, name)?;
+    if let Some(a) = listen.filter(|a| !a.is_empty()) {
+        a.parse::<std::net::SocketAddr>().map_err(|e| {
+            crate::usage_error(
+                "qm",
+                format!("--listen {a}: not an address like 127.0.0.1:1414 ({e})"),
+            )
+        })?;
+    }
+    let (addr, skipped) = match listen {
+        Some(a) => (a.to_owned(), Vec::new()),
+        None => home::free_listen(home, FIRST_PORT),
+    };
+    let dir = home::create_listening(home, name, &addr)?;
     ferry_host::outln!("created queue manager {name} in {}", dir.display());
+    for (a, who) in &skipped {
+        ferry_host::outln!("  {a} is taken by {who}");
+    }
+    match addr.as_str() {
+        "" => ferry_host::outln!("it has no TCP listener ([server] listen in qm.toml)"),
+        a => ferry_host::outln!("it will listen on {a} (change with 'ferry qm start {name} --listen ADDR' or [server] listen in qm.toml)"),
+    }
     Ok(())
+}
+
+/// Before anything is opened: the TCP address is free, or an error naming who holds it and
+/// what to do.
+fn check_listen(
+    home: &Path,
+    name: &str,
+    dir: &Path,
+    addr: Option<std::net::SocketAddr>,
+) -> Result<(), CliError> {
+    let Some(addr) = addr.filter(|a| a.port() != 0) else {
+        return Ok(());
+    };
+    match std::net::TcpListener::bind(addr) {
+        Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => {}
+        _ => return Ok(()),
+    }
+    let by_qm = home::list(home)
+        .into_iter()
+        .filter(|n| n != name)
+        .find_map(|n| {
+            let other = home::qm_dir(home, &n);
+            let file = home::QmFile::load(&other).ok()?;
+            let same = file.server.listen.parse::<std::net::SocketAddr>().ok() == Some(addr);
+            let pid = home::running_pid(&other)?;
+            same.then(|| format!("queue manager {n} (pid {pid})"))
+        });
+    let holder = by_qm.or_else(|| {
+        ferry_host::net::listener_holder(addr.port())
+            .map(|(pid, comm)| format!("{comm} (pid {pid})"))
+    });
+    let (free, _) = home::free_listen(home, FIRST_PORT);
+    Err(CliError::other(format!(
+        "cannot listen on {addr}: the address is in use by {}; start {name} on another with 'ferry qm start {name} --listen {free}', or set [server] listen in {}",
+        holder.as_deref().unwrap_or("another program"),
+        dir.join(CONFIG_FILE).display()
+    )))
 }
 
 /// The settings of `ferry qm start` that override `qm.toml` (each is a `[server]` or
@@ -245,7 +305,8 @@ fn metrics_token(file: &ferry_host::home::QmFile) -> Result<Option<String>, CliE
 fn create_if_missing(home: &Path, name: &str) -> Result<std::path::PathBuf, CliError> {
     let dir = qm_dir(home, name)?;
     if !dir.join(CONFIG_FILE).exists() {
-        match home::create(home, name) {
+        let (listen, _) = home::free_listen(home, FIRST_PORT);
+        match home::create_listening(home, name, &listen) {
             Ok(dir) => tracing::info!(qmgr = name, dir = %dir.display(), "created queue manager"),
             // Another `qm start` or `qm create` won the race: use what it made.
             Err(e) if e.reason == Reason::ObjectAlreadyExists => {}
@@ -341,6 +402,26 @@ fn write_endpoints(dir: &Path, endpoints: &str) -> Result<(), CliError> {
     Ok(())
 }
 
+/// The whole configuration of a start (qm.toml, the environment, the flags), checked before
+/// anything is locked or opened.
+fn load_config(
+    dir: &Path,
+    settings: StartSettings,
+) -> Result<(ferry_host::config::Layered, ferry_server::ServerConfig), CliError> {
+    let layered = ferry_host::config::load_layered(
+        dir,
+        &ferry_host::config::Overrides::from_env(settings.into_sets()),
+    )?;
+    for o in &layered.origins {
+        tracing::info!(setting = %o.key, from = %o.from, "configuration override");
+    }
+    let mut config = ferry_server::ServerConfig::from_section(dir, &layered.file.server)
+        .map_err(|e| CliError::other(e.0))?;
+    (config.metrics_listen, config.metrics_token) = metrics_config(&layered.file)?;
+    config.metrics_tls = metrics_tls(&layered.file)?;
+    Ok((layered, config))
+}
+
 /// `ferry qm start`: runs in the foreground until SIGINT or SIGTERM.
 pub fn start(
     home: &Path,
@@ -352,19 +433,9 @@ pub fn start(
     let signals = signals::ShutdownSignals::block()
         .map_err(|e| CliError::other(format!("cannot block SIGINT and SIGTERM: {e}")))?;
     let dir = create_if_missing(home, name)?;
-    // The whole configuration is checked before anything is locked or opened.
-    let layered = ferry_host::config::load_layered(
-        &dir,
-        &ferry_host::config::Overrides::from_env(settings.into_sets()),
-    )?;
-    for o in &layered.origins {
-        tracing::info!(setting = %o.key, from = %o.from, "configuration override");
-    }
-    let mut config = ferry_server::ServerConfig::from_section(&dir, &layered.file.server)
-        .map_err(|e| CliError::other(e.0))?;
-    (config.metrics_listen, config.metrics_token) = metrics_config(&layered.file)?;
-    config.metrics_tls = metrics_tls(&layered.file)?;
+    let (layered, config) = load_config(&dir, settings)?;
     let lock = DirLock::acquire(&dir)?;
+    check_listen(home, name, &dir, config.tcp_listen)?;
     // The queue manager logs what recovery replayed and how long it took.
     let (qm, report) = home::open_queue_manager_with(&dir, &layered.file, recover_to_last_good)?;
     log_recovery(&dir, &report);

@@ -644,3 +644,47 @@ fn printing_commands_end_quietly_when_the_reader_goes() {
         assert_eq!(o.status.code(), Some(0), "ferry {args} | head: {err}");
     }
 }
+
+/// The `[server] listen` a queue manager was created with.
+fn configured_listen(sb: &Sandbox, qm: &str) -> String {
+    let toml = fs::read_to_string(sb.qm_dir(qm).join("qm.toml")).unwrap();
+    let line = toml
+        .lines()
+        .find(|l| l.starts_with("listen = "))
+        .expect("a listen line");
+    line.trim_start_matches("listen = ")
+        .trim_matches('"')
+        .to_owned()
+}
+
+#[test]
+fn two_queue_managers_start_side_by_side_with_the_defaults_and_a_clash_names_its_holder() {
+    let sb = Sandbox::new("side-by-side");
+    for qm in ["QA", "QB"] {
+        let out = sb.run(&["qm", "create", qm], "");
+        assert_eq!(out.code(), Some(0), "{out:?}");
+        assert!(out.stdout.contains("will listen on 127.0.0.1:"), "{out:?}");
+    }
+    let (a, b) = (configured_listen(&sb, "QA"), configured_listen(&sb, "QB"));
+    assert_ne!(a, b, "each gets its own port");
+    let mut qa = sb.start(&["QA"]);
+    let mut qb = sb.start(&["QB"]);
+    let (pa, pb) = (qa.pid(), qb.pid());
+    sb.wait_running("QA", pa, &mut qa);
+    sb.wait_running("QB", pb, &mut qb);
+    // A third given QA's address is refused before it opens anything, naming QA and the flag.
+    let made = sb.run(&["qm", "create", "QC", "--listen", &a], "");
+    assert_eq!(made.code(), Some(0), "{made:?}");
+    let clash = sb.run(&["qm", "start", "QC"], "");
+    assert_eq!(clash.code(), Some(1), "{clash:?}");
+    assert!(
+        clash
+            .stderr
+            .contains(&format!("in use by queue manager QA (pid {pa})"))
+            && clash.stderr.contains("--listen 127.0.0.1:"),
+        "{clash:?}"
+    );
+    assert!(!clash.stderr.contains("queue manager started"), "{clash:?}");
+    let bad = sb.run(&["qm", "create", "QD", "--listen", "localhost"], "");
+    assert_eq!(bad.code(), Some(1), "{bad:?}");
+}
