@@ -78,7 +78,14 @@ fn start_server(home: &Path, run: usize) -> (ServerProc, Duration, Option<u64>) 
     let log = home.join(format!("server-{run}.log"));
     let started = Instant::now();
     let child = Command::new(ferry_bin())
-        .args(["qm", "start", "DEEP", "--listen", "127.0.0.1:0"])
+        .args([
+            "qm",
+            "start",
+            "--foreground",
+            "DEEP",
+            "--listen",
+            "127.0.0.1:0",
+        ])
         .env("FERRY_HOME", home)
         .env("FERRY_LOG", "info")
         .stdout(Stdio::null())

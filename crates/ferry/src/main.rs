@@ -10,6 +10,7 @@
 compile_error!("the ferry command line needs a Unix-like system (signals and process ids)");
 
 mod admin;
+mod detach;
 mod messages;
 mod qm;
 mod signals;
@@ -87,7 +88,8 @@ enum QmCommand {
         #[command(flatten)]
         home: HomeArgs,
     },
-    /// Run a queue manager in the foreground until SIGINT (Ctrl-C) or SIGTERM ('ferry qm stop').
+    /// Start a queue manager: in the background, returning once it accepts connections
+    /// (--foreground: in this process until SIGINT, Ctrl-C, or SIGTERM, 'ferry qm stop').
     /// Creates it first if it does not exist.
     Start {
         /// Queue manager name.
@@ -101,6 +103,11 @@ enum QmCommand {
         /// log exactly what was dropped (without this, a damaged log stops the start).
         #[arg(long)]
         recover_to_last_good: bool,
+        /// Run in this process until SIGINT (Ctrl-C) or SIGTERM, logging to standard error (for
+        /// containers and service managers). Without it the queue manager runs as a process of
+        /// its own, logging to QMDIR/qm.log, and the command returns once it accepts connections.
+        #[arg(long)]
+        foreground: bool,
     },
     /// Check a queue manager's configuration without starting anything: qm.toml with the
     /// FERRY_<SECTION>_<KEY> environment variables and --set settings applied. Prints the
@@ -253,6 +260,8 @@ enum CliError {
     Other(String),
     /// Commands ran and some failed; their replies say why (exit 2).
     Failed(String),
+    /// A process this command ran has said why it failed: exit with its status.
+    Exit(u8),
 }
 
 impl CliError {
@@ -331,7 +340,11 @@ fn run(cli: Cli) -> Result<(), CliError> {
             home,
             settings,
             recover_to_last_good,
+            foreground,
         }) => {
+            if !foreground {
+                return detach::start(&home.home(), &name);
+            }
             init_logging("info");
             qm::start(&home.home(), &name, settings, recover_to_last_good)
         }
@@ -418,6 +431,7 @@ fn main() -> ExitCode {
             eprintln!("ferry: {msg}");
             ExitCode::from(2)
         }
+        Err(CliError::Exit(code)) => ExitCode::from(code),
     }
 }
 

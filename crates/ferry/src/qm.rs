@@ -302,7 +302,7 @@ fn metrics_token(file: &ferry_host::home::QmFile) -> Result<Option<String>, CliE
 }
 
 /// The queue manager's directory, creating the queue manager if it does not exist yet.
-fn create_if_missing(home: &Path, name: &str) -> Result<std::path::PathBuf, CliError> {
+pub(crate) fn create_if_missing(home: &Path, name: &str) -> Result<std::path::PathBuf, CliError> {
     let dir = qm_dir(home, name)?;
     if !dir.join(CONFIG_FILE).exists() {
         let (listen, _) = home::free_listen(home, FIRST_PORT);

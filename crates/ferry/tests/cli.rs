@@ -79,7 +79,7 @@ impl Sandbox {
 
     /// Starts `ferry qm start args...` in the background.
     fn start(&self, args: &[&str]) -> Background {
-        let mut all = vec!["qm", "start"];
+        let mut all = vec!["qm", "start", "--foreground"];
         all.extend_from_slice(args);
         let (mut cmd, _, err) = self.command(&all);
         let child = cmd.stdin(Stdio::null()).spawn().unwrap();
@@ -687,4 +687,32 @@ fn two_queue_managers_start_side_by_side_with_the_defaults_and_a_clash_names_its
     assert!(!clash.stderr.contains("queue manager started"), "{clash:?}");
     let bad = sb.run(&["qm", "create", "QD", "--listen", "localhost"], "");
     assert_eq!(bad.code(), Some(1), "{bad:?}");
+}
+
+#[test]
+fn qm_start_returns_once_the_queue_manager_accepts_connections_and_leaves_it_running() {
+    let sb = Sandbox::new("background");
+    let started = Instant::now();
+    let out = sb.run(&["qm", "start", "QM1", "--listen", "127.0.0.1:0"], "");
+    assert_eq!(out.code(), Some(0), "{out:?}");
+    assert!(started.elapsed() < DEADLINE);
+    assert!(
+        out.stdout.contains("queue manager QM1 started (process "),
+        "{out:?}"
+    );
+    assert!(
+        out.stdout.contains("listening: tcp://127.0.0.1:"),
+        "{out:?}"
+    );
+    // The command has returned; the queue manager serves on, and answers at once.
+    let put = sb.run(&["put", "QM1", "DEV.QUEUE.1"], "still here\n");
+    assert_eq!(put.code(), Some(0), "{put:?}");
+    let list = sb.run(&["qm", "list"], "");
+    assert!(list.stdout.contains("running (pid"), "{list:?}");
+    let log = fs::read_to_string(sb.qm_dir("QM1").join("qm.log")).unwrap();
+    assert!(log.contains("queue manager started"), "{log}");
+    let stop = sb.run(&["qm", "stop", "QM1"], "");
+    assert_eq!(stop.code(), Some(0), "{stop:?}");
+    let list = sb.run(&["qm", "list"], "");
+    assert!(!list.stdout.contains("running (pid"), "{list:?}");
 }

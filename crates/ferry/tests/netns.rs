@@ -82,6 +82,7 @@ impl Qm {
                 env!("CARGO_BIN_EXE_ferry"),
                 "qm",
                 "start",
+                "--foreground",
                 name,
                 "--data-dir",
             ])

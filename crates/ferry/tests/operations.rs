@@ -269,7 +269,7 @@ fn layered_configuration_is_checked_and_applied() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("lisen"), "{err}");
     let out = ferry()
-        .args(["qm", "start", "QM1", "--data-dir"])
+        .args(["qm", "start", "--foreground", "QM1", "--data-dir"])
         .arg(&root)
         .output()
         .unwrap();
@@ -311,7 +311,7 @@ fn layered_configuration_is_checked_and_applied() {
     // when asked, and `ferry status` reports it.
     let port = free_port();
     let mut child = ferry()
-        .args(["qm", "start", "QM1", "--data-dir"])
+        .args(["qm", "start", "--foreground", "QM1", "--data-dir"])
         .arg(&root)
         .env("FERRY_SERVER_LISTEN", format!("127.0.0.1:{port}"))
         .env("FERRY_METRICS_LISTEN", "127.0.0.1:0")

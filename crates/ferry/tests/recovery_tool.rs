@@ -62,7 +62,7 @@ fn damage(path: &Path) {
 /// `ferry qm start` in `root` without the recovery flag: it must refuse, saying what to do.
 fn ordinary_start_refuses(root: &Path) {
     let out = Command::new(env!("CARGO_BIN_EXE_ferry"))
-        .args(["qm", "start", "QM1", "--data-dir"])
+        .args(["qm", "start", "--foreground", "QM1", "--data-dir"])
         .arg(root)
         .args(["--listen", "127.0.0.1:0"])
         .args(EXTRA)

@@ -343,7 +343,15 @@ fn a_non_loopback_listener_needs_authentication() {
         "ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWFILE) CHCKCLNT(OPTIONAL)",
     );
     let out = Command::new(env!("CARGO_BIN_EXE_ferry"))
-        .args(["qm", "start", "QM1", "--listen", "0.0.0.0:0", "--data-dir"])
+        .args([
+            "qm",
+            "start",
+            "--foreground",
+            "QM1",
+            "--listen",
+            "0.0.0.0:0",
+            "--data-dir",
+        ])
         .arg(dir.path("home"))
         .stdin(Stdio::null())
         .output()
@@ -478,6 +486,7 @@ fn secrets_other_users_can_read_are_refused_and_loosened_files_are_reported() {
             .args([
                 "qm",
                 "start",
+                "--foreground",
                 "QM1",
                 "--listen",
                 "127.0.0.1:0",
@@ -543,7 +552,7 @@ fn the_metrics_endpoint_wants_its_token_and_a_token_to_leave_loopback() {
     create_qm(&dir);
     // Off loopback without a token: the server refuses to start, and says what to do.
     let out = Command::new(env!("CARGO_BIN_EXE_ferry"))
-        .args(["qm", "start", "QM1", "--data-dir"])
+        .args(["qm", "start", "--foreground", "QM1", "--data-dir"])
         .arg(dir.path("home"))
         .args(["--listen", "127.0.0.1:0", "--metrics-listen", "0.0.0.0:0"])
         .stdin(Stdio::null())
@@ -579,7 +588,7 @@ fn the_metrics_endpoint_wants_its_token_and_a_token_to_leave_loopback() {
     // A token file others can read is refused.
     std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_ferry"))
-        .args(["qm", "start", "QM1", "--data-dir"])
+        .args(["qm", "start", "--foreground", "QM1", "--data-dir"])
         .arg(dir.path("home"))
         .args(["--metrics-listen", "127.0.0.1:0", "--set", &setting])
         .stdin(Stdio::null())

@@ -226,7 +226,7 @@ fn spawn_with(root: &Path, qm: &str, log: &Path, extra: &[&str], cap: Option<u64
         }
         None => Command::new(env!("CARGO_BIN_EXE_ferry")),
     };
-    cmd.args(["qm", "start", qm, "--data-dir"])
+    cmd.args(["qm", "start", "--foreground", qm, "--data-dir"])
         .arg(root)
         .args(listen)
         .args(extra)
