@@ -43,21 +43,53 @@ enum Command {
     /// Create, start, stop and list queue managers.
     #[command(subcommand)]
     Qm(QmCommand),
-    /// Put one message per line of standard input on a queue (like amqsput).
+    /// Put one message per line of standard input on a queue (like amqsput), or one message
+    /// from a file; every descriptor field and properties may be set.
     #[command(
         override_usage = "ferry put [OPTIONS] <QM> <QUEUE>\n       ferry put [OPTIONS] --connect <URL> <QUEUE>"
     )]
     Put(PutArgs),
-    /// Get (destructively) every message from a queue, printing each body as a line (like amqsget).
+    /// Get (destructively) the messages of a queue, printing each body as a line (like amqsget),
+    /// or each in full with --dump; how many on standard error.
     #[command(
         override_usage = "ferry get [OPTIONS] <QM> <QUEUE>\n       ferry get [OPTIONS] --connect <URL> <QUEUE>"
     )]
     Get(GetArgs),
-    /// Browse (without removing) every message on a queue: a header line, then the body (like amqsbcg).
+    /// Browse (without removing) the messages of a queue: a header line and the body, or with
+    /// --dump every field, the properties and a hex dump (like amqsbcg).
     #[command(
         override_usage = "ferry browse [OPTIONS] <QM> <QUEUE>\n       ferry browse [OPTIONS] --connect <URL> <QUEUE>"
     )]
     Browse(BrowseArgs),
+    /// Send each line of standard input as a request and print its reply (like amqsreq): the
+    /// reply comes to a temporary dynamic queue (or --reply-to) with CorrelId = the request's
+    /// MsgId.
+    #[command(
+        override_usage = "ferry request [OPTIONS] <QM> <QUEUE>\n       ferry request [OPTIONS] --connect <URL> <QUEUE>"
+    )]
+    Request(RequestArgs),
+    /// Move messages from one queue to another, each in a unit of work, keeping their context
+    /// (msg id, user, put time).
+    #[command(
+        override_usage = "ferry move [OPTIONS] <QM> <FROM> <TO>\n       ferry move [OPTIONS] --connect <URL> <FROM> <TO>"
+    )]
+    Move(TransferArgs),
+    /// Copy messages from one queue to another (browsing them), keeping their context.
+    #[command(
+        override_usage = "ferry copy [OPTIONS] <QM> <FROM> <TO>\n       ferry copy [OPTIONS] --connect <URL> <FROM> <TO>"
+    )]
+    Copy(TransferArgs),
+    /// Save a queue's messages to a file of JSON lines (every descriptor field, the properties,
+    /// the body in hex), getting them or with --browse leaving them (like dmpmqmsg).
+    #[command(
+        override_usage = "ferry unload [OPTIONS] <QM> <QUEUE>\n       ferry unload [OPTIONS] --connect <URL> <QUEUE>"
+    )]
+    Unload(UnloadArgs),
+    /// Put the messages of a file made by 'ferry unload' on a queue, keeping their context.
+    #[command(
+        override_usage = "ferry load [OPTIONS] <QM> <QUEUE>\n       ferry load [OPTIONS] --connect <URL> <QUEUE>"
+    )]
+    Load(LoadArgs),
     /// A short summary of every queue manager on this machine (like MQ's dspmq, with more to
     /// say): running or stopped, endpoints, connections, queues and messages, the recovery log.
     Status {
@@ -229,6 +261,41 @@ struct PutArgs {
     /// Put persistent messages [default: the queue's default persistence, DEFPSIST].
     #[arg(long)]
     persistent: bool,
+    /// One message whose body is this file ("-": all of standard input), instead of one
+    /// message per line.
+    #[arg(long, value_name = "PATH")]
+    file: Option<PathBuf>,
+    #[command(flatten)]
+    spec: messages::spec::Spec,
+}
+
+/// Which messages `get` and `browse` take and how they show them.
+#[derive(Debug, Args)]
+struct ReadArgs {
+    /// At most this many messages [default: all].
+    #[arg(short = 'n', long, value_name = "N")]
+    count: Option<usize>,
+    /// Each message in full: every descriptor field, the properties, the body in hex and text.
+    #[arg(long)]
+    dump: bool,
+    /// Only the message with this msg id (48 hex digits, or text).
+    #[arg(long, value_name = "ID")]
+    msg_id: Option<String>,
+    /// Only messages with this correl id (48 hex digits, or text).
+    #[arg(long, value_name = "ID")]
+    correl_id: Option<String>,
+}
+
+impl ReadArgs {
+    fn reading(&self, wait: u64) -> messages::Reading {
+        messages::Reading {
+            wait: std::time::Duration::from_secs(wait),
+            count: self.count,
+            dump: self.dump,
+            msg_id: self.msg_id.clone(),
+            correl_id: self.correl_id.clone(),
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -238,12 +305,63 @@ struct GetArgs {
     /// Seconds to wait for each message before deciding the queue is empty.
     #[arg(long, value_name = "SECS", default_value_t = 0)]
     wait: u64,
+    #[command(flatten)]
+    read: ReadArgs,
 }
 
 #[derive(Debug, Args)]
 struct BrowseArgs {
     #[command(flatten)]
     target: Target,
+    #[command(flatten)]
+    read: ReadArgs,
+}
+
+#[derive(Debug, Args)]
+struct RequestArgs {
+    #[command(flatten)]
+    target: Target,
+    /// Seconds to wait for each reply.
+    #[arg(long, value_name = "SECS", default_value_t = 10)]
+    wait: u64,
+    #[command(flatten)]
+    spec: messages::spec::Spec,
+}
+
+#[derive(Debug, Args)]
+struct TransferArgs {
+    #[command(flatten)]
+    target: Target,
+    /// The queue the messages go to.
+    #[arg(value_name = "TO")]
+    to: Option<String>,
+    /// At most this many messages [default: all].
+    #[arg(short = 'n', long, value_name = "N")]
+    count: Option<usize>,
+}
+
+#[derive(Debug, Args)]
+struct UnloadArgs {
+    #[command(flatten)]
+    target: Target,
+    /// The file to write [default: standard output].
+    #[arg(long, value_name = "PATH")]
+    file: Option<PathBuf>,
+    /// Leave the messages on the queue (browse them).
+    #[arg(long)]
+    browse: bool,
+    /// At most this many messages [default: all].
+    #[arg(short = 'n', long, value_name = "N")]
+    count: Option<usize>,
+}
+
+#[derive(Debug, Args)]
+struct LoadArgs {
+    #[command(flatten)]
+    target: Target,
+    /// The file to read [default: standard input].
+    #[arg(long, value_name = "PATH")]
+    file: Option<PathBuf>,
 }
 
 /// Why a command failed, which decides the exit status.
@@ -330,6 +448,115 @@ fn init_logging(default_level: &str) {
         .try_init();
 }
 
+/// `ferry put|get|browse|request|move|copy|unload|load`.
+fn message_command(c: Command) -> Result<(), CliError> {
+    use messages::transfer as t;
+    use messages::Resolved;
+    match c {
+        Command::Put(a) => {
+            let target = Resolved::from_target(&a.target, "put")?;
+            messages::put(&target, a.persistent, &a.spec, a.file.as_deref())?;
+        }
+        Command::Get(a) => {
+            let target = Resolved::from_target(&a.target, "get")?;
+            messages::get(&target, &a.read.reading(a.wait))?;
+        }
+        Command::Browse(a) => {
+            let target = Resolved::from_target(&a.target, "browse")?;
+            messages::browse(&target, &a.read.reading(0))?;
+        }
+        c @ (Command::Unload(_) | Command::Load(_)) => unload_or_load(c)?,
+        Command::Request(a) => {
+            let target = Resolved::from_target(&a.target, "request")?;
+            a.spec.check()?;
+            let wait = std::time::Duration::from_secs(a.wait);
+            let (input, mut out) = (std::io::stdin().lock(), std::io::stdout().lock());
+            let reply_to = a.spec.reply_to.clone();
+            let n = t::request(&target, &a.spec, reply_to.as_deref(), wait, input, &mut out)?;
+            eprintln!("{n} repl{} received", if n == 1 { "y" } else { "ies" });
+        }
+        Command::Move(a) => move_or_copy(&a, false)?,
+        Command::Copy(a) => move_or_copy(&a, true)?,
+        _ => unreachable!("only the message commands come here"),
+    }
+    Ok(())
+}
+
+/// `ferry unload` and `ferry load`.
+fn unload_or_load(c: Command) -> Result<(), CliError> {
+    use messages::transfer as t;
+    use messages::Resolved;
+    match c {
+        Command::Unload(a) => {
+            let target = Resolved::from_target(&a.target, "unload")?;
+            let n = match &a.file {
+                Some(p) => {
+                    let mut f = std::io::BufWriter::new(std::fs::File::create(p).map_err(|e| {
+                        CliError::other(format!("cannot create {}: {e}", p.display()))
+                    })?);
+                    t::unload(&target, &mut f, a.browse, a.count)?
+                }
+                None => t::unload(&target, &mut std::io::stdout().lock(), a.browse, a.count)?,
+            };
+            let what = if a.browse {
+                "unloaded (left) from"
+            } else {
+                "unloaded from"
+            };
+            eprintln!(
+                "{n} message{} {what} {}",
+                if n == 1 { "" } else { "s" },
+                target.queue
+            );
+        }
+        Command::Load(a) => {
+            let target = Resolved::from_target(&a.target, "load")?;
+            let n = match &a.file {
+                Some(p) => {
+                    let f = std::fs::File::open(p).map_err(|e| {
+                        CliError::other(format!("cannot open {}: {e}", p.display()))
+                    })?;
+                    t::load(&target, std::io::BufReader::new(f))?
+                }
+                None => t::load(&target, std::io::stdin().lock())?,
+            };
+            ferry_host::outln!(
+                "{n} message{} loaded to {}",
+                if n == 1 { "" } else { "s" },
+                target.queue
+            );
+        }
+        _ => unreachable!("only unload and load come here"),
+    }
+    Ok(())
+}
+
+/// `ferry move` (`keep` false) and `ferry copy`: QM FROM TO, or --connect URL FROM TO.
+fn move_or_copy(a: &TransferArgs, keep: bool) -> Result<(), CliError> {
+    let sub = if keep { "copy" } else { "move" };
+    let mut target = a.target.clone();
+    let to = match (&target.connect, &a.to) {
+        (Some(_), None) => target.queue.take(),
+        (None, Some(to)) => Some(to.clone()),
+        _ => None,
+    };
+    let Some(to) = to else {
+        return Err(usage_error(
+            sub,
+            "give the queue the messages come from and the queue they go to",
+        ));
+    };
+    let from = messages::Resolved::from_target(&target, sub)?;
+    let n = messages::transfer::transfer(&from, &to, a.count, keep)?;
+    let done = if keep { "copied" } else { "moved" };
+    ferry_host::outln!(
+        "{n} message{} {done} from {} to {to}",
+        if n == 1 { "" } else { "s" },
+        from.queue
+    );
+    Ok(())
+}
+
 fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Qm(QmCommand::Create { name, listen, home }) => {
@@ -365,20 +592,16 @@ fn run(cli: Cli) -> Result<(), CliError> {
         },
         Command::Qm(QmCommand::Stop { name, home }) => qm::stop(&home.home(), &name),
         Command::Qm(QmCommand::List { home }) => qm::list(&home.home()),
-        Command::Put(args) => {
+        c @ (Command::Put(_)
+        | Command::Get(_)
+        | Command::Browse(_)
+        | Command::Request(_)
+        | Command::Move(_)
+        | Command::Copy(_)
+        | Command::Unload(_)
+        | Command::Load(_)) => {
             init_logging("warn");
-            let t = messages::Resolved::from_target(&args.target, "put")?;
-            messages::put(&t, args.persistent)
-        }
-        Command::Get(args) => {
-            init_logging("warn");
-            let t = messages::Resolved::from_target(&args.target, "get")?;
-            messages::get(&t, args.wait)
-        }
-        Command::Browse(args) => {
-            init_logging("warn");
-            let t = messages::Resolved::from_target(&args.target, "browse")?;
-            messages::browse(&t)
+            message_command(c)
         }
         Command::Status { home } => {
             init_logging("warn");

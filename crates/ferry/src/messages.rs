@@ -1,6 +1,12 @@
-//! `ferry put|get|browse`: the sample programs amqsput, amqsget and amqsbcg, as subcommands.
+//! `ferry put|get|browse|request|move|copy|unload|load`: the sample programs amqsput, amqsget,
+//! amqsbcg and amqsreq, and dmpmqmsg's moving and saving of messages, as subcommands.
 
-use std::io::{self, BufRead, Write};
+mod dump;
+pub mod spec;
+pub mod transfer;
+
+use std::io::{self, BufRead, Read, Write};
+use std::path::Path;
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
 
@@ -8,7 +14,6 @@ use ferry_client::{
     BrowseMode, CloseOptions, ConnMode, Connection, Endpoint, GetOptions, Got, Hobj, Message,
     OpenOptions, Persistence, PutOptions, Reason,
 };
-use ferry_model::message::format;
 
 use crate::{qm_dir, usage_error, CliError, Target};
 
@@ -121,12 +126,28 @@ fn embedded_note(conn: &Connection, t: &Resolved, persistent: bool) {
     }
 }
 
-/// `ferry put`.
-pub fn put(t: &Resolved, persistent: bool) -> Result<(), CliError> {
+/// `ferry put`: one message per line of standard input, or one message of a whole file
+/// (`-`: all of standard input).
+pub fn put(
+    t: &Resolved,
+    persistent: bool,
+    s: &spec::Spec,
+    file: Option<&Path>,
+) -> Result<(), CliError> {
+    s.check()?;
     let mut conn = connect(t, "ferry put")?;
     let h = conn.open_queue(&t.queue, OpenOptions::output())?;
     embedded_note(&conn, t, persistent);
-    let n = put_lines(&mut conn, h, io::stdin().lock(), persistent)?;
+    let n = match file {
+        Some(path) => {
+            let body = read_whole(path)?;
+            let mut msg = Message::new(body);
+            s.apply(&mut msg, persistent)?;
+            conn.put(h, msg, &PutOptions::default())?;
+            1
+        }
+        None => put_lines(&mut conn, h, io::stdin().lock(), persistent, s)?,
+    };
     conn.close(h, CloseOptions::None)?;
     conn.disconnect()?;
     ferry_host::outln!(
@@ -137,12 +158,25 @@ pub fn put(t: &Resolved, persistent: bool) -> Result<(), CliError> {
     Ok(())
 }
 
+/// A file's bytes, or all of standard input for `-`.
+fn read_whole(path: &Path) -> Result<Vec<u8>, CliError> {
+    let mut body = Vec::new();
+    let r = if path == Path::new("-") {
+        io::stdin().lock().read_to_end(&mut body)
+    } else {
+        std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut body))
+    };
+    r.map_err(|e| CliError::other(format!("cannot read {}: {e}", path.display())))?;
+    Ok(body)
+}
+
 /// Puts each line of `input` (without its line ending) as one message on `h`. Returns how many.
 fn put_lines(
     conn: &mut Connection,
     h: Hobj,
     input: impl BufRead,
     persistent: bool,
+    s: &spec::Spec,
 ) -> Result<usize, CliError> {
     let opts = PutOptions::default();
     let mut n = 0;
@@ -153,10 +187,7 @@ fn put_lines(
             line.pop();
         }
         let mut msg = Message::new(line);
-        msg.descriptor.format = format::name(format::STRING);
-        if persistent {
-            msg.descriptor.persistence = Persistence::Persistent;
-        }
+        s.apply(&mut msg, persistent)?;
         conn.put(h, msg, &opts).map_err(|e| {
             let err = CliError::from(e);
             if n > 0 {
@@ -173,48 +204,84 @@ fn put_lines(
     Ok(n)
 }
 
-/// `ferry get`.
-pub fn get(t: &Resolved, wait_secs: u64) -> Result<(), CliError> {
+/// What `ferry get` and `ferry browse` take and show.
+#[derive(Debug, Clone, Default)]
+pub struct Reading {
+    /// How long to wait for each message.
+    pub wait: Duration,
+    /// At most this many.
+    pub count: Option<usize>,
+    /// Every field, the properties and a hex dump, not the bare body.
+    pub dump: bool,
+    /// Only messages with this msg id.
+    pub msg_id: Option<String>,
+    /// Only messages with this correl id.
+    pub correl_id: Option<String>,
+}
+
+impl Reading {
+    fn options(&self) -> Result<GetOptions, CliError> {
+        let mut opts = GetOptions::new();
+        if !self.wait.is_zero() {
+            opts = opts.wait(self.wait);
+        }
+        if let Some(id) = &self.msg_id {
+            opts = opts.msg_id(ferry_client::MsgId(spec::id_bytes(id)?));
+        }
+        if let Some(id) = &self.correl_id {
+            opts = opts.correl_id(ferry_client::CorrelId(spec::id_bytes(id)?));
+        }
+        Ok(opts)
+    }
+
+    fn write(&self, n: usize, got: &Got, out: &mut impl Write) -> io::Result<()> {
+        if self.dump {
+            return out.write_all(dump::message(n, got).as_bytes());
+        }
+        out.write_all(&got.message.body)?;
+        out.write_all(b"\n")
+    }
+}
+
+/// `ferry get`: the messages' bodies (or dumps) on standard output; how many on standard
+/// error.
+pub fn get(t: &Resolved, r: &Reading) -> Result<(), CliError> {
     let mut conn = connect(t, "ferry get")?;
     let h = conn.open_queue(&t.queue, OpenOptions::input())?;
-    get_all(
-        &mut conn,
-        h,
-        &t.queue,
-        Duration::from_secs(wait_secs),
-        &mut io::stdout().lock(),
-    )?;
+    let n = get_all(&mut conn, h, &t.queue, r, &mut io::stdout().lock())?;
     conn.close(h, CloseOptions::None)?;
     conn.disconnect()?;
+    summary(n, "got from", &t.queue);
     Ok(())
 }
 
-/// Gets every message, writing each body and a newline to `out`, until none arrives within
-/// `wait`. Each get is committed only once its body has been written, so a failed write (a
-/// closed pipe) leaves the message on the queue. Returns how many were got.
+/// `N messages got from Q` on standard error: the count, never mixed with the bodies.
+fn summary(n: usize, what: &str, queue: &str) {
+    eprintln!(
+        "{n} message{} {what} {queue}",
+        if n == 1 { "" } else { "s" }
+    );
+}
+
+/// Gets messages (all, or `r.count`), writing each to `out`, until none arrives within the
+/// wait. Each get is committed only once it has been written, so a failed write (a closed
+/// pipe) leaves the message on the queue. Returns how many were got.
 fn get_all(
     conn: &mut Connection,
     h: Hobj,
     queue: &str,
-    wait: Duration,
+    r: &Reading,
     out: &mut impl Write,
 ) -> Result<usize, CliError> {
-    let mut opts = GetOptions::new().syncpoint();
-    if !wait.is_zero() {
-        opts = opts.wait(wait);
-    }
+    let opts = r.options()?.syncpoint();
     let mut n = 0;
-    loop {
+    while r.count.is_none_or(|c| n < c) {
         let got = match conn.get(h, &opts) {
             Ok(got) => got,
             Err(e) if e.reason == Reason::NoMsgAvailable => break,
             Err(e) => return Err(e.into()),
         };
-        let written = out
-            .write_all(&got.message.body)
-            .and_then(|()| out.write_all(b"\n"))
-            .and_then(|()| out.flush());
-        if let Err(e) = written {
+        if let Err(e) = r.write(n + 1, &got, out).and_then(|()| out.flush()) {
             conn.backout()?;
             return Err(CliError::other(format!(
                 "cannot write to standard output: {e}; the message was left on {queue}"
@@ -227,32 +294,38 @@ fn get_all(
 }
 
 /// `ferry browse`.
-pub fn browse(t: &Resolved) -> Result<(), CliError> {
+pub fn browse(t: &Resolved, r: &Reading) -> Result<(), CliError> {
     let mut conn = connect(t, "ferry browse")?;
     let h = conn.open_queue(&t.queue, OpenOptions::browse())?;
-    browse_all(&mut conn, h, &mut io::stdout().lock())?;
+    browse_all(&mut conn, h, r, &mut io::stdout().lock())?;
     conn.close(h, CloseOptions::None)?;
     conn.disconnect()?;
     Ok(())
 }
 
-/// Browses every message: a header line, then the body and a newline. Returns how many.
-fn browse_all(conn: &mut Connection, h: Hobj, out: &mut impl Write) -> Result<usize, CliError> {
+/// Browses the messages: a header line then the body (or the whole dump). Returns how many.
+fn browse_all(
+    conn: &mut Connection,
+    h: Hobj,
+    r: &Reading,
+    out: &mut impl Write,
+) -> Result<usize, CliError> {
+    let base = r.options()?;
     let mut mode = BrowseMode::First;
     let mut n = 0;
     let io_err = |e: io::Error| CliError::other(format!("cannot write to standard output: {e}"));
-    loop {
-        let got = match conn.get(h, &GetOptions::new().browse(mode)) {
+    while r.count.is_none_or(|c| n < c) {
+        let got = match conn.get(h, &base.browse(mode)) {
             Ok(got) => got,
             Err(e) if e.reason == Reason::NoMsgAvailable => break,
             Err(e) => return Err(e.into()),
         };
         mode = BrowseMode::Next;
         n += 1;
-        writeln!(out, "{}", header(n, &got)).map_err(io_err)?;
-        out.write_all(&got.message.body)
-            .and_then(|()| out.write_all(b"\n"))
-            .map_err(io_err)?;
+        if !r.dump {
+            writeln!(out, "{}", header(n, &got)).map_err(io_err)?;
+        }
+        r.write(n, &got, out).map_err(io_err)?;
     }
     out.flush().map_err(io_err)?;
     Ok(n)
@@ -296,7 +369,7 @@ fn header(n: usize, got: &Got) -> String {
 }
 
 /// `t` as an ISO 8601 UTC timestamp with milliseconds, e.g. `2025-01-31T13:45:07.250Z`.
-fn utc_timestamp(t: SystemTime) -> String {
+pub(crate) fn utc_timestamp(t: SystemTime) -> String {
     let (secs, millis) = match t.duration_since(SystemTime::UNIX_EPOCH) {
         Ok(d) => (d.as_secs() as i64, d.subsec_millis()),
         Err(_) => return "before-1970".to_owned(),
@@ -329,7 +402,7 @@ mod tests {
         persistent: bool,
     ) -> Result<usize, CliError> {
         let h = c.open_queue(q, OpenOptions::output())?;
-        let n = put_lines(c, h, input, persistent)?;
+        let n = put_lines(c, h, input, persistent, &spec::Spec::default())?;
         c.close(h, CloseOptions::None)?;
         Ok(n)
     }
@@ -341,14 +414,18 @@ mod tests {
         out: &mut impl Write,
     ) -> Result<usize, CliError> {
         let h = c.open_queue(q, OpenOptions::input())?;
-        let n = get_all(c, h, q, wait, out)?;
+        let r = Reading {
+            wait,
+            ..Default::default()
+        };
+        let n = get_all(c, h, q, &r, out)?;
         c.close(h, CloseOptions::None)?;
         Ok(n)
     }
 
     fn browse_q(c: &mut Connection, q: &str, out: &mut impl Write) -> Result<usize, CliError> {
         let h = c.open_queue(q, OpenOptions::browse())?;
-        let n = browse_all(c, h, out)?;
+        let n = browse_all(c, h, &Reading::default(), out)?;
         c.close(h, CloseOptions::None)?;
         Ok(n)
     }

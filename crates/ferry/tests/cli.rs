@@ -118,6 +118,18 @@ impl Sandbox {
 
 impl Drop for Sandbox {
     fn drop(&mut self) {
+        // A queue manager a test left running in the background (it failed half way) stops.
+        for qm in fs::read_dir(self.home().join("qmgrs"))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let _ = Command::new(BIN)
+                .args(["qm", "stop"])
+                .arg(qm.file_name())
+                .env("FERRY_HOME", self.home())
+                .output();
+        }
         let _ = fs::remove_dir_all(&self.root);
     }
 }
@@ -715,4 +727,208 @@ fn qm_start_returns_once_the_queue_manager_accepts_connections_and_leaves_it_run
     assert_eq!(stop.code(), Some(0), "{stop:?}");
     let list = sb.run(&["qm", "list"], "");
     assert!(!list.stdout.contains("running (pid"), "{list:?}");
+}
+
+/// The value of a `--dump` field line (`  Name   value`).
+fn dumped(dump: &str, field: &str) -> String {
+    let line = dump.lines().find(|l| l.trim_start().starts_with(field));
+    let line = line.unwrap_or_else(|| panic!("no {field} in {dump}"));
+    line.trim_start()[field.len()..].trim().to_owned()
+}
+
+#[test]
+fn message_tools_set_every_field_show_it_and_keep_it_through_move_copy_unload_and_load() {
+    let sb = Sandbox::new("msgtools");
+    let out = sb.run(&["qm", "start", "QM1", "--listen", "127.0.0.1:0"], "");
+    assert_eq!(out.code(), Some(0), "{out:?}");
+    let put = sb.run(
+        &[
+            "put",
+            "QM1",
+            "DEV.QUEUE.1",
+            "--priority",
+            "7",
+            "--correl-id",
+            "order-7",
+            "--property",
+            "colour=blue",
+            "--property",
+            "n:i32=5",
+            "--expiry",
+            "600",
+            "--type",
+            "request",
+            "--reply-to",
+            "DEV.QUEUE.3",
+        ],
+        "hello\nworld\n",
+    );
+    assert_eq!(put.code(), Some(0), "{put:?}");
+    let file = sb.root.join("io/body.bin");
+    fs::write(&file, b"\x00\x01binary\xff").unwrap();
+    let put = sb.run(
+        &[
+            "put",
+            "QM1",
+            "DEV.QUEUE.1",
+            "--file",
+            file.to_str().unwrap(),
+            "--format",
+            "NONE",
+        ],
+        "",
+    );
+    assert_eq!(put.code(), Some(0), "{put:?}");
+
+    let b = sb.run(&["browse", "QM1", "DEV.QUEUE.1", "--dump", "-n", "1"], "");
+    assert_eq!(dumped(&b.stdout, "Priority"), "7", "{b:?}");
+    assert!(
+        dumped(&b.stdout, "CorrelId").starts_with("6f726465722d37"),
+        "{b:?}"
+    );
+    assert_eq!(dumped(&b.stdout, "MsgType"), "request (1)");
+    assert_eq!(dumped(&b.stdout, "ReplyToQ"), "'DEV.QUEUE.3'");
+    assert!(
+        b.stdout.contains("colour = \"blue\" (string)") && b.stdout.contains("n = 5 (i32)"),
+        "{b:?}"
+    );
+    assert!(
+        b.stdout.contains("6865 6c6c 6f") && !b.stdout.contains("world"),
+        "one message: {b:?}"
+    );
+    let msg_id = dumped(&b.stdout, "MsgId");
+
+    // Unload (leaving them), load into another queue: the same messages, context and all.
+    let saved = sb.root.join("io/saved.jsonl");
+    let u = sb.run(
+        &[
+            "unload",
+            "QM1",
+            "DEV.QUEUE.1",
+            "--browse",
+            "--file",
+            saved.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(u.stderr.contains("3 messages unloaded (left)"), "{u:?}");
+    let l = sb.run(
+        &[
+            "load",
+            "QM1",
+            "DEV.QUEUE.2",
+            "--file",
+            saved.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(l.stdout.contains("3 messages loaded"), "{l:?}");
+    let again = sb.run(&["browse", "QM1", "DEV.QUEUE.2", "--dump"], "");
+    assert_eq!(dumped(&again.stdout, "MsgId"), msg_id, "{again:?}");
+    assert_eq!(dumped(&again.stdout, "PutApplName"), "'ferry put'");
+    assert!(
+        again.stdout.contains("0001 6269 6e61 7279 ff"),
+        "the binary body: {again:?}"
+    );
+
+    // Copy two, then move all: the copy leaves them, the move takes them; ids kept.
+    let c = sb.run(
+        &["copy", "QM1", "DEV.QUEUE.1", "DEV.QUEUE.3", "-n", "2"],
+        "",
+    );
+    assert!(c.stdout.contains("2 messages copied"), "{c:?}");
+    let m = sb.run(&["move", "QM1", "DEV.QUEUE.1", "DEV.QUEUE.3"], "");
+    assert!(m.stdout.contains("3 messages moved"), "{m:?}");
+    let left = sb.run(&["get", "QM1", "DEV.QUEUE.1"], "");
+    assert!(left.stderr.contains("0 messages got"), "{left:?}");
+    // Getting by correl id takes the two with it, one at a time with -n.
+    let one = sb.run(
+        &[
+            "get",
+            "QM1",
+            "DEV.QUEUE.3",
+            "--correl-id",
+            "order-7",
+            "-n",
+            "1",
+        ],
+        "",
+    );
+    assert_eq!(one.stdout, "hello\n", "{one:?}");
+    let dumped_get = sb.run(
+        &["get", "QM1", "DEV.QUEUE.3", "--msg-id", &msg_id, "--dump"],
+        "",
+    );
+    assert_eq!(
+        dumped(&dumped_get.stdout, "MsgId"),
+        msg_id,
+        "{dumped_get:?}"
+    );
+    assert_eq!(sb.run(&["qm", "stop", "QM1"], "").code(), Some(0));
+}
+
+#[test]
+fn a_request_waits_for_its_reply_by_correlation_id() {
+    let sb = Sandbox::new("request");
+    let out = sb.run(&["qm", "start", "QM1", "--listen", "127.0.0.1:0"], "");
+    assert_eq!(out.code(), Some(0), "{out:?}");
+    // The responder: the ferry command line itself, as a script would answer.
+    let home = sb.home();
+    let responder = std::thread::spawn(move || {
+        let run = |args: &[&str], input: &str| {
+            let mut c = Command::new(BIN)
+                .args(args)
+                .env("FERRY_HOME", &home)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .spawn()
+                .unwrap();
+            c.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+            String::from_utf8(c.wait_with_output().unwrap().stdout).unwrap()
+        };
+        let req = run(
+            &[
+                "get",
+                "QM1",
+                "DEV.QUEUE.1",
+                "--wait",
+                "20",
+                "-n",
+                "1",
+                "--dump",
+            ],
+            "",
+        );
+        let reply_to = dumped(&req, "ReplyToQ").trim_matches('\'').to_owned();
+        let msg_id = dumped(&req, "MsgId");
+        run(
+            &[
+                "put",
+                "QM1",
+                &reply_to,
+                "--correl-id",
+                &msg_id,
+                "--type",
+                "reply",
+            ],
+            "pong\n",
+        );
+        reply_to
+    });
+    let r = sb.run(&["request", "QM1", "DEV.QUEUE.1", "--wait", "20"], "ping\n");
+    let reply_to = responder.join().unwrap();
+    assert_eq!(r.code(), Some(0), "{r:?}");
+    assert_eq!(r.stdout, "pong\n", "{r:?}");
+    assert!(
+        reply_to.starts_with("FERRY.REPLY."),
+        "a temporary dynamic queue: {reply_to}"
+    );
+    // No one answers: a clear reason, and the hint.
+    let none = sb.run(&["request", "QM1", "DEV.QUEUE.2", "--wait", "1"], "ping\n");
+    assert_eq!(none.code(), Some(2), "{none:?}");
+    assert!(
+        none.stderr.contains("2033") && none.stderr.contains("no reply came"),
+        "{none:?}"
+    );
+    assert_eq!(sb.run(&["qm", "stop", "QM1"], "").code(), Some(0));
 }
