@@ -64,20 +64,27 @@ pub fn text(replies: &[Reply]) -> String {
     for r in replies {
         s.push_str(&reply_text(r));
     }
-    let failed = replies.iter().filter(|r| !r.ok).count();
-    s.push_str(&format!(
-        "{} MQSC commands read.\nNo commands have a syntax error.\n",
-        replies.len()
-    ));
-    if failed > 0 {
-        // Replace the generic line with the count of failures.
-        s = s.replace(
-            "No commands have a syntax error.\n",
-            &format!("{failed} commands failed.\n"),
-        );
-    } else {
-        s.push_str("All valid MQSC commands were processed.\n");
-    }
+    s.push_str(&summary(replies));
+    s
+}
+
+/// runmqsc's closing lines, in its words: how many commands were read, how many had a syntax
+/// error, and whether every valid one was processed.
+fn summary(replies: &[Reply]) -> String {
+    let syntax = |r: &&Reply| r.messages.first().is_some_and(|m| m.code == "AMQ8405E");
+    let bad = replies.iter().filter(|r| !r.ok).filter(syntax).count();
+    let failed = replies.iter().filter(|r| !r.ok).count() - bad;
+    let mut s = format!("{} MQSC commands read.\n", replies.len());
+    s.push_str(&match bad {
+        0 => "No commands have a syntax error.\n".to_owned(),
+        1 => "One command has a syntax error.\n".to_owned(),
+        n => format!("{n} commands have a syntax error.\n"),
+    });
+    s.push_str(&match failed {
+        0 => "All valid MQSC commands were processed.\n".to_owned(),
+        1 => "One valid MQSC command could not be processed.\n".to_owned(),
+        n => format!("{n} valid MQSC commands could not be processed.\n"),
+    });
     s
 }
 

@@ -264,7 +264,8 @@ AMQ8409I: Display Queue details.
      3 : DISPLAY QLOCAL(NOPE)
 AMQ8147E: QLOCAL NOPE not found.
 3 MQSC commands read.
-1 commands failed.
+No commands have a syntax error.
+One valid MQSC command could not be processed.
 ";
     assert_eq!(text, want);
     let j = format::json(&replies);

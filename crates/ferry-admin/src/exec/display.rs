@@ -113,7 +113,7 @@ fn select(c: &Command, fields: Vec<Field>, always: &[&str]) -> Result<Vec<Field>
             }));
         }
     }
-    if c.has("ALL") {
+    if c.has("ALL") || all_by_default(c) {
         return Ok(fields);
     }
     let wanted = |k: &str| {
@@ -124,6 +124,28 @@ fn select(c: &Command, fields: Vec<Field>, always: &[&str]) -> Result<Vec<Field>
             || (k == "NOSHARE" && c.has("SHARE"))
     };
     Ok(fields.into_iter().filter(|f| wanted(&f.key)).collect())
+}
+
+/// MQ's default for an object's definition: every attribute when the command names one object
+/// (not a generic name) and asks for no attribute.
+fn all_by_default(c: &Command) -> bool {
+    let definition = matches!(
+        c.object,
+        Object::QLocal
+            | Object::QAlias
+            | Object::QRemote
+            | Object::QModel
+            | Object::Queue
+            | Object::QMgr
+            | Object::Channel
+            | Object::Listener
+            | Object::AuthInfo
+            | Object::Topic
+            | Object::Sub
+    );
+    let generic = c.name.as_ref().is_some_and(|n| n.text.contains('*'));
+    let asked = (c.params.iter()).any(|p| !attrs::CONTROL.contains(&p.key.as_str()));
+    definition && !generic && !asked && c.filter.is_none()
 }
 
 /// `select`, after the WHERE filter: `None` when the object does not pass.
