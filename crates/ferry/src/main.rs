@@ -172,6 +172,15 @@ enum QmCommand {
         #[command(flatten)]
         home: HomeArgs,
     },
+    /// Delete a stopped queue manager: its directory, configuration, log and messages (like
+    /// dltmqm). A running one is refused.
+    Delete {
+        /// Queue manager name.
+        #[arg(value_name = "QM")]
+        name: String,
+        #[command(flatten)]
+        home: HomeArgs,
+    },
     /// List the queue managers in HOME: name, running (with its pid) or stopped, directory.
     List {
         #[command(flatten)]
@@ -591,6 +600,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             UserCommand::Remove { qm, user, home } => qm::user_remove(&home.home(), &qm, &user),
         },
         Command::Qm(QmCommand::Stop { name, home }) => qm::stop(&home.home(), &name),
+        Command::Qm(QmCommand::Delete { name, home }) => qm::delete(&home.home(), &name),
         Command::Qm(QmCommand::List { home }) => qm::list(&home.home()),
         c @ (Command::Put(_)
         | Command::Get(_)

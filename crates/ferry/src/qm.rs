@@ -491,6 +491,29 @@ pub fn start(
     Ok(())
 }
 
+/// `ferry qm delete` (MQ's dltmqm): removes a stopped queue manager's directory — its
+/// configuration, recovery log and every message. A running one is refused.
+pub fn delete(home: &Path, name: &str) -> Result<(), CliError> {
+    let dir = qm_dir(home, name)?;
+    if !dir.join(CONFIG_FILE).exists() {
+        return Err(no_such_qm(home, name).into());
+    }
+    if let Some(pid) = home::running_pid(&dir) {
+        return Err(MqError::new(
+            Reason::ObjectInUse,
+            format!("queue manager {name} is running in process {pid}; stop it first with 'ferry qm stop {name}'"),
+        )
+        .into());
+    }
+    // Hold its lock while removing, so a start cannot begin half way.
+    let lock = DirLock::acquire(&dir)?;
+    std::fs::remove_dir_all(&dir)
+        .map_err(|e| CliError::other(format!("cannot remove {}: {e}", dir.display())))?;
+    drop(lock);
+    ferry_host::outln!("queue manager {name} deleted ({} removed)", dir.display());
+    Ok(())
+}
+
 /// `ferry qm stop`: SIGTERM to the process holding the lock, then wait for the lock to go.
 pub fn stop(home: &Path, name: &str) -> Result<(), CliError> {
     let dir = qm_dir(home, name)?;

@@ -932,3 +932,21 @@ fn a_request_waits_for_its_reply_by_correlation_id() {
     );
     assert_eq!(sb.run(&["qm", "stop", "QM1"], "").code(), Some(0));
 }
+
+#[test]
+fn a_queue_manager_is_deleted_only_when_stopped() {
+    let sb = Sandbox::new("delete");
+    let out = sb.run(&["qm", "start", "QM1", "--listen", "127.0.0.1:0"], "");
+    assert_eq!(out.code(), Some(0), "{out:?}");
+    let refused = sb.run(&["qm", "delete", "QM1"], "");
+    assert_eq!(refused.code(), Some(2), "{refused:?}");
+    assert!(refused.stderr.contains("ferry qm stop QM1"), "{refused:?}");
+    assert!(sb.qm_dir("QM1").join("qm.toml").exists());
+    assert_eq!(sb.run(&["qm", "stop", "QM1"], "").code(), Some(0));
+    let deleted = sb.run(&["qm", "delete", "QM1"], "");
+    assert_eq!(deleted.code(), Some(0), "{deleted:?}");
+    assert!(!sb.qm_dir("QM1").exists());
+    assert!(!sb.run(&["qm", "list"], "").stdout.contains("QM1"));
+    let again = sb.run(&["qm", "delete", "QM1"], "");
+    assert_eq!(again.code(), Some(2), "{again:?}");
+}
