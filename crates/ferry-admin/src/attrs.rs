@@ -147,7 +147,11 @@ pub(crate) fn descr(p: &Param) -> Result<String, ParseError> {
 
 pub(crate) fn unknown(p: &Param, what: &str) -> ParseError {
     ParseError {
-        message: format!("keyword {} is not valid for {what}", p.key),
+        message: format!(
+            "keyword {} is not valid for {what}{}",
+            p.key,
+            crate::suggest::hint(&p.key, crate::suggest::KEYWORDS.iter().copied())
+        ),
         position: p.pos,
     }
 }

@@ -523,7 +523,10 @@ fn parse_verb(tokens: &[Token]) -> Result<Verb, ParseError> {
     match &verb_tok.tok {
         Tok::Word(w) => verb(w).ok_or_else(|| {
             err(
-                format!("unknown command '{w}'; use DEFINE, ALTER, DELETE, DISPLAY, CLEAR, START, STOP, RESET, RESOLVE, SET, REFRESH or DUMP"),
+                format!(
+                    "unknown command '{w}'{}; use DEFINE, ALTER, DELETE, DISPLAY, CLEAR, START, STOP, RESET, RESOLVE, SET, REFRESH or DUMP",
+                    crate::suggest::hint(w, crate::suggest::VERBS.iter().copied())
+                ),
                 verb_tok.pos,
             )
         }),
@@ -540,8 +543,10 @@ fn parse_object(tokens: &[Token], text: &str) -> Result<(Object, usize), ParseEr
         )
     })?;
     let object = match &obj_tok.tok {
-        Tok::Word(w) => Object::parse(w)
-            .ok_or_else(|| err(format!("unknown object type '{w}'"), obj_tok.pos))?,
+        Tok::Word(w) => Object::parse(w).ok_or_else(|| {
+            let hint = crate::suggest::hint(w, crate::suggest::OBJECTS.iter().copied());
+            err(format!("unknown object type '{w}'{hint}"), obj_tok.pos)
+        })?,
         _ => return Err(err("expected an object type such as QLOCAL", obj_tok.pos)),
     };
     Ok((object, obj_tok.pos))

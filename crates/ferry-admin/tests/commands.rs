@@ -273,3 +273,26 @@ One valid MQSC command could not be processed.
     assert_eq!(j[1]["messages"][0]["attributes"]["SHARE"], true);
     assert_eq!(j[2]["ok"], false);
 }
+
+#[test]
+fn misspelt_verbs_objects_and_attributes_get_a_did_you_mean() {
+    let qm = qm();
+    for (cmd, want) in [
+        ("DISPALY QMGR", "did you mean DISPLAY?"),
+        ("DISPLAY QLOCL(X)", "did you mean QLOCAL?"),
+        ("DEFINE QLOCAL(X) MAXDEPHT(5)", "did you mean MAXDEPTH?"),
+        (
+            "DISPLAY QLOCAL(SYSTEM.DEAD.LETTER.QUEUE) CURDEPT",
+            "did you mean CURDEPTH?",
+        ),
+    ] {
+        let m = err(&qm, cmd);
+        assert!(m.text.contains(want), "{cmd}: {}", m.text);
+    }
+    let m = err(&qm, "FROBNICATE QMGR");
+    assert!(
+        !m.text.contains("did you mean"),
+        "nothing close: {}",
+        m.text
+    );
+}

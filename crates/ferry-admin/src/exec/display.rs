@@ -108,7 +108,12 @@ fn select(c: &Command, fields: Vec<Field>, always: &[&str]) -> Result<Vec<Field>
         }
         if !known(&p.key) {
             return Err(Failure::from(ParseError {
-                message: format!("{} has no attribute {}", c.object.keyword(), p.key),
+                message: format!(
+                    "{} has no attribute {}{}",
+                    c.object.keyword(),
+                    p.key,
+                    crate::suggest::hint(&p.key, fields.iter().map(|f| f.key.as_str()))
+                ),
                 position: p.pos,
             }));
         }

@@ -1,0 +1,300 @@
+//! "Did you mean …?" for misspelt MQSC: the closest known verb, object type or attribute
+//! keyword to a word the parser did not know, within a small edit distance (adjacent letters
+//! swapped count as one edit, so DISPALY finds DISPLAY).
+
+/// The verbs, as the parser knows them.
+pub(crate) const VERBS: &[&str] = &[
+    "DEFINE", "ALTER", "DELETE", "DISPLAY", "CLEAR", "START", "STOP", "RESET", "RESOLVE", "SET",
+    "REFRESH", "DUMP",
+];
+
+/// The object types.
+pub(crate) const OBJECTS: &[&str] = &[
+    "QLOCAL", "QALIAS", "QREMOTE", "QMODEL", "QUEUE", "QMGR", "CHANNEL", "LISTENER", "QSTATUS",
+    "CONN", "QMSTATUS", "LSSTATUS", "CHSTATUS", "AUTHINFO", "AUTHREC", "ENTAUTH", "SECURITY",
+    "CHLAUTH", "SUB", "SBSTATUS", "TOPIC", "TPSTATUS", "TOPICSTR",
+];
+
+/// Every attribute and control keyword of any object (a test keeps it complete).
+pub(crate) const KEYWORDS: &[&str] = &[
+    "ACTCONN",
+    "ADDRESS",
+    "ADDRLIST",
+    "ADMIN",
+    "ADOPTCTX",
+    "ALL",
+    "APPLTAG",
+    "APPLTYPE",
+    "AUTHADD",
+    "AUTHINFO",
+    "AUTHLIST",
+    "AUTHOREV",
+    "AUTHRMV",
+    "AUTHTYPE",
+    "BACKLOG",
+    "BATCHES",
+    "BATCHINT",
+    "BATCHLIM",
+    "BATCHSZ",
+    "BOQNAME",
+    "BOTHRESH",
+    "BROWSE",
+    "CHANNEL",
+    "CHCKCLNT",
+    "CHCKLOCL",
+    "CHKPTS",
+    "CHLAUTH",
+    "CHLEV",
+    "CHLTYPE",
+    "CHSTADA",
+    "CHSTATI",
+    "CLNTUSER",
+    "CMDLEVEL",
+    "COMPMSG",
+    "COMPRESS",
+    "CONN",
+    "CONNAME",
+    "CONNAUTH",
+    "CONNDATE",
+    "CONNOPTS",
+    "CONNS",
+    "CONNTIME",
+    "CONTROL",
+    "CURDEPTH",
+    "CURSEQNO",
+    "DAMAGED",
+    "DEADQ",
+    "DEFPRESP",
+    "DEFPRTY",
+    "DEFPSIST",
+    "DEFREADA",
+    "DEFSOPT",
+    "DEFXMITQ",
+    "DESCR",
+    "DEST",
+    "DESTCORL",
+    "DESTQMGR",
+    "DISCINT",
+    "DLQMSGS",
+    "DURABLE",
+    "DURSUB",
+    "ENTITY",
+    "ENTTYPE",
+    "FAILDLAY",
+    "FAILED",
+    "FORCE",
+    "GET",
+    "GETS",
+    "GROUP",
+    "HARDENBO",
+    "HBINT",
+    "INPUT",
+    "INQUIRE",
+    "IPADDR",
+    "IPPROCS",
+    "LASTERR",
+    "LGETDATE",
+    "LGETTIME",
+    "LIKE",
+    "LISTENER",
+    "LMSGDATE",
+    "LMSGTIME",
+    "LOGERR",
+    "LOGRECS",
+    "LOGSPACE",
+    "LOGSYNCS",
+    "LOGTYPE",
+    "LONGRTY",
+    "LONGTMR",
+    "LPUBDATE",
+    "LPUBTIME",
+    "LPUTDATE",
+    "LPUTTIME",
+    "LSTMSGDA",
+    "LSTMSGTI",
+    "MATCH",
+    "MAXCONNS",
+    "MAXDEPTH",
+    "MAXDYNQ",
+    "MAXDYNQC",
+    "MAXHANDS",
+    "MAXINST",
+    "MAXINSTC",
+    "MAXMSGL",
+    "MAXUMSGS",
+    "MCAUSER",
+    "MDURMDL",
+    "MNDURMDL",
+    "MSGDLVSQ",
+    "MSGS",
+    "NETTIME",
+    "NOHARDENBO",
+    "NOPURGE",
+    "NOREPLACE",
+    "NOSHARE",
+    "NPMSGDLV",
+    "NPMSPEED",
+    "NUMMSGS",
+    "NUMPUBS",
+    "OBJNAME",
+    "OBJTYPE",
+    "OPENOPTS",
+    "OPPROCS",
+    "OUTPUT",
+    "PASSWORD",
+    "PLATFORM",
+    "PMSGDLV",
+    "PORT",
+    "PRINCIPAL",
+    "PROFILE",
+    "PSPROP",
+    "PUB",
+    "PURGE",
+    "PUT",
+    "PUTS",
+    "QMGR",
+    "QMNAME",
+    "QUEUE",
+    "REPLACE",
+    "REQONLY",
+    "RETAINED",
+    "RNAME",
+    "RQMNAME",
+    "SELECTOR",
+    "SET",
+    "SHARE",
+    "SHARECNV",
+    "SHORTRTY",
+    "SHORTTMR",
+    "SSLCIPH",
+    "SSLPEER",
+    "STARTDA",
+    "STARTTI",
+    "STATUS",
+    "SUB",
+    "SUBID",
+    "SUBTYPE",
+    "SUBUSER",
+    "TARGET",
+    "TARGQ",
+    "TARGTYPE",
+    "TOPIC",
+    "TOPICOBJ",
+    "TOPICSTR",
+    "TRPTYPE",
+    "TYPE",
+    "UNCOM",
+    "UOWMSGS",
+    "USAGE",
+    "USEDLQ",
+    "USERDATA",
+    "USERID",
+    "USERLIST",
+    "USERSRC",
+    "VARUSER",
+    "WARN",
+    "WHERE",
+    "WILDCARD",
+    "WSCHEMA",
+    "XMITQ",
+    "XQTIME",
+];
+
+/// Optimal string alignment distance (Levenshtein with adjacent transpositions).
+fn distance(a: &[u8], b: &[u8]) -> usize {
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for j in 0..=b.len() {
+        d[0][j] = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+/// The candidate closest to `word` (one edit for words of up to four letters, two beyond),
+/// if any is close enough.
+pub(crate) fn closest<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let w = word.to_ascii_uppercase();
+    let limit = if w.len() <= 4 { 1 } else { 2 };
+    let candidates: Vec<&'a str> = candidates.into_iter().collect();
+    if candidates.contains(&w.as_str()) {
+        return None;
+    }
+    let scored = candidates
+        .into_iter()
+        .filter(|c| *c != w)
+        .map(|c| (distance(w.as_bytes(), c.as_bytes()), c));
+    scored
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+/// `"; did you mean X?"` when a candidate is close, else nothing.
+pub(crate) fn hint<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
+    closest(word, candidates).map_or_else(String::new, |c| format!("; did you mean {c}?"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn near_misses_find_their_word_and_far_ones_nothing() {
+        assert_eq!(closest("DISPALY", VERBS.iter().copied()), Some("DISPLAY"));
+        assert_eq!(closest("QLOCL", OBJECTS.iter().copied()), Some("QLOCAL"));
+        assert_eq!(
+            closest("MAXDEPHT", KEYWORDS.iter().copied()),
+            Some("MAXDEPTH")
+        );
+        assert_eq!(
+            closest("descr", KEYWORDS.iter().copied()),
+            None,
+            "an exact word is no suggestion"
+        );
+        assert_eq!(closest("BANANA", VERBS.iter().copied()), None);
+        assert_eq!(closest("GTE", KEYWORDS.iter().copied()), Some("GET"));
+    }
+
+    #[test]
+    fn every_keyword_an_object_shows_is_known() {
+        use ferry_model::objects::{
+            ChannelAttrs, ListenerAttrs, LocalQueueAttrs, RemoteQueueAttrs,
+        };
+        let n = ferry_core::ObjectName::EMPTY;
+        let mut shown =
+            crate::attrs::local_fields(&n, &LocalQueueAttrs::default(), false, Some((0, 0, 0)));
+        shown.extend(crate::attrs::remote_fields(
+            &n,
+            &RemoteQueueAttrs::default(),
+        ));
+        shown.extend(crate::attrs::channel_fields(&n, &ChannelAttrs::default()));
+        shown.extend(crate::attrs::listener_fields(&n, &ListenerAttrs::default()));
+        for f in shown {
+            assert!(
+                KEYWORDS.contains(&f.key.as_str()),
+                "{} is missing from KEYWORDS",
+                f.key
+            );
+        }
+        for c in crate::attrs::CONTROL {
+            assert!(KEYWORDS.contains(&c), "{c} is missing from KEYWORDS");
+        }
+    }
+}
