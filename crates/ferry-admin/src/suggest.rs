@@ -206,8 +206,8 @@ fn distance(a: &[u8], b: &[u8]) -> usize {
     for (i, row) in d.iter_mut().enumerate() {
         row[0] = i;
     }
-    for j in 0..=b.len() {
-        d[0][j] = j;
+    for (j, v) in d[0].iter_mut().enumerate() {
+        *v = j;
     }
     for i in 1..=a.len() {
         for j in 1..=b.len() {
