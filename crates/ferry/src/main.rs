@@ -13,6 +13,7 @@ mod admin;
 mod detach;
 mod messages;
 mod qm;
+mod queues;
 mod signals;
 mod status;
 
@@ -96,6 +97,13 @@ enum Command {
         #[command(flatten)]
         home: HomeArgs,
     },
+    /// One line per local queue: depth against MAXDEPTH, open handles, uncommitted messages,
+    /// the oldest message's age, puts and gets. QUEUE may be a generic name (default *);
+    /// SYSTEM.* queues only with --system.
+    #[command(
+        override_usage = "ferry queues [OPTIONS] <QM> [QUEUE]\n       ferry queues [OPTIONS] --connect <URL> [QUEUE]"
+    )]
+    Queues(QueuesArgs),
     /// Run MQSC-style administrative commands: interactively, from -c, from a script (-f), or
     /// from standard input. Exit status 2 when a command fails.
     Admin(admin::AdminArgs),
@@ -324,6 +332,18 @@ struct BrowseArgs {
     target: Target,
     #[command(flatten)]
     read: ReadArgs,
+}
+
+#[derive(Debug, Args)]
+struct QueuesArgs {
+    #[command(flatten)]
+    target: Target,
+    /// Show the SYSTEM.* queues too.
+    #[arg(long)]
+    system: bool,
+    /// Order of the lines.
+    #[arg(long, value_enum, default_value_t = queues::Sort::Name)]
+    sort: queues::Sort,
 }
 
 #[derive(Debug, Args)]
@@ -566,6 +586,20 @@ fn move_or_copy(a: &TransferArgs, keep: bool) -> Result<(), CliError> {
     Ok(())
 }
 
+/// `ferry queues`: QM [PATTERN], or --connect URL [PATTERN]; the pattern defaults to *.
+fn queues_command(a: &QueuesArgs) -> Result<(), CliError> {
+    let mut target = a.target.clone();
+    // The pattern is optional: `QM` alone, or `--connect URL` alone, means every queue.
+    if target.connect.is_none() && target.queue.is_none() {
+        target.queue = Some("*".into());
+    }
+    if target.connect.is_some() && target.qm.is_none() {
+        target.qm = Some("*".into());
+    }
+    let t = messages::Resolved::from_target(&target, "queues")?;
+    queues::queues(&t, a.system, a.sort)
+}
+
 fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Qm(QmCommand::Create { name, listen, home }) => {
@@ -612,6 +646,10 @@ fn run(cli: Cli) -> Result<(), CliError> {
         | Command::Load(_)) => {
             init_logging("warn");
             message_command(c)
+        }
+        Command::Queues(a) => {
+            init_logging("warn");
+            queues_command(&a)
         }
         Command::Status { home } => {
             init_logging("warn");

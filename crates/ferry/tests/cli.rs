@@ -950,3 +950,29 @@ fn a_queue_manager_is_deleted_only_when_stopped() {
     let again = sb.run(&["qm", "delete", "QM1"], "");
     assert_eq!(again.code(), Some(2), "{again:?}");
 }
+
+#[test]
+fn queues_shows_one_line_per_queue_deepest_first_when_asked() {
+    let sb = Sandbox::new("queues");
+    let out = sb.run(&["qm", "start", "QM1", "--listen", "127.0.0.1:0"], "");
+    assert_eq!(out.code(), Some(0), "{out:?}");
+    assert_eq!(
+        sb.run(&["put", "QM1", "DEV.QUEUE.2"], "a\nb\nc\n").code(),
+        Some(0)
+    );
+    let q = sb.run(&["queues", "QM1", "--sort", "depth"], "");
+    assert_eq!(q.code(), Some(0), "{q:?}");
+    let lines: Vec<&str> = q.stdout.lines().collect();
+    assert!(
+        lines[0].starts_with("QUEUE") && lines[0].contains("MAXDEPTH"),
+        "{q:?}"
+    );
+    let first: Vec<&str> = lines[1].split_whitespace().collect();
+    assert_eq!(&first[..4], ["DEV.QUEUE.2", "3", "5000", "0.1%"], "{q:?}");
+    assert!(!q.stdout.contains("SYSTEM."), "{q:?}");
+    let all = sb.run(&["queues", "QM1", "--system"], "");
+    assert!(all.stdout.contains("SYSTEM.DEAD.LETTER.QUEUE"), "{all:?}");
+    let some = sb.run(&["queues", "QM1", "DEV.QUEUE.1"], "");
+    assert_eq!(some.stdout.lines().count(), 2, "{some:?}");
+    assert_eq!(sb.run(&["qm", "stop", "QM1"], "").code(), Some(0));
+}
