@@ -12,7 +12,7 @@ pub mod exec;
 pub mod format;
 pub mod parse;
 pub mod pcf;
-mod suggest;
+pub mod suggest;
 
 pub use exec::{run, run_as, run_script, run_script_as, run_script_durably, Message, Reply};
 pub use ferry_core::QueueManager;

@@ -1,22 +1,23 @@
 //! "Did you mean …?" for misspelt MQSC: the closest known verb, object type or attribute
 //! keyword to a word the parser did not know, within a small edit distance (adjacent letters
-//! swapped count as one edit, so DISPALY finds DISPLAY).
+//! swapped count as one edit, so DISPALY finds DISPLAY). And completion for the admin shell:
+//! what may come at the cursor (a verb, an object type, an object's name, a keyword).
 
 /// The verbs, as the parser knows them.
-pub(crate) const VERBS: &[&str] = &[
+pub const VERBS: &[&str] = &[
     "DEFINE", "ALTER", "DELETE", "DISPLAY", "CLEAR", "START", "STOP", "RESET", "RESOLVE", "SET",
     "REFRESH", "DUMP",
 ];
 
 /// The object types.
-pub(crate) const OBJECTS: &[&str] = &[
+pub const OBJECTS: &[&str] = &[
     "QLOCAL", "QALIAS", "QREMOTE", "QMODEL", "QUEUE", "QMGR", "CHANNEL", "LISTENER", "QSTATUS",
     "CONN", "QMSTATUS", "LSSTATUS", "CHSTATUS", "AUTHINFO", "AUTHREC", "ENTAUTH", "SECURITY",
     "CHLAUTH", "SUB", "SBSTATUS", "TOPIC", "TPSTATUS", "TOPICSTR",
 ];
 
 /// Every attribute and control keyword of any object (a test keeps it complete).
-pub(crate) const KEYWORDS: &[&str] = &[
+pub const KEYWORDS: &[&str] = &[
     "ACTCONN",
     "ADDRESS",
     "ADDRLIST",
@@ -251,6 +252,37 @@ pub(crate) fn hint<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>
     closest(word, candidates).map_or_else(String::new, |c| format!("; did you mean {c}?"))
 }
 
+/// Completions for `line` with the cursor at byte `pos`: where the word being typed starts,
+/// and the words it may become — a verb first, then an object type, then (inside the object's
+/// parentheses) one of `names`, then attribute keywords. Upper case, as MQSC writes them.
+pub fn complete(line: &str, pos: usize, names: &[String]) -> (usize, Vec<String>) {
+    let before = &line[..pos.min(line.len())];
+    let start = before
+        .rfind(|c: char| c.is_whitespace() || c == '(')
+        .map_or(0, |i| i + 1);
+    let word = before[start..].to_ascii_uppercase();
+    let head = &before[..start];
+    let tokens = head
+        .split(|c: char| c.is_whitespace() || c == '(')
+        .filter(|t| !t.is_empty());
+    let done = tokens.count();
+    let in_name = head.ends_with('(') && done == 2;
+    let pool: Vec<&str> = match (done, in_name) {
+        (0, _) => VERBS.to_vec(),
+        (1, _) => OBJECTS.to_vec(),
+        (_, true) => names.iter().map(String::as_str).collect(),
+        _ => KEYWORDS.to_vec(),
+    };
+    let mut out: Vec<String> = pool
+        .into_iter()
+        .filter(|w| w.to_ascii_uppercase().starts_with(&word))
+        .map(str::to_owned)
+        .collect();
+    out.sort();
+    out.dedup();
+    (start, out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -270,6 +302,27 @@ mod tests {
         );
         assert_eq!(closest("BANANA", VERBS.iter().copied()), None);
         assert_eq!(closest("GTE", KEYWORDS.iter().copied()), Some("GET"));
+    }
+
+    #[test]
+    fn completion_offers_what_may_come_at_the_cursor() {
+        let names = vec![
+            "APP.IN".to_owned(),
+            "APP.OUT".to_owned(),
+            "OTHER".to_owned(),
+        ];
+        assert_eq!(complete("dis", 3, &names), (0, vec!["DISPLAY".to_owned()]));
+        assert_eq!(
+            complete("DISPLAY QL", 10, &names),
+            (8, vec!["QLOCAL".to_owned()])
+        );
+        let (at, c) = complete("DISPLAY QLOCAL(AP", 17, &names);
+        assert_eq!(
+            (at, c),
+            (15, vec!["APP.IN".to_owned(), "APP.OUT".to_owned()])
+        );
+        let (at, c) = complete("DEFINE QLOCAL(X) MAXDE", 22, &names);
+        assert_eq!((at, c), (17, vec!["MAXDEPTH".to_owned()]));
     }
 
     #[test]

@@ -166,6 +166,48 @@ pub fn run(a: &AdminArgs) -> Result<(), CliError> {
     result
 }
 
+/// Tab completion in the shell: verbs, object types, the queue manager's object names and
+/// attribute keywords (`ferry_admin::suggest::complete`).
+struct Completion {
+    names: Vec<String>,
+}
+
+impl rustyline::completion::Completer for Completion {
+    type Candidate = String;
+
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _ctx: &rustyline::Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<String>)> {
+        Ok(ferry_admin::suggest::complete(line, pos, &self.names))
+    }
+}
+
+impl rustyline::hint::Hinter for Completion {
+    type Hint = String;
+}
+
+impl rustyline::highlight::Highlighter for Completion {}
+
+impl rustyline::validate::Validator for Completion {}
+
+impl rustyline::Helper for Completion {}
+
+/// The names of the queues, channels and topic objects the user may see, for completion.
+fn object_names(c: &mut Connection) -> Vec<String> {
+    let script = "DISPLAY QUEUE(*)\nDISPLAY CHANNEL(*)\nDISPLAY TOPIC(*)";
+    let replies = c.admin(script).unwrap_or_default();
+    let first = |m: &ferry_admin::Message| m.fields.first().and_then(|f| f.value.clone());
+    let mut names: Vec<String> = (replies.iter().flat_map(|r| &r.messages))
+        .filter_map(first)
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
 fn interactive(
     c: &mut Connection,
     label: &str,
@@ -173,8 +215,11 @@ fn interactive(
     home: &std::path::Path,
 ) -> Result<(), CliError> {
     use rustyline::error::ReadlineError;
-    let mut rl = rustyline::DefaultEditor::new()
+    let mut rl = rustyline::Editor::<Completion, rustyline::history::DefaultHistory>::new()
         .map_err(|e| CliError::other(format!("cannot start the line editor: {e}")))?;
+    rl.set_helper(Some(Completion {
+        names: object_names(c),
+    }));
     let history = home.join("admin_history");
     let _ = rl.load_history(&history);
     ferry_host::outln!(
@@ -217,8 +262,13 @@ fn interactive(
         if script.trim().is_empty() || script.trim_start().starts_with('*') {
             continue;
         }
+        let changes = script.trim_start().to_ascii_uppercase();
+        let changes = changes.starts_with("DEF") || changes.starts_with("DELE");
         match c.admin(&script) {
             Ok(mut replies) => {
+                if let (true, Some(h)) = (changes, rl.helper_mut()) {
+                    h.names = object_names(c);
+                }
                 for r in &mut replies {
                     number += 1;
                     r.number = number;

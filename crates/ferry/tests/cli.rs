@@ -631,6 +631,13 @@ fn the_admin_shell_works_on_a_terminal_and_keeps_its_history() {
         "",
     );
     assert!(shown.stdout.contains("MAXDEPTH(7)"), "{shown:?}");
+    // Tab completes the verb, the object type, the queue's name and the attribute.
+    let third = on_a_terminal(&sb, "admin QM1", "DISP\t QLOC\t(PTY\t) MAXDE\t\nEND\n");
+    assert!(
+        third.stdout.contains("DISPLAY QLOCAL(PTY.Q) MAXDEPTH")
+            && third.stdout.contains("MAXDEPTH(7)"),
+        "{third:?}"
+    );
 }
 
 #[test]
