@@ -226,8 +226,7 @@ fn interactive(
         "FerryMQ administration of {label}. End a line with + or - to continue it; END, EXIT or Ctrl-D to leave."
     );
     let mut pending = String::new();
-    let mut number = 0;
-    let mut failed = 0;
+    let mut tally = Tally::default();
     loop {
         let prompt = if pending.is_empty() {
             format!("{label}> ")
@@ -262,34 +261,57 @@ fn interactive(
         if script.trim().is_empty() || script.trim_start().starts_with('*') {
             continue;
         }
-        let changes = script.trim_start().to_ascii_uppercase();
-        let changes = changes.starts_with("DEF") || changes.starts_with("DELE");
-        match c.admin(&script) {
-            Ok(mut replies) => {
-                if let (true, Some(h)) = (changes, rl.helper_mut()) {
-                    h.names = object_names(c);
-                }
-                for r in &mut replies {
-                    number += 1;
-                    r.number = number;
-                    if !r.ok {
-                        failed += 1;
-                    }
-                }
-                print(&replies, json, false);
-            }
-            Err(e) => {
-                eprintln!("ferry: {e}");
-                if is_broken(&e) {
-                    break;
-                }
+        if !tally.run(c, &script, json) {
+            break;
+        }
+        if tally.changed {
+            if let Some(h) = rl.helper_mut() {
+                h.names = object_names(c);
             }
         }
     }
     let _ = std::fs::create_dir_all(home);
     let _ = rl.save_history(&history);
-    ferry_host::outln!("{number} MQSC commands read; {failed} failed.");
+    ferry_host::outln!(
+        "{} MQSC commands read; {} failed.",
+        tally.number,
+        tally.failed
+    );
     Ok(())
+}
+
+/// What the shell has run so far.
+#[derive(Default)]
+struct Tally {
+    number: usize,
+    failed: usize,
+    /// The last script may have defined or deleted objects (names to complete changed).
+    changed: bool,
+}
+
+impl Tally {
+    /// Runs one entered script and prints its replies; false when the connection is gone.
+    fn run(&mut self, c: &mut Connection, script: &str, json: bool) -> bool {
+        let verb = script.trim_start().to_ascii_uppercase();
+        self.changed = verb.starts_with("DEF") || verb.starts_with("DELE");
+        match c.admin(script) {
+            Ok(mut replies) => {
+                for r in &mut replies {
+                    self.number += 1;
+                    r.number = self.number;
+                    if !r.ok {
+                        self.failed += 1;
+                    }
+                }
+                print(&replies, json, false);
+                true
+            }
+            Err(e) => {
+                eprintln!("ferry: {e}");
+                !is_broken(&e)
+            }
+        }
+    }
 }
 
 fn is_broken(e: &MqError) -> bool {
