@@ -638,7 +638,7 @@ pub fn parse_everything(script: &str) {
 }
 
 /// Splits a script into command texts, with the line each starts on: comments dropped,
-/// continuation lines joined, `;` separating commands.
+/// continuation lines joined, `;` separating commands; END (as in runmqsc) ends the script.
 pub fn split_script(script: &str) -> Vec<(usize, String)> {
     let mut out = Vec::new();
     let mut current = String::new();
@@ -668,6 +668,10 @@ pub fn split_script(script: &str) -> Vec<(usize, String)> {
             continue;
         }
         for part in split_semicolons(&current) {
+            // END ends the script, as in runmqsc: what follows is not run.
+            if part.trim().eq_ignore_ascii_case("END") {
+                return out;
+            }
             if !part.trim().is_empty() {
                 out.push((start_line, part.trim().to_owned()));
             }
@@ -777,6 +781,8 @@ mod tests {
         );
         assert_eq!(cmds[0].0, 2);
         assert_eq!(cmds[3].0, 6);
+        let ended = split_script("DISPLAY QMGR\nend\nDELETE QLOCAL(A)\n");
+        assert_eq!(ended.len(), 1, "END ends the script: {ended:?}");
     }
 
     /// Every command the executor runs parses to its verb and object, long and short forms.

@@ -22,6 +22,8 @@ use ferry_model::reason::{MqError, MqResult, Reason};
 pub const CONFIG_FILE: &str = "qm.toml";
 /// Name of the lock file in a queue manager's directory.
 pub const LOCK_FILE: &str = "ferry.lock";
+/// Name of the local (Unix) socket in a running queue manager's directory.
+pub const SOCKET_FILE: &str = "ferry.sock";
 
 /// The FerryMQ home: `$FERRY_HOME`, else `~/.ferry`, else `./.ferry`.
 pub fn default_home() -> PathBuf {

@@ -112,9 +112,14 @@ pub enum PayloadArg {
 /// Everything a workload run can be told.
 #[derive(Debug, Clone, PartialEq, Args, Serialize, Deserialize)]
 pub struct WorkloadArgs {
-    /// Queue manager to run against: embedded:PATH, unix:PATH, tcp://HOST:PORT or tls://HOST:PORT.
-    /// Without it, a queue manager is created and hosted in this process in a temporary
-    /// directory (removed afterwards).
+    /// A running queue manager by name (FERRY_HOME/qmgrs/QM), reached over its local socket as
+    /// the other commands reach it. Without it (and without --connect), a queue manager is
+    /// created and hosted in this process in a temporary directory (removed afterwards).
+    #[arg(value_name = "QM")]
+    #[serde(default, skip_serializing)]
+    pub qm: Option<String>,
+    /// Queue manager to run against: embedded:PATH, unix:PATH, tcp://HOST:PORT or
+    /// tls://HOST:PORT, or a queue manager's name.
     #[arg(short = 'c', long, value_name = "URL")]
     pub connect: Option<String>,
     /// Where rr's responders connect, when they serve another queue manager than --connect

@@ -52,8 +52,43 @@ fn console(a: &WorkloadArgs, quiet: bool) -> Result<run::Console, String> {
     Ok(run::Console { json_lines, quiet })
 }
 
+/// A queue manager named rather than given by URL (`ferry perf put QM1`, or `-c QM1`): the
+/// running one's local socket, as the other commands reach it.
+pub fn resolve_qm(a: &WorkloadArgs) -> Result<WorkloadArgs, String> {
+    let name = match (&a.qm, &a.connect) {
+        (Some(_), Some(_)) => {
+            return Err("give a queue manager name or --connect URL, not both".into())
+        }
+        (Some(q), None) => q.clone(),
+        (None, Some(c)) if !c.contains(':') => c.clone(),
+        _ => return Ok(a.clone()),
+    };
+    let home = ferry_host::home::default_home();
+    let dir = ferry_host::home::qm_dir(&home, &name);
+    if !dir.join(ferry_host::home::CONFIG_FILE).exists() {
+        return Err(format!(
+            "there is no queue manager {name} in {}; create it with 'ferry qm create {name}'",
+            home.join("qmgrs").display()
+        ));
+    }
+    if ferry_host::home::running_pid(&dir).is_none() {
+        return Err(format!(
+            "queue manager {name} is not running; start it with 'ferry qm start {name}', or name \
+             none to host a queue manager in this process"
+        ));
+    }
+    let mut b = a.clone();
+    b.qm = None;
+    b.connect = Some(format!(
+        "unix:{}",
+        dir.join(ferry_host::home::SOCKET_FILE).display()
+    ));
+    Ok(b)
+}
+
 /// Runs one workload and prints its summary.
 pub fn run_workload(w: Workload, a: &WorkloadArgs) -> Result<RunReport, String> {
+    let a = &resolve_qm(a)?;
     let limits = limits_for(a)?;
     let mut out = console(a, false)?;
     ferry_host::outln!(

@@ -73,7 +73,7 @@ pub struct ServerConfig {
 /// Default TCP port, as MQ's.
 pub const DEFAULT_PORT: u16 = 1414;
 /// File name of the local socket in the queue manager's directory.
-pub const SOCKET_FILE: &str = "ferry.sock";
+pub const SOCKET_FILE: &str = ferry_host::home::SOCKET_FILE;
 
 impl ServerConfig {
     /// Defaults for a queue manager whose directory is `qm_dir`.
