@@ -164,7 +164,7 @@ pub struct WorkloadArgs {
     #[arg(short = 't', long, value_name = "N", default_value_t = 1)]
     pub threads: usize,
     /// For put: this many getter threads drain the queue while the putters are measured (IBM's
-    /// reference ladder is `put --drain 2`). For get: this many putter threads feed it.
+    /// reference ladder is `put --helpers 2`). For get: this many putter threads feed it.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub helpers: usize,
     /// Responder threads for rr (default: 2 per request queue, and at least --threads; never

@@ -43,6 +43,10 @@ pub struct Target {
     pub qm_config: Option<serde_json::Value>,
     host: Option<Arc<EmbeddedQm>>,
     temp: Option<PathBuf>,
+    /// Queues this run made on a running queue manager (permanent dynamic ones), removed with
+    /// their messages when it ends, and how to reach them.
+    made: Vec<String>,
+    made_with: Option<ClientOptions>,
 }
 
 impl Drop for Target {
@@ -51,6 +55,32 @@ impl Drop for Target {
         if let Some(t) = self.temp.take() {
             let _ = std::fs::remove_dir_all(t);
         }
+        self.remove_made();
+    }
+}
+
+impl Target {
+    /// Deletes the queues this run made (MQCO_DELETE_PURGE), so a run leaves nothing behind.
+    fn remove_made(&mut self) {
+        let (Some(opts), false) = (self.made_with.take(), self.made.is_empty()) else {
+            return;
+        };
+        let Ok(mut c) = Connection::connect_with(&self.endpoint, "ferry perf cleanup", &opts)
+        else {
+            return;
+        };
+        for q in std::mem::take(&mut self.made) {
+            let gone = c
+                .open_queue(&q, OpenOptions::input())
+                .and_then(|h| c.close(h, ferry_client::CloseOptions::DeletePurge));
+            match gone {
+                Ok(()) => ferry_host::outln!("removed queue {q}, which this run made"),
+                Err(e) => {
+                    eprintln!("ferry perf: could not remove queue {q}, which this run made: {e}")
+                }
+            }
+        }
+        let _ = c.disconnect();
     }
 }
 
@@ -143,6 +173,8 @@ impl Target {
             qm_config,
             host: Some(host),
             temp: Some(temp),
+            made: Vec::new(),
+            made_with: None,
         })
     }
 
@@ -179,20 +211,7 @@ impl Target {
         // The workload's queues: open each; one that does not exist is created as a permanent
         // dynamic queue from SYSTEM.DURABLE.MODEL.QUEUE (define deeper ones beforehand).
         let mut c = connect(url, a)?;
-        for q in queues(w, a) {
-            match c.open_queue(&q, OpenOptions::output()) {
-                Ok(h) => c.close(h, Default::default())?,
-                Err(e) if e.reason == Reason::UnknownObjectName => {
-                    let h = c.open_dynamic(
-                        ferry_model::system::DURABLE_MODEL_QUEUE,
-                        &q,
-                        OpenOptions::output(),
-                    )?;
-                    c.close(h, Default::default())?;
-                }
-                Err(e) => return Err(e),
-            }
-        }
+        let made = make_queues(&mut c, w, a)?;
         c.disconnect()?;
         Ok(Target {
             endpoint: url.to_owned(),
@@ -201,8 +220,33 @@ impl Target {
             qm_config,
             host: None,
             temp: None,
+            made,
+            made_with: Some(client_options(a)),
         })
     }
+}
+
+/// Opens each of the workload's queues; one that does not exist is made as a permanent dynamic
+/// queue from SYSTEM.DURABLE.MODEL.QUEUE, as deep as a hosted run's (256 MiB of messages; the
+/// user needs CHG on it, else it keeps the model's depth), and removed when the run ends.
+/// Returns the ones made.
+fn make_queues(c: &mut Connection, w: Workload, a: &WorkloadArgs) -> MqResult<Vec<String>> {
+    let mut made = Vec::new();
+    for q in queues(w, a) {
+        match c.open_queue(&q, OpenOptions::output()) {
+            Ok(h) => c.close(h, Default::default())?,
+            Err(e) if e.reason == Reason::UnknownObjectName => {
+                let model = ferry_model::system::DURABLE_MODEL_QUEUE;
+                let h = c.open_dynamic(model, &q, OpenOptions::output())?;
+                c.close(h, Default::default())?;
+                let depth = (HOSTED_QUEUE_BYTES / a.size.max(1)).max(1000);
+                let _ = c.admin(&format!("ALTER QLOCAL('{q}') MAXDEPTH({depth})"));
+                made.push(q);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(made)
 }
 
 /// Edits the hosted queue manager's qm.toml: each `KEY=VALUE` sets a dotted key (a number,

@@ -225,6 +225,13 @@ fn workloads_report_completely_against_a_server_over_unix_and_tcp() {
     assert!(n(&r["results"]["qm_cpu_pct"]) > 0.0, "{}", r["results"]);
     assert!(n(&r["results"]["qm_rss_peak_bytes"]) > 0.0);
     assert!(r["queue_manager"]["pid"].is_number());
+    // The queues the runs made on the running queue manager are gone with their messages.
+    let mut c = ferry_client::Connection::connect(&server.unix, "perf-test").unwrap();
+    let shown = c.admin("DISPLAY QUEUE(PERF.*)").unwrap();
+    assert!(
+        shown[0].messages.iter().all(|m| m.fields.is_empty()),
+        "left behind: {shown:?}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
