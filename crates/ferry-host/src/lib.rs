@@ -14,6 +14,7 @@
 pub mod accounts;
 pub mod config;
 pub mod home;
+pub mod logfile;
 pub mod net;
 pub mod pam;
 pub mod private;

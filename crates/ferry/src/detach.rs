@@ -1,6 +1,7 @@
 //! `ferry qm start` as MQ's strmqm behaves: the queue manager runs as a process of its own
-//! (this command again, with `--foreground`, in its own process group, its output appended to
-//! QMDIR/qm.log) and the command returns once it accepts connections — or, if it ends first,
+//! (this command again, with `--foreground --log-file QMDIR/qm.log`, in its own process group;
+//! the log rotates by size, and anything written outside it, such as a panic, is appended to
+//! the same file) and the command returns once it accepts connections — or, if it ends first,
 //! with its error and exit status.
 //!
 //! Ready means: the directory lock names the new process and the endpoints file was written
@@ -30,6 +31,8 @@ pub fn start(home: &Path, name: &str) -> Result<(), CliError> {
     let from = log.seek(SeekFrom::End(0)).unwrap_or(0);
     let mut args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     args.push("--foreground".into());
+    args.push("--log-file".into());
+    args.push(log_path.clone().into());
     let exe = std::env::current_exe()
         .map_err(|e| CliError::other(format!("cannot find the ferry executable: {e}")))?;
     let out = log

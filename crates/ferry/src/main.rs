@@ -148,6 +148,11 @@ enum QmCommand {
         /// its own, logging to QMDIR/qm.log, and the command returns once it accepts connections.
         #[arg(long)]
         foreground: bool,
+        /// Write the log to this file instead of standard error, rotated at 16 MiB with three
+        /// older files kept (FILE.1 … FILE.3), as MQ's error logs are. A background start logs
+        /// to QMDIR/qm.log this way.
+        #[arg(long, value_name = "FILE")]
+        log_file: Option<PathBuf>,
     },
     /// Check a queue manager's configuration without starting anything: qm.toml with the
     /// FERRY_<SECTION>_<KEY> environment variables and --set settings applied. Prints the
@@ -477,6 +482,22 @@ fn init_logging(default_level: &str) {
         .try_init();
 }
 
+/// Logging to a size-rotated file (`qm start --log-file`).
+fn init_logging_to(path: &std::path::Path, default_level: &str) -> Result<(), CliError> {
+    use ferry_host::logfile::{LogWriter, RotatingLog, KEEP, ROTATE_BYTES};
+    use tracing_subscriber::EnvFilter;
+    let log = RotatingLog::open(path, ROTATE_BYTES, KEEP)
+        .map_err(|e| CliError::other(format!("cannot open the log {}: {e}", path.display())))?;
+    let filter =
+        EnvFilter::try_from_env("FERRY_LOG").unwrap_or_else(|_| EnvFilter::new(default_level));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(move || LogWriter(log.clone()))
+        .with_ansi(false)
+        .try_init();
+    Ok(())
+}
+
 /// `ferry put|get|browse|request|move|copy|unload|load`.
 fn message_command(c: Command) -> Result<(), CliError> {
     use messages::transfer as t;
@@ -611,11 +632,15 @@ fn run(cli: Cli) -> Result<(), CliError> {
             settings,
             recover_to_last_good,
             foreground,
+            log_file,
         }) => {
             if !foreground {
                 return detach::start(&home.home(), &name);
             }
-            init_logging("info");
+            match log_file {
+                Some(path) => init_logging_to(&path, "info")?,
+                None => init_logging("info"),
+            }
             qm::start(&home.home(), &name, settings, recover_to_last_good)
         }
         Command::Qm(QmCommand::Check {
