@@ -119,7 +119,13 @@ pub mod id {
     /// MQIACH_CHANNEL_TYPE.
     pub const CHANNEL_TYPE: i32 = 1511;
     /// MQIACH_CHANNEL_TYPES.
-    pub const CHANNEL_TYPES: i32 = 1517;
+    pub const CHANNEL_TYPES: i32 = 1582;
+    /// MQIACF_Q_MGR_STATUS_ATTRS.
+    pub const Q_MGR_STATUS_ATTRS: i32 = 1229;
+    /// MQIACF_TOPIC_ATTRS.
+    pub const TOPIC_ATTRS: i32 = 1269;
+    /// MQIACF_SUB_ATTRS.
+    pub const SUB_ATTRS: i32 = 1287;
     /// MQCA_TOPIC_NAME.
     pub const TOPIC_NAME: i32 = 2092;
     /// MQCACF_SUB_NAME.
@@ -134,6 +140,8 @@ pub mod rc {
     pub const UNKNOWN_OBJECT_NAME: i32 = 2085;
     /// MQRCCF_CFH_TYPE_ERROR.
     pub const CFH_TYPE_ERROR: i32 = 3001;
+    /// MQRCCF_MD_FORMAT_ERROR: the request's MQMD Format is not MQADMIN.
+    pub const MD_FORMAT_ERROR: i32 = 3023;
     /// MQRCCF_CFH_COMMAND_ERROR: the command is not one this server runs.
     pub const CFH_COMMAND_ERROR: i32 = 3007;
     /// MQRCCF_COMMAND_FAILED.
@@ -145,13 +153,13 @@ pub mod rc {
     /// MQRCCF_PARM_COUNT_TOO_SMALL: a required parameter is missing.
     pub const PARM_COUNT_TOO_SMALL: i32 = 3019;
     /// MQRCCF_PARM_VALUE_ERROR.
-    pub const PARM_VALUE_ERROR: i32 = 3026;
+    pub const PARM_VALUE_ERROR: i32 = 3229;
     /// MQRCCF_OBJECT_ALREADY_EXISTS.
     pub const OBJECT_ALREADY_EXISTS: i32 = 4001;
     /// MQRCCF_FILTER_ERROR.
     pub const FILTER_ERROR: i32 = 3150;
     /// MQRCCF_ESCAPE_TYPE_ERROR.
-    pub const ESCAPE_TYPE_ERROR: i32 = 3057;
+    pub const ESCAPE_TYPE_ERROR: i32 = 3054;
 }
 
 /// MQCC_FAILED.
@@ -200,15 +208,15 @@ pub fn execute(
 ) -> Vec<Vec<u8>> {
     let (header, params) = match pcf::decode(body, big_endian) {
         Ok(d) => d,
-        Err(e) => return vec![failure(command_of(body, big_endian), e.into())],
+        Err(e) => return failure(command_of(body, big_endian), e.into()),
     };
     if header.kind != cft::COMMAND && header.kind != cft::COMMAND_XR {
         let why = format!("MQCFH Type {} is not a command", header.kind);
-        return vec![failure(header.command, Refusal(rc::CFH_TYPE_ERROR, 0, why))];
+        return failure(header.command, Refusal(rc::CFH_TYPE_ERROR, 0, why));
     }
     let plan = match plan(qm, who, header.command, &params) {
         Ok(p) => p,
-        Err(r) => return vec![failure(header.command, r)],
+        Err(r) => return failure(header.command, r),
     };
     match plan {
         Plan::Nothing => vec![response(header.command, 1, true, &[])],
@@ -249,18 +257,32 @@ fn response(command: i32, seq: i32, last: bool, params: &[Param]) -> Vec<u8> {
     pcf::encode(&header(command, seq, last), params)
 }
 
-fn failure(command: i32, Refusal(reason, parameter, text): Refusal) -> Vec<u8> {
+/// A request that is not a PCF message at all (its MQMD Format is not MQADMIN).
+pub(crate) fn not_pcf() -> Vec<Vec<u8>> {
+    let why = "the request's Format is not MQADMIN".to_owned();
+    failure(0, Refusal(rc::MD_FORMAT_ERROR, 0, why))
+}
+
+/// A refusal as MQ's command server answers one: a message with the reason (and the parameter
+/// at fault), then the summary MQRCCF_COMMAND_FAILED, which alone is MQCFC_LAST.
+fn failure(command: i32, Refusal(reason, parameter, text): Refusal) -> Vec<Vec<u8>> {
     tracing::debug!(command, reason, parameter, %text, "PCF request refused");
-    let h = Header {
+    let failed = |seq: i32, last: bool, reason: i32| Header {
         comp_code: CC_FAILED,
         reason,
-        ..header(command, 1, true)
+        ..header(command, seq, last)
     };
     let params: Vec<Param> = match parameter {
         0 => Vec::new(),
         p => vec![Param::Int(id::PARAMETER_ID, p)],
     };
-    pcf::encode(&h, &params)
+    if reason == rc::COMMAND_FAILED {
+        return vec![pcf::encode(&failed(1, true, reason), &params)];
+    }
+    vec![
+        pcf::encode(&failed(1, false, reason), &params),
+        pcf::encode(&failed(2, true, rc::COMMAND_FAILED), &[]),
+    ]
 }
 
 /// MQCMD_ESCAPE: the script's replies as runmqsc prints them.
@@ -286,7 +308,7 @@ fn answer(command: i32, reply: &Reply, shape: &Shape) -> Vec<Vec<u8>> {
             .and_then(|m| m.reason)
             .map_or(rc::COMMAND_FAILED, pcf_reason);
         let text = m.map_or_else(String::new, |m| m.text.clone());
-        return vec![failure(command, Refusal(reason, 0, text))];
+        return failure(command, Refusal(reason, 0, text));
     }
     let objects: Vec<_> = (reply.messages.iter())
         .filter(|m| !m.fields.is_empty())
@@ -300,7 +322,7 @@ fn answer(command: i32, reply: &Reply, shape: &Shape) -> Vec<Vec<u8>> {
         Shape::Objects(obj, only) => {
             if objects.is_empty() {
                 let why = "no object matches".to_owned();
-                return vec![failure(command, Refusal(rc::UNKNOWN_OBJECT_NAME, 0, why))];
+                return failure(command, Refusal(rc::UNKNOWN_OBJECT_NAME, 0, why));
             }
             let n = objects.len();
             let each = objects.iter().enumerate().map(|(i, m)| {
@@ -447,10 +469,12 @@ fn plan(
         cmd::PING_Q_MGR => Ok(Plan::Nothing),
         cmd::ESCAPE => plan_escape(params),
         cmd::INQUIRE_Q_MGR => display("QMGR ALL".into(), Obj::QMgr, params, id::Q_MGR_ATTRS),
-        cmd::INQUIRE_Q_MGR_STATUS => Ok(Plan::Mqsc(
-            "DISPLAY QMSTATUS ALL".into(),
-            Shape::Objects(Obj::QmStatus, None),
-        )),
+        cmd::INQUIRE_Q_MGR_STATUS => display(
+            "QMSTATUS ALL".into(),
+            Obj::QmStatus,
+            params,
+            id::Q_MGR_STATUS_ATTRS,
+        ),
         cmd::CHANGE_Q_MGR => Ok(Plan::Mqsc(
             format!("ALTER QMGR {}", attributes(Obj::QMgr, params, &[])?),
             Shape::Done,
@@ -475,12 +499,17 @@ fn plan(
                 format!("TOPIC({}) ALL", quoted(name)),
                 Obj::Topic,
                 params,
-                0,
+                id::TOPIC_ATTRS,
             )
         }
         cmd::INQUIRE_SUBSCRIPTION => {
             let name = str_param(params, id::SUB_NAME).unwrap_or("*");
-            display(format!("SUB({}) ALL", quoted(name)), Obj::Sub, params, 0)
+            display(
+                format!("SUB({}) ALL", quoted(name)),
+                Obj::Sub,
+                params,
+                id::SUB_ATTRS,
+            )
         }
         c => Err(Refusal(
             rc::CFH_COMMAND_ERROR,

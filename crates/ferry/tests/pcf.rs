@@ -97,11 +97,13 @@ impl Pcf {
         p
     }
 
-    /// The reason of the one failed response.
+    /// The reason of a refusal: a failed response with it, then MQ's summary
+    /// MQRCCF_COMMAND_FAILED (3008) as the last.
     fn refused(&mut self, command: i32, params: &[Param]) -> i32 {
         let a = self.ask(command, params);
-        assert_eq!(a.len(), 1, "{a:?}");
-        assert_eq!(a[0].0.comp_code, 2, "{a:?}");
+        assert_eq!(a.len(), 2, "{a:?}");
+        assert_eq!((a[0].0.comp_code, a[0].0.control), (2, 0), "{a:?}");
+        assert_eq!((a[1].0.comp_code, a[1].0.reason), (2, 3008), "{a:?}");
         a[0].0.reason
     }
 }
@@ -268,7 +270,7 @@ fn mqsc_runs_through_escape_and_bad_requests_get_reasons_not_silence() {
     let a = pcf.raw(vec![1, 0, 0, 0, 36, 0, 0, 0, 1, 0], "MQADMIN", 546);
     assert_eq!(a[0].0.comp_code, 2);
     let a = pcf.raw(b"not a PCF message at all".to_vec(), "MQSTR", 546);
-    assert_eq!((a[0].0.comp_code, a[0].0.reason), (2, 2110));
+    assert_eq!((a[0].0.comp_code, a[0].0.reason), (2, 3023));
     // A big-endian request (MQENC_INTEGER_NORMAL) is read as its encoding says.
     let mut be = Vec::new();
     for w in [1, 36, 1, PING_Q_MGR, 1, 1, 0, 0, 0] {

@@ -3,7 +3,7 @@
 //! queue manager set from the putter's identity unless the putter may set identity context),
 //! and puts the responses on the request's reply-to queue: MsgType MQMT_REPLY, Format
 //! MQADMIN, CorrelId the request's MsgId, the request's persistence and priority. A request
-//! that is not a PCF message (Format not MQADMIN) is answered with MQRC_FORMAT_ERROR; a
+//! that is not a PCF message (Format not MQADMIN) is answered with MQRCCF_MD_FORMAT_ERROR; a
 //! request without a reply-to queue is run and its answer dropped, logged.
 //!
 //! Bounded: one request at a time, its body no larger than the queue's MAXMSGL; it stops when
@@ -25,9 +25,6 @@ const POLL: Duration = Duration::from_millis(250);
 
 /// MQ's MQFMT_ADMIN.
 const FORMAT_ADMIN: &str = "MQADMIN";
-
-/// MQRC_FORMAT_ERROR.
-const FORMAT_ERROR: i32 = 2110;
 
 /// A running command server; [`CommandServer::stop`] ends it.
 #[derive(Debug)]
@@ -100,16 +97,7 @@ fn answer(qm: &QueueManager, s: &mut ferry_core::Session, request: Message) {
     let d = &request.descriptor;
     let user = d.user_id.as_str().trim().to_owned();
     let bodies = if d.format.as_str().trim() != FORMAT_ADMIN {
-        let h = ferry_model::pcf::Header {
-            kind: ferry_model::pcf::cft::RESPONSE,
-            version: 1,
-            command: 0,
-            seq: 1,
-            control: 1,
-            comp_code: 2,
-            reason: FORMAT_ERROR,
-        };
-        vec![ferry_model::pcf::encode(&h, &[])]
+        super::not_pcf()
     } else {
         let who = Arc::new(qm.resolve_principal(&user));
         // MQENC_INTEGER_NORMAL (1) in the integer bits: big-endian.

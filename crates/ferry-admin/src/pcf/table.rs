@@ -165,7 +165,7 @@ pub(crate) static ROWS: &[Row] = &[
     ),
     row(QmStatus, "STARTDA", 3175, Str(12)),
     row(QmStatus, "STARTTI", 3176, Str(8)),
-    row(QmStatus, "CONNS", 1229, Int),
+    row(QmStatus, "CONNS", 1230, Int),
     row(
         QmStatus,
         "CMDSERV",
@@ -183,10 +183,10 @@ pub(crate) static ROWS: &[Row] = &[
     row(QStatus, "IPPROCS", 17, Int),
     row(QStatus, "OPPROCS", 18, Int),
     row(QStatus, "UNCOM", 1027, Int),
-    row(QStatus, "LGETDATE", 3128, Str(12)),
-    row(QStatus, "LGETTIME", 3129, Str(8)),
-    row(QStatus, "LPUTDATE", 3130, Str(12)),
-    row(QStatus, "LPUTTIME", 3131, Str(8)),
+    row(QStatus, "LGETDATE", 3130, Str(12)),
+    row(QStatus, "LGETTIME", 3131, Str(8)),
+    row(QStatus, "LPUTDATE", 3128, Str(12)),
+    row(QStatus, "LPUTTIME", 3129, Str(8)),
     row(QStatus, "MSGAGE", 1227, Int),
     // Channels (Inquire Channel, Create/Change Channel).
     row(Channel, "CHANNEL", 3501, Str(20)),
@@ -207,7 +207,7 @@ pub(crate) static ROWS: &[Row] = &[
     row(Channel, "MAXMSGL", 1510, Int),
     row(Channel, "MAXINST", 1618, Int),
     row(Channel, "MAXINSTC", 1619, Int),
-    row(Channel, "SHARECNV", 1560, Int),
+    row(Channel, "SHARECNV", 1615, Int),
     row(Channel, "SSLCIPH", 3544, Str(32)),
     row(Channel, "SSLPEER", 3545, Str(1024)),
     row(Channel, "TRPTYPE", 1501, Enum(&[(2, "TCP")])),
@@ -250,12 +250,18 @@ pub(crate) static ROWS: &[Row] = &[
     row(
         Topic,
         "DEFPSIST",
-        5,
+        185,
         Enum(&[(-1, "ASPARENT"), (0, "NO"), (1, "YES")]),
     ),
-    row(Topic, "PMSGDLV", 192, Enum(DELIVERY)),
+    row(Topic, "PMSGDLV", 195, Enum(DELIVERY)),
     row(Topic, "NPMSGDLV", 196, Enum(DELIVERY)),
     row(Topic, "MDURMDL", 2096, Str(48)),
+    row(
+        Topic,
+        "WILDCARD",
+        216,
+        Enum(&[(1, "BLOCK"), (2, "PASSTHRU")]),
+    ),
     row(Topic, "MNDURMDL", 2097, Str(48)),
     row(
         Topic,
@@ -265,12 +271,13 @@ pub(crate) static ROWS: &[Row] = &[
     ),
     // Subscriptions (Inquire Subscription).
     row(Sub, "SUB", 3152, Str(10240)),
-    row(Sub, "SUBID", 7016, Str(48)),
     row(Sub, "TOPICSTR", 2094, Str(10240)),
     row(Sub, "DEST", 3154, Str(48)),
-    row(Sub, "DURABLE", 175, Enum(&[(1, "YES"), (2, "NO")])),
+    row(Sub, "DURABLE", 1274, Enum(&[(1, "YES"), (2, "NO")])),
     row(Sub, "SUBUSER", 3156, Str(12)),
-    row(Sub, "USERDATA", 3153, Str(10240)),
+    row(Sub, "USERDATA", 3159, Str(10240)),
+    row(Sub, "SELECTOR", 3160, Str(10240)),
+    row(Sub, "WSCHEMA", 1288, Enum(&[(1, "CHAR"), (2, "TOPIC")])),
 ];
 
 /// The row for an MQSC keyword of an object kind.
