@@ -121,7 +121,13 @@ pub fn run_limits(a: &args::LimitsArgs) -> Result<limits::Limits, String> {
         limits::RUNS,
         dir.display()
     );
-    let l = limits::Limits::measure(&dir, a.duration).map_err(|e| e.to_string())?;
+    let began = std::time::Instant::now();
+    let mut progress = |k: usize| {
+        let s = began.elapsed().as_secs_f64();
+        eprintln!("  run {k} of {} done ({s:.1} s)", limits::RUNS);
+    };
+    let l =
+        limits::Limits::measure_with(&dir, a.duration, &mut progress).map_err(|e| e.to_string())?;
     ferry_host::outln!(
         "{:<56} {:>12} {:<13}  {}",
         "",

@@ -128,13 +128,23 @@ impl Limits {
     /// Measures every limit in about `d` (at least [`RUNS`] × 200 ms) with the disk test in
     /// `dir`: each the median of [`RUNS`] runs taken in turns, with its spread.
     pub fn measure(dir: &Path, d: Duration) -> std::io::Result<Limits> {
+        Limits::measure_with(dir, d, &mut |_| {})
+    }
+
+    /// As [`Limits::measure`], telling `done` how many of the [`RUNS`] runs are done after each.
+    pub fn measure_with(
+        dir: &Path,
+        d: Duration,
+        done: &mut dyn FnMut(usize),
+    ) -> std::io::Result<Limits> {
         let each = (d / RUNS as u32).max(SHORTEST_RUN);
         let mut runs: [Vec<f64>; 8] = Default::default();
-        for _ in 0..RUNS {
+        for k in 0..RUNS {
             let one = Limits::measure_once(dir, each)?.values();
             for (r, v) in runs.iter_mut().zip(one) {
                 r.push(v);
             }
+            done(k + 1);
         }
         let mut spread = Spread::default();
         let mut medians = [0.0; 8];
