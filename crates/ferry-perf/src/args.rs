@@ -229,7 +229,8 @@ pub struct WorkloadArgs {
     #[serde(default)]
     pub triplets: bool,
     /// For publish: run every subscriber as a task of the async client on one thread (as an
-    /// event-driven consumer does), rather than a thread each with the blocking client.
+    /// event-driven consumer does), rather than a thread each with the blocking client. For
+    /// put: the same for the --helpers getters.
     #[arg(long)]
     #[serde(default)]
     pub async_client: bool,

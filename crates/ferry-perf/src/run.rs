@@ -172,6 +172,19 @@ fn spawn_aux(
                 drain,
             ));
         }
+        Workload::Put if a.helpers > 0 && a.async_client => {
+            let (ep, args, sh, stop) = (
+                target.endpoint.clone(),
+                a.clone(),
+                shared.clone(),
+                aux_stop.clone(),
+            );
+            let n = a.helpers;
+            aux.push(std::thread::spawn(move || {
+                let q = args.queue.clone();
+                crate::workload::async_drainers(&ep, &args, &q, n, sh, stop)
+            }));
+        }
         Workload::Put | Workload::Get => {
             let helper = if w == Workload::Put {
                 Helper::Drain

@@ -812,6 +812,60 @@ pub fn drainer(
     c.disconnect().map_err(|e| fail("disconnect", e))
 }
 
+/// `n` unmeasured getters as tasks of the async client on one thread (as an event-driven
+/// consumer runs, and as the benches' async ladder drains): each gets from `queue` with the
+/// run's read-ahead, counting in `shared.got`, until a wait finds nothing after `stop`.
+pub fn async_drainers(
+    endpoint: &str,
+    a: &WorkloadArgs,
+    queue: &str,
+    n: usize,
+    shared: Arc<Shared>,
+    stop: Arc<AtomicBool>,
+) -> WorkerResult {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("runtime: {e}"))?;
+    rt.block_on(async {
+        let mut tasks = Vec::new();
+        for _ in 0..n {
+            let (ep, q, app) = (endpoint.to_owned(), queue.to_owned(), a.app_name.clone());
+            let (opts, open, shared, stop) = (
+                client_options(a),
+                input_options(a),
+                shared.clone(),
+                stop.clone(),
+            );
+            tasks.push(tokio::spawn(async move {
+                let connect = ferry_client::AsyncConnection::connect(&ep, &app, &opts);
+                let mut c = connect.await.map_err(|e| fail("connect", e))?;
+                let h = c.open_queue(&q, open).await.map_err(|e| fail("open", e))?;
+                let get = GetOptions::new().wait(Duration::from_millis(100));
+                loop {
+                    match c.get(h, &get).await {
+                        Ok(_) => {
+                            shared.got.fetch_add(1, Ordering::Relaxed);
+                        }
+                        Err(e) if e.reason == Reason::NoMsgAvailable => {
+                            if stop.load(Ordering::Acquire) {
+                                break;
+                            }
+                        }
+                        Err(e) => return Err(fail("drain", e)),
+                    }
+                }
+                c.disconnect().await.map_err(|e| fail("disconnect", e))
+            }));
+        }
+        for t in tasks {
+            t.await
+                .map_err(|e| format!("a getter task failed: {e}"))??;
+        }
+        Ok(())
+    })
+}
+
 /// Gets from `h` (waiting up to 100 ms each), counting in `shared.got`, until a wait finds
 /// nothing after `stop` is set: a drainer's and a subscriber's loop.
 pub(crate) fn drain_until_stopped(
