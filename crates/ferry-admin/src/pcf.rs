@@ -68,10 +68,22 @@ pub mod cmd {
     pub const INQUIRE_CHANNEL_STATUS: i32 = 42;
     /// MQCMD_INQUIRE_Q_MGR_STATUS.
     pub const INQUIRE_Q_MGR_STATUS: i32 = 161;
+    /// MQCMD_CHANGE_TOPIC.
+    pub const CHANGE_TOPIC: i32 = 170;
+    /// MQCMD_CREATE_TOPIC.
+    pub const CREATE_TOPIC: i32 = 172;
+    /// MQCMD_DELETE_TOPIC.
+    pub const DELETE_TOPIC: i32 = 173;
     /// MQCMD_INQUIRE_TOPIC.
     pub const INQUIRE_TOPIC: i32 = 174;
+    /// MQCMD_INQUIRE_TOPIC_NAMES.
+    pub const INQUIRE_TOPIC_NAMES: i32 = 175;
     /// MQCMD_INQUIRE_SUBSCRIPTION.
     pub const INQUIRE_SUBSCRIPTION: i32 = 176;
+    /// MQCMD_CREATE_SUBSCRIPTION.
+    pub const CREATE_SUBSCRIPTION: i32 = 177;
+    /// MQCMD_DELETE_SUBSCRIPTION.
+    pub const DELETE_SUBSCRIPTION: i32 = 179;
 }
 
 /// Parameter identifiers the commands themselves use (not object attributes).
@@ -130,6 +142,8 @@ pub mod id {
     pub const TOPIC_NAME: i32 = 2092;
     /// MQCACF_SUB_NAME.
     pub const SUB_NAME: i32 = 3152;
+    /// MQCACF_TOPIC_NAMES.
+    pub const TOPIC_NAMES: i32 = 3151;
 }
 
 /// Reasons the server answers with (MQRC_*, MQRCCF_*).
@@ -156,6 +170,8 @@ pub mod rc {
     pub const PARM_VALUE_ERROR: i32 = 3229;
     /// MQRCCF_OBJECT_ALREADY_EXISTS.
     pub const OBJECT_ALREADY_EXISTS: i32 = 4001;
+    /// MQRCCF_SUB_ALREADY_EXISTS.
+    pub const SUB_ALREADY_EXISTS: i32 = 3311;
     /// MQRCCF_FILTER_ERROR.
     pub const FILTER_ERROR: i32 = 3150;
     /// MQRCCF_ESCAPE_TYPE_ERROR.
@@ -339,6 +355,7 @@ fn answer(command: i32, reply: &Reply, shape: &Shape) -> Vec<Vec<u8>> {
 fn pcf_reason(mqrc: i32) -> i32 {
     match mqrc {
         2100 => rc::OBJECT_ALREADY_EXISTS,
+        2432 => rc::SUB_ALREADY_EXISTS,
         r => r,
     }
 }
@@ -493,6 +510,10 @@ fn plan(
         | cmd::DELETE_CHANNEL
         | cmd::START_CHANNEL
         | cmd::STOP_CHANNEL => plan_channel_change(command, params),
+        cmd::CREATE_TOPIC | cmd::CHANGE_TOPIC | cmd::DELETE_TOPIC | cmd::INQUIRE_TOPIC_NAMES => {
+            plan_topic(command, params)
+        }
+        cmd::CREATE_SUBSCRIPTION | cmd::DELETE_SUBSCRIPTION => plan_sub(command, params),
         cmd::INQUIRE_TOPIC => {
             let name = required(params, id::TOPIC_NAME, "MQCA_TOPIC_NAME")?;
             display(
@@ -770,6 +791,51 @@ fn plan_channel_change(command: i32, params: &[Param]) -> Result<Plan, Refusal> 
                 ""
             };
             format!("{verb} CHANNEL({name}) CHLTYPE({t}) {attrs}{replace}")
+        }
+    };
+    Ok(Plan::Mqsc(text, Shape::Done))
+}
+
+/// Topic objects: create (with MQIACF_REPLACE), change, delete, and their names.
+fn plan_topic(command: i32, params: &[Param]) -> Result<Plan, Refusal> {
+    let name = quoted(required(params, id::TOPIC_NAME, "MQCA_TOPIC_NAME")?);
+    let skip = [id::TOPIC_NAME, id::REPLACE];
+    let replace = if int_param(params, id::REPLACE) == Some(1) {
+        " REPLACE"
+    } else {
+        ""
+    };
+    let text = match command {
+        cmd::INQUIRE_TOPIC_NAMES => {
+            let shape = Shape::Names(("TOPIC", id::TOPIC_NAMES), None);
+            return Ok(Plan::Mqsc(format!("DISPLAY TOPIC({name})"), shape));
+        }
+        cmd::DELETE_TOPIC => format!("DELETE TOPIC({name})"),
+        cmd::CHANGE_TOPIC => format!(
+            "ALTER TOPIC({name}) {}",
+            attributes(Obj::Topic, params, &skip)?
+        ),
+        _ => format!(
+            "DEFINE TOPIC({name}) {}{replace}",
+            attributes(Obj::Topic, params, &skip)?
+        ),
+    };
+    Ok(Plan::Mqsc(text, Shape::Done))
+}
+
+/// Administrative subscriptions: create (with MQIACF_REPLACE) and delete.
+fn plan_sub(command: i32, params: &[Param]) -> Result<Plan, Refusal> {
+    let name = quoted(required(params, id::SUB_NAME, "MQCACF_SUB_NAME")?);
+    let text = match command {
+        cmd::DELETE_SUBSCRIPTION => format!("DELETE SUB({name})"),
+        _ => {
+            let replace = if int_param(params, id::REPLACE) == Some(1) {
+                " REPLACE"
+            } else {
+                ""
+            };
+            let attrs = attributes(Obj::Sub, params, &[id::SUB_NAME, id::REPLACE])?;
+            format!("DEFINE SUB({name}) {attrs}{replace}")
         }
     };
     Ok(Plan::Mqsc(text, Shape::Done))

@@ -311,3 +311,57 @@ fn a_request_runs_with_the_authority_of_the_user_who_put_it() {
     let r = owner.admin("DISPLAY QLOCAL(BOB.NEW)").unwrap();
     assert!(!r[0].ok, "the refused create made nothing");
 }
+
+#[test]
+fn topics_and_subscriptions_are_made_and_seen_through_pcf() {
+    let server = Server::start("pcf-topic", &[]);
+    let mut pcf = owner_session(&server);
+    let topic = |s: &str| Param::Str(2092, s.into());
+    pcf.ok(
+        172,
+        &[
+            topic("PCF.TOPIC"),
+            Param::Str(2094, "pcf/test".into()),
+            Param::Int(175, 2),
+        ],
+    );
+    let names = pcf.ok(175, &[topic("PCF.*")]);
+    let Some(Param::StrList(3151, list)) = names.first() else {
+        panic!("{names:?}")
+    };
+    assert_eq!(
+        list.iter().map(|s| s.trim_end()).collect::<Vec<_>>(),
+        ["PCF.TOPIC"]
+    );
+    let t = pcf.ok(174, &[topic("PCF.TOPIC")]);
+    assert_eq!(text(&t, 2094).as_deref(), Some("pcf/test"));
+    assert_eq!(int(&t, 175), Some(2), "DURSUB(NO): {t:?}");
+    pcf.ok(170, &[topic("PCF.TOPIC"), Param::Int(175, 1)]);
+    assert_eq!(int(&pcf.ok(174, &[topic("PCF.TOPIC")]), 175), Some(1));
+
+    let sub = |s: &str| Param::Str(3152, s.into());
+    pcf.ok(
+        177,
+        &[
+            sub("PCF.SUB"),
+            Param::Str(2094, "pcf/test".into()),
+            Param::Str(3154, "DEV.QUEUE.1".into()),
+        ],
+    );
+    let s = pcf.ok(176, &[sub("PCF.SUB")]);
+    assert_eq!(text(&s, 3154).unwrap().trim_end(), "DEV.QUEUE.1", "{s:?}");
+    assert_eq!(
+        pcf.refused(
+            177,
+            &[
+                sub("PCF.SUB"),
+                Param::Str(2094, "pcf/test".into()),
+                Param::Str(3154, "DEV.QUEUE.1".into())
+            ]
+        ),
+        3311
+    );
+    pcf.ok(179, &[sub("PCF.SUB")]);
+    pcf.ok(173, &[topic("PCF.TOPIC")]);
+    assert_eq!(pcf.refused(174, &[topic("PCF.TOPIC")]), 2085);
+}
