@@ -2409,6 +2409,26 @@ fn inquire_reports_queue_manager_attributes() {
             int(42),
         ]
     );
+    // What client libraries ask a queue manager for first (mq-golang's mqmetric, test suites).
+    let v = s
+        .inquire(
+            h,
+            &[
+                Selector::Version,
+                Selector::MaxHandles,
+                Selector::PerformanceEvent,
+                Selector::MaxPriority,
+                Selector::Syncpoint,
+                Selector::ConnAuth,
+            ],
+        )
+        .unwrap();
+    assert_eq!(v[0], string(ferry_model::inquire::VERSION));
+    assert_eq!(
+        (v[2].clone(), v[3].clone(), v[4].clone()),
+        (int(0), int(9), int(1))
+    );
+    assert!(matches!(v[1], AttrValue::Int(n) if n > 0), "{v:?}");
     assert_eq!(
         reason(s.inquire(h, &[Selector::CurrentDepth])),
         Reason::SelectorError

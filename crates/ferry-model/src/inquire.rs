@@ -71,6 +71,30 @@ pub enum Selector {
     BackoutRequeueName = 2019,
     /// MQCA_Q_MGR_DESC.
     QueueManagerDesc = 2014,
+    /// MQIA_HARDEN_GET_BACKOUT.
+    HardenGetBackout = 8,
+    /// MQIA_MAX_HANDLES (queue manager).
+    MaxHandles = 11,
+    /// MQIA_MAX_PRIORITY (queue manager): 9.
+    MaxPriority = 14,
+    /// MQIA_TRIGGER_CONTROL: triggering is not offered, so off (MQTC_OFF).
+    TriggerControl = 24,
+    /// MQIA_SYNCPOINT (queue manager): units of work are available (MQSP_AVAILABLE).
+    Syncpoint = 30,
+    /// MQIA_AUTHORITY_EVENT (queue manager).
+    AuthorityEvent = 47,
+    /// MQIA_PERFORMANCE_EVENT (queue manager): performance events are not raised (disabled).
+    PerformanceEvent = 53,
+    /// MQIA_CHANNEL_EVENT (queue manager).
+    ChannelEvent = 73,
+    /// MQIA_CHLAUTH_RECORDS (queue manager).
+    ChlauthRecords = 248,
+    /// MQCA_DEF_XMIT_Q_NAME (queue manager).
+    DefXmitQueueName = 2025,
+    /// MQCA_VERSION (queue manager): the MQ version whose interface FerryMQ offers, VVRRMMFF.
+    Version = 2120,
+    /// MQCA_CONN_AUTH (queue manager).
+    ConnAuth = 2125,
 }
 
 impl Selector {
@@ -113,6 +137,18 @@ impl Selector {
             QueueName,
             BackoutRequeueName,
             QueueManagerDesc,
+            HardenGetBackout,
+            MaxHandles,
+            MaxPriority,
+            TriggerControl,
+            Syncpoint,
+            AuthorityEvent,
+            PerformanceEvent,
+            ChannelEvent,
+            ChlauthRecords,
+            DefXmitQueueName,
+            Version,
+            ConnAuth,
         ]
         .into_iter()
         .find(|s| s.code() == code)
@@ -188,6 +224,8 @@ pub fn local_queue_attr(
         Selector::QueueDesc => Str(a.description.clone()),
         Selector::QueueName => Str(name.to_owned()),
         Selector::BackoutRequeueName => Str(a.backout_requeue_name.to_string()),
+        Selector::HardenGetBackout => Int(i64::from(a.harden_backout)),
+        Selector::TriggerControl => Int(0),
         _ => return None,
     })
 }
@@ -205,9 +243,23 @@ pub fn qmgr_attr(sel: Selector, a: &QueueManagerAttrs) -> Option<AttrValue> {
         Selector::DeadLetterQueueName => Str(a.dead_letter_queue.to_string()),
         Selector::QueueManagerName => Str(a.name.to_string()),
         Selector::QueueManagerDesc => Str(a.description.clone()),
+        Selector::MaxHandles => Int(a.max_handles as i64),
+        Selector::MaxPriority => Int(9),
+        Selector::Syncpoint => Int(1),
+        Selector::AuthorityEvent => Int(i64::from(a.authority_events)),
+        Selector::PerformanceEvent => Int(0),
+        Selector::ChannelEvent => Int(i64::from(a.channel_events)),
+        Selector::ChlauthRecords => Int(i64::from(a.chlauth)),
+        Selector::DefXmitQueueName => Str(a.default_xmit_queue.to_string()),
+        Selector::Version => Str(VERSION.to_owned()),
+        Selector::ConnAuth => Str(a.connauth.to_string()),
         _ => return None,
     })
 }
+
+/// MQCA_VERSION: the MQ version whose interface FerryMQ offers (VVRRMMFF), in step with
+/// [`COMMAND_LEVEL`].
+pub const VERSION: &str = "08000100";
 
 /// The command level a queue manager reports (MQIA_COMMAND_LEVEL): MQCMDL_LEVEL_801, the level
 /// whose structure versions FerryMQ's MQI headers provide.

@@ -617,6 +617,8 @@ static inline const char *MQIA_STR(MQLONG v) {
         return "MQIA_DEF_PERSISTENCE";
     case 6:
         return "MQIA_DEF_PRIORITY";
+    case 8:
+        return "MQIA_HARDEN_GET_BACKOUT";
     case 9:
         return "MQIA_INHIBIT_GET";
     case 10:
@@ -625,6 +627,8 @@ static inline const char *MQIA_STR(MQLONG v) {
         return "MQIA_MAX_HANDLES";
     case 13:
         return "MQIA_MAX_MSG_LENGTH";
+    case 14:
+        return "MQIA_MAX_PRIORITY";
     case 15:
         return "MQIA_MAX_Q_DEPTH";
     case 17:
@@ -637,12 +641,24 @@ static inline const char *MQIA_STR(MQLONG v) {
         return "MQIA_Q_TYPE";
     case 22:
         return "MQIA_BACKOUT_THRESHOLD";
+    case 24:
+        return "MQIA_TRIGGER_CONTROL";
+    case 30:
+        return "MQIA_SYNCPOINT";
     case 31:
         return "MQIA_COMMAND_LEVEL";
     case 32:
         return "MQIA_PLATFORM";
     case 33:
         return "MQIA_MAX_UNCOMMITTED_MSGS";
+    case 47:
+        return "MQIA_AUTHORITY_EVENT";
+    case 53:
+        return "MQIA_PERFORMANCE_EVENT";
+    case 73:
+        return "MQIA_CHANNEL_EVENT";
+    case 248:
+        return "MQIA_CHLAUTH_RECORDS";
     default:
         return "";
     }

@@ -1651,6 +1651,8 @@ pub fn back(hconn: MQLONG) -> Outcome {
 fn char_len(s: Selector) -> usize {
     match s {
         Selector::QueueDesc | Selector::QueueManagerDesc => 64,
+        // MQ_VERSION_LENGTH.
+        Selector::Version => 8,
         _ => 48,
     }
 }
