@@ -219,6 +219,14 @@ typedef PMQVOID *PPMQVOID;
 #define MQRC_MSG_TOO_BIG_FOR_Q 2030
 #define MQRC_MSG_TOO_BIG_FOR_Q_MGR 2031
 #define MQRC_NO_MSG_AVAILABLE 2033
+/* Asynchronous consumption (MQCB, MQCTL). */
+#define MQRC_CBD_ERROR 2444
+#define MQRC_CTLO_ERROR 2445
+#define MQRC_CALLBACK_NOT_REGISTERED 2448
+#define MQRC_CALLBACK_TYPE_ERROR 2483
+#define MQRC_CALLBACK_LINK_ERROR 2487
+#define MQRC_OPERATION_ERROR 2488
+#define MQRC_HCONN_ASYNC_ACTIVE 2500
 #define MQRC_NO_MSG_UNDER_CURSOR 2034
 #define MQRC_NOT_AUTHORIZED 2035
 #define MQRC_NOT_OPEN_FOR_BROWSE 2036
@@ -1115,8 +1123,7 @@ typedef MQSRO *PMQSRO;
 #define MQSO_NO_READ_AHEAD 0x08000000
 #define MQSO_READ_AHEAD 0x10000000
 
-/* ---- MQCBD / MQCBC / MQCTLO: asynchronous consumption (MQCB and MQCTL answer
- *      MQRC_FUNCTION_NOT_SUPPORTED for now) --------------------------------------------- */
+/* ---- MQCBD / MQCBC / MQCTLO: asynchronous consumption (MQCB and MQCTL) --------------- */
 
 #define MQCBD_STRUC_ID "CBD "
 #define MQCBD_STRUC_ID_ARRAY 'C', 'B', 'D', ' '

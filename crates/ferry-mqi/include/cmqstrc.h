@@ -279,6 +279,12 @@ static inline const char *MQRC_STR(MQLONG v) {
         return "MQRC_OBJECT_STRING_ERROR";
     case 2442:
         return "MQRC_PROPERTY_NAME_ERROR";
+    case 2444:
+        return "MQRC_CBD_ERROR";
+    case 2445:
+        return "MQRC_CTLO_ERROR";
+    case 2448:
+        return "MQRC_CALLBACK_NOT_REGISTERED";
     case 2459:
         return "MQRC_SELECTOR_SYNTAX_ERROR";
     case 2460:
@@ -303,6 +309,14 @@ static inline const char *MQRC_STR(MQLONG v) {
         return "MQRC_DMPO_ERROR";
     case 2482:
         return "MQRC_PD_ERROR";
+    case 2483:
+        return "MQRC_CALLBACK_TYPE_ERROR";
+    case 2487:
+        return "MQRC_CALLBACK_LINK_ERROR";
+    case 2488:
+        return "MQRC_OPERATION_ERROR";
+    case 2500:
+        return "MQRC_HCONN_ASYNC_ACTIVE";
     case 2503:
         return "MQRC_SUB_INHIBITED";
     case 2509:

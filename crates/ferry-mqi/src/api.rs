@@ -142,7 +142,10 @@ pub(crate) fn check_hconn(hconn: MQLONG) -> Result<(), Rc> {
     conn(hconn).map(|_| ())
 }
 
-fn with_conn<T>(hconn: MQLONG, f: impl FnOnce(&mut Connection) -> Result<T, Rc>) -> Result<T, Rc> {
+pub(crate) fn with_conn<T>(
+    hconn: MQLONG,
+    f: impl FnOnce(&mut Connection) -> Result<T, Rc>,
+) -> Result<T, Rc> {
     let c = conn(hconn)?;
     let mut g = c.lock().unwrap_or_else(|p| p.into_inner());
     f(&mut g.conn)
@@ -1438,7 +1441,7 @@ const GMO_ACCEPTED: MQLONG = GMO_WAIT
 const MO_MATCH_MSG_ID: MQLONG = 0x1;
 const MO_MATCH_CORREL_ID: MQLONG = 0x2;
 
-fn get_options(gmo: &MQGMO, md: &MQMD, len: MQLONG) -> Result<GetOptions, Rc> {
+pub(crate) fn get_options(gmo: &MQGMO, md: &MQMD, len: MQLONG) -> Result<GetOptions, Rc> {
     if &gmo.StrucId != b"GMO " || !(1..=4).contains(&gmo.Version) {
         return Err(Rc::failed(RC_GMO_ERROR));
     }
@@ -1500,7 +1503,7 @@ fn get_options(gmo: &MQGMO, md: &MQMD, len: MQLONG) -> Result<GetOptions, Rc> {
 }
 
 /// Fills the caller's descriptor from a got message.
-fn get_output(md: &mut MQMD, m: &Message) {
+pub(crate) fn get_output(md: &mut MQMD, m: &Message) {
     let d = &m.descriptor;
     md.MsgId = d.msg_id.0;
     md.CorrelId = d.correl_id.0;
@@ -1824,6 +1827,66 @@ pub unsafe fn stat(hconn: MQLONG, kind: MQLONG, sts: *mut MQSTS) -> Outcome {
 }
 
 /// Calls FerryMQ does not offer yet.
+/// MQRC_RESOURCE_PROBLEM.
+pub(crate) const RC_RESOURCE_PROBLEM: u32 = 2102;
+
+/// MQMD_DEFAULT (version 1).
+pub(crate) fn default_md() -> MQMD {
+    MQMD {
+        StrucId: *b"MD  ",
+        Version: 1,
+        Report: 0,
+        MsgType: 8,
+        Expiry: -1,
+        Feedback: 0,
+        Encoding: 546,
+        CodedCharSetId: 0,
+        Format: *b"        ",
+        Priority: -1,
+        Persistence: 2,
+        MsgId: [0; 24],
+        CorrelId: [0; 24],
+        BackoutCount: 0,
+        ReplyToQ: [b' '; 48],
+        ReplyToQMgr: [b' '; 48],
+        UserIdentifier: [b' '; 12],
+        AccountingToken: [0; 32],
+        ApplIdentityData: [b' '; 32],
+        PutApplType: 0,
+        PutApplName: [b' '; 28],
+        PutDate: [b' '; 8],
+        PutTime: [b' '; 8],
+        ApplOriginData: [b' '; 4],
+        GroupId: [0; 24],
+        MsgSeqNumber: 1,
+        Offset: 0,
+        MsgFlags: 0,
+        OriginalLength: -1,
+    }
+}
+
+/// MQGMO_DEFAULT (version 1), with MQGMO_NO_SYNCPOINT as a consumer's default.
+pub(crate) fn default_gmo() -> MQGMO {
+    MQGMO {
+        StrucId: *b"GMO ",
+        Version: 1,
+        Options: GMO_NO_SYNCPOINT,
+        WaitInterval: 0,
+        Signal1: 0,
+        Signal2: 0,
+        ResolvedQName: [b' '; 48],
+        MatchOptions: 0,
+        GroupStatus: b' ',
+        SegmentStatus: b' ',
+        Segmentation: b' ',
+        Reserved1: b' ',
+        MsgToken: [0; 16],
+        ReturnedLength: -1,
+        Reserved2: 0,
+        MsgHandle: 0,
+    }
+}
+
 pub fn not_supported() -> Outcome {
     Err(Rc::failed(RC_FUNCTION_NOT_SUPPORTED))
 }

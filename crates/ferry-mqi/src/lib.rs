@@ -17,6 +17,7 @@
 
 pub mod api;
 pub mod bags;
+pub mod consume;
 pub mod props;
 pub mod structs;
 
@@ -605,44 +606,68 @@ macro_rules! export_mqi {
             unsafe { $crate::api::report(cc, rc, out) }
         }
 
-        /// MQCB: asynchronous consumption is not there yet.
+        /// MQCB: registers, deregisters, suspends or resumes a message consumer or event
+        /// handler (asynchronous consumption, `consume.rs`).
         ///
         /// # Safety
-        /// `cc` and `rc` must each be null or valid for an MQLONG write; the other arguments are
-        /// not read.
+        /// `cbd`, `md` and `gmo` must each be null or point to a readable MQCBD / MQMD /
+        /// MQGMO, the MQCBD's function an MQCB_FUNCTION; `cc` and `rc` each null or valid for
+        /// an MQLONG write.
         #[no_mangle]
         #[allow(clippy::too_many_arguments)]
         pub unsafe extern "C" fn MQCB(
-            _hconn: MQLONG,
-            _operation: MQLONG,
-            _cbd: *mut c_void,
-            _hobj: MQLONG,
-            _md: *mut c_void,
-            _gmo: *mut c_void,
+            hconn: MQLONG,
+            operation: MQLONG,
+            cbd: *mut c_void,
+            hobj: MQLONG,
+            md: *mut c_void,
+            gmo: *mut c_void,
             cc: *mut MQLONG,
             rc: *mut MQLONG,
         ) {
+            let out = $crate::api::guarded(|| {
+                // SAFETY: the caller passes `cbd`, `md` and `gmo` as this fn's `# Safety`
+                // says; `cb` checks each for null.
+                unsafe {
+                    $crate::consume::cb(
+                        hconn,
+                        operation,
+                        cbd as *const $crate::consume::MQCBD,
+                        hobj,
+                        md as *const $crate::structs::MQMD,
+                        gmo as *const $crate::structs::MQGMO,
+                    )
+                }
+            });
             // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
             // MQLONG write (this fn's `# Safety`); `report` checks each for null.
-            unsafe { $crate::api::report(cc, rc, $crate::api::not_supported()) }
+            unsafe { $crate::api::report(cc, rc, out) }
         }
 
-        /// MQCTL: asynchronous consumption is not there yet.
+        /// MQCTL: starts (on a thread of its own, or on the caller's with MQOP_START_WAIT),
+        /// stops, suspends or resumes a connection's message consumers.
         ///
         /// # Safety
-        /// `cc` and `rc` must each be null or valid for an MQLONG write; the other arguments are
-        /// not read.
+        /// `opts` must be null or point to a readable MQCTLO; `cc` and `rc` each null or valid
+        /// for an MQLONG write.
         #[no_mangle]
         pub unsafe extern "C" fn MQCTL(
-            _hconn: MQLONG,
-            _operation: MQLONG,
-            _opts: *mut c_void,
+            hconn: MQLONG,
+            operation: MQLONG,
+            opts: *mut c_void,
             cc: *mut MQLONG,
             rc: *mut MQLONG,
         ) {
+            let out = $crate::api::guarded(|| {
+                // SAFETY: the caller passes `opts` null or a readable MQCTLO (this fn's
+                // `# Safety`); `ctl` checks it for null.
+                unsafe {
+                    $crate::consume::ctl(hconn, operation, opts as *const $crate::consume::MQCTLO)
+                }
+            });
             // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
             // MQLONG write (this fn's `# Safety`); `report` checks each for null.
-            unsafe { $crate::api::report(cc, rc, $crate::api::not_supported()) }
+            unsafe { $crate::api::report(cc, rc, out) }
         }
 
         /// MQBEGIN: global units of work are not offered (MQRC_FUNCTION_NOT_SUPPORTED).

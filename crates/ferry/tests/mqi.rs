@@ -466,3 +466,40 @@ fn a_c_program_opens_a_queue_with_a_selection_string_and_gets_only_what_it_selec
         assert_eq!(left, 2, "{lib}");
     }
 }
+
+#[test]
+fn a_c_program_consumes_asynchronously_with_mqcb_and_mqctl() {
+    let server = Server::start("mqi-consume", &[]);
+    let out = server.root.join("c");
+    std::fs::create_dir_all(&out).unwrap();
+    for (lib, env) in [
+        ("mqm_r", local_env(&server).to_vec()),
+        ("mqic_r", client_env(&server).to_vec()),
+    ] {
+        let exe = compile(&out, "consume", Some(lib), false);
+        for mode in ["wait", "thread"] {
+            let mut c = ferry_client::Connection::connect(&server.unix, "putter").unwrap();
+            let h = c
+                .open_queue("DEV.QUEUE.3", ferry_client::OpenOptions::output())
+                .unwrap();
+            for i in 0..3 {
+                let m = ferry_client::Message::text(&format!("{lib}-{mode}-{i}"));
+                c.put(h, m, &ferry_client::PutOptions::default()).unwrap();
+            }
+            let (ok, text) = run(&exe, &["DEV.QUEUE.3", "3", "QM1", mode], &env, "");
+            assert!(ok, "{lib} {mode}: {text}");
+            assert!(
+                text.contains("MQCTL start with no consumer: reason 2448"),
+                "{text}"
+            );
+            for i in 0..3 {
+                let line = format!("consumed: {lib}-{mode}-{i} (area mine)");
+                assert!(text.contains(&line), "{lib} {mode}: {text}");
+            }
+            assert!(
+                text.contains("consumed 3 messages; start calls 1, stop calls 1"),
+                "{lib} {mode}: {text}"
+            );
+        }
+    }
+}
