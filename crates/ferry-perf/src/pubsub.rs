@@ -10,11 +10,10 @@
 //! slowing the publishers or filling the dead-letter queue, as NATS treats slow consumers.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
 
 use ferry_client::{
-    CloseOptions, Connection, GetOptions, Message, ObjectDescriptor, OpenOptions, PropertyValue,
-    Reason, SubAction, SubDescriptor,
+    CloseOptions, Connection, Message, ObjectDescriptor, OpenOptions, PropertyValue, SubAction,
+    SubDescriptor,
 };
 
 use crate::args::WorkloadArgs;
@@ -142,20 +141,8 @@ pub fn async_subscribers(
                     .subscribe(&sd, None)
                     .await
                     .map_err(|e| fail("subscribe", e))?;
-                let get = GetOptions::new().wait(Duration::from_millis(100));
-                loop {
-                    match c.get(q, &get).await {
-                        Ok(_) => {
-                            shared.got.fetch_add(1, Ordering::Relaxed);
-                        }
-                        Err(e) if e.reason == Reason::NoMsgAvailable => {
-                            if stop.load(Ordering::Acquire) {
-                                break;
-                            }
-                        }
-                        Err(e) => return Err(fail("get a publication", e)),
-                    }
-                }
+                crate::workload::count_async(&mut c, q, &shared, &stop, "get a publication")
+                    .await?;
                 c.close(hsub, CloseOptions::RemoveSub)
                     .await
                     .map_err(|e| fail("unsubscribe", e))?;

@@ -841,20 +841,7 @@ pub fn async_drainers(
                 let connect = ferry_client::AsyncConnection::connect(&ep, &app, &opts);
                 let mut c = connect.await.map_err(|e| fail("connect", e))?;
                 let h = c.open_queue(&q, open).await.map_err(|e| fail("open", e))?;
-                let get = GetOptions::new().wait(Duration::from_millis(100));
-                loop {
-                    match c.get(h, &get).await {
-                        Ok(_) => {
-                            shared.got.fetch_add(1, Ordering::Relaxed);
-                        }
-                        Err(e) if e.reason == Reason::NoMsgAvailable => {
-                            if stop.load(Ordering::Acquire) {
-                                break;
-                            }
-                        }
-                        Err(e) => return Err(fail("drain", e)),
-                    }
-                }
+                count_async(&mut c, h, &shared, &stop, "drain").await?;
                 c.disconnect().await.map_err(|e| fail("disconnect", e))
             }));
         }
@@ -864,6 +851,32 @@ pub fn async_drainers(
         }
         Ok(())
     })
+}
+
+/// Gets from `h` through the async client (waiting up to 100 ms each), counting in
+/// `shared.got`, until a wait finds nothing after `stop` is set: the async drainers' and
+/// subscribers' loop.
+pub(crate) async fn count_async(
+    c: &mut ferry_client::AsyncConnection,
+    h: ferry_client::Hobj,
+    shared: &Shared,
+    stop: &AtomicBool,
+    what: &str,
+) -> WorkerResult {
+    let get = GetOptions::new().wait(Duration::from_millis(100));
+    loop {
+        match c.get(h, &get).await {
+            Ok(_) => {
+                shared.got.fetch_add(1, Ordering::Relaxed);
+            }
+            Err(e) if e.reason == Reason::NoMsgAvailable => {
+                if stop.load(Ordering::Acquire) {
+                    return Ok(());
+                }
+            }
+            Err(e) => return Err(fail(what, e)),
+        }
+    }
 }
 
 /// Gets from `h` (waiting up to 100 ms each), counting in `shared.got`, until a wait finds

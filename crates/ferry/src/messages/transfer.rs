@@ -23,82 +23,16 @@ use serde_json::{json, Value};
 use super::{connect, dump, spec, Resolved};
 use crate::CliError;
 
-/// Moves (`keep` false) or copies up to `limit` messages from `t.queue` to `to`; how many.
-pub fn transfer(
-    t: &Resolved,
-    to: &str,
-    limit: Option<usize>,
-    keep: bool,
-) -> Result<usize, CliError> {
-    let mut conn = connect(t, if keep { "ferry copy" } else { "ferry move" })?;
-    let from = conn.open_queue(
-        &t.queue,
-        if keep {
-            OpenOptions::browse()
-        } else {
-            OpenOptions::input()
-        },
-    )?;
-    let mut out_opts = OpenOptions::output();
-    out_opts.set_all_context = true;
-    let dest = conn.open_queue(to, out_opts)?;
-    let put = PutOptions {
-        syncpoint: !keep,
-        context: PutContext::SetAll,
-        ..Default::default()
-    };
-    let mut get = if keep {
-        GetOptions::new().browse(BrowseMode::First)
-    } else {
-        GetOptions::new().syncpoint()
-    };
-    let mut n = 0;
-    while limit.is_none_or(|l| n < l) {
-        let got = match conn.get(from, &get) {
-            Ok(g) => g,
-            Err(e) if e.reason == Reason::NoMsgAvailable => break,
-            Err(e) => return Err(e.into()),
-        };
-        if keep {
-            get = GetOptions::new().browse(BrowseMode::Next);
-        }
-        if let Err(e) = conn.put(dest, got.message, &put) {
-            if !keep {
-                conn.backout()?;
-            }
-            return Err(CliError::from(e).with_hint(format!(
-                "{n} message(s) had been done before this one; it stays on {}",
-                t.queue
-            )));
-        }
-        if !keep {
-            conn.commit()?;
-        }
-        n += 1;
-    }
-    conn.close(from, CloseOptions::None)?;
-    conn.close(dest, CloseOptions::None)?;
-    conn.disconnect()?;
-    Ok(n)
-}
-
-/// Writes up to `limit` messages of `t.queue` to `out` as JSON lines: browsed (`browse`) or
-/// got, each got committed only once its line is written. How many.
-pub fn unload(
-    t: &Resolved,
-    out: &mut impl Write,
+/// Takes up to `limit` messages from `h` — browsed (`browse`), or got in a unit of work each —
+/// and hands each to `each`; a got message is committed once `each` has done with it, and
+/// backed out (left where it was) if `each` fails. How many were handled.
+fn each_message(
+    conn: &mut Connection,
+    h: ferry_client::Hobj,
     browse: bool,
     limit: Option<usize>,
+    mut each: impl FnMut(&mut Connection, Got, usize) -> Result<(), CliError>,
 ) -> Result<usize, CliError> {
-    let mut conn = connect(t, "ferry unload")?;
-    let h = conn.open_queue(
-        &t.queue,
-        if browse {
-            OpenOptions::browse()
-        } else {
-            OpenOptions::input()
-        },
-    )?;
     let mut get = if browse {
         GetOptions::new().browse(BrowseMode::First)
     } else {
@@ -114,21 +48,80 @@ pub fn unload(
         if browse {
             get = GetOptions::new().browse(BrowseMode::Next);
         }
-        let line = to_json(&got).to_string();
-        if let Err(e) = writeln!(out, "{line}").and_then(|()| out.flush()) {
+        if let Err(e) = each(conn, got, n) {
             if !browse {
                 conn.backout()?;
             }
-            return Err(CliError::other(format!(
-                "cannot write the messages: {e}; the message was left on {}",
-                t.queue
-            )));
+            return Err(e);
         }
         if !browse {
             conn.commit()?;
         }
         n += 1;
     }
+    Ok(n)
+}
+
+fn input_or_browse(browse: bool) -> OpenOptions {
+    if browse {
+        OpenOptions::browse()
+    } else {
+        OpenOptions::input()
+    }
+}
+
+/// Moves (`keep` false) or copies up to `limit` messages from `t.queue` to `to`; how many.
+pub fn transfer(
+    t: &Resolved,
+    to: &str,
+    limit: Option<usize>,
+    keep: bool,
+) -> Result<usize, CliError> {
+    let mut conn = connect(t, if keep { "ferry copy" } else { "ferry move" })?;
+    let from = conn.open_queue(&t.queue, input_or_browse(keep))?;
+    let mut out_opts = OpenOptions::output();
+    out_opts.set_all_context = true;
+    let dest = conn.open_queue(to, out_opts)?;
+    let put = PutOptions {
+        syncpoint: !keep,
+        context: PutContext::SetAll,
+        ..Default::default()
+    };
+    let n = each_message(&mut conn, from, keep, limit, |c, got, n| {
+        c.put(dest, got.message, &put).map(|_| ()).map_err(|e| {
+            CliError::from(e).with_hint(format!(
+                "{n} message(s) had been done before this one; it stays on {}",
+                t.queue
+            ))
+        })
+    })?;
+    conn.close(from, CloseOptions::None)?;
+    conn.close(dest, CloseOptions::None)?;
+    conn.disconnect()?;
+    Ok(n)
+}
+
+/// Writes up to `limit` messages of `t.queue` to `out` as JSON lines: browsed (`browse`) or
+/// got, each got committed only once its line is written. How many.
+pub fn unload(
+    t: &Resolved,
+    out: &mut impl Write,
+    browse: bool,
+    limit: Option<usize>,
+) -> Result<usize, CliError> {
+    let mut conn = connect(t, "ferry unload")?;
+    let h = conn.open_queue(&t.queue, input_or_browse(browse))?;
+    let n = each_message(&mut conn, h, browse, limit, |_, got, _| {
+        let line = to_json(&got).to_string();
+        writeln!(out, "{line}")
+            .and_then(|()| out.flush())
+            .map_err(|e| {
+                CliError::other(format!(
+                    "cannot write the messages: {e}; the message was left on {}",
+                    t.queue
+                ))
+            })
+    })?;
     conn.close(h, CloseOptions::None)?;
     conn.disconnect()?;
     Ok(n)
