@@ -283,6 +283,8 @@ static inline const char *MQRC_STR(MQLONG v) {
         return "MQRC_CBD_ERROR";
     case 2445:
         return "MQRC_CTLO_ERROR";
+    case 2446:
+        return "MQRC_NO_CALLBACKS_ACTIVE";
     case 2448:
         return "MQRC_CALLBACK_NOT_REGISTERED";
     case 2459:

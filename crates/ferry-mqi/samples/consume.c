@@ -69,26 +69,35 @@ int main(int argc, char **argv) {
     cbd.CallbackArea = area;
     cbd.Options = MQCBDO_START_CALL | MQCBDO_STOP_CALL;
     gmo.Options = MQGMO_NO_SYNCPOINT;
-    MQCB(hconn, MQOP_REGISTER, &cbd, hobj, &md, &gmo, &cc, &rc);
+    /* Registered suspended: nothing to wait for yet. */
+    MQCB(hconn, MQOP_REGISTER | MQOP_SUSPEND, &cbd, hobj, &md, &gmo, &cc, &rc);
     if (cc == MQCC_FAILED) {
         printf("MQCB failed with reason %d\n", (int)rc);
         return 1;
     }
+    MQCTL(hconn, MQOP_START_WAIT, &ctlo, &cc, &rc);
+    printf("START_WAIT with every consumer suspended: reason %d\n", (int)rc);
+    MQCB(hconn, MQOP_RESUME, &cbd, hobj, NULL, NULL, &cc, &rc);
     if (threaded) {
         struct timespec tick = {0, 20 * 1000 * 1000};
         int waited = 0;
         MQCTL(hconn, MQOP_START, &ctlo, &cc, &rc);
         while (seen < wanted && waited++ < 500) nanosleep(&tick, NULL);
+        /* Closing the handle while consuming deregisters its consumer. */
+        MQCLOSE(hconn, &hobj, MQCO_NONE, &cc, &rc);
+        for (waited = 0; waited < 15; waited++) nanosleep(&tick, NULL);
         MQCTL(hconn, MQOP_STOP, &ctlo, &cc, &rc);
+        MQCB(hconn, MQOP_DEREGISTER, &cbd, hobj, NULL, NULL, &cc, &rc);
+        printf("deregister after close: reason %d\n", (int)rc);
     } else {
         MQCTL(hconn, MQOP_START_WAIT, &ctlo, &cc, &rc);
+        if (cc == MQCC_FAILED) {
+            printf("MQCTL failed with reason %d\n", (int)rc);
+            return 1;
+        }
+        MQCB(hconn, MQOP_DEREGISTER, &cbd, hobj, NULL, NULL, &cc, &rc);
+        MQCLOSE(hconn, &hobj, MQCO_NONE, &cc, &rc);
     }
-    if (cc == MQCC_FAILED) {
-        printf("MQCTL failed with reason %d\n", (int)rc);
-        return 1;
-    }
-    MQCB(hconn, MQOP_DEREGISTER, &cbd, hobj, NULL, NULL, &cc, &rc);
-    MQCLOSE(hconn, &hobj, MQCO_NONE, &cc, &rc);
     MQDISC(&hconn, &cc, &rc);
     printf("consumed %d messages; start calls %d, stop calls %d\n", seen, starts, stops);
     return seen == wanted ? 0 : 1;

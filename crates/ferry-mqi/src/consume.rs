@@ -5,7 +5,9 @@
 //! MQOP_STOP (from any thread, a consumer included), the last consumer is deregistered, or the
 //! connection ends. Consumers registered with MQCBDO_START_CALL / STOP_CALL / REGISTER_CALL /
 //! DEREGISTER_CALL are also called at those moments; MQOP_SUSPEND and MQOP_RESUME pause one
-//! consumer (MQCB) or the whole connection (MQCTL).
+//! consumer (MQCB, also together with MQOP_REGISTER) or the whole connection (MQCTL). Closing a
+//! handle deregisters its consumer; MQOP_START_WAIT with every consumer suspended answers
+//! MQRC_NO_CALLBACKS_ACTIVE.
 //!
 //! A consumer is called without the connection's lock held, so it may use the connection (put a
 //! reply, commit, call MQCTL STOP). Each get waits at most [`POLL`], so a stop or suspend takes
@@ -51,6 +53,7 @@ const CBCT_MSG_NOT_REMOVED: MQLONG = 7;
 const GMO_BROWSE_ANY: MQLONG = 0x10 | 0x20 | 0x800;
 const RC_CBD_ERROR: u32 = 2444;
 const RC_CTLO_ERROR: u32 = 2445;
+const RC_NO_CALLBACKS_ACTIVE: u32 = 2446;
 const RC_CALLBACK_NOT_REGISTERED: u32 = 2448;
 const RC_CALLBACK_TYPE_ERROR: u32 = 2483;
 const RC_CALLBACK_LINK_ERROR: u32 = 2487;
@@ -147,15 +150,18 @@ pub unsafe fn cb(
     gmo: *const MQGMO,
 ) -> Outcome {
     api::check_hconn(hconn)?;
-    match operation & !0x2000 {
-        OP_REGISTER => {
+    let pause = operation & (OP_SUSPEND | OP_RESUME);
+    match operation & !(0x2000 | OP_SUSPEND | OP_RESUME) {
+        // MQOP_REGISTER may come with MQOP_SUSPEND or MQOP_RESUME.
+        OP_REGISTER if pause != OP_SUSPEND | OP_RESUME => {
             // SAFETY: the caller passes each pointer null or valid (this fn's contract).
-            let c = unsafe { consumer(cbd, hobj, md, gmo) }?;
+            let mut c = unsafe { consumer(cbd, hobj, md, gmo) }?;
+            c.suspended = pause == OP_SUSPEND;
             register(hconn, c)
         }
-        OP_DEREGISTER => deregister(hconn, hobj),
-        OP_SUSPEND | OP_RESUME => {
-            with_consumer(hconn, hobj, |c| c.suspended = operation & OP_SUSPEND != 0)
+        OP_DEREGISTER if pause == 0 => deregister(hconn, hobj),
+        0 if pause == OP_SUSPEND || pause == OP_RESUME => {
+            with_consumer(hconn, hobj, |c| c.suspended = pause == OP_SUSPEND)
         }
         _ => Err(Rc::failed(RC_OPERATION_ERROR)),
     }
@@ -286,6 +292,9 @@ fn start(hconn: MQLONG, area: usize, wait: bool) -> Outcome {
         if d.consumers.is_empty() {
             return Err(Rc::failed(RC_CALLBACK_NOT_REGISTERED));
         }
+        if wait && d.consumers.iter().all(|c| c.suspended) {
+            return Err(Rc::failed(RC_NO_CALLBACKS_ACTIVE));
+        }
         (d.stop, d.connection_area, d.suspended) = (Some(stop.clone()), area, false);
         Ok(d.consumers.clone())
     })?;
@@ -395,6 +404,10 @@ fn deliver(hconn: MQLONG, c: &Consumer, n: usize) {
             );
         }
         Ok(Err(e)) if e.reason == ferry_client::Reason::NoMsgAvailable => {}
+        // MQCLOSE of the handle deregisters its consumer, as in MQ.
+        Ok(Err(e)) if e.reason == ferry_client::Reason::HobjError => {
+            let _ = deregister(hconn, c.hobj);
+        }
         Ok(Err(e)) => call(hconn, c, CBCT_MSG_NOT_REMOVED, e.reason.code(), 0),
         Err(_) => {}
     }

@@ -492,6 +492,18 @@ fn a_c_program_consumes_asynchronously_with_mqcb_and_mqctl() {
                 text.contains("MQCTL start with no consumer: reason 2448"),
                 "{text}"
             );
+            let suspended = "START_WAIT with every consumer suspended: reason 2446";
+            assert!(text.contains(suspended), "{text}");
+            assert!(
+                !text.contains("call type"),
+                "no failed gets reach the consumer: {text}"
+            );
+            if mode == "thread" {
+                assert!(
+                    text.contains("deregister after close: reason 2448"),
+                    "{text}"
+                );
+            }
             for i in 0..3 {
                 let line = format!("consumed: {lib}-{mode}-{i} (area mine)");
                 assert!(text.contains(&line), "{lib} {mode}: {text}");
