@@ -21,18 +21,21 @@ use crate::CliError;
 /// Where a background queue manager's output goes.
 pub const LOG_FILE: &str = "qm.log";
 
-/// Starts `name` in the background with this process's arguments and `--foreground`; returns
-/// once it is ready.
-pub fn start(home: &Path, name: &str) -> Result<(), CliError> {
+/// Starts `name` in the background with this process's arguments and `--foreground`, logging
+/// to `log_file` (default QMDIR/qm.log); returns once it is ready.
+pub fn start(home: &Path, name: &str, log_file: Option<&Path>) -> Result<(), CliError> {
     let dir = crate::qm::create_if_missing(home, name)?;
-    let log_path = dir.join(LOG_FILE);
+    let log_path = log_file.map_or_else(|| dir.join(LOG_FILE), Path::to_path_buf);
     let mut log = ferry_host::private::open_file(&log_path)
         .map_err(|e| CliError::other(format!("cannot open {}: {e}", log_path.display())))?;
     let from = log.seek(SeekFrom::End(0)).unwrap_or(0);
     let mut args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     args.push("--foreground".into());
-    args.push("--log-file".into());
-    args.push(log_path.clone().into());
+    // A --log-file of the caller's is among the arguments already.
+    if log_file.is_none() {
+        args.push("--log-file".into());
+        args.push(log_path.clone().into());
+    }
     let exe = std::env::current_exe()
         .map_err(|e| CliError::other(format!("cannot find the ferry executable: {e}")))?;
     let out = log

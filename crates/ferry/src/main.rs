@@ -635,7 +635,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             log_file,
         }) => {
             if !foreground {
-                return detach::start(&home.home(), &name);
+                return detach::start(&home.home(), &name, log_file.as_deref());
             }
             match log_file {
                 Some(path) => init_logging_to(&path, "info")?,

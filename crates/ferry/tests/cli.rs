@@ -734,6 +734,25 @@ fn qm_start_returns_once_the_queue_manager_accepts_connections_and_leaves_it_run
     assert_eq!(stop.code(), Some(0), "{stop:?}");
     let list = sb.run(&["qm", "list"], "");
     assert!(!list.stdout.contains("running (pid"), "{list:?}");
+    // A log file of the caller's choosing is where a background start logs.
+    let mine = sb.root.join("io/mine.log");
+    let args = [
+        "qm",
+        "start",
+        "QM1",
+        "--listen",
+        "127.0.0.1:0",
+        "--log-file",
+    ];
+    let out = sb.run(&[&args[..], &[mine.to_str().unwrap()]].concat(), "");
+    assert_eq!(out.code(), Some(0), "{out:?}");
+    assert!(
+        out.stdout.contains(&format!("log: {}", mine.display())),
+        "{out:?}"
+    );
+    let log = fs::read_to_string(&mine).unwrap();
+    assert!(log.contains("queue manager started"), "{log}");
+    assert_eq!(sb.run(&["qm", "stop", "QM1"], "").code(), Some(0));
 }
 
 /// The value of a `--dump` field line (`  Name   value`).
