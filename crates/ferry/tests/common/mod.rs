@@ -133,11 +133,15 @@ impl Server {
         let file = self.dir().join("endpoints");
         let deadline = Instant::now() + DEADLINE;
         loop {
-            if let Ok(t) = std::fs::read_to_string(&file) {
-                if t.lines().count() >= 2 && (!want_tls || t.contains("tls://")) {
-                    self.endpoints = t;
-                    break;
-                }
+            // The file, or — when a full disk would not take it — the log, where the queue
+            // manager then says its endpoints (`listening endpoint="..."`).
+            let said = std::fs::read_to_string(&file)
+                .ok()
+                .filter(|t| t.lines().count() >= 2)
+                .or_else(|| self.logged_endpoints());
+            if let Some(t) = said.filter(|t| !want_tls || t.contains("tls://")) {
+                self.endpoints = t;
+                break;
             }
             if let Ok(Some(status)) = self.child.try_wait() {
                 panic!("the server exited with {status}: {}", self.log());
@@ -154,6 +158,21 @@ impl Server {
         self.tcp =
             self.tcp_bare
                 .replacen("tcp://", &format!("tcp://{TEST_USER}:{TEST_PASSWORD}@"), 1);
+    }
+
+    /// The endpoints the server's log lists when it could not write its endpoints file (two or
+    /// more), one a line.
+    fn logged_endpoints(&self) -> Option<String> {
+        let log = self.log();
+        if !log.contains("cannot write") && !log.contains("endpoints file") {
+            return None;
+        }
+        let found: Vec<&str> = log
+            .lines()
+            .filter_map(|l| l.split("listening endpoint=\"").nth(1))
+            .filter_map(|rest| rest.split('"').next())
+            .collect();
+        (found.len() >= 2).then(|| found.join("\n") + "\n")
     }
 
     /// Kills the server and starts it again in the same home (same local socket).
