@@ -527,6 +527,19 @@ mod tests {
         assert_eq!(b.len(), 80);
     }
 
+    /// A one-message MQCFT_COMMAND header.
+    fn command(command: i32) -> Header {
+        Header {
+            kind: cft::COMMAND,
+            version: 1,
+            command,
+            seq: 1,
+            control: 1,
+            comp_code: 0,
+            reason: 0,
+        }
+    }
+
     fn every_kind() -> Vec<Param> {
         vec![
             Param::Int(3, -7),
@@ -579,15 +592,7 @@ mod tests {
 
     #[test]
     fn every_truncation_and_every_corrupted_word_is_an_error_or_a_value_never_a_panic() {
-        let h = Header {
-            kind: 1,
-            version: 1,
-            command: 13,
-            seq: 1,
-            control: 1,
-            comp_code: 0,
-            reason: 0,
-        };
+        let h = command(13);
         let b = encode(&h, &every_kind());
         for cut in 0..b.len() {
             assert!(decode(&b[..cut], false).is_err() || cut == b.len());
@@ -607,15 +612,7 @@ mod tests {
         for _ in 0..=MAX_DEPTH {
             p = Param::Group(2, vec![p]);
         }
-        let h = Header {
-            kind: 1,
-            version: 1,
-            command: 13,
-            seq: 1,
-            control: 1,
-            comp_code: 0,
-            reason: 0,
-        };
+        let h = command(13);
         let e = decode(&encode(&h, &[p]), cfg!(target_endian = "big")).unwrap_err();
         assert_eq!(e.reason, RCCF_CFH_PARM_COUNT_ERROR);
     }
