@@ -230,10 +230,17 @@ pub struct WorkloadArgs {
     pub triplets: bool,
     /// For publish: run every subscriber as a task of the async client on one thread (as an
     /// event-driven consumer does), rather than a thread each with the blocking client. For
-    /// put: the same for the --helpers getters.
+    /// put: the --threads putters and the --helpers getters as tasks of one thread, the
+    /// benches' async-client ladder.
     #[arg(long)]
     #[serde(default)]
     pub async_client: bool,
+    /// For put with --async-put: keep the blocking client (a thread per putter and getter, as
+    /// an MQI program with MQPMO_ASYNC_RESPONSE runs) instead of the async-client ladder that
+    /// --async-put otherwise implies.
+    #[arg(long, conflicts_with = "async_client")]
+    #[serde(default)]
+    pub blocking_client: bool,
     /// For publish: durable subscriptions (named PERF.SUB.N, removed at the end).
     #[arg(long)]
     #[serde(default)]

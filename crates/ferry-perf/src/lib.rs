@@ -8,6 +8,7 @@
 //! (`sweep`), charts (`chart`). It talks to queue managers only through `ferry-client`.
 
 pub mod args;
+pub mod asyncput;
 pub mod chart;
 pub mod limits;
 pub mod pubsub;

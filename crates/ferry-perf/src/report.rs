@@ -232,7 +232,15 @@ impl RunReport {
             } else {
                 "no syncpoint".into()
             },
-            if p.async_put { " · async put" } else { "" },
+            [
+                (p.async_put, " · async put"),
+                (p.read_ahead, " · read-ahead"),
+                (p.async_client, " · async client"),
+            ]
+            .iter()
+            .filter(|(on, _)| *on)
+            .map(|(_, s)| *s)
+            .collect::<String>(),
             if p.put1 { " · put1" } else { "" },
             self.queue_manager.mode,
             self.results.seconds,

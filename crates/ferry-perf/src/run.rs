@@ -87,6 +87,7 @@ pub fn run(
     if a.threads == 0 {
         return Err("--threads must be at least 1".into());
     }
+    let a = &crate::asyncput::settle(w, a)?;
     let started_unix_s = SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
@@ -172,19 +173,8 @@ fn spawn_aux(
                 drain,
             ));
         }
-        Workload::Put if a.helpers > 0 && a.async_client => {
-            let (ep, args, sh, stop) = (
-                target.endpoint.clone(),
-                a.clone(),
-                shared.clone(),
-                aux_stop.clone(),
-            );
-            let n = a.helpers;
-            aux.push(std::thread::spawn(move || {
-                let q = args.queue.clone();
-                crate::workload::async_drainers(&ep, &args, &q, n, sh, stop)
-            }));
-        }
+        // The putters and getters are tasks of one thread (spawn_workers).
+        Workload::Put if a.async_client => {}
         Workload::Put | Workload::Get => {
             let helper = if w == Workload::Put {
                 Helper::Drain
@@ -278,6 +268,13 @@ fn spawn_workers(
     shared: &Arc<Shared>,
     recorders: &[Arc<Recorder>],
 ) -> Vec<std::thread::JoinHandle<WorkerResult>> {
+    if w == Workload::Put && a.async_client {
+        let (ep, args, sh) = (target.endpoint.clone(), a.clone(), shared.clone());
+        let recs = recorders.to_vec();
+        return vec![std::thread::spawn(move || {
+            crate::asyncput::ladder(&ep, &args, sh, recs)
+        })];
+    }
     (0..a.threads)
         .map(|i| {
             let (ep, args, sh, rec) = (

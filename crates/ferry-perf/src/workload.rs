@@ -425,7 +425,7 @@ pub(crate) fn put_options(a: &WorkloadArgs) -> PutOptions {
     o
 }
 
-fn input_options(a: &WorkloadArgs) -> OpenOptions {
+pub(crate) fn input_options(a: &WorkloadArgs) -> OpenOptions {
     OpenOptions {
         read_ahead: a.read_ahead.then_some(true),
         ..OpenOptions::input()
@@ -493,7 +493,7 @@ impl Batcher {
 /// How a worker ended, if not normally.
 pub type WorkerResult = Result<(), String>;
 
-fn fail(what: &str, e: MqError) -> String {
+pub(crate) fn fail(what: &str, e: MqError) -> String {
     format!("{what}: {e}")
 }
 
@@ -509,7 +509,11 @@ pub fn put_worker(
     let h = if a.put1 {
         None
     } else {
-        Some(open(&mut c, &a.queue, OpenOptions::output())?)
+        Some(open(
+            &mut c,
+            &a.queue,
+            OpenOptions::output().with_inquire(),
+        )?)
     };
     let opts = put_options(a);
     let mut batch = Batcher::new(a);
@@ -529,6 +533,12 @@ pub fn put_worker(
                 n += 1;
                 if a.async_put && n.is_multiple_of(256) {
                     async_status(&mut c, shared, rec)?;
+                }
+                // Asynchronous puts outrun getters: keep the depth bounded, as the benches do.
+                if let (true, true, Some(h)) = (a.async_put, a.helpers > 0, h) {
+                    if n.is_multiple_of(crate::asyncput::DEPTH_CHECK_EVERY) {
+                        bound_depth(&mut c, h, shared)?;
+                    }
                 }
             }
             Err(e) if e.reason == Reason::QFull => {
@@ -562,14 +572,33 @@ pub(crate) fn async_status(c: &mut Connection, shared: &Shared, rec: &Recorder) 
             std::thread::sleep(Duration::from_millis(1));
             Ok(())
         }
-        first => Err(format!(
-            "{} asynchronous puts failed{}",
-            s.failed,
-            first
-                .as_ref()
-                .map_or(String::new(), |e| format!(", the first with {e}"))
-        )),
+        first => Err(async_failure(s.failed, first.as_ref())),
     }
+}
+
+/// The sentence for `failed` asynchronous puts that failed other than for a full queue.
+pub(crate) fn async_failure(failed: u64, first: Option<&MqError>) -> String {
+    format!(
+        "{failed} asynchronous puts failed{}",
+        first.map_or(String::new(), |e| format!(", the first with {e}"))
+    )
+}
+
+/// A blocking putter with getters behind it: waits while the queue holds more than
+/// [`crate::asyncput::DEPTH_BOUND`] messages, as the benches' ladder does.
+fn bound_depth(c: &mut Connection, h: ferry_client::Hobj, shared: &Shared) -> WorkerResult {
+    while !shared.stopping() {
+        let v = c
+            .inquire(h, &[ferry_client::Selector::CurrentDepth])
+            .map_err(|e| fail("inquire", e))?;
+        match v.first() {
+            Some(ferry_client::AttrValue::Int(d)) if *d > crate::asyncput::DEPTH_BOUND => {
+                std::thread::sleep(Duration::from_micros(200))
+            }
+            _ => break,
+        }
+    }
+    Ok(())
 }
 
 /// The get worker (a receiver): waits up to 100 ms for each message.
@@ -810,47 +839,6 @@ pub fn drainer(
     let h = open(&mut c, queue, input_options(a))?;
     drain_until_stopped(&mut c, h, shared, stop, "drain", None)?;
     c.disconnect().map_err(|e| fail("disconnect", e))
-}
-
-/// `n` unmeasured getters as tasks of the async client on one thread (as an event-driven
-/// consumer runs, and as the benches' async ladder drains): each gets from `queue` with the
-/// run's read-ahead, counting in `shared.got`, until a wait finds nothing after `stop`.
-pub fn async_drainers(
-    endpoint: &str,
-    a: &WorkloadArgs,
-    queue: &str,
-    n: usize,
-    shared: Arc<Shared>,
-    stop: Arc<AtomicBool>,
-) -> WorkerResult {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("runtime: {e}"))?;
-    rt.block_on(async {
-        let mut tasks = Vec::new();
-        for _ in 0..n {
-            let (ep, q, app) = (endpoint.to_owned(), queue.to_owned(), a.app_name.clone());
-            let (opts, open, shared, stop) = (
-                client_options(a),
-                input_options(a),
-                shared.clone(),
-                stop.clone(),
-            );
-            tasks.push(tokio::spawn(async move {
-                let connect = ferry_client::AsyncConnection::connect(&ep, &app, &opts);
-                let mut c = connect.await.map_err(|e| fail("connect", e))?;
-                let h = c.open_queue(&q, open).await.map_err(|e| fail("open", e))?;
-                count_async(&mut c, h, &shared, &stop, "drain").await?;
-                c.disconnect().await.map_err(|e| fail("disconnect", e))
-            }));
-        }
-        for t in tasks {
-            t.await
-                .map_err(|e| format!("a getter task failed: {e}"))??;
-        }
-        Ok(())
-    })
 }
 
 /// Gets from `h` through the async client (waiting up to 100 ms each), counting in

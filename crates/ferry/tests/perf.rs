@@ -218,6 +218,36 @@ fn workloads_report_completely_against_a_server_over_unix_and_tcp() {
         );
         check(&r, w, "tcp");
     }
+    // --async-put is the benches' async-client ladder: read-ahead getters, every message got;
+    // --blocking-client keeps the threads, and --async-client cannot do --put1.
+    let r: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("put-unix.json")).unwrap()).unwrap();
+    assert_eq!(r["parameters"]["async_client"], true, "{}", r["parameters"]);
+    assert_eq!(r["parameters"]["read_ahead"], true);
+    assert_eq!(r["results"]["messages_put"], r["results"]["messages_got"]);
+    let blocking = ["put", "-c", &server.unix, "--async-put", "--helpers", "1"];
+    let r = perf(
+        &dir,
+        "put-blocking",
+        &[&blocking[..], &["--blocking-client"]].concat(),
+    );
+    assert_eq!(r["parameters"]["async_client"], false);
+    let out = ferry()
+        .args([
+            "perf",
+            "put",
+            "-c",
+            &server.unix,
+            "--async-client",
+            "--put1",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("without --put1"),
+        "{err}"
+    );
     // Over the local socket the queue manager's process is found from its directory.
     let r: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("putget-unix.json")).unwrap())
