@@ -199,6 +199,7 @@ fn outsiders_cannot_start_a_receiver_and_every_message_crosses_exactly_once() {
         "{log}"
     );
     assert!(log.contains("authenticated as user 'alice'"), "{log}");
+    the_security_guides_log_line_is_the_logs(&log);
     assert!(log.contains("claims to be queue manager 'QM9'"), "{log}");
 
     // The genuine sender starts: every message crosses once.
@@ -299,4 +300,45 @@ fn a_sender_removes_nothing_that_a_receiver_it_never_sent_to_claims() {
         &format!("ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('127.0.0.1({p2})')"),
     );
     all_arrive_once(&qm1, &qm2, 10);
+}
+
+/// docs/security.md shows the refusal of alice's start as it is logged: the same line but for
+/// the time, the peer's address and the channel's MCAUSER.
+fn the_security_guides_log_line_is_the_logs(log: &str) {
+    let doc = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/security.md"),
+    )
+    .unwrap();
+    let at = doc
+        .find("checked by crates/ferry/tests/channel_security.rs")
+        .unwrap();
+    let shown = doc[at..].lines().nth(2).unwrap();
+    let logged = log
+        .lines()
+        .find(|l| l.contains("authenticated as user 'alice'"))
+        .unwrap();
+    assert_eq!(
+        mask(logged),
+        mask(shown),
+        "docs/security.md is stale; the log has:\n{logged}"
+    );
+}
+
+/// A log line with its time, peer address and MCAUSER value replaced by placeholders.
+fn mask(line: &str) -> String {
+    line.split(' ')
+        .enumerate()
+        .map(|(i, w)| {
+            if i == 0 {
+                "TIME".to_owned()
+            } else if w.starts_with("peer=") {
+                "peer=ADDR".to_owned()
+            } else if let Some(at) = w.find("MCAUSER(") {
+                format!("{}MCAUSER(USER)", &w[..at])
+            } else {
+                w.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
