@@ -161,6 +161,13 @@ impl Receivers {
         }
     }
 
+    /// Tells every running receiving end to end (a controlled stop).
+    pub(crate) fn end_all(&self) {
+        for (_, (_, tx)) in self.running.lock().drain() {
+            let _ = tx.send(());
+        }
+    }
+
     /// Tells the running receiving end of `name` to end; whether there was one to tell.
     fn end(&self, name: &ferry_core::ObjectName) -> bool {
         match self.running.lock().remove(name) {

@@ -345,6 +345,22 @@ impl Server {
 
     /// Accepts connections until `shutdown` completes, then stops cleanly.
     pub async fn run(self, shutdown: impl std::future::Future<Output = ()>) {
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        let asked = async move {
+            shutdown.await;
+            let _ = tx.send(StopMode::Immediate);
+            std::future::pending::<()>().await
+        };
+        tokio::select! {
+            _ = asked => {}
+            _ = self.run_until(rx) => {}
+        }
+    }
+
+    /// Serves until a stop is asked on `stops` (or every sender of it is gone, taken as an
+    /// immediate stop). A controlled stop quiesces and waits for the applications to leave; an
+    /// immediate stop asked meanwhile ends the wait.
+    pub async fn run_until(self, mut stops: tokio::sync::mpsc::UnboundedReceiver<StopMode>) {
         let Server {
             qm,
             config,
@@ -357,39 +373,36 @@ impl Server {
         } = self;
         let (stop_tx, stop_rx) = watch::channel(false);
         let metrics_task = metrics.map(|l| {
-            let token = config.metrics_token.clone();
             let tls = metrics_tls.clone().map(tokio_rustls::TlsAcceptor::from);
-            tokio::spawn(metrics::serve(l, qm.clone(), token, tls, stop_rx.clone()))
+            let (token, stop) = (config.metrics_token.clone(), stop_rx.clone());
+            tokio::spawn(metrics::serve(l, qm.clone(), token, tls, stop))
         });
-        let slots = slots::Slots::with_kinds(
-            config.max_sockets,
-            config.max_local_sockets,
-            config.max_unopened_per_address,
-            (config.max_client_sockets, config.max_channel_sockets),
-        );
         let mut tasks = JoinSet::new();
         let authenticated = clients_must_authenticate(&qm);
-        let ids = Arc::new(identity::Identities::new(users));
-        let resolver = ids.clone();
-        qm.set_principal_resolver(Box::new(move |n| resolver.principal(n)));
-        let ctx = Arc::new(conn::Ctx {
-            qm: qm.clone(),
-            limits: config.limits.clone(),
-            ids,
-            receivers: Default::default(),
-            instances: Default::default(),
-            slots: slots.clone(),
-        });
+        let ctx = connection_context(&qm, &config, users);
+        let slots = ctx.slots.clone();
         let (hooks, mut listened) = start_objects(&qm, &config, authenticated);
         let command_server = ferry_admin::pcf::start(qm.clone())
             .map_err(|e| tracing::error!(error = %e, "the PCF command server did not start"))
             .ok();
-        tokio::pin!(shutdown);
+        let mut controlled: Option<Controlled> = None;
+        let mut tick = tokio::time::interval(Duration::from_millis(100));
         loop {
-            let (ctx, stop) = (ctx.clone(), stop_rx.clone());
-            let give = |tasks: &mut JoinSet<()>, s: Accepted| admit(tasks, &slots, s, ctx, stop);
+            let (each, stop) = (ctx.clone(), stop_rx.clone());
+            let give = |tasks: &mut JoinSet<()>, s: Accepted| admit(tasks, &slots, s, each, stop);
             tokio::select! {
-                _ = &mut shutdown => break,
+                asked = stops.recv() => match asked {
+                    Some(StopMode::Controlled) if controlled.is_none() => {
+                        controlled = Some(Controlled::begin(&qm, &hooks, &ctx, tasks.len()).await);
+                    }
+                    Some(StopMode::Controlled) => {}
+                    Some(StopMode::Immediate) | None => break,
+                },
+                _ = tick.tick(), if controlled.is_some() => {
+                    if controlled.as_mut().is_some_and(|c| c.done(&mut tasks)) {
+                        break;
+                    }
+                }
                 Some(accepted) = accept_tcp(tcp.as_ref()) => match accepted {
                     Ok((stream, addr)) => give(&mut tasks, Accepted::Tcp(stream, addr)),
                     Err(e) => tracing::warn!(error = %e, "tcp accept failed"),
@@ -413,6 +426,90 @@ impl Server {
             let _ = tokio::task::spawn_blocking(move || c.stop()).await;
         }
         stop_cleanly(&qm, &config, &mut tasks, hooks, &stop_tx, metrics_task).await;
+    }
+}
+
+/// What every connection task shares; the queue manager learns from it whom a principal
+/// name stands for.
+fn connection_context(
+    qm: &QueueManager,
+    config: &ServerConfig,
+    users: auth::UserStore,
+) -> Arc<conn::Ctx> {
+    let slots = slots::Slots::with_kinds(
+        config.max_sockets,
+        config.max_local_sockets,
+        config.max_unopened_per_address,
+        (config.max_client_sockets, config.max_channel_sockets),
+    );
+    let ids = Arc::new(identity::Identities::new(users));
+    let resolver = ids.clone();
+    qm.set_principal_resolver(Box::new(move |n| resolver.principal(n)));
+    Arc::new(conn::Ctx {
+        qm: qm.clone(),
+        limits: config.limits.clone(),
+        ids,
+        receivers: Default::default(),
+        instances: Default::default(),
+        slots,
+    })
+}
+
+/// How a running queue manager is asked to stop (MQ's `endmqm -c` and `-i`; a preemptive stop
+/// is the process killed, which the log's recovery makes good at the next start).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StopMode {
+    /// Quiesce: new connections are refused (MQRC_Q_MGR_QUIESCING), waits end, channels end;
+    /// the queue manager stops once every application has disconnected.
+    Controlled,
+    /// Quiesce, tell every connection to finish (its units of work back out), wait the grace
+    /// period, stop.
+    Immediate,
+}
+
+/// A controlled stop under way: when it began, and when it last said how many are left.
+struct Controlled {
+    since: std::time::Instant,
+    told: std::time::Instant,
+}
+
+impl Controlled {
+    /// Quiesces the queue manager and ends the channels; applications may finish their work.
+    async fn begin(qm: &QueueManager, hooks: &Hooks, ctx: &conn::Ctx, open: usize) -> Controlled {
+        tracing::info!(
+            connections = open,
+            "controlled stop: quiescing; the queue manager stops when every application has disconnected"
+        );
+        qm.quiesce();
+        let senders = hooks.sender_channels.clone();
+        let _ = tokio::task::spawn_blocking(move || senders.shutdown()).await;
+        ctx.receivers.end_all();
+        let now = std::time::Instant::now();
+        Controlled {
+            since: now,
+            told: now,
+        }
+    }
+
+    /// Whether no connection is left (those ended are reaped); every 10 s, says how many are.
+    fn done(&mut self, tasks: &mut JoinSet<()>) -> bool {
+        while tasks.try_join_next().is_some() {}
+        let open = tasks.len();
+        if open == 0 {
+            tracing::info!(
+                waited_ms = self.since.elapsed().as_millis() as u64,
+                "controlled stop: every application has disconnected"
+            );
+            return true;
+        }
+        if self.told.elapsed() >= Duration::from_secs(10) {
+            self.told = std::time::Instant::now();
+            tracing::info!(
+                connections = open,
+                "controlled stop: waiting for applications to disconnect (an immediate stop ends them)"
+            );
+        }
+        false
     }
 }
 

@@ -177,11 +177,27 @@ enum QmCommand {
         #[command(subcommand)]
         action: UserCommand,
     },
-    /// Stop a running queue manager: send it SIGTERM and wait (up to 30 s) until it has stopped.
+    /// Stop a running queue manager and wait (up to 30 s) until it has stopped, like endmqm:
+    /// immediate by default (SIGTERM), controlled with -c (SIGUSR1), preemptive with -p
+    /// (SIGKILL)
     Stop {
         /// Queue manager name.
         #[arg(value_name = "QM")]
         name: String,
+        /// Controlled (endmqm -c): new connections are refused with MQRC_Q_MGR_QUIESCING,
+        /// waits and channels end, and the queue manager stops once every application has
+        /// disconnected. A later immediate stop ends the wait.
+        #[arg(short = 'c', long, group = "mode")]
+        controlled: bool,
+        /// Immediate (endmqm -i, the default): calls in progress end, every connection is
+        /// told to finish (units of work back out), then the queue manager stops.
+        #[arg(short = 'i', long, group = "mode")]
+        immediate: bool,
+        /// Preemptive (endmqm -p): the process is killed at once, like a crash. Nothing
+        /// committed is lost (the next start recovers from the log); uncommitted work backs
+        /// out and non-persistent messages are gone.
+        #[arg(short = 'p', long, group = "mode")]
+        preemptive: bool,
         #[command(flatten)]
         home: HomeArgs,
     },
@@ -621,19 +637,19 @@ fn queues_command(a: &QueuesArgs) -> Result<(), CliError> {
     queues::queues(&t, a.system, a.sort)
 }
 
-fn run(cli: Cli) -> Result<(), CliError> {
-    match cli.command {
-        Command::Qm(QmCommand::Create { name, listen, home }) => {
+fn qm_command(cmd: QmCommand) -> Result<(), CliError> {
+    match cmd {
+        QmCommand::Create { name, listen, home } => {
             qm::create(&home.home(), &name, listen.as_deref())
         }
-        Command::Qm(QmCommand::Start {
+        QmCommand::Start {
             name,
             home,
             settings,
             recover_to_last_good,
             foreground,
             log_file,
-        }) => {
+        } => {
             if !foreground {
                 return detach::start(&home.home(), &name, log_file.as_deref());
             }
@@ -643,13 +659,13 @@ fn run(cli: Cli) -> Result<(), CliError> {
             }
             qm::start(&home.home(), &name, settings, recover_to_last_good)
         }
-        Command::Qm(QmCommand::Check {
+        QmCommand::Check {
             name,
             file,
             home,
             sets,
-        }) => qm::check(&home.home(), name.as_deref(), file.as_deref(), sets),
-        Command::Qm(QmCommand::User { action }) => match action {
+        } => qm::check(&home.home(), name.as_deref(), file.as_deref(), sets),
+        QmCommand::User { action } => match action {
             UserCommand::Add {
                 qm,
                 user,
@@ -658,9 +674,30 @@ fn run(cli: Cli) -> Result<(), CliError> {
             } => qm::user_add(&home.home(), &qm, &user, &groups),
             UserCommand::Remove { qm, user, home } => qm::user_remove(&home.home(), &qm, &user),
         },
-        Command::Qm(QmCommand::Stop { name, home }) => qm::stop(&home.home(), &name),
-        Command::Qm(QmCommand::Delete { name, home }) => qm::delete(&home.home(), &name),
-        Command::Qm(QmCommand::List { home }) => qm::list(&home.home()),
+        QmCommand::Stop {
+            name,
+            home,
+            controlled,
+            immediate: _,
+            preemptive,
+        } => {
+            let mode = if controlled {
+                qm::StopHow::Controlled
+            } else if preemptive {
+                qm::StopHow::Preemptive
+            } else {
+                qm::StopHow::Immediate
+            };
+            qm::stop(&home.home(), &name, mode)
+        }
+        QmCommand::Delete { name, home } => qm::delete(&home.home(), &name),
+        QmCommand::List { home } => qm::list(&home.home()),
+    }
+}
+
+fn run(cli: Cli) -> Result<(), CliError> {
+    match cli.command {
+        Command::Qm(cmd) => qm_command(cmd),
         c @ (Command::Put(_)
         | Command::Get(_)
         | Command::Browse(_)

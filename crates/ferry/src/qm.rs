@@ -431,10 +431,12 @@ pub fn start(
 ) -> Result<(), CliError> {
     // Before any thread starts, so every thread inherits the mask.
     let signals = signals::ShutdownSignals::block()
-        .map_err(|e| CliError::other(format!("cannot block SIGINT and SIGTERM: {e}")))?;
+        .map_err(|e| CliError::other(format!("cannot block SIGINT, SIGTERM and SIGUSR1: {e}")))?;
     let dir = create_if_missing(home, name)?;
     let (layered, config) = load_config(&dir, settings)?;
     let lock = DirLock::acquire(&dir)?;
+    // Left by a run that was killed: 'qm list' says "starting" until the listeners are bound.
+    let _ = std::fs::remove_file(dir.join(ENDPOINTS_FILE));
     check_listen(home, name, &dir, config.tcp_listen)?;
     // The queue manager logs what recovery replayed and how long it took.
     let (qm, report) = home::open_queue_manager_with(&dir, &layered.file, recover_to_last_good)?;
@@ -465,22 +467,15 @@ pub fn start(
         .block_on(ferry_server::Server::bind(qm.clone(), config))
         .map_err(|e| CliError::other(e.to_string()))?;
     write_endpoints(&dir, &listeners_file(&server))?;
-    tracing::info!("running; stop with Ctrl-C, SIGTERM or 'ferry qm stop {name}'");
-    let (tx, rx) = tokio::sync::oneshot::channel();
+    tracing::info!(
+        "running; stop with Ctrl-C, SIGTERM or 'ferry qm stop {name}' (SIGUSR1 or -c: controlled)"
+    );
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
     std::thread::Builder::new()
         .name("ferry-signals".into())
-        .spawn(move || {
-            let sig = signals.wait();
-            let _ = tx.send(sig);
-        })
+        .spawn(move || forward_signals(&signals, &tx))
         .map_err(|e| CliError::other(format!("cannot start the signal thread: {e}")))?;
-    runtime.block_on(server.run(async move {
-        match rx.await {
-            Ok(Ok(sig)) => tracing::info!(signal = signals::name(sig), "stopping queue manager"),
-            Ok(Err(e)) => tracing::error!(error = %e, "cannot wait for signals; stopping"),
-            Err(_) => tracing::error!("the signal thread ended; stopping"),
-        }
-    }));
+    runtime.block_on(server.run_until(rx));
     let _ = std::fs::remove_file(dir.join(ENDPOINTS_FILE));
     tracing::info!(
         connections = qm.connections().len(),
@@ -489,6 +484,39 @@ pub fn start(
     drop(lock);
     tracing::info!(qmgr = name, "queue manager stopped");
     Ok(())
+}
+
+/// The signal thread: SIGUSR1 asks a controlled stop, SIGINT and SIGTERM an immediate one (also
+/// after a controlled stop began); it ends once an immediate stop is asked.
+fn forward_signals(
+    signals: &signals::ShutdownSignals,
+    tx: &tokio::sync::mpsc::UnboundedSender<ferry_server::StopMode>,
+) {
+    use ferry_server::StopMode;
+    loop {
+        let mode = match signals.wait() {
+            Ok(sig) if sig == signals::CONTROLLED => StopMode::Controlled,
+            Ok(sig) => {
+                tracing::info!(signal = signals::name(sig), "stopping queue manager");
+                StopMode::Immediate
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "cannot wait for signals; stopping");
+                StopMode::Immediate
+            }
+        };
+        if tx.send(mode).is_err() || mode == StopMode::Immediate {
+            return;
+        }
+    }
+}
+
+/// How `ferry qm stop` stops a queue manager (endmqm's -c, -i, -p).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StopHow {
+    Controlled,
+    Immediate,
+    Preemptive,
 }
 
 /// `ferry qm delete` (MQ's dltmqm): removes a stopped queue manager's directory — its
@@ -515,7 +543,7 @@ pub fn delete(home: &Path, name: &str) -> Result<(), CliError> {
 }
 
 /// `ferry qm stop`: SIGTERM to the process holding the lock, then wait for the lock to go.
-pub fn stop(home: &Path, name: &str) -> Result<(), CliError> {
+pub fn stop(home: &Path, name: &str, how: StopHow) -> Result<(), CliError> {
     let dir = qm_dir(home, name)?;
     if !dir.join(CONFIG_FILE).exists() {
         return Err(no_such_qm(home, name).into());
@@ -530,27 +558,80 @@ pub fn stop(home: &Path, name: &str) -> Result<(), CliError> {
         )
         .into());
     };
-    signals::terminate(pid).map_err(|e| {
+    let sig = match how {
+        StopHow::Controlled => signals::CONTROLLED,
+        StopHow::Immediate => signals::IMMEDIATE,
+        StopHow::Preemptive => signals::KILL,
+    };
+    signals::send(pid, sig).map_err(|e| {
         CliError::other(format!(
-            "cannot send SIGTERM to process {pid} running queue manager {name}: {e}"
+            "cannot send {} to process {pid} running queue manager {name}: {e}",
+            signals::name(sig)
         ))
     })?;
+    if how == StopHow::Controlled {
+        ferry_host::outln!(
+            "queue manager {name} is quiescing; it stops when every application has disconnected"
+        );
+    }
     let deadline = Instant::now() + STOP_TIMEOUT;
     while home::running_pid(&dir) == Some(pid) {
         if Instant::now() >= deadline {
-            return Err(CliError::other(format!(
-                "queue manager {name} (process {pid}) did not stop within {} s; it still holds {}",
-                STOP_TIMEOUT.as_secs(),
-                dir.join(LOCK_FILE).display()
-            )));
+            return Err(CliError::other(not_stopped(name, pid, &dir, how)));
         }
         std::thread::sleep(Duration::from_millis(100));
     }
-    ferry_host::outln!("queue manager {name} (process {pid}) stopped");
+    match how {
+        StopHow::Preemptive => ferry_host::outln!(
+            "queue manager {name} (process {pid}) killed; its next start recovers from the log"
+        ),
+        _ => ferry_host::outln!("queue manager {name} (process {pid}) stopped"),
+    }
     Ok(())
 }
 
-/// `ferry qm list`: one line per queue manager.
+/// What to say when a stop did not end within [`STOP_TIMEOUT`].
+fn not_stopped(name: &str, pid: u32, dir: &Path, how: StopHow) -> String {
+    let base = format!(
+        "queue manager {name} (process {pid}) did not stop within {} s",
+        STOP_TIMEOUT.as_secs()
+    );
+    match how {
+        StopHow::Controlled => format!(
+            "{base}: applications are still connected, and it stops when they have all \
+             disconnected ('ferry admin {name} -c \"DISPLAY CONN(*)\"' lists them); \
+             'ferry qm stop -i {name}' ends them now"
+        ),
+        _ => format!("{base}; it still holds {}", dir.join(LOCK_FILE).display()),
+    }
+}
+
+/// A running queue manager's network endpoints, from its endpoints file (its local socket is
+/// in its directory): `tcp://127.0.0.1:1414 metrics http://...`.
+fn running_endpoints(dir: &Path) -> String {
+    let text = std::fs::read_to_string(dir.join(ENDPOINTS_FILE)).unwrap_or_default();
+    let ends: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("unix:"))
+        .collect();
+    if ends.is_empty() {
+        "local socket only".into()
+    } else {
+        ends.join(" ")
+    }
+}
+
+/// A stopped queue manager's configured tcp address ([server] listen), as "listens on ...".
+fn configured_endpoint(dir: &Path) -> String {
+    match home::QmFile::load(dir) {
+        Ok(f) if f.server.listen.is_empty() => "local socket only".into(),
+        Ok(f) => format!("listens on {}", f.server.listen),
+        Err(_) => "configuration unreadable ('ferry qm check' says why)".into(),
+    }
+}
+
+/// `ferry qm list`: one line per queue manager: name, state, endpoints, directory.
 pub fn list(home: &Path) -> Result<(), CliError> {
     let names = home::list(home);
     if names.is_empty() {
@@ -560,21 +641,25 @@ pub fn list(home: &Path) -> Result<(), CliError> {
         );
         return Ok(());
     }
-    let rows: Vec<(String, String, String)> = names
+    let rows: Vec<(String, String, String, String)> = names
         .into_iter()
         .map(|name| {
             let dir = home::qm_dir(home, &name);
-            let state = match home::running_pid(&dir) {
-                Some(pid) => format!("running (pid {pid})"),
-                None => "stopped".to_owned(),
+            let (state, endpoints) = match home::running_pid(&dir) {
+                Some(pid) if dir.join(ENDPOINTS_FILE).exists() => {
+                    (format!("running (pid {pid})"), running_endpoints(&dir))
+                }
+                Some(pid) => (format!("starting (pid {pid})"), String::new()),
+                None => ("stopped".to_owned(), configured_endpoint(&dir)),
             };
-            (name, state, dir.display().to_string())
+            (name, state, endpoints, dir.display().to_string())
         })
         .collect();
     let w_name = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
     let w_state = rows.iter().map(|r| r.1.len()).max().unwrap_or(0);
-    for (name, state, dir) in rows {
-        ferry_host::outln!("{name:<w_name$}  {state:<w_state$}  {dir}");
+    let w_ends = rows.iter().map(|r| r.2.len()).max().unwrap_or(0);
+    for (name, state, ends, dir) in rows {
+        ferry_host::outln!("{name:<w_name$}  {state:<w_state$}  {ends:<w_ends$}  {dir}");
     }
     Ok(())
 }

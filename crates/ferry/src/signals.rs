@@ -1,4 +1,5 @@
-//! Waiting for SIGINT/SIGTERM, and sending SIGTERM to another process.
+//! Waiting for SIGINT/SIGTERM (an immediate stop) and SIGUSR1 (a controlled stop), and sending
+//! them, or SIGKILL, to another process.
 //!
 //! The approach: block SIGINT and SIGTERM in the main thread before any other thread starts (so
 //! every thread inherits the mask and none can be killed by them), then take them synchronously
@@ -14,7 +15,7 @@
 use std::io;
 use std::mem::MaybeUninit;
 
-/// SIGINT and SIGTERM, blocked in this thread (and in threads it starts afterwards).
+/// SIGINT, SIGTERM and SIGUSR1, blocked in this thread (and in threads it starts afterwards).
 pub struct ShutdownSignals {
     set: libc::sigset_t,
 }
@@ -26,7 +27,8 @@ impl std::fmt::Debug for ShutdownSignals {
 }
 
 impl ShutdownSignals {
-    /// Blocks SIGINT and SIGTERM. Call it before starting any thread: threads inherit the mask.
+    /// Blocks SIGINT, SIGTERM and SIGUSR1. Call it before starting any thread: threads inherit
+    /// the mask.
     pub fn block() -> io::Result<ShutdownSignals> {
         let mut set = MaybeUninit::<libc::sigset_t>::uninit();
         // SAFETY: sigemptyset initialises the set behind the pointer (it cannot fail for a valid
@@ -35,10 +37,11 @@ impl ShutdownSignals {
             libc::sigemptyset(set.as_mut_ptr());
             set.assume_init()
         };
-        // SAFETY: `set` is an initialised sigset_t; SIGINT and SIGTERM are valid signals.
+        // SAFETY: `set` is an initialised sigset_t; SIGINT, SIGTERM and SIGUSR1 are valid.
         unsafe {
             libc::sigaddset(&mut set, libc::SIGINT);
             libc::sigaddset(&mut set, libc::SIGTERM);
+            libc::sigaddset(&mut set, libc::SIGUSR1);
         }
         // SAFETY: `set` is initialised; a null old-set pointer is allowed.
         let rc = unsafe { libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) };
@@ -48,7 +51,7 @@ impl ShutdownSignals {
         Ok(ShutdownSignals { set })
     }
 
-    /// Waits until SIGINT or SIGTERM arrives; returns its number.
+    /// Waits until SIGINT, SIGTERM or SIGUSR1 arrives; returns its number.
     pub fn wait(&self) -> io::Result<i32> {
         loop {
             let mut sig: libc::c_int = 0;
@@ -68,12 +71,21 @@ pub fn name(sig: i32) -> &'static str {
     match sig {
         libc::SIGINT => "SIGINT",
         libc::SIGTERM => "SIGTERM",
+        libc::SIGUSR1 => "SIGUSR1",
+        libc::SIGKILL => "SIGKILL",
         _ => "signal",
     }
 }
 
-/// Sends SIGTERM to process `pid`.
-pub fn terminate(pid: u32) -> io::Result<()> {
+/// The signal a controlled stop is asked with.
+pub const CONTROLLED: i32 = libc::SIGUSR1;
+/// The signal an immediate stop is asked with.
+pub const IMMEDIATE: i32 = libc::SIGTERM;
+/// The signal that kills (a preemptive stop).
+pub const KILL: i32 = libc::SIGKILL;
+
+/// Sends `sig` (one of the constants above) to process `pid`.
+pub fn send(pid: u32, sig: i32) -> io::Result<()> {
     // 0 and negative pids address process groups: never send those.
     let pid = libc::pid_t::try_from(pid)
         .ok()
@@ -85,7 +97,7 @@ pub fn terminate(pid: u32) -> io::Result<()> {
             )
         })?;
     // SAFETY: kill takes plain integers.
-    let rc = unsafe { libc::kill(pid, libc::SIGTERM) };
+    let rc = unsafe { libc::kill(pid, sig) };
     if rc != 0 {
         return Err(io::Error::last_os_error());
     }

@@ -422,6 +422,76 @@ fn ctrl_c_stops_a_running_queue_manager_cleanly() {
 }
 
 #[test]
+fn stop_modes_controlled_waits_for_applications_immediate_ends_them_preemptive_kills() {
+    let sb = Sandbox::new("stopmodes");
+    assert_eq!(sb.run(&["qm", "create", "QM1"], "").code(), Some(0));
+    let mut bg = sb.start(&["QM1", "--listen", "127.0.0.1:0"]);
+    let pid = bg.pid();
+    sb.wait_running("QM1", pid, &mut bg);
+    // qm list names the network endpoints of a running queue manager.
+    let list = sb.run(&["qm", "list"], "");
+    assert!(list.stdout.contains("tcp://127.0.0.1:"), "{list:?}");
+
+    // An application stays connected (an admin shell reading its script from a pipe).
+    let (mut cmd, _, _) = sb.command(&["admin", "QM1"]);
+    let mut app = cmd.stdin(Stdio::piped()).spawn().unwrap();
+    let mut app_in = app.stdin.take().unwrap();
+    writeln!(app_in, "DISPLAY QMGR QMNAME").unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    // Controlled (SIGUSR1, what 'qm stop -c' sends): new connections are refused with
+    // QUIESCING while the application stays; the queue manager runs on.
+    let kill = Command::new("kill")
+        .args(["-USR1", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    std::thread::sleep(Duration::from_millis(500));
+    let put = sb.run(&["put", "QM1", "DEV.QUEUE.1"], "x\n");
+    assert_eq!(put.code(), Some(2), "{put:?}");
+    assert!(put.stderr.contains("(2161)"), "{put:?}");
+    assert!(bg.child.try_wait().unwrap().is_none(), "{}", bg.log());
+    // The application leaves: the queue manager stops by itself.
+    drop(app_in);
+    assert!(wait_bounded(&mut app, DEADLINE).is_some());
+    let status = bg.wait();
+    assert_eq!(status.code(), Some(0), "log: {}", bg.log());
+    assert!(
+        bg.log().contains("every application has disconnected"),
+        "{}",
+        bg.log()
+    );
+
+    // 'qm stop -c' with nobody connected stops at once and says what it did.
+    let mut bg = sb.start(&["QM1", "--listen", "127.0.0.1:0"]);
+    sb.wait_running("QM1", bg.pid(), &mut bg);
+    let stop = sb.run(&["qm", "stop", "-c", "QM1"], "");
+    assert_eq!(stop.code(), Some(0), "{stop:?}");
+    assert!(
+        stop.stdout.contains("quiescing") && stop.stdout.contains("stopped"),
+        "{stop:?}"
+    );
+    assert_eq!(bg.wait().code(), Some(0));
+
+    // Preemptive: killed like a crash; the persistent message put before is there after.
+    let mut bg = sb.start(&["QM1", "--listen", "127.0.0.1:0"]);
+    sb.wait_running("QM1", bg.pid(), &mut bg);
+    let put = sb.run(&["put", "QM1", "DEV.QUEUE.1", "--persistent"], "kept\n");
+    assert_eq!(put.code(), Some(0), "{put:?}");
+    let stop = sb.run(&["qm", "stop", "--preemptive", "QM1"], "");
+    assert_eq!(stop.code(), Some(0), "{stop:?}");
+    assert!(stop.stdout.contains("killed"), "{stop:?}");
+    assert_eq!(bg.wait().code(), None, "ended by a signal");
+    let get = sb.run(&["get", "QM1", "DEV.QUEUE.1"], "");
+    assert_eq!(get.code(), Some(0), "{get:?}");
+    assert_eq!(get.stdout, "kept\n");
+    let list = sb.run(&["qm", "list"], "");
+    assert!(
+        list.stdout.contains("stopped  listens on 127.0.0.1:"),
+        "{list:?}"
+    );
+}
+
+#[test]
 fn stopping_an_unknown_queue_manager_says_how_to_create_it() {
     let sb = Sandbox::new("stopunknown");
     let out = sb.run(&["qm", "stop", "NOPE"], "");
