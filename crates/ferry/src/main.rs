@@ -365,6 +365,17 @@ struct QueuesArgs {
     /// Order of the lines.
     #[arg(long, value_enum, default_value_t = queues::Sort::Name)]
     sort: queues::Sort,
+    /// Sample twice, this many seconds apart, and add each queue's puts and gets a second
+    /// (PUT/s, GET/s) over the interval.
+    #[arg(long, value_name = "SECS")]
+    interval: Option<f64>,
+    /// Print a table every --interval (default 2 s) until interrupted, with the rates since the
+    /// last one.
+    #[arg(long)]
+    watch: bool,
+    /// With --watch: stop after this many tables.
+    #[arg(long, value_name = "N", requires = "watch")]
+    count: Option<u64>,
 }
 
 #[derive(Debug, Args)]
@@ -634,7 +645,22 @@ fn queues_command(a: &QueuesArgs) -> Result<(), CliError> {
         target.qm = Some("*".into());
     }
     let t = messages::Resolved::from_target(&target, "queues")?;
-    queues::queues(&t, a.system, a.sort)
+    let interval = match (a.interval, a.watch) {
+        (Some(s), _) if !(s.is_finite() && s > 0.0 && s <= 3600.0) => {
+            return Err(CliError::other(format!(
+                "--interval {s}: give a number of seconds above 0 and at most 3600"
+            )))
+        }
+        (Some(s), _) => Some(std::time::Duration::from_secs_f64(s)),
+        (None, true) => Some(std::time::Duration::from_secs(2)),
+        (None, false) => None,
+    };
+    let sampling = queues::Sampling {
+        interval,
+        watch: a.watch,
+        count: a.count,
+    };
+    queues::queues(&t, a.system, a.sort, sampling)
 }
 
 fn qm_command(cmd: QmCommand) -> Result<(), CliError> {

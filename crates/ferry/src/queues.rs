@@ -1,6 +1,7 @@
 //! `ferry queues`: one line per local queue — depth against its limit, handles, uncommitted
-//! messages, the oldest message's age, puts and gets — the view an operator wants before any
-//! DISPLAY. Asked through the same MQSC as `ferry admin` (DISPLAY QSTATUS and QLOCAL), so a
+//! messages, the oldest message's age, puts and gets, and with `--interval` the rates of puts
+//! and gets between two samples (`--watch` repeats, a top-like view) — the view an operator
+//! wants before any DISPLAY. Asked through the same MQSC as `ferry admin` (DISPLAY QSTATUS and QLOCAL), so a
 //! user sees only the queues their authority shows.
 
 use ferry_admin::Reply;
@@ -20,6 +21,17 @@ struct Row {
     age: String,
     puts: u64,
     gets: u64,
+    /// Puts and gets a second since the previous sample, when there was one.
+    rates: Option<(f64, f64)>,
+}
+
+/// How often `ferry queues` samples: once, or with rates over an interval (repeatedly with
+/// `watch`, `count` tables at most).
+#[derive(Debug, Clone, Copy)]
+pub struct Sampling {
+    pub interval: Option<std::time::Duration>,
+    pub watch: bool,
+    pub count: Option<u64>,
 }
 
 /// How the lines are ordered.
@@ -51,17 +63,64 @@ fn num(f: &[ferry_model::admin::Field], key: &str) -> u64 {
     value(f, key).trim().parse().unwrap_or(0)
 }
 
-/// `ferry queues`: the table, SYSTEM.* queues left out unless `system`.
-pub fn queues(t: &Resolved, system: bool, sort: Sort) -> Result<(), CliError> {
+/// `ferry queues`: the table, SYSTEM.* queues left out unless `system`; with an interval, the
+/// rates over it (and with `watch`, a table every interval).
+pub fn queues(t: &Resolved, system: bool, sort: Sort, sampling: Sampling) -> Result<(), CliError> {
     let mut conn = ferry_client::Connection::connect_with(&t.endpoint, "ferry queues", &t.options)?;
     let q = if t.queue.contains('\'') {
         "*".to_owned()
     } else {
         t.queue.clone()
     };
+    let mut before = sample(&mut conn, &q, system)?;
+    let Some(interval) = sampling.interval else {
+        order(&mut before, sort);
+        print(&before);
+        let _ = conn.disconnect();
+        return Ok(());
+    };
+    let mut tables = 0u64;
+    loop {
+        let started = std::time::Instant::now();
+        std::thread::sleep(interval);
+        let mut now = sample(&mut conn, &q, system)?;
+        with_rates(&mut now, &before, started.elapsed().as_secs_f64());
+        before = now.clone();
+        order(&mut now, sort);
+        if sampling.watch {
+            ferry_host::outln!(
+                "{} UTC, rates over {:.1} s",
+                clock(),
+                interval.as_secs_f64()
+            );
+        }
+        print(&now);
+        tables += 1;
+        if !sampling.watch || sampling.count.is_some_and(|n| tables >= n) {
+            let _ = conn.disconnect();
+            return Ok(());
+        }
+        ferry_host::outln!();
+    }
+}
+
+/// The time of day, UTC, as HH:MM:SS.
+fn clock() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let day = secs % 86_400;
+    format!("{:02}:{:02}:{:02}", day / 3600, day % 3600 / 60, day % 60)
+}
+
+/// One reading of the queues' status and limits.
+fn sample(
+    conn: &mut ferry_client::Connection,
+    q: &str,
+    system: bool,
+) -> Result<Vec<Row>, CliError> {
     let script = format!("DISPLAY QSTATUS('{q}') TYPE(QUEUE) ALL\nDISPLAY QLOCAL('{q}') MAXDEPTH");
     let replies = conn.admin(&script)?;
-    let _ = conn.disconnect();
     if let Some(r) = replies.iter().find(|r| !r.ok) {
         let m = r
             .messages
@@ -88,9 +147,23 @@ pub fn queues(t: &Resolved, system: bool, sort: Sort) -> Result<(), CliError> {
             r.max = num(f, "MAXDEPTH");
         }
     }
-    order(&mut rows, sort);
-    print(&rows);
-    Ok(())
+    Ok(rows)
+}
+
+/// Sets each row's rates from the counts of the same queue `seconds` earlier (a queue new since
+/// then counts from zero).
+fn with_rates(rows: &mut [Row], before: &[Row], seconds: f64) {
+    let seconds = seconds.max(1e-3);
+    for r in rows {
+        let (p, g) = before
+            .iter()
+            .find(|b| b.name == r.name)
+            .map_or((0, 0), |b| (b.puts, b.gets));
+        r.rates = Some((
+            r.puts.saturating_sub(p) as f64 / seconds,
+            r.gets.saturating_sub(g) as f64 / seconds,
+        ));
+    }
 }
 
 fn fullness(r: &Row) -> f64 {
@@ -115,8 +188,14 @@ fn order(rows: &mut [Row], sort: Sort) {
 
 fn print(rows: &[Row]) {
     let width = rows.iter().map(|r| r.name.len()).max().unwrap_or(5).max(5);
+    let rated = rows.iter().any(|r| r.rates.is_some());
+    let rate_head = if rated {
+        format!("  {:>9}  {:>9}", "PUT/s", "GET/s")
+    } else {
+        String::new()
+    };
     ferry_host::outln!(
-        "{:<width$}  {:>9}  {:>10}  {:>6}  {:>4}  {:>4}  {:>6}  {:>8}  {:>10}  {:>10}",
+        "{:<width$}  {:>9}  {:>10}  {:>6}  {:>4}  {:>4}  {:>6}  {:>8}{rate_head}  {:>10}  {:>10}",
         "QUEUE",
         "DEPTH",
         "MAXDEPTH",
@@ -134,8 +213,12 @@ fn print(rows: &[Row]) {
         } else {
             r.age.as_str()
         };
+        let rates = match r.rates {
+            Some((p, g)) => format!("  {p:>9.0}  {g:>9.0}"),
+            None => String::new(),
+        };
         ferry_host::outln!(
-            "{:<width$}  {:>9}  {:>10}  {:>5.1}%  {:>4}  {:>4}  {:>6}  {:>8}  {:>10}  {:>10}",
+            "{:<width$}  {:>9}  {:>10}  {:>5.1}%  {:>4}  {:>4}  {:>6}  {:>8}{rates}  {:>10}  {:>10}",
             r.name,
             r.depth,
             r.max,
@@ -147,8 +230,5 @@ fn print(rows: &[Row]) {
             r.puts,
             r.gets
         );
-    }
-    if rows.is_empty() {
-        eprintln!("no queue matches");
     }
 }

@@ -1070,5 +1070,43 @@ fn queues_shows_one_line_per_queue_deepest_first_when_asked() {
     assert!(all.stdout.contains("SYSTEM.DEAD.LETTER.QUEUE"), "{all:?}");
     let some = sb.run(&["queues", "QM1", "DEV.QUEUE.1"], "");
     assert_eq!(some.stdout.lines().count(), 2, "{some:?}");
+    // --interval: the puts made while it samples show as a rate.
+    let (mut cmd, out, _) = sb.command(&["queues", "QM1", "DEV.QUEUE.3", "--interval", "2"]);
+    let mut sampler = cmd.stdin(Stdio::null()).spawn().unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let lines: String = (0..100).map(|i| format!("m{i}\n")).collect();
+    assert_eq!(
+        sb.run(&["put", "QM1", "DEV.QUEUE.3"], &lines).code(),
+        Some(0)
+    );
+    assert!(wait_bounded(&mut sampler, DEADLINE).is_some_and(|s| s.success()));
+    let rated = read(&out);
+    let head: Vec<&str> = rated.lines().next().unwrap().split_whitespace().collect();
+    let row: Vec<&str> = rated.lines().nth(1).unwrap().split_whitespace().collect();
+    let at = head
+        .iter()
+        .position(|h| *h == "PUT/s")
+        .expect("a PUT/s column");
+    let rate: f64 = row[at].parse().unwrap();
+    assert!((20.0..=100.0).contains(&rate), "100 puts in ~2 s: {rated}");
+    // --watch --count 2: two tables, each under its time.
+    let watch = sb.run(
+        &[
+            "queues",
+            "QM1",
+            "DEV.*",
+            "--watch",
+            "--interval",
+            "0.2",
+            "--count",
+            "2",
+        ],
+        "",
+    );
+    assert_eq!(
+        watch.stdout.matches("UTC, rates over").count(),
+        2,
+        "{watch:?}"
+    );
     assert_eq!(sb.run(&["qm", "stop", "QM1"], "").code(), Some(0));
 }
