@@ -85,8 +85,10 @@ fn print(replies: &[ferry_admin::Reply], json: bool, summary: bool) {
             .map_err(std::io::Error::from)
             .and_then(|()| writeln!(out))
             .and_then(|()| out.flush());
-        if let Err(e) = written {
-            eprintln!("ferry: cannot write the answer: {e}");
+        match written {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+            Err(e) => eprintln!("ferry: cannot write the answer: {e}"),
+            Ok(()) => {}
         }
     } else if summary {
         ferry_host::out!("{}", ferry_admin::format::text(replies));

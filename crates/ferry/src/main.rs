@@ -448,6 +448,17 @@ impl CliError {
         CliError::Other(msg.into())
     }
 
+    /// A failed write to standard output: `what` — or, when the reader has gone (`| head`), a
+    /// quiet end with status 0 as Unix tools end, after the caller has put back what it had
+    /// not written.
+    fn output(e: &std::io::Error, what: String) -> Self {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            CliError::Exit(0)
+        } else {
+            CliError::Other(what)
+        }
+    }
+
     fn with_hint(self, hint: impl Into<String>) -> Self {
         match self {
             CliError::Mq { error, .. } => CliError::Mq {

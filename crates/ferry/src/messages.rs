@@ -283,9 +283,10 @@ fn get_all(
         };
         if let Err(e) = r.write(n + 1, &got, out).and_then(|()| out.flush()) {
             conn.backout()?;
-            return Err(CliError::other(format!(
-                "cannot write to standard output: {e}; the message was left on {queue}"
-            )));
+            return Err(CliError::output(
+                &e,
+                format!("cannot write to standard output: {e}; the message was left on {queue}"),
+            ));
         }
         conn.commit()?;
         n += 1;
@@ -313,7 +314,8 @@ fn browse_all(
     let base = r.options()?;
     let mut mode = BrowseMode::First;
     let mut n = 0;
-    let io_err = |e: io::Error| CliError::other(format!("cannot write to standard output: {e}"));
+    let io_err =
+        |e: io::Error| CliError::output(&e, format!("cannot write to standard output: {e}"));
     while r.count.is_none_or(|c| n < c) {
         let got = match conn.get(h, &base.browse(mode)) {
             Ok(got) => got,

@@ -716,11 +716,23 @@ fn printing_commands_end_quietly_when_the_reader_goes() {
     let mut bg = sb.start(&["QM1", "--listen", "127.0.0.1:0"]);
     let pid = bg.pid();
     sb.wait_running("QM1", pid, &mut bg);
+    let lines: String = (0..50).map(|i| format!("message {i}\n")).collect();
+    assert_eq!(
+        sb.run(&["put", "QM1", "DEV.QUEUE.1"], &lines).code(),
+        Some(0)
+    );
     for args in [
         "qm list",
+        "qm check QM1",
         "status",
+        "queues QM1",
+        "queues QM1 --watch --interval 0.1",
         "admin QM1 -c 'DISPLAY QUEUE(*)'",
-        "browse QM1 SYSTEM.ADMIN.COMMAND.QUEUE",
+        "browse QM1 DEV.QUEUE.1",
+        "browse QM1 DEV.QUEUE.1 --dump",
+        "unload QM1 DEV.QUEUE.1 --browse",
+        "get QM1 DEV.QUEUE.1 -n 2",
+        "perf put QM1 -d 0.3s --warmup 0s",
         "--help",
     ] {
         let o = Command::new("bash")
@@ -732,6 +744,16 @@ fn printing_commands_end_quietly_when_the_reader_goes() {
         assert!(!err.contains("panicked"), "ferry {args} | head: {err}");
         assert_eq!(o.status.code(), Some(0), "ferry {args} | head: {err}");
     }
+    // The get whose message could not be written put it back: nothing was lost.
+    let q = sb.run(&["queues", "QM1", "DEV.QUEUE.1"], "");
+    let row: Vec<&str> = q
+        .stdout
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(row[1], "50", "{q:?}");
 }
 
 /// The `[server] listen` a queue manager was created with.

@@ -116,10 +116,13 @@ pub fn unload(
         writeln!(out, "{line}")
             .and_then(|()| out.flush())
             .map_err(|e| {
-                CliError::other(format!(
-                    "cannot write the messages: {e}; the message was left on {}",
-                    t.queue
-                ))
+                CliError::output(
+                    &e,
+                    format!(
+                        "cannot write the messages: {e}; the message was left on {}",
+                        t.queue
+                    ),
+                )
             })
     })?;
     conn.close(h, CloseOptions::None)?;
@@ -306,7 +309,7 @@ pub fn request(
         })?;
         out.write_all(&got.message.body)
             .and_then(|()| out.write_all(b"\n"))
-            .map_err(|e| CliError::other(format!("cannot write to standard output: {e}")))?;
+            .map_err(|e| CliError::output(&e, format!("cannot write to standard output: {e}")))?;
         n += 1;
     }
     conn.close(h, CloseOptions::None)?;
