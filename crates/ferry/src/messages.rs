@@ -513,24 +513,33 @@ mod tests {
         );
     }
 
+    /// Standard output that fails every write with `kind`.
+    struct Broken(io::ErrorKind);
+
+    impl Write for Broken {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::Error::new(self.0, "cannot write"))
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
     #[test]
     fn a_failed_write_leaves_the_message_on_the_queue() {
-        struct Broken;
-        impl Write for Broken {
-            fn write(&mut self, _: &[u8]) -> io::Result<usize> {
-                Err(io::Error::new(io::ErrorKind::BrokenPipe, "closed"))
-            }
-            fn flush(&mut self) -> io::Result<()> {
-                Ok(())
-            }
-        }
         let (qm, mut c) = conn();
         put_q(&mut c, "DEV.QUEUE.3", &b"keep me\n"[..], false).unwrap();
-        let e = get_q(&mut c, "DEV.QUEUE.3", Duration::ZERO, &mut Broken).unwrap_err();
+        let mut full = Broken(io::ErrorKind::StorageFull);
+        let e = get_q(&mut c, "DEV.QUEUE.3", Duration::ZERO, &mut full).unwrap_err();
         assert!(
             matches!(e, CliError::Other(ref m) if m.contains("left on DEV.QUEUE.3")),
             "{e:?}"
         );
+        assert_eq!(qm.queue_status("DEV.QUEUE.3").unwrap().available, 1);
+        // A reader that has gone ends the command quietly; the message stays all the same.
+        let mut gone = Broken(io::ErrorKind::BrokenPipe);
+        let e = get_q(&mut c, "DEV.QUEUE.3", Duration::ZERO, &mut gone).unwrap_err();
+        assert!(matches!(e, CliError::Exit(0)), "{e:?}");
         assert_eq!(qm.queue_status("DEV.QUEUE.3").unwrap().available, 1);
     }
 
