@@ -124,8 +124,39 @@ pub struct MetricsSection {
     pub tls_key: String,
 }
 
+/// The `[mqtt]` section: the MQTT service (MQ's telemetry service), off by default.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MqttSection {
+    /// Address of the MQTT listener (for example `127.0.0.1:1883`; port 0 picks a free one);
+    /// empty (the default) for none. Only a loopback address is accepted until authentication
+    /// is configured.
+    pub listen: String,
+    /// Most MQTT clients connected at once; further ones are refused before their CONNECT is
+    /// read.
+    pub max_clients: usize,
+    /// Largest MQTT packet accepted after CONNECT, KiB.
+    pub max_packet_kib: usize,
+    /// QoS 1 publications sent to a client and not yet acknowledged, at most.
+    pub receive_maximum: u16,
+    /// How long a new connection has to send its CONNECT, seconds.
+    pub connect_timeout_secs: u64,
+}
+
+impl Default for MqttSection {
+    fn default() -> Self {
+        MqttSection {
+            listen: String::new(),
+            max_clients: 10_000,
+            max_packet_kib: 4096,
+            receive_maximum: 64,
+            connect_timeout_secs: 10,
+        }
+    }
+}
+
 /// The sections of `qm.toml`, for environment variable names.
-pub const SECTIONS: &[&str] = &["qmgr", "log", "server", "metrics"];
+pub const SECTIONS: &[&str] = &["qmgr", "log", "server", "metrics", "mqtt"];
 
 /// The layers above the file.
 #[derive(Debug, Clone, Default)]

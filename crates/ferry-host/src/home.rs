@@ -184,6 +184,9 @@ pub struct QmFile {
     /// The Prometheus endpoint.
     #[serde(default)]
     pub metrics: crate::config::MetricsSection,
+    /// The MQTT service.
+    #[serde(default)]
+    pub mqtt: crate::config::MqttSection,
 }
 
 impl QmFile {
@@ -212,6 +215,7 @@ impl QmFile {
             log: LogSection::default(),
             server: Default::default(),
             metrics: Default::default(),
+            mqtt: Default::default(),
         }
     }
 

@@ -12,6 +12,7 @@ mod conn;
 mod identity;
 mod listeners;
 pub mod metrics;
+mod mqtt;
 mod slots;
 mod tls;
 
@@ -27,6 +28,7 @@ use tokio::task::JoinSet;
 
 pub use auth::UserFile;
 pub use conn::ConnLimits;
+pub use mqtt::MqttConfig;
 pub use tls::TlsSettings;
 
 /// How the server listens and what it bounds.
@@ -68,6 +70,8 @@ pub struct ServerConfig {
     /// TLS for sender channels with SSLCIPH: the CA partners' certificates are checked
     /// against, and this queue manager's certificate and key to present.
     pub channel_tls: channels::ChannelTls,
+    /// The MQTT service (`[mqtt]`); `None` (the default) for none.
+    pub mqtt: Option<MqttConfig>,
 }
 
 /// Default TCP port, as MQ's.
@@ -95,6 +99,7 @@ impl ServerConfig {
             metrics_token: None,
             metrics_tls: None,
             channel_tls: Default::default(),
+            mqtt: None,
         }
     }
 
@@ -145,6 +150,7 @@ impl ServerConfig {
                 ca: section_file(&s.tls_ca),
                 own: section_file(&s.tls_cert).zip(section_file(&s.tls_key)),
             },
+            mqtt: None,
         })
     }
 }
@@ -246,6 +252,7 @@ pub struct Server {
     users: auth::UserStore,
     metrics: Option<TcpListener>,
     metrics_tls: Option<Arc<rustls::ServerConfig>>,
+    mqtt: Option<TcpListener>,
 }
 
 impl Server {
@@ -306,6 +313,7 @@ impl Server {
                 Some(listen(addr).await?)
             }
         };
+        let mqtt = listen_mqtt(&config, clients_authenticate).await?;
         Ok(Server {
             qm,
             config,
@@ -315,6 +323,7 @@ impl Server {
             users,
             metrics,
             metrics_tls,
+            mqtt,
         })
     }
 
@@ -331,6 +340,11 @@ impl Server {
     /// Whether the Prometheus endpoint speaks HTTPS.
     pub fn metrics_https(&self) -> bool {
         self.metrics_tls.is_some()
+    }
+
+    /// The bound address of the MQTT listener.
+    pub fn mqtt_addr(&self) -> Option<SocketAddr> {
+        self.mqtt.as_ref().and_then(|l| l.local_addr().ok())
     }
 
     /// The bound address of the Prometheus endpoint.
@@ -370,17 +384,18 @@ impl Server {
             users,
             metrics,
             metrics_tls,
+            mqtt,
         } = self;
         let (stop_tx, stop_rx) = watch::channel(false);
-        let metrics_task = metrics.map(|l| {
-            let tls = metrics_tls.clone().map(tokio_rustls::TlsAcceptor::from);
-            let (token, stop) = (config.metrics_token.clone(), stop_rx.clone());
-            tokio::spawn(metrics::serve(l, qm.clone(), token, tls, stop))
-        });
+        let mut side_tasks: Vec<_> = metrics
+            .map(|l| start_metrics(l, &qm, &config, metrics_tls, &stop_rx))
+            .into_iter()
+            .collect();
         let mut tasks = JoinSet::new();
         let authenticated = clients_must_authenticate(&qm);
         let ctx = connection_context(&qm, &config, users);
         let slots = ctx.slots.clone();
+        side_tasks.extend(start_mqtt(mqtt, &qm, &config, &ctx, &stop_rx));
         let (hooks, mut listened) = start_objects(&qm, &config, authenticated);
         let command_server = ferry_admin::pcf::start(qm.clone())
             .map_err(|e| tracing::error!(error = %e, "the PCF command server did not start"))
@@ -425,8 +440,67 @@ impl Server {
         if let Some(c) = command_server {
             let _ = tokio::task::spawn_blocking(move || c.stop()).await;
         }
-        stop_cleanly(&qm, &config, &mut tasks, hooks, &stop_tx, metrics_task).await;
+        stop_cleanly(&qm, &config, &mut tasks, hooks, &stop_tx, side_tasks).await;
     }
+}
+
+/// The Prometheus endpoint's task.
+fn start_metrics(
+    listener: TcpListener,
+    qm: &QueueManager,
+    config: &ServerConfig,
+    tls: Option<Arc<rustls::ServerConfig>>,
+    stop: &watch::Receiver<bool>,
+) -> tokio::task::JoinHandle<()> {
+    let tls = tls.map(tokio_rustls::TlsAcceptor::from);
+    let token = config.metrics_token.clone();
+    tokio::spawn(metrics::serve(
+        listener,
+        qm.clone(),
+        token,
+        tls,
+        stop.clone(),
+    ))
+}
+
+/// The MQTT listener, when `[mqtt] listen` is set: on loopback only, unless clients must
+/// authenticate.
+async fn listen_mqtt(
+    config: &ServerConfig,
+    authenticated: bool,
+) -> Result<Option<TcpListener>, StartError> {
+    match &config.mqtt {
+        None => Ok(None),
+        Some(m) => {
+            refuse_unauthenticated(m.listen, authenticated)?;
+            Ok(Some(listen(m.listen).await?))
+        }
+    }
+}
+
+/// The MQTT service's accept task, when it listens: its clients authenticate as the server's
+/// other clients do.
+fn start_mqtt(
+    listener: Option<TcpListener>,
+    qm: &QueueManager,
+    config: &ServerConfig,
+    ctx: &conn::Ctx,
+    stop: &watch::Receiver<bool>,
+) -> Option<tokio::task::JoinHandle<()>> {
+    let (listener, m) = (listener?, config.mqtt.as_ref()?);
+    let gate = Arc::new(mqtt::Gate {
+        qm: qm.clone(),
+        ids: ctx.ids.clone(),
+    });
+    let broker = ferry_mqtt::Broker::new(qm.clone(), gate, m.settings.clone());
+    let (max, grace) = (m.max_clients, config.stop_grace);
+    Some(tokio::spawn(mqtt::serve(
+        listener,
+        broker,
+        max,
+        stop.clone(),
+        grace,
+    )))
 }
 
 /// What every connection task shares; the queue manager learns from it whom a principal
@@ -724,7 +798,7 @@ async fn stop_cleanly(
     tasks: &mut JoinSet<()>,
     hooks: Hooks,
     stop_tx: &watch::Sender<bool>,
-    metrics_task: Option<tokio::task::JoinHandle<()>>,
+    side_tasks: Vec<tokio::task::JoinHandle<()>>,
 ) {
     while tasks.try_join_next().is_some() {}
     tracing::info!(
@@ -753,7 +827,7 @@ async fn stop_cleanly(
         tasks.abort_all();
         while tasks.join_next().await.is_some() {}
     }
-    if let Some(t) = metrics_task {
+    for t in side_tasks {
         let _ = t.await;
     }
     qm.stop();

@@ -26,6 +26,9 @@ fn listeners_file(server: &ferry_server::Server) -> String {
     if let Some(a) = server.tls_addr() {
         s.push_str(&format!("tls://{a}\n"));
     }
+    if let Some(a) = server.mqtt_addr() {
+        s.push_str(&format!("mqtt://{a}\n"));
+    }
     if let Some(a) = server.metrics_addr() {
         let scheme = if server.metrics_https() {
             "https"
@@ -158,6 +161,10 @@ pub struct StartSettings {
     /// Serve Prometheus metrics on this address ([metrics] listen; off by default).
     #[arg(long, value_name = "ADDR")]
     metrics_listen: Option<String>,
+    /// Accept MQTT 3.1, 3.1.1 and 5.0 clients on this address ([mqtt] listen; off by
+    /// default; 1883 is MQTT's port).
+    #[arg(long, value_name = "ADDR")]
+    mqtt_listen: Option<String>,
     /// Any setting, overriding qm.toml and the environment: section.key=value (repeatable),
     /// e.g. --set log.extent_mib=64.
     #[arg(long = "set", value_name = "SECTION.KEY=VALUE")]
@@ -189,6 +196,7 @@ impl StartSettings {
         );
         add("server.io_threads", self.io_threads.map(|v| v.to_string()));
         add("metrics.listen", self.metrics_listen.as_deref().map(quote));
+        add("mqtt.listen", self.mqtt_listen.as_deref().map(quote));
         sets
     }
 }
@@ -419,6 +427,8 @@ fn load_config(
         .map_err(|e| CliError::other(e.0))?;
     (config.metrics_listen, config.metrics_token) = metrics_config(&layered.file)?;
     config.metrics_tls = metrics_tls(&layered.file)?;
+    config.mqtt = ferry_server::MqttConfig::from_section(&layered.file.mqtt)
+        .map_err(|e| CliError::other(e.0))?;
     Ok((layered, config))
 }
 

@@ -84,6 +84,8 @@ fn crate_dependencies_run_one_way() {
         ("ferry-core", &["ferry-model", "ferry-log"]),
         ("ferry-host", &["ferry-model", "ferry-log", "ferry-core"]),
         ("ferry-admin", &["ferry-model", "ferry-core"]),
+        // The MQTT service is a client of the engine in its process; the server hosts it.
+        ("ferry-mqtt", &["ferry-core"]),
         (
             "ferry-client",
             &["ferry-model", "ferry-proto", "ferry-core", "ferry-host"],
@@ -98,6 +100,7 @@ fn crate_dependencies_run_one_way() {
                 "ferry-host",
                 "ferry-admin",
                 "ferry-client",
+                "ferry-mqtt",
             ],
         ),
         (

@@ -1,0 +1,201 @@
+//! MQTT inside the queue manager, as MQ's telemetry service (MQXR) puts it there: MQTT 3.1,
+//! 3.1.1 and 5.0 clients publish and subscribe on the queue manager's own topics, so MQI
+//! publishers and subscribers and MQTT clients meet on the same topic strings.
+//!
+//! Layer: above `ferry-core` (it is a client of the engine, through `Session`, in the queue
+//! manager's process) and below `ferry-server`, which owns the listener and hands each
+//! accepted socket to [`serve`]. The packets' bytes are the `mqute-codec` crate's; `wire`
+//! turns them into one set of types, so `session` is written once for every version.
+//!
+//! ## The mapping
+//!
+//! | MQTT | queue manager |
+//! |---|---|
+//! | a client's connection | a connection (`DISPLAY CONN`, APPLTAG `MQTT <client id>`) as the user its CONNECT authenticated, topic authority checked as for MQI applications |
+//! | the client's session | a queue its publications wait on: `SYSTEM.MQTT.CLIENT.<hash of the client id>`; temporary dynamic (gone with the connection) for a clean session, permanent dynamic for a persistent one, so what arrives while it is away waits on disk, bounded by the queue's MAXDEPTH |
+//! | SUBSCRIBE to a filter | a subscription (topic-based wildcards `+` `#`) delivering to that queue; durable, named `MQTT:<client id>:<filter>`, for a persistent session |
+//! | PUBLISH, QoS 0 / 1 / 2 | a publication, non-persistent / persistent / persistent; acknowledged once the queue manager has it (and, when persistent, once it is on disk) |
+//! | retained PUBLISH | a retained publication (MQPMO_RETAIN); an empty one clears the topic's |
+//! | delivery | a get from the session's queue under syncpoint, committed when the client has acknowledged every QoS 1 message sent (at most `receive_maximum` unacknowledged) |
+//! | will | published when the connection ends without DISCONNECT |
+//!
+//! Limits (each with its reason code, before and after authentication): the CONNECT within
+//! `connect_timeout` and at most `max_connect_packet` bytes; packets at most `max_packet`
+//! bytes; at most `max_inbound_qos2` QoS 2 publications awaiting PUBREL; keep-alive enforced at
+//! 1.5 times the client's interval.
+//!
+//! Not yet (issue 26): QoS 2 towards subscribers (granted as QoS 1), exactly-once for inbound
+//! QoS 2 across a reconnection, shared subscriptions, topic aliases, no-local, will delay,
+//! TLS and WebSocket listeners, MQTT channels in MQSC.
+
+pub mod session;
+pub mod topic;
+pub mod wire;
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use ferry_core::model::security::Principal;
+use ferry_core::QueueManager;
+
+pub use session::serve;
+
+/// What authenticating a CONNECT comes to: the principal, or the MQTT 5 reason code to refuse
+/// it with and a sentence for the log.
+pub type Admission = Pin<Box<dyn Future<Output = Result<Principal, (u8, String)>> + Send>>;
+
+/// Decides who a CONNECT is, from its user name and password.
+pub trait Gate: Send + Sync + 'static {
+    /// Authenticates a CONNECT's credentials (either may be absent).
+    fn admit(&self, user: Option<String>, password: Option<String>, peer: String) -> Admission;
+}
+
+/// The MQTT service's limits.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The longest packet after CONNECT, in bytes.
+    pub max_packet: usize,
+    /// The longest CONNECT (before authentication), in bytes.
+    pub max_connect_packet: usize,
+    /// How long a new connection has to send its CONNECT.
+    pub connect_timeout: Duration,
+    /// QoS 1 publications sent to a client and not yet acknowledged, at most.
+    pub receive_maximum: u16,
+    /// QoS 2 publications from a client awaiting its PUBREL, at most.
+    pub max_inbound_qos2: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            max_packet: 4 << 20,
+            max_connect_packet: 64 << 10,
+            connect_timeout: Duration::from_secs(10),
+            receive_maximum: 64,
+            max_inbound_qos2: 1024,
+        }
+    }
+}
+
+/// What every MQTT connection of one queue manager shares.
+pub struct Broker {
+    pub qm: QueueManager,
+    pub gate: Arc<dyn Gate>,
+    pub settings: Settings,
+    /// The connected clients by client id: the user each authenticated as, and the signal that
+    /// takes its session over.
+    clients: parking_lot::Mutex<HashMap<String, Registered>>,
+    next: std::sync::atomic::AtomicU64,
+}
+
+impl std::fmt::Debug for Broker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Broker")
+            .field("settings", &self.settings)
+            .field("clients", &self.clients.lock().len())
+            .finish_non_exhaustive()
+    }
+}
+
+struct Registered {
+    serial: u64,
+    user: String,
+    taken_over: Arc<tokio::sync::Notify>,
+    ended: Arc<tokio::sync::Notify>,
+}
+
+/// A client's place in the registry while it is connected; leaving it unregisters.
+#[derive(Debug)]
+pub(crate) struct Seat {
+    broker: Arc<Broker>,
+    client_id: String,
+    serial: u64,
+    pub(crate) taken_over: Arc<tokio::sync::Notify>,
+    ended: Arc<tokio::sync::Notify>,
+}
+
+impl Drop for Seat {
+    fn drop(&mut self) {
+        let mut clients = self.broker.clients.lock();
+        if clients
+            .get(&self.client_id)
+            .is_some_and(|r| r.serial == self.serial)
+        {
+            clients.remove(&self.client_id);
+        }
+        self.ended.notify_waiters();
+        self.ended.notify_one();
+    }
+}
+
+impl Broker {
+    pub fn new(qm: QueueManager, gate: Arc<dyn Gate>, settings: Settings) -> Arc<Broker> {
+        Arc::new(Broker {
+            qm,
+            gate,
+            settings,
+            clients: Default::default(),
+            next: Default::default(),
+        })
+    }
+
+    /// Clients connected now.
+    pub fn clients(&self) -> usize {
+        self.clients.lock().len()
+    }
+
+    /// Takes `client_id`'s seat for `user`: a connection already holding it is told to end
+    /// (MQTT's session takeover) and waited for (up to 5 s). Another user may not take it.
+    pub(crate) async fn seat(
+        self: &Arc<Self>,
+        client_id: &str,
+        user: &str,
+    ) -> Result<Seat, String> {
+        for _ in 0..2 {
+            let waiting = {
+                let mut clients = self.clients.lock();
+                match clients.get(client_id) {
+                    Some(r) if r.user != user => {
+                        return Err(format!(
+                            "client id {client_id:?} is connected as user {}; another user may not take it over",
+                            r.user
+                        ))
+                    }
+                    Some(r) => {
+                        r.taken_over.notify_one();
+                        Some(r.ended.clone())
+                    }
+                    None => {
+                        let serial = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let (taken_over, ended) = (Arc::default(), Arc::<tokio::sync::Notify>::default());
+                        clients.insert(
+                            client_id.to_owned(),
+                            Registered {
+                                serial,
+                                user: user.to_owned(),
+                                taken_over: Arc::clone(&taken_over),
+                                ended: Arc::clone(&ended),
+                            },
+                        );
+                        return Ok(Seat {
+                            broker: self.clone(),
+                            client_id: client_id.to_owned(),
+                            serial,
+                            taken_over,
+                            ended,
+                        });
+                    }
+                }
+            };
+            if let Some(ended) = waiting {
+                let _ = tokio::time::timeout(Duration::from_secs(5), ended.notified()).await;
+            }
+        }
+        Err(format!(
+            "client id {client_id:?} is still held by a connection that did not end"
+        ))
+    }
+}

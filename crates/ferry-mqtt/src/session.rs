@@ -1,0 +1,779 @@
+//! One MQTT client connection: CONNECT (authenticated by the [`crate::Gate`], its client id
+//! seated in the [`crate::Broker`]), then a loop that reads the client's packets, delivers what
+//! arrives on the session's queue, and keeps the keep-alive — until DISCONNECT, an error, a
+//! takeover or the server's stop. See the crate documentation for the mapping.
+//!
+//! Invariants: at most `receive_maximum` QoS 1 deliveries are unacknowledged; every delivery
+//! was got under syncpoint and is committed only once none is unacknowledged (a connection
+//! that ends first backs them out, so they wait on the queue for the next); a get that waits
+//! is a `PendingGet` polled beside the socket, and is cancelled (its message given back) before
+//! the session is used for anything else.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::BytesMut;
+use ferry_core::model::security::Principal;
+use ferry_core::{
+    CloseOptions, ConnMode, ConnectOptions, CorrelId, GetAttempt, GetOptions, Got, Hobj, Message,
+    MqError, MqResult, ObjectDescriptor, OpenOptions, PendingGet, Persistence, PropertyValue,
+    PutOptions, QueueManager, Reason, Session, SubAction, SubDescriptor,
+};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+
+use crate::wire::{self, code, Connect, Filter, In, Out, Publication, Refused, Version};
+use crate::{Broker, Seat};
+
+/// Serves one MQTT connection from `peer` until it ends; `stop` turning true ends it (the
+/// server is stopping).
+pub async fn serve<S>(
+    stream: S,
+    broker: Arc<Broker>,
+    peer: String,
+    mut stop: tokio::sync::watch::Receiver<bool>,
+) where
+    S: AsyncRead + AsyncWrite + Unpin + Send,
+{
+    let (mut rd, mut wr) = tokio::io::split(stream);
+    let mut rbuf = BytesMut::with_capacity(4096);
+    let first = tokio::time::timeout(
+        broker.settings.connect_timeout,
+        read_packet(&mut rd, &mut rbuf, None, broker.settings.max_connect_packet),
+    )
+    .await;
+    let connect = match first {
+        Ok(Ok(Some(In::Connect(c)))) => c,
+        Ok(Err(r)) => return tracing::debug!(peer, why = %r.why, "MQTT connection refused"),
+        _ => return tracing::debug!(peer, "MQTT connection closed before its CONNECT"),
+    };
+    let mut client = match Client::open(&broker, &connect, &peer).await {
+        Ok(c) => c,
+        Err((code, why)) => {
+            tracing::warn!(peer, client = %connect.client_id, reason = %why, "MQTT connection refused");
+            let out = Out::ConnAck {
+                code,
+                present: false,
+                assigned_id: None,
+                receive_maximum: 0,
+            };
+            let _ = write(&mut wr, connect.version, &out).await;
+            return;
+        }
+    };
+    if client.write(&mut wr, &client.connack()).await.is_err() {
+        return client.end(false).await;
+    }
+    let clean = client.run(&mut rd, &mut wr, &mut rbuf, &mut stop).await;
+    client.end(clean).await;
+}
+
+/// Reads one whole packet into `buf` (reading more as needed): `Ok(None)` at end of stream.
+/// Before the CONNECT `version` is `None`, and the packet must be a CONNECT.
+async fn read_packet<R: AsyncRead + Unpin>(
+    rd: &mut R,
+    buf: &mut BytesMut,
+    version: Option<Version>,
+    max: usize,
+) -> Result<Option<In>, Refused> {
+    loop {
+        if let Some(raw) = wire::frame(buf, max)? {
+            let v = match version {
+                Some(v) => v,
+                None => wire::connect_version(&raw)?,
+            };
+            return wire::decode(v, raw).map(Some);
+        }
+        match rd.read_buf(buf).await {
+            Ok(0) | Err(_) => return Ok(None),
+            Ok(_) => {}
+        }
+    }
+}
+
+async fn write<W: AsyncWrite + Unpin>(wr: &mut W, v: Version, out: &Out) -> std::io::Result<()> {
+    let mut buf = BytesMut::new();
+    wire::encode(v, out, &mut buf).map_err(std::io::Error::other)?;
+    wr.write_all(&buf).await
+}
+
+/// Runs `f` on the session, then waits (without holding the thread) until what it logged is on
+/// disk: a persistent publication is acknowledged only once it is.
+async fn durably<T>(s: &mut Session, f: impl FnOnce(&mut Session) -> MqResult<T>) -> MqResult<T> {
+    let (r, lsn) = ferry_core::qmgr::journal::deferring(|| f(s));
+    if let (Some(lsn), Some(d)) = (lsn, s.queue_manager().durability()) {
+        std::future::poll_fn(|cx| d.poll_durable(lsn, cx.waker())).await?;
+    }
+    r
+}
+
+/// The queue a client's session's publications wait on.
+fn queue_name(client_id: &str) -> String {
+    // FNV-1a: stable across releases, unlike the standard library's hasher.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in client_id.bytes() {
+        h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("SYSTEM.MQTT.CLIENT.{h:016X}")
+}
+
+/// The correlation id a subscription stamps on its copies: the QoS it was granted.
+fn granted_correl(qos: u8) -> CorrelId {
+    CorrelId::from_slice(&[b'M', b'Q', b'T', b'T', qos])
+}
+
+fn granted_of(g: &Got) -> u8 {
+    let c = g.message.descriptor.correl_id.0;
+    if &c[..4] == b"MQTT" {
+        c[4].min(1)
+    } else {
+        0
+    }
+}
+
+/// A connected client.
+struct Client {
+    broker: Arc<Broker>,
+    version: Version,
+    id: String,
+    assigned: bool,
+    persistent: bool,
+    present: bool,
+    session: Session,
+    queue: Hobj,
+    /// Subscriptions made on this connection: filter → subscription handle.
+    subs: HashMap<String, Hobj>,
+    will: Option<Publication>,
+    keep_alive: Duration,
+    pending: Option<PendingGet>,
+    /// Packet ids of QoS 1 deliveries not yet acknowledged.
+    inflight: HashSet<u16>,
+    /// Gets in the unit of work not yet committed.
+    uncommitted: usize,
+    next_id: u16,
+    /// Packet ids of QoS 2 publications received and not yet released.
+    awaiting_rel: HashSet<u16>,
+    _seat: Seat,
+}
+
+impl Client {
+    /// Authenticates and seats the client, connects it to the queue manager and opens (or
+    /// finds) its session's queue.
+    async fn open(broker: &Arc<Broker>, c: &Connect, peer: &str) -> Result<Client, (u8, String)> {
+        let (id, assigned) = client_id(c)?;
+        let admit = broker
+            .gate
+            .admit(c.user.clone(), c.password.clone(), peer.to_owned());
+        let who: Principal = admit.await?;
+        let seat = broker
+            .seat(&id, &who.user)
+            .await
+            .map_err(|why| (code::NOT_AUTHORIZED, why))?;
+        let persistent = match c.version {
+            Version::V5 => c.session_expiry.is_some_and(|d| !d.is_zero()),
+            _ => !c.clean,
+        };
+        let opts = ConnectOptions {
+            app_name: format!("MQTT {id}"),
+            user_id: Some(who.user.clone()),
+        };
+        let mut session = broker
+            .qm
+            .connect_with(&opts, ConnMode::Tcp, peer.to_owned(), who.clone())
+            .map_err(|e| refusal(&e))?;
+        // The session's queue is the queue manager's, made and opened with its authority (as
+        // MQ's telemetry service does); topics are checked against the client's.
+        session.act_as(Principal::owner(&broker.qm.name().to_string()));
+        let (queue, present) = open_queue(&mut session, &id, persistent, c.clean)
+            .await
+            .map_err(|e| refusal(&e))?;
+        session.act_as(who);
+        Ok(Client {
+            broker: broker.clone(),
+            version: c.version,
+            id,
+            assigned,
+            persistent,
+            present,
+            session,
+            queue,
+            subs: HashMap::new(),
+            will: c.will.clone(),
+            keep_alive: c.keep_alive,
+            pending: None,
+            inflight: HashSet::new(),
+            uncommitted: 0,
+            next_id: 0,
+            awaiting_rel: HashSet::new(),
+            _seat: seat,
+        })
+    }
+
+    fn connack(&self) -> Out {
+        Out::ConnAck {
+            code: code::SUCCESS,
+            present: self.present,
+            assigned_id: self.assigned.then(|| self.id.clone()),
+            receive_maximum: self.broker.settings.max_inbound_qos2.min(65_535) as u16,
+        }
+    }
+
+    async fn write<W: AsyncWrite + Unpin>(&self, wr: &mut W, out: &Out) -> std::io::Result<()> {
+        write(wr, self.version, out).await
+    }
+}
+
+/// The client id to use, and whether the queue manager assigned it (an empty one).
+fn client_id(c: &Connect) -> Result<(String, bool), (u8, String)> {
+    if c.client_id.is_empty() {
+        if c.version != Version::V5 && !c.clean {
+            return Err((
+                code::CLIENT_ID_NOT_VALID,
+                "an empty client id needs a clean session".into(),
+            ));
+        }
+        let n = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        return Ok((format!("FERRY-{n:X}"), true));
+    }
+    if c.client_id.len() > 256 || c.client_id.contains('\0') {
+        return Err((
+            code::CLIENT_ID_NOT_VALID,
+            "a client id is at most 256 bytes, without NUL".into(),
+        ));
+    }
+    Ok((c.client_id.clone(), false))
+}
+
+/// An MQTT 5 reason code and sentence for a queue manager refusal.
+fn refusal(e: &MqError) -> (u8, String) {
+    let c = match e.reason {
+        Reason::NotAuthorized => code::NOT_AUTHORIZED,
+        Reason::QMgrQuiescing | Reason::QMgrStopping => code::SERVER_SHUTTING_DOWN,
+        Reason::MaxConnsLimitReached => code::QUOTA_EXCEEDED,
+        _ => code::SERVER_UNAVAILABLE,
+    };
+    (c, e.to_string())
+}
+
+/// Opens the session's queue for input (and output, so subscriptions can name it): an
+/// existing persistent one is kept unless the client asks for a clean start; a clean session
+/// gets a temporary one. Returns the handle and whether a session was there already.
+async fn open_queue(
+    s: &mut Session,
+    id: &str,
+    persistent: bool,
+    clean: bool,
+) -> MqResult<(Hobj, bool)> {
+    let name = queue_name(id);
+    let qm = s.queue_manager().clone();
+    let exists = qm.queue_status(&name).is_ok();
+    if exists && (clean || !persistent) {
+        end_durable_session(&qm, id, &name);
+        let h = durably(s, |s| {
+            s.open(
+                &ferry_core::model::options::queue(&name)?,
+                OpenOptions::input(),
+            )
+        })
+        .await?;
+        durably(s, |s| s.close(h, CloseOptions::DeletePurge)).await?;
+    }
+    let opts = OpenOptions {
+        output: true,
+        ..OpenOptions::input()
+    };
+    if persistent && exists && !clean {
+        let h = durably(s, |s| {
+            s.open(&ferry_core::model::options::queue(&name)?, opts)
+        })
+        .await?;
+        return Ok((h, true));
+    }
+    let model = if persistent {
+        ferry_core::model::system::DURABLE_MODEL_QUEUE
+    } else {
+        ferry_core::model::system::NDURABLE_MODEL_QUEUE
+    };
+    let od = ObjectDescriptor::Queue {
+        name: ferry_core::object_name(model)?,
+        dynamic_name: Some(name),
+        selector: None,
+    };
+    let h = durably(s, |s| s.open(&od, opts)).await?;
+    Ok((h, false))
+}
+
+/// Removes a persistent session's durable subscriptions (named `MQTT:<id>:...`).
+fn end_durable_session(qm: &QueueManager, id: &str, _queue: &str) {
+    let prefix = format!("MQTT:{id}:");
+    for sub in qm.subscriptions() {
+        if let Some(name) = sub.name.as_deref().filter(|n| n.starts_with(&prefix)) {
+            if let Err(e) = qm.delete_sub(name) {
+                tracing::warn!(subscription = name, error = %e, "MQTT clean start: a subscription of the old session stayed");
+            }
+        }
+    }
+}
+
+/// Why the loop ended: whether cleanly (DISCONNECT without will).
+type Clean = bool;
+
+impl Client {
+    /// The connection's life after CONNACK. Returns whether it ended cleanly.
+    async fn run<R, W>(
+        &mut self,
+        rd: &mut R,
+        wr: &mut W,
+        rbuf: &mut BytesMut,
+        stop: &mut tokio::sync::watch::Receiver<bool>,
+    ) -> Clean
+    where
+        R: AsyncRead + Unpin,
+        W: AsyncWrite + Unpin,
+    {
+        let max = self.broker.settings.max_packet;
+        let taken_over = self._seat.taken_over.clone();
+        let grace = self.keep_alive.mul_f32(1.5);
+        loop {
+            if let Err(e) = self.deliver_ready(wr).await {
+                tracing::debug!(client = %self.id, error = %e, "MQTT delivery ended the connection");
+                return false;
+            }
+            let keep_alive = async {
+                if grace.is_zero() {
+                    std::future::pending::<()>().await
+                } else {
+                    tokio::time::sleep(grace).await
+                }
+            };
+            let armed = self.pending.is_some();
+            tokio::select! {
+                read = read_packet(rd, rbuf, Some(self.version), max) => match read {
+                    Ok(Some(p)) => match self.on_packet(p, wr).await {
+                        Ok(None) => {}
+                        Ok(Some(clean)) => return clean,
+                        Err(e) => {
+                            tracing::debug!(client = %self.id, error = %e, "MQTT connection ended");
+                            return false;
+                        }
+                    },
+                    Ok(None) => return false,
+                    Err(r) => {
+                        tracing::info!(client = %self.id, reason = %r.why, "MQTT connection closed: a bad packet");
+                        let _ = self.write(wr, &Out::Disconnect { code: r.code }).await;
+                        return false;
+                    }
+                },
+                outcome = std::future::poll_fn(|cx| match self.pending.as_mut() {
+                    Some(p) => p.poll(cx.waker()).map_or(std::task::Poll::Pending, std::task::Poll::Ready),
+                    None => std::task::Poll::Pending,
+                }), if armed => {
+                    if !self.on_wait_ended(outcome, wr).await {
+                        return false;
+                    }
+                }
+                _ = keep_alive => {
+                    tracing::info!(client = %self.id, "MQTT connection closed: no packet within 1.5 keep-alive intervals");
+                    let _ = self.write(wr, &Out::Disconnect { code: code::KEEP_ALIVE_TIMEOUT }).await;
+                    return false;
+                }
+                _ = taken_over.notified() => {
+                    let _ = self.write(wr, &Out::Disconnect { code: code::SESSION_TAKEN_OVER }).await;
+                    return false;
+                }
+                _ = stop.changed() => {
+                    let _ = self.write(wr, &Out::Disconnect { code: code::SERVER_SHUTTING_DOWN }).await;
+                    return false;
+                }
+            }
+        }
+    }
+
+    /// A wait armed on the queue ended: sends what it brought. Whether the connection goes on.
+    async fn on_wait_ended<W: AsyncWrite + Unpin>(
+        &mut self,
+        outcome: ferry_core::engine::WaitOutcome,
+        wr: &mut W,
+    ) -> bool {
+        self.pending = None;
+        let h = self.queue;
+        let got = durably(&mut self.session, |s| {
+            s.finish_wait(h, &get_options(), outcome)
+        })
+        .await;
+        match got {
+            Ok(Some(g)) => self.send(g, wr).await.is_ok(),
+            Ok(None) => true,
+            Err(e) => {
+                tracing::debug!(client = %self.id, error = %e, "MQTT delivery ended the connection");
+                false
+            }
+        }
+    }
+
+    /// Sends what waits on the queue while the window allows, and leaves a wait armed for more.
+    async fn deliver_ready<W: AsyncWrite + Unpin>(&mut self, wr: &mut W) -> MqResult<()> {
+        while self.pending.is_none()
+            && self.inflight.len() < self.broker.settings.receive_maximum as usize
+        {
+            let h = self.queue;
+            match durably(&mut self.session, |s| s.try_get(h, &get_options())).await? {
+                GetAttempt::Got(g) => self
+                    .send(g, wr)
+                    .await
+                    .map_err(|e| MqError::new(Reason::ConnectionBroken, e.to_string()))?,
+                GetAttempt::Wait(p) => self.pending = Some(p),
+            }
+        }
+        Ok(())
+    }
+
+    /// Sends one delivery as PUBLISH; QoS 0 ones are committed at once when nothing is
+    /// unacknowledged.
+    async fn send<W: AsyncWrite + Unpin>(&mut self, g: Got, wr: &mut W) -> std::io::Result<()> {
+        self.uncommitted += 1;
+        let qos = if g.message.descriptor.persistence == Persistence::Persistent {
+            granted_of(&g)
+        } else {
+            0
+        };
+        let packet_id = if qos > 0 { self.packet_id() } else { 0 };
+        let p = publication_of(&g, qos, packet_id, self.version == Version::V5);
+        self.write(wr, &Out::Publish(p)).await?;
+        if qos > 0 {
+            self.inflight.insert(packet_id);
+        } else {
+            self.commit_if_settled()
+                .await
+                .map_err(std::io::Error::other)?;
+        }
+        Ok(())
+    }
+
+    fn packet_id(&mut self) -> u16 {
+        loop {
+            self.next_id = self.next_id.wrapping_add(1);
+            if self.next_id != 0 && !self.inflight.contains(&self.next_id) {
+                return self.next_id;
+            }
+        }
+    }
+
+    /// Commits the gets once no delivery is unacknowledged.
+    async fn commit_if_settled(&mut self) -> MqResult<()> {
+        if self.inflight.is_empty() && self.uncommitted > 0 {
+            self.cancel_wait();
+            durably(&mut self.session, |s| s.commit()).await?;
+            self.uncommitted = 0;
+        }
+        Ok(())
+    }
+
+    /// Ends an armed wait before the session is used for something else; a message that
+    /// raced in goes back to its queue.
+    fn cancel_wait(&mut self) {
+        if let Some(mut p) = self.pending.take() {
+            let outcome = p.cancel();
+            p.give_back(outcome);
+        }
+    }
+}
+
+fn get_options() -> GetOptions {
+    GetOptions::new().wait_unlimited().syncpoint()
+}
+
+/// A delivery as the PUBLISH that carries it: its topic (MQTopicString), retained flag
+/// (MQIsRetained), and for MQTT 5 its other string properties as user properties.
+fn publication_of(g: &Got, qos: u8, packet_id: u16, v5: bool) -> Publication {
+    let props = &g.message.properties;
+    let topic = match props.get("MQTopicString") {
+        Some(PropertyValue::String(t)) => t.clone(),
+        _ => String::new(),
+    };
+    let retain = matches!(props.get("MQIsRetained"), Some(PropertyValue::Bool(true)));
+    let mut out = wire::Props::default();
+    if v5 {
+        out.user = props
+            .iter()
+            .filter(|(k, _)| !k.starts_with("MQ") && !k.starts_with("mq"))
+            .filter_map(|(k, v)| match v {
+                PropertyValue::String(s) => Some((k.to_owned(), s.clone())),
+                _ => None,
+            })
+            .collect();
+        out.expiry = g.message.descriptor.expiry;
+    }
+    Publication {
+        topic,
+        qos,
+        retain,
+        dup: false,
+        packet_id,
+        payload: g.message.body.clone(),
+        props: out,
+    }
+}
+
+/// What a packet asks for ends the connection: `Some(clean)`.
+type Ending = Option<Clean>;
+
+impl Client {
+    async fn on_packet<W: AsyncWrite + Unpin>(
+        &mut self,
+        p: In,
+        wr: &mut W,
+    ) -> std::io::Result<Ending> {
+        match p {
+            In::Publish(p) => return self.on_publish(p, wr).await,
+            In::PubAck(id) => {
+                self.inflight.remove(&id);
+                self.commit_if_settled()
+                    .await
+                    .map_err(std::io::Error::other)?;
+            }
+            In::PubRel(id) => {
+                self.awaiting_rel.remove(&id);
+                self.write(wr, &Out::PubComp { id }).await?;
+            }
+            In::PubRec(_) | In::PubComp(_) => {
+                let _ = self
+                    .write(
+                        wr,
+                        &Out::Disconnect {
+                            code: code::PROTOCOL_ERROR,
+                        },
+                    )
+                    .await;
+                return Ok(Some(false));
+            }
+            In::Subscribe { id, filters } => {
+                let codes = self.on_subscribe(&filters).await;
+                self.write(wr, &Out::SubAck { id, codes }).await?;
+            }
+            In::Unsubscribe { id, filters } => {
+                let codes = self.on_unsubscribe(&filters).await;
+                self.write(wr, &Out::UnsubAck { id, codes }).await?;
+            }
+            In::PingReq => self.write(wr, &Out::PingResp).await?,
+            In::Disconnect { code } => return Ok(Some(code != 0x04)),
+            In::Connect(_) => {
+                let _ = self
+                    .write(
+                        wr,
+                        &Out::Disconnect {
+                            code: code::PROTOCOL_ERROR,
+                        },
+                    )
+                    .await;
+                return Ok(Some(false));
+            }
+        }
+        Ok(None)
+    }
+
+    async fn on_publish<W: AsyncWrite + Unpin>(
+        &mut self,
+        p: Publication,
+        wr: &mut W,
+    ) -> std::io::Result<Ending> {
+        let id = p.packet_id;
+        if p.qos == 2 && self.awaiting_rel.contains(&id) {
+            // A resend of one already published: acknowledge it again, publish it once.
+            self.write(
+                wr,
+                &Out::PubRec {
+                    id,
+                    code: code::SUCCESS,
+                },
+            )
+            .await?;
+            return Ok(None);
+        }
+        if p.qos == 2 && self.awaiting_rel.len() >= self.broker.settings.max_inbound_qos2 {
+            let _ = self
+                .write(
+                    wr,
+                    &Out::Disconnect {
+                        code: code::QUOTA_EXCEEDED,
+                    },
+                )
+                .await;
+            return Ok(Some(false));
+        }
+        let (qos, v5) = (p.qos, self.version == Version::V5);
+        let result = self.publish(p).await;
+        let c = match &result {
+            Ok(delivered) if *delivered == 0 && v5 => code::NO_MATCHING_SUBSCRIBERS,
+            Ok(_) => code::SUCCESS,
+            Err((c, why)) => {
+                tracing::info!(client = %self.id, reason = %why, "MQTT publication refused");
+                // 3.1 and 3.1.1 have no negative acknowledgement: the connection closes.
+                if !v5 || qos == 0 {
+                    let _ = self.write(wr, &Out::Disconnect { code: *c }).await;
+                    return Ok(Some(false));
+                }
+                *c
+            }
+        };
+        match qos {
+            1 => self.write(wr, &Out::PubAck { id, code: c }).await?,
+            2 => {
+                if c < 0x80 {
+                    self.awaiting_rel.insert(id);
+                }
+                self.write(wr, &Out::PubRec { id, code: c }).await?
+            }
+            _ => {}
+        }
+        Ok(None)
+    }
+
+    /// Publishes a client's PUBLISH; how many subscriptions got it.
+    async fn publish(&mut self, p: Publication) -> Result<usize, (u8, String)> {
+        crate::topic::check_name(&p.topic)?;
+        self.cancel_wait();
+        if p.retain && p.payload.is_empty() {
+            // MQTT's way of removing a topic's retained publication (MQSC CLEAR TOPICSTR).
+            let qm = self.session.queue_manager().clone();
+            qm.clear_retained(&p.topic).map_err(|e| refusal(&e))?;
+            return Ok(1);
+        }
+        let mut msg = Message::new(p.payload).with_persistence(if p.qos > 0 {
+            Persistence::Persistent
+        } else {
+            Persistence::NotPersistent
+        });
+        if let Some(d) = p.props.expiry {
+            msg = msg.with_expiry(d);
+        }
+        for (k, v) in &p.props.user {
+            // Names a message property cannot take are left out.
+            let _ = msg.properties.set(k, PropertyValue::String(v.clone()));
+        }
+        let opts = PutOptions {
+            retain: p.retain,
+            ..PutOptions::default()
+        };
+        let topic = p.topic;
+        durably(&mut self.session, |s| s.publish(&topic, msg, &opts))
+            .await
+            .map(|d| d.delivered)
+            .map_err(|e| refusal(&e))
+    }
+
+    async fn on_subscribe(&mut self, filters: &[Filter]) -> Vec<u8> {
+        self.cancel_wait();
+        let mut codes = Vec::with_capacity(filters.len());
+        for f in filters {
+            let code = match self.subscribe(f).await {
+                Ok(granted) => granted,
+                Err((c, why)) => {
+                    tracing::info!(client = %self.id, filter = %f.topic, reason = %why, "MQTT subscription refused");
+                    if self.version == Version::V5 {
+                        c
+                    } else {
+                        code::UNSPECIFIED
+                    }
+                }
+            };
+            codes.push(code);
+        }
+        codes
+    }
+
+    /// One filter: a subscription to the session's queue (replacing one to the same filter),
+    /// the QoS granted (at most 1).
+    async fn subscribe(&mut self, f: &Filter) -> Result<u8, (u8, String)> {
+        crate::topic::check_filter(&f.topic)?;
+        let granted = f.qos.min(1);
+        if let Some(old) = self.subs.remove(&f.topic) {
+            let how = if self.persistent {
+                CloseOptions::RemoveSub
+            } else {
+                CloseOptions::None
+            };
+            durably(&mut self.session, |s| s.close(old, how))
+                .await
+                .map_err(|e| refusal(&e))?;
+        }
+        let sd = SubDescriptor {
+            topic: f.topic.clone(),
+            name: self
+                .persistent
+                .then(|| format!("MQTT:{}:{}", self.id, f.topic)),
+            correl_id: Some(granted_correl(granted)),
+            action: SubAction::CreateOrResume,
+            durable: self.persistent,
+            managed: false,
+            new_publications_only: f.retain_handling == 2,
+            ..Default::default()
+        };
+        let q = self.queue;
+        let (_, hsub) = durably(&mut self.session, |s| s.subscribe(&sd, Some(q)))
+            .await
+            .map_err(|e| refusal(&e))?;
+        self.subs.insert(f.topic.clone(), hsub);
+        Ok(granted)
+    }
+
+    async fn on_unsubscribe(&mut self, filters: &[String]) -> Vec<u8> {
+        self.cancel_wait();
+        let mut codes = Vec::with_capacity(filters.len());
+        for f in filters {
+            let c = match self.unsubscribe(f).await {
+                Ok(true) => code::SUCCESS,
+                Ok(false) => code::NO_SUBSCRIPTION_EXISTED,
+                Err((c, _)) => c,
+            };
+            codes.push(c);
+        }
+        codes
+    }
+
+    async fn unsubscribe(&mut self, f: &str) -> Result<bool, (u8, String)> {
+        if let Some(h) = self.subs.remove(f) {
+            durably(&mut self.session, |s| s.close(h, CloseOptions::RemoveSub))
+                .await
+                .map_err(|e| refusal(&e))?;
+            return Ok(true);
+        }
+        if self.persistent {
+            let name = format!("MQTT:{}:{}", self.id, f);
+            let qm = self.session.queue_manager().clone();
+            if qm.subscription_named(&name).is_some() {
+                qm.delete_sub(&name).map_err(|e| refusal(&e))?;
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// The end of the connection: the will unless it ended cleanly, the deliveries not
+    /// acknowledged backed out (they stay on the queue), the handles closed — a persistent
+    /// session's subscriptions and queue stay, a clean one's go.
+    async fn end(mut self, clean: bool) {
+        self.cancel_wait();
+        if !clean {
+            if let Some(w) = self.will.take() {
+                if let Err((_, why)) = self.publish(w).await {
+                    tracing::info!(client = %self.id, reason = %why, "MQTT will not published");
+                }
+            }
+        }
+        let _ = durably(&mut self.session, |s| s.backout()).await;
+        let how = if self.persistent {
+            CloseOptions::None
+        } else {
+            CloseOptions::RemoveSub
+        };
+        for (_, h) in std::mem::take(&mut self.subs) {
+            let _ = durably(&mut self.session, |s| s.close(h, how)).await;
+        }
+        let q = self.queue;
+        let _ = durably(&mut self.session, |s| s.close(q, CloseOptions::None)).await;
+        let _ = self.session.disconnect_in_place();
+    }
+}

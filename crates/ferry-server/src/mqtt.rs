@@ -1,0 +1,177 @@
+//! The MQTT listener: accepts MQTT clients (at most `max_clients` at once; more are closed
+//! before a byte is read) and hands each to `ferry_mqtt::serve`, authenticated as every other
+//! client is — CONNAUTH's rules, the user file's passwords through the same verifier threads and
+//! failure throttle ([`Gate`]).
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use ferry_core::QueueManager;
+use ferry_model::security::Principal;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+
+use crate::identity::{self, Identities};
+
+/// The MQTT service's configuration: `[mqtt]` in qm.toml.
+#[derive(Debug, Clone)]
+pub struct MqttConfig {
+    /// Where it listens.
+    pub listen: SocketAddr,
+    /// Most clients at once.
+    pub max_clients: usize,
+    /// The per-connection limits.
+    pub settings: ferry_mqtt::Settings,
+}
+
+impl MqttConfig {
+    /// The service `[mqtt]` describes, or none when its `listen` is empty.
+    pub fn from_section(
+        s: &ferry_host::config::MqttSection,
+    ) -> Result<Option<MqttConfig>, crate::StartError> {
+        if s.listen.trim().is_empty() {
+            return Ok(None);
+        }
+        let listen = s.listen.trim().parse().map_err(|e| {
+            crate::StartError(format!(
+                "[mqtt] listen {:?} is not an address such as 127.0.0.1:1883: {e}",
+                s.listen
+            ))
+        })?;
+        if s.max_clients == 0 || s.max_packet_kib == 0 || s.receive_maximum == 0 {
+            return Err(crate::StartError(
+                "[mqtt] max_clients, max_packet_kib and receive_maximum must be at least 1".into(),
+            ));
+        }
+        let settings = ferry_mqtt::Settings {
+            max_packet: s.max_packet_kib.min(256 << 10) << 10,
+            connect_timeout: Duration::from_secs(s.connect_timeout_secs.max(1)),
+            receive_maximum: s.receive_maximum,
+            ..Default::default()
+        };
+        Ok(Some(MqttConfig {
+            listen,
+            max_clients: s.max_clients,
+            settings,
+        }))
+    }
+}
+
+/// How MQTT CONNECTs are authenticated: as the server's other clients are.
+pub(crate) struct Gate {
+    pub(crate) qm: QueueManager,
+    pub(crate) ids: Arc<Identities>,
+}
+
+impl ferry_mqtt::Gate for Gate {
+    fn admit(
+        &self,
+        user: Option<String>,
+        password: Option<String>,
+        peer: String,
+    ) -> ferry_mqtt::Admission {
+        let (qm, ids) = (self.qm.clone(), self.ids.clone());
+        Box::pin(async move { admit(qm, ids, user, password, peer).await })
+    }
+}
+
+async fn admit(
+    qm: QueueManager,
+    ids: Arc<Identities>,
+    user: Option<String>,
+    password: Option<String>,
+    peer: String,
+) -> Result<Principal, (u8, String)> {
+    use ferry_mqtt::wire::code;
+    let connauth = qm.connauth().map(|(_, a)| a);
+    let delay = Duration::from_secs(connauth.as_ref().map_or(1, |a| a.fail_delay) as u64);
+    let user = user.unwrap_or_default();
+    let password = password.unwrap_or_default();
+    let asking = identity::Asking {
+        local: None,
+        user: &user,
+        has_password: !password.is_empty(),
+    };
+    let count_failure = || {
+        qm.security_counters()
+            .authentication_failures
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    };
+    match identity::plan(&ids, connauth.as_ref(), asking) {
+        identity::Plan::Accept(who) => Ok(who),
+        identity::Plan::Refuse(why) => {
+            count_failure();
+            tokio::time::sleep(delay).await;
+            Err((
+                code::NOT_AUTHORIZED,
+                format!("no password was given: {why}"),
+            ))
+        }
+        identity::Plan::Verify { auth_type, keep } => {
+            let origin = peer
+                .parse::<SocketAddr>()
+                .map_or(identity::Origin::Uid(u32::MAX), |a| {
+                    identity::Origin::Ip(a.ip())
+                });
+            let verified = identity::verify(
+                ids.clone(),
+                origin,
+                auth_type,
+                user.clone(),
+                password,
+                delay,
+            )
+            .await;
+            match verified {
+                Ok(()) => Ok(keep.unwrap_or_else(|| ids.principal(&user))),
+                Err(why) => {
+                    count_failure();
+                    Err((code::BAD_USER_OR_PASSWORD, why))
+                }
+            }
+        }
+    }
+}
+
+/// Accepts MQTT clients on `listener` until `stop` turns true; then waits (up to `grace`) for
+/// their connections, which the same signal ends, to close.
+pub(crate) async fn serve(
+    listener: TcpListener,
+    broker: Arc<ferry_mqtt::Broker>,
+    max_clients: usize,
+    mut stop: watch::Receiver<bool>,
+    grace: Duration,
+) {
+    let slots = Arc::new(tokio::sync::Semaphore::new(max_clients));
+    let mut clients = JoinSet::new();
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, addr)) => {
+                    let Ok(slot) = slots.clone().try_acquire_owned() else {
+                        tracing::warn!(peer = %addr, max_clients, "MQTT connection refused: the most clients are connected");
+                        continue;
+                    };
+                    let _ = stream.set_nodelay(true);
+                    let (b, s) = (broker.clone(), stop.clone());
+                    clients.spawn(async move {
+                        ferry_mqtt::serve(stream, b, addr.to_string(), s).await;
+                        drop(slot);
+                    });
+                }
+                Err(e) => tracing::warn!(error = %e, "MQTT accept failed"),
+            },
+            _ = stop.changed() => break,
+            Some(_) = clients.join_next(), if !clients.is_empty() => {}
+        }
+    }
+    let drained = tokio::time::timeout(grace, async {
+        while clients.join_next().await.is_some() {}
+    })
+    .await;
+    if drained.is_err() {
+        clients.abort_all();
+    }
+}
