@@ -12,7 +12,7 @@
 //! | MQTT | queue manager |
 //! |---|---|
 //! | a client's connection | a connection (`DISPLAY CONN`, APPLTAG `MQTT <client id>`) as the user its CONNECT authenticated, topic authority checked as for MQI applications |
-//! | the client's session | a queue its publications wait on: `SYSTEM.MQTT.CLIENT.<hash of the client id>`; temporary dynamic (gone with the connection) for a clean session, permanent dynamic for a persistent one, so what arrives while it is away waits on disk, bounded by the queue's MAXDEPTH |
+//! | the client's session | a queue its publications wait on: `SYSTEM.MQTT.CLIENT.<hash of the client id>`, permanent dynamic (so persistent publications stay persistent: a temporary queue would make them non-persistent); a clean session's is deleted when it ends (or, after a crash, at the client's next connection), a persistent one's stays, so what arrives while the client is away waits on disk, bounded by the queue's MAXDEPTH |
 //! | SUBSCRIBE to a filter | a subscription (topic-based wildcards `+` `#`) delivering to that queue; durable, named `MQTT:<client id>:<filter>`, for a persistent session |
 //! | PUBLISH, QoS 0 / 1 / 2 | a publication, non-persistent / persistent / persistent; acknowledged once the queue manager has it (and, when persistent, once it is on disk) |
 //! | retained PUBLISH | a retained publication (MQPMO_RETAIN); an empty one clears the topic's |

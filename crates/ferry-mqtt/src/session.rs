@@ -44,7 +44,20 @@ pub async fn serve<S>(
     .await;
     let connect = match first {
         Ok(Ok(Some(In::Connect(c)))) => c,
-        Ok(Err(r)) => return tracing::debug!(peer, why = %r.why, "MQTT connection refused"),
+        Ok(Err(r)) => {
+            tracing::debug!(peer, why = %r.why, "MQTT connection refused");
+            if r.code == code::UNSUPPORTED_VERSION {
+                // Answered in 3.1.1's form (return code 1), which every version's client reads.
+                let out = Out::ConnAck {
+                    code: r.code,
+                    present: false,
+                    assigned_id: None,
+                    receive_maximum: 0,
+                };
+                let _ = write(&mut wr, Version::V311, &out).await;
+            }
+            return;
+        }
         _ => return tracing::debug!(peer, "MQTT connection closed before its CONNECT"),
     };
     let mut client = match Client::open(&broker, &connect, &peer).await {
@@ -291,11 +304,9 @@ async fn open_queue(
         .await?;
         return Ok((h, true));
     }
-    let model = if persistent {
-        ferry_core::model::system::DURABLE_MODEL_QUEUE
-    } else {
-        ferry_core::model::system::NDURABLE_MODEL_QUEUE
-    };
+    // Permanent dynamic even for a clean session (deleted when it ends): a temporary queue
+    // would make persistent publications non-persistent, and with them their QoS.
+    let model = ferry_core::model::system::DURABLE_MODEL_QUEUE;
     let od = ObjectDescriptor::Queue {
         name: ferry_core::object_name(model)?,
         dynamic_name: Some(name),
@@ -773,7 +784,14 @@ impl Client {
             let _ = durably(&mut self.session, |s| s.close(h, how)).await;
         }
         let q = self.queue;
-        let _ = durably(&mut self.session, |s| s.close(q, CloseOptions::None)).await;
+        let how = if self.persistent {
+            CloseOptions::None
+        } else {
+            CloseOptions::DeletePurge
+        };
+        self.session
+            .act_as(Principal::owner(&self.broker.qm.name().to_string()));
+        let _ = durably(&mut self.session, |s| s.close(q, how)).await;
         let _ = self.session.disconnect_in_place();
     }
 }

@@ -83,6 +83,9 @@ impl Session {
     pub fn publish(&mut self, topic: &str, msg: Message, opts: &PutOptions) -> MqResult<Published> {
         self.check_running(opts.fail_if_quiescing)?;
         check_topic(topic)?;
+        // An MQI publisher's authority is checked when it opens the topic; a caller of this
+        // call opens nothing, so it is checked here (the MQTT service's clients).
+        self.authorize_topic(topic, Authority::PUB)?;
         let rt = self.qm.resolve_topic(topic);
         let msg = publication(topic, msg, &rt)?;
         let now_ms = self.qm.clock().unix_ms().max(0) as u64;

@@ -1,0 +1,436 @@
+//! The MQTT service against MQTT clients written by others — Eclipse Mosquitto's
+//! `mosquitto_pub` and `mosquitto_sub` (MQTT 3.1, 3.1.1 and 5.0) and Eclipse Paho's Python
+//! client — and against MQI applications on the same topics, over real sockets to a real
+//! `ferry qm start`.
+//!
+//! Ignored by a plain `cargo test`: they need the Debian package mosquitto-clients and the PyPI
+//! package paho-mqtt, which `.ci/run` installs before running them with `--ignored`.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+use common::Server;
+use ferry_client::{ClientOptions, Connection, GetOptions, SubDescriptor};
+
+/// A queue manager with an MQTT listener; `dev` may publish and subscribe everywhere, `eve`
+/// may connect but has no topic authority.
+fn server(tag: &str, extra: &[&str]) -> (Server, String) {
+    let mut args = vec!["--mqtt-listen", "127.0.0.1:0"];
+    args.extend_from_slice(extra);
+    let s = Server::start_with_users(tag, "QM1", &[("dev", "dev-pw"), ("eve", "eve-pw")], &args);
+    common::admin_in(
+        &s.root,
+        "QM1",
+        "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('dev') AUTHADD(CONNECT)\n\
+         SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('eve') AUTHADD(CONNECT)\n\
+         SET AUTHREC PROFILE('SYSTEM.BASE.TOPIC') OBJTYPE(TOPIC) PRINCIPAL('dev') AUTHADD(PUB,SUB)",
+    );
+    let port = s
+        .endpoint("mqtt://")
+        .rsplit(':')
+        .next()
+        .expect("an mqtt:// endpoint")
+        .to_owned();
+    (s, port)
+}
+
+fn run(cmd: &str, args: &[&str]) -> Output {
+    Command::new(cmd)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("{cmd}: {e} (install mosquitto-clients)"))
+}
+
+/// `mosquitto_pub` as `dev` (unless `args` name another user).
+fn publish(port: &str, args: &[&str]) -> Output {
+    let mut all = vec!["-h", "127.0.0.1", "-p", port];
+    if !args.contains(&"-u") {
+        all.extend_from_slice(&["-u", "dev", "-P", "dev-pw"]);
+    }
+    all.extend_from_slice(args);
+    run("mosquitto_pub", &all)
+}
+
+/// A `mosquitto_sub` as `dev` running in the background; its output when it ends.
+fn subscriber(port: &str, args: &[&str]) -> std::process::Child {
+    let mut all = vec!["-h", "127.0.0.1", "-p", port, "-u", "dev", "-P", "dev-pw"];
+    all.extend_from_slice(args);
+    Command::new("mosquitto_sub")
+        .args(&all)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("mosquitto_sub (install mosquitto-clients)")
+}
+
+fn finish(child: std::process::Child) -> (String, String) {
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Waits until the queue manager shows `n` MQTT connections (its subscriptions made).
+fn settle() {
+    std::thread::sleep(Duration::from_millis(700));
+}
+
+#[test]
+#[ignore = "needs mosquitto-clients; .ci/run installs it and runs these"]
+fn mosquitto_clients_of_every_version_meet_mqi_applications_on_the_same_topics() {
+    let (s, port) = server("mqtt-interop", &[]);
+    // A 3.1.1 subscriber takes four publications: from 3.1, 3.1.1 and 5.0 publishers at each
+    // QoS, and from an MQI application.
+    let sub = subscriber(
+        &port,
+        &[
+            "-V",
+            "mqttv311",
+            "-t",
+            "sensors/#",
+            "-q",
+            "1",
+            "-C",
+            "4",
+            "-W",
+            "20",
+            "-F",
+            "%t %q %p",
+        ],
+    );
+    settle();
+    for (v, q, topic, body) in [
+        ("mqttv31", "0", "sensors/a", "zero"),
+        ("mqttv311", "1", "sensors/b", "one"),
+        ("mqttv5", "2", "sensors/c/d", "two"),
+    ] {
+        let out = publish(&port, &["-V", v, "-q", q, "-t", topic, "-m", body]);
+        assert!(out.status.success(), "{v}: {out:?}");
+    }
+    let opts = ClientOptions {
+        user: Some("dev".into()),
+        password: Some("dev-pw".into()),
+        ..Default::default()
+    };
+    let mut mqi = Connection::connect_with(&s.tcp_bare, "mqi app", &opts).unwrap();
+    let h = mqi
+        .open(
+            &ferry_client::ObjectDescriptor::topic("sensors/mqi"),
+            ferry_client::OpenOptions::output(),
+        )
+        .unwrap();
+    let msg = ferry_client::Message::text("from MQI")
+        .with_persistence(ferry_client::Persistence::Persistent);
+    mqi.put(h, msg, &Default::default()).unwrap();
+    let (out, err) = finish(sub);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "sensors/a 0 zero",
+            "sensors/b 1 one",
+            "sensors/c/d 1 two",
+            "sensors/mqi 1 from MQI"
+        ],
+        "stderr: {err}"
+    );
+
+    // An MQI subscriber gets an MQTT publication, with its topic as MQTopicString.
+    let (q, _sub) = mqi
+        .subscribe(&SubDescriptor::managed("plant/+/temp"), None)
+        .unwrap();
+    let out = publish(&port, &["-q", "1", "-t", "plant/7/temp", "-m", "21.5"]);
+    assert!(out.status.success(), "{out:?}");
+    let got = mqi
+        .get(q, &GetOptions::new().wait(Duration::from_secs(10)))
+        .unwrap();
+    assert_eq!(&got.message.body[..], b"21.5");
+    assert_eq!(
+        got.message.properties.get("MQTopicString"),
+        Some(&ferry_client::PropertyValue::String("plant/7/temp".into()))
+    );
+}
+
+#[test]
+#[ignore = "needs mosquitto-clients; .ci/run installs it and runs these"]
+fn retained_publications_reach_later_subscribers_until_an_empty_one_clears_them() {
+    let (_s, port) = server("mqtt-retained", &[]);
+    let out = publish(&port, &["-r", "-q", "1", "-t", "status/door", "-m", "open"]);
+    assert!(out.status.success(), "{out:?}");
+    let later = subscriber(
+        &port,
+        &["-t", "status/#", "-C", "1", "-W", "10", "-F", "%r %t %p"],
+    );
+    let (got, err) = finish(later);
+    assert_eq!(got.trim(), "1 status/door open", "{err}");
+    // A live publication is not flagged retained.
+    let sub = subscriber(
+        &port,
+        &["-t", "status/#", "-C", "2", "-W", "10", "-F", "%r %t %p"],
+    );
+    settle();
+    assert!(publish(&port, &["-t", "status/door", "-m", "shut"])
+        .status
+        .success());
+    let (got, _) = finish(sub);
+    assert_eq!(
+        got.lines().collect::<Vec<_>>(),
+        ["1 status/door open", "0 status/door shut"]
+    );
+    // An empty retained publication removes the topic's.
+    assert!(publish(&port, &["-r", "-n", "-t", "status/door"])
+        .status
+        .success());
+    let none = subscriber(
+        &port,
+        &["-t", "status/#", "-C", "1", "-W", "2", "-F", "%t %p"],
+    );
+    let (got, _) = finish(none);
+    assert_eq!(got.trim(), "", "nothing retained any more");
+}
+
+#[test]
+#[ignore = "needs mosquitto-clients; .ci/run installs it and runs these"]
+fn credentials_and_topic_authority_are_checked() {
+    let (s, port) = server("mqtt-auth", &[]);
+    let wrong = publish(&port, &["-u", "dev", "-P", "guess", "-t", "a", "-m", "x"]);
+    assert!(!wrong.status.success());
+    assert!(
+        String::from_utf8_lossy(&wrong.stderr).contains("bad user name or password"),
+        "{wrong:?}"
+    );
+    let nobody = run(
+        "mosquitto_pub",
+        &["-h", "127.0.0.1", "-p", &port, "-t", "a", "-m", "x"],
+    );
+    assert!(!nobody.status.success(), "{nobody:?}");
+    // eve may connect, not publish or subscribe: MQTT 5 says so in PUBACK (0x87 = 135) and
+    // SUBACK.
+    let v5 = publish(
+        &port,
+        &[
+            "-u", "eve", "-P", "eve-pw", "-V", "mqttv5", "-q", "1", "-t", "a", "-m", "x", "-d",
+        ],
+    );
+    let said = String::from_utf8_lossy(&v5.stdout);
+    assert!(said.contains("received PUBACK (Mid: 1, RC:135)"), "{v5:?}");
+    let sub = run(
+        "mosquitto_sub",
+        &[
+            "-h",
+            "127.0.0.1",
+            "-p",
+            &port,
+            "-u",
+            "eve",
+            "-P",
+            "eve-pw",
+            "-V",
+            "mqttv5",
+            "-t",
+            "a/#",
+            "-C",
+            "1",
+            "-W",
+            "3",
+        ],
+    );
+    let said = String::from_utf8_lossy(&sub.stdout) + String::from_utf8_lossy(&sub.stderr);
+    assert!(
+        said.contains("All subscription requests were denied"),
+        "{sub:?}"
+    );
+    let log = s.log();
+    assert!(log.contains("MQTT publication refused"), "{log}");
+    assert!(log.contains("MQTT subscription refused"), "{log}");
+}
+
+#[test]
+#[ignore = "needs mosquitto-clients; .ci/run installs it and runs these"]
+fn a_persistent_session_keeps_qos1_publications_across_its_absence_and_a_crash() {
+    let (mut s, port) = server("mqtt-session", &[]);
+    // Subscribe with a persistent session (clean session off), then go away.
+    let set_up = run(
+        "mosquitto_sub",
+        &[
+            "-h",
+            "127.0.0.1",
+            "-p",
+            &port,
+            "-u",
+            "dev",
+            "-P",
+            "dev-pw",
+            "-c",
+            "-i",
+            "meter-17",
+            "-q",
+            "1",
+            "-t",
+            "meters/17/#",
+            "-E",
+        ],
+    );
+    assert!(set_up.status.success(), "{set_up:?}");
+    for i in 0..3 {
+        let out = publish(
+            &port,
+            &[
+                "-q",
+                "1",
+                "-t",
+                "meters/17/kwh",
+                "-m",
+                &format!("reading {i}"),
+            ],
+        );
+        assert!(out.status.success(), "{out:?}");
+    }
+    // The queue manager dies without warning and comes back: what waited is still there.
+    s.child.kill().unwrap();
+    let _ = s.child.wait();
+    s.restart(&["--mqtt-listen", &format!("127.0.0.1:{port}")]);
+    s.wait_ready();
+    let back = subscriber(
+        &port,
+        &[
+            "-c",
+            "-i",
+            "meter-17",
+            "-q",
+            "1",
+            "-t",
+            "meters/17/#",
+            "-C",
+            "3",
+            "-W",
+            "10",
+            "-F",
+            "%p",
+        ],
+    );
+    let (got, err) = finish(back);
+    assert_eq!(
+        got.lines().collect::<Vec<_>>(),
+        ["reading 0", "reading 1", "reading 2"],
+        "{err}"
+    );
+    // A clean session with the same id ends the stored one.
+    let clean = subscriber(
+        &port,
+        &["-i", "meter-17", "-t", "meters/17/#", "-C", "1", "-W", "2"],
+    );
+    let _ = finish(clean);
+    assert!(
+        publish(&port, &["-q", "1", "-t", "meters/17/kwh", "-m", "lost"])
+            .status
+            .success()
+    );
+    let after = subscriber(
+        &port,
+        &[
+            "-c",
+            "-i",
+            "meter-17",
+            "-q",
+            "1",
+            "-t",
+            "meters/17/#",
+            "-C",
+            "1",
+            "-W",
+            "2",
+            "-F",
+            "%p",
+        ],
+    );
+    let (got, _) = finish(after);
+    assert_eq!(
+        got.trim(),
+        "",
+        "the clean session removed the stored subscription"
+    );
+}
+
+#[test]
+#[ignore = "needs paho-mqtt from PyPI; .ci/run installs it and runs these"]
+fn a_will_is_published_when_a_client_vanishes_and_not_when_it_disconnects() {
+    let (_s, port) = server("mqtt-will", &[]);
+    let sub = subscriber(
+        &port,
+        &["-t", "wills/#", "-C", "1", "-W", "15", "-F", "%t %p"],
+    );
+    settle();
+    // Paho: connect with a will, then end the process without DISCONNECT; a second client
+    // with a will disconnects properly first.
+    let script = format!(
+        r#"
+import os, time, paho.mqtt.client as mqtt
+def client(cid):
+    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=cid)
+    c.username_pw_set("dev", "dev-pw")
+    c.will_set("wills/" + cid, "gone", qos=1)
+    c.connect("127.0.0.1", {port}, keepalive=30)
+    c.loop_start()
+    time.sleep(0.5)
+    return c
+polite = client("polite")
+polite.disconnect()
+polite.loop_stop()
+client("rude")
+os._exit(0)
+"#
+    );
+    let py = run("python3", &["-c", &script]);
+    assert!(py.status.success(), "{py:?}");
+    let (got, err) = finish(sub);
+    assert_eq!(got.trim(), "wills/rude gone", "{err}");
+}
+
+#[test]
+#[ignore = "needs mosquitto-clients; .ci/run installs it and runs these"]
+fn bad_bytes_and_silent_sockets_are_closed_and_the_service_carries_on() {
+    let (s, port) = server("mqtt-hostile", &["--set", "mqtt.connect_timeout_secs=1"]);
+    let addr = format!("127.0.0.1:{port}");
+    // Not MQTT at all.
+    let mut junk = TcpStream::connect(&addr).unwrap();
+    junk.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    junk.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let mut buf = [0u8; 64];
+    assert!(matches!(junk.read(&mut buf), Ok(0) | Err(_)), "closed");
+    // A CONNECT claiming a protocol level nobody has: CONNACK 0x01, then closed.
+    let mut odd = TcpStream::connect(&addr).unwrap();
+    odd.write_all(&[0x10, 0x0c, 0, 4, b'M', b'Q', b'T', b'T', 9, 2, 0, 60, 0, 0])
+        .unwrap();
+    odd.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let mut ack = [0u8; 4];
+    odd.read_exact(&mut ack).unwrap();
+    assert_eq!(
+        ack,
+        [0x20, 0x02, 0x00, 0x01],
+        "unacceptable protocol version"
+    );
+    // A socket that says nothing is closed after connect_timeout_secs.
+    let mut quiet = TcpStream::connect(&addr).unwrap();
+    quiet
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    assert!(
+        matches!(quiet.read(&mut buf), Ok(0)),
+        "closed by the server"
+    );
+    // The service carries on for everyone else.
+    let out = publish(&port, &["-t", "still/here", "-m", "ok"]);
+    assert!(
+        out.status.success(),
+        "the service carries on: {out:?}; log {}",
+        s.log()
+    );
+}
