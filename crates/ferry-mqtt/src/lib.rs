@@ -16,7 +16,7 @@
 //! | SUBSCRIBE to a filter | a subscription (topic-based wildcards `+` `#`) delivering to that queue; durable, named `MQTT:<client id>:<filter>`, for a persistent session |
 //! | PUBLISH, QoS 0 / 1 / 2 | a publication, non-persistent / persistent / persistent; acknowledged once the queue manager has it (and, when persistent, once it is on disk) |
 //! | retained PUBLISH | a retained publication (MQPMO_RETAIN); an empty one clears the topic's |
-//! | delivery | a get from the session's queue under syncpoint, committed when the client has acknowledged every QoS 1 message sent (at most `receive_maximum` unacknowledged) |
+//! | delivery | a get from the session's queue under syncpoint at the lower of the granted QoS and the publication's (its `mqtt.qos` property; an MQI publication's 2 when persistent, else 0), committed once the client has acknowledged every QoS 1 and 2 delivery sent (at most `receive_maximum` outstanding) |
 //! | will | published when the connection ends without DISCONNECT |
 //!
 //! Limits (each with its reason code, before and after authentication): the CONNECT within
@@ -24,9 +24,10 @@
 //! bytes; at most `max_inbound_qos2` QoS 2 publications awaiting PUBREL; keep-alive enforced at
 //! 1.5 times the client's interval.
 //!
-//! Not yet (issue 26): QoS 2 towards subscribers (granted as QoS 1), exactly-once for inbound
-//! QoS 2 across a reconnection, shared subscriptions, topic aliases, no-local, will delay,
-//! TLS and WebSocket listeners, MQTT channels in MQSC.
+//! Not yet (issue 26): exactly-once across a reconnection (inbound QoS 2's packet ids are kept
+//! per connection; an outbound delivery backed out is sent again as new), shared
+//! subscriptions, topic aliases, no-local, will delay, TLS and WebSocket listeners, MQTT
+//! channels in MQSC.
 
 pub mod session;
 pub mod topic;

@@ -3,7 +3,7 @@
 //! arrives on the session's queue, and keeps the keep-alive — until DISCONNECT, an error, a
 //! takeover or the server's stop. See the crate documentation for the mapping.
 //!
-//! Invariants: at most `receive_maximum` QoS 1 deliveries are unacknowledged; every delivery
+//! Invariants: at most `receive_maximum` QoS 1 and 2 deliveries are unacknowledged; every delivery
 //! was got under syncpoint and is committed only once none is unacknowledged (a connection
 //! that ends first backs them out, so they wait on the queue for the next); a get that waits
 //! is a `PendingGet` polled beside the socket, and is cancelled (its message given back) before
@@ -138,10 +138,33 @@ fn granted_correl(qos: u8) -> CorrelId {
 fn granted_of(g: &Got) -> u8 {
     let c = g.message.descriptor.correl_id.0;
     if &c[..4] == b"MQTT" {
-        c[4].min(1)
+        c[4].min(2)
     } else {
         0
     }
+}
+
+/// The message property an MQTT publication's QoS is kept in, so a subscriber gets it at no
+/// more than the QoS it was published with (MQI applications see it too).
+pub const QOS_PROPERTY: &str = "mqtt.qos";
+
+/// The QoS a delivery was published with: an MQTT publication's own; an MQI application's
+/// 2 when persistent (MQ's assured delivery), 0 when not.
+fn published_qos(g: &Got) -> u8 {
+    match g.message.properties.get(QOS_PROPERTY) {
+        Some(PropertyValue::I32(q)) => (*q).clamp(0, 2) as u8,
+        _ if g.message.descriptor.persistence == Persistence::Persistent => 2,
+        _ => 0,
+    }
+}
+
+/// Where a QoS 1 or 2 delivery stands: waiting for PUBACK, for PUBREC, or (PUBREL sent) for
+/// PUBCOMP.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Outbound {
+    Ack,
+    Rec,
+    Comp,
 }
 
 /// A connected client.
@@ -159,8 +182,8 @@ struct Client {
     will: Option<Publication>,
     keep_alive: Duration,
     pending: Option<PendingGet>,
-    /// Packet ids of QoS 1 deliveries not yet acknowledged.
-    inflight: HashSet<u16>,
+    /// QoS 1 and 2 deliveries not yet acknowledged, by packet id.
+    inflight: HashMap<u16, Outbound>,
     /// Gets in the unit of work not yet committed.
     uncommitted: usize,
     next_id: u16,
@@ -214,7 +237,7 @@ impl Client {
             will: c.will.clone(),
             keep_alive: c.keep_alive,
             pending: None,
-            inflight: HashSet::new(),
+            inflight: HashMap::new(),
             uncommitted: 0,
             next_id: 0,
             awaiting_rel: HashSet::new(),
@@ -445,16 +468,17 @@ impl Client {
     /// unacknowledged.
     async fn send<W: AsyncWrite + Unpin>(&mut self, g: Got, wr: &mut W) -> std::io::Result<()> {
         self.uncommitted += 1;
-        let qos = if g.message.descriptor.persistence == Persistence::Persistent {
-            granted_of(&g)
-        } else {
-            0
-        };
+        let qos = granted_of(&g).min(published_qos(&g));
         let packet_id = if qos > 0 { self.packet_id() } else { 0 };
         let p = publication_of(&g, qos, packet_id, self.version == Version::V5);
         self.write(wr, &Out::Publish(p)).await?;
         if qos > 0 {
-            self.inflight.insert(packet_id);
+            let state = if qos == 1 {
+                Outbound::Ack
+            } else {
+                Outbound::Rec
+            };
+            self.inflight.insert(packet_id, state);
         } else {
             self.commit_if_settled()
                 .await
@@ -466,7 +490,7 @@ impl Client {
     fn packet_id(&mut self) -> u16 {
         loop {
             self.next_id = self.next_id.wrapping_add(1);
-            if self.next_id != 0 && !self.inflight.contains(&self.next_id) {
+            if self.next_id != 0 && !self.inflight.contains_key(&self.next_id) {
                 return self.next_id;
             }
         }
@@ -539,26 +563,17 @@ impl Client {
     ) -> std::io::Result<Ending> {
         match p {
             In::Publish(p) => return self.on_publish(p, wr).await,
-            In::PubAck(id) => {
-                self.inflight.remove(&id);
-                self.commit_if_settled()
-                    .await
-                    .map_err(std::io::Error::other)?;
+            In::PubAck(id) => self.settle(id, Outbound::Ack).await?,
+            In::PubRec(id) => {
+                if self.inflight.get(&id) == Some(&Outbound::Rec) {
+                    self.inflight.insert(id, Outbound::Comp);
+                }
+                self.write(wr, &Out::PubRel { id }).await?;
             }
+            In::PubComp(id) => self.settle(id, Outbound::Comp).await?,
             In::PubRel(id) => {
                 self.awaiting_rel.remove(&id);
                 self.write(wr, &Out::PubComp { id }).await?;
-            }
-            In::PubRec(_) | In::PubComp(_) => {
-                let _ = self
-                    .write(
-                        wr,
-                        &Out::Disconnect {
-                            code: code::PROTOCOL_ERROR,
-                        },
-                    )
-                    .await;
-                return Ok(Some(false));
             }
             In::Subscribe { id, filters } => {
                 let codes = self.on_subscribe(&filters).await;
@@ -583,6 +598,17 @@ impl Client {
             }
         }
         Ok(None)
+    }
+
+    /// A delivery's last acknowledgement (PUBACK, or PUBCOMP) arrived; the gets are committed
+    /// once none is outstanding.
+    async fn settle(&mut self, id: u16, last: Outbound) -> std::io::Result<()> {
+        if self.inflight.get(&id) == Some(&last) {
+            self.inflight.remove(&id);
+        }
+        self.commit_if_settled()
+            .await
+            .map_err(std::io::Error::other)
     }
 
     async fn on_publish<W: AsyncWrite + Unpin>(
@@ -657,6 +683,9 @@ impl Client {
         } else {
             Persistence::NotPersistent
         });
+        let _ = msg
+            .properties
+            .set(QOS_PROPERTY, PropertyValue::I32(i32::from(p.qos)));
         if let Some(d) = p.props.expiry {
             msg = msg.with_expiry(d);
         }
@@ -696,10 +725,10 @@ impl Client {
     }
 
     /// One filter: a subscription to the session's queue (replacing one to the same filter),
-    /// the QoS granted (at most 1).
+    /// and the QoS granted.
     async fn subscribe(&mut self, f: &Filter) -> Result<u8, (u8, String)> {
         crate::topic::check_filter(&f.topic)?;
-        let granted = f.qos.min(1);
+        let granted = f.qos.min(2);
         if let Some(old) = self.subs.remove(&f.topic) {
             let how = if self.persistent {
                 CloseOptions::RemoveSub

@@ -508,6 +508,17 @@ fn render_connections(out: &mut String, qm: &QueueManager) {
         let n = conns.iter().filter(|c| c.mode == mode).count();
         let _ = writeln!(out, "ferry_connections{{mode=\"{tag}\"}} {n}");
     }
+    family(
+        out,
+        "ferry_mqtt_clients",
+        "gauge",
+        "MQTT clients connected now (connections whose APPLTAG is MQTT <client id>).",
+    );
+    let mqtt = conns
+        .iter()
+        .filter(|c| c.app_name.starts_with("MQTT "))
+        .count();
+    let _ = writeln!(out, "ferry_mqtt_clients {mqtt}");
 }
 
 /// `ferry_security_refusals_total`: refusals since start, by kind.

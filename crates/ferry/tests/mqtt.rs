@@ -159,6 +159,48 @@ fn mosquitto_clients_of_every_version_meet_mqi_applications_on_the_same_topics()
 
 #[test]
 #[ignore = "needs mosquitto-clients; .ci/run installs it and runs these"]
+fn a_qos2_subscriber_gets_each_publication_at_the_qos_it_was_published_with() {
+    let (s, port) = server("mqtt-qos2", &[]);
+    let sub = subscriber(
+        &port,
+        &[
+            "-V", "mqttv5", "-t", "q/#", "-q", "2", "-C", "4", "-W", "20", "-F", "%t %q %p", "-d",
+        ],
+    );
+    settle();
+    for (q, topic) in [("0", "q/zero"), ("1", "q/one"), ("2", "q/two")] {
+        let out = publish(&port, &["-V", "mqttv311", "-q", q, "-t", topic, "-m", q]);
+        assert!(out.status.success(), "{out:?}");
+    }
+    // An MQI application's persistent publication goes at QoS 2 (MQ's assured delivery).
+    let opts = ClientOptions {
+        user: Some("dev".into()),
+        password: Some("dev-pw".into()),
+        ..Default::default()
+    };
+    let mut mqi = Connection::connect_with(&s.tcp_bare, "mqi app", &opts).unwrap();
+    let od = ferry_client::ObjectDescriptor::topic("q/mqi");
+    let h = mqi.open(&od, ferry_client::OpenOptions::output()).unwrap();
+    let msg =
+        ferry_client::Message::text("p").with_persistence(ferry_client::Persistence::Persistent);
+    mqi.put(h, msg, &Default::default()).unwrap();
+    let (out, err) = finish(sub);
+    let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("q/")).collect();
+    assert_eq!(
+        lines,
+        ["q/zero 0 0", "q/one 1 1", "q/two 2 2", "q/mqi 2 p"],
+        "{out}{err}"
+    );
+    // The QoS 2 exchange ran both ways: PUBREC from the client, PUBREL, PUBCOMP.
+    assert!(
+        out.contains("sending PUBREC") && out.contains("received PUBREL"),
+        "{out}"
+    );
+    assert!(out.contains("sending PUBCOMP"), "{out}");
+}
+
+#[test]
+#[ignore = "needs mosquitto-clients; .ci/run installs it and runs these"]
 fn retained_publications_reach_later_subscribers_until_an_empty_one_clears_them() {
     let (_s, port) = server("mqtt-retained", &[]);
     let out = publish(&port, &["-r", "-q", "1", "-t", "status/door", "-m", "open"]);
