@@ -141,6 +141,8 @@ pub struct MqttSection {
     pub receive_maximum: u16,
     /// How long a new connection has to send its CONNECT, seconds.
     pub connect_timeout_secs: u64,
+    /// Publications one client's session may hold waiting (its queue's MAXDEPTH).
+    pub max_session_messages: usize,
 }
 
 impl Default for MqttSection {
@@ -151,6 +153,7 @@ impl Default for MqttSection {
             max_packet_kib: 4096,
             receive_maximum: 64,
             connect_timeout_secs: 10,
+            max_session_messages: 100_000,
         }
     }
 }

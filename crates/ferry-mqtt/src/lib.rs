@@ -67,6 +67,8 @@ pub struct Settings {
     pub receive_maximum: u16,
     /// QoS 2 publications from a client awaiting its PUBREL, at most.
     pub max_inbound_qos2: usize,
+    /// The MAXDEPTH of a session's queue: publications waiting for one client, at most.
+    pub session_max_depth: usize,
 }
 
 impl Default for Settings {
@@ -77,6 +79,7 @@ impl Default for Settings {
             connect_timeout: Duration::from_secs(10),
             receive_maximum: 64,
             max_inbound_qos2: 1024,
+            session_max_depth: 100_000,
         }
     }
 }

@@ -3,7 +3,8 @@
 //! arrives on the session's queue, and keeps the keep-alive — until DISCONNECT, an error, a
 //! takeover or the server's stop. See the crate documentation for the mapping.
 //!
-//! Invariants: at most `receive_maximum` QoS 1 and 2 deliveries are unacknowledged; every delivery
+//! Invariants: at most `receive_maximum` QoS 1 and 2 deliveries are unacknowledged, and at most
+//! four times that (64 to 4,096) are in the unit of work; every delivery
 //! was got under syncpoint and is committed only once none is unacknowledged (a connection
 //! that ends first backs them out, so they wait on the queue for the next); a get that waits
 //! is a `PendingGet` polled beside the socket, and is cancelled (its message given back) before
@@ -120,6 +121,24 @@ async fn durably<T>(s: &mut Session, f: impl FnOnce(&mut Session) -> MqResult<T>
     r
 }
 
+/// Waits until `qm`'s log holds everything up to `lsn` (at once for 0, or without a log).
+async fn on_disk(qm: &QueueManager, lsn: u64) -> MqResult<()> {
+    match qm.durability() {
+        Some(d) if lsn > 0 => std::future::poll_fn(|cx| d.poll_durable(lsn, cx.waker())).await,
+        _ => Ok(()),
+    }
+}
+
+/// Acknowledgements a client may be owed at once before its connection reads no more.
+const MAX_OWED_ACKS: usize = 1024;
+
+/// Runs `f` on the session without waiting for what it logged to reach the disk: a get under
+/// syncpoint promises nothing until its commit, and the commits of deliveries are not waited
+/// for either (a removal a crash loses means the delivery is sent again).
+fn unforced<T>(s: &mut Session, f: impl FnOnce(&mut Session) -> MqResult<T>) -> MqResult<T> {
+    ferry_core::qmgr::journal::deferring(|| f(s)).0
+}
+
 /// The queue a client's session's publications wait on.
 fn queue_name(client_id: &str) -> String {
     // FNV-1a: stable across releases, unlike the standard library's hasher.
@@ -189,6 +208,10 @@ struct Client {
     next_id: u16,
     /// Packet ids of QoS 2 publications received and not yet released.
     awaiting_rel: HashSet<u16>,
+    /// Acknowledgements of the client's publications in the order owed, each with the log
+    /// position that must be on disk before it is sent (publications are not waited for one
+    /// by one: one log force covers all a client has in flight).
+    acks: std::collections::VecDeque<(Option<u64>, Out)>,
     _seat: Seat,
 }
 
@@ -220,7 +243,8 @@ impl Client {
         // The session's queue is the queue manager's, made and opened with its authority (as
         // MQ's telemetry service does); topics are checked against the client's.
         session.act_as(Principal::owner(&broker.qm.name().to_string()));
-        let (queue, present) = open_queue(&mut session, &id, persistent, c.clean)
+        let depth = broker.settings.session_max_depth;
+        let (queue, present) = open_queue(&mut session, &id, (persistent, c.clean), depth)
             .await
             .map_err(|e| refusal(&e))?;
         session.act_as(who);
@@ -241,6 +265,7 @@ impl Client {
             uncommitted: 0,
             next_id: 0,
             awaiting_rel: HashSet::new(),
+            acks: Default::default(),
             _seat: seat,
         })
     }
@@ -299,8 +324,8 @@ fn refusal(e: &MqError) -> (u8, String) {
 async fn open_queue(
     s: &mut Session,
     id: &str,
-    persistent: bool,
-    clean: bool,
+    (persistent, clean): (bool, bool),
+    depth: usize,
 ) -> MqResult<(Hobj, bool)> {
     let name = queue_name(id);
     let qm = s.queue_manager().clone();
@@ -336,7 +361,21 @@ async fn open_queue(
         selector: None,
     };
     let h = durably(s, |s| s.open(&od, opts)).await?;
+    deepen(&qm, &queue_name(id), depth)?;
     Ok((h, false))
+}
+
+/// Gives a session's new queue the depth the MQTT service allows a session (`[mqtt]
+/// max_session_messages`), deeper than the model's: a subscriber that falls behind a burst
+/// loses nothing until then.
+fn deepen(qm: &QueueManager, name: &str, depth: usize) -> MqResult<()> {
+    match qm.definition(name)? {
+        ferry_core::QueueDefinition::Local(mut a) if a.max_depth != depth => {
+            a.max_depth = depth;
+            qm.define_queue(name, ferry_core::QueueDefinition::Local(a), true)
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Removes a persistent session's durable subscriptions (named `MQTT:<id>:...`).
@@ -383,28 +422,24 @@ impl Client {
                 }
             };
             let armed = self.pending.is_some();
+            let owed = self.acks.front().and_then(|a| a.0);
+            let qm = self.broker.qm.clone();
             tokio::select! {
-                read = read_packet(rd, rbuf, Some(self.version), max) => match read {
-                    Ok(Some(p)) => match self.on_packet(p, wr).await {
-                        Ok(None) => {}
-                        Ok(Some(clean)) => return clean,
-                        Err(e) => {
-                            tracing::debug!(client = %self.id, error = %e, "MQTT connection ended");
-                            return false;
-                        }
-                    },
-                    Ok(None) => return false,
-                    Err(r) => {
-                        tracing::info!(client = %self.id, reason = %r.why, "MQTT connection closed: a bad packet");
-                        let _ = self.write(wr, &Out::Disconnect { code: r.code }).await;
-                        return false;
+                read = read_packet(rd, rbuf, Some(self.version), max) => {
+                    if let Some(clean) = self.on_read(read, wr).await {
+                        return clean;
                     }
-                },
+                }
                 outcome = std::future::poll_fn(|cx| match self.pending.as_mut() {
                     Some(p) => p.poll(cx.waker()).map_or(std::task::Poll::Pending, std::task::Poll::Ready),
                     None => std::task::Poll::Pending,
                 }), if armed => {
                     if !self.on_wait_ended(outcome, wr).await {
+                        return false;
+                    }
+                }
+                done = on_disk(&qm, owed.unwrap_or(0)), if owed.is_some() => {
+                    if done.is_err() || self.send_ready_acks(wr).await.is_err() {
                         return false;
                     }
                 }
@@ -425,6 +460,30 @@ impl Client {
         }
     }
 
+    /// What a read brought: a packet to apply, the end of the stream, or a bad packet (the
+    /// connection closes, MQTT 5 told why). `Some(clean)` when the connection ends.
+    async fn on_read<W: AsyncWrite + Unpin>(
+        &mut self,
+        read: Result<Option<In>, Refused>,
+        wr: &mut W,
+    ) -> Option<Clean> {
+        match read {
+            Ok(Some(p)) => match self.on_packet(p, wr).await {
+                Ok(ending) => ending,
+                Err(e) => {
+                    tracing::debug!(client = %self.id, error = %e, "MQTT connection ended");
+                    Some(false)
+                }
+            },
+            Ok(None) => Some(false),
+            Err(r) => {
+                tracing::info!(client = %self.id, reason = %r.why, "MQTT connection closed: a bad packet");
+                let _ = self.write(wr, &Out::Disconnect { code: r.code }).await;
+                Some(false)
+            }
+        }
+    }
+
     /// A wait armed on the queue ended: sends what it brought. Whether the connection goes on.
     async fn on_wait_ended<W: AsyncWrite + Unpin>(
         &mut self,
@@ -433,10 +492,9 @@ impl Client {
     ) -> bool {
         self.pending = None;
         let h = self.queue;
-        let got = durably(&mut self.session, |s| {
+        let got = unforced(&mut self.session, |s| {
             s.finish_wait(h, &get_options(), outcome)
-        })
-        .await;
+        });
         match got {
             Ok(Some(g)) => self.send(g, wr).await.is_ok(),
             Ok(None) => true,
@@ -449,23 +507,38 @@ impl Client {
 
     /// Sends what waits on the queue while the window allows, and leaves a wait armed for more.
     async fn deliver_ready<W: AsyncWrite + Unpin>(&mut self, wr: &mut W) -> MqResult<()> {
-        while self.pending.is_none()
-            && self.inflight.len() < self.broker.settings.receive_maximum as usize
-        {
+        // The gets are committed only when nothing is outstanding, so a steady flow pauses
+        // every `batch` deliveries until the client has acknowledged them all (the unit of
+        // work stays far below MAXUMSGS).
+        let window = self.broker.settings.receive_maximum as usize;
+        let batch = (window * 4).clamp(64, 4096);
+        loop {
+            if self.uncommitted >= batch {
+                self.commit_if_settled().await?;
+            }
+            if self.pending.is_some() || self.inflight.len() >= window || self.uncommitted >= batch
+            {
+                return Ok(());
+            }
             let h = self.queue;
-            match durably(&mut self.session, |s| s.try_get(h, &get_options())).await? {
+            match unforced(&mut self.session, |s| s.try_get(h, &get_options()))? {
                 GetAttempt::Got(g) => self
                     .send(g, wr)
                     .await
                     .map_err(|e| MqError::new(Reason::ConnectionBroken, e.to_string()))?,
-                GetAttempt::Wait(p) => self.pending = Some(p),
+                // The queue is empty: commit what was sent (when all is acknowledged) before
+                // waiting, then wait.
+                GetAttempt::Wait(p) => {
+                    self.pending = Some(p);
+                    if self.inflight.is_empty() && self.uncommitted > 0 {
+                        self.commit_if_settled().await?;
+                    }
+                }
             }
         }
-        Ok(())
     }
 
-    /// Sends one delivery as PUBLISH; QoS 0 ones are committed at once when nothing is
-    /// unacknowledged.
+    /// Sends one delivery as PUBLISH (its get is committed with the others: `commit_if_settled`).
     async fn send<W: AsyncWrite + Unpin>(&mut self, g: Got, wr: &mut W) -> std::io::Result<()> {
         self.uncommitted += 1;
         let qos = granted_of(&g).min(published_qos(&g));
@@ -479,10 +552,6 @@ impl Client {
                 Outbound::Rec
             };
             self.inflight.insert(packet_id, state);
-        } else {
-            self.commit_if_settled()
-                .await
-                .map_err(std::io::Error::other)?;
         }
         Ok(())
     }
@@ -500,7 +569,9 @@ impl Client {
     async fn commit_if_settled(&mut self) -> MqResult<()> {
         if self.inflight.is_empty() && self.uncommitted > 0 {
             self.cancel_wait();
-            durably(&mut self.session, |s| s.commit()).await?;
+            // Not waited for on disk: a delivery whose removal a crash loses is sent again
+            // (at least once), and nothing waits on it meanwhile.
+            unforced(&mut self.session, |s| s.commit())?;
             self.uncommitted = 0;
         }
         Ok(())
@@ -641,9 +712,10 @@ impl Client {
             return Ok(Some(false));
         }
         let (qos, v5) = (p.qos, self.version == Version::V5);
-        let result = self.publish(p).await;
+        let result = self.publish_deferred(p);
+        let lsn = result.as_ref().ok().and_then(|r| r.1);
         let c = match &result {
-            Ok(delivered) if *delivered == 0 && v5 => code::NO_MATCHING_SUBSCRIBERS,
+            Ok((delivered, _)) if *delivered == 0 && v5 => code::NO_MATCHING_SUBSCRIBERS,
             Ok(_) => code::SUCCESS,
             Err((c, why)) => {
                 tracing::info!(client = %self.id, reason = %why, "MQTT publication refused");
@@ -655,28 +727,67 @@ impl Client {
                 *c
             }
         };
-        match qos {
-            1 => self.write(wr, &Out::PubAck { id, code: c }).await?,
+        let ack = match qos {
+            1 => Out::PubAck { id, code: c },
             2 => {
                 if c < 0x80 {
                     self.awaiting_rel.insert(id);
                 }
-                self.write(wr, &Out::PubRec { id, code: c }).await?
+                Out::PubRec { id, code: c }
             }
-            _ => {}
+            _ => return Ok(None),
+        };
+        self.acks.push_back((lsn, ack));
+        if self.acks.len() > MAX_OWED_ACKS {
+            // Read no more until the oldest is on disk.
+            let oldest = self.acks.front().and_then(|a| a.0).unwrap_or(0);
+            self.durable(oldest).await.map_err(std::io::Error::other)?;
         }
+        self.send_ready_acks(wr).await?;
         Ok(None)
     }
 
-    /// Publishes a client's PUBLISH; how many subscriptions got it.
+    /// Waits until the log holds everything up to `lsn`.
+    async fn durable(&self, lsn: u64) -> MqResult<()> {
+        on_disk(&self.broker.qm, lsn).await
+    }
+
+    /// Sends the acknowledgements owed whose publications are on disk, oldest first.
+    async fn send_ready_acks<W: AsyncWrite + Unpin>(&mut self, wr: &mut W) -> std::io::Result<()> {
+        while let Some((lsn, _)) = self.acks.front() {
+            if let (Some(lsn), Some(d)) = (lsn, self.broker.qm.durability()) {
+                match d.poll_durable(*lsn, std::task::Waker::noop()) {
+                    std::task::Poll::Pending => break,
+                    std::task::Poll::Ready(r) => r.map_err(std::io::Error::other)?,
+                }
+            }
+            if let Some((_, ack)) = self.acks.pop_front() {
+                self.write(wr, &ack).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Publishes a client's PUBLISH (a will) and waits until it is on disk; how many
+    /// subscriptions got it.
     async fn publish(&mut self, p: Publication) -> Result<usize, (u8, String)> {
+        let (n, lsn) = self.publish_deferred(p)?;
+        self.durable(lsn.unwrap_or(0))
+            .await
+            .map_err(|e| refusal(&e))?;
+        Ok(n)
+    }
+
+    /// Publishes a client's PUBLISH without waiting for the disk: how many subscriptions got
+    /// it, and the log position to wait for before it may be acknowledged.
+    fn publish_deferred(&mut self, p: Publication) -> Result<(usize, Option<u64>), (u8, String)> {
         crate::topic::check_name(&p.topic)?;
         self.cancel_wait();
         if p.retain && p.payload.is_empty() {
             // MQTT's way of removing a topic's retained publication (MQSC CLEAR TOPICSTR).
             let qm = self.session.queue_manager().clone();
             qm.clear_retained(&p.topic).map_err(|e| refusal(&e))?;
-            return Ok(1);
+            return Ok((1, None));
         }
         let mut msg = Message::new(p.payload).with_persistence(if p.qos > 0 {
             Persistence::Persistent
@@ -698,10 +809,9 @@ impl Client {
             ..PutOptions::default()
         };
         let topic = p.topic;
-        durably(&mut self.session, |s| s.publish(&topic, msg, &opts))
-            .await
-            .map(|d| d.delivered)
-            .map_err(|e| refusal(&e))
+        let (r, lsn) =
+            ferry_core::qmgr::journal::deferring(|| self.session.publish(&topic, msg, &opts));
+        r.map(|d| (d.delivered, lsn)).map_err(|e| refusal(&e))
     }
 
     async fn on_subscribe(&mut self, filters: &[Filter]) -> Vec<u8> {

@@ -49,6 +49,7 @@ impl MqttConfig {
             max_packet: s.max_packet_kib.min(256 << 10) << 10,
             connect_timeout: Duration::from_secs(s.connect_timeout_secs.max(1)),
             receive_maximum: s.receive_maximum,
+            session_max_depth: s.max_session_messages.clamp(1, 999_999_999),
             ..Default::default()
         };
         Ok(Some(MqttConfig {
