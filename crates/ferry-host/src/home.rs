@@ -391,7 +391,9 @@ fn warn_if_log_outgrows_disk(log_dir: &Path, log: &ferry_log::LogConfig) {
             disk_free_mib = mib(free),
             log_now_mib = mib(used),
             dir = %log_dir.display(),
-            "the recovery log may grow beyond the free space of its disk ([log] max_extents x extent_mib);              when the disk fills, persistent puts are refused (2102) until space is freed; lower max_extents              to make the log's own bound the one that holds"
+            "the recovery log may grow beyond the free space of its disk ([log] max_extents x \
+             extent_mib); when the disk fills, persistent puts are refused (2102) until space is \
+             freed; lower max_extents to make the log's own bound the one that holds"
         );
     }
 }
