@@ -226,11 +226,49 @@ fn unsupported(level: Option<u8>) -> Refused {
     }
 }
 
+/// A 3.1 (`v3`) or 3.1.1 (`v4`) packet as [`In`].
+macro_rules! from_v3_or_v4 {
+    ($m:ident, $version:expr, $p:expr) => {
+        Ok(match $p {
+            $m::Packet::Connect(c) => {
+                let creds = c.credentials();
+                In::Connect(Box::new(Connect {
+                    version: $version,
+                    client_id: c.client_id(),
+                    clean: c.clean_session(),
+                    keep_alive: c.keep_alive(),
+                    user: creds.as_ref().map(|c| c.username()),
+                    password: creds.and_then(|c| c.password()),
+                    will: c
+                        .will()
+                        .map(|w| will(w.topic, w.payload, w.qos, w.retain, Props::default())),
+                    session_expiry: None,
+                    receive_maximum: None,
+                }))
+            }
+            $m::Packet::Publish(p) => In::Publish(publication_v4(&p)),
+            $m::Packet::PubAck(p) => In::PubAck(p.packet_id()),
+            $m::Packet::PubRec(p) => In::PubRec(p.packet_id()),
+            $m::Packet::PubRel(p) => In::PubRel(p.packet_id()),
+            $m::Packet::PubComp(p) => In::PubComp(p.packet_id()),
+            $m::Packet::Subscribe(s) => subscribe_v4(&s),
+            $m::Packet::Unsubscribe(u) => In::Unsubscribe {
+                id: u.packet_id(),
+                filters: u.filters().into_iter().collect(),
+            },
+            $m::Packet::PingReq(_) => In::PingReq,
+            $m::Packet::Disconnect(_) => In::Disconnect {
+                code: code::SUCCESS,
+            },
+            other => return Err(not_from_client(&format!("{other:?}"))),
+        })
+    };
+}
+
 /// Decodes one packet of `version`.
 pub fn decode(version: Version, raw: RawPacket) -> Result<In, Refused> {
     match version {
         Version::V31 => match guarded(|| v3::Packet::decode(raw)) {
-            Ok(Ok(v3::Packet::Connect(c))) => Ok(connect_v3(&c)),
             Ok(Ok(p)) => from_v3(p),
             Ok(Err(e)) => Err(Refused::malformed(e)),
             Err(why) => Err(Refused::malformed(why)),
@@ -260,23 +298,6 @@ fn to_qos(q: u8) -> QoS {
     }
 }
 
-fn connect_v3(c: &v3::Connect) -> In {
-    let creds = c.credentials();
-    In::Connect(Box::new(Connect {
-        version: Version::V31,
-        client_id: c.client_id(),
-        clean: c.clean_session(),
-        keep_alive: c.keep_alive(),
-        user: creds.as_ref().map(|c| c.username()),
-        password: creds.and_then(|c| c.password()),
-        will: c
-            .will()
-            .map(|w| will(w.topic, w.payload, w.qos, w.retain, Props::default())),
-        session_expiry: None,
-        receive_maximum: None,
-    }))
-}
-
 fn will(topic: String, payload: Bytes, q: QoS, retain: bool, props: Props) -> Publication {
     Publication {
         topic,
@@ -289,25 +310,10 @@ fn will(topic: String, payload: Bytes, q: QoS, retain: bool, props: Props) -> Pu
     }
 }
 
-/// A 3.1 packet other than CONNECT: the same types as 3.1.1's.
+/// A 3.1 packet: the code 3.1.1's are read with (3.1's types are 3.1.1's, but for CONNECT,
+/// CONNACK and SUBACK, whose fields read alike).
 fn from_v3(p: v3::Packet) -> Result<In, Refused> {
-    Ok(match p {
-        v3::Packet::Publish(p) => In::Publish(publication_v4(&p)),
-        v3::Packet::PubAck(p) => In::PubAck(p.packet_id()),
-        v3::Packet::PubRec(p) => In::PubRec(p.packet_id()),
-        v3::Packet::PubRel(p) => In::PubRel(p.packet_id()),
-        v3::Packet::PubComp(p) => In::PubComp(p.packet_id()),
-        v3::Packet::Subscribe(s) => subscribe_v4(&s),
-        v3::Packet::Unsubscribe(u) => In::Unsubscribe {
-            id: u.packet_id(),
-            filters: u.filters().into_iter().collect(),
-        },
-        v3::Packet::PingReq(_) => In::PingReq,
-        v3::Packet::Disconnect(_) => In::Disconnect {
-            code: code::SUCCESS,
-        },
-        other => return Err(not_from_client(&format!("{other:?}"))),
-    })
+    from_v3_or_v4!(v3, Version::V31, p)
 }
 
 fn not_from_client(what: &str) -> Refused {
@@ -348,39 +354,7 @@ fn subscribe_v4(s: &v4::Subscribe) -> In {
 }
 
 fn from_v4(p: v4::Packet) -> Result<In, Refused> {
-    Ok(match p {
-        v4::Packet::Connect(c) => {
-            let creds = c.credentials();
-            In::Connect(Box::new(Connect {
-                version: Version::V311,
-                client_id: c.client_id(),
-                clean: c.clean_session(),
-                keep_alive: c.keep_alive(),
-                user: creds.as_ref().map(|c| c.username()),
-                password: creds.and_then(|c| c.password()),
-                will: c
-                    .will()
-                    .map(|w| will(w.topic, w.payload, w.qos, w.retain, Props::default())),
-                session_expiry: None,
-                receive_maximum: None,
-            }))
-        }
-        v4::Packet::Publish(p) => In::Publish(publication_v4(&p)),
-        v4::Packet::PubAck(p) => In::PubAck(p.packet_id()),
-        v4::Packet::PubRec(p) => In::PubRec(p.packet_id()),
-        v4::Packet::PubRel(p) => In::PubRel(p.packet_id()),
-        v4::Packet::PubComp(p) => In::PubComp(p.packet_id()),
-        v4::Packet::Subscribe(s) => subscribe_v4(&s),
-        v4::Packet::Unsubscribe(u) => In::Unsubscribe {
-            id: u.packet_id(),
-            filters: u.filters().into_iter().collect(),
-        },
-        v4::Packet::PingReq(_) => In::PingReq,
-        v4::Packet::Disconnect(_) => In::Disconnect {
-            code: code::SUCCESS,
-        },
-        other => return Err(not_from_client(&format!("{other:?}"))),
-    })
+    from_v3_or_v4!(v4, Version::V311, p)
 }
 
 fn props_v5(p: Option<v5::PublishProperties>) -> Props {

@@ -560,8 +560,22 @@ pub fn put_worker(
 /// putter pauses 1 ms); any other failure ends the run.
 pub(crate) fn async_status(c: &mut Connection, shared: &Shared, rec: &Recorder) -> WorkerResult {
     let s = c.async_put_status().map_err(|e| fail("status", e))?;
+    if count_refusals(&s, shared, rec)? {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    Ok(())
+}
+
+/// Reads an asynchronous-put status: puts refused for a full queue are taken back from the put
+/// count and counted as waits (`Ok(true)`: the putter should pause); any other failure ends the
+/// run with its sentence.
+pub(crate) fn count_refusals(
+    s: &ferry_client::AsyncPutStatus,
+    shared: &Shared,
+    rec: &Recorder,
+) -> Result<bool, String> {
     if s.failed == 0 {
-        return Ok(());
+        return Ok(false);
     }
     match &s.first_failure {
         Some(e) if e.reason == Reason::QFull => {
@@ -569,19 +583,16 @@ pub(crate) fn async_status(c: &mut Connection, shared: &Shared, rec: &Recorder) 
             for _ in 0..s.failed {
                 rec.error();
             }
-            std::thread::sleep(Duration::from_millis(1));
-            Ok(())
+            Ok(true)
         }
-        first => Err(async_failure(s.failed, first.as_ref())),
+        first => Err(format!(
+            "{} asynchronous puts failed{}",
+            s.failed,
+            first
+                .as_ref()
+                .map_or(String::new(), |e| format!(", the first with {e}"))
+        )),
     }
-}
-
-/// The sentence for `failed` asynchronous puts that failed other than for a full queue.
-pub(crate) fn async_failure(failed: u64, first: Option<&MqError>) -> String {
-    format!(
-        "{failed} asynchronous puts failed{}",
-        first.map_or(String::new(), |e| format!(", the first with {e}"))
-    )
 }
 
 /// A blocking putter with getters behind it: waits while the queue holds more than
