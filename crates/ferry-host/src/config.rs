@@ -132,6 +132,10 @@ pub struct MqttSection {
     /// empty (the default) for none. Only a loopback address is accepted until authentication
     /// is configured.
     pub listen: String,
+    /// Address of the MQTT listener over TLS 1.3 (MQTT's port is 8883); empty for none. It
+    /// presents `[server] tls_cert` and `tls_key`, and with `[server] tls_client_ca` requires
+    /// client certificates.
+    pub tls_listen: String,
     /// Most MQTT clients connected at once; further ones are refused before their CONNECT is
     /// read.
     pub max_clients: usize,
@@ -149,6 +153,7 @@ impl Default for MqttSection {
     fn default() -> Self {
         MqttSection {
             listen: String::new(),
+            tls_listen: String::new(),
             max_clients: 10_000,
             max_packet_kib: 4096,
             receive_maximum: 64,

@@ -26,8 +26,8 @@
 //!
 //! Not yet (issue 26): exactly-once across a reconnection (inbound QoS 2's packet ids are kept
 //! per connection; an outbound delivery backed out is sent again as new), shared
-//! subscriptions, topic aliases, no-local, will delay, TLS and WebSocket listeners, MQTT
-//! channels in MQSC.
+//! subscriptions, topic aliases, no-local, will delay, WebSocket listeners, MQTT channels in
+//! MQSC. (TLS is the server's: `[mqtt] tls_listen`.)
 
 pub mod session;
 pub mod topic;

@@ -208,7 +208,7 @@ fn check_section_bounds(s: &ferry_host::config::ServerSection) -> Result<(), Sta
 
 /// The TLS listener's certificates: none without a TLS listener; one needs a certificate and
 /// key.
-fn section_tls(
+pub(crate) fn section_tls(
     tls_listen: Option<SocketAddr>,
     s: &ferry_host::config::ServerSection,
 ) -> Result<Option<TlsSettings>, StartError> {
@@ -253,6 +253,7 @@ pub struct Server {
     metrics: Option<TcpListener>,
     metrics_tls: Option<Arc<rustls::ServerConfig>>,
     mqtt: Option<TcpListener>,
+    mqtt_tls: Option<TlsListener>,
 }
 
 impl Server {
@@ -313,7 +314,7 @@ impl Server {
                 Some(listen(addr).await?)
             }
         };
-        let mqtt = listen_mqtt(&config, clients_authenticate).await?;
+        let (mqtt, mqtt_tls) = listen_mqtt(&config, clients_authenticate).await?;
         Ok(Server {
             qm,
             config,
@@ -324,6 +325,7 @@ impl Server {
             metrics,
             metrics_tls,
             mqtt,
+            mqtt_tls,
         })
     }
 
@@ -345,6 +347,13 @@ impl Server {
     /// The bound address of the MQTT listener.
     pub fn mqtt_addr(&self) -> Option<SocketAddr> {
         self.mqtt.as_ref().and_then(|l| l.local_addr().ok())
+    }
+
+    /// The bound address of the MQTT listener over TLS.
+    pub fn mqtt_tls_addr(&self) -> Option<SocketAddr> {
+        self.mqtt_tls
+            .as_ref()
+            .and_then(|t| t.listener.local_addr().ok())
     }
 
     /// The bound address of the Prometheus endpoint.
@@ -385,6 +394,7 @@ impl Server {
             metrics,
             metrics_tls,
             mqtt,
+            mqtt_tls,
         } = self;
         let (stop_tx, stop_rx) = watch::channel(false);
         let mut side_tasks: Vec<_> = metrics
@@ -395,7 +405,7 @@ impl Server {
         let authenticated = clients_must_authenticate(&qm);
         let ctx = connection_context(&qm, &config, users);
         let slots = ctx.slots.clone();
-        side_tasks.extend(start_mqtt(mqtt, &qm, &config, &ctx, &stop_rx));
+        side_tasks.extend(start_mqtt((mqtt, mqtt_tls), &qm, &config, &ctx, &stop_rx));
         let (hooks, mut listened) = start_objects(&qm, &config, authenticated);
         let command_server = ferry_admin::pcf::start(qm.clone())
             .map_err(|e| tracing::error!(error = %e, "the PCF command server did not start"))
@@ -463,44 +473,71 @@ fn start_metrics(
     ))
 }
 
-/// The MQTT listener, when `[mqtt] listen` is set: on loopback only, unless clients must
-/// authenticate.
+/// The MQTT listeners `[mqtt] listen` and `tls_listen` ask for: on loopback only, unless
+/// clients must authenticate.
 async fn listen_mqtt(
     config: &ServerConfig,
     authenticated: bool,
-) -> Result<Option<TcpListener>, StartError> {
-    match &config.mqtt {
-        None => Ok(None),
-        Some(m) => {
-            refuse_unauthenticated(m.listen, authenticated)?;
-            Ok(Some(listen(m.listen).await?))
+) -> Result<(Option<TcpListener>, Option<TlsListener>), StartError> {
+    let Some(m) = &config.mqtt else {
+        return Ok((None, None));
+    };
+    let plain = match m.listen {
+        Some(a) => {
+            refuse_unauthenticated(a, authenticated)?;
+            Some(listen(a).await?)
         }
-    }
+        None => None,
+    };
+    let tls = match &m.tls_listen {
+        Some((a, settings)) => {
+            refuse_unauthenticated(*a, authenticated)?;
+            let acceptor = tokio_rustls::TlsAcceptor::from(tls::server_config(settings)?);
+            Some(TlsListener {
+                listener: listen(*a).await?,
+                acceptor,
+            })
+        }
+        None => None,
+    };
+    Ok((plain, tls))
 }
 
-/// The MQTT service's accept task, when it listens: its clients authenticate as the server's
-/// other clients do.
+/// The MQTT service's accept tasks (in the clear, over TLS), sharing one broker and one pool
+/// of `max_clients`: its clients authenticate as the server's other clients do.
 fn start_mqtt(
-    listener: Option<TcpListener>,
+    (plain, tls): (Option<TcpListener>, Option<TlsListener>),
     qm: &QueueManager,
     config: &ServerConfig,
     ctx: &conn::Ctx,
     stop: &watch::Receiver<bool>,
-) -> Option<tokio::task::JoinHandle<()>> {
-    let (listener, m) = (listener?, config.mqtt.as_ref()?);
+) -> Vec<tokio::task::JoinHandle<()>> {
+    let Some(m) = config.mqtt.as_ref() else {
+        return Vec::new();
+    };
     let gate = Arc::new(mqtt::Gate {
         qm: qm.clone(),
         ids: ctx.ids.clone(),
     });
     let broker = ferry_mqtt::Broker::new(qm.clone(), gate, m.settings.clone());
-    let (max, grace) = (m.max_clients, config.stop_grace);
-    Some(tokio::spawn(mqtt::serve(
-        listener,
-        broker,
-        max,
-        stop.clone(),
-        grace,
-    )))
+    let slots = Arc::new(tokio::sync::Semaphore::new(m.max_clients));
+    let listeners = plain
+        .map(|l| (l, None))
+        .into_iter()
+        .chain(tls.map(|t| (t.listener, Some(t.acceptor))));
+    listeners
+        .map(|(l, acceptor)| {
+            let (b, s) = (broker.clone(), slots.clone());
+            tokio::spawn(mqtt::serve(
+                l,
+                acceptor,
+                b,
+                s,
+                stop.clone(),
+                config.stop_grace,
+            ))
+        })
+        .collect()
 }
 
 /// What every connection task shares; the queue manager learns from it whom a principal

@@ -18,33 +18,54 @@ use crate::identity::{self, Identities};
 /// The MQTT service's configuration: `[mqtt]` in qm.toml.
 #[derive(Debug, Clone)]
 pub struct MqttConfig {
-    /// Where it listens.
-    pub listen: SocketAddr,
-    /// Most clients at once.
+    /// Where it listens in the clear.
+    pub listen: Option<SocketAddr>,
+    /// Where it listens over TLS, with the server's certificate.
+    pub tls_listen: Option<(SocketAddr, crate::TlsSettings)>,
+    /// Most clients at once, over both.
     pub max_clients: usize,
     /// The per-connection limits.
     pub settings: ferry_mqtt::Settings,
 }
 
 impl MqttConfig {
-    /// The service `[mqtt]` describes, or none when its `listen` is empty.
+    /// The service `[mqtt]` describes (its TLS listener with `[server]`'s certificate), or none
+    /// when it listens nowhere.
     pub fn from_section(
         s: &ferry_host::config::MqttSection,
+        server: &ferry_host::config::ServerSection,
     ) -> Result<Option<MqttConfig>, crate::StartError> {
-        if s.listen.trim().is_empty() {
+        let addr = |key: &str, v: &str| -> Result<Option<SocketAddr>, crate::StartError> {
+            if v.trim().is_empty() {
+                return Ok(None);
+            }
+            v.trim().parse().map(Some).map_err(|e| {
+                crate::StartError(format!(
+                    "[mqtt] {key} {v:?} is not an address such as 127.0.0.1:1883: {e}"
+                ))
+            })
+        };
+        let (listen, tls) = (
+            addr("listen", &s.listen)?,
+            addr("tls_listen", &s.tls_listen)?,
+        );
+        if listen.is_none() && tls.is_none() {
             return Ok(None);
         }
-        let listen = s.listen.trim().parse().map_err(|e| {
-            crate::StartError(format!(
-                "[mqtt] listen {:?} is not an address such as 127.0.0.1:1883: {e}",
-                s.listen
-            ))
-        })?;
         if s.max_clients == 0 || s.max_packet_kib == 0 || s.receive_maximum == 0 {
             return Err(crate::StartError(
                 "[mqtt] max_clients, max_packet_kib and receive_maximum must be at least 1".into(),
             ));
         }
+        let tls_listen = match (tls, crate::section_tls(tls, server)) {
+            (Some(a), Ok(Some(t))) => Some((a, t)),
+            (Some(a), _) => {
+                return Err(crate::StartError(format!(
+                    "[mqtt] tls_listen = \"{a}\" needs [server] tls_cert and tls_key (--tls-cert and --tls-key)"
+                )))
+            }
+            (None, _) => None,
+        };
         let settings = ferry_mqtt::Settings {
             max_packet: s.max_packet_kib.min(256 << 10) << 10,
             connect_timeout: Duration::from_secs(s.connect_timeout_secs.max(1)),
@@ -54,6 +75,7 @@ impl MqttConfig {
         };
         Ok(Some(MqttConfig {
             listen,
+            tls_listen,
             max_clients: s.max_clients,
             settings,
         }))
@@ -136,16 +158,18 @@ async fn admit(
     }
 }
 
-/// Accepts MQTT clients on `listener` until `stop` turns true; then waits (up to `grace`) for
+/// Accepts MQTT clients on `listener` (over TLS with `tls`; the handshake within the connect
+/// timeout) while `slots` has room, until `stop` turns true; then waits (up to `grace`) for
 /// their connections, which the same signal ends, to close.
 pub(crate) async fn serve(
     listener: TcpListener,
+    tls: Option<tokio_rustls::TlsAcceptor>,
     broker: Arc<ferry_mqtt::Broker>,
-    max_clients: usize,
+    slots: Arc<tokio::sync::Semaphore>,
     mut stop: watch::Receiver<bool>,
     grace: Duration,
 ) {
-    let slots = Arc::new(tokio::sync::Semaphore::new(max_clients));
+    let max_clients = slots.available_permits();
     let mut clients = JoinSet::new();
     loop {
         tokio::select! {
@@ -156,9 +180,18 @@ pub(crate) async fn serve(
                         continue;
                     };
                     let _ = stream.set_nodelay(true);
-                    let (b, s) = (broker.clone(), stop.clone());
+                    let (b, s, tls) = (broker.clone(), stop.clone(), tls.clone());
                     clients.spawn(async move {
-                        ferry_mqtt::serve(stream, b, addr.to_string(), s).await;
+                        match tls {
+                            None => ferry_mqtt::serve(stream, b, addr.to_string(), s).await,
+                            Some(acceptor) => {
+                                let limit = b.settings.connect_timeout;
+                                match tokio::time::timeout(limit, acceptor.accept(stream)).await {
+                                    Ok(Ok(t)) => ferry_mqtt::serve(t, b, addr.to_string(), s).await,
+                                    _ => tracing::debug!(peer = %addr, "MQTT TLS handshake failed"),
+                                }
+                            }
+                        }
                         drop(slot);
                     });
                 }

@@ -29,6 +29,9 @@ fn listeners_file(server: &ferry_server::Server) -> String {
     if let Some(a) = server.mqtt_addr() {
         s.push_str(&format!("mqtt://{a}\n"));
     }
+    if let Some(a) = server.mqtt_tls_addr() {
+        s.push_str(&format!("mqtts://{a}\n"));
+    }
     if let Some(a) = server.metrics_addr() {
         let scheme = if server.metrics_https() {
             "https"
@@ -165,6 +168,10 @@ pub struct StartSettings {
     /// default; 1883 is MQTT's port).
     #[arg(long, value_name = "ADDR")]
     mqtt_listen: Option<String>,
+    /// Accept MQTT clients over TLS 1.3 on this address ([mqtt] tls_listen; 8883 is MQTT's
+    /// TLS port), presenting --tls-cert and --tls-key.
+    #[arg(long, value_name = "ADDR")]
+    mqtt_tls_listen: Option<String>,
     /// Any setting, overriding qm.toml and the environment: section.key=value (repeatable),
     /// e.g. --set log.extent_mib=64.
     #[arg(long = "set", value_name = "SECTION.KEY=VALUE")]
@@ -197,6 +204,10 @@ impl StartSettings {
         add("server.io_threads", self.io_threads.map(|v| v.to_string()));
         add("metrics.listen", self.metrics_listen.as_deref().map(quote));
         add("mqtt.listen", self.mqtt_listen.as_deref().map(quote));
+        add(
+            "mqtt.tls_listen",
+            self.mqtt_tls_listen.as_deref().map(quote),
+        );
         sets
     }
 }
@@ -427,7 +438,7 @@ fn load_config(
         .map_err(|e| CliError::other(e.0))?;
     (config.metrics_listen, config.metrics_token) = metrics_config(&layered.file)?;
     config.metrics_tls = metrics_tls(&layered.file)?;
-    config.mqtt = ferry_server::MqttConfig::from_section(&layered.file.mqtt)
+    config.mqtt = ferry_server::MqttConfig::from_section(&layered.file.mqtt, &layered.file.server)
         .map_err(|e| CliError::other(e.0))?;
     Ok((layered, config))
 }
