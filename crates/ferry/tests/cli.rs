@@ -733,6 +733,9 @@ fn printing_commands_end_quietly_when_the_reader_goes() {
         "unload QM1 DEV.QUEUE.1 --browse",
         "get QM1 DEV.QUEUE.1 -n 2",
         "perf put QM1 -d 0.3s --warmup 0s",
+        "qm create QM9",
+        "put QM1 DEV.QUEUE.2 < /etc/hostname",
+        "copy QM1 DEV.QUEUE.1 DEV.QUEUE.3 -n 5",
         "--help",
     ] {
         let o = Command::new("bash")
