@@ -3,7 +3,8 @@
 //! arrives on the session's queue, and keeps the keep-alive — until DISCONNECT, an error, a
 //! takeover or the server's stop. See the crate documentation for the mapping.
 //!
-//! Invariants: at most `receive_maximum` QoS 1 and 2 deliveries are unacknowledged, and at most
+//! Invariants: at most `receive_maximum` QoS 1 and 2 deliveries are unacknowledged (or the
+//! MQTT 5 client's own Receive Maximum, when smaller), and at most
 //! half of MAXUMSGS (at most 4,096) are in the unit of work; every delivery
 //! was got under syncpoint and is committed only once none is unacknowledged (a connection
 //! that ends first backs them out, so they wait on the queue for the next); a get that waits
@@ -200,6 +201,9 @@ struct Client {
     subs: HashMap<String, Hobj>,
     will: Option<Publication>,
     keep_alive: Duration,
+    /// QoS 1 and 2 deliveries outstanding at most: `[mqtt] receive_maximum`, or the client's
+    /// own Receive Maximum (MQTT 5) when smaller.
+    window: usize,
     pending: Option<PendingGet>,
     /// QoS 1 and 2 deliveries not yet acknowledged, by packet id.
     inflight: HashMap<u16, Outbound>,
@@ -260,6 +264,11 @@ impl Client {
             subs: HashMap::new(),
             will: c.will.clone(),
             keep_alive: c.keep_alive,
+            window: usize::from(
+                c.receive_maximum
+                    .unwrap_or(u16::MAX)
+                    .clamp(1, broker.settings.receive_maximum.max(1)),
+            ),
             pending: None,
             inflight: HashMap::new(),
             uncommitted: 0,
@@ -512,7 +521,7 @@ impl Client {
         // a round trip, and more when the client's last acknowledgement waits for its TCP
         // stack (Nagle against delayed ACKs: ~40 ms): so batches are large — half of MAXUMSGS,
         // at most 4,096.
-        let window = self.broker.settings.receive_maximum as usize;
+        let window = self.window;
         let max_uow = self.broker.qm.attrs().max_uncommitted_msgs;
         let batch = (max_uow / 2).clamp(window.min(max_uow), 4096);
         loop {

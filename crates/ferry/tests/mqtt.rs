@@ -200,6 +200,72 @@ fn a_qos2_subscriber_gets_each_publication_at_the_qos_it_was_published_with() {
 }
 
 #[test]
+#[ignore = "needs paho-mqtt from PyPI; .ci/run installs it and runs these"]
+fn an_mqtt5_clients_receive_maximum_bounds_what_it_is_sent_unacknowledged() {
+    let (_s, port) = server("mqtt-recvmax", &[]);
+    // A stored session with three QoS 1 publications waiting.
+    let set_up = run(
+        "mosquitto_sub",
+        &[
+            "-h",
+            "127.0.0.1",
+            "-p",
+            &port,
+            "-u",
+            "dev",
+            "-P",
+            "dev-pw",
+            "-c",
+            "-i",
+            "slow",
+            "-q",
+            "1",
+            "-t",
+            "rm/#",
+            "-E",
+        ],
+    );
+    assert!(set_up.status.success(), "{set_up:?}");
+    for i in 0..3 {
+        assert!(
+            publish(&port, &["-q", "1", "-t", "rm/x", "-m", &i.to_string()])
+                .status
+                .success()
+        );
+    }
+    // Paho (MQTT 5, Receive Maximum 1, acknowledging by hand) resumes it: one at a time.
+    let script = format!(
+        r#"
+import time, paho.mqtt.client as mqtt
+from paho.mqtt.properties import Properties
+from paho.mqtt.packettypes import PacketTypes
+got = []
+c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="slow", protocol=mqtt.MQTTv5, manual_ack=True)
+c.username_pw_set("dev", "dev-pw")
+c.on_message = lambda cl, ud, m: got.append(m)
+p = Properties(PacketTypes.CONNECT)
+p.ReceiveMaximum = 1
+p.SessionExpiryInterval = 3600
+c.connect("127.0.0.1", {port}, clean_start=False, properties=p)
+c.loop_start()
+seen = []
+for _ in range(3):
+    time.sleep(1.0)
+    seen.append(len(got))
+    c.ack(got[-1].mid, got[-1].qos)
+time.sleep(0.5)
+print(seen, [m.payload.decode() for m in got])
+c.disconnect()
+c.loop_stop()
+"#
+    );
+    let py = run("python3", &["-c", &script]);
+    let out = String::from_utf8_lossy(&py.stdout);
+    assert!(py.status.success(), "{py:?}");
+    assert_eq!(out.trim(), "[1, 2, 3] ['0', '1', '2']", "{py:?}");
+}
+
+#[test]
 #[ignore = "needs mosquitto-clients; .ci/run installs it and runs these"]
 fn retained_publications_reach_later_subscribers_until_an_empty_one_clears_them() {
     let (_s, port) = server("mqtt-retained", &[]);
