@@ -26,7 +26,7 @@
 //!
 //! Not yet (issue 26): exactly-once across a reconnection (inbound QoS 2's packet ids are kept
 //! per connection; an outbound delivery backed out is sent again as new), shared
-//! subscriptions, topic aliases, no-local, will delay, WebSocket listeners, MQTT channels in
+//! subscriptions, topic aliases, will delay, WebSocket listeners, MQTT channels in
 //! MQSC. (TLS is the server's: `[mqtt] tls_listen`.)
 
 pub mod session;

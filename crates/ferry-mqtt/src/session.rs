@@ -151,8 +151,22 @@ fn queue_name(client_id: &str) -> String {
 }
 
 /// The correlation id a subscription stamps on its copies: the QoS it was granted.
-fn granted_correl(qos: u8) -> CorrelId {
-    CorrelId::from_slice(&[b'M', b'Q', b'T', b'T', qos])
+/// The correlation id a subscription stamps on its copies: the QoS it was granted and whether
+/// it is no-local (MQTT 5: not sent what the same client published).
+fn granted_correl(qos: u8, no_local: bool) -> CorrelId {
+    CorrelId::from_slice(&[b'M', b'Q', b'T', b'T', qos, u8::from(no_local)])
+}
+
+/// The message property naming the MQTT client that published a publication (for no-local;
+/// MQI applications see it too).
+pub const CLIENT_PROPERTY: &str = "mqtt.clientid";
+
+/// Whether `g` came through a no-local subscription and was published by `client`.
+fn own_publication(g: &Got, client: &str) -> bool {
+    let c = g.message.descriptor.correl_id.0;
+    &c[..4] == b"MQTT"
+        && c[5] == 1
+        && matches!(g.message.properties.get(CLIENT_PROPERTY), Some(PropertyValue::String(id)) if id == client)
 }
 
 fn granted_of(g: &Got) -> u8 {
@@ -553,6 +567,10 @@ impl Client {
     /// Sends one delivery as PUBLISH (its get is committed with the others: `commit_if_settled`).
     async fn send<W: AsyncWrite + Unpin>(&mut self, g: Got, wr: &mut W) -> std::io::Result<()> {
         self.uncommitted += 1;
+        if own_publication(&g, &self.id) {
+            // Taken off the queue with the others at the next commit, never sent.
+            return Ok(());
+        }
         let qos = granted_of(&g).min(published_qos(&g));
         let packet_id = if qos > 0 { self.packet_id() } else { 0 };
         let p = publication_of(&g, qos, packet_id, self.version == Version::V5);
@@ -809,6 +827,9 @@ impl Client {
         let _ = msg
             .properties
             .set(QOS_PROPERTY, PropertyValue::I32(i32::from(p.qos)));
+        let _ = msg
+            .properties
+            .set(CLIENT_PROPERTY, PropertyValue::String(self.id.clone()));
         if let Some(d) = p.props.expiry {
             msg = msg.with_expiry(d);
         }
@@ -866,7 +887,7 @@ impl Client {
             name: self
                 .persistent
                 .then(|| format!("MQTT:{}:{}", self.id, f.topic)),
-            correl_id: Some(granted_correl(granted)),
+            correl_id: Some(granted_correl(granted, f.no_local)),
             action: SubAction::CreateOrResume,
             durable: self.persistent,
             managed: false,

@@ -266,6 +266,39 @@ c.loop_stop()
 }
 
 #[test]
+#[ignore = "needs paho-mqtt from PyPI; .ci/run installs it and runs these"]
+fn a_no_local_subscription_is_not_sent_its_own_clients_publications() {
+    let (_s, port) = server("mqtt-nolocal", &[]);
+    let script = format!(
+        r#"
+import time, subprocess, paho.mqtt.client as mqtt
+from paho.mqtt.subscribeoptions import SubscribeOptions
+got = []
+c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="echo", protocol=mqtt.MQTTv5)
+c.username_pw_set("dev", "dev-pw")
+c.on_message = lambda cl, ud, m: got.append(m.topic)
+c.connect("127.0.0.1", {port})
+c.loop_start()
+c.subscribe("nl/#", options=SubscribeOptions(qos=1, noLocal=True))
+time.sleep(0.5)
+c.publish("nl/mine", "x", qos=1).wait_for_publish()
+subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", "{port}", "-u", "dev", "-P", "dev-pw", "-t", "nl/theirs", "-m", "y", "-q", "1"], check=True)
+time.sleep(1.0)
+print(sorted(got))
+c.disconnect()
+c.loop_stop()
+"#
+    );
+    let py = run("python3", &["-c", &script]);
+    assert!(py.status.success(), "{py:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&py.stdout).trim(),
+        "['nl/theirs']",
+        "{py:?}"
+    );
+}
+
+#[test]
 #[ignore = "needs mosquitto-clients; .ci/run installs it and runs these"]
 fn retained_publications_reach_later_subscribers_until_an_empty_one_clears_them() {
     let (_s, port) = server("mqtt-retained", &[]);
