@@ -56,6 +56,13 @@ fn publish(port: &str, args: &[&str]) -> Output {
     run("mosquitto_pub", &all)
 }
 
+/// A `mosquitto_sub` as `dev`, run to its end.
+fn sub_once(port: &str, args: &[&str]) -> Output {
+    let mut all = vec!["-h", "127.0.0.1", "-p", port, "-u", "dev", "-P", "dev-pw"];
+    all.extend_from_slice(args);
+    run("mosquitto_sub", &all)
+}
+
 /// A `mosquitto_sub` as `dev` running in the background; its output when it ends.
 fn subscriber(port: &str, args: &[&str]) -> std::process::Child {
     let mut all = vec!["-h", "127.0.0.1", "-p", port, "-u", "dev", "-P", "dev-pw"];
@@ -204,27 +211,7 @@ fn a_qos2_subscriber_gets_each_publication_at_the_qos_it_was_published_with() {
 fn an_mqtt5_clients_receive_maximum_bounds_what_it_is_sent_unacknowledged() {
     let (_s, port) = server("mqtt-recvmax", &[]);
     // A stored session with three QoS 1 publications waiting.
-    let set_up = run(
-        "mosquitto_sub",
-        &[
-            "-h",
-            "127.0.0.1",
-            "-p",
-            &port,
-            "-u",
-            "dev",
-            "-P",
-            "dev-pw",
-            "-c",
-            "-i",
-            "slow",
-            "-q",
-            "1",
-            "-t",
-            "rm/#",
-            "-E",
-        ],
-    );
+    let set_up = sub_once(&port, &["-c", "-i", "slow", "-q", "1", "-t", "rm/#", "-E"]);
     assert!(set_up.status.success(), "{set_up:?}");
     for i in 0..3 {
         assert!(
@@ -397,26 +384,9 @@ fn credentials_and_topic_authority_are_checked() {
 fn a_persistent_session_keeps_qos1_publications_across_its_absence_and_a_crash() {
     let (mut s, port) = server("mqtt-session", &[]);
     // Subscribe with a persistent session (clean session off), then go away.
-    let set_up = run(
-        "mosquitto_sub",
-        &[
-            "-h",
-            "127.0.0.1",
-            "-p",
-            &port,
-            "-u",
-            "dev",
-            "-P",
-            "dev-pw",
-            "-c",
-            "-i",
-            "meter-17",
-            "-q",
-            "1",
-            "-t",
-            "meters/17/#",
-            "-E",
-        ],
+    let set_up = sub_once(
+        &port,
+        &["-c", "-i", "meter-17", "-q", "1", "-t", "meters/17/#", "-E"],
     );
     assert!(set_up.status.success(), "{set_up:?}");
     for i in 0..3 {
