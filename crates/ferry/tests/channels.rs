@@ -332,8 +332,14 @@ fn relay(to: String, seen: Option<std::sync::Arc<std::sync::Mutex<Vec<u8>>>>) ->
                 return;
             };
             let (mut c2, mut s2) = (client.try_clone().unwrap(), server.try_clone().unwrap());
+            let keep_open = seen.is_none();
             std::thread::spawn(move || {
                 let _ = std::io::copy(&mut s2, &mut c2);
+                // A dead client must not close the server side (the stale receiving end the
+                // test watches): a write to the dead client ends this copy, not the socket.
+                if keep_open {
+                    std::mem::forget(s2);
+                }
             });
             let seen = seen.clone();
             std::thread::spawn(move || {
@@ -523,6 +529,18 @@ fn a_restarted_sender_replaces_its_stale_receiving_end_at_once() {
         &qm1,
         &format!("ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('127.0.0.1({relay})')"),
     );
+    // The sender may have reached QM2 directly before the ALTER (it is refused when it was
+    // not running): it restarts through the relay.
+    let _ = Connection::connect(&qm1.unix, "x")
+        .unwrap()
+        .admin("STOP CHANNEL(QM1.TO.QM2)");
+    common::eventually("the channel to stop", || {
+        matches!(
+            chstatus(&qm1, "QM1.TO.QM2", "STATUS").as_deref(),
+            Some("STOPPED") | None
+        )
+    });
+    admin(&qm1, "START CHANNEL(QM1.TO.QM2)");
     let mut c1 = Connection::connect(&qm1.unix, "putter").unwrap();
     let put = |c: &mut Connection, body: &str| {
         let m = Message::text(body).with_persistence(Persistence::Persistent);
@@ -539,7 +557,8 @@ fn a_restarted_sender_replaces_its_stale_receiving_end_at_once() {
     assert_eq!(
         chstatus(&qm2, "QM1.TO.QM2", "STATUS").as_deref(),
         Some("RUNNING"),
-        "the receiving end outlives its sender"
+        "the receiving end outlives its sender: {}",
+        qm2.log()
     );
     qm1.restart(&["--listen", &format!("127.0.0.1:{port}")]);
     qm1.wait_ready();

@@ -758,8 +758,15 @@ fn printing_commands_end_quietly_when_the_reader_goes() {
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(!err.contains("panicked"), "ferry get to a closed pipe: {err}");
-    assert_eq!(o.status.code(), Some(0), "ferry get to a closed pipe: {err}");
+    assert!(
+        !err.contains("panicked"),
+        "ferry get to a closed pipe: {err}"
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "ferry get to a closed pipe: {err}"
+    );
     let q = sb.run(&["queues", "QM1", "DEV.QUEUE.1"], "");
     let row: Vec<&str> = q
         .stdout
