@@ -163,8 +163,45 @@ impl Default for MqttSection {
     }
 }
 
+/// The `[console]` section: the web console and its HTTP/JSON admin API, off by default.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ConsoleSection {
+    /// Address of the console in the clear (for example `127.0.0.1:9440`; port 0 picks a free
+    /// one); empty (the default) for none. Only a loopback address is accepted: beyond it,
+    /// passwords would cross the network in the clear (use `tls_listen`).
+    pub listen: String,
+    /// Address of the console over HTTPS (TLS 1.3) with `[server] tls_cert` and `tls_key`;
+    /// empty for none.
+    pub tls_listen: String,
+    /// Most browser and script connections at once; more are closed when accepted.
+    pub max_connections: usize,
+    /// Logins held at once (the one idle longest gives way).
+    pub max_logins: usize,
+    /// A login unused this long is forgotten, minutes.
+    pub login_idle_mins: u64,
+    /// How often the charts' history is sampled, seconds.
+    pub sample_secs: u64,
+    /// Samples of history kept for each chart.
+    pub history_samples: usize,
+}
+
+impl Default for ConsoleSection {
+    fn default() -> Self {
+        ConsoleSection {
+            listen: String::new(),
+            tls_listen: String::new(),
+            max_connections: 64,
+            max_logins: 256,
+            login_idle_mins: 30,
+            sample_secs: 2,
+            history_samples: 180,
+        }
+    }
+}
+
 /// The sections of `qm.toml`, for environment variable names.
-pub const SECTIONS: &[&str] = &["qmgr", "log", "server", "metrics", "mqtt"];
+pub const SECTIONS: &[&str] = &["qmgr", "log", "server", "metrics", "mqtt", "console"];
 
 /// The layers above the file.
 #[derive(Debug, Clone, Default)]

@@ -187,6 +187,9 @@ pub struct QmFile {
     /// The MQTT service.
     #[serde(default)]
     pub mqtt: crate::config::MqttSection,
+    /// The web console and its HTTP/JSON admin API.
+    #[serde(default)]
+    pub console: crate::config::ConsoleSection,
 }
 
 impl QmFile {
@@ -216,6 +219,7 @@ impl QmFile {
             server: Default::default(),
             metrics: Default::default(),
             mqtt: Default::default(),
+            console: Default::default(),
         }
     }
 

@@ -111,7 +111,7 @@ fn resident(text: &str) -> u64 {
 }
 
 /// (size, free to unprivileged users) of the file system holding `dir`.
-fn file_system(dir: &Path) -> (u64, u64) {
+pub fn file_system(dir: &Path) -> (u64, u64) {
     match nix::sys::statvfs::statvfs(dir) {
         Ok(v) => (
             v.blocks() * v.fragment_size(),

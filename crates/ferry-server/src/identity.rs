@@ -31,6 +31,7 @@ use parking_lot::Mutex;
 use tokio::sync::Semaphore;
 
 use crate::auth::UserStore;
+use ferry_core::QueueManager;
 
 /// Most password verifications running at once (Argon2 and PAM are slow on purpose).
 pub const MAX_VERIFYING: usize = 2;
@@ -464,5 +465,65 @@ mod tests {
 
     fn nix_uid() -> u32 {
         ferry_host::accounts::current().unwrap().uid
+    }
+}
+
+/// Why a user and password were not accepted.
+#[derive(Debug)]
+pub(crate) enum Refusal {
+    /// No password was given and one is needed (the sentence says why).
+    NoPassword(String),
+    /// The password was wrong, or the user unknown (the sentence says which cannot be told).
+    Wrong(String),
+}
+
+/// A user and password checked as a client connection's are (CONNAUTH's rules, the user file or
+/// the system's accounts, the verifier threads and the failure throttle), for the services that
+/// log in by password outside the MQ protocol (MQTT, the console). A failure is counted and
+/// waits CONNAUTH's FAILDLAY before it is answered.
+pub(crate) async fn password_login(
+    qm: &QueueManager,
+    ids: Arc<Identities>,
+    user: String,
+    password: String,
+    origin: Origin,
+) -> Result<Principal, Refusal> {
+    let connauth = qm.connauth().map(|(_, a)| a);
+    let delay = Duration::from_secs(connauth.as_ref().map_or(1, |a| a.fail_delay) as u64);
+    let asking = Asking {
+        local: None,
+        user: &user,
+        has_password: !password.is_empty(),
+    };
+    let count_failure = || {
+        qm.security_counters()
+            .authentication_failures
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    };
+    match plan(&ids, connauth.as_ref(), asking) {
+        Plan::Accept(who) => Ok(who),
+        Plan::Refuse(why) => {
+            count_failure();
+            tokio::time::sleep(delay).await;
+            Err(Refusal::NoPassword(why))
+        }
+        Plan::Verify { auth_type, keep } => {
+            let verified = verify(
+                ids.clone(),
+                origin,
+                auth_type,
+                user.clone(),
+                password,
+                delay,
+            )
+            .await;
+            match verified {
+                Ok(()) => Ok(keep.unwrap_or_else(|| ids.principal(&user))),
+                Err(why) => {
+                    count_failure();
+                    Err(Refusal::Wrong(why))
+                }
+            }
+        }
     }
 }

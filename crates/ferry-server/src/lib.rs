@@ -9,6 +9,7 @@
 pub mod auth;
 pub mod channels;
 mod conn;
+mod console;
 mod identity;
 mod listeners;
 pub mod metrics;
@@ -28,6 +29,7 @@ use tokio::task::JoinSet;
 
 pub use auth::UserFile;
 pub use conn::ConnLimits;
+pub use console::ConsoleConfig;
 pub use mqtt::MqttConfig;
 pub use tls::TlsSettings;
 
@@ -72,6 +74,8 @@ pub struct ServerConfig {
     pub channel_tls: channels::ChannelTls,
     /// The MQTT service (`[mqtt]`); `None` (the default) for none.
     pub mqtt: Option<MqttConfig>,
+    /// The web console (`[console]`); `None` (the default) for none.
+    pub console: Option<ConsoleConfig>,
 }
 
 /// Default TCP port, as MQ's.
@@ -100,6 +104,7 @@ impl ServerConfig {
             metrics_tls: None,
             channel_tls: Default::default(),
             mqtt: None,
+            console: None,
         }
     }
 
@@ -151,6 +156,7 @@ impl ServerConfig {
                 own: section_file(&s.tls_cert).zip(section_file(&s.tls_key)),
             },
             mqtt: None,
+            console: None,
         })
     }
 }
@@ -252,8 +258,48 @@ pub struct Server {
     users: auth::UserStore,
     metrics: Option<TcpListener>,
     metrics_tls: Option<Arc<rustls::ServerConfig>>,
+    services: Services,
+}
+
+/// The listeners of the services beside the MQ protocol: MQTT and the web console.
+#[derive(Debug)]
+struct Services {
     mqtt: Option<TcpListener>,
     mqtt_tls: Option<TlsListener>,
+    console: Option<TcpListener>,
+    console_tls: Option<TlsListener>,
+}
+
+impl Services {
+    async fn bind(config: &ServerConfig, authenticated: bool) -> Result<Services, StartError> {
+        let (mqtt, mqtt_tls) = listen_mqtt(config, authenticated).await?;
+        let (console, console_tls) = listen_console(config).await?;
+        Ok(Services {
+            mqtt,
+            mqtt_tls,
+            console,
+            console_tls,
+        })
+    }
+
+    /// Their tasks, which end when `stop` turns true.
+    fn start(
+        self,
+        qm: &QueueManager,
+        config: &ServerConfig,
+        ctx: &conn::Ctx,
+        stop: &watch::Receiver<bool>,
+    ) -> Vec<tokio::task::JoinHandle<()>> {
+        let mut tasks = start_mqtt((self.mqtt, self.mqtt_tls), qm, config, ctx, stop);
+        tasks.extend(start_console(
+            (self.console, self.console_tls),
+            qm,
+            config,
+            ctx,
+            stop,
+        ));
+        tasks
+    }
 }
 
 impl Server {
@@ -302,19 +348,8 @@ impl Server {
             }
             None => None,
         };
-        let metrics = match config.metrics_listen {
-            None => None,
-            Some(addr) => {
-                if !addr.ip().is_loopback() && config.metrics_token.is_none() {
-                    return Err(StartError(format!(
-                        "refusing to serve metrics on {addr}: it is not a loopback address and \
-                         no token is configured; listen on 127.0.0.1, or set [metrics] token_file"
-                    )));
-                }
-                Some(listen(addr).await?)
-            }
-        };
-        let (mqtt, mqtt_tls) = listen_mqtt(&config, clients_authenticate).await?;
+        let metrics = listen_metrics(&config).await?;
+        let services = Services::bind(&config, clients_authenticate).await?;
         Ok(Server {
             qm,
             config,
@@ -324,8 +359,7 @@ impl Server {
             users,
             metrics,
             metrics_tls,
-            mqtt,
-            mqtt_tls,
+            services,
         })
     }
 
@@ -346,12 +380,32 @@ impl Server {
 
     /// The bound address of the MQTT listener.
     pub fn mqtt_addr(&self) -> Option<SocketAddr> {
-        self.mqtt.as_ref().and_then(|l| l.local_addr().ok())
+        self.services
+            .mqtt
+            .as_ref()
+            .and_then(|l| l.local_addr().ok())
     }
 
     /// The bound address of the MQTT listener over TLS.
     pub fn mqtt_tls_addr(&self) -> Option<SocketAddr> {
-        self.mqtt_tls
+        self.services
+            .mqtt_tls
+            .as_ref()
+            .and_then(|t| t.listener.local_addr().ok())
+    }
+
+    /// The bound address of the web console in the clear.
+    pub fn console_addr(&self) -> Option<SocketAddr> {
+        self.services
+            .console
+            .as_ref()
+            .and_then(|l| l.local_addr().ok())
+    }
+
+    /// The bound address of the web console over HTTPS.
+    pub fn console_tls_addr(&self) -> Option<SocketAddr> {
+        self.services
+            .console_tls
             .as_ref()
             .and_then(|t| t.listener.local_addr().ok())
     }
@@ -393,8 +447,7 @@ impl Server {
             users,
             metrics,
             metrics_tls,
-            mqtt,
-            mqtt_tls,
+            services,
         } = self;
         let (stop_tx, stop_rx) = watch::channel(false);
         let mut side_tasks: Vec<_> = metrics
@@ -405,7 +458,7 @@ impl Server {
         let authenticated = clients_must_authenticate(&qm);
         let ctx = connection_context(&qm, &config, users);
         let slots = ctx.slots.clone();
-        side_tasks.extend(start_mqtt((mqtt, mqtt_tls), &qm, &config, &ctx, &stop_rx));
+        side_tasks.extend(services.start(&qm, &config, &ctx, &stop_rx));
         let (hooks, mut listened) = start_objects(&qm, &config, authenticated);
         let command_server = ferry_admin::pcf::start(qm.clone())
             .map_err(|e| tracing::error!(error = %e, "the PCF command server did not start"))
@@ -452,6 +505,20 @@ impl Server {
         }
         stop_cleanly(&qm, &config, &mut tasks, hooks, &stop_tx, side_tasks).await;
     }
+}
+
+/// The Prometheus endpoint's listener: on loopback only unless a token is required.
+async fn listen_metrics(config: &ServerConfig) -> Result<Option<TcpListener>, StartError> {
+    let Some(addr) = config.metrics_listen else {
+        return Ok(None);
+    };
+    if !addr.ip().is_loopback() && config.metrics_token.is_none() {
+        return Err(StartError(format!(
+            "refusing to serve metrics on {addr}: it is not a loopback address and \
+             no token is configured; listen on 127.0.0.1, or set [metrics] token_file"
+        )));
+    }
+    Ok(Some(listen(addr).await?))
 }
 
 /// The Prometheus endpoint's task.
@@ -538,6 +605,64 @@ fn start_mqtt(
             ))
         })
         .collect()
+}
+
+/// The console's listeners `[console] listen` and `tls_listen` ask for (a clear one was
+/// checked to be on loopback when the configuration was read).
+async fn listen_console(
+    config: &ServerConfig,
+) -> Result<(Option<TcpListener>, Option<TlsListener>), StartError> {
+    let Some(c) = &config.console else {
+        return Ok((None, None));
+    };
+    let plain = match c.listen {
+        Some(a) => Some(listen(a).await?),
+        None => None,
+    };
+    let tls = match &c.tls_listen {
+        Some((a, settings)) => {
+            let acceptor = tokio_rustls::TlsAcceptor::from(tls::server_config(settings)?);
+            Some(TlsListener {
+                listener: listen(*a).await?,
+                acceptor,
+            })
+        }
+        None => None,
+    };
+    Ok((plain, tls))
+}
+
+/// The console's accept tasks (in the clear, over TLS) sharing one pool of connections, and
+/// its history sampler.
+fn start_console(
+    (plain, tls): (Option<TcpListener>, Option<TlsListener>),
+    qm: &QueueManager,
+    config: &ServerConfig,
+    ctx: &conn::Ctx,
+    stop: &watch::Receiver<bool>,
+) -> Vec<tokio::task::JoinHandle<()>> {
+    let Some(c) = config.console.as_ref() else {
+        return Vec::new();
+    };
+    let console = console::console(qm, ctx.ids.clone(), c);
+    let router = console.router();
+    let slots = Arc::new(tokio::sync::Semaphore::new(c.max_connections));
+    let mut tasks = vec![tokio::spawn(console.run_sampler(stop.clone()))];
+    let listeners = plain
+        .map(|l| (l, None))
+        .into_iter()
+        .chain(tls.map(|t| (t.listener, Some(t.acceptor))));
+    for (l, acceptor) in listeners {
+        let (r, s) = (router.clone(), slots.clone());
+        tasks.push(tokio::spawn(console::serve(
+            l,
+            acceptor,
+            r,
+            s,
+            stop.clone(),
+        )));
+    }
+    tasks
 }
 
 /// What every connection task shares; the queue manager learns from it whom a principal

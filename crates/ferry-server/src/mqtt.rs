@@ -108,54 +108,22 @@ async fn admit(
     peer: String,
 ) -> Result<Principal, (u8, String)> {
     use ferry_mqtt::wire::code;
-    let connauth = qm.connauth().map(|(_, a)| a);
-    let delay = Duration::from_secs(connauth.as_ref().map_or(1, |a| a.fail_delay) as u64);
+    let origin = peer
+        .parse::<SocketAddr>()
+        .map_or(identity::Origin::Uid(u32::MAX), |a| {
+            identity::Origin::Ip(a.ip())
+        });
     let user = user.unwrap_or_default();
     let password = password.unwrap_or_default();
-    let asking = identity::Asking {
-        local: None,
-        user: &user,
-        has_password: !password.is_empty(),
-    };
-    let count_failure = || {
-        qm.security_counters()
-            .authentication_failures
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    };
-    match identity::plan(&ids, connauth.as_ref(), asking) {
-        identity::Plan::Accept(who) => Ok(who),
-        identity::Plan::Refuse(why) => {
-            count_failure();
-            tokio::time::sleep(delay).await;
-            Err((
+    identity::password_login(&qm, ids, user, password, origin)
+        .await
+        .map_err(|r| match r {
+            identity::Refusal::NoPassword(why) => (
                 code::NOT_AUTHORIZED,
                 format!("no password was given: {why}"),
-            ))
-        }
-        identity::Plan::Verify { auth_type, keep } => {
-            let origin = peer
-                .parse::<SocketAddr>()
-                .map_or(identity::Origin::Uid(u32::MAX), |a| {
-                    identity::Origin::Ip(a.ip())
-                });
-            let verified = identity::verify(
-                ids.clone(),
-                origin,
-                auth_type,
-                user.clone(),
-                password,
-                delay,
-            )
-            .await;
-            match verified {
-                Ok(()) => Ok(keep.unwrap_or_else(|| ids.principal(&user))),
-                Err(why) => {
-                    count_failure();
-                    Err((code::BAD_USER_OR_PASSWORD, why))
-                }
-            }
-        }
-    }
+            ),
+            identity::Refusal::Wrong(why) => (code::BAD_USER_OR_PASSWORD, why),
+        })
 }
 
 /// Accepts MQTT clients on `listener` (over TLS with `tls`; the handshake within the connect

@@ -32,6 +32,12 @@ fn listeners_file(server: &ferry_server::Server) -> String {
     if let Some(a) = server.mqtt_tls_addr() {
         s.push_str(&format!("mqtts://{a}\n"));
     }
+    if let Some(a) = server.console_addr() {
+        s.push_str(&format!("http://{a}/\n"));
+    }
+    if let Some(a) = server.console_tls_addr() {
+        s.push_str(&format!("https://{a}/\n"));
+    }
     if let Some(a) = server.metrics_addr() {
         let scheme = if server.metrics_https() {
             "https"
@@ -172,6 +178,14 @@ pub struct StartSettings {
     /// TLS port), presenting --tls-cert and --tls-key.
     #[arg(long, value_name = "ADDR")]
     mqtt_tls_listen: Option<String>,
+    /// Serve the web console and its HTTP/JSON admin API on this loopback address ([console]
+    /// listen; off by default), e.g. 127.0.0.1:9440.
+    #[arg(long, value_name = "ADDR")]
+    console_listen: Option<String>,
+    /// Serve the web console over HTTPS on this address ([console] tls_listen), presenting
+    /// --tls-cert and --tls-key.
+    #[arg(long, value_name = "ADDR")]
+    console_tls_listen: Option<String>,
     /// Any setting, overriding qm.toml and the environment: section.key=value (repeatable),
     /// e.g. --set log.extent_mib=64.
     #[arg(long = "set", value_name = "SECTION.KEY=VALUE")]
@@ -207,6 +221,11 @@ impl StartSettings {
         add(
             "mqtt.tls_listen",
             self.mqtt_tls_listen.as_deref().map(quote),
+        );
+        add("console.listen", self.console_listen.as_deref().map(quote));
+        add(
+            "console.tls_listen",
+            self.console_tls_listen.as_deref().map(quote),
         );
         sets
     }
@@ -440,6 +459,12 @@ fn load_config(
     config.metrics_tls = metrics_tls(&layered.file)?;
     config.mqtt = ferry_server::MqttConfig::from_section(&layered.file.mqtt, &layered.file.server)
         .map_err(|e| CliError::other(e.0))?;
+    config.console = ferry_server::ConsoleConfig::from_section(
+        &layered.file.console,
+        &layered.file.server,
+        Some(dir.join(ferry_host::home::LOG_DIR)),
+    )
+    .map_err(|e| CliError::other(e.0))?;
     Ok((layered, config))
 }
 

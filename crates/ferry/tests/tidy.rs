@@ -86,6 +86,8 @@ fn crate_dependencies_run_one_way() {
         ("ferry-admin", &["ferry-model", "ferry-core"]),
         // The MQTT service is a client of the engine in its process; the server hosts it.
         ("ferry-mqtt", &["ferry-core"]),
+        // The web console acts through the engine and the MQSC executor; the server hosts it.
+        ("ferry-console", &["ferry-core", "ferry-admin"]),
         (
             "ferry-client",
             &["ferry-model", "ferry-proto", "ferry-core", "ferry-host"],
@@ -101,6 +103,7 @@ fn crate_dependencies_run_one_way() {
                 "ferry-admin",
                 "ferry-client",
                 "ferry-mqtt",
+                "ferry-console",
             ],
         ),
         (
