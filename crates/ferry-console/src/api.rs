@@ -65,21 +65,15 @@ struct Credentials {
 async fn login(
     State(c): State<Arc<Console>>,
     axum::Extension(peer): axum::Extension<Peer>,
+    axum::Extension(tls): axum::Extension<crate::OverTls>,
     body: Result<Json<Credentials>, axum::extract::rejection::JsonRejection>,
 ) -> Api {
     let Json(cred) = body.map_err(|e| {
-        ApiError::bad(format!(
-            "the login needs JSON {{\"user\": …, \"password\": …}}: {}",
-            e.body_text()
-        ))
+        crate::error::bad_json(e, "the login needs JSON {\"user\": …, \"password\": …}")
     })?;
     let who = auth::admit(&c, cred.user, cred.password, peer.0).await?;
     let token = c.logins.create((*who).clone());
-    let secure = if c.settings.secure_cookie {
-        "; Secure"
-    } else {
-        ""
-    };
+    let secure = if tls.0 { "; Secure" } else { "" };
     let cookie = format!(
         "{}={token}; Path=/; HttpOnly; SameSite=Strict; Max-Age={}{secure}",
         auth::COOKIE,
@@ -506,10 +500,10 @@ async fn alter_queue(
     body: Result<Json<Alteration>, axum::extract::rejection::JsonRejection>,
 ) -> Api {
     let Json(a) = body.map_err(|e| {
-        ApiError::bad(format!(
-            "an alteration is JSON {{\"version\": …, \"attributes\": {{…}}}}: {}",
-            e.body_text()
-        ))
+        crate::error::bad_json(
+            e,
+            "an alteration is JSON {\"version\": …, \"attributes\": {…}}",
+        )
     })?;
     let asked = headers
         .get(header::IF_MATCH)
@@ -732,12 +726,8 @@ async fn mqsc(
     who: Who,
     body: Result<Json<Script>, axum::extract::rejection::JsonRejection>,
 ) -> Api {
-    let Json(s) = body.map_err(|e| {
-        ApiError::bad(format!(
-            "an MQSC request is JSON {{\"script\": \"…\"}}: {}",
-            e.body_text()
-        ))
-    })?;
+    let Json(s) =
+        body.map_err(|e| crate::error::bad_json(e, "an MQSC request is JSON {\"script\": \"…\"}"))?;
     if s.script.trim().is_empty() {
         return Err(ApiError::bad(
             "the script is empty: give one or more MQSC commands",

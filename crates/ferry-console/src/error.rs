@@ -70,6 +70,18 @@ fn status_of(reason: Reason) -> StatusCode {
     }
 }
 
+/// A request body that is not the JSON asked for: 413 when it is over the limit, else 400 with
+/// what was expected (`wanted`) and what was wrong.
+pub(crate) fn bad_json(e: axum::extract::rejection::JsonRejection, wanted: &str) -> ApiError {
+    if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        return ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "the request body is larger than the console accepts (4 MiB); put larger messages with ferry put or an application",
+        );
+    }
+    ApiError::bad(format!("{wanted}: {}", e.body_text()))
+}
+
 impl From<MqError> for ApiError {
     fn from(e: MqError) -> ApiError {
         ApiError::reason(e.reason, e.detail)

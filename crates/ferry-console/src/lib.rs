@@ -66,8 +66,6 @@ pub struct Settings {
     pub history_queues: usize,
     /// Largest request body, bytes (a message put from the page, an MQSC script).
     pub max_body: usize,
-    /// The cookie is marked `Secure` (served over TLS).
-    pub secure_cookie: bool,
 }
 
 impl Default for Settings {
@@ -79,7 +77,6 @@ impl Default for Settings {
             history_len: 180,
             history_queues: 10_000,
             max_body: 4 << 20,
-            secure_cookie: false,
         }
     }
 }
@@ -166,16 +163,20 @@ impl Console {
 }
 
 /// Serves one accepted connection (already through its TLS handshake, when there is one) with
-/// `router`: HTTP/1.1, keep-alive, the request head within `head_timeout`.
+/// `router`: HTTP/1.1, keep-alive, the request head within `head_timeout`. `over_tls` says
+/// whether `io` is a TLS stream.
 pub async fn serve_connection<I>(
     io: I,
-    router: axum::Router,
+    router: Router,
     peer: SocketAddr,
+    over_tls: bool,
     head_timeout: Duration,
 ) where
     I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
-    let router = router.layer(axum::Extension(Peer(peer)));
+    let router = router
+        .layer(axum::Extension(Peer(peer)))
+        .layer(axum::Extension(OverTls(over_tls)));
     let service = hyper_util::service::TowerToHyperService::new(router);
     let served = hyper::server::conn::http1::Builder::new()
         .timer(hyper_util::rt::TokioTimer::new())
@@ -187,6 +188,10 @@ pub async fn serve_connection<I>(
         tracing::debug!(peer = %peer, error = %e, "console connection ended");
     }
 }
+
+/// Whether a request came over TLS (the login cookie is then `Secure`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct OverTls(pub(crate) bool);
 
 /// The address a request came from.
 #[derive(Debug, Clone, Copy)]

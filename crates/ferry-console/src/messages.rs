@@ -262,12 +262,8 @@ pub(crate) async fn put(
     Path(name): Path<String>,
     body: Result<Json<NewMessage>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Response, ApiError> {
-    let Json(m) = body.map_err(|e| {
-        ApiError::bad(format!(
-            "a message is JSON {{\"body\": \"…\"}}: {}",
-            e.body_text()
-        ))
-    })?;
+    let Json(m) =
+        body.map_err(|e| crate::error::bad_json(e, "a message is JSON {\"body\": \"…\"}"))?;
     let n = name_of(&name)?;
     let msg = build_message(m)?;
     let len = msg.body.len();
@@ -362,10 +358,10 @@ pub(crate) async fn act(
     body: Result<Json<Picked>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Response, ApiError> {
     let Json(p) = body.map_err(|e| {
-        ApiError::bad(format!(
-            "pick messages with JSON {{\"msg_ids\": [\"…\"], \"to\": \"QUEUE\"}}: {}",
-            e.body_text()
-        ))
+        crate::error::bad_json(
+            e,
+            "pick messages with JSON {\"msg_ids\": [\"…\"], \"to\": \"QUEUE\"}",
+        )
     })?;
     let from = name_of(&name)?;
     if p.msg_ids.is_empty() || p.msg_ids.len() > MAX_PICKED {

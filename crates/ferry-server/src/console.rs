@@ -88,7 +88,6 @@ impl ConsoleConfig {
             login_idle: Duration::from_secs(s.login_idle_mins.max(1) * 60),
             sample_every: Duration::from_secs(s.sample_secs),
             history_len: s.history_samples.min(100_000),
-            secure_cookie: listen.is_none(),
             ..Default::default()
         };
         Ok(Some(ConsoleConfig {
@@ -163,9 +162,9 @@ pub(crate) async fn serve(
                     let (router, tls) = (router.clone(), tls.clone());
                     conns.spawn(async move {
                         match tls {
-                            None => ferry_console::serve_connection(stream, router, addr, HEAD_TIMEOUT).await,
+                            None => ferry_console::serve_connection(stream, router, addr, false, HEAD_TIMEOUT).await,
                             Some(acceptor) => match tokio::time::timeout(HEAD_TIMEOUT, acceptor.accept(stream)).await {
-                                Ok(Ok(t)) => ferry_console::serve_connection(t, router, addr, HEAD_TIMEOUT).await,
+                                Ok(Ok(t)) => ferry_console::serve_connection(t, router, addr, true, HEAD_TIMEOUT).await,
                                 _ => tracing::debug!(peer = %addr, "console TLS handshake failed"),
                             },
                         }

@@ -443,7 +443,11 @@ pub fn display(server: &Server, command: &str, key: &str) -> Option<String> {
 #[allow(dead_code)]
 pub fn scrape(server: &Server) -> String {
     use std::io::{Read, Write};
-    let url = server.endpoint("http://");
+    let url = server
+        .endpoints
+        .lines()
+        .find(|l| l.starts_with("http://") && l.ends_with("/metrics"))
+        .expect("a metrics endpoint");
     let addr = url
         .trim_start_matches("http://")
         .trim_end_matches("/metrics");
