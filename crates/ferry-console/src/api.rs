@@ -304,7 +304,7 @@ async fn list_queues(State(c): State<Arc<Console>>, who: Who, Query(q): Query<Li
                     .contains(Authority::DSP)
             })
             .collect();
-    let rates = c.history.latest(30);
+    let rates = c.history.latest(c.growth_window());
     let mut items: Vec<Value> = match q.sort.as_deref().unwrap_or("name") {
         "name" => {
             // Only the page needs its status when the order is the name's.
@@ -428,7 +428,7 @@ async fn queue_detail(State(c): State<Arc<Console>>, who: Who, Path(name): Path<
         "QREMOTE" => QueueType::Remote,
         _ => QueueType::Model,
     };
-    let status = queue_row(&c, n, t, &c.history.latest(30));
+    let status = queue_row(&c, n, t, &c.history.latest(c.growth_window()));
     let history: Vec<Value> = c
         .history
         .queue(&n)

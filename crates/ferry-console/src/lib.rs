@@ -147,6 +147,11 @@ impl Console {
         }
     }
 
+    /// Samples in a minute: how far back a queue's growth is measured.
+    fn growth_window(&self) -> usize {
+        (60.0 / self.settings.sample_every.as_secs_f64().max(0.001)).round().max(1.0) as usize
+    }
+
     /// Records an administrative action: logged (target `ferry::audit`) and kept for the page.
     fn audit(&self, user: &str, action: &str, object: &str, detail: serde_json::Value) {
         tracing::info!(target: "ferry::audit", user, action, object, %detail, "console action");

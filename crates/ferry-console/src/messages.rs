@@ -221,7 +221,12 @@ fn build_message(m: NewMessage) -> Result<Message, ApiError> {
             )))
         }
     };
+    let text = matches!(m.encoding.as_deref(), None | Some("text"));
     let mut msg = Message::new(body);
+    if text {
+        // As amqsput and `ferry put` do: a text body is a string (MQFMT_STRING).
+        msg.descriptor.format = ferry_core::model::name::FormatName::truncating("MQSTR");
+    }
     match m.persistent {
         Some(true) => msg = msg.with_persistence(Persistence::Persistent),
         Some(false) => msg = msg.with_persistence(Persistence::NotPersistent),

@@ -46,7 +46,7 @@ pub(crate) async fn overview(
     if failures > 0 {
         let mins = (totals.len() as f64 * c.settings.sample_every.as_secs_f64() / 60.0).ceil();
         alerts.push(alert("warning", "security", format!(
-            "{failures} authentication or authority failures in the last {mins} minutes: see the queue manager's log (and SYSTEM.ADMIN.QMGR.EVENT when AUTHOREV is on)"
+            "{failures} authentication or authority failures in the last {mins} min: see the queue manager's log (and SYSTEM.ADMIN.QMGR.EVENT when AUTHOREV is on)"
         )));
     }
     let log = log_json(&c, &mut alerts);
@@ -108,7 +108,7 @@ fn alert(level: &str, kind: &str, text: String) -> Value {
 
 /// The local queues `who` may display, as the queue list's rows.
 fn visible_queues(c: &Console, who: &Who) -> Vec<Value> {
-    let rates = c.history.latest(30);
+    let rates = c.history.latest(c.growth_window());
     c.qm.queue_names()
         .into_iter()
         .filter(|(_, t)| *t == ferry_core::QueueType::Local)

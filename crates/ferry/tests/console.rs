@@ -845,3 +845,51 @@ fn the_console_over_https_marks_its_cookie_secure() {
     );
     let _ = std::fs::remove_dir_all(&pki);
 }
+
+/// The page in a real headless Chromium, driven by Playwright (`tests/browser/console.mjs`):
+/// log in, see a queue's depth change after an application's put, browse it, put and delete a
+/// message, change an attribute, run MQSC, start and stop a channel, and a user without the
+/// authority refused. Ignored by a plain `cargo test`: it needs Debian's chromium and
+/// `npm ci` in tests/browser, which `.ci/run` installs. With SCREENSHOTS=DIR it saves the main
+/// pages there (scripts/console-screenshots.sh).
+#[test]
+#[ignore]
+fn a_person_runs_the_queue_manager_from_a_real_browser() {
+    let (s, a) = console("con-browser", &[]);
+    let dead = common::free_port();
+    common::admin_in(
+        &s.root,
+        "QM1",
+        &format!(
+            "DEFINE QLOCAL(TO.PARIS) USAGE(XMITQ)\n\
+             DEFINE CHANNEL(TO.PARIS) CHLTYPE(SDR) CONNAME('127.0.0.1({dead})') XMITQ(TO.PARIS) SHORTTMR(1) DESCR('to the Paris queue manager')\n\
+             DEFINE QREMOTE(PARIS.ORDERS) RNAME(ORDERS) RQMNAME(PARIS) XMITQ(TO.PARIS)\n\
+             DEFINE QLOCAL(APP.ORDERS) MAXDEPTH(10000) DESCR('orders from the shop')\n\
+             DEFINE QLOCAL(APP.REPLIES) MAXDEPTH(50)"
+        ),
+    );
+    let mut c = ferry_client::Connection::connect(&s.unix, "shop").unwrap();
+    for i in 0..45 {
+        let m = ferry_client::Message::text(&format!("reply {i}"));
+        c.put1("APP.REPLIES", m, &Default::default()).unwrap();
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/browser");
+    let out = std::process::Command::new("node")
+        .arg("console.mjs")
+        .current_dir(&dir)
+        .env("CONSOLE_URL", format!("http://{a}/"))
+        .env("FERRY", env!("CARGO_BIN_EXE_ferry"))
+        .env("FERRY_HOME", &s.root)
+        .env("QM", "QM1")
+        .env("ADMIN", "boss")
+        .env("ADMIN_PW", "boss-pw")
+        .env("VIEWER", "viewer")
+        .env("VIEWER_PW", "viewer-pw")
+        .env("CHANNEL", "TO.PARIS")
+        .env("CHANNEL_QUEUE", "PARIS.ORDERS")
+        .output()
+        .expect("node (install Node.js, then npm ci in tests/browser)");
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{stdout}\n{stderr}\nserver log:\n{}", s.log());
+    assert!(stdout.contains("every step held"), "{stdout}");
+}
