@@ -11,7 +11,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use ferry_core::{ObjectName, QueueManager, QueueType};
+use ferry_core::{ObjectName, QueueManager};
 use parking_lot::Mutex;
 
 /// One sample of one queue.
@@ -73,12 +73,7 @@ impl History {
     /// Takes one sample of `qm`.
     pub(crate) fn sample(&self, qm: &QueueManager) {
         let now = ferry_core::model::clock::unix_ms(std::time::SystemTime::now());
-        let statuses: Vec<_> = qm
-            .queue_names()
-            .into_iter()
-            .filter(|(_, t)| *t == QueueType::Local)
-            .filter_map(|(n, _)| qm.queue_status(n.as_str()).ok())
-            .collect();
+        let counters = qm.queue_counters();
         let c = qm.security_counters();
         let failures = c
             .authority_failures
@@ -98,10 +93,10 @@ impl History {
         };
         st.last_failures = failures;
         let first = st.times.is_empty();
-        let mut seen = std::collections::HashSet::with_capacity(statuses.len());
-        for s in &statuses {
-            seen.insert(s.name);
-            let q = self.note_queue(&mut st, s, first);
+        let mut seen = std::collections::HashSet::with_capacity(counters.len());
+        for c in &counters {
+            seen.insert(c.0);
+            let q = self.note_queue(&mut st, c, first);
             totals.depth += u64::from(q.depth);
             totals.puts += u64::from(q.puts);
             totals.gets += u64::from(q.gets);
@@ -116,19 +111,25 @@ impl History {
     }
 
     /// Records one queue's status; what it adds to the totals.
-    fn note_queue(&self, st: &mut State, s: &ferry_core::QueueStatus, first: bool) -> QSample {
+    fn note_queue(
+        &self,
+        st: &mut State,
+        c: &(ObjectName, usize, u64, u64),
+        first: bool,
+    ) -> QSample {
         let State { queues, rings, .. } = st;
-        let t = queues.entry(s.name).or_insert(Tracked {
-            puts: s.stats.puts,
-            gets: s.stats.gets,
+        let &(name, depth, puts, gets) = c;
+        let t = queues.entry(name).or_insert(Tracked {
+            puts,
+            gets,
             ring: None,
         });
         let sample = QSample {
-            depth: s.depth.min(u32::MAX as usize) as u32,
-            puts: s.stats.puts.saturating_sub(t.puts).min(u32::MAX as u64) as u32,
-            gets: s.stats.gets.saturating_sub(t.gets).min(u32::MAX as u64) as u32,
+            depth: depth.min(u32::MAX as usize) as u32,
+            puts: puts.saturating_sub(t.puts).min(u32::MAX as u64) as u32,
+            gets: gets.saturating_sub(t.gets).min(u32::MAX as u64) as u32,
         };
-        (t.puts, t.gets) = (s.stats.puts, s.stats.gets);
+        (t.puts, t.gets) = (puts, gets);
         let active = sample != QSample::default() && !first;
         if t.ring.is_none() && (active || sample.depth > 0) && *rings < self.max_rings {
             t.ring = Some(VecDeque::with_capacity(self.len));

@@ -149,7 +149,9 @@ impl Console {
 
     /// Samples in a minute: how far back a queue's growth is measured.
     fn growth_window(&self) -> usize {
-        (60.0 / self.settings.sample_every.as_secs_f64().max(0.001)).round().max(1.0) as usize
+        (60.0 / self.settings.sample_every.as_secs_f64().max(0.001))
+            .round()
+            .max(1.0) as usize
     }
 
     /// Records an administrative action: logged (target `ferry::audit`) and kept for the page.

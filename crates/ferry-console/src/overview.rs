@@ -51,14 +51,10 @@ pub(crate) async fn overview(
     }
     let log = log_json(&c, &mut alerts);
     let not_running = channels_not_running(&c, &who, &mut alerts).await;
-    let top = |key: &str| -> Vec<Value> {
-        let mut v: Vec<&Value> = queues
-            .iter()
-            .filter(|q| q[key].as_f64().unwrap_or(0.0) > 0.0)
-            .collect();
-        v.sort_by(|a, b| crate::api::compare(&b[key], &a[key]));
-        v.into_iter().take(5).cloned().collect()
-    };
+    let (deepest, growing) = (
+        top(&c, &queues, |q| q.depth as i64),
+        top(&c, &queues, |q| q.growth),
+    );
     let budget = qm.memory_budget();
     let body = json!({
         "qmgr": qm.name().as_str(),
@@ -71,8 +67,8 @@ pub(crate) async fn overview(
         "log": log,
         "sample_secs": c.settings.sample_every.as_secs_f64(),
         "rates": rates,
-        "deepest": top("depth"),
-        "growing": top("growth"),
+        "deepest": deepest,
+        "growing": growing,
         "channels_not_running": not_running,
         "alerts": alerts,
     });
@@ -106,37 +102,78 @@ fn alert(level: &str, kind: &str, text: String) -> Value {
     json!({"level": level, "kind": kind, "text": text})
 }
 
-/// The local queues `who` may display, as the queue list's rows.
-fn visible_queues(c: &Console, who: &Who) -> Vec<Value> {
-    let rates = c.history.latest(c.growth_window());
-    c.qm.queue_names()
+/// What the overview needs of one local queue.
+struct Brief {
+    name: ferry_core::ObjectName,
+    depth: usize,
+    max_depth: usize,
+    growth: i64,
+}
+
+/// The local queues `who` may display: name, depth, MAXDEPTH and growth over the last minute,
+/// from the sampler's counters and one look at each queue (no rows built for all of them).
+fn visible_queues(c: &Console, who: &Who) -> Vec<Brief> {
+    let (_, latest) = c.history.latest(c.growth_window());
+    c.qm.queue_counters()
         .into_iter()
-        .filter(|(_, t)| *t == ferry_core::QueueType::Local)
-        .filter(|(n, _)| {
+        .filter(|(n, ..)| {
             c.qm.authority(AuthObjType::Queue, n.as_str(), &who.0)
                 .contains(Authority::DSP)
         })
-        .map(|(n, t)| crate::api::queue_row(c, n, t, &rates))
+        .filter_map(|(name, depth, ..)| {
+            let max_depth = c.qm.local_queue(&name).ok()?.lock().attrs.max_depth;
+            let growth = latest
+                .get(&name)
+                .map_or(0, |(s, before)| i64::from(s.depth) - i64::from(*before));
+            Some(Brief {
+                name,
+                depth,
+                max_depth,
+                growth,
+            })
+        })
         .collect()
 }
 
-fn queue_alerts(queues: &[Value]) -> Vec<Value> {
+/// The five queues highest by `key` (above 0), as the queue list's rows.
+fn top(c: &Console, queues: &[Brief], key: impl Fn(&Brief) -> i64) -> Vec<Value> {
+    let mut v: Vec<&Brief> = queues.iter().filter(|q| key(q) > 0).collect();
+    v.sort_by(|a, b| key(b).cmp(&key(a)).then(a.name.cmp(&b.name)));
+    let rates = c.history.latest(c.growth_window());
+    v.into_iter()
+        .take(5)
+        .map(|q| crate::api::queue_row(c, q.name, ferry_core::QueueType::Local, &rates))
+        .collect()
+}
+
+/// Alerts shown at most; beyond, one line counts the rest.
+pub(crate) const MAX_QUEUE_ALERTS: usize = 50;
+
+fn queue_alerts(queues: &[Brief]) -> Vec<Value> {
     let mut alerts = Vec::new();
+    let mut more = 0;
     for q in queues {
-        let (name, full) = (
-            q["name"].as_str().unwrap_or("?"),
-            q["full"].as_f64().unwrap_or(0.0),
-        );
-        let (depth, max) = (&q["depth"], &q["max_depth"]);
-        if full >= 100.0 {
-            alerts.push(alert("error", "queue full", format!("queue {name} is full ({depth} of MAXDEPTH {max}): puts get MQRC_Q_FULL (2053) until messages are got or MAXDEPTH is raised")));
-        } else if full >= DEPTH_HIGH_PCT {
-            alerts.push(alert(
-                "warning",
-                "depth high",
-                format!("queue {name} is {full:.0}% full ({depth} of MAXDEPTH {max})"),
-            ));
+        let full = if q.max_depth == 0 {
+            100.0
+        } else {
+            q.depth as f64 * 100.0 / q.max_depth as f64
+        };
+        if full < DEPTH_HIGH_PCT {
+            continue;
         }
+        if alerts.len() >= MAX_QUEUE_ALERTS {
+            more += 1;
+            continue;
+        }
+        let (name, depth, max) = (q.name.as_str(), q.depth, q.max_depth);
+        alerts.push(if full >= 100.0 {
+            alert("error", "queue full", format!("queue {name} is full ({depth} of MAXDEPTH {max}): puts get MQRC_Q_FULL (2053) until messages are got or MAXDEPTH is raised"))
+        } else {
+            alert("warning", "depth high", format!("queue {name} is {full:.0}% full ({depth} of MAXDEPTH {max})"))
+        });
+    }
+    if more > 0 {
+        alerts.push(alert("warning", "depth high", format!("{more} more queues are at least {DEPTH_HIGH_PCT:.0}% full: sort the Queues page by Full")));
     }
     alerts
 }

@@ -889,7 +889,14 @@ fn a_person_runs_the_queue_manager_from_a_real_browser() {
         .env("CHANNEL_QUEUE", "PARIS.ORDERS")
         .output()
         .expect("node (install Node.js, then npm ci in tests/browser)");
-    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "{stdout}\n{stderr}\nserver log:\n{}", s.log());
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(
+        out.status.success(),
+        "{stdout}\n{stderr}\nserver log:\n{}",
+        s.log()
+    );
     assert!(stdout.contains("every step held"), "{stdout}");
 }

@@ -256,6 +256,18 @@ impl QueueManager {
         v
     }
 
+    /// Each local queue's name, depth, and messages put and got since start, in one pass and
+    /// unsorted: for samplers that watch every queue (the console's history) at little cost.
+    pub fn queue_counters(&self) -> Vec<(ObjectName, usize, u64, u64)> {
+        self.local_queues()
+            .into_iter()
+            .map(|q| {
+                let st = q.lock();
+                (q.name, st.store.depth(), st.stats.puts, st.stats.gets)
+            })
+            .collect()
+    }
+
     /// Status of a local queue (DISPLAY QSTATUS).
     pub fn queue_status(&self, name: &str) -> MqResult<QueueStatus> {
         let q = self.local_queue(&object_name(name)?)?;
