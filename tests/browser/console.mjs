@@ -94,8 +94,8 @@ async function run() {
     check((await page.textContent("table[data-test=messages]")).includes("order"), "the message put from the page is the one left");
 
     step = "an attribute is changed from the queue's page";
-    await page.fill("#qd-attrs input[name=MAXDEPTH]", "777");
-    await page.click("#qd-save");
+    await page.fill("#qd-form input[name=MAXDEPTH]", "777");
+    await page.click("#qd-form button.save");
     await page.waitForSelector("#notice.ok:has-text('MAXDEPTH')");
 
     step = "an MQSC command runs and its answer is a table";
@@ -117,6 +117,14 @@ async function run() {
     await shot(page, "channels");
     await page.locator(`tr[data-name='${env.CHANNEL}'] button[data-act=stop]`).click();
     await page.waitForFunction((ch) => (document.querySelector(`tr[data-name='${ch}']`)?.textContent || "").includes("STOPPED"), env.CHANNEL, { timeout: T });
+
+    step = "a channel's attribute is changed from its detail";
+    await page.locator(`tr[data-name='${env.CHANNEL}'] td`).first().click();
+    await page.waitForSelector("#o-form input[name=DESCR]");
+    await page.fill("#o-form input[name=DESCR]", "to Paris, changed in the browser");
+    await page.click("#o-form button.save");
+    await page.waitForSelector("#notice.ok:has-text('DESCR')");
+    await page.waitForFunction((ch) => (document.querySelector(`tr[data-name='${ch}']`)?.textContent || "").includes("changed in the browser"), env.CHANNEL, { timeout: T });
 
     step = "the overview, with its charts and the channel not running";
     await page.click("a[data-nav=overview]");

@@ -101,6 +101,42 @@ function live(fn) {
   timer = setInterval(() => fn().catch((e) => notice(e.message)), REFRESH_MS);
 }
 
+// An attribute table whose settable rows are inputs (choices as a select); `save` gets the
+// changed attributes. The change names the version the page read, so a newer change made
+// meanwhile is refused rather than overwritten.
+function attrForm(form, obj, path) {
+  const render = () => {
+    const settable = new Map((obj.settable || []).map((s) => [s.name, s.values]));
+    $("table", form).innerHTML = Object.entries(obj.attributes || {}).map(([k, v]) => {
+      if (!settable.has(k)) return `<tr><td>${esc(k)}</td><td>${esc(v === true ? "yes" : v)}</td></tr>`;
+      const vals = settable.get(k);
+      const input = vals.length
+        ? `<select name="${esc(k)}">${vals.map((x) => `<option ${x === v ? "selected" : ""}>${esc(x)}</option>`).join("")}</select>`
+        : `<input name="${esc(k)}" value="${esc(v)}">`;
+      return `<tr><td>${esc(k)}</td><td>${input}</td></tr>`;
+    }).join("");
+    $(".save", form).hidden = !settable.size;
+    $(".version", form).textContent = settable.size ? `version ${obj.version}` : "";
+  };
+  render();
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const changed = {};
+    $$("[name]", form).forEach((el) => { if (String(obj.attributes[el.name]) !== el.value) changed[el.name] = el.value; });
+    if (!Object.keys(changed).length) return notice("Nothing was changed.", true);
+    try {
+      const r = await api(path, { method: "PATCH", body: { version: obj.version, attributes: changed } });
+      obj.attributes = r.attributes;
+      obj.version = r.version;
+      render();
+      notice(`Saved: ${Object.keys(changed).join(", ")}.`, true);
+    } catch (e) { notice(e.message); }
+  });
+}
+
+const ATTR_FORM = `<table class="attrs"></table>
+  <div class="toolbar"><button class="primary save" type="submit">Save changes</button><span class="muted version"></span></div>`;
+
 // ---- login ----
 
 function showLogin() {
@@ -239,8 +275,7 @@ async function queuePage(name) {
       <div class="panel" id="qd-depth"></div><div class="panel" id="qd-rates"></div>
     </div>
     <h2>Attributes</h2>
-    <form id="qd-form"><table class="attrs" id="qd-attrs"></table>
-      <div class="toolbar"><button class="primary" type="submit" id="qd-save">Save changes</button><span class="muted" id="qd-version"></span></div></form>
+    <form id="qd-form">${ATTR_FORM}</form>
     ${q.type === "QLOCAL" ? `<h2>Messages</h2>
     <div class="toolbar">
       <button id="m-refresh" type="button">Refresh</button>
@@ -257,18 +292,6 @@ async function queuePage(name) {
       <label>priority <select name="priority">${[...Array(10).keys()].map((p) => `<option>${p}</option>`).join("")}</select></label>
       <button class="primary" type="submit" id="put-send">Put</button></div>
     </form>` : ""}`;
-  const renderAttrs = () => {
-    const settable = new Map(q.settable.map((s) => [s.name, s.values]));
-    $("#qd-attrs").innerHTML = Object.entries(q.attributes).map(([k, v]) => {
-      if (!settable.has(k)) return `<tr><td>${esc(k)}</td><td>${esc(v === true ? "yes" : v)}</td></tr>`;
-      const vals = settable.get(k);
-      const input = vals.length
-        ? `<select name="${esc(k)}">${vals.map((x) => `<option ${x === v ? "selected" : ""}>${esc(x)}</option>`).join("")}</select>`
-        : `<input name="${esc(k)}" value="${esc(v)}">`;
-      return `<tr><td>${esc(k)}</td><td>${input}</td></tr>`;
-    }).join("");
-    $("#qd-version").textContent = `version ${q.version}`;
-  };
   const renderStatus = async () => {
     const s = q.status;
     const h = q.history;
@@ -277,21 +300,8 @@ async function queuePage(name) {
     $("#qd-depth").innerHTML = `<h2>Depth</h2>${chart([{ name: "depth", values: h.map((x) => x.depth) }], h.length ? `last ${fmtSecs(Math.round(h.length * q.sample_secs))}` : "no activity yet")}`;
     $("#qd-rates").innerHTML = `<h2>Rates</h2>${chart([{ name: "put/s", values: h.map((x) => x.puts_per_sec) }, { name: "got/s", values: h.map((x) => x.gets_per_sec) }], "")}`;
   };
-  renderAttrs();
+  attrForm($("#qd-form"), q, `/queues/${encodeURIComponent(name)}`);
   await renderStatus();
-  $("#qd-form").addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    const changed = {};
-    $$("#qd-attrs [name]").forEach((el) => { if (String(q.attributes[el.name]) !== el.value) changed[el.name] = el.value; });
-    if (!Object.keys(changed).length) return notice("Nothing was changed.", true);
-    try {
-      const r = await api(`/queues/${encodeURIComponent(name)}`, { method: "PATCH", body: { version: q.version, attributes: changed } });
-      q.attributes = r.attributes;
-      q.version = r.version;
-      renderAttrs();
-      notice(`Saved: ${Object.keys(changed).join(", ")}.`, true);
-    } catch (e) { notice(e.message); }
-  });
   if (q.type === "QLOCAL") wireMessages(name, msgState);
   live(async () => {
     const fresh = await api(`/queues/${encodeURIComponent(name)}`);
@@ -382,20 +392,27 @@ const COLUMNS = {
 
 async function objects(kind) {
   const view = $("#view");
-  const st = { name: "", page: 0 };
+  const st = { name: "", page: 0, sort: "", desc: false };
   const titles = { channels: "Channels", topics: "Topics", subs: "Subscriptions", listeners: "Listeners", connections: "Connections", chstatus: "Channel status" };
   view.innerHTML = `<h1>${esc(titles[kind] || kind)}</h1>
     <div class="toolbar"><input id="o-filter" placeholder="Filter by name"><label><input type="checkbox" id="o-system"> SYSTEM objects</label></div>
     <div id="o-table"></div><div id="o-detail"></div>`;
   const render = async () => {
-    const qs = new URLSearchParams({ name: st.name, page: st.page, size: 100, system: $("#o-system").checked });
+    const qs = new URLSearchParams({ name: st.name, page: st.page, size: 100, system: $("#o-system").checked, desc: st.desc });
+    if (st.sort) qs.set("sort", st.sort);
     const r = await api(`/objects/${kind}?${qs}`);
     const cols = COLUMNS[kind] || Object.keys(r.items[0] || {}).slice(0, 8);
     const actions = kind === "channels";
     const rows = r.items.map((o) => `<tr class="clickable" data-name="${esc(o[r.key])}">${cols.map((c) => `<td class="${c === "STATUS" ? `status-${esc(o[c])}` : ""}">${esc(o[c] === true ? "yes" : o[c])}</td>`).join("")}
       ${actions ? `<td>${["start", "stop", "ping", "resolve", "reset"].map((a) => `<button type="button" data-act="${a}" data-ch="${esc(o.CHANNEL)}">${a}</button>`).join(" ")}</td>` : ""}</tr>`).join("");
-    $("#o-table").innerHTML = `<table data-test="objects"><tr>${cols.map((c) => `<th>${esc(c)}</th>`).join("")}${actions ? "<th>Actions</th>" : ""}</tr>${rows}</table>
+    const sorted = st.sort || r.key;
+    $("#o-table").innerHTML = `<table data-test="objects"><tr>${cols.map((c) => `<th class="sortable ${c === sorted ? (st.desc ? "sorted-desc" : "sorted-asc") : ""}" data-sort="${esc(c)}">${esc(c)}</th>`).join("")}${actions ? "<th>Actions</th>" : ""}</tr>${rows}</table>
       <p class="muted">${esc(fmtNum(r.total))} in all${r.total > r.items.length ? `; the first ${r.items.length} shown (filter to narrow)` : ""}.</p>`;
+    $$("th[data-sort]", view).forEach((th) => th.addEventListener("click", () => {
+      st.desc = sorted === th.dataset.sort ? !st.desc : false;
+      st.sort = th.dataset.sort;
+      render().catch((e) => notice(e.message));
+    }));
     $$("tr[data-name]", view).forEach((tr) => tr.addEventListener("click", (ev) => { if (!ev.target.matches("button")) detail(tr.dataset.name); }));
     $$("button[data-act]", view).forEach((b) => b.addEventListener("click", () => channelAction(b.dataset.ch, b.dataset.act, render)));
   };
@@ -403,7 +420,8 @@ async function objects(kind) {
     try {
       const d = await api(`/objects/${kind}/${encodeURIComponent(name)}`);
       const status = (d.status || []).map((s) => `<h2>Status</h2><table class="attrs">${Object.entries(s).map(([k, v]) => `<tr><td>${esc(k)}</td><td>${esc(v)}</td></tr>`).join("")}</table>`).join("");
-      $("#o-detail").innerHTML = `<h2>${esc(name)}</h2><table class="attrs">${Object.entries(d.attributes || {}).map(([k, v]) => `<tr><td>${esc(k)}</td><td>${esc(v === true ? "yes" : v)}</td></tr>`).join("")}</table>${status}`;
+      $("#o-detail").innerHTML = `<h2>${esc(name)}</h2><form id="o-form">${ATTR_FORM}</form>${status}`;
+      attrForm($("#o-form"), d, `/objects/${kind}/${encodeURIComponent(name)}`);
     } catch (e) { notice(e.message); }
   };
   $("#o-filter").addEventListener("input", (e) => { st.name = e.target.value; render().catch((x) => notice(x.message)); });

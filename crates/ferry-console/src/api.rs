@@ -30,7 +30,7 @@ pub(crate) fn router(c: Arc<Console>) -> Router {
         .route("/api/v1/queues", get(list_queues))
         .route(
             "/api/v1/queues/{name}",
-            get(queue_detail).patch(alter_queue),
+            get(queue_detail).patch(crate::alter::alter_queue),
         )
         .route(
             "/api/v1/queues/{name}/messages",
@@ -41,7 +41,10 @@ pub(crate) fn router(c: Arc<Console>) -> Router {
             post(crate::messages::act),
         )
         .route("/api/v1/objects/{kind}", get(list_objects))
-        .route("/api/v1/objects/{kind}/{name}", get(object_detail))
+        .route(
+            "/api/v1/objects/{kind}/{name}",
+            get(object_detail).patch(crate::alter::alter_object),
+        )
         .route("/api/v1/channels/{name}/{action}", post(channel_action))
         .route("/api/v1/mqsc", post(mqsc))
         .route("/api/v1/audit", get(audit))
@@ -119,7 +122,7 @@ pub(crate) async fn run_mqsc(c: &Arc<Console>, who: &Who, script: String) -> Vec
 }
 
 /// A failed reply as an API error (its first message's reason and sentence).
-fn failure(r: &Reply) -> ApiError {
+pub(crate) fn failure(r: &Reply) -> ApiError {
     let m = r
         .messages
         .iter()
@@ -139,7 +142,7 @@ fn failure(r: &Reply) -> ApiError {
 }
 
 /// The attribute maps of DISPLAY replies; an unknown generic name is no rows, not an error.
-fn rows(replies: &[Reply]) -> Result<Vec<Map<String, Value>>, ApiError> {
+pub(crate) fn rows(replies: &[Reply]) -> Result<Vec<Map<String, Value>>, ApiError> {
     let mut out = Vec::new();
     for r in replies {
         if !r.ok {
@@ -341,87 +344,10 @@ pub(crate) fn compare(a: &Value, b: &Value) -> std::cmp::Ordering {
     }
 }
 
-/// The attributes a queue's page may change, by queue type: (keyword, the values it takes —
-/// empty for free text or a number).
-pub(crate) fn settable(qtype: &str) -> &'static [(&'static str, &'static [&'static str])] {
-    const ENABLED: &[&str] = &["ENABLED", "DISABLED"];
-    const YESNO: &[&str] = &["YES", "NO"];
-    match qtype {
-        "QLOCAL" => &[
-            ("DESCR", &[]),
-            ("PUT", ENABLED),
-            ("GET", ENABLED),
-            ("MAXDEPTH", &[]),
-            ("MAXMSGL", &[]),
-            ("DEFPSIST", YESNO),
-            ("DEFPRTY", &[]),
-            ("MSGDLVSQ", &["PRIORITY", "FIFO"]),
-            ("BOTHRESH", &[]),
-            ("BOQNAME", &[]),
-        ],
-        "QALIAS" => &[
-            ("DESCR", &[]),
-            ("TARGET", &[]),
-            ("PUT", ENABLED),
-            ("GET", ENABLED),
-            ("DEFPSIST", YESNO),
-            ("DEFPRTY", &[]),
-        ],
-        "QREMOTE" => &[
-            ("DESCR", &[]),
-            ("RNAME", &[]),
-            ("RQMNAME", &[]),
-            ("XMITQ", &[]),
-            ("PUT", ENABLED),
-            ("DEFPSIST", YESNO),
-            ("DEFPRTY", &[]),
-        ],
-        _ => &[("DESCR", &[])],
-    }
-}
-
-/// Attributes that are status, not definition: a change in them is not a change of the object.
-const STATUS_KEYS: &[&str] = &["CURDEPTH", "IPPROCS", "OPPROCS"];
-
-/// The definition's version: a hash of its attributes (an ETag; a write names the version it
-/// was made against, so a stale page never writes over a newer change).
-fn version(attrs: &Map<String, Value>) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for (k, v) in attrs
-        .iter()
-        .filter(|(k, _)| !STATUS_KEYS.contains(&k.as_str()))
-    {
-        for b in k.bytes().chain(v.to_string().bytes()).chain([0]) {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    format!("\"{h:016x}\"")
-}
-
-/// One queue's definition as MQSC DISPLAY shows it to `who`.
-async fn queue_attrs(
-    c: &Arc<Console>,
-    who: &Who,
-    name: &str,
-) -> Result<Map<String, Value>, ApiError> {
-    let n = name_of(name)?;
-    let replies = run_mqsc(c, who, format!("DISPLAY QUEUE({}) ALL", quoted(n.as_str()))).await;
-    rows(&replies)?.into_iter().next().ok_or_else(|| {
-        ApiError::reason(
-            Reason::UnknownObjectName,
-            format!("queue {n} is not defined"),
-        )
-    })
-}
-
 async fn queue_detail(State(c): State<Arc<Console>>, who: Who, Path(name): Path<String>) -> Api {
-    let attrs = queue_attrs(&c, &who, &name).await?;
+    let attrs = crate::alter::definition(&c, &who, "queues", &name).await?;
     let n = name_of(&name)?;
-    let qtype = attrs
-        .get("TYPE")
-        .and_then(Value::as_str)
-        .unwrap_or("QLOCAL")
-        .to_owned();
+    let qtype = crate::alter::type_of("queues", &attrs);
     let t = match qtype.as_str() {
         "QLOCAL" => QueueType::Local,
         "QALIAS" => QueueType::Alias,
@@ -438,120 +364,14 @@ async fn queue_detail(State(c): State<Arc<Console>>, who: Who, Path(name): Path<
             json!({"t": t.t_ms, "depth": s.depth, "puts_per_sec": per(s.puts), "gets_per_sec": per(s.gets)})
         })
         .collect();
-    let settable: Vec<Value> = settable(&qtype)
-        .iter()
-        .map(|(k, vals)| json!({"name": k, "values": vals}))
-        .collect();
-    let etag = version(&attrs);
+    let settable = crate::alter::settable_json("queues", &qtype);
+    let etag = crate::alter::version(&attrs);
     let body = json!({
         "name": n.as_str(), "type": qtype, "version": etag, "attributes": attrs,
         "settable": settable, "status": status, "history": history,
         "sample_secs": c.settings.sample_every.as_secs_f64(),
     });
     Ok(([(header::ETAG, etag)], Json(body)).into_response())
-}
-
-#[derive(Deserialize)]
-struct Alteration {
-    /// The version the change was made against (or the If-Match header).
-    version: Option<String>,
-    attributes: Map<String, Value>,
-}
-
-/// One `KEY(value)` of an ALTER, checked against what the queue's page may change.
-fn alter_param(qtype: &str, key: &str, v: &Value) -> Result<String, ApiError> {
-    let Some((_, values)) = settable(qtype).iter().find(|(k, _)| *k == key) else {
-        return Err(ApiError::reason(
-            Reason::AttributeValueError,
-            format!("{key} cannot be changed from the console on a {qtype}; use an MQSC ALTER"),
-        ));
-    };
-    let text = match v {
-        Value::String(s) => s.clone(),
-        Value::Number(n) => n.to_string(),
-        _ => {
-            return Err(ApiError::reason(
-                Reason::AttributeValueError,
-                format!("{key} needs a string or a number"),
-            ))
-        }
-    };
-    if !values.is_empty() {
-        let up = text.to_ascii_uppercase();
-        if !values.contains(&up.as_str()) {
-            return Err(ApiError::reason(
-                Reason::AttributeValueError,
-                format!(
-                    "{key}({text}) is not a value it takes: one of {}",
-                    values.join(", ")
-                ),
-            ));
-        }
-        return Ok(format!("{key}({up})"));
-    }
-    Ok(format!("{key}({})", quoted(&text)))
-}
-
-async fn alter_queue(
-    State(c): State<Arc<Console>>,
-    who: Who,
-    Path(name): Path<String>,
-    headers: HeaderMap,
-    body: Result<Json<Alteration>, axum::extract::rejection::JsonRejection>,
-) -> Api {
-    let Json(a) = body.map_err(|e| {
-        crate::error::bad_json(
-            e,
-            "an alteration is JSON {\"version\": …, \"attributes\": {…}}",
-        )
-    })?;
-    let asked = headers
-        .get(header::IF_MATCH)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned)
-        .or(a.version);
-    let Some(asked) = asked else {
-        return Err(ApiError::new(StatusCode::PRECONDITION_REQUIRED, "say which version of the queue the change was made against: the \"version\" the queue's GET gave, or an If-Match header with its ETag"));
-    };
-    let attrs = queue_attrs(&c, &who, &name).await?;
-    let now = version(&attrs);
-    if asked != now {
-        return Err(ApiError::new(
-            StatusCode::PRECONDITION_FAILED,
-            format!("queue {name} was changed after the page read it (version {asked}, now {now}); reload it and make the change again"),
-        ));
-    }
-    let qtype = attrs
-        .get("TYPE")
-        .and_then(Value::as_str)
-        .unwrap_or("QLOCAL")
-        .to_owned();
-    if a.attributes.is_empty() {
-        return Err(ApiError::bad("no attributes to change"));
-    }
-    let params = a
-        .attributes
-        .iter()
-        .map(|(k, v)| alter_param(&qtype, &k.to_ascii_uppercase(), v))
-        .collect::<Result<Vec<_>, _>>()?;
-    let command = format!("ALTER {qtype}({}) {}", quoted(&name), params.join(" "));
-    let replies = run_mqsc(&c, &who, command.clone()).await;
-    if let Some(r) = replies.iter().find(|r| !r.ok) {
-        return Err(failure(r));
-    }
-    c.audit(
-        who.user(),
-        "alter",
-        &format!("{qtype}({name})"),
-        json!({"command": command}),
-    );
-    let attrs = queue_attrs(&c, &who, &name).await?;
-    let etag = version(&attrs);
-    Ok((
-        [(header::ETAG, etag.clone())],
-        Json(json!({"version": etag, "attributes": attrs})),
-    )
-        .into_response())
 }
 
 /// The object lists served through MQSC DISPLAY: (kind in the path, the DISPLAY of one object
@@ -566,7 +386,9 @@ const KINDS: &[(&str, &str, &str)] = &[
     ("connections", "DISPLAY CONN({}) ALL", "CONN"),
 ];
 
-fn kind(k: &str) -> Result<&'static (&'static str, &'static str, &'static str), ApiError> {
+pub(crate) fn kind(
+    k: &str,
+) -> Result<&'static (&'static str, &'static str, &'static str), ApiError> {
     KINDS.iter().find(|(name, _, _)| *name == k).ok_or_else(|| {
         let known: Vec<_> = KINDS.iter().map(|k| k.0).collect();
         ApiError::new(
@@ -646,6 +468,11 @@ async fn object_detail(
     }
     let found = rows(&run_mqsc(&c, &who, display.replace("{}", &quoted(&name))).await)?;
     let mut body = json!({"kind": k, "name": name, "attributes": found.first()});
+    if let Some(attrs) = found.first() {
+        let otype = crate::alter::type_of(k, attrs);
+        body["settable"] = crate::alter::settable_json(k, &otype);
+        body["version"] = crate::alter::version(attrs).into();
+    }
     if *k == "channels" {
         let status =
             rows(&run_mqsc(&c, &who, format!("DISPLAY CHSTATUS({}) ALL", quoted(&name))).await)

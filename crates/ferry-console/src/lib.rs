@@ -18,6 +18,7 @@
 //! Bounds: [`Settings`] — logins held, their idle time, request bodies, a browse page, the
 //! history kept; the server bounds connections and the time to send a request.
 
+mod alter;
 mod api;
 mod assets;
 mod auth;

@@ -689,6 +689,73 @@ fn mqsc_objects_and_channel_actions_run_with_the_callers_authority() {
     assert_eq!((r.status, r.reason()), (404, 2085), "{r:?}");
     let r = http(&a, "GET", "/api/v1/objects/channels/TO.NOWHERE", boss, None);
     assert_eq!(r.json["attributes"]["XMITQ"], "TO.NOWHERE", "{r:?}");
+    // A channel's settable attributes change against its version, as a queue's do.
+    let v = r.json["version"].as_str().unwrap().to_owned();
+    let path = "/api/v1/objects/channels/TO.NOWHERE";
+    let change = |v: &str, attrs: Value| json!({"version": v, "attributes": attrs}).to_string();
+    let r = http(
+        &a,
+        "PATCH",
+        path,
+        Some(("basic", VIEWER)),
+        Some(&change(&v, json!({"DESCR": "x"}))),
+    );
+    assert_eq!((r.status, r.reason()), (403, 2035), "{r:?}");
+    let r = http(
+        &a,
+        "PATCH",
+        path,
+        boss,
+        Some(&change(
+            &v,
+            json!({"DESCR": "to nowhere", "SHORTTMR": 5, "NPMSPEED": "normal"}),
+        )),
+    );
+    assert_eq!(r.status, 200, "{r:?}");
+    assert_eq!(
+        (
+            r.json["attributes"]["SHORTTMR"].as_u64(),
+            r.json["attributes"]["NPMSPEED"].as_str()
+        ),
+        (Some(5), Some("NORMAL"))
+    );
+    let r = http(
+        &a,
+        "PATCH",
+        path,
+        boss,
+        Some(&change(&v, json!({"DESCR": "stale"}))),
+    );
+    assert_eq!(r.status, 412, "{r:?}");
+    let v = http(&a, "GET", path, boss, None).json["version"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let r = http(
+        &a,
+        "PATCH",
+        path,
+        boss,
+        Some(&change(&v, json!({"SSLCIPH": "TLS_AES_128_GCM_SHA256"}))),
+    );
+    assert_eq!(r.status, 400, "{r:?}");
+    assert!(
+        r.text().contains("cannot be changed from the console"),
+        "{r:?}"
+    );
+    let st = "/api/v1/objects/chstatus/TO.NOWHERE";
+    let sv = http(&a, "GET", st, boss, None).json["version"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let r = http(
+        &a,
+        "PATCH",
+        st,
+        boss,
+        Some(&change(&sv, json!({"DESCR": "x"}))),
+    );
+    assert_eq!(r.status, 405, "status is not changed by an ALTER: {r:?}");
     let r = http(&a, "GET", "/api/v1/objects/connections", boss, None);
     assert!(r.json["total"].as_u64().unwrap() >= 1, "{r:?}");
     let r = http(&a, "GET", "/api/v1/objects/gadgets", boss, None);
