@@ -62,3 +62,5 @@ for i in $(seq "$RUNS"); do
 done
 median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 echo "median: without console open $(median "${without[@]}") msg/s, with the Overview open $(median "${with[@]}") msg/s"
+echo "the raw limit of this machine now (ferry perf limits):"
+"$FERRY" perf limits 2>/dev/null | grep -E 'median|unix socket relay'
