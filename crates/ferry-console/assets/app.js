@@ -420,7 +420,13 @@ async function objects(kind) {
     try {
       const d = await api(`/objects/${kind}/${encodeURIComponent(name)}`);
       const status = (d.status || []).map((s) => `<h2>Status</h2><table class="attrs">${Object.entries(s).map(([k, v]) => `<tr><td>${esc(k)}</td><td>${esc(v)}</td></tr>`).join("")}</table>`).join("");
-      $("#o-detail").innerHTML = `<h2>${esc(name)}</h2><form id="o-form">${ATTR_FORM}</form>${status}`;
+      const h = d.history;
+      const charts = h ? `<div class="grid2">
+        ${kind === "channels" ? `<div class="panel"><h2>Messages moved</h2>${chart([{ name: "msg/s", values: h.rate.map((x) => x.per_sec) }], h.rate.length ? `last ${fmtSecs(Math.round(h.rate.length * h.sample_secs))}` : "no messages moved yet")}</div>` : ""}
+        ${h.depth_of ? `<div class="panel"><h2>${esc(h.depth_of)}</h2>${chart([{ name: "depth", values: h.depth.map((x) => x.depth) }], h.depth.length ? "" : "no activity yet")}</div>` : ""}
+        ${kind === "subs" && h.depth_of ? `<div class="panel"><h2>Delivered and got</h2>${chart([{ name: "delivered/s", values: h.depth.map((x) => x.puts_per_sec) }, { name: "got/s", values: h.depth.map((x) => x.gets_per_sec) }], "")}</div>` : ""}
+      </div>` : "";
+      $("#o-detail").innerHTML = `<h2>${esc(name)}</h2>${charts}<form id="o-form">${ATTR_FORM}</form>${status}`;
       attrForm($("#o-form"), d, `/objects/${kind}/${encodeURIComponent(name)}`);
     } catch (e) { notice(e.message); }
   };

@@ -70,6 +70,12 @@ pub(crate) fn settable(kind: &str, otype: &str) -> Settable {
             ("DEFPSIST", &["YES", "NO", "ASPARENT"]),
             ("DEFPRTY", NUMBER),
         ],
+        ("subs", _) => &[
+            ("DEST", NUMBER),
+            ("USERDATA", NUMBER),
+            ("VARUSER", &["ANY", "FIXED"]),
+            ("REQONLY", YESNO),
+        ],
         ("listeners", _) => &[
             ("DESCR", NUMBER),
             ("PORT", NUMBER),
@@ -126,6 +132,7 @@ pub(crate) fn type_of(kind: &str, attrs: &Map<String, Value>) -> String {
         "queues" => "TYPE",
         "channels" => "CHLTYPE",
         "listeners" => "TRPTYPE",
+        "subs" => return "SUB".into(),
         _ => return "TOPIC".into(),
     };
     attrs
@@ -142,6 +149,7 @@ fn alter_command(kind: &str, otype: &str, name: &str) -> Option<String> {
         "queues" => format!("ALTER {otype}({n})"),
         "channels" => format!("ALTER CHANNEL({n}) CHLTYPE({otype})"),
         "topics" => format!("ALTER TOPIC({n})"),
+        "subs" => format!("ALTER SUB({n})"),
         "listeners" => format!("ALTER LISTENER({n}) TRPTYPE({otype})"),
         _ => return None,
     })

@@ -467,25 +467,64 @@ async fn object_detail(
         return Err(ApiError::bad(format!("{name:?} is not one object's name")));
     }
     let found = rows(&run_mqsc(&c, &who, display.replace("{}", &quoted(&name))).await)?;
-    let mut body = json!({"kind": k, "name": name, "attributes": found.first()});
-    if let Some(attrs) = found.first() {
-        let otype = crate::alter::type_of(k, attrs);
-        body["settable"] = crate::alter::settable_json(k, &otype);
-        body["version"] = crate::alter::version(attrs).into();
-    }
-    if *k == "channels" {
-        let status =
-            rows(&run_mqsc(&c, &who, format!("DISPLAY CHSTATUS({}) ALL", quoted(&name))).await)
-                .unwrap_or_default();
-        body["status"] = json!(status);
-    }
-    if found.is_empty() {
+    let Some(attrs) = found.first() else {
         return Err(ApiError::reason(
             Reason::UnknownObjectName,
             format!("{k} {name} is not defined"),
         ));
+    };
+    let otype = crate::alter::type_of(k, attrs);
+    let mut body = json!({
+        "kind": k, "name": name, "attributes": attrs,
+        "settable": crate::alter::settable_json(k, &otype),
+        "version": crate::alter::version(attrs),
+    });
+    let status = match *k {
+        "channels" => Some(format!("DISPLAY CHSTATUS({}) ALL", quoted(&name))),
+        "subs" => Some(format!("DISPLAY SBSTATUS({}) ALL", quoted(&name))),
+        "listeners" => Some(format!("DISPLAY LSSTATUS({}) ALL", quoted(&name))),
+        _ => None,
+    };
+    if let Some(command) = status {
+        body["status"] = json!(rows_of(&run_mqsc(&c, &who, command).await));
     }
+    body["history"] = object_history(&c, k, &name, attrs);
     Ok(Json(body).into_response())
+}
+
+/// The charts of an object's page: a channel's messages moved per second and (a sender's)
+/// transmission queue's depth; a subscription's destination queue's depth and rates.
+fn object_history(c: &Console, kind: &str, name: &str, attrs: &Map<String, Value>) -> Value {
+    let queue_of = |key: &str| {
+        attrs
+            .get(key)
+            .and_then(Value::as_str)
+            .and_then(|q| object_name(q).ok())
+    };
+    let (rate, depth_of) = match kind {
+        "channels" => {
+            let rate = object_name(name)
+                .map(|n| c.history.channel(&n))
+                .unwrap_or_default();
+            (rate, queue_of("XMITQ"))
+        }
+        "subs" => (Vec::new(), queue_of("DEST")),
+        _ => return Value::Null,
+    };
+    let per = |t: &crate::history::Totals, v: u32| {
+        if t.secs > 0.0 {
+            f64::from(v) / t.secs
+        } else {
+            0.0
+        }
+    };
+    let depth = depth_of.map(|q| c.history.queue(&q)).unwrap_or_default();
+    json!({
+        "sample_secs": c.settings.sample_every.as_secs_f64(),
+        "rate": rate.iter().map(|(t, s)| json!({"t": t.t_ms, "per_sec": per(t, s.puts)})).collect::<Vec<_>>(),
+        "depth_of": depth_of.map(|q| q.as_str().to_owned()),
+        "depth": depth.iter().map(|(t, s)| json!({"t": t.t_ms, "depth": s.depth, "puts_per_sec": per(t, s.puts), "gets_per_sec": per(t, s.gets)})).collect::<Vec<_>>(),
+    })
 }
 
 #[derive(Deserialize, Default)]

@@ -45,6 +45,8 @@ struct Tracked {
 struct State {
     times: VecDeque<Totals>,
     queues: HashMap<ObjectName, Tracked>,
+    /// Channels by name: messages moved (all instances) as `puts`.
+    channels: HashMap<ObjectName, Tracked>,
     rings: usize,
     last_failures: u64,
 }
@@ -62,6 +64,7 @@ impl History {
             state: Mutex::new(State {
                 times: VecDeque::new(),
                 queues: HashMap::new(),
+                channels: HashMap::new(),
                 rings: 0,
                 last_failures: 0,
             }),
@@ -104,8 +107,14 @@ impl History {
         let before = st.queues.len();
         st.queues.retain(|n, _| seen.contains(n));
         if st.queues.len() != before {
-            st.rings = st.queues.values().filter(|t| t.ring.is_some()).count();
+            st.rings = st
+                .queues
+                .values()
+                .chain(st.channels.values())
+                .filter(|t| t.ring.is_some())
+                .count();
         }
+        self.note_channels(&mut st, qm, first);
         push(&mut st.times, totals, self.len);
         debug_assert!(st.rings <= self.max_rings);
     }
@@ -118,8 +127,44 @@ impl History {
         first: bool,
     ) -> QSample {
         let State { queues, rings, .. } = st;
+        self.note(queues, rings, c, first)
+    }
+
+    /// Each channel's messages moved since the sample before (its instances together).
+    fn note_channels(&self, st: &mut State, qm: &QueueManager, first: bool) {
+        let mut moved: HashMap<ObjectName, u64> = HashMap::new();
+        for (name, status) in qm.channel_statuses() {
+            *moved.entry(name).or_default() += status.msgs;
+        }
+        let State {
+            channels, rings, ..
+        } = st;
+        for (&name, &msgs) in &moved {
+            self.note(channels, rings, &(name, 0, msgs, 0), first);
+        }
+        let before = channels.len();
+        channels.retain(|n, _| moved.contains_key(n));
+        if channels.len() != before {
+            st.rings = st
+                .queues
+                .values()
+                .chain(st.channels.values())
+                .filter(|t| t.ring.is_some())
+                .count();
+        }
+    }
+
+    /// Records one object's counters in `map` (a ring once it shows activity, while rings are
+    /// left); the sample.
+    fn note(
+        &self,
+        map: &mut HashMap<ObjectName, Tracked>,
+        rings: &mut usize,
+        c: &(ObjectName, usize, u64, u64),
+        first: bool,
+    ) -> QSample {
         let &(name, depth, puts, gets) = c;
-        let t = queues.entry(name).or_insert(Tracked {
+        let t = map.entry(name).or_insert(Tracked {
             puts,
             gets,
             ring: None,
@@ -148,8 +193,18 @@ impl History {
 
     /// One queue's samples with their times, oldest first (empty when it has no ring).
     pub(crate) fn queue(&self, name: &ObjectName) -> Vec<(Totals, QSample)> {
+        self.ring_of(name, false)
+    }
+
+    /// One channel's samples (messages moved as `puts`), oldest first.
+    pub(crate) fn channel(&self, name: &ObjectName) -> Vec<(Totals, QSample)> {
+        self.ring_of(name, true)
+    }
+
+    fn ring_of(&self, name: &ObjectName, channel: bool) -> Vec<(Totals, QSample)> {
         let st = self.state.lock();
-        let Some(ring) = st.queues.get(name).and_then(|t| t.ring.as_ref()) else {
+        let map = if channel { &st.channels } else { &st.queues };
+        let Some(ring) = map.get(name).and_then(|t| t.ring.as_ref()) else {
             return Vec::new();
         };
         let skip = st.times.len().saturating_sub(ring.len());
