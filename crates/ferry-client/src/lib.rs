@@ -42,6 +42,8 @@ use std::sync::Arc;
 
 pub use ferry_model::admin::Reply;
 pub use ferry_model::channel::SyncRecord;
+/// Report options (MQRO_*) and feedback codes (MQFB_*) for [`MessageDescriptor::report`].
+pub use ferry_model::report;
 pub use ferry_model::{
     object_name, AttrValue, BrowseMode, CloseOptions, ConnMode, ConnectOptions, CorrelId,
     GetOptions, Got, Hobj, InputMode, Message, MessageDescriptor, MessageType, MqError, MqResult,

@@ -28,6 +28,7 @@ pub mod objects;
 pub mod options;
 pub mod pcf;
 pub mod reason;
+pub mod report;
 pub mod security;
 pub mod selector;
 pub mod status;

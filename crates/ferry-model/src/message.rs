@@ -215,6 +215,9 @@ pub struct MessageDescriptor {
     pub message_type: MessageType,
     /// Report feedback code (MQFB_*), 0 if none.
     pub feedback: u32,
+    /// Report options (MQRO_*, [`crate::report`]): which reports the sender asks for and how
+    /// their ids are set; 0 (MQRO_NONE) for none.
+    pub report: u32,
     /// Where a reply should go.
     pub reply_to_queue: ObjectName,
     /// The queue manager owning the reply-to queue (empty: this one).
@@ -245,6 +248,7 @@ impl Default for MessageDescriptor {
             expiry: None,
             message_type: MessageType::Datagram,
             feedback: 0,
+            report: 0,
             reply_to_queue: ObjectName::EMPTY,
             reply_to_qmgr: ObjectName::EMPTY,
             format: FormatName::EMPTY,

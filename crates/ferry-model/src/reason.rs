@@ -179,6 +179,9 @@ reasons! {
     /// The queue manager is not available.
     QMgrNotAvailable = 2059, "MQRC_Q_MGR_NOT_AVAILABLE", Failed,
         "the queue manager is not available; check that it is running and reachable";
+    /// The report options ask for something MQ reserves or cannot be combined.
+    ReportOptionsError = 2061, "MQRC_REPORT_OPTIONS_ERROR", Failed,
+        "the report options are not valid: use the MQRO_* values (one of each kind: MQRO_COA, MQRO_COA_WITH_DATA or MQRO_COA_WITH_FULL_DATA)";
     /// A selector is not valid for this object.
     SelectorError = 2067, "MQRC_SELECTOR_ERROR", Failed,
         "an attribute selector is not valid for this object";
@@ -237,6 +240,10 @@ reasons! {
     /// A resource the queue manager cannot wait for ran out (the recovery log is full).
     ResourceProblem = 2102, "MQRC_RESOURCE_PROBLEM", Failed,
         "the queue manager ran out of a resource (for persistent messages: the recovery log is full); get messages off its queues or give the log more extents";
+    /// The report options hold an option this queue manager does not know (the message was
+    /// put; the option is ignored).
+    UnknownReportOption = 2104, "MQRC_UNKNOWN_REPORT_OPTION", Warning,
+        "the report options hold an option this queue manager does not know; the message was put and that option is ignored";
     /// The queue manager is quiescing.
     QMgrQuiescing = 2161, "MQRC_Q_MGR_QUIESCING", Failed,
         "the queue manager is quiescing; finish your work and disconnect";

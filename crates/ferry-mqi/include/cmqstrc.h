@@ -177,6 +177,8 @@ static inline const char *MQRC_STR(MQLONG v) {
         return "MQRC_OBJECT_ALREADY_EXISTS";
     case 2102:
         return "MQRC_RESOURCE_PROBLEM";
+    case 2104:
+        return "MQRC_UNKNOWN_REPORT_OPTION";
     case 2139:
         return "MQRC_CNO_ERROR";
     case 2152:

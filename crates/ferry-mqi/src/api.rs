@@ -1196,6 +1196,7 @@ fn message_of(md: &MQMD, body: &[u8]) -> Result<Message, Rc> {
         _ => MessageType::Datagram,
     };
     d.feedback = md.Feedback.max(0) as u32;
+    d.report = md.Report as u32;
     d.format = FormatName::truncating(&text(&md.Format));
     d.ccsid = md.CodedCharSetId.max(0) as u32;
     d.encoding = md.Encoding.max(0) as u32;
@@ -1520,6 +1521,7 @@ pub(crate) fn get_output(md: &mut MQMD, m: &Message) {
         .map_or(-1, |e| ((e.as_millis() / 100) as MQLONG).max(1));
     md.MsgType = d.message_type.mq_value();
     md.Feedback = d.feedback as MQLONG;
+    md.Report = d.report as MQLONG;
     put_text(&mut md.Format, d.format.as_str());
     md.CodedCharSetId = d.ccsid as MQLONG;
     md.Encoding = d.encoding as MQLONG;

@@ -44,6 +44,9 @@ pub struct WireDescriptor {
     pub message_type: u8,
     /// MQFB_* feedback.
     pub feedback: u32,
+    /// MQRO_* report options; on the wire after the message's headers (header flags bit 2),
+    /// so a message without them is encoded as before.
+    pub report: u32,
     /// Reply-to queue.
     pub reply_to_queue: ShortStr,
     /// Reply-to queue manager.
@@ -93,6 +96,7 @@ impl WireDescriptor {
             expiry_ms: r.u64("expiry")?,
             message_type: r.u8("message type")?,
             feedback: r.u32("feedback")?,
+            report: 0,
             reply_to_queue: r.short_str("reply-to queue")?,
             reply_to_qmgr: r.short_str("reply-to queue manager")?,
             format: r.short_str("format")?,
@@ -318,8 +322,14 @@ pub fn encode_message_parts<'a>(
         out.put_str16(n);
         v.encode(out);
     }
-    // Header flags: bit 0 a dead-letter header follows, bit 1 a transmission header.
-    out.put_u8(u8::from(dead_letter.is_some()) | (u8::from(transmission.is_some()) << 1));
+    // Header flags: bit 0 a dead-letter header follows, bit 1 a transmission header, bit 2
+    // report options (u32, after the headers).
+    let report = descriptor.report != 0;
+    out.put_u8(
+        u8::from(dead_letter.is_some())
+            | (u8::from(transmission.is_some()) << 1)
+            | (u8::from(report) << 2),
+    );
     if let Some(d) = dead_letter {
         out.put_u32_le(d.reason);
         out.put_str8(d.dest_queue.as_str());
@@ -332,6 +342,9 @@ pub fn encode_message_parts<'a>(
         out.put_str8(t.remote_queue.as_str());
         out.put_str8(t.remote_qmgr.as_str());
         out.put_slice(&t.xmit_id);
+    }
+    if report {
+        out.put_u32_le(descriptor.report);
     }
     out.put_bytes32(body);
 }
@@ -373,7 +386,7 @@ impl WireMessage {
 
     /// Decodes a message.
     pub fn decode(r: &mut Reader) -> Result<Self, WireError> {
-        let descriptor = WireDescriptor::decode(r)?;
+        let mut descriptor = WireDescriptor::decode(r)?;
         let n = r.count("property count", 3)?;
         let mut properties = Vec::with_capacity(n);
         for _ in 0..n {
@@ -381,7 +394,7 @@ impl WireMessage {
             properties.push((name, WireValue::decode(r)?));
         }
         let flags = r.u8("header flags")?;
-        if flags > 3 {
+        if flags > 7 {
             return Err(WireError::BadValue {
                 what: "header flags",
                 value: flags as u64,
@@ -406,6 +419,9 @@ impl WireMessage {
                 xmit_id: r.array("transmission id")?,
             }),
         };
+        if flags & 4 != 0 {
+            descriptor.report = r.u32("report options")?;
+        }
         let body = r.bytes32("body")?;
         Ok(WireMessage {
             descriptor,

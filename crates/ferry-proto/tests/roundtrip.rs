@@ -42,6 +42,8 @@ fn arb_descriptor() -> impl Strategy<Value = WireDescriptor> {
                 expiry_ms: e,
                 message_type: mt,
                 feedback: fb,
+                // Any report options, none included: a message encodes them only when set.
+                report: bo.rotate_left(13) & cc,
                 reply_to_queue: rq.as_str().into(),
                 reply_to_qmgr: rqm.as_str().into(),
                 format: f.as_str().into(),

@@ -578,3 +578,59 @@ fn a_restarted_sender_replaces_its_stale_receiving_end_at_once() {
         qm2.log()
     );
 }
+
+#[test]
+fn an_undeliverable_message_sends_its_exception_report_home_and_is_dead_lettered_or_discarded() {
+    let (qm1, qm2) = pair("exception", 1);
+    admin(
+        &qm1,
+        "DEFINE QLOCAL(REPORTS)
+         DEFINE QREMOTE(TO.MISSING) RNAME(NO.SUCH.QUEUE) RQMNAME(QM2) XMITQ(QM2)",
+    );
+    let mut c1 = Connection::connect(&qm1.unix, "sender").unwrap();
+    let ask = |report: u32| {
+        let mut m = Message::text(&"e".repeat(150)).with_persistence(Persistence::Persistent);
+        m.descriptor.report = report;
+        m.descriptor.reply_to_queue = ferry_client::object_name("REPORTS").unwrap();
+        m
+    };
+    let out = c1
+        .put1(
+            "TO.MISSING",
+            ask(ferry_client::report::EXCEPTION_WITH_DATA),
+            &PutOptions::default(),
+        )
+        .unwrap();
+    let r = get(&mut c1, "REPORTS", Duration::from_secs(20)).expect("the exception report, home");
+    let d = &r.message.descriptor;
+    assert_eq!(
+        (d.message_type, d.feedback),
+        (ferry_client::MessageType::Report, 2085)
+    );
+    assert_eq!(d.correl_id.0, out.msg_id.0);
+    assert_eq!(
+        r.message.body.len(),
+        100,
+        "EXCEPTION_WITH_DATA: the first 100 bytes"
+    );
+    let dlq_depth = || {
+        common::display(
+            &qm2,
+            "DISPLAY QLOCAL(SYSTEM.DEAD.LETTER.QUEUE) CURDEPTH",
+            "CURDEPTH",
+        )
+    };
+    assert_eq!(dlq_depth().as_deref(), Some("1"), "dead-lettered at QM2");
+    // MQRO_DISCARD_MSG: the report still comes, the message is not kept.
+    let report = ferry_client::report::EXCEPTION | ferry_client::report::DISCARD_MSG;
+    c1.put1("TO.MISSING", ask(report), &PutOptions::default())
+        .unwrap();
+    let r = get(&mut c1, "REPORTS", Duration::from_secs(20)).expect("the second exception report");
+    assert!(r.message.body.is_empty());
+    assert_eq!(
+        dlq_depth().as_deref(),
+        Some("1"),
+        "discarded, not dead-lettered"
+    );
+    assert!(qm2.log().contains("MQRO_DISCARD_MSG"), "{}", qm2.log());
+}

@@ -744,20 +744,55 @@ fn mqsc_objects_and_channel_actions_run_with_the_callers_authority() {
         "{r:?}"
     );
     let r = http(&a, "GET", path, boss, None);
-    assert_eq!(r.json["history"]["depth_of"], "TO.NOWHERE", "a sender charts its transmission queue: {r:?}");
+    assert_eq!(
+        r.json["history"]["depth_of"], "TO.NOWHERE",
+        "a sender charts its transmission queue: {r:?}"
+    );
     assert!(r.json["status"].as_array().is_some(), "{r:?}");
     // A subscription: its status, its destination's chart, its settable attributes.
-    common::admin_in(&s.root, "QM1", "DEFINE SUB('orders/all') TOPICSTR('orders/#') DEST(DEV.QUEUE.3)");
+    common::admin_in(
+        &s.root,
+        "QM1",
+        "DEFINE SUB('orders/all') TOPICSTR('orders/#') DEST(DEV.QUEUE.3)",
+    );
     let sub = "/api/v1/objects/subs/orders%2Fall";
     let r = http(&a, "GET", sub, boss, None);
-    assert_eq!((r.json["attributes"]["TOPICSTR"].as_str(), r.json["history"]["depth_of"].as_str()), (Some("orders/#"), Some("DEV.QUEUE.3")), "{r:?}");
-    assert!(r.json["status"][0].get("LMSGDATE").is_some() || r.json["status"][0].get("SUBID").is_some(), "SBSTATUS: {r:?}");
+    assert_eq!(
+        (
+            r.json["attributes"]["TOPICSTR"].as_str(),
+            r.json["history"]["depth_of"].as_str()
+        ),
+        (Some("orders/#"), Some("DEV.QUEUE.3")),
+        "{r:?}"
+    );
+    assert!(
+        r.json["status"][0].get("LMSGDATE").is_some() || r.json["status"][0].get("SUBID").is_some(),
+        "SBSTATUS: {r:?}"
+    );
     let sv = r.json["version"].as_str().unwrap().to_owned();
-    let r = http(&a, "PATCH", sub, boss, Some(&change(&sv, json!({"USERDATA": "from the console", "TOPICSTR": "x"}))));
+    let r = http(
+        &a,
+        "PATCH",
+        sub,
+        boss,
+        Some(&change(
+            &sv,
+            json!({"USERDATA": "from the console", "TOPICSTR": "x"}),
+        )),
+    );
     assert_eq!(r.status, 400, "TOPICSTR cannot change: {r:?}");
-    let r = http(&a, "PATCH", sub, boss, Some(&change(&sv, json!({"USERDATA": "from the console"}))));
+    let r = http(
+        &a,
+        "PATCH",
+        sub,
+        boss,
+        Some(&change(&sv, json!({"USERDATA": "from the console"}))),
+    );
     assert_eq!(r.status, 200, "{r:?}");
-    assert_eq!(r.json["attributes"]["USERDATA"], "from the console", "{r:?}");
+    assert_eq!(
+        r.json["attributes"]["USERDATA"], "from the console",
+        "{r:?}"
+    );
     let st = "/api/v1/objects/chstatus/TO.NOWHERE";
     let sv = http(&a, "GET", st, boss, None).json["version"]
         .as_str()

@@ -515,3 +515,30 @@ fn a_c_program_consumes_asynchronously_with_mqcb_and_mqctl() {
         }
     }
 }
+
+#[test]
+fn a_c_program_asks_for_confirmations_of_arrival_and_delivery_and_gets_them() {
+    let server = Server::start("mqi-report", &[]);
+    admin(&server, "DEFINE QLOCAL(APP.REPORTS)");
+    let out = server.root.join("c");
+    std::fs::create_dir_all(&out).unwrap();
+    for (lib, env) in [
+        ("mqm_r", local_env(&server).to_vec()),
+        ("mqic_r", client_env(&server).to_vec()),
+    ] {
+        let exe = compile(&out, "report", Some(lib), false);
+        let (ok, text) = run(&exe, &["DEV.QUEUE.1", "APP.REPORTS", "QM1"], &env, "");
+        assert!(ok, "{lib}: {text}");
+        assert!(
+            text.contains("got the message back, Report kept\n")
+                && text.contains(
+                    "report: MsgType 4 Feedback MQFB_COA CorrelId = MsgId data 0 bytes\n"
+                )
+                && text.contains(
+                    "report: MsgType 4 Feedback MQFB_COD CorrelId = MsgId data 100 bytes\n"
+                )
+                && text.contains("2 reports"),
+            "{lib}: {text}"
+        );
+    }
+}

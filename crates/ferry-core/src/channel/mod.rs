@@ -320,7 +320,13 @@ fn receive_batch_in_uow(
         match s.put1(&dest, msg.clone(), &deliver) {
             Ok(_) => outcome.delivered += 1,
             Err(e) if undeliverable(e.reason) => {
-                dead_letter(s, channel, msg, &th, e)?;
+                s.report_exception(&msg, e.reason, true);
+                if msg.descriptor.report & ferry_model::report::DISCARD_MSG != 0 {
+                    tracing::warn!(channel = %channel, queue = %th.remote_queue, reason = %e.reason,
+                        detail = %e.detail, "undeliverable message discarded, as its sender asked (MQRO_DISCARD_MSG)");
+                } else {
+                    dead_letter(s, channel, msg, &th, e)?;
+                }
                 outcome.dead_lettered += 1;
             }
             Err(e) => return Err(e),

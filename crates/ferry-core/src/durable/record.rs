@@ -24,15 +24,18 @@
 //! u32 CCSID, u32 encoding, u32 backout count, u64 put time (Unix ms), str8 putting
 //! application, str8 user id), u32 property count and each property (str16 name, u8 type tag
 //! 0 null 1 bool 2 i8 3 i16 4 i32 5 i64 6 f32 7 f64 8 string (bytes32) 9 bytes (bytes32), then
-//! the value), u8 header flags (bit 0 dead-letter header, bit 1 transmission header), the
+//! the value), u8 header flags (bit 0 dead-letter header, bit 1 transmission header, bit 2
+//! report options), the
 //! dead-letter header (u32 reason, str8 destination queue, str8 destination queue manager, str8
 //! original format, str8 application, u64 time), the transmission header (str8 remote queue,
-//! str8 remote queue manager, transmission id 24), bytes32 body.
+//! str8 remote queue manager, transmission id 24), the report options (u32 MQRO_*), bytes32
+//! body.
 //!
 //! Version: [`FORMAT`] 1 is this layout without PUBLISH, which had not changed since the log
 //! began (it was first written by the wire protocol's message encoder; the golden bytes below
 //! were taken from that encoder); format 2 adds the PUBLISH record and changes nothing else, so
-//! a format 1 log is a format 2 log. Records carry no version of their own: each checkpoint names the record format
+//! a format 1 log is a format 2 log; format 3 adds the report options (header flags bit 2,
+//! present only when they are not 0), so a format 2 log is a format 3 log. Records carry no version of their own: each checkpoint names the record format
 //! of the log after it (bytes 12..16 of its header, 0 in checkpoints written before the field
 //! existed, meaning 1), and a build refuses a log whose format it does not know. A new format
 //! starts with a checkpoint that names it.
@@ -55,7 +58,7 @@ use ferry_model::reason::{MqError, MqResult, Reason};
 use crate::engine::journal::{copy_of, CopyTarget};
 
 /// The record format this build writes (it reads every format up to this one).
-pub const FORMAT: u32 = 2;
+pub const FORMAT: u32 = 3;
 
 /// Record kinds.
 pub mod kind {
@@ -278,7 +281,12 @@ fn encode_value(b: &mut BytesMut, v: &PropertyValue) {
 }
 
 fn encode_headers(b: &mut BytesMut, m: &Message) {
-    b.put_u8(u8::from(m.dead_letter.is_some()) | (u8::from(m.transmission.is_some()) << 1));
+    let report = m.descriptor.report;
+    b.put_u8(
+        u8::from(m.dead_letter.is_some())
+            | (u8::from(m.transmission.is_some()) << 1)
+            | (u8::from(report != 0) << 2),
+    );
     if let Some(d) = &m.dead_letter {
         b.put_u32_le(d.reason.code());
         put_short(b, d.dest_queue.as_str());
@@ -291,6 +299,9 @@ fn encode_headers(b: &mut BytesMut, m: &Message) {
         put_short(b, t.remote_queue.as_str());
         put_short(b, t.remote_qmgr.as_str());
         b.put_slice(&t.xmit_id.0);
+    }
+    if report != 0 {
+        b.put_u32_le(report);
     }
 }
 
@@ -572,6 +583,7 @@ fn decode_descriptor(r: &mut Reader) -> MqResult<MessageDescriptor> {
         expiry: (expiry_ms != 0).then(|| Duration::from_millis(expiry_ms)),
         message_type,
         feedback: r.u32("feedback")?,
+        report: 0,
         reply_to_queue: optional_name(&r.short("reply-to queue")?, r.what, "reply-to queue")?,
         reply_to_qmgr: optional_name(&r.short("reply-to qmgr")?, r.what, "reply-to qmgr")?,
         format: FormatName::truncating(&r.short("format")?),
@@ -645,10 +657,10 @@ fn decode_transmission(r: &mut Reader) -> MqResult<TransmissionHeader> {
 
 /// Decodes a message in the record layout.
 pub fn decode_message(r: &mut Reader) -> MqResult<Message> {
-    let descriptor = decode_descriptor(r)?;
+    let mut descriptor = decode_descriptor(r)?;
     let properties = decode_properties(r)?;
     let flags = r.u8("header flags")?;
-    if flags > 3 {
+    if flags > 7 {
         return Err(bad(r.what, format!("header flags {flags} are not known")));
     }
     let dead_letter = match flags & 1 {
@@ -659,6 +671,9 @@ pub fn decode_message(r: &mut Reader) -> MqResult<Message> {
         0 => None,
         _ => Some(Box::new(decode_transmission(r)?)),
     };
+    if flags & 4 != 0 {
+        descriptor.report = r.u32("report options")?;
+    }
     let body = r.bytes32("body")?;
     Ok(Message {
         descriptor,

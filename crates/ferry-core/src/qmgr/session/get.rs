@@ -91,7 +91,7 @@ impl Session {
                     self.set_cursor(h, Some(pos));
                 }
                 self.got(queue, pos, uow, lsn)?;
-                self.save_context(h, destructive, &msg.descriptor);
+                self.handed_over(h, destructive, &msg, uow.is_some());
                 Ok(GetAttempt::Got(self.shape(msg, expires_at, opts, now)))
             }
             GetStep::Wait(waiter) => self.pending(waiter, queue, opts),
@@ -155,7 +155,7 @@ impl Session {
                     lsn,
                 }) => {
                     self.got(sel.queue.clone(), pos, sel.uow, lsn)?;
-                    self.save_context(h, true, &msg.descriptor);
+                    self.handed_over(h, true, &msg, sel.uow.is_some());
                     return Ok(GetAttempt::Got(self.shape(msg, expires_at, opts, now)));
                 }
                 // Taken by another getter since the browse: look again.
@@ -291,7 +291,7 @@ impl Session {
                 }
                 let destructive =
                     matches!(opts.browse, BrowseMode::None | BrowseMode::GetUnderCursor);
-                self.save_context(h, destructive, &d.msg.descriptor);
+                self.handed_over(h, destructive, &d.msg, d.pending_pos.is_some());
                 let now = self.qm.clock().now();
                 Ok(Some(self.shape(d.msg, d.expires_at, opts, now)))
             }
@@ -310,6 +310,15 @@ impl Session {
             Reason::NoMsgAvailable,
             format!("no matching message on queue {name}"),
         )
+    }
+
+    /// `msg` is handed to the application (got when `destructive`, in the unit of work when
+    /// `in_uow`): the handle's saved context, and the confirmation of delivery it asks for.
+    fn handed_over(&mut self, h: Hobj, destructive: bool, msg: &Message, in_uow: bool) {
+        self.save_context(h, destructive, &msg.descriptor);
+        if destructive {
+            self.confirm_delivery(msg, in_uow);
+        }
     }
 
     /// MQOO_SAVE_ALL_CONTEXT: a destructive get keeps the message's context for a put to

@@ -16,6 +16,7 @@ mod get;
 mod open;
 mod publish;
 mod put;
+mod report;
 mod stream;
 mod sub;
 mod uow;

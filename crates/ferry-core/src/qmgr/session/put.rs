@@ -192,11 +192,16 @@ impl Session {
         };
         let d = &msg.descriptor;
         let (msg_id, correl_id, put_time) = (d.msg_id, d.correl_id, d.put_time);
+        let reply_to = (d.reply_to_queue, d.reply_to_qmgr);
+        let arrival = self.arrival_report(queue, &msg);
         let placed = queue.put_resolved(msg, expires_at, uow, self.qm.clock().now())?;
         if let Some(pos) = placed.pos {
             self.join_uow(queue.clone(), pos, UowKind::Put);
         }
         self.logged(placed.lsn, uow.is_some())?;
+        if let Some(r) = arrival {
+            self.send_report(r, reply_to.0, reply_to.1, uow.is_some());
+        }
         Ok(PutOutcome {
             msg_id,
             correl_id,
@@ -251,6 +256,9 @@ impl Session {
                 d.priority = Priority::Value(MAX_PRIORITY);
                 warning = Some(Reason::PriorityExceedsMaximum);
             }
+        }
+        if d.report != 0 {
+            warning = report::check_report_options(d)?.or(warning);
         }
         if d.message_type == MessageType::Request && d.reply_to_queue.is_empty() {
             return Err(MqError::new(
