@@ -203,6 +203,8 @@ static inline const char *MQRC_STR(MQLONG v) {
         return "MQRC_CALL_IN_PROGRESS";
     case 2258:
         return "MQRC_GROUP_ID_ERROR";
+    case 2278:
+        return "MQRC_CLIENT_CHANNEL_CONFIG_ERROR";
     case 2298:
         return "MQRC_FUNCTION_NOT_SUPPORTED";
     case 2302:

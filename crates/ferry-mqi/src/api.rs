@@ -55,6 +55,7 @@ const RC_PERSISTENCE_ERROR: u32 = 2047;
 const RC_PRIORITY_ERROR: u32 = 2050;
 const RC_Q_MGR_NAME_ERROR: u32 = 2058;
 const RC_Q_MGR_NOT_AVAILABLE: u32 = 2059;
+const RC_CLIENT_CHANNEL_CONFIG_ERROR: u32 = 2278;
 const RC_SELECTOR_COUNT_ERROR: u32 = 2065;
 const RC_SELECTOR_ERROR: u32 = 2067;
 const RC_WAIT_INTERVAL_ERROR: u32 = 2090;
@@ -478,12 +479,13 @@ fn credentials_from_env(opts: &mut ClientOptions) {
 /// `c` must be the caller's MQCNO, whose pointers of the version it declares are each null or
 /// valid: ClientConnPtr (v2+) an MQCD as [`client_conn`] requires, SSLConfigPtr (v4+) an MQSCO
 /// as [`key_repository`] requires, SecurityParmsPtr (v5+) a readable MQCSP whose user and
-/// password pointers are null or hold their lengths in bytes.
+/// password pointers are null or hold their lengths in bytes, CCDTUrlPtr (v6+) null or
+/// CCDTUrlLength readable bytes. Returns the MQCD's endpoint and the CCDT URL, if given.
 unsafe fn cno_settings(
     c: &MQCNO,
     opts: &mut ClientOptions,
     app: &mut String,
-) -> Result<Option<String>, Rc> {
+) -> Result<(Option<String>, Option<String>), Rc> {
     if &c.StrucId != b"CNO " || c.Version < 1 {
         return Err(Rc::failed(RC_CNO_ERROR));
     }
@@ -525,7 +527,101 @@ unsafe fn cno_settings(
             *app = a;
         }
     }
-    Ok(client_channel)
+    let ccdt_url = if c.Version >= 6 {
+        // SAFETY: CCDTUrlPtr is in this version (6+); the caller guarantees it is null or holds
+        // CCDTUrlLength bytes (this fn's contract); `csp_field` checks null and the length.
+        unsafe { csp_field(c.CCDTUrlPtr as *mut std::ffi::c_void, c.CCDTUrlLength) }
+    } else {
+        None
+    };
+    Ok((client_channel, ccdt_url))
+}
+
+/// One place a connection may go: its endpoint, and (from a CCDT) the server-connection
+/// channel and TLS settings it names, and the queue manager name it must answer with.
+struct Target {
+    ep: String,
+    channel: Option<String>,
+    tls: Option<ferry_client::TlsOptions>,
+    expect_qmgr: Option<String>,
+}
+
+impl Target {
+    fn plain(ep: String) -> Target {
+        Target {
+            ep,
+            channel: None,
+            tls: None,
+            expect_qmgr: None,
+        }
+    }
+}
+
+/// The connections the client channel definition table (`crate::ccdt`) offers for `qmgr`,
+/// when one is named (by `url`, or MQCHLLIB/MQCHLTAB); `None` when none is.
+fn ccdt_targets(url: Option<&str>, qmgr: &str) -> Result<Option<Vec<Target>>, Rc> {
+    let config_error = |why: String| {
+        eprintln!("ferry mqi: {why} (MQRC_CLIENT_CHANNEL_CONFIG_ERROR 2278)");
+        Rc::failed(RC_CLIENT_CHANNEL_CONFIG_ERROR)
+    };
+    let Some(path) = crate::ccdt::location(url) else {
+        return Ok(None);
+    };
+    let table = crate::ccdt::read(&path.map_err(config_error)?).map_err(config_error)?;
+    let chosen = crate::ccdt::choose(&table, qmgr);
+    if chosen.is_empty() {
+        eprintln!("ferry mqi: no client channel in the CCDT is for queue manager {qmgr:?} (MQRC_Q_MGR_NAME_ERROR 2058)");
+        return Err(Rc::failed(RC_Q_MGR_NAME_ERROR));
+    }
+    let expect = (!qmgr.is_empty() && !qmgr.starts_with('*')).then(|| qmgr.to_owned());
+    let mut out = Vec::new();
+    for c in chosen {
+        let tls = match &c.cipher {
+            Some(_) => Some(ferry_client::TlsOptions {
+                ca: pem_file(&std::env::var("MQSSLKEYR").unwrap_or_default())?,
+                server_name: None,
+                client_cert: None,
+            }),
+            None => None,
+        };
+        for (host, port) in &c.connections {
+            let scheme = if tls.is_some() { "tls" } else { "tcp" };
+            out.push(Target {
+                ep: format!("{scheme}://{host}:{port}"),
+                channel: Some(c.name.clone()),
+                tls: tls.clone(),
+                expect_qmgr: expect.clone(),
+            });
+        }
+    }
+    Ok(Some(out))
+}
+
+/// Where a connection goes: the MQCD's endpoint; else the library's binding or MQSERVER
+/// ([`endpoint_or_client`]); else, where a client connection may be made, the CCDT's.
+fn targets(
+    mode: Mode,
+    cno_options: MQLONG,
+    qmgr: &str,
+    client_channel: Option<String>,
+    ccdt_url: Option<&str>,
+) -> Result<Vec<Target>, Rc> {
+    if let Some(ep) = client_channel {
+        return Ok(vec![Target::plain(ep)]);
+    }
+    match endpoint_or_client(mode, cno_options, qmgr) {
+        Ok(ep) => Ok(vec![Target::plain(ep)]),
+        Err(rc) => {
+            let local_only =
+                cno_options & CNO_LOCAL_BINDING != 0 || connect_type().as_deref() == Some("LOCAL");
+            let may_be_client = binding(mode, cno_options) == Mode::Client
+                || (!local_only && (rc.1 == RC_Q_MGR_NOT_AVAILABLE || rc.1 == RC_Q_MGR_NAME_ERROR));
+            match may_be_client {
+                true => ccdt_targets(ccdt_url, qmgr)?.ok_or(rc),
+                false => Err(rc),
+            }
+        }
+    }
 }
 
 /// Where a connection without a client channel definition goes: [`endpoint`] for the
@@ -571,6 +667,7 @@ pub unsafe fn connx(mode: Mode, name: *const u8, cno: *const MQCNO, hconn: *mut 
     let mut opts = ClientOptions::default();
     let mut app = program_name();
     let mut client_channel: Option<String> = None;
+    let mut ccdt_url: Option<String> = None;
     let mut cno_options = 0;
     if !cno.is_null() {
         // SAFETY: the caller passes `cno` as null or a readable MQCNO (MQI contract), checked
@@ -578,29 +675,18 @@ pub unsafe fn connx(mode: Mode, name: *const u8, cno: *const MQCNO, hconn: *mut 
         let c = unsafe { &*cno };
         // SAFETY: `c` is the caller's MQCNO, whose pointers the caller guarantees null or valid
         // as `cno_settings` requires (this fn's contract).
-        client_channel = unsafe { cno_settings(c, &mut opts, &mut app) }?;
+        (client_channel, ccdt_url) = unsafe { cno_settings(c, &mut opts, &mut app) }?;
         cno_options = c.Options;
     }
-    let ep = match client_channel {
-        Some(ep) => ep,
-        None => endpoint_or_client(mode, cno_options, &qmgr)?,
-    };
+    let targets = targets(
+        mode,
+        cno_options,
+        &qmgr,
+        client_channel,
+        ccdt_url.as_deref(),
+    )?;
     credentials_from_env(&mut opts);
-    if opts.svrconn.is_none() && ep.starts_with("tcp://") {
-        opts.svrconn = mqserver_channel();
-    }
-    let connection = Connection::connect_with(&ep, &app, &opts).map_err(|e| {
-        let rc = Rc::from(e);
-        // A queue manager that is not there is 2059, however the socket said it.
-        if rc.1 == Reason::ConnectionBroken.code() {
-            Rc::failed(RC_Q_MGR_NOT_AVAILABLE)
-        } else {
-            rc
-        }
-    })?;
-    if !qmgr.is_empty() && connection.queue_manager_name().as_str() != qmgr && mode == Mode::Local {
-        return Err(Rc::failed(RC_Q_MGR_NAME_ERROR));
-    }
+    let connection = connect_first(targets, &app, &opts, mode, &qmgr)?;
     let id = NEXT_HCONN.fetch_add(1, Ordering::Relaxed);
     CONNS
         .lock()
@@ -610,6 +696,53 @@ pub unsafe fn connx(mode: Mode, name: *const u8, cno: *const MQCNO, hconn: *mut 
     // at the top.
     unsafe { *hconn = id };
     Ok(None)
+}
+
+/// Connects to the first of `targets` that answers (as the right queue manager, where that
+/// is asked); the last failure when none does.
+fn connect_first(
+    targets: Vec<Target>,
+    app: &str,
+    opts: &ClientOptions,
+    mode: Mode,
+    qmgr: &str,
+) -> Result<Connection, Rc> {
+    let mut last = Rc::failed(RC_Q_MGR_NOT_AVAILABLE);
+    for t in targets {
+        let from_ccdt = t.channel.is_some();
+        let mut o = opts.clone();
+        if let Some(ch) = t.channel {
+            o.svrconn = Some(ch);
+        } else if o.svrconn.is_none() && t.ep.starts_with("tcp://") {
+            o.svrconn = mqserver_channel();
+        }
+        if t.tls.is_some() {
+            o.tls = t.tls;
+        }
+        let connection = match Connection::connect_with(&t.ep, app, &o) {
+            Ok(c) => c,
+            // A queue manager that is not there is 2059, however the socket said it.
+            Err(e) if e.reason == Reason::ConnectionBroken => {
+                last = Rc::failed(RC_Q_MGR_NOT_AVAILABLE);
+                continue;
+            }
+            Err(e) => {
+                last = Rc::from(e);
+                continue;
+            }
+        };
+        let name = connection.queue_manager_name();
+        let wrong = match &t.expect_qmgr {
+            Some(q) => name.as_str() != q,
+            None => !qmgr.is_empty() && name.as_str() != qmgr && mode == Mode::Local && !from_ccdt,
+        };
+        if wrong {
+            last = Rc::failed(RC_Q_MGR_NAME_ERROR);
+            continue;
+        }
+        return Ok(connection);
+    }
+    Err(last)
 }
 
 /// MQDISC.

@@ -17,6 +17,7 @@
 
 pub mod api;
 pub mod bags;
+pub mod ccdt;
 pub mod consume;
 pub mod props;
 pub mod structs;

@@ -542,3 +542,83 @@ fn a_c_program_asks_for_confirmations_of_arrival_and_delivery_and_gets_them() {
         );
     }
 }
+
+#[test]
+fn a_c_client_finds_its_queue_manager_in_a_json_ccdt() {
+    let server = Server::start("mqi-ccdt", &[]);
+    let out = server.root.join("c");
+    std::fs::create_dir_all(&out).unwrap();
+    let dead = common::free_port();
+    let port = server.tcp_addr().rsplit(':').next().unwrap().to_owned();
+    // QM1's channel lists a dead address first: the client goes on to the next. Trailing
+    // commas, as MQ's own examples have them, are accepted.
+    let table = format!(
+        r#"{{"channel": [
+          {{"name": "DEV.APP.SVRCONN", "type": "clientConnection",
+            "clientConnection": {{"connection": [{{"host": "127.0.0.1", "port": {dead}}},
+                                                 {{"host": "127.0.0.1", "port": {port}}},],
+                                  "queueManager": "QM1"}}}},
+          {{"name": "ELSEWHERE", "clientConnection": {{"connection": [{{"host": "127.0.0.1", "port": {dead}}}],
+                                                      "queueManager": "QM9"}}}}
+        ]}}"#
+    );
+    std::fs::write(out.join("ccdt.json"), table).unwrap();
+    std::fs::write(out.join("binary.tab"), [0u8, 1, 2, 0xff]).unwrap();
+    let env = |tab: &str| {
+        vec![
+            ("MQCHLLIB", out.display().to_string()),
+            ("MQCHLTAB", tab.to_owned()),
+            ("FERRY_USER", common::TEST_USER.to_owned()),
+            ("FERRY_PASSWORD", common::TEST_PASSWORD.to_owned()),
+        ]
+    };
+    let put = compile(&out, "put", Some("mqic_r"), false);
+    let (ok, text) = run(
+        &put,
+        &["DEV.QUEUE.1", "QM1"],
+        &env("ccdt.json"),
+        "through the ccdt\n",
+    );
+    assert!(ok && text.contains("put 1 messages"), "{text}");
+    assert_eq!(
+        common::display(&server, "DISPLAY QLOCAL(DEV.QUEUE.1) CURDEPTH", "CURDEPTH").as_deref(),
+        Some("1")
+    );
+    let (ok, text) = run(&put, &["DEV.QUEUE.1", "QM7"], &env("ccdt.json"), "x\n");
+    assert!(
+        !ok && text.contains("reason 2058"),
+        "no channel for QM7: {text}"
+    );
+    let (ok, text) = run(&put, &["DEV.QUEUE.1", "QM9"], &env("ccdt.json"), "x\n");
+    assert!(
+        !ok && text.contains("reason 2059"),
+        "QM9's address is dead: {text}"
+    );
+    let (ok, text) = run(&put, &["DEV.QUEUE.1", "QM1"], &env("binary.tab"), "x\n");
+    assert!(
+        !ok && text.contains("reason 2278") && text.contains("binary table format is not read"),
+        "{text}"
+    );
+    // MQCNO version 6 names the table itself (CCDTUrl), with no MQCHLLIB/MQCHLTAB.
+    let url = compile(&out, "ccdturl", Some("mqic_r"), false);
+    let creds = &env("ccdt.json")[2..];
+    let file_url = format!("file://{}", out.join("ccdt.json").display());
+    let (ok, text) = run(&url, &[&file_url, "QM1", "DEV.QUEUE.1"], creds, "");
+    assert!(ok && text.contains("MQPUT completion 0 reason 0"), "{text}");
+    let (ok, text) = run(
+        &url,
+        &["https://example.invalid/ccdt.json", "QM1", "DEV.QUEUE.1"],
+        creds,
+        "",
+    );
+    assert!(
+        !ok && text.contains("reason 2278") && text.contains("only file://"),
+        "{text}"
+    );
+    // The local library without a local QM1 in its home connects as a client through it too.
+    let put_local = compile(&out, "put", Some("mqm_r"), false);
+    let mut local = env("ccdt.json");
+    local.push(("FERRY_HOME", out.display().to_string()));
+    let (ok, text) = run(&put_local, &["DEV.QUEUE.1", "QM1"], &local, "and again\n");
+    assert!(ok && text.contains("put 1 messages"), "{text}");
+}
