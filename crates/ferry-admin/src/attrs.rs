@@ -203,6 +203,11 @@ pub fn local_fields(
             flag("NOHARDENBO")
         },
         f("USAGE", usage(a.usage), Kind::Word),
+        f("QDEPTHHI", a.depth_high_limit, Kind::Int),
+        f("QDEPTHLO", a.depth_low_limit, Kind::Int),
+        f("QDPHIEV", switch(a.depth_high_event), Kind::Word),
+        f("QDPLOEV", switch(a.depth_low_event), Kind::Word),
+        f("QDPMAXEV", switch(a.depth_max_event), Kind::Word),
     ];
     if model || a.definition_type != DefinitionType::Predefined {
         v.push(f(
@@ -266,6 +271,11 @@ pub fn set_local(a: &mut LocalQueueAttrs, p: &Param, model: bool) -> Result<(), 
         "BOQNAME" => a.backout_requeue_name = name(p)?,
         "HARDENBO" => a.harden_backout = true,
         "NOHARDENBO" => a.harden_backout = false,
+        "QDEPTHHI" => a.depth_high_limit = int(p, 100)?,
+        "QDEPTHLO" => a.depth_low_limit = int(p, 100)?,
+        "QDPHIEV" => a.depth_high_event = word(p, &["ENABLED", "DISABLED"])? == "ENABLED",
+        "QDPLOEV" => a.depth_low_event = word(p, &["ENABLED", "DISABLED"])? == "ENABLED",
+        "QDPMAXEV" => a.depth_max_event = word(p, &["ENABLED", "DISABLED"])? == "ENABLED",
         "USAGE" => {
             a.usage = match word(p, &["NORMAL", "XMITQ"])? {
                 "XMITQ" => Usage::Transmission,
@@ -592,6 +602,7 @@ pub fn qmgr_fields(a: &QueueManagerAttrs) -> Vec<Field> {
         f("CHLAUTH", switch(a.chlauth), Kind::Word),
         f("AUTHOREV", switch(a.authority_events), Kind::Word),
         f("CHLEV", switch(a.channel_events), Kind::Word),
+        f("PERFMEV", switch(a.performance_events), Kind::Word),
         f("PLATFORM", "UNIX", Kind::Status),
         f("CMDLEVEL", 100, Kind::Status),
     ]
@@ -613,6 +624,7 @@ pub fn set_qmgr(a: &mut QueueManagerAttrs, p: &Param) -> Result<(), ParseError> 
         "CHLAUTH" => a.chlauth = word(p, &["ENABLED", "DISABLED"])? == "ENABLED",
         "AUTHOREV" => a.authority_events = word(p, &["ENABLED", "DISABLED"])? == "ENABLED",
         "CHLEV" => a.channel_events = word(p, &["ENABLED", "DISABLED"])? == "ENABLED",
+        "PERFMEV" => a.performance_events = word(p, &["ENABLED", "DISABLED"])? == "ENABLED",
         _ => return Err(unknown(p, "QMGR")),
     }
     Ok(())

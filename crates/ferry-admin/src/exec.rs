@@ -215,6 +215,7 @@ fn execute(qm: &QueueManager, c: &Command) -> Outcome {
         (Verb::Dump, Object::QMgr) => dump(qm, c),
         (Verb::Resolve, Object::Channel) => resolve_channel(qm, c),
         (Verb::Reset, Object::Channel) => reset_channel(qm, c),
+        (Verb::Reset, Object::QStats) => reset_qstats(qm, c),
         (Verb::Define, Object::AuthInfo) => security::define_authinfo(qm, c),
         (Verb::Alter, Object::AuthInfo) => security::alter_authinfo(qm, c),
         (Verb::Delete, Object::AuthInfo) => security::delete_authinfo(qm, c),
@@ -413,6 +414,38 @@ fn reset_channel(qm: &QueueManager, c: &Command) -> Outcome {
             format!("IBM MQ channel reset: {n} (sequence number {seq})."),
         )],
     )
+}
+
+/// RESET QSTATS(q): each matching local queue's statistics since they were last reset —
+/// MSGSIN, MSGSOUT, HIQDEPTH, TIMESINCE — which start again (MQ's Reset Queue Statistics; a
+/// performance event resets them too). A generic name covers the queues the issuer may change.
+fn reset_qstats(qm: &QueueManager, c: &Command) -> Outcome {
+    let pattern = display::generic(c)?;
+    let may = |n: &ObjectName| {
+        c.issuer.as_deref().is_none_or(|who| {
+            let auth = qm.authority(ferry_model::security::AuthObjType::Queue, n.as_str(), who);
+            auth.contains(ferry_model::security::Authority::CHG)
+        })
+    };
+    let mut out = Vec::new();
+    for (name, t) in qm.queue_names() {
+        if t != QueueType::Local || !display::matches(&pattern, &name) || !may(&name) {
+            continue;
+        }
+        let (secs, high, enq, deq) = qm.reset_queue_stats(&name)?;
+        out.push(object(
+            "AMQ8450I",
+            "Reset queue statistics.",
+            vec![
+                field("QUEUE", name, Kind::Name),
+                field("MSGSIN", enq, Kind::Status),
+                field("MSGSOUT", deq, Kind::Status),
+                field("HIQDEPTH", high, Kind::Status),
+                field("TIMESINCE", secs, Kind::Status),
+            ],
+        ));
+    }
+    display::none_found(c, &pattern, out)
 }
 
 /// RESET CHANNEL's SEQNUM (0 when not given); any other keyword is an error.

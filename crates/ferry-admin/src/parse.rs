@@ -193,6 +193,8 @@ pub enum Object {
     TpStatus,
     /// TOPICSTR: a topic string (CLEAR TOPICSTR).
     TopicStr,
+    /// QSTATS: a queue's statistics since they were last reset (RESET QSTATS).
+    QStats,
 }
 
 impl Object {
@@ -222,6 +224,7 @@ impl Object {
             Object::Topic => "TOPIC",
             Object::TpStatus => "TPSTATUS",
             Object::TopicStr => "TOPICSTR",
+            Object::QStats => "QSTATS",
         }
     }
 
@@ -250,6 +253,7 @@ impl Object {
             "TOPIC" | "TOP" => Object::Topic,
             "TPSTATUS" | "TPS" => Object::TpStatus,
             "TOPICSTR" => Object::TopicStr,
+            "QSTATS" => Object::QStats,
             _ => return None,
         })
     }
@@ -861,6 +865,7 @@ mod tests {
             ("STOP CHANNEL(C)", Verb::Stop, Object::Channel),
             ("DUMP QMGR", Verb::Dump, Object::QMgr),
             ("RESET CHANNEL(C) SEQNUM(5)", Verb::Reset, Object::Channel),
+            ("RESET QSTATS(APP.*)", Verb::Reset, Object::QStats),
             (
                 "RESOLVE CHANNEL(C) ACTION(COMMIT)",
                 Verb::Resolve,

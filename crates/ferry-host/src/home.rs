@@ -94,6 +94,9 @@ pub struct QmSection {
     /// CHLEV: channel events.
     #[serde(default)]
     pub channel_events: bool,
+    /// PERFMEV: performance events (queue depth high, low, full).
+    #[serde(default)]
+    pub performance_events: bool,
     /// Define DEV.QUEUE.1–3 at start.
     #[serde(default = "default_true")]
     pub dev_queues: bool,
@@ -213,6 +216,7 @@ impl QmFile {
                 chlauth: true,
                 authority_events: false,
                 channel_events: false,
+                performance_events: false,
                 dev_queues: true,
             },
             log: LogSection::default(),
@@ -278,6 +282,7 @@ impl QmFile {
         a.chlauth = q.chlauth;
         a.authority_events = q.authority_events;
         a.channel_events = q.channel_events;
+        a.performance_events = q.performance_events;
         a.validate()?;
         Ok(a)
     }
@@ -351,6 +356,7 @@ pub fn save_qmgr_attrs(dir: &Path, a: &QueueManagerAttrs) -> MqResult<()> {
     f.qmgr.chlauth = a.chlauth;
     f.qmgr.authority_events = a.authority_events;
     f.qmgr.channel_events = a.channel_events;
+    f.qmgr.performance_events = a.performance_events;
     f.save(dir)
 }
 

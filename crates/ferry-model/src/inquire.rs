@@ -83,8 +83,18 @@ pub enum Selector {
     Syncpoint = 30,
     /// MQIA_AUTHORITY_EVENT (queue manager).
     AuthorityEvent = 47,
-    /// MQIA_PERFORMANCE_EVENT (queue manager): performance events are not raised (disabled).
+    /// MQIA_PERFORMANCE_EVENT (queue manager).
     PerformanceEvent = 53,
+    /// MQIA_Q_DEPTH_HIGH_LIMIT.
+    QDepthHighLimit = 40,
+    /// MQIA_Q_DEPTH_LOW_LIMIT.
+    QDepthLowLimit = 41,
+    /// MQIA_Q_DEPTH_MAX_EVENT.
+    QDepthMaxEvent = 42,
+    /// MQIA_Q_DEPTH_HIGH_EVENT.
+    QDepthHighEvent = 43,
+    /// MQIA_Q_DEPTH_LOW_EVENT.
+    QDepthLowEvent = 44,
     /// MQIA_CHANNEL_EVENT (queue manager).
     ChannelEvent = 73,
     /// MQIA_CHLAUTH_RECORDS (queue manager).
@@ -144,6 +154,11 @@ impl Selector {
             Syncpoint,
             AuthorityEvent,
             PerformanceEvent,
+            QDepthHighLimit,
+            QDepthLowLimit,
+            QDepthMaxEvent,
+            QDepthHighEvent,
+            QDepthLowEvent,
             ChannelEvent,
             ChlauthRecords,
             DefXmitQueueName,
@@ -226,6 +241,11 @@ pub fn local_queue_attr(
         Selector::BackoutRequeueName => Str(a.backout_requeue_name.to_string()),
         Selector::HardenGetBackout => Int(i64::from(a.harden_backout)),
         Selector::TriggerControl => Int(0),
+        Selector::QDepthHighLimit => Int(i64::from(a.depth_high_limit)),
+        Selector::QDepthLowLimit => Int(i64::from(a.depth_low_limit)),
+        Selector::QDepthMaxEvent => Int(i64::from(a.depth_max_event)),
+        Selector::QDepthHighEvent => Int(i64::from(a.depth_high_event)),
+        Selector::QDepthLowEvent => Int(i64::from(a.depth_low_event)),
         _ => return None,
     })
 }
@@ -247,7 +267,7 @@ pub fn qmgr_attr(sel: Selector, a: &QueueManagerAttrs) -> Option<AttrValue> {
         Selector::MaxPriority => Int(9),
         Selector::Syncpoint => Int(1),
         Selector::AuthorityEvent => Int(i64::from(a.authority_events)),
-        Selector::PerformanceEvent => Int(0),
+        Selector::PerformanceEvent => Int(i64::from(a.performance_events)),
         Selector::ChannelEvent => Int(i64::from(a.channel_events)),
         Selector::ChlauthRecords => Int(i64::from(a.chlauth)),
         Selector::DefXmitQueueName => Str(a.default_xmit_queue.to_string()),

@@ -42,6 +42,9 @@ pub struct QueueManagerAttrs {
     pub authority_events: bool,
     /// CHLEV: channel events on SYSTEM.ADMIN.CHANNEL.EVENT.
     pub channel_events: bool,
+    /// PERFMEV: performance events (queue depth high, low and full) on
+    /// SYSTEM.ADMIN.PERFM.EVENT.
+    pub performance_events: bool,
 }
 
 /// Default MAXMSGL for the queue manager and queues: 4 MiB (MQ's default).
@@ -70,6 +73,7 @@ impl QueueManagerAttrs {
             chlauth: true,
             authority_events: false,
             channel_events: false,
+            performance_events: false,
         }
     }
 
@@ -210,6 +214,33 @@ pub struct LocalQueueAttrs {
     pub definition_type: DefinitionType,
     /// USAGE.
     pub usage: Usage,
+    /// QDEPTHHI: the depth, in per cent of MAXDEPTH, at which a put raises Queue Depth High.
+    #[serde(default = "default_depth_high")]
+    pub depth_high_limit: u32,
+    /// QDEPTHLO: the depth, in per cent of MAXDEPTH, at which a get raises Queue Depth Low.
+    #[serde(default = "default_depth_low")]
+    pub depth_low_limit: u32,
+    /// QDPHIEV: Queue Depth High events (switched off when one is raised, on by a Low one).
+    #[serde(default)]
+    pub depth_high_event: bool,
+    /// QDPLOEV: Queue Depth Low events (switched on by a High or Full event, off when raised).
+    #[serde(default)]
+    pub depth_low_event: bool,
+    /// QDPMAXEV: Queue Full events (switched off when one is raised, on by High and Low).
+    #[serde(default = "default_true")]
+    pub depth_max_event: bool,
+}
+
+fn default_depth_high() -> u32 {
+    80
+}
+
+fn default_depth_low() -> u32 {
+    20
+}
+
+fn default_true() -> bool {
+    true
 }
 
 impl Default for LocalQueueAttrs {
@@ -232,6 +263,11 @@ impl Default for LocalQueueAttrs {
             harden_backout: false,
             definition_type: DefinitionType::Predefined,
             usage: Usage::Normal,
+            depth_high_limit: default_depth_high(),
+            depth_low_limit: default_depth_low(),
+            depth_high_event: false,
+            depth_low_event: false,
+            depth_max_event: true,
         }
     }
 }
@@ -243,6 +279,8 @@ impl LocalQueueAttrs {
         check_range("MAXMSGL", self.max_msg_length, 0, MAX_MAX_MSG_LENGTH)?;
         check_range("DEFPRTY", self.def_priority as usize, 0, 9)?;
         check_range("BOTHRESH", self.backout_threshold as usize, 0, 999_999_999)?;
+        check_range("QDEPTHHI", self.depth_high_limit as usize, 0, 100)?;
+        check_range("QDEPTHLO", self.depth_low_limit as usize, 0, 100)?;
         if self.def_persistence == Persistence::AsQueueDef {
             return Err(MqError::new(
                 Reason::AttributeValueError,

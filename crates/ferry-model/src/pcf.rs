@@ -18,6 +18,24 @@
 pub const CFT_EVENT: i32 = 7;
 /// MQCMD_Q_MGR_EVENT: authority and other queue manager events.
 pub const CMD_Q_MGR_EVENT: i32 = 44;
+/// MQCMD_PERFM_EVENT: a performance event (queue depth high, low, full).
+pub const CMD_PERFM_EVENT: i32 = 45;
+/// MQRC_Q_DEPTH_HIGH.
+pub const RC_Q_DEPTH_HIGH: i32 = 2224;
+/// MQRC_Q_DEPTH_LOW.
+pub const RC_Q_DEPTH_LOW: i32 = 2225;
+/// MQRC_Q_FULL.
+pub const RC_Q_FULL: i32 = 2053;
+/// MQCA_BASE_Q_NAME: the queue a performance event is about.
+pub const CA_BASE_Q_NAME: i32 = 2002;
+/// MQIA_TIME_SINCE_RESET: seconds since the queue's statistics were reset.
+pub const IA_TIME_SINCE_RESET: i32 = 35;
+/// MQIA_HIGH_Q_DEPTH: the deepest the queue was since then.
+pub const IA_HIGH_Q_DEPTH: i32 = 36;
+/// MQIA_MSG_ENQ_COUNT: messages put since then.
+pub const IA_MSG_ENQ_COUNT: i32 = 37;
+/// MQIA_MSG_DEQ_COUNT: messages got since then.
+pub const IA_MSG_DEQ_COUNT: i32 = 38;
 /// MQCMD_CHANNEL_EVENT: channel events.
 pub const CMD_CHANNEL_EVENT: i32 = 46;
 /// MQCA_Q_MGR_NAME.

@@ -33,3 +33,6 @@ pub const DEFAULT_CONNAUTH: &str = AUTHINFO_IDPWFILE;
 pub const QMGR_EVENT_QUEUE: &str = "SYSTEM.ADMIN.QMGR.EVENT";
 /// Where channel event messages go, when QMGR CHLEV is ENABLED.
 pub const CHANNEL_EVENT_QUEUE: &str = "SYSTEM.ADMIN.CHANNEL.EVENT";
+/// Where performance event messages (queue depth high, low, full) go, when QMGR PERFMEV is
+/// ENABLED.
+pub const PERFM_EVENT_QUEUE: &str = "SYSTEM.ADMIN.PERFM.EVENT";

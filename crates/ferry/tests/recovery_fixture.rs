@@ -67,6 +67,7 @@ fn dump(ep: &str) -> (String, std::collections::BTreeMap<String, String>) {
             || l.starts_with("SET CHLAUTH(")
             || l.starts_with("DEFINE QLOCAL('SYSTEM.ADMIN.QMGR.EVENT')")
             || l.starts_with("DEFINE QLOCAL('SYSTEM.ADMIN.CHANNEL.EVENT')")
+            || l.starts_with("DEFINE QLOCAL('SYSTEM.ADMIN.PERFM.EVENT')")
     };
     let system_authinfos = text.lines().filter(|l| added_later(l)).count();
     for l in text
@@ -112,7 +113,7 @@ fn dump(ep: &str) -> (String, std::collections::BTreeMap<String, String>) {
 
 /// A definition line without the attributes added after the fixture was made (USERID,
 /// PASSWORD, MCAUSER, RQMNAME, and SSLCIPH/SSLPEER on receivers, QMGR CONNAUTH, CHLAUTH,
-/// AUTHOREV, CHLEV, MAXDYNQ and MAXDYNQC), when they
+/// AUTHOREV, CHLEV, MAXDYNQ and MAXDYNQC; PERFMEV and the queue depth event attributes), when they
 /// hold their defaults: the line the earlier build wrote.
 fn without_new_defaults(line: &str) -> String {
     let mut l = line.to_owned();
@@ -133,6 +134,11 @@ fn without_new_defaults(line: &str) -> String {
         .replace(" AUTHOREV(DISABLED)", "")
         .replace(" CHLEV(DISABLED)", "")
         .replace(" MAXDYNQ(10000) MAXDYNQC(1000)", "")
+        .replace(" PERFMEV(DISABLED)", "")
+        .replace(
+            " QDEPTHHI(80) QDEPTHLO(20) QDPHIEV(DISABLED) QDPLOEV(DISABLED) QDPMAXEV(ENABLED)",
+            "",
+        )
 }
 
 /// [`SYNCQ`]'s messages, read embedded through the queue manager's internal connection.

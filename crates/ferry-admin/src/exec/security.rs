@@ -26,7 +26,7 @@ use crate::parse::{Command, Object, Verb};
 fn needed(c: &Command) -> Option<(AuthObjType, Authority)> {
     use Object as O;
     let objtype = match c.object {
-        O::QLocal | O::QAlias | O::QRemote | O::QModel | O::Queue | O::QStatus => {
+        O::QLocal | O::QAlias | O::QRemote | O::QModel | O::Queue | O::QStatus | O::QStats => {
             AuthObjType::Queue
         }
         O::Channel | O::ChStatus => AuthObjType::Channel,
@@ -57,6 +57,8 @@ fn needed(c: &Command) -> Option<(AuthObjType, Authority)> {
         Verb::Delete => Authority::DLT,
         Verb::Clear => Authority::CLR,
         Verb::Start | Verb::Stop => Authority::CTRL,
+        // Reset Queue Statistics changes what the queue reports: +chg, as MQ asks.
+        Verb::Reset if c.object == O::QStats => Authority::CHG,
         Verb::Reset | Verb::Resolve => Authority::CTRLX,
         Verb::Define => return None,
     };

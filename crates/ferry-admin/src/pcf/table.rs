@@ -110,6 +110,11 @@ pub(crate) static ROWS: &[Row] = &[
     row(Queue, "HARDENBO", 8, Flag(1)),
     row(Queue, "NOHARDENBO", 8, Flag(0)),
     row(Queue, "USAGE", 12, Enum(&[(0, "NORMAL"), (1, "XMITQ")])),
+    row(Queue, "QDEPTHHI", 40, Int),
+    row(Queue, "QDEPTHLO", 41, Int),
+    row(Queue, "QDPMAXEV", 42, Enum(DISABLED_ENABLED)),
+    row(Queue, "QDPHIEV", 43, Enum(DISABLED_ENABLED)),
+    row(Queue, "QDPLOEV", 44, Enum(DISABLED_ENABLED)),
     row(
         Queue,
         "DEFTYPE",
@@ -144,6 +149,7 @@ pub(crate) static ROWS: &[Row] = &[
     row(QMgr, "CONNAUTH", 2125, Str(48)),
     row(QMgr, "CHLAUTH", 248, Enum(DISABLED_ENABLED)),
     row(QMgr, "AUTHOREV", 47, Enum(DISABLED_ENABLED)),
+    row(QMgr, "PERFMEV", 53, Enum(DISABLED_ENABLED)),
     row(
         QMgr,
         "CHLEV",

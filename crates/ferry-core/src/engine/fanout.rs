@@ -149,12 +149,7 @@ fn try_batch(
         let fate = match (s, logged, guard.as_mut()) {
             (Standing::Member(persistence, priority), Some(l), Some(st)) => {
                 let pos = st.store_copy(c.msg, l.pos, expires_at, uow);
-                CopyPut::Placed(Placed {
-                    pos: Some(pos),
-                    persistence,
-                    priority,
-                    lsn: Some(l.lsn),
-                })
+                CopyPut::Placed(Placed::copy(pos, (persistence, priority), l.lsn, st))
             }
             (Standing::Refused(e), _, _) => CopyPut::Refused(e),
             _ => CopyPut::Alone(c.msg),

@@ -42,6 +42,8 @@ pub struct QueueState {
     pub deleted: bool,
     /// Statistics.
     pub stats: QueueStats,
+    /// The statistics since they were last reset (performance events and RESET QSTATS).
+    pub since_reset: SinceReset,
     /// The recovery log, once persistence is on; persistent messages are logged under the lock.
     journal: Option<Arc<dyn Journal>>,
     /// Where non-persistent messages go when the memory budget has no room for them.
@@ -50,6 +52,49 @@ pub struct QueueState {
     name: ObjectName,
     /// Where put and get times come from.
     clock: Clock,
+}
+
+/// A queue's statistics since they were last reset (MQ's TimeSinceReset, HighQDepth,
+/// MsgEnqCount and MsgDeqCount): a performance event and RESET QSTATS reset them.
+#[derive(Debug, Clone, Copy)]
+pub struct SinceReset {
+    /// When they were last reset.
+    pub at: std::time::SystemTime,
+    /// `stats.puts` then.
+    pub puts_before: u64,
+    /// `stats.gets` then.
+    pub gets_before: u64,
+    /// The deepest the queue has been since.
+    pub high_depth: usize,
+}
+
+impl QueueState {
+    /// The statistics since the last reset: (seconds, high depth, enqueued, dequeued); with
+    /// `reset`, they start again now.
+    pub fn since_reset(
+        &mut self,
+        now: std::time::SystemTime,
+        reset: bool,
+    ) -> (u64, usize, u64, u64) {
+        let r = self.since_reset;
+        let secs = now.duration_since(r.at).map_or(0, |d| d.as_secs());
+        let high = r.high_depth.max(self.store.depth());
+        let out = (
+            secs,
+            high,
+            self.stats.puts - r.puts_before,
+            self.stats.gets - r.gets_before,
+        );
+        if reset {
+            self.since_reset = SinceReset {
+                at: now,
+                puts_before: self.stats.puts,
+                gets_before: self.stats.gets,
+                high_depth: self.store.depth(),
+            };
+        }
+        out
+    }
 }
 
 /// A local queue.
@@ -71,6 +116,26 @@ pub struct Placed {
     pub priority: u8,
     /// The log record of a persistent put, to wait for before answering the putter.
     pub lsn: Option<u64>,
+    /// The queue's depth (CURDEPTH) once the put was made.
+    pub depth: usize,
+}
+
+impl Placed {
+    /// Where a publication's copy, logged with the others, landed in `st` at `pos`.
+    pub(super) fn copy(
+        pos: Pos,
+        (persistence, priority): (Persistence, u8),
+        lsn: u64,
+        st: &QueueState,
+    ) -> Placed {
+        Placed {
+            pos: Some(pos),
+            persistence,
+            priority,
+            lsn: Some(lsn),
+            depth: st.store.depth(),
+        }
+    }
 }
 
 impl Queue {
@@ -88,6 +153,12 @@ impl Queue {
                 exclusive_input: false,
                 deleted: false,
                 stats: QueueStats::default(),
+                since_reset: SinceReset {
+                    at: clock.wall(),
+                    puts_before: 0,
+                    gets_before: 0,
+                    high_depth: 0,
+                },
                 journal: None,
                 spill: None,
                 name,
@@ -330,11 +401,16 @@ impl QueueState {
                 None
             }
         };
+        let depth = self.store.depth();
+        if depth > self.since_reset.high_depth {
+            self.since_reset.high_depth = depth;
+        }
         Ok(Placed {
             pos,
             persistence,
             priority,
             lsn: logged.map(|a| a.lsn),
+            depth,
         })
     }
 

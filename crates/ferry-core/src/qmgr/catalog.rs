@@ -316,6 +316,9 @@ impl QueueManager {
         if let Some(sink) = self.shared.catalog.attrs_sink.get() {
             sink(&a)?;
         }
+        self.shared
+            .perf_events
+            .store(a.performance_events, std::sync::atomic::Ordering::Relaxed);
         *self.shared.attrs.write() = a;
         Ok(())
     }

@@ -3,12 +3,21 @@
 //! SYSTEM.ADMIN.CHANNEL.EVENT when CHLEV is ENABLED. Each is a non-persistent PCF message
 //! (format MQEVENT; `ferry_model::pcf`). A full event queue drops the event (its MAXDEPTH
 //! bounds what a flood of refusals can fill), and the log says so once in a while.
+//!
+//! Performance events (MQ's queue depth events) on SYSTEM.ADMIN.PERFM.EVENT when PERFMEV is
+//! ENABLED: Queue Depth High when a put brings a queue to QDEPTHHI per cent of MAXDEPTH or
+//! more, Queue Depth Low when a get (at its commit, in a unit of work) brings it to QDEPTHLO
+//! per cent or less, Queue Full when a put is refused for MAXDEPTH — each while its switch
+//! (QDPHIEV, QDPLOEV, QDPMAXEV) is ENABLED, and each switching the others as MQ does (High:
+//! off, Low and Full on; Low: off, High and Full on; Full: off, Low on). Each carries the
+//! queue's statistics since they were last reset, and resets them.
 
 use ferry_model::message::{format, Message};
 use ferry_model::pcf::{self, Param};
 use ferry_model::security::Principal;
 
-use crate::qmgr::system::{CHANNEL_EVENT_QUEUE, QMGR_EVENT_QUEUE};
+use crate::engine::Queue;
+use crate::qmgr::system::{CHANNEL_EVENT_QUEUE, PERFM_EVENT_QUEUE, QMGR_EVENT_QUEUE};
 use crate::qmgr::QueueManager;
 
 impl QueueManager {
@@ -28,6 +37,71 @@ impl QueueManager {
                 "an event message was dropped: its queue is full or missing"
             );
         }
+    }
+
+    /// Whether PERFMEV is ENABLED (read on every put and get: an atomic, kept in step with the
+    /// attribute).
+    #[inline]
+    pub(crate) fn performance_events(&self) -> bool {
+        self.shared
+            .perf_events
+            .load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// A put left `queue` `depth` deep: Queue Depth High, when that reaches QDEPTHHI.
+    pub(crate) fn depth_after_put(&self, queue: &Queue, depth: usize) {
+        let stats = {
+            let mut st = queue.lock();
+            let a = &mut st.attrs;
+            if !a.depth_high_event || depth * 100 < a.max_depth * a.depth_high_limit as usize {
+                return;
+            }
+            (a.depth_high_event, a.depth_low_event, a.depth_max_event) = (false, true, true);
+            st.since_reset(self.shared.clock.wall(), true)
+        };
+        self.performance_event(queue, pcf::RC_Q_DEPTH_HIGH, stats);
+    }
+
+    /// A get took from `queue`: Queue Depth Low, when its depth is down to QDEPTHLO.
+    pub(crate) fn depth_after_get(&self, queue: &Queue) {
+        let stats = {
+            let mut st = queue.lock();
+            let depth = st.store.depth();
+            let a = &mut st.attrs;
+            if !a.depth_low_event || depth * 100 > a.max_depth * a.depth_low_limit as usize {
+                return;
+            }
+            (a.depth_high_event, a.depth_low_event, a.depth_max_event) = (true, false, true);
+            st.since_reset(self.shared.clock.wall(), true)
+        };
+        self.performance_event(queue, pcf::RC_Q_DEPTH_LOW, stats);
+    }
+
+    /// A put was refused because `queue` is full: Queue Full.
+    pub(crate) fn queue_full_event(&self, queue: &Queue) {
+        let stats = {
+            let mut st = queue.lock();
+            let a = &mut st.attrs;
+            if !a.depth_max_event {
+                return;
+            }
+            (a.depth_max_event, a.depth_low_event) = (false, true);
+            st.since_reset(self.shared.clock.wall(), true)
+        };
+        self.performance_event(queue, pcf::RC_Q_FULL, stats);
+    }
+
+    fn performance_event(&self, queue: &Queue, reason: i32, stats: (u64, usize, u64, u64)) {
+        let (secs, high, enq, deq) = stats;
+        let clamp = |v: u64| v.min(i32::MAX as u64) as i32;
+        let params = vec![
+            Param::Str(pcf::CA_BASE_Q_NAME, queue.name.to_string()),
+            Param::Int(pcf::IA_TIME_SINCE_RESET, clamp(secs)),
+            Param::Int(pcf::IA_HIGH_Q_DEPTH, clamp(high as u64)),
+            Param::Int(pcf::IA_MSG_ENQ_COUNT, clamp(enq)),
+            Param::Int(pcf::IA_MSG_DEQ_COUNT, clamp(deq)),
+        ];
+        self.put_event(PERFM_EVENT_QUEUE, pcf::CMD_PERFM_EVENT, reason, params);
     }
 
     /// An authority event (MQRC_NOT_AUTHORIZED), when AUTHOREV is ENABLED: who, how

@@ -171,6 +171,8 @@ pub(crate) struct Shared {
     pub catalog: catalog::Catalog,
     /// Authority records and their generation.
     pub security: security::Security,
+    /// PERFMEV, mirrored from `attrs` for the put and get paths.
+    pub perf_events: std::sync::atomic::AtomicBool,
 }
 
 impl std::fmt::Debug for Shared {
@@ -192,6 +194,7 @@ impl QueueManager {
     pub fn new(config: QmConfig) -> MqResult<Self> {
         config.attrs.validate()?;
         let ids = IdGenerator::new(config.attrs.name.as_str());
+        let perf_events = config.attrs.performance_events;
         let qm = QueueManager {
             shared: Arc::new(Shared {
                 attrs: RwLock::new(config.attrs),
@@ -215,6 +218,7 @@ impl QueueManager {
                 monitor: Default::default(),
                 catalog: Default::default(),
                 security: Default::default(),
+                perf_events: std::sync::atomic::AtomicBool::new(perf_events),
             }),
         };
         system::define_system_objects(&qm, config.dev_queues)?;
@@ -295,6 +299,9 @@ impl QueueManager {
                 "a queue manager cannot be renamed",
             ));
         }
+        self.shared
+            .perf_events
+            .store(a.performance_events, Ordering::Relaxed);
         *self.shared.attrs.write() = a;
         Ok(())
     }

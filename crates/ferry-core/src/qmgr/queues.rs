@@ -268,6 +268,15 @@ impl QueueManager {
             .collect()
     }
 
+    /// A local queue's statistics since they were last reset — (seconds, highest depth,
+    /// messages put, messages got) — which start again now (RESET QSTATS).
+    pub fn reset_queue_stats(&self, name: &ObjectName) -> MqResult<(u64, usize, u64, u64)> {
+        let q = self.local_queue(name)?;
+        let now = self.shared.clock.wall();
+        let stats = q.lock().since_reset(now, true);
+        Ok(stats)
+    }
+
     /// Status of a local queue (DISPLAY QSTATUS).
     pub fn queue_status(&self, name: &str) -> MqResult<QueueStatus> {
         let q = self.local_queue(&object_name(name)?)?;

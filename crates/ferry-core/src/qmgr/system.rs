@@ -44,6 +44,10 @@ pub fn system_definitions(dev_queues: bool) -> Vec<(&'static str, QueueDefinitio
         ),
         (CHANNEL_EVENT_QUEUE, local("Channel events (CHLEV)", 3000)),
         (
+            PERFM_EVENT_QUEUE,
+            local("Performance events (PERFMEV)", 3000),
+        ),
+        (
             CHANNEL_SYNC_QUEUE,
             QueueDefinition::Local(LocalQueueAttrs {
                 description: "Channel synchronisation records".into(),

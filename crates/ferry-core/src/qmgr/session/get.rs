@@ -239,6 +239,9 @@ impl Session {
         // HARDENBO: the get's record must be on disk before the message is handed over, so a
         // crash before the commit raises its backout count for certain.
         let harden = uow.is_some() && lsn.is_some() && queue.lock().attrs.harden_backout;
+        if uow.is_none() && self.qm.performance_events() {
+            self.qm.depth_after_get(&queue);
+        }
         if let Some(u) = uow {
             debug_assert_eq!(Some(u), self.uow_id);
             self.join_uow(queue, pos, UowKind::Get);

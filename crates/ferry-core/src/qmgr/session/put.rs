@@ -194,9 +194,20 @@ impl Session {
         let (msg_id, correl_id, put_time) = (d.msg_id, d.correl_id, d.put_time);
         let reply_to = (d.reply_to_queue, d.reply_to_qmgr);
         let arrival = self.arrival_report(queue, &msg);
-        let placed = queue.put_resolved(msg, expires_at, uow, self.qm.clock().now())?;
+        let placed = match queue.put_resolved(msg, expires_at, uow, self.qm.clock().now()) {
+            Ok(p) => p,
+            Err(e) => {
+                if e.reason == Reason::QFull && self.qm.performance_events() {
+                    self.qm.queue_full_event(queue);
+                }
+                return Err(e);
+            }
+        };
         if let Some(pos) = placed.pos {
             self.join_uow(queue.clone(), pos, UowKind::Put);
+        }
+        if self.qm.performance_events() {
+            self.qm.depth_after_put(queue, placed.depth);
         }
         self.logged(placed.lsn, uow.is_some())?;
         if let Some(r) = arrival {

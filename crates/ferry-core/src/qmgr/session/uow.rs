@@ -23,11 +23,21 @@ impl Session {
             .map(|d| d.gate());
         self.log_end(true)?;
         let now = self.qm.clock().now();
+        let perf = self.qm.performance_events();
+        let mut got_from: Vec<Arc<Queue>> = Vec::new();
         for e in std::mem::take(&mut self.uow) {
             match e.kind {
                 UowKind::Put => e.queue.commit_put(e.pos, now),
-                UowKind::Get => e.queue.commit_get(e.pos),
+                UowKind::Get => {
+                    e.queue.commit_get(e.pos);
+                    if perf && !got_from.iter().any(|q| Arc::ptr_eq(q, &e.queue)) {
+                        got_from.push(e.queue);
+                    }
+                }
             }
+        }
+        for q in got_from {
+            self.qm.depth_after_get(&q);
         }
         for (topic, r) in std::mem::take(&mut self.retained_pending) {
             self.qm.set_retained(topic, r);
