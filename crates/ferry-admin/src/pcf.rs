@@ -60,6 +60,8 @@ pub mod cmd {
     pub const STOP_CHANNEL: i32 = 29;
     /// MQCMD_ESCAPE.
     pub const ESCAPE: i32 = 38;
+    /// MQCMD_RESET_Q_STATS.
+    pub const RESET_Q_STATS: i32 = 17;
     /// MQCMD_PING_Q_MGR.
     pub const PING_Q_MGR: i32 = 40;
     /// MQCMD_INQUIRE_Q_STATUS.
@@ -514,6 +516,13 @@ fn plan(
             plan_topic(command, params)
         }
         cmd::CREATE_SUBSCRIPTION | cmd::DELETE_SUBSCRIPTION => plan_sub(command, params),
+        cmd::RESET_Q_STATS => {
+            let name = required(params, id::Q_NAME, "MQCA_Q_NAME")?;
+            Ok(Plan::Mqsc(
+                format!("RESET QSTATS({})", quoted(name)),
+                Shape::Objects(Obj::QStats, None),
+            ))
+        }
         cmd::INQUIRE_TOPIC => {
             let name = required(params, id::TOPIC_NAME, "MQCA_TOPIC_NAME")?;
             display(

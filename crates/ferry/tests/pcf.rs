@@ -24,6 +24,9 @@ const INQUIRE_Q_STATUS: i32 = 41;
 const INQUIRE_Q_MGR: i32 = 2;
 const ESCAPE: i32 = 38;
 const PING_Q_MGR: i32 = 40;
+const RESET_Q_STATS: i32 = 17;
+const MSG_ENQ_COUNT: i32 = 37;
+const HIGH_Q_DEPTH: i32 = 36;
 const Q_NAME: i32 = 2016;
 const Q_TYPE: i32 = 20;
 const Q_DESC: i32 = 2013;
@@ -184,6 +187,16 @@ fn queues_are_created_inquired_changed_and_deleted_through_pcf() {
     }
     let st = pcf.ok(INQUIRE_Q_STATUS, &[name("PCF.Q1")]);
     assert_eq!(int(&st, CURRENT_Q_DEPTH), Some(3), "{st:?}");
+    // Reset Queue Statistics (as monitoring exporters ask it): puts since the last reset,
+    // then none.
+    let r = pcf.ok(RESET_Q_STATS, &[name("PCF.Q1")]);
+    assert_eq!(
+        (int(&r, MSG_ENQ_COUNT), int(&r, HIGH_Q_DEPTH)),
+        (Some(3), Some(3)),
+        "{r:?}"
+    );
+    let r = pcf.ok(RESET_Q_STATS, &[name("PCF.Q1")]);
+    assert_eq!(int(&r, MSG_ENQ_COUNT), Some(0), "{r:?}");
     // An integer filter (MQCFIF, MQCFOP_GREATER) picks the queues as WHERE would.
     let deep = pcf.ask(
         INQUIRE_Q,

@@ -17,6 +17,7 @@ pub(crate) enum Obj {
     ChStatus,
     Topic,
     Sub,
+    QStats,
 }
 
 /// How a parameter is carried.
@@ -183,6 +184,12 @@ pub(crate) static ROWS: &[Row] = &[
             (3, "STOPPING"),
         ]),
     ),
+    // Reset Queue Statistics' answer.
+    row(QStats, "QUEUE", 2016, Str(48)),
+    row(QStats, "MSGSIN", 37, Int),
+    row(QStats, "MSGSOUT", 38, Int),
+    row(QStats, "HIQDEPTH", 36, Int),
+    row(QStats, "TIMESINCE", 35, Int),
     // Queue status (Inquire Queue Status, MQIACF_Q_STATUS).
     row(QStatus, "QUEUE", 2016, Str(48)),
     row(QStatus, "CURDEPTH", 3, Int),
