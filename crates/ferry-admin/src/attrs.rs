@@ -447,6 +447,15 @@ pub fn channel_fields(name: &ObjectName, a: &ChannelAttrs) -> Vec<Field> {
             ));
             v.push(f("USERID", &a.user_id, Kind::Text));
             v.push(f("PASSWORD", masked(&a.password), Kind::Text));
+            v.push(f(
+                "CONGCTL",
+                if a.congestion.is_empty() {
+                    "DEFAULT".to_owned()
+                } else {
+                    a.congestion.to_ascii_uppercase()
+                },
+                Kind::Word,
+            ));
         }
         ChannelType::Receiver => {
             v.push(f("BATCHSZ", a.batch_size, Kind::Int));
@@ -513,6 +522,10 @@ pub fn set_channel(a: &mut ChannelAttrs, p: &Param) -> Result<(), ParseError> {
             }
         }
         "MCAUSER" => a.mca_user = text(p)?,
+        "CONGCTL" => {
+            let v = text(p)?.to_ascii_lowercase();
+            a.congestion = if v == "default" { String::new() } else { v };
+        }
         "RQMNAME" => a.remote_qmgr = text(p)?,
         "COMPMSG" => {
             let mut list = Vec::new();

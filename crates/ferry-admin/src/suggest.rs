@@ -53,6 +53,7 @@ pub const KEYWORDS: &[&str] = &[
     "CMDLEVEL",
     "COMPMSG",
     "COMPRESS",
+    "CONGCTL",
     "CONN",
     "CONNAME",
     "CONNAUTH",

@@ -323,6 +323,16 @@ impl Connection {
         }
     }
 
+    /// The TCP socket under a tcp or tls connection (for socket options and TCP_INFO); it
+    /// stays the connection's: do not close it.
+    pub fn tcp_fd(&self) -> Option<std::os::fd::RawFd> {
+        match &self.transport {
+            #[cfg(feature = "embedded")]
+            Transport::Embedded { .. } => None,
+            Transport::Remote { remote, .. } => remote.remote().tcp_fd(),
+        }
+    }
+
     /// The name of the queue manager connected to.
     pub fn queue_manager_name(&self) -> ObjectName {
         match &self.transport {

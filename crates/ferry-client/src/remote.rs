@@ -135,6 +135,13 @@ pub(crate) struct Remote {
     read_timeout_set: Option<Option<Duration>>,
 }
 
+impl Remote {
+    /// The connection's TCP socket, when it has one (tcp and tls).
+    pub(crate) fn tcp_fd(&self) -> Option<std::os::fd::RawFd> {
+        self.reader.tcp_fd()
+    }
+}
+
 /// How long [`Remote::fill`] may wait for bytes.
 #[derive(Debug, Clone, Copy)]
 enum Fill {

@@ -37,6 +37,18 @@ pub(crate) enum Stream {
     Tls(TlsStream),
 }
 
+impl Stream {
+    /// The TCP socket under a tcp or tls stream (for socket options and TCP_INFO).
+    pub(crate) fn tcp_fd(&self) -> Option<std::os::fd::RawFd> {
+        use std::os::fd::AsRawFd;
+        match self {
+            Stream::Unix(_) => None,
+            Stream::Tcp(s) => Some(s.as_raw_fd()),
+            Stream::Tls(t) => Some(t.sock.as_raw_fd()),
+        }
+    }
+}
+
 pub(crate) struct TlsStream {
     conn: Arc<Mutex<rustls::ClientConnection>>,
     sock: TcpStream,

@@ -104,6 +104,7 @@ fn channel_settable(chltype: &str) -> Settable {
             ("LONGTMR", NUMBER),
             ("MAXMSGL", NUMBER),
             ("NPMSPEED", &["FAST", "NORMAL"]),
+            ("CONGCTL", NUMBER),
         ],
         "RCVR" => &[
             ("DESCR", NUMBER),

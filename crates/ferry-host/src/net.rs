@@ -101,3 +101,137 @@ mod tests {
         );
     }
 }
+
+/// The socket `fd` as a borrowed descriptor, for the calls of this module.
+#[allow(unsafe_code)]
+fn borrowed<'a>(fd: std::os::fd::RawFd) -> std::io::Result<std::os::fd::BorrowedFd<'a>> {
+    if fd < 0 {
+        return Err(std::io::Error::from_raw_os_error(libc::EBADF));
+    }
+    // SAFETY: the callers pass the descriptor of a socket they keep open for the call the
+    // borrow is made for, and the borrow does not outlive that call (it is not stored).
+    Ok(unsafe { std::os::fd::BorrowedFd::borrow_raw(fd) })
+}
+
+/// The TCP congestion control the socket `fd` uses (Linux's TCP_CONGESTION), e.g. `cubic` or
+/// `bbr`.
+pub fn congestion(fd: std::os::fd::RawFd) -> std::io::Result<String> {
+    let socket = borrowed(fd)?;
+    let name = nix::sys::socket::getsockopt(&socket, sockopt::TcpCongestion)?;
+    Ok(name.to_string_lossy().trim_end_matches('\0').to_owned())
+}
+
+/// The congestion controls this kernel offers (`/proc/sys/net/ipv4/tcp_available_congestion_control`).
+pub fn available_congestion() -> Vec<String> {
+    std::fs::read_to_string("/proc/sys/net/ipv4/tcp_available_congestion_control")
+        .unwrap_or_default()
+        .split_whitespace()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Makes the socket `fd` use the congestion control `name` (lower case, e.g. `bbr`); when the
+/// kernel does not offer it, an error that says which it does (and how to load BBR).
+pub fn set_congestion(fd: std::os::fd::RawFd, name: &str) -> std::io::Result<()> {
+    let socket = borrowed(fd)?;
+    let value = std::ffi::OsString::from(name);
+    setsockopt(&socket, sockopt::TcpCongestion, &value).map_err(|e| {
+        let offered = available_congestion().join(" ");
+        std::io::Error::other(format!(
+            "the kernel refused TCP congestion control {name:?} ({e}); it offers: {offered} \
+             (for BBR: modprobe tcp_bbr, or list it in net.ipv4.tcp_allowed_congestion_control)"
+        ))
+    })
+}
+
+/// What the kernel knows of a TCP connection now (Linux's TCP_INFO), the figures a channel's
+/// status shows.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TcpInfo {
+    /// Smoothed round-trip time.
+    pub rtt: Duration,
+    /// Its variation.
+    pub rtt_var: Duration,
+    /// Segments retransmitted over the connection's life.
+    pub retransmits: u32,
+    /// Segments sent and not yet acknowledged.
+    pub unacked: u32,
+    /// The sender's maximum segment size, bytes.
+    pub mss: u32,
+    /// The congestion window, segments.
+    pub cwnd: u32,
+    /// The most recent delivery rate the kernel measured, bytes per second.
+    pub delivery_rate: u64,
+    /// Bytes the partner acknowledged.
+    pub bytes_acked: u64,
+}
+
+impl TcpInfo {
+    /// Bytes in flight: unacknowledged segments at the MSS.
+    pub fn in_flight(&self) -> u64 {
+        u64::from(self.unacked) * u64::from(self.mss)
+    }
+}
+
+/// TCP_INFO of the socket `fd` (a TCP socket the caller keeps open for the call).
+#[allow(unsafe_code)]
+pub fn tcp_info(fd: std::os::fd::RawFd) -> std::io::Result<TcpInfo> {
+    // SAFETY: an all-zero tcp_info is a valid value (integers only).
+    let mut info: libc::tcp_info = unsafe { std::mem::zeroed() };
+    let mut len = std::mem::size_of::<libc::tcp_info>() as libc::socklen_t;
+    // SAFETY: `info` is a writable tcp_info of `len` bytes, and the kernel writes at most `len`
+    // bytes into it (updating `len`); `fd` is only read, and a bad descriptor is an error.
+    let rc = unsafe {
+        libc::getsockopt(
+            fd,
+            libc::IPPROTO_TCP,
+            libc::TCP_INFO,
+            (&mut info as *mut libc::tcp_info).cast(),
+            &mut len,
+        )
+    };
+    if rc != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(TcpInfo {
+        rtt: Duration::from_micros(u64::from(info.tcpi_rtt)),
+        rtt_var: Duration::from_micros(u64::from(info.tcpi_rttvar)),
+        retransmits: info.tcpi_total_retrans,
+        unacked: info.tcpi_unacked,
+        mss: info.tcpi_snd_mss,
+        cwnd: info.tcpi_snd_cwnd,
+        delivery_rate: info.tcpi_delivery_rate,
+        bytes_acked: info.tcpi_bytes_acked,
+    })
+}
+
+#[cfg(test)]
+mod tcp_tests {
+    use super::*;
+
+    #[test]
+    fn a_connection_reports_its_congestion_control_and_round_trip() {
+        use std::os::fd::AsRawFd;
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let c = std::net::TcpStream::connect(l.local_addr().unwrap()).unwrap();
+        let (mut s, _) = l.accept().unwrap();
+        let offered = available_congestion();
+        assert!(!offered.is_empty(), "the kernel offers congestion controls");
+        let want = offered
+            .iter()
+            .find(|a| *a == "bbr")
+            .unwrap_or(&offered[0])
+            .clone();
+        set_congestion(c.as_raw_fd(), &want).unwrap();
+        assert_eq!(congestion(c.as_raw_fd()).unwrap(), want);
+        let e = set_congestion(c.as_raw_fd(), "no-such-cc").unwrap_err();
+        assert!(e.to_string().contains("it offers"), "{e}");
+        use std::io::{Read, Write};
+        (&c).write_all(b"ping").unwrap();
+        let mut b = [0u8; 4];
+        s.read_exact(&mut b).unwrap();
+        let info = tcp_info(c.as_raw_fd()).unwrap();
+        assert!(info.mss > 0 && info.cwnd > 0, "{info:?}");
+        assert!(tcp_info(-1).is_err());
+    }
+}

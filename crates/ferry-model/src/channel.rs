@@ -116,6 +116,25 @@ pub struct ChannelStatus {
     pub last_msg: Option<std::time::SystemTime>,
     /// The last error, if the channel is retrying or stopped because of one.
     pub last_error: String,
+    /// The transport (senders): TCP, or TLS over TCP.
+    pub transport: String,
+    /// The socket's TCP congestion control (senders), as the kernel names it.
+    pub congestion: String,
+    /// What the kernel knows of the connection (senders), refreshed after each batch.
+    pub tcp: Option<TcpFigures>,
+}
+
+/// A channel connection's TCP figures, from the kernel (Linux's TCP_INFO).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TcpFigures {
+    /// Smoothed round-trip time, microseconds.
+    pub rtt_us: u64,
+    /// Segments retransmitted over the connection's life.
+    pub retransmits: u32,
+    /// Bytes sent and not yet acknowledged.
+    pub in_flight: u64,
+    /// The kernel's latest delivery-rate estimate, bytes per second.
+    pub delivery_rate: u64,
 }
 
 impl ChannelStatus {

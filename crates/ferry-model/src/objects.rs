@@ -504,6 +504,9 @@ pub struct ChannelAttrs {
     /// RQMNAME (receivers): the partner queue manager's name; a start claiming another name is
     /// refused. Blank: a TLS partner's certificate CN is its name.
     pub remote_qmgr: String,
+    /// CONGCTL (senders, FerryMQ's): the TCP congestion control of the channel's socket, as
+    /// the kernel names it (`bbr`, `cubic`, `reno`…); empty (DEFAULT) for the kernel's default.
+    pub congestion: String,
 }
 
 impl Default for ChannelAttrs {
@@ -534,6 +537,7 @@ impl Default for ChannelAttrs {
             password: String::new(),
             mca_user: String::new(),
             remote_qmgr: String::new(),
+            congestion: String::new(),
         }
     }
 }
@@ -542,6 +546,17 @@ impl ChannelAttrs {
     /// Checks ranges.
     pub fn validate(&self) -> MqResult<()> {
         check_range("HBINT", self.heartbeat_secs as usize, 0, 999_999)?;
+        let cc = &self.congestion;
+        if cc.len() > 15
+            || !cc
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+        {
+            return Err(MqError::new(
+                Reason::AttributeValueError,
+                format!("CONGCTL({cc}) is not a congestion control name such as bbr or cubic (DEFAULT for the kernel's)"),
+            ));
+        }
         check_range("MAXMSGL", self.max_msg_length, 0, MAX_MAX_MSG_LENGTH)?;
         check_range("BATCHSZ", self.batch_size as usize, 1, 9999)?;
         check_range(

@@ -358,8 +358,10 @@ fn serve_with(
     })?;
     // The key of the channel's logical unit of work ids, made the first time it binds.
     let key = ch::sender_key(s, &name, luw::fresh_key()?)?;
+    let congestion = apply_congestion(&name, def, &conn);
     let (peer, seq) = bind(s, qm, name, def, xmitq, &mut conn, &key)?;
     mark_running(status, &peer, seq, &conn);
+    status.lock().congestion = congestion;
     tracing::info!(channel = %name, to = %peer.qmgr, conname = %def.conn_name, seq, batch_size = peer.batch_size, "sender channel running");
     // RUNNING.
     let running = Running {
@@ -517,8 +519,41 @@ fn committed_batch(
 }
 
 /// The status of a channel that has just bound: RUNNING, to whom, and how.
+/// The kernel's figures for the connection's socket (none for a local one, or when the kernel
+/// will not say).
+fn tcp_figures(conn: &Connection) -> Option<ferry_model::channel::TcpFigures> {
+    let info = ferry_host::net::tcp_info(conn.tcp_fd()?).ok()?;
+    Some(ferry_model::channel::TcpFigures {
+        rtt_us: info.rtt.as_micros() as u64,
+        retransmits: info.retransmits,
+        in_flight: info.in_flight(),
+        delivery_rate: info.delivery_rate,
+    })
+}
+
+/// CONGCTL: the congestion control the channel asks for, set on its socket; the kernel's
+/// refusal (the algorithm not loaded) is logged and the channel runs with the default. The
+/// one in use is what the status shows.
+fn apply_congestion(name: &ObjectName, def: &ChannelAttrs, conn: &Connection) -> String {
+    let Some(fd) = conn.tcp_fd() else {
+        return String::new();
+    };
+    if !def.congestion.is_empty() {
+        if let Err(e) = ferry_host::net::set_congestion(fd, &def.congestion) {
+            tracing::warn!(channel = %name, wanted = %def.congestion, error = %e, "the channel runs with the kernel's default congestion control");
+        }
+    }
+    ferry_host::net::congestion(fd).unwrap_or_default()
+}
+
 fn mark_running(status: &StatusCell, peer: &ChannelPeer, seq: u64, conn: &Connection) {
     let mut st = status.lock();
+    st.transport = match conn.mode() {
+        ferry_model::ConnMode::Tls => "TLS".to_owned(),
+        ferry_model::ConnMode::Tcp => "TCP".to_owned(),
+        other => format!("{other:?}").to_ascii_uppercase(),
+    };
+    st.tcp = tcp_figures(conn);
     st.state = ChannelState::Running;
     st.remote_qmgr = peer.qmgr.clone();
     st.batch_size = peer.batch_size;
@@ -629,6 +664,7 @@ impl Running<'_> {
             now,
         );
         st.compression = alg.map_or_else(|| "NONE".to_owned(), |c| c.name().to_owned());
+        st.tcp = tcp_figures(&self.conn);
         st.compression_saved = saved;
         st.compression_time = self.conn.compression_time();
         let w = batch.oldest_wait.as_micros() as u64;

@@ -277,7 +277,7 @@ type ChannelColumn = (
 );
 
 /// The per-channel metrics, in the order they are rendered.
-const CHANNEL_COLUMNS: [ChannelColumn; 10] = [
+const CHANNEL_COLUMNS: [ChannelColumn; 14] = [
     (
         "ferry_channel_compression_seconds_total",
         "counter",
@@ -337,6 +337,30 @@ const CHANNEL_COLUMNS: [ChannelColumn; 10] = [
         "gauge",
         "Moving average of how long messages waited on the transmission queue (XQTIME).",
         |c| (c.xmitq_time_us as f64 / 1e6).to_string(),
+    ),
+    (
+        "ferry_channel_tcp_rtt_seconds",
+        "gauge",
+        "The kernel's smoothed round-trip time of a sender's connection (TCPRTT).",
+        |c| c.tcp.map_or(0.0, |t| t.rtt_us as f64 / 1e6).to_string(),
+    ),
+    (
+        "ferry_channel_tcp_retransmits_total",
+        "counter",
+        "Segments a sender's connection retransmitted (RETRANS).",
+        |c| c.tcp.map_or(0, |t| t.retransmits).to_string(),
+    ),
+    (
+        "ferry_channel_tcp_in_flight_bytes",
+        "gauge",
+        "Bytes a sender has sent and its partner not yet acknowledged (INFLIGHT).",
+        |c| c.tcp.map_or(0, |t| t.in_flight).to_string(),
+    ),
+    (
+        "ferry_channel_tcp_delivery_rate_bytes",
+        "gauge",
+        "The kernel's latest delivery-rate estimate of a sender's connection, bytes per second (TCPRATE).",
+        |c| c.tcp.map_or(0, |t| t.delivery_rate).to_string(),
     ),
 ];
 

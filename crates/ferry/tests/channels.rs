@@ -634,3 +634,77 @@ fn an_undeliverable_message_sends_its_exception_report_home_and_is_dead_lettered
     );
     assert!(qm2.log().contains("MQRO_DISCARD_MSG"), "{}", qm2.log());
 }
+
+#[test]
+fn a_sender_runs_with_the_congestion_control_it_asks_for_and_shows_its_tcp_figures() {
+    let (qm1, qm2) = pair("congctl", 1);
+    let offered = ferry_host::net::available_congestion();
+    let want = offered
+        .iter()
+        .find(|a| *a == "bbr")
+        .or_else(|| offered.iter().find(|a| *a == "cubic"))
+        .cloned()
+        .expect("the kernel offers a congestion control");
+    admin(
+        &qm1,
+        &format!("ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONGCTL({want})"),
+    );
+    assert_eq!(
+        chstatus(&qm1, "QM1.TO.QM2", "CONGCTL"),
+        None,
+        "no instance yet"
+    );
+    let shown = common::display(&qm1, "DISPLAY CHANNEL(QM1.TO.QM2) CONGCTL", "CONGCTL");
+    assert_eq!(shown, Some(want.to_ascii_uppercase()));
+    let mut c1 = Connection::connect(&qm1.unix, "putter").unwrap();
+    c1.put1(
+        "APP.TO.QM2",
+        Message::text("over the chosen controller"),
+        &PutOptions::default(),
+    )
+    .unwrap();
+    let mut c2 = Connection::connect(&qm2.unix, "getter").unwrap();
+    assert!(get(&mut c2, "APP.IN", Duration::from_secs(20)).is_some());
+    common::eventually("the sender's status", || {
+        chstatus(&qm1, "QM1.TO.QM2", "CONGCTL").as_deref()
+            == Some(want.to_ascii_uppercase().as_str())
+    });
+    assert_eq!(
+        chstatus(&qm1, "QM1.TO.QM2", "TRANSPORT").as_deref(),
+        Some("TCP")
+    );
+    let rtt: u64 = chstatus(&qm1, "QM1.TO.QM2", "TCPRTT")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(rtt > 0, "the kernel's round trip after a batch: {rtt} µs");
+    let m = common::scrape(&qm1);
+    assert!(m.contains("ferry_channel_tcp_rtt_seconds{"), "{m}");
+    // A controller the kernel does not have: said in the log, and the channel runs anyway.
+    admin(
+        &qm1,
+        "ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONGCTL(nosuchcc)
+         STOP CHANNEL(QM1.TO.QM2)",
+    );
+    common::eventually("the channel to stop", || {
+        chstatus(&qm1, "QM1.TO.QM2", "STATUS").as_deref() == Some("STOPPED")
+    });
+    admin(&qm1, "START CHANNEL(QM1.TO.QM2)");
+    c1.put1(
+        "APP.TO.QM2",
+        Message::text("on the default"),
+        &PutOptions::default(),
+    )
+    .unwrap();
+    assert!(get(&mut c2, "APP.IN", Duration::from_secs(20)).is_some());
+    assert!(
+        qm1.log().contains("kernel's default congestion control"),
+        "{}",
+        qm1.log()
+    );
+    let bad = Connection::connect(&qm1.unix, "x")
+        .unwrap()
+        .admin("ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONGCTL('B B R')")
+        .unwrap();
+    assert!(!bad[0].ok, "{bad:?}");
+}

@@ -135,6 +135,7 @@ fn without_new_defaults(line: &str) -> String {
         .replace(" CHLEV(DISABLED)", "")
         .replace(" MAXDYNQ(10000) MAXDYNQC(1000)", "")
         .replace(" PERFMEV(DISABLED)", "")
+        .replace(" CONGCTL(DEFAULT)", "")
         .replace(
             " QDEPTHHI(80) QDEPTHLO(20) QDPHIEV(DISABLED) QDPLOEV(DISABLED) QDPMAXEV(ENABLED)",
             "",

@@ -392,6 +392,16 @@ fn chstatus_fields(name: ObjectName, st: &ChannelStatus) -> Vec<Field> {
         field("LSTMSGDA", ldate, Kind::Status),
         field("LSTMSGTI", ltime, Kind::Status),
         field("LASTERR", &st.last_error, Kind::Status),
+        field("TRANSPORT", &st.transport, Kind::Status),
+        field("CONGCTL", st.congestion.to_ascii_uppercase(), Kind::Status),
+        field("TCPRTT", st.tcp.map_or(0, |t| t.rtt_us), Kind::Status),
+        field("RETRANS", st.tcp.map_or(0, |t| t.retransmits), Kind::Status),
+        field("INFLIGHT", st.tcp.map_or(0, |t| t.in_flight), Kind::Status),
+        field(
+            "TCPRATE",
+            st.tcp.map_or(0, |t| t.delivery_rate),
+            Kind::Status,
+        ),
     ]
 }
 
