@@ -51,6 +51,18 @@ struct State {
     last_failures: u64,
 }
 
+impl State {
+    /// Recounts the rings held (after objects went away).
+    fn count_rings(&mut self) {
+        self.rings = self
+            .queues
+            .values()
+            .chain(self.channels.values())
+            .filter(|t| t.ring.is_some())
+            .count();
+    }
+}
+
 /// The rings.
 pub(crate) struct History {
     state: Mutex<State>,
@@ -107,12 +119,7 @@ impl History {
         let before = st.queues.len();
         st.queues.retain(|n, _| seen.contains(n));
         if st.queues.len() != before {
-            st.rings = st
-                .queues
-                .values()
-                .chain(st.channels.values())
-                .filter(|t| t.ring.is_some())
-                .count();
+            st.count_rings();
         }
         self.note_channels(&mut st, qm, first);
         push(&mut st.times, totals, self.len);
@@ -145,12 +152,7 @@ impl History {
         let before = channels.len();
         channels.retain(|n, _| moved.contains_key(n));
         if channels.len() != before {
-            st.rings = st
-                .queues
-                .values()
-                .chain(st.channels.values())
-                .filter(|t| t.ring.is_some())
-                .count();
+            st.count_rings();
         }
     }
 

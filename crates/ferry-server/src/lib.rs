@@ -549,16 +549,29 @@ async fn listen_mqtt(
     let Some(m) = &config.mqtt else {
         return Ok((None, None));
     };
-    let plain = match m.listen {
+    listen_pair(m.listen, m.tls_listen.as_ref(), |a| {
+        refuse_unauthenticated(a, authenticated)
+    })
+    .await
+}
+
+/// A service's listener in the clear and over TLS (either may be absent), each address first
+/// passed by `check`.
+async fn listen_pair(
+    plain: Option<SocketAddr>,
+    tls: Option<&(SocketAddr, TlsSettings)>,
+    check: impl Fn(SocketAddr) -> Result<(), StartError>,
+) -> Result<(Option<TcpListener>, Option<TlsListener>), StartError> {
+    let plain = match plain {
         Some(a) => {
-            refuse_unauthenticated(a, authenticated)?;
+            check(a)?;
             Some(listen(a).await?)
         }
         None => None,
     };
-    let tls = match &m.tls_listen {
+    let tls = match tls {
         Some((a, settings)) => {
-            refuse_unauthenticated(*a, authenticated)?;
+            check(*a)?;
             let acceptor = tokio_rustls::TlsAcceptor::from(tls::server_config(settings)?);
             Some(TlsListener {
                 listener: listen(*a).await?,
@@ -615,21 +628,7 @@ async fn listen_console(
     let Some(c) = &config.console else {
         return Ok((None, None));
     };
-    let plain = match c.listen {
-        Some(a) => Some(listen(a).await?),
-        None => None,
-    };
-    let tls = match &c.tls_listen {
-        Some((a, settings)) => {
-            let acceptor = tokio_rustls::TlsAcceptor::from(tls::server_config(settings)?);
-            Some(TlsListener {
-                listener: listen(*a).await?,
-                acceptor,
-            })
-        }
-        None => None,
-    };
-    Ok((plain, tls))
+    listen_pair(c.listen, c.tls_listen.as_ref(), |_| Ok(())).await
 }
 
 /// The console's accept tasks (in the clear, over TLS) sharing one pool of connections, and
