@@ -182,6 +182,19 @@ fn granted_of(g: &Got) -> u8 {
 /// more than the QoS it was published with (MQI applications see it too).
 pub const QOS_PROPERTY: &str = "mqtt.qos";
 
+/// MQTT 5 request/response on the queue manager's messages: a PUBLISH's Response Topic, its
+/// Correlation Data and its Content Type travel as these message properties (an MQI
+/// application answering reads them and publishes its reply to that topic, copying the
+/// correlation data), and come back as the PUBLISH properties of a delivery to an MQTT 5
+/// client. (Not the CorrelId: each subscriber's copy carries its subscription's, as MQ's
+/// publications do.) A Payload Format Indicator of 1 (UTF-8) is format MQSTR, and MQSTR is
+/// sent as 1.
+pub const RESPONSE_TOPIC_PROPERTY: &str = "mqtt.responseTopic";
+/// See [`RESPONSE_TOPIC_PROPERTY`].
+pub const CORRELATION_PROPERTY: &str = "mqtt.correlationData";
+/// See [`RESPONSE_TOPIC_PROPERTY`].
+pub const CONTENT_TYPE_PROPERTY: &str = "mqtt.contentType";
+
 /// The QoS a delivery was published with: an MQTT publication's own; an MQI application's
 /// 2 when persistent (MQ's assured delivery), 0 when not.
 fn published_qos(g: &Got) -> u8 {
@@ -641,6 +654,7 @@ fn publication_of(g: &Got, qos: u8, packet_id: u16, v5: bool) -> Publication {
             })
             .collect();
         out.expiry = g.message.descriptor.expiry;
+        response_properties(&g.message, &mut out);
     }
     Publication {
         topic,
@@ -650,6 +664,49 @@ fn publication_of(g: &Got, qos: u8, packet_id: u16, v5: bool) -> Publication {
         packet_id,
         payload: g.message.body.clone(),
         props: out,
+    }
+}
+
+/// An MQTT 5 PUBLISH's request/response properties onto the message (see
+/// [`RESPONSE_TOPIC_PROPERTY`]).
+fn request_properties(msg: &mut Message, props: &wire::Props) {
+    if let Some(t) = &props.response_topic {
+        let _ = msg
+            .properties
+            .set(RESPONSE_TOPIC_PROPERTY, PropertyValue::String(t.clone()));
+    }
+    if let Some(c) = &props.correlation {
+        let _ = msg
+            .properties
+            .set(CORRELATION_PROPERTY, PropertyValue::Bytes(c.clone()));
+    }
+    if let Some(ct) = &props.content_type {
+        let _ = msg
+            .properties
+            .set(CONTENT_TYPE_PROPERTY, PropertyValue::String(ct.clone()));
+    }
+    if props.format == Some(1) {
+        msg.descriptor.format = ferry_core::model::name::FormatName::truncating("MQSTR");
+    }
+}
+
+/// A delivery's request/response properties for an MQTT 5 PUBLISH.
+fn response_properties(msg: &Message, out: &mut wire::Props) {
+    let props = &msg.properties;
+    if let Some(PropertyValue::String(t)) = props.get(RESPONSE_TOPIC_PROPERTY) {
+        out.response_topic = Some(t.clone());
+    }
+    out.correlation = match props.get(CORRELATION_PROPERTY) {
+        Some(PropertyValue::Bytes(b)) => Some(b.clone()),
+        Some(PropertyValue::String(s)) => Some(bytes::Bytes::from(s.clone().into_bytes())),
+        _ => None,
+    };
+    if let Some(PropertyValue::String(ct)) = props.get(CONTENT_TYPE_PROPERTY) {
+        out.content_type = Some(ct.clone());
+    }
+    // MQTT 5 lets a receiver refuse a body marked UTF-8 that is not: marked only when it is.
+    if msg.descriptor.format.as_str().trim() == "MQSTR" && std::str::from_utf8(&msg.body).is_ok() {
+        out.format = Some(1);
     }
 }
 
@@ -837,6 +894,7 @@ impl Client {
             // Names a message property cannot take are left out.
             let _ = msg.properties.set(k, PropertyValue::String(v.clone()));
         }
+        request_properties(&mut msg, &p.props);
         let opts = PutOptions {
             retain: p.retain,
             ..PutOptions::default()

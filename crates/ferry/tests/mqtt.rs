@@ -617,3 +617,92 @@ fn bad_bytes_and_silent_sockets_are_closed_and_the_service_carries_on() {
         s.log()
     );
 }
+
+#[test]
+#[ignore = "needs paho-mqtt from PyPI; .ci/run installs it and runs these"]
+fn an_mqtt5_request_is_answered_by_an_mqi_application_through_its_response_topic() {
+    let (s, port) = server("mqtt-reqrep", &[]);
+    let opts = ClientOptions {
+        user: Some("dev".into()),
+        password: Some("dev-pw".into()),
+        ..Default::default()
+    };
+    let mut mqi = Connection::connect_with(&s.tcp_bare, "responder", &opts).unwrap();
+    let (q, _sub) = mqi
+        .subscribe(&SubDescriptor::managed("svc/echo"), None)
+        .unwrap();
+    // The MQTT 5 requester: subscribes to its response topic, publishes the request, prints the
+    // reply with the properties it came with.
+    let script = format!(
+        r#"
+import time, paho.mqtt.client as mqtt
+from paho.mqtt.properties import Properties
+from paho.mqtt.packettypes import PacketTypes
+got = []
+c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="asker", protocol=mqtt.MQTTv5)
+c.username_pw_set("dev", "dev-pw")
+c.on_message = lambda cl, ud, m: got.append(m)
+c.connect("127.0.0.1", {port})
+c.loop_start()
+c.subscribe("resp/asker", qos=1)
+time.sleep(0.5)
+p = Properties(PacketTypes.PUBLISH)
+p.ResponseTopic = "resp/asker"
+p.CorrelationData = b"req-42"
+p.ContentType = "text/plain"
+p.PayloadFormatIndicator = 1
+c.publish("svc/echo", "ping", qos=1, properties=p).wait_for_publish()
+for _ in range(100):
+    if got: break
+    time.sleep(0.1)
+m = got[0]
+print(m.topic, m.payload.decode(), m.properties.CorrelationData, m.properties.ContentType, m.properties.PayloadFormatIndicator)
+c.disconnect()
+c.loop_stop()
+"#
+    );
+    let asker = std::process::Command::new("python3")
+        .args(["-c", &script])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3 with paho-mqtt");
+    // The MQI responder: the request carries where to answer and what to answer with.
+    let req = mqi
+        .get(q, &GetOptions::new().wait(Duration::from_secs(20)))
+        .unwrap()
+        .message;
+    let prop = |k: &str| req.properties.get(k).cloned();
+    use ferry_client::PropertyValue as V;
+    assert_eq!(
+        prop("mqtt.responseTopic"),
+        Some(V::String("resp/asker".into()))
+    );
+    assert_eq!(
+        prop("mqtt.contentType"),
+        Some(V::String("text/plain".into()))
+    );
+    let Some(V::Bytes(corr)) = prop("mqtt.correlationData") else {
+        panic!("correlation data: {:?}", req.properties)
+    };
+    assert_eq!(&corr[..], b"req-42");
+    assert_eq!(req.descriptor.format.as_str().trim(), "MQSTR");
+    let mut reply = ferry_client::Message::text("pong");
+    for k in ["mqtt.correlationData", "mqtt.contentType"] {
+        reply.properties.set(k, prop(k).unwrap()).unwrap();
+    }
+    let h = mqi
+        .open(
+            &ferry_client::ObjectDescriptor::topic("resp/asker"),
+            ferry_client::OpenOptions::output(),
+        )
+        .unwrap();
+    mqi.put(h, reply, &Default::default()).unwrap();
+    let out = asker.wait_with_output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "resp/asker pong b'req-42' text/plain 1",
+        "{out:?}"
+    );
+}
