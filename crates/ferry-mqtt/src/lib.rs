@@ -26,7 +26,7 @@
 //!
 //! Not yet (issue 26): exactly-once across a reconnection (inbound QoS 2's packet ids are kept
 //! per connection; an outbound delivery backed out is sent again as new), shared
-//! subscriptions, topic aliases, will delay, WebSocket listeners, MQTT channels in
+//! subscriptions, topic aliases, WebSocket listeners, MQTT channels in
 //! MQSC. (TLS is the server's: `[mqtt] tls_listen`.)
 
 pub mod session;
@@ -93,6 +93,9 @@ pub struct Broker {
     /// takes its session over.
     clients: parking_lot::Mutex<HashMap<String, Registered>>,
     next: std::sync::atomic::AtomicU64,
+    /// MQTT 5 wills waiting out their delay: client id → the serial of the connection that
+    /// left it. A new connection of the client id takes its entry away (the will is not sent).
+    pub(crate) pending_wills: parking_lot::Mutex<HashMap<String, u64>>,
 }
 
 impl std::fmt::Debug for Broker {
@@ -121,6 +124,13 @@ pub(crate) struct Seat {
     ended: Arc<tokio::sync::Notify>,
 }
 
+impl Seat {
+    /// Which connection of the client id holds it.
+    pub(crate) fn serial(&self) -> u64 {
+        self.serial
+    }
+}
+
 impl Drop for Seat {
     fn drop(&mut self) {
         let mut clients = self.broker.clients.lock();
@@ -143,6 +153,7 @@ impl Broker {
             settings,
             clients: Default::default(),
             next: Default::default(),
+            pending_wills: Default::default(),
         })
     }
 
@@ -173,6 +184,7 @@ impl Broker {
                         Some(r.ended.clone())
                     }
                     None => {
+                        self.pending_wills.lock().remove(client_id);
                         let serial = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         let (taken_over, ended) = (Arc::default(), Arc::<tokio::sync::Notify>::default());
                         clients.insert(

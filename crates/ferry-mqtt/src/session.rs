@@ -243,6 +243,9 @@ struct Client {
     /// position that must be on disk before it is sent (publications are not waited for one
     /// by one: one log force covers all a client has in flight).
     acks: std::collections::VecDeque<(Option<u64>, Out)>,
+    /// MQTT 5: how long the will waits after an abnormal end (the lesser of the will's delay
+    /// and the session's expiry; zero: at once).
+    will_delay: Duration,
     _seat: Seat,
 }
 
@@ -290,6 +293,7 @@ impl Client {
             queue,
             subs: HashMap::new(),
             will: c.will.clone(),
+            will_delay: will_delay(c, persistent),
             keep_alive: c.keep_alive,
             window: usize::from(
                 c.receive_maximum
@@ -667,6 +671,84 @@ fn publication_of(g: &Got, qos: u8, packet_id: u16, v5: bool) -> Publication {
     }
 }
 
+/// When a will is published after an abnormal end: MQTT 5's Will Delay Interval, but no later
+/// than the session's end (a clean session ends with the connection: at once).
+fn will_delay(c: &Connect, persistent: bool) -> Duration {
+    match (c.will_delay, persistent) {
+        (Some(d), true) => d.min(c.session_expiry.unwrap_or_default()),
+        _ => Duration::ZERO,
+    }
+}
+
+/// A client's PUBLISH as the publication the queue manager makes: its topic, the message
+/// (persistent at QoS 1 and 2, its QoS and client id as properties, expiry, user and
+/// request/response properties) and the put options (retain).
+fn publication_message(p: Publication, client_id: &str) -> (String, Message, PutOptions) {
+    let mut msg = Message::new(p.payload).with_persistence(if p.qos > 0 {
+        Persistence::Persistent
+    } else {
+        Persistence::NotPersistent
+    });
+    let _ = msg
+        .properties
+        .set(QOS_PROPERTY, PropertyValue::I32(i32::from(p.qos)));
+    let _ = msg
+        .properties
+        .set(CLIENT_PROPERTY, PropertyValue::String(client_id.to_owned()));
+    if let Some(d) = p.props.expiry {
+        msg = msg.with_expiry(d);
+    }
+    for (k, v) in &p.props.user {
+        // Names a message property cannot take are left out.
+        let _ = msg.properties.set(k, PropertyValue::String(v.clone()));
+    }
+    request_properties(&mut msg, &p.props);
+    let opts = PutOptions {
+        retain: p.retain,
+        ..PutOptions::default()
+    };
+    (p.topic, msg, opts)
+}
+
+/// Publishes `will` after `delay` as `who`, unless a new connection of `client_id` came
+/// meanwhile (MQTT 5's Will Delay Interval; the seat takes the pending entry away).
+fn delayed_will(
+    broker: Arc<Broker>,
+    client_id: String,
+    serial: u64,
+    will: Publication,
+    delay: Duration,
+    who: Principal,
+) {
+    broker
+        .pending_wills
+        .lock()
+        .insert(client_id.clone(), serial);
+    tokio::spawn(async move {
+        tokio::time::sleep(delay).await;
+        if broker.pending_wills.lock().get(&client_id) != Some(&serial) {
+            return;
+        }
+        broker.pending_wills.lock().remove(&client_id);
+        let opts = ConnectOptions {
+            app_name: format!("MQTT {client_id} will"),
+            user_id: Some(who.user.clone()),
+        };
+        let qm = broker.qm.clone();
+        let published = tokio::task::spawn_blocking(move || {
+            let mut s = qm.connect_with(&opts, ConnMode::Tcp, "MQTT will".into(), who)?;
+            let (topic, msg, put) = publication_message(will, &client_id);
+            let out = s.publish(&topic, msg, &put);
+            let _ = s.disconnect();
+            out
+        })
+        .await;
+        if !matches!(published, Ok(Ok(_))) {
+            tracing::info!("a delayed MQTT will was not published: {published:?}");
+        }
+    });
+}
+
 /// An MQTT 5 PUBLISH's request/response properties onto the message (see
 /// [`RESPONSE_TOPIC_PROPERTY`]).
 fn request_properties(msg: &mut Message, props: &wire::Props) {
@@ -876,30 +958,7 @@ impl Client {
             qm.clear_retained(&p.topic).map_err(|e| refusal(&e))?;
             return Ok((1, None));
         }
-        let mut msg = Message::new(p.payload).with_persistence(if p.qos > 0 {
-            Persistence::Persistent
-        } else {
-            Persistence::NotPersistent
-        });
-        let _ = msg
-            .properties
-            .set(QOS_PROPERTY, PropertyValue::I32(i32::from(p.qos)));
-        let _ = msg
-            .properties
-            .set(CLIENT_PROPERTY, PropertyValue::String(self.id.clone()));
-        if let Some(d) = p.props.expiry {
-            msg = msg.with_expiry(d);
-        }
-        for (k, v) in &p.props.user {
-            // Names a message property cannot take are left out.
-            let _ = msg.properties.set(k, PropertyValue::String(v.clone()));
-        }
-        request_properties(&mut msg, &p.props);
-        let opts = PutOptions {
-            retain: p.retain,
-            ..PutOptions::default()
-        };
-        let topic = p.topic;
+        let (topic, msg, opts) = publication_message(p, &self.id);
         let (r, lsn) =
             ferry_core::qmgr::journal::deferring(|| self.session.publish(&topic, msg, &opts));
         r.map(|d| (d.delivered, lsn)).map_err(|e| refusal(&e))
@@ -999,7 +1058,11 @@ impl Client {
         self.cancel_wait();
         if !clean {
             if let Some(w) = self.will.take() {
-                if let Err((_, why)) = self.publish(w).await {
+                if !self.will_delay.is_zero() {
+                    let who = (**self.session.principal()).clone();
+                    let (b, id) = (self.broker.clone(), self.id.clone());
+                    delayed_will(b, id, self._seat.serial(), w, self.will_delay, who);
+                } else if let Err((_, why)) = self.publish(w).await {
                     tracing::info!(client = %self.id, reason = %why, "MQTT will not published");
                 }
             }

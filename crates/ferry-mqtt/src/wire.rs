@@ -87,6 +87,9 @@ pub struct Connect {
     pub will: Option<Publication>,
     /// MQTT 5: how long the session outlives the connection (0: it ends with it).
     pub session_expiry: Option<Duration>,
+    /// MQTT 5: how long after an abnormal end the will waits (a new connection of the client
+    /// id meanwhile cancels it).
+    pub will_delay: Option<Duration>,
     /// MQTT 5: the QoS 1 and 2 publications the client takes unacknowledged at once.
     pub receive_maximum: Option<u16>,
 }
@@ -243,6 +246,7 @@ macro_rules! from_v3_or_v4 {
                         .will()
                         .map(|w| will(w.topic, w.payload, w.qos, w.retain, Props::default())),
                     session_expiry: None,
+                    will_delay: None,
                     receive_maximum: None,
                 }))
             }
@@ -380,6 +384,9 @@ fn connect_v5(c: &v5::Connect) -> In {
         keep_alive: c.keep_alive(),
         user: creds.as_ref().map(|c| c.username()),
         password: creds.and_then(|c| c.password()),
+        will_delay: c
+            .will()
+            .and_then(|w| w.properties.as_ref().and_then(|p| p.delay_interval)),
         will: c.will().map(|w| {
             let wp = w.properties.unwrap_or_default();
             let props = Props {

@@ -706,3 +706,60 @@ c.loop_stop()
         "{out:?}"
     );
 }
+
+#[test]
+#[ignore = "needs paho-mqtt from PyPI; .ci/run installs it and runs these"]
+fn an_mqtt5_will_waits_its_delay_and_a_return_in_time_cancels_it() {
+    let (_s, port) = server("mqtt-willdelay", &[]);
+    // A watcher times the wills; "late" vanishes with a 2 s delay; "back" vanishes with a 3 s
+    // delay and returns after 1 s, ending properly: its will is never sent.
+    let script = format!(
+        r#"
+import time, socket, paho.mqtt.client as mqtt
+from paho.mqtt.properties import Properties
+from paho.mqtt.packettypes import PacketTypes
+t0 = time.time()
+got = []
+w = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="watcher", protocol=mqtt.MQTTv5)
+w.username_pw_set("dev", "dev-pw")
+w.on_message = lambda cl, ud, m: got.append((m.topic, 1.9 <= time.time() - t0 < 4.0))
+w.connect("127.0.0.1", {port})
+w.loop_start()
+w.subscribe("wills/#", qos=1)
+time.sleep(0.5)
+def client(cid, delay, clean=True):
+    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=cid, protocol=mqtt.MQTTv5)
+    c.username_pw_set("dev", "dev-pw")
+    wp = Properties(PacketTypes.WILLMESSAGE)
+    wp.WillDelayInterval = delay
+    c.will_set("wills/" + cid, "gone", qos=1, properties=wp)
+    cp = Properties(PacketTypes.CONNECT)
+    cp.SessionExpiryInterval = 60
+    c.connect("127.0.0.1", {port}, clean_start=clean, properties=cp)
+    c.loop_start()
+    time.sleep(0.3)
+    return c
+def vanish(c):
+    c.loop_stop()
+    c.socket().shutdown(socket.SHUT_RDWR)
+late = client("late", 2)
+t0 = time.time()
+vanish(late)
+vanish(client("back", 3))
+time.sleep(1.0)
+b = client("back", 3, clean=False)
+b.disconnect()
+b.loop_stop()
+time.sleep(4.0)
+print(got)
+w.loop_stop()
+"#
+    );
+    let py = run("python3", &["-c", &script]);
+    assert!(py.status.success(), "{py:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&py.stdout).trim(),
+        "[('wills/late', True)]",
+        "{py:?}"
+    );
+}
