@@ -649,11 +649,17 @@ fn a_sender_runs_with_the_congestion_control_it_asks_for_and_shows_its_tcp_figur
         &qm1,
         &format!("ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONGCTL({want})"),
     );
-    assert_eq!(
-        chstatus(&qm1, "QM1.TO.QM2", "CONGCTL"),
-        None,
-        "no instance yet"
-    );
+    // The sender may be bound already: it takes the attribute when it binds again.
+    let _ = Connection::connect(&qm1.unix, "x")
+        .unwrap()
+        .admin("STOP CHANNEL(QM1.TO.QM2)");
+    common::eventually("the channel to stop", || {
+        matches!(
+            chstatus(&qm1, "QM1.TO.QM2", "STATUS").as_deref(),
+            Some("STOPPED") | None
+        )
+    });
+    admin(&qm1, "START CHANNEL(QM1.TO.QM2)");
     let shown = common::display(&qm1, "DISPLAY CHANNEL(QM1.TO.QM2) CONGCTL", "CONGCTL");
     assert_eq!(shown, Some(want.to_ascii_uppercase()));
     let mut c1 = Connection::connect(&qm1.unix, "putter").unwrap();
