@@ -41,23 +41,15 @@ impl ConsoleConfig {
         server: &ferry_host::config::ServerSection,
         log_dir: Option<PathBuf>,
     ) -> Result<Option<ConsoleConfig>, crate::StartError> {
-        let addr = |key: &str, v: &str| -> Result<Option<SocketAddr>, crate::StartError> {
-            if v.trim().is_empty() {
-                return Ok(None);
-            }
-            v.trim().parse().map(Some).map_err(|e| {
-                crate::StartError(format!(
-                    "[console] {key} {v:?} is not an address such as 127.0.0.1:9440: {e}"
-                ))
-            })
-        };
-        let (listen, tls) = (
-            addr("listen", &s.listen)?,
-            addr("tls_listen", &s.tls_listen)?,
-        );
-        if listen.is_none() && tls.is_none() {
+        let Some((listen, tls_listen)) = crate::service_addrs(
+            "console",
+            "127.0.0.1:9440",
+            (&s.listen, &s.tls_listen),
+            server,
+        )?
+        else {
             return Ok(None);
-        }
+        };
         if let Some(a) = listen.filter(|a| !a.ip().is_loopback()) {
             return Err(crate::StartError(format!(
                 "refusing to serve the console in the clear on {a}: it is not a loopback address, \
@@ -74,15 +66,6 @@ impl ConsoleConfig {
                 "[console] max_connections, max_logins and sample_secs must be at least 1, history_samples at least 2".into(),
             ));
         }
-        let tls_listen = match (tls, crate::section_tls(tls, server)) {
-            (Some(a), Ok(Some(t))) => Some((a, t)),
-            (Some(a), _) => {
-                return Err(crate::StartError(format!(
-                    "[console] tls_listen = \"{a}\" needs [server] tls_cert and tls_key (--tls-cert and --tls-key)"
-                )))
-            }
-            (None, _) => None,
-        };
         let settings = ferry_console::Settings {
             max_logins: s.max_logins,
             login_idle: Duration::from_secs(s.login_idle_mins.max(1) * 60),

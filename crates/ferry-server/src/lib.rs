@@ -235,6 +235,43 @@ pub(crate) fn section_tls(
     }
 }
 
+/// A service's listener addresses from its section (`[mqtt]`, `[console]`): `listen` and
+/// `tls_listen` parsed (empty: none; `example` shows the form in the error), the TLS one with
+/// `[server]`'s certificate and key; `None` when the service listens nowhere.
+pub(crate) type ServiceAddrs = (Option<SocketAddr>, Option<(SocketAddr, TlsSettings)>);
+
+pub(crate) fn service_addrs(
+    section: &str,
+    example: &str,
+    (listen, tls_listen): (&str, &str),
+    server: &ferry_host::config::ServerSection,
+) -> Result<Option<ServiceAddrs>, StartError> {
+    let addr = |key: &str, v: &str| -> Result<Option<SocketAddr>, StartError> {
+        if v.trim().is_empty() {
+            return Ok(None);
+        }
+        v.trim().parse().map(Some).map_err(|e| {
+            StartError(format!(
+                "[{section}] {key} {v:?} is not an address such as {example}: {e}"
+            ))
+        })
+    };
+    let (plain, tls) = (addr("listen", listen)?, addr("tls_listen", tls_listen)?);
+    if plain.is_none() && tls.is_none() {
+        return Ok(None);
+    }
+    let tls = match (tls, section_tls(tls, server)) {
+        (Some(a), Ok(Some(t))) => Some((a, t)),
+        (Some(a), _) => {
+            return Err(StartError(format!(
+                "[{section}] tls_listen = \"{a}\" needs [server] tls_cert and tls_key (--tls-cert and --tls-key)"
+            )))
+        }
+        (None, _) => None,
+    };
+    Ok(Some((plain, tls)))
+}
+
 /// Why the server could not start.
 #[derive(Debug)]
 pub struct StartError(pub String);

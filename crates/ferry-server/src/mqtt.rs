@@ -35,37 +35,16 @@ impl MqttConfig {
         s: &ferry_host::config::MqttSection,
         server: &ferry_host::config::ServerSection,
     ) -> Result<Option<MqttConfig>, crate::StartError> {
-        let addr = |key: &str, v: &str| -> Result<Option<SocketAddr>, crate::StartError> {
-            if v.trim().is_empty() {
-                return Ok(None);
-            }
-            v.trim().parse().map(Some).map_err(|e| {
-                crate::StartError(format!(
-                    "[mqtt] {key} {v:?} is not an address such as 127.0.0.1:1883: {e}"
-                ))
-            })
-        };
-        let (listen, tls) = (
-            addr("listen", &s.listen)?,
-            addr("tls_listen", &s.tls_listen)?,
-        );
-        if listen.is_none() && tls.is_none() {
+        let Some((listen, tls_listen)) =
+            crate::service_addrs("mqtt", "127.0.0.1:1883", (&s.listen, &s.tls_listen), server)?
+        else {
             return Ok(None);
-        }
+        };
         if s.max_clients == 0 || s.max_packet_kib == 0 || s.receive_maximum == 0 {
             return Err(crate::StartError(
                 "[mqtt] max_clients, max_packet_kib and receive_maximum must be at least 1".into(),
             ));
         }
-        let tls_listen = match (tls, crate::section_tls(tls, server)) {
-            (Some(a), Ok(Some(t))) => Some((a, t)),
-            (Some(a), _) => {
-                return Err(crate::StartError(format!(
-                    "[mqtt] tls_listen = \"{a}\" needs [server] tls_cert and tls_key (--tls-cert and --tls-key)"
-                )))
-            }
-            (None, _) => None,
-        };
         let settings = ferry_mqtt::Settings {
             max_packet: s.max_packet_kib.min(256 << 10) << 10,
             connect_timeout: Duration::from_secs(s.connect_timeout_secs.max(1)),

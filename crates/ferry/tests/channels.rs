@@ -49,6 +49,21 @@ fn chstatus(server: &Server, channel: &str, key: &str) -> Option<String> {
     common::display(server, &format!("DISPLAY CHSTATUS({channel}) ALL"), key)
 }
 
+/// Stops `channel` (a sender that is not running refuses, which is fine) and starts it again:
+/// it binds anew with its attributes as they are now.
+fn rebind(server: &Server, channel: &str) {
+    let _ = Connection::connect(&server.unix, "x")
+        .unwrap()
+        .admin(&format!("STOP CHANNEL({channel})"));
+    common::eventually("the channel to stop", || {
+        matches!(
+            chstatus(server, channel, "STATUS").as_deref(),
+            Some("STOPPED") | None
+        )
+    });
+    admin(server, &format!("START CHANNEL({channel})"));
+}
+
 /// Two queue managers with channels both ways: QM1.TO.QM2 and QM2.TO.QM1.
 fn pair(tag: &str, retry_secs: u32) -> (Server, Server) {
     let (p1, p2) = (free_port(), free_port());
@@ -531,16 +546,7 @@ fn a_restarted_sender_replaces_its_stale_receiving_end_at_once() {
     );
     // The sender may have reached QM2 directly before the ALTER (it is refused when it was
     // not running): it restarts through the relay.
-    let _ = Connection::connect(&qm1.unix, "x")
-        .unwrap()
-        .admin("STOP CHANNEL(QM1.TO.QM2)");
-    common::eventually("the channel to stop", || {
-        matches!(
-            chstatus(&qm1, "QM1.TO.QM2", "STATUS").as_deref(),
-            Some("STOPPED") | None
-        )
-    });
-    admin(&qm1, "START CHANNEL(QM1.TO.QM2)");
+    rebind(&qm1, "QM1.TO.QM2");
     let mut c1 = Connection::connect(&qm1.unix, "putter").unwrap();
     let put = |c: &mut Connection, body: &str| {
         let m = Message::text(body).with_persistence(Persistence::Persistent);
@@ -650,16 +656,7 @@ fn a_sender_runs_with_the_congestion_control_it_asks_for_and_shows_its_tcp_figur
         &format!("ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONGCTL({want})"),
     );
     // The sender may be bound already: it takes the attribute when it binds again.
-    let _ = Connection::connect(&qm1.unix, "x")
-        .unwrap()
-        .admin("STOP CHANNEL(QM1.TO.QM2)");
-    common::eventually("the channel to stop", || {
-        matches!(
-            chstatus(&qm1, "QM1.TO.QM2", "STATUS").as_deref(),
-            Some("STOPPED") | None
-        )
-    });
-    admin(&qm1, "START CHANNEL(QM1.TO.QM2)");
+    rebind(&qm1, "QM1.TO.QM2");
     let shown = common::display(&qm1, "DISPLAY CHANNEL(QM1.TO.QM2) CONGCTL", "CONGCTL");
     assert_eq!(shown, Some(want.to_ascii_uppercase()));
     let mut c1 = Connection::connect(&qm1.unix, "putter").unwrap();
