@@ -617,7 +617,12 @@ pub fn qmgr_fields(a: &QueueManagerAttrs) -> Vec<Field> {
         f("CHLEV", switch(a.channel_events), Kind::Word),
         f("PERFMEV", switch(a.performance_events), Kind::Word),
         f("PLATFORM", "UNIX", Kind::Status),
-        f("CMDLEVEL", 100, Kind::Status),
+        f("CCSID", 1208, Kind::Status),
+        f(
+            "CMDLEVEL",
+            ferry_model::inquire::COMMAND_LEVEL,
+            Kind::Status,
+        ),
     ]
 }
 

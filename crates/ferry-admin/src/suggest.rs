@@ -40,6 +40,7 @@ pub const KEYWORDS: &[&str] = &[
     "BOQNAME",
     "BOTHRESH",
     "BROWSE",
+    "CCSID",
     "CHANNEL",
     "CHCKCLNT",
     "CHCKLOCL",

@@ -296,3 +296,33 @@ fn misspelt_verbs_objects_and_attributes_get_a_did_you_mean() {
         m.text
     );
 }
+
+/// DISPLAY without an attribute list shows every attribute of one named object (and of the
+/// queue manager), and only the names of a generic one — MQ's rule.
+#[test]
+fn display_without_attributes_shows_all_of_a_named_object_and_names_of_generic_ones() {
+    let qm = qm();
+    ok(&qm, "DEFINE QLOCAL(APP.ONE) MAXDEPTH(77)");
+    let r = ok(&qm, "DISPLAY QMGR");
+    for key in [
+        "QMNAME", "MAXHANDS", "DEADQ", "CCSID", "CMDLEVEL", "MAXMSGL",
+    ] {
+        assert!(
+            value(&r, 0, key).is_some(),
+            "DISPLAY QMGR shows {key}: {r:?}"
+        );
+    }
+    let r = ok(&qm, "DISPLAY QLOCAL(APP.ONE)");
+    assert_eq!(value(&r, 0, "MAXDEPTH").as_deref(), Some("77"), "{r:?}");
+    for key in [
+        "DEFPSIST", "DEFPRTY", "MAXMSGL", "DESCR", "USAGE", "BOQNAME",
+    ] {
+        assert!(
+            value(&r, 0, key).is_some(),
+            "DISPLAY QLOCAL shows {key}: {r:?}"
+        );
+    }
+    let r = ok(&qm, "DISPLAY QLOCAL(APP.*)");
+    assert!(value(&r, 0, "MAXDEPTH").is_none(), "{r:?}");
+    assert_eq!(value(&r, 0, "QUEUE").as_deref(), Some("APP.ONE"), "{r:?}");
+}

@@ -2,7 +2,7 @@
 //! when MQ has one) with a sentence a person can act on:
 //!
 //! ```json
-//! {"error": {"reason": 2085, "name": "MQRC_UNKNOWN_OBJECT_NAME", "text": "queue NO.SUCH is not defined"}}
+//! {"error": {"reason": 2085, "name": "MQRC_UNKNOWN_OBJECT_NAME", "text": "AMQ8147E: QUEUE NO.SUCH.Q not found."}}
 //! ```
 
 use axum::http::StatusCode;

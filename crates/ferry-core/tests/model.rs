@@ -458,6 +458,7 @@ impl Engine {
             clock,
             dev_queues: false,
             memory_budget: usize::MAX,
+            owner: "ferry".into(),
         })
         .unwrap();
         qm.define_queue(

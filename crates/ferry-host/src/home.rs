@@ -422,6 +422,9 @@ pub fn open_queue_manager_with(
             0 => ferry_core::engine::budget::default_limit(),
             mib => mib << 20,
         },
+        // The account this process runs as, not what $USER claims (`sudo`, `docker exec`).
+        owner: crate::accounts::by_uid(nix::unistd::geteuid().as_raw())
+            .map_or_else(QmConfig::env_user, |a| a.name),
     };
     for (path, mode) in crate::private::loosened(dir) {
         tracing::warn!(

@@ -26,6 +26,30 @@ pub struct RotatingLog {
     limit: u64,
     keep: usize,
     open: Mutex<Open>,
+    /// Standard output and error were this file when it was opened (a queue manager started in
+    /// the background): a rotation points them at the new file too, so a panic's message lands
+    /// in the current log rather than an older one.
+    streams: bool,
+}
+
+/// Whether standard error is the file `f`.
+fn is_stderr(f: &File) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata("/proc/self/fd/2"), f.metadata()) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+/// Points standard output and error at `f`.
+#[allow(unsafe_code)]
+fn redirect_streams(f: &File) {
+    use std::os::fd::AsRawFd;
+    for target in [1, 2] {
+        // SAFETY: `f` is an open file for the whole call; dup2 onto 1 and 2 replaces the
+        // process's standard streams, which nothing holds as a borrowed descriptor.
+        unsafe { libc::dup2(f.as_raw_fd(), target) };
+    }
 }
 
 fn append(path: &Path) -> io::Result<Open> {
@@ -43,6 +67,7 @@ impl RotatingLog {
             path: path.to_path_buf(),
             limit,
             keep,
+            streams: is_stderr(&open.file),
             open: Mutex::new(open),
         }))
     }
@@ -61,6 +86,9 @@ impl RotatingLog {
         }
         std::fs::rename(&self.path, self.numbered(1))?;
         *open = append(&self.path)?;
+        if self.streams {
+            redirect_streams(&open.file);
+        }
         Ok(())
     }
 

@@ -38,9 +38,25 @@ fn limits_for(a: &WorkloadArgs) -> Result<Option<limits::Limits>, String> {
         "measuring the raw limits of this machine (each the median of {} runs) ...",
         limits::RUNS
     );
-    limits::Limits::measure(&std::env::temp_dir(), std::time::Duration::from_secs(1))
+    let mut progress = limits_progress();
+    let temp = std::env::temp_dir();
+    limits::Limits::measure_with(&temp, std::time::Duration::from_secs(1), &mut progress)
         .map(Some)
         .map_err(|e| format!("measuring the raw limits: {e}"))
+}
+
+/// Progress of the raw limits' runs on standard error ("run 2 of 5 done (9.8 s)"); Ctrl-C ends
+/// the measuring between runs (it makes nothing to remove).
+fn limits_progress() -> impl FnMut(usize) {
+    let began = std::time::Instant::now();
+    move |k| {
+        let s = began.elapsed().as_secs_f64();
+        eprintln!("  run {k} of {} done ({s:.1} s)", limits::RUNS);
+        if ferry_host::stdout::interrupted() {
+            eprintln!("ferry perf: interrupted");
+            std::process::exit(130);
+        }
+    }
 }
 
 fn console(a: &WorkloadArgs, quiet: bool) -> Result<run::Console, String> {
@@ -87,6 +103,17 @@ pub fn resolve_qm(a: &WorkloadArgs) -> Result<WorkloadArgs, String> {
     Ok(b)
 }
 
+/// How a run reaches the queue manager at `url`, in the banner's words.
+fn mode_words(url: &str) -> &'static str {
+    match url.split_once(':').map_or("", |(scheme, _)| scheme) {
+        "unix" => "over the local socket",
+        "tcp" => "over TCP",
+        "tls" => "over TLS",
+        "embedded" => "embedded, in this process",
+        _ => "connected",
+    }
+}
+
 /// Runs one workload and prints its summary.
 pub fn run_workload(w: Workload, a: &WorkloadArgs) -> Result<RunReport, String> {
     let a = &resolve_qm(a)?;
@@ -100,11 +127,14 @@ pub fn run_workload(w: Workload, a: &WorkloadArgs) -> Result<RunReport, String> 
         a.duration.as_secs_f64(),
         a.warmup.as_secs_f64(),
         a.connect.as_deref().map_or(
-            " — hosting a queue manager in a temporary directory".into(),
-            |c| format!(" against {}", run::redact_credentials(c))
+            ", embedded: hosting a queue manager in this process, in a temporary directory".into(),
+            |c| format!(", {} against {}", mode_words(c), run::redact_credentials(c))
         )
     );
     let report = run::run(w, a, limits, &mut out)?;
+    if ferry_host::stdout::interrupted() {
+        return Err(interrupted());
+    }
     ferry_host::out!("{}", report.summary());
     if let Some(p) = &a.json {
         write_json(p, &report)?;
@@ -122,11 +152,7 @@ pub fn run_limits(a: &args::LimitsArgs) -> Result<limits::Limits, String> {
         limits::RUNS,
         dir.display()
     );
-    let began = std::time::Instant::now();
-    let mut progress = |k: usize| {
-        let s = began.elapsed().as_secs_f64();
-        eprintln!("  run {k} of {} done ({s:.1} s)", limits::RUNS);
-    };
+    let mut progress = limits_progress();
     let l =
         limits::Limits::measure_with(&dir, a.duration, &mut progress).map_err(|e| e.to_string())?;
     ferry_host::outln!(
@@ -164,6 +190,12 @@ pub fn run_sweep(a: &args::SweepArgs) -> Result<SweepReport, String> {
     let mut steps: Vec<Step> = Vec::new();
     for v in &values {
         let step = sweep_step(a, &param, v, &slas, limits)?;
+        if ferry_host::stdout::interrupted() {
+            return Err(interrupted());
+        }
+        if ferry_host::stdout::closed() {
+            break;
+        }
         let stop = !step.broke.is_empty();
         steps.push(step);
         if stop {
@@ -318,8 +350,16 @@ pub fn run_compare(baseline: &Path, report: &Path) -> Result<Vec<sweep::Change>,
     Ok(changes)
 }
 
-/// Runs a `ferry perf` command.
+/// The error of a run Ctrl-C (or SIGTERM) stopped.
+fn interrupted() -> String {
+    "interrupted: the run stopped early, and removed what it had made".into()
+}
+
+/// Runs a `ferry perf` command. A closed standard output or Ctrl-C stops a run early, still
+/// removing the queues it made and its temporary queue manager (a second Ctrl-C ends at once).
 pub fn main(cmd: &PerfCommand) -> Result<(), String> {
+    ferry_host::stdout::defer_exit_on_close();
+    ferry_host::stdout::catch_interrupts();
     match cmd {
         PerfCommand::Put(a) => run_workload(Workload::Put, a).map(|_| ()),
         PerfCommand::Get(a) => run_workload(Workload::Get, a).map(|_| ()),

@@ -311,6 +311,24 @@ fn join_all(threads: Vec<std::thread::JoinHandle<WorkerResult>>, panicked: &str)
     errors
 }
 
+/// Whether the run must end before its time: its output's reader has gone (`| head -1`) or
+/// Ctrl-C came. Either way it stops as at its end, removing what it made.
+pub fn stop_asked() -> bool {
+    ferry_host::stdout::closed() || ferry_host::stdout::interrupted()
+}
+
+/// Sleeps `d` in short steps, returning early when [`stop_asked`].
+fn sleep_unless_stopped(d: Duration) {
+    let end = Instant::now() + d;
+    while !stop_asked() {
+        let left = end.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return;
+        }
+        std::thread::sleep(left.min(Duration::from_millis(100)));
+    }
+}
+
 /// CPU used between two readings over `seconds`, as % of one core.
 fn cpu_pct(end: Option<Duration>, start: Option<Duration>, seconds: f64) -> Option<f64> {
     match (end, start) {
@@ -334,7 +352,7 @@ fn measure(
     let harness_pid = std::process::id();
     let mut qm_meter = qm_pid.map(CpuMeter::new);
     let mut harness_meter = CpuMeter::new(harness_pid);
-    std::thread::sleep(a.warmup);
+    sleep_unless_stopped(a.warmup);
     collector.reset();
     let _ = qm_meter.as_mut().map(|m| m.sample());
     let _ = harness_meter.sample();
@@ -397,7 +415,7 @@ impl Sampler {
         let mut intervals = Vec::new();
         let terminal = sys::stderr_is_terminal();
         let mut last = measure_start;
-        while measure_start.elapsed() < a.duration {
+        while measure_start.elapsed() < a.duration && !stop_asked() {
             let left = a.duration.saturating_sub(measure_start.elapsed());
             std::thread::sleep(a.interval.min(left).max(Duration::from_millis(1)));
             let now = Instant::now();

@@ -298,9 +298,10 @@ fn get_all(
 pub fn browse(t: &Resolved, r: &Reading) -> Result<(), CliError> {
     let mut conn = connect(t, "ferry browse")?;
     let h = conn.open_queue(&t.queue, OpenOptions::browse())?;
-    browse_all(&mut conn, h, r, &mut io::stdout().lock())?;
+    let n = browse_all(&mut conn, h, r, &mut io::stdout().lock())?;
     conn.close(h, CloseOptions::None)?;
     conn.disconnect()?;
+    summary(n, "browsed on", &t.queue);
     Ok(())
 }
 

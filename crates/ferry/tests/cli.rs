@@ -721,30 +721,49 @@ fn printing_commands_end_quietly_when_the_reader_goes() {
         sb.run(&["put", "QM1", "DEV.QUEUE.1"], &lines).code(),
         Some(0)
     );
+    let script = sb.home().join("show.mqsc");
+    fs::write(&script, "DISPLAY QLOCAL(DEV.*)\nDISPLAY QMGR\n").unwrap();
+    let script = script.display();
+    // Commands that only read: each through `head -n 0` (the reader gone before the first
+    // line) and `head -1` (gone after it).
+    let reading = [
+        "qm list".to_owned(),
+        "qm check QM1".into(),
+        "status".into(),
+        "queues QM1".into(),
+        "queues QM1 --watch --interval 0.1".into(),
+        "admin QM1 -c 'DISPLAY QUEUE(*)'".into(),
+        "admin QM1 --json -c 'DISPLAY QUEUE(*)'".into(),
+        "admin QM1 --dump".into(),
+        format!("admin QM1 -f {script}"),
+        "browse QM1 DEV.QUEUE.1".into(),
+        "browse QM1 DEV.QUEUE.1 --dump".into(),
+        "unload QM1 DEV.QUEUE.1 --browse".into(),
+        "perf put QM1 -d 0.3s --warmup 0s".into(),
+        "perf get QM1 -d 0.3s --warmup 0s".into(),
+        "perf putget QM1 -d 0.3s --warmup 0s".into(),
+        "perf rr QM1 -d 0.3s --warmup 0s".into(),
+        "perf forward QM1 -d 0.3s --warmup 0s".into(),
+        "perf publish QM1 -d 0.3s --warmup 0s".into(),
+        "perf limits -d 0.3s".into(),
+        "--help".into(),
+        "--version".into(),
+    ];
+    for args in &reading {
+        ends_quietly(&sb, args, "head -n 0");
+        ends_quietly(&sb, args, "head -1");
+    }
+    // Commands that change something: once each, through `head -1`.
     for args in [
-        "qm list",
-        "qm check QM1",
-        "status",
-        "queues QM1",
-        "queues QM1 --watch --interval 0.1",
-        "admin QM1 -c 'DISPLAY QUEUE(*)'",
-        "browse QM1 DEV.QUEUE.1",
-        "browse QM1 DEV.QUEUE.1 --dump",
-        "unload QM1 DEV.QUEUE.1 --browse",
-        "perf put QM1 -d 0.3s --warmup 0s",
         "qm create QM9",
+        "qm start QM9",
+        "qm stop QM9",
+        "qm delete QM9",
         "put QM1 DEV.QUEUE.2 < /etc/hostname",
         "copy QM1 DEV.QUEUE.1 DEV.QUEUE.3 -n 5",
-        "--help",
+        "move QM1 DEV.QUEUE.3 DEV.QUEUE.2 -n 2",
     ] {
-        let o = Command::new("bash")
-            .args(["-c", &format!("set -o pipefail; {BIN} {args} | head -n 0")])
-            .env("FERRY_HOME", sb.home())
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert!(!err.contains("panicked"), "ferry {args} | head: {err}");
-        assert_eq!(o.status.code(), Some(0), "ferry {args} | head: {err}");
+        ends_quietly(&sb, args, "head -1");
     }
     // A get whose reader has already gone puts the message back: nothing is lost. (Through
     // `head -n 0` the write may win the race and land in the pipe, so the reader is gone first.)
@@ -776,6 +795,97 @@ fn printing_commands_end_quietly_when_the_reader_goes() {
         .split_whitespace()
         .collect();
     assert_eq!(row[1], "50", "{q:?}");
+}
+
+/// `ferry ARGS | READER` ends with status 0 and no panic, whenever the reader goes.
+fn ends_quietly(sb: &Sandbox, args: &str, reader: &str) {
+    let o = Command::new("bash")
+        .args(["-c", &format!("set -o pipefail; {BIN} {args} | {reader}")])
+        .env("FERRY_HOME", sb.home())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("panicked"), "ferry {args} | {reader}: {err}");
+    assert_eq!(o.status.code(), Some(0), "ferry {args} | {reader}: {err}");
+}
+
+/// `ferry perf` whose reader goes stops early and still removes what it made: the queue it
+/// defined on a running queue manager, the temporary queue manager it hosted.
+#[test]
+fn perf_cut_short_by_its_reader_removes_what_it_made() {
+    let sb = Sandbox::new("perfpipe");
+    let mut bg = sb.start(&["QM1", "--listen", "127.0.0.1:0"]);
+    let pid = bg.pid();
+    sb.wait_running("QM1", pid, &mut bg);
+    let tmp = sb.home().join("tmp");
+    fs::create_dir_all(&tmp).unwrap();
+    for (args, what) in [
+        ("perf put QM1 -d 60s --warmup 0s", "against QM1"),
+        ("perf put -d 60s --warmup 0s", "hosted"),
+    ] {
+        let began = Instant::now();
+        let o = Command::new("bash")
+            .args(["-c", &format!("set -o pipefail; {BIN} {args} | head -1")])
+            .env("FERRY_HOME", sb.home())
+            .env("TMPDIR", &tmp)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "{what}: {err}");
+        assert!(
+            began.elapsed() < Duration::from_secs(30),
+            "{what}: a 60 s run went on after its reader left ({:?})",
+            began.elapsed()
+        );
+        assert!(
+            String::from_utf8_lossy(&o.stdout).contains(if what == "hosted" {
+                "embedded: hosting a queue manager in this process"
+            } else {
+                "over the local socket"
+            }),
+            "{what}: the banner names the connection mode: {o:?}"
+        );
+    }
+    let left: Vec<_> = fs::read_dir(&tmp).unwrap().collect();
+    assert!(left.is_empty(), "the hosted run left {left:?}");
+    let q = sb.run(&["admin", "QM1", "-c", "DISPLAY QLOCAL(PERF*)"], "");
+    assert!(
+        !q.stdout.contains("QUEUE(PERF"),
+        "PERF queues left: {}",
+        q.stdout
+    );
+}
+
+/// An embedded connection carries the account the process runs as, whatever `$USER` says
+/// (as a local socket connection does through the socket's credentials).
+#[test]
+fn embedded_connections_carry_the_processes_account_not_user_from_the_environment() {
+    let sb = Sandbox::new("whoami");
+    assert_eq!(sb.run(&["qm", "create", "QM1"], "").code(), Some(0));
+    let me = Command::new("id").arg("-un").output().unwrap();
+    let me = String::from_utf8_lossy(&me.stdout).trim().to_owned();
+    let o = Command::new(BIN)
+        .args([
+            "put",
+            "QM1",
+            "DEV.QUEUE.1",
+            "--persistent",
+            "--file",
+            "/etc/hostname",
+        ])
+        .env("FERRY_HOME", sb.home())
+        .env("USER", "somebody-else")
+        .env("LOGNAME", "somebody-else")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let b = sb.run(&["browse", "QM1", "DEV.QUEUE.1", "--dump"], "");
+    assert_eq!(
+        dumped(&b.stdout, "UserIdentifier"),
+        format!("'{me}'"),
+        "{b:?}"
+    );
 }
 
 /// The `[server] listen` a queue manager was created with.
@@ -915,10 +1025,43 @@ fn message_tools_set_every_field_show_it_and_keep_it_through_move_copy_unload_an
             file.to_str().unwrap(),
             "--format",
             "NONE",
+            "--msg-id",
+            "bin-1",
+            "--report",
+            "exception,pass-msg-id",
+            "--reply-to",
+            "DEV.QUEUE.3",
+            "--feedback",
+            "quit",
+            "--ccsid",
+            "819",
+            "--encoding",
+            "273",
         ],
         "",
     );
     assert_eq!(put.code(), Some(0), "{put:?}");
+    let bin = |q: &str| {
+        let b = sb.run(&["browse", "QM1", q, "--dump", "--msg-id", "bin-1"], "");
+        assert!(
+            dumped(&b.stdout, "MsgId").starts_with("62696e2d31"),
+            "{b:?}"
+        );
+        assert_eq!(
+            dumped(&b.stdout, "Report"),
+            "0x01000080 (exception,pass-msg-id)",
+            "{b:?}"
+        );
+        assert_eq!(dumped(&b.stdout, "Feedback"), "256", "{b:?}");
+        assert_eq!(dumped(&b.stdout, "CodedCharSetId"), "819", "{b:?}");
+        assert_eq!(dumped(&b.stdout, "Encoding"), "273", "{b:?}");
+    };
+    bin("DEV.QUEUE.1");
+    let wrong = sb.run(&["put", "QM1", "DEV.QUEUE.1", "--report", "coa,cob"], "x\n");
+    assert!(
+        wrong.code() != Some(0) && wrong.stderr.contains("\"cob\" is not a report option"),
+        "{wrong:?}"
+    );
 
     let b = sb.run(&["browse", "QM1", "DEV.QUEUE.1", "--dump", "-n", "1"], "");
     assert_eq!(dumped(&b.stdout, "Priority"), "7", "{b:?}");
@@ -965,6 +1108,7 @@ fn message_tools_set_every_field_show_it_and_keep_it_through_move_copy_unload_an
     assert!(l.stdout.contains("3 messages loaded"), "{l:?}");
     let again = sb.run(&["browse", "QM1", "DEV.QUEUE.2", "--dump"], "");
     assert_eq!(dumped(&again.stdout, "MsgId"), msg_id, "{again:?}");
+    bin("DEV.QUEUE.2");
     assert_eq!(dumped(&again.stdout, "PutApplName"), "'ferry put'");
     assert!(
         again.stdout.contains("0001 6269 6e61 7279 ff"),

@@ -357,6 +357,18 @@ fn queues_are_paged_filtered_sorted_and_only_those_the_user_may_display() {
         None,
     );
     assert_eq!((r.status, r.reason()), (404, 2085), "{r:?}");
+    // What docs/console.md shows for a refusal, exactly.
+    let doc = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/console.md"),
+    )
+    .unwrap();
+    let block = doc
+        .split("GET /api/v1/queues/NO.SUCH.Q -->\n```json\n")
+        .nth(1)
+        .and_then(|b| b.split("\n```").next())
+        .expect("docs/console.md's checked refusal");
+    let shown: Value = serde_json::from_str(block).unwrap();
+    assert_eq!(r.json, shown, "docs/console.md shows {block}");
     let r = http(
         &a,
         "GET",

@@ -1,7 +1,9 @@
 //! The sample outputs the README and docs/ show from the `ferry` binary, produced by running the
 //! same commands and compared (docs/admin.md's runmqsc samples are checked in
 //! crates/ferry-admin/tests/docs_samples.rs; the channel refusal in docs/security.md by
-//! channel_security.rs). A stale sample fails here with what the binary prints now.
+//! channel_security.rs, its `AMQ8135E Not authorized: …` and `AMQ9777E Channel was blocked by
+//! …` by authority.rs; docs/console.md's error body by console.rs; docs/operations.md's port
+//! clash by cli.rs). A stale sample fails here with what the binary prints now.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

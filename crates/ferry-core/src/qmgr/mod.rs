@@ -122,9 +122,21 @@ pub struct QmConfig {
     /// Bytes of message bodies the queues may hold in memory together (see
     /// [`crate::engine::budget`]); by default a quarter of what the process may use.
     pub memory_budget: usize,
+    /// The account the queue manager runs as: its owner, whose authority its own work has and
+    /// whose user id embedded connections carry. The host sets it from the process's effective
+    /// user id; by default `$USER` (or `$LOGNAME`).
+    pub owner: String,
 }
 
 impl QmConfig {
+    /// The user the environment names (`$USER`, else `$LOGNAME`, else `ferry`): the owner of a
+    /// queue manager whose host did not say.
+    pub fn env_user() -> String {
+        std::env::var("USER")
+            .or_else(|_| std::env::var("LOGNAME"))
+            .unwrap_or_else(|_| "ferry".into())
+    }
+
     /// Defaults for a queue manager called `name`.
     pub fn new(name: &str) -> MqResult<Self> {
         Ok(QmConfig {
@@ -132,12 +144,15 @@ impl QmConfig {
             clock: Clock::default(),
             dev_queues: true,
             memory_budget: crate::engine::budget::default_limit(),
+            owner: QmConfig::env_user(),
         })
     }
 }
 
 pub(crate) struct Shared {
     pub attrs: RwLock<QueueManagerAttrs>,
+    /// [`QmConfig::owner`].
+    pub owner: String,
     /// The object catalogue. Hashed with the cheap id hasher: every put1 looks a name up.
     pub objects: RwLock<IdKeyed<ObjectName, Object>>,
     pub ids: IdGenerator,
@@ -198,6 +213,7 @@ impl QueueManager {
         let qm = QueueManager {
             shared: Arc::new(Shared {
                 attrs: RwLock::new(config.attrs),
+                owner: config.owner,
                 objects: RwLock::new(HashMap::default()),
                 ids,
                 clock: config.clock,
@@ -338,7 +354,7 @@ impl QueueManager {
             self.clone(),
             id,
             ApplName::truncating(app),
-            Principal::owner(&current_user()),
+            Principal::owner(&self.shared.owner),
             Arc::new(ConnCounters::default()),
         )
     }
@@ -376,7 +392,10 @@ impl QueueManager {
         mode: ConnMode,
         peer: String,
     ) -> MqResult<Session> {
-        let user = opts.user_id.clone().unwrap_or_else(current_user);
+        let user = opts
+            .user_id
+            .clone()
+            .unwrap_or_else(|| self.shared.owner.clone());
         self.connect_with(opts, mode, peer, Principal::owner(&user))
     }
 
@@ -547,10 +566,4 @@ pub(crate) fn unknown(name: &ObjectName) -> MqError {
         Reason::UnknownObjectName,
         format!("queue {name} is not defined on this queue manager"),
     )
-}
-
-pub(crate) fn current_user() -> String {
-    std::env::var("USER")
-        .or_else(|_| std::env::var("LOGNAME"))
-        .unwrap_or_else(|_| "ferry".into())
 }

@@ -26,6 +26,7 @@ pub fn message(n: usize, got: &Got) -> String {
             |e| format!("{:.1} s left", e.as_secs_f64()),
         ),
     );
+    field("Report", report_text(d.report));
     field("Feedback", d.feedback.to_string());
     field("ReplyToQ", quoted(d.reply_to_queue.as_str()));
     field("ReplyToQMgr", quoted(d.reply_to_qmgr.as_str()));
@@ -136,6 +137,29 @@ fn hex_dump(body: &[u8]) -> String {
         let _ = writeln!(s, "  {:08x}: {hexes:<40} {text}", i * 16);
     }
     s
+}
+
+/// MQMD Report as its number and the options' names (`0x00000100 coa`).
+fn report_text(r: u32) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    // Widest first, so coa-with-full-data is named once rather than with coa and coa-with-data.
+    let mut left = r;
+    for (name, v) in super::spec::REPORT_NAMES.iter().rev() {
+        if *v != 0 && left & v == *v {
+            names.push(name);
+            left &= !v;
+        }
+    }
+    if left & ferry_model::report::DISCARD_MSG != 0 {
+        names.push("discard-msg");
+        left &= !ferry_model::report::DISCARD_MSG;
+    }
+    names.reverse();
+    match (r, left) {
+        (0, _) => "0 (none)".into(),
+        (_, 0) => format!("0x{r:08x} ({})", names.join(",")),
+        _ => format!("0x{r:08x} ({} and 0x{left:08x})", names.join(",")),
+    }
 }
 
 #[cfg(test)]

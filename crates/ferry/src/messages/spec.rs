@@ -3,9 +3,10 @@
 
 use std::time::Duration;
 
-use ferry_client::{CorrelId, Message, MessageType, Persistence, PropertyValue};
+use ferry_client::{CorrelId, Message, MessageType, MsgId, Persistence, PropertyValue};
 use ferry_model::message::format;
 use ferry_model::name::{object_name, FormatName};
+use ferry_model::report;
 
 use crate::CliError;
 
@@ -30,6 +31,24 @@ pub struct Spec {
     /// Format name (MQMD Format) [default: MQSTR].
     #[arg(long, value_name = "NAME")]
     pub format: Option<String>,
+    /// Message id: 48 hex digits, or text of at most 24 bytes [default: one the queue manager
+    /// makes].
+    #[arg(long, value_name = "ID")]
+    pub msg_id: Option<String>,
+    /// Report options (MQMD Report): names joined by commas — coa, cod, exception, expiration
+    /// (each also as NAME-with-data or NAME-with-full-data), pan, nan, pass-msg-id,
+    /// pass-correl-id, pass-discard-and-expiry, discard-msg — or a number.
+    #[arg(long, value_name = "OPTIONS")]
+    pub report: Option<String>,
+    /// Feedback code (MQMD Feedback): a number, or quit, coa, cod, expiration, pan, nan.
+    #[arg(long, value_name = "CODE")]
+    pub feedback: Option<String>,
+    /// Coded character set id of the body (MQMD CodedCharSetId) [default: 1208, UTF-8].
+    #[arg(long, value_name = "CCSID")]
+    pub ccsid: Option<u32>,
+    /// Numeric encoding of the body (MQMD Encoding) [default: 546].
+    #[arg(long, value_name = "N")]
+    pub encoding: Option<u32>,
     /// Message type [default: datagram].
     #[arg(long = "type", value_enum, value_name = "TYPE")]
     pub msg_type: Option<Kind>,
@@ -71,6 +90,77 @@ pub fn id_bytes(s: &str) -> Result<[u8; 24], CliError> {
     let mut id = [0u8; 24];
     id[..s.len()].copy_from_slice(s.as_bytes());
     Ok(id)
+}
+
+/// Report options by name (MQRO_* without the prefix, lower case, `_` as `-`).
+pub const REPORT_NAMES: [(&str, u32); 17] = [
+    ("coa", report::COA),
+    ("coa-with-data", report::COA_WITH_DATA),
+    ("coa-with-full-data", report::COA_WITH_FULL_DATA),
+    ("cod", report::COD),
+    ("cod-with-data", report::COD_WITH_DATA),
+    ("cod-with-full-data", report::COD_WITH_FULL_DATA),
+    ("exception", report::EXCEPTION),
+    ("exception-with-data", report::EXCEPTION_WITH_DATA),
+    ("exception-with-full-data", report::EXCEPTION_WITH_FULL_DATA),
+    ("expiration", report::EXPIRATION),
+    ("expiration-with-data", report::EXPIRATION_WITH_DATA),
+    (
+        "expiration-with-full-data",
+        report::EXPIRATION_WITH_FULL_DATA,
+    ),
+    ("pan", report::PAN),
+    ("nan", report::NAN),
+    ("pass-msg-id", report::PASS_MSG_ID),
+    ("pass-correl-id", report::PASS_CORREL_ID),
+    ("pass-discard-and-expiry", report::PASS_DISCARD_AND_EXPIRY),
+];
+
+/// `--report`: names joined by commas (or `discard-msg`), or a number.
+pub fn report_options(arg: &str) -> Result<u32, CliError> {
+    if let Ok(n) = arg.trim().parse::<u32>() {
+        return Ok(n);
+    }
+    let mut options = 0;
+    for name in arg
+        .split(',')
+        .map(|n| n.trim().to_ascii_lowercase().replace('_', "-"))
+    {
+        let name = name.strip_prefix("mqro-").unwrap_or(&name);
+        options |= match REPORT_NAMES.iter().find(|(n, _)| *n == name) {
+            Some((_, v)) => *v,
+            None if name == "discard-msg" => report::DISCARD_MSG,
+            None => {
+                return Err(bad(format!(
+                    "--report {arg}: {name:?} is not a report option; give coa, cod, exception, \
+                     expiration (each also NAME-with-data or NAME-with-full-data), pan, nan, \
+                     pass-msg-id, pass-correl-id, pass-discard-and-expiry, discard-msg or a number"
+                )))
+            }
+        };
+    }
+    Ok(options)
+}
+
+/// `--feedback`: a number or a name (MQFB_QUIT, COA, COD, EXPIRATION, PAN, NAN).
+pub fn feedback_code(arg: &str) -> Result<u32, CliError> {
+    if let Ok(n) = arg.trim().parse::<u32>() {
+        return Ok(n);
+    }
+    let name = arg.trim().to_ascii_lowercase();
+    Ok(match name.strip_prefix("mqfb_").unwrap_or(&name) {
+        "quit" => 256,
+        "coa" => report::feedback::COA,
+        "cod" => report::feedback::COD,
+        "expiration" => report::feedback::EXPIRATION,
+        "pan" => report::feedback::PAN,
+        "nan" => report::feedback::NAN,
+        _ => {
+            return Err(bad(format!(
+                "--feedback {arg}: give a number or quit, coa, cod, expiration, pan, nan"
+            )))
+        }
+    })
 }
 
 /// One `--property` argument.
@@ -124,6 +214,21 @@ impl Spec {
         }
         if let Some(p) = self.priority {
             d.priority = ferry_client::Priority::Value(p);
+        }
+        if let Some(id) = &self.msg_id {
+            d.msg_id = MsgId(id_bytes(id)?);
+        }
+        if let Some(r) = &self.report {
+            d.report = report_options(r)?;
+        }
+        if let Some(f) = &self.feedback {
+            d.feedback = feedback_code(f)?;
+        }
+        if let Some(c) = self.ccsid {
+            d.ccsid = c;
+        }
+        if let Some(e) = self.encoding {
+            d.encoding = e;
         }
         if let Some(c) = &self.correl_id {
             d.correl_id = CorrelId(id_bytes(c)?);

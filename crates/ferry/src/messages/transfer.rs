@@ -177,6 +177,7 @@ fn to_json(got: &Got) -> Value {
         "persistent": d.persistence == Persistence::Persistent,
         "expiry_ms": d.expiry.map(|e| e.as_millis() as u64),
         "feedback": d.feedback,
+        "report": d.report,
         "reply_to_q": d.reply_to_queue.as_str(),
         "reply_to_qmgr": d.reply_to_qmgr.as_str(),
         "user_id": d.user_id.as_str(),
@@ -232,6 +233,7 @@ fn from_json(line: &str) -> Result<Message, String> {
     };
     d.expiry = u("expiry_ms").map(Duration::from_millis);
     d.feedback = u("feedback").unwrap_or(0) as u32;
+    d.report = u("report").unwrap_or(0) as u32;
     let name = |k: &str| match s(k).trim() {
         "" => Ok(ferry_client::ObjectName::default()),
         n => object_name(n).map_err(|e| format!("{k}: {e}")),
