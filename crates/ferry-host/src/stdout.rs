@@ -30,6 +30,11 @@ pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::Relaxed)
 }
 
+/// Acts as if SIGINT had arrived (a command's own way to stop what waits on [`interrupted`]).
+pub fn interrupt() {
+    INTERRUPTED.store(true, Ordering::Relaxed);
+}
+
 /// Makes the first SIGINT or SIGTERM set [`interrupted`] instead of ending the process, so a
 /// command can stop and clean up; a second one ends the process at once (status 130).
 #[allow(unsafe_code)]

@@ -30,6 +30,10 @@ pub enum PerfCommand {
     /// Vary one parameter over a list, stop at the first step that breaks an SLA, report the
     /// best setting within it, and draw charts (the tuning method of IBM's paper 003).
     Sweep(SweepArgs),
+    /// Emulate a wide-area link between two network namespaces (delay, loss and rate each
+    /// way, seed 004's profiles) until Ctrl-C or SIGTERM; SIGUSR1 cuts the link and restores
+    /// it. Needs root (CAP_NET_ADMIN) and iproute2.
+    Link(LinkArgs),
     /// Draw a saved sweep report's charts again (SVG and PNG).
     Chart {
         /// The sweep report (JSON written by sweep --json).
@@ -231,7 +235,8 @@ pub struct WorkloadArgs {
     /// For publish: run every subscriber as a task of the async client on one thread (as an
     /// event-driven consumer does), rather than a thread each with the blocking client. For
     /// put: the --threads putters and the --helpers getters as tasks of one thread, the
-    /// benches' async-client ladder.
+    /// benches' async-client ladder. For rr: the requesters and responders as tasks of one
+    /// thread, the benches' async-client request/reply. Other workloads refuse it.
     #[arg(long)]
     #[serde(default)]
     pub async_client: bool,
@@ -279,6 +284,29 @@ pub struct LimitsArgs {
     /// Write the limits as JSON here.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+}
+
+/// `ferry perf link`.
+#[derive(Debug, Clone, Args)]
+pub struct LinkArgs {
+    /// The two network namespaces (names under /run/netns, made with `ip netns add`).
+    #[arg(long, num_args = 2, value_names = ["NS_A", "NS_B"], required = true)]
+    pub ns: Vec<String>,
+    /// Each side's IPv4 address on the link.
+    #[arg(long, num_args = 2, value_names = ["ADDR_A", "ADDR_B"], required = true)]
+    pub addr: Vec<String>,
+    /// The link: clean, n1 (25 ms), n2 (40 ms, 0.1 % loss) or n3 (50 ms, 0.5 % loss), each way.
+    #[arg(long, default_value = "n3")]
+    pub profile: String,
+    /// The bottleneck's rate each way, Mbit/s [default: 1000].
+    #[arg(long, value_name = "MBIT")]
+    pub rate_mbit: Option<u64>,
+    /// One-way delay instead of the profile's, milliseconds.
+    #[arg(long, value_name = "MS")]
+    pub delay_ms: Option<f64>,
+    /// Loss each way instead of the profile's, percent.
+    #[arg(long, value_name = "PCT")]
+    pub loss_pct: Option<f64>,
 }
 
 /// `ferry perf sweep`.

@@ -32,8 +32,18 @@ pub const DEPTH_BOUND: i64 = 20_000;
 /// with one of those is refused with the reason.
 pub fn settle(w: Workload, a: &WorkloadArgs) -> Result<WorkloadArgs, String> {
     let mut b = a.clone();
-    if w != Workload::Put {
-        return Ok(b);
+    match w {
+        Workload::Put => {}
+        Workload::Publish => return Ok(b),
+        Workload::Rr if a.async_client => return crate::asyncrr::check(a).map(|()| b),
+        _ if a.async_client => {
+            return Err(format!(
+                "--async-client runs put, rr and publish; {} runs a blocking client's thread per \
+                 worker (its --async-put and --read-ahead are the MQI's)",
+                w.name()
+            ))
+        }
+        _ => return Ok(b),
     }
     let blocking_only = [
         (a.put1, "--put1"),

@@ -9,8 +9,10 @@
 
 pub mod args;
 pub mod asyncput;
+pub mod asyncrr;
 pub mod chart;
 pub mod limits;
+pub mod linkem;
 pub mod pubsub;
 pub mod report;
 pub mod run;
@@ -175,6 +177,69 @@ pub fn run_limits(a: &args::LimitsArgs) -> Result<limits::Limits, String> {
         write_json(p, &l)?;
     }
     Ok(l)
+}
+
+/// `ferry perf link`: the emulated link until Ctrl-C or SIGTERM, then what it carried.
+pub fn run_link(a: &args::LinkArgs) -> Result<(), String> {
+    let mut profile = linkem::Profile::named(&a.profile)?;
+    if let Some(r) = a.rate_mbit {
+        profile.rate_bps = r.max(1) * 1_000_000;
+        profile.name = "custom";
+    }
+    if let Some(d) = a.delay_ms {
+        profile.delay = std::time::Duration::from_secs_f64(d.max(0.0) / 1000.0);
+        profile.name = "custom";
+    }
+    if let Some(l) = a.loss_pct {
+        profile.loss = (l / 100.0).clamp(0.0, 1.0);
+        profile.name = "custom";
+    }
+    let spec = linkem::LinkSpec {
+        ns: [a.ns[0].clone(), a.ns[1].clone()],
+        addr: [a.addr[0].clone(), a.addr[1].clone()],
+        profile,
+    };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let counters = std::thread::scope(|s| {
+        s.spawn(|| {
+            while !ferry_host::stdout::interrupted() {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        let r = linkem::run(&spec, &stop, || {
+            ferry_host::outln!(
+                "link up: {} ({}) <-> {} ({}), {}: {} ms each way, {} % loss, {} Mbit/s",
+                spec.ns[0],
+                spec.addr[0],
+                spec.ns[1],
+                spec.addr[1],
+                profile.name,
+                profile.delay.as_secs_f64() * 1000.0,
+                profile.loss * 100.0,
+                profile.rate_bps / 1_000_000
+            );
+        });
+        // On a failure to start, the watcher above still waits for an interrupt: give it one.
+        if r.is_err() {
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            ferry_host::stdout::interrupt();
+        }
+        r
+    })
+    .map_err(|e| format!("the link emulator: {e}"))?;
+    for (way, c) in ["a -> b", "b -> a"].iter().zip(counters.iter()) {
+        let n = |x: &std::sync::atomic::AtomicU64| x.load(std::sync::atomic::Ordering::Relaxed);
+        ferry_host::outln!(
+            "{way}: {} packets ({} bytes) delivered, {} lost, {} dropped at the full queue, {} while cut",
+            n(&c.delivered),
+            n(&c.bytes),
+            n(&c.lost),
+            n(&c.overflowed),
+            n(&c.cut)
+        );
+    }
+    Ok(())
 }
 
 /// `ferry perf sweep`.
@@ -368,6 +433,7 @@ pub fn main(cmd: &PerfCommand) -> Result<(), String> {
         PerfCommand::Forward(a) => run_workload(Workload::Forward, a).map(|_| ()),
         PerfCommand::Publish(a) => run_workload(Workload::Publish, a).map(|_| ()),
         PerfCommand::Limits(a) => run_limits(a).map(|_| ()),
+        PerfCommand::Link(a) => run_link(a),
         PerfCommand::Sweep(a) => run_sweep(a).map(|_| ()),
         PerfCommand::Compare { baseline, report } => run_compare(baseline, report).map(|_| ()),
         PerfCommand::Chart { report, charts } => {

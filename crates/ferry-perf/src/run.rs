@@ -152,6 +152,8 @@ fn spawn_aux(
 ) -> Vec<std::thread::JoinHandle<WorkerResult>> {
     let mut aux: Vec<std::thread::JoinHandle<WorkerResult>> = Vec::new();
     match w {
+        // With the async client the responders are tasks beside the requesters.
+        Workload::Rr if a.async_client => {}
         Workload::Rr => spawn_responders(a, target, aux_stop, &mut aux),
         Workload::Forward => {
             let feed = format!("{}.IN", a.prefix);
@@ -235,20 +237,14 @@ fn spawn_subscribers(
     }
 }
 
-/// Starts rr's responders, added to `aux`: `--responders`, by default two per request queue
-/// or one per requester, whichever is more.
+/// Starts rr's [`responder_count`] responders, added to `aux`.
 fn spawn_responders(
     a: &WorkloadArgs,
     target: &Target,
     aux_stop: &Arc<AtomicBool>,
     aux: &mut Vec<std::thread::JoinHandle<WorkerResult>>,
 ) {
-    // At least one responder per request queue, or requests to the others go unanswered.
-    let n = a
-        .responders
-        .unwrap_or((2 * PAIRS).max(a.threads))
-        .max(PAIRS);
-    for i in 0..n {
+    for i in 0..responder_count(a) {
         let ep = a
             .responder_connect
             .clone()
@@ -258,6 +254,15 @@ fn spawn_responders(
             workload::responder_worker(&ep, &args, &stop, i % PAIRS)
         }));
     }
+}
+
+/// rr's responders: `--responders`, by default two per request queue or one per requester,
+/// whichever is more — and at least one per request queue, or requests to the others go
+/// unanswered.
+fn responder_count(a: &WorkloadArgs) -> usize {
+    a.responders
+        .unwrap_or((2 * PAIRS).max(a.threads))
+        .max(PAIRS)
 }
 
 /// Starts the `--threads` measured workers of `w`, each with its recorder.
@@ -273,6 +278,13 @@ fn spawn_workers(
         let recs = recorders.to_vec();
         return vec![std::thread::spawn(move || {
             crate::asyncput::ladder(&ep, &args, sh, recs)
+        })];
+    }
+    if w == Workload::Rr && a.async_client {
+        let (ep, args, sh) = (target.endpoint.clone(), a.clone(), shared.clone());
+        let (recs, responders) = (recorders.to_vec(), responder_count(a));
+        return vec![std::thread::spawn(move || {
+            crate::asyncrr::run(&ep, &args, responders, sh, recs)
         })];
     }
     (0..a.threads)

@@ -210,6 +210,33 @@ fn workloads_report_completely_against_a_server_over_unix_and_tcp() {
         let r = perf(&dir, &format!("{w}-unix"), &args);
         check(&r, w, "unix");
     }
+    // rr with the async client: requesters and responders as tasks, every request answered.
+    let r = perf(
+        &dir,
+        "rr-async-tcp",
+        &[
+            "rr",
+            "-c",
+            &server.tcp,
+            "-t",
+            "4",
+            "--async-client",
+            "--async-put",
+        ],
+    );
+    check(&r, "rr", "tcp");
+    assert_eq!(r["parameters"]["async_client"], true);
+    assert!(n(&r["results"]["rate_per_s"]) > 0.0, "{}", r["results"]);
+    assert_eq!(r["results"]["messages_put"], r["results"]["messages_got"]);
+    let out = ferry()
+        .args(["perf", "get", "-c", &server.unix, "--async-client"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("--async-client runs put, rr and publish"),
+        "{err}"
+    );
     for w in ["putget", "rr"] {
         let r = perf(
             &dir,

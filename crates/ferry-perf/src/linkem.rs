@@ -1,0 +1,576 @@
+//! A link emulator: two network namespaces (two "hosts") joined through this process, which
+//! applies a wide-area link's one-way delay, random loss and rate to every packet, each way.
+//! The kernel here has no netem and no nftables, so the link is made in user space: a TUN
+//! device in each namespace, with a point-to-point address; what one host sends into its TUN
+//! device this process reads, holds, and writes into the other host's TUN device.
+//!
+//! Why a TUN bridge and not a delayer on the sender's output hook: TCP small queues throttle a
+//! socket by the bytes its host still holds below it, so delaying packets on the sending host
+//! would throttle TCP by itself. A TUN device frees a packet (orphans it) as soon as it is
+//! queued for this process, so the sending host sees a network, not a stalled device — the
+//! delay is in flight, as on a real link.
+//!
+//! Each direction is a bottleneck of `rate` bits/s with a drop-tail queue of `queue` worth of
+//! sending time (a router's buffer), then the one-way `delay`. Loss is independent per packet
+//! with probability `loss` (a lossy radio or a congested peering point, as seed 004's
+//! profiles). A `cut` (SIGUSR1 toggles it) drops everything both ways, as an unplugged link.
+//!
+//! Profiles from seed 004 (delay each way; loss each way): `clean` 0 ms, `n1` 25 ms, `n2` 40 ms
+//! 0.1 %, `n3` 50 ms 0.5 %, all at 1 Gbit/s unless `--rate` says otherwise.
+
+use std::collections::VecDeque;
+use std::fs::File;
+use std::io::{Read, Write};
+use std::os::fd::AsRawFd;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// A link's character, one way (both ways are alike).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Profile {
+    /// The profile's name (`clean`, `n1`, `n2`, `n3`, or `custom`).
+    pub name: &'static str,
+    /// One-way delay.
+    pub delay: Duration,
+    /// Probability that a packet is lost, 0..1.
+    pub loss: f64,
+    /// The bottleneck's rate, bits per second.
+    pub rate_bps: u64,
+}
+
+/// The profiles by name.
+pub const PROFILES: [Profile; 4] = [
+    Profile {
+        name: "clean",
+        delay: Duration::ZERO,
+        loss: 0.0,
+        rate_bps: 1_000_000_000,
+    },
+    Profile {
+        name: "n1",
+        delay: Duration::from_millis(25),
+        loss: 0.0,
+        rate_bps: 1_000_000_000,
+    },
+    Profile {
+        name: "n2",
+        delay: Duration::from_millis(40),
+        loss: 0.001,
+        rate_bps: 1_000_000_000,
+    },
+    Profile {
+        name: "n3",
+        delay: Duration::from_millis(50),
+        loss: 0.005,
+        rate_bps: 1_000_000_000,
+    },
+];
+
+impl Profile {
+    /// The profile called `name` (any case).
+    pub fn named(name: &str) -> Result<Profile, String> {
+        let lower = name.to_ascii_lowercase();
+        PROFILES
+            .iter()
+            .find(|p| p.name == lower)
+            .copied()
+            .ok_or_else(|| format!("no link profile {name:?}: give clean, n1, n2 or n3"))
+    }
+
+    /// The bottleneck queue: as much as the link carries in one round trip (at least 10 ms),
+    /// in bytes.
+    pub fn queue_bytes(&self) -> u64 {
+        let rtt = (self.delay * 2).max(Duration::from_millis(10));
+        (self.rate_bps as f64 / 8.0 * rtt.as_secs_f64()) as u64
+    }
+}
+
+/// What one direction did, for the report at the end.
+#[derive(Debug, Default)]
+pub struct Counters {
+    /// Packets written to the far side.
+    pub delivered: AtomicU64,
+    /// Bytes written to the far side.
+    pub bytes: AtomicU64,
+    /// Packets lost at random.
+    pub lost: AtomicU64,
+    /// Packets dropped at the full bottleneck queue.
+    pub overflowed: AtomicU64,
+    /// Packets dropped while the link was cut.
+    pub cut: AtomicU64,
+}
+
+/// A small, fast, seeded random source (xorshift64*): loss must not cost a syscall a packet.
+#[derive(Debug)]
+struct Rng(u64);
+
+impl Rng {
+    fn next_f64(&mut self) -> f64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// The packets of one direction on their way: each with the time it reaches the far side.
+#[derive(Debug)]
+struct Wire {
+    profile: Profile,
+    /// When the bottleneck has sent everything queued so far.
+    busy_until: Instant,
+    in_flight: VecDeque<(Instant, Vec<u8>)>,
+    spare: Vec<Vec<u8>>,
+    rng: Rng,
+}
+
+/// The outcome of offering a packet to the wire.
+#[derive(Debug, PartialEq)]
+enum Offer {
+    Sent,
+    Lost,
+    Overflow,
+}
+
+impl Wire {
+    fn new(profile: Profile, seed: u64) -> Wire {
+        Wire {
+            profile,
+            busy_until: Instant::now(),
+            in_flight: VecDeque::new(),
+            spare: Vec::new(),
+            rng: Rng(seed | 1),
+        }
+    }
+
+    /// A buffer for the next packet.
+    fn buffer(&mut self) -> Vec<u8> {
+        let mut b = self.spare.pop().unwrap_or_default();
+        b.resize(MTU_BUFFER, 0);
+        b
+    }
+
+    /// Takes `packet` (read at `now`) onto the wire, or drops it.
+    fn offer(&mut self, now: Instant, packet: Vec<u8>) -> Offer {
+        if self.profile.loss > 0.0 && self.rng.next_f64() < self.profile.loss {
+            self.spare.push(packet);
+            return Offer::Lost;
+        }
+        let start = self.busy_until.max(now);
+        let backlog = start - now;
+        let queue = Duration::from_secs_f64(
+            self.profile.queue_bytes() as f64 * 8.0 / self.profile.rate_bps as f64,
+        );
+        if backlog > queue {
+            self.spare.push(packet);
+            return Offer::Overflow;
+        }
+        let send =
+            Duration::from_secs_f64(packet.len() as f64 * 8.0 / self.profile.rate_bps as f64);
+        self.busy_until = start + send;
+        let due = self.busy_until + self.profile.delay;
+        debug_assert!(self.in_flight.back().is_none_or(|(t, _)| *t <= due));
+        self.in_flight.push_back((due, packet));
+        Offer::Sent
+    }
+
+    /// The time until the first packet is due, if one is in flight.
+    fn next_due(&self, now: Instant) -> Option<Duration> {
+        self.in_flight
+            .front()
+            .map(|(t, _)| t.saturating_duration_since(now))
+    }
+}
+
+/// Room for any packet a TUN device with a 1500-byte MTU hands over.
+const MTU_BUFFER: usize = 2048;
+/// The TUN devices' MTU.
+pub const MTU: u32 = 1500;
+
+/// Opens a TUN device called `name` (no packet information header) in the network namespace
+/// of the calling thread.
+#[allow(unsafe_code)]
+fn open_tun(name: &str) -> std::io::Result<File> {
+    const IFF_TUN: libc::c_short = 0x0001;
+    const IFF_NO_PI: libc::c_short = 0x1000;
+    const TUNSETIFF: libc::c_ulong = 0x4004_54ca;
+    #[repr(C)]
+    struct IfReq {
+        name: [u8; libc::IFNAMSIZ],
+        flags: libc::c_short,
+        _pad: [u8; 22],
+    }
+    if name.len() >= libc::IFNAMSIZ {
+        return Err(std::io::Error::other(format!(
+            "device name {name} is too long"
+        )));
+    }
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/net/tun")?;
+    let mut req = IfReq {
+        name: [0; libc::IFNAMSIZ],
+        flags: IFF_TUN | IFF_NO_PI,
+        _pad: [0; 22],
+    };
+    req.name[..name.len()].copy_from_slice(name.as_bytes());
+    // SAFETY: `req` is a properly sized and initialised ifreq for TUNSETIFF, alive for the
+    // call; the descriptor is the open /dev/net/tun file.
+    let r = unsafe { libc::ioctl(file.as_raw_fd(), TUNSETIFF as _, &mut req) };
+    if r < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(file)
+}
+
+/// Moves the calling thread into the network namespace `ns` (a name under /run/netns).
+#[allow(unsafe_code)]
+fn enter_namespace(ns: &str) -> std::io::Result<()> {
+    let f = File::open(format!("/run/netns/{ns}"))?;
+    // SAFETY: setns on an open namespace file descriptor; it changes only this thread's
+    // network namespace.
+    let r = unsafe { libc::setns(f.as_raw_fd(), libc::CLONE_NEWNET) };
+    if r < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Runs `ip ARGS`, failing with its message.
+fn ip(args: &[&str]) -> std::io::Result<()> {
+    let out = std::process::Command::new("ip").args(args).output()?;
+    if out.status.success() {
+        return Ok(());
+    }
+    Err(std::io::Error::other(format!(
+        "ip {}: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr).trim()
+    )))
+}
+
+/// A TUN device `dev` in namespace `ns` with address `local` and `peer` at the other end.
+fn tun_in(ns: &str, dev: &str, local: &str, peer: &str) -> std::io::Result<File> {
+    let (ns2, dev2) = (ns.to_owned(), dev.to_owned());
+    // setns changes the calling thread only: open the device from a thread of its own.
+    let file = std::thread::spawn(move || {
+        enter_namespace(&ns2)?;
+        open_tun(&dev2)
+    })
+    .join()
+    .map_err(|_| std::io::Error::other("the thread opening the TUN device panicked"))??;
+    let mtu = MTU.to_string();
+    ip(&["-n", ns, "addr", "add", local, "peer", peer, "dev", dev])?;
+    ip(&["-n", ns, "link", "set", dev, "mtu", &mtu, "up"])?;
+    ip(&["-n", ns, "link", "set", "lo", "up"])?;
+    Ok(file)
+}
+
+/// The emulated link between namespaces `ns[0]` (address `addr[0]`) and `ns[1]`.
+#[derive(Debug)]
+pub struct LinkSpec {
+    /// The two namespaces (names under /run/netns), made beforehand.
+    pub ns: [String; 2],
+    /// Each side's address (IPv4, no prefix).
+    pub addr: [String; 2],
+    /// The link's character each way.
+    pub profile: Profile,
+}
+
+/// Whether the link is cut (everything dropped), toggled by SIGUSR1.
+static CUT: AtomicBool = AtomicBool::new(false);
+
+#[allow(unsafe_code)]
+fn toggle_cut_on_sigusr1() {
+    extern "C" fn on_usr1(_: libc::c_int) {
+        CUT.fetch_xor(true, Ordering::Relaxed);
+    }
+    let handler: extern "C" fn(libc::c_int) = on_usr1;
+    // SAFETY: the handler only flips an atomic, which is async-signal-safe.
+    unsafe { libc::signal(libc::SIGUSR1, handler as libc::sighandler_t) };
+}
+
+/// Makes the TUN devices and carries packets both ways until `stop`; `ready` is called once
+/// both hosts can reach each other. Returns what each direction (0 → 1, 1 → 0) did.
+pub fn run(
+    spec: &LinkSpec,
+    stop: &AtomicBool,
+    ready: impl FnOnce(),
+) -> std::io::Result<[Arc<Counters>; 2]> {
+    let pid = std::process::id() % 100_000;
+    let devs = [format!("flk{pid}a"), format!("flk{pid}b")];
+    let a = tun_in(&spec.ns[0], &devs[0], &spec.addr[0], &spec.addr[1])?;
+    let b = tun_in(&spec.ns[1], &devs[1], &spec.addr[1], &spec.addr[0])?;
+    toggle_cut_on_sigusr1();
+    ready();
+    let counters = [Arc::new(Counters::default()), Arc::new(Counters::default())];
+    let (a2, b2) = (a.try_clone()?, b.try_clone()?);
+    std::thread::scope(|s| {
+        let c0 = counters[0].clone();
+        let c1 = counters[1].clone();
+        let p = spec.profile;
+        let one = s.spawn(move || carry(a, b2, p, 0x9e37_79b9, &c0, stop));
+        let two = s.spawn(move || carry(b, a2, p, 0x85eb_ca6b, &c1, stop));
+        one.join()
+            .map_err(|_| std::io::Error::other("a direction panicked"))??;
+        two.join()
+            .map_err(|_| std::io::Error::other("a direction panicked"))?
+    })?;
+    Ok(counters)
+}
+
+/// One direction: reads packets from `from`, puts them on the wire, writes them to `to` when
+/// due; until `stop`.
+fn carry(
+    mut from: File,
+    mut to: File,
+    profile: Profile,
+    seed: u64,
+    counters: &Counters,
+    stop: &AtomicBool,
+) -> std::io::Result<()> {
+    set_nonblocking(&from)?;
+    let mut wire = Wire::new(profile, seed);
+    while !stop.load(Ordering::Relaxed) {
+        let now = Instant::now();
+        let wait = wire
+            .next_due(now)
+            .unwrap_or(Duration::from_millis(100))
+            .min(Duration::from_millis(100));
+        wait_readable(&from, wait)?;
+        read_all(&mut from, &mut wire, counters)?;
+        deliver_due(&mut to, &mut wire, counters);
+    }
+    Ok(())
+}
+
+/// Takes every packet waiting on `from` onto the wire.
+fn read_all(from: &mut File, wire: &mut Wire, counters: &Counters) -> std::io::Result<()> {
+    loop {
+        let mut buf = wire.buffer();
+        match from.read(&mut buf) {
+            Ok(n) => {
+                buf.truncate(n);
+                if CUT.load(Ordering::Relaxed) {
+                    counters.cut.fetch_add(1, Ordering::Relaxed);
+                    wire.spare.push(buf);
+                    continue;
+                }
+                match wire.offer(Instant::now(), buf) {
+                    Offer::Sent => {}
+                    Offer::Lost => _ = counters.lost.fetch_add(1, Ordering::Relaxed),
+                    Offer::Overflow => _ = counters.overflowed.fetch_add(1, Ordering::Relaxed),
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                wire.spare.push(buf);
+                return Ok(());
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => wire.spare.push(buf),
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Writes every packet whose time has come to `to`.
+fn deliver_due(to: &mut File, wire: &mut Wire, counters: &Counters) {
+    let now = Instant::now();
+    while wire.in_flight.front().is_some_and(|(t, _)| *t <= now) {
+        let Some((_, packet)) = wire.in_flight.pop_front() else {
+            break;
+        };
+        // A write the far device refuses (its queue full, or it went down) is a lost packet,
+        // as on a wire.
+        if to.write(&packet).is_ok() {
+            counters.delivered.fetch_add(1, Ordering::Relaxed);
+            counters
+                .bytes
+                .fetch_add(packet.len() as u64, Ordering::Relaxed);
+        }
+        wire.spare.push(packet);
+    }
+}
+
+#[allow(unsafe_code)]
+fn set_nonblocking(f: &File) -> std::io::Result<()> {
+    // SAFETY: fcntl on an open descriptor with valid commands.
+    let flags = unsafe { libc::fcntl(f.as_raw_fd(), libc::F_GETFL) };
+    // SAFETY: as above.
+    if flags < 0
+        || unsafe { libc::fcntl(f.as_raw_fd(), libc::F_SETFL, flags | libc::O_NONBLOCK) } < 0
+    {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Waits until `f` is readable or `timeout` has passed (to the microsecond: ppoll).
+#[allow(unsafe_code)]
+fn wait_readable(f: &File, timeout: Duration) -> std::io::Result<()> {
+    let mut pfd = libc::pollfd {
+        fd: f.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    let ts = libc::timespec {
+        tv_sec: timeout.as_secs() as libc::time_t,
+        tv_nsec: timeout.subsec_nanos() as libc::c_long,
+    };
+    // SAFETY: one valid pollfd and a valid timespec, both alive for the call; no signal mask.
+    let r = unsafe { libc::ppoll(&mut pfd, 1, &ts, std::ptr::null()) };
+    if r < 0 {
+        let e = std::io::Error::last_os_error();
+        if e.kind() != std::io::ErrorKind::Interrupted {
+            return Err(e);
+        }
+    }
+    Ok(())
+}
+
+/// Two network namespaces, each a "host" with an address on the link between them; deleted
+/// on drop (with whatever runs inside them keeping them only until it ends).
+#[derive(Debug)]
+pub struct Hosts {
+    /// The namespaces' names.
+    pub ns: [String; 2],
+    /// Each host's address on the link.
+    pub addr: [String; 2],
+}
+
+impl Hosts {
+    /// Makes two namespaces named for `tag` and this process.
+    pub fn new(tag: &str) -> std::io::Result<Hosts> {
+        let id = std::process::id() % 10_000;
+        let ns = [format!("ferry-{tag}-a{id}"), format!("ferry-{tag}-b{id}")];
+        let net = format!("10.{}.{}", 200 + id / 256 % 50, id % 256);
+        let hosts = Hosts {
+            ns,
+            addr: [format!("{net}.1"), format!("{net}.2")],
+        };
+        for n in &hosts.ns {
+            let _ = ip(&["netns", "del", n]);
+            ip(&["netns", "add", n])?;
+        }
+        Ok(hosts)
+    }
+
+    /// A command run inside host `side` (0 or 1).
+    pub fn command(&self, side: usize, program: &str) -> std::process::Command {
+        let mut c = std::process::Command::new("ip");
+        c.args(["netns", "exec", &self.ns[side], program]);
+        c
+    }
+}
+
+impl Drop for Hosts {
+    fn drop(&mut self) {
+        for n in &self.ns {
+            let _ = ip(&["netns", "del", n]);
+        }
+    }
+}
+
+/// `ferry perf link` running between two [`Hosts`], stopped on drop.
+#[derive(Debug)]
+pub struct Emulator {
+    child: std::process::Child,
+}
+
+impl Emulator {
+    /// Starts `ferry` (the binary at `ferry`) `perf link` with `profile` between `hosts`;
+    /// returns once the hosts can reach each other.
+    pub fn start(ferry: &std::path::Path, hosts: &Hosts, profile: &str) -> std::io::Result<Self> {
+        use std::io::BufRead;
+        let mut child = std::process::Command::new(ferry)
+            .args(["perf", "link", "--profile", profile, "--ns"])
+            .args(&hosts.ns)
+            .arg("--addr")
+            .args(&hosts.addr)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .spawn()?;
+        let mut first = String::new();
+        let out = child.stdout.take().expect("piped");
+        let mut lines = std::io::BufReader::new(out);
+        lines.read_line(&mut first)?;
+        if !first.starts_with("link up") {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(std::io::Error::other(format!(
+                "ferry perf link did not come up ({first:?}; its error is on standard error)"
+            )));
+        }
+        // Keep reading its output (the report at the end) so it never blocks on a full pipe.
+        std::thread::spawn(move || {
+            let mut rest = String::new();
+            while lines.read_line(&mut rest).is_ok_and(|n| n > 0) {
+                eprint!("ferry perf link: {rest}");
+                rest.clear();
+            }
+        });
+        Ok(Emulator { child })
+    }
+
+    /// Cuts the link (every packet dropped both ways), or restores a cut one.
+    #[allow(unsafe_code)]
+    pub fn toggle_cut(&self) {
+        // SAFETY: kill(2) on our own child's pid with a valid signal.
+        unsafe { libc::kill(self.child.id() as libc::pid_t, libc::SIGUSR1) };
+    }
+}
+
+impl Drop for Emulator {
+    #[allow(unsafe_code)]
+    fn drop(&mut self) {
+        // SAFETY: kill(2) on our own child's pid with a valid signal.
+        unsafe { libc::kill(self.child.id() as libc::pid_t, libc::SIGTERM) };
+        let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wire_delays_paces_and_drops_at_its_queue() {
+        let p = Profile {
+            name: "custom",
+            delay: Duration::from_millis(10),
+            loss: 0.0,
+            rate_bps: 8_000_000, // 1 MB/s: a 1,000-byte packet takes 1 ms
+        };
+        let mut w = Wire::new(p, 7);
+        let t0 = Instant::now();
+        assert_eq!(w.offer(t0, vec![0; 1000]), Offer::Sent);
+        assert_eq!(w.offer(t0, vec![0; 1000]), Offer::Sent);
+        let due: Vec<Duration> = w.in_flight.iter().map(|(t, _)| *t - t0).collect();
+        assert_eq!(due, [Duration::from_millis(11), Duration::from_millis(12)]);
+        // The queue holds one round trip (20 ms) of sending: the 22nd packet at once overflows.
+        let mut overflowed = 0;
+        for _ in 0..30 {
+            if w.offer(t0, vec![0; 1000]) == Offer::Overflow {
+                overflowed += 1;
+            }
+        }
+        assert!(overflowed >= 8, "{overflowed}");
+    }
+
+    #[test]
+    fn loss_is_near_its_probability() {
+        let p = Profile::named("N3").unwrap();
+        let mut w = Wire::new(p, 42);
+        let t0 = Instant::now();
+        let lost = (0..200_000)
+            .filter(|_| {
+                let lost = w.offer(t0, vec![0; 64]) == Offer::Lost;
+                w.in_flight.clear();
+                w.busy_until = t0;
+                lost
+            })
+            .count();
+        assert!((800..1200).contains(&lost), "{lost} of 200,000 at 0.5 %");
+    }
+}

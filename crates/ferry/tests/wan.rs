@@ -1,0 +1,201 @@
+//! Channels across an emulated wide-area link: two queue managers on two "hosts" (network
+//! namespaces) joined by `ferry perf link` (ferry-perf's `linkem`: a TUN bridge applying seed
+//! 004's delay and loss each way), the channel over mutual TLS as any non-loopback one.
+//!
+//! Making namespaces needs root (CAP_NET_ADMIN), iproute2 and /dev/net/tun, so the tests are
+//! ignored by a plain `cargo test`; `.ci/run` runs them with `--ignored` (and fails where the
+//! machine does not allow them).
+
+mod common;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use common::nsqm::Qm;
+use ferry_client::{Connection, GetOptions, Message, OpenOptions, Persistence, PutOptions, Reason};
+use ferry_perf::linkem::{Emulator, Hosts};
+
+const BIN: &str = env!("CARGO_BIN_EXE_ferry");
+
+/// QM1 on host 0 sending to QM2 on host 1 over `hosts`' link (TLS both ways, client
+/// certificates required), the channel QM1.TO.QM2 and the remote queue APP.FAR → APP.IN.
+fn two_hosts(hosts: &Hosts, home: &Path, congctl: &str) -> (Qm, Qm) {
+    let pki = home.join("pki");
+    common::make_pki(
+        &pki,
+        &[
+            ("qm1", &["qm1", hosts.addr[0].as_str()]),
+            ("qm2", &["qm2", hosts.addr[1].as_str()]),
+        ],
+    );
+    let p = |n: &str| pki.join(n).display().to_string();
+    let port = 15415;
+    let qm2 = Qm::start(
+        &hosts.ns[1],
+        home,
+        "QM2",
+        &[
+            "--tls-listen".into(),
+            format!("{}:{port}", hosts.addr[1]),
+            "--tls-cert".into(),
+            p("qm2.pem"),
+            "--tls-key".into(),
+            p("qm2.key"),
+            "--tls-client-ca".into(),
+            p("ca.pem"),
+        ],
+    );
+    let qm1 = Qm::start(
+        &hosts.ns[0],
+        home,
+        "QM1",
+        &[
+            "--set".into(),
+            format!("server.tls_ca=\"{}\"", p("ca.pem")),
+            "--set".into(),
+            format!("server.tls_cert=\"{}\"", p("qm1.pem")),
+            "--set".into(),
+            format!("server.tls_key=\"{}\"", p("qm1.key")),
+        ],
+    );
+    qm2.admin(
+        "DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR) SSLCIPH(ANY_TLS13) SSLPEER('CN=qm1')
+         DEFINE QLOCAL(APP.IN) MAXDEPTH(100000)",
+    );
+    qm1.admin(&format!(
+        "DEFINE QLOCAL(QM2) USAGE(XMITQ) MAXDEPTH(100000)
+         DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('{}({port})') XMITQ(QM2) SSLCIPH(ANY_TLS13) SSLPEER('CN=qm2') SHORTTMR(1) CONGCTL({congctl})
+         DEFINE QREMOTE(APP.FAR) RNAME(APP.IN) RQMNAME(QM2)",
+        hosts.addr[1]
+    ));
+    (qm1, qm2)
+}
+
+fn scratch(tag: &str) -> std::path::PathBuf {
+    let home = std::env::temp_dir().join(format!("ferry-it-wan-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&home);
+    std::fs::create_dir_all(&home).unwrap();
+    home
+}
+
+/// Puts `n` persistent 2 KB messages numbered from `from` to APP.FAR on `qm1`.
+fn put_numbered(qm1: &Qm, from: u32, n: u32) {
+    let mut c = Connection::connect(&qm1.unix(), "wan-putter").unwrap();
+    for i in from..from + n {
+        let mut body = vec![0u8; 2048];
+        body[..4].copy_from_slice(&i.to_le_bytes());
+        c.put1(
+            "APP.FAR",
+            Message::new(body).with_persistence(Persistence::Persistent),
+            &PutOptions::default(),
+        )
+        .unwrap();
+    }
+    c.disconnect().unwrap();
+}
+
+/// Gets `n` messages from APP.IN on `qm2`, checking they are 0..n in order, each once, and
+/// that no more come.
+fn get_exactly(qm1: &Qm, qm2: &Qm, n: u32, wait: Duration) {
+    let mut c = Connection::connect(&qm2.unix(), "wan-getter").unwrap();
+    let h = c.open_queue("APP.IN", OpenOptions::input()).unwrap();
+    for i in 0..n {
+        let g = c
+            .get(h, &GetOptions::new().wait(wait))
+            .unwrap_or_else(|e| panic!("message {i}: {e}\nQM1: {}\nQM2: {}", qm1.log(), qm2.log()));
+        assert_eq!(&g.message.body[..4], &i.to_le_bytes(), "message {i}");
+    }
+    let more = c.get(h, &GetOptions::new().wait(Duration::from_secs(2)));
+    assert_eq!(
+        more.unwrap_err().reason,
+        Reason::NoMsgAvailable,
+        "a duplicate"
+    );
+}
+
+/// A sender's CHSTATUS field.
+fn chstatus(qm: &Qm, key: &str) -> Option<String> {
+    let mut c = Connection::connect(&qm.unix(), "wan-test").unwrap();
+    let r = c
+        .admin(&format!("DISPLAY CHSTATUS(QM1.TO.QM2) {key}"))
+        .unwrap();
+    r.first()?
+        .messages
+        .first()?
+        .fields
+        .iter()
+        .find(|f| f.key == key)
+        .and_then(|f| f.value.clone())
+}
+
+#[test]
+#[ignore = "needs root to make network namespaces; .ci/run runs it with --ignored"]
+fn a_channel_over_an_n3_link_delivers_exactly_once_through_a_cut() {
+    let hosts = Hosts::new("wan").unwrap();
+    let link = Emulator::start(Path::new(BIN), &hosts, "n3").unwrap();
+    let home = scratch("n3");
+    let (qm1, qm2) = two_hosts(&hosts, &home, "bbr");
+    put_numbered(&qm1, 0, 200);
+    // The link's round trip is what the channel's TCP measures: 2 × 50 ms, and more.
+    let began = Instant::now();
+    let rtt = loop {
+        let rtt: u64 = chstatus(&qm1, "TCPRTT")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0);
+        if rtt > 0 || began.elapsed() > common::DEADLINE {
+            break rtt;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert!(
+        (100_000..400_000).contains(&rtt),
+        "TCPRTT {rtt} µs over a 50 ms-each-way link\nQM1: {}",
+        qm1.log()
+    );
+    // Cut the link for 5 s while messages are on their way; restore it; put more.
+    link.toggle_cut();
+    put_numbered(&qm1, 200, 100);
+    std::thread::sleep(Duration::from_secs(5));
+    link.toggle_cut();
+    put_numbered(&qm1, 300, 100);
+    get_exactly(&qm1, &qm2, 400, Duration::from_secs(60));
+    drop((qm1, qm2));
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+#[ignore = "needs root to make network namespaces; .ci/run runs it with --ignored"]
+fn the_emulated_links_round_trip_and_loss_are_the_profiles() {
+    // iperf3 between the hosts: the profile's loss shows as retransmissions, its delay as the
+    // sender's smoothed round trip (iperf3 reports both).
+    let hosts = Hosts::new("wanp").unwrap();
+    let _link = Emulator::start(Path::new(BIN), &hosts, "n3").unwrap();
+    let mut server = hosts
+        .command(1, "iperf3")
+        .args(["-s", "-1", "-B", &hosts.addr[1]])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    let out = hosts
+        .command(0, "iperf3")
+        .args(["-c", &hosts.addr[1], "-t", "4", "-C", "bbr", "--json"])
+        .output()
+        .unwrap();
+    let _ = server.kill();
+    let _ = server.wait();
+    assert!(out.status.success(), "{out:?}");
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let sent = &j["end"]["streams"][0]["sender"];
+    let rtt_us = sent["mean_rtt"].as_f64().unwrap();
+    let retransmits = sent["retransmits"].as_f64().unwrap();
+    let bps = j["end"]["sum_received"]["bits_per_second"]
+        .as_f64()
+        .unwrap();
+    assert!(
+        (100_000.0..300_000.0).contains(&rtt_us),
+        "mean RTT {rtt_us} µs"
+    );
+    assert!(retransmits > 0.0, "0.5 % loss each way must show: {sent}");
+    assert!(bps > 10e6, "{bps} bit/s with BBR over n3");
+}
