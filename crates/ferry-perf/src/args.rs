@@ -34,6 +34,10 @@ pub enum PerfCommand {
     /// way, seed 004's profiles) until Ctrl-C or SIGTERM; SIGUSR1 cuts the link and restores
     /// it. Needs root (CAP_NET_ADMIN) and iproute2.
     Link(LinkArgs),
+    /// Seed 004's channels over emulated wide-area links: for each link profile, congestion
+    /// control, message size, channel count and compression, the messages a far getter
+    /// receives per second, with iperf3's ceiling of each profile beside them. Needs root.
+    Wan(WanArgs),
     /// Draw a saved sweep report's charts again (SVG and PNG).
     Chart {
         /// The sweep report (JSON written by sweep --json).
@@ -307,6 +311,35 @@ pub struct LinkArgs {
     /// Loss each way instead of the profile's, percent.
     #[arg(long, value_name = "PCT")]
     pub loss_pct: Option<f64>,
+}
+
+/// `ferry perf wan`.
+#[derive(Debug, Clone, Args)]
+pub struct WanArgs {
+    /// Link profiles (clean, n1, n2, n3).
+    #[arg(long, value_delimiter = ',', default_value = "clean,n1,n2,n3")]
+    pub profiles: Vec<String>,
+    /// Congestion controls of the senders (CONGCTL) and of iperf3.
+    #[arg(long, value_delimiter = ',', default_value = "cubic,bbr")]
+    pub congctl: Vec<String>,
+    /// Message sizes.
+    #[arg(long, value_delimiter = ',', default_value = "2KB,200KB", value_parser = parse_size)]
+    pub sizes: Vec<usize>,
+    /// Channel counts (each channel with its own putter and getter).
+    #[arg(long, value_delimiter = ',', default_value = "1,10")]
+    pub channels: Vec<usize>,
+    /// The senders' COMPMSG values.
+    #[arg(long, value_delimiter = ',', default_value = "NONE,LZ4FAST")]
+    pub compress: Vec<String>,
+    /// Time each cell is measured (and iperf3 runs).
+    #[arg(short = 'd', long, default_value = "5s", value_parser = parse_duration)]
+    pub duration: Duration,
+    /// Time each cell runs before it is measured.
+    #[arg(long, default_value = "2s", value_parser = parse_duration)]
+    pub warmup: Duration,
+    /// Write the report as JSON here.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
 }
 
 /// `ferry perf sweep`.

@@ -19,6 +19,7 @@ pub mod run;
 pub mod stats;
 pub mod sweep;
 pub mod sys;
+pub mod wan;
 pub mod workload;
 
 use std::path::Path;
@@ -177,6 +178,11 @@ pub fn run_limits(a: &args::LimitsArgs) -> Result<limits::Limits, String> {
         write_json(p, &l)?;
     }
     Ok(l)
+}
+
+/// A line of a long run's progress, as it happens.
+pub fn progress(line: &str) {
+    ferry_host::outln!("{line}");
 }
 
 /// `ferry perf link`: the emulated link until Ctrl-C or SIGTERM, then what it carried.
@@ -434,6 +440,24 @@ pub fn main(cmd: &PerfCommand) -> Result<(), String> {
         PerfCommand::Publish(a) => run_workload(Workload::Publish, a).map(|_| ()),
         PerfCommand::Limits(a) => run_limits(a).map(|_| ()),
         PerfCommand::Link(a) => run_link(a),
+        PerfCommand::Wan(a) => {
+            ferry_host::outln!(
+                "ferry perf wan: {} profile(s) x {} congestion control(s) x {} size(s) x {} channel count(s) x {} compression(s), {} s a cell after {} s",
+                a.profiles.len(),
+                a.congctl.len(),
+                a.sizes.len(),
+                a.channels.len(),
+                a.compress.len(),
+                a.duration.as_secs_f64(),
+                a.warmup.as_secs_f64()
+            );
+            let r = wan::run(a)?;
+            if let Some(p) = &a.json {
+                write_json(p, &r)?;
+                ferry_host::outln!("report written to {}", p.display());
+            }
+            Ok(())
+        }
         PerfCommand::Sweep(a) => run_sweep(a).map(|_| ()),
         PerfCommand::Compare { baseline, report } => run_compare(baseline, report).map(|_| ()),
         PerfCommand::Chart { report, charts } => {

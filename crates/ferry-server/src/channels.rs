@@ -48,6 +48,9 @@ pub struct ChannelTls {
 struct Control {
     /// STOP CHANNEL (cleared by START CHANNEL).
     stopped: AtomicBool,
+    /// How many STOP CHANNELs there have been: a running sender that sees it change ends its
+    /// connection even if a START came before it looked (STOP then START is a restart).
+    stops: std::sync::atomic::AtomicU64,
     /// The definition is gone or the server is stopping: the thread ends.
     ended: AtomicBool,
     /// Wakes a waiting thread.
@@ -202,6 +205,7 @@ impl ChannelHook for Channels {
         let senders = self.senders.lock().unwrap_or_else(|p| p.into_inner());
         match senders.get(&name) {
             Some(s) => {
+                s.control.stops.fetch_add(1, Ordering::AcqRel);
                 s.control.stopped.store(true, Ordering::Release);
                 s.control.nudge();
                 Ok(())
@@ -590,8 +594,9 @@ impl Running<'_> {
         let interval = Duration::from_millis(self.def.batch_interval_ms as u64);
         let disc = Duration::from_secs(self.def.disc_interval_secs as u64);
         let mut idle_since = Instant::now();
+        let stops = control.stops.load(Ordering::Acquire);
         loop {
-            if control.must_pause() {
+            if control.must_pause() || control.stops.load(Ordering::Acquire) != stops {
                 let _ = self.conn.disconnect();
                 return Ok(());
             }

@@ -641,6 +641,36 @@ fn an_undeliverable_message_sends_its_exception_report_home_and_is_dead_lettered
     assert!(qm2.log().contains("MQRO_DISCARD_MSG"), "{}", qm2.log());
 }
 
+/// STOP CHANNEL then START CHANNEL at once (one script) is a restart: the running sender ends
+/// its connection and binds again — with the attributes ALTERed meanwhile — even though START
+/// came before it looked.
+#[test]
+fn stop_then_start_at_once_restarts_a_running_sender() {
+    let (qm1, qm2) = pair("restart", 1);
+    let mut c1 = Connection::connect(&qm1.unix, "putter").unwrap();
+    let mut c2 = Connection::connect(&qm2.unix, "getter").unwrap();
+    let running = |qm: &Server| qm.log().matches("sender channel running").count();
+    c1.put1("APP.TO.QM2", Message::text("one"), &PutOptions::default())
+        .unwrap();
+    assert!(get(&mut c2, "APP.IN", Duration::from_secs(20)).is_some());
+    let before = running(&qm1);
+    admin(
+        &qm1,
+        "ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) BATCHSZ(7)
+         STOP CHANNEL(QM1.TO.QM2)
+         START CHANNEL(QM1.TO.QM2)",
+    );
+    // The old connection ends (the sender then waits, INACTIVE, for the next message).
+    common::eventually("the running sender to end its connection", || {
+        chstatus(&qm1, "QM1.TO.QM2", "STATUS").as_deref() != Some("RUNNING")
+    });
+    c1.put1("APP.TO.QM2", Message::text("two"), &PutOptions::default())
+        .unwrap();
+    assert!(get(&mut c2, "APP.IN", Duration::from_secs(20)).is_some());
+    common::eventually("the sender to bind again", || running(&qm1) > before);
+    assert!(qm1.log().contains("batch_size=7"), "{}", qm1.log());
+}
+
 #[test]
 fn a_sender_runs_with_the_congestion_control_it_asks_for_and_shows_its_tcp_figures() {
     let (qm1, qm2) = pair("congctl", 1);

@@ -199,3 +199,52 @@ fn the_emulated_links_round_trip_and_loss_are_the_profiles() {
     assert!(retransmits > 0.0, "0.5 % loss each way must show: {sent}");
     assert!(bps > 10e6, "{bps} bit/s with BBR over n3");
 }
+
+#[test]
+#[ignore = "needs root to make network namespaces; .ci/run runs it with --ignored"]
+fn perf_wan_measures_channels_and_the_links_ceiling_in_one_run() {
+    let dir = scratch("perf");
+    let json = dir.join("wan.json");
+    let tmp = dir.join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let out = std::process::Command::new(BIN)
+        .env("TMPDIR", &tmp)
+        .args([
+            "perf",
+            "wan",
+            "--profiles",
+            "n1",
+            "--congctl",
+            "bbr",
+            "--sizes",
+            "2KB",
+            "--channels",
+            "2",
+            "--compress",
+            "NONE",
+            "-d",
+            "1s",
+            "--warmup",
+            "1s",
+            "--json",
+        ])
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let ceiling = &r["ceilings"][0];
+    assert_eq!(ceiling["profile"], "n1", "{r}");
+    assert!(ceiling["mbit_per_s"].as_f64().unwrap() > 1.0, "{r}");
+    let cell = &r["cells"][0];
+    assert_eq!(
+        (cell["size"].as_u64(), cell["channels"].as_u64()),
+        (Some(2048), Some(2))
+    );
+    assert!(cell["msgs_per_s"].as_f64().unwrap() > 0.0, "{r}");
+    // Nothing left behind: the queue managers' directory and the namespaces are gone.
+    let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().flatten().collect();
+    assert!(left.is_empty(), "{left:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,459 @@
+//! `ferry perf wan`: seed 004's set-up — a putting application on one queue manager, channels,
+//! a getting application on the other — across an emulated wide-area link ([`crate::linkem`]),
+//! for each link profile, congestion control, message size, number of channels and
+//! compression asked for, with iperf3's raw ceiling of each profile in the same run.
+//!
+//! The two queue managers run as `ferry qm start` processes inside two network namespaces;
+//! the harness reaches both over their local sockets (the file system is shared). Each sender
+//! authenticates with a password (the receiver's user file), as a non-loopback listener needs.
+//! A cell changes the senders' CONGCTL and COMPMSG and restarts them, then measures what the
+//! getters on the far side receive per second while the putters keep every transmission queue
+//! supplied (never more than [`BACKLOG_BYTES`] deep, so a slow cell does not leave the next
+//! one hours of backlog).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ferry_client::{AttrValue, Connection, GetOptions, Message, OpenOptions, PutOptions, Selector};
+use serde::Serialize;
+
+use crate::args::WanArgs;
+use crate::linkem::{Emulator, Hosts, Profile};
+
+/// Bytes a transmission queue may hold before its putter waits.
+pub const BACKLOG_BYTES: usize = 4 << 20;
+/// A cell is measured over at least this many messages...
+const MIN_MESSAGES: u64 = 20;
+/// ...unless it takes longer than this.
+const MAX_CELL: Duration = Duration::from_secs(90);
+/// The channels' user on the receiving queue manager, and its password.
+const CHANNEL_USER: &str = "wanchl";
+const CHANNEL_PASSWORD: &str = "wan-channel-password-1";
+/// The receiving queue manager's port on its host.
+const PORT: u16 = 1414;
+
+/// One measured cell.
+#[derive(Debug, Clone, Serialize)]
+pub struct Cell {
+    /// The link profile.
+    pub profile: String,
+    /// The senders' congestion control (CONGCTL).
+    pub congctl: String,
+    /// Message size, bytes.
+    pub size: usize,
+    /// Channels (each with its own putter and getter).
+    pub channels: usize,
+    /// The senders' COMPMSG.
+    pub compress: String,
+    /// Messages received per second on the far side.
+    pub msgs_per_s: f64,
+    /// Their payload, Mbit/s.
+    pub mbit_per_s: f64,
+}
+
+/// iperf3's ceiling of a profile for one congestion control.
+#[derive(Debug, Clone, Serialize)]
+pub struct Ceiling {
+    /// The link profile.
+    pub profile: String,
+    /// The congestion control iperf3 used (-C).
+    pub congctl: String,
+    /// Received, Mbit/s.
+    pub mbit_per_s: f64,
+    /// The sender's retransmissions.
+    pub retransmits: u64,
+    /// The sender's mean round trip, ms.
+    pub mean_rtt_ms: f64,
+}
+
+/// The whole run.
+#[derive(Debug, Default, Serialize)]
+pub struct WanReport {
+    /// The raw ceilings.
+    pub ceilings: Vec<Ceiling>,
+    /// The channels' figures.
+    pub cells: Vec<Cell>,
+}
+
+/// A message body of `len` bytes that compresses as business records do (about 3× with LZ4),
+/// not as a run of one byte does.
+pub fn record_payload(len: usize, n: u64) -> Vec<u8> {
+    let mut out = Vec::with_capacity(len + 128);
+    let mut x = n.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    while out.len() < len {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let rec = format!(
+            "{{\"order\":{},\"customer\":\"C-{:06}\",\"amount\":{}.{:02},\"currency\":\"EUR\",\"sku\":\"{:08X}\"}}\n",
+            x % 1_000_000,
+            (x >> 20) % 1_000_000,
+            (x >> 40) % 10_000,
+            (x >> 8) % 100,
+            (x >> 24) as u32
+        );
+        out.extend_from_slice(rec.as_bytes());
+    }
+    out.truncate(len);
+    out
+}
+
+/// `ferry perf wan`.
+pub fn run(a: &WanArgs) -> Result<WanReport, String> {
+    let ferry = std::env::current_exe().map_err(|e| format!("this program's path: {e}"))?;
+    let mut report = WanReport::default();
+    for name in &a.profiles {
+        let profile = Profile::named(name)?;
+        let hosts = Hosts::new("wan").map_err(|e| format!("making the hosts: {e}"))?;
+        let _link = Emulator::start(&ferry, &hosts, profile.name)
+            .map_err(|e| format!("the link emulator: {e}"))?;
+        for cc in &a.congctl {
+            let c = iperf(&hosts, profile.name, cc, a.duration)?;
+            crate::progress(&format!(
+                "{:<5} iperf3 {cc:<5} {:>8.1} Mbit/s ({} retransmits, RTT {:.1} ms)",
+                c.profile, c.mbit_per_s, c.retransmits, c.mean_rtt_ms
+            ));
+            report.ceilings.push(c);
+        }
+        let pair = Pair::start(
+            &ferry,
+            &hosts,
+            a.channels.iter().copied().max().unwrap_or(1),
+        )?;
+        for cc in &a.congctl {
+            for compress in &a.compress {
+                pair.configure(cc, compress)?;
+                for &size in &a.sizes {
+                    for &channels in &a.channels {
+                        let cell = pair.measure(a, profile.name, cc, compress, size, channels)?;
+                        crate::progress(&format!(
+                            "{:<5} {cc:<5} {:>7} B x {channels:>2} ch {compress:<5} {:>10.1} msg/s {:>8.1} Mbit/s",
+                            cell.profile, size, cell.msgs_per_s, cell.mbit_per_s
+                        ));
+                        report.cells.push(cell);
+                    }
+                }
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// iperf3 from host 0 to host 1 for `d` with congestion control `cc`.
+fn iperf(hosts: &Hosts, profile: &str, cc: &str, d: Duration) -> Result<Ceiling, String> {
+    let mut server = hosts
+        .command(1, "iperf3")
+        .args(["-s", "-1", "-B", &hosts.addr[1]])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .map_err(|e| format!("iperf3 (install it: apt-get install iperf3): {e}"))?;
+    std::thread::sleep(Duration::from_millis(300));
+    let secs = d.as_secs().max(2).to_string();
+    let out = hosts
+        .command(0, "iperf3")
+        .args(["-c", &hosts.addr[1], "-t", &secs, "-C", cc, "--json"])
+        .output();
+    let _ = server.kill();
+    let _ = server.wait();
+    let out = out.map_err(|e| format!("iperf3: {e}"))?;
+    let j: serde_json::Value =
+        serde_json::from_slice(&out.stdout).map_err(|e| format!("iperf3's report: {e}"))?;
+    if let Some(e) = j["error"].as_str() {
+        return Err(format!("iperf3 -C {cc}: {e}"));
+    }
+    let sender = &j["end"]["streams"][0]["sender"];
+    Ok(Ceiling {
+        profile: profile.to_owned(),
+        congctl: cc.to_owned(),
+        mbit_per_s: j["end"]["sum_received"]["bits_per_second"]
+            .as_f64()
+            .unwrap_or(0.0)
+            / 1e6,
+        retransmits: sender["retransmits"].as_u64().unwrap_or(0),
+        mean_rtt_ms: sender["mean_rtt"].as_f64().unwrap_or(0.0) / 1000.0,
+    })
+}
+
+/// The two queue managers, QM1 on host 0 sending to QM2 on host 1 over `channels` channels
+/// WAN.k, each with its transmission queue XQ.k, remote queue WAN.OUT.k and target WAN.IN.k.
+struct Pair {
+    ferry: PathBuf,
+    home: PathBuf,
+    channels: usize,
+}
+
+impl Pair {
+    fn start(ferry: &Path, hosts: &Hosts, channels: usize) -> Result<Pair, String> {
+        let home = std::env::temp_dir().join(format!("ferry-perf-wan-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&home);
+        std::fs::create_dir_all(&home).map_err(|e| format!("{}: {e}", home.display()))?;
+        let pair = Pair {
+            ferry: ferry.to_owned(),
+            home,
+            channels,
+        };
+        let far = format!("{}:{PORT}", hosts.addr[1]);
+        pair.ferry_ok(&["qm", "create", "QM1", "--listen", "127.0.0.1:1414"], "")?;
+        pair.ferry_ok(&["qm", "create", "QM2", "--listen", &far], "")?;
+        pair.ferry_ok(
+            &["qm", "user", "add", "QM2", CHANNEL_USER],
+            &format!("{CHANNEL_PASSWORD}\n"),
+        )?;
+        for (side, qm) in [(0, "QM1"), (1, "QM2")] {
+            let out = hosts
+                .command(side, &ferry.display().to_string())
+                .args(["qm", "start", qm, "--data-dir"])
+                .arg(&pair.home)
+                .output()
+                .map_err(|e| format!("ferry qm start {qm}: {e}"))?;
+            if !out.status.success() {
+                return Err(format!(
+                    "ferry qm start {qm}: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                ));
+            }
+        }
+        pair.define(&hosts.addr[1])?;
+        Ok(pair)
+    }
+
+    /// Runs `ferry ARGS --data-dir HOME` with `stdin`, failing with its message.
+    fn ferry_ok(&self, args: &[&str], stdin: &str) -> Result<(), String> {
+        use std::io::Write;
+        let mut child = Command::new(&self.ferry)
+            .args(args)
+            .arg("--data-dir")
+            .arg(&self.home)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("ferry {}: {e}", args.join(" ")))?;
+        let _ = child
+            .stdin
+            .take()
+            .map(|mut i| i.write_all(stdin.as_bytes()));
+        let out = child
+            .wait_with_output()
+            .map_err(|e| format!("ferry {}: {e}", args.join(" ")))?;
+        if out.status.success() {
+            return Ok(());
+        }
+        Err(format!(
+            "ferry {}: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ))
+    }
+
+    fn unix(&self, qm: &str) -> String {
+        format!(
+            "unix:{}",
+            self.home
+                .join("qmgrs")
+                .join(qm)
+                .join("ferry.sock")
+                .display()
+        )
+    }
+
+    /// Runs an MQSC `script` on `qm`; every command must succeed but STOP CHANNEL (a sender
+    /// not running has nothing to stop).
+    fn mqsc(&self, qm: &str, script: &str) -> Result<(), String> {
+        let mut c = Connection::connect(&self.unix(qm), "ferry perf wan")
+            .map_err(|e| format!("connecting to {qm}: {e}"))?;
+        for r in c.admin(script).map_err(|e| format!("{qm}: {e}"))? {
+            if !r.ok && !r.command.starts_with("STOP CHANNEL") {
+                return Err(format!("{qm}: {}: {:?}", r.command, r.messages));
+            }
+        }
+        let _ = c.disconnect();
+        Ok(())
+    }
+
+    /// The channels, queues and the channels' authority.
+    fn define(&self, far: &str) -> Result<(), String> {
+        let mut qm1 = String::new();
+        let mut qm2 = format!(
+            "SET AUTHREC PROFILE('**') OBJTYPE(QUEUE) PRINCIPAL('{CHANNEL_USER}') AUTHADD(PUT,SETALL)\n"
+        );
+        for k in 0..self.channels {
+            qm2.push_str(&format!(
+                "DEFINE CHANNEL(WAN.{k}) CHLTYPE(RCVR) MCAUSER('{CHANNEL_USER}') RQMNAME(QM1)\n\
+                 DEFINE QLOCAL(WAN.IN.{k}) MAXDEPTH(1000000) MAXMSGL(4194304)\n"
+            ));
+            qm1.push_str(&format!(
+                "DEFINE QLOCAL(XQ.{k}) USAGE(XMITQ) MAXDEPTH(1000000) MAXMSGL(4194304)\n\
+                 DEFINE CHANNEL(WAN.{k}) CHLTYPE(SDR) CONNAME('{far}({PORT})') XMITQ(XQ.{k}) \
+                 USERID('{CHANNEL_USER}') PASSWORD('{CHANNEL_PASSWORD}') SHORTTMR(1)\n\
+                 DEFINE QREMOTE(WAN.OUT.{k}) RNAME(WAN.IN.{k}) RQMNAME(QM2) XMITQ(XQ.{k})\n"
+            ));
+        }
+        self.mqsc("QM2", &qm2)?;
+        self.mqsc("QM1", &qm1)
+    }
+
+    /// Sets every sender's CONGCTL and COMPMSG, and restarts it so the new socket takes them.
+    fn configure(&self, cc: &str, compress: &str) -> Result<(), String> {
+        let mut script = String::new();
+        for k in 0..self.channels {
+            script.push_str(&format!(
+                "ALTER CHANNEL(WAN.{k}) CHLTYPE(SDR) CONGCTL({cc}) COMPMSG({compress})\n\
+                 STOP CHANNEL(WAN.{k})\nSTART CHANNEL(WAN.{k})\n"
+            ));
+        }
+        self.mqsc("QM1", &script)
+    }
+
+    /// Empties the transmission queues (their backlog would hold up the next cell for as long
+    /// as a slow link takes to carry it): each sender stopped, its queue cleared, restarted.
+    fn clear_backlog(&self) -> Result<(), String> {
+        let mut script = String::new();
+        for k in 0..self.channels {
+            script.push_str(&format!(
+                "STOP CHANNEL(WAN.{k})\nCLEAR QLOCAL(XQ.{k})\nSTART CHANNEL(WAN.{k})\n"
+            ));
+        }
+        self.mqsc("QM1", &script)
+    }
+
+    /// Puts `size`-byte messages through `channels` channels and counts what arrives.
+    fn measure(
+        &self,
+        a: &WanArgs,
+        profile: &str,
+        cc: &str,
+        compress: &str,
+        size: usize,
+        channels: usize,
+    ) -> Result<Cell, String> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let got = Arc::new(AtomicU64::new(0));
+        let mut threads = Vec::new();
+        for k in 0..channels {
+            let (ep, halt, got) = (self.unix("QM2"), stop.clone(), got.clone());
+            threads.push(std::thread::spawn(move || {
+                getter(&ep, k, size, &halt, &got)
+            }));
+            let (ep, halt) = (self.unix("QM1"), stop.clone());
+            threads.push(std::thread::spawn(move || putter(&ep, k, size, &halt)));
+        }
+        std::thread::sleep(a.warmup);
+        let (n0, t0) = (got.load(Ordering::Relaxed), Instant::now());
+        // A slow link delivers a batch of large messages at long intervals: measure at least
+        // MIN_MESSAGES of them (for at most MAX_CELL), or the cell would read zero.
+        loop {
+            std::thread::sleep(Duration::from_millis(100));
+            let n = got.load(Ordering::Relaxed) - n0;
+            let long = t0.elapsed();
+            if (long >= a.duration && n >= MIN_MESSAGES) || long >= MAX_CELL {
+                break;
+            }
+        }
+        let n = got.load(Ordering::Relaxed) - n0;
+        let secs = t0.elapsed().as_secs_f64();
+        stop.store(true, Ordering::Relaxed);
+        for t in threads {
+            t.join()
+                .map_err(|_| "a putter or getter panicked".to_owned())??;
+        }
+        self.clear_backlog()?;
+        if n == 0 {
+            return Err(format!(
+                "nothing arrived through the channels in {secs:.1} s ({profile}, {cc}, {size} B); \
+                 the queue managers' logs are in {}/qmgrs/*/qm.log (kept with FERRY_PERF_KEEP=1)",
+                self.home.display()
+            ));
+        }
+        let rate = n as f64 / secs;
+        Ok(Cell {
+            profile: profile.to_owned(),
+            congctl: cc.to_owned(),
+            size,
+            channels,
+            compress: compress.to_owned(),
+            msgs_per_s: rate,
+            mbit_per_s: rate * size as f64 * 8.0 / 1e6,
+        })
+    }
+}
+
+impl Drop for Pair {
+    fn drop(&mut self) {
+        for qm in ["QM1", "QM2"] {
+            let _ = self.ferry_ok(&["qm", "stop", qm, "-i"], "");
+        }
+        if std::env::var_os("FERRY_PERF_KEEP").is_none() {
+            let _ = std::fs::remove_dir_all(&self.home);
+        }
+    }
+}
+
+/// Keeps XQ.k supplied through WAN.OUT.k with asynchronous non-persistent puts, never more than
+/// [`BACKLOG_BYTES`] deep, until `stop`.
+fn putter(ep: &str, k: usize, size: usize, stop: &AtomicBool) -> Result<(), String> {
+    let fail = |e: ferry_client::MqError| format!("putter {k}: {e}");
+    let mut c = Connection::connect(ep, "wan putter").map_err(fail)?;
+    let out = c
+        .open_queue(&format!("WAN.OUT.{k}"), OpenOptions::output())
+        .map_err(fail)?;
+    let xq = c
+        .open_queue(&format!("XQ.{k}"), OpenOptions::inquire())
+        .map_err(fail)?;
+    let bound = (BACKLOG_BYTES / size.max(1)).max(4) as i64;
+    let opts = PutOptions::default().with_async();
+    let mut n = 0u64;
+    while !stop.load(Ordering::Relaxed) {
+        let depth = match c
+            .inquire(xq, &[Selector::CurrentDepth])
+            .map_err(fail)?
+            .first()
+        {
+            Some(AttrValue::Int(d)) => *d,
+            _ => 0,
+        };
+        if depth >= bound {
+            std::thread::sleep(Duration::from_millis(5));
+            continue;
+        }
+        for _ in 0..(bound - depth).min(64) {
+            c.put(out, Message::new(record_payload(size, n)), &opts)
+                .map_err(fail)?;
+            n += 1;
+        }
+    }
+    let _ = c.disconnect();
+    Ok(())
+}
+
+/// Gets from WAN.IN.k until `stop`, counting the messages of `size` bytes (a previous cell's
+/// leftovers are taken and not counted).
+fn getter(
+    ep: &str,
+    k: usize,
+    size: usize,
+    stop: &AtomicBool,
+    got: &AtomicU64,
+) -> Result<(), String> {
+    let fail = |e: ferry_client::MqError| format!("getter {k}: {e}");
+    let mut c = Connection::connect(ep, "wan getter").map_err(fail)?;
+    let open = OpenOptions {
+        read_ahead: Some(true),
+        ..OpenOptions::input()
+    };
+    let h = c.open_queue(&format!("WAN.IN.{k}"), open).map_err(fail)?;
+    let wait = GetOptions::new().wait(Duration::from_millis(200));
+    while !stop.load(Ordering::Relaxed) {
+        match c.get(h, &wait) {
+            Ok(g) if g.message.body.len() == size => _ = got.fetch_add(1, Ordering::Relaxed),
+            Ok(_) => {}
+            Err(e) if e.reason == ferry_client::Reason::NoMsgAvailable => {}
+            Err(e) => return Err(fail(e)),
+        }
+    }
+    let _ = c.disconnect();
+    Ok(())
+}
