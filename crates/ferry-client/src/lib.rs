@@ -533,6 +533,58 @@ impl Connection {
         }
     }
 
+    /// Sends one batch of a message channel without waiting for the receiver's answer (a
+    /// pipelined batch, NPMSPEED(FAST)); returns its request id for [`Connection::channel_batch_answer`].
+    /// Answers come back in the order the batches were sent.
+    pub fn channel_batch_send(
+        &mut self,
+        seq: u64,
+        luwid: [u8; ferry_model::channel::LUWID_LEN],
+        messages: &[Message],
+    ) -> MqResult<u64> {
+        let req = ferry_proto::Request::ChannelBatch {
+            seq,
+            luwid,
+            messages: messages
+                .iter()
+                .map(ferry_proto::map::message_to_wire)
+                .collect(),
+        };
+        match &mut self.transport {
+            #[cfg(feature = "embedded")]
+            Transport::Embedded { .. } => Err(MqError::new(
+                Reason::FunctionNotSupported,
+                "channels connect to another queue manager over a socket, not embedded",
+            )),
+            Transport::Remote { remote, .. } => remote.channel_send(&req),
+        }
+    }
+
+    /// Waits for the answer to the batch sent as request `id` (the oldest not yet answered):
+    /// (delivered, dead-lettered), or the receiver's refusal.
+    pub fn channel_batch_answer(&mut self, id: u64, seq: u64) -> MqResult<(u32, u32)> {
+        let reply = match &mut self.transport {
+            #[cfg(feature = "embedded")]
+            Transport::Embedded { .. } => {
+                return Err(MqError::new(
+                    Reason::FunctionNotSupported,
+                    "channels connect to another queue manager over a socket, not embedded",
+                ))
+            }
+            Transport::Remote { remote, .. } => {
+                remote.channel_answer(id, ferry_proto::Opcode::ChannelBatch as u8)?
+            }
+        };
+        match reply {
+            ferry_proto::Reply::ChannelBatchDone {
+                seq: done,
+                delivered,
+                dead_lettered,
+            } if done == seq => Ok((delivered, dead_lettered)),
+            other => Err(unexpected("channel batch", &other)),
+        }
+    }
+
     fn channel_call(&mut self, req: &ferry_proto::Request) -> MqResult<ferry_proto::Reply> {
         match &mut self.transport {
             #[cfg(feature = "embedded")]

@@ -495,6 +495,14 @@ impl Reconnecting {
         self.call(false, |r| r.channel_call(req))
     }
 
+    pub fn channel_send(&mut self, req: &ferry_proto::Request) -> MqResult<u64> {
+        self.call(false, |r| r.channel_send(req))
+    }
+
+    pub fn channel_answer(&mut self, id: u64, opcode: u8) -> MqResult<ferry_proto::Reply> {
+        self.call(false, |r| r.channel_answer(id, opcode))
+    }
+
     pub fn status(&mut self) -> MqResult<AsyncPutStatus> {
         let s = self.call(false, |r| r.status())?;
         Ok(self.rec.status(s))

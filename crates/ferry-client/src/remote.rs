@@ -523,6 +523,23 @@ impl Remote {
         self.call(req)
     }
 
+    /// Sends a channel request without waiting for its answer; its request id.
+    pub fn channel_send(&mut self, req: &Request) -> MqResult<u64> {
+        self.enqueue(req, true)
+    }
+
+    /// The answer to channel request `id` (opcode `opcode`), which must be the next to come.
+    pub fn channel_answer(&mut self, id: u64, opcode: u8) -> MqResult<ferry_proto::Reply> {
+        let f = self.next_frame(Some(self.core.answer_timeout()))?;
+        if f.header.request_id != id {
+            return Err(self.fail(format!(
+                "response to request {} arrived while waiting for {id}",
+                f.header.request_id
+            )));
+        }
+        ok_reply(decode_response(opcode, f.payload).map_err(|e| self.fail(e))?)
+    }
+
     /// Runs administrative commands on the server; returns the answer (JSON), gathered from
     /// as many parts as it came in.
     pub fn admin(&mut self, script: &str) -> MqResult<Vec<u8>> {

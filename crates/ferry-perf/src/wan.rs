@@ -305,7 +305,35 @@ impl Pair {
                  STOP CHANNEL(WAN.{k})\nSTART CHANNEL(WAN.{k})\n"
             ));
         }
-        self.mqsc("QM1", &script)
+        self.mqsc("QM1", &script)?;
+        self.await_restart()
+    }
+
+    /// Waits until no sender still runs its old connection (one stopped while its socket was
+    /// full of a slow link's backlog ends only when that is written), so a cell measures the
+    /// new configuration from its start.
+    fn await_restart(&self) -> Result<(), String> {
+        let began = Instant::now();
+        let mut c = Connection::connect(&self.unix("QM1"), "ferry perf wan")
+            .map_err(|e| format!("connecting to QM1: {e}"))?;
+        loop {
+            let replies = c
+                .admin("DISPLAY CHSTATUS(WAN.*) STATUS")
+                .map_err(|e| format!("QM1: {e}"))?;
+            let running = replies
+                .iter()
+                .flat_map(|r| &r.messages)
+                .flat_map(|m| &m.fields)
+                .any(|f| f.key == "STATUS" && f.value.as_deref() == Some("RUNNING"));
+            if !running {
+                let _ = c.disconnect();
+                return Ok(());
+            }
+            if began.elapsed() > MAX_CELL {
+                return Err("the senders did not restart within 90 s".into());
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
     }
 
     /// Empties the transmission queues (their backlog would hold up the next cell for as long
@@ -317,7 +345,8 @@ impl Pair {
                 "STOP CHANNEL(WAN.{k})\nCLEAR QLOCAL(XQ.{k})\nSTART CHANNEL(WAN.{k})\n"
             ));
         }
-        self.mqsc("QM1", &script)
+        self.mqsc("QM1", &script)?;
+        self.await_restart()
     }
 
     /// Puts `size`-byte messages through `channels` channels and counts what arrives.

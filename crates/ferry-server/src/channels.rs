@@ -32,6 +32,10 @@ use ferry_model::objects::{ChannelAttrs, ChannelType};
 const SUPERVISE_EVERY: Duration = Duration::from_millis(500);
 /// Longest single wait of a sender thread, so it notices STOP CHANNEL and shutdown promptly.
 const POLL: Duration = Duration::from_millis(250);
+/// Batches of non-persistent messages (NPMSPEED(FAST)) a sender may have sent and not yet
+/// had answered: it does not wait a round trip per batch, so a long link is kept full. They
+/// are off the transmission queue already, as one batch is without the window.
+const FAST_WINDOW: usize = 16;
 
 /// TLS for sender channels with SSLCIPH.
 #[derive(Debug, Clone, Default)]
@@ -331,6 +335,8 @@ fn serve_with(
     status: &StatusCell,
     tls: &ChannelTls,
 ) -> MqResult<()> {
+    // A STOP CHANNEL from here on ends this instance, even one that comes while it binds.
+    let stops = control.stops.load(Ordering::Acquire);
     if def.xmit_queue.is_empty() {
         return Err(MqError::new(
             Reason::XmitQTypeError,
@@ -345,7 +351,7 @@ fn serve_with(
     status.lock().in_doubt = !ch::read_sync(s, &name)?.ids.is_empty();
     // INACTIVE until a message arrives.
     set_state(status, ChannelState::Inactive);
-    if !await_message(s, xmitq, control)? {
+    if !await_message(s, xmitq, control, stops)? {
         return Ok(());
     }
     // BINDING.
@@ -378,15 +384,17 @@ fn serve_with(
         batch_size: peer.batch_size,
         seq,
         key,
+        unanswered: std::collections::VecDeque::new(),
     };
-    running.run(control)
+    running.run(control, stops)
 }
 
-/// Browses the transmission queue until a message is there (true), or STOP CHANNEL or the
-/// end of the channel asks it to pause (false).
-fn await_message(s: &mut Session, xmitq: Hobj, control: &Control) -> MqResult<bool> {
+/// Browses the transmission queue until a message is there (true), or STOP CHANNEL (since
+/// `stops`) or the end of the channel asks it to pause (false; the next instance reads the
+/// definition again).
+fn await_message(s: &mut Session, xmitq: Hobj, control: &Control, stops: u64) -> MqResult<bool> {
     loop {
-        if control.must_pause() {
+        if control.must_pause() || control.stops.load(Ordering::Acquire) != stops {
             return Ok(false);
         }
         let peek = s.get(
@@ -584,24 +592,42 @@ struct Running<'a> {
     seq: u64,
     /// The key of this channel's logical unit of work ids.
     key: [u8; ch::LUWID_KEY_LEN],
+    /// NPMSPEED(FAST) batches sent and not yet answered, oldest first: (request id, messages).
+    unanswered: std::collections::VecDeque<(u64, usize)>,
 }
 
 impl Running<'_> {
-    /// Moves batches until the channel must pause or its transmission queue has been empty
-    /// for DISCINT (Ok), or something fails (Err).
-    fn run(mut self, control: &Control) -> MqResult<()> {
+    /// Moves batches until the channel must pause (STOP CHANNEL: `control.stops` no longer
+    /// `stops`) or its transmission queue has been empty for DISCINT (Ok), or something fails
+    /// (Err).
+    fn run(mut self, control: &Control, stops: u64) -> MqResult<()> {
         let limit = (self.def.batch_limit_kib as usize).max(1) << 10;
         let interval = Duration::from_millis(self.def.batch_interval_ms as u64);
         let disc = Duration::from_secs(self.def.disc_interval_secs as u64);
         let mut idle_since = Instant::now();
-        let stops = control.stops.load(Ordering::Acquire);
         loop {
             if control.must_pause() || control.stops.load(Ordering::Acquire) != stops {
+                self.settle(0)?;
                 let _ = self.conn.disconnect();
                 return Ok(());
             }
-            let batch = ch::next_batch(self.s, self.xmitq, self.batch_size, limit, POLL, interval)?;
+            // With fast batches in flight, look for more without waiting, so the answers are
+            // taken as soon as the queue runs dry.
+            let first_wait = if self.unanswered.is_empty() {
+                POLL
+            } else {
+                Duration::ZERO
+            };
+            let batch = ch::next_batch(
+                self.s,
+                self.xmitq,
+                self.batch_size,
+                limit,
+                first_wait,
+                interval,
+            )?;
             if batch.messages.is_empty() {
+                self.settle(0)?;
                 if !disc.is_zero() && idle_since.elapsed() >= disc {
                     tracing::info!(channel = %self.name, "sender channel ending: its transmission queue stayed empty for DISCINT");
                     let _ = self.conn.disconnect();
@@ -630,15 +656,15 @@ impl Running<'_> {
             // NPMSPEED(FAST): off the transmission queue before it is sent (no disk write:
             // non-persistent gets are not logged), so a failure loses it and never repeats it.
             self.s.commit()?;
-            if let Err(e) = self
+            let sent = self
                 .conn
-                .channel_batch(0, [0; ch::LUWID_LEN], &batch.messages)
-            {
-                tracing::warn!(channel = %name, lost = batch.messages.len(), error = %e,
-                    "a batch of non-persistent messages (NPMSPEED FAST) was lost with the connection");
-                return Err(e);
-            }
+                .channel_batch_send(0, [0; ch::LUWID_LEN], &batch.messages)
+                .inspect_err(|e| self.lost(batch.messages.len(), e))?;
+            self.unanswered.push_back((sent, batch.messages.len()));
+            self.settle(FAST_WINDOW - 1)?;
         } else {
+            // A recoverable batch follows only what went before it.
+            self.settle(0)?;
             self.status.lock().in_doubt = true;
             let next = self.seq + 1;
             let ids = ch::transmission_ids(&batch.messages);
@@ -654,6 +680,30 @@ impl Running<'_> {
             self.seq = next;
         }
         Ok(())
+    }
+
+    /// Takes the receiver's answers to fast batches until at most `keep` are unanswered. A
+    /// refusal, or the connection failing, loses the batches not yet answered (non-persistent
+    /// messages sent NPMSPEED(FAST), as MQ's are): said in the log, and the channel restarts.
+    fn settle(&mut self, keep: usize) -> MqResult<()> {
+        while self.unanswered.len() > keep {
+            let Some((id, n)) = self.unanswered.pop_front() else {
+                break;
+            };
+            if let Err(e) = self.conn.channel_batch_answer(id, 0) {
+                let lost = n + self.unanswered.iter().map(|(_, n)| n).sum::<usize>();
+                self.unanswered.clear();
+                self.lost(lost, &e);
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+
+    /// Logs `n` non-persistent messages lost with a fast batch.
+    fn lost(&self, n: usize, e: &MqError) {
+        tracing::warn!(channel = %self.name, lost = n, error = %e,
+            "non-persistent messages sent in fast batches (NPMSPEED FAST) were lost with the connection");
     }
 
     /// Counts a batch sent at `sent` in the channel's status.

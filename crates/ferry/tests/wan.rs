@@ -80,13 +80,18 @@ fn scratch(tag: &str) -> std::path::PathBuf {
 
 /// Puts `n` persistent 2 KB messages numbered from `from` to APP.FAR on `qm1`.
 fn put_numbered(qm1: &Qm, from: u32, n: u32) {
+    put_numbered_as(qm1, from, n, Persistence::Persistent);
+}
+
+/// [`put_numbered`] with persistence `p`.
+fn put_numbered_as(qm1: &Qm, from: u32, n: u32, p: Persistence) {
     let mut c = Connection::connect(&qm1.unix(), "wan-putter").unwrap();
     for i in from..from + n {
         let mut body = vec![0u8; 2048];
         body[..4].copy_from_slice(&i.to_le_bytes());
         c.put1(
             "APP.FAR",
-            Message::new(body).with_persistence(Persistence::Persistent),
+            Message::new(body).with_persistence(p),
             &PutOptions::default(),
         )
         .unwrap();
@@ -159,6 +164,26 @@ fn a_channel_over_an_n3_link_delivers_exactly_once_through_a_cut() {
     link.toggle_cut();
     put_numbered(&qm1, 300, 100);
     get_exactly(&qm1, &qm2, 400, Duration::from_secs(60));
+    drop((qm1, qm2));
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+/// Non-persistent messages (NPMSPEED(FAST)) go in batches the sender does not wait for, many
+/// in flight over the long link: every one arrives, in order, once.
+#[test]
+#[ignore = "needs root to make network namespaces; .ci/run runs it with --ignored"]
+fn pipelined_fast_batches_arrive_in_order_over_an_n3_link() {
+    let hosts = Hosts::new("wanf").unwrap();
+    let _link = Emulator::start(Path::new(BIN), &hosts, "n3").unwrap();
+    let home = scratch("fast");
+    let (qm1, qm2) = two_hosts(&hosts, &home, "bbr");
+    put_numbered_as(&qm1, 0, 5000, Persistence::NotPersistent);
+    get_exactly(&qm1, &qm2, 5000, Duration::from_secs(60));
+    assert!(
+        !qm1.log().contains("were lost with the connection"),
+        "{}",
+        qm1.log()
+    );
     drop((qm1, qm2));
     let _ = std::fs::remove_dir_all(&home);
 }
