@@ -11,9 +11,13 @@
 //!
 //! A consumer is called without the connection's lock held, so it may use the connection (put a
 //! reply, commit, call MQCTL STOP). Each get waits at most [`POLL`], so a stop or suspend takes
-//! effect within that. Not offered: event handlers being called (they are accepted and kept),
-//! a consumer called when its MQGMO wait interval passes with no message, CallbackName
-//! (functions by name: MQRC_CALLBACK_LINK_ERROR), MQCTLO_THREAD_AFFINITY.
+//! effect within that. A consumer whose MQGMO asks to wait (MQGMO_WAIT with a WaitInterval) is
+//! called with MQCBCT_EVENT_CALL and MQRC_NO_MSG_AVAILABLE each time that interval passes with
+//! no message for it. Conditions of the whole connection — broken, or the queue manager
+//! quiescing or stopping — go to the connection's event handler (MQCBT_EVENT_HANDLER), or to
+//! every consumer when it has none, as MQCBCT_EVENT_CALL with the reason; then the dispatcher
+//! ends. Not offered: CallbackName (functions by name: MQRC_CALLBACK_LINK_ERROR),
+//! MQCTLO_THREAD_AFFINITY.
 
 #![allow(non_snake_case)]
 
@@ -21,7 +25,7 @@ use std::collections::HashMap;
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use ferry_client::Hobj;
 
@@ -48,9 +52,16 @@ const CBCT_START_CALL: MQLONG = 1;
 const CBCT_STOP_CALL: MQLONG = 2;
 const CBCT_REGISTER_CALL: MQLONG = 3;
 const CBCT_DEREGISTER_CALL: MQLONG = 4;
+const CBCT_EVENT_CALL: MQLONG = 5;
 const CBCT_MSG_REMOVED: MQLONG = 6;
 const CBCT_MSG_NOT_REMOVED: MQLONG = 7;
 const GMO_BROWSE_ANY: MQLONG = 0x10 | 0x20 | 0x800;
+const GMO_WAIT: MQLONG = 0x1;
+const RC_NO_MSG_AVAILABLE: u32 = 2033;
+/// Reasons that concern the whole connection (MQRC_CONNECTION_BROKEN, Q_MGR_QUIESCING,
+/// Q_MGR_STOPPING, CONNECTION_QUIESCING, CONNECTION_STOPPING): told to the event handler, and
+/// the dispatcher ends.
+const CONNECTION_EVENTS: [u32; 5] = [2009, 2161, 2162, 2202, 2203];
 const RC_CBD_ERROR: u32 = 2444;
 const RC_CTLO_ERROR: u32 = 2445;
 const RC_NO_CALLBACKS_ACTIVE: u32 = 2446;
@@ -118,6 +129,8 @@ struct Consumer {
     md: MQMD,
     gmo: MQGMO,
     suspended: bool,
+    /// Since when it has had no message (for its MQGMO WaitInterval).
+    idle_since: Instant,
 }
 
 #[derive(Default)]
@@ -201,6 +214,7 @@ unsafe fn consumer(
         md: api::default_md(),
         gmo: api::default_gmo(),
         suspended: false,
+        idle_since: Instant::now(),
     };
     if !md.is_null() {
         // SAFETY: the caller passes `md` as a readable MQMD, checked non-null.
@@ -296,6 +310,9 @@ fn start(hconn: MQLONG, area: usize, wait: bool) -> Outcome {
             return Err(Rc::failed(RC_NO_CALLBACKS_ACTIVE));
         }
         (d.stop, d.connection_area, d.suspended) = (Some(stop.clone()), area, false);
+        for c in &mut d.consumers {
+            c.idle_since = Instant::now();
+        }
         Ok(d.consumers.clone())
     })?;
     for c in consumers
@@ -353,11 +370,15 @@ fn dispatch(hconn: MQLONG, stop: &AtomicBool) {
             std::thread::sleep(POLL);
             continue;
         }
+        let mut connection_ended = false;
         for c in active {
-            if stop.load(Ordering::Acquire) {
+            if stop.load(Ordering::Acquire) || connection_ended {
                 break;
             }
-            deliver(hconn, c, consumers.len());
+            connection_ended = !deliver(hconn, c, consumers.len());
+        }
+        if connection_ended {
+            break;
         }
     }
     let finished = state(|s| {
@@ -375,12 +396,13 @@ fn dispatch(hconn: MQLONG, stop: &AtomicBool) {
     });
 }
 
-/// One get for consumer `c` (waiting [`POLL`] split among `n` consumers), and its call.
-fn deliver(hconn: MQLONG, c: &Consumer, n: usize) {
+/// One get for consumer `c` (waiting [`POLL`] split among `n` consumers), and its call. False
+/// when the connection has ended (its event told).
+fn deliver(hconn: MQLONG, c: &Consumer, n: usize) -> bool {
     let (mut md, mut gmo) = (c.md, c.gmo);
     let len = if c.max_len < 0 { 100 << 20 } else { c.max_len };
     let Ok(mut opts) = api::get_options(&gmo, &md, len) else {
-        return;
+        return true;
     };
     opts = opts.wait(POLL / n.max(1) as u32);
     let got = api::with_conn(hconn, |conn| Ok(conn.get(Hobj(c.hobj as u32), &opts)));
@@ -395,6 +417,7 @@ fn deliver(hconn: MQLONG, c: &Consumer, n: usize) {
             let warning = g.warning.map_or(0, |w| w.code());
             let mut body = g.message.body.to_vec();
             let data = g.data_length as MQLONG;
+            let _ = with_consumer(hconn, c.hobj, |c| c.idle_since = Instant::now());
             call_with(
                 hconn,
                 c,
@@ -403,13 +426,62 @@ fn deliver(hconn: MQLONG, c: &Consumer, n: usize) {
                 (&mut md, &mut gmo, &mut body),
             );
         }
-        Ok(Err(e)) if e.reason == ferry_client::Reason::NoMsgAvailable => {}
+        Ok(Err(e)) if e.reason == ferry_client::Reason::NoMsgAvailable => idle(hconn, c),
         // MQCLOSE of the handle deregisters its consumer, as in MQ.
         Ok(Err(e)) if e.reason == ferry_client::Reason::HobjError => {
             let _ = deregister(hconn, c.hobj);
         }
+        Ok(Err(e)) if CONNECTION_EVENTS.contains(&e.reason.code()) => {
+            connection_event(hconn, e.reason.code());
+            return false;
+        }
         Ok(Err(e)) => call(hconn, c, CBCT_MSG_NOT_REMOVED, e.reason.code(), 0),
         Err(_) => {}
+    }
+    true
+}
+
+/// No message for `c` this time: once its MQGMO WaitInterval has passed without one (when it
+/// asked to wait), it is told so (MQCBCT_EVENT_CALL, MQRC_NO_MSG_AVAILABLE) and waits anew.
+fn idle(hconn: MQLONG, c: &Consumer) {
+    if c.gmo.Options & GMO_WAIT == 0 || c.gmo.WaitInterval < 0 {
+        return;
+    }
+    let interval = Duration::from_millis(c.gmo.WaitInterval as u64);
+    if c.idle_since.elapsed() >= interval {
+        let _ = with_consumer(hconn, c.hobj, |c| c.idle_since = Instant::now());
+        call(hconn, c, CBCT_EVENT_CALL, RC_NO_MSG_AVAILABLE, 0);
+    }
+}
+
+/// A condition of the whole connection (`reason`): to its event handler, or to every
+/// consumer when it has none.
+fn connection_event(hconn: MQLONG, reason: u32) {
+    let (handler, consumers) = state(|s| {
+        s.get(&hconn)
+            .map(|d| (d.events, d.consumers.clone()))
+            .unwrap_or_default()
+    });
+    match handler {
+        Some((function, area)) => {
+            let h = Consumer {
+                hobj: 0,
+                function,
+                area,
+                options: 0,
+                max_len: 0,
+                md: api::default_md(),
+                gmo: api::default_gmo(),
+                suspended: false,
+                idle_since: Instant::now(),
+            };
+            call(hconn, &h, CBCT_EVENT_CALL, reason, 0);
+        }
+        None => {
+            for c in &consumers {
+                call(hconn, c, CBCT_EVENT_CALL, reason, 0);
+            }
+        }
     }
 }
 

@@ -7,6 +7,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::time::Duration;
 
 use common::Server;
 
@@ -513,6 +514,61 @@ fn a_c_program_consumes_asynchronously_with_mqcb_and_mqctl() {
                 "{lib} {mode}: {text}"
             );
         }
+    }
+}
+
+/// An MQCB consumer that waits is told each time its wait interval passes with no message;
+/// the event handler is told when the queue manager stops under the connection.
+#[test]
+fn a_c_programs_event_handler_and_waiting_consumer_are_called() {
+    for lib in ["mqm_r", "mqic_r"] {
+        let server = Server::start(&format!("mqi-events-{lib}"), &[]);
+        let out = server.root.join("c");
+        std::fs::create_dir_all(&out).unwrap();
+        let env = if lib == "mqm_r" {
+            local_env(&server).to_vec()
+        } else {
+            client_env(&server).to_vec()
+        };
+        let exe = compile(&out, "events", Some(lib), false);
+        let log = out.join("events.out");
+        let mut c = Command::new(&exe);
+        c.args(["DEV.QUEUE.2", "QM1"])
+            .env("LD_LIBRARY_PATH", lib_dir())
+            .stdout(std::fs::File::create(&log).unwrap())
+            .stderr(Stdio::inherit());
+        for (k, v) in &env {
+            c.env(k, v);
+        }
+        let mut child = c.spawn().unwrap();
+        let text = || std::fs::read_to_string(&log).unwrap_or_default();
+        common::eventually("two idle calls", || {
+            text().matches("idle: call type 5 reason 2033").count() >= 2
+        });
+        let pid = server.child.id().to_string();
+        assert!(Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success());
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        let status = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break s;
+            }
+            assert!(std::time::Instant::now() < deadline, "{lib}: {}", text());
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        let t = text();
+        assert!(status.success(), "{lib}: {t}");
+        let told = [2009, 2161, 2162, 2202, 2203]
+            .iter()
+            .any(|r| t.contains(&format!("event: call type 5 reason {r} area events")));
+        assert!(
+            told,
+            "{lib}: the event handler hears the queue manager go: {t}"
+        );
+        assert!(!t.contains("consumer: call type"), "{lib}: {t}");
     }
 }
 
