@@ -195,3 +195,59 @@ fn reports_outlive_a_restart_when_the_original_was_persistent() {
         "report options recovered from the log"
     );
 }
+
+#[test]
+fn an_expired_message_is_reported_to_its_sender_when_found_and_when_swept() {
+    let (s, mut c) = server("reports-expiry");
+    // Found by a get: the get passes over it (2033), its sender hears it expired.
+    let mut m = asking(
+        "short-lived",
+        report::EXPIRATION_WITH_DATA | report::PASS_CORREL_ID,
+    );
+    m.descriptor.expiry = Some(Duration::from_millis(100));
+    m.descriptor.correl_id = ferry_client::CorrelId::from_slice(b"ttl-1");
+    let out = c.put1("APP.IN", m, &PutOptions::default()).unwrap();
+    // Another that asks for nothing expires silently.
+    let mut quiet = Message::text("quiet");
+    quiet.descriptor.expiry = Some(Duration::from_millis(100));
+    c.put1("APP.IN", quiet, &PutOptions::default()).unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        next(&mut c, "APP.IN").is_none(),
+        "expired messages are not got"
+    );
+    let r = next(&mut c, "REPORTS").expect("an expiration report");
+    let d = &r.descriptor;
+    assert_eq!(
+        (d.message_type, d.feedback),
+        (MessageType::Report, feedback::EXPIRATION)
+    );
+    assert_eq!(d.correl_id, ferry_client::CorrelId::from_slice(b"ttl-1"));
+    assert_ne!(d.msg_id, out.msg_id);
+    assert_eq!(
+        &r.body[..],
+        b"short-lived",
+        "EXPIRATION_WITH_DATA: the first bytes"
+    );
+    assert!(
+        next(&mut c, "REPORTS").is_none(),
+        "one report, none for the quiet one"
+    );
+    // Found by the queue manager's expiry scan (every 5 s) with nobody getting.
+    let mut m = asking("swept", report::EXPIRATION);
+    m.descriptor.expiry = Some(Duration::from_millis(100));
+    c.put1("APP.IN", m, &PutOptions::default()).unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(15);
+    let r = loop {
+        if let Some(r) = next(&mut c, "REPORTS") {
+            break r;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no expiration report from the scan"
+        );
+    };
+    assert_eq!(r.descriptor.feedback, feedback::EXPIRATION);
+    assert!(r.body.is_empty(), "EXPIRATION without data");
+    drop(s);
+}

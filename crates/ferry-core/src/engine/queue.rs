@@ -103,6 +103,8 @@ pub struct Queue {
     /// Its name (fixed for its life).
     pub name: ObjectName,
     state: Mutex<QueueState>,
+    /// The store's flag: expiration reports are waiting (read without the lock).
+    reports_waiting: Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// Where a put landed and what it resolved.
@@ -142,11 +144,13 @@ impl Queue {
     /// A new, empty queue.
     pub fn new(name: ObjectName, attrs: LocalQueueAttrs, clock: Clock) -> Arc<Self> {
         let fifo = attrs.delivery_sequence == DeliverySequence::Fifo;
+        let store = Store::new(fifo);
         Arc::new(Queue {
             name,
+            reports_waiting: store.reports_waiting(),
             state: Mutex::new(QueueState {
                 attrs,
-                store: Store::new(fifo),
+                store,
                 waiters: Waiters::default(),
                 open_input: 0,
                 open_output: 0,
@@ -165,6 +169,18 @@ impl Queue {
                 clock,
             }),
         })
+    }
+
+    /// Expired messages whose senders asked for an expiration report, discarded since the last
+    /// call (none, without taking the lock, when there are none).
+    pub fn take_expired_reports(&self) -> Vec<Message> {
+        if !self
+            .reports_waiting
+            .load(std::sync::atomic::Ordering::Acquire)
+        {
+            return Vec::new();
+        }
+        self.lock().store.take_expired_reports()
     }
 
     /// Locks the queue. Keep the guard short-lived; never hold two queue locks.

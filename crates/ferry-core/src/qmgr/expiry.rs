@@ -12,10 +12,25 @@ impl QueueManager {
     /// Discards expired messages on every queue (MQ's EXPRYINT scan). Returns how many went.
     pub fn sweep_expired(&self) -> usize {
         let now = self.shared.clock.now();
-        self.local_queues()
+        let queues = self.local_queues();
+        let swept = queues
             .iter()
             .map(|q| q.lock().store.sweep_expired(now))
-            .sum()
+            .sum();
+        // The expiration reports their senders asked for, sent as the queue manager.
+        let mut reporter = None;
+        for q in &queues {
+            let expired = q.take_expired_reports();
+            if !expired.is_empty() {
+                reporter
+                    .get_or_insert_with(|| self.internal_session("ferry expiry"))
+                    .send_expiration_reports(expired);
+            }
+        }
+        if let Some(s) = reporter {
+            let _ = s.disconnect();
+        }
+        swept
     }
 
     /// Starts a background thread that sweeps expired messages every `interval` until the queue

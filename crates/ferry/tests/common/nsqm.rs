@@ -12,46 +12,94 @@ pub struct Qm {
     child: Child,
     home: PathBuf,
     name: String,
+    ns: String,
+    args: Vec<String>,
+}
+
+/// Starts `ferry qm start --foreground NAME` in namespace `ns`, its log appended to
+/// HOME/NAME.log.
+fn spawn(ns: &str, home: &Path, name: &str, args: &[String]) -> Child {
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(home.join(format!("{name}.log")))
+        .unwrap();
+    Command::new("ip")
+        .args([
+            "netns",
+            "exec",
+            ns,
+            env!("CARGO_BIN_EXE_ferry"),
+            "qm",
+            "start",
+            "--foreground",
+            name,
+            "--data-dir",
+        ])
+        .arg(home)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .unwrap()
 }
 
 impl Qm {
     pub fn start(ns: &str, home: &Path, name: &str, args: &[String]) -> Qm {
-        let log = std::fs::File::create(home.join(format!("{name}.log"))).unwrap();
-        let child = Command::new("ip")
-            .args([
-                "netns",
-                "exec",
-                ns,
-                env!("CARGO_BIN_EXE_ferry"),
-                "qm",
-                "start",
-                "--foreground",
-                name,
-                "--data-dir",
-            ])
-            .arg(home)
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .unwrap();
+        let _ = std::fs::remove_file(home.join("qmgrs").join(name).join("endpoints"));
         let qm = Qm {
-            child,
+            child: spawn(ns, home, name, args),
             home: home.to_owned(),
             name: name.to_owned(),
+            ns: ns.to_owned(),
+            args: args.to_vec(),
         };
-        let endpoints = home.join("qmgrs").join(name).join("endpoints");
+        qm.await_ready();
+        qm
+    }
+
+    fn await_ready(&self) {
+        let endpoints = self.home.join("qmgrs").join(&self.name).join("endpoints");
         let deadline = Instant::now() + super::DEADLINE;
         while !endpoints.exists() {
             assert!(
                 Instant::now() < deadline,
-                "{name} did not start: {}",
-                qm.log()
+                "{} did not start: {}",
+                self.name,
+                self.log()
             );
             std::thread::sleep(Duration::from_millis(20));
         }
-        qm
+    }
+
+    /// SIGKILL: the process ends at once, with whatever it was doing.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.pkill();
+        let _ = std::fs::remove_file(self.home.join("qmgrs").join(&self.name).join("endpoints"));
+    }
+
+    /// Starts the queue manager again (after [`Qm::kill`]) with the same arguments.
+    pub fn restart(&mut self) {
+        self.child = spawn(&self.ns, &self.home, &self.name, &self.args);
+        self.await_ready();
+    }
+
+    /// `ip netns exec` runs ferry as its child: ends that too.
+    fn pkill(&self) {
+        let _ = Command::new("pkill")
+            .args([
+                "-KILL",
+                "-f",
+                &format!(
+                    "qm start --foreground {} --data-dir {}",
+                    self.name,
+                    self.home.display()
+                ),
+            ])
+            .status();
     }
 
     pub fn unix(&self) -> String {
@@ -81,12 +129,6 @@ impl Drop for Qm {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-        // `ip netns exec` runs ferry as its child: stop that too.
-        let _ = Command::new("pkill")
-            .args([
-                "-f",
-                &format!("qm start {} --data-dir {}", self.name, self.home.display()),
-            ])
-            .status();
+        self.pkill();
     }
 }

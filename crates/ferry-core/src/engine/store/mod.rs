@@ -44,7 +44,12 @@ use ferry_model::message::{CorrelId, Message, MsgId, Priority};
 
 use super::budget::MemoryBudget;
 use super::spill::Spill;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+
+/// Expired messages kept for their expiration reports at most, per queue, until a session
+/// sends them (beyond it, discarded without a report).
+pub const MAX_EXPIRED_REPORTS: usize = 10_000;
 
 /// Identifies a unit of work (one per connection at a time).
 pub type UowId = u64;
@@ -517,6 +522,11 @@ pub struct Store {
     spill: Option<Arc<dyn Spill>>,
     /// Messages found expired and discarded, since creation.
     pub expired_total: u64,
+    /// Discarded expired messages whose senders asked for an expiration report (MQRO_EXPIRATION),
+    /// kept (at most [`MAX_EXPIRED_REPORTS`]) until a session sends the reports.
+    expired_reports: Vec<Message>,
+    /// Set while `expired_reports` holds any: read without the queue's lock.
+    reports_waiting: Arc<AtomicBool>,
     /// No message here expires before this (monotonic ns; 0: none has an expiry): a full
     /// queue's puts look for expired messages to make room only once one may have expired.
     next_expiry: u64,
@@ -546,6 +556,8 @@ impl Store {
             persistent: 0,
             spill: None,
             expired_total: 0,
+            expired_reports: Vec::new(),
+            reports_waiting: Arc::default(),
             next_expiry: 0,
             snapshot: None,
         }
@@ -997,8 +1009,7 @@ impl Store {
                 continue;
             }
             if slot.expires_at != 0 && slot.expires_at <= now {
-                self.remove(pos);
-                self.expired_total += 1;
+                self.discard_expired(pos);
                 continue;
             }
             return Some(pos);
@@ -1015,8 +1026,7 @@ impl Store {
             return None;
         }
         if slot.expires_at != 0 && slot.expires_at <= now {
-            self.remove(pos);
-            self.expired_total += 1;
+            self.discard_expired(pos);
             return None;
         }
         Some(pos)
@@ -1040,8 +1050,7 @@ impl Store {
                 self.lanes[l].avail_from = seq;
                 let pos = Pos { lane: l as u8, seq };
                 if expires_at != 0 && expires_at <= now {
-                    self.remove(pos);
-                    self.expired_total += 1;
+                    self.discard_expired(pos);
                     continue;
                 }
                 return Some(pos);
@@ -1096,8 +1105,7 @@ impl Store {
             }
         }
         for pos in expired {
-            self.remove(pos);
-            self.expired_total += 1;
+            self.discard_expired(pos);
         }
         found
     }
@@ -1133,10 +1141,36 @@ impl Store {
         }
         self.next_expiry = next;
         for pos in &expired {
-            self.remove(*pos);
+            self.discard_expired(*pos);
         }
-        self.expired_total += expired.len() as u64;
         expired.len()
+    }
+
+    /// Discards the expired message at `pos`, keeping it for its expiration report when its
+    /// sender asked for one (and it is in memory: one whose body is only on disk goes without).
+    fn discard_expired(&mut self, pos: Pos) {
+        let Some(held) = self.remove(pos) else {
+            return;
+        };
+        self.expired_total += 1;
+        if let Held::Mem(m) = held {
+            let wants = m.descriptor.report & ferry_model::report::EXPIRATION_WITH_FULL_DATA != 0;
+            if wants && self.expired_reports.len() < MAX_EXPIRED_REPORTS {
+                self.expired_reports.push(m);
+                self.reports_waiting.store(true, Ordering::Release);
+            }
+        }
+    }
+
+    /// The flag set while expiration reports wait (see [`Store::take_expired_reports`]).
+    pub fn reports_waiting(&self) -> Arc<AtomicBool> {
+        self.reports_waiting.clone()
+    }
+
+    /// The discarded expired messages whose senders asked for an expiration report.
+    pub fn take_expired_reports(&mut self) -> Vec<Message> {
+        self.reports_waiting.store(false, Ordering::Release);
+        std::mem::take(&mut self.expired_reports)
     }
 
     /// Removes every available message (CLEAR QLOCAL); pending ones stay. Returns how many went.

@@ -69,17 +69,8 @@ impl Session {
             accept_truncated: opts.accept_truncated,
         };
         let now = self.qm.clock().now();
-        let step = match (browse, cursor) {
-            (BrowseMode::UnderCursor | BrowseMode::GetUnderCursor, None) => {
-                return Err(MqError::new(
-                    Reason::NoMsgUnderCursor,
-                    "the browse cursor is not on a message; browse first",
-                ))
-            }
-            (BrowseMode::UnderCursor, Some(pos)) => queue.browse_at(pos, now)?,
-            (BrowseMode::GetUnderCursor, Some(pos)) => queue.get_at(pos, &spec, now)?,
-            _ => queue.get(&spec, now)?,
-        };
+        let step = step_at(&queue, browse, cursor, &spec, now)?;
+        self.report_expired(&queue);
         match step {
             GetStep::Got {
                 msg,
@@ -428,5 +419,25 @@ fn truncated(len: usize, max: usize) -> MqError {
             Reason::TruncatedMsgFailed,
             format!("the selected message is {len} bytes, longer than the {max}-byte buffer"),
         )
+    }
+}
+
+/// The engine's get step for `browse` from `cursor` (the browse cursor's message for the
+/// UNDER_CURSOR modes, which need one).
+fn step_at(
+    queue: &Queue,
+    browse: BrowseMode,
+    cursor: Option<Pos>,
+    spec: &GetSpec,
+    now: u64,
+) -> MqResult<GetStep> {
+    match (browse, cursor) {
+        (BrowseMode::UnderCursor | BrowseMode::GetUnderCursor, None) => Err(MqError::new(
+            Reason::NoMsgUnderCursor,
+            "the browse cursor is not on a message; browse first",
+        )),
+        (BrowseMode::UnderCursor, Some(pos)) => queue.browse_at(pos, now),
+        (BrowseMode::GetUnderCursor, Some(pos)) => queue.get_at(pos, spec, now),
+        _ => queue.get(spec, now),
     }
 }

@@ -46,6 +46,24 @@ impl Session {
         }
     }
 
+    /// MQRO_EXPIRATION: the expired messages `queue` discarded whose senders asked for an
+    /// expiration report get one (not in a unit of work: the discard was in none). Called
+    /// after a get; costs one atomic load when there are none.
+    pub(super) fn report_expired(&mut self, queue: &Queue) {
+        self.send_expiration_reports(queue.take_expired_reports());
+    }
+
+    /// The expiration reports of `expired`, each to its sender's reply-to queue.
+    pub(crate) fn send_expiration_reports(&mut self, expired: Vec<Message>) {
+        for msg in expired {
+            if let Some(data) = report::wanted(msg.descriptor.report, Kind::Expiration) {
+                let r = self.make_report(&msg, Kind::Expiration, data);
+                let d = &msg.descriptor;
+                self.send_report(r, d.reply_to_queue, d.reply_to_qmgr, false);
+            }
+        }
+    }
+
     /// MQRO_EXCEPTION: `msg` could not be delivered for `reason` (a channel's receiving end,
     /// in its batch's unit of work when `in_uow`): its sender gets the exception report it
     /// asked for. Whether the message itself is then dead-lettered or discarded
