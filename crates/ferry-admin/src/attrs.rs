@@ -4,7 +4,7 @@
 use ferry_core::{ObjectName, Persistence};
 pub use ferry_model::admin::{Field, Kind};
 use ferry_model::objects::{
-    AliasQueueAttrs, AuthInfoAttrs, AuthType, ChannelAttrs, ChannelType, ConnCheck,
+    AliasQueueAttrs, AuthInfoAttrs, AuthType, ChannelAttrs, ChannelType, CommandEvents, ConnCheck,
     DefaultInputOpen, DefinitionType, DeliverySequence, ListenerAttrs, ListenerControl,
     LocalQueueAttrs, PutResponse, QueueManagerAttrs, ReadAhead, RemoteQueueAttrs, Usage,
 };
@@ -616,6 +616,7 @@ pub fn qmgr_fields(a: &QueueManagerAttrs) -> Vec<Field> {
         f("AUTHOREV", switch(a.authority_events), Kind::Word),
         f("CHLEV", switch(a.channel_events), Kind::Word),
         f("PERFMEV", switch(a.performance_events), Kind::Word),
+        f("CMDEV", a.command_events.word(), Kind::Word),
         f("PLATFORM", "UNIX", Kind::Status),
         f("CCSID", 1208, Kind::Status),
         f(
@@ -643,6 +644,10 @@ pub fn set_qmgr(a: &mut QueueManagerAttrs, p: &Param) -> Result<(), ParseError> 
         "AUTHOREV" => a.authority_events = word(p, &["ENABLED", "DISABLED"])? == "ENABLED",
         "CHLEV" => a.channel_events = word(p, &["ENABLED", "DISABLED"])? == "ENABLED",
         "PERFMEV" => a.performance_events = word(p, &["ENABLED", "DISABLED"])? == "ENABLED",
+        "CMDEV" => {
+            let w = word(p, &["ENABLED", "DISABLED", "NODISPLAY"])?;
+            a.command_events = CommandEvents::from_word(w).unwrap_or_default();
+        }
         _ => return Err(unknown(p, "QMGR")),
     }
     Ok(())

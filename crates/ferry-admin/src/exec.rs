@@ -117,12 +117,27 @@ pub fn run(qm: &QueueManager, text: &str, number: usize) -> Reply {
 
 /// Runs one command's text for `who` (`None`: the owner), within `who`'s authority.
 pub fn run_as(qm: &QueueManager, who: Option<&Arc<Principal>>, text: &str, number: usize) -> Reply {
+    run_from(qm, who, text, number, None)
+}
+
+/// [`run_as`] for a PCF request whose MQCMD code is `pcf` (`None`: MQSC), which its command
+/// event names.
+pub(crate) fn run_from(
+    qm: &QueueManager,
+    who: Option<&Arc<Principal>>,
+    text: &str,
+    number: usize,
+    pcf: Option<i32>,
+) -> Reply {
     let result = parse::parse_command(text)
         .map_err(Failure::from)
         .and_then(|mut c| {
             c.issuer = who.cloned();
             security::check_command(qm, &c)?;
-            execute(qm, &c)
+            let before = qm.attrs().command_events;
+            let reply = execute(qm, &c)?;
+            command_event(qm, &c, pcf, before);
+            Ok(reply)
         });
     match result {
         Ok(mut r) => {
@@ -164,11 +179,47 @@ pub fn run_script(qm: &QueueManager, script: &str) -> Vec<Reply> {
 
 /// Runs every command of a script for `who` (`None`: the owner).
 pub fn run_script_as(qm: &QueueManager, who: Option<&Arc<Principal>>, script: &str) -> Vec<Reply> {
+    run_script_from(qm, who, script, None)
+}
+
+/// [`run_script_as`] for a PCF request (MQCMD_ESCAPE) when `pcf` names it.
+pub(crate) fn run_script_from(
+    qm: &QueueManager,
+    who: Option<&Arc<Principal>>,
+    script: &str,
+    pcf: Option<i32>,
+) -> Vec<Reply> {
     parse::split_script(script)
         .into_iter()
         .enumerate()
-        .map(|(i, (_, text))| run_as(qm, who, &text, i + 1))
+        .map(|(i, (_, text))| run_from(qm, who, &text, i + 1, pcf))
         .collect()
+}
+
+/// The command event of `c`, which ran successfully (the queue manager decides by CMDEV, and
+/// by `before`, what it was when `c` began).
+fn command_event(
+    qm: &QueueManager,
+    c: &Command,
+    pcf: Option<i32>,
+    before: ferry_model::objects::CommandEvents,
+) {
+    let user = c
+        .issuer
+        .as_ref()
+        .map_or_else(|| qm.owner().to_owned(), |p| p.user.clone());
+    qm.command_event(&ferry_core::qmgr::IssuedCommand {
+        user: &user,
+        origin: if pcf.is_some() {
+            ferry_model::pcf::EVO_MSG
+        } else {
+            ferry_model::pcf::EVO_CONSOLE
+        },
+        pcf_command: pcf,
+        display: c.verb == Verb::Display,
+        text: &c.text,
+        before,
+    });
 }
 
 /// Runs a parsed command: the handler for its verb and object type.

@@ -240,7 +240,7 @@ pub fn execute(
         Plan::Nothing => vec![response(header.command, 1, true, &[])],
         Plan::Escape(script) => escape(qm, who, &script),
         Plan::Mqsc(text, shape) => {
-            let reply = crate::run_as(qm, who, &text, 1);
+            let reply = crate::exec::run_from(qm, who, &text, 1, Some(header.command));
             answer(header.command, &reply, &shape)
         }
     }
@@ -305,7 +305,7 @@ fn failure(command: i32, Refusal(reason, parameter, text): Refusal) -> Vec<Vec<u
 
 /// MQCMD_ESCAPE: the script's replies as runmqsc prints them.
 fn escape(qm: &QueueManager, who: Option<&Arc<Principal>>, script: &str) -> Vec<Vec<u8>> {
-    let replies = crate::run_script_as(qm, who, script);
+    let replies = crate::exec::run_script_from(qm, who, script, Some(cmd::ESCAPE));
     let text = crate::format::text(&replies);
     let params = [
         Param::Int(id::ESCAPE_TYPE, 1),

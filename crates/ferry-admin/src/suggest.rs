@@ -51,6 +51,7 @@ pub const KEYWORDS: &[&str] = &[
     "CHSTADA",
     "CHSTATI",
     "CLNTUSER",
+    "CMDEV",
     "CMDLEVEL",
     "COMPMSG",
     "COMPRESS",

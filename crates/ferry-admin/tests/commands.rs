@@ -326,3 +326,64 @@ fn display_without_attributes_shows_all_of_a_named_object_and_names_of_generic_o
     assert!(value(&r, 0, "MAXDEPTH").is_none(), "{r:?}");
     assert_eq!(value(&r, 0, "QUEUE").as_deref(), Some("APP.ONE"), "{r:?}");
 }
+
+/// CMDEV: a command that ran makes a command event on SYSTEM.ADMIN.COMMAND.EVENT (ENABLED:
+/// every one; NODISPLAY: all but DISPLAY); a failed command makes none; ALTER QMGR
+/// CMDEV(DISABLED) is itself reported.
+#[test]
+fn command_events_report_what_ran_as_cmdev_says() {
+    use ferry_model::pcf::{self, Param};
+    let qm = qm();
+    let events = |qm: &QueueManager| -> Vec<(i32, String)> {
+        let mut s = qm.connect(&ConnectOptions::app("events")).unwrap();
+        let q = ferry_core::object_name("SYSTEM.ADMIN.COMMAND.EVENT").unwrap();
+        let h = s
+            .open(&ObjectDescriptor::queue(q), OpenOptions::input())
+            .unwrap();
+        let mut out = Vec::new();
+        while let Ok(g) = s.get(h, &ferry_core::GetOptions::new()) {
+            assert_eq!(g.message.descriptor.format.as_str().trim(), "MQEVENT");
+            let (h, params) = pcf::decode(&g.message.body, false).unwrap();
+            assert_eq!((h.command, params.len()), (pcf::CMD_COMMAND_EVENT, 2));
+            let Param::Group(pcf::GACF_COMMAND_DATA, data) = &params[1] else {
+                panic!("{params:?}")
+            };
+            let Param::Str(pcf::CACF_COMMAND_MQSC, text) = &data[0] else {
+                panic!("{data:?}")
+            };
+            out.push((h.reason, text.clone()));
+        }
+        s.disconnect().unwrap();
+        out
+    };
+    ok(&qm, "DEFINE QLOCAL(BEFORE)");
+    assert!(events(&qm).is_empty(), "CMDEV is DISABLED by default");
+    ok(&qm, "ALTER QMGR CMDEV(ENABLED)");
+    ok(&qm, "DEFINE QLOCAL(APP.EV)");
+    ok(&qm, "DISPLAY QLOCAL(APP.EV)");
+    err(&qm, "DEFINE QLOCAL(APP.EV)");
+    let seen = events(&qm);
+    let texts: Vec<&str> = seen.iter().map(|(_, t)| t.as_str()).collect();
+    assert_eq!(
+        texts,
+        [
+            "ALTER QMGR CMDEV(ENABLED)",
+            "DEFINE QLOCAL(APP.EV)",
+            "DISPLAY QLOCAL(APP.EV)"
+        ],
+        "{seen:?}"
+    );
+    assert!(seen.iter().all(|(r, _)| *r == pcf::RC_COMMAND_MQSC));
+    ok(&qm, "ALTER QMGR CMDEV(NODISPLAY)");
+    ok(&qm, "DISPLAY QMGR CMDEV");
+    ok(&qm, "ALTER QMGR CMDEV(DISABLED)");
+    ok(&qm, "DELETE QLOCAL(APP.EV)");
+    let texts: Vec<String> = events(&qm).into_iter().map(|(_, t)| t).collect();
+    assert_eq!(
+        texts,
+        ["ALTER QMGR CMDEV(NODISPLAY)", "ALTER QMGR CMDEV(DISABLED)"],
+        "NODISPLAY skips DISPLAY; turning events off is reported; then none"
+    );
+    let r = ok(&qm, "DISPLAY QMGR CMDEV");
+    assert_eq!(value(&r, 0, "CMDEV").as_deref(), Some("DISABLED"));
+}

@@ -97,11 +97,17 @@ pub struct QmSection {
     /// PERFMEV: performance events (queue depth high, low, full).
     #[serde(default)]
     pub performance_events: bool,
+    /// CMDEV: command events — "disabled", "enabled" or "nodisplay".
+    #[serde(default = "default_disabled")]
+    pub command_events: String,
     /// Define DEV.QUEUE.1–3 at start.
     #[serde(default = "default_true")]
     pub dev_queues: bool,
 }
 
+fn default_disabled() -> String {
+    "disabled".to_owned()
+}
 fn default_dlq() -> String {
     ferry_model::system::DEAD_LETTER_QUEUE.to_owned()
 }
@@ -217,6 +223,7 @@ impl QmFile {
                 authority_events: false,
                 channel_events: false,
                 performance_events: false,
+                command_events: default_disabled(),
                 dev_queues: true,
             },
             log: LogSection::default(),
@@ -283,6 +290,16 @@ impl QmFile {
         a.authority_events = q.authority_events;
         a.channel_events = q.channel_events;
         a.performance_events = q.performance_events;
+        a.command_events = ferry_model::objects::CommandEvents::from_word(&q.command_events)
+            .ok_or_else(|| {
+                MqError::new(
+                    Reason::AttributeValueError,
+                    format!(
+                        "[qmgr] command_events = {:?}: give \"disabled\", \"enabled\" or \"nodisplay\"",
+                        q.command_events
+                    ),
+                )
+            })?;
         a.validate()?;
         Ok(a)
     }
@@ -357,6 +374,7 @@ pub fn save_qmgr_attrs(dir: &Path, a: &QueueManagerAttrs) -> MqResult<()> {
     f.qmgr.authority_events = a.authority_events;
     f.qmgr.channel_events = a.channel_events;
     f.qmgr.performance_events = a.performance_events;
+    f.qmgr.command_events = a.command_events.word().to_ascii_lowercase();
     f.save(dir)
 }
 

@@ -85,6 +85,8 @@ pub enum Selector {
     AuthorityEvent = 47,
     /// MQIA_PERFORMANCE_EVENT (queue manager).
     PerformanceEvent = 53,
+    /// MQIA_COMMAND_EVENT (queue manager): MQEVR_DISABLED, ENABLED or NO_DISPLAY.
+    CommandEvent = 99,
     /// MQIA_Q_DEPTH_HIGH_LIMIT.
     QDepthHighLimit = 40,
     /// MQIA_Q_DEPTH_LOW_LIMIT.
@@ -154,6 +156,7 @@ impl Selector {
             Syncpoint,
             AuthorityEvent,
             PerformanceEvent,
+            CommandEvent,
             QDepthHighLimit,
             QDepthLowLimit,
             QDepthMaxEvent,
@@ -268,6 +271,7 @@ pub fn qmgr_attr(sel: Selector, a: &QueueManagerAttrs) -> Option<AttrValue> {
         Selector::Syncpoint => Int(1),
         Selector::AuthorityEvent => Int(i64::from(a.authority_events)),
         Selector::PerformanceEvent => Int(i64::from(a.performance_events)),
+        Selector::CommandEvent => Int(a.command_events.value()),
         Selector::ChannelEvent => Int(i64::from(a.channel_events)),
         Selector::ChlauthRecords => Int(i64::from(a.chlauth)),
         Selector::DefXmitQueueName => Str(a.default_xmit_queue.to_string()),

@@ -45,6 +45,43 @@ pub struct QueueManagerAttrs {
     /// PERFMEV: performance events (queue depth high, low and full) on
     /// SYSTEM.ADMIN.PERFM.EVENT.
     pub performance_events: bool,
+    /// CMDEV: command events on SYSTEM.ADMIN.COMMAND.EVENT.
+    pub command_events: CommandEvents,
+}
+
+/// CMDEV: which successful commands make a command event (MQ's MQEVR_* values).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CommandEvents {
+    /// DISABLED (MQEVR_DISABLED, 0): none.
+    #[default]
+    Disabled,
+    /// ENABLED (MQEVR_ENABLED, 1): every one.
+    Enabled,
+    /// NODISPLAY (MQEVR_NO_DISPLAY, 2): all but DISPLAY (and PCF inquire) commands.
+    NoDisplay,
+}
+
+impl CommandEvents {
+    /// The MQSC word.
+    pub fn word(self) -> &'static str {
+        match self {
+            CommandEvents::Disabled => "DISABLED",
+            CommandEvents::Enabled => "ENABLED",
+            CommandEvents::NoDisplay => "NODISPLAY",
+        }
+    }
+
+    /// From the MQSC word (any case).
+    pub fn from_word(w: &str) -> Option<Self> {
+        [Self::Disabled, Self::Enabled, Self::NoDisplay]
+            .into_iter()
+            .find(|c| c.word().eq_ignore_ascii_case(w))
+    }
+
+    /// The MQEVR_* value (MQINQ, PCF).
+    pub fn value(self) -> i64 {
+        self as i64
+    }
 }
 
 /// Default MAXMSGL for the queue manager and queues: 4 MiB (MQ's default).
@@ -74,6 +111,7 @@ impl QueueManagerAttrs {
             authority_events: false,
             channel_events: false,
             performance_events: false,
+            command_events: CommandEvents::Disabled,
         }
     }
 

@@ -20,6 +20,36 @@ pub const CFT_EVENT: i32 = 7;
 pub const CMD_Q_MGR_EVENT: i32 = 44;
 /// MQCMD_PERFM_EVENT: a performance event (queue depth high, low, full).
 pub const CMD_PERFM_EVENT: i32 = 45;
+/// MQCMD_COMMAND_EVENT: a command event.
+pub const CMD_COMMAND_EVENT: i32 = 99;
+/// MQRC_COMMAND_MQSC: a command event for an MQSC command.
+pub const RC_COMMAND_MQSC: i32 = 2412;
+/// MQRC_COMMAND_PCF: a command event for a PCF command.
+pub const RC_COMMAND_PCF: i32 = 2413;
+/// MQGACF_COMMAND_CONTEXT: a command event's context group.
+pub const GACF_COMMAND_CONTEXT: i32 = 8001;
+/// MQGACF_COMMAND_DATA: a command event's data group.
+pub const GACF_COMMAND_DATA: i32 = 8002;
+/// MQCACF_EVENT_USER_ID.
+pub const CACF_EVENT_USER_ID: i32 = 3045;
+/// MQCACF_EVENT_Q_MGR.
+pub const CACF_EVENT_Q_MGR: i32 = 3047;
+/// MQCACF_EVENT_APPL_NAME.
+pub const CACF_EVENT_APPL_NAME: i32 = 3050;
+/// MQIACF_EVENT_APPL_TYPE.
+pub const IACF_EVENT_APPL_TYPE: i32 = 1010;
+/// MQIACF_EVENT_ORIGIN.
+pub const IACF_EVENT_ORIGIN: i32 = 1011;
+/// MQIACF_COMMAND: the MQCMD code of the command.
+pub const IACF_COMMAND: i32 = 1021;
+/// MQCACF_COMMAND_MQSC: a command's MQSC text.
+pub const CACF_COMMAND_MQSC: i32 = 3075;
+/// MQAT_QMGR: the queue manager's own application type.
+pub const AT_QMGR: i32 = 7;
+/// MQEVO_CONSOLE: a command entered at the console (MQSC).
+pub const EVO_CONSOLE: i32 = 1;
+/// MQEVO_MSG: a command message on the command queue (PCF).
+pub const EVO_MSG: i32 = 3;
 /// MQRC_Q_DEPTH_HIGH.
 pub const RC_Q_DEPTH_HIGH: i32 = 2224;
 /// MQRC_Q_DEPTH_LOW.

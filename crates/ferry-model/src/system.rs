@@ -36,3 +36,5 @@ pub const CHANNEL_EVENT_QUEUE: &str = "SYSTEM.ADMIN.CHANNEL.EVENT";
 /// Where performance event messages (queue depth high, low, full) go, when QMGR PERFMEV is
 /// ENABLED.
 pub const PERFM_EVENT_QUEUE: &str = "SYSTEM.ADMIN.PERFM.EVENT";
+/// Where command event messages go, when QMGR CMDEV is ENABLED or NODISPLAY.
+pub const COMMAND_EVENT_QUEUE: &str = "SYSTEM.ADMIN.COMMAND.EVENT";

@@ -255,6 +255,10 @@ static inline const char *MQRC_STR(MQLONG v) {
         return "MQRC_BACKOUT_THRESHOLD_REACHED";
     case 2381:
         return "MQRC_KEY_REPOSITORY_ERROR";
+    case 2412:
+        return "MQRC_COMMAND_MQSC";
+    case 2413:
+        return "MQRC_COMMAND_PCF";
     case 2418:
         return "MQRC_FILTER_OPERATOR_ERROR";
     case 2424:
@@ -677,6 +681,8 @@ static inline const char *MQIA_STR(MQLONG v) {
         return "MQIA_PERFORMANCE_EVENT";
     case 73:
         return "MQIA_CHANNEL_EVENT";
+    case 99:
+        return "MQIA_COMMAND_EVENT";
     case 248:
         return "MQIA_CHLAUTH_RECORDS";
     default:
@@ -694,8 +700,20 @@ static inline const char *MQCACF_STR(MQLONG v) {
         return "MQCACF_Q_NAMES";
     case 3025:
         return "MQCACF_USER_IDENTIFIER";
+    case 3045:
+        return "MQCACF_EVENT_USER_ID";
+    case 3047:
+        return "MQCACF_EVENT_Q_MGR";
+    case 3049:
+        return "MQCACF_EVENT_APPL_IDENTITY";
+    case 3050:
+        return "MQCACF_EVENT_APPL_NAME";
+    case 3051:
+        return "MQCACF_EVENT_APPL_ORIGIN";
     case 3058:
         return "MQCACF_APPL_TAG";
+    case 3075:
+        return "MQCACF_COMMAND_MQSC";
     default:
         return "";
     }
@@ -721,6 +739,10 @@ static inline const char *MQIACF_STR(MQLONG v) {
         return "MQIACF_QUIESCE";
     case 1009:
         return "MQIACF_ALL";
+    case 1010:
+        return "MQIACF_EVENT_APPL_TYPE";
+    case 1011:
+        return "MQIACF_EVENT_ORIGIN";
     case 1012:
         return "MQIACF_PARAMETER_ID";
     case 1013:
@@ -914,6 +936,8 @@ static inline const char *MQCMD_STR(MQLONG v) {
         return "MQCMD_INQUIRE_Q_STATUS";
     case 42:
         return "MQCMD_INQUIRE_CHANNEL_STATUS";
+    case 45:
+        return "MQCMD_PERFM_EVENT";
     case 85:
         return "MQCMD_INQUIRE_CONNECTION";
     case 86:
@@ -930,6 +954,8 @@ static inline const char *MQCMD_STR(MQLONG v) {
         return "MQCMD_INQUIRE_LISTENER";
     case 98:
         return "MQCMD_INQUIRE_LISTENER_STATUS";
+    case 99:
+        return "MQCMD_COMMAND_EVENT";
     case 161:
         return "MQCMD_INQUIRE_Q_MGR_STATUS";
     case 174:

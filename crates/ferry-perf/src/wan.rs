@@ -339,13 +339,19 @@ impl Pair {
     /// Empties the transmission queues (their backlog would hold up the next cell for as long
     /// as a slow link takes to carry it): each sender stopped, its queue cleared, restarted.
     fn clear_backlog(&self) -> Result<(), String> {
-        let mut script = String::new();
-        for k in 0..self.channels {
-            script.push_str(&format!(
-                "STOP CHANNEL(WAN.{k})\nCLEAR QLOCAL(XQ.{k})\nSTART CHANNEL(WAN.{k})\n"
-            ));
+        let each = |f: &dyn Fn(usize) -> String| (0..self.channels).map(f).collect::<String>();
+        self.mqsc("QM1", &each(&|k| format!("STOP CHANNEL(WAN.{k})\n")))?;
+        self.await_restart()?;
+        // A sender stopping mid-batch holds its gets until it has backed them out.
+        let clear = each(&|k| format!("CLEAR QLOCAL(XQ.{k})\n"));
+        let began = Instant::now();
+        while let Err(e) = self.mqsc("QM1", &clear) {
+            if !e.contains("2042") || began.elapsed() > MAX_CELL {
+                return Err(e);
+            }
+            std::thread::sleep(Duration::from_millis(100));
         }
-        self.mqsc("QM1", &script)?;
+        self.mqsc("QM1", &each(&|k| format!("START CHANNEL(WAN.{k})\n")))?;
         self.await_restart()
     }
 

@@ -378,3 +378,39 @@ fn topics_and_subscriptions_are_made_and_seen_through_pcf() {
     pcf.ok(173, &[topic("PCF.TOPIC")]);
     assert_eq!(pcf.refused(174, &[topic("PCF.TOPIC")]), 2085);
 }
+
+/// With CMDEV(ENABLED), a PCF command that ran is a command event naming PCF (2413), its
+/// MQCMD code, the user who put it and MQEVO_MSG.
+#[test]
+fn a_pcf_command_makes_a_command_event_naming_its_code_and_user() {
+    let server = Server::start("pcf-cmdev", &[]);
+    let mut pcf = owner_session(&server);
+    let r = pcf.conn.admin("ALTER QMGR CMDEV(ENABLED)").unwrap();
+    assert!(r[0].ok, "{r:?}");
+    pcf.ok(CREATE_Q, &[name("PCF.EV"), Param::Int(Q_TYPE, 1)]);
+    let ev = pcf
+        .conn
+        .open_queue("SYSTEM.ADMIN.COMMAND.EVENT", OpenOptions::input())
+        .unwrap();
+    let mut found = None;
+    while let Ok(g) = pcf.conn.get(ev, &GetOptions::new()) {
+        let (h, p) = pcf::decode(&g.message.body, cfg!(target_endian = "big")).unwrap();
+        if h.reason == pcf::RC_COMMAND_PCF {
+            found = Some(p);
+        }
+    }
+    let p = found.expect("a command event for the PCF request");
+    let Param::Group(pcf::GACF_COMMAND_CONTEXT, ctx) = &p[0] else {
+        panic!("{p:?}")
+    };
+    assert_eq!(int(ctx, pcf::IACF_COMMAND), Some(CREATE_Q), "{ctx:?}");
+    assert_eq!(int(ctx, pcf::IACF_EVENT_ORIGIN), Some(pcf::EVO_MSG));
+    assert!(text(ctx, pcf::CACF_EVENT_USER_ID).is_some_and(|u| !u.is_empty()));
+    let Param::Group(pcf::GACF_COMMAND_DATA, data) = &p[1] else {
+        panic!("{p:?}")
+    };
+    assert!(
+        text(data, pcf::CACF_COMMAND_MQSC).is_some_and(|t| t.contains("PCF.EV")),
+        "{data:?}"
+    );
+}

@@ -68,6 +68,7 @@ fn dump(ep: &str) -> (String, std::collections::BTreeMap<String, String>) {
             || l.starts_with("DEFINE QLOCAL('SYSTEM.ADMIN.QMGR.EVENT')")
             || l.starts_with("DEFINE QLOCAL('SYSTEM.ADMIN.CHANNEL.EVENT')")
             || l.starts_with("DEFINE QLOCAL('SYSTEM.ADMIN.PERFM.EVENT')")
+            || l.starts_with("DEFINE QLOCAL('SYSTEM.ADMIN.COMMAND.EVENT')")
     };
     let system_authinfos = text.lines().filter(|l| added_later(l)).count();
     for l in text
@@ -135,6 +136,7 @@ fn without_new_defaults(line: &str) -> String {
         .replace(" CHLEV(DISABLED)", "")
         .replace(" MAXDYNQ(10000) MAXDYNQC(1000)", "")
         .replace(" PERFMEV(DISABLED)", "")
+        .replace(" CMDEV(DISABLED)", "")
         .replace(" CONGCTL(DEFAULT)", "")
         .replace(
             " QDEPTHHI(80) QDEPTHLO(20) QDPHIEV(DISABLED) QDPLOEV(DISABLED) QDPMAXEV(ENABLED)",

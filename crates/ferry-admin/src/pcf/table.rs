@@ -51,6 +51,9 @@ use Ty::*;
 const ENABLED_INHIBIT: &[(i32, &str)] = &[(0, "ENABLED"), (1, "DISABLED")];
 const NO_YES: &[(i32, &str)] = &[(0, "NO"), (1, "YES")];
 const DISABLED_ENABLED: &[(i32, &str)] = &[(0, "DISABLED"), (1, "ENABLED")];
+/// MQEVR_*, with MQEVR_NO_DISPLAY (CMDEV).
+const DISABLED_ENABLED_NODISPLAY: &[(i32, &str)] =
+    &[(0, "DISABLED"), (1, "ENABLED"), (2, "NODISPLAY")];
 pub(crate) const Q_TYPES: &[(i32, &str)] = &[
     (1, "QLOCAL"),
     (2, "QMODEL"),
@@ -151,6 +154,7 @@ pub(crate) static ROWS: &[Row] = &[
     row(QMgr, "CHLAUTH", 248, Enum(DISABLED_ENABLED)),
     row(QMgr, "AUTHOREV", 47, Enum(DISABLED_ENABLED)),
     row(QMgr, "PERFMEV", 53, Enum(DISABLED_ENABLED)),
+    row(QMgr, "CMDEV", 99, Enum(DISABLED_ENABLED_NODISPLAY)),
     row(
         QMgr,
         "CHLEV",

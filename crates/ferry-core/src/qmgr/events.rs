@@ -17,13 +17,37 @@ use ferry_model::pcf::{self, Param};
 use ferry_model::security::Principal;
 
 use crate::engine::Queue;
-use crate::qmgr::system::{CHANNEL_EVENT_QUEUE, PERFM_EVENT_QUEUE, QMGR_EVENT_QUEUE};
+use crate::qmgr::system::{
+    CHANNEL_EVENT_QUEUE, COMMAND_EVENT_QUEUE, PERFM_EVENT_QUEUE, QMGR_EVENT_QUEUE,
+};
 use crate::qmgr::QueueManager;
+
+/// Who issued a command, how, and what it was: a command event's data.
+#[derive(Debug, Clone)]
+pub struct IssuedCommand<'a> {
+    /// The user whose authority it ran with.
+    pub user: &'a str,
+    /// MQEVO_CONSOLE (1) for MQSC, MQEVO_MSG (3) for a PCF message on the command queue.
+    pub origin: i32,
+    /// The PCF request's MQCMD code (MQRC_COMMAND_PCF); `None` for MQSC (MQRC_COMMAND_MQSC).
+    pub pcf_command: Option<i32>,
+    /// A DISPLAY (or PCF inquire): no event with CMDEV(NODISPLAY).
+    pub display: bool,
+    /// The command, as MQSC text.
+    pub text: &'a str,
+    /// CMDEV before the command ran (ALTER QMGR CMDEV(DISABLED) is itself reported).
+    pub before: ferry_model::objects::CommandEvents,
+}
 
 impl QueueManager {
     /// Puts an event message built from `command`, `reason` and `params` on `queue`.
     fn put_event(&self, queue: &str, command: i32, reason: i32, mut params: Vec<Param>) {
         params.insert(0, Param::Str(pcf::CA_Q_MGR_NAME, self.name().to_string()));
+        self.put_event_params(queue, command, reason, params);
+    }
+
+    /// Puts an event message of exactly `params` on `queue`.
+    fn put_event_params(&self, queue: &str, command: i32, reason: i32, params: Vec<Param>) {
         let mut msg = Message::new(pcf::event(command, reason, &params));
         msg.descriptor.format = format::name("MQEVENT");
         msg.descriptor.msg_id = ferry_model::message::MsgId(self.shared.ids.next());
@@ -102,6 +126,41 @@ impl QueueManager {
             Param::Int(pcf::IA_MSG_DEQ_COUNT, clamp(deq)),
         ];
         self.put_event(PERFM_EVENT_QUEUE, pcf::CMD_PERFM_EVENT, reason, params);
+    }
+
+    /// A command event (MQRC_COMMAND_MQSC 2412 or MQRC_COMMAND_PCF 2413) for a command that
+    /// ran successfully, when CMDEV asks (ENABLED: every one; NODISPLAY: all but DISPLAY).
+    /// Two groups, as MQ's: CommandContext (user, origin, queue manager, application, the
+    /// MQCMD code) and CommandData (the command as MQSC text, MQCACF_COMMAND_MQSC).
+    pub fn command_event(&self, c: &IssuedCommand<'_>) {
+        use ferry_model::objects::CommandEvents;
+        let wants = |e: CommandEvents| match e {
+            CommandEvents::Disabled => false,
+            CommandEvents::Enabled => true,
+            CommandEvents::NoDisplay => !c.display,
+        };
+        if !wants(self.attrs().command_events) && !wants(c.before) {
+            return;
+        }
+        let context = vec![
+            Param::Str(pcf::CACF_EVENT_USER_ID, c.user.to_owned()),
+            Param::Int(pcf::IACF_EVENT_ORIGIN, c.origin),
+            Param::Str(pcf::CACF_EVENT_Q_MGR, self.name().to_string()),
+            Param::Int(pcf::IACF_EVENT_APPL_TYPE, pcf::AT_QMGR),
+            Param::Str(pcf::CACF_EVENT_APPL_NAME, "ferry".to_owned()),
+            Param::Int(pcf::IACF_COMMAND, c.pcf_command.unwrap_or(0)),
+        ];
+        let data = vec![Param::Str(pcf::CACF_COMMAND_MQSC, c.text.to_owned())];
+        let params = vec![
+            Param::Group(pcf::GACF_COMMAND_CONTEXT, context),
+            Param::Group(pcf::GACF_COMMAND_DATA, data),
+        ];
+        let reason = if c.pcf_command.is_some() {
+            pcf::RC_COMMAND_PCF
+        } else {
+            pcf::RC_COMMAND_MQSC
+        };
+        self.put_event_params(COMMAND_EVENT_QUEUE, pcf::CMD_COMMAND_EVENT, reason, params);
     }
 
     /// An authority event (MQRC_NOT_AUTHORIZED), when AUTHOREV is ENABLED: who, how

@@ -14,6 +14,7 @@ pub mod commands;
 mod deadletter;
 mod dynamic;
 mod events;
+pub use events::IssuedCommand;
 mod expiry;
 pub mod journal;
 pub mod monitor;
@@ -292,6 +293,11 @@ impl QueueManager {
     /// A queue manager with default settings, for tests and quick starts.
     pub fn with_name(name: &str) -> MqResult<Self> {
         QueueManager::new(QmConfig::new(name)?)
+    }
+
+    /// The account the queue manager runs as ([`QmConfig::owner`]).
+    pub fn owner(&self) -> &str {
+        &self.shared.owner
     }
 
     /// The queue manager's name.

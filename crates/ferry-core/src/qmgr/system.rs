@@ -47,6 +47,7 @@ pub fn system_definitions(dev_queues: bool) -> Vec<(&'static str, QueueDefinitio
             PERFM_EVENT_QUEUE,
             local("Performance events (PERFMEV)", 3000),
         ),
+        (COMMAND_EVENT_QUEUE, local("Command events (CMDEV)", 3000)),
         (
             CHANNEL_SYNC_QUEUE,
             QueueDefinition::Local(LocalQueueAttrs {
