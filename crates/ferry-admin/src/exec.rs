@@ -276,6 +276,7 @@ fn execute(qm: &QueueManager, c: &Command) -> Outcome {
         (Verb::Display, Object::AuthRec) => security::display_authrec(qm, c),
         (Verb::Display, Object::EntAuth) => security::display_entauth(qm, c),
         (Verb::Refresh, Object::Security) => security::refresh_security(qm, c),
+        (Verb::Refresh, Object::QMgr) => refresh_qmgr(qm, c),
         (Verb::Set, Object::ChlAuth) => chlauth::set_chlauth(qm, c),
         (Verb::Display, Object::ChlAuth) => chlauth::display_chlauth(qm, c),
         (v, o) => Err(fail(
@@ -470,6 +471,54 @@ fn reset_channel(qm: &QueueManager, c: &Command) -> Outcome {
 /// RESET QSTATS(q): each matching local queue's statistics since they were last reset —
 /// MSGSIN, MSGSOUT, HIQDEPTH, TIMESINCE — which start again (MQ's Reset Queue Statistics; a
 /// performance event resets them too). A generic name covers the queues the issuer may change.
+/// REFRESH QMGR TYPE(EXPIRY) [NAME(generic)]: an expiry scan now of the local queues NAME
+/// matches (all without it), as MQ's; expiration reports go as the scan finds their messages.
+fn refresh_qmgr(qm: &QueueManager, c: &Command) -> Outcome {
+    match c
+        .value("TYPE")
+        .map(|v| v.text.to_ascii_uppercase())
+        .as_deref()
+    {
+        Some("EXPIRY") => {}
+        Some(t) => {
+            return Err(fail(
+                "AMQ8405E",
+                format!(
+                    "REFRESH QMGR TYPE({t}) is not offered; TYPE(EXPIRY) [NAME(generic name)] is"
+                ),
+            ))
+        }
+        None => {
+            return Err(fail(
+                "AMQ8405E",
+                "REFRESH QMGR needs TYPE(EXPIRY) (an expiry scan; NAME(generic name) limits it)",
+            ))
+        }
+    }
+    let name = c.value("NAME").map_or("*", |v| v.text.as_str());
+    let (prefix, generic) = match name.strip_suffix('*') {
+        Some(p) => (p, true),
+        None => (name, false),
+    };
+    let discarded = qm.sweep_expired_where(|n| {
+        if generic {
+            n.as_str().starts_with(prefix)
+        } else {
+            n.as_str() == prefix
+        }
+    });
+    reply(
+        c,
+        vec![info(
+            "AMQ8593I",
+            format!(
+                "Refresh Queue Manager accepted: {discarded} expired message{} discarded.",
+                if discarded == 1 { "" } else { "s" }
+            ),
+        )],
+    )
+}
+
 fn reset_qstats(qm: &QueueManager, c: &Command) -> Outcome {
     let pattern = display::generic(c)?;
     let may = |n: &ObjectName| {

@@ -103,22 +103,26 @@ pub fn ladder(
                 async move { putter(&ep, &a, &shared, &rec).await },
             ));
         }
-        let mut first_error = None;
-        for t in putters {
-            let r = t
-                .await
-                .unwrap_or_else(|e| Err(format!("a putter task failed: {e}")));
-            first_error = first_error.or(r.err());
-        }
+        let first_error = first_error_of(putters, "putter").await;
         done.store(true, Ordering::Release);
-        for t in getters {
-            let r = t
-                .await
-                .unwrap_or_else(|e| Err(format!("a getter task failed: {e}")));
-            first_error = first_error.or(r.err());
-        }
-        first_error.map_or(Ok(()), Err)
+        let later = first_error_of(getters, "getter").await;
+        first_error.or(later).map_or(Ok(()), Err)
     })
+}
+
+/// Awaits every task of `tasks` (each a `what`); the first error any of them ended with.
+pub(crate) async fn first_error_of(
+    tasks: Vec<tokio::task::JoinHandle<WorkerResult>>,
+    what: &str,
+) -> Option<String> {
+    let mut first = None;
+    for t in tasks {
+        let r = t
+            .await
+            .unwrap_or_else(|e| Err(format!("a {what} task failed: {e}")));
+        first = first.or(r.err());
+    }
+    first
 }
 
 /// One putter: puts until the run stops, keeping the queue's depth bounded when getters run.

@@ -15,6 +15,7 @@ use ferry_client::{AsyncConnection, CorrelId, GetOptions, Message, MessageType, 
 use ferry_core::Reason;
 
 use crate::args::WorkloadArgs;
+use crate::asyncput::first_error_of;
 use crate::stats::Recorder;
 use crate::workload::{client_options, fail, message, put_options, Shared, WorkerResult, PAIRS};
 
@@ -64,21 +65,10 @@ pub fn run(
                 requester(&ep, &a, &shared, &rec, i).await
             }));
         }
-        let mut first_error = None;
-        for t in requesters {
-            let r = t
-                .await
-                .unwrap_or_else(|e| Err(format!("a requester task failed: {e}")));
-            first_error = first_error.or(r.err());
-        }
+        let first_error = first_error_of(requesters, "requester").await;
         done.store(true, Ordering::Release);
-        for t in tasks {
-            let r = t
-                .await
-                .unwrap_or_else(|e| Err(format!("a responder task failed: {e}")));
-            first_error = first_error.or(r.err());
-        }
-        first_error.map_or(Ok(()), Err)
+        let later = first_error_of(tasks, "responder").await;
+        first_error.or(later).map_or(Ok(()), Err)
     })
 }
 

@@ -13,8 +13,6 @@ mod common;
 use std::process::Command;
 use std::time::Duration;
 
-use common::nsqm::Qm;
-
 use ferry_client::{Connection, GetOptions, Message, OpenOptions, Persistence, PutOptions, Reason};
 
 fn ip(args: &[&str]) {
@@ -72,43 +70,12 @@ fn a_channel_crosses_a_network_between_two_namespaces_over_mutual_tls() {
     let home = std::env::temp_dir().join(format!("ferry-it-netns-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&home);
     std::fs::create_dir_all(&home).unwrap();
-    let pki = home.join("pki");
-    common::make_pki(
-        &pki,
-        &[
-            ("qm1", &["qm1", hosts.addr[0].as_str()]),
-            ("qm2", &["qm2", hosts.addr[1].as_str()]),
-        ],
-    );
-    let p = |n: &str| pki.join(n).display().to_string();
     let port = 15414;
-    let qm2 = Qm::start(
-        &hosts.ns[1],
+    let (qm1, qm2) = common::nsqm::tls_pair(
+        [hosts.ns[0].as_str(), hosts.ns[1].as_str()],
+        [hosts.addr[0].as_str(), hosts.addr[1].as_str()],
         &home,
-        "QM2",
-        &[
-            "--tls-listen".into(),
-            format!("{}:{port}", hosts.addr[1]),
-            "--tls-cert".into(),
-            p("qm2.pem"),
-            "--tls-key".into(),
-            p("qm2.key"),
-            "--tls-client-ca".into(),
-            p("ca.pem"),
-        ],
-    );
-    let qm1 = Qm::start(
-        &hosts.ns[0],
-        &home,
-        "QM1",
-        &[
-            "--set".into(),
-            format!("server.tls_ca=\"{}\"", p("ca.pem")),
-            "--set".into(),
-            format!("server.tls_cert=\"{}\"", p("qm1.pem")),
-            "--set".into(),
-            format!("server.tls_key=\"{}\"", p("qm1.key")),
-        ],
+        port,
     );
     qm2.admin(
         "DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR) SSLCIPH(ANY_TLS13) SSLPEER('CN=qm1')

@@ -233,20 +233,23 @@ fn an_expired_message_is_reported_to_its_sender_when_found_and_when_swept() {
         next(&mut c, "REPORTS").is_none(),
         "one report, none for the quiet one"
     );
-    // Found by the queue manager's expiry scan (every 5 s) with nobody getting.
+    // Found by an expiry scan with nobody getting: REFRESH QMGR TYPE(EXPIRY) asks for one now
+    // (the queue manager's own runs every 5 s).
     let mut m = asking("swept", report::EXPIRATION);
     m.descriptor.expiry = Some(Duration::from_millis(100));
     c.put1("APP.IN", m, &PutOptions::default()).unwrap();
-    let deadline = std::time::Instant::now() + Duration::from_secs(15);
-    let r = loop {
-        if let Some(r) = next(&mut c, "REPORTS") {
-            break r;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "no expiration report from the scan"
-        );
-    };
+    std::thread::sleep(Duration::from_millis(300));
+    let r = c.admin("REFRESH QMGR TYPE(EXPIRY) NAME(APP.*)").unwrap();
+    assert!(r[0].ok, "{r:?}");
+    assert!(
+        r[0].messages[0]
+            .text
+            .contains("1 expired message discarded"),
+        "{r:?}"
+    );
+    let bad = c.admin("REFRESH QMGR TYPE(EARLY)").unwrap();
+    assert!(!bad[0].ok, "{bad:?}");
+    let r = next(&mut c, "REPORTS").expect("an expiration report from the scan");
     assert_eq!(r.descriptor.feedback, feedback::EXPIRATION);
     assert!(r.body.is_empty(), "EXPIRATION without data");
     drop(s);

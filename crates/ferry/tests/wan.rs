@@ -20,43 +20,12 @@ const BIN: &str = env!("CARGO_BIN_EXE_ferry");
 /// QM1 on host 0 sending to QM2 on host 1 over `hosts`' link (TLS both ways, client
 /// certificates required), the channel QM1.TO.QM2 and the remote queue APP.FAR → APP.IN.
 fn two_hosts(hosts: &Hosts, home: &Path, congctl: &str) -> (Qm, Qm) {
-    let pki = home.join("pki");
-    common::make_pki(
-        &pki,
-        &[
-            ("qm1", &["qm1", hosts.addr[0].as_str()]),
-            ("qm2", &["qm2", hosts.addr[1].as_str()]),
-        ],
-    );
-    let p = |n: &str| pki.join(n).display().to_string();
     let port = 15415;
-    let qm2 = Qm::start(
-        &hosts.ns[1],
+    let (qm1, qm2) = common::nsqm::tls_pair(
+        [hosts.ns[0].as_str(), hosts.ns[1].as_str()],
+        [hosts.addr[0].as_str(), hosts.addr[1].as_str()],
         home,
-        "QM2",
-        &[
-            "--tls-listen".into(),
-            format!("{}:{port}", hosts.addr[1]),
-            "--tls-cert".into(),
-            p("qm2.pem"),
-            "--tls-key".into(),
-            p("qm2.key"),
-            "--tls-client-ca".into(),
-            p("ca.pem"),
-        ],
-    );
-    let qm1 = Qm::start(
-        &hosts.ns[0],
-        home,
-        "QM1",
-        &[
-            "--set".into(),
-            format!("server.tls_ca=\"{}\"", p("ca.pem")),
-            "--set".into(),
-            format!("server.tls_cert=\"{}\"", p("qm1.pem")),
-            "--set".into(),
-            format!("server.tls_key=\"{}\"", p("qm1.key")),
-        ],
+        port,
     );
     qm2.admin(
         "DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR) SSLCIPH(ANY_TLS13) SSLPEER('CN=qm1')

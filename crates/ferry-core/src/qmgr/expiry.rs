@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use ferry_model::name::ObjectName;
 use ferry_model::status::RunState;
 
 use crate::qmgr::QueueManager;
@@ -11,8 +12,15 @@ use crate::qmgr::QueueManager;
 impl QueueManager {
     /// Discards expired messages on every queue (MQ's EXPRYINT scan). Returns how many went.
     pub fn sweep_expired(&self) -> usize {
+        self.sweep_expired_where(|_| true)
+    }
+
+    /// [`QueueManager::sweep_expired`] of the local queues whose names `which` accepts
+    /// (REFRESH QMGR TYPE(EXPIRY) NAME(...)).
+    pub fn sweep_expired_where(&self, which: impl Fn(&ObjectName) -> bool) -> usize {
         let now = self.shared.clock.now();
-        let queues = self.local_queues();
+        let mut queues = self.local_queues();
+        queues.retain(|q| which(&q.name));
         let swept = queues
             .iter()
             .map(|q| q.lock().store.sweep_expired(now))

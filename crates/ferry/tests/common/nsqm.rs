@@ -132,3 +132,44 @@ impl Drop for Qm {
         self.pkill();
     }
 }
+
+/// QM2 on host `ns[1]` listening with TLS on `addr[1]:port` (client certificates required) and
+/// QM1 on host `ns[0]` with its own certificate to connect with; certificates for both (CN qm1,
+/// qm2, each also for its address) made in HOME/pki.
+pub fn tls_pair(ns: [&str; 2], addr: [&str; 2], home: &Path, port: u16) -> (Qm, Qm) {
+    let pki = home.join("pki");
+    super::make_pki(
+        &pki,
+        &[("qm1", &["qm1", addr[0]]), ("qm2", &["qm2", addr[1]])],
+    );
+    let p = |n: &str| pki.join(n).display().to_string();
+    let qm2 = Qm::start(
+        ns[1],
+        home,
+        "QM2",
+        &[
+            "--tls-listen".into(),
+            format!("{}:{port}", addr[1]),
+            "--tls-cert".into(),
+            p("qm2.pem"),
+            "--tls-key".into(),
+            p("qm2.key"),
+            "--tls-client-ca".into(),
+            p("ca.pem"),
+        ],
+    );
+    let qm1 = Qm::start(
+        ns[0],
+        home,
+        "QM1",
+        &[
+            "--set".into(),
+            format!("server.tls_ca=\"{}\"", p("ca.pem")),
+            "--set".into(),
+            format!("server.tls_cert=\"{}\"", p("qm1.pem")),
+            "--set".into(),
+            format!("server.tls_key=\"{}\"", p("qm1.key")),
+        ],
+    );
+    (qm1, qm2)
+}
