@@ -456,6 +456,28 @@ impl Hosts {
         Ok(hosts)
     }
 
+    /// A second address for host 1, reached over the same link (a path change: the far host
+    /// renumbered or moved): on host 1's loopback, routed by host 0 through host 1's first
+    /// address. Returns it.
+    pub fn add_far_address(&self) -> std::io::Result<String> {
+        let (net, _) = self.addr[1]
+            .rsplit_once('.')
+            .ok_or_else(|| std::io::Error::other("an IPv4 address"))?;
+        let third = format!("{net}.3");
+        let host = format!("{third}/32");
+        ip(&["-n", &self.ns[1], "addr", "add", &host, "dev", "lo"])?;
+        ip(&[
+            "-n",
+            &self.ns[0],
+            "route",
+            "add",
+            &host,
+            "via",
+            &self.addr[1],
+        ])?;
+        Ok(third)
+    }
+
     /// A command run inside host `side` (0 or 1).
     pub fn command(&self, side: usize, program: &str) -> std::process::Command {
         let mut c = std::process::Command::new("ip");

@@ -75,7 +75,7 @@ fn a_channel_crosses_a_network_between_two_namespaces_over_mutual_tls() {
         [hosts.ns[0].as_str(), hosts.ns[1].as_str()],
         [hosts.addr[0].as_str(), hosts.addr[1].as_str()],
         &home,
-        port,
+        (hosts.addr[1].as_str(), port),
     );
     qm2.admin(
         "DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR) SSLCIPH(ANY_TLS13) SSLPEER('CN=qm1')

@@ -16,16 +16,23 @@ use ferry_client::{Connection, GetOptions, Message, OpenOptions, Persistence, Pu
 use ferry_perf::linkem::{Emulator, Hosts};
 
 const BIN: &str = env!("CARGO_BIN_EXE_ferry");
+/// QM2's TLS port on its host.
+const PORT: u16 = 15415;
 
 /// QM1 on host 0 sending to QM2 on host 1 over `hosts`' link (TLS both ways, client
 /// certificates required), the channel QM1.TO.QM2 and the remote queue APP.FAR → APP.IN.
 fn two_hosts(hosts: &Hosts, home: &Path, congctl: &str) -> (Qm, Qm) {
-    let port = 15415;
+    two_hosts_listening(hosts, home, congctl, &hosts.addr[1])
+}
+
+/// [`two_hosts`] with QM2 listening on `listen` (an address of host 1, or 0.0.0.0).
+fn two_hosts_listening(hosts: &Hosts, home: &Path, congctl: &str, listen: &str) -> (Qm, Qm) {
+    let port = PORT;
     let (qm1, qm2) = common::nsqm::tls_pair(
         [hosts.ns[0].as_str(), hosts.ns[1].as_str()],
         [hosts.addr[0].as_str(), hosts.addr[1].as_str()],
         home,
-        port,
+        (listen, port),
     );
     qm2.admin(
         "DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR) SSLCIPH(ANY_TLS13) SSLPEER('CN=qm1')
@@ -169,6 +176,35 @@ fn either_end_killed_mid_transfer_over_an_n3_link_each_message_arrives_once() {
     qm1.kill();
     qm1.restart();
     get_exactly(&qm1, &qm2, 2000, Duration::from_secs(60));
+    drop((qm1, qm2));
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+/// The far host's address changes mid-transfer (a path change): the sender is moved to the
+/// new address (ALTER CONNAME, then STOP and START) while batches are on their way; every
+/// persistent message arrives once, in order, and the channel runs on the new path.
+#[test]
+#[ignore = "needs root to make network namespaces; .ci/run runs it with --ignored"]
+fn a_sender_moved_to_the_receivers_new_address_mid_transfer_delivers_each_message_once() {
+    let hosts = Hosts::new("wanm").unwrap();
+    let _link = Emulator::start(Path::new(BIN), &hosts, "n3").unwrap();
+    let moved = hosts.add_far_address().unwrap();
+    let home = scratch("move");
+    let (qm1, qm2) = two_hosts_listening(&hosts, &home, "bbr", "0.0.0.0");
+    put_numbered(&qm1, 0, 1000);
+    common::eventually("the first batches to arrive", || depth(&qm2) >= 100);
+    qm1.admin(&format!(
+        "ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('{moved}({PORT})')
+         STOP CHANNEL(QM1.TO.QM2)
+         START CHANNEL(QM1.TO.QM2)"
+    ));
+    put_numbered(&qm1, 1000, 1000);
+    get_exactly(&qm1, &qm2, 2000, Duration::from_secs(60));
+    let conname = chstatus(&qm1, "CONNAME").unwrap_or_default();
+    assert!(
+        conname.starts_with(&moved),
+        "the channel runs on the new path: {conname}"
+    );
     drop((qm1, qm2));
     let _ = std::fs::remove_dir_all(&home);
 }

@@ -133,10 +133,15 @@ impl Drop for Qm {
     }
 }
 
-/// QM2 on host `ns[1]` listening with TLS on `addr[1]:port` (client certificates required) and
+/// QM2 on host `ns[1]` listening with TLS on `listen:port` (client certificates required) and
 /// QM1 on host `ns[0]` with its own certificate to connect with; certificates for both (CN qm1,
-/// qm2, each also for its address) made in HOME/pki.
-pub fn tls_pair(ns: [&str; 2], addr: [&str; 2], home: &Path, port: u16) -> (Qm, Qm) {
+/// qm2, each also for its address `addr`) made in HOME/pki.
+pub fn tls_pair(
+    ns: [&str; 2],
+    addr: [&str; 2],
+    home: &Path,
+    (listen, port): (&str, u16),
+) -> (Qm, Qm) {
     let pki = home.join("pki");
     super::make_pki(
         &pki,
@@ -149,7 +154,7 @@ pub fn tls_pair(ns: [&str; 2], addr: [&str; 2], home: &Path, port: u16) -> (Qm, 
         "QM2",
         &[
             "--tls-listen".into(),
-            format!("{}:{port}", addr[1]),
+            format!("{listen}:{port}"),
             "--tls-cert".into(),
             p("qm2.pem"),
             "--tls-key".into(),
