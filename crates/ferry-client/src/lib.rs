@@ -515,14 +515,7 @@ impl Connection {
         luwid: [u8; ferry_model::channel::LUWID_LEN],
         messages: &[Message],
     ) -> MqResult<(u32, u32)> {
-        let req = ferry_proto::Request::ChannelBatch {
-            seq,
-            luwid,
-            messages: messages
-                .iter()
-                .map(ferry_proto::map::message_to_wire)
-                .collect(),
-        };
+        let req = batch_request(seq, luwid, messages);
         match self.channel_call(&req)? {
             ferry_proto::Reply::ChannelBatchDone {
                 seq: done,
@@ -542,14 +535,7 @@ impl Connection {
         luwid: [u8; ferry_model::channel::LUWID_LEN],
         messages: &[Message],
     ) -> MqResult<u64> {
-        let req = ferry_proto::Request::ChannelBatch {
-            seq,
-            luwid,
-            messages: messages
-                .iter()
-                .map(ferry_proto::map::message_to_wire)
-                .collect(),
-        };
+        let req = batch_request(seq, luwid, messages);
         match &mut self.transport {
             #[cfg(feature = "embedded")]
             Transport::Embedded { .. } => Err(MqError::new(
@@ -627,6 +613,22 @@ pub(crate) fn no_embedded() -> MqError {
         "this program was built without ferry-client's `embedded` feature, so it cannot host a \
          queue manager in its own process; connect with unix:, tcp:// or tls://",
     )
+}
+
+/// A channel batch on the wire: the messages with their transmission headers.
+fn batch_request(
+    seq: u64,
+    luwid: [u8; ferry_model::channel::LUWID_LEN],
+    messages: &[Message],
+) -> ferry_proto::Request {
+    ferry_proto::Request::ChannelBatch {
+        seq,
+        luwid,
+        messages: messages
+            .iter()
+            .map(ferry_proto::map::message_to_wire)
+            .collect(),
+    }
 }
 
 fn unexpected(what: &str, reply: &ferry_proto::Reply) -> MqError {

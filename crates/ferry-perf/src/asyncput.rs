@@ -76,10 +76,7 @@ pub fn ladder(
     shared: Arc<Shared>,
     recorders: Vec<Arc<Recorder>>,
 ) -> WorkerResult {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("runtime: {e}"))?;
+    let rt = one_thread_runtime()?;
     let done = Arc::new(AtomicBool::new(false));
     rt.block_on(async {
         let mut getters = Vec::new();
@@ -108,6 +105,15 @@ pub fn ladder(
         let later = first_error_of(getters, "getter").await;
         first_error.or(later).map_or(Ok(()), Err)
     })
+}
+
+/// The single-threaded runtime the async workloads' tasks share (as an async application
+/// runs them).
+pub(crate) fn one_thread_runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("runtime: {e}"))
 }
 
 /// Awaits every task of `tasks` (each a `what`); the first error any of them ended with.

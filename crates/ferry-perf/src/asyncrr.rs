@@ -15,7 +15,7 @@ use ferry_client::{AsyncConnection, CorrelId, GetOptions, Message, MessageType, 
 use ferry_core::Reason;
 
 use crate::args::WorkloadArgs;
-use crate::asyncput::first_error_of;
+use crate::asyncput::{first_error_of, one_thread_runtime};
 use crate::stats::Recorder;
 use crate::workload::{client_options, fail, message, put_options, Shared, WorkerResult, PAIRS};
 
@@ -45,10 +45,7 @@ pub fn run(
     shared: Arc<Shared>,
     recorders: Vec<Arc<Recorder>>,
 ) -> WorkerResult {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("runtime: {e}"))?;
+    let rt = one_thread_runtime()?;
     let done = Arc::new(AtomicBool::new(false));
     rt.block_on(async {
         let mut tasks = Vec::new();

@@ -119,10 +119,7 @@ pub fn async_subscribers(
     shared: std::sync::Arc<Shared>,
     stop: std::sync::Arc<AtomicBool>,
 ) -> WorkerResult {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("runtime: {e}"))?;
+    let rt = crate::asyncput::one_thread_runtime()?;
     rt.block_on(async {
         let mut tasks = Vec::new();
         for (topic, index) in subs {
