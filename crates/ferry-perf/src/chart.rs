@@ -26,12 +26,15 @@ pub struct Chart {
     pub series: Vec<(String, Vec<f64>)>,
 }
 
-const COLOURS: [RGBColor; 5] = [
+const COLOURS: [RGBColor; 8] = [
     RGBColor(31, 119, 180),
     RGBColor(214, 39, 40),
     RGBColor(44, 160, 44),
     RGBColor(148, 103, 189),
     RGBColor(255, 127, 14),
+    RGBColor(127, 127, 127),
+    RGBColor(140, 86, 75),
+    RGBColor(23, 190, 207),
 ];
 
 fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, c: &Chart) -> Result<(), String>

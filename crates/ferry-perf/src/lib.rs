@@ -463,8 +463,16 @@ pub fn main(cmd: &PerfCommand) -> Result<(), String> {
         PerfCommand::Chart { report, charts } => {
             let text = std::fs::read_to_string(report)
                 .map_err(|e| format!("reading {}: {e}", report.display()))?;
+            if let Ok(w) = serde_json::from_str::<wan::WanReport>(&text) {
+                for c in wan::charts(&w) {
+                    for f in chart::write(charts, &c)? {
+                        ferry_host::outln!("chart written to {}", f.display());
+                    }
+                }
+                return Ok(());
+            }
             let s: SweepReport = serde_json::from_str(&text)
-                .map_err(|e| format!("{} is not a sweep report: {e}", report.display()))?;
+                .map_err(|e| format!("{} is not a sweep or wan report: {e}", report.display()))?;
             write_charts(&s, charts)
         }
     }

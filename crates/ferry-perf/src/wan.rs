@@ -18,7 +18,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ferry_client::{AttrValue, Connection, GetOptions, Message, OpenOptions, PutOptions, Selector};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::args::WanArgs;
 use crate::linkem::{Emulator, Hosts, Profile};
@@ -36,7 +36,7 @@ const CHANNEL_PASSWORD: &str = "wan-channel-password-1";
 const PORT: u16 = 1414;
 
 /// One measured cell.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Cell {
     /// The link profile.
     pub profile: String,
@@ -55,7 +55,7 @@ pub struct Cell {
 }
 
 /// iperf3's ceiling of a profile for one congestion control.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Ceiling {
     /// The link profile.
     pub profile: String,
@@ -70,7 +70,7 @@ pub struct Ceiling {
 }
 
 /// The whole run.
-#[derive(Debug, Default, Serialize)]
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub struct WanReport {
     /// The raw ceilings.
     pub ceilings: Vec<Ceiling>,
@@ -491,4 +491,89 @@ fn getter(
     }
     let _ = c.disconnect();
     Ok(())
+}
+
+/// Charts of a run: for each message size and COMPMSG, the channels' payload rate (Mbit/s)
+/// against the link's one-way delay (clean 0, N1 25, N2 40, N3 50 ms), a line per congestion
+/// control and channel count, with iperf3's ceiling per congestion control.
+pub fn charts(r: &WanReport) -> Vec<crate::chart::Chart> {
+    let delay = |p: &str| Profile::named(p).map_or(0.0, |p| p.delay.as_secs_f64() * 1000.0);
+    let mut profiles: Vec<&str> = r.cells.iter().map(|c| c.profile.as_str()).collect();
+    profiles.dedup();
+    let xs: Vec<f64> = profiles.iter().map(|p| delay(p)).collect();
+    let mut kinds: Vec<(usize, &str)> = r
+        .cells
+        .iter()
+        .map(|c| (c.size, c.compress.as_str()))
+        .collect();
+    kinds.sort();
+    kinds.dedup();
+    let mut lines: Vec<(&str, usize)> = r
+        .cells
+        .iter()
+        .map(|c| (c.congctl.as_str(), c.channels))
+        .collect();
+    lines.sort();
+    lines.dedup();
+    let mut congctls: Vec<&str> = r.ceilings.iter().map(|c| c.congctl.as_str()).collect();
+    congctls.sort();
+    congctls.dedup();
+    kinds
+        .into_iter()
+        .map(|(size, compress)| {
+            let rate = |cc: &str, ch: usize, p: &str| {
+                r.cells
+                    .iter()
+                    .find(|c| {
+                        (
+                            c.size,
+                            c.compress.as_str(),
+                            c.congctl.as_str(),
+                            c.channels,
+                            c.profile.as_str(),
+                        ) == (size, compress, cc, ch, p)
+                    })
+                    .map_or(0.0, |c| c.mbit_per_s)
+            };
+            let mut series: Vec<(String, Vec<f64>)> = lines
+                .iter()
+                .map(|(cc, ch)| {
+                    let ys = profiles.iter().map(|p| rate(cc, *ch, p)).collect();
+                    (format!("{} x {ch} channels", cc.to_ascii_uppercase()), ys)
+                })
+                .collect();
+            series.extend(ceiling_lines(r, &congctls, &profiles));
+            crate::chart::Chart {
+                name: format!("wan-{}-{}", size, compress.to_ascii_lowercase()),
+                title: format!(
+                    "{size} B messages, COMPMSG({compress}): rate against the link's delay"
+                ),
+                x_label:
+                    "one-way delay, ms (clean 0, N1 25, N2 40 + 0.1 % loss, N3 50 + 0.5 % loss)"
+                        .into(),
+                y_label: "payload Mbit/s".into(),
+                xs: xs.clone(),
+                series,
+            }
+        })
+        .collect()
+}
+
+/// iperf3's ceiling per congestion control, a line over `profiles`.
+fn ceiling_lines(r: &WanReport, congctls: &[&str], profiles: &[&str]) -> Vec<(String, Vec<f64>)> {
+    congctls
+        .iter()
+        .map(|cc| {
+            let ys = profiles
+                .iter()
+                .map(|p| {
+                    r.ceilings
+                        .iter()
+                        .find(|c| c.congctl == *cc && c.profile == *p)
+                        .map_or(0.0, |c| c.mbit_per_s)
+                })
+                .collect();
+            (format!("iperf3 {}", cc.to_ascii_uppercase()), ys)
+        })
+        .collect()
 }

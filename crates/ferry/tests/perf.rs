@@ -416,3 +416,32 @@ fn limits_sweeps_and_comparisons() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A saved `perf wan` report (docs/perf's) draws its charts: one per size and COMPMSG.
+#[test]
+fn a_wan_report_draws_its_charts() {
+    let dir = scratch("wancharts");
+    let report = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../docs/perf/wan-2026-11-27.json");
+    let out = ferry()
+        .args(["perf", "chart"])
+        .arg(&report)
+        .arg("--charts")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    for name in [
+        "wan-2048-none",
+        "wan-204800-none",
+        "wan-2048-lz4fast",
+        "wan-204800-lz4fast",
+    ] {
+        let svg = std::fs::read_to_string(dir.join(format!("{name}.svg"))).unwrap();
+        assert!(
+            svg.contains("iperf3 BBR") && svg.contains("CUBIC x 10 channels"),
+            "{name}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
