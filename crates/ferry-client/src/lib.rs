@@ -516,14 +516,7 @@ impl Connection {
         messages: &[Message],
     ) -> MqResult<(u32, u32)> {
         let req = batch_request(seq, luwid, messages);
-        match self.channel_call(&req)? {
-            ferry_proto::Reply::ChannelBatchDone {
-                seq: done,
-                delivered,
-                dead_lettered,
-            } if done == seq => Ok((delivered, dead_lettered)),
-            other => Err(unexpected("channel batch", &other)),
-        }
+        batch_done(self.channel_remote()?.channel_call(&req)?, seq)
     }
 
     /// Sends one batch of a message channel without waiting for the receiver's answer (a
@@ -536,49 +529,29 @@ impl Connection {
         messages: &[Message],
     ) -> MqResult<u64> {
         let req = batch_request(seq, luwid, messages);
-        match &mut self.transport {
-            #[cfg(feature = "embedded")]
-            Transport::Embedded { .. } => Err(MqError::new(
-                Reason::FunctionNotSupported,
-                "channels connect to another queue manager over a socket, not embedded",
-            )),
-            Transport::Remote { remote, .. } => remote.channel_send(&req),
-        }
+        self.channel_remote()?.channel_send(&req)
     }
 
     /// Waits for the answer to the batch sent as request `id` (the oldest not yet answered):
     /// (delivered, dead-lettered), or the receiver's refusal.
     pub fn channel_batch_answer(&mut self, id: u64, seq: u64) -> MqResult<(u32, u32)> {
-        let reply = match &mut self.transport {
-            #[cfg(feature = "embedded")]
-            Transport::Embedded { .. } => {
-                return Err(MqError::new(
-                    Reason::FunctionNotSupported,
-                    "channels connect to another queue manager over a socket, not embedded",
-                ))
-            }
-            Transport::Remote { remote, .. } => {
-                remote.channel_answer(id, ferry_proto::Opcode::ChannelBatch as u8)?
-            }
-        };
-        match reply {
-            ferry_proto::Reply::ChannelBatchDone {
-                seq: done,
-                delivered,
-                dead_lettered,
-            } if done == seq => Ok((delivered, dead_lettered)),
-            other => Err(unexpected("channel batch", &other)),
-        }
+        let opcode = ferry_proto::Opcode::ChannelBatch as u8;
+        batch_done(self.channel_remote()?.channel_answer(id, opcode)?, seq)
     }
 
     fn channel_call(&mut self, req: &ferry_proto::Request) -> MqResult<ferry_proto::Reply> {
+        self.channel_remote()?.channel_call(req)
+    }
+
+    /// The socket connection a channel speaks over (an embedded one has none).
+    fn channel_remote(&mut self) -> MqResult<&mut Reconnecting> {
         match &mut self.transport {
             #[cfg(feature = "embedded")]
             Transport::Embedded { .. } => Err(MqError::new(
                 Reason::FunctionNotSupported,
                 "channels connect to another queue manager over a socket, not embedded",
             )),
-            Transport::Remote { remote, .. } => remote.channel_call(req),
+            Transport::Remote { remote, .. } => Ok(remote),
         }
     }
 
@@ -628,6 +601,18 @@ fn batch_request(
             .iter()
             .map(ferry_proto::map::message_to_wire)
             .collect(),
+    }
+}
+
+/// (delivered, dead-lettered) from the receiver's answer to batch `seq`.
+fn batch_done(reply: ferry_proto::Reply, seq: u64) -> MqResult<(u32, u32)> {
+    match reply {
+        ferry_proto::Reply::ChannelBatchDone {
+            seq: done,
+            delivered,
+            dead_lettered,
+        } if done == seq => Ok((delivered, dead_lettered)),
+        other => Err(unexpected("channel batch", &other)),
     }
 }
 
