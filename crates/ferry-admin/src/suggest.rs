@@ -183,6 +183,7 @@ pub const KEYWORDS: &[&str] = &[
     "STATUS",
     "SUB",
     "SUBID",
+    "SUBLEVEL",
     "SUBTYPE",
     "SUBUSER",
     "TARGET",

@@ -713,6 +713,115 @@ fn mqso_alter_changes_user_data_and_correl_id_but_never_the_topic() {
     }
 }
 
+/// A managed subscription to `topic` at `level`.
+fn at_level(topic: &str, level: u8) -> SubDescriptor {
+    SubDescriptor {
+        sub_level: Some(level),
+        ..SubDescriptor::managed(topic)
+    }
+}
+
+fn at_pub_level(level: u8) -> PutOptions {
+    PutOptions {
+        pub_level: Some(level),
+        ..PutOptions::default()
+    }
+}
+
+#[test]
+fn an_intercepting_subscription_takes_publications_from_the_levels_below_it() {
+    let (_qm, mut s) = qm_with(&[]);
+    let (final_q, _f) = s
+        .subscribe(&SubDescriptor::managed("Orders/#"), None)
+        .unwrap();
+    let (catch_all, _c) = s.subscribe(&at_level("#", 0), None).unwrap();
+    let (audit, _a) = s.subscribe(&at_level("Orders/+", 5), None).unwrap();
+    let (enrich, _e) = s.subscribe(&at_level("Orders/#", 3), None).unwrap();
+    // PubLevel 9 (the default): the highest level present, 5, takes it; nobody below.
+    s.publish("Orders/New", np("raw"), &PutOptions::default())
+        .unwrap();
+    assert_eq!(get_text(&mut s, audit).as_deref(), Some("raw"));
+    for q in [enrich, final_q, catch_all] {
+        assert!(get_text(&mut s, q).is_none());
+    }
+    // The interceptor at 5 republishes below itself: level 3 takes it.
+    s.publish("Orders/New", np("audited"), &at_pub_level(4))
+        .unwrap();
+    assert_eq!(get_text(&mut s, enrich).as_deref(), Some("audited"));
+    assert!(get_text(&mut s, audit).is_none());
+    // And level 3 republishes at 2: the final subscribers at level 1 get it.
+    s.publish("Orders/New", np("enriched"), &at_pub_level(2))
+        .unwrap();
+    assert_eq!(get_text(&mut s, final_q).as_deref(), Some("enriched"));
+    assert!(get_text(&mut s, catch_all).is_none());
+    // A topic only the catch-all matches: level 0 gets what no other subscription does.
+    let p = s
+        .publish("Stock/Low", np("nobody else"), &PutOptions::default())
+        .unwrap();
+    assert_eq!(p.delivered, 1);
+    assert_eq!(get_text(&mut s, catch_all).as_deref(), Some("nobody else"));
+    // Two levels deep into Orders/Old/x: "Orders/+" (5) does not match, so 3 takes it.
+    s.publish("Orders/Old/x", np("deep"), &PutOptions::default())
+        .unwrap();
+    assert_eq!(get_text(&mut s, enrich).as_deref(), Some("deep"));
+    // PubLevel 0 reaches only level 0.
+    s.publish("Orders/New", np("zero"), &at_pub_level(0))
+        .unwrap();
+    assert_eq!(get_text(&mut s, catch_all).as_deref(), Some("zero"));
+    for q in [audit, enrich, final_q] {
+        assert!(get_text(&mut s, q).is_none());
+    }
+}
+
+#[test]
+fn sub_levels_are_checked_fixed_and_not_sent_retained_publications_above_one() {
+    let (qm, mut s) = qm_with(&[]);
+    let (m, o) = retained("kept");
+    s.publish("Price/Tea", m, &o).unwrap();
+    let (q, _h) = s.subscribe(&at_level("Price/#", 2), None).unwrap();
+    assert!(get_text(&mut s, q).is_none(), "retained ones go at level 1");
+    let (q1, _h1) = s.subscribe(&at_level("Price/#", 1), None).unwrap();
+    assert_eq!(get_text(&mut s, q1).as_deref(), Some("kept"));
+    let on_request = SubDescriptor {
+        on_request: true,
+        ..at_level("Price/#", 4)
+    };
+    assert_eq!(
+        s.subscribe(&on_request, None).unwrap_err().reason,
+        Reason::OptionsError
+    );
+    assert_eq!(
+        s.subscribe(&at_level("Price/#", 10), None)
+            .unwrap_err()
+            .reason,
+        Reason::SdError
+    );
+    // A durable one keeps its level: MQSO_ALTER to another is 2512; a resume ignores it.
+    let durable = SubDescriptor {
+        sub_level: Some(7),
+        ..SubDescriptor::durable("lvl", "Price/#")
+    };
+    let (dq, dh) = s.subscribe(&durable, None).unwrap();
+    s.close(dq, CloseOptions::None).unwrap();
+    s.close(dh, CloseOptions::None).unwrap();
+    let alter = SubDescriptor {
+        action: SubAction::Alter,
+        ..SubDescriptor::durable("lvl", "Price/#")
+    };
+    assert_eq!(
+        s.subscribe(&alter, None).unwrap_err().reason,
+        Reason::SublevelNotAlterable
+    );
+    assert_eq!(qm.subscription_named("lvl").unwrap().level, 7);
+    let (dq, _dh) = s
+        .subscribe(&SubDescriptor::durable("lvl", "Price/#"), None)
+        .unwrap();
+    s.publish("Price/Tea", np("new"), &PutOptions::default())
+        .unwrap();
+    assert_eq!(get_text(&mut s, dq).as_deref(), Some("new"));
+    assert!(get_text(&mut s, q).is_none(), "level 7 intercepts level 2");
+}
+
 // ----- monitoring topics --------------------------------------------------------------------------
 
 /// The MQCFIN64 values (parameter id → value) of a PCF body's top level.

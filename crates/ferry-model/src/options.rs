@@ -236,6 +236,10 @@ pub struct PutOptions {
     /// MQPMO_NOT_OWN_SUBS: a publication is not sent to the publishing connection's own
     /// subscriptions.
     pub not_own_subs: bool,
+    /// MQPMO PubLevel (0–9; `None` is MQ's initial value, 9): a publication goes only to the
+    /// matching subscriptions of the highest SubLevel not above it (an intercepting
+    /// subscriber republishes below its own level).
+    pub pub_level: Option<u8>,
 }
 
 /// Context handling on a put (MQ's MQPMO context options).
@@ -445,6 +449,10 @@ pub struct SubDescriptor {
     /// SelectionString: a message selector (SQL-92, `ferry_model::selector`) a publication
     /// must satisfy to be sent; blank is none.
     pub selector: Option<String>,
+    /// MQSD SubLevel (0–9; `None` is MQ's initial value, 1): publications reach the matching
+    /// subscriptions of the highest level not above the publication's PubLevel, so one at a
+    /// higher level intercepts them; level 0 gets only what no other subscription does.
+    pub sub_level: Option<u8>,
 }
 
 impl SubDescriptor {
@@ -470,6 +478,11 @@ impl SubDescriptor {
         }
     }
 }
+
+/// The highest publication and subscription level (MQ's levels are 0–9).
+pub const MAX_LEVEL: u8 = 9;
+/// A subscription's level when MQSD SubLevel is left as initialised.
+pub const DEFAULT_SUB_LEVEL: u8 = 1;
 
 /// Identity a connection presents (MQ's MQCNO/MQCSP subset that matters here).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -250,6 +250,9 @@ reasons! {
     /// The queue manager is stopping.
     QMgrStopping = 2162, "MQRC_Q_MGR_STOPPING", Failed,
         "the queue manager is stopping; reconnect once it has restarted";
+    /// The put-message options (MQPMO) are not valid.
+    PmoError = 2173, "MQRC_PMO_ERROR", Failed,
+        "the put-message options are not valid: check StrucId, Version and PubLevel (0 to 9)";
     /// The object name is not valid.
     ObjectNameError = 2152, "MQRC_OBJECT_NAME_ERROR", Failed,
         "the object name is not valid; use 1 to 48 characters from A-Z a-z 0-9 . / _ %";
@@ -331,6 +334,9 @@ reasons! {
     /// MQSO_ALTER would change the topic subscribed to (ObjectName, ObjectString, wildcards).
     TopicNotAlterable = 2510, "MQRC_TOPIC_NOT_ALTERABLE", Failed,
         "the topic of a subscription (topic object, topic string, wildcard scheme) cannot be altered; remove it and subscribe again";
+    /// MQSO_ALTER (or ALTER SUB) would change a subscription's level.
+    SublevelNotAlterable = 2512, "MQRC_SUBLEVEL_NOT_ALTERABLE", Failed,
+        "a subscription's level (SubLevel) cannot be altered; remove it and subscribe again at the new level";
     /// MQSO_ALTER with a selection string.
     SelectorNotAlterable = 2524, "MQRC_SELECTOR_NOT_ALTERABLE", Failed,
         "a subscription's selector cannot be altered; leave SelectionString empty with MQSO_ALTER";

@@ -333,6 +333,8 @@ static inline const char *MQRC_STR(MQLONG v) {
         return "MQRC_DURABILITY_NOT_ALTERABLE";
     case 2510:
         return "MQRC_TOPIC_NOT_ALTERABLE";
+    case 2512:
+        return "MQRC_SUBLEVEL_NOT_ALTERABLE";
     case 2516:
         return "MQRC_SELECTOR_INVALID_FOR_TYPE";
     case 2519:

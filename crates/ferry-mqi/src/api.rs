@@ -987,7 +987,16 @@ fn sub_descriptor(sd: &MQSD) -> Result<ferry_client::SubDescriptor, Rc> {
             None
         },
         selector: (!selection.trim().is_empty()).then_some(selection),
+        sub_level: Some(level(sd.SubLevel, RC_SD_ERROR)?),
     })
+}
+
+/// A SubLevel or PubLevel (0 to 9), or `rc`.
+fn level(value: MQLONG, rc: u32) -> Result<u8, Rc> {
+    match u8::try_from(value) {
+        Ok(l) if l <= ferry_model::options::MAX_LEVEL => Ok(l),
+        _ => Err(Rc::failed(rc)),
+    }
 }
 
 /// MQSUB.
@@ -1283,6 +1292,11 @@ fn put_options(pmo: &MQPMO) -> Result<PutOptions, Rc> {
         fail_if_quiescing: o & PMO_FAIL_IF_QUIESCING != 0,
         retain: o & PMO_RETAIN != 0,
         not_own_subs: o & PMO_NOT_OWN_SUBS != 0,
+        // PubLevel is a version 3 field; before it, MQ's initial value (9).
+        pub_level: match pmo.Version >= 3 {
+            true => Some(level(pmo.PubLevel, RC_PMO_ERROR)?),
+            false => None,
+        },
         ..PutOptions::default()
     };
     if o & PMO_ASYNC_RESPONSE != 0 {

@@ -442,6 +442,9 @@ pub fn put_to_wire(o: &PutOptions) -> WirePutOptions {
             f |= bit;
         }
     }
+    if let Some(level) = o.pub_level {
+        f |= level_bits(level, put_flags::PUB_LEVEL_SHIFT);
+    }
     WirePutOptions {
         flags: f,
         context: match o.context {
@@ -492,7 +495,24 @@ pub fn put_from_wire(w: &WirePutOptions) -> Result<PutOptions, MqError> {
         alternate_user: (!alternate_user.is_empty()).then(|| UserId::truncating(alternate_user)),
         retain: f & put_flags::RETAIN != 0,
         not_own_subs: f & put_flags::NOT_OWN_SUBS != 0,
+        pub_level: level_of(f, put_flags::PUB_LEVEL_SHIFT)
+            .map_err(|v| MqError::new(Reason::PmoError, format!("PubLevel is 0 to 9, not {v}")))?,
     })
+}
+
+/// A publication or subscription level as four option bits at `shift`: the level plus one,
+/// so that 0 says "not given" (a level above 15 cannot be sent; the receiver refuses 10–14).
+fn level_bits(level: u8, shift: u32) -> u32 {
+    (u32::from(level.min(14)) + 1) << shift
+}
+
+/// The level in the four option bits at `shift` (`None`: not given); `Err(level)` above 9.
+fn level_of(flags: u32, shift: u32) -> Result<Option<u8>, u32> {
+    match (flags >> shift) & 0xF {
+        0 => Ok(None),
+        n if n - 1 <= u32::from(ferry_model::options::MAX_LEVEL) => Ok(Some((n - 1) as u8)),
+        n => Err(n - 1),
+    }
 }
 
 const GET_SYNCPOINT: u32 = 1;
@@ -630,13 +650,19 @@ pub fn sub_to_wire(sd: &SubDescriptor) -> WireSub {
         (sd.read_ahead == Some(true), sub_flags::READ_AHEAD),
         (sd.read_ahead == Some(false), sub_flags::NO_READ_AHEAD),
     ];
+    let level = sd
+        .sub_level
+        .map_or(0, |l| level_bits(l, sub_flags::SUB_LEVEL_SHIFT));
     WireSub {
         topic_object: sd.topic_object.map(|o| o.to_string()).unwrap_or_default(),
         topic: sd.topic.clone(),
         name: sd.name.clone().unwrap_or_default(),
         user_data: sd.user_data.clone().unwrap_or_default(),
         correl_id: sd.correl_id.map(|c| c.0),
-        flags: bits.iter().filter(|(on, _)| *on).fold(0, |f, (_, b)| f | b),
+        flags: bits
+            .iter()
+            .filter(|(on, _)| *on)
+            .fold(level, |f, (_, b)| f | b),
         selector: sd.selector.clone().unwrap_or_default(),
     }
 }
@@ -678,12 +704,42 @@ pub fn sub_from_wire(w: &WireSub) -> Result<SubDescriptor, MqError> {
             }
         },
         selector: (!w.selector.trim().is_empty()).then(|| w.selector.clone()),
+        sub_level: level_of(w.flags, sub_flags::SUB_LEVEL_SHIFT)
+            .map_err(|v| MqError::new(Reason::SdError, format!("SubLevel is 0 to 9, not {v}")))?,
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pub_and_sub_levels_round_trip_and_out_of_range_ones_are_refused() {
+        for level in [None, Some(0), Some(1), Some(9)] {
+            let o = PutOptions {
+                pub_level: level,
+                ..PutOptions::default()
+            };
+            assert_eq!(put_from_wire(&put_to_wire(&o)).unwrap().pub_level, level);
+            let sd = SubDescriptor {
+                sub_level: level,
+                ..SubDescriptor::managed("a/b")
+            };
+            assert_eq!(sub_from_wire(&sub_to_wire(&sd)).unwrap().sub_level, level);
+        }
+        let o = PutOptions {
+            pub_level: Some(12),
+            ..PutOptions::default()
+        };
+        let e = put_from_wire(&put_to_wire(&o)).unwrap_err();
+        assert_eq!(e.reason, Reason::PmoError);
+        let sd = SubDescriptor {
+            sub_level: Some(200),
+            ..SubDescriptor::managed("a/b")
+        };
+        let e = sub_from_wire(&sub_to_wire(&sd)).unwrap_err();
+        assert_eq!(e.reason, Reason::SdError);
+    }
 
     #[test]
     fn messages_round_trip_through_the_wire_types() {

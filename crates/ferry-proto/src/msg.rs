@@ -525,8 +525,12 @@ pub mod sub_flags {
     pub const NO_READ_AHEAD: u32 = 1 << 10;
     /// MQSO_ALTER.
     pub const ALTER: u32 = 1 << 11;
+    /// Where MQSD SubLevel sits: these four bits hold the level plus one (0: not given, 1).
+    pub const SUB_LEVEL_SHIFT: u32 = 12;
+    /// The four SubLevel bits.
+    pub const SUB_LEVEL: u32 = 0xF << SUB_LEVEL_SHIFT;
     /// Every defined bit.
-    pub const ALL: u32 = (1 << 12) - 1;
+    pub const ALL: u32 = (1 << 16) - 1;
 }
 
 impl WireSub {
@@ -665,8 +669,12 @@ pub mod put_flags {
     pub const RETAIN: u32 = 1 << 12;
     /// MQPMO_NOT_OWN_SUBS: not to the publisher's own subscriptions.
     pub const NOT_OWN_SUBS: u32 = 1 << 13;
+    /// Where MQPMO PubLevel sits: these four bits hold the level plus one (0: not given, 9).
+    pub const PUB_LEVEL_SHIFT: u32 = 14;
+    /// The four PubLevel bits.
+    pub const PUB_LEVEL: u32 = 0xF << PUB_LEVEL_SHIFT;
     /// Every defined bit.
-    pub const ALL: u32 = (1 << 14) - 1;
+    pub const ALL: u32 = (1 << 18) - 1;
     /// Either pass-context bit: a context handle follows the options.
     pub const PASS: u32 = PASS_IDENTITY_CONTEXT | PASS_ALL_CONTEXT;
 }

@@ -400,6 +400,32 @@ fn a_c_program_subscribes_publishes_and_receives_through_both_libraries() {
 }
 
 #[test]
+fn a_c_program_intercepts_publications_with_subscription_levels() {
+    let server = Server::start("mqi-levels", &[]);
+    let out = server.root.join("c");
+    std::fs::create_dir_all(&out).unwrap();
+    for (lib, env) in [
+        ("mqm_r", local_env(&server).to_vec()),
+        ("mqic_r", client_env(&server).to_vec()),
+    ] {
+        let exe = compile(&out, "intercept", Some(lib), false);
+        let topic = format!("Sample/Orders/{lib}");
+        let (ok, text) = run(&exe, &[&topic, "raw", "QM1"], &env, "");
+        assert!(ok, "{lib}: {text}");
+        for want in [
+            "interceptor got: raw",
+            "final got before: (none)",
+            "final got after: checked",
+            "interceptor got again: (none)",
+            "SubLevel 10: reason 2424",
+            "PubLevel 10: reason 2173",
+        ] {
+            assert!(text.contains(want), "{lib}: no {want:?} in {text}");
+        }
+    }
+}
+
+#[test]
 fn a_c_program_retains_a_publication_and_asks_for_it_again() {
     let server = Server::start("mqi-retain", &[]);
     let out = server.root.join("c");

@@ -503,6 +503,67 @@ fn retained_publications_survive_a_crash_and_the_tree_shows_them() {
 }
 
 #[test]
+fn an_intercepting_subscription_at_a_higher_sublevel_takes_publications_across_a_crash() {
+    use ferry_client::{CloseOptions, SubDescriptor};
+    let mut server = Server::start("pubsub-levels", &[]);
+    admin(
+        &server,
+        "DEFINE SUB('audit') TOPICSTR('Orders/#') DEST(DEV.QUEUE.1) SUBLEVEL(3)",
+    );
+    server.restart(&[]); // SIGKILL: the level is in the subscription's record
+    server.wait_ready();
+    let shown = common::display(&server, "DISPLAY SUB('audit') ALL", "SUBLEVEL");
+    assert_eq!(shown.as_deref(), Some("3"));
+    let mut c = Connection::connect(&server.unix, "admin").unwrap();
+    let dump = c.admin("DUMP QMGR").unwrap();
+    assert!(
+        format!("{dump:?}").contains("SUBLEVEL(3) REPLACE"),
+        "{dump:?}"
+    );
+    let r = c.admin("ALTER SUB('audit') SUBLEVEL(1)").unwrap();
+    assert!(!r[0].ok && r[0].messages[0].text.contains("2512"), "{r:?}");
+    // A final subscriber at level 1 over TCP, and a publisher at the default PubLevel (9).
+    let mut sub = Connection::connect(&server.tcp, "final").unwrap();
+    let (q, hsub) = sub
+        .subscribe(&SubDescriptor::managed("Orders/+"), None)
+        .unwrap();
+    publish(&server.tcp, "Orders/New", "raw");
+    assert!(sub.get(q, &GetOptions::new()).is_err(), "intercepted");
+    let got = received(&server);
+    assert_eq!(got.iter().map(text).collect::<Vec<_>>(), ["raw"]);
+    // The interceptor republishes below its level: the final subscriber gets it.
+    let mut p = Connection::connect(&server.tcp, "interceptor").unwrap();
+    let h = p
+        .open(
+            &ObjectDescriptor::topic("Orders/New"),
+            OpenOptions::output(),
+        )
+        .unwrap();
+    let below = PutOptions {
+        pub_level: Some(2),
+        ..PutOptions::default()
+    };
+    p.put(h, Message::text("checked"), &below).unwrap();
+    let got = sub.get(q, &GetOptions::new()).unwrap();
+    assert_eq!(text(&got.message), "checked");
+    assert!(received(&server).is_empty());
+    // Out of range over the wire: 2424 for SubLevel, 2173 for PubLevel.
+    let bad = SubDescriptor {
+        sub_level: Some(12),
+        ..SubDescriptor::managed("Orders/#")
+    };
+    let e = sub.subscribe(&bad, None).unwrap_err();
+    assert_eq!(e.reason, ferry_client::Reason::SdError, "{e}");
+    let too_high = PutOptions {
+        pub_level: Some(10),
+        ..PutOptions::default()
+    };
+    let e = p.put(h, Message::text("x"), &too_high).unwrap_err();
+    assert_eq!(e.reason, ferry_client::Reason::PmoError, "{e}");
+    sub.close(hsub, CloseOptions::None).unwrap();
+}
+
+#[test]
 fn alter_sub_changes_what_may_change_and_keeps_it_across_a_crash() {
     let mut server = Server::start("pubsub-alter", &[]);
     admin(

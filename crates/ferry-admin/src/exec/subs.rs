@@ -26,8 +26,36 @@ fn required<'a>(c: &'a Command, key: &str) -> Result<&'a str, Failure> {
         .ok_or_else(|| fail("AMQ8405E", format!("DEFINE SUB needs {key}(...)")))
 }
 
+/// SUBLEVEL(0–9) as given, or `current` (1 for a new subscription).
+fn sub_level(c: &Command, current: u8) -> Result<u8, Failure> {
+    let Some(v) = c.value("SUBLEVEL") else {
+        return Ok(current);
+    };
+    match v.text.parse::<u8>() {
+        Ok(n) if n <= ferry_model::options::MAX_LEVEL => Ok(n),
+        _ => Err(fail(
+            "AMQ8405E",
+            format!("SUBLEVEL is 0 to 9, not {}", v.text),
+        )),
+    }
+}
+
+/// A refusal to change a subscription's level (ALTER SUB, DEFINE SUB ... REPLACE).
+fn level_fixed(name: &str, sub: &Subscription, asked: u8) -> Result<(), Failure> {
+    if asked == sub.level {
+        return Ok(());
+    }
+    Err(fail(
+        "AMQ8405E",
+        format!(
+            "subscription {name} is at SUBLEVEL({}), which cannot be altered (MQRC_SUBLEVEL_NOT_ALTERABLE 2512); delete it and define it again",
+            sub.level
+        ),
+    ))
+}
+
 /// DEFINE SUB(name) TOPICSTR(...) DEST(queue) [WSCHEMA(TOPIC|CHAR)] [USERDATA(...)]
-/// [DESTCORL(48 hex digits)] [SELECTOR('...')].
+/// [DESTCORL(48 hex digits)] [SELECTOR('...')] [SUBLEVEL(0–9)].
 pub(super) fn define_sub(qm: &QueueManager, c: &Command) -> Outcome {
     let name = sub_name(c)?;
     let wildcards = match c.value("WSCHEMA").map(|v| v.text.to_ascii_uppercase()) {
@@ -60,6 +88,7 @@ pub(super) fn define_sub(qm: &QueueManager, c: &Command) -> Outcome {
         correl_id,
         user_data: c.value("USERDATA").map(|v| v.text.clone()),
         selector: c.value("SELECTOR").map(|v| v.text.clone()),
+        level: sub_level(c, ferry_model::options::DEFAULT_SUB_LEVEL)?,
         ..SubRequest::to_queue(required(c, "TOPICSTR")?, object_name(required(c, "DEST")?)?)
     };
     qm.define_sub(&req)?;
@@ -92,6 +121,11 @@ fn replace_sub(
             ),
         ));
     }
+    level_fixed(
+        name,
+        sub,
+        sub_level(c, ferry_model::options::DEFAULT_SUB_LEVEL)?,
+    )?;
     let alt = ferry_core::qmgr::pubsub::SubAlteration {
         user_data: c.value("USERDATA").map(|v| v.text.clone()),
         correl_id,
@@ -126,6 +160,7 @@ pub(super) fn alter_sub(qm: &QueueManager, c: &Command) -> Outcome {
             format!("{k} of a subscription cannot be altered; delete it and define it again"),
         ));
     }
+    level_fixed(&name, &sub, sub_level(c, sub.level)?)?;
     let yes_no = |key: &str, yes: &str, no: &str, current: bool| -> Result<bool, Failure> {
         match c.value(key).map(|v| v.text.to_ascii_uppercase()) {
             None => Ok(current),
@@ -202,6 +237,7 @@ pub(super) fn display_subs(qm: &QueueManager, c: &Command) -> Outcome {
             s.selector.as_ref().map_or("", |x| x.text()),
             Kind::Text,
         ));
+        fields.push(field("SUBLEVEL", s.level, Kind::Int));
         ("AMQ8096I", "Display subscription details.", fields)
     })
 }
@@ -319,6 +355,9 @@ pub(super) fn dump(qm: &QueueManager, lines: &mut Vec<String>) {
         }
         if let Some(sel) = &s.selector {
             line.push_str(&format!(" SELECTOR({})", quoted(sel.text())));
+        }
+        if s.level != ferry_model::options::DEFAULT_SUB_LEVEL {
+            line.push_str(&format!(" SUBLEVEL({})", s.level));
         }
         line.push_str(" REPLACE");
         lines.push(line);

@@ -72,6 +72,9 @@ pub struct SubRequest {
     pub on_request: bool,
     /// The selection string (SELECTOR): publications must satisfy it.
     pub selector: Option<String>,
+    /// Its level (SUBLEVEL, MQSD SubLevel, 0–9): a publication goes to the matching
+    /// subscriptions of the highest level not above its PubLevel.
+    pub level: u8,
 }
 
 impl SubRequest {
@@ -91,6 +94,7 @@ impl SubRequest {
             any_user: true,
             on_request: false,
             selector: None,
+            level: ferry_model::options::DEFAULT_SUB_LEVEL,
         }
     }
 }
@@ -135,6 +139,8 @@ pub struct Subscription {
     /// hold persistent messages, and lives no longer than the connection, so persistent
     /// publications reach it as non-persistent copies.
     pub temporary_queue: bool,
+    /// Its level (SUBLEVEL, 0–9; fixed for its life).
+    pub level: u8,
 }
 
 /// Every subscription of a queue manager, indexed by filter.
@@ -203,6 +209,17 @@ struct SubRecord {
     on_request: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     selector: Option<String>,
+    /// Absent (records before levels, and every level-1 one): 1.
+    #[serde(default = "default_level", skip_serializing_if = "is_default_level")]
+    level: u8,
+}
+
+fn default_level() -> u8 {
+    ferry_model::options::DEFAULT_SUB_LEVEL
+}
+
+fn is_default_level(level: &u8) -> bool {
+    *level == ferry_model::options::DEFAULT_SUB_LEVEL
 }
 
 /// The name a durable subscription's records carry.
@@ -225,6 +242,7 @@ impl SubRecord {
             any_user: s.any_user,
             on_request: s.on_request,
             selector: s.selector.as_ref().map(|x| x.text().to_owned()),
+            level: s.level,
         }
     }
 }
@@ -331,6 +349,7 @@ impl QueueManager {
             any_user: r.any_user,
             on_request: r.on_request,
             selector: r.selector.clone(),
+            level: r.level,
         };
         if let Err(e) = self.subscribe_as(&req, Some(r.id), true) {
             tracing::error!(subscription = %r.name, queue = %r.queue, reason = %e.detail,
@@ -357,6 +376,7 @@ impl QueueManager {
 
     /// A subscription with id `id` (restored) or a new one.
     fn subscribe_as(&self, req: &SubRequest, id: Option<SubId>, durable: bool) -> MqResult<SubId> {
+        check_level(req)?;
         let filter = Filter::parse(&req.topic, req.wildcards)?;
         let selector = match &req.selector {
             Some(text) => Selector::parse_optional(text)?,
@@ -408,6 +428,7 @@ impl QueueManager {
             on_request: req.on_request,
             selector,
             temporary_queue,
+            level: req.level,
         };
         reg.subs.insert(id, Arc::new(sub));
         ps.generation.fetch_add(1, Ordering::Release);
@@ -551,5 +572,36 @@ fn rebuilt(old: &Subscription, alt: &SubAlteration, queue: Option<Arc<Queue>>) -
         on_request: alt.on_request,
         selector: old.selector.clone(),
         temporary_queue,
+        level: old.level,
     }
+}
+
+/// A subscription's level is 0 to 9, and one that asks for publications on request only
+/// takes them at level 0 or 1 (retained publications are sent at level 1).
+fn check_level(req: &SubRequest) -> MqResult<()> {
+    if req.level > ferry_model::options::MAX_LEVEL {
+        return Err(MqError::new(
+            Reason::SdError,
+            format!("SubLevel is 0 to 9, not {}", req.level),
+        ));
+    }
+    if req.on_request && req.level > 1 {
+        return Err(MqError::new(
+            Reason::OptionsError,
+            format!(
+                "a subscription at level {} cannot ask for publications on request (MQSO_PUBLICATIONS_ON_REQUEST): requested publications are sent at level 1",
+                req.level
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Of `subs` (the subscriptions whose filters match a publication), the level it goes to:
+/// the highest of theirs not above `pub_level` (`None`: it goes to none).
+pub(crate) fn delivery_level(subs: &[Arc<Subscription>], pub_level: u8) -> Option<u8> {
+    subs.iter()
+        .map(|s| s.level)
+        .filter(|l| *l <= pub_level)
+        .max()
 }

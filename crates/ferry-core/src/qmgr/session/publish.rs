@@ -198,8 +198,30 @@ impl Session {
 
     /// The subscriptions a publication on `topic` goes to: those whose filter matches, past
     /// any WILDCARD(BLOCK), not asking for publications on request only, and not this
-    /// connection's own when the put says MQPMO_NOT_OWN_SUBS.
+    /// connection's own when the put says MQPMO_NOT_OWN_SUBS — and of those, the ones at the
+    /// highest SubLevel not above the put's PubLevel (an intercepting subscription takes
+    /// what its level allows; level 0 only what no other takes). Selectors narrow them later.
     fn targets(
+        &self,
+        topic: &str,
+        rt: &ResolvedTopic,
+        opts: &PutOptions,
+        publisher: Option<&Publisher>,
+    ) -> Vec<Arc<Subscription>> {
+        let mut subs = self.matching(topic, rt, opts, publisher);
+        let pub_level = opts.pub_level.unwrap_or(ferry_model::options::MAX_LEVEL);
+        match crate::qmgr::pubsub::delivery_level(&subs, pub_level) {
+            None => subs.clear(),
+            Some(level) if subs.iter().any(|s| s.level != level) => {
+                subs.retain(|s| s.level == level)
+            }
+            Some(_) => {} // all at one level (commonly 1): nothing to take out
+        }
+        subs
+    }
+
+    /// The subscriptions whose filters match a publication and that want it (see `targets`).
+    fn matching(
         &self,
         topic: &str,
         rt: &ResolvedTopic,
@@ -416,8 +438,12 @@ impl Session {
     }
 
     /// Sends a subscription the retained publications its filter matches (each with
-    /// MQIsRetained TRUE); how many its queue took.
+    /// MQIsRetained TRUE); how many its queue took. They are sent at PubLevel 1, as MQ
+    /// republishes them, so a subscription above level 1 gets none.
     pub(super) fn send_retained(&mut self, sub: &Subscription) -> usize {
+        if sub.level > 1 {
+            return 0;
+        }
         let now_ms = self.qm.clock().unix_ms().max(0) as u64;
         let mut sent = 0;
         for (topic, msg) in self.qm.retained_matching(&sub.filter) {

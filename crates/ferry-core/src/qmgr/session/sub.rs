@@ -110,6 +110,9 @@ impl Session {
             any_user: sd.any_user,
             on_request: sd.on_request,
             selector: sd.selector.clone(),
+            level: sd
+                .sub_level
+                .unwrap_or(ferry_model::options::DEFAULT_SUB_LEVEL),
         };
         let made = if sd.durable {
             self.qm.define_sub(&req)
@@ -202,6 +205,19 @@ impl Session {
             return Err(MqError::new(
                 Reason::DurabilityNotAlterable,
                 "a subscription's durability cannot be altered",
+            ));
+        }
+        let level = sd
+            .sub_level
+            .unwrap_or(ferry_model::options::DEFAULT_SUB_LEVEL);
+        if level != sub.level {
+            return Err(MqError::new(
+                Reason::SublevelNotAlterable,
+                format!(
+                    "subscription {:?} is at level {}; its SubLevel cannot be altered to {level}",
+                    sub.name.as_deref().unwrap_or_default(),
+                    sub.level
+                ),
             ));
         }
         if sd.selector.is_some() {
