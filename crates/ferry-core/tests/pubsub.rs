@@ -883,6 +883,90 @@ fn the_monitoring_topics_describe_themselves_and_publish_per_queue_statistics() 
     assert!(String::from_utf8_lossy(&second.body).contains("APP.Q"));
 }
 
+/// The next publication on `q`'s values by element id.
+fn next_values(s: &mut Session, q: Hobj) -> Vec<(i32, i64)> {
+    pcf_int64s(&s.get(q, &GetOptions::new()).unwrap().message.body)
+}
+
+fn value(values: &[(i32, i64)], id: i32) -> i64 {
+    values.iter().find(|(i, _)| *i == id).map(|v| v.1).unwrap()
+}
+
+#[test]
+fn statmqi_counts_connections_opens_inquiries_syncpoints_and_subscriptions_per_interval() {
+    use ferry_model::inquire::Selector;
+    let (qm, mut s) = qm_with(&[("APP.Q", 100)]);
+    let root = "$SYS/MQ/INFO/QMGR/QM1/Monitor/STATMQI";
+    let mut watch = qm.connect(&ConnectOptions::app("collector")).unwrap();
+    let mut queues = Vec::new();
+    for ty in ["CONNDISC", "OPENCLOSE", "INQSET", "SYNCPOINT", "SUBSCRIBE"] {
+        let sd = SubDescriptor::managed(&format!("{root}/{ty}"));
+        queues.push(watch.subscribe(&sd, None).unwrap().0);
+    }
+    assert_eq!(qm.publish_monitor_data().unwrap(), 5, "a baseline each");
+    let baselines: Vec<_> = queues.iter().map(|q| next_values(&mut watch, *q)).collect();
+    assert_eq!(
+        value(&baselines[0], 2),
+        2,
+        "two connections open: the high-water mark"
+    );
+    // In the interval: 2 connects (one to disconnect), opens (one failing), closes, an inquiry,
+    // a commit and a backout, a durable subscription made, resumed and removed, MQSUBRQ.
+    let extra = qm.connect(&ConnectOptions::app("short")).unwrap();
+    let third = qm.connect(&ConnectOptions::app("third")).unwrap();
+    extra.disconnect().unwrap();
+    let q = ObjectDescriptor::queue(object_name("APP.Q").unwrap());
+    let h = s.open(&q, OpenOptions::output().with_inquire()).unwrap();
+    let missing = ObjectDescriptor::queue(object_name("NO.SUCH.Q").unwrap());
+    assert!(s.open(&missing, OpenOptions::output()).is_err());
+    s.inquire(h, &[Selector::CurrentDepth]).unwrap();
+    s.put1(&q, np("p1"), &PutOptions::default()).unwrap(); // opens nothing an application sees
+    s.close(h, CloseOptions::None).unwrap();
+    s.commit().unwrap();
+    s.backout().unwrap();
+    let (dq, dh) = s
+        .subscribe(&SubDescriptor::durable("stat", "Stat/#"), None)
+        .unwrap();
+    s.close(dh, CloseOptions::None).unwrap();
+    s.close(dq, CloseOptions::None).unwrap();
+    let (_dq, dh) = s
+        .subscribe(&SubDescriptor::durable("stat", "Stat/#"), None)
+        .unwrap();
+    assert_eq!(s.sub_request(dh).unwrap_err().reason, Reason::NoRetainedMsg);
+    s.close(dh, CloseOptions::RemoveSub).unwrap();
+    assert_eq!(qm.publish_monitor_data().unwrap(), 5);
+    let v: Vec<_> = queues.iter().map(|q| next_values(&mut watch, *q)).collect();
+    assert_eq!(
+        (value(&v[0], 0), value(&v[0], 1), value(&v[0], 3)),
+        (2, 0, 1),
+        "{v:?}"
+    );
+    assert_eq!(value(&v[0], 2), 4, "four at once at most: {v:?}");
+    let opens = (
+        value(&v[1], 0),
+        value(&v[1], 1),
+        value(&v[1], 2),
+        value(&v[1], 3),
+    );
+    assert_eq!(
+        opens,
+        (1, 1, 4, 0),
+        "opens, failed, closes (queue, 2 sub handles, managed queue)"
+    );
+    assert_eq!((value(&v[2], 0), value(&v[2], 2)), (1, 0));
+    assert_eq!((value(&v[3], 0), value(&v[3], 2)), (1, 1));
+    let subs: Vec<i64> = [0, 2, 3, 6, 7, 10]
+        .iter()
+        .map(|id| value(&v[4], *id))
+        .collect();
+    assert_eq!(
+        subs,
+        [1, 1, 0, 0, 1, 1],
+        "create, resume, non-durable, failed, deleted, MQSUBRQ"
+    );
+    drop(third);
+}
+
 #[test]
 fn counts_from_open_publisher_handles_and_closed_ones_add_up_once() {
     let (qm, mut s) = qm_with(&[("A", 100)]);

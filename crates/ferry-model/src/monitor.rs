@@ -11,7 +11,8 @@
 //! consumers accept (mq-golang refuses any other inside a group).
 //!
 //! FerryMQ publishes the classes, types and elements it measures, with MQ's ids and
-//! descriptions (so dashboards keyed on them work): STATMQI PUT, GET and PUBLISH, and STATQ
+//! descriptions (so dashboards keyed on them work): STATMQI CONNDISC, OPENCLOSE, INQSET, PUT,
+//! GET, SYNCPOINT, SUBSCRIBE and PUBLISH, and STATQ
 //! PUT, GET and GENERAL; and, where the host can measure them ([`HOST_CLASSES`]), CPU
 //! SystemSummary and QMgrSummary and DISK QMgrSummary and Log.
 
@@ -105,6 +106,24 @@ pub struct MonClass {
 const fn el(id: i32, datatype: DataType, desc: &'static str) -> Element {
     Element { id, datatype, desc }
 }
+
+/// STATMQI CONNDISC: MQCONN/MQCONNX count (and 1: failed); 2: connections' high-water mark;
+/// 3: MQDISC count.
+pub const MQI_CONN: i32 = 0;
+/// STATMQI CONNDISC: failed MQCONN/MQCONNX.
+pub const MQI_CONN_FAILED: i32 = 1;
+/// STATMQI CONNDISC: concurrent connections, high-water mark in the interval.
+pub const MQI_CONN_HWM: i32 = 2;
+/// STATMQI CONNDISC: MQDISC count.
+pub const MQI_DISC: i32 = 3;
+/// STATMQI SYNCPOINT: commits (0) and rollbacks (2; MQ has no element 1).
+pub const MQI_COMMIT: i32 = 0;
+/// STATMQI SYNCPOINT: rollbacks.
+pub const MQI_BACKOUT: i32 = 2;
+/// STATMQI SUBSCRIBE: failed create/alter/resume.
+pub const MQI_SUB_FAILED: i32 = 6;
+/// STATMQI SUBSCRIBE: subscription delete failures.
+pub const MQI_UNSUB_FAILED: i32 = 9;
 
 /// STATMQI PUT element ids FerryMQ fills.
 pub const MQI_PUT_TOTAL: i32 = 0;
@@ -272,6 +291,47 @@ pub const CLASSES: &[MonClass] = &[
         per_object: false,
         types: &[
             MonType {
+                id: 0,
+                name: "CONNDISC",
+                desc: "MQCONN and MQDISC",
+                elements: &[
+                    el(MQI_CONN, DataType::Delta, "MQCONN/MQCONNX count"),
+                    el(
+                        MQI_CONN_FAILED,
+                        DataType::Delta,
+                        "Failed MQCONN/MQCONNX count",
+                    ),
+                    el(
+                        MQI_CONN_HWM,
+                        DataType::Unit,
+                        "Concurrent connections - high water mark",
+                    ),
+                    el(MQI_DISC, DataType::Delta, "MQDISC count"),
+                ],
+            },
+            MonType {
+                id: 1,
+                name: "OPENCLOSE",
+                desc: "MQOPEN and MQCLOSE",
+                elements: &[
+                    el(0, DataType::Delta, "MQOPEN count"),
+                    el(1, DataType::Delta, "Failed MQOPEN count"),
+                    el(2, DataType::Delta, "MQCLOSE count"),
+                    el(3, DataType::Delta, "Failed MQCLOSE count"),
+                ],
+            },
+            MonType {
+                id: 2,
+                name: "INQSET",
+                desc: "MQINQ and MQSET",
+                elements: &[
+                    el(0, DataType::Delta, "MQINQ count"),
+                    el(1, DataType::Delta, "Failed MQINQ count"),
+                    el(2, DataType::Delta, "MQSET count"),
+                    el(3, DataType::Delta, "Failed MQSET count"),
+                ],
+            },
+            MonType {
                 id: 3,
                 name: "PUT",
                 desc: "MQPUT",
@@ -292,6 +352,40 @@ pub const CLASSES: &[MonClass] = &[
                         "Interval total destructive get- count",
                     ),
                     el(MQI_GET_EXPIRED, DataType::Delta, "Expired message count"),
+                ],
+            },
+            MonType {
+                id: 5,
+                name: "SYNCPOINT",
+                desc: "Commit and rollback",
+                elements: &[
+                    el(MQI_COMMIT, DataType::Delta, "Commit count"),
+                    el(MQI_BACKOUT, DataType::Delta, "Rollback count"),
+                ],
+            },
+            MonType {
+                id: 6,
+                name: "SUBSCRIBE",
+                desc: "Subscribe",
+                elements: &[
+                    el(0, DataType::Delta, "Create durable subscription count"),
+                    el(1, DataType::Delta, "Alter durable subscription count"),
+                    el(2, DataType::Delta, "Resume durable subscription count"),
+                    el(3, DataType::Delta, "Create non-durable subscription count"),
+                    el(
+                        MQI_SUB_FAILED,
+                        DataType::Delta,
+                        "Failed create/alter/resume subscription count",
+                    ),
+                    el(7, DataType::Delta, "Delete durable subscription count"),
+                    el(8, DataType::Delta, "Delete non-durable subscription count"),
+                    el(
+                        MQI_UNSUB_FAILED,
+                        DataType::Delta,
+                        "Subscription delete failure count",
+                    ),
+                    el(10, DataType::Delta, "MQSUBRQ count"),
+                    el(11, DataType::Delta, "Failed MQSUBRQ count"),
                 ],
             },
             MonType {

@@ -369,6 +369,7 @@ pub fn render(qm: &QueueManager) -> String {
     let mut out = String::with_capacity(64 * 1024);
     render_info(&mut out, qm);
     render_connections(&mut out, qm);
+    render_api(&mut out, qm);
     render_security(&mut out, qm);
     render_memory(&mut out, qm);
     render_queues(&mut out, qm);
@@ -420,6 +421,23 @@ fn render_memory(out: &mut String, qm: &QueueManager) {
         ] {
             family(out, name, "gauge", help);
             let _ = writeln!(out, "{name} {v}");
+        }
+    }
+}
+
+/// `ferry_mqi_calls_total`: the MQI calls answered since start, by call and result.
+fn render_api(out: &mut String, qm: &QueueManager) {
+    let name = "ferry_mqi_calls_total";
+    family(
+        out,
+        name,
+        "counter",
+        "MQI calls answered since start, by call and result (what STATMQI publishes).",
+    );
+    let t = qm.api_stats().totals();
+    for (call, label) in ferry_core::qmgr::apistats::NAMES {
+        for (result, n) in [("ok", t.ok(call)), ("failed", t.failed(call))] {
+            let _ = writeln!(out, "{name}{{call=\"{label}\",result=\"{result}\"}} {n}");
         }
     }
 }

@@ -236,6 +236,16 @@ fn metrics_agree_with_display_qstatus_while_a_workload_runs() {
     assert!(series("ferry_queue_oldest_message_age_seconds") > 0.0);
     // Connections by mode: the getter (local) and the admin shell's own, gone by now.
     assert_eq!(sample(&body, "ferry_connections{mode=\"local\"}"), 1.0);
+    // MQI calls: the putter's and the getter's opens at least; none of them failed.
+    let calls = |call: &str, result: &str| {
+        sample(
+            &body,
+            &format!("ferry_mqi_calls_total{{call=\"{call}\",result=\"{result}\"}}"),
+        )
+    };
+    assert!(calls("MQOPEN", "ok") >= 2.0, "{body}");
+    assert!(calls("MQCONN", "ok") >= 2.0, "{body}");
+    assert_eq!(calls("MQOPEN", "failed"), 0.0);
     // The log: every persistent put was a durable record, in synced batches.
     assert!(sample(&body, "ferry_log_records_total") >= put as f64);
     let syncs = sample(&body, "ferry_log_sync_seconds_count");

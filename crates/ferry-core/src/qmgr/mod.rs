@@ -9,6 +9,7 @@
 //! catalogue. The catalogue lock is a read lock on the MQI paths (open, put1) and is not touched
 //! by put or get on an open handle.
 
+pub mod apistats;
 pub mod catalog;
 pub mod commands;
 mod deadletter;
@@ -175,6 +176,8 @@ pub(crate) struct Shared {
     pub spill: std::sync::OnceLock<Arc<dyn crate::engine::Spill>>,
     /// Subscriptions, by topic filter.
     pub pubsub: pubsub::Subscriptions,
+    /// MQI call counts (STATMQI, `ferry_mqi_calls_total`).
+    pub api: apistats::ApiStats,
     /// The topic objects (DEFINE TOPIC).
     pub topics: pubsub::topics::TopicObjects,
     /// The retained publications.
@@ -229,6 +232,7 @@ impl QueueManager {
                 durability: std::sync::OnceLock::new(),
                 spill: std::sync::OnceLock::new(),
                 pubsub: Default::default(),
+                api: Default::default(),
                 topics: Default::default(),
                 retained: Default::default(),
                 topic_status: Default::default(),
@@ -356,13 +360,15 @@ impl QueueManager {
     /// slot and DISPLAY CONN does not show it.
     pub(crate) fn internal_session(&self, app: &str) -> Session {
         let id = self.shared.next_conn.fetch_add(1, Ordering::Relaxed);
-        Session::new(
+        let mut s = Session::new(
             self.clone(),
             id,
             ApplName::truncating(app),
             Principal::owner(&self.shared.owner),
             Arc::new(ConnCounters::default()),
-        )
+        );
+        s.internal = true;
+        s
     }
 
     /// Whether the PCF command server is serving.
@@ -415,6 +421,25 @@ impl QueueManager {
         peer: String,
         who: Principal,
     ) -> MqResult<Session> {
+        let made = self.new_session(opts, mode, peer, who);
+        self.shared
+            .api
+            .count_result(apistats::ApiCall::Connect, &made);
+        made
+    }
+
+    /// MQI call counts since start.
+    pub fn api_stats(&self) -> &apistats::ApiStats {
+        &self.shared.api
+    }
+
+    fn new_session(
+        &self,
+        opts: &ConnectOptions,
+        mode: ConnMode,
+        peer: String,
+        who: Principal,
+    ) -> MqResult<Session> {
         self.check_connectable()?;
         self.check_authority(
             &who,
@@ -449,6 +474,7 @@ impl QueueManager {
                     counters: counters.clone(),
                 },
             );
+            self.shared.api.note_connections(conns.len());
         }
         Ok(Session::new(
             self.clone(),
@@ -475,7 +501,9 @@ impl QueueManager {
     }
 
     pub(crate) fn forget_connection(&self, id: u64) {
-        self.shared.connections.lock().remove(&id);
+        if self.shared.connections.lock().remove(&id).is_some() {
+            self.shared.api.count(apistats::ApiCall::Disconnect, true);
+        }
     }
 
     /// The connections now open.

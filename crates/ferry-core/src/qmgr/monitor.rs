@@ -309,6 +309,11 @@ impl QueueManager {
             statuses.iter().map(f).sum::<u64>() as i64
         };
         let ps = self.pubsub_totals();
+        if !per_object {
+            if let Some(values) = self.api_values(ty) {
+                return values;
+            }
+        }
         ty.elements
             .iter()
             .map(|e| {
@@ -326,6 +331,65 @@ impl QueueManager {
                 (e.id, v)
             })
             .collect()
+    }
+
+    /// The values of a STATMQI type counted from the MQI calls (`apistats`), by element id;
+    /// `None` for the types counted elsewhere (PUT, GET, PUBLISH).
+    fn api_values(&self, ty: &MonType) -> Option<Vec<(i32, i64)>> {
+        use crate::qmgr::apistats::ApiCall::{self, *};
+        let t = self.api_stats().totals();
+        let pairs: &[(ApiCall, ApiCall)] = match ty.name {
+            "OPENCLOSE" => &[(Open, Open), (Close, Close)],
+            "INQSET" => &[(Inquire, Inquire), (Set, Set)],
+            _ => &[],
+        };
+        let value = |id: i32| -> i64 {
+            let v = match (ty.name, id) {
+                ("CONNDISC", monitor::MQI_CONN) => t.ok(Connect),
+                ("CONNDISC", monitor::MQI_CONN_FAILED) => t.failed(Connect),
+                ("CONNDISC", monitor::MQI_CONN_HWM) => {
+                    let now = self.shared.connections.lock().len();
+                    self.api_stats().take_connections_hwm(now)
+                }
+                ("CONNDISC", monitor::MQI_DISC) => t.ok(Disconnect),
+                ("OPENCLOSE" | "INQSET", id) => {
+                    let call = pairs[(id / 2) as usize].0;
+                    match id % 2 {
+                        0 => t.ok(call),
+                        _ => t.failed(call),
+                    }
+                }
+                ("SYNCPOINT", monitor::MQI_COMMIT) => t.ok(Commit),
+                ("SYNCPOINT", monitor::MQI_BACKOUT) => t.ok(Backout),
+                ("SUBSCRIBE", 0) => t.ok(SubCreateDurable),
+                ("SUBSCRIBE", 1) => t.ok(SubAlterDurable),
+                ("SUBSCRIBE", 2) => t.ok(SubResumeDurable),
+                ("SUBSCRIBE", 3) => t.ok(SubCreateNonDurable),
+                ("SUBSCRIBE", monitor::MQI_SUB_FAILED) => [
+                    SubCreateDurable,
+                    SubAlterDurable,
+                    SubResumeDurable,
+                    SubCreateNonDurable,
+                ]
+                .iter()
+                .map(|c| t.failed(*c))
+                .sum(),
+                ("SUBSCRIBE", 7) => t.ok(SubDeleteDurable),
+                ("SUBSCRIBE", 8) => t.ok(SubDeleteNonDurable),
+                ("SUBSCRIBE", monitor::MQI_UNSUB_FAILED) => {
+                    t.failed(SubDeleteDurable) + t.failed(SubDeleteNonDurable)
+                }
+                ("SUBSCRIBE", 10) => t.ok(SubRequest),
+                ("SUBSCRIBE", 11) => t.failed(SubRequest),
+                _ => 0,
+            };
+            v as i64
+        };
+        matches!(
+            ty.name,
+            "CONNDISC" | "OPENCLOSE" | "INQSET" | "SYNCPOINT" | "SUBSCRIBE"
+        )
+        .then(|| ty.elements.iter().map(|e| (e.id, value(e.id))).collect())
     }
 
     /// Starts the monitor thread: the metadata now, then the data every `interval` until the

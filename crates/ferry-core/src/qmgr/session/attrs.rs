@@ -5,6 +5,12 @@ use super::*;
 impl Session {
     /// Reads attributes of the object behind a handle opened for inquire.
     pub fn inquire(&self, h: Hobj, selectors: &[Selector]) -> MqResult<Vec<AttrValue>> {
+        let r = self.inquire_attrs(h, selectors);
+        self.count_call(crate::qmgr::apistats::ApiCall::Inquire, &r);
+        r
+    }
+
+    fn inquire_attrs(&self, h: Hobj, selectors: &[Selector]) -> MqResult<Vec<AttrValue>> {
         let handle = self.handle(h)?;
         let mut out = Vec::with_capacity(selectors.len());
         match handle {
@@ -72,6 +78,12 @@ impl Session {
 
     /// Sets attributes through a handle opened for set: only the inhibit flags, as MQSET allows.
     pub fn set(&mut self, h: Hobj, values: &[(Selector, AttrValue)]) -> MqResult<()> {
+        let r = self.set_attrs(h, values);
+        self.count_call(crate::qmgr::apistats::ApiCall::Set, &r);
+        r
+    }
+
+    fn set_attrs(&mut self, h: Hobj, values: &[(Selector, AttrValue)]) -> MqResult<()> {
         let qh = self.queue_handle(h)?;
         if !qh.opts.set {
             return Err(MqError::new(

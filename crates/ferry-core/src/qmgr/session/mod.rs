@@ -222,6 +222,9 @@ pub struct Session {
     auth: AuthCache,
     /// Dynamic queues it created and has not deleted through its handles (MAXDYNQC).
     dynamic_queues: usize,
+    /// The queue manager's own work (`QueueManager::internal_session`): its calls are not
+    /// counted as an application's (STATMQI).
+    pub(crate) internal: bool,
 }
 
 impl Session {
@@ -251,6 +254,14 @@ impl Session {
             ended: false,
             channel_agent: false,
             dynamic_queues: 0,
+            internal: false,
+        }
+    }
+
+    /// Counts an application's call (STATMQI); the queue manager's own are not counted.
+    fn count_call<T>(&self, call: crate::qmgr::apistats::ApiCall, r: &MqResult<T>) {
+        if !self.internal {
+            self.qm.api_stats().count_result(call, r);
         }
     }
 
@@ -415,7 +426,7 @@ impl Session {
                 "this connection has been disconnected",
             ));
         }
-        let r = self.commit();
+        let r = self.commit_uow();
         self.end(false);
         r
     }

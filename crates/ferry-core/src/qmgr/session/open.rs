@@ -6,6 +6,17 @@ use super::*;
 impl Session {
     /// Opens a queue (local, alias or model) or the queue manager object.
     pub fn open(&mut self, od: &ObjectDescriptor, opts: OpenOptions) -> MqResult<Hobj> {
+        let r = self.open_object(od, opts);
+        self.count_call(crate::qmgr::apistats::ApiCall::Open, &r);
+        r
+    }
+
+    /// MQOPEN without counting it (the opens the queue manager makes for an MQPUT1).
+    pub(super) fn open_object(
+        &mut self,
+        od: &ObjectDescriptor,
+        opts: OpenOptions,
+    ) -> MqResult<Hobj> {
         self.check_running(opts.fail_if_quiescing)?;
         if opts.input == InputMode::None
             && !opts.output
@@ -345,6 +356,13 @@ impl Session {
     /// Closes a handle. A temporary dynamic queue is deleted when the handle that created it
     /// closes; `Delete`/`DeletePurge` delete a permanent dynamic queue.
     pub fn close(&mut self, h: Hobj, opts: CloseOptions) -> MqResult<()> {
+        let r = self.close_object(h, opts);
+        self.count_call(crate::qmgr::apistats::ApiCall::Close, &r);
+        r
+    }
+
+    /// MQCLOSE without counting it.
+    pub(super) fn close_object(&mut self, h: Hobj, opts: CloseOptions) -> MqResult<()> {
         let handle = self.handles.get(&h.0).ok_or_else(|| hobj_error(h))?;
         if let (Handle::Queue(qh), CloseOptions::Delete | CloseOptions::DeletePurge) =
             (handle, opts)

@@ -135,8 +135,8 @@ impl Session {
         let done = self.deliver_copies(&pubn, &subs, &mut out, opts, own_uow);
         if own_uow {
             match &done {
-                Ok(()) => self.commit()?,
-                Err(_) => self.backout()?,
+                Ok(()) => self.commit_uow()?,
+                Err(_) => self.backout_uow()?,
             }
         }
         done?;
@@ -430,7 +430,7 @@ impl Session {
         let mut get = GetOptions::new().msg_id(id);
         get.syncpoint = syncpoint;
         let got = self.get(h, &get);
-        self.close(h, CloseOptions::None)?;
+        self.close_object(h, CloseOptions::None)?;
         match got {
             Err(e) if e.reason != Reason::NoMsgAvailable => Err(e),
             _ => Ok(()),

@@ -97,9 +97,9 @@ impl Session {
                 ))
             }
             ObjectDescriptor::Topic { .. } => {
-                let h = self.open(od, OpenOptions::output())?;
+                let h = self.open_object(od, OpenOptions::output())?;
                 let put = self.put(h, msg, opts);
-                self.close(h, CloseOptions::None)?;
+                self.close_object(h, CloseOptions::None)?;
                 return put;
             }
         };
@@ -133,13 +133,13 @@ impl Session {
                     alternate_user: opts.alternate_user,
                     ..OpenOptions::output()
                 };
-                let h = self.open(od, open)?;
+                let h = self.open_object(od, open)?;
                 let put = PutOptions {
                     alternate_user: None,
                     ..*opts
                 };
                 let out = self.put(h, msg, &put);
-                let closed = self.close(h, CloseOptions::None);
+                let closed = self.close_object(h, CloseOptions::None);
                 let out = out?;
                 closed?;
                 Ok(out)

@@ -10,6 +10,8 @@
 
 use super::*;
 
+use crate::qmgr::apistats::ApiCall;
+
 use crate::qmgr::pubsub::{SubId, SubRequest, Subscription};
 use ferry_model::objects::QueueDefinition;
 use ferry_model::options::{SubAction, SubDescriptor};
@@ -26,6 +28,24 @@ pub(super) struct SubHandle {
 impl Session {
     /// MQSUB. See the module documentation; returns (queue handle, subscription handle).
     pub fn subscribe(&mut self, sd: &SubDescriptor, queue: Option<Hobj>) -> MqResult<(Hobj, Hobj)> {
+        let existed = sd
+            .name
+            .as_deref()
+            .is_some_and(|n| self.qm.subscription_named(n).is_some());
+        let r = self.subscribe_to(sd, queue);
+        let call = match (sd.action, sd.durable) {
+            (SubAction::Alter, _) => ApiCall::SubAlterDurable,
+            (SubAction::Resume, _) | (SubAction::CreateOrResume, _) if existed => {
+                ApiCall::SubResumeDurable
+            }
+            (_, true) => ApiCall::SubCreateDurable,
+            (_, false) => ApiCall::SubCreateNonDurable,
+        };
+        self.count_call(call, &r);
+        r
+    }
+
+    fn subscribe_to(&mut self, sd: &SubDescriptor, queue: Option<Hobj>) -> MqResult<(Hobj, Hobj)> {
         self.check_running(false)?;
         let topic = sub_topic(&self.qm, sd)?;
         self.authorize_topic(&topic, Authority::SUB)?;
@@ -123,7 +143,7 @@ impl Session {
             Ok(id) => id,
             Err(e) => {
                 if queue.is_none() {
-                    let _ = self.close(qh, CloseOptions::None);
+                    let _ = self.close_object(qh, CloseOptions::None);
                 }
                 return Err(e);
             }
@@ -239,7 +259,7 @@ impl Session {
             queue: new_queue.filter(|q| *q != sub.queue.name),
         };
         if let Err(e) = self.qm.alter_subscription(sub.id, &alt) {
-            let _ = self.close(handles.1, CloseOptions::None);
+            let _ = self.close_object(handles.1, CloseOptions::None);
             return Err(e);
         }
         Ok(handles)
@@ -301,6 +321,16 @@ impl Session {
     /// MQSUBRQ with MQSR_ACTION_PUBLISH: sends the subscription the retained publications its
     /// filter matches; how many. NO_RETAINED_MSG when there are none.
     pub fn sub_request(&mut self, hsub: Hobj) -> MqResult<usize> {
+        let r = self.request_publications(hsub);
+        let counted = match &r {
+            Err(e) if e.reason == Reason::NoRetainedMsg => &Ok(0), // answered: none to send
+            r => r,
+        };
+        self.count_call(ApiCall::SubRequest, counted);
+        r
+    }
+
+    fn request_publications(&mut self, hsub: Hobj) -> MqResult<usize> {
         self.check_running(false)?;
         let id = match self.handle(hsub)? {
             Handle::Sub(h) => h.id,
@@ -337,7 +367,13 @@ impl Session {
         if h.durable && opts != CloseOptions::RemoveSub {
             return Ok(());
         }
-        self.qm.remove_subscription(&sub)?;
+        let removed = self.qm.remove_subscription(&sub);
+        let call = match h.durable {
+            true => ApiCall::SubDeleteDurable,
+            false => ApiCall::SubDeleteNonDurable,
+        };
+        self.count_call(call, &removed);
+        removed?;
         if sub.managed {
             // A managed queue this connection still has open goes when its handle closes.
             for handle in self.handles.values_mut() {

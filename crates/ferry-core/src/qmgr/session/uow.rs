@@ -2,10 +2,25 @@
 //! persistent messages.
 
 use super::*;
+use crate::qmgr::apistats::ApiCall;
 
 impl Session {
-    /// Commits the unit of work: its puts become visible, its gets final.
+    /// MQCMIT: commits the unit of work (see `commit_uow`), counted.
     pub fn commit(&mut self) -> MqResult<()> {
+        let r = self.commit_uow();
+        self.count_call(ApiCall::Commit, &r);
+        r
+    }
+
+    /// MQBACK: backs out the unit of work (see `backout_uow`), counted.
+    pub fn backout(&mut self) -> MqResult<()> {
+        let r = self.backout_uow();
+        self.count_call(ApiCall::Backout, &r);
+        r
+    }
+
+    /// Commits the unit of work: its puts become visible, its gets final.
+    pub(super) fn commit_uow(&mut self) -> MqResult<()> {
         if self.ended {
             return Err(MqError::new(
                 Reason::HconnError,
@@ -49,7 +64,7 @@ impl Session {
     /// Backs out the unit of work: its puts vanish; its gets return to their queues in their
     /// original positions with backout count + 1 (or move to BOQNAME / the dead-letter queue at
     /// BOTHRESH).
-    pub fn backout(&mut self) -> MqResult<()> {
+    pub(super) fn backout_uow(&mut self) -> MqResult<()> {
         if self.ended {
             return Err(MqError::new(
                 Reason::HconnError,
