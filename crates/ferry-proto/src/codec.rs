@@ -34,8 +34,13 @@ impl ShortStr {
     }
 
     /// The contents.
+    #[allow(unsafe_code)]
     pub fn as_str(&self) -> &str {
-        std::str::from_utf8(&self.bytes[..self.len as usize]).unwrap_or("")
+        let bytes = &self.bytes[..self.len as usize];
+        debug_assert!(std::str::from_utf8(bytes).is_ok());
+        // SAFETY: a ShortStr is only built by `new`, from a &str cut at a character boundary,
+        // and never changed after: its bytes are valid UTF-8 (checked once, when decoded).
+        unsafe { std::str::from_utf8_unchecked(bytes) }
     }
 }
 

@@ -163,8 +163,14 @@ pub fn message_to_wire(m: &Message) -> WireMessage {
             .iter()
             .map(|(n, v)| (n.to_owned(), value_to_wire(v)))
             .collect(),
-        dead_letter: m.dead_letter.as_deref().map(dead_letter_to_wire),
-        transmission: m.transmission.as_deref().map(transmission_to_wire),
+        dead_letter: m
+            .dead_letter
+            .as_deref()
+            .map(|d| Box::new(dead_letter_to_wire(d))),
+        transmission: m
+            .transmission
+            .as_deref()
+            .map(|t| Box::new(transmission_to_wire(t))),
         body: m.body.clone(),
     }
 }

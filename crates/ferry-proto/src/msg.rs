@@ -288,10 +288,10 @@ pub struct WireMessage {
     pub descriptor: WireDescriptor,
     /// Properties in order.
     pub properties: Vec<(String, WireValue)>,
-    /// Dead-letter header.
-    pub dead_letter: Option<WireDeadLetter>,
-    /// Transmission header.
-    pub transmission: Option<WireTransmission>,
+    /// Dead-letter header (boxed: rare, and a message is moved whole through decoding).
+    pub dead_letter: Option<Box<WireDeadLetter>>,
+    /// Transmission header (boxed, as the dead-letter one).
+    pub transmission: Option<Box<WireTransmission>>,
     /// Body (zero-copy slice of the frame when decoded).
     pub body: Bytes,
 }
@@ -377,8 +377,8 @@ impl WireMessage {
             self.properties
                 .iter()
                 .map(|(n, v)| (n.as_str(), v.as_ref())),
-            self.dead_letter.as_ref(),
-            self.transmission.as_ref(),
+            self.dead_letter.as_deref(),
+            self.transmission.as_deref(),
             &self.body,
             out,
         );
@@ -402,22 +402,22 @@ impl WireMessage {
         }
         let dead_letter = match flags & 1 {
             0 => None,
-            _ => Some(WireDeadLetter {
+            _ => Some(Box::new(WireDeadLetter {
                 reason: r.u32("dead-letter reason")?,
                 dest_queue: r.short_str("dead-letter queue")?,
                 dest_qmgr: r.short_str("dead-letter queue manager")?,
                 original_format: r.short_str("dead-letter format")?,
                 put_appl_name: r.short_str("dead-letter application")?,
                 put_time_ms: r.u64("dead-letter time")?,
-            }),
+            })),
         };
         let transmission = match flags & 2 {
             0 => None,
-            _ => Some(WireTransmission {
+            _ => Some(Box::new(WireTransmission {
                 remote_queue: r.short_str("transmission queue")?,
                 remote_qmgr: r.short_str("transmission queue manager")?,
                 xmit_id: r.array("transmission id")?,
-            }),
+            })),
         };
         if flags & 4 != 0 {
             descriptor.report = r.u32("report options")?;

@@ -93,20 +93,22 @@ fn arb_message() -> impl Strategy<Value = WireMessage> {
             properties,
             dead_letter: dl.map(
                 |(reason, dest_queue, dest_qmgr, original_format, put_appl_name, put_time_ms)| {
-                    WireDeadLetter {
+                    Box::new(WireDeadLetter {
                         reason,
                         dest_queue: dest_queue.as_str().into(),
                         dest_qmgr: dest_qmgr.as_str().into(),
                         original_format: original_format.as_str().into(),
                         put_appl_name: put_appl_name.as_str().into(),
                         put_time_ms,
-                    }
+                    })
                 },
             ),
-            transmission: xmit.map(|(q, m, id)| WireTransmission {
-                remote_queue: q.as_str().into(),
-                remote_qmgr: m.as_str().into(),
-                xmit_id: id,
+            transmission: xmit.map(|(q, m, id)| {
+                Box::new(WireTransmission {
+                    remote_queue: q.as_str().into(),
+                    remote_qmgr: m.as_str().into(),
+                    xmit_id: id,
+                })
             }),
             body: Bytes::from(body),
         })
