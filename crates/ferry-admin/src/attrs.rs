@@ -6,7 +6,8 @@ pub use ferry_model::admin::{Field, Kind};
 use ferry_model::objects::{
     AliasQueueAttrs, AuthInfoAttrs, AuthType, ChannelAttrs, ChannelType, CommandEvents, ConnCheck,
     DefaultInputOpen, DefinitionType, DeliverySequence, ListenerAttrs, ListenerControl,
-    LocalQueueAttrs, PutResponse, QueueManagerAttrs, ReadAhead, RemoteQueueAttrs, Usage,
+    LocalQueueAttrs, PutResponse, QueueManagerAttrs, ReadAhead, RemoteQueueAttrs,
+    ServiceIntervalEvent, Usage, MAX_SERVICE_INTERVAL_MS,
 };
 
 use crate::parse::{Param, ParseError};
@@ -208,6 +209,16 @@ pub fn local_fields(
         f("QDPHIEV", switch(a.depth_high_event), Kind::Word),
         f("QDPLOEV", switch(a.depth_low_event), Kind::Word),
         f("QDPMAXEV", switch(a.depth_max_event), Kind::Word),
+        f(
+            "QSVCIEV",
+            match a.service_interval_event {
+                ServiceIntervalEvent::None => "NONE",
+                ServiceIntervalEvent::High => "HIGH",
+                ServiceIntervalEvent::Ok => "OK",
+            },
+            Kind::Word,
+        ),
+        f("QSVCINT", a.service_interval_ms, Kind::Int),
     ];
     if model || a.definition_type != DefinitionType::Predefined {
         v.push(f(
@@ -271,11 +282,9 @@ pub fn set_local(a: &mut LocalQueueAttrs, p: &Param, model: bool) -> Result<(), 
         "BOQNAME" => a.backout_requeue_name = name(p)?,
         "HARDENBO" => a.harden_backout = true,
         "NOHARDENBO" => a.harden_backout = false,
-        "QDEPTHHI" => a.depth_high_limit = int(p, 100)?,
-        "QDEPTHLO" => a.depth_low_limit = int(p, 100)?,
-        "QDPHIEV" => a.depth_high_event = word(p, &["ENABLED", "DISABLED"])? == "ENABLED",
-        "QDPLOEV" => a.depth_low_event = word(p, &["ENABLED", "DISABLED"])? == "ENABLED",
-        "QDPMAXEV" => a.depth_max_event = word(p, &["ENABLED", "DISABLED"])? == "ENABLED",
+        "QDEPTHHI" | "QDEPTHLO" | "QDPHIEV" | "QDPLOEV" | "QDPMAXEV" | "QSVCIEV" | "QSVCINT" => {
+            set_local_event(a, p)?
+        }
         "USAGE" => {
             a.usage = match word(p, &["NORMAL", "XMITQ"])? {
                 "XMITQ" => Usage::Transmission,
@@ -289,6 +298,27 @@ pub fn set_local(a: &mut LocalQueueAttrs, p: &Param, model: bool) -> Result<(), 
             }
         }
         _ => return Err(unknown(p, if model { "QMODEL" } else { "QLOCAL" })),
+    }
+    Ok(())
+}
+
+/// Sets a QLOCAL / QMODEL performance event attribute (depth and service interval events).
+fn set_local_event(a: &mut LocalQueueAttrs, p: &Param) -> Result<(), ParseError> {
+    let enabled = |p: &Param| Ok::<_, ParseError>(word(p, &["ENABLED", "DISABLED"])? == "ENABLED");
+    match p.key.as_str() {
+        "QDEPTHHI" => a.depth_high_limit = int(p, 100)?,
+        "QDEPTHLO" => a.depth_low_limit = int(p, 100)?,
+        "QDPHIEV" => a.depth_high_event = enabled(p)?,
+        "QDPLOEV" => a.depth_low_event = enabled(p)?,
+        "QDPMAXEV" => a.depth_max_event = enabled(p)?,
+        "QSVCIEV" => {
+            a.service_interval_event = match word(p, &["NONE", "HIGH", "OK"])? {
+                "HIGH" => ServiceIntervalEvent::High,
+                "OK" => ServiceIntervalEvent::Ok,
+                _ => ServiceIntervalEvent::None,
+            }
+        }
+        _ => a.service_interval_ms = int(p, u64::from(MAX_SERVICE_INTERVAL_MS))?,
     }
     Ok(())
 }

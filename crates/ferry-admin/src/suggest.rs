@@ -164,6 +164,8 @@ pub const KEYWORDS: &[&str] = &[
     "QDPMAXEV",
     "QMGR",
     "QMNAME",
+    "QSVCIEV",
+    "QSVCINT",
     "QUEUE",
     "REPLACE",
     "REQONLY",

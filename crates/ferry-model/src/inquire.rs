@@ -97,6 +97,10 @@ pub enum Selector {
     QDepthHighEvent = 43,
     /// MQIA_Q_DEPTH_LOW_EVENT.
     QDepthLowEvent = 44,
+    /// MQIA_Q_SERVICE_INTERVAL_EVENT (MQQSIE_NONE 0, HIGH 1, OK 2).
+    QServiceIntervalEvent = 46,
+    /// MQIA_Q_SERVICE_INTERVAL (milliseconds).
+    QServiceInterval = 54,
     /// MQIA_CHANNEL_EVENT (queue manager).
     ChannelEvent = 73,
     /// MQIA_CHLAUTH_RECORDS (queue manager).
@@ -162,6 +166,8 @@ impl Selector {
             QDepthMaxEvent,
             QDepthHighEvent,
             QDepthLowEvent,
+            QServiceIntervalEvent,
+            QServiceInterval,
             ChannelEvent,
             ChlauthRecords,
             DefXmitQueueName,
@@ -249,6 +255,8 @@ pub fn local_queue_attr(
         Selector::QDepthMaxEvent => Int(i64::from(a.depth_max_event)),
         Selector::QDepthHighEvent => Int(i64::from(a.depth_high_event)),
         Selector::QDepthLowEvent => Int(i64::from(a.depth_low_event)),
+        Selector::QServiceIntervalEvent => Int(a.service_interval_event.mq_value()),
+        Selector::QServiceInterval => Int(i64::from(a.service_interval_ms)),
         _ => return None,
     })
 }

@@ -212,6 +212,33 @@ pub enum Usage {
     Transmission,
 }
 
+/// QSVCIEV: which queue service interval event is armed (MQ switches between HIGH and OK as
+/// each is raised).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub enum ServiceIntervalEvent {
+    /// No service interval events (MQQSIE_NONE).
+    #[default]
+    None,
+    /// Queue Service Interval High is armed (MQQSIE_HIGH).
+    High,
+    /// Queue Service Interval OK is armed (MQQSIE_OK).
+    Ok,
+}
+
+impl ServiceIntervalEvent {
+    /// MQ's MQQSIE_* value.
+    pub fn mq_value(self) -> i64 {
+        match self {
+            ServiceIntervalEvent::None => 0,
+            ServiceIntervalEvent::High => 1,
+            ServiceIntervalEvent::Ok => 2,
+        }
+    }
+}
+
+/// QSVCINT's largest value (and its default): 999,999,999 ms.
+pub const MAX_SERVICE_INTERVAL_MS: u32 = 999_999_999;
+
 /// Attributes of a local queue (QLOCAL). Model queues carry the same set as a template.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct LocalQueueAttrs {
@@ -267,6 +294,16 @@ pub struct LocalQueueAttrs {
     /// QDPMAXEV: Queue Full events (switched off when one is raised, on by High and Low).
     #[serde(default = "default_true")]
     pub depth_max_event: bool,
+    /// QSVCIEV: the armed service interval event.
+    #[serde(default)]
+    pub service_interval_event: ServiceIntervalEvent,
+    /// QSVCINT: the service interval, milliseconds.
+    #[serde(default = "default_service_interval")]
+    pub service_interval_ms: u32,
+}
+
+fn default_service_interval() -> u32 {
+    MAX_SERVICE_INTERVAL_MS
 }
 
 fn default_depth_high() -> u32 {
@@ -306,6 +343,8 @@ impl Default for LocalQueueAttrs {
             depth_high_event: false,
             depth_low_event: false,
             depth_max_event: true,
+            service_interval_event: ServiceIntervalEvent::None,
+            service_interval_ms: MAX_SERVICE_INTERVAL_MS,
         }
     }
 }
@@ -319,6 +358,12 @@ impl LocalQueueAttrs {
         check_range("BOTHRESH", self.backout_threshold as usize, 0, 999_999_999)?;
         check_range("QDEPTHHI", self.depth_high_limit as usize, 0, 100)?;
         check_range("QDEPTHLO", self.depth_low_limit as usize, 0, 100)?;
+        check_range(
+            "QSVCINT",
+            self.service_interval_ms as usize,
+            0,
+            MAX_SERVICE_INTERVAL_MS as usize,
+        )?;
         if self.def_persistence == Persistence::AsQueueDef {
             return Err(MqError::new(
                 Reason::AttributeValueError,

@@ -54,6 +54,10 @@ pub const EVO_MSG: i32 = 3;
 pub const RC_Q_DEPTH_HIGH: i32 = 2224;
 /// MQRC_Q_DEPTH_LOW.
 pub const RC_Q_DEPTH_LOW: i32 = 2225;
+/// MQRC_Q_SERVICE_INTERVAL_HIGH.
+pub const RC_Q_SERVICE_INTERVAL_HIGH: i32 = 2226;
+/// MQRC_Q_SERVICE_INTERVAL_OK.
+pub const RC_Q_SERVICE_INTERVAL_OK: i32 = 2227;
 /// MQRC_Q_FULL.
 pub const RC_Q_FULL: i32 = 2053;
 /// MQCA_BASE_Q_NAME: the queue a performance event is about.

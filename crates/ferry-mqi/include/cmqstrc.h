@@ -201,6 +201,14 @@ static inline const char *MQRC_STR(MQLONG v) {
         return "MQRC_CORREL_ID_ERROR";
     case 2219:
         return "MQRC_CALL_IN_PROGRESS";
+    case 2224:
+        return "MQRC_Q_DEPTH_HIGH";
+    case 2225:
+        return "MQRC_Q_DEPTH_LOW";
+    case 2226:
+        return "MQRC_Q_SERVICE_INTERVAL_HIGH";
+    case 2227:
+        return "MQRC_Q_SERVICE_INTERVAL_OK";
     case 2258:
         return "MQRC_GROUP_ID_ERROR";
     case 2278:
@@ -677,10 +685,24 @@ static inline const char *MQIA_STR(MQLONG v) {
         return "MQIA_PLATFORM";
     case 33:
         return "MQIA_MAX_UNCOMMITTED_MSGS";
+    case 40:
+        return "MQIA_Q_DEPTH_HIGH_LIMIT";
+    case 41:
+        return "MQIA_Q_DEPTH_LOW_LIMIT";
+    case 42:
+        return "MQIA_Q_DEPTH_MAX_EVENT";
+    case 43:
+        return "MQIA_Q_DEPTH_HIGH_EVENT";
+    case 44:
+        return "MQIA_Q_DEPTH_LOW_EVENT";
+    case 46:
+        return "MQIA_Q_SERVICE_INTERVAL_EVENT";
     case 47:
         return "MQIA_AUTHORITY_EVENT";
     case 53:
         return "MQIA_PERFORMANCE_EVENT";
+    case 54:
+        return "MQIA_Q_SERVICE_INTERVAL";
     case 73:
         return "MQIA_CHANNEL_EVENT";
     case 99:

@@ -152,3 +152,54 @@ fn queue_depth_events_are_raised_and_switched_as_mq_does() {
     let e = c.admin("RESET QSTATS(NO.SUCH.QUEUE)").unwrap();
     assert!(!e[0].ok, "{e:?}");
 }
+
+#[test]
+fn queue_service_interval_events_follow_the_service_timer_as_mq_does() {
+    let s = Server::start("svcev", &[]);
+    common::admin_in(
+        &s.root,
+        "QM1",
+        "ALTER QMGR PERFMEV(ENABLED)
+         DEFINE QLOCAL(EVQ) QSVCIEV(HIGH) QSVCINT(400)",
+    );
+    let shown = |key| common::display(&s, "DISPLAY QLOCAL(EVQ) QSVCIEV QSVCINT", key);
+    assert_eq!(shown("QSVCINT").as_deref(), Some("400"));
+    let mut c = Connection::connect(&s.unix, "events").unwrap();
+    // A put to the empty queue starts the timer; a get within the interval: nothing (HIGH armed).
+    put(&mut c, 1).unwrap();
+    get(&mut c, 1, &GetOptions::new());
+    assert!(next_event(&mut c).is_none(), "served within QSVCINT");
+    // Served late: Queue Service Interval High at the get, and OK is armed.
+    put(&mut c, 2).unwrap();
+    std::thread::sleep(Duration::from_millis(600));
+    get(&mut c, 1, &GetOptions::new());
+    let (reason, queue, params) = next_event(&mut c).expect("Queue Service Interval High");
+    assert_eq!(
+        (reason, queue.as_str()),
+        (pcf::RC_Q_SERVICE_INTERVAL_HIGH, "EVQ")
+    );
+    assert_eq!(int(&params, pcf::IA_MSG_ENQ_COUNT), 3, "{params:?}");
+    assert_eq!(shown("QSVCIEV").as_deref(), Some("OK"));
+    // The get left a message: the timer restarted; the next get comes within the interval.
+    get(&mut c, 1, &GetOptions::new());
+    let (reason, _, params) = next_event(&mut c).expect("Queue Service Interval OK");
+    assert_eq!(reason, pcf::RC_Q_SERVICE_INTERVAL_OK);
+    assert_eq!(
+        int(&params, pcf::IA_MSG_DEQ_COUNT),
+        1,
+        "reset by the High event"
+    );
+    assert_eq!(shown("QSVCIEV").as_deref(), Some("HIGH"));
+    // A put to a queue whose timer ran out raises High too (the queue was left with a message).
+    put(&mut c, 1).unwrap();
+    std::thread::sleep(Duration::from_millis(600));
+    put(&mut c, 1).unwrap();
+    let (reason, _, _) = next_event(&mut c).expect("High at a put");
+    assert_eq!(reason, pcf::RC_Q_SERVICE_INTERVAL_HIGH);
+    // Out of range: refused with the attribute named.
+    let mut admin = Connection::connect(&s.unix, "admin").unwrap();
+    let r = admin
+        .admin("ALTER QLOCAL(EVQ) QSVCINT(1000000000)")
+        .unwrap();
+    assert!(!r[0].ok, "{r:?}");
+}

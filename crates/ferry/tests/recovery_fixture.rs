@@ -142,6 +142,7 @@ fn without_new_defaults(line: &str) -> String {
             " QDEPTHHI(80) QDEPTHLO(20) QDPHIEV(DISABLED) QDPLOEV(DISABLED) QDPMAXEV(ENABLED)",
             "",
         )
+        .replace(" QSVCIEV(NONE) QSVCINT(999999999)", "")
 }
 
 /// [`SYNCQ`]'s messages, read embedded through the queue manager's internal connection.

@@ -121,6 +121,13 @@ pub(crate) static ROWS: &[Row] = &[
     row(Queue, "QDPLOEV", 44, Enum(DISABLED_ENABLED)),
     row(
         Queue,
+        "QSVCIEV",
+        46,
+        Enum(&[(0, "NONE"), (1, "HIGH"), (2, "OK")]),
+    ),
+    row(Queue, "QSVCINT", 54, Int),
+    row(
+        Queue,
         "DEFTYPE",
         7,
         Enum(&[

@@ -44,6 +44,9 @@ pub struct QueueState {
     pub stats: QueueStats,
     /// The statistics since they were last reset (performance events and RESET QSTATS).
     pub since_reset: SinceReset,
+    /// MQ's service timer (queue service interval events), clock nanoseconds when it was last
+    /// started; 0 when it is off (the queue was emptied). Kept while PERFMEV is ENABLED.
+    pub service_timer: u64,
     /// The recovery log, once persistence is on; persistent messages are logged under the lock.
     journal: Option<Arc<dyn Journal>>,
     /// Where non-persistent messages go when the memory budget has no room for them.
@@ -163,6 +166,7 @@ impl Queue {
                     gets_before: 0,
                     high_depth: 0,
                 },
+                service_timer: 0,
                 journal: None,
                 spill: None,
                 name,

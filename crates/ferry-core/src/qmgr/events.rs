@@ -10,17 +10,23 @@
 //! per cent or less, Queue Full when a put is refused for MAXDEPTH — each while its switch
 //! (QDPHIEV, QDPLOEV, QDPMAXEV) is ENABLED, and each switching the others as MQ does (High:
 //! off, Low and Full on; Low: off, High and Full on; Full: off, Low on). Each carries the
-//! queue's statistics since they were last reset, and resets them.
+//! queue's statistics since they were last reset, and resets them. Queue service interval
+//! events (QSVCIEV HIGH or OK, QSVCINT) by MQ's rules for the service timer: it starts at a
+//! put to an empty queue and restarts at a get that leaves messages (stops at one that leaves
+//! none); High when a put or get comes after the timer ran past QSVCINT, OK when a get comes
+//! within it, each arming the other.
 
 use ferry_model::message::{format, Message};
 use ferry_model::pcf::{self, Param};
 use ferry_model::security::Principal;
 
+use crate::engine::queue::QueueState;
 use crate::engine::Queue;
 use crate::qmgr::system::{
     CHANNEL_EVENT_QUEUE, COMMAND_EVENT_QUEUE, PERFM_EVENT_QUEUE, QMGR_EVENT_QUEUE,
 };
 use crate::qmgr::QueueManager;
+use ferry_model::objects::ServiceIntervalEvent;
 
 /// Who issued a command, how, and what it was: a command event's data.
 #[derive(Debug, Clone)]
@@ -72,33 +78,50 @@ impl QueueManager {
             .load(std::sync::atomic::Ordering::Relaxed)
     }
 
-    /// A put left `queue` `depth` deep: Queue Depth High, when that reaches QDEPTHHI.
+    /// A put left `queue` `depth` deep: Queue Depth High, when that reaches QDEPTHHI; Queue
+    /// Service Interval High, when armed and the service timer ran past QSVCINT.
     pub(crate) fn depth_after_put(&self, queue: &Queue, depth: usize) {
-        let stats = {
+        let (wall, now) = (self.shared.clock.wall(), self.shared.clock.now());
+        let (high, service) = {
             let mut st = queue.lock();
+            let service = service_after_put(&mut st, now, depth, wall);
             let a = &mut st.attrs;
-            if !a.depth_high_event || depth * 100 < a.max_depth * a.depth_high_limit as usize {
-                return;
+            let high =
+                a.depth_high_event && depth * 100 >= a.max_depth * a.depth_high_limit as usize;
+            if high {
+                (a.depth_high_event, a.depth_low_event, a.depth_max_event) = (false, true, true);
             }
-            (a.depth_high_event, a.depth_low_event, a.depth_max_event) = (false, true, true);
-            st.since_reset(self.shared.clock.wall(), true)
+            (high.then(|| st.since_reset(wall, true)), service)
         };
-        self.performance_event(queue, pcf::RC_Q_DEPTH_HIGH, stats);
+        if let Some(stats) = high {
+            self.performance_event(queue, pcf::RC_Q_DEPTH_HIGH, stats);
+        }
+        if let Some((reason, stats)) = service {
+            self.performance_event(queue, reason, stats);
+        }
     }
 
-    /// A get took from `queue`: Queue Depth Low, when its depth is down to QDEPTHLO.
+    /// A get took from `queue`: Queue Depth Low, when its depth is down to QDEPTHLO; Queue
+    /// Service Interval High or OK, as armed, by how long the service timer ran.
     pub(crate) fn depth_after_get(&self, queue: &Queue) {
-        let stats = {
+        let (wall, now) = (self.shared.clock.wall(), self.shared.clock.now());
+        let (low, service) = {
             let mut st = queue.lock();
+            let service = service_after_get(&mut st, now, wall);
             let depth = st.store.depth();
             let a = &mut st.attrs;
-            if !a.depth_low_event || depth * 100 > a.max_depth * a.depth_low_limit as usize {
-                return;
+            let low = a.depth_low_event && depth * 100 <= a.max_depth * a.depth_low_limit as usize;
+            if low {
+                (a.depth_high_event, a.depth_low_event, a.depth_max_event) = (true, false, true);
             }
-            (a.depth_high_event, a.depth_low_event, a.depth_max_event) = (true, false, true);
-            st.since_reset(self.shared.clock.wall(), true)
+            (low.then(|| st.since_reset(wall, true)), service)
         };
-        self.performance_event(queue, pcf::RC_Q_DEPTH_LOW, stats);
+        if let Some(stats) = low {
+            self.performance_event(queue, pcf::RC_Q_DEPTH_LOW, stats);
+        }
+        if let Some((reason, stats)) = service {
+            self.performance_event(queue, reason, stats);
+        }
     }
 
     /// A put was refused because `queue` is full: Queue Full.
@@ -198,4 +221,59 @@ impl QueueManager {
             params,
         );
     }
+}
+
+/// The statistics a service interval event carries, and its reason.
+type ServiceEvent = (i32, (u64, usize, u64, u64));
+
+/// MQ's service timer at a put that left the queue `depth` deep: Queue Service Interval High
+/// when armed and the timer ran past QSVCINT (OK is then armed); the timer starts when the put
+/// found the queue empty (or found it off: PERFMEV was just enabled, or the queue manager
+/// restarted with messages on the queue).
+fn service_after_put(
+    st: &mut QueueState,
+    now: u64,
+    depth: usize,
+    wall: std::time::SystemTime,
+) -> Option<ServiceEvent> {
+    let timer = st.service_timer;
+    let interval = u64::from(st.attrs.service_interval_ms) * 1_000_000;
+    let event = (st.attrs.service_interval_event == ServiceIntervalEvent::High
+        && timer != 0
+        && now.saturating_sub(timer) > interval)
+        .then(|| {
+            st.attrs.service_interval_event = ServiceIntervalEvent::Ok;
+            (pcf::RC_Q_SERVICE_INTERVAL_HIGH, st.since_reset(wall, true))
+        });
+    if depth <= 1 || timer == 0 {
+        st.service_timer = now;
+    }
+    event
+}
+
+/// MQ's service timer at a get: High when armed and the timer ran past QSVCINT, OK when armed
+/// and it did not (each arming the other); the timer restarts if messages remain, else stops.
+fn service_after_get(
+    st: &mut QueueState,
+    now: u64,
+    wall: std::time::SystemTime,
+) -> Option<ServiceEvent> {
+    let timer = st.service_timer;
+    let interval = u64::from(st.attrs.service_interval_ms) * 1_000_000;
+    let late = now.saturating_sub(timer) > interval;
+    let event = match (timer != 0, st.attrs.service_interval_event, late) {
+        (true, ServiceIntervalEvent::High, true) => {
+            Some((ServiceIntervalEvent::Ok, pcf::RC_Q_SERVICE_INTERVAL_HIGH))
+        }
+        (true, ServiceIntervalEvent::Ok, false) => {
+            Some((ServiceIntervalEvent::High, pcf::RC_Q_SERVICE_INTERVAL_OK))
+        }
+        _ => None,
+    }
+    .map(|(arm, reason)| {
+        st.attrs.service_interval_event = arm;
+        (reason, st.since_reset(wall, true))
+    });
+    st.service_timer = if st.store.depth() > 0 { now.max(1) } else { 0 };
+    event
 }
