@@ -6,7 +6,7 @@ pub use ferry_model::admin::{Field, Kind};
 use ferry_model::objects::{
     AliasQueueAttrs, AuthInfoAttrs, AuthType, ChannelAttrs, ChannelType, CommandEvents, ConnCheck,
     DefaultInputOpen, DefinitionType, DeliverySequence, ListenerAttrs, ListenerControl,
-    LocalQueueAttrs, PutResponse, QueueManagerAttrs, ReadAhead, RemoteQueueAttrs,
+    LocalQueueAttrs, Monitoring, PutResponse, QueueManagerAttrs, ReadAhead, RemoteQueueAttrs,
     ServiceIntervalEvent, Usage, MAX_SERVICE_INTERVAL_MS,
 };
 
@@ -219,6 +219,7 @@ pub fn local_fields(
             Kind::Word,
         ),
         f("QSVCINT", a.service_interval_ms, Kind::Int),
+        f("STATQ", a.statistics.word(), Kind::Word),
     ];
     if model || a.definition_type != DefinitionType::Predefined {
         v.push(f(
@@ -284,6 +285,10 @@ pub fn set_local(a: &mut LocalQueueAttrs, p: &Param, model: bool) -> Result<(), 
         "NOHARDENBO" => a.harden_backout = false,
         "QDEPTHHI" | "QDEPTHLO" | "QDPHIEV" | "QDPLOEV" | "QDPMAXEV" | "QSVCIEV" | "QSVCINT" => {
             set_local_event(a, p)?
+        }
+        "STATQ" => {
+            let w = word(p, &["QMGR", "ON", "OFF"])?;
+            a.statistics = Monitoring::from_word(w).unwrap_or(Monitoring::QMgr);
         }
         "USAGE" => {
             a.usage = match word(p, &["NORMAL", "XMITQ"])? {
@@ -647,6 +652,13 @@ pub fn qmgr_fields(a: &QueueManagerAttrs) -> Vec<Field> {
         f("CHLEV", switch(a.channel_events), Kind::Word),
         f("PERFMEV", switch(a.performance_events), Kind::Word),
         f("CMDEV", a.command_events.word(), Kind::Word),
+        f(
+            "STATMQI",
+            if a.statistics_mqi { "ON" } else { "OFF" },
+            Kind::Word,
+        ),
+        f("STATQ", a.statistics_queues.word(), Kind::Word),
+        f("STATINT", a.statistics_interval, Kind::Int),
         f("PLATFORM", "UNIX", Kind::Status),
         f("CCSID", 1208, Kind::Status),
         f(
@@ -678,6 +690,12 @@ pub fn set_qmgr(a: &mut QueueManagerAttrs, p: &Param) -> Result<(), ParseError> 
             let w = word(p, &["ENABLED", "DISABLED", "NODISPLAY"])?;
             a.command_events = CommandEvents::from_word(w).unwrap_or_default();
         }
+        "STATMQI" => a.statistics_mqi = word(p, &["ON", "OFF"])? == "ON",
+        "STATQ" => {
+            let w = word(p, &["ON", "OFF", "NONE"])?;
+            a.statistics_queues = Monitoring::from_word(w).unwrap_or_default();
+        }
+        "STATINT" => a.statistics_interval = int(p, 604_800)?,
         _ => return Err(unknown(p, "QMGR")),
     }
     Ok(())

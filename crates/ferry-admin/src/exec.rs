@@ -267,6 +267,7 @@ fn execute(qm: &QueueManager, c: &Command) -> Outcome {
         (Verb::Resolve, Object::Channel) => resolve_channel(qm, c),
         (Verb::Reset, Object::Channel) => reset_channel(qm, c),
         (Verb::Reset, Object::QStats) => reset_qstats(qm, c),
+        (Verb::Reset, Object::QMgr) => reset_qmgr(qm, c),
         (Verb::Define, Object::AuthInfo) => security::define_authinfo(qm, c),
         (Verb::Alter, Object::AuthInfo) => security::alter_authinfo(qm, c),
         (Verb::Delete, Object::AuthInfo) => security::delete_authinfo(qm, c),
@@ -471,6 +472,35 @@ fn reset_channel(qm: &QueueManager, c: &Command) -> Outcome {
 /// RESET QSTATS(q): each matching local queue's statistics since they were last reset —
 /// MSGSIN, MSGSOUT, HIQDEPTH, TIMESINCE — which start again (MQ's Reset Queue Statistics; a
 /// performance event resets them too). A generic name covers the queues the issuer may change.
+/// RESET QMGR TYPE(STATISTICS): ends the statistics interval now — its MQI and queue
+/// statistics messages are written (as STATMQI and STATQ say) and the next interval begins.
+fn reset_qmgr(qm: &QueueManager, c: &Command) -> Outcome {
+    match c.value("TYPE").map(|v| v.text.to_ascii_uppercase()) {
+        Some(t) if t == "STATISTICS" => {}
+        other => {
+            return Err(fail(
+                "AMQ8405E",
+                match other {
+                    Some(t) => format!("RESET QMGR TYPE({t}) is not offered; TYPE(STATISTICS) is"),
+                    None => "RESET QMGR needs TYPE(STATISTICS) (write the statistics messages now)"
+                        .into(),
+                },
+            ))
+        }
+    }
+    let n = qm.write_statistics()?;
+    reply(
+        c,
+        vec![info(
+            "AMQ8559I",
+            format!(
+                "Reset Queue Manager accepted: {n} statistics message{} written to SYSTEM.ADMIN.STATISTICS.QUEUE.",
+                if n == 1 { "" } else { "s" }
+            ),
+        )],
+    )
+}
+
 /// REFRESH QMGR TYPE(EXPIRY) [NAME(generic)]: an expiry scan now of the local queues NAME
 /// matches (all without it), as MQ's; expiration reports go as the scan finds their messages.
 fn refresh_qmgr(qm: &QueueManager, c: &Command) -> Outcome {

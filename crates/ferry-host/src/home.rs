@@ -100,6 +100,15 @@ pub struct QmSection {
     /// CMDEV: command events — "disabled", "enabled" or "nodisplay".
     #[serde(default = "default_disabled")]
     pub command_events: String,
+    /// STATMQI: MQI statistics messages.
+    #[serde(default)]
+    pub statistics_mqi: bool,
+    /// STATQ: queue statistics — "off", "on" or "none".
+    #[serde(default = "default_off")]
+    pub statistics_queues: String,
+    /// STATINT: seconds between statistics messages.
+    #[serde(default = "default_statint")]
+    pub statistics_interval: u32,
     /// Define DEV.QUEUE.1–3 at start.
     #[serde(default = "default_true")]
     pub dev_queues: bool,
@@ -107,6 +116,14 @@ pub struct QmSection {
 
 fn default_disabled() -> String {
     "disabled".to_owned()
+}
+
+fn default_off() -> String {
+    "off".to_owned()
+}
+
+fn default_statint() -> u32 {
+    ferry_model::objects::DEFAULT_STATISTICS_INTERVAL
 }
 fn default_dlq() -> String {
     ferry_model::system::DEAD_LETTER_QUEUE.to_owned()
@@ -224,6 +241,9 @@ impl QmFile {
                 channel_events: false,
                 performance_events: false,
                 command_events: default_disabled(),
+                statistics_mqi: false,
+                statistics_queues: default_off(),
+                statistics_interval: default_statint(),
                 dev_queues: true,
             },
             log: LogSection::default(),
@@ -300,6 +320,19 @@ impl QmFile {
                     ),
                 )
             })?;
+        a.statistics_mqi = q.statistics_mqi;
+        a.statistics_queues = ferry_model::objects::Monitoring::from_word(&q.statistics_queues)
+            .filter(|m| *m != ferry_model::objects::Monitoring::QMgr)
+            .ok_or_else(|| {
+                MqError::new(
+                    Reason::AttributeValueError,
+                    format!(
+                        "[qmgr] statistics_queues = {:?}: give \"off\", \"on\" or \"none\"",
+                        q.statistics_queues
+                    ),
+                )
+            })?;
+        a.statistics_interval = q.statistics_interval;
         a.validate()?;
         Ok(a)
     }
@@ -375,6 +408,9 @@ pub fn save_qmgr_attrs(dir: &Path, a: &QueueManagerAttrs) -> MqResult<()> {
     f.qmgr.channel_events = a.channel_events;
     f.qmgr.performance_events = a.performance_events;
     f.qmgr.command_events = a.command_events.word().to_ascii_lowercase();
+    f.qmgr.statistics_mqi = a.statistics_mqi;
+    f.qmgr.statistics_queues = a.statistics_queues.word().to_ascii_lowercase();
+    f.qmgr.statistics_interval = a.statistics_interval;
     f.save(dir)
 }
 

@@ -101,6 +101,12 @@ pub enum Selector {
     QServiceIntervalEvent = 46,
     /// MQIA_Q_SERVICE_INTERVAL (milliseconds).
     QServiceInterval = 54,
+    /// MQIA_STATISTICS_MQI (queue manager): MQMON_ON or MQMON_OFF.
+    StatisticsMqi = 127,
+    /// MQIA_STATISTICS_Q (queue manager: MQMON_ON, OFF, NONE; queue: MQMON_Q_MGR, ON, OFF).
+    StatisticsQ = 128,
+    /// MQIA_STATISTICS_INTERVAL (queue manager): seconds.
+    StatisticsInterval = 131,
     /// MQIA_CHANNEL_EVENT (queue manager).
     ChannelEvent = 73,
     /// MQIA_CHLAUTH_RECORDS (queue manager).
@@ -168,6 +174,9 @@ impl Selector {
             QDepthLowEvent,
             QServiceIntervalEvent,
             QServiceInterval,
+            StatisticsMqi,
+            StatisticsQ,
+            StatisticsInterval,
             ChannelEvent,
             ChlauthRecords,
             DefXmitQueueName,
@@ -257,6 +266,7 @@ pub fn local_queue_attr(
         Selector::QDepthLowEvent => Int(i64::from(a.depth_low_event)),
         Selector::QServiceIntervalEvent => Int(a.service_interval_event.mq_value()),
         Selector::QServiceInterval => Int(i64::from(a.service_interval_ms)),
+        Selector::StatisticsQ => Int(a.statistics.value()),
         _ => return None,
     })
 }
@@ -285,6 +295,9 @@ pub fn qmgr_attr(sel: Selector, a: &QueueManagerAttrs) -> Option<AttrValue> {
         Selector::DefXmitQueueName => Str(a.default_xmit_queue.to_string()),
         Selector::Version => Str(VERSION.to_owned()),
         Selector::ConnAuth => Str(a.connauth.to_string()),
+        Selector::StatisticsMqi => Int(i64::from(a.statistics_mqi)),
+        Selector::StatisticsQ => Int(a.statistics_queues.value()),
+        Selector::StatisticsInterval => Int(i64::from(a.statistics_interval)),
         _ => return None,
     })
 }

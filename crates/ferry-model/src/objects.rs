@@ -47,7 +47,70 @@ pub struct QueueManagerAttrs {
     pub performance_events: bool,
     /// CMDEV: command events on SYSTEM.ADMIN.COMMAND.EVENT.
     pub command_events: CommandEvents,
+    /// STATMQI(ON|OFF): MQI statistics messages on SYSTEM.ADMIN.STATISTICS.QUEUE.
+    pub statistics_mqi: bool,
+    /// STATQ(ON|OFF|NONE): queue statistics for the queues whose STATQ is QMGR (ON), for none
+    /// of them (OFF), or for no queue at all whatever its own STATQ says (NONE).
+    pub statistics_queues: Monitoring,
+    /// STATINT: seconds between statistics messages (1 to 604,800).
+    pub statistics_interval: u32,
 }
+
+/// A statistics switch as MQ's MQMON_* values: a queue manager's STATQ is ON, OFF or NONE; a
+/// queue's is QMGR (the queue manager decides), ON or OFF.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub enum Monitoring {
+    /// MQMON_OFF (0).
+    #[default]
+    Off,
+    /// MQMON_ON (1).
+    On,
+    /// MQMON_NONE (-1): a queue manager's "none at all".
+    None,
+    /// MQMON_Q_MGR (-3): a queue's "as the queue manager says".
+    QMgr,
+}
+
+impl Monitoring {
+    /// The MQSC word.
+    pub fn word(self) -> &'static str {
+        match self {
+            Monitoring::Off => "OFF",
+            Monitoring::On => "ON",
+            Monitoring::None => "NONE",
+            Monitoring::QMgr => "QMGR",
+        }
+    }
+
+    /// From the MQSC word (any case).
+    pub fn from_word(w: &str) -> Option<Self> {
+        [Self::Off, Self::On, Self::None, Self::QMgr]
+            .into_iter()
+            .find(|m| m.word().eq_ignore_ascii_case(w))
+    }
+
+    /// The MQMON_* value (MQINQ, PCF).
+    pub fn value(self) -> i64 {
+        match self {
+            Monitoring::Off => 0,
+            Monitoring::On => 1,
+            Monitoring::None => -1,
+            Monitoring::QMgr => -3,
+        }
+    }
+
+    /// Whether a queue whose STATQ is `queue` is collected under a queue manager's `qmgr`.
+    pub fn collects(qmgr: Monitoring, queue: Monitoring) -> bool {
+        match (qmgr, queue) {
+            (Monitoring::None, _) | (_, Monitoring::Off) => false,
+            (_, Monitoring::On) => true,
+            (q, _) => q == Monitoring::On,
+        }
+    }
+}
+
+/// STATINT's default: 1,800 seconds.
+pub const DEFAULT_STATISTICS_INTERVAL: u32 = 1800;
 
 /// CMDEV: which successful commands make a command event (MQ's MQEVR_* values).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -112,6 +175,9 @@ impl QueueManagerAttrs {
             channel_events: false,
             performance_events: false,
             command_events: CommandEvents::Disabled,
+            statistics_mqi: false,
+            statistics_queues: Monitoring::Off,
+            statistics_interval: DEFAULT_STATISTICS_INTERVAL,
         }
     }
 
@@ -123,6 +189,13 @@ impl QueueManagerAttrs {
         check_range("MAXCONNS", self.max_connections, 1, 1_000_000)?;
         check_range("MAXDYNQ", self.max_dynamic_queues, 1, 999_999_999)?;
         check_range("MAXDYNQC", self.max_dynamic_per_conn, 1, 999_999_999)?;
+        check_range("STATINT", self.statistics_interval as usize, 1, 604_800)?;
+        if self.statistics_queues == Monitoring::QMgr {
+            return Err(MqError::new(
+                Reason::AttributeValueError,
+                "a queue manager's STATQ is ON, OFF or NONE",
+            ));
+        }
         Ok(())
     }
 }
@@ -300,6 +373,14 @@ pub struct LocalQueueAttrs {
     /// QSVCINT: the service interval, milliseconds.
     #[serde(default = "default_service_interval")]
     pub service_interval_ms: u32,
+    /// STATQ(QMGR|ON|OFF): whether the queue's statistics are collected (with the queue
+    /// manager's STATQ: `Monitoring::collects`).
+    #[serde(default = "default_queue_statistics")]
+    pub statistics: Monitoring,
+}
+
+fn default_queue_statistics() -> Monitoring {
+    Monitoring::QMgr
 }
 
 fn default_service_interval() -> u32 {
@@ -345,6 +426,7 @@ impl Default for LocalQueueAttrs {
             depth_max_event: true,
             service_interval_event: ServiceIntervalEvent::None,
             service_interval_ms: MAX_SERVICE_INTERVAL_MS,
+            statistics: Monitoring::QMgr,
         }
     }
 }

@@ -48,9 +48,79 @@ pub struct QueueStats {
     /// Messages set aside since the queue manager started because their content could not be
     /// read back from the recovery log (damaged on disk).
     pub damaged: u64,
+    /// Puts, gets and browses by persistence ([non-persistent, persistent]), for queue
+    /// statistics messages (STATQ).
+    pub by_persistence: [PersistenceCounts; 2],
+    /// The lowest and highest depth since the statistics interval began (STATQ's QMinDepth
+    /// and QMaxDepth; the statistics writer starts each interval at the depth then).
+    pub interval_depth: (usize, usize),
+    /// Times the queue was cleared (CLEAR QLOCAL).
+    pub purged: u64,
+}
+
+/// A queue's counts for one persistence.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PersistenceCounts {
+    /// Messages put.
+    pub puts: u64,
+    /// Their bytes.
+    pub put_bytes: u64,
+    /// Messages got destructively.
+    pub gets: u64,
+    /// Their bytes.
+    pub get_bytes: u64,
+    /// Microseconds they had waited on the queue, summed (average time on queue).
+    pub waited_us: u64,
+    /// Messages browsed.
+    pub browses: u64,
+    /// Their bytes.
+    pub browse_bytes: u64,
 }
 
 impl QueueStats {
+    /// Counts a put of `len` bytes that left the queue `depth` deep.
+    #[inline]
+    pub fn note_put(&mut self, persistent: bool, len: usize, depth: usize) {
+        let c = &mut self.by_persistence[usize::from(persistent)];
+        c.puts += 1;
+        c.put_bytes += len as u64;
+        self.note_depth(depth);
+    }
+
+    /// Counts a destructive get of `len` bytes put at `put_time`, got at `now`.
+    #[inline]
+    pub fn note_got(
+        &mut self,
+        persistent: bool,
+        len: usize,
+        put_time: SystemTime,
+        now: SystemTime,
+    ) {
+        let waited = now
+            .duration_since(put_time)
+            .map_or(0, |d| d.as_micros() as u64);
+        let c = &mut self.by_persistence[usize::from(persistent)];
+        c.gets += 1;
+        c.get_bytes += len as u64;
+        c.waited_us += waited;
+    }
+
+    /// Counts a browse of `len` bytes.
+    #[inline]
+    pub fn note_browse(&mut self, persistent: bool, len: usize) {
+        let c = &mut self.by_persistence[usize::from(persistent)];
+        c.browses += 1;
+        c.browse_bytes += len as u64;
+    }
+
+    /// The queue is `depth` deep now: the interval's lowest and highest depths follow it.
+    #[inline]
+    pub fn note_depth(&mut self, depth: usize) {
+        let (lo, hi) = &mut self.interval_depth;
+        *lo = (*lo).min(depth);
+        *hi = (*hi).max(depth);
+    }
+
     /// Counts a message put at `put_time` and got at `now` into QTIME.
     pub fn note_qtime(&mut self, put_time: SystemTime, now: SystemTime) {
         let waited = now

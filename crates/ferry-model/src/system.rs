@@ -38,3 +38,5 @@ pub const CHANNEL_EVENT_QUEUE: &str = "SYSTEM.ADMIN.CHANNEL.EVENT";
 pub const PERFM_EVENT_QUEUE: &str = "SYSTEM.ADMIN.PERFM.EVENT";
 /// Where command event messages go, when QMGR CMDEV is ENABLED or NODISPLAY.
 pub const COMMAND_EVENT_QUEUE: &str = "SYSTEM.ADMIN.COMMAND.EVENT";
+/// Where statistics messages go (QMGR STATMQI, STATQ).
+pub const STATISTICS_QUEUE: &str = "SYSTEM.ADMIN.STATISTICS.QUEUE";

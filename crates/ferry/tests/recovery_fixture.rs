@@ -69,6 +69,7 @@ fn dump(ep: &str) -> (String, std::collections::BTreeMap<String, String>) {
             || l.starts_with("DEFINE QLOCAL('SYSTEM.ADMIN.CHANNEL.EVENT')")
             || l.starts_with("DEFINE QLOCAL('SYSTEM.ADMIN.PERFM.EVENT')")
             || l.starts_with("DEFINE QLOCAL('SYSTEM.ADMIN.COMMAND.EVENT')")
+            || l.starts_with("DEFINE QLOCAL('SYSTEM.ADMIN.STATISTICS.QUEUE')")
     };
     let system_authinfos = text.lines().filter(|l| added_later(l)).count();
     for l in text
@@ -142,7 +143,8 @@ fn without_new_defaults(line: &str) -> String {
             " QDEPTHHI(80) QDEPTHLO(20) QDPHIEV(DISABLED) QDPLOEV(DISABLED) QDPMAXEV(ENABLED)",
             "",
         )
-        .replace(" QSVCIEV(NONE) QSVCINT(999999999)", "")
+        .replace(" QSVCIEV(NONE) QSVCINT(999999999) STATQ(QMGR)", "")
+        .replace(" STATMQI(OFF) STATQ(OFF) STATINT(1800)", "")
 }
 
 /// [`SYNCQ`]'s messages, read embedded through the queue manager's internal connection.

@@ -59,6 +59,8 @@ fn needed(c: &Command) -> Option<(AuthObjType, Authority)> {
         Verb::Start | Verb::Stop => Authority::CTRL,
         // Reset Queue Statistics changes what the queue reports: +chg, as MQ asks.
         Verb::Reset if c.object == O::QStats => Authority::CHG,
+        // RESET QMGR TYPE(STATISTICS) ends the statistics interval: +chg on the queue manager.
+        Verb::Reset if c.object == O::QMgr => Authority::CHG,
         Verb::Reset | Verb::Resolve => Authority::CTRLX,
         Verb::Define => return None,
     };

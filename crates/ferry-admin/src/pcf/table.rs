@@ -128,6 +128,12 @@ pub(crate) static ROWS: &[Row] = &[
     row(Queue, "QSVCINT", 54, Int),
     row(
         Queue,
+        "STATQ",
+        128,
+        Enum(&[(-3, "QMGR"), (0, "OFF"), (1, "ON")]),
+    ),
+    row(
+        Queue,
         "DEFTYPE",
         7,
         Enum(&[
@@ -162,6 +168,14 @@ pub(crate) static ROWS: &[Row] = &[
     row(QMgr, "AUTHOREV", 47, Enum(DISABLED_ENABLED)),
     row(QMgr, "PERFMEV", 53, Enum(DISABLED_ENABLED)),
     row(QMgr, "CMDEV", 99, Enum(DISABLED_ENABLED_NODISPLAY)),
+    row(QMgr, "STATMQI", 127, Enum(&[(0, "OFF"), (1, "ON")])),
+    row(
+        QMgr,
+        "STATQ",
+        128,
+        Enum(&[(0, "OFF"), (1, "ON"), (-1, "NONE")]),
+    ),
+    row(QMgr, "STATINT", 131, Int),
     row(
         QMgr,
         "CHLEV",

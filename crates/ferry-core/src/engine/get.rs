@@ -15,7 +15,7 @@
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use ferry_model::message::Message;
+use ferry_model::message::{Message, Persistence};
 use ferry_model::name::ObjectName;
 use ferry_model::reason::{MqError, MqResult, Reason};
 
@@ -453,8 +453,16 @@ impl QueueState {
         let Some(msg) = msg else {
             return GetStep::Empty;
         };
+        let persistent = msg.descriptor.persistence == Persistence::Persistent;
         if spec.browse.is_none() {
             self.stats.note_qtime(msg.descriptor.put_time, wall);
+            let put_time = msg.descriptor.put_time;
+            self.stats
+                .note_got(persistent, msg.body.len(), put_time, wall);
+            let depth = self.store.depth();
+            self.stats.note_depth(depth);
+        } else {
+            self.stats.note_browse(persistent, msg.body.len());
         }
         GetStep::Got {
             msg,

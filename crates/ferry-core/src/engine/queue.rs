@@ -44,6 +44,9 @@ pub struct QueueState {
     pub stats: QueueStats,
     /// The statistics since they were last reset (performance events and RESET QSTATS).
     pub since_reset: SinceReset,
+    /// When this run of the queue manager defined or restored the queue (queue statistics'
+    /// CreateDate and CreateTime).
+    pub created: std::time::SystemTime,
     /// MQ's service timer (queue service interval events), clock nanoseconds when it was last
     /// started; 0 when it is off (the queue was emptied). Kept while PERFMEV is ENABLED.
     pub service_timer: u64,
@@ -167,6 +170,7 @@ impl Queue {
                     high_depth: 0,
                 },
                 service_timer: 0,
+                created: clock.wall(),
                 journal: None,
                 spill: None,
                 name,
@@ -403,6 +407,7 @@ impl QueueState {
         let disk = logged.map(|a| a.pos);
         self.stats.puts += 1;
         self.stats.last_put = Some(msg.descriptor.put_time);
+        let counted = (persistence == Persistence::Persistent, msg.body.len());
         let pos = match (uow, spilled) {
             (Some(u), Some(at)) => Some(self.store.insert_on_disk(
                 seq,
@@ -425,6 +430,7 @@ impl QueueState {
         if depth > self.since_reset.high_depth {
             self.since_reset.high_depth = depth;
         }
+        self.stats.note_put(counted.0, counted.1, depth);
         Ok(Placed {
             pos,
             persistence,
@@ -459,8 +465,16 @@ impl QueueState {
         let seq = self.store.next_seq();
         self.stats.puts += 1;
         self.stats.last_put = Some(msg.descriptor.put_time);
-        self.store
-            .insert(seq, msg, Some(disk), expires_at, SlotState::PutPending(uow))
+        let counted = (
+            msg.descriptor.persistence == Persistence::Persistent,
+            msg.body.len(),
+        );
+        let pos = self
+            .store
+            .insert(seq, msg, Some(disk), expires_at, SlotState::PutPending(uow));
+        let depth = self.store.depth();
+        self.stats.note_put(counted.0, counted.1, depth);
+        pos
     }
 
     /// Logs a persistent put (outside a unit of work when `uow` is `None`) without waiting.
@@ -698,6 +712,10 @@ impl QueueState {
         seq: u64,
         expires_at: u64,
     ) -> Option<Message> {
+        let counted = (
+            msg.descriptor.persistence == Persistence::Persistent,
+            msg.body.len(),
+        );
         let (d, pending) = match w.uow {
             Some(u) => {
                 let copy = msg.clone();
@@ -728,7 +746,10 @@ impl QueueState {
             (Ok(()), _) => {
                 self.stats.gets += 1;
                 self.stats.handovers += 1;
-                self.stats.last_get = Some(self.clock.wall());
+                let wall = self.clock.wall();
+                self.stats.last_get = Some(wall);
+                let (persistent, len) = counted;
+                self.stats.note_got(persistent, len, wall, wall);
                 None
             }
             // The waiter gave up just now: take the message back out and go on.

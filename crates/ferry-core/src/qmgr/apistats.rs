@@ -66,6 +66,14 @@ pub struct ApiTotals {
 }
 
 impl ApiTotals {
+    /// The counts since `earlier`.
+    pub fn minus(&self, earlier: &ApiTotals) -> ApiTotals {
+        ApiTotals {
+            ok: std::array::from_fn(|i| self.ok[i].saturating_sub(earlier.ok[i])),
+            failed: std::array::from_fn(|i| self.failed[i].saturating_sub(earlier.failed[i])),
+        }
+    }
+
     /// Calls of `call` that succeeded.
     pub fn ok(&self, call: ApiCall) -> u64 {
         self.ok[call as usize]
@@ -151,5 +159,132 @@ mod tests {
         s.note_connections(3);
         assert_eq!(s.take_connections_hwm(2), 5);
         assert_eq!(s.take_connections_hwm(2), 2);
+    }
+}
+
+/// MQ's object types (MQOT_*) that index the MQI statistics' per-type counts.
+pub const OBJECT_TYPES: usize = 13;
+/// MQOT_Q.
+pub const OT_Q: usize = 1;
+/// MQOT_Q_MGR.
+pub const OT_Q_MGR: usize = 5;
+/// MQOT_TOPIC (subscription handles are counted here too).
+pub const OT_TOPIC: usize = 8;
+
+/// What STATMQI counts beyond [`ApiCall`] — kept only while STATMQI is ON, since some are
+/// counted on every put and get: slots of one flat array (the offsets below; a pair is
+/// [non-persistent, persistent], a run of [`OBJECT_TYPES`] is by MQOT_* value).
+pub mod slot {
+    use super::OBJECT_TYPES as T;
+    /// MQOPEN by object type, then failed MQOPEN, MQCLOSE, failed MQCLOSE, MQINQ, failed
+    /// MQINQ, MQSET, failed MQSET: eight runs.
+    pub const OPENS: usize = 0;
+    /// Failed MQOPEN by type.
+    pub const OPENS_FAILED: usize = T;
+    /// MQCLOSE by type.
+    pub const CLOSES: usize = 2 * T;
+    /// Failed MQCLOSE by type.
+    pub const CLOSES_FAILED: usize = 3 * T;
+    /// MQINQ by type.
+    pub const INQS: usize = 4 * T;
+    /// Failed MQINQ by type.
+    pub const INQS_FAILED: usize = 5 * T;
+    /// MQSET by type.
+    pub const SETS: usize = 6 * T;
+    /// Failed MQSET by type.
+    pub const SETS_FAILED: usize = 7 * T;
+    /// MQPUT to queues, by persistence.
+    pub const PUTS: usize = 8 * T;
+    /// Failed MQPUT.
+    pub const PUTS_FAILED: usize = PUTS + 2;
+    /// MQPUT1 to queues, by persistence.
+    pub const PUT1S: usize = PUTS_FAILED + 1;
+    /// Failed MQPUT1.
+    pub const PUT1S_FAILED: usize = PUT1S + 2;
+    /// Bytes put (MQPUT and MQPUT1) to queues, by persistence.
+    pub const PUT_BYTES: usize = PUT1S_FAILED + 1;
+    /// Destructive gets, by persistence.
+    pub const GETS: usize = PUT_BYTES + 2;
+    /// Bytes got, by persistence.
+    pub const GET_BYTES: usize = GETS + 2;
+    /// Failed destructive gets (no message available included).
+    pub const GETS_FAILED: usize = GET_BYTES + 2;
+    /// Browses, by persistence.
+    pub const BROWSES: usize = GETS_FAILED + 1;
+    /// Bytes browsed, by persistence.
+    pub const BROWSE_BYTES: usize = BROWSES + 2;
+    /// Failed browses.
+    pub const BROWSES_FAILED: usize = BROWSE_BYTES + 2;
+    /// Failed MQCMIT.
+    pub const COMMITS_FAILED: usize = BROWSES_FAILED + 1;
+    /// MQPUT to topics, by persistence.
+    pub const TOPIC_PUTS: usize = COMMITS_FAILED + 1;
+    /// Failed MQPUT to topics.
+    pub const TOPIC_PUTS_FAILED: usize = TOPIC_PUTS + 2;
+    /// MQPUT1 to topics, by persistence.
+    pub const TOPIC_PUT1S: usize = TOPIC_PUTS_FAILED + 1;
+    /// Failed MQPUT1 to topics.
+    pub const TOPIC_PUT1S_FAILED: usize = TOPIC_PUT1S + 2;
+    /// Bytes published, by persistence.
+    pub const TOPIC_PUT_BYTES: usize = TOPIC_PUT1S_FAILED + 1;
+    /// Copies delivered to subscribers, by persistence.
+    pub const PUBLISHED: usize = TOPIC_PUT_BYTES + 2;
+    /// Their bytes, by persistence.
+    pub const PUBLISHED_BYTES: usize = PUBLISHED + 2;
+    /// Queues cleared (CLEAR QLOCAL).
+    pub const PURGES: usize = PUBLISHED_BYTES + 2;
+    /// Connections ended without MQDISC (implicit disconnects).
+    pub const DISCS_IMPLICIT: usize = PURGES + 1;
+    /// How many slots.
+    pub const SLOTS: usize = DISCS_IMPLICIT + 1;
+}
+
+/// The STATMQI counts (see [`slot`]), switched by STATMQI.
+#[derive(Debug)]
+pub struct MqiStats {
+    on: std::sync::atomic::AtomicBool,
+    slots: [AtomicU64; slot::SLOTS],
+}
+
+impl Default for MqiStats {
+    fn default() -> Self {
+        MqiStats {
+            on: std::sync::atomic::AtomicBool::new(false),
+            slots: std::array::from_fn(|_| AtomicU64::new(0)),
+        }
+    }
+}
+
+impl MqiStats {
+    /// Whether STATMQI is ON (one relaxed load: the hot paths ask before counting).
+    #[inline]
+    pub fn on(&self) -> bool {
+        self.on.load(Ordering::Relaxed)
+    }
+
+    /// STATMQI switched.
+    pub fn set_on(&self, on: bool) {
+        self.on.store(on, Ordering::Relaxed);
+    }
+
+    /// Adds `n` to slot `at`.
+    #[inline]
+    pub fn add(&self, at: usize, n: u64) {
+        debug_assert!(at < slot::SLOTS);
+        self.slots[at].fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// A message of `len` bytes put, got or browsed: its count at `counts` and bytes at
+    /// `bytes`, each by persistence.
+    #[inline]
+    pub fn add_message(&self, counts: usize, bytes: usize, persistent: bool, len: usize) {
+        let p = usize::from(persistent);
+        self.add(counts + p, 1);
+        self.add(bytes + p, len as u64);
+    }
+
+    /// Every slot now.
+    pub fn snapshot(&self) -> [u64; slot::SLOTS] {
+        std::array::from_fn(|i| self.slots[i].load(Ordering::Relaxed))
     }
 }

@@ -319,6 +319,7 @@ impl QueueManager {
         self.shared
             .perf_events
             .store(a.performance_events, std::sync::atomic::Ordering::Relaxed);
+        self.shared.mqi_stats.set_on(a.statistics_mqi);
         *self.shared.attrs.write() = a;
         Ok(())
     }

@@ -24,6 +24,7 @@ mod queues;
 pub mod routing;
 pub mod security;
 pub mod session;
+pub mod statistics;
 pub mod system;
 
 use std::collections::{BTreeMap, HashMap};
@@ -178,6 +179,10 @@ pub(crate) struct Shared {
     pub pubsub: pubsub::Subscriptions,
     /// MQI call counts (STATMQI, `ferry_mqi_calls_total`).
     pub api: apistats::ApiStats,
+    /// What STATMQI counts beyond them, while it is ON.
+    pub mqi_stats: apistats::MqiStats,
+    /// The statistics interval in progress.
+    pub statistics: Mutex<statistics::StatisticsState>,
     /// The topic objects (DEFINE TOPIC).
     pub topics: pubsub::topics::TopicObjects,
     /// The retained publications.
@@ -214,6 +219,7 @@ impl QueueManager {
         config.attrs.validate()?;
         let ids = IdGenerator::new(config.attrs.name.as_str());
         let perf_events = config.attrs.performance_events;
+        let (statistics_mqi, started) = (config.attrs.statistics_mqi, config.clock.wall());
         let qm = QueueManager {
             shared: Arc::new(Shared {
                 attrs: RwLock::new(config.attrs),
@@ -233,6 +239,8 @@ impl QueueManager {
                 spill: std::sync::OnceLock::new(),
                 pubsub: Default::default(),
                 api: Default::default(),
+                mqi_stats: Default::default(),
+                statistics: Mutex::new(statistics::StatisticsState::new(started)),
                 topics: Default::default(),
                 retained: Default::default(),
                 topic_status: Default::default(),
@@ -242,6 +250,7 @@ impl QueueManager {
                 perf_events: std::sync::atomic::AtomicBool::new(perf_events),
             }),
         };
+        qm.shared.mqi_stats.set_on(statistics_mqi);
         system::define_system_objects(&qm, config.dev_queues)?;
         Ok(qm)
     }
@@ -328,6 +337,7 @@ impl QueueManager {
         self.shared
             .perf_events
             .store(a.performance_events, Ordering::Relaxed);
+        self.shared.mqi_stats.set_on(a.statistics_mqi);
         *self.shared.attrs.write() = a;
         Ok(())
     }
@@ -500,10 +510,18 @@ impl QueueManager {
         }
     }
 
-    pub(crate) fn forget_connection(&self, id: u64) {
+    pub(crate) fn forget_connection(&self, id: u64, implicit: bool) {
         if self.shared.connections.lock().remove(&id).is_some() {
             self.shared.api.count(apistats::ApiCall::Disconnect, true);
+            if implicit && self.shared.mqi_stats.on() {
+                self.shared.mqi_stats.add(apistats::slot::DISCS_IMPLICIT, 1);
+            }
         }
+    }
+
+    /// What STATMQI counts while it is ON.
+    pub fn mqi_stats(&self) -> &apistats::MqiStats {
+        &self.shared.mqi_stats
     }
 
     /// The connections now open.
@@ -513,6 +531,12 @@ impl QueueManager {
 
     /// Ends every wait with QUIESCING and refuses new connections; existing work may finish.
     pub fn quiesce(&self) {
+        if self.run_state() == RunState::Running {
+            // A controlled stop ends the statistics interval, as MQ's does.
+            if let Err(e) = self.write_statistics() {
+                tracing::warn!(reason = %e.detail, "the last statistics messages could not be written");
+            }
+        }
         self.shared
             .run_state
             .store(RunState::Quiescing as u8, Ordering::Release);

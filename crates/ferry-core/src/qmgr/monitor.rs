@@ -393,11 +393,12 @@ impl QueueManager {
     }
 
     /// Starts the monitor thread: the metadata now, then the data every `interval` until the
-    /// queue manager stops.
+    /// queue manager stops; and the statistics thread (STATMQI, STATQ every STATINT).
     pub fn start_monitor(
         &self,
         interval: Duration,
     ) -> std::io::Result<std::thread::JoinHandle<()>> {
+        self.start_statistics()?;
         let weak = Arc::downgrade(&self.shared);
         std::thread::Builder::new()
             .name("ferry-monitor".into())

@@ -228,7 +228,15 @@ impl QueueManager {
             None => None,
         };
         let n = st.store.clear_available();
+        st.stats.purged += 1;
+        let depth = st.store.depth();
+        st.stats.note_depth(depth);
         drop(st);
+        if self.shared.mqi_stats.on() {
+            self.shared
+                .mqi_stats
+                .add(crate::qmgr::apistats::slot::PURGES, 1);
+        }
         if let (Some(d), Some(lsn)) = (self.durability(), lsn) {
             d.wait(lsn)?;
         }

@@ -49,6 +49,10 @@ pub fn system_definitions(dev_queues: bool) -> Vec<(&'static str, QueueDefinitio
         ),
         (COMMAND_EVENT_QUEUE, local("Command events (CMDEV)", 3000)),
         (
+            STATISTICS_QUEUE,
+            local("Statistics messages (STATMQI, STATQ)", 3000),
+        ),
+        (
             CHANNEL_SYNC_QUEUE,
             QueueDefinition::Local(LocalQueueAttrs {
                 description: "Channel synchronisation records".into(),

@@ -7,6 +7,8 @@ impl Session {
     pub fn inquire(&self, h: Hobj, selectors: &[Selector]) -> MqResult<Vec<AttrValue>> {
         let r = self.inquire_attrs(h, selectors);
         self.count_call(crate::qmgr::apistats::ApiCall::Inquire, &r);
+        let ot = self.object_type(h);
+        self.count_typed(crate::qmgr::apistats::slot::INQS, ot, &r);
         r
     }
 
@@ -80,6 +82,8 @@ impl Session {
     pub fn set(&mut self, h: Hobj, values: &[(Selector, AttrValue)]) -> MqResult<()> {
         let r = self.set_attrs(h, values);
         self.count_call(crate::qmgr::apistats::ApiCall::Set, &r);
+        let ot = self.object_type(h);
+        self.count_typed(crate::qmgr::apistats::slot::SETS, ot, &r);
         r
     }
 

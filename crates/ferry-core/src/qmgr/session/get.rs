@@ -29,6 +29,17 @@ impl Session {
     /// One get attempt that never blocks: a message, an error, or a waiter to wait on (only when
     /// `opts.wait` asks for waiting).
     pub fn try_get(&mut self, h: Hobj, opts: &GetOptions) -> MqResult<GetAttempt> {
+        let r = self.try_get_message(h, opts);
+        if r.is_err() {
+            self.count_get_failed(matches!(
+                opts.browse,
+                BrowseMode::None | BrowseMode::GetUnderCursor
+            ));
+        }
+        r
+    }
+
+    fn try_get_message(&mut self, h: Hobj, opts: &GetOptions) -> MqResult<GetAttempt> {
         self.check_running(opts.fail_if_quiescing)?;
         let browse = opts.browse;
         let destructive = matches!(browse, BrowseMode::None | BrowseMode::GetUnderCursor);
@@ -291,10 +302,14 @@ impl Session {
             }
             WaitOutcome::Retry => Ok(None),
             WaitOutcome::Ended(r) => {
+                self.count_get_failed(!matches!(opts.browse, BrowseMode::First | BrowseMode::Next));
                 let name = self.queue_name(h).unwrap_or_default();
                 Err(MqError::new(r, format!("the wait on queue {name} ended")))
             }
-            WaitOutcome::TimedOut => Err(self.no_message(h)),
+            WaitOutcome::TimedOut => {
+                self.count_get_failed(!matches!(opts.browse, BrowseMode::First | BrowseMode::Next));
+                Err(self.no_message(h))
+            }
         }
     }
 
@@ -309,9 +324,41 @@ impl Session {
     /// `msg` is handed to the application (got when `destructive`, in the unit of work when
     /// `in_uow`): the handle's saved context, and the confirmation of delivery it asks for.
     fn handed_over(&mut self, h: Hobj, destructive: bool, msg: &Message, in_uow: bool) {
+        self.count_got(destructive, msg);
         self.save_context(h, destructive, &msg.descriptor);
         if destructive {
             self.confirm_delivery(msg, in_uow);
+        }
+    }
+
+    /// Counts a message got (`destructive`) or browsed (STATMQI).
+    pub(super) fn count_got(&self, destructive: bool, msg: &Message) {
+        use crate::qmgr::apistats::slot;
+        let stats = self.qm.mqi_stats();
+        if self.internal || !stats.on() {
+            return;
+        }
+        let (counts, bytes) = match destructive {
+            true => (slot::GETS, slot::GET_BYTES),
+            false => (slot::BROWSES, slot::BROWSE_BYTES),
+        };
+        let persistent = msg.descriptor.persistence == Persistence::Persistent;
+        stats.add_message(counts, bytes, persistent, msg.body.len());
+    }
+
+    /// Counts a get (`destructive`) or browse that found nothing or failed (STATMQI).
+    fn count_get_failed(&self, destructive: bool) {
+        use crate::qmgr::apistats::slot;
+        let stats = self.qm.mqi_stats();
+        if !self.internal && stats.on() {
+            stats.add(
+                if destructive {
+                    slot::GETS_FAILED
+                } else {
+                    slot::BROWSES_FAILED
+                },
+                1,
+            );
         }
     }
 

@@ -265,6 +265,31 @@ impl Session {
         }
     }
 
+    /// Counts an application's MQOPEN, MQCLOSE, MQINQ or MQSET of an object of MQOT_* type
+    /// `ot` in the STATMQI slots from `ok_slot` (a failure in the run after it), when STATMQI
+    /// is ON.
+    fn count_typed<T>(&self, ok_slot: usize, ot: usize, r: &MqResult<T>) {
+        let stats = self.qm.mqi_stats();
+        if !self.internal && stats.on() {
+            let run = if r.is_ok() {
+                ok_slot
+            } else {
+                ok_slot + crate::qmgr::apistats::OBJECT_TYPES
+            };
+            stats.add(run + ot, 1);
+        }
+    }
+
+    /// The MQOT_* type a handle's calls count under (a subscription's under MQOT_TOPIC).
+    fn object_type(&self, h: Hobj) -> usize {
+        use crate::qmgr::apistats::{OT_Q, OT_Q_MGR, OT_TOPIC};
+        match self.handles.get(&h.0) {
+            Some(Handle::QueueManager) => OT_Q_MGR,
+            Some(Handle::Topic(_)) | Some(Handle::Sub(_)) => OT_TOPIC,
+            _ => OT_Q,
+        }
+    }
+
     /// Who this connection acts as.
     pub fn principal(&self) -> &Arc<Principal> {
         &self.principal
@@ -463,7 +488,7 @@ impl Session {
             }
         }
         self.ended = true;
-        self.qm.forget_connection(self.conn_id);
+        self.qm.forget_connection(self.conn_id, backout);
     }
 }
 

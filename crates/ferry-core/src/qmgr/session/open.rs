@@ -8,6 +8,15 @@ impl Session {
     pub fn open(&mut self, od: &ObjectDescriptor, opts: OpenOptions) -> MqResult<Hobj> {
         let r = self.open_object(od, opts);
         self.count_call(crate::qmgr::apistats::ApiCall::Open, &r);
+        if self.qm.mqi_stats().on() {
+            use crate::qmgr::apistats::{slot, OT_Q, OT_Q_MGR, OT_TOPIC};
+            let ot = match od {
+                ObjectDescriptor::QueueManager => OT_Q_MGR,
+                ObjectDescriptor::Topic { .. } => OT_TOPIC,
+                _ => OT_Q,
+            };
+            self.count_typed(slot::OPENS, ot, &r);
+        }
         r
     }
 
@@ -356,8 +365,10 @@ impl Session {
     /// Closes a handle. A temporary dynamic queue is deleted when the handle that created it
     /// closes; `Delete`/`DeletePurge` delete a permanent dynamic queue.
     pub fn close(&mut self, h: Hobj, opts: CloseOptions) -> MqResult<()> {
+        let ot = self.object_type(h);
         let r = self.close_object(h, opts);
         self.count_call(crate::qmgr::apistats::ApiCall::Close, &r);
+        self.count_typed(crate::qmgr::apistats::slot::CLOSES, ot, &r);
         r
     }
 

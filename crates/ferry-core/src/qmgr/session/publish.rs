@@ -141,6 +141,14 @@ impl Session {
         }
         done?;
         self.count(publisher, topic, &out, now_ms);
+        let stats = self.qm.mqi_stats();
+        if out.delivered > 0 && !self.internal && stats.on() {
+            use crate::qmgr::apistats::slot;
+            let p = usize::from(persistent);
+            stats.add(slot::PUBLISHED + p, out.delivered as u64);
+            let bytes = (msg.body.len() * out.delivered) as u64;
+            stats.add(slot::PUBLISHED_BYTES + p, bytes);
+        }
         Ok(out)
     }
 

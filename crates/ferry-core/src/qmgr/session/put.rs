@@ -4,8 +4,51 @@
 use super::*;
 
 impl Session {
-    /// Puts a message on an open queue.
-    pub fn put(&mut self, h: Hobj, mut msg: Message, opts: &PutOptions) -> MqResult<PutOutcome> {
+    /// Puts a message on an open queue (or publishes it through a topic handle).
+    pub fn put(&mut self, h: Hobj, msg: Message, opts: &PutOptions) -> MqResult<PutOutcome> {
+        if self.internal || !self.qm.mqi_stats().on() {
+            return self.put_message(h, msg, opts);
+        }
+        let len = msg.body.len();
+        let topic = matches!(self.handles.get(&h.0), Some(Handle::Topic(_)));
+        let r = self.put_message(h, msg, opts);
+        self.count_put(topic, false, len, &r);
+        r
+    }
+
+    /// Counts an MQPUT (or MQPUT1, `put1`) of `len` bytes to a topic or a queue (STATMQI).
+    fn count_put(&self, topic: bool, put1: bool, len: usize, r: &MqResult<PutOutcome>) {
+        use crate::qmgr::apistats::slot;
+        let (counts, failed, bytes) = match (topic, put1) {
+            (false, false) => (slot::PUTS, slot::PUTS_FAILED, slot::PUT_BYTES),
+            (false, true) => (slot::PUT1S, slot::PUT1S_FAILED, slot::PUT_BYTES),
+            (true, false) => (
+                slot::TOPIC_PUTS,
+                slot::TOPIC_PUTS_FAILED,
+                slot::TOPIC_PUT_BYTES,
+            ),
+            (true, true) => (
+                slot::TOPIC_PUT1S,
+                slot::TOPIC_PUT1S_FAILED,
+                slot::TOPIC_PUT_BYTES,
+            ),
+        };
+        let stats = self.qm.mqi_stats();
+        match r {
+            Ok(out) => {
+                let persistent = out.persistence == Persistence::Persistent;
+                stats.add_message(counts, bytes, persistent, len);
+            }
+            Err(_) => stats.add(failed, 1),
+        }
+    }
+
+    fn put_message(
+        &mut self,
+        h: Hobj,
+        mut msg: Message,
+        opts: &PutOptions,
+    ) -> MqResult<PutOutcome> {
         self.check_running(opts.fail_if_quiescing)?;
         if let Some(Handle::Topic(p)) = self.handles.get(&h.0) {
             let p = Arc::clone(p);
@@ -79,6 +122,22 @@ impl Session {
 
     /// Opens, puts and closes in one call (MQ's MQPUT1): the usual way to send a reply.
     pub fn put1(
+        &mut self,
+        od: &ObjectDescriptor,
+        msg: Message,
+        opts: &PutOptions,
+    ) -> MqResult<PutOutcome> {
+        if self.internal || !self.qm.mqi_stats().on() {
+            return self.put1_message(od, msg, opts);
+        }
+        let len = msg.body.len();
+        let topic = matches!(od, ObjectDescriptor::Topic { .. });
+        let r = self.put1_message(od, msg, opts);
+        self.count_put(topic, true, len, &r);
+        r
+    }
+
+    fn put1_message(
         &mut self,
         od: &ObjectDescriptor,
         mut msg: Message,

@@ -9,6 +9,11 @@ impl Session {
     pub fn commit(&mut self) -> MqResult<()> {
         let r = self.commit_uow();
         self.count_call(ApiCall::Commit, &r);
+        if r.is_err() && !self.internal && self.qm.mqi_stats().on() {
+            self.qm
+                .mqi_stats()
+                .add(crate::qmgr::apistats::slot::COMMITS_FAILED, 1);
+        }
         r
     }
 
