@@ -62,6 +62,8 @@ pub mod cmd {
     pub const ESCAPE: i32 = 38;
     /// MQCMD_RESET_Q_STATS.
     pub const RESET_Q_STATS: i32 = 17;
+    /// MQCMD_RESET_Q_MGR (with MQIACF_ACTION MQACT_COLLECT_STATISTICS).
+    pub const RESET_Q_MGR: i32 = 92;
     /// MQCMD_PING_Q_MGR.
     pub const PING_Q_MGR: i32 = 40;
     /// MQCMD_INQUIRE_Q_STATUS.
@@ -303,6 +305,11 @@ fn failure(command: i32, Refusal(reason, parameter, text): Refusal) -> Vec<Vec<u
     ]
 }
 
+/// MQIACF_ACTION.
+const MQIACF_ACTION: i32 = 1086;
+/// MQACT_COLLECT_STATISTICS.
+const MQACT_COLLECT_STATISTICS: i32 = 3;
+
 /// MQCMD_ESCAPE: the script's replies as runmqsc prints them.
 fn escape(qm: &QueueManager, who: Option<&Arc<Principal>>, script: &str) -> Vec<Vec<u8>> {
     let replies = crate::exec::run_script_from(qm, who, script, Some(cmd::ESCAPE));
@@ -516,6 +523,17 @@ fn plan(
             plan_topic(command, params)
         }
         cmd::CREATE_SUBSCRIPTION | cmd::DELETE_SUBSCRIPTION => plan_sub(command, params),
+        cmd::RESET_Q_MGR => match int_param(params, MQIACF_ACTION) {
+            Some(MQACT_COLLECT_STATISTICS) => Ok(Plan::Mqsc(
+                "RESET QMGR TYPE(STATISTICS)".into(),
+                Shape::Done,
+            )),
+            _ => Err(Refusal(
+                rc::PARM_VALUE_ERROR,
+                MQIACF_ACTION,
+                "MQCMD_RESET_Q_MGR needs MQIACF_ACTION MQACT_COLLECT_STATISTICS (3): the only reset offered".into(),
+            )),
+        },
         cmd::RESET_Q_STATS => {
             let name = required(params, id::Q_NAME, "MQCA_Q_NAME")?;
             Ok(Plan::Mqsc(

@@ -189,6 +189,55 @@ check(len(channels) == 1 and channels[0][CMQCFC.MQIACH_CHANNEL_TYPE] == CMQXC.MQ
       and channels[0][CMQCFC.MQCACH_DESC].strip() == b"made by pymqi",
       "MQCMD_INQUIRE_CHANNEL finds the channel MQCMD_CREATE_CHANNEL made, with its type")
 pcf.MQCMD_DELETE_CHANNEL({CMQCFC.MQCACH_CHANNEL_NAME: b"PYMQI.SVRCONN"})
+
+# --- Statistics messages, read as pymqi reads MQ's (PCFExecute.unpack) --------------------
+pcf.MQCMD_CHANGE_Q_MGR({CMQC.MQIA_STATISTICS_MQI: CMQC.MQMON_ON, CMQC.MQIA_STATISTICS_Q: CMQC.MQMON_ON})
+attrs = pcf.MQCMD_INQUIRE_Q_MGR({CMQCFC.MQIACF_Q_MGR_ATTRS: [CMQC.MQIA_STATISTICS_MQI]})
+check(attrs[0][CMQC.MQIA_STATISTICS_MQI] == CMQC.MQMON_ON, "STATMQI is ON through PCF")
+stats_q = pymqi.Queue(qmgr, "SYSTEM.ADMIN.STATISTICS.QUEUE", CMQC.MQOO_INPUT_AS_Q_DEF)
+while True:  # what earlier intervals left
+    try:
+        stats_q.get()
+    except pymqi.MQMIError as e:
+        check(e.reason == CMQC.MQRC_NO_MSG_AVAILABLE, "the statistics queue drained")
+        break
+pcf.MQCMD_RESET_Q_MGR({CMQCFC.MQIACF_ACTION: CMQCFC.MQACT_COLLECT_STATISTICS})  # start afresh
+while True:
+    try:
+        stats_q.get()
+    except pymqi.MQMIError:
+        break
+work_q = pymqi.Queue(qmgr, "DEV.QUEUE.1", CMQC.MQOO_OUTPUT | CMQC.MQOO_INPUT_AS_Q_DEF)
+for _ in range(4):
+    work_q.put(b"counted")
+for _ in range(4):  # leaves the queue as it found it
+    work_q.get()
+work_q.close()
+pcf.MQCMD_RESET_Q_MGR({CMQCFC.MQIACF_ACTION: CMQCFC.MQACT_COLLECT_STATISTICS})
+by_command = {}
+while True:
+    md = pymqi.MD()
+    try:
+        body = stats_q.get(None, md)
+    except pymqi.MQMIError:
+        break
+    check(md.Format.strip() == CMQC.MQFMT_ADMIN.strip(), "a statistics message is MQADMIN")
+    res, head = pymqi.PCFExecute.unpack(body)
+    check(head.Type == CMQCFC.MQCFT_STATISTICS, "MQCFT_STATISTICS")
+    by_command[head.Command] = res
+mqi = by_command.get(CMQCFC.MQCMD_STATISTICS_MQI)
+check(mqi is not None, "an MQI statistics message")
+check(mqi[CMQCFC.MQIAMO_PUTS][0] >= 4 and len(mqi[CMQCFC.MQIAMO_OPENS]) == 13,
+      f"MQI statistics: puts {mqi[CMQCFC.MQIAMO_PUTS]}, opens by object type")
+qstats = by_command.get(CMQCFC.MQCMD_STATISTICS_Q)
+check(qstats is not None, "a queue statistics message")
+groups = qstats[CMQCFC.MQGACF_Q_STATISTICS_DATA]
+dev = [g for g in groups if g[CMQC.MQCA_Q_NAME].strip() == b"DEV.QUEUE.1"]
+check(len(dev) == 1 and dev[0][CMQCFC.MQIAMO_PUTS] == [4, 0] and dev[0][CMQCFC.MQIAMO_GETS] == [4, 0],
+      f"DEV.QUEUE.1's statistics: {dev}")
+check(qstats[CMQCFC.MQIAMO_OBJECT_COUNT] == len(groups), "ObjectCount is the groups in the message")
+stats_q.close()
+pcf.MQCMD_CHANGE_Q_MGR({CMQC.MQIA_STATISTICS_MQI: CMQC.MQMON_OFF, CMQC.MQIA_STATISTICS_Q: CMQC.MQMON_OFF})
 pcf.disconnect()
 qmgr.disconnect()
 
