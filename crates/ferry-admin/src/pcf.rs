@@ -305,6 +305,29 @@ fn failure(command: i32, Refusal(reason, parameter, text): Refusal) -> Vec<Vec<u
     ]
 }
 
+/// MQCMD_RESET_Q_MGR (MQACT_COLLECT_STATISTICS, the only action offered) and
+/// MQCMD_RESET_Q_STATS.
+fn plan_reset(command: i32, params: &[Param]) -> Result<Plan, Refusal> {
+    if command == cmd::RESET_Q_STATS {
+        let name = required(params, id::Q_NAME, "MQCA_Q_NAME")?;
+        return Ok(Plan::Mqsc(
+            format!("RESET QSTATS({})", quoted(name)),
+            Shape::Objects(Obj::QStats, None),
+        ));
+    }
+    match int_param(params, MQIACF_ACTION) {
+        Some(MQACT_COLLECT_STATISTICS) => Ok(Plan::Mqsc(
+            "RESET QMGR TYPE(STATISTICS)".into(),
+            Shape::Done,
+        )),
+        _ => Err(Refusal(
+            rc::PARM_VALUE_ERROR,
+            MQIACF_ACTION,
+            "MQCMD_RESET_Q_MGR needs MQIACF_ACTION MQACT_COLLECT_STATISTICS (3): the only reset offered".into(),
+        )),
+    }
+}
+
 /// MQIACF_ACTION.
 const MQIACF_ACTION: i32 = 1086;
 /// MQACT_COLLECT_STATISTICS.
@@ -523,24 +546,7 @@ fn plan(
             plan_topic(command, params)
         }
         cmd::CREATE_SUBSCRIPTION | cmd::DELETE_SUBSCRIPTION => plan_sub(command, params),
-        cmd::RESET_Q_MGR => match int_param(params, MQIACF_ACTION) {
-            Some(MQACT_COLLECT_STATISTICS) => Ok(Plan::Mqsc(
-                "RESET QMGR TYPE(STATISTICS)".into(),
-                Shape::Done,
-            )),
-            _ => Err(Refusal(
-                rc::PARM_VALUE_ERROR,
-                MQIACF_ACTION,
-                "MQCMD_RESET_Q_MGR needs MQIACF_ACTION MQACT_COLLECT_STATISTICS (3): the only reset offered".into(),
-            )),
-        },
-        cmd::RESET_Q_STATS => {
-            let name = required(params, id::Q_NAME, "MQCA_Q_NAME")?;
-            Ok(Plan::Mqsc(
-                format!("RESET QSTATS({})", quoted(name)),
-                Shape::Objects(Obj::QStats, None),
-            ))
-        }
+        cmd::RESET_Q_MGR | cmd::RESET_Q_STATS => plan_reset(command, params),
         cmd::INQUIRE_TOPIC => {
             let name = required(params, id::TOPIC_NAME, "MQCA_TOPIC_NAME")?;
             display(
