@@ -220,6 +220,7 @@ pub fn local_fields(
         ),
         f("QSVCINT", a.service_interval_ms, Kind::Int),
         f("STATQ", a.statistics.word(), Kind::Word),
+        f("ACCTQ", a.accounting.word(), Kind::Word),
     ];
     if model || a.definition_type != DefinitionType::Predefined {
         v.push(f(
@@ -283,13 +284,8 @@ pub fn set_local(a: &mut LocalQueueAttrs, p: &Param, model: bool) -> Result<(), 
         "BOQNAME" => a.backout_requeue_name = name(p)?,
         "HARDENBO" => a.harden_backout = true,
         "NOHARDENBO" => a.harden_backout = false,
-        "QDEPTHHI" | "QDEPTHLO" | "QDPHIEV" | "QDPLOEV" | "QDPMAXEV" | "QSVCIEV" | "QSVCINT" => {
-            set_local_event(a, p)?
-        }
-        "STATQ" => {
-            let w = word(p, &["QMGR", "ON", "OFF"])?;
-            a.statistics = Monitoring::from_word(w).unwrap_or(Monitoring::QMgr);
-        }
+        "QDEPTHHI" | "QDEPTHLO" | "QDPHIEV" | "QDPLOEV" | "QDPMAXEV" | "QSVCIEV" | "QSVCINT"
+        | "STATQ" | "ACCTQ" => set_local_monitoring(a, p)?,
         "USAGE" => {
             a.usage = match word(p, &["NORMAL", "XMITQ"])? {
                 "XMITQ" => Usage::Transmission,
@@ -307,10 +303,17 @@ pub fn set_local(a: &mut LocalQueueAttrs, p: &Param, model: bool) -> Result<(), 
     Ok(())
 }
 
-/// Sets a QLOCAL / QMODEL performance event attribute (depth and service interval events).
-fn set_local_event(a: &mut LocalQueueAttrs, p: &Param) -> Result<(), ParseError> {
+/// Sets a QLOCAL / QMODEL monitoring attribute: depth and service interval events,
+/// statistics and accounting.
+fn set_local_monitoring(a: &mut LocalQueueAttrs, p: &Param) -> Result<(), ParseError> {
     let enabled = |p: &Param| Ok::<_, ParseError>(word(p, &["ENABLED", "DISABLED"])? == "ENABLED");
+    let queue_switch = |p: &Param| {
+        let w = word(p, &["QMGR", "ON", "OFF"])?;
+        Ok::<_, ParseError>(Monitoring::from_word(w).unwrap_or(Monitoring::QMgr))
+    };
     match p.key.as_str() {
+        "STATQ" => a.statistics = queue_switch(p)?,
+        "ACCTQ" => a.accounting = queue_switch(p)?,
         "QDEPTHHI" => a.depth_high_limit = int(p, 100)?,
         "QDEPTHLO" => a.depth_low_limit = int(p, 100)?,
         "QDPHIEV" => a.depth_high_event = enabled(p)?,
@@ -659,6 +662,13 @@ pub fn qmgr_fields(a: &QueueManagerAttrs) -> Vec<Field> {
         ),
         f("STATQ", a.statistics_queues.word(), Kind::Word),
         f("STATINT", a.statistics_interval, Kind::Int),
+        f(
+            "ACCTMQI",
+            if a.accounting_mqi { "ON" } else { "OFF" },
+            Kind::Word,
+        ),
+        f("ACCTQ", a.accounting_queues.word(), Kind::Word),
+        f("ACCTINT", a.accounting_interval, Kind::Int),
         f("PLATFORM", "UNIX", Kind::Status),
         f("CCSID", 1208, Kind::Status),
         f(
@@ -696,6 +706,12 @@ pub fn set_qmgr(a: &mut QueueManagerAttrs, p: &Param) -> Result<(), ParseError> 
             a.statistics_queues = Monitoring::from_word(w).unwrap_or_default();
         }
         "STATINT" => a.statistics_interval = int(p, 604_800)?,
+        "ACCTMQI" => a.accounting_mqi = word(p, &["ON", "OFF"])? == "ON",
+        "ACCTQ" => {
+            let w = word(p, &["ON", "OFF", "NONE"])?;
+            a.accounting_queues = Monitoring::from_word(w).unwrap_or_default();
+        }
+        "ACCTINT" => a.accounting_interval = int(p, 604_800)?,
         _ => return Err(unknown(p, "QMGR")),
     }
     Ok(())

@@ -18,6 +18,9 @@ pub const OBJECTS: &[&str] = &[
 
 /// Every attribute and control keyword of any object (a test keeps it complete).
 pub const KEYWORDS: &[&str] = &[
+    "ACCTINT",
+    "ACCTMQI",
+    "ACCTQ",
     "ACTCONN",
     "ADDRESS",
     "ADDRLIST",

@@ -61,6 +61,7 @@ fn qm_with_queues() -> QueueManager {
     ] {
         let a = LocalQueueAttrs {
             statistics: statq,
+            accounting: statq,
             ..Default::default()
         };
         qm.define_queue(q, QueueDefinition::Local(a), false)
@@ -213,4 +214,121 @@ fn statq_none_and_off_collect_no_queue_and_statmqi_off_writes_no_mqi_message() {
     assert!(qm
         .alter_qmgr(|a| a.statistics_queues = Monitoring::QMgr)
         .is_err());
+}
+
+// ----- accounting ------------------------------------------------------------------------------
+
+fn accounting_queue(s: &mut Session) -> Vec<(pcf::Header, Vec<Param>)> {
+    let h = s
+        .open(
+            &ObjectDescriptor::queue(object_name("SYSTEM.ADMIN.ACCOUNTING.QUEUE").unwrap()),
+            OpenOptions::input(),
+        )
+        .unwrap();
+    let mut out = Vec::new();
+    while let Ok(g) = s.get(h, &GetOptions::new()) {
+        assert_eq!(g.message.descriptor.format.as_str(), "MQADMIN");
+        out.push(pcf::decode(&g.message.body, false).expect("a PCF message"));
+    }
+    s.close(h, CloseOptions::None).unwrap();
+    out
+}
+
+fn text(params: &[Param], id: i32) -> String {
+    match find(params, id) {
+        Param::Str(_, v) => v.trim().to_owned(),
+        p => panic!("{id} is not an MQCFST: {p:?}"),
+    }
+}
+
+#[test]
+fn a_connection_accounts_for_its_calls_and_its_queues_when_it_ends() {
+    let qm = qm_with_queues();
+    qm.alter_qmgr(|a| {
+        a.accounting_mqi = true;
+        a.accounting_queues = Monitoring::On;
+    })
+    .unwrap();
+    let mut app = qm.connect(&ConnectOptions::app("acct-app")).unwrap();
+    work(&mut app, "APP.ON", 3, 1, 2);
+    work(&mut app, "APP.OFF", 1, 0, 1);
+    app.disconnect().unwrap();
+    let mut reader = qm.connect(&ConnectOptions::app("reader")).unwrap();
+    let records = accounting_queue(&mut reader);
+    let (mqi_head, mqi) = records
+        .iter()
+        .find(|(h, _)| h.command == 167)
+        .expect("an MQI accounting record");
+    assert_eq!((mqi_head.kind, mqi_head.version), (22, 3));
+    assert_eq!(text(mqi, 3024), "acct-app");
+    assert_eq!(
+        (int(mqi, 1079), int(mqi, 716)),
+        (0, 0),
+        "first record, MQDISC"
+    );
+    assert_eq!(ints(mqi, 735), [3, 1], "MQPUTs by persistence");
+    assert_eq!(ints(mqi, 733)[1], 4, "four queue opens");
+    match find(mqi, 7006) {
+        Param::Bytes(_, id) => assert!(id.len() == 24 && id.starts_with(b"AMQCQM1")),
+        p => panic!("{p:?}"),
+    }
+    let (_, q) = records
+        .iter()
+        .find(|(h, _)| h.command == 168)
+        .expect("a queue accounting record");
+    assert_eq!(int(q, 732), 1, "APP.ON only: APP.OFF has ACCTQ(OFF)");
+    let g = match q.iter().find(|p| p.id() == 8010) {
+        Some(Param::Group(_, g)) => g,
+        p => panic!("{p:?}"),
+    };
+    assert_eq!(text(g, pcf::CA_Q_NAME), "APP.ON");
+    assert_eq!(
+        (int(g, 733), ints(g, 735), ints(g, 722)),
+        (2, vec![2, 1], vec![1, 1])
+    );
+    assert_eq!(
+        (ints(g, 737), ints(g, 736)),
+        (vec![100, 100], vec![100, 100])
+    );
+    assert_eq!(int64s(g, 741).len(), 2, "time on queue by persistence");
+    // An application that ends without MQDISC: DiscType implicit.
+    let mut gone = qm.connect(&ConnectOptions::app("vanished")).unwrap();
+    work(&mut gone, "APP.ON", 1, 0, 1);
+    drop(gone);
+    let records = accounting_queue(&mut reader);
+    let (_, mqi) = records.iter().find(|(h, _)| h.command == 167).unwrap();
+    assert_eq!((text(mqi, 3024).as_str(), int(mqi, 716)), ("vanished", 1));
+}
+
+#[test]
+fn a_long_running_connection_writes_a_record_every_acctint_and_switches_bind_at_connect() {
+    let qm = qm_with_queues();
+    let mut before = qm.connect(&ConnectOptions::app("before")).unwrap();
+    qm.alter_qmgr(|a| {
+        a.accounting_mqi = true;
+        a.accounting_interval = 1;
+    })
+    .unwrap();
+    let mut app = qm.connect(&ConnectOptions::app("long")).unwrap();
+    work(&mut app, "APP.ON", 1, 0, 1);
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    work(&mut app, "APP.ON", 1, 0, 1); // its first call after ACCTINT writes a record
+    work(&mut before, "APP.ON", 1, 0, 1); // connected before ACCTMQI(ON): no record
+    app.disconnect().unwrap();
+    before.disconnect().unwrap();
+    let mut reader = qm.connect(&ConnectOptions::app("reader")).unwrap();
+    let records = accounting_queue(&mut reader);
+    let long: Vec<&Vec<Param>> = records
+        .iter()
+        .filter(|(h, p)| h.command == 167 && text(p, 3024) == "long")
+        .map(|(_, p)| p)
+        .collect();
+    assert_eq!(long.len(), 2, "an intermediate record and the final one");
+    assert_eq!(int(long[0], 1079), 0);
+    assert!(
+        long[0].iter().all(|p| p.id() != 716),
+        "no DiscType before the end"
+    );
+    assert_eq!((int(long[1], 1079), int(long[1], 716)), (1, 0));
+    assert!(records.iter().all(|(_, p)| text(p, 3024) != "before"));
 }

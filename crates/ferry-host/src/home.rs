@@ -109,6 +109,15 @@ pub struct QmSection {
     /// STATINT: seconds between statistics messages.
     #[serde(default = "default_statint")]
     pub statistics_interval: u32,
+    /// ACCTMQI: MQI accounting messages.
+    #[serde(default)]
+    pub accounting_mqi: bool,
+    /// ACCTQ: queue accounting — "off", "on" or "none".
+    #[serde(default = "default_off")]
+    pub accounting_queues: String,
+    /// ACCTINT: seconds after which a connection writes an intermediate accounting record.
+    #[serde(default = "default_statint")]
+    pub accounting_interval: u32,
     /// Define DEV.QUEUE.1–3 at start.
     #[serde(default = "default_true")]
     pub dev_queues: bool,
@@ -124,6 +133,18 @@ fn default_off() -> String {
 
 fn default_statint() -> u32 {
     ferry_model::objects::DEFAULT_STATISTICS_INTERVAL
+}
+
+/// A queue manager's STATQ or ACCTQ from qm.toml: "off", "on" or "none".
+fn queue_switch(key: &str, word: &str) -> MqResult<ferry_model::objects::Monitoring> {
+    ferry_model::objects::Monitoring::from_word(word)
+        .filter(|m| *m != ferry_model::objects::Monitoring::QMgr)
+        .ok_or_else(|| {
+            MqError::new(
+                Reason::AttributeValueError,
+                format!("[qmgr] {key} = {word:?}: give \"off\", \"on\" or \"none\""),
+            )
+        })
 }
 fn default_dlq() -> String {
     ferry_model::system::DEAD_LETTER_QUEUE.to_owned()
@@ -244,6 +265,9 @@ impl QmFile {
                 statistics_mqi: false,
                 statistics_queues: default_off(),
                 statistics_interval: default_statint(),
+                accounting_mqi: false,
+                accounting_queues: default_off(),
+                accounting_interval: default_statint(),
                 dev_queues: true,
             },
             log: LogSection::default(),
@@ -321,18 +345,11 @@ impl QmFile {
                 )
             })?;
         a.statistics_mqi = q.statistics_mqi;
-        a.statistics_queues = ferry_model::objects::Monitoring::from_word(&q.statistics_queues)
-            .filter(|m| *m != ferry_model::objects::Monitoring::QMgr)
-            .ok_or_else(|| {
-                MqError::new(
-                    Reason::AttributeValueError,
-                    format!(
-                        "[qmgr] statistics_queues = {:?}: give \"off\", \"on\" or \"none\"",
-                        q.statistics_queues
-                    ),
-                )
-            })?;
+        a.statistics_queues = queue_switch("statistics_queues", &q.statistics_queues)?;
         a.statistics_interval = q.statistics_interval;
+        a.accounting_mqi = q.accounting_mqi;
+        a.accounting_queues = queue_switch("accounting_queues", &q.accounting_queues)?;
+        a.accounting_interval = q.accounting_interval;
         a.validate()?;
         Ok(a)
     }
@@ -411,6 +428,9 @@ pub fn save_qmgr_attrs(dir: &Path, a: &QueueManagerAttrs) -> MqResult<()> {
     f.qmgr.statistics_mqi = a.statistics_mqi;
     f.qmgr.statistics_queues = a.statistics_queues.word().to_ascii_lowercase();
     f.qmgr.statistics_interval = a.statistics_interval;
+    f.qmgr.accounting_mqi = a.accounting_mqi;
+    f.qmgr.accounting_queues = a.accounting_queues.word().to_ascii_lowercase();
+    f.qmgr.accounting_interval = a.accounting_interval;
     f.save(dir)
 }
 

@@ -107,6 +107,12 @@ pub enum Selector {
     StatisticsQ = 128,
     /// MQIA_STATISTICS_INTERVAL (queue manager): seconds.
     StatisticsInterval = 131,
+    /// MQIA_ACCOUNTING_MQI (queue manager): MQMON_ON or MQMON_OFF.
+    AccountingMqi = 133,
+    /// MQIA_ACCOUNTING_Q (queue manager: MQMON_ON, OFF, NONE; queue: MQMON_Q_MGR, ON, OFF).
+    AccountingQ = 134,
+    /// MQIA_ACCOUNTING_INTERVAL (queue manager): seconds.
+    AccountingInterval = 135,
     /// MQIA_CHANNEL_EVENT (queue manager).
     ChannelEvent = 73,
     /// MQIA_CHLAUTH_RECORDS (queue manager).
@@ -177,6 +183,9 @@ impl Selector {
             StatisticsMqi,
             StatisticsQ,
             StatisticsInterval,
+            AccountingMqi,
+            AccountingQ,
+            AccountingInterval,
             ChannelEvent,
             ChlauthRecords,
             DefXmitQueueName,
@@ -267,6 +276,7 @@ pub fn local_queue_attr(
         Selector::QServiceIntervalEvent => Int(a.service_interval_event.mq_value()),
         Selector::QServiceInterval => Int(i64::from(a.service_interval_ms)),
         Selector::StatisticsQ => Int(a.statistics.value()),
+        Selector::AccountingQ => Int(a.accounting.value()),
         _ => return None,
     })
 }
@@ -298,6 +308,9 @@ pub fn qmgr_attr(sel: Selector, a: &QueueManagerAttrs) -> Option<AttrValue> {
         Selector::StatisticsMqi => Int(i64::from(a.statistics_mqi)),
         Selector::StatisticsQ => Int(a.statistics_queues.value()),
         Selector::StatisticsInterval => Int(i64::from(a.statistics_interval)),
+        Selector::AccountingMqi => Int(i64::from(a.accounting_mqi)),
+        Selector::AccountingQ => Int(a.accounting_queues.value()),
+        Selector::AccountingInterval => Int(i64::from(a.accounting_interval)),
         _ => return None,
     })
 }

@@ -54,6 +54,12 @@ pub struct QueueManagerAttrs {
     pub statistics_queues: Monitoring,
     /// STATINT: seconds between statistics messages (1 to 604,800).
     pub statistics_interval: u32,
+    /// ACCTMQI(ON|OFF): MQI accounting messages for connections made while it is ON.
+    pub accounting_mqi: bool,
+    /// ACCTQ(ON|OFF|NONE): queue accounting, as STATQ chooses queues.
+    pub accounting_queues: Monitoring,
+    /// ACCTINT: seconds after which a long-running connection writes an intermediate record.
+    pub accounting_interval: u32,
 }
 
 /// A statistics switch as MQ's MQMON_* values: a queue manager's STATQ is ON, OFF or NONE; a
@@ -178,6 +184,9 @@ impl QueueManagerAttrs {
             statistics_mqi: false,
             statistics_queues: Monitoring::Off,
             statistics_interval: DEFAULT_STATISTICS_INTERVAL,
+            accounting_mqi: false,
+            accounting_queues: Monitoring::Off,
+            accounting_interval: DEFAULT_STATISTICS_INTERVAL,
         }
     }
 
@@ -190,10 +199,12 @@ impl QueueManagerAttrs {
         check_range("MAXDYNQ", self.max_dynamic_queues, 1, 999_999_999)?;
         check_range("MAXDYNQC", self.max_dynamic_per_conn, 1, 999_999_999)?;
         check_range("STATINT", self.statistics_interval as usize, 1, 604_800)?;
-        if self.statistics_queues == Monitoring::QMgr {
+        check_range("ACCTINT", self.accounting_interval as usize, 1, 604_800)?;
+        if self.statistics_queues == Monitoring::QMgr || self.accounting_queues == Monitoring::QMgr
+        {
             return Err(MqError::new(
                 Reason::AttributeValueError,
-                "a queue manager's STATQ is ON, OFF or NONE",
+                "a queue manager's STATQ and ACCTQ are ON, OFF or NONE",
             ));
         }
         Ok(())
@@ -377,6 +388,10 @@ pub struct LocalQueueAttrs {
     /// manager's STATQ: `Monitoring::collects`).
     #[serde(default = "default_queue_statistics")]
     pub statistics: Monitoring,
+    /// ACCTQ(QMGR|ON|OFF): whether connections account for their use of the queue (with the
+    /// queue manager's ACCTQ as they connected).
+    #[serde(default = "default_queue_statistics")]
+    pub accounting: Monitoring,
 }
 
 fn default_queue_statistics() -> Monitoring {
@@ -427,6 +442,7 @@ impl Default for LocalQueueAttrs {
             service_interval_event: ServiceIntervalEvent::None,
             service_interval_ms: MAX_SERVICE_INTERVAL_MS,
             statistics: Monitoring::QMgr,
+            accounting: Monitoring::QMgr,
         }
     }
 }

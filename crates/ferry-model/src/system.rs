@@ -40,3 +40,5 @@ pub const PERFM_EVENT_QUEUE: &str = "SYSTEM.ADMIN.PERFM.EVENT";
 pub const COMMAND_EVENT_QUEUE: &str = "SYSTEM.ADMIN.COMMAND.EVENT";
 /// Where statistics messages go (QMGR STATMQI, STATQ).
 pub const STATISTICS_QUEUE: &str = "SYSTEM.ADMIN.STATISTICS.QUEUE";
+/// Where accounting messages go (QMGR ACCTMQI, ACCTQ).
+pub const ACCOUNTING_QUEUE: &str = "SYSTEM.ADMIN.ACCOUNTING.QUEUE";

@@ -70,6 +70,7 @@ fn dump(ep: &str) -> (String, std::collections::BTreeMap<String, String>) {
             || l.starts_with("DEFINE QLOCAL('SYSTEM.ADMIN.PERFM.EVENT')")
             || l.starts_with("DEFINE QLOCAL('SYSTEM.ADMIN.COMMAND.EVENT')")
             || l.starts_with("DEFINE QLOCAL('SYSTEM.ADMIN.STATISTICS.QUEUE')")
+            || l.starts_with("DEFINE QLOCAL('SYSTEM.ADMIN.ACCOUNTING.QUEUE')")
     };
     let system_authinfos = text.lines().filter(|l| added_later(l)).count();
     for l in text
@@ -143,8 +144,14 @@ fn without_new_defaults(line: &str) -> String {
             " QDEPTHHI(80) QDEPTHLO(20) QDPHIEV(DISABLED) QDPLOEV(DISABLED) QDPMAXEV(ENABLED)",
             "",
         )
-        .replace(" QSVCIEV(NONE) QSVCINT(999999999) STATQ(QMGR)", "")
-        .replace(" STATMQI(OFF) STATQ(OFF) STATINT(1800)", "")
+        .replace(
+            " QSVCIEV(NONE) QSVCINT(999999999) STATQ(QMGR) ACCTQ(QMGR)",
+            "",
+        )
+        .replace(
+            " STATMQI(OFF) STATQ(OFF) STATINT(1800) ACCTMQI(OFF) ACCTQ(OFF) ACCTINT(1800)",
+            "",
+        )
 }
 
 /// [`SYNCQ`]'s messages, read embedded through the queue manager's internal connection.

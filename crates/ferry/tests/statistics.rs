@@ -127,3 +127,72 @@ fn statistics_messages_arrive_every_statint_and_at_reset_qmgr() {
         (Some("ON"), Some("ON"))
     );
 }
+
+#[test]
+fn accounting_records_name_the_connection_over_tcp_and_the_local_socket() {
+    let server = Server::start("accounting", &[]);
+    common::admin_in(
+        &server.root,
+        "QM1",
+        "ALTER QMGR ACCTMQI(ON) ACCTQ(ON)
+         DEFINE QLOCAL(APP.ACCT)",
+    );
+    for (endpoint, app) in [(&server.tcp, "acct-tcp"), (&server.unix, "acct-local")] {
+        let mut c = Connection::connect(endpoint, app).unwrap();
+        let h = c.open_queue("APP.ACCT", OpenOptions::output()).unwrap();
+        c.put(h, Message::text("charged"), &PutOptions::default())
+            .unwrap();
+        c.close(h, Default::default()).unwrap();
+        c.disconnect().unwrap();
+    }
+    let mut reader = Connection::connect(&server.unix, "acct-reader").unwrap();
+    let h = reader
+        .open_queue("SYSTEM.ADMIN.ACCOUNTING.QUEUE", OpenOptions::input())
+        .unwrap();
+    let mut records = Vec::new();
+    while let Ok(g) = reader.get(h, &GetOptions::new()) {
+        let (head, params) = pcf::decode(&g.message.body, false).expect("PCF");
+        assert_eq!((head.kind, head.version), (22, 3));
+        records.push((head.command, params));
+    }
+    let text = |p: &[Param], id: i32| {
+        p.iter().find_map(|x| match x {
+            Param::Str(i, v) if *i == id => Some(v.trim().to_owned()),
+            _ => None,
+        })
+    };
+    let int = |p: &[Param], id: i32| {
+        p.iter().find_map(|x| match x {
+            Param::Int(i, v) if *i == id => Some(*v),
+            _ => None,
+        })
+    };
+    let mqi = |app: &str| {
+        records
+            .iter()
+            .find(|(cmd, p)| *cmd == 167 && text(p, 3024).as_deref() == Some(app))
+            .map(|(_, p)| p.clone())
+            .unwrap_or_else(|| panic!("no MQI accounting record for {app}: {records:?}"))
+    };
+    let tcp = mqi("acct-tcp");
+    assert!(
+        text(&tcp, 3506).is_some_and(|n| n.contains("127.0.0.1")),
+        "{tcp:?}"
+    );
+    assert_eq!(int(&tcp, 716), Some(0), "MQDISC");
+    assert_eq!(list(&tcp, 735), [1, 0]);
+    let local = mqi("acct-local");
+    assert_eq!(
+        int(&local, 1024),
+        Some(std::process::id() as i32),
+        "{local:?}"
+    );
+    let queue_records = records
+        .iter()
+        .filter(|(cmd, p)| *cmd == 168 && p.iter().any(|x| matches!(x, Param::Group(8010, _))));
+    assert_eq!(
+        queue_records.count(),
+        2,
+        "one per connection that used APP.ACCT"
+    );
+}

@@ -134,6 +134,12 @@ pub(crate) static ROWS: &[Row] = &[
     ),
     row(
         Queue,
+        "ACCTQ",
+        134,
+        Enum(&[(-3, "QMGR"), (0, "OFF"), (1, "ON")]),
+    ),
+    row(
+        Queue,
         "DEFTYPE",
         7,
         Enum(&[
@@ -176,6 +182,14 @@ pub(crate) static ROWS: &[Row] = &[
         Enum(&[(0, "OFF"), (1, "ON"), (-1, "NONE")]),
     ),
     row(QMgr, "STATINT", 131, Int),
+    row(QMgr, "ACCTMQI", 133, Enum(&[(0, "OFF"), (1, "ON")])),
+    row(
+        QMgr,
+        "ACCTQ",
+        134,
+        Enum(&[(0, "OFF"), (1, "ON"), (-1, "NONE")]),
+    ),
+    row(QMgr, "ACCTINT", 135, Int),
     row(
         QMgr,
         "CHLEV",

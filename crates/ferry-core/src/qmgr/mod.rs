@@ -9,6 +9,7 @@
 //! catalogue. The catalogue lock is a read lock on the MQI paths (open, put1) and is not touched
 //! by put or get on an open handle.
 
+pub mod accounting;
 pub mod apistats;
 pub mod catalog;
 pub mod commands;
@@ -460,6 +461,8 @@ impl QueueManager {
         let max = self.shared.attrs.read().max_connections;
         let id = self.shared.next_conn.fetch_add(1, Ordering::Relaxed);
         let user = who.user.clone();
+        let accounting =
+            accounting::Accounting::for_connection(self, id, (&opts.app_name, &user, &peer));
         let counters = Arc::new(ConnCounters::default());
         {
             let mut conns = self.shared.connections.lock();
@@ -486,13 +489,15 @@ impl QueueManager {
             );
             self.shared.api.note_connections(conns.len());
         }
-        Ok(Session::new(
+        let mut s = Session::new(
             self.clone(),
             id,
             ApplName::truncating(&opts.app_name),
             who,
             counters,
-        ))
+        );
+        s.acct = accounting.map(|a| Box::new(Mutex::new(a)));
+        Ok(s)
     }
 
     /// QUIESCING or STOPPING when the queue manager takes no new connections.

@@ -445,22 +445,27 @@ impl QueueManager {
             .sum()
     }
 
-    /// Puts a statistics message on SYSTEM.ADMIN.STATISTICS.QUEUE (a full or missing queue
-    /// drops it, and the log says so).
+    /// Puts a statistics message on SYSTEM.ADMIN.STATISTICS.QUEUE.
     fn put_statistics(&self, body: Vec<u8>) {
+        self.put_admin(STATISTICS_QUEUE, body)
+    }
+
+    /// Puts a PCF message the queue manager makes (statistics, accounting) on `queue`, format
+    /// MQADMIN; a full or missing queue drops it, and the log says so.
+    pub(crate) fn put_admin(&self, queue: &str, body: Vec<u8>) {
         let mut msg = Message::new(body);
         msg.descriptor.format = format::name("MQADMIN");
         msg.descriptor.msg_id = MsgId(self.shared.ids.next());
         msg.descriptor.put_time = self.shared.clock.wall();
         msg.descriptor.put_appl_name =
             ferry_model::name::ApplName::truncating(self.name().as_str());
-        let put = ferry_model::name::object_name(STATISTICS_QUEUE)
+        let put = ferry_model::name::object_name(queue)
             .and_then(|n| self.local_queue(&n))
             .map(|q| q.try_put(msg, 0, None, self.shared.clock.now()));
         if !matches!(put, Ok(Ok(_))) {
             tracing::warn!(
-                queue = STATISTICS_QUEUE,
-                "a statistics message was dropped: its queue is full or missing"
+                queue,
+                "a statistics or accounting message was dropped: its queue is full or missing"
             );
         }
     }

@@ -29,15 +29,9 @@ fn model(
     })
 }
 
-/// The system objects, in the order they are defined (and the developer queues when asked).
-pub fn system_definitions(dev_queues: bool) -> Vec<(&'static str, QueueDefinition)> {
-    let mut defs = vec![
-        (DEAD_LETTER_QUEUE, local("Dead-letter queue", 999_999_999)),
-        (
-            DEFAULT_LOCAL_QUEUE,
-            local("Template for local queues", 5000),
-        ),
-        (ADMIN_COMMAND_QUEUE, local("Administrative commands", 5000)),
+/// The queues the queue manager's events, statistics and accounting messages go to.
+fn monitoring_queues() -> [(&'static str, QueueDefinition); 6] {
+    [
         (
             QMGR_EVENT_QUEUE,
             local("Queue manager events (AUTHOREV)", 3000),
@@ -52,6 +46,25 @@ pub fn system_definitions(dev_queues: bool) -> Vec<(&'static str, QueueDefinitio
             STATISTICS_QUEUE,
             local("Statistics messages (STATMQI, STATQ)", 3000),
         ),
+        (
+            ACCOUNTING_QUEUE,
+            local("Accounting messages (ACCTMQI, ACCTQ)", 3000),
+        ),
+    ]
+}
+
+/// The system objects, in the order they are defined (and the developer queues when asked).
+pub fn system_definitions(dev_queues: bool) -> Vec<(&'static str, QueueDefinition)> {
+    let mut defs = vec![
+        (DEAD_LETTER_QUEUE, local("Dead-letter queue", 999_999_999)),
+        (
+            DEFAULT_LOCAL_QUEUE,
+            local("Template for local queues", 5000),
+        ),
+        (ADMIN_COMMAND_QUEUE, local("Administrative commands", 5000)),
+    ];
+    defs.extend(monitoring_queues());
+    defs.extend([
         (
             CHANNEL_SYNC_QUEUE,
             QueueDefinition::Local(LocalQueueAttrs {
@@ -94,7 +107,7 @@ pub fn system_definitions(dev_queues: bool) -> Vec<(&'static str, QueueDefinitio
                 Persistence::NotPersistent,
             ),
         ),
-    ];
+    ]);
     if dev_queues {
         defs.extend(DEV_QUEUES.map(|name| (name, local("Developer queue", 5000))));
     }

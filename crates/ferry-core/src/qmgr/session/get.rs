@@ -31,10 +31,10 @@ impl Session {
     pub fn try_get(&mut self, h: Hobj, opts: &GetOptions) -> MqResult<GetAttempt> {
         let r = self.try_get_message(h, opts);
         if r.is_err() {
-            self.count_get_failed(matches!(
-                opts.browse,
-                BrowseMode::None | BrowseMode::GetUnderCursor
-            ));
+            self.count_get_failed(
+                h,
+                matches!(opts.browse, BrowseMode::None | BrowseMode::GetUnderCursor),
+            );
         }
         r
     }
@@ -302,12 +302,18 @@ impl Session {
             }
             WaitOutcome::Retry => Ok(None),
             WaitOutcome::Ended(r) => {
-                self.count_get_failed(!matches!(opts.browse, BrowseMode::First | BrowseMode::Next));
+                self.count_get_failed(
+                    h,
+                    !matches!(opts.browse, BrowseMode::First | BrowseMode::Next),
+                );
                 let name = self.queue_name(h).unwrap_or_default();
                 Err(MqError::new(r, format!("the wait on queue {name} ended")))
             }
             WaitOutcome::TimedOut => {
-                self.count_get_failed(!matches!(opts.browse, BrowseMode::First | BrowseMode::Next));
+                self.count_get_failed(
+                    h,
+                    !matches!(opts.browse, BrowseMode::First | BrowseMode::Next),
+                );
                 Err(self.no_message(h))
             }
         }
@@ -324,7 +330,7 @@ impl Session {
     /// `msg` is handed to the application (got when `destructive`, in the unit of work when
     /// `in_uow`): the handle's saved context, and the confirmation of delivery it asks for.
     fn handed_over(&mut self, h: Hobj, destructive: bool, msg: &Message, in_uow: bool) {
-        self.count_got(destructive, msg);
+        self.count_got(h, destructive, msg);
         self.save_context(h, destructive, &msg.descriptor);
         if destructive {
             self.confirm_delivery(msg, in_uow);
@@ -332,33 +338,49 @@ impl Session {
     }
 
     /// Counts a message got (`destructive`) or browsed (STATMQI).
-    pub(super) fn count_got(&self, destructive: bool, msg: &Message) {
+    pub(super) fn count_got(&self, h: Hobj, destructive: bool, msg: &Message) {
         use crate::qmgr::apistats::slot;
         let stats = self.qm.mqi_stats();
-        if self.internal || !stats.on() {
-            return;
-        }
         let (counts, bytes) = match destructive {
             true => (slot::GETS, slot::GET_BYTES),
             false => (slot::BROWSES, slot::BROWSE_BYTES),
         };
         let persistent = msg.descriptor.persistence == Persistence::Persistent;
-        stats.add_message(counts, bytes, persistent, msg.body.len());
+        if !self.internal && stats.on() {
+            stats.add_message(counts, bytes, persistent, msg.body.len());
+        }
+        if self.acct.is_some() {
+            let queue = self.accounted_queue(h);
+            self.account(|a, qm| {
+                a.add(counts + usize::from(persistent), 1);
+                a.add(bytes + usize::from(persistent), msg.body.len() as u64);
+                if let Some(q) = &queue {
+                    a.got(qm, q, destructive, Some(msg));
+                }
+            });
+        }
     }
 
     /// Counts a get (`destructive`) or browse that found nothing or failed (STATMQI).
-    fn count_get_failed(&self, destructive: bool) {
+    fn count_get_failed(&self, h: Hobj, destructive: bool) {
         use crate::qmgr::apistats::slot;
         let stats = self.qm.mqi_stats();
+        let at = if destructive {
+            slot::GETS_FAILED
+        } else {
+            slot::BROWSES_FAILED
+        };
         if !self.internal && stats.on() {
-            stats.add(
-                if destructive {
-                    slot::GETS_FAILED
-                } else {
-                    slot::BROWSES_FAILED
-                },
-                1,
-            );
+            stats.add(at, 1);
+        }
+        if self.acct.is_some() {
+            let queue = self.accounted_queue(h);
+            self.account(|a, qm| {
+                a.add(at, 1);
+                if let Some(q) = &queue {
+                    a.got(qm, q, destructive, None);
+                }
+            });
         }
     }
 

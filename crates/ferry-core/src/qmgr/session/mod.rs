@@ -225,6 +225,8 @@ pub struct Session {
     /// The queue manager's own work (`QueueManager::internal_session`): its calls are not
     /// counted as an application's (STATMQI).
     pub(crate) internal: bool,
+    /// What this connection accounts for (ACCTMQI, ACCTQ as it connected).
+    pub(crate) acct: Option<Box<Mutex<crate::qmgr::accounting::Accounting>>>,
 }
 
 impl Session {
@@ -255,6 +257,7 @@ impl Session {
             channel_agent: false,
             dynamic_queues: 0,
             internal: false,
+            acct: None,
         }
     }
 
@@ -263,6 +266,31 @@ impl Session {
         if !self.internal {
             self.qm.api_stats().count_result(call, r);
         }
+        self.account(|a, _| a.call(call, r.is_ok()));
+    }
+
+    /// Runs `f` on the connection's accounting, if it accounts — first writing an
+    /// intermediate record when ACCTINT has passed (MQ writes it at the first call after).
+    pub(super) fn account(
+        &self,
+        f: impl FnOnce(&mut crate::qmgr::accounting::Accounting, &QueueManager),
+    ) {
+        let Some(cell) = &self.acct else { return };
+        let mut a = cell.lock();
+        if a.due(self.qm.clock().wall()) {
+            a.write(&self.qm, None);
+        }
+        f(&mut a, &self.qm);
+    }
+
+    /// The local queue a handle's calls are accounted against (`None` for other objects, or
+    /// when the connection does not account).
+    pub(super) fn accounted_queue(&self, h: Hobj) -> Option<ObjectName> {
+        self.acct.as_ref()?;
+        match self.handles.get(&h.0) {
+            Some(Handle::Queue(qh)) => Some(qh.queue.name),
+            _ => None,
+        }
     }
 
     /// Counts an application's MQOPEN, MQCLOSE, MQINQ or MQSET of an object of MQOT_* type
@@ -270,14 +298,15 @@ impl Session {
     /// is ON.
     fn count_typed<T>(&self, ok_slot: usize, ot: usize, r: &MqResult<T>) {
         let stats = self.qm.mqi_stats();
+        let run = if r.is_ok() {
+            ok_slot
+        } else {
+            ok_slot + crate::qmgr::apistats::OBJECT_TYPES
+        };
         if !self.internal && stats.on() {
-            let run = if r.is_ok() {
-                ok_slot
-            } else {
-                ok_slot + crate::qmgr::apistats::OBJECT_TYPES
-            };
             stats.add(run + ot, 1);
         }
+        self.account(|a, _| a.add(run + ot, 1));
     }
 
     /// The MQOT_* type a handle's calls count under (a subscription's under MQOT_TOPIC).
@@ -467,6 +496,10 @@ impl Session {
         }
         if backout {
             self.backout_all();
+        }
+        if let Some(cell) = self.acct.take() {
+            // MQDISCONNECT_NORMAL (0), or IMPLICIT (1) for a connection that ended without MQDISC.
+            cell.into_inner().write(&self.qm, Some(i32::from(backout)));
         }
         self.counters.handles.lock().clear();
         for (_, h) in std::mem::take(&mut self.handles) {

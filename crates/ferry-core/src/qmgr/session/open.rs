@@ -8,7 +8,10 @@ impl Session {
     pub fn open(&mut self, od: &ObjectDescriptor, opts: OpenOptions) -> MqResult<Hobj> {
         let r = self.open_object(od, opts);
         self.count_call(crate::qmgr::apistats::ApiCall::Open, &r);
-        if self.qm.mqi_stats().on() {
+        if let Some(q) = r.as_ref().ok().and_then(|h| self.accounted_queue(*h)) {
+            self.account(|a, qm| a.opened(qm, &q, true));
+        }
+        if self.qm.mqi_stats().on() || self.acct.is_some() {
             use crate::qmgr::apistats::{slot, OT_Q, OT_Q_MGR, OT_TOPIC};
             let ot = match od {
                 ObjectDescriptor::QueueManager => OT_Q_MGR,
@@ -366,8 +369,12 @@ impl Session {
     /// closes; `Delete`/`DeletePurge` delete a permanent dynamic queue.
     pub fn close(&mut self, h: Hobj, opts: CloseOptions) -> MqResult<()> {
         let ot = self.object_type(h);
+        let queue = self.accounted_queue(h);
         let r = self.close_object(h, opts);
         self.count_call(crate::qmgr::apistats::ApiCall::Close, &r);
+        if let (Some(q), true) = (queue, r.is_ok()) {
+            self.account(|a, qm| a.opened(qm, &q, false));
+        }
         self.count_typed(crate::qmgr::apistats::slot::CLOSES, ot, &r);
         r
     }

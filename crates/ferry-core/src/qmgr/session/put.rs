@@ -6,18 +6,25 @@ use super::*;
 impl Session {
     /// Puts a message on an open queue (or publishes it through a topic handle).
     pub fn put(&mut self, h: Hobj, msg: Message, opts: &PutOptions) -> MqResult<PutOutcome> {
-        if self.internal || !self.qm.mqi_stats().on() {
+        if self.internal || (!self.qm.mqi_stats().on() && self.acct.is_none()) {
             return self.put_message(h, msg, opts);
         }
         let len = msg.body.len();
         let topic = matches!(self.handles.get(&h.0), Some(Handle::Topic(_)));
+        let queue = self.accounted_queue(h);
         let r = self.put_message(h, msg, opts);
-        self.count_put(topic, false, len, &r);
+        self.count_put((topic, false, queue), len, &r);
         r
     }
 
-    /// Counts an MQPUT (or MQPUT1, `put1`) of `len` bytes to a topic or a queue (STATMQI).
-    fn count_put(&self, topic: bool, put1: bool, len: usize, r: &MqResult<PutOutcome>) {
+    /// Counts an MQPUT (or MQPUT1, `put1`) of `len` bytes to a topic or a queue (STATMQI, and
+    /// the connection's accounting against `queue`).
+    fn count_put(
+        &self,
+        (topic, put1, queue): (bool, bool, Option<ObjectName>),
+        len: usize,
+        r: &MqResult<PutOutcome>,
+    ) {
         use crate::qmgr::apistats::slot;
         let (counts, failed, bytes) = match (topic, put1) {
             (false, false) => (slot::PUTS, slot::PUTS_FAILED, slot::PUT_BYTES),
@@ -33,14 +40,29 @@ impl Session {
                 slot::TOPIC_PUT_BYTES,
             ),
         };
+        let done = r
+            .as_ref()
+            .ok()
+            .map(|out| (out.persistence == Persistence::Persistent, len));
         let stats = self.qm.mqi_stats();
-        match r {
-            Ok(out) => {
-                let persistent = out.persistence == Persistence::Persistent;
-                stats.add_message(counts, bytes, persistent, len);
+        if stats.on() {
+            match done {
+                Some((persistent, len)) => stats.add_message(counts, bytes, persistent, len),
+                None => stats.add(failed, 1),
             }
-            Err(_) => stats.add(failed, 1),
         }
+        self.account(|a, qm| {
+            match done {
+                Some((p, len)) => {
+                    a.add(counts + usize::from(p), 1);
+                    a.add(bytes + usize::from(p), len as u64);
+                }
+                None => a.add(failed, 1),
+            }
+            if let Some(q) = &queue {
+                a.put(qm, q, put1, done);
+            }
+        });
     }
 
     fn put_message(
@@ -127,13 +149,18 @@ impl Session {
         msg: Message,
         opts: &PutOptions,
     ) -> MqResult<PutOutcome> {
-        if self.internal || !self.qm.mqi_stats().on() {
+        if self.internal || (!self.qm.mqi_stats().on() && self.acct.is_none()) {
             return self.put1_message(od, msg, opts);
         }
         let len = msg.body.len();
         let topic = matches!(od, ObjectDescriptor::Topic { .. });
+        // Accounted against the queue named (an alias's own name; MQ counts its base queue).
+        let queue = match od {
+            ObjectDescriptor::Queue { name, .. } if self.acct.is_some() => Some(*name),
+            _ => None,
+        };
         let r = self.put1_message(od, msg, opts);
-        self.count_put(topic, true, len, &r);
+        self.count_put((topic, true, queue), len, &r);
         r
     }
 

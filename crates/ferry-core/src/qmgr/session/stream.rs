@@ -56,7 +56,7 @@ impl Session {
                 ..
             } => {
                 self.ledger(h).pending.push_back(pos);
-                self.count_got(true, &msg);
+                self.count_got(h, true, &msg);
                 self.confirm_delivery(&msg, false);
                 Ok(Some(GetAttempt::Got(self.shape(
                     msg,
@@ -81,7 +81,7 @@ impl Session {
                 if let Some(pos) = d.pending_pos {
                     self.ledger(h).pending.push_back(pos);
                 }
-                self.count_got(true, &d.msg);
+                self.count_got(h, true, &d.msg);
                 self.confirm_delivery(&d.msg, false);
                 let now = self.qm.clock().now();
                 Ok(Some(self.shape(

@@ -14,6 +14,9 @@ impl Session {
                 .mqi_stats()
                 .add(crate::qmgr::apistats::slot::COMMITS_FAILED, 1);
         }
+        if r.is_err() {
+            self.account(|a, _| a.add(crate::qmgr::apistats::slot::COMMITS_FAILED, 1));
+        }
         r
     }
 
