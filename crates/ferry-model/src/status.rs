@@ -87,7 +87,8 @@ impl QueueStats {
         self.note_depth(depth);
     }
 
-    /// Counts a destructive get of `len` bytes put at `put_time`, got at `now`.
+    /// Counts a destructive get of `len` bytes put at `put_time`, got at `now`, and its wait
+    /// into QTIME (one reading of the time between them serves both).
     #[inline]
     pub fn note_got(
         &mut self,
@@ -99,6 +100,14 @@ impl QueueStats {
         let waited = now
             .duration_since(put_time)
             .map_or(0, |d| d.as_micros() as u64);
+        self.note_waited(waited);
+        self.note_handed(persistent, len, waited);
+    }
+
+    /// Counts a destructive get of `len` bytes that waited `waited` µs (QTIME left alone: a
+    /// message handed straight to a waiting getter does not count there).
+    #[inline]
+    pub fn note_handed(&mut self, persistent: bool, len: usize, waited: u64) {
         let c = &mut self.by_persistence[usize::from(persistent)];
         c.gets += 1;
         c.get_bytes += len as u64;
@@ -121,11 +130,9 @@ impl QueueStats {
         *hi = (*hi).max(depth);
     }
 
-    /// Counts a message put at `put_time` and got at `now` into QTIME.
-    pub fn note_qtime(&mut self, put_time: SystemTime, now: SystemTime) {
-        let waited = now
-            .duration_since(put_time)
-            .map_or(0, |d| d.as_micros() as u64);
+    /// Counts a message that waited `waited` µs on the queue into QTIME.
+    #[inline]
+    fn note_waited(&mut self, waited: u64) {
         // An exponential moving average with weight 1/256.
         self.qtime_us = if self.qtime_us == 0 {
             waited

@@ -455,7 +455,6 @@ impl QueueState {
         };
         let persistent = msg.descriptor.persistence == Persistence::Persistent;
         if spec.browse.is_none() {
-            self.stats.note_qtime(msg.descriptor.put_time, wall);
             let put_time = msg.descriptor.put_time;
             self.stats
                 .note_got(persistent, msg.body.len(), put_time, wall);

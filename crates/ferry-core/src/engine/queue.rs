@@ -746,10 +746,9 @@ impl QueueState {
             (Ok(()), _) => {
                 self.stats.gets += 1;
                 self.stats.handovers += 1;
-                let wall = self.clock.wall();
-                self.stats.last_get = Some(wall);
+                self.stats.last_get = Some(self.clock.wall());
                 let (persistent, len) = counted;
-                self.stats.note_got(persistent, len, wall, wall);
+                self.stats.note_handed(persistent, len, 0);
                 None
             }
             // The waiter gave up just now: take the message back out and go on.
