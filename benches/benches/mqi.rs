@@ -2,7 +2,10 @@
 //! getting connections, 2 KB non-persistent, synchronous puts, gets waiting) through the C
 //! interface (benches/c/mqi_ladder.c, linked with libmqm_r.so over the local socket and with
 //! libmqic_r.so over tcp) beside the same ladder through the Rust API, against the same
-//! server in the same run, with the raw socket ping-pong of the run for scale.
+//! server in the same run, with the raw socket ping-pong of the run for scale. Then the
+//! asynchronous shape: the C ladder with MQPMO_ASYNC_RESPONSE puts and MQOO_READ_AHEAD gets
+//! beside the Rust async client's ladder (`ferry perf put --async-put --read-ahead`, one
+//! putter and the same getters), local and tcp.
 //!
 //! Run: `cargo bench -p ferry-benches --bench mqi -- --secs 3 --runs 3` (needs a C compiler).
 
@@ -106,13 +109,34 @@ fn compile(lib: &str, out: &Path) -> PathBuf {
     exe
 }
 
-/// The ladder through the C interface: delivered messages per second.
-fn c_ladder(exe: &Path, env: (&str, String), d: Duration) -> f64 {
+/// The ladder through the Rust async client (async puts, read-ahead getters, one thread, as
+/// `ferry perf put --async-put --read-ahead` runs it): delivered messages per second.
+fn rust_async_ladder(endpoint: &str, d: Duration) -> f64 {
+    let mut a = ferry_perf::args::WorkloadArgs::defaults();
+    a.connect = Some(endpoint.to_owned());
+    a.queue = "BENCH.Q".into();
+    a.size = 2048;
+    a.threads = 1;
+    a.helpers = GETTERS;
+    a.async_put = true;
+    a.read_ahead = true;
+    a.async_client = true;
+    a.duration = d;
+    a.warmup = Duration::from_millis(500);
+    let report = ferry_perf::run_workload(ferry_perf::args::Workload::Put, &a)
+        .expect("the Rust async ladder");
+    report.results.rate_per_s
+}
+
+/// The ladder through the C interface (`mode` "async": async puts and read-ahead gets):
+/// delivered messages per second.
+fn c_ladder(exe: &Path, env: (&str, String), d: Duration, mode: &str) -> f64 {
     let o = Command::new(exe)
         .args([
             "BENCH.Q",
             &d.as_secs_f64().to_string(),
             &GETTERS.to_string(),
+            mode,
         ])
         .env(env.0, env.1)
         .env("FERRY_USER", ferry_benches::BENCH_USER)
@@ -136,6 +160,10 @@ fn main() {
         ("ladder, local, C MQI libmqm_r (msg/s)", vec![]),
         ("ladder, tcp, Rust API (msg/s)", vec![]),
         ("ladder, tcp, C MQI libmqic_r (msg/s)", vec![]),
+        ("async ladder, local, Rust async client", vec![]),
+        ("async ladder, local, C MQI libmqm_r", vec![]),
+        ("async ladder, tcp, Rust async client", vec![]),
+        ("async ladder, tcp, C MQI libmqic_r", vec![]),
     ];
     for _ in 0..args.runs {
         let (c, s) = unix_pair(&dir).unwrap();
@@ -151,17 +179,15 @@ fn main() {
         let server = InProcessServer::start(qm, &dir);
         let port = server.tcp.rsplit(':').next().unwrap().to_owned();
         rows[2].1.push(rust_ladder(&server.unix, d));
-        rows[3].1.push(c_ladder(
-            &local_c,
-            ("FERRY_CONNECT", server.unix.clone()),
-            d,
-        ));
+        let local = ("FERRY_CONNECT", server.unix.clone());
+        let tcp = ("MQSERVER", format!("DEV.APP.SVRCONN/TCP/127.0.0.1({port})"));
+        rows[3].1.push(c_ladder(&local_c, local.clone(), d, "sync"));
         rows[4].1.push(rust_ladder(&server.tcp, d));
-        rows[5].1.push(c_ladder(
-            &client_c,
-            ("MQSERVER", format!("DEV.APP.SVRCONN/TCP/127.0.0.1({port})")),
-            d,
-        ));
+        rows[5].1.push(c_ladder(&client_c, tcp.clone(), d, "sync"));
+        rows[6].1.push(rust_async_ladder(&server.unix, d));
+        rows[7].1.push(c_ladder(&local_c, local, d, "async"));
+        rows[8].1.push(rust_async_ladder(&server.tcp, d));
+        rows[9].1.push(c_ladder(&client_c, tcp, d, "async"));
         drop(server);
     }
     println!(

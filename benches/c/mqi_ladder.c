@@ -1,7 +1,9 @@
 /* The single-thread ladder of report 000 through the MQI: one putting connection puts 2 KB
  * non-persistent messages for SECONDS while GETTERS connections (threads) get them with
  * MQGET waits. Prints the delivery rate. Which queue manager: FERRY_CONNECT or MQSERVER.
- * Usage: mqi_ladder QUEUE SECONDS GETTERS */
+ * With a fourth argument "async": the puts with MQPMO_ASYNC_RESPONSE (checked with MQSTAT at
+ * the end) and the getters' queue opened with MQOO_READ_AHEAD.
+ * Usage: mqi_ladder QUEUE SECONDS GETTERS [async] */
 #define _POSIX_C_SOURCE 200809L /* strnlen, clock_gettime */
 #include <pthread.h>
 #include <stdio.h>
@@ -11,6 +13,7 @@
 #include "cmqc.h"
 
 static const char *queue;
+static int async_mode = 0;
 static volatile int done = 0;
 static long got_total = 0;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -46,7 +49,7 @@ static void *getter(void *arg) {
         fprintf(stderr, "MQCONN (getter): %d\n", (int)rc);
         exit(1);
     }
-    o = open_q(h, MQOO_INPUT_SHARED);
+    o = open_q(h, MQOO_INPUT_SHARED | (async_mode ? MQOO_READ_AHEAD : 0));
     for (;;) {
         MQMD md = {MQMD_DEFAULT};
         MQGMO gmo = {MQGMO_DEFAULT};
@@ -87,6 +90,7 @@ int main(int argc, char **argv) {
     queue = argv[1];
     seconds = atof(argv[2]);
     getters = atoi(argv[3]);
+    async_mode = argc > 4 && strcmp(argv[4], "async") == 0;
     if (getters > 64) getters = 64;
     memset(body, 'x', sizeof(body));
     MQCONN("", &h, &cc, &rc);
@@ -103,13 +107,21 @@ int main(int argc, char **argv) {
             MQMD md = {MQMD_DEFAULT};
             MQPMO pmo = {MQPMO_DEFAULT};
             md.Persistence = MQPER_NOT_PERSISTENT;
-            pmo.Options = MQPMO_NO_SYNCPOINT;
+            pmo.Options = MQPMO_NO_SYNCPOINT | (async_mode ? MQPMO_ASYNC_RESPONSE : 0);
             MQPUT(h, o, &md, &pmo, sizeof(body), body, &cc, &rc);
             if (cc != MQCC_OK) {
                 fprintf(stderr, "MQPUT: %d\n", (int)rc);
                 return 1;
             }
             put++;
+        }
+    }
+    if (async_mode) {
+        MQSTS sts = {MQSTS_DEFAULT};
+        MQSTAT(h, MQSTAT_TYPE_ASYNC_ERROR, &sts, &cc, &rc);
+        if (cc != MQCC_OK || sts.PutFailureCount != 0) {
+            fprintf(stderr, "MQSTAT: %d, %d puts failed\n", (int)rc, (int)sts.PutFailureCount);
+            return 1;
         }
     }
     done = 1;

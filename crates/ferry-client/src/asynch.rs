@@ -1063,7 +1063,7 @@ impl AsyncConv {
                 }
                 ReadAheadStep::Report(r) => self.send(&r).await?,
                 ReadAheadStep::Probe => {
-                    let answer = self.call(&ReadAheadGet::probe_request(h), None).await?;
+                    let answer = self.call(&plan.probe_request(h), None).await?;
                     if let Some(r) = ReadAheadGet::probe_result(answer) {
                         return r;
                     }

@@ -519,13 +519,13 @@ impl ConvCore {
         self.read_ahead.contains_key(&h.0)
     }
 
-    /// Read-ahead handles get in order, outside syncpoint, without matching or browsing.
+    /// Read-ahead handles get in order, outside syncpoint, without matching or browsing (a
+    /// buffer length is fine: see [`ReadAheadGet::fit`]).
     pub fn check_read_ahead_get(opts: &GetOptions) -> MqResult<()> {
         if opts.syncpoint
             || opts.msg_id.is_some()
             || opts.correl_id.is_some()
             || opts.browse != BrowseMode::None
-            || opts.max_len.is_some()
         {
             return Err(MqError::new(
                 Reason::OptionsError,
@@ -534,6 +534,15 @@ impl ConvCore {
             ));
         }
         Ok(())
+    }
+
+    /// The length of the body of the next buffered read-ahead message, if one is buffered.
+    pub fn next_read_ahead_len(&self, h: Hobj) -> Option<usize> {
+        let ra = self.read_ahead.get(&h.0)?;
+        match ra.buffered.front()? {
+            Ok(g) => Some(g.message.body.len()),
+            Err(_) => None,
+        }
     }
 
     /// The next buffered read-ahead message, with the credit request to send when half the
@@ -679,6 +688,8 @@ pub(crate) enum ReadAheadStep {
 #[derive(Debug)]
 pub(crate) struct ReadAheadGet {
     wait: Wait,
+    /// The caller's buffer length, and whether a longer message may be cut to it.
+    max_len: Option<(usize, bool)>,
     /// The deadline (`None`: unlimited) and the next probe, from the first step that found
     /// nothing buffered: a get the buffer answers at once reads no clock.
     timing: Option<(Option<Instant>, Instant)>,
@@ -689,14 +700,31 @@ impl ReadAheadGet {
         ConvCore::check_read_ahead_get(opts)?;
         Ok(ReadAheadGet {
             wait: opts.wait,
+            max_len: opts.max_len.map(|m| (m, opts.accept_truncated)),
             timing: None,
         })
     }
 
-    /// The next step, given what the conversation has buffered for handle `h`.
+    /// The next step, given what the conversation has buffered for handle `h`. A buffered
+    /// message longer than the caller's buffer is cut to it with MQGMO_ACCEPT_TRUNCATED_MSG
+    /// (warning 2079) and otherwise stays buffered, the get failing with 2080 and its length,
+    /// as a get from the queue would.
     pub fn step(&mut self, core: &mut ConvCore, h: Hobj) -> ReadAheadStep {
+        if let (Some((max, false)), Some(len)) = (self.max_len, core.next_read_ahead_len(h)) {
+            if len > max {
+                return ReadAheadStep::NoMessage(MqError {
+                    data_length: len,
+                    ..MqError::new(
+                        Reason::TruncatedMsgFailed,
+                        format!(
+                            "the next message is {len} bytes, longer than the {max}-byte buffer"
+                        ),
+                    )
+                });
+            }
+        }
         if let Some((item, credit)) = core.pop_read_ahead(h) {
-            return ReadAheadStep::Deliver(item, credit);
+            return ReadAheadStep::Deliver(self.fit(item), credit);
         }
         if let Some(report) = core.report_when_dry(h) {
             return ReadAheadStep::Report(report);
@@ -723,12 +751,29 @@ impl ReadAheadGet {
         ReadAheadStep::WaitUntil(deadline.map_or(*next_probe, |d| d.min(*next_probe)))
     }
 
+    /// A delivered message cut to the caller's buffer when it accepts truncation (the full
+    /// length stays in `data_length`).
+    fn fit(&self, item: MqResult<Got>) -> MqResult<Got> {
+        let Some((max, true)) = self.max_len else {
+            return item;
+        };
+        item.map(|mut g| {
+            if g.message.body.len() > max {
+                g.message.body = g.message.body.slice(..max);
+                g.warning = Some(Reason::TruncatedMsgAccepted);
+            }
+            g
+        })
+    }
+
     /// The direct, no-wait get that looks for a persistent message.
-    pub fn probe_request(h: Hobj) -> Request {
+    pub fn probe_request(&self, h: Hobj) -> Request {
         ConvCore::get_request(
             h,
             &GetOptions {
                 wait: Wait::No,
+                max_len: self.max_len.map(|(m, _)| m),
+                accept_truncated: self.max_len.is_some_and(|(_, a)| a),
                 ..GetOptions::new()
             },
         )

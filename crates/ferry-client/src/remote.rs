@@ -484,7 +484,7 @@ impl Remote {
                     self.fill(Fill::Now)?;
                 }
                 ReadAheadStep::Probe => {
-                    let answer = self.call_status(&ReadAheadGet::probe_request(h))?;
+                    let answer = self.call_status(&plan.probe_request(h))?;
                     if let Some(r) = ReadAheadGet::probe_result(answer) {
                         return r;
                     }

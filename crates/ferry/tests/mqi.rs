@@ -400,6 +400,30 @@ fn a_c_program_subscribes_publishes_and_receives_through_both_libraries() {
 }
 
 #[test]
+fn a_c_program_gets_through_a_read_ahead_handle_with_an_ordinary_buffer() {
+    let server = Server::start("mqi-readahead", &[]);
+    let out = server.root.join("c");
+    std::fs::create_dir_all(&out).unwrap();
+    for (lib, env) in [
+        ("mqm_r", local_env(&server).to_vec()),
+        ("mqic_r", client_env(&server).to_vec()),
+    ] {
+        let exe = compile(&out, "readahead", Some(lib), false);
+        let (ok, text) = run(&exe, &["DEV.QUEUE.2", "QM1"], &env, "");
+        assert!(ok, "{lib}: {text}");
+        for want in [
+            "first: reason 0, length 10, returned 10",
+            "too long: reason 2080, length 5000",
+            "truncated: reason 2079, length 5000, returned 100",
+            "third: reason 0, length 20, returned 20",
+            "none: reason 2033",
+        ] {
+            assert!(text.contains(want), "{lib}: no {want:?} in {text}");
+        }
+    }
+}
+
+#[test]
 fn a_c_program_intercepts_publications_with_subscription_levels() {
     let server = Server::start("mqi-levels", &[]);
     let out = server.root.join("c");
