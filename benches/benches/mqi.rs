@@ -23,6 +23,9 @@ use ferry_client::{
 use ferry_perf::limits::{ping_pong, tcp_pair, unix_pair};
 
 const GETTERS: usize = 2;
+/// Request/reply: requesters, and responders (as `ferry perf rr` has them by default).
+const REQUESTERS: usize = 16;
+const RESPONDERS: usize = 20;
 
 /// The ladder through the Rust API: delivered messages per second.
 fn rust_ladder(endpoint: &str, d: Duration) -> f64 {
@@ -80,10 +83,10 @@ fn lib_dir() -> PathBuf {
     exe.parent().unwrap().to_owned()
 }
 
-/// Compiles the C ladder against library `lib`.
-fn compile(lib: &str, out: &Path) -> PathBuf {
+/// Compiles the C program `benches/c/{source}.c` against library `lib`.
+fn compile(source: &str, lib: &str, out: &Path) -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let exe = out.join(format!("mqi_ladder_{lib}"));
+    let exe = out.join(format!("{source}_{lib}"));
     let libs = lib_dir();
     let o = Command::new("cc")
         .args([
@@ -95,7 +98,7 @@ fn compile(lib: &str, out: &Path) -> PathBuf {
             "-I",
         ])
         .arg(root.join("../crates/ferry-mqi/include"))
-        .arg(root.join("c/mqi_ladder.c"))
+        .arg(root.join(format!("c/{source}.c")))
         .arg("-L")
         .arg(&libs)
         .arg(format!("-l{lib}"))
@@ -107,6 +110,42 @@ fn compile(lib: &str, out: &Path) -> PathBuf {
         .expect("a C compiler (cc)");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     exe
+}
+
+/// Request/reply through the blocking Rust client (`ferry perf rr`: ten queue pairs,
+/// `requesters` requesters, 20 responders): round trips per second.
+fn rust_rr(endpoint: &str, requesters: usize, d: Duration) -> f64 {
+    let mut a = ferry_perf::args::WorkloadArgs::defaults();
+    a.connect = Some(endpoint.to_owned());
+    a.prefix = "BENCH".into();
+    a.size = 2048;
+    a.threads = requesters;
+    a.responders = Some(RESPONDERS);
+    a.blocking_client = true;
+    a.duration = d;
+    a.warmup = Duration::from_millis(500);
+    let report = ferry_perf::run_workload(ferry_perf::args::Workload::Rr, &a)
+        .expect("the Rust request/reply run");
+    report.results.rate_per_s
+}
+
+/// Request/reply through the C interface (benches/c/mqi_rr.c, the same shape): round trips
+/// per second.
+fn c_rr(exe: &Path, env: (&str, String), requesters: usize, d: Duration) -> f64 {
+    let o = Command::new(exe)
+        .args([
+            "BENCH",
+            &d.as_secs_f64().to_string(),
+            &requesters.to_string(),
+            &RESPONDERS.to_string(),
+        ])
+        .env(env.0, env.1)
+        .env("FERRY_USER", ferry_benches::BENCH_USER)
+        .env("FERRY_PASSWORD", ferry_benches::BENCH_PASSWORD)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).trim().parse().unwrap()
 }
 
 /// The ladder through the Rust async client (async puts, read-ahead getters, one thread, as
@@ -152,7 +191,14 @@ fn main() {
     let d = args.duration();
     let dir = std::env::temp_dir().join(format!("ferry-bench-mqi-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let (local_c, client_c) = (compile("mqm_r", &dir), compile("mqic_r", &dir));
+    let (local_c, client_c) = (
+        compile("mqi_ladder", "mqm_r", &dir),
+        compile("mqi_ladder", "mqic_r", &dir),
+    );
+    let (local_rr, client_rr) = (
+        compile("mqi_rr", "mqm_r", &dir),
+        compile("mqi_rr", "mqic_r", &dir),
+    );
     let mut rows: Vec<(&str, Vec<f64>)> = vec![
         ("raw unix ping-pong (round trips/s)", vec![]),
         ("raw tcp ping-pong (round trips/s)", vec![]),
@@ -164,6 +210,10 @@ fn main() {
         ("async ladder, local, C MQI libmqm_r", vec![]),
         ("async ladder, tcp, Rust async client", vec![]),
         ("async ladder, tcp, C MQI libmqic_r", vec![]),
+        ("rr 16 requesters, local, Rust API (rt/s)", vec![]),
+        ("rr 16 requesters, local, C MQI libmqm_r", vec![]),
+        ("rr 16 requesters, tcp, Rust API (rt/s)", vec![]),
+        ("rr 16 requesters, tcp, C MQI libmqic_r", vec![]),
     ];
     for _ in 0..args.runs {
         let (c, s) = unix_pair(&dir).unwrap();
@@ -185,9 +235,13 @@ fn main() {
         rows[4].1.push(rust_ladder(&server.tcp, d));
         rows[5].1.push(c_ladder(&client_c, tcp.clone(), d, "sync"));
         rows[6].1.push(rust_async_ladder(&server.unix, d));
-        rows[7].1.push(c_ladder(&local_c, local, d, "async"));
+        rows[7].1.push(c_ladder(&local_c, local.clone(), d, "async"));
         rows[8].1.push(rust_async_ladder(&server.tcp, d));
-        rows[9].1.push(c_ladder(&client_c, tcp, d, "async"));
+        rows[9].1.push(c_ladder(&client_c, tcp.clone(), d, "async"));
+        rows[10].1.push(rust_rr(&server.unix, REQUESTERS, d));
+        rows[11].1.push(c_rr(&local_rr, local, REQUESTERS, d));
+        rows[12].1.push(rust_rr(&server.tcp, REQUESTERS, d));
+        rows[13].1.push(c_rr(&client_rr, tcp, REQUESTERS, d));
         drop(server);
     }
     println!(

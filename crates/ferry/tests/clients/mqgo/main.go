@@ -1,7 +1,7 @@
 // mq-golang against FerryMQ: connect (MQSERVER through libmqm_r, as IBM's Go users do, or an
 // MQCD with -conn), put and get a message, request/reply by correlation id under syncpoint,
-// a message property, MQINQ, and the reason an unknown queue gives. Exits non-zero on the
-// first failure.
+// a message property, MQINQ, asynchronous consume (MQCB and MQCTL, as mq-golang's amqscb
+// sample does it), and the reason an unknown queue gives. Exits non-zero on the first failure.
 package main
 
 import (
@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/ibm-messaging/mq-golang/v5/ibmmq"
 )
@@ -161,6 +162,8 @@ func main() {
 	_, _ = q.Get(ibmmq.NewMQMD(), gmo, buf)
 	q.Close(0)
 
+	asyncConsume(qMgr)
+
 	// An unknown queue: 2085, named by cmqstrc.h's MQRC_STR.
 	od = ibmmq.NewMQOD()
 	od.ObjectName = "NO.SUCH.QUEUE"
@@ -169,4 +172,42 @@ func main() {
 	check(isRet && mqret.MQRC == ibmmq.MQRC_UNKNOWN_OBJECT_NAME && strings.Contains(err.Error(), "MQRC_UNKNOWN_OBJECT_NAME"),
 		"an unknown queue answers %v", err)
 	fmt.Println("mq-golang: all passed")
+}
+
+// asyncConsume registers a message consumer on DEV.QUEUE.3 with MQCB, starts it with MQCTL, and
+// checks that the three messages put there arrive at the callback in order.
+func asyncConsume(qMgr ibmmq.MQQueueManager) {
+	q := open(qMgr, "DEV.QUEUE.3", ibmmq.MQOO_OUTPUT|ibmmq.MQOO_INPUT_AS_Q_DEF|ibmmq.MQOO_FAIL_IF_QUIESCING)
+	defer q.Close(0)
+	for i := 0; i < 3; i++ {
+		pmo := ibmmq.NewMQPMO()
+		pmo.Options = ibmmq.MQPMO_NO_SYNCPOINT
+		must(q.Put(ibmmq.NewMQMD(), pmo, []byte(fmt.Sprintf("async %d", i))), "put for MQCB")
+	}
+	arrived := make(chan string, 10)
+	cbd := ibmmq.NewMQCBD()
+	cbd.CallbackFunction = func(_ *ibmmq.MQQueueManager, _ *ibmmq.MQObject, _ *ibmmq.MQMD,
+		_ *ibmmq.MQGMO, body []byte, cbc *ibmmq.MQCBC, r *ibmmq.MQReturn) {
+		if r.MQCC == ibmmq.MQCC_OK && cbc.CallType == ibmmq.MQCBCT_MSG_REMOVED {
+			arrived <- string(body)
+		}
+	}
+	gmo := ibmmq.NewMQGMO()
+	gmo.Options = ibmmq.MQGMO_NO_SYNCPOINT
+	must(q.CB(ibmmq.MQOP_REGISTER, cbd, ibmmq.NewMQMD(), gmo), "MQCB register")
+	must(qMgr.Ctl(ibmmq.MQOP_START, ibmmq.NewMQCTLO()), "MQCTL start")
+	var received []string
+	deadline := time.After(10 * time.Second)
+	for len(received) < 3 {
+		select {
+		case body := <-arrived:
+			received = append(received, body)
+		case <-deadline:
+			check(false, "the consumer received only %v", received)
+		}
+	}
+	must(qMgr.Ctl(ibmmq.MQOP_STOP, ibmmq.NewMQCTLO()), "MQCTL stop")
+	must(q.CB(ibmmq.MQOP_DEREGISTER, cbd, ibmmq.NewMQMD(), gmo), "MQCB deregister")
+	check(strings.Join(received, ",") == "async 0,async 1,async 2",
+		"MQCB delivers the messages in order (%v)", received)
 }
