@@ -235,7 +235,9 @@ fn main() {
         rows[4].1.push(rust_ladder(&server.tcp, d));
         rows[5].1.push(c_ladder(&client_c, tcp.clone(), d, "sync"));
         rows[6].1.push(rust_async_ladder(&server.unix, d));
-        rows[7].1.push(c_ladder(&local_c, local.clone(), d, "async"));
+        rows[7]
+            .1
+            .push(c_ladder(&local_c, local.clone(), d, "async"));
         rows[8].1.push(rust_async_ladder(&server.tcp, d));
         rows[9].1.push(c_ladder(&client_c, tcp.clone(), d, "async"));
         rows[10].1.push(rust_rr(&server.unix, REQUESTERS, d));
