@@ -314,6 +314,7 @@ typedef PMQVOID *PPMQVOID;
 #define MQRC_ITEM_TYPE_ERROR 2327
 #define MQRC_SYSTEM_BAG_NOT_DELETABLE 2328
 #define MQRC_SYSTEM_ITEM_NOT_DELETABLE 2329
+#define MQRC_RFH_ERROR 2334
 #define MQRC_BACKOUT_THRESHOLD_REACHED 2362
 #define MQRC_COMMAND_MQSC 2412
 #define MQRC_COMMAND_PCF 2413
@@ -338,6 +339,8 @@ typedef PMQVOID *PPMQVOID;
 #define MQRC_DURABILITY_NOT_ALTERABLE 2509
 #define MQRC_TOPIC_NOT_ALTERABLE 2510
 #define MQRC_INVALID_DESTINATION 2522
+#define MQRC_BMHO_ERROR 2489
+#define MQRC_MHBO_ERROR 2501
 #define MQRC_SUBLEVEL_NOT_ALTERABLE 2512
 #define MQRC_SELECTOR_NOT_ALTERABLE 2524
 #define MQRC_CHANNEL_NOT_AVAILABLE 2537
@@ -462,6 +465,8 @@ typedef MQMD *PMQMD;
 #define MQFB_APPL_LAST 999999999
 #define MQENC_NATIVE 0x00000222
 #define MQCCSI_Q_MGR 0
+#define MQCCSI_INHERIT (-2)
+#define MQCCSI_EMBEDDED (-1)
 #define MQCCSI_DEFAULT 0
 #define MQPRI_PRIORITY_AS_Q_DEF (-1)
 #define MQPRI_PRIORITY_AS_PARENT (-2)
@@ -980,6 +985,67 @@ typedef struct tagMQDMHO {
 } MQDMHO;
 typedef MQDMHO *PMQDMHO;
 #define MQDMHO_DEFAULT {MQDMHO_STRUC_ID_ARRAY}, MQDMHO_VERSION_1, MQDMHO_NONE
+
+/* ---- MQMHBO / MQBMHO: message handle to buffer and back (MQMHBUF, MQBUFMH) -------------- */
+
+#define MQMHBO_STRUC_ID "MHBO"
+#define MQMHBO_STRUC_ID_ARRAY 'M', 'H', 'B', 'O'
+#define MQMHBO_VERSION_1 1
+#define MQMHBO_CURRENT_VERSION 1
+#define MQMHBO_LENGTH_1 12
+#define MQMHBO_NONE 0x00000000
+#define MQMHBO_PROPERTIES_IN_MQRFH2 0x00000001
+#define MQMHBO_DELETE_PROPERTIES 0x00000002
+
+typedef struct tagMQMHBO {
+    MQCHAR4 StrucId; /* "MHBO" */
+    MQLONG Version;  /* MQMHBO_VERSION_1 */
+    MQLONG Options;  /* MQMHBO_* */
+} MQMHBO;
+typedef MQMHBO *PMQMHBO;
+#define MQMHBO_DEFAULT {MQMHBO_STRUC_ID_ARRAY}, MQMHBO_VERSION_1, MQMHBO_PROPERTIES_IN_MQRFH2
+
+#define MQBMHO_STRUC_ID "BMHO"
+#define MQBMHO_STRUC_ID_ARRAY 'B', 'M', 'H', 'O'
+#define MQBMHO_VERSION_1 1
+#define MQBMHO_CURRENT_VERSION 1
+#define MQBMHO_LENGTH_1 12
+#define MQBMHO_NONE 0x00000000
+#define MQBMHO_DELETE_PROPERTIES 0x00000001
+
+typedef struct tagMQBMHO {
+    MQCHAR4 StrucId; /* "BMHO" */
+    MQLONG Version;  /* MQBMHO_VERSION_1 */
+    MQLONG Options;  /* MQBMHO_* */
+} MQBMHO;
+typedef MQBMHO *PMQBMHO;
+#define MQBMHO_DEFAULT {MQBMHO_STRUC_ID_ARRAY}, MQBMHO_VERSION_1, MQBMHO_DELETE_PROPERTIES
+
+/* ---- MQRFH2: rules and formatting header, version 2 (properties in folders) -------------- */
+
+#define MQRFH_STRUC_ID "RFH "
+#define MQRFH_STRUC_ID_ARRAY 'R', 'F', 'H', ' '
+#define MQRFH_VERSION_2 2
+#define MQRFH_STRUC_LENGTH_FIXED_2 36
+#define MQRFH_NONE 0x00000000
+#define MQRFH_NO_FLAGS 0
+#define MQFMT_RF_HEADER_2 "MQHRF2  "
+#define MQFMT_RF_HEADER_2_ARRAY 'M', 'Q', 'H', 'R', 'F', '2', ' ', ' '
+
+typedef struct tagMQRFH2 {
+    MQCHAR4 StrucId;       /* "RFH " */
+    MQLONG Version;        /* MQRFH_VERSION_2 */
+    MQLONG StrucLength;    /* the header and its folders, bytes */
+    MQLONG Encoding;       /* of the data that follows */
+    MQLONG CodedCharSetId; /* of the data that follows */
+    MQCHAR8 Format;        /* of the data that follows */
+    MQLONG Flags;          /* MQRFH_NO_FLAGS */
+    MQLONG NameValueCCSID; /* of the folders: 1208 */
+} MQRFH2;
+typedef MQRFH2 *PMQRFH2;
+#define MQRFH2_DEFAULT                                                                     \
+    {MQRFH_STRUC_ID_ARRAY}, MQRFH_VERSION_2, MQRFH_STRUC_LENGTH_FIXED_2, MQENC_NATIVE,     \
+        MQCCSI_INHERIT, {MQFMT_NONE_ARRAY}, MQRFH_NO_FLAGS, 1208
 
 #define MQSMPO_STRUC_ID "SMPO"
 #define MQSMPO_STRUC_ID_ARRAY 'S', 'M', 'P', 'O'

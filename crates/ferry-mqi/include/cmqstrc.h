@@ -259,6 +259,8 @@ static inline const char *MQRC_STR(MQLONG v) {
         return "MQRC_SYSTEM_BAG_NOT_DELETABLE";
     case 2329:
         return "MQRC_SYSTEM_ITEM_NOT_DELETABLE";
+    case 2334:
+        return "MQRC_RFH_ERROR";
     case 2362:
         return "MQRC_BACKOUT_THRESHOLD_REACHED";
     case 2381:
@@ -333,8 +335,12 @@ static inline const char *MQRC_STR(MQLONG v) {
         return "MQRC_CALLBACK_LINK_ERROR";
     case 2488:
         return "MQRC_OPERATION_ERROR";
+    case 2489:
+        return "MQRC_BMHO_ERROR";
     case 2500:
         return "MQRC_HCONN_ASYNC_ACTIVE";
+    case 2501:
+        return "MQRC_MHBO_ERROR";
     case 2503:
         return "MQRC_SUB_INHIBITED";
     case 2509:

@@ -17,9 +17,11 @@
 
 pub mod api;
 pub mod bags;
+pub mod buffers;
 pub mod ccdt;
 pub mod consume;
 pub mod props;
+pub mod rfh2;
 pub mod structs;
 
 pub use api::Mode;
@@ -509,51 +511,82 @@ macro_rules! export_mqi {
             unsafe { $crate::api::report(cc, rc, out) }
         }
 
-        /// MQBUFMH: properties in an MQRFH2 buffer are not supported yet.
+        /// MQBUFMH: the MQRFH2 at the start of a buffer into a message handle's properties.
         ///
         /// # Safety
-        /// `cc` and `rc` must each be null or valid for an MQLONG write; the other arguments are
-        /// not read.
+        /// `opts` null or a readable MQBMHO; `md` null or a readable and writable MQMD; `buf`
+        /// null or valid for `len` readable and writable bytes; `data_len`, `cc` and `rc` each
+        /// null or valid for an MQLONG write.
         #[no_mangle]
         #[allow(clippy::too_many_arguments)]
         pub unsafe extern "C" fn MQBUFMH(
             _hconn: MQLONG,
-            _hmsg: MQHMSG,
-            _opts: *mut c_void,
-            _md: *mut c_void,
-            _len: MQLONG,
-            _buf: *mut c_void,
-            _data_len: *mut MQLONG,
+            hmsg: MQHMSG,
+            opts: *mut c_void,
+            md: *mut c_void,
+            len: MQLONG,
+            buf: *mut c_void,
+            data_len: *mut MQLONG,
             cc: *mut MQLONG,
             rc: *mut MQLONG,
         ) {
+            let out = $crate::api::guarded(|| {
+                // SAFETY: the caller passes the arguments as `bufmh` requires (this fn's
+                // `# Safety`); it checks each pointer for null.
+                unsafe {
+                    $crate::buffers::bufmh(
+                        hmsg,
+                        opts as *const MQOPTS,
+                        md as *mut $crate::structs::MQMD,
+                        len,
+                        buf as *mut u8,
+                        data_len,
+                    )
+                }
+            });
             // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
             // MQLONG write (this fn's `# Safety`); `report` checks each for null.
-            unsafe { $crate::api::report(cc, rc, $crate::api::not_supported()) }
+            unsafe { $crate::api::report(cc, rc, out) }
         }
 
-        /// MQMHBUF: properties in an MQRFH2 buffer are not supported yet.
+        /// MQMHBUF: a message handle's properties into an MQRFH2 at the start of a buffer.
         ///
         /// # Safety
-        /// `cc` and `rc` must each be null or valid for an MQLONG write; the other arguments are
-        /// not read.
+        /// `opts` null or a readable MQMHBO; `name` null or a readable MQCHARV (as MQINQMP's);
+        /// `md` null or a readable and writable MQMD; `buf` null or valid for `len` writable
+        /// bytes; `data_len`, `cc` and `rc` each null or valid for an MQLONG write.
         #[no_mangle]
         #[allow(clippy::too_many_arguments)]
         pub unsafe extern "C" fn MQMHBUF(
             _hconn: MQLONG,
-            _hmsg: MQHMSG,
-            _opts: *mut c_void,
-            _name: *mut c_void,
-            _md: *mut c_void,
-            _len: MQLONG,
-            _buf: *mut c_void,
-            _data_len: *mut MQLONG,
+            hmsg: MQHMSG,
+            opts: *mut c_void,
+            name: *mut c_void,
+            md: *mut c_void,
+            len: MQLONG,
+            buf: *mut c_void,
+            data_len: *mut MQLONG,
             cc: *mut MQLONG,
             rc: *mut MQLONG,
         ) {
+            let out = $crate::api::guarded(|| {
+                // SAFETY: the caller passes the arguments as `mhbuf` requires (this fn's
+                // `# Safety`); it checks each pointer for null.
+                unsafe {
+                    $crate::buffers::mhbuf(
+                        hmsg,
+                        opts as *const MQOPTS,
+                        name as *const MQCHARV,
+                        md as *mut $crate::structs::MQMD,
+                        len,
+                        buf as *mut u8,
+                        data_len,
+                    )
+                }
+            });
             // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
             // MQLONG write (this fn's `# Safety`); `report` checks each for null.
-            unsafe { $crate::api::report(cc, rc, $crate::api::not_supported()) }
+            unsafe { $crate::api::report(cc, rc, out) }
         }
 
         /// MQSUB: subscribes; the queue handle in `hobj` (given for a provided subscription,

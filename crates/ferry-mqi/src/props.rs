@@ -85,8 +85,8 @@ const HMSG_UNUSABLE: MQHMSG = -1;
 
 /// A message handle: its properties and MQINQMP's cursor.
 #[derive(Debug, Default)]
-struct Handle {
-    props: Properties,
+pub(crate) struct Handle {
+    pub(crate) props: Properties,
     /// Index of the property the last MQINQMP returned.
     cursor: Option<usize>,
 }
@@ -95,11 +95,14 @@ static HANDLES: LazyLock<Mutex<HashMap<MQHMSG, Handle>>> =
     LazyLock::new(|| Mutex::new(HashMap::new()));
 static NEXT_HMSG: AtomicI64 = AtomicI64::new(1);
 
-fn failed(r: u32) -> Rc {
+pub(crate) fn failed(r: u32) -> Rc {
     Rc(CC_FAILED, r)
 }
 
-fn with_handle<T>(h: MQHMSG, f: impl FnOnce(&mut Handle) -> Result<T, Rc>) -> Result<T, Rc> {
+pub(crate) fn with_handle<T>(
+    h: MQHMSG,
+    f: impl FnOnce(&mut Handle) -> Result<T, Rc>,
+) -> Result<T, Rc> {
     let mut map = HANDLES.lock().unwrap_or_else(|p| p.into_inner());
     let handle = map.get_mut(&h).ok_or(failed(RC_HMSG_ERROR))?;
     f(handle)
@@ -130,7 +133,7 @@ pub(crate) fn fill(h: MQHMSG, props: &Properties) -> Result<(), Rc> {
 ///
 /// # Safety
 /// `p` must be null or point to a readable structure of at least the 12 bytes of [`MQOPTS`].
-unsafe fn check_opts(p: *const MQOPTS, id: &[u8; 4], rc: u32) -> Result<(), Rc> {
+pub(crate) unsafe fn check_opts(p: *const MQOPTS, id: &[u8; 4], rc: u32) -> Result<(), Rc> {
     if p.is_null() {
         return Err(failed(rc));
     }
@@ -148,7 +151,7 @@ unsafe fn check_opts(p: *const MQOPTS, id: &[u8; 4], rc: u32) -> Result<(), Rc> 
 /// # Safety
 /// `v` must be null or point to a readable MQCHARV whose VSPtr is null, or holds VSLength
 /// readable bytes, or (VSLength MQVS_NULL_TERMINATED) points to a null-terminated string.
-unsafe fn charv(v: *const MQCHARV) -> Result<String, Rc> {
+pub(crate) unsafe fn charv(v: *const MQCHARV) -> Result<String, Rc> {
     if v.is_null() {
         return Err(failed(RC_PROPERTY_NAME_ERROR));
     }
@@ -359,7 +362,7 @@ fn encode(v: &PropertyValue) -> (MQLONG, Vec<u8>) {
 }
 
 /// Whether property `name` matches `pattern` (a name, or a prefix ending in `%`).
-fn matches(pattern: &str, name: &str) -> bool {
+pub(crate) fn matches(pattern: &str, name: &str) -> bool {
     match pattern.strip_suffix('%') {
         Some(prefix) => name.starts_with(prefix),
         None => pattern == name,

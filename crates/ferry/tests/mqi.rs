@@ -400,6 +400,32 @@ fn a_c_program_subscribes_publishes_and_receives_through_both_libraries() {
 }
 
 #[test]
+fn a_c_program_moves_properties_into_an_mqrfh2_and_back() {
+    let server = Server::start("mqi-rfh2", &[]);
+    let out = server.root.join("c");
+    std::fs::create_dir_all(&out).unwrap();
+    for (lib, env) in [
+        ("mqm_r", local_env(&server).to_vec()),
+        ("mqic_r", client_env(&server).to_vec()),
+    ] {
+        let exe = compile(&out, "rfh2", Some(lib), false);
+        let (ok, text) = run(&exe, &["QM1"], &env, "");
+        assert!(ok, "{lib}: {text}");
+        for want in [
+            "StrucId RFH , StrucLength",
+            "inner format MQSTR   , md format MQHRF2  ",
+            "folder: <usr><colour>blue &lt;&amp;&gt;</colour><count dt='i4'>42</count></usr>",
+            "MQBUFMH: data 7 bytes \"payload\", md format MQSTR",
+            "colour = blue <&>",
+            "count = 42 (type 64)",
+            "MQMHBUF without MQMHBO_PROPERTIES_IN_MQRFH2: reason 2501",
+        ] {
+            assert!(text.contains(want), "{lib}: no {want:?} in {text}");
+        }
+    }
+}
+
+#[test]
 fn a_c_program_gets_through_a_read_ahead_handle_with_an_ordinary_buffer() {
     let server = Server::start("mqi-readahead", &[]);
     let out = server.root.join("c");
