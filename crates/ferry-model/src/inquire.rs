@@ -123,6 +123,142 @@ pub enum Selector {
     Version = 2120,
     /// MQCA_CONN_AUTH (queue manager).
     ConnAuth = 2125,
+    // Attributes of features FerryMQ does not offer, answered with what they are here (so a
+    // program that asks for them works): triggering, distribution lists, clustering, indexes,
+    // the events it does not raise.
+    /// MQIA_RETENTION_INTERVAL: 999,999,999 hours.
+    RetentionInterval = 21,
+    /// MQIA_TRIGGER_INTERVAL (queue manager): 999,999,999.
+    TriggerInterval = 25,
+    /// MQIA_TRIGGER_MSG_PRIORITY: 0.
+    TriggerMsgPriority = 26,
+    /// MQIA_TRIGGER_TYPE: MQTT_FIRST.
+    TriggerType = 28,
+    /// MQIA_TRIGGER_DEPTH: 1.
+    TriggerDepth = 29,
+    /// MQIA_DIST_LISTS: MQDL_NOT_SUPPORTED.
+    DistLists = 34,
+    /// MQIA_SCOPE: MQSCO_Q_MGR.
+    Scope = 45,
+    /// MQIA_INHIBIT_EVENT (queue manager): not raised, MQEVR_DISABLED.
+    InhibitEvent = 48,
+    /// MQIA_LOCAL_EVENT (queue manager): not raised.
+    LocalEvent = 49,
+    /// MQIA_REMOTE_EVENT (queue manager): not raised.
+    RemoteEvent = 50,
+    /// MQIA_CONFIGURATION_EVENT (queue manager): not raised.
+    ConfigurationEvent = 51,
+    /// MQIA_START_STOP_EVENT (queue manager): not raised.
+    StartStopEvent = 52,
+    /// MQIA_CHANNEL_AUTO_DEF (queue manager): MQCHAD_DISABLED.
+    ChannelAutoDef = 55,
+    /// MQIA_CHANNEL_AUTO_DEF_EVENT (queue manager): not raised.
+    ChannelAutoDefEvent = 56,
+    /// MQIA_INDEX_TYPE: MQIT_NONE.
+    IndexType = 57,
+    /// MQIA_DEF_BIND: MQBND_BIND_ON_OPEN.
+    DefBind = 61,
+    /// MQIA_QSG_DISP: MQQSGD_Q_MGR.
+    QsgDisp = 63,
+    /// MQIA_BRIDGE_EVENT (queue manager): not raised.
+    BridgeEvent = 74,
+    /// MQIA_SSL_EVENT (queue manager): not raised.
+    SslEvent = 75,
+    /// MQIA_NPM_CLASS: MQNPM_CLASS_NORMAL.
+    NpmClass = 78,
+    /// MQIA_LOGGER_EVENT (queue manager): not raised.
+    LoggerEvent = 94,
+    /// MQIA_CLWL_Q_RANK: 0.
+    ClwlQueueRank = 95,
+    /// MQIA_CLWL_Q_PRIORITY: 0.
+    ClwlQueuePriority = 96,
+    /// MQIA_CLWL_USEQ: MQCLWL_USEQ_AS_Q_MGR.
+    ClwlUseQ = 98,
+    /// MQIA_MONITORING_CHANNEL (queue manager): MQMON_OFF.
+    MonitoringChannel = 122,
+    /// MQIA_MONITORING_Q (queue manager: MQMON_OFF; queue: MQMON_Q_MGR).
+    MonitoringQ = 123,
+    /// MQIA_TRACE_ROUTE_RECORDING (queue manager): MQRECORDING_DISABLED.
+    TraceRouteRecording = 137,
+    /// MQIA_ACTIVITY_RECORDING (queue manager): MQRECORDING_DISABLED.
+    ActivityRecording = 138,
+    /// MQIA_PUBSUB_MODE (queue manager): MQPSM_ENABLED.
+    PubSubMode = 187,
+    /// MQIA_PROPERTY_CONTROL: MQPROP_COMPATIBILITY.
+    PropertyControl = 190,
+    /// MQIA_MAX_PROPERTIES_LENGTH (queue manager): MQPROP_UNRESTRICTED_LENGTH.
+    MaxPropertiesLength = 192,
+    /// MQCA_INITIATION_Q_NAME: blank.
+    InitiationQueueName = 2008,
+    /// MQCA_PROCESS_NAME: blank.
+    ProcessName = 2012,
+    /// MQCA_TRIGGER_DATA: blank.
+    TriggerData = 2023,
+    /// MQCA_CLUSTER_NAME: blank.
+    ClusterName = 2029,
+    /// MQCA_CLUSTER_NAMELIST: blank.
+    ClusterNamelist = 2030,
+    /// MQCA_CUSTOM: blank.
+    Custom = 2119,
+}
+
+/// The selectors of features not offered and their fixed answers, for a local queue (`true`)
+/// or the queue manager.
+const NOT_OFFERED: &[(Selector, bool, i64)] = &[
+    (Selector::RetentionInterval, true, 999_999_999),
+    (Selector::TriggerMsgPriority, true, 0),
+    (Selector::TriggerType, true, 1),
+    (Selector::TriggerDepth, true, 1),
+    (Selector::DistLists, true, 0),
+    (Selector::Scope, true, 1),
+    (Selector::IndexType, true, 0),
+    (Selector::DefBind, true, 0),
+    (Selector::QsgDisp, true, 0),
+    (Selector::NpmClass, true, 0),
+    (Selector::ClwlQueueRank, true, 0),
+    (Selector::ClwlQueuePriority, true, 0),
+    (Selector::ClwlUseQ, true, -3),
+    (Selector::MonitoringQ, true, -3),
+    (Selector::PropertyControl, true, 0),
+    (Selector::TriggerInterval, false, 999_999_999),
+    (Selector::DistLists, false, 0),
+    (Selector::InhibitEvent, false, 0),
+    (Selector::LocalEvent, false, 0),
+    (Selector::RemoteEvent, false, 0),
+    (Selector::ConfigurationEvent, false, 0),
+    (Selector::StartStopEvent, false, 0),
+    (Selector::ChannelAutoDef, false, 0),
+    (Selector::ChannelAutoDefEvent, false, 0),
+    (Selector::BridgeEvent, false, 0),
+    (Selector::SslEvent, false, 0),
+    (Selector::LoggerEvent, false, 0),
+    (Selector::MonitoringChannel, false, 0),
+    (Selector::MonitoringQ, false, 0),
+    (Selector::TraceRouteRecording, false, 0),
+    (Selector::ActivityRecording, false, 0),
+    (Selector::PubSubMode, false, 2),
+    (Selector::MaxPropertiesLength, false, -1),
+];
+
+/// The blank character attributes of features not offered, for a local queue.
+const NOT_OFFERED_TEXT: &[Selector] = &[
+    Selector::InitiationQueueName,
+    Selector::ProcessName,
+    Selector::TriggerData,
+    Selector::ClusterName,
+    Selector::ClusterNamelist,
+    Selector::Custom,
+];
+
+/// A fixed answer for a feature not offered, if `sel` is one (`queue`: a local queue's).
+fn not_offered(sel: Selector, queue: bool) -> Option<AttrValue> {
+    if let Some((_, _, v)) = NOT_OFFERED
+        .iter()
+        .find(|(s, q, _)| *s == sel && *q == queue)
+    {
+        return Some(AttrValue::Int(*v));
+    }
+    (queue && NOT_OFFERED_TEXT.contains(&sel)).then(|| AttrValue::Str(String::new()))
 }
 
 impl Selector {
@@ -193,6 +329,8 @@ impl Selector {
             ConnAuth,
         ]
         .into_iter()
+        .chain(NOT_OFFERED.iter().map(|(s, _, _)| *s))
+        .chain(NOT_OFFERED_TEXT.iter().copied())
         .find(|s| s.code() == code)
     }
 
@@ -277,7 +415,7 @@ pub fn local_queue_attr(
         Selector::QServiceInterval => Int(i64::from(a.service_interval_ms)),
         Selector::StatisticsQ => Int(a.statistics.value()),
         Selector::AccountingQ => Int(a.accounting.value()),
-        _ => return None,
+        other => return not_offered(other, true),
     })
 }
 
@@ -311,7 +449,7 @@ pub fn qmgr_attr(sel: Selector, a: &QueueManagerAttrs) -> Option<AttrValue> {
         Selector::AccountingMqi => Int(i64::from(a.accounting_mqi)),
         Selector::AccountingQ => Int(a.accounting_queues.value()),
         Selector::AccountingInterval => Int(i64::from(a.accounting_interval)),
-        _ => return None,
+        other => return not_offered(other, false),
     })
 }
 
@@ -346,5 +484,38 @@ pub fn read_ahead_value(r: ReadAhead) -> i64 {
         ReadAhead::No => 0,
         ReadAhead::Yes => 1,
         ReadAhead::Disabled => 2,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::name::ObjectName;
+
+    #[test]
+    fn attributes_of_features_not_offered_answer_what_they_are_here() {
+        for (sel, _, _) in NOT_OFFERED {
+            assert_eq!(Selector::from_code(sel.code()), Some(*sel));
+        }
+        let q = LocalQueueAttrs::default();
+        let c = QueueCounts::default();
+        let local = |code| local_queue_attr(Selector::from_code(code).unwrap(), "Q", 1, &q, c);
+        assert_eq!(local(61), Some(AttrValue::Int(0)), "MQBND_BIND_ON_OPEN");
+        assert_eq!(local(28), Some(AttrValue::Int(1)), "MQTT_FIRST");
+        assert_eq!(local(123), Some(AttrValue::Int(-3)), "MONQ(QMGR)");
+        assert_eq!(local(2008), Some(AttrValue::Str(String::new())), "no INITQ");
+        let qm = QueueManagerAttrs::new(ObjectName::new("QM1").unwrap());
+        let qmgr = |code| qmgr_attr(Selector::from_code(code).unwrap(), &qm);
+        assert_eq!(qmgr(187), Some(AttrValue::Int(2)), "MQPSM_ENABLED");
+        assert_eq!(
+            qmgr(52),
+            Some(AttrValue::Int(0)),
+            "start/stop events not raised"
+        );
+        assert_eq!(
+            qmgr(2008),
+            None,
+            "a queue's attribute, not the queue manager's"
+        );
     }
 }
