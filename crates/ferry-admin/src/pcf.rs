@@ -88,6 +88,22 @@ pub mod cmd {
     pub const CREATE_SUBSCRIPTION: i32 = 177;
     /// MQCMD_DELETE_SUBSCRIPTION.
     pub const DELETE_SUBSCRIPTION: i32 = 179;
+    /// MQCMD_CHANGE_LISTENER.
+    pub const CHANGE_LISTENER: i32 = 93;
+    /// MQCMD_COPY_LISTENER.
+    pub const COPY_LISTENER: i32 = 94;
+    /// MQCMD_CREATE_LISTENER.
+    pub const CREATE_LISTENER: i32 = 95;
+    /// MQCMD_DELETE_LISTENER.
+    pub const DELETE_LISTENER: i32 = 96;
+    /// MQCMD_INQUIRE_LISTENER.
+    pub const INQUIRE_LISTENER: i32 = 97;
+    /// MQCMD_INQUIRE_LISTENER_STATUS.
+    pub const INQUIRE_LISTENER_STATUS: i32 = 98;
+    /// MQCMD_START_CHANNEL_LISTENER.
+    pub const START_CHANNEL_LISTENER: i32 = 31;
+    /// MQCMD_STOP_CHANNEL_LISTENER.
+    pub const STOP_CHANNEL_LISTENER: i32 = 142;
 }
 
 /// Parameter identifiers the commands themselves use (not object attributes).
@@ -148,6 +164,16 @@ pub mod id {
     pub const SUB_NAME: i32 = 3152;
     /// MQCACF_TOPIC_NAMES.
     pub const TOPIC_NAMES: i32 = 3151;
+    /// MQCACH_LISTENER_NAME.
+    pub const LISTENER_NAME: i32 = 3554;
+    /// MQIACF_LISTENER_ATTRS.
+    pub const LISTENER_ATTRS: i32 = 1222;
+    /// MQIACF_LISTENER_STATUS_ATTRS.
+    pub const LISTENER_STATUS_ATTRS: i32 = 1223;
+    /// MQCACF_FROM_LISTENER_NAME.
+    pub const FROM_LISTENER_NAME: i32 = 3124;
+    /// MQCACF_TO_LISTENER_NAME.
+    pub const TO_LISTENER_NAME: i32 = 3125;
 }
 
 /// Reasons the server answers with (MQRC_*, MQRCCF_*).
@@ -547,6 +573,14 @@ fn plan(
         }
         cmd::CREATE_SUBSCRIPTION | cmd::DELETE_SUBSCRIPTION => plan_sub(command, params),
         cmd::RESET_Q_MGR | cmd::RESET_Q_STATS => plan_reset(command, params),
+        cmd::CREATE_LISTENER
+        | cmd::CHANGE_LISTENER
+        | cmd::COPY_LISTENER
+        | cmd::DELETE_LISTENER
+        | cmd::INQUIRE_LISTENER
+        | cmd::INQUIRE_LISTENER_STATUS
+        | cmd::START_CHANNEL_LISTENER
+        | cmd::STOP_CHANNEL_LISTENER => plan_listener(command, params),
         cmd::INQUIRE_TOPIC => {
             let name = required(params, id::TOPIC_NAME, "MQCA_TOPIC_NAME")?;
             display(
@@ -854,6 +888,64 @@ fn plan_topic(command: i32, params: &[Param]) -> Result<Plan, Refusal> {
         ),
     };
     Ok(Plan::Mqsc(text, Shape::Done))
+}
+
+/// Listeners: create (with MQIACF_REPLACE), change, copy, delete, inquire (a generic name),
+/// their status, start and stop — the MQSC commands of the same names.
+fn plan_listener(command: i32, params: &[Param]) -> Result<Plan, Refusal> {
+    if command == cmd::COPY_LISTENER {
+        let from = quoted(required(
+            params,
+            id::FROM_LISTENER_NAME,
+            "MQCACF_FROM_LISTENER_NAME",
+        )?);
+        let to = quoted(required(
+            params,
+            id::TO_LISTENER_NAME,
+            "MQCACF_TO_LISTENER_NAME",
+        )?);
+        let skip = [id::FROM_LISTENER_NAME, id::TO_LISTENER_NAME, id::REPLACE];
+        let attrs = attributes(Obj::Listener, params, &skip)?;
+        let text = format!(
+            "DEFINE LISTENER({to}) LIKE({from}) {attrs}{}",
+            replace_word(params)
+        );
+        return Ok(Plan::Mqsc(text, Shape::Done));
+    }
+    let name = quoted(required(params, id::LISTENER_NAME, "MQCACH_LISTENER_NAME")?);
+    let skip = [id::LISTENER_NAME, id::REPLACE];
+    let text = match command {
+        cmd::INQUIRE_LISTENER => {
+            let what = format!("LISTENER({name}) ALL");
+            return display(what, Obj::Listener, params, id::LISTENER_ATTRS);
+        }
+        cmd::INQUIRE_LISTENER_STATUS => {
+            let what = format!("LSSTATUS({name}) ALL");
+            return display(what, Obj::LsStatus, params, id::LISTENER_STATUS_ATTRS);
+        }
+        cmd::START_CHANNEL_LISTENER => format!("START LISTENER({name})"),
+        cmd::STOP_CHANNEL_LISTENER => format!("STOP LISTENER({name})"),
+        cmd::DELETE_LISTENER => format!("DELETE LISTENER({name})"),
+        cmd::CHANGE_LISTENER => format!(
+            "ALTER LISTENER({name}) {}",
+            attributes(Obj::Listener, params, &skip)?
+        ),
+        _ => format!(
+            "DEFINE LISTENER({name}) {}{}",
+            attributes(Obj::Listener, params, &skip)?,
+            replace_word(params)
+        ),
+    };
+    Ok(Plan::Mqsc(text, Shape::Done))
+}
+
+/// " REPLACE" when MQIACF_REPLACE says MQRP_YES.
+fn replace_word(params: &[Param]) -> &'static str {
+    if int_param(params, id::REPLACE) == Some(1) {
+        " REPLACE"
+    } else {
+        ""
+    }
 }
 
 /// Administrative subscriptions: create (with MQIACF_REPLACE) and delete.

@@ -379,6 +379,52 @@ fn topics_and_subscriptions_are_made_and_seen_through_pcf() {
     assert_eq!(pcf.refused(174, &[topic("PCF.TOPIC")]), 2085);
 }
 
+#[test]
+fn listeners_are_made_started_seen_and_deleted_through_pcf() {
+    let server = Server::start("pcf-listener", &[]);
+    let mut pcf = owner_session(&server);
+    let listener = |s: &str| Param::Str(3554, s.into());
+    // MQCMD_CREATE_LISTENER: TCP on an ephemeral port, started by hand.
+    pcf.ok(
+        95,
+        &[
+            listener("PCF.LSTR"),
+            Param::Int(1501, 2),
+            Param::Int(1522, 0),
+            Param::Str(3552, "127.0.0.1".into()),
+            Param::Int(1601, 2),
+            Param::Str(3555, "made by PCF".into()),
+        ],
+    );
+    let l = pcf.ok(97, &[listener("PCF.LSTR")]);
+    assert_eq!(text(&l, 3555).unwrap().trim_end(), "made by PCF", "{l:?}");
+    assert_eq!((int(&l, 1501), int(&l, 1601)), (Some(2), Some(2)), "{l:?}");
+    // MQCMD_CHANGE_LISTENER, MQCMD_COPY_LISTENER.
+    pcf.ok(93, &[listener("PCF.LSTR"), Param::Int(1602, 42)]);
+    assert_eq!(int(&pcf.ok(97, &[listener("PCF.LSTR")]), 1602), Some(42));
+    pcf.ok(
+        94,
+        &[
+            Param::Str(3124, "PCF.LSTR".into()),
+            Param::Str(3125, "PCF.COPY".into()),
+        ],
+    );
+    assert_eq!(int(&pcf.ok(97, &[listener("PCF.COPY")]), 1602), Some(42));
+    // MQCMD_START_CHANNEL_LISTENER; its status; MQCMD_STOP_CHANNEL_LISTENER.
+    pcf.ok(31, &[listener("PCF.LSTR")]);
+    let st = pcf.ok(98, &[listener("PCF.LSTR")]);
+    assert_eq!(int(&st, 1599), Some(2), "RUNNING: {st:?}");
+    assert!(
+        int(&st, 1522).is_some_and(|p| p > 0),
+        "the port it listens on: {st:?}"
+    );
+    pcf.ok(142, &[listener("PCF.LSTR")]);
+    for n in ["PCF.LSTR", "PCF.COPY"] {
+        pcf.ok(96, &[listener(n)]);
+    }
+    assert_eq!(pcf.refused(97, &[listener("PCF.LSTR")]), 2085);
+}
+
 /// With CMDEV(ENABLED), a PCF command that ran is a command event naming PCF (2413), its
 /// MQCMD code, the user who put it and MQEVO_MSG.
 #[test]

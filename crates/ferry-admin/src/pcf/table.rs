@@ -18,6 +18,8 @@ pub(crate) enum Obj {
     Topic,
     Sub,
     QStats,
+    Listener,
+    LsStatus,
 }
 
 /// How a parameter is carried.
@@ -330,6 +332,30 @@ pub(crate) static ROWS: &[Row] = &[
     row(Sub, "USERDATA", 3159, Str(10240)),
     row(Sub, "SELECTOR", 3160, Str(10240)),
     row(Sub, "WSCHEMA", 1288, Enum(&[(1, "CHAR"), (2, "TOPIC")])),
+    // Listeners (Inquire/Create/Change/Copy/Delete Listener) and their status.
+    row(Listener, "LISTENER", 3554, Str(48)),
+    row(Listener, "TRPTYPE", 1501, Enum(&[(2, "TCP")])),
+    row(Listener, "PORT", 1522, Int),
+    row(Listener, "IPADDR", 3552, Str(48)),
+    row(
+        Listener,
+        "CONTROL",
+        1601,
+        Enum(&[(2, "MANUAL"), (0, "QMGR")]),
+    ),
+    row(Listener, "BACKLOG", 1602, Int),
+    row(Listener, "DESCR", 3555, Str(64)),
+    row(LsStatus, "LISTENER", 3554, Str(48)),
+    row(
+        LsStatus,
+        "STATUS",
+        1599,
+        Enum(&[(2, "RUNNING"), (0, "STOPPED")]),
+    ),
+    row(LsStatus, "IPADDR", 3552, Str(48)),
+    row(LsStatus, "PORT", 1522, Int),
+    row(LsStatus, "STARTDA", 3556, Str(12)),
+    row(LsStatus, "STARTTI", 3557, Str(8)),
 ];
 
 /// The row for an MQSC keyword of an object kind.
