@@ -104,6 +104,17 @@ pub mod cmd {
     pub const START_CHANNEL_LISTENER: i32 = 31;
     /// MQCMD_STOP_CHANNEL_LISTENER.
     pub const STOP_CHANNEL_LISTENER: i32 = 142;
+    /// The listener commands.
+    pub const LISTENER_COMMANDS: [i32; 8] = [
+        CREATE_LISTENER,
+        CHANGE_LISTENER,
+        COPY_LISTENER,
+        DELETE_LISTENER,
+        INQUIRE_LISTENER,
+        INQUIRE_LISTENER_STATUS,
+        START_CHANNEL_LISTENER,
+        STOP_CHANNEL_LISTENER,
+    ];
 }
 
 /// Parameter identifiers the commands themselves use (not object attributes).
@@ -573,14 +584,7 @@ fn plan(
         }
         cmd::CREATE_SUBSCRIPTION | cmd::DELETE_SUBSCRIPTION => plan_sub(command, params),
         cmd::RESET_Q_MGR | cmd::RESET_Q_STATS => plan_reset(command, params),
-        cmd::CREATE_LISTENER
-        | cmd::CHANGE_LISTENER
-        | cmd::COPY_LISTENER
-        | cmd::DELETE_LISTENER
-        | cmd::INQUIRE_LISTENER
-        | cmd::INQUIRE_LISTENER_STATUS
-        | cmd::START_CHANNEL_LISTENER
-        | cmd::STOP_CHANNEL_LISTENER => plan_listener(command, params),
+        c if cmd::LISTENER_COMMANDS.contains(&c) => plan_listener(command, params),
         cmd::INQUIRE_TOPIC => {
             let name = required(params, id::TOPIC_NAME, "MQCA_TOPIC_NAME")?;
             display(
