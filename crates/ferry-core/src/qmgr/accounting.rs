@@ -312,8 +312,6 @@ impl Accounting {
 
     /// The parameters both kinds of record begin with (QueueManager … UserId).
     fn identity(&self, qmgr: &str, end: SystemTime) -> Vec<Param> {
-        let (sd, st) = ferry_model::clock::date_time(self.start);
-        let (ed, et) = ferry_model::clock::date_time(end);
         let mut conn = b"AMQC".to_vec();
         conn.extend(format!("{:<12.12}", qmgr).as_bytes());
         conn.extend(self.conn_id.to_be_bytes());
@@ -322,20 +320,16 @@ impl Accounting {
             .strip_prefix("pid ")
             .and_then(|p| p.parse().ok())
             .unwrap_or(0);
-        vec![
-            Param::Str(pcf::CA_Q_MGR_NAME, format!("{qmgr:<48}")),
-            Param::Str(2711, sd),
-            Param::Str(2712, st),
-            Param::Str(2707, ed),
-            Param::Str(2708, et),
-            Param::Int(31, ferry_model::inquire::COMMAND_LEVEL as i32),
+        let mut p = crate::qmgr::statistics::interval_params(qmgr, self.start, end);
+        p.extend([
             Param::Bytes(id::CONNECTION_ID, conn),
             Param::Int(id::SEQUENCE_NUMBER, self.seq),
             Param::Str(id::APPL_NAME, format!("{:<28.28}", self.app)),
             Param::Int(id::PROCESS_ID, pid),
             Param::Int(id::THREAD_ID, 0),
             Param::Str(id::USER_IDENTIFIER, format!("{:<12.12}", self.user)),
-        ]
+        ]);
+        p
     }
 
     /// The MQI accounting record: identity, connection, disconnection (final record only),
@@ -509,14 +503,5 @@ fn queue_group(name: &ObjectName, u: &QueueUse) -> Param {
 
 /// An accounting message's body: MQCFH (MQCFT_ACCOUNTING, version 3).
 fn accounting_body(command: i32, seq: i32, last: bool, params: &[Param]) -> Vec<u8> {
-    let header = pcf::Header {
-        kind: CFT_ACCOUNTING,
-        version: 3,
-        command,
-        seq,
-        control: i32::from(last),
-        comp_code: 0,
-        reason: 0,
-    };
-    pcf::encode(&header, params)
+    crate::qmgr::statistics::monitoring_body(CFT_ACCOUNTING, (command, seq, last), params)
 }

@@ -133,7 +133,7 @@ impl StatisticsState {
 }
 
 /// The interval's start and end as MQ writes them (dates yyyy-mm-dd, times hh.mm.ss).
-fn interval_params(qmgr: &str, start: SystemTime, end: SystemTime) -> Vec<Param> {
+pub(crate) fn interval_params(qmgr: &str, start: SystemTime, end: SystemTime) -> Vec<Param> {
     let (sd, st) = ferry_model::clock::date_time(start);
     let (ed, et) = ferry_model::clock::date_time(end);
     vec![
@@ -513,8 +513,18 @@ fn deftype_value(d: ferry_model::objects::DefinitionType) -> i32 {
 /// A statistics message's body: MQCFH (MQCFT_STATISTICS, version 3, `command`, sequence number
 /// `seq`, MQCFC_LAST when `last`), then `params`.
 fn statistics_body(command: i32, seq: i32, last: bool, params: &[Param]) -> Vec<u8> {
+    monitoring_body(CFT_STATISTICS, (command, seq, last), params)
+}
+
+/// A statistics or accounting message's body: MQCFH (type `kind`, version 3, CompCode 0) for
+/// `command`, sequence number `seq`, MQCFC_LAST when `last`; then `params`.
+pub(crate) fn monitoring_body(
+    kind: i32,
+    (command, seq, last): (i32, i32, bool),
+    params: &[Param],
+) -> Vec<u8> {
     let header = pcf::Header {
-        kind: CFT_STATISTICS,
+        kind,
         version: 3,
         command,
         seq,
