@@ -4,6 +4,7 @@
 //! `display` has DISPLAY (name patterns, WHERE, field selection and the status fields).
 
 mod chlauth;
+pub(crate) mod definitions;
 mod display;
 mod security;
 mod subs;
@@ -253,6 +254,10 @@ fn execute(qm: &QueueManager, c: &Command) -> Outcome {
         (Verb::Display, Object::Topic) => topics::display_topics(qm, c),
         (Verb::Display, Object::TpStatus) => tpstatus::display_tpstatus(qm, c),
         (Verb::Clear, Object::TopicStr) => tpstatus::clear_topicstr(qm, c),
+        (Verb::Define | Verb::Alter | Verb::Delete | Verb::Display, Object::Namelist)
+        | (Verb::Define | Verb::Alter | Verb::Delete | Verb::Display, Object::Process) => {
+            definitions::execute(qm, c)
+        }
         (Verb::Define, Object::Listener) => define_listener(qm, c),
         (Verb::Alter, Object::Listener) => alter_listener(qm, c),
         (Verb::Delete, Object::Listener) => delete_listener(qm, c),
@@ -864,6 +869,7 @@ fn dump(qm: &QueueManager, c: &Command) -> Outcome {
             attrs::as_keywords(&attrs::listener_fields(&n, &a), &["LISTENER"])
         ));
     }
+    definitions::dump(qm, &mut lines);
     security::dump(qm, &mut lines);
     chlauth::dump(qm, &mut lines);
     topics::dump(qm, &mut lines);

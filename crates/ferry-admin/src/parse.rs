@@ -195,6 +195,10 @@ pub enum Object {
     TopicStr,
     /// QSTATS: a queue's statistics since they were last reset (RESET QSTATS).
     QStats,
+    /// NAMELIST.
+    Namelist,
+    /// PROCESS: a process definition.
+    Process,
 }
 
 impl Object {
@@ -225,6 +229,8 @@ impl Object {
             Object::TpStatus => "TPSTATUS",
             Object::TopicStr => "TOPICSTR",
             Object::QStats => "QSTATS",
+            Object::Namelist => "NAMELIST",
+            Object::Process => "PROCESS",
         }
     }
 
@@ -254,6 +260,8 @@ impl Object {
             "TPSTATUS" | "TPS" => Object::TpStatus,
             "TOPICSTR" => Object::TopicStr,
             "QSTATS" => Object::QStats,
+            "NAMELIST" | "NL" => Object::Namelist,
+            "PROCESS" | "PRO" => Object::Process,
             _ => return None,
         })
     }
@@ -375,7 +383,7 @@ fn verb(w: &str) -> Option<Verb> {
 }
 
 /// Keywords whose value is a list (`AUTHADD(PUT, GET)`): its items are joined with commas.
-const LIST_KEYS: &[&str] = &["AUTHADD", "AUTHRMV", "ADDRLIST", "USERLIST"];
+const LIST_KEYS: &[&str] = &["AUTHADD", "AUTHRMV", "ADDRLIST", "USERLIST", "NAMES"];
 
 /// The further words of a list value, joined to `v` with commas; `*i` moves past them.
 fn more_items(tokens: &[Token], i: &mut usize, v: &mut Value) {

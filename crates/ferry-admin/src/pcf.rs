@@ -11,6 +11,7 @@
 //! MQCC_FAILED and Reason the MQRC_/MQRCCF_ code, with MQIACF_PARAMETER_ID naming a parameter
 //! at fault when one is. No I/O here: `pcf/server.rs` moves the messages.
 
+mod definitions;
 mod server;
 mod table;
 
@@ -447,11 +448,19 @@ fn params_of(obj: Obj, fields: &[ferry_model::admin::Field], only: Option<&[i32]
                 Ok(n) => Param::Int(row.id, n),
                 Err(_) => continue,
             },
-            Ty::Enum(words) => match table::number(words, value) {
+            Ty::Enum(words) => match table::number(words, value).or(value.trim().parse().ok()) {
                 Some(n) => Param::Int(row.id, n),
                 None => continue,
             },
             Ty::Flag(n) => Param::Int(row.id, n),
+            Ty::StrList(len) => Param::StrList(
+                row.id,
+                value
+                    .split(',')
+                    .filter(|n| !n.is_empty())
+                    .map(|n| padded(n, len))
+                    .collect(),
+            ),
         };
         out.push(p);
     }
@@ -585,6 +594,10 @@ fn plan(
         cmd::CREATE_SUBSCRIPTION | cmd::DELETE_SUBSCRIPTION => plan_sub(command, params),
         cmd::RESET_Q_MGR | cmd::RESET_Q_STATS => plan_reset(command, params),
         c if cmd::LISTENER_COMMANDS.contains(&c) => plan_listener(command, params),
+        c if definitions::NAMELIST.serves(c) => {
+            definitions::plan(&definitions::NAMELIST, c, params)
+        }
+        c if definitions::PROCESS.serves(c) => definitions::plan(&definitions::PROCESS, c, params),
         cmd::INQUIRE_TOPIC => {
             let name = required(params, id::TOPIC_NAME, "MQCA_TOPIC_NAME")?;
             display(
@@ -996,8 +1009,13 @@ fn attributes(obj: Obj, params: &[Param], skip: &[i32]) -> Result<String, Refusa
         out.push(match (row.ty, p) {
             (Ty::Str(_), Param::Str(_, s)) => format!("{}({})", row.key, quoted(s)),
             (Ty::Int, Param::Int(_, v)) => format!("{}({v})", row.key),
+            (Ty::StrList(_), Param::StrList(_, names)) => {
+                let names: Vec<&str> = names.iter().map(|n| n.trim()).collect();
+                format!("{}({})", row.key, names.join(","))
+            }
             (Ty::Enum(words), Param::Int(_, v)) => match table::word(words, *v) {
                 Some(w) => format!("{}({w})", row.key),
+                None if table::OPEN_ENUMS.contains(&row.key) => format!("{}({v})", row.key),
                 None => {
                     return Err(Refusal(
                         rc::PARM_VALUE_ERROR,

@@ -13,7 +13,7 @@ pub const VERBS: &[&str] = &[
 pub const OBJECTS: &[&str] = &[
     "QLOCAL", "QALIAS", "QREMOTE", "QMODEL", "QUEUE", "QMGR", "CHANNEL", "LISTENER", "QSTATUS",
     "CONN", "QMSTATUS", "LSSTATUS", "CHSTATUS", "AUTHINFO", "AUTHREC", "ENTAUTH", "SECURITY",
-    "CHLAUTH", "SUB", "SBSTATUS", "TOPIC", "TPSTATUS", "TOPICSTR",
+    "CHLAUTH", "SUB", "SBSTATUS", "TOPIC", "TPSTATUS", "TOPICSTR", "NAMELIST", "PROCESS",
 ];
 
 /// Every attribute and control keyword of any object (a test keeps it complete).
@@ -27,6 +27,9 @@ pub const KEYWORDS: &[&str] = &[
     "ADMIN",
     "ADOPTCTX",
     "ALL",
+    "ALTDATE",
+    "ALTTIME",
+    "APPLICID",
     "APPLTAG",
     "APPLTYPE",
     "AUTHADD",
@@ -87,6 +90,7 @@ pub const KEYWORDS: &[&str] = &[
     "DURSUB",
     "ENTITY",
     "ENTTYPE",
+    "ENVRDATA",
     "FAILDLAY",
     "FAILED",
     "FORCE",
@@ -134,7 +138,11 @@ pub const KEYWORDS: &[&str] = &[
     "MNDURMDL",
     "MSGDLVSQ",
     "MSGS",
+    "NAMCOUNT",
+    "NAMELIST",
+    "NAMES",
     "NETTIME",
+    "NLTYPE",
     "NOHARDENBO",
     "NOPURGE",
     "NOREPLACE",
@@ -154,6 +162,7 @@ pub const KEYWORDS: &[&str] = &[
     "PMSGDLV",
     "PORT",
     "PRINCIPAL",
+    "PROCESS",
     "PROFILE",
     "PSPROP",
     "PUB",
@@ -357,6 +366,14 @@ mod tests {
         ));
         shown.extend(crate::attrs::channel_fields(&n, &ChannelAttrs::default()));
         shown.extend(crate::attrs::listener_fields(&n, &ListenerAttrs::default()));
+        shown.extend(crate::exec::definitions::namelist_fields(
+            &n,
+            &Default::default(),
+        ));
+        shown.extend(crate::exec::definitions::process_fields(
+            &n,
+            &Default::default(),
+        ));
         for f in shown {
             assert!(
                 KEYWORDS.contains(&f.key.as_str()),

@@ -387,3 +387,84 @@ fn command_events_report_what_ran_as_cmdev_says() {
     let r = ok(&qm, "DISPLAY QMGR CMDEV");
     assert_eq!(value(&r, 0, "CMDEV").as_deref(), Some("DISABLED"));
 }
+
+#[test]
+fn namelists_and_process_definitions_are_defined_shown_dumped_and_deleted() {
+    let qm = qm();
+    // The system defaults exist, and DEFINE without LIKE starts from them.
+    ok(&qm, "DISPLAY NAMELIST(SYSTEM.DEFAULT.NAMELIST)");
+    ok(&qm, "DISPLAY PROCESS(SYSTEM.DEFAULT.PROCESS)");
+    let r = ok(
+        &qm,
+        "DEFINE NAMELIST(APP.QUEUES) NAMES(APP.IN, APP.OUT) DESCR('app queues')",
+    );
+    assert_eq!(r.messages[0].code, "AMQ8552I");
+    let r = ok(&qm, "DISPLAY NAMELIST(APP.QUEUES)");
+    assert_eq!(r.messages[0].code, "AMQ8550I");
+    assert_eq!(value(&r, 0, "NAMES").as_deref(), Some("APP.IN,APP.OUT"));
+    assert_eq!(value(&r, 0, "NAMCOUNT").as_deref(), Some("2"));
+    assert_eq!(value(&r, 0, "NLTYPE").as_deref(), Some("NONE"));
+    assert!(
+        value(&r, 0, "ALTDATE").is_some_and(|d| d.len() == 10),
+        "{r:?}"
+    );
+    ok(
+        &qm,
+        "ALTER NAMELIST(APP.QUEUES) NAMES(A, B, C) NLTYPE(QUEUE)",
+    );
+    let r = ok(&qm, "DISPLAY NL(APP.*) NAMCOUNT");
+    assert_eq!(value(&r, 0, "NAMCOUNT").as_deref(), Some("3"));
+    let m = err(&qm, "DEFINE NAMELIST(APP.QUEUES)");
+    assert!(m.text.contains("REPLACE"), "{m:?}");
+    ok(&qm, "DEFINE NAMELIST(COPY.NL) LIKE(APP.QUEUES)");
+    let r = ok(&qm, "DISPLAY NAMELIST(COPY.NL) NAMES");
+    assert_eq!(value(&r, 0, "NAMES").as_deref(), Some("A,B,C"));
+    let m = err(&qm, "DEFINE NAMELIST(BAD) NLTYPE(FRUIT)");
+    assert!(m.text.contains("NLTYPE"), "{m:?}");
+    let many: Vec<String> = (0..257).map(|i| format!("Q{i}")).collect();
+    let m = err(
+        &qm,
+        &format!("DEFINE NAMELIST(BIG) NAMES({})", many.join(",")),
+    );
+    assert!(m.text.contains("256"), "{m:?}");
+
+    let r = ok(
+        &qm,
+        "DEFINE PROCESS(ECHO) APPLTYPE(UNIX) APPLICID('/opt/app/echo') USERDATA('u') ENVRDATA('e')",
+    );
+    assert_eq!(r.messages[0].code, "AMQ8010I");
+    let r = ok(&qm, "DISPLAY PROCESS(ECHO)");
+    assert_eq!(r.messages[0].code, "AMQ8407I");
+    assert_eq!(value(&r, 0, "APPLICID").as_deref(), Some("/opt/app/echo"));
+    assert_eq!(value(&r, 0, "APPLTYPE").as_deref(), Some("UNIX"));
+    ok(
+        &qm,
+        "ALTER PROCESS(ECHO) APPLTYPE(70000) DESCR('user type')",
+    );
+    let r = ok(&qm, "DISPLAY PRO(ECHO) APPLTYPE");
+    assert_eq!(value(&r, 0, "APPLTYPE").as_deref(), Some("70000"));
+    let m = err(
+        &qm,
+        &format!("ALTER PROCESS(ECHO) APPLICID('{}')", "x".repeat(257)),
+    );
+    assert!(m.text.contains("256"), "{m:?}");
+
+    // DUMP writes them; a fresh queue manager replaying it shows the same.
+    let dump = run(&qm, "DUMP QMGR", 1);
+    let b = QueueManager::with_name("QM1").unwrap();
+    let replayed = run_script(&b, &dump.script.join("\n"));
+    assert!(replayed.iter().all(|r| r.ok), "{replayed:?}");
+    for cmd in [
+        "DISPLAY NAMELIST(*) NAMES NLTYPE DESCR",
+        "DISPLAY PROCESS(*) APPLTYPE APPLICID ENVRDATA USERDATA DESCR",
+    ] {
+        assert_eq!(run(&qm, cmd, 1).messages, run(&b, cmd, 1).messages, "{cmd}");
+    }
+
+    ok(&qm, "DELETE NAMELIST(COPY.NL)");
+    let m = err(&qm, "DELETE NAMELIST(COPY.NL)");
+    assert!(m.text.contains("not"), "{m:?}");
+    ok(&qm, "DELETE PROCESS(ECHO)");
+    let m = err(&qm, "DISPLAY PROCESS(ECHO)");
+    assert!(m.code.starts_with("AMQ"), "{m:?}");
+}

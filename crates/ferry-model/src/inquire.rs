@@ -3,8 +3,8 @@
 
 use crate::message::Persistence;
 use crate::objects::{
-    DefaultInputOpen, DefinitionType, DeliverySequence, LocalQueueAttrs, PutResponse,
-    QueueManagerAttrs, ReadAhead, Usage,
+    DefaultInputOpen, DefinitionType, DeliverySequence, LocalQueueAttrs, NamelistAttrs,
+    ProcessAttrs, PutResponse, QueueManagerAttrs, ReadAhead, Usage,
 };
 
 /// An attribute selector. Integer attributes are below 2000, character attributes 2000 and up.
@@ -123,6 +123,30 @@ pub enum Selector {
     Version = 2120,
     /// MQCA_CONN_AUTH (queue manager).
     ConnAuth = 2125,
+    /// MQIA_APPL_TYPE (a process definition's APPLTYPE).
+    ApplType = 1,
+    /// MQIA_NAME_COUNT (how many names a namelist holds).
+    NameCount = 19,
+    /// MQIA_NAMELIST_TYPE (NLTYPE).
+    NamelistType = 72,
+    /// MQCA_APPL_ID (APPLICID).
+    ApplId = 2001,
+    /// MQCA_ENV_DATA (ENVRDATA).
+    EnvData = 2007,
+    /// MQCA_NAMELIST_DESC.
+    NamelistDesc = 2009,
+    /// MQCA_NAMELIST_NAME.
+    NamelistName = 2010,
+    /// MQCA_PROCESS_DESC.
+    ProcessDesc = 2011,
+    /// MQCA_NAMES: a namelist's names, each padded to 48 characters.
+    Names = 2020,
+    /// MQCA_USER_DATA (USERDATA).
+    UserData = 2021,
+    /// MQCA_ALTERATION_DATE (yyyy-mm-dd).
+    AlterationDate = 2027,
+    /// MQCA_ALTERATION_TIME (hh.mm.ss).
+    AlterationTime = 2028,
     // Attributes of features FerryMQ does not offer, answered with what they are here (so a
     // program that asks for them works): triggering, distribution lists, clustering, indexes,
     // the events it does not raise.
@@ -204,6 +228,78 @@ pub enum Selector {
 
 /// The selectors of features not offered and their fixed answers, for a local queue (`true`)
 /// or the queue manager.
+/// The selectors some object answers from what it is.
+const ANSWERED: &[Selector] = &[
+    Selector::CodedCharSetId,
+    Selector::CommandLevel,
+    Selector::Platform,
+    Selector::CommandInputQueueName,
+    Selector::CurrentDepth,
+    Selector::DefInputOpenOption,
+    Selector::DefPersistence,
+    Selector::DefPriority,
+    Selector::DefinitionType,
+    Selector::InhibitGet,
+    Selector::InhibitPut,
+    Selector::Usage,
+    Selector::MaxMsgLength,
+    Selector::MaxDepth,
+    Selector::MsgDeliverySequence,
+    Selector::OpenInputCount,
+    Selector::OpenOutputCount,
+    Selector::QueueType,
+    Selector::BackoutThreshold,
+    Selector::Shareability,
+    Selector::MaxUncommittedMsgs,
+    Selector::DefPutResponse,
+    Selector::DefReadAhead,
+    Selector::BaseQueueName,
+    Selector::DeadLetterQueueName,
+    Selector::QueueDesc,
+    Selector::QueueManagerName,
+    Selector::QueueName,
+    Selector::BackoutRequeueName,
+    Selector::QueueManagerDesc,
+    Selector::HardenGetBackout,
+    Selector::MaxHandles,
+    Selector::MaxPriority,
+    Selector::TriggerControl,
+    Selector::Syncpoint,
+    Selector::AuthorityEvent,
+    Selector::PerformanceEvent,
+    Selector::CommandEvent,
+    Selector::QDepthHighLimit,
+    Selector::QDepthLowLimit,
+    Selector::QDepthMaxEvent,
+    Selector::QDepthHighEvent,
+    Selector::QDepthLowEvent,
+    Selector::QServiceIntervalEvent,
+    Selector::QServiceInterval,
+    Selector::StatisticsMqi,
+    Selector::StatisticsQ,
+    Selector::StatisticsInterval,
+    Selector::AccountingMqi,
+    Selector::AccountingQ,
+    Selector::AccountingInterval,
+    Selector::ChannelEvent,
+    Selector::ChlauthRecords,
+    Selector::DefXmitQueueName,
+    Selector::Version,
+    Selector::ConnAuth,
+    Selector::ApplType,
+    Selector::NameCount,
+    Selector::NamelistType,
+    Selector::ApplId,
+    Selector::EnvData,
+    Selector::NamelistDesc,
+    Selector::NamelistName,
+    Selector::ProcessDesc,
+    Selector::Names,
+    Selector::UserData,
+    Selector::AlterationDate,
+    Selector::AlterationTime,
+];
+
 const NOT_OFFERED: &[(Selector, bool, i64)] = &[
     (Selector::RetentionInterval, true, 999_999_999),
     (Selector::TriggerMsgPriority, true, 0),
@@ -269,74 +365,35 @@ impl Selector {
 
     /// The selector with this MQ number, if supported.
     pub fn from_code(code: i32) -> Option<Selector> {
-        use Selector::*;
-        [
-            CodedCharSetId,
-            CommandLevel,
-            Platform,
-            CommandInputQueueName,
-            CurrentDepth,
-            DefInputOpenOption,
-            DefPersistence,
-            DefPriority,
-            DefinitionType,
-            InhibitGet,
-            InhibitPut,
-            Usage,
-            MaxMsgLength,
-            MaxDepth,
-            MsgDeliverySequence,
-            OpenInputCount,
-            OpenOutputCount,
-            QueueType,
-            BackoutThreshold,
-            Shareability,
-            MaxUncommittedMsgs,
-            DefPutResponse,
-            DefReadAhead,
-            BaseQueueName,
-            DeadLetterQueueName,
-            QueueDesc,
-            QueueManagerName,
-            QueueName,
-            BackoutRequeueName,
-            QueueManagerDesc,
-            HardenGetBackout,
-            MaxHandles,
-            MaxPriority,
-            TriggerControl,
-            Syncpoint,
-            AuthorityEvent,
-            PerformanceEvent,
-            CommandEvent,
-            QDepthHighLimit,
-            QDepthLowLimit,
-            QDepthMaxEvent,
-            QDepthHighEvent,
-            QDepthLowEvent,
-            QServiceIntervalEvent,
-            QServiceInterval,
-            StatisticsMqi,
-            StatisticsQ,
-            StatisticsInterval,
-            AccountingMqi,
-            AccountingQ,
-            AccountingInterval,
-            ChannelEvent,
-            ChlauthRecords,
-            DefXmitQueueName,
-            Version,
-            ConnAuth,
-        ]
-        .into_iter()
-        .chain(NOT_OFFERED.iter().map(|(s, _, _)| *s))
-        .chain(NOT_OFFERED_TEXT.iter().copied())
-        .find(|s| s.code() == code)
+        ANSWERED
+            .iter()
+            .copied()
+            .chain(NOT_OFFERED.iter().map(|(s, _, _)| *s))
+            .chain(NOT_OFFERED_TEXT.iter().copied())
+            .find(|s| s.code() == code)
     }
 
     /// Whether the value is a string (MQCA_*) rather than an integer (MQIA_*).
     pub fn is_string(self) -> bool {
         self.code() >= 2000
+    }
+
+    /// How many characters MQINQ gives a string attribute (MQ's MQ_*_LENGTH); MQCA_NAMES is
+    /// 48 per name the namelist holds.
+    pub fn char_length(self) -> usize {
+        match self {
+            Selector::QueueDesc
+            | Selector::QueueManagerDesc
+            | Selector::NamelistDesc
+            | Selector::ProcessDesc
+            | Selector::TriggerData => 64,
+            Selector::Version => 8,
+            Selector::AlterationDate => 12,
+            Selector::AlterationTime => 8,
+            Selector::ApplId => 256,
+            Selector::EnvData | Selector::UserData | Selector::Custom => 128,
+            _ => 48,
+        }
     }
 }
 
@@ -453,6 +510,38 @@ pub fn qmgr_attr(sel: Selector, a: &QueueManagerAttrs) -> Option<AttrValue> {
     })
 }
 
+/// The value of `sel` for namelist `name`, or `None` if a namelist has no such attribute.
+pub fn namelist_attr(sel: Selector, name: &str, a: &NamelistAttrs) -> Option<AttrValue> {
+    use AttrValue::{Int, Str};
+    Some(match sel {
+        Selector::NamelistName => Str(name.to_owned()),
+        Selector::NamelistDesc => Str(a.description.clone()),
+        Selector::NameCount => Int(a.names.len() as i64),
+        Selector::NamelistType => Int(a.nl_type.value()),
+        Selector::Names => Str(a.names.iter().map(|n| format!("{n:<48}")).collect()),
+        Selector::AlterationDate => Str(unix_date_time(a.altered_unix_s).0),
+        Selector::AlterationTime => Str(unix_date_time(a.altered_unix_s).1),
+        _ => return None,
+    })
+}
+
+/// The value of `sel` for process definition `name`, or `None` if a process has no such
+/// attribute.
+pub fn process_attr(sel: Selector, name: &str, a: &ProcessAttrs) -> Option<AttrValue> {
+    use AttrValue::{Int, Str};
+    Some(match sel {
+        Selector::ProcessName => Str(name.to_owned()),
+        Selector::ProcessDesc => Str(a.description.clone()),
+        Selector::ApplType => Int(a.appl_type),
+        Selector::ApplId => Str(a.appl_id.clone()),
+        Selector::EnvData => Str(a.env_data.clone()),
+        Selector::UserData => Str(a.user_data.clone()),
+        Selector::AlterationDate => Str(unix_date_time(a.altered_unix_s).0),
+        Selector::AlterationTime => Str(unix_date_time(a.altered_unix_s).1),
+        _ => return None,
+    })
+}
+
 /// MQCA_VERSION: the MQ version whose interface FerryMQ offers (VVRRMMFF), in step with
 /// [`COMMAND_LEVEL`].
 pub const VERSION: &str = "08000100";
@@ -485,6 +574,11 @@ pub fn read_ahead_value(r: ReadAhead) -> i64 {
         ReadAhead::Yes => 1,
         ReadAhead::Disabled => 2,
     }
+}
+
+/// A time in Unix seconds as MQ shows dates and times (yyyy-mm-dd, hh.mm.ss).
+pub fn unix_date_time(unix_s: u64) -> (String, String) {
+    crate::clock::date_time(std::time::UNIX_EPOCH + std::time::Duration::from_secs(unix_s))
 }
 
 #[cfg(test)]

@@ -818,6 +818,174 @@ impl Default for ListenerAttrs {
     }
 }
 
+/// NLTYPE: what a namelist's names are (MQNT_*).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub enum NamelistType {
+    /// NONE: no particular type.
+    #[default]
+    None,
+    /// QUEUE: queue names.
+    Queue,
+    /// CLUSTER: cluster names.
+    Cluster,
+    /// AUTHINFO: authentication information object names.
+    AuthInfo,
+}
+
+impl NamelistType {
+    /// The MQNT_* value.
+    pub fn value(self) -> i64 {
+        match self {
+            NamelistType::None => 0,
+            NamelistType::Queue => 1,
+            NamelistType::Cluster => 2,
+            NamelistType::AuthInfo => 4,
+        }
+    }
+
+    /// The MQSC keyword.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            NamelistType::None => "NONE",
+            NamelistType::Queue => "QUEUE",
+            NamelistType::Cluster => "CLUSTER",
+            NamelistType::AuthInfo => "AUTHINFO",
+        }
+    }
+
+    /// The type an MQSC keyword names (Q is QUEUE's short form).
+    pub fn from_keyword(w: &str) -> Option<NamelistType> {
+        match w.to_ascii_uppercase().as_str() {
+            "NONE" => Some(NamelistType::None),
+            "QUEUE" | "Q" => Some(NamelistType::Queue),
+            "CLUSTER" => Some(NamelistType::Cluster),
+            "AUTHINFO" => Some(NamelistType::AuthInfo),
+            _ => None,
+        }
+    }
+}
+
+/// The most names a namelist holds (MQ's limit).
+pub const MAX_NAMELIST_NAMES: usize = 256;
+
+/// A namelist (DEFINE NAMELIST): a list of object names that other objects refer to.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+pub struct NamelistAttrs {
+    /// NAMES: up to 256 names of up to 48 characters.
+    pub names: Vec<String>,
+    /// NLTYPE.
+    #[serde(default)]
+    pub nl_type: NamelistType,
+    /// DESCR.
+    pub description: String,
+    /// When it was defined or last altered (Unix seconds; ALTDATE, ALTTIME).
+    #[serde(default)]
+    pub altered_unix_s: u64,
+}
+
+impl NamelistAttrs {
+    /// Checks the names and the description.
+    pub fn validate(&self) -> MqResult<()> {
+        if self.names.len() > MAX_NAMELIST_NAMES {
+            return Err(MqError::new(
+                Reason::AttributeValueError,
+                format!(
+                    "NAMES has {} names; a namelist holds at most {MAX_NAMELIST_NAMES}",
+                    self.names.len()
+                ),
+            ));
+        }
+        for n in &self.names {
+            if n.is_empty() || n.len() > 48 {
+                return Err(MqError::new(
+                    Reason::AttributeValueError,
+                    format!("NAMES holds '{n}'; each name is 1 to 48 characters"),
+                ));
+            }
+        }
+        check_descr(&self.description)
+    }
+}
+
+/// APPLTYPE of a process definition: MQAT_* (UNIX 6, the default here).
+pub const APPL_TYPES: &[(i32, &str)] = &[
+    (-1, "DEF"),
+    (1, "CICS"),
+    (2, "MVS"),
+    (3, "IMS"),
+    (4, "OS2"),
+    (5, "DOS"),
+    (6, "UNIX"),
+    (7, "QMGR"),
+    (8, "OS400"),
+    (9, "WINDOWS"),
+    (10, "CICS_VSE"),
+    (11, "WINDOWS_NT"),
+    (12, "VMS"),
+    (13, "NSK"),
+    (14, "VOS"),
+    (21, "CICS_BRIDGE"),
+    (25, "NOTES_AGENT"),
+    (28, "JAVA"),
+];
+
+/// A process definition (DEFINE PROCESS): the application a trigger monitor starts.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ProcessAttrs {
+    /// APPLTYPE (MQAT_*).
+    pub appl_type: i64,
+    /// APPLICID: the application to start (up to 256 characters).
+    pub appl_id: String,
+    /// ENVRDATA (up to 128 characters).
+    pub env_data: String,
+    /// USERDATA (up to 128 characters).
+    pub user_data: String,
+    /// DESCR.
+    pub description: String,
+    /// When it was defined or last altered (Unix seconds; ALTDATE, ALTTIME).
+    #[serde(default)]
+    pub altered_unix_s: u64,
+}
+
+impl Default for ProcessAttrs {
+    fn default() -> Self {
+        ProcessAttrs {
+            appl_type: 6,
+            appl_id: String::new(),
+            env_data: String::new(),
+            user_data: String::new(),
+            description: String::new(),
+            altered_unix_s: 0,
+        }
+    }
+}
+
+impl ProcessAttrs {
+    /// Checks each field's length and the application type.
+    pub fn validate(&self) -> MqResult<()> {
+        check_len("APPLICID", &self.appl_id, 256)?;
+        check_len("ENVRDATA", &self.env_data, 128)?;
+        check_len("USERDATA", &self.user_data, 128)?;
+        if !(-1..=999_999_999).contains(&self.appl_type) {
+            return Err(MqError::new(
+                Reason::AttributeValueError,
+                format!("APPLTYPE {} is not an application type", self.appl_type),
+            ));
+        }
+        check_descr(&self.description)
+    }
+}
+
+fn check_len(key: &str, v: &str, max: usize) -> MqResult<()> {
+    if v.len() > max {
+        return Err(MqError::new(
+            Reason::AttributeValueError,
+            format!("{key} is {} characters; the limit is {max}", v.len()),
+        ));
+    }
+    Ok(())
+}
+
 /// AUTHTYPE of an authentication information object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum AuthType {
@@ -936,6 +1104,10 @@ pub enum ObjectKind {
     Sub,
     /// DEFINE TOPIC.
     Topic,
+    /// DEFINE NAMELIST.
+    Namelist,
+    /// DEFINE PROCESS.
+    Process,
 }
 
 impl ObjectKind {
@@ -949,6 +1121,8 @@ impl ObjectKind {
             ObjectKind::ChlAuth => "CHLAUTH",
             ObjectKind::Sub => "SUB",
             ObjectKind::Topic => "TOPIC",
+            ObjectKind::Namelist => "NAMELIST",
+            ObjectKind::Process => "PROCESS",
         }
     }
 
@@ -962,6 +1136,8 @@ impl ObjectKind {
             "TOPIC" => Some(ObjectKind::Topic),
             "AUTHINFO" => Some(ObjectKind::AuthInfo),
             "CHLAUTH" => Some(ObjectKind::ChlAuth),
+            "NAMELIST" => Some(ObjectKind::Namelist),
+            "PROCESS" => Some(ObjectKind::Process),
             _ => None,
         }
     }

@@ -33,6 +33,10 @@ pub enum ObjectDescriptor {
     },
     /// The queue manager object itself (for inquire).
     QueueManager,
+    /// A namelist (MQOT_NAMELIST), for inquire.
+    Namelist(ObjectName),
+    /// A process definition (MQOT_PROCESS), for inquire.
+    Process(ObjectName),
     /// A topic, for publishing (MQOT_TOPIC): `string` (MQOD's ObjectString) joined below the
     /// TOPICSTR of the administrative topic object `object` when one is named.
     Topic {

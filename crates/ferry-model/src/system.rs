@@ -21,6 +21,10 @@ pub const RETAINED_PUB_QUEUE: &str = "SYSTEM.RETAINED.PUB.QUEUE";
 /// The root of the topic tree's administrative objects: authority to publish and subscribe is
 /// checked on it for topics no other topic object covers.
 pub const BASE_TOPIC: &str = "SYSTEM.BASE.TOPIC";
+/// The namelist whose attributes DEFINE NAMELIST starts from without LIKE.
+pub const DEFAULT_NAMELIST: &str = "SYSTEM.DEFAULT.NAMELIST";
+/// The process definition whose attributes DEFINE PROCESS starts from without LIKE.
+pub const DEFAULT_PROCESS: &str = "SYSTEM.DEFAULT.PROCESS";
 /// Developer queues defined by default, as in MQ's developer configuration.
 pub const DEV_QUEUES: [&str; 3] = ["DEV.QUEUE.1", "DEV.QUEUE.2", "DEV.QUEUE.3"];
 /// The authentication information object for passwords checked against this machine's accounts.

@@ -6,10 +6,10 @@
  * constant values). It is not IBM's header and contains none of its text.
  *
  * What FerryMQ does: the data-bag calls below work on bags held in the calling process
- * (create, add, set, inquire, count, delete, clear, truncate). The calls that send a bag as a
- * PCF command (mqExecute, mqPutBag, mqGetBag, mqBagToBuffer, mqBufferToBag) answer
- * MQRC_FUNCTION_NOT_SUPPORTED: FerryMQ is administered with MQSC commands (`ferry admin`),
- * not PCF, today.
+ * (create, add, set, inquire, count, delete, clear, truncate); mqPad and mqTrim copy strings
+ * to and from blank-padded fields. The calls that send a bag as a PCF command (mqExecute,
+ * mqPutBag, mqGetBag, mqBagToBuffer, mqBufferToBag) answer MQRC_FUNCTION_NOT_SUPPORTED:
+ * FerryMQ is administered with MQSC commands (`ferry admin`), not PCF, today.
  */
 #ifndef FERRY_CMQBC_H
 #define FERRY_CMQBC_H
@@ -130,6 +130,13 @@ void mqSetString(MQHBAG Bag, MQLONG Selector, MQLONG ItemIndex, MQLONG BufferLen
                  PMQCHAR pBuffer, PMQLONG pCompCode, PMQLONG pReason);
 void mqSetByteString(MQHBAG Bag, MQLONG Selector, MQLONG ItemIndex, MQLONG BufferLength,
                      PMQBYTE pBuffer, PMQLONG pCompCode, PMQLONG pReason);
+void mqSetIntegerFilter(MQHBAG Bag, MQLONG Selector, MQLONG ItemIndex, MQLONG ItemValue,
+                        MQLONG Operator, PMQLONG pCompCode, PMQLONG pReason);
+void mqSetStringFilter(MQHBAG Bag, MQLONG Selector, MQLONG ItemIndex, MQLONG BufferLength,
+                       PMQCHAR pBuffer, MQLONG Operator, PMQLONG pCompCode, PMQLONG pReason);
+void mqSetByteStringFilter(MQHBAG Bag, MQLONG Selector, MQLONG ItemIndex, MQLONG BufferLength,
+                           PMQBYTE pBuffer, MQLONG Operator, PMQLONG pCompCode,
+                           PMQLONG pReason);
 
 void mqInquireInteger(MQHBAG Bag, MQLONG Selector, MQLONG ItemIndex, PMQLONG pItemValue,
                       PMQLONG pCompCode, PMQLONG pReason);
@@ -146,10 +153,24 @@ void mqInquireStringFilter(MQHBAG Bag, MQLONG Selector, MQLONG ItemIndex, MQLONG
 void mqInquireByteString(MQHBAG Bag, MQLONG Selector, MQLONG ItemIndex, MQLONG BufferLength,
                          PMQBYTE pBuffer, PMQLONG pByteStringLength, PMQLONG pCompCode,
                          PMQLONG pReason);
+void mqInquireByteStringFilter(MQHBAG Bag, MQLONG Selector, MQLONG ItemIndex,
+                               MQLONG BufferLength, PMQBYTE pBuffer,
+                               PMQLONG pByteStringLength, PMQLONG pOperator, PMQLONG pCompCode,
+                               PMQLONG pReason);
 void mqInquireBag(MQHBAG Bag, MQLONG Selector, MQLONG ItemIndex, PMQHBAG pItemValue,
                   PMQLONG pCompCode, PMQLONG pReason);
 void mqInquireItemInfo(MQHBAG Bag, MQLONG Selector, MQLONG ItemIndex, PMQLONG pOutSelector,
                        PMQLONG pItemType, PMQLONG pCompCode, PMQLONG pReason);
+
+/* ---- String utilities ---------------------------------------------------------------------- */
+
+/* mqPad: copies the null-terminated string pString into the BufferLength bytes at pBuffer,
+ * padded with blanks. mqTrim: copies the blank-padded field of BufferLength bytes at pBuffer
+ * into pString (BufferLength + 1 bytes) without its trailing blanks, null-terminated. */
+void mqPad(PMQCHAR pString, MQLONG BufferLength, PMQCHAR pBuffer, PMQLONG pCompCode,
+           PMQLONG pReason);
+void mqTrim(MQLONG BufferLength, PMQCHAR pBuffer, PMQCHAR pString, PMQLONG pCompCode,
+            PMQLONG pReason);
 
 /* ---- Command calls (PCF): MQRC_FUNCTION_NOT_SUPPORTED in this version ---------------------- */
 

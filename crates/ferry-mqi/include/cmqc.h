@@ -8,9 +8,12 @@
  *
  * Coverage in this version: the structures and constants the connection, queue, message and
  * message-property calls use (MQMD v1-v2, MQOD v1-v4, MQPMO v1-v3, MQGMO v1-v4, MQCNO v1-v8,
- * MQCSP, MQSTS v1-v2, MQCHARV, MQCMHO, MQDMHO, MQSMPO, MQIMPO, MQDMPO, MQPD). Calls FerryMQ does not support yet are exported and answer
- * MQRC_FUNCTION_NOT_SUPPORTED (2298). Layouts assume LP64 (64-bit Linux); tests check every
- * size and offset against the documented values.
+ * MQCSP, MQSTS v1-v2, MQCHARV, MQCMHO, MQDMHO, MQSMPO, MQIMPO, MQDMPO, MQPD); the message
+ * headers and records programs build or read in message data (MQDLH, MQXQH, MQMD1, MQMD2,
+ * MQMDE, MQDH, MQOR, MQRR, MQRFH, MQRFH2, MQRMH, MQCIH, MQIIH, MQWIH, MQTM, MQTMC2; MQEPH is in
+ * cmqcfc.h); MQAIR; and the calls as function types (MQ_*_CALL). Calls FerryMQ does not
+ * support yet are exported and answer MQRC_FUNCTION_NOT_SUPPORTED (2298). Layouts assume LP64
+ * (64-bit Linux); tests check every size and offset against the documented values.
  */
 #ifndef FERRY_CMQC_H
 #define FERRY_CMQC_H
@@ -83,6 +86,7 @@ typedef MQBYTE MQBYTE16[16];
 typedef MQBYTE MQBYTE24[24];
 typedef MQBYTE MQBYTE32[32];
 typedef MQBYTE MQBYTE40[40];
+typedef MQBYTE MQBYTE48[48];
 typedef MQBYTE MQBYTE128[128];
 
 typedef MQLONG *PMQLONG;
@@ -110,6 +114,20 @@ typedef PMQCHAR *PPMQCHAR;
 typedef PMQBYTE *PPMQBYTE;
 typedef PMQLONG *PPMQLONG;
 typedef PMQVOID *PPMQVOID;
+
+/* Address of a function of any type (MQXEP, MQZEP). */
+typedef void *PMQFUNC;
+
+/* Linkage and pointer qualifiers. Programs and exits written for the MQI use these in their own
+ * declarations ("void MQENTRY MyExit(...)", "typedef MQCXP MQPOINTER PMYCXP"); on 64-bit Linux
+ * the calls use the C calling convention and plain pointers, so MQENTRY expands to nothing and
+ * MQPOINTER to "*". */
+#ifndef MQENTRY
+#define MQENTRY
+#endif
+#ifndef MQPOINTER
+#define MQPOINTER *
+#endif
 
 /* ---- Lengths of fields and attributes (MQ_*_LENGTH) --------------------------------------- */
 
@@ -173,6 +191,30 @@ typedef PMQVOID *PPMQVOID;
 #define MQ_TRIGGER_DATA_LENGTH 64
 #define MQ_USER_ID_LENGTH 12
 #define MQ_VERSION_LENGTH 8
+/* Lengths of the fields of the message headers and exit parameter structures. */
+#define MQ_ABEND_CODE_LENGTH 4
+#define MQ_ATTENTION_ID_LENGTH 4
+#define MQ_AUTH_INFO_CONN_NAME_LENGTH 264
+#define MQ_AUTH_INFO_OCSP_URL_LENGTH 256
+#define MQ_AUTHENTICATOR_LENGTH 8
+#define MQ_CANCEL_CODE_LENGTH 4
+#define MQ_DISTINGUISHED_NAME_LENGTH 1024
+#define MQ_EXIT_INFO_NAME_LENGTH 48
+#define MQ_EXIT_PD_AREA_LENGTH 48
+#define MQ_EXIT_USER_AREA_LENGTH 16
+#define MQ_FACILITY_LENGTH 8
+#define MQ_FACILITY_LIKE_LENGTH 4
+#define MQ_FUNCTION_LENGTH 4
+#define MQ_LDAP_PASSWORD_LENGTH 32
+#define MQ_LTERM_OVERRIDE_LENGTH 8
+#define MQ_MFS_MAP_NAME_LENGTH 8
+#define MQ_OBJECT_INSTANCE_ID_LENGTH 24
+#define MQ_REMOTE_SYS_ID_LENGTH 4
+#define MQ_SERVICE_NAME_LENGTH 32
+#define MQ_SERVICE_STEP_LENGTH 8
+#define MQ_START_CODE_LENGTH 4
+#define MQ_TRAN_INSTANCE_ID_LENGTH 16
+#define MQ_TRANSACTION_ID_LENGTH 4
 
 /* ---- Completion codes, common handles ------------------------------------------------- */
 
@@ -479,6 +521,47 @@ typedef MQMD *PMQMD;
 #define MQAT_NO_CONTEXT 0
 #define MQAT_UNIX 6
 #define MQAT_DEFAULT MQAT_UNIX
+/* Other application types (MQMD PutApplType, MQTM ApplType, MQAXC ApplType) */
+#define MQAT_UNKNOWN (-1)
+#define MQAT_CICS 1
+#define MQAT_MVS 2
+#define MQAT_OS390 2
+#define MQAT_ZOS 2
+#define MQAT_IMS 3
+#define MQAT_OS2 4
+#define MQAT_DOS 5
+#define MQAT_AIX 6
+#define MQAT_QMGR 7
+#define MQAT_OS400 8
+#define MQAT_WINDOWS 9
+#define MQAT_CICS_VSE 10
+#define MQAT_WINDOWS_NT 11
+#define MQAT_VMS 12
+#define MQAT_GUARDIAN 13
+#define MQAT_NSK 13
+#define MQAT_VOS 14
+#define MQAT_OPEN_TP1 15
+#define MQAT_VM 18
+#define MQAT_IMS_BRIDGE 19
+#define MQAT_XCF 20
+#define MQAT_CICS_BRIDGE 21
+#define MQAT_NOTES_AGENT 22
+#define MQAT_TPF 23
+#define MQAT_USER 25
+#define MQAT_BROKER 26
+#define MQAT_QMGR_PUBLISH 26
+#define MQAT_JAVA 28
+#define MQAT_DQM 29
+#define MQAT_CHANNEL_INITIATOR 30
+#define MQAT_WLM 31
+#define MQAT_BATCH 32
+#define MQAT_RRS_BATCH 33
+#define MQAT_SIB 34
+#define MQAT_SYSTEM_EXTENSION 35
+#define MQAT_MCAST_PUBLISH 36
+#define MQAT_AMQP 37
+#define MQAT_USER_FIRST 65536
+#define MQAT_USER_LAST 999999999
 #define MQMF_NONE 0x00000000
 #define MQOL_UNDEFINED (-1)
 
@@ -488,6 +571,42 @@ typedef MQMD *PMQMD;
 #define MQFMT_STRING_ARRAY 'M', 'Q', 'S', 'T', 'R', ' ', ' ', ' '
 #define MQFMT_DEAD_LETTER_HEADER "MQDEAD  "
 #define MQFMT_XMIT_Q_HEADER "MQXMIT  "
+#define MQFMT_DEAD_LETTER_HEADER_ARRAY 'M', 'Q', 'D', 'E', 'A', 'D', ' ', ' '
+#define MQFMT_XMIT_Q_HEADER_ARRAY 'M', 'Q', 'X', 'M', 'I', 'T', ' ', ' '
+#define MQFMT_ADMIN "MQADMIN "
+#define MQFMT_ADMIN_ARRAY 'M', 'Q', 'A', 'D', 'M', 'I', 'N', ' '
+#define MQFMT_CHANNEL_COMPLETED "MQCHCOM "
+#define MQFMT_CHANNEL_COMPLETED_ARRAY 'M', 'Q', 'C', 'H', 'C', 'O', 'M', ' '
+#define MQFMT_CICS "MQCICS  "
+#define MQFMT_CICS_ARRAY 'M', 'Q', 'C', 'I', 'C', 'S', ' ', ' '
+#define MQFMT_COMMAND_1 "MQCMD1  "
+#define MQFMT_COMMAND_1_ARRAY 'M', 'Q', 'C', 'M', 'D', '1', ' ', ' '
+#define MQFMT_COMMAND_2 "MQCMD2  "
+#define MQFMT_COMMAND_2_ARRAY 'M', 'Q', 'C', 'M', 'D', '2', ' ', ' '
+#define MQFMT_DIST_HEADER "MQHDIST "
+#define MQFMT_DIST_HEADER_ARRAY 'M', 'Q', 'H', 'D', 'I', 'S', 'T', ' '
+#define MQFMT_EMBEDDED_PCF "MQHEPCF "
+#define MQFMT_EMBEDDED_PCF_ARRAY 'M', 'Q', 'H', 'E', 'P', 'C', 'F', ' '
+#define MQFMT_EVENT "MQEVENT "
+#define MQFMT_EVENT_ARRAY 'M', 'Q', 'E', 'V', 'E', 'N', 'T', ' '
+#define MQFMT_IMS "MQIMS   "
+#define MQFMT_IMS_ARRAY 'M', 'Q', 'I', 'M', 'S', ' ', ' ', ' '
+#define MQFMT_IMS_VAR_STRING "MQIMSVS "
+#define MQFMT_IMS_VAR_STRING_ARRAY 'M', 'Q', 'I', 'M', 'S', 'V', 'S', ' '
+#define MQFMT_MD_EXTENSION "MQHMDE  "
+#define MQFMT_MD_EXTENSION_ARRAY 'M', 'Q', 'H', 'M', 'D', 'E', ' ', ' '
+#define MQFMT_PCF "MQPCF   "
+#define MQFMT_PCF_ARRAY 'M', 'Q', 'P', 'C', 'F', ' ', ' ', ' '
+#define MQFMT_REF_MSG_HEADER "MQHREF  "
+#define MQFMT_REF_MSG_HEADER_ARRAY 'M', 'Q', 'H', 'R', 'E', 'F', ' ', ' '
+#define MQFMT_RF_HEADER "MQHRF   "
+#define MQFMT_RF_HEADER_ARRAY 'M', 'Q', 'H', 'R', 'F', ' ', ' ', ' '
+#define MQFMT_RF_HEADER_1 "MQHRF   "
+#define MQFMT_RF_HEADER_1_ARRAY 'M', 'Q', 'H', 'R', 'F', ' ', ' ', ' '
+#define MQFMT_TRIGGER "MQTRIG  "
+#define MQFMT_TRIGGER_ARRAY 'M', 'Q', 'T', 'R', 'I', 'G', ' ', ' '
+#define MQFMT_WORK_INFO_HEADER "MQHWIH  "
+#define MQFMT_WORK_INFO_HEADER_ARRAY 'M', 'Q', 'H', 'W', 'I', 'H', ' ', ' '
 
 #define MQMI_NONE_ARRAY 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
 #define MQCI_NONE_ARRAY MQMI_NONE_ARRAY
@@ -502,6 +621,149 @@ typedef MQMD *PMQMD;
      MQPER_PERSISTENCE_AS_Q_DEF, {MQMI_NONE_ARRAY}, {MQCI_NONE_ARRAY}, 0, {""}, {""}, {""}, \
      {MQACT_NONE_ARRAY}, {""}, MQAT_NO_CONTEXT, {""}, {""}, {""}, {""}, {MQGI_NONE_ARRAY},   \
      1, 0, MQMF_NONE, MQOL_UNDEFINED
+
+/* Helpers for blank-filled character fields in the initialisers below (character lists rather
+ * than string literals, so the initialisers are valid C++ too). */
+#define FERRY_BLANK4_ARRAY ' ', ' ', ' ', ' '
+#define FERRY_BLANK8_ARRAY FERRY_BLANK4_ARRAY, FERRY_BLANK4_ARRAY
+#define FERRY_BLANK32_ARRAY                                                                \
+    FERRY_BLANK8_ARRAY, FERRY_BLANK8_ARRAY, FERRY_BLANK8_ARRAY, FERRY_BLANK8_ARRAY
+
+/* ---- MQMD1 / MQMD2: the message descriptor fixed at version 1 or 2 ----------------------
+ * Same fields as MQMD up to the version named; MQXQH carries an MQMD1. */
+
+#define MQMD1_LENGTH_1 324
+#define MQMD1_CURRENT_LENGTH 324
+
+typedef struct tagMQMD1 {
+    MQCHAR4 StrucId;           /* "MD  " */
+    MQLONG Version;            /* MQMD_VERSION_1 */
+    MQLONG Report;             /* Report options (MQRO_*) */
+    MQLONG MsgType;            /* MQMT_* */
+    MQLONG Expiry;             /* Lifetime, tenths of a second */
+    MQLONG Feedback;           /* MQFB_* or a reason code */
+    MQLONG Encoding;           /* Numeric encoding of the data */
+    MQLONG CodedCharSetId;     /* Character set of the data */
+    MQCHAR8 Format;            /* MQFMT_* */
+    MQLONG Priority;           /* Priority */
+    MQLONG Persistence;        /* MQPER_* */
+    MQBYTE24 MsgId;            /* Message identifier */
+    MQBYTE24 CorrelId;         /* Correlation identifier */
+    MQLONG BackoutCount;       /* Times got and backed out */
+    MQCHAR48 ReplyToQ;         /* Reply-to queue */
+    MQCHAR48 ReplyToQMgr;      /* Reply-to queue manager */
+    MQCHAR12 UserIdentifier;   /* Identity context */
+    MQBYTE32 AccountingToken;  /* Identity context */
+    MQCHAR32 ApplIdentityData; /* Identity context */
+    MQLONG PutApplType;        /* Origin context: MQAT_* */
+    MQCHAR28 PutApplName;      /* Origin context */
+    MQCHAR8 PutDate;           /* Origin context */
+    MQCHAR8 PutTime;           /* Origin context */
+    MQCHAR4 ApplOriginData;    /* Origin context */
+} MQMD1;
+typedef MQMD1 *PMQMD1;
+
+#define MQMD1_DEFAULT                                                                      \
+    {MQMD_STRUC_ID_ARRAY}, MQMD_VERSION_1, MQRO_NONE, MQMT_DATAGRAM, MQEI_UNLIMITED,     \
+     MQFB_NONE, MQENC_NATIVE, MQCCSI_Q_MGR, {MQFMT_NONE_ARRAY}, MQPRI_PRIORITY_AS_Q_DEF,  \
+     MQPER_PERSISTENCE_AS_Q_DEF, {MQMI_NONE_ARRAY}, {MQCI_NONE_ARRAY}, 0, {""}, {""}, {""}, \
+     {MQACT_NONE_ARRAY}, {""}, MQAT_NO_CONTEXT, {""}, {""}, {""}, {""}
+
+#define MQMD2_LENGTH_1 324
+#define MQMD2_LENGTH_2 364
+#define MQMD2_CURRENT_LENGTH 364
+
+typedef struct tagMQMD2 {
+    MQCHAR4 StrucId;           /* "MD  " */
+    MQLONG Version;            /* MQMD_VERSION_2 */
+    MQLONG Report;             /* Report options (MQRO_*) */
+    MQLONG MsgType;            /* MQMT_* */
+    MQLONG Expiry;             /* Lifetime, tenths of a second */
+    MQLONG Feedback;           /* MQFB_* or a reason code */
+    MQLONG Encoding;           /* Numeric encoding of the data */
+    MQLONG CodedCharSetId;     /* Character set of the data */
+    MQCHAR8 Format;            /* MQFMT_* */
+    MQLONG Priority;           /* Priority */
+    MQLONG Persistence;        /* MQPER_* */
+    MQBYTE24 MsgId;            /* Message identifier */
+    MQBYTE24 CorrelId;         /* Correlation identifier */
+    MQLONG BackoutCount;       /* Times got and backed out */
+    MQCHAR48 ReplyToQ;         /* Reply-to queue */
+    MQCHAR48 ReplyToQMgr;      /* Reply-to queue manager */
+    MQCHAR12 UserIdentifier;   /* Identity context */
+    MQBYTE32 AccountingToken;  /* Identity context */
+    MQCHAR32 ApplIdentityData; /* Identity context */
+    MQLONG PutApplType;        /* Origin context: MQAT_* */
+    MQCHAR28 PutApplName;      /* Origin context */
+    MQCHAR8 PutDate;           /* Origin context */
+    MQCHAR8 PutTime;           /* Origin context */
+    MQCHAR4 ApplOriginData;    /* Origin context */
+    /* Version 2 */
+    MQBYTE24 GroupId;      /* Group identifier */
+    MQLONG MsgSeqNumber;   /* Sequence number within the group */
+    MQLONG Offset;         /* Offset of a segment */
+    MQLONG MsgFlags;       /* MQMF_* */
+    MQLONG OriginalLength; /* Length of the original message */
+} MQMD2;
+typedef MQMD2 *PMQMD2;
+
+#define MQMD2_DEFAULT                                                                      \
+    {MQMD_STRUC_ID_ARRAY}, MQMD_VERSION_2, MQRO_NONE, MQMT_DATAGRAM, MQEI_UNLIMITED,     \
+     MQFB_NONE, MQENC_NATIVE, MQCCSI_Q_MGR, {MQFMT_NONE_ARRAY}, MQPRI_PRIORITY_AS_Q_DEF,  \
+     MQPER_PERSISTENCE_AS_Q_DEF, {MQMI_NONE_ARRAY}, {MQCI_NONE_ARRAY}, 0, {""}, {""}, {""}, \
+     {MQACT_NONE_ARRAY}, {""}, MQAT_NO_CONTEXT, {""}, {""}, {""}, {""}, {MQGI_NONE_ARRAY},   \
+     1, 0, MQMF_NONE, MQOL_UNDEFINED
+
+/* ---- MQMDE: message descriptor extension (the version-2 MQMD fields as a header) -------- */
+
+#define MQMDE_STRUC_ID "MDE "
+#define MQMDE_STRUC_ID_ARRAY 'M', 'D', 'E', ' '
+#define MQMDE_VERSION_2 2
+#define MQMDE_CURRENT_VERSION 2
+#define MQMDE_LENGTH_2 72
+#define MQMDE_CURRENT_LENGTH 72
+#define MQMDEF_NONE 0x00000000
+
+typedef struct tagMQMDE {
+    MQCHAR4 StrucId;       /* "MDE " */
+    MQLONG Version;        /* MQMDE_VERSION_2 */
+    MQLONG StrucLength;    /* MQMDE_LENGTH_2 */
+    MQLONG Encoding;       /* Of the data that follows */
+    MQLONG CodedCharSetId; /* Of the data that follows */
+    MQCHAR8 Format;        /* Of the data that follows */
+    MQLONG Flags;          /* MQMDEF_NONE */
+    MQBYTE24 GroupId;      /* Group identifier */
+    MQLONG MsgSeqNumber;   /* Sequence number within the group */
+    MQLONG Offset;         /* Offset of a segment */
+    MQLONG MsgFlags;       /* MQMF_* */
+    MQLONG OriginalLength; /* Length of the original message */
+} MQMDE;
+typedef MQMDE *PMQMDE;
+
+#define MQMDE_DEFAULT                                                                      \
+    {MQMDE_STRUC_ID_ARRAY}, MQMDE_VERSION_2, MQMDE_LENGTH_2, MQENC_NATIVE, MQCCSI_UNDEFINED, \
+     {MQFMT_NONE_ARRAY}, MQMDEF_NONE, {MQGI_NONE_ARRAY}, 1, 0, MQMF_NONE, MQOL_UNDEFINED
+
+/* ---- MQXQH: transmission queue header ---------------------------------------------------- */
+
+#define MQXQH_STRUC_ID "XQH "
+#define MQXQH_STRUC_ID_ARRAY 'X', 'Q', 'H', ' '
+#define MQXQH_VERSION_1 1
+#define MQXQH_CURRENT_VERSION 1
+#define MQXQH_LENGTH_1 428
+#define MQXQH_CURRENT_LENGTH 428
+
+typedef struct tagMQXQH {
+    MQCHAR4 StrucId;         /* "XQH " */
+    MQLONG Version;          /* MQXQH_VERSION_1 */
+    MQCHAR48 RemoteQName;    /* Destination queue */
+    MQCHAR48 RemoteQMgrName; /* Destination queue manager */
+    MQMD1 MsgDesc;           /* Descriptor of the message carried */
+} MQXQH;
+typedef MQXQH *PMQXQH;
+
+#define MQXQH_DEFAULT                                                                      \
+    {MQXQH_STRUC_ID_ARRAY}, MQXQH_VERSION_1, {""}, {""}, {MQMD1_DEFAULT}
 
 /* ---- MQOD: object descriptor ----------------------------------------------------------- */
 
@@ -561,6 +823,22 @@ typedef MQOD *PMQOD;
     {MQOD_STRUC_ID_ARRAY}, MQOD_VERSION_1, MQOT_Q, {""}, {""}, {"AMQ.*"}, {""}, 0, 0, 0, 0, \
      0, 0, NULL, NULL, {0}, {""}, {""}, {MQCHARV_DEFAULT}, {MQCHARV_DEFAULT},                  \
      {MQCHARV_DEFAULT}, MQOT_NONE
+
+/* ---- MQOR / MQRR: object and response records (distribution lists) --------------------- */
+
+typedef struct tagMQOR {
+    MQCHAR48 ObjectName;     /* Object name */
+    MQCHAR48 ObjectQMgrName; /* Queue manager the object is on */
+} MQOR;
+typedef MQOR *PMQOR;
+#define MQOR_DEFAULT {""}, {""}
+
+typedef struct tagMQRR {
+    MQLONG CompCode; /* Completion code for the destination */
+    MQLONG Reason;   /* Reason code for the destination */
+} MQRR;
+typedef MQRR *PMQRR;
+#define MQRR_DEFAULT MQCC_OK, MQRC_NONE
 
 /* Open options */
 #define MQOO_BIND_AS_Q_DEF 0x00000000
@@ -668,6 +946,26 @@ typedef MQPMO *PMQPMO;
 #define MQPMO_DEFAULT                                                                      \
     {MQPMO_STRUC_ID_ARRAY}, MQPMO_VERSION_1, MQPMO_NONE, (-1), 0, 0, 0, 0, {""}, {""}, 0, \
      0, 0, 0, NULL, NULL, MQHM_NONE, MQHM_NONE, MQACTP_NEW, 9
+
+/* Fields present in put-message records (MQPMO PutMsgRecFields, MQDH PutMsgRecFields). The
+ * records (MQPMR) have no fixed layout, so no structure is declared for them: a program
+ * declares its own with the fields it uses, in the order MsgId, CorrelId, GroupId, Feedback,
+ * AccountingToken. */
+#define MQPMRF_NONE 0x00000000
+#define MQPMRF_MSG_ID 0x00000001
+#define MQPMRF_CORREL_ID 0x00000002
+#define MQPMRF_GROUP_ID 0x00000004
+#define MQPMRF_FEEDBACK 0x00000008
+#define MQPMRF_ACCOUNTING_TOKEN 0x00000010
+
+/* Put response types (queue and topic DefPutResponse, MQWQR DefPutResponse) */
+#define MQPRT_RESPONSE_AS_PARENT 0
+#define MQPRT_SYNC_RESPONSE 1
+#define MQPRT_ASYNC_RESPONSE 2
+
+/* Expiry caps (queue and topic CapExpiry, MQWQR CapExpiry) */
+#define MQCEX_NOLIMIT (-1)
+#define MQCEX_AS_PARENT (-2)
 
 /* ---- MQGMO: get-message options -------------------------------------------------------- */
 
@@ -821,6 +1119,40 @@ typedef MQBNO *PMQBNO;
 #define MQBNO_DEFAULT                                                                      \
     {MQBNO_STRUC_ID_ARRAY}, MQBNO_VERSION_1, MQBNO_BALTYPE_SIMPLE, MQBNO_TIMEOUT_AS_DEFAULT,  \
      MQBNO_OPTIONS_NONE
+
+/* ---- MQAIR: authentication information record (MQSCO AuthInfoRecPtr) -------------------- */
+
+#define MQAIR_STRUC_ID "AIR "
+#define MQAIR_STRUC_ID_ARRAY 'A', 'I', 'R', ' '
+#define MQAIR_VERSION_1 1
+#define MQAIR_VERSION_2 2
+#define MQAIR_CURRENT_VERSION 2
+#define MQAIR_LENGTH_1 328
+#define MQAIR_LENGTH_2 584
+#define MQAIR_CURRENT_LENGTH 584
+
+/* Authentication information types (AuthInfoType) */
+#define MQAIT_ALL 0
+#define MQAIT_CRL_LDAP 1
+#define MQAIT_OCSP 2
+#define MQAIT_IDPW_OS 3
+#define MQAIT_IDPW_LDAP 4
+
+typedef struct tagMQAIR {
+    MQCHAR4 StrucId;                                       /* "AIR " */
+    MQLONG Version;                                        /* MQAIR_VERSION_* */
+    MQLONG AuthInfoType;                                   /* MQAIT_* */
+    MQCHAR AuthInfoConnName[MQ_AUTH_INFO_CONN_NAME_LENGTH]; /* LDAP server: host(port) */
+    PMQCHAR LDAPUserNamePtr;                               /* Address of the LDAP user name */
+    MQLONG LDAPUserNameOffset;                             /* Offset of the LDAP user name */
+    MQLONG LDAPUserNameLength;                             /* Length of the LDAP user name */
+    MQCHAR32 LDAPPassword;                                 /* LDAP password */
+    /* Version 2 */
+    MQCHAR256 OCSPResponderURL; /* URL of the OCSP responder */
+} MQAIR;
+typedef MQAIR *PMQAIR;
+#define MQAIR_DEFAULT                                                                      \
+    {MQAIR_STRUC_ID_ARRAY}, MQAIR_VERSION_1, MQAIT_CRL_LDAP, {""}, NULL, 0, 0, {""}, {""}
 
 /* The TLS configuration (MQSCO) is declared in cmqxc.h. */
 struct tagMQSCO;
@@ -1046,6 +1378,388 @@ typedef MQRFH2 *PMQRFH2;
 #define MQRFH2_DEFAULT                                                                     \
     {MQRFH_STRUC_ID_ARRAY}, MQRFH_VERSION_2, MQRFH_STRUC_LENGTH_FIXED_2, MQENC_NATIVE,     \
         MQCCSI_INHERIT, {MQFMT_NONE_ARRAY}, MQRFH_NO_FLAGS, 1208
+
+#define MQRFH2_LENGTH_2 36
+#define MQRFH2_CURRENT_LENGTH 36
+
+/* ---- MQRFH: rules and formatting header, version 1 (name/value string follows) ---------- */
+
+#define MQRFH_VERSION_1 1
+#define MQRFH_STRUC_LENGTH_FIXED 32
+#define MQRFH_LENGTH_1 32
+#define MQRFH_CURRENT_LENGTH 32
+
+typedef struct tagMQRFH {
+    MQCHAR4 StrucId;       /* "RFH " */
+    MQLONG Version;        /* MQRFH_VERSION_1 */
+    MQLONG StrucLength;    /* The header and its name/value string, bytes */
+    MQLONG Encoding;       /* Of the data that follows */
+    MQLONG CodedCharSetId; /* Of the data that follows */
+    MQCHAR8 Format;        /* Of the data that follows */
+    MQLONG Flags;          /* MQRFH_NONE */
+} MQRFH;
+typedef MQRFH *PMQRFH;
+#define MQRFH_DEFAULT                                                                      \
+    {MQRFH_STRUC_ID_ARRAY}, MQRFH_VERSION_1, MQRFH_STRUC_LENGTH_FIXED, MQENC_NATIVE,      \
+     MQCCSI_UNDEFINED, {MQFMT_NONE_ARRAY}, MQRFH_NONE
+
+/* ---- MQDLH: dead-letter header ----------------------------------------------------------- */
+
+#define MQDLH_STRUC_ID "DLH "
+#define MQDLH_STRUC_ID_ARRAY 'D', 'L', 'H', ' '
+#define MQDLH_VERSION_1 1
+#define MQDLH_CURRENT_VERSION 1
+#define MQDLH_LENGTH_1 172
+#define MQDLH_CURRENT_LENGTH 172
+
+typedef struct tagMQDLH {
+    MQCHAR4 StrucId;       /* "DLH " */
+    MQLONG Version;        /* MQDLH_VERSION_1 */
+    MQLONG Reason;         /* Why the message is on the dead-letter queue (MQRC_*, MQFB_*) */
+    MQCHAR48 DestQName;    /* Original destination queue */
+    MQCHAR48 DestQMgrName; /* Original destination queue manager */
+    MQLONG Encoding;       /* Of the data that follows */
+    MQLONG CodedCharSetId; /* Of the data that follows */
+    MQCHAR8 Format;        /* Of the data that follows */
+    MQLONG PutApplType;    /* Type of the application that put it on the dead-letter queue */
+    MQCHAR28 PutApplName;  /* Name of that application */
+    MQCHAR8 PutDate;       /* Date it was put there (YYYYMMDD) */
+    MQCHAR8 PutTime;       /* Time it was put there (HHMMSSTH) */
+} MQDLH;
+typedef MQDLH *PMQDLH;
+#define MQDLH_DEFAULT                                                                      \
+    {MQDLH_STRUC_ID_ARRAY}, MQDLH_VERSION_1, MQRC_NONE, {""}, {""}, 0, MQCCSI_UNDEFINED,   \
+     {MQFMT_NONE_ARRAY}, 0, {""}, {""}, {""}
+
+/* ---- MQDH: distribution header ----------------------------------------------------------- */
+
+#define MQDH_STRUC_ID "DH  "
+#define MQDH_STRUC_ID_ARRAY 'D', 'H', ' ', ' '
+#define MQDH_VERSION_1 1
+#define MQDH_CURRENT_VERSION 1
+#define MQDH_LENGTH_1 48
+#define MQDH_CURRENT_LENGTH 48
+#define MQDHF_NONE 0x00000000
+#define MQDHF_NEW_MSG_IDS 0x00000001
+
+typedef struct tagMQDH {
+    MQCHAR4 StrucId;        /* "DH  " */
+    MQLONG Version;         /* MQDH_VERSION_1 */
+    MQLONG StrucLength;     /* The header, its object records and put-message records */
+    MQLONG Encoding;        /* Of the data that follows */
+    MQLONG CodedCharSetId;  /* Of the data that follows */
+    MQCHAR8 Format;         /* Of the data that follows */
+    MQLONG Flags;           /* MQDHF_* */
+    MQLONG PutMsgRecFields; /* MQPMRF_*: fields present in the put-message records */
+    MQLONG RecsPresent;     /* Object records present */
+    MQLONG ObjectRecOffset; /* Offset of the first object record (MQOR) */
+    MQLONG PutMsgRecOffset; /* Offset of the first put-message record */
+} MQDH;
+typedef MQDH *PMQDH;
+#define MQDH_DEFAULT                                                                       \
+    {MQDH_STRUC_ID_ARRAY}, MQDH_VERSION_1, 0, 0, MQCCSI_UNDEFINED, {MQFMT_NONE_ARRAY},    \
+     MQDHF_NONE, MQPMRF_NONE, 0, 0, 0
+
+/* ---- MQRMH: reference message header ----------------------------------------------------- */
+
+#define MQRMH_STRUC_ID "RMH "
+#define MQRMH_STRUC_ID_ARRAY 'R', 'M', 'H', ' '
+#define MQRMH_VERSION_1 1
+#define MQRMH_CURRENT_VERSION 1
+#define MQRMH_LENGTH_1 108
+#define MQRMH_CURRENT_LENGTH 108
+#define MQRMHF_NOT_LAST 0x00000000
+#define MQRMHF_LAST 0x00000001
+#define MQOII_NONE_ARRAY                                                                   \
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+
+typedef struct tagMQRMH {
+    MQCHAR4 StrucId;            /* "RMH " */
+    MQLONG Version;             /* MQRMH_VERSION_1 */
+    MQLONG StrucLength;         /* The header and the strings it refers to */
+    MQLONG Encoding;            /* Of the data that follows */
+    MQLONG CodedCharSetId;      /* Of the data that follows */
+    MQCHAR8 Format;             /* Of the data that follows */
+    MQLONG Flags;               /* MQRMHF_* */
+    MQCHAR8 ObjectType;         /* Type of the object referred to */
+    MQBYTE24 ObjectInstanceId;  /* Instance of the object */
+    MQLONG SrcEnvLength;        /* Source environment data: length */
+    MQLONG SrcEnvOffset;        /* ... and offset */
+    MQLONG SrcNameLength;       /* Source object name: length */
+    MQLONG SrcNameOffset;       /* ... and offset */
+    MQLONG DestEnvLength;       /* Destination environment data: length */
+    MQLONG DestEnvOffset;       /* ... and offset */
+    MQLONG DestNameLength;      /* Destination object name: length */
+    MQLONG DestNameOffset;      /* ... and offset */
+    MQLONG DataLogicalLength;   /* Length of the bulk data */
+    MQLONG DataLogicalOffset;   /* Low offset of the bulk data */
+    MQLONG DataLogicalOffset2;  /* High offset of the bulk data */
+} MQRMH;
+typedef MQRMH *PMQRMH;
+#define MQRMH_DEFAULT                                                                      \
+    {MQRMH_STRUC_ID_ARRAY}, MQRMH_VERSION_1, 0, MQENC_NATIVE, MQCCSI_UNDEFINED,           \
+     {MQFMT_NONE_ARRAY}, MQRMHF_NOT_LAST, {FERRY_BLANK8_ARRAY}, {MQOII_NONE_ARRAY}, 0, 0,  \
+     0, 0, 0, 0, 0, 0, 0, 0, 0
+
+/* ---- MQCIH: CICS bridge header ----------------------------------------------------------- */
+
+#define MQCIH_STRUC_ID "CIH "
+#define MQCIH_STRUC_ID_ARRAY 'C', 'I', 'H', ' '
+#define MQCIH_VERSION_1 1
+#define MQCIH_VERSION_2 2
+#define MQCIH_CURRENT_VERSION 2
+#define MQCIH_LENGTH_1 164
+#define MQCIH_LENGTH_2 180
+#define MQCIH_CURRENT_LENGTH 180
+#define MQCIH_NONE 0x00000000
+#define MQCIH_PASS_EXPIRATION 0x00000001
+#define MQCIH_UNLIMITED_EXPIRATION 0x00000000
+#define MQCIH_REPLY_WITHOUT_NULLS 0x00000002
+#define MQCIH_REPLY_WITH_NULLS 0x00000000
+#define MQCIH_SYNC_ON_RETURN 0x00000004
+#define MQCIH_NO_SYNC_ON_RETURN 0x00000000
+
+/* Return codes from the bridge (ReturnCode) */
+#define MQCRC_OK 0
+#define MQCRC_CICS_EXEC_ERROR 1
+#define MQCRC_MQ_API_ERROR 2
+#define MQCRC_BRIDGE_ERROR 3
+#define MQCRC_BRIDGE_ABEND 4
+#define MQCRC_APPLICATION_ABEND 5
+#define MQCRC_SECURITY_ERROR 6
+#define MQCRC_PROGRAM_NOT_AVAILABLE 7
+#define MQCRC_BRIDGE_TIMEOUT 8
+#define MQCRC_TRANSID_NOT_AVAILABLE 9
+
+/* Unit-of-work controls (UOWControl) */
+#define MQCUOWC_ONLY 0x00000111
+#define MQCUOWC_CONTINUE 0x00010000
+#define MQCUOWC_FIRST 0x00000011
+#define MQCUOWC_MIDDLE 0x00000010
+#define MQCUOWC_LAST 0x00000110
+#define MQCUOWC_COMMIT 0x00000100
+#define MQCUOWC_BACKOUT 0x00001100
+
+/* Get wait interval, link types, output data length (GetWaitInterval, LinkType,
+ * OutputDataLength) */
+#define MQCGWI_DEFAULT (-2)
+#define MQCLT_PROGRAM 1
+#define MQCLT_TRANSACTION 2
+#define MQCODL_AS_INPUT (-1)
+
+/* ADS descriptors, conversational task, task end status */
+#define MQCADSD_NONE 0x00000000
+#define MQCADSD_SEND 0x00000001
+#define MQCADSD_RECV 0x00000010
+#define MQCADSD_MSGFORMAT 0x00000100
+#define MQCCT_YES 0x00000001
+#define MQCCT_NO 0x00000000
+#define MQCTES_NOSYNC 0x00000000
+#define MQCTES_COMMIT 0x00000100
+#define MQCTES_BACKOUT 0x00001100
+#define MQCTES_ENDTASK 0x00010000
+
+/* Facility token, function names, start codes */
+#define MQCFAC_NONE_ARRAY 0, 0, 0, 0, 0, 0, 0, 0
+#define MQCFUNC_MQCONN "CONN"
+#define MQCFUNC_MQGET "GET "
+#define MQCFUNC_MQINQ "INQ "
+#define MQCFUNC_MQOPEN "OPEN"
+#define MQCFUNC_MQPUT "PUT "
+#define MQCFUNC_MQPUT1 "PUT1"
+#define MQCFUNC_NONE "    "
+#define MQCFUNC_NONE_ARRAY ' ', ' ', ' ', ' '
+#define MQCSC_START "S   "
+#define MQCSC_STARTDATA "SD  "
+#define MQCSC_TERMINPUT "TD  "
+#define MQCSC_NONE "    "
+#define MQCSC_NONE_ARRAY ' ', ' ', ' ', ' '
+
+typedef struct tagMQCIH {
+    MQCHAR4 StrucId;           /* "CIH " */
+    MQLONG Version;            /* MQCIH_VERSION_* */
+    MQLONG StrucLength;        /* MQCIH_LENGTH_* */
+    MQLONG Encoding;           /* Reserved */
+    MQLONG CodedCharSetId;     /* Reserved */
+    MQCHAR8 Format;            /* Format of the data that follows */
+    MQLONG Flags;              /* MQCIH_* */
+    MQLONG ReturnCode;         /* MQCRC_* */
+    MQLONG CompCode;           /* Completion code or CICS EIBRESP */
+    MQLONG Reason;             /* Reason or feedback code, or CICS EIBRESP2 */
+    MQLONG UOWControl;         /* MQCUOWC_* */
+    MQLONG GetWaitInterval;    /* Wait interval of the bridge task's MQGET */
+    MQLONG LinkType;           /* MQCLT_* */
+    MQLONG OutputDataLength;   /* Length of the output COMMAREA */
+    MQLONG FacilityKeepTime;   /* Seconds the bridge facility is kept */
+    MQLONG ADSDescriptor;      /* MQCADSD_* */
+    MQLONG ConversationalTask; /* MQCCT_* */
+    MQLONG TaskEndStatus;      /* MQCTES_* */
+    MQBYTE8 Facility;          /* Bridge facility token */
+    MQCHAR4 Function;          /* MQ call name or CICS EIBFN function */
+    MQCHAR4 AbendCode;         /* Abend code */
+    MQCHAR8 Authenticator;     /* Password or passticket */
+    MQCHAR8 Reserved1;         /* Reserved */
+    MQCHAR8 ReplyToFormat;     /* Format of the reply */
+    MQCHAR4 RemoteSysId;       /* Remote CICS system */
+    MQCHAR4 RemoteTransId;     /* Remote CICS transaction */
+    MQCHAR4 TransactionId;     /* Transaction to attach */
+    MQCHAR4 FacilityLike;      /* Terminal emulated attributes */
+    MQCHAR4 AttentionId;       /* AID key */
+    MQCHAR4 StartCode;         /* MQCSC_* */
+    MQCHAR4 CancelCode;        /* Abend code to end the transaction */
+    MQCHAR4 NextTransactionId; /* Next transaction to attach */
+    MQCHAR8 Reserved2;         /* Reserved */
+    MQCHAR8 Reserved3;         /* Reserved */
+    /* Version 2 */
+    MQLONG CursorPosition; /* Cursor position */
+    MQLONG ErrorOffset;    /* Offset of an error in the message */
+    MQLONG InputItem;      /* Reserved */
+    MQLONG Reserved4;      /* Reserved */
+} MQCIH;
+typedef MQCIH *PMQCIH;
+#define MQCIH_DEFAULT                                                                      \
+    {MQCIH_STRUC_ID_ARRAY}, MQCIH_VERSION_2, MQCIH_LENGTH_2, 0, 0, {MQFMT_NONE_ARRAY},    \
+     MQCIH_NONE, MQCRC_OK, MQCC_OK, MQRC_NONE, MQCUOWC_ONLY, MQCGWI_DEFAULT, MQCLT_PROGRAM, \
+     MQCODL_AS_INPUT, 0, MQCADSD_NONE, MQCCT_NO, MQCTES_NOSYNC, {MQCFAC_NONE_ARRAY},       \
+     {MQCFUNC_NONE_ARRAY}, {FERRY_BLANK4_ARRAY}, {FERRY_BLANK8_ARRAY},                      \
+     {FERRY_BLANK8_ARRAY}, {MQFMT_NONE_ARRAY}, {FERRY_BLANK4_ARRAY}, {FERRY_BLANK4_ARRAY},  \
+     {FERRY_BLANK4_ARRAY}, {FERRY_BLANK4_ARRAY}, {FERRY_BLANK4_ARRAY}, {MQCSC_NONE_ARRAY},  \
+     {FERRY_BLANK4_ARRAY}, {FERRY_BLANK4_ARRAY}, {FERRY_BLANK8_ARRAY},                      \
+     {FERRY_BLANK8_ARRAY}, 0, 0, 0, 0
+
+/* ---- MQIIH: IMS information header ------------------------------------------------------- */
+
+#define MQIIH_STRUC_ID "IIH "
+#define MQIIH_STRUC_ID_ARRAY 'I', 'I', 'H', ' '
+#define MQIIH_VERSION_1 1
+#define MQIIH_CURRENT_VERSION 1
+#define MQIIH_LENGTH_1 84
+#define MQIIH_CURRENT_LENGTH 84
+#define MQIIH_NONE 0x00000000
+#define MQIIH_PASS_EXPIRATION 0x00000001
+#define MQIIH_UNLIMITED_EXPIRATION 0x00000000
+#define MQIIH_REPLY_FORMAT_NONE 0x00000008
+#define MQIIH_IGNORE_PURG 0x00000010
+#define MQIIH_CM0_REQUEST_RESPONSE 0x00000020
+
+/* Authenticator, transaction instance id, transaction state, commit mode, security scope */
+#define MQIAUT_NONE "        "
+#define MQIAUT_NONE_ARRAY ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '
+#define MQITII_NONE_ARRAY 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+#define MQITS_IN_CONVERSATION 'C'
+#define MQITS_NOT_IN_CONVERSATION ' '
+#define MQITS_ARCHITECTED 'A'
+#define MQICM_COMMIT_THEN_SEND '0'
+#define MQICM_SEND_THEN_COMMIT '1'
+#define MQISS_CHECK 'C'
+#define MQISS_FULL 'F'
+
+typedef struct tagMQIIH {
+    MQCHAR4 StrucId;         /* "IIH " */
+    MQLONG Version;          /* MQIIH_VERSION_1 */
+    MQLONG StrucLength;      /* MQIIH_LENGTH_1 */
+    MQLONG Encoding;         /* Reserved */
+    MQLONG CodedCharSetId;   /* Reserved */
+    MQCHAR8 Format;          /* Format of the data that follows */
+    MQLONG Flags;            /* MQIIH_* */
+    MQCHAR8 LTermOverride;   /* Logical terminal override */
+    MQCHAR8 MFSMapName;      /* Message format services map name */
+    MQCHAR8 ReplyToFormat;   /* Format of the reply */
+    MQCHAR8 Authenticator;   /* RACF password or passticket */
+    MQBYTE16 TranInstanceId; /* Transaction instance identifier */
+    MQCHAR TranState;        /* MQITS_* */
+    MQCHAR CommitMode;       /* MQICM_* */
+    MQCHAR SecurityScope;    /* MQISS_* */
+    MQCHAR Reserved;         /* Reserved */
+} MQIIH;
+typedef MQIIH *PMQIIH;
+#define MQIIH_DEFAULT                                                                      \
+    {MQIIH_STRUC_ID_ARRAY}, MQIIH_VERSION_1, MQIIH_LENGTH_1, 0, 0, {MQFMT_NONE_ARRAY},    \
+     MQIIH_NONE, {FERRY_BLANK8_ARRAY}, {FERRY_BLANK8_ARRAY}, {MQFMT_NONE_ARRAY},           \
+     {MQIAUT_NONE_ARRAY}, {MQITII_NONE_ARRAY}, MQITS_NOT_IN_CONVERSATION,                  \
+     MQICM_COMMIT_THEN_SEND, MQISS_CHECK, ' '
+
+/* ---- MQWIH: work information header ------------------------------------------------------ */
+
+#define MQWIH_STRUC_ID "WIH "
+#define MQWIH_STRUC_ID_ARRAY 'W', 'I', 'H', ' '
+#define MQWIH_VERSION_1 1
+#define MQWIH_CURRENT_VERSION 1
+#define MQWIH_LENGTH_1 120
+#define MQWIH_CURRENT_LENGTH 120
+#define MQWIH_NONE 0x00000000
+
+typedef struct tagMQWIH {
+    MQCHAR4 StrucId;       /* "WIH " */
+    MQLONG Version;        /* MQWIH_VERSION_1 */
+    MQLONG StrucLength;    /* MQWIH_LENGTH_1 */
+    MQLONG Encoding;       /* Of the data that follows */
+    MQLONG CodedCharSetId; /* Of the data that follows */
+    MQCHAR8 Format;        /* Of the data that follows */
+    MQLONG Flags;          /* MQWIH_NONE */
+    MQCHAR32 ServiceName;  /* Service name */
+    MQCHAR8 ServiceStep;   /* Service step name */
+    MQBYTE16 MsgToken;     /* Message token */
+    MQCHAR32 Reserved;     /* Reserved */
+} MQWIH;
+typedef MQWIH *PMQWIH;
+#define MQWIH_DEFAULT                                                                      \
+    {MQWIH_STRUC_ID_ARRAY}, MQWIH_VERSION_1, MQWIH_LENGTH_1, 0, MQCCSI_UNDEFINED,         \
+     {MQFMT_NONE_ARRAY}, MQWIH_NONE, {FERRY_BLANK32_ARRAY}, {FERRY_BLANK8_ARRAY},          \
+     {MQMTOK_NONE_ARRAY}, {FERRY_BLANK32_ARRAY}
+
+/* ---- MQTM / MQTMC2: trigger message (binary and character forms) ------------------------- */
+
+#define MQTM_STRUC_ID "TM  "
+#define MQTM_STRUC_ID_ARRAY 'T', 'M', ' ', ' '
+#define MQTM_VERSION_1 1
+#define MQTM_CURRENT_VERSION 1
+#define MQTM_LENGTH_1 684
+#define MQTM_CURRENT_LENGTH 684
+
+typedef struct tagMQTM {
+    MQCHAR4 StrucId;      /* "TM  " */
+    MQLONG Version;       /* MQTM_VERSION_1 */
+    MQCHAR48 QName;       /* Triggered queue */
+    MQCHAR48 ProcessName; /* Process object */
+    MQCHAR64 TriggerData; /* Trigger data */
+    MQLONG ApplType;      /* Application type (MQAT_*) */
+    MQCHAR256 ApplId;     /* Application identifier */
+    MQCHAR128 EnvData;    /* Environment data */
+    MQCHAR128 UserData;   /* User data */
+} MQTM;
+typedef MQTM *PMQTM;
+#define MQTM_DEFAULT                                                                       \
+    {MQTM_STRUC_ID_ARRAY}, MQTM_VERSION_1, {""}, {""}, {""}, 0, {""}, {""}, {""}
+
+#define MQTMC_STRUC_ID "TMC "
+#define MQTMC_STRUC_ID_ARRAY 'T', 'M', 'C', ' '
+#define MQTMC_VERSION_1 "   1"
+#define MQTMC_VERSION_2 "   2"
+#define MQTMC_CURRENT_VERSION "   2"
+#define MQTMC_VERSION_1_ARRAY ' ', ' ', ' ', '1'
+#define MQTMC_VERSION_2_ARRAY ' ', ' ', ' ', '2'
+#define MQTMC_CURRENT_VERSION_ARRAY ' ', ' ', ' ', '2'
+#define MQTMC2_LENGTH_1 684
+#define MQTMC2_LENGTH_2 732
+#define MQTMC2_CURRENT_LENGTH 732
+
+typedef struct tagMQTMC2 {
+    MQCHAR4 StrucId;      /* "TMC " */
+    MQCHAR4 Version;      /* MQTMC_VERSION_2 ("   2") */
+    MQCHAR48 QName;       /* Triggered queue */
+    MQCHAR48 ProcessName; /* Process object */
+    MQCHAR64 TriggerData; /* Trigger data */
+    MQCHAR4 ApplType;     /* Application type, as characters */
+    MQCHAR256 ApplId;     /* Application identifier */
+    MQCHAR128 EnvData;    /* Environment data */
+    MQCHAR128 UserData;   /* User data */
+    MQCHAR48 QMgrName;    /* Queue manager name */
+} MQTMC2;
+typedef MQTMC2 *PMQTMC2;
+#define MQTMC2_DEFAULT                                                                     \
+    {MQTMC_STRUC_ID_ARRAY}, {MQTMC_VERSION_2_ARRAY}, {""}, {""}, {""}, {""}, {""}, {""},  \
+     {""}, {""}
 
 #define MQSMPO_STRUC_ID "SMPO"
 #define MQSMPO_STRUC_ID_ARRAY 'S', 'M', 'P', 'O'
@@ -1361,7 +2075,8 @@ typedef MQCTLO *PMQCTLO;
 #define MQOP_SUSPEND 0x00010000
 #define MQOP_RESUME 0x00020000
 
-/* Embedded PCF header (MQEPH), whose constants programs reading dead-letter and PCF data use */
+/* Embedded PCF header (MQEPH), whose constants programs reading dead-letter and PCF data use.
+ * The structure itself, which holds an MQCFH, is declared in cmqcfc.h. */
 #define MQEPH_STRUC_ID "EPH "
 #define MQEPH_VERSION_1 1
 #define MQEPH_CURRENT_VERSION 1
@@ -1576,6 +2291,112 @@ void MQCB(MQHCONN Hconn, MQLONG Operation, PMQVOID pCallbackDesc, MQHOBJ Hobj, P
           PMQVOID pGetMsgOpts, PMQLONG pCompCode, PMQLONG pReason);
 void MQCTL(MQHCONN Hconn, MQLONG Operation, PMQVOID pControlOpts, PMQLONG pCompCode,
            PMQLONG pReason);
+
+/* ---- The calls as function types (MQIEP entry points, dynamic loading) ------------------ */
+
+typedef void MQENTRY MQ_BACK_CALL(MQHCONN Hconn, PMQLONG pCompCode, PMQLONG pReason);
+typedef MQ_BACK_CALL *PMQ_BACK_CALL;
+typedef void MQENTRY MQ_BEGIN_CALL(MQHCONN Hconn, PMQVOID pBeginOptions, PMQLONG pCompCode,
+                                   PMQLONG pReason);
+typedef MQ_BEGIN_CALL *PMQ_BEGIN_CALL;
+typedef void MQENTRY MQ_BUFMH_CALL(MQHCONN Hconn, MQHMSG Hmsg, PMQVOID pBufMsgHOpts,
+                                   PMQVOID pMsgDesc, MQLONG BufferLength, PMQVOID pBuffer,
+                                   PMQLONG pDataLength, PMQLONG pCompCode, PMQLONG pReason);
+typedef MQ_BUFMH_CALL *PMQ_BUFMH_CALL;
+typedef void MQENTRY MQ_CB_CALL(MQHCONN Hconn, MQLONG Operation, PMQVOID pCallbackDesc,
+                                MQHOBJ Hobj, PMQVOID pMsgDesc, PMQVOID pGetMsgOpts,
+                                PMQLONG pCompCode, PMQLONG pReason);
+typedef MQ_CB_CALL *PMQ_CB_CALL;
+typedef void MQENTRY MQ_CLOSE_CALL(MQHCONN Hconn, PMQHOBJ pHobj, MQLONG Options,
+                                   PMQLONG pCompCode, PMQLONG pReason);
+typedef MQ_CLOSE_CALL *PMQ_CLOSE_CALL;
+typedef void MQENTRY MQ_CMIT_CALL(MQHCONN Hconn, PMQLONG pCompCode, PMQLONG pReason);
+typedef MQ_CMIT_CALL *PMQ_CMIT_CALL;
+typedef void MQENTRY MQ_CONN_CALL(PMQCHAR pQMgrName, PMQHCONN pHconn, PMQLONG pCompCode,
+                                  PMQLONG pReason);
+typedef MQ_CONN_CALL *PMQ_CONN_CALL;
+typedef void MQENTRY MQ_CONNX_CALL(PMQCHAR pQMgrName, PMQCNO pConnectOpts, PMQHCONN pHconn,
+                                   PMQLONG pCompCode, PMQLONG pReason);
+typedef MQ_CONNX_CALL *PMQ_CONNX_CALL;
+typedef void MQENTRY MQ_CRTMH_CALL(MQHCONN Hconn, PMQVOID pCrtMsgHOpts, PMQHMSG pHmsg,
+                                   PMQLONG pCompCode, PMQLONG pReason);
+typedef MQ_CRTMH_CALL *PMQ_CRTMH_CALL;
+typedef void MQENTRY MQ_CTL_CALL(MQHCONN Hconn, MQLONG Operation, PMQVOID pControlOpts,
+                                 PMQLONG pCompCode, PMQLONG pReason);
+typedef MQ_CTL_CALL *PMQ_CTL_CALL;
+typedef void MQENTRY MQ_DISC_CALL(PMQHCONN pHconn, PMQLONG pCompCode, PMQLONG pReason);
+typedef MQ_DISC_CALL *PMQ_DISC_CALL;
+typedef void MQENTRY MQ_DLTMH_CALL(MQHCONN Hconn, PMQHMSG pHmsg, PMQVOID pDltMsgHOpts,
+                                   PMQLONG pCompCode, PMQLONG pReason);
+typedef MQ_DLTMH_CALL *PMQ_DLTMH_CALL;
+typedef void MQENTRY MQ_DLTMP_CALL(MQHCONN Hconn, MQHMSG Hmsg, PMQVOID pDltPropOpts,
+                                   PMQVOID pName, PMQLONG pCompCode, PMQLONG pReason);
+typedef MQ_DLTMP_CALL *PMQ_DLTMP_CALL;
+typedef void MQENTRY MQ_GET_CALL(MQHCONN Hconn, MQHOBJ Hobj, PMQVOID pMsgDesc,
+                                 PMQVOID pGetMsgOpts, MQLONG BufferLength, PMQVOID pBuffer,
+                                 PMQLONG pDataLength, PMQLONG pCompCode, PMQLONG pReason);
+typedef MQ_GET_CALL *PMQ_GET_CALL;
+typedef void MQENTRY MQ_INQ_CALL(MQHCONN Hconn, MQHOBJ Hobj, MQLONG SelectorCount,
+                                 PMQLONG pSelectors, MQLONG IntAttrCount, PMQLONG pIntAttrs,
+                                 MQLONG CharAttrLength, PMQCHAR pCharAttrs, PMQLONG pCompCode,
+                                 PMQLONG pReason);
+typedef MQ_INQ_CALL *PMQ_INQ_CALL;
+typedef void MQENTRY MQ_INQMP_CALL(MQHCONN Hconn, MQHMSG Hmsg, PMQVOID pInqPropOpts,
+                                   PMQVOID pName, PMQVOID pPropDesc, PMQLONG pType,
+                                   MQLONG ValueLength, PMQVOID pValue, PMQLONG pDataLength,
+                                   PMQLONG pCompCode, PMQLONG pReason);
+typedef MQ_INQMP_CALL *PMQ_INQMP_CALL;
+typedef void MQENTRY MQ_MHBUF_CALL(MQHCONN Hconn, MQHMSG Hmsg, PMQVOID pMsgHBufOpts,
+                                   PMQVOID pName, PMQVOID pMsgDesc, MQLONG BufferLength,
+                                   PMQVOID pBuffer, PMQLONG pDataLength, PMQLONG pCompCode,
+                                   PMQLONG pReason);
+typedef MQ_MHBUF_CALL *PMQ_MHBUF_CALL;
+typedef void MQENTRY MQ_OPEN_CALL(MQHCONN Hconn, PMQVOID pObjDesc, MQLONG Options,
+                                  PMQHOBJ pHobj, PMQLONG pCompCode, PMQLONG pReason);
+typedef MQ_OPEN_CALL *PMQ_OPEN_CALL;
+typedef void MQENTRY MQ_PUT_CALL(MQHCONN Hconn, MQHOBJ Hobj, PMQVOID pMsgDesc,
+                                 PMQVOID pPutMsgOpts, MQLONG BufferLength, PMQVOID pBuffer,
+                                 PMQLONG pCompCode, PMQLONG pReason);
+typedef MQ_PUT_CALL *PMQ_PUT_CALL;
+typedef void MQENTRY MQ_PUT1_CALL(MQHCONN Hconn, PMQVOID pObjDesc, PMQVOID pMsgDesc,
+                                  PMQVOID pPutMsgOpts, MQLONG BufferLength, PMQVOID pBuffer,
+                                  PMQLONG pCompCode, PMQLONG pReason);
+typedef MQ_PUT1_CALL *PMQ_PUT1_CALL;
+typedef void MQENTRY MQ_SET_CALL(MQHCONN Hconn, MQHOBJ Hobj, MQLONG SelectorCount,
+                                 PMQLONG pSelectors, MQLONG IntAttrCount, PMQLONG pIntAttrs,
+                                 MQLONG CharAttrLength, PMQCHAR pCharAttrs, PMQLONG pCompCode,
+                                 PMQLONG pReason);
+typedef MQ_SET_CALL *PMQ_SET_CALL;
+typedef void MQENTRY MQ_SETMP_CALL(MQHCONN Hconn, MQHMSG Hmsg, PMQVOID pSetPropOpts,
+                                   PMQVOID pName, PMQVOID pPropDesc, MQLONG Type,
+                                   MQLONG ValueLength, PMQVOID pValue, PMQLONG pCompCode,
+                                   PMQLONG pReason);
+typedef MQ_SETMP_CALL *PMQ_SETMP_CALL;
+typedef void MQENTRY MQ_STAT_CALL(MQHCONN Hconn, MQLONG Type, PMQVOID pStatus,
+                                  PMQLONG pCompCode, PMQLONG pReason);
+typedef MQ_STAT_CALL *PMQ_STAT_CALL;
+typedef void MQENTRY MQ_SUB_CALL(MQHCONN Hconn, PMQVOID pSubDesc, PMQHOBJ pHobj,
+                                 PMQHOBJ pHsub, PMQLONG pCompCode, PMQLONG pReason);
+typedef MQ_SUB_CALL *PMQ_SUB_CALL;
+typedef void MQENTRY MQ_SUBRQ_CALL(MQHCONN Hconn, MQHOBJ Hsub, MQLONG Action,
+                                   PMQVOID pSubRqOpts, PMQLONG pCompCode, PMQLONG pReason);
+typedef MQ_SUBRQ_CALL *PMQ_SUBRQ_CALL;
+
+/* Pointers to the pointers the API exit functions (cmqxc.h) receive */
+typedef PMQHCONN *PPMQHCONN;
+typedef PMQHOBJ *PPMQHOBJ;
+typedef PMQBO *PPMQBO;
+typedef PMQCBC *PPMQCBC;
+typedef PMQCBD *PPMQCBD;
+typedef PMQCTLO *PPMQCTLO;
+typedef PMQCNO *PPMQCNO;
+typedef PMQGMO *PPMQGMO;
+typedef PMQMD *PPMQMD;
+typedef PMQOD *PPMQOD;
+typedef PMQPMO *PPMQPMO;
+typedef PMQSD *PPMQSD;
+typedef PMQSRO *PPMQSRO;
+typedef PMQSTS *PPMQSTS;
 
 #if defined(__cplusplus)
 }

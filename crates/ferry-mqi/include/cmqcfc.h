@@ -79,6 +79,30 @@ typedef MQCFH *PMQCFH;
     MQCFT_COMMAND, MQCFH_STRUC_LENGTH, MQCFH_VERSION_1, MQCMD_NONE, 1, MQCFC_LAST, MQCC_OK,       \
      MQRC_NONE, 0
 
+/* ---- MQEPH: embedded PCF header (a PCF header inside message data, format MQHEPCF) ------
+ * MQEPH_STRUC_ID, MQEPH_VERSION_1, MQEPH_STRUC_LENGTH_FIXED and the flags are in cmqc.h. */
+
+#define MQEPH_STRUC_ID_ARRAY 'E', 'P', 'H', ' '
+#define MQEPH_LENGTH_1 68
+#define MQEPH_CURRENT_LENGTH 68
+
+typedef struct tagMQEPH {
+    MQCHAR4 StrucId;       /* "EPH " */
+    MQLONG Version;        /* MQEPH_VERSION_1 */
+    MQLONG StrucLength;    /* The header and its PCF parameters, bytes */
+    MQLONG Encoding;       /* Of the data that follows */
+    MQLONG CodedCharSetId; /* Of the data that follows */
+    MQCHAR8 Format;        /* Of the data that follows */
+    MQLONG Flags;          /* MQEPH_* */
+    MQCFH PCFHeader;       /* The PCF header; its parameters follow the MQEPH */
+} MQEPH;
+typedef MQEPH *PMQEPH;
+#define MQEPH_DEFAULT                                                                      \
+    {MQEPH_STRUC_ID_ARRAY}, MQEPH_VERSION_1, MQEPH_STRUC_LENGTH_FIXED, 0, MQCCSI_UNDEFINED, \
+     {MQFMT_NONE_ARRAY}, MQEPH_NONE,                                                        \
+     {MQCFT_COMMAND, MQCFH_STRUC_LENGTH, MQCFH_VERSION_3, MQCMD_NONE, 1, MQCFC_LAST,        \
+      MQCC_OK, MQRC_NONE, 0}
+
 /* ---- Parameter structures -------------------------------------------------------------- */
 
 #define MQCFIN_STRUC_LENGTH 16

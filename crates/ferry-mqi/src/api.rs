@@ -817,6 +817,8 @@ const OO_ACCEPTED: MQLONG = 0x7F
     | 0x400000;
 
 const OT_Q: MQLONG = 1;
+const OT_NAMELIST: MQLONG = 2;
+const OT_PROCESS: MQLONG = 3;
 const OT_Q_MGR: MQLONG = 5;
 const OT_TOPIC: MQLONG = 8;
 const RC_OBJECT_STRING_ERROR: u32 = 2441;
@@ -827,6 +829,8 @@ fn object_of(od: &MQOD) -> Result<ObjectDescriptor, Rc> {
     }
     match od.ObjectType {
         OT_Q_MGR => Ok(ObjectDescriptor::QueueManager),
+        OT_NAMELIST => Ok(ObjectDescriptor::Namelist(opt_name(&od.ObjectName)?)),
+        OT_PROCESS => Ok(ObjectDescriptor::Process(opt_name(&od.ObjectName)?)),
         OT_Q => {
             let name = opt_name(&od.ObjectName)?;
             let qmgr = opt_name(&od.ObjectQMgrName)?;
@@ -1159,7 +1163,9 @@ pub unsafe fn open(hconn: MQLONG, od: *mut MQOD, options: MQLONG, hobj: *mut MQL
     let (h, resolved, qmgr) = with_conn(hconn, |c| {
         let h = c.open(&object, opts).map_err(Rc::from)?;
         let resolved = match &object {
-            ObjectDescriptor::QueueManager => String::new(),
+            ObjectDescriptor::QueueManager
+            | ObjectDescriptor::Namelist(_)
+            | ObjectDescriptor::Process(_) => String::new(),
             _ => c.queue_name(h).map(|n| n.to_string()).unwrap_or_default(),
         };
         Ok((h, resolved, c.queue_manager_name().to_string()))
@@ -1800,15 +1806,6 @@ pub fn back(hconn: MQLONG) -> Outcome {
 // ----- inquire / set ---------------------------------------------------------------------
 
 /// Length of a character attribute in MQINQ's buffer.
-fn char_len(s: Selector) -> usize {
-    match s {
-        Selector::QueueDesc | Selector::QueueManagerDesc => 64,
-        // MQ_VERSION_LENGTH.
-        Selector::Version => 8,
-        _ => 48,
-    }
-}
-
 /// The caller's array of `count` MQLONGs at `p` (empty when `count` is not positive, whatever
 /// `p` is).
 ///
@@ -1877,7 +1874,11 @@ pub unsafe fn inq(
                 ni += 1;
             }
             AttrValue::Str(text_value) => {
-                let l = char_len(*s);
+                // MQCA_NAMES is 48 characters for each name the namelist holds.
+                let l = match s {
+                    Selector::Names => text_value.len(),
+                    _ => s.char_length(),
+                };
                 if nc + l <= char_len_total as usize && !chars.is_null() {
                     // SAFETY: the caller passes `chars` holding `char_len_total` bytes (MQI
                     // contract; checked non-negative above); `nc + l` is within it and

@@ -305,6 +305,16 @@ pub fn object_to_wire(od: &ObjectDescriptor) -> WireObject {
             dynamic_name: qmgr.to_string(),
             ..Default::default()
         },
+        ObjectDescriptor::Namelist(name) => WireObject {
+            kind: 4,
+            name: name.to_string(),
+            ..Default::default()
+        },
+        ObjectDescriptor::Process(name) => WireObject {
+            kind: 5,
+            name: name.to_string(),
+            ..Default::default()
+        },
         ObjectDescriptor::Topic { object, string } => WireObject {
             kind: 3,
             name: object.map(|o| o.to_string()).unwrap_or_default(),
@@ -318,6 +328,8 @@ pub fn object_to_wire(od: &ObjectDescriptor) -> WireObject {
 pub fn object_from_wire(w: &WireObject) -> Result<ObjectDescriptor, MqError> {
     Ok(match w.kind {
         1 => ObjectDescriptor::QueueManager,
+        4 => ObjectDescriptor::Namelist(object_name(&w.name)?),
+        5 => ObjectDescriptor::Process(object_name(&w.name)?),
         3 => ObjectDescriptor::Topic {
             object: if w.name.is_empty() {
                 None

@@ -131,7 +131,7 @@ fn name(s: &str) -> Param {
 
 fn owner_session(server: &Server) -> Pcf {
     let mut c = Connection::connect(&server.unix, "pcf-test").unwrap();
-    let r = c.admin("DEFINE QLOCAL(PCF.REPLY)").unwrap();
+    let r = c.admin("DEFINE QLOCAL(PCF.REPLY) REPLACE").unwrap();
     assert!(r[0].ok, "{r:?}");
     Pcf::new(c)
 }
@@ -459,4 +459,99 @@ fn a_pcf_command_makes_a_command_event_naming_its_code_and_user() {
         text(data, pcf::CACF_COMMAND_MQSC).is_some_and(|t| t.contains("PCF.EV")),
         "{data:?}"
     );
+}
+
+/// Namelists and process definitions through PCF: create, change, copy, inquire (names as an
+/// MQCFSL), inquire names, delete; they outlive a killed queue manager.
+#[test]
+fn namelists_and_processes_are_made_seen_and_deleted_through_pcf() {
+    let mut server = Server::start("pcf-namelist", &[]);
+    let mut pcf = owner_session(&server);
+    let nl = |s: &str| Param::Str(2010, s.into());
+    let names = |v: &[&str]| Param::StrList(2020, v.iter().map(|s| s.to_string()).collect());
+    // MQCMD_CREATE_NAMELIST with MQCA_NAMES and MQCA_NAMELIST_DESC.
+    pcf.ok(
+        34,
+        &[
+            nl("PCF.NL"),
+            names(&["APP.IN", "APP.OUT"]),
+            Param::Str(2009, "by PCF".into()),
+        ],
+    );
+    // MQCMD_INQUIRE_NAMELIST: NameCount, Names, the description.
+    let a = pcf.ok(36, &[nl("PCF.NL")]);
+    assert_eq!(int(&a, 19), Some(2), "{a:?}");
+    let got = a.iter().find_map(|p| match p {
+        Param::StrList(2020, v) => Some(v.clone()),
+        _ => None,
+    });
+    let got = got.expect("MQCA_NAMES as an MQCFSL");
+    assert_eq!(
+        got.iter().map(|s| s.trim_end()).collect::<Vec<_>>(),
+        ["APP.IN", "APP.OUT"]
+    );
+    assert_eq!(text(&a, 2009).unwrap().trim_end(), "by PCF");
+    assert!(
+        text(&a, 2027).is_some_and(|d| d.trim().len() == 10),
+        "ALTDATE: {a:?}"
+    );
+    // MQCMD_CHANGE_NAMELIST, MQCMD_COPY_NAMELIST (MQCACF_FROM/TO_NAMELIST_NAME).
+    pcf.ok(32, &[nl("PCF.NL"), names(&["ONE"])]);
+    pcf.ok(
+        33,
+        &[
+            Param::Str(3005, "PCF.NL".into()),
+            Param::Str(3006, "PCF.NL2".into()),
+        ],
+    );
+    assert_eq!(int(&pcf.ok(36, &[nl("PCF.NL2")]), 19), Some(1));
+    // MQCMD_INQUIRE_NAMELIST_NAMES: MQCACF_NAMELIST_NAMES.
+    let n = pcf.ok(37, &[nl("PCF.*")]);
+    let listed = n.iter().find_map(|p| match p {
+        Param::StrList(3013, v) => Some(
+            v.iter()
+                .map(|s| s.trim_end().to_owned())
+                .collect::<Vec<_>>(),
+        ),
+        _ => None,
+    });
+    assert_eq!(listed.unwrap(), ["PCF.NL", "PCF.NL2"]);
+
+    // Process definitions: MQCMD_CREATE_PROCESS with MQIA_APPL_TYPE and MQCA_APPL_ID.
+    let pr = |s: &str| Param::Str(2012, s.into());
+    pcf.ok(
+        5,
+        &[
+            pr("PCF.PROC"),
+            Param::Int(1, 6),
+            Param::Str(2001, "/opt/app/run".into()),
+        ],
+    );
+    pcf.ok(3, &[pr("PCF.PROC"), Param::Str(2021, "user data".into())]);
+    let p = pcf.ok(7, &[pr("PCF.PROC")]);
+    assert_eq!(int(&p, 1), Some(6), "MQAT_UNIX: {p:?}");
+    assert_eq!(text(&p, 2001).unwrap().trim_end(), "/opt/app/run");
+    assert_eq!(text(&p, 2021).unwrap().trim_end(), "user data");
+    assert_eq!(
+        pcf.refused(5, &[pr("PCF.PROC")]),
+        4001,
+        "exists, no MQRP_YES"
+    );
+
+    // Both outlive a killed queue manager (logged, then replayed).
+    drop(pcf);
+    server.restart(&[]);
+    server.wait_ready();
+    let mut pcf = owner_session(&server);
+    assert_eq!(int(&pcf.ok(36, &[nl("PCF.NL")]), 19), Some(1));
+    assert_eq!(
+        text(&pcf.ok(7, &[pr("PCF.PROC")]), 2021)
+            .unwrap()
+            .trim_end(),
+        "user data"
+    );
+    pcf.ok(35, &[nl("PCF.NL")]);
+    pcf.ok(6, &[pr("PCF.PROC")]);
+    assert_eq!(pcf.refused(36, &[nl("PCF.NL")]), 2085);
+    assert_eq!(pcf.refused(7, &[pr("PCF.PROC")]), 2085);
 }

@@ -71,6 +71,8 @@ fn dump(ep: &str) -> (String, std::collections::BTreeMap<String, String>) {
             || l.starts_with("DEFINE QLOCAL('SYSTEM.ADMIN.COMMAND.EVENT')")
             || l.starts_with("DEFINE QLOCAL('SYSTEM.ADMIN.STATISTICS.QUEUE')")
             || l.starts_with("DEFINE QLOCAL('SYSTEM.ADMIN.ACCOUNTING.QUEUE')")
+            || l.starts_with("DEFINE NAMELIST('SYSTEM.DEFAULT.NAMELIST')")
+            || l.starts_with("DEFINE PROCESS('SYSTEM.DEFAULT.PROCESS')")
     };
     let system_authinfos = text.lines().filter(|l| added_later(l)).count();
     for l in text

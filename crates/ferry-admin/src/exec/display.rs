@@ -147,6 +147,8 @@ fn all_by_default(c: &Command) -> bool {
             | Object::AuthInfo
             | Object::Topic
             | Object::Sub
+            | Object::Namelist
+            | Object::Process
     );
     let generic = c.name.as_ref().is_some_and(|n| n.text.contains('*'));
     let asked = (c.params.iter()).any(|p| !attrs::CONTROL.contains(&p.key.as_str()));

@@ -32,6 +32,8 @@ fn needed(c: &Command) -> Option<(AuthObjType, Authority)> {
         O::Channel | O::ChStatus => AuthObjType::Channel,
         O::Listener | O::LsStatus => AuthObjType::Listener,
         O::AuthInfo => AuthObjType::AuthInfo,
+        O::Namelist => AuthObjType::Namelist,
+        O::Process => AuthObjType::Process,
         // Subscriptions are checked on the topic objects above their topic, as MQSUB is (the
         // base object when none is named): SUB to define or delete one, DSP to display them.
         O::Sub | O::SbStatus | O::TpStatus | O::TopicStr | O::Topic => AuthObjType::Topic,

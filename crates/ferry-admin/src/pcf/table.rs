@@ -20,6 +20,8 @@ pub(crate) enum Obj {
     QStats,
     Listener,
     LsStatus,
+    Namelist,
+    Process,
 }
 
 /// How a parameter is carried.
@@ -33,7 +35,12 @@ pub(crate) enum Ty {
     Enum(&'static [(i32, &'static str)]),
     /// MQCFIN with this value, shown in MQSC as the bare keyword of the row.
     Flag(i32),
+    /// MQCFSL, each string blank-padded to this length (MQSC: a comma-separated list).
+    StrList(usize),
 }
+
+/// Enumerations that also take numbers outside their words (APPLTYPE: user-defined types).
+pub(crate) const OPEN_ENUMS: &[&str] = &["APPLTYPE"];
 
 #[derive(Debug)]
 pub(crate) struct Row {
@@ -332,6 +339,33 @@ pub(crate) static ROWS: &[Row] = &[
     row(Sub, "USERDATA", 3159, Str(10240)),
     row(Sub, "SELECTOR", 3160, Str(10240)),
     row(Sub, "WSCHEMA", 1288, Enum(&[(1, "CHAR"), (2, "TOPIC")])),
+    // Namelists (Inquire/Create/Change/Copy/Delete Namelist).
+    row(Namelist, "NAMELIST", 2010, Str(48)),
+    row(Namelist, "NAMCOUNT", 19, Int),
+    row(Namelist, "NAMES", 2020, StrList(48)),
+    row(
+        Namelist,
+        "NLTYPE",
+        72,
+        Enum(&[(0, "NONE"), (1, "QUEUE"), (2, "CLUSTER"), (4, "AUTHINFO")]),
+    ),
+    row(Namelist, "DESCR", 2009, Str(64)),
+    row(Namelist, "ALTDATE", 2027, Str(12)),
+    row(Namelist, "ALTTIME", 2028, Str(8)),
+    // Process definitions (Inquire/Create/Change/Copy/Delete Process).
+    row(Process, "PROCESS", 2012, Str(48)),
+    row(
+        Process,
+        "APPLTYPE",
+        1,
+        Enum(ferry_model::objects::APPL_TYPES),
+    ),
+    row(Process, "APPLICID", 2001, Str(256)),
+    row(Process, "ENVRDATA", 2007, Str(128)),
+    row(Process, "USERDATA", 2021, Str(128)),
+    row(Process, "DESCR", 2011, Str(64)),
+    row(Process, "ALTDATE", 2027, Str(12)),
+    row(Process, "ALTTIME", 2028, Str(8)),
     // Listeners (Inquire/Create/Change/Copy/Delete Listener) and their status.
     row(Listener, "LISTENER", 3554, Str(48)),
     row(Listener, "TRPTYPE", 1501, Enum(&[(2, "TCP")])),

@@ -166,6 +166,10 @@ mod tests {
 pub const OBJECT_TYPES: usize = 13;
 /// MQOT_Q.
 pub const OT_Q: usize = 1;
+/// MQOT_NAMELIST.
+pub const OT_NAMELIST: usize = 2;
+/// MQOT_PROCESS.
+pub const OT_PROCESS: usize = 3;
 /// MQOT_Q_MGR.
 pub const OT_Q_MGR: usize = 5;
 /// MQOT_TOPIC (subscription handles are counted here too).

@@ -378,6 +378,9 @@ impl QueueManager {
             ObjectKind::ChlAuth => self.restore_chlauth(toml::from_str(toml_text).map_err(bad)?),
             ObjectKind::Sub => self.restore_sub(toml_text)?,
             ObjectKind::Topic => self.restore_topic(name, toml::from_str(toml_text).map_err(bad)?),
+            ObjectKind::Namelist | ObjectKind::Process => {
+                self.restore_definition(kind, name, toml_text)?
+            }
         }
         Ok(())
     }
@@ -412,6 +415,7 @@ impl QueueManager {
         // Subscriptions do not depend on topic objects when restored (the order does not matter).
         out.extend(self.topics_for_checkpoint()?);
         out.extend(self.subs_for_checkpoint()?);
+        out.extend(self.definitions_for_checkpoint()?);
         Ok(out)
     }
 }

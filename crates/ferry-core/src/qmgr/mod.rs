@@ -20,6 +20,7 @@ pub use events::IssuedCommand;
 mod expiry;
 pub mod journal;
 pub mod monitor;
+pub mod namelists;
 pub mod pubsub;
 mod queues;
 pub mod routing;
@@ -194,6 +195,8 @@ pub(crate) struct Shared {
     pub monitor: monitor::MonitorState,
     /// Channels, listeners, the server's hooks, the attributes sink.
     pub catalog: catalog::Catalog,
+    /// Namelists and process definitions.
+    pub definitions: namelists::Definitions,
     /// Authority records and their generation.
     pub security: security::Security,
     /// PERFMEV, mirrored from `attrs` for the put and get paths.
@@ -247,6 +250,7 @@ impl QueueManager {
                 topic_status: Default::default(),
                 monitor: Default::default(),
                 catalog: Default::default(),
+                definitions: Default::default(),
                 security: Default::default(),
                 perf_events: std::sync::atomic::AtomicBool::new(perf_events),
             }),

@@ -119,5 +119,9 @@ pub(crate) fn define_system_objects(qm: &QueueManager, dev_queues: bool) -> MqRe
     for (name, def) in system_definitions(dev_queues) {
         qm.define_queue(name, def, false)?;
     }
+    let nl = ferry_model::objects::NamelistAttrs::default();
+    qm.define_namelist(ferry_model::system::DEFAULT_NAMELIST, nl, true)?;
+    let process = ferry_model::objects::ProcessAttrs::default();
+    qm.define_process(ferry_model::system::DEFAULT_PROCESS, process, true)?;
     Ok(())
 }

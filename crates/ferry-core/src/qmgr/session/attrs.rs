@@ -28,6 +28,11 @@ impl Session {
                     format!("topic {t:?} was opened to publish; its attributes are not inquired through a handle yet"),
                 ))
             }
+            Handle::Definition(kind, name) => {
+                for s in selectors {
+                    out.push(self.definition_attr(*kind, name, *s)?);
+                }
+            }
             Handle::QueueManager => {
                 let attrs = self.qm.attrs();
                 for s in selectors {
@@ -148,4 +153,26 @@ fn selector_error(s: Selector) -> MqError {
             s.code()
         ),
     )
+}
+
+impl Session {
+    /// One attribute of the namelist or process behind a handle (2085 once it is deleted).
+    fn definition_attr(
+        &self,
+        kind: ferry_model::objects::ObjectKind,
+        name: &ObjectName,
+        s: Selector,
+    ) -> MqResult<AttrValue> {
+        let v = match kind {
+            ferry_model::objects::ObjectKind::Namelist => {
+                let a = self.qm.namelist(name.as_str())?;
+                inquire::namelist_attr(s, name.as_str(), &a)
+            }
+            _ => {
+                let a = self.qm.process(name.as_str())?;
+                inquire::process_attr(s, name.as_str(), &a)
+            }
+        };
+        v.ok_or_else(|| selector_error(s))
+    }
 }

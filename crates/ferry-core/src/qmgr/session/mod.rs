@@ -117,6 +117,8 @@ enum Handle {
     Topic(Arc<crate::qmgr::pubsub::status::Publisher>),
     /// A subscription (MQSUB's Hsub).
     Sub(sub::SubHandle),
+    /// A namelist or process definition opened for inquire.
+    Definition(ferry_model::objects::ObjectKind, ObjectName),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -311,9 +313,12 @@ impl Session {
 
     /// The MQOT_* type a handle's calls count under (a subscription's under MQOT_TOPIC).
     fn object_type(&self, h: Hobj) -> usize {
-        use crate::qmgr::apistats::{OT_Q, OT_Q_MGR, OT_TOPIC};
+        use crate::qmgr::apistats::{OT_NAMELIST, OT_PROCESS, OT_Q, OT_Q_MGR, OT_TOPIC};
+        use ferry_model::objects::ObjectKind;
         match self.handles.get(&h.0) {
             Some(Handle::QueueManager) => OT_Q_MGR,
+            Some(Handle::Definition(ObjectKind::Namelist, _)) => OT_NAMELIST,
+            Some(Handle::Definition(..)) => OT_PROCESS,
             Some(Handle::Topic(_)) | Some(Handle::Sub(_)) => OT_TOPIC,
             _ => OT_Q,
         }
@@ -517,7 +522,7 @@ impl Session {
                     }
                 }
                 Handle::Topic(p) => self.qm.unregister_publisher(p.id),
-                Handle::QueueManager => {}
+                Handle::QueueManager | Handle::Definition(..) => {}
             }
         }
         self.ended = true;

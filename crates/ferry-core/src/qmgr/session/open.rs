@@ -12,9 +12,11 @@ impl Session {
             self.account(|a, qm| a.opened(qm, &q, true));
         }
         if self.qm.mqi_stats().on() || self.acct.is_some() {
-            use crate::qmgr::apistats::{slot, OT_Q, OT_Q_MGR, OT_TOPIC};
+            use crate::qmgr::apistats::{slot, OT_NAMELIST, OT_PROCESS, OT_Q, OT_Q_MGR, OT_TOPIC};
             let ot = match od {
                 ObjectDescriptor::QueueManager => OT_Q_MGR,
+                ObjectDescriptor::Namelist(_) => OT_NAMELIST,
+                ObjectDescriptor::Process(_) => OT_PROCESS,
                 ObjectDescriptor::Topic { .. } => OT_TOPIC,
                 _ => OT_Q,
             };
@@ -58,6 +60,9 @@ impl Session {
                     ));
                 }
                 Handle::QueueManager
+            }
+            ObjectDescriptor::Namelist(name) | ObjectDescriptor::Process(name) => {
+                self.open_definition(od, name, &opts)?
             }
             ObjectDescriptor::Queue {
                 name,
@@ -117,6 +122,7 @@ impl Session {
             Handle::Queue(qh) => qh.queue.name,
             Handle::QueueManager => self.qm.name(),
             Handle::Topic(_) | Handle::Sub(_) => base_topic(),
+            Handle::Definition(_, n) => *n,
         };
         self.counters.handles.lock().insert(
             id,
@@ -151,6 +157,10 @@ impl Session {
                 let needed = Authority(needed.0 & AuthObjType::QMgr.applicable().0);
                 let n = self.qm.name();
                 self.authorize(AuthObjType::QMgr, &n, needed)
+            }
+            ObjectDescriptor::Namelist(name) | ObjectDescriptor::Process(name) => {
+                let t = definition_type(od);
+                self.authorize(t, name, Authority(needed.0 & t.applicable().0))
             }
             ObjectDescriptor::Queue { name, .. } => {
                 if self.channel_agent && name.as_str() == crate::qmgr::system::CHANNEL_SYNC_QUEUE {
@@ -192,6 +202,10 @@ impl Session {
                 qm_name,
                 Authority(needed.0 & AuthObjType::QMgr.applicable().0),
             ),
+            ObjectDescriptor::Namelist(name) | ObjectDescriptor::Process(name) => {
+                let t = definition_type(od);
+                (t, *name, Authority(needed.0 & t.applicable().0))
+            }
             ObjectDescriptor::Queue { name, .. } => (AuthObjType::Queue, *name, needed),
             ObjectDescriptor::QueueAt { name, qmgr } if *qmgr == qm_name || qmgr.is_empty() => {
                 (AuthObjType::Queue, *name, needed)
@@ -214,6 +228,35 @@ impl Session {
         };
         self.qm
             .check_authority(&who, objtype, name.as_str(), needed)
+    }
+
+    /// A namelist or process definition, opened for inquire only (MQ's rule); 2085 when it is
+    /// not defined.
+    fn open_definition(
+        &self,
+        od: &ObjectDescriptor,
+        name: &ObjectName,
+        opts: &OpenOptions,
+    ) -> MqResult<Handle> {
+        use ferry_model::objects::ObjectKind;
+        let kind = match od {
+            ObjectDescriptor::Namelist(_) => ObjectKind::Namelist,
+            _ => ObjectKind::Process,
+        };
+        if opts.input != InputMode::None || opts.output || opts.browse || opts.set {
+            return Err(MqError::new(
+                Reason::OptionNotValidForType,
+                format!(
+                    "a {} can only be opened for inquire",
+                    kind.tag().to_ascii_lowercase()
+                ),
+            ));
+        }
+        match kind {
+            ObjectKind::Namelist => self.qm.namelist(name.as_str()).map(|_| ())?,
+            _ => self.qm.process(name.as_str()).map(|_| ())?,
+        }
+        Ok(Handle::Definition(kind, *name))
     }
 
     pub(super) fn open_queue(
@@ -351,6 +394,7 @@ impl Session {
             Handle::Queue(qh) => Ok(qh.queue.name),
             Handle::QueueManager => Ok(self.qm.name()),
             Handle::Topic(_) | Handle::Sub(_) => Ok(base_topic()),
+            Handle::Definition(_, n) => Ok(*n),
         }
     }
 
@@ -434,7 +478,7 @@ impl Session {
             }
             Handle::Sub(sh) => self.close_sub(&sh, opts)?,
             Handle::Topic(p) => self.qm.unregister_publisher(p.id),
-            Handle::QueueManager => {}
+            Handle::QueueManager | Handle::Definition(..) => {}
         }
         Ok(())
     }
@@ -485,6 +529,10 @@ impl Session {
             Handle::Sub(_) => Err(MqError::new(
                 Reason::ObjectTypeError,
                 "this handle is a subscription, not a queue; get from the queue handle MQSUB returned",
+            )),
+            Handle::Definition(kind, n) => Err(MqError::new(
+                Reason::ObjectTypeError,
+                format!("this handle is the {} {n}, not a queue", kind.tag().to_ascii_lowercase()),
             )),
         }
     }
@@ -608,4 +656,12 @@ fn queue_selector(
         ));
     }
     ferry_model::selector::Selector::parse(text).map(Some)
+}
+
+/// The authority class of a namelist or process descriptor.
+fn definition_type(od: &ObjectDescriptor) -> AuthObjType {
+    match od {
+        ObjectDescriptor::Namelist(_) => AuthObjType::Namelist,
+        _ => AuthObjType::Process,
+    }
 }

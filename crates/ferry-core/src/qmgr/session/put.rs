@@ -178,12 +178,12 @@ impl Session {
                 topic_only_options(opts)?;
                 name
             }
-            ObjectDescriptor::QueueManager => {
-                return Err(MqError::new(
-                    Reason::ObjectTypeError,
-                    "put1 needs a queue, not the queue manager object",
-                ))
-            }
+            ObjectDescriptor::QueueManager
+            | ObjectDescriptor::Namelist(_)
+            | ObjectDescriptor::Process(_) => return Err(MqError::new(
+                Reason::ObjectTypeError,
+                "put1 needs a queue or a topic, not a queue manager, namelist or process object",
+            )),
             ObjectDescriptor::Topic { .. } => {
                 let h = self.open_object(od, OpenOptions::output())?;
                 let put = self.put(h, msg, opts);
