@@ -12,13 +12,16 @@ prefixes = ["MQCC", "MQRC", "MQOT", "MQPER", "MQMT", "MQCHT", "MQXPT", "MQTYPE",
             "MQCA", "MQIA", "MQCACF", "MQIACF", "MQCACH", "MQIACH", "MQCAMO", "MQIAMO",
             "MQIAMO64", "MQBACF", "MQCMD", "MQRCCF", "MQCFT", "MQCHS"]
 defines = {}
-for header in ["cmqc.h", "cmqxc.h", "cmqcfc.h"]:
-    for m in re.finditer(r"^#define (MQ[A-Z0-9]+)_([A-Z0-9_]+) +\(?(-?(?:0x)?[0-9A-Fa-f]+)\)?$",
-                         (here / "include" / header).read_text(), re.M):
+pattern = r"^#define (MQ[A-Z0-9]+)_([A-Z0-9_]+) +\(?(-?(?:0x)?[0-9A-Fa-f]+)\)?$"
+for header in ["cmqc.h", "cmqxc.h", "cmqcfc.h", "cmqbc.h", "cmqzc.h"]:
+    for m in re.finditer(pattern, (here / "include" / header).read_text(), re.M):
         prefix, rest, value = m.group(1), m.group(2), m.group(3)
-        if prefix not in prefixes or rest.endswith("_ARRAY") or rest in ("FIRST", "LAST", "LAST_USED"):
+        if rest.endswith("_ARRAY") or rest in ("FIRST", "LAST", "LAST_USED"):
             continue
         defines.setdefault(prefix, {}).setdefault(int(value, 0), f"{prefix}_{rest}")
+# Then every other family of two or more integer constants (MQ's own cmqstrc.h names them all),
+# but not the lengths (MQ_*), which are not one family's values.
+prefixes += sorted(p for p, vs in defines.items() if p not in prefixes and p != "MQ" and len(vs) > 1)
 
 out = ["/*",
        " * cmqstrc.h — names of MQI constants as strings (MQRC_STR(2033) is",
@@ -31,6 +34,8 @@ out = ["/*",
        '#include "cmqc.h"',
        '#include "cmqxc.h"',
        '#include "cmqcfc.h"',
+       '#include "cmqbc.h"',
+       '#include "cmqzc.h"',
        ""]
 for prefix in prefixes:
     out.append(f"static inline const char *{prefix}_STR(MQLONG v) {{")

@@ -544,11 +544,11 @@ pub fn process_attr(sel: Selector, name: &str, a: &ProcessAttrs) -> Option<AttrV
 
 /// MQCA_VERSION: the MQ version whose interface FerryMQ offers (VVRRMMFF), in step with
 /// [`COMMAND_LEVEL`].
-pub const VERSION: &str = "08000100";
+pub const VERSION: &str = "09040000";
 
-/// The command level a queue manager reports (MQIA_COMMAND_LEVEL): MQCMDL_LEVEL_801, the level
+/// The command level a queue manager reports (MQIA_COMMAND_LEVEL): MQCMDL_LEVEL_940, the level
 /// whose structure versions FerryMQ's MQI headers provide.
-pub const COMMAND_LEVEL: i64 = 801;
+pub const COMMAND_LEVEL: i64 = 940;
 
 /// MQPER_* value.
 pub fn persistence_value(p: Persistence) -> i64 {

@@ -2037,8 +2037,54 @@ pub(crate) fn default_gmo() -> MQGMO {
     }
 }
 
-pub fn not_supported() -> Outcome {
+/// An entry point FerryMQ cannot honour: MQRC_FUNCTION_NOT_SUPPORTED, and a line on standard
+/// error naming it (once per call per process, so a loop does not flood the log).
+pub fn not_supported(call: &'static str) -> Outcome {
+    static SEEN: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
+    let mut seen = SEEN.lock().unwrap_or_else(|p| p.into_inner());
+    if !seen.contains(&call) {
+        seen.push(call);
+        eprintln!("ferry mqi: {call} is not offered by FerryMQ (MQRC_FUNCTION_NOT_SUPPORTED 2298)");
+    }
     Err(Rc::failed(RC_FUNCTION_NOT_SUPPORTED))
+}
+
+const RC_CONVERTED_STRING_TRUNCATED: u32 = 2190;
+
+/// MQXCNVC: characters already in the target's CCSID are copied (truncated with 2190 when the
+/// target is too short); anything else is a conversion FerryMQ does not offer (2298, logged).
+///
+/// # Safety
+/// `src` must be null or hold `src_len` readable bytes; `dst` null or hold `dst_len` writable
+/// bytes; `data_len` null or valid for an MQLONG write.
+pub unsafe fn convert_chars(
+    (src_ccsid, src_len, src): (MQLONG, MQLONG, *const u8),
+    (dst_ccsid, dst_len, dst): (MQLONG, MQLONG, *mut u8),
+    data_len: *mut MQLONG,
+) -> Outcome {
+    if src_len < 0
+        || dst_len < 0
+        || (src_len > 0 && src.is_null())
+        || (dst_len > 0 && dst.is_null())
+    {
+        return Err(Rc::failed(RC_BUFFER_LENGTH_ERROR));
+    }
+    if src_ccsid != dst_ccsid {
+        return not_supported("MQXCNVC between different CCSIDs");
+    }
+    let n = src_len.min(dst_len);
+    if n > 0 {
+        // SAFETY: `src` holds `src_len` readable bytes and `dst` `dst_len` writable ones (this
+        // fn's contract; both non-null when their length is positive, checked above); `n` is
+        // within both, and the caller's buffers are distinct objects.
+        unsafe { std::ptr::copy(src, dst, n as usize) };
+    }
+    if !data_len.is_null() {
+        // SAFETY: `data_len` is non-null (just checked) and valid for an MQLONG write (this fn's
+        // contract).
+        unsafe { *data_len = n };
+    }
+    Ok((n < src_len).then_some(RC_CONVERTED_STRING_TRUNCATED))
 }
 
 #[cfg(test)]

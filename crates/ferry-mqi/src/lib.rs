@@ -718,7 +718,79 @@ macro_rules! export_mqi {
         ) {
             // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
             // MQLONG write (this fn's `# Safety`); `report` checks each for null.
-            unsafe { $crate::api::report(cc, rc, $crate::api::not_supported()) }
+            unsafe { $crate::api::report(cc, rc, $crate::api::not_supported("MQBEGIN")) }
+        }
+
+        /// MQXCNVC: converts characters between two coded character sets. Data already in the
+        /// target's CCSID is copied (MQRC_CONVERTED_STRING_TRUNCATED when it does not fit);
+        /// other conversions are not offered (2298, logged).
+        ///
+        /// # Safety
+        /// `src` must be null or hold `src_len` readable bytes; `dst` null or hold `dst_len`
+        /// writable bytes; `data_len`, `cc` and `rc` each null or valid for an MQLONG write.
+        #[no_mangle]
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe extern "C" fn MQXCNVC(
+            _hconn: MQLONG,
+            _options: MQLONG,
+            src_ccsid: MQLONG,
+            src_len: MQLONG,
+            src: *const u8,
+            dst_ccsid: MQLONG,
+            dst_len: MQLONG,
+            dst: *mut u8,
+            data_len: *mut MQLONG,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            // SAFETY: the caller passes the buffers and `data_len` as this fn's `# Safety` says,
+            // which is what `convert_chars` requires.
+            let out = unsafe {
+                $crate::api::convert_chars((src_ccsid, src_len, src), (dst_ccsid, dst_len, dst), data_len)
+            };
+            // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
+            // MQLONG write (this fn's `# Safety`); `report` checks each for null.
+            unsafe { $crate::api::report(cc, rc, out) }
+        }
+
+        /// MQXEP: registers an API exit's entry point. FerryMQ does not load exits: 2298, logged.
+        ///
+        /// # Safety
+        /// `cc` and `rc` must each be null or valid for an MQLONG write; the other arguments are
+        /// not read.
+        #[no_mangle]
+        pub unsafe extern "C" fn MQXEP(
+            _hconfig: *mut c_void,
+            _exit_reason: MQLONG,
+            _function: MQLONG,
+            _entry: *mut c_void,
+            _opts: *mut c_void,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
+            // MQLONG write (this fn's `# Safety`); `report` checks each for null.
+            unsafe { $crate::api::report(cc, rc, $crate::api::not_supported("MQXEP")) }
+        }
+
+        /// MQXCLWLN: navigates a cluster workload exit's records. FerryMQ has no clusters:
+        /// 2298, logged.
+        ///
+        /// # Safety
+        /// `cc` and `rc` must each be null or valid for an MQLONG write; the other arguments are
+        /// not read.
+        #[no_mangle]
+        pub unsafe extern "C" fn MQXCLWLN(
+            _parms: *mut c_void,
+            _current: *mut c_void,
+            _next_offset: MQLONG,
+            _next: *mut c_void,
+            cc: *mut MQLONG,
+            rc: *mut MQLONG,
+        ) {
+            // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
+            // MQLONG write (this fn's `# Safety`); `report` checks each for null.
+            unsafe { $crate::api::report(cc, rc, $crate::api::not_supported("MQXCLWLN")) }
         }
 
         // The MQAI calls (cmqbc.h): data bags (`bags`); the command calls answer 2298.
@@ -921,6 +993,54 @@ macro_rules! export_mqi {
             // SAFETY: the caller passes `buf` null or holding `len` bytes (this call's `# Safety`),
             // as `bags::set` requires; it checks `buf` for null and `len` for range.
             unsafe { $crate::bags::set(hbag, sel, index, $crate::bags::Item::ByteString(len, buf)) }
+        );
+        $crate::export_mqai_call!(
+            /// mqSetIntegerFilter.
+            ///
+            /// # Safety
+            /// The call's only pointers are its completion and reason codes:
+            mqSetIntegerFilter(hbag: MQLONG, sel: MQLONG, index: MQLONG, value: MQLONG, op: MQLONG) =>
+            // SAFETY: an integer filter item carries no pointer, so `bags::set` reads no caller
+            // memory.
+            unsafe { $crate::bags::set(hbag, sel, index, $crate::bags::Item::IntegerFilter(value, op)) }
+        );
+        $crate::export_mqai_call!(
+            /// mqSetStringFilter.
+            ///
+            /// # Safety
+            /// `buf` must be null, or hold `len` readable bytes, or (`len` MQBL_NULL_TERMINATED) be
+            /// a null-terminated string;
+            mqSetStringFilter(
+                hbag: MQLONG,
+                sel: MQLONG,
+                index: MQLONG,
+                len: MQLONG,
+                buf: *const u8,
+                op: MQLONG,
+            ) =>
+            // SAFETY: the caller passes `buf` null, `len` bytes or a null-terminated string (this
+            // call's `# Safety`), as `bags::set` requires; it checks `buf` for null and `len` for
+            // range.
+            unsafe { $crate::bags::set(hbag, sel, index, $crate::bags::Item::StringFilter(len, buf, op)) }
+        );
+        $crate::export_mqai_call!(
+            /// mqSetByteStringFilter.
+            ///
+            /// # Safety
+            /// `buf` must be null or hold `len` readable bytes;
+            mqSetByteStringFilter(
+                hbag: MQLONG,
+                sel: MQLONG,
+                index: MQLONG,
+                len: MQLONG,
+                buf: *const u8,
+                op: MQLONG,
+            ) =>
+            // SAFETY: the caller passes `buf` null or holding `len` bytes (this call's `# Safety`),
+            // as `bags::set` requires; it checks `buf` for null and `len` for range.
+            unsafe {
+                $crate::bags::set(hbag, sel, index, $crate::bags::Item::ByteStringFilter(len, buf, op))
+            }
         );
         $crate::export_mqai_call!(
             /// mqInquireInteger.
@@ -1134,7 +1254,8 @@ macro_rules! export_mqi {
             unsafe { $crate::bags::pad(s, len, buf) }
         );
         $crate::export_mqai_call!(
-            /// mqExecute: no PCF command server yet (MQRC_FUNCTION_NOT_SUPPORTED).
+            /// mqExecute: not offered by this library (MQRC_FUNCTION_NOT_SUPPORTED, logged); send PCF
+            /// to SYSTEM.ADMIN.COMMAND.QUEUE, whose command server answers it.
             ///
             /// # Safety
             /// No argument is read but the completion and reason codes:
@@ -1147,7 +1268,7 @@ macro_rules! export_mqi {
                 _admin_q: MQLONG,
                 _response_q: MQLONG,
             ) =>
-            $crate::api::not_supported()
+            $crate::api::not_supported("mqExecute")
         );
         $crate::export_mqai_call!(
             /// mqPutBag: not supported yet.
@@ -1161,7 +1282,7 @@ macro_rules! export_mqi {
                 _pmo: *mut c_void,
                 _hbag: MQLONG,
             ) =>
-            $crate::api::not_supported()
+            $crate::api::not_supported("mqPutBag")
         );
         $crate::export_mqai_call!(
             /// mqGetBag: not supported yet.
@@ -1175,7 +1296,7 @@ macro_rules! export_mqi {
                 _gmo: *mut c_void,
                 _hbag: MQLONG,
             ) =>
-            $crate::api::not_supported()
+            $crate::api::not_supported("mqGetBag")
         );
         $crate::export_mqai_call!(
             /// mqBagToBuffer: not supported yet.
@@ -1189,7 +1310,7 @@ macro_rules! export_mqi {
                 _buf: *mut c_void,
                 _data_len: *mut MQLONG,
             ) =>
-            $crate::api::not_supported()
+            $crate::api::not_supported("mqBagToBuffer")
         );
         $crate::export_mqai_call!(
             /// mqBufferToBag: not supported yet.
@@ -1202,7 +1323,7 @@ macro_rules! export_mqi {
                 _buf: *mut c_void,
                 _data_bag: MQLONG,
             ) =>
-            $crate::api::not_supported()
+            $crate::api::not_supported("mqBufferToBag")
         );
     };
 }

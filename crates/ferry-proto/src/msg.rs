@@ -436,10 +436,10 @@ impl WireMessage {
 /// What to open: 0 = queue (name, dynamic name pattern), 1 = the queue manager object,
 /// 2 = a queue at a named queue manager (name, queue manager name in `dynamic_name`'s place),
 /// 3 = a topic (the topic object's name or empty, an empty `dynamic_name`, then — for this
-/// kind only — the topic string as a str16).
+/// kind only — the topic string as a str16), 4 = a namelist, 5 = a process definition (by name).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct WireObject {
-    /// 0 queue, 1 queue manager, 2 queue at a queue manager, 3 topic.
+    /// 0 queue, 1 queue manager, 2 queue at a queue manager, 3 topic, 4 namelist, 5 process.
     pub kind: u8,
     /// Queue (or model, or topic object) name.
     pub name: String,
@@ -460,7 +460,7 @@ impl WireObject {
     }
     fn decode(r: &mut Reader) -> Result<Self, WireError> {
         let kind = r.u8("object kind")?;
-        if kind > 3 {
+        if kind > 5 {
             return Err(WireError::BadValue {
                 what: "object kind",
                 value: kind as u64,

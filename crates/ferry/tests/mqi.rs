@@ -43,6 +43,10 @@ fn compile(out_dir: &Path, sample: &str, lib: Option<&str>, cpp: bool) -> PathBu
     } else {
         c.arg("-std=c11");
     }
+    if lib.is_none() {
+        // The header checks (no library): ISO C and C++ as well.
+        c.arg("-pedantic");
+    }
     c.args(["-Wall", "-Wextra", "-Werror", "-I"])
         .arg(mqi_dir().join("include"))
         .arg(&src)
@@ -124,9 +128,11 @@ fn the_header_compiles_cleanly_as_c_and_cpp_with_the_documented_layouts() {
     let out = std::env::temp_dir().join(format!("ferry-mqi-layout-{}", std::process::id()));
     std::fs::create_dir_all(&out).unwrap();
     for cpp in [false, true] {
-        let exe = compile(&out, "layout", None, cpp);
-        let (ok, text) = run(&exe, &[], &[], "");
-        assert!(ok, "{text}");
+        for check in ["layout", "structs_check"] {
+            let exe = compile(&out, check, None, cpp);
+            let (ok, text) = run(&exe, &[], &[], "");
+            assert!(ok, "{check}: {text}");
+        }
     }
     let _ = std::fs::remove_dir_all(&out);
 }
@@ -753,4 +759,120 @@ fn a_c_client_finds_its_queue_manager_in_a_json_ccdt() {
     local.push(("FERRY_HOME", out.display().to_string()));
     let (ok, text) = run(&put_local, &["DEV.QUEUE.1", "QM1"], &local, "and again\n");
     assert!(ok && text.contains("put 1 messages"), "{text}");
+}
+
+/// Every entry point the headers declare is exported by both libraries: a C program taking the
+/// address of each links against libmqm_r and libmqic_r and calls MQXEP and mqExecute, which
+/// FerryMQ cannot honour, to see 2298.
+#[test]
+fn every_entry_point_the_headers_declare_links_against_both_libraries() {
+    let include = mqi_dir().join("include");
+    let mut names = std::collections::BTreeSet::new();
+    for h in ["cmqc.h", "cmqxc.h", "cmqbc.h"] {
+        let text = std::fs::read_to_string(include.join(h)).unwrap();
+        for l in text.lines() {
+            let Some(rest) = l.strip_prefix("void ") else {
+                continue;
+            };
+            let rest = rest.strip_prefix("MQENTRY ").unwrap_or(rest);
+            if let Some((name, _)) = rest.split_once('(') {
+                if name.starts_with("MQ") || name.starts_with("mq") {
+                    names.insert(name.to_owned());
+                }
+            }
+        }
+    }
+    assert!(names.len() >= 60, "{names:?}");
+    let refs: Vec<String> = names
+        .iter()
+        .map(|n| format!("    (void (*)(void))&{n},"))
+        .collect();
+    let src = format!(
+        "#include <stdio.h>\n#include \"cmqc.h\"\n#include \"cmqxc.h\"\n#include \"cmqbc.h\"\n\
+         static void (*const entries[])(void) = {{\n{}\n}};\n\
+         int main(void) {{\n    MQLONG cc = 0, rc = 0;\n\
+         MQXEP(NULL, 0, 0, NULL, NULL, &cc, &rc);\n    printf(\"MQXEP %d %d\\n\", (int)cc, (int)rc);\n\
+         mqExecute(MQHC_UNUSABLE_HCONN, 0, 0, 0, 0, 0, 0, &cc, &rc);\n\
+         printf(\"mqExecute %d %d\\n\", (int)cc, (int)rc);\n\
+         printf(\"%d entry points\\n\", (int)(sizeof(entries) / sizeof(entries[0])));\n    return 0;\n}}\n",
+        refs.join("\n")
+    );
+    let out = std::env::temp_dir().join(format!("ferry-mqi-entries-{}", std::process::id()));
+    std::fs::create_dir_all(&out).unwrap();
+    let c = out.join("entries.c");
+    std::fs::write(&c, src).unwrap();
+    for lib in ["mqm_r", "mqic_r"] {
+        let exe = out.join(format!("entries-{lib}"));
+        let o = Command::new("cc")
+            .args([
+                "-std=c11",
+                "-Wall",
+                "-Wextra",
+                "-Werror",
+                "-Wno-cast-function-type",
+                "-I",
+            ])
+            .arg(&include)
+            .arg(&c)
+            .arg("-o")
+            .arg(&exe)
+            .arg("-L")
+            .arg(lib_dir())
+            .arg(format!("-l{lib}"))
+            .arg(format!("-Wl,-rpath,{}", lib_dir().display()))
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{lib}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let (ok, text) = run(&exe, &[], &[], "");
+        assert!(ok, "{lib}: {text}");
+        for want in [
+            "MQXEP 2 2298",
+            "mqExecute 2 2298",
+            &format!("{} entry points", names.len()),
+        ] {
+            assert!(text.contains(want), "{lib}: no {want:?} in {text}");
+        }
+        assert!(
+            text.contains("MQXEP is not offered by FerryMQ"),
+            "{lib}: the log line: {text}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn a_c_program_inquires_a_namelist_and_a_process_definition() {
+    let server = Server::start("mqi-namelist", &[]);
+    admin(
+        &server,
+        "DEFINE NAMELIST(APP.NL) NAMES(APP.IN, APP.OUT, APP.DLQ) DESCR('queues of app')\n\
+         DEFINE PROCESS(APP.PROC) APPLTYPE(UNIX) APPLICID('/opt/app/bin/start') USERDATA('--fast')",
+    );
+    let out = server.root.join("c");
+    std::fs::create_dir_all(&out).unwrap();
+    for (lib, env) in [
+        ("mqm_r", local_env(&server).to_vec()),
+        ("mqic_r", client_env(&server).to_vec()),
+    ] {
+        let exe = compile(&out, "inqnl", Some(lib), false);
+        let (ok, text) = run(&exe, &["APP.NL", "APP.PROC", "QM1"], &env, "");
+        assert!(ok, "{lib}: {text}");
+        for want in [
+            "names: 3",
+            "name: APP.IN\nname: APP.OUT\nname: APP.DLQ",
+            "description: queues of app",
+            "open for output: reason 2045",
+            "unknown namelist: reason 2085",
+            "appl type: 6",
+            "appl id: /opt/app/bin/start",
+            "user data: --fast",
+            "altered: 10 characters",
+        ] {
+            assert!(text.contains(want), "{lib}: no {want:?} in {text}");
+        }
+    }
 }
