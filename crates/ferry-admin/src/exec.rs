@@ -16,8 +16,7 @@ use std::sync::Arc;
 use ferry_core::{MqError, ObjectName, QueueManager, Reason};
 pub use ferry_model::admin::{Message, Reply};
 use ferry_model::objects::{
-    AliasQueueAttrs, ChannelAttrs, ListenerAttrs, LocalQueueAttrs, QueueDefinition, QueueType,
-    RemoteQueueAttrs,
+    AliasQueueAttrs, ChannelAttrs, LocalQueueAttrs, QueueDefinition, QueueType, RemoteQueueAttrs,
 };
 use ferry_model::security::Principal;
 
@@ -344,14 +343,16 @@ fn delete_channel(qm: &QueueManager, c: &Command) -> Outcome {
     reply(c, vec![info("AMQ8015I", format!("Channel {n} deleted."))])
 }
 
-/// DEFINE LISTENER (from LIKE's definition or the defaults).
+/// DEFINE LISTENER (from LIKE's definition or SYSTEM.DEFAULT.LISTENER.TCP).
 fn define_listener(qm: &QueueManager, c: &Command) -> Outcome {
     let n = specific(c)?;
     let exists = qm.listener(n.as_str()).ok();
     let replace = check_replace(c, exists.is_some(), "listener", &n)?;
     let mut a = match c.value("LIKE") {
         Some(v) => qm.listener(&v.text)?,
-        None => ListenerAttrs::default(),
+        None => qm
+            .listener(ferry_model::system::DEFAULT_LISTENER)
+            .unwrap_or_default(),
     };
     for p in attribute_params(c) {
         attrs::set_listener(&mut a, p)?;
@@ -807,6 +808,14 @@ fn define_channel(qm: &QueueManager, c: &Command) -> Outcome {
         None => ChannelAttrs::default(),
     };
     match c.params.iter().find(|p| p.key == "CHLTYPE") {
+        // Without LIKE, the type's SYSTEM.DEF channel is the template (MQ's rule).
+        Some(p) if c.value("LIKE").is_none() => {
+            let t = attrs::channel_type(p)?;
+            a = qm
+                .channel(ferry_model::system::default_channel(t))
+                .unwrap_or_default();
+            a.channel_type = t;
+        }
         Some(p) => a.channel_type = attrs::channel_type(p)?,
         None if c.value("LIKE").is_none() => {
             return Err(fail(

@@ -11,6 +11,7 @@
 //! MQCC_FAILED and Reason the MQRC_/MQRCCF_ code, with MQIACF_PARAMETER_ID naming a parameter
 //! at fault when one is. No I/O here: `pcf/server.rs` moves the messages.
 
+mod authority;
 mod definitions;
 mod server;
 mod table;
@@ -241,6 +242,9 @@ enum Plan {
     Escape(String),
     /// One MQSC command; its objects' fields answer as `shape` says.
     Mqsc(String, Shape),
+    /// Several MQSC commands run in turn until one fails (a request naming several entities);
+    /// their objects answer as `shape` says.
+    Several(Vec<String>, Shape),
 }
 
 /// A names answer's types: the DISPLAY keyword, the list's parameter, the words' numbers.
@@ -282,6 +286,20 @@ pub fn execute(
         Plan::Mqsc(text, shape) => {
             let reply = crate::exec::run_from(qm, who, &text, 1, Some(header.command));
             answer(header.command, &reply, &shape)
+        }
+        Plan::Several(texts, shape) => {
+            let mut all: Option<Reply> = None;
+            for text in texts {
+                let reply = crate::exec::run_from(qm, who, &text, 1, Some(header.command));
+                if !reply.ok {
+                    return answer(header.command, &reply, &shape);
+                }
+                match &mut all {
+                    Some(a) => a.messages.extend(reply.messages),
+                    None => all = Some(reply),
+                }
+            }
+            answer(header.command, &all.expect("at least one command"), &shape)
         }
     }
 }
@@ -461,10 +479,30 @@ fn params_of(obj: Obj, fields: &[ferry_model::admin::Field], only: Option<&[i32]
                     .map(|n| padded(n, len))
                     .collect(),
             ),
+            Ty::EnumList(words) => Param::IntList(
+                row.id,
+                value
+                    .split(',')
+                    .filter_map(|w| table::number(words, w.trim()))
+                    .collect(),
+            ),
+            Ty::Hex => {
+                let ext_key = format!("EXT{}", row.key);
+                let ext = fields.iter().find(|f| f.key == ext_key);
+                let ext = ext.and_then(|f| f.value.as_deref()).unwrap_or("");
+                Param::Bytes(row.id, unhex(&format!("{ext}{value}")))
+            }
         };
         out.push(p);
     }
     out
+}
+
+/// Bytes from hexadecimal text (pairs of digits; anything else ends it).
+fn unhex(text: &str) -> Vec<u8> {
+    (0..text.len() / 2)
+        .map_while(|i| u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok())
+        .collect()
 }
 
 /// MQ's responses blank-pad fixed-length fields (names, descriptions) to their length.
@@ -594,6 +632,7 @@ fn plan(
         cmd::CREATE_SUBSCRIPTION | cmd::DELETE_SUBSCRIPTION => plan_sub(command, params),
         cmd::RESET_Q_MGR | cmd::RESET_Q_STATS => plan_reset(command, params),
         c if cmd::LISTENER_COMMANDS.contains(&c) => plan_listener(command, params),
+        c if authority::COMMANDS.contains(&c) => authority::plan(c, params),
         c if definitions::NAMELIST.serves(c) => {
             definitions::plan(&definitions::NAMELIST, c, params)
         }
@@ -1009,6 +1048,22 @@ fn attributes(obj: Obj, params: &[Param], skip: &[i32]) -> Result<String, Refusa
         out.push(match (row.ty, p) {
             (Ty::Str(_), Param::Str(_, s)) => format!("{}({})", row.key, quoted(s)),
             (Ty::Int, Param::Int(_, v)) => format!("{}({v})", row.key),
+            (Ty::EnumList(words), Param::IntList(_, vs)) => {
+                let ws = vs
+                    .iter()
+                    .map(|v| table::word(words, *v))
+                    .collect::<Option<Vec<_>>>();
+                match ws {
+                    Some(ws) => format!("{}({})", row.key, ws.join(",")),
+                    None => {
+                        return Err(Refusal(
+                            rc::PARM_VALUE_ERROR,
+                            p.id(),
+                            format!("a value of parameter {}", p.id()),
+                        ))
+                    }
+                }
+            }
             (Ty::StrList(_), Param::StrList(_, names)) => {
                 let names: Vec<&str> = names.iter().map(|n| n.trim()).collect();
                 format!("{}({})", row.key, names.join(","))

@@ -91,6 +91,7 @@ pub const KEYWORDS: &[&str] = &[
     "ENTITY",
     "ENTTYPE",
     "ENVRDATA",
+    "EXTCONN",
     "FAILDLAY",
     "FAILED",
     "FORCE",

@@ -183,7 +183,7 @@ fn qmgr_channels_and_listeners() {
         "DEFINE CHANNEL(TO.QM2) CHLTYPE(SDR) CONNAME('qm2.example(1414)') XMITQ(QM2)",
     );
     ok(&qm, "ALTER CHANNEL(TO.QM2) CHLTYPE(SDR) BATCHSZ(100)");
-    let r = ok(&qm, "DISPLAY CHANNEL(*) ALL");
+    let r = ok(&qm, "DISPLAY CHANNEL(TO.*) ALL");
     assert_eq!(value(&r, 0, "BATCHSZ").as_deref(), Some("100"));
     assert_eq!(
         value(&r, 0, "CONNAME").as_deref(),
@@ -207,6 +207,27 @@ fn qmgr_channels_and_listeners() {
     assert_eq!(value(&r, 0, "RNAME").as_deref(), Some("APP.IN"));
     ok(&qm, "DELETE CHANNEL(TO.QM2)");
     ok(&qm, "DELETE LISTENER(L1)");
+    // MQ's system channels and listener are there, and are the templates of DEFINE without LIKE.
+    let r = ok(&qm, "DISPLAY CHANNEL(SYSTEM.DEF.*) CHLTYPE");
+    let types: Vec<_> = (0..r.messages.len())
+        .filter_map(|i| value(&r, i, "CHLTYPE"))
+        .collect();
+    assert_eq!(types, ["CLNTCONN", "RCVR", "SDR", "SVRCONN"], "{r:?}");
+    ok(&qm, "DISPLAY LISTENER(SYSTEM.DEFAULT.LISTENER.TCP)");
+    ok(
+        &qm,
+        "ALTER CHANNEL(SYSTEM.DEF.SVRCONN) CHLTYPE(SVRCONN) MAXMSGL(1000)",
+    );
+    ok(&qm, "DEFINE CHANNEL(APP.SVRCONN) CHLTYPE(SVRCONN)");
+    let r = ok(&qm, "DISPLAY CHANNEL(APP.SVRCONN) MAXMSGL");
+    assert_eq!(value(&r, 0, "MAXMSGL").as_deref(), Some("1000"));
+    ok(
+        &qm,
+        "ALTER LISTENER(SYSTEM.DEFAULT.LISTENER.TCP) BACKLOG(77)",
+    );
+    ok(&qm, "DEFINE LISTENER(L2) PORT(1616)");
+    let r = ok(&qm, "DISPLAY LISTENER(L2) BACKLOG");
+    assert_eq!(value(&r, 0, "BACKLOG").as_deref(), Some("77"));
 }
 
 #[test]

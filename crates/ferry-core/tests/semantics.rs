@@ -2789,3 +2789,92 @@ fn context_is_set_only_through_a_handle_opened_to_set_it() {
     let none = s.get(h, &GetOptions::new()).unwrap().message.descriptor;
     assert!(none.user_id.as_str().is_empty() && none.put_appl_name.as_str().is_empty());
 }
+
+/// Namelists, process definitions and topic objects open for inquire only and answer their
+/// attributes; a topic's ASPARENT attributes answer MQ's AS_PARENT values, and an inquire-only
+/// open of a topic string reads the closest topic object above it.
+#[test]
+fn namelists_processes_and_topic_objects_are_inquired() {
+    use ferry_model::objects::{NamelistAttrs, ProcessAttrs};
+    use ferry_model::topicobj::TopicAttrs;
+    let qm = new_qm();
+    let nl = NamelistAttrs {
+        names: vec!["A.Q".into(), "B.Q".into()],
+        ..Default::default()
+    };
+    qm.define_namelist("APP.NL", nl, false).unwrap();
+    let process = ProcessAttrs {
+        appl_id: "/bin/run".into(),
+        ..Default::default()
+    };
+    qm.define_process("APP.PROC", process, false).unwrap();
+    let topic = TopicAttrs {
+        topic_string: "prices".into(),
+        publish: Some(false),
+        ..Default::default()
+    };
+    qm.define_topic("PRICES", topic, false).unwrap();
+    let mut s = connect(&qm);
+    let h = s
+        .open(
+            &ObjectDescriptor::Namelist(name("APP.NL")),
+            OpenOptions::inquire(),
+        )
+        .unwrap();
+    let v = s
+        .inquire(h, &[Selector::NameCount, Selector::Names])
+        .unwrap();
+    assert_eq!(v[0], AttrValue::Int(2));
+    assert_eq!(v[1], AttrValue::Str(format!("{:<48}{:<48}", "A.Q", "B.Q")));
+    let e = s
+        .open(
+            &ObjectDescriptor::Namelist(name("APP.NL")),
+            OpenOptions::output(),
+        )
+        .unwrap_err();
+    assert_eq!(e.reason, Reason::OptionNotValidForType);
+    let h = s
+        .open(
+            &ObjectDescriptor::Process(name("APP.PROC")),
+            OpenOptions::inquire(),
+        )
+        .unwrap();
+    let v = s
+        .inquire(h, &[Selector::ApplType, Selector::ApplId])
+        .unwrap();
+    assert_eq!(v, [AttrValue::Int(6), AttrValue::Str("/bin/run".into())]);
+    let by_string = ObjectDescriptor::Topic {
+        object: None,
+        string: "prices/fruit".into(),
+    };
+    let h = s.open(&by_string, OpenOptions::inquire()).unwrap();
+    let v = s
+        .inquire(
+            h,
+            &[
+                Selector::TopicName,
+                Selector::TopicString,
+                Selector::InhibitPub,
+                Selector::DefPersistence,
+                Selector::DefPriority,
+            ],
+        )
+        .unwrap();
+    assert_eq!(
+        v,
+        [
+            AttrValue::Str("PRICES".into()),
+            AttrValue::Str("prices".into()),
+            AttrValue::Int(1),
+            AttrValue::Int(-1),
+            AttrValue::Int(-2),
+        ]
+    );
+    let e = s.inquire(h, &[Selector::MaxDepth]).unwrap_err();
+    assert_eq!(e.reason, Reason::SelectorError);
+    let gone = s.open(
+        &ObjectDescriptor::Process(name("NO.SUCH")),
+        OpenOptions::inquire(),
+    );
+    assert_eq!(gone.unwrap_err().reason, Reason::UnknownObjectName);
+}

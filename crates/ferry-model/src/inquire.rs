@@ -2,10 +2,12 @@
 //! so the MQI-compatible layer passes selectors straight through.
 
 use crate::message::Persistence;
+use crate::name::ObjectName;
 use crate::objects::{
     DefaultInputOpen, DefinitionType, DeliverySequence, LocalQueueAttrs, NamelistAttrs,
     ProcessAttrs, PutResponse, QueueManagerAttrs, ReadAhead, Usage,
 };
+use crate::topicobj::TopicAttrs;
 
 /// An attribute selector. Integer attributes are below 2000, character attributes 2000 and up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -147,6 +149,38 @@ pub enum Selector {
     AlterationDate = 2027,
     /// MQCA_ALTERATION_TIME (hh.mm.ss).
     AlterationTime = 2028,
+    /// MQCA_TOPIC_NAME.
+    TopicName = 2092,
+    /// MQCA_TOPIC_DESC.
+    TopicDesc = 2093,
+    /// MQCA_TOPIC_STRING.
+    TopicString = 2094,
+    /// MQCA_MODEL_DURABLE_Q (MDURMDL).
+    ModelDurableQ = 2096,
+    /// MQCA_MODEL_NON_DURABLE_Q (MNDURMDL).
+    ModelNonDurableQ = 2097,
+    /// MQIA_TOPIC_TYPE (MQTOPT_LOCAL).
+    TopicType = 208,
+    /// MQIA_DURABLE_SUB (DURSUB).
+    DurableSub = 175,
+    /// MQIA_INHIBIT_PUB (PUB).
+    InhibitPub = 181,
+    /// MQIA_INHIBIT_SUB (SUB).
+    InhibitSub = 182,
+    /// MQIA_PM_DELIVERY (PMSGDLV).
+    PmDelivery = 195,
+    /// MQIA_NPM_DELIVERY (NPMSGDLV).
+    NpmDelivery = 196,
+    /// MQIA_PROXY_SUB (PROXYSUB: FIRSTUSE here).
+    ProxySub = 199,
+    /// MQIA_WILDCARD_OPERATION (WILDCARD).
+    WildcardOperation = 216,
+    /// MQIA_SUB_SCOPE (SUBSCOPE: this queue manager's).
+    SubScope = 218,
+    /// MQIA_PUB_SCOPE (PUBSCOPE: this queue manager's).
+    PubScope = 219,
+    /// MQIA_USE_DEAD_LETTER_Q (USEDLQ).
+    UseDeadLetterQ = 234,
     // Attributes of features FerryMQ does not offer, answered with what they are here (so a
     // program that asks for them works): triggering, distribution lists, clustering, indexes,
     // the events it does not raise.
@@ -298,6 +332,22 @@ const ANSWERED: &[Selector] = &[
     Selector::UserData,
     Selector::AlterationDate,
     Selector::AlterationTime,
+    Selector::TopicName,
+    Selector::TopicDesc,
+    Selector::TopicString,
+    Selector::ModelDurableQ,
+    Selector::ModelNonDurableQ,
+    Selector::TopicType,
+    Selector::DurableSub,
+    Selector::InhibitPub,
+    Selector::InhibitSub,
+    Selector::PmDelivery,
+    Selector::NpmDelivery,
+    Selector::ProxySub,
+    Selector::WildcardOperation,
+    Selector::SubScope,
+    Selector::PubScope,
+    Selector::UseDeadLetterQ,
 ];
 
 const NOT_OFFERED: &[(Selector, bool, i64)] = &[
@@ -386,11 +436,13 @@ impl Selector {
             | Selector::QueueManagerDesc
             | Selector::NamelistDesc
             | Selector::ProcessDesc
+            | Selector::TopicDesc
             | Selector::TriggerData => 64,
             Selector::Version => 8,
             Selector::AlterationDate => 12,
             Selector::AlterationTime => 8,
             Selector::ApplId => 256,
+            Selector::TopicString => 10240,
             Selector::EnvData | Selector::UserData | Selector::Custom => 128,
             _ => 48,
         }
@@ -538,6 +590,45 @@ pub fn process_attr(sel: Selector, name: &str, a: &ProcessAttrs) -> Option<AttrV
         Selector::UserData => Str(a.user_data.clone()),
         Selector::AlterationDate => Str(unix_date_time(a.altered_unix_s).0),
         Selector::AlterationTime => Str(unix_date_time(a.altered_unix_s).1),
+        _ => return None,
+    })
+}
+
+/// The value of `sel` for topic object `name` as it is defined: an attribute it leaves ASPARENT
+/// answers MQ's AS_PARENT value (MQPER_PERSISTENCE_AS_PARENT, MQTA_PUB_AS_PARENT, ...).
+pub fn topic_attr(sel: Selector, name: &str, a: &TopicAttrs) -> Option<AttrValue> {
+    use crate::topicobj::{DeliveryRule, WildcardOperation};
+    use AttrValue::{Int, Str};
+    let allowed = |v: Option<bool>, yes: i64, no: i64| v.map_or(0, |b| if b { yes } else { no });
+    let rule = |r: Option<DeliveryRule>| match r {
+        None => 0,
+        Some(DeliveryRule::All) => 1,
+        Some(DeliveryRule::AllDurable) => 2,
+        Some(DeliveryRule::AllAvailable) => 3,
+    };
+    let model = |m: Option<ObjectName>| m.map(|n| n.to_string()).unwrap_or_default();
+    Some(match sel {
+        Selector::TopicName => Str(name.to_owned()),
+        Selector::TopicDesc => Str(a.description.clone()),
+        Selector::TopicString => Str(a.topic_string.clone()),
+        Selector::TopicType => Int(0),
+        Selector::DefPersistence => Int(a.def_persistent.map_or(-1, i64::from)),
+        Selector::DefPriority => Int(a.def_priority.map_or(-2, i64::from)),
+        Selector::DurableSub => Int(allowed(a.durable_subs, 1, 2)),
+        Selector::InhibitPub => Int(allowed(a.publish, 2, 1)),
+        Selector::InhibitSub => Int(allowed(a.subscribe, 2, 1)),
+        Selector::PmDelivery => Int(rule(a.persistent_delivery)),
+        Selector::NpmDelivery => Int(rule(a.nonpersistent_delivery)),
+        Selector::ModelDurableQ => Str(model(a.durable_model)),
+        Selector::ModelNonDurableQ => Str(model(a.nondurable_model)),
+        Selector::UseDeadLetterQ => Int(allowed(a.use_dlq, 2, 1)),
+        Selector::WildcardOperation => Int(match a.wildcard {
+            WildcardOperation::Passthru => 2,
+            WildcardOperation::Block => 1,
+        }),
+        Selector::ProxySub => Int(2),
+        Selector::PubScope | Selector::SubScope => Int(4),
+        Selector::ClusterName => Str(String::new()),
         _ => return None,
     })
 }

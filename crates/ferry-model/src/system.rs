@@ -21,6 +21,21 @@ pub const RETAINED_PUB_QUEUE: &str = "SYSTEM.RETAINED.PUB.QUEUE";
 /// The root of the topic tree's administrative objects: authority to publish and subscribe is
 /// checked on it for topics no other topic object covers.
 pub const BASE_TOPIC: &str = "SYSTEM.BASE.TOPIC";
+/// The listener DEFINE LISTENER starts from without LIKE (TCP, port 1414, started by hand).
+pub const DEFAULT_LISTENER: &str = "SYSTEM.DEFAULT.LISTENER.TCP";
+
+/// The channel DEFINE CHANNEL of a type starts from without LIKE: SYSTEM.DEF.SENDER,
+/// SYSTEM.DEF.RECEIVER, SYSTEM.DEF.SVRCONN, SYSTEM.DEF.CLNTCONN.
+pub fn default_channel(t: crate::objects::ChannelType) -> &'static str {
+    use crate::objects::ChannelType;
+    match t {
+        ChannelType::Sender => "SYSTEM.DEF.SENDER",
+        ChannelType::Receiver => "SYSTEM.DEF.RECEIVER",
+        ChannelType::ServerConn => "SYSTEM.DEF.SVRCONN",
+        ChannelType::ClientConn => "SYSTEM.DEF.CLNTCONN",
+    }
+}
+
 /// The namelist whose attributes DEFINE NAMELIST starts from without LIKE.
 pub const DEFAULT_NAMELIST: &str = "SYSTEM.DEFAULT.NAMELIST";
 /// The process definition whose attributes DEFINE PROCESS starts from without LIKE.

@@ -135,7 +135,8 @@ impl Channels {
             .qm
             .channels()
             .into_iter()
-            .filter(|(_, a)| a.channel_type == ChannelType::Sender)
+            // A sender without a CONNAME (SYSTEM.DEF.SENDER) is a template: nothing to start.
+            .filter(|(_, a)| a.channel_type == ChannelType::Sender && !a.conn_name.is_empty())
             .collect();
         let mut senders = self.senders.lock().unwrap_or_else(|p| p.into_inner());
         senders.retain(|name, s| {

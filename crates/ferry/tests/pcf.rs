@@ -555,3 +555,112 @@ fn namelists_and_processes_are_made_seen_and_deleted_through_pcf() {
     assert_eq!(pcf.refused(36, &[nl("PCF.NL")]), 2085);
     assert_eq!(pcf.refused(7, &[pr("PCF.PROC")]), 2085);
 }
+
+fn int_list(p: &[Param], id: i32) -> Option<Vec<i32>> {
+    p.iter().find_map(|x| match x {
+        Param::IntList(i, v) if *i == id => Some(v.clone()),
+        _ => None,
+    })
+}
+
+/// Authority records through PCF as MQ's tools send them: Set Authority Record for two
+/// principals at once (MQAUTH_* lists), Inquire Authority Records, Inquire Entity Authority,
+/// removal, Delete Authority Record; bad values are refused by parameter.
+#[test]
+fn authority_records_are_set_seen_and_deleted_through_pcf() {
+    let server = Server::start("pcf-authrec", &[]);
+    let mut pcf = owner_session(&server);
+    let profile = Param::Str(3067, "APP.*".into());
+    let queue = Param::Int(1016, 1);
+    let two = Param::StrList(3065, vec!["alice".into(), "bob".into()]);
+    // MQAUTH_OUTPUT (PUT) 11, MQAUTH_INPUT (GET) 9, MQAUTH_INQUIRE 10.
+    let add = Param::IntList(1116, vec![11, 9, 10]);
+    pcf.ok(90, &[profile.clone(), queue.clone(), two.clone(), add]);
+    // MQAUTHOPT_NAME_ALL_MATCHING | MQAUTHOPT_ENTITY_EXPLICIT, entity alice (MQZAET_PRINCIPAL).
+    let inquire = [
+        Param::Int(1228, 32 | 1),
+        profile.clone(),
+        queue.clone(),
+        Param::Str(3068, "alice".into()),
+        Param::Int(1118, 1),
+    ];
+    let r = pcf.ok(87, &inquire);
+    assert_eq!(text(&r, 3067).unwrap().trim_end(), "APP.*", "{r:?}");
+    assert_eq!(text(&r, 3068).unwrap().trim_end(), "alice", "{r:?}");
+    assert_eq!((int(&r, 1118), int(&r, 1016)), (Some(1), Some(1)), "{r:?}");
+    let mut held = int_list(&r, 1115).expect("MQIACF_AUTHORIZATION_LIST");
+    held.sort();
+    assert_eq!(held, [9, 10, 11]);
+    // What alice may do to the queue APP.IN, the records that apply counted.
+    let e = pcf.ok(
+        88,
+        &[
+            Param::Str(3068, "alice".into()),
+            Param::Int(1118, 1),
+            queue.clone(),
+            Param::Str(3046, "APP.IN".into()),
+        ],
+    );
+    assert!(int_list(&e, 1115).unwrap().contains(&11), "{e:?}");
+    // MQIACF_AUTH_REMOVE_AUTHS takes GET away from both.
+    pcf.ok(
+        90,
+        &[
+            profile.clone(),
+            queue.clone(),
+            two.clone(),
+            Param::IntList(1117, vec![9]),
+        ],
+    );
+    let mut held = int_list(&pcf.ok(87, &inquire), 1115).unwrap();
+    held.sort();
+    assert_eq!(held, [10, 11]);
+    // Refusals name the parameter: an unknown authority, no options, no entity.
+    let bad = Param::IntList(1116, vec![99]);
+    assert_eq!(
+        pcf.refused(90, &[profile.clone(), queue.clone(), two.clone(), bad]),
+        3229
+    );
+    assert_eq!(pcf.refused(87, std::slice::from_ref(&profile)), 3019);
+    assert_eq!(pcf.refused(90, &[profile.clone(), queue.clone()]), 3019);
+    // Delete Authority Record for both; nothing matches afterwards.
+    pcf.ok(89, &[profile, queue, two]);
+    assert_ne!(pcf.refused(87, &inquire), 0);
+}
+
+/// Inquire Connection: every connection (an empty generic id), MQ's 24-byte connection ids,
+/// then one connection's handles by its id.
+#[test]
+fn connections_and_their_handles_are_inquired_through_pcf() {
+    let server = Server::start("pcf-conn", &[]);
+    let mut pcf = owner_session(&server);
+    let all = pcf.ask(
+        85,
+        &[Param::Bytes(7007, vec![0; 24]), Param::Int(1110, 1111)],
+    );
+    let mine = all
+        .iter()
+        .map(|(_, p)| p)
+        .find(|p| text(p, 3058).is_some_and(|t| t.trim_end() == "pcf-test"))
+        .unwrap_or_else(|| panic!("this test's connection: {all:?}"))
+        .clone();
+    let id = mine
+        .iter()
+        .find_map(|x| match x {
+            Param::Bytes(7006, b) => Some(b.clone()),
+            _ => None,
+        })
+        .expect("MQBACF_CONNECTION_ID");
+    assert_eq!(id.len(), 24, "{id:?}");
+    assert_eq!(&id[..7], b"AMQCQM1");
+    // Its handles: the reply queue it opened to get the answers.
+    let handles = pcf.ask(85, &[Param::Bytes(7006, id), Param::Int(1110, 1112)]);
+    assert!(
+        handles.iter().any(
+            |(_, p)| text(p, 3046).is_some_and(|t| t.trim_end() == "PCF.REPLY")
+                && int(p, 1016) == Some(1)
+        ),
+        "{handles:?}"
+    );
+    assert_eq!(pcf.refused(85, &[Param::Bytes(7006, vec![1, 2, 3])]), 3229);
+}

@@ -73,6 +73,8 @@ fn dump(ep: &str) -> (String, std::collections::BTreeMap<String, String>) {
             || l.starts_with("DEFINE QLOCAL('SYSTEM.ADMIN.ACCOUNTING.QUEUE')")
             || l.starts_with("DEFINE NAMELIST('SYSTEM.DEFAULT.NAMELIST')")
             || l.starts_with("DEFINE PROCESS('SYSTEM.DEFAULT.PROCESS')")
+            || l.starts_with("DEFINE CHANNEL('SYSTEM.DEF.")
+            || l.starts_with("DEFINE LISTENER('SYSTEM.DEFAULT.LISTENER.TCP')")
     };
     let system_authinfos = text.lines().filter(|l| added_later(l)).count();
     for l in text

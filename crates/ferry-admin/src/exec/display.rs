@@ -602,6 +602,11 @@ pub(super) fn display_conn(qm: &QueueManager, c: &Command) -> Outcome {
         }
     };
     let mut out = Vec::new();
+    // MQ's 24-byte connection id: "AMQC", the queue manager's name (12), then CONN's 8 bytes.
+    let ext: String = format!("AMQC{:<12.12}", qm.name().as_str())
+        .bytes()
+        .map(|b| format!("{b:02X}"))
+        .collect();
     for ci in qm.connections() {
         let id = format!("{:016X}", ci.id);
         let matched = if pattern.generic {
@@ -612,7 +617,7 @@ pub(super) fn display_conn(qm: &QueueManager, c: &Command) -> Outcome {
         if !matched {
             continue;
         }
-        let base = conn_fields(&id, &ci);
+        let base = conn_fields(&ext, &id, &ci);
         // The WHERE filter applies to the connection; its handles follow it.
         if !conn_passes(c, &base)? {
             continue;
@@ -621,18 +626,19 @@ pub(super) fn display_conn(qm: &QueueManager, c: &Command) -> Outcome {
             out.push(object(
                 "AMQ8276I",
                 "Display Connection details.",
-                select(c, base, &["CONN", "TYPE", "APPLTAG", "CONNOPTS"])?,
+                select(c, base, &["CONN", "EXTCONN", "TYPE", "APPLTAG", "CONNOPTS"])?,
             ));
         }
         if show_handles {
-            conn_handles(qm, &id, &ci, &mut out);
+            conn_handles(&ext, &id, &ci, &mut out);
         }
     }
     none_found(c, &pattern, out)
 }
 
-/// A connection's fields (`id` is its id as CONN shows it).
-fn conn_fields(id: &str, ci: &ConnectionInfo) -> Vec<Field> {
+/// A connection's fields (`id` is its id as CONN shows it, `ext` the rest of MQ's connection
+/// id, EXTCONN).
+fn conn_fields(ext: &str, id: &str, ci: &ConnectionInfo) -> Vec<Field> {
     let (date, time) = date_time(ci.connected_at);
     let uow = ci
         .counters
@@ -640,6 +646,7 @@ fn conn_fields(id: &str, ci: &ConnectionInfo) -> Vec<Field> {
         .load(std::sync::atomic::Ordering::Relaxed);
     vec![
         field("CONN", id, Kind::Status),
+        field("EXTCONN", ext, Kind::Status),
         field("TYPE", "CONN", Kind::Status),
         field("APPLTAG", &ci.app_name, Kind::Status),
         field("APPLTYPE", "USER", Kind::Status),
@@ -682,21 +689,14 @@ fn conn_passes(c: &Command, base: &[Field]) -> Result<bool, Failure> {
 }
 
 /// CONN TYPE(HANDLE): the handles connection `ci` has open, added to `out`.
-fn conn_handles(qm: &QueueManager, id: &str, ci: &ConnectionInfo, out: &mut Vec<Message>) {
+fn conn_handles(ext: &str, id: &str, ci: &ConnectionInfo, out: &mut Vec<Message>) {
     for h in ci.counters.handles.lock().values() {
         let fields = vec![
             field("CONN", id, Kind::Status),
+            field("EXTCONN", ext, Kind::Status),
             field("TYPE", "HANDLE", Kind::Status),
             field("OBJNAME", h.object, Kind::Status),
-            field(
-                "OBJTYPE",
-                if h.object == qm.name() {
-                    "QMGR"
-                } else {
-                    "QUEUE"
-                },
-                Kind::Status,
-            ),
+            field("OBJTYPE", h.objtype, Kind::Status),
             field("OPENOPTS", handle_opts(h), Kind::Status),
         ];
         out.push(object("AMQ8276I", "Display Connection details.", fields));

@@ -22,6 +22,9 @@ pub(crate) enum Obj {
     LsStatus,
     Namelist,
     Process,
+    AuthRec,
+    EntAuth,
+    Conn,
 }
 
 /// How a parameter is carried.
@@ -37,7 +40,57 @@ pub(crate) enum Ty {
     Flag(i32),
     /// MQCFSL, each string blank-padded to this length (MQSC: a comma-separated list).
     StrList(usize),
+    /// MQCFIL of these words' numbers (MQSC: a comma-separated list of the words).
+    EnumList(&'static [(i32, &'static str)]),
+    /// MQCFBS from MQSC's hexadecimal text (a connection id: EXTCONN then CONN).
+    Hex,
 }
+
+/// MQAUTH_* and the MQSC words of AUTHADD, AUTHRMV and AUTHLIST.
+pub(crate) const AUTHS: &[(i32, &str)] = &[
+    (0, "NONE"),
+    (1, "ALTUSR"),
+    (2, "BROWSE"),
+    (3, "CHG"),
+    (4, "CLR"),
+    (5, "CONNECT"),
+    (6, "CRT"),
+    (7, "DLT"),
+    (8, "DSP"),
+    (9, "GET"),
+    (10, "INQ"),
+    (11, "PUT"),
+    (12, "PASSALL"),
+    (13, "PASSID"),
+    (14, "SET"),
+    (15, "SETALL"),
+    (16, "SETID"),
+    (17, "CTRL"),
+    (18, "CTRLX"),
+    (19, "PUB"),
+    (20, "SUB"),
+    (21, "RESUME"),
+    (22, "SYSTEM"),
+    (-1, "ALL"),
+    (-2, "ALLADM"),
+    (-3, "ALLMQI"),
+];
+
+/// MQOT_* and the MQSC words of an authority record's OBJTYPE.
+pub(crate) const OBJ_TYPES: &[(i32, &str)] = &[
+    (1, "QUEUE"),
+    (2, "NAMELIST"),
+    (3, "PROCESS"),
+    (5, "QMGR"),
+    (6, "CHANNEL"),
+    (7, "AUTHINFO"),
+    (8, "TOPIC"),
+    (9, "COMMINFO"),
+    (11, "LISTENER"),
+    (12, "SERVICE"),
+    (1014, "CLNTCONN"),
+    (1017, "RQMNAME"),
+];
 
 /// Enumerations that also take numbers outside their words (APPLTYPE: user-defined types).
 pub(crate) const OPEN_ENUMS: &[&str] = &["APPLTYPE"];
@@ -366,6 +419,41 @@ pub(crate) static ROWS: &[Row] = &[
     row(Process, "DESCR", 2011, Str(64)),
     row(Process, "ALTDATE", 2027, Str(12)),
     row(Process, "ALTTIME", 2028, Str(8)),
+    // Authority records (Inquire Authority Records, Inquire Entity Authority).
+    row(AuthRec, "PROFILE", 3067, Str(48)),
+    row(AuthRec, "ENTITY", 3068, Str(1024)),
+    row(
+        AuthRec,
+        "ENTTYPE",
+        1118,
+        Enum(&[(1, "PRINCIPAL"), (2, "GROUP")]),
+    ),
+    row(AuthRec, "OBJTYPE", 1016, Enum(OBJ_TYPES)),
+    row(AuthRec, "AUTHLIST", 1115, EnumList(AUTHS)),
+    row(EntAuth, "ENTITY", 3068, Str(1024)),
+    row(
+        EntAuth,
+        "ENTTYPE",
+        1118,
+        Enum(&[(1, "PRINCIPAL"), (2, "GROUP")]),
+    ),
+    row(EntAuth, "OBJNAME", 3046, Str(48)),
+    row(EntAuth, "OBJTYPE", 1016, Enum(OBJ_TYPES)),
+    row(EntAuth, "AUTHLIST", 1115, EnumList(AUTHS)),
+    // Connections (Inquire Connection): the connection and, with TYPE(HANDLE), its handles.
+    row(Conn, "CONN", 7006, Hex),
+    row(
+        Conn,
+        "TYPE",
+        1110,
+        Enum(&[(1111, "CONN"), (1112, "HANDLE")]),
+    ),
+    row(Conn, "APPLTAG", 3058, Str(28)),
+    row(Conn, "CONNAME", 3506, Str(264)),
+    row(Conn, "USERID", 3025, Str(12)),
+    row(Conn, "UOWSTATE", 1128, Enum(&[(0, "NONE"), (1, "ACTIVE")])),
+    row(Conn, "OBJNAME", 3046, Str(48)),
+    row(Conn, "OBJTYPE", 1016, Enum(OBJ_TYPES)),
     // Listeners (Inquire/Create/Change/Copy/Delete Listener) and their status.
     row(Listener, "LISTENER", 3554, Str(48)),
     row(Listener, "TRPTYPE", 1501, Enum(&[(2, "TCP")])),

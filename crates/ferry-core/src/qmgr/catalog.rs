@@ -31,6 +31,8 @@ pub use ferry_model::objects::ObjectKind;
 pub struct HandleInfo {
     /// The object (the queue the handle resolved to).
     pub object: ObjectName,
+    /// Its type as MQSC's OBJTYPE names it (QUEUE, QMGR, TOPIC, NAMELIST, PROCESS).
+    pub objtype: &'static str,
     /// Open for input.
     pub input: bool,
     /// Open for output.

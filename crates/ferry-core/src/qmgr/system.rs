@@ -119,9 +119,32 @@ pub(crate) fn define_system_objects(qm: &QueueManager, dev_queues: bool) -> MqRe
     for (name, def) in system_definitions(dev_queues) {
         qm.define_queue(name, def, false)?;
     }
+    define_default_channels(qm)?;
+    let listener = ferry_model::objects::ListenerAttrs::default();
+    qm.define_listener(ferry_model::system::DEFAULT_LISTENER, listener, true)?;
     let nl = ferry_model::objects::NamelistAttrs::default();
     qm.define_namelist(ferry_model::system::DEFAULT_NAMELIST, nl, true)?;
     let process = ferry_model::objects::ProcessAttrs::default();
     qm.define_process(ferry_model::system::DEFAULT_PROCESS, process, true)?;
+    Ok(())
+}
+
+/// The channels DEFINE CHANNEL starts from without LIKE, one of each type (MQ's SYSTEM.DEF.*).
+/// A sender without a CONNAME is a template and is not started; the back-stop CHLAUTH record
+/// keeps clients off SYSTEM.DEF.SVRCONN, as in MQ.
+fn define_default_channels(qm: &QueueManager) -> MqResult<()> {
+    use ferry_model::objects::{ChannelAttrs, ChannelType};
+    for t in [
+        ChannelType::Sender,
+        ChannelType::Receiver,
+        ChannelType::ServerConn,
+        ChannelType::ClientConn,
+    ] {
+        let attrs = ChannelAttrs {
+            channel_type: t,
+            ..ChannelAttrs::default()
+        };
+        qm.define_channel(ferry_model::system::default_channel(t), attrs, true)?;
+    }
     Ok(())
 }

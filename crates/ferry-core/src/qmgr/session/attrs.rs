@@ -25,7 +25,7 @@ impl Session {
             Handle::Topic(t) => {
                 return Err(MqError::new(
                     Reason::NotOpenForInquire,
-                    format!("topic {t:?} was opened to publish; its attributes are not inquired through a handle yet"),
+                    format!("topic {t:?} was opened to publish; open it with MQOO_INQUIRE alone to inquire its topic object"),
                 ))
             }
             Handle::Definition(kind, name) => {
@@ -156,7 +156,8 @@ fn selector_error(s: Selector) -> MqError {
 }
 
 impl Session {
-    /// One attribute of the namelist or process behind a handle (2085 once it is deleted).
+    /// One attribute of the namelist, process or topic object behind a handle (2085 once it
+    /// is deleted).
     fn definition_attr(
         &self,
         kind: ferry_model::objects::ObjectKind,
@@ -167,6 +168,10 @@ impl Session {
             ferry_model::objects::ObjectKind::Namelist => {
                 let a = self.qm.namelist(name.as_str())?;
                 inquire::namelist_attr(s, name.as_str(), &a)
+            }
+            ferry_model::objects::ObjectKind::Topic => {
+                let a = self.qm.topic_object(name.as_str())?;
+                inquire::topic_attr(s, name.as_str(), &a)
             }
             _ => {
                 let a = self.qm.process(name.as_str())?;

@@ -318,6 +318,7 @@ impl Session {
         match self.handles.get(&h.0) {
             Some(Handle::QueueManager) => OT_Q_MGR,
             Some(Handle::Definition(ObjectKind::Namelist, _)) => OT_NAMELIST,
+            Some(Handle::Definition(ObjectKind::Topic, _)) => OT_TOPIC,
             Some(Handle::Definition(..)) => OT_PROCESS,
             Some(Handle::Topic(_)) | Some(Handle::Sub(_)) => OT_TOPIC,
             _ => OT_Q,

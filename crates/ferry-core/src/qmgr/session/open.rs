@@ -73,6 +73,9 @@ impl Session {
                 let route = self.qm.route(*name, *qmgr)?;
                 Handle::Queue(self.open_routed(name, route, None, opts)?)
             }
+            ObjectDescriptor::Topic { object, string } if opts.inquire && !opts.output => {
+                self.open_topic_inquiry(object.as_ref(), string, &opts)?
+            }
             ObjectDescriptor::Topic { object, string } => {
                 let topic = open_topic(&self.qm, object.as_ref(), string, &opts)?;
                 let user = self.user_id.as_str().to_owned();
@@ -118,16 +121,17 @@ impl Session {
     pub(super) fn register(&mut self, handle: Handle, opts: &OpenOptions) -> Hobj {
         let id = self.next_handle;
         self.next_handle = self.next_handle.wrapping_add(1).max(1);
-        let object = match &handle {
-            Handle::Queue(qh) => qh.queue.name,
-            Handle::QueueManager => self.qm.name(),
-            Handle::Topic(_) | Handle::Sub(_) => base_topic(),
-            Handle::Definition(_, n) => *n,
+        let (object, objtype) = match &handle {
+            Handle::Queue(qh) => (qh.queue.name, "QUEUE"),
+            Handle::QueueManager => (self.qm.name(), "QMGR"),
+            Handle::Topic(_) | Handle::Sub(_) => (base_topic(), "TOPIC"),
+            Handle::Definition(kind, n) => (*n, kind.tag()),
         };
         self.counters.handles.lock().insert(
             id,
             crate::qmgr::catalog::HandleInfo {
                 object,
+                objtype,
                 input: opts.input != InputMode::None,
                 output: opts.output,
                 browse: opts.browse,
@@ -175,6 +179,10 @@ impl Session {
             }
             ObjectDescriptor::QueueAt { qmgr, .. } => {
                 self.authorize(AuthObjType::RqmName, qmgr, Authority::PUT)
+            }
+            ObjectDescriptor::Topic { object, string } if opts.inquire && !opts.output => {
+                let name = self.topic_object_of(object.as_ref(), string)?;
+                self.authorize(AuthObjType::Topic, &name, Authority::DSP)
             }
             ObjectDescriptor::Topic { object, string } => {
                 let topic = full_topic(&self.qm, object.as_ref(), string)?;
@@ -228,6 +236,42 @@ impl Session {
         };
         self.qm
             .check_authority(&who, objtype, name.as_str(), needed)
+    }
+
+    /// The topic object an inquire-only MQOPEN of a topic reads: the one named, else the
+    /// closest above the topic string (SYSTEM.BASE.TOPIC at the root).
+    fn topic_object_of(&self, object: Option<&ObjectName>, string: &str) -> MqResult<ObjectName> {
+        if let Some(o) = object.filter(|o| !o.is_empty()) {
+            self.qm.topic_object(o.as_str())?;
+            return Ok(*o);
+        }
+        let topic = full_topic(&self.qm, None, string)?;
+        Ok(self
+            .qm
+            .topic_chain(&topic)
+            .first()
+            .copied()
+            .unwrap_or_else(base_topic))
+    }
+
+    /// A topic opened with MQOO_INQUIRE (and no output): its topic object, for MQINQ.
+    fn open_topic_inquiry(
+        &self,
+        object: Option<&ObjectName>,
+        string: &str,
+        opts: &OpenOptions,
+    ) -> MqResult<Handle> {
+        if opts.input != InputMode::None || opts.browse || opts.set {
+            return Err(MqError::new(
+                Reason::OptionNotValidForType,
+                "a topic is opened to publish (output) or to inquire its topic object",
+            ));
+        }
+        let name = self.topic_object_of(object, string)?;
+        Ok(Handle::Definition(
+            ferry_model::objects::ObjectKind::Topic,
+            name,
+        ))
     }
 
     /// A namelist or process definition, opened for inquire only (MQ's rule); 2085 when it is
