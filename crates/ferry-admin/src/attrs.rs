@@ -234,7 +234,20 @@ pub fn local_fields(
         v.push(f("IPPROCS", ipprocs, Kind::Status));
         v.push(f("OPPROCS", opprocs, Kind::Status));
     }
+    v.extend(stamps(a.created_unix_s, a.altered_unix_s));
     v
+}
+
+/// CRDATE, CRTIME, ALTDATE and ALTTIME of a queue definition (blank when not known).
+fn stamps(created: u64, altered: u64) -> [Field; 4] {
+    let (cd, ct) = ferry_model::inquire::stamp_text(created);
+    let (ad, at) = ferry_model::inquire::stamp_text(altered);
+    [
+        f("CRDATE", cd, Kind::Status),
+        f("CRTIME", ct, Kind::Status),
+        f("ALTDATE", ad, Kind::Status),
+        f("ALTTIME", at, Kind::Status),
+    ]
 }
 
 /// Sets a QLOCAL / QMODEL attribute.
@@ -346,6 +359,9 @@ pub fn alias_fields(name: &ObjectName, a: &AliasQueueAttrs) -> Vec<Field> {
         f("DEFPRESP", presp(a.def_put_response), Kind::Word),
         f("DEFREADA", reada(a.def_read_ahead), Kind::Word),
     ]
+    .into_iter()
+    .chain(stamps(a.created_unix_s, a.altered_unix_s))
+    .collect()
 }
 
 /// Sets a QALIAS attribute.
@@ -398,6 +414,9 @@ pub fn remote_fields(name: &ObjectName, a: &RemoteQueueAttrs) -> Vec<Field> {
         f("DEFPSIST", persistence(a.def_persistence), Kind::Word),
         f("DEFPRESP", presp(a.def_put_response), Kind::Word),
     ]
+    .into_iter()
+    .chain(stamps(a.created_unix_s, a.altered_unix_s))
+    .collect()
 }
 
 /// Sets a QREMOTE attribute.

@@ -70,6 +70,8 @@ pub const KEYWORDS: &[&str] = &[
     "CONNS",
     "CONNTIME",
     "CONTROL",
+    "CRDATE",
+    "CRTIME",
     "CURDEPTH",
     "CURSEQNO",
     "DAMAGED",

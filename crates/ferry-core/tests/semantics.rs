@@ -2878,3 +2878,46 @@ fn namelists_processes_and_topic_objects_are_inquired() {
     );
     assert_eq!(gone.unwrap_err().reason, Reason::UnknownObjectName);
 }
+
+/// A queue's CRDATE/CRTIME stay when it is altered or replaced; ALTDATE/ALTTIME move (MQINQ
+/// MQCA_CREATION_* and MQCA_ALTERATION_*, through an alias its own).
+#[test]
+fn a_queue_keeps_its_creation_time_and_shows_when_it_was_altered() {
+    let (qm, t) = manual_qm();
+    define_local(&qm, "DATED.Q", |_| {});
+    qm.define_queue(
+        "DATED.ALIAS",
+        QueueDefinition::Alias(AliasQueueAttrs::new(name("DATED.Q"))),
+        false,
+    )
+    .unwrap();
+    let mut s = connect(&qm);
+    let sels = [
+        Selector::CreationDate,
+        Selector::CreationTime,
+        Selector::AlterationDate,
+        Selector::AlterationTime,
+    ];
+    let h = s.open(&od("DATED.Q"), OpenOptions::inquire()).unwrap();
+    let before = s.inquire(h, &sels).unwrap();
+    let AttrValue::Str(date) = &before[0] else {
+        panic!("{before:?}")
+    };
+    assert_eq!(date.len(), 10, "yyyy-mm-dd: {before:?}");
+    assert_eq!(before[0], before[2], "{before:?}");
+    advance(&t, 3_600_000_000_000);
+    qm.alter_local("DATED.Q", |a| a.max_depth = 7).unwrap();
+    let after = s.inquire(h, &sels).unwrap();
+    assert_eq!(after[..2], before[..2], "CRDATE/CRTIME stay");
+    assert_ne!(after[3], before[3], "ALTTIME moves an hour: {after:?}");
+    let QueueDefinition::Local(a) = qm.definition("DATED.Q").unwrap() else {
+        panic!()
+    };
+    qm.define_queue("DATED.Q", QueueDefinition::Local(a), true)
+        .unwrap();
+    let replaced = s.inquire(h, &sels).unwrap();
+    assert_eq!(replaced[..2], before[..2], "REPLACE keeps CRDATE/CRTIME");
+    let ha = s.open(&od("DATED.ALIAS"), OpenOptions::inquire()).unwrap();
+    let alias = s.inquire(ha, &sels).unwrap();
+    assert_eq!(alias[0], before[0], "the alias was made at the same time");
+}

@@ -4,8 +4,8 @@
 use crate::message::Persistence;
 use crate::name::ObjectName;
 use crate::objects::{
-    DefaultInputOpen, DefinitionType, DeliverySequence, LocalQueueAttrs, NamelistAttrs,
-    ProcessAttrs, PutResponse, QueueManagerAttrs, ReadAhead, Usage,
+    AliasQueueAttrs, DefaultInputOpen, DefinitionType, DeliverySequence, LocalQueueAttrs,
+    NamelistAttrs, ProcessAttrs, PutResponse, QueueManagerAttrs, ReadAhead, Usage,
 };
 use crate::topicobj::TopicAttrs;
 
@@ -145,6 +145,10 @@ pub enum Selector {
     Names = 2020,
     /// MQCA_USER_DATA (USERDATA).
     UserData = 2021,
+    /// MQCA_CREATION_DATE (yyyy-mm-dd).
+    CreationDate = 2004,
+    /// MQCA_CREATION_TIME (hh.mm.ss).
+    CreationTime = 2005,
     /// MQCA_ALTERATION_DATE (yyyy-mm-dd).
     AlterationDate = 2027,
     /// MQCA_ALTERATION_TIME (hh.mm.ss).
@@ -332,6 +336,8 @@ const ANSWERED: &[Selector] = &[
     Selector::UserData,
     Selector::AlterationDate,
     Selector::AlterationTime,
+    Selector::CreationDate,
+    Selector::CreationTime,
     Selector::TopicName,
     Selector::TopicDesc,
     Selector::TopicString,
@@ -439,8 +445,8 @@ impl Selector {
             | Selector::TopicDesc
             | Selector::TriggerData => 64,
             Selector::Version => 8,
-            Selector::AlterationDate => 12,
-            Selector::AlterationTime => 8,
+            Selector::AlterationDate | Selector::CreationDate => 12,
+            Selector::AlterationTime | Selector::CreationTime => 8,
             Selector::ApplId => 256,
             Selector::TopicString => 10240,
             Selector::EnvData | Selector::UserData | Selector::Custom => 128,
@@ -524,7 +530,29 @@ pub fn local_queue_attr(
         Selector::QServiceInterval => Int(i64::from(a.service_interval_ms)),
         Selector::StatisticsQ => Int(a.statistics.value()),
         Selector::AccountingQ => Int(a.accounting.value()),
+        Selector::CreationDate => Str(stamp_text(a.created_unix_s).0),
+        Selector::CreationTime => Str(stamp_text(a.created_unix_s).1),
+        Selector::AlterationDate => Str(stamp_text(a.altered_unix_s).0),
+        Selector::AlterationTime => Str(stamp_text(a.altered_unix_s).1),
         other => return not_offered(other, true),
+    })
+}
+
+/// The value of `sel` an alias queue answers itself (its name, type, target, inhibits and
+/// dates), or `None` for the attributes its target answers.
+pub fn alias_queue_attr(sel: Selector, name: &str, a: &AliasQueueAttrs) -> Option<AttrValue> {
+    use AttrValue::{Int, Str};
+    Some(match sel {
+        Selector::BaseQueueName => Str(a.target.to_string()),
+        Selector::QueueType => Int(3),
+        Selector::QueueName => Str(name.to_owned()),
+        Selector::InhibitGet => Int(i64::from(a.get_inhibited)),
+        Selector::InhibitPut => Int(i64::from(a.put_inhibited)),
+        Selector::CreationDate => Str(stamp_text(a.created_unix_s).0),
+        Selector::CreationTime => Str(stamp_text(a.created_unix_s).1),
+        Selector::AlterationDate => Str(stamp_text(a.altered_unix_s).0),
+        Selector::AlterationTime => Str(stamp_text(a.altered_unix_s).1),
+        _ => return None,
     })
 }
 
@@ -665,6 +693,15 @@ pub fn read_ahead_value(r: ReadAhead) -> i64 {
         ReadAhead::Yes => 1,
         ReadAhead::Disabled => 2,
     }
+}
+
+/// A definition's date and time as [`unix_date_time`] writes them, blank for 0 (a definition
+/// made before FerryMQ kept the time).
+pub fn stamp_text(unix_s: u64) -> (String, String) {
+    if unix_s == 0 {
+        return (String::new(), String::new());
+    }
+    unix_date_time(unix_s)
 }
 
 /// A time in Unix seconds as MQ shows dates and times (yyyy-mm-dd, hh.mm.ss).

@@ -392,6 +392,12 @@ pub struct LocalQueueAttrs {
     /// queue manager's ACCTQ as they connected).
     #[serde(default = "default_queue_statistics")]
     pub accounting: Monitoring,
+    /// When it was defined (Unix seconds; CRDATE, CRTIME): 0 before FerryMQ kept it.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub created_unix_s: u64,
+    /// When it was last defined or altered (Unix seconds; ALTDATE, ALTTIME).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub altered_unix_s: u64,
 }
 
 fn default_queue_statistics() -> Monitoring {
@@ -443,6 +449,8 @@ impl Default for LocalQueueAttrs {
             service_interval_ms: MAX_SERVICE_INTERVAL_MS,
             statistics: Monitoring::QMgr,
             accounting: Monitoring::QMgr,
+            created_unix_s: 0,
+            altered_unix_s: 0,
         }
     }
 }
@@ -492,6 +500,12 @@ pub struct AliasQueueAttrs {
     pub def_put_response: PutResponse,
     /// DEFREADA for gets through the alias.
     pub def_read_ahead: ReadAhead,
+    /// When it was defined (Unix seconds; CRDATE, CRTIME): 0 before FerryMQ kept it.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub created_unix_s: u64,
+    /// When it was last defined or altered (Unix seconds; ALTDATE, ALTTIME).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub altered_unix_s: u64,
 }
 
 impl AliasQueueAttrs {
@@ -506,7 +520,39 @@ impl AliasQueueAttrs {
             def_priority: 0,
             def_put_response: PutResponse::Sync,
             def_read_ahead: ReadAhead::No,
+            created_unix_s: 0,
+            altered_unix_s: 0,
         }
+    }
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
+}
+
+impl QueueDefinition {
+    /// (CRDATE/CRTIME, ALTDATE/ALTTIME) of the definition, in Unix seconds.
+    pub fn stamps(&self) -> (u64, u64) {
+        match self {
+            QueueDefinition::Local(a) | QueueDefinition::Model(a) => {
+                (a.created_unix_s, a.altered_unix_s)
+            }
+            QueueDefinition::Alias(a) => (a.created_unix_s, a.altered_unix_s),
+            QueueDefinition::Remote(a) => (a.created_unix_s, a.altered_unix_s),
+        }
+    }
+
+    /// Sets when the definition was made and last changed.
+    pub fn set_stamps(&mut self, created_unix_s: u64, altered_unix_s: u64) {
+        let (c, a) = match self {
+            QueueDefinition::Local(x) | QueueDefinition::Model(x) => {
+                (&mut x.created_unix_s, &mut x.altered_unix_s)
+            }
+            QueueDefinition::Alias(x) => (&mut x.created_unix_s, &mut x.altered_unix_s),
+            QueueDefinition::Remote(x) => (&mut x.created_unix_s, &mut x.altered_unix_s),
+        };
+        *c = created_unix_s;
+        *a = altered_unix_s;
     }
 }
 
@@ -568,6 +614,12 @@ pub struct RemoteQueueAttrs {
     pub def_priority: u8,
     /// DEFPRESP.
     pub def_put_response: PutResponse,
+    /// When it was defined (Unix seconds; CRDATE, CRTIME): 0 before FerryMQ kept it.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub created_unix_s: u64,
+    /// When it was last defined or altered (Unix seconds; ALTDATE, ALTTIME).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub altered_unix_s: u64,
 }
 
 impl Default for RemoteQueueAttrs {
@@ -581,6 +633,8 @@ impl Default for RemoteQueueAttrs {
             def_persistence: Persistence::NotPersistent,
             def_priority: 0,
             def_put_response: PutResponse::Sync,
+            created_unix_s: 0,
+            altered_unix_s: 0,
         }
     }
 }

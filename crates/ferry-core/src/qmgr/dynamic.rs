@@ -22,6 +22,8 @@ impl QueueManager {
     ) -> MqResult<Arc<Queue>> {
         let name = self.dynamic_name(pattern)?;
         let mut attrs = model.clone();
+        let now = self.unix_now_s();
+        (attrs.created_unix_s, attrs.altered_unix_s) = (now, now);
         if attrs.definition_type == DefinitionType::Predefined {
             attrs.definition_type = DefinitionType::TemporaryDynamic;
         }

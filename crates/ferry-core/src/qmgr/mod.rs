@@ -347,6 +347,11 @@ impl QueueManager {
         Ok(())
     }
 
+    /// The wall clock now, in whole Unix seconds (the dates objects show: ALTDATE, CRDATE).
+    pub(crate) fn unix_now_s(&self) -> u64 {
+        (self.clock().unix_ms().max(0) / 1000) as u64
+    }
+
     /// The clock the engine uses.
     pub fn clock(&self) -> &Clock {
         &self.shared.clock

@@ -77,7 +77,7 @@ impl QueueManager {
     ) -> MqResult<()> {
         let n = ferry_model::name::object_name(name)?;
         a.validate()?;
-        a.stamp((self.clock().unix_ms().max(0) / 1000) as u64);
+        a.stamp(self.unix_now_s());
         let _gate = self.durability().map(|d| d.gate());
         {
             let mut map = T::table(&self.shared.definitions).write();

@@ -22,8 +22,20 @@ use crate::qmgr::{unknown, Object, QueueManager};
 impl QueueManager {
     /// Defines a queue. With `replace`, an existing queue of the same type gets the new
     /// attributes (its messages stay); without, an existing name is an error.
-    pub fn define_queue(&self, name: &str, def: QueueDefinition, replace: bool) -> MqResult<()> {
+    pub fn define_queue(
+        &self,
+        name: &str,
+        mut def: QueueDefinition,
+        replace: bool,
+    ) -> MqResult<()> {
         let n = object_name(name)?;
+        // CRDATE stays what it was when a definition is replaced; ALTDATE is now.
+        let now = self.unix_now_s();
+        let created = match self.definition(name) {
+            Ok(old) if replace && old.stamps().0 != 0 => old.stamps().0,
+            _ => now,
+        };
+        def.set_stamps(created, now);
         let _gate = self.durability().map(|d| d.gate());
         self.define_in_memory(n, def.clone(), replace)?;
         self.log_definition(&n, &def)
@@ -129,6 +141,7 @@ impl QueueManager {
         let _gate = self.durability().map(|d| d.gate());
         let mut a = q.lock().attrs.clone();
         f(&mut a);
+        a.altered_unix_s = self.unix_now_s();
         a.validate()?;
         apply_local_attrs(&q, a.clone())?;
         self.log_definition(&q.name, &QueueDefinition::Local(a))
@@ -157,6 +170,7 @@ impl QueueManager {
                 let def = {
                     let mut a = a.lock();
                     f(&mut a);
+                    a.altered_unix_s = self.unix_now_s();
                     a.clone()
                 };
                 self.log_definition(&n, &QueueDefinition::Alias(def))

@@ -53,29 +53,17 @@ impl Session {
                     open_output: st.open_output,
                 };
                 let alias = qh.alias.as_ref().map(|a| a.lock().clone());
+                let opened = qh.opened_name.to_string();
                 for s in selectors {
-                    let v = match (&alias, s) {
-                        (Some(a), Selector::BaseQueueName) => {
-                            Some(AttrValue::Str(a.target.to_string()))
-                        }
-                        (Some(_), Selector::QueueType) => Some(AttrValue::Int(3)),
-                        (Some(_), Selector::QueueName) => {
-                            Some(AttrValue::Str(qh.opened_name.to_string()))
-                        }
-                        (Some(a), Selector::InhibitGet) => {
-                            Some(AttrValue::Int(a.get_inhibited as i64))
-                        }
-                        (Some(a), Selector::InhibitPut) => {
-                            Some(AttrValue::Int(a.put_inhibited as i64))
-                        }
-                        _ => inquire::local_queue_attr(
-                            *s,
-                            qh.queue.name.as_str(),
-                            1,
-                            &st.attrs,
-                            counts,
-                        ),
-                    };
+                    // An alias answers its own name, type, target, inhibits and dates; the
+                    // rest are its target's.
+                    let v = alias
+                        .as_ref()
+                        .and_then(|a| inquire::alias_queue_attr(*s, &opened, a))
+                        .or_else(|| {
+                            let name = qh.queue.name.as_str();
+                            inquire::local_queue_attr(*s, name, 1, &st.attrs, counts)
+                        });
                     out.push(v.ok_or_else(|| selector_error(*s))?);
                 }
             }
