@@ -235,6 +235,7 @@ fn execute(qm: &QueueManager, c: &Command) -> Outcome {
         (Verb::Clear, QLocal) => clear_queue(qm, c),
         (Verb::Display, Object::QStatus) => display_qstatus(qm, c),
         (Verb::Display, Object::Conn) => display_conn(qm, c),
+        (Verb::Stop, Object::Conn) => stop_conn(qm, c),
         (Verb::Display, Object::QmStatus) => display_qmstatus(qm, c),
         (Verb::Display, Object::QMgr) => display_qmgr(qm, c),
         (Verb::Alter, Object::QMgr) => alter_qmgr(qm, c),
@@ -377,6 +378,47 @@ fn delete_listener(qm: &QueueManager, c: &Command) -> Outcome {
     let n = specific(c)?;
     qm.delete_listener(n.as_str())?;
     reply(c, vec![info("AMQ8628I", format!("Listener {n} deleted."))])
+}
+
+/// STOP CONN(conn) [EXTCONN(ext)]: ends a connection (the 16 hexadecimal digits DISPLAY CONN
+/// shows; EXTCONN, if given, must be this queue manager's).
+fn stop_conn(qm: &QueueManager, c: &Command) -> Outcome {
+    let v = c
+        .name
+        .as_ref()
+        .ok_or_else(|| fail("AMQ8405E", "STOP CONN needs the connection: STOP CONN(id)"))?;
+    let id = u64::from_str_radix(v.text.trim(), 16)
+        .ok()
+        .filter(|_| v.text.trim().len() == 16)
+        .ok_or_else(|| {
+            fail(
+                "AMQ8405E",
+                format!(
+                    "CONN({}) is not 16 hexadecimal digits as DISPLAY CONN shows",
+                    v.text
+                ),
+            )
+        })?;
+    if let Some(ext) = c.value("EXTCONN") {
+        let ours: String = format!("AMQC{:<12.12}", qm.name().as_str())
+            .bytes()
+            .map(|b| format!("{b:02X}"))
+            .collect();
+        if !ext.text.eq_ignore_ascii_case(&ours) {
+            return Err(fail(
+                "AMQ8405E",
+                format!("EXTCONN({}) is not this queue manager's ({ours})", ext.text),
+            ));
+        }
+    }
+    qm.stop_connection(id)?;
+    reply(
+        c,
+        vec![info(
+            "AMQ8455I",
+            format!("Connection {id:016X} stop request accepted."),
+        )],
+    )
 }
 
 /// START LISTENER.

@@ -500,3 +500,31 @@ fn namelists_and_process_definitions_are_defined_shown_dumped_and_deleted() {
     let m = err(&qm, "DISPLAY PROCESS(ECHO)");
     assert!(m.code.starts_with("AMQ"), "{m:?}");
 }
+
+#[test]
+fn stop_conn_ends_a_connection_named_as_display_conn_shows_it() {
+    let qm = qm();
+    let mut s = qm.connect(&ConnectOptions::app("victim")).unwrap();
+    let conn = format!("{:016X}", s.connection_id());
+    let r = ok(&qm, &format!("DISPLAY CONN({conn}) EXTCONN"));
+    let ext = value(&r, 0, "EXTCONN").unwrap();
+    assert!(ext.starts_with("414D5143514D31"), "AMQCQM1…: {ext}");
+    let m = err(
+        &qm,
+        &format!("STOP CONN({conn}) EXTCONN({})", "0".repeat(32)),
+    );
+    assert!(m.text.contains("EXTCONN"), "{m:?}");
+    let m = err(&qm, "STOP CONN(NOTHEX)");
+    assert!(m.text.contains("16 hexadecimal"), "{m:?}");
+    let r = ok(&qm, &format!("STOP CONN({conn}) EXTCONN({ext})"));
+    assert_eq!(r.messages[0].code, "AMQ8455I");
+    let e = s
+        .open(
+            &ObjectDescriptor::queue(ferry_core::object_name("DEV.QUEUE.1").unwrap()),
+            OpenOptions::input(),
+        )
+        .unwrap_err();
+    assert_eq!(e.reason, ferry_core::Reason::ConnectionStopped);
+    let m = err(&qm, "STOP CONN(00000000DEADBEEF)");
+    assert!(m.text.contains("no connection"), "{m:?}");
+}

@@ -2921,3 +2921,19 @@ fn a_queue_keeps_its_creation_time_and_shows_when_it_was_altered() {
     let alias = s.inquire(ha, &sels).unwrap();
     assert_eq!(alias[0], before[0], "the alias was made at the same time");
 }
+
+/// STOP CONN of an application's own (embedded) connection: its next call fails with
+/// MQRC_CONNECTION_STOPPED; an unknown connection is named as such.
+#[test]
+fn a_stopped_connection_is_told_so_at_its_next_call() {
+    let qm = new_qm();
+    let mut s = connect(&qm);
+    let id = s.connection_id();
+    qm.stop_connection(id).unwrap();
+    let e = s
+        .open(&od("DEV.QUEUE.1"), OpenOptions::input())
+        .unwrap_err();
+    assert_eq!(e.reason, Reason::ConnectionStopped);
+    let e = qm.stop_connection(u64::MAX).unwrap_err();
+    assert_eq!(e.reason, Reason::UnknownObjectName);
+}

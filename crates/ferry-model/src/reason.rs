@@ -343,6 +343,9 @@ reasons! {
     /// The subscription's destination cannot be used (a missing model or queue).
     InvalidDestination = 2522, "MQRC_INVALID_DESTINATION", Failed,
         "the subscription's destination cannot be used: the model queue (MNDURMDL/MDURMDL) or the named queue is missing, or a durable subscription names a temporary queue";
+    /// An administrator ended this connection (STOP CONN).
+    ConnectionStopped = 2528, "MQRC_CONNECTION_STOPPED", Failed,
+        "an administrator stopped this connection (STOP CONN); reconnect to carry on";
     /// The channel is not available: stopped, not defined at the partner, or already running.
     ChannelNotAvailable = 2537, "MQRC_CHANNEL_NOT_AVAILABLE", Failed,
         "the channel is not available: it is stopped, not defined at its partner, or already running";

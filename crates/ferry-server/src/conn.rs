@@ -300,6 +300,8 @@ enum Event {
     StreamReady(u16, u32, WaitOutcome),
     Tick,
     Stop,
+    /// STOP CONN named one of this socket's conversations.
+    ConnStopped,
 }
 
 /// Room in the read buffer for the next read: the rest of a frame already begun (up to 1 MiB
@@ -349,6 +351,8 @@ enum Close {
     /// The client read nothing of its answers for this long.
     Stalled(Duration),
     Stopping,
+    /// STOP CONN ended a conversation on this socket (by its CONN).
+    ConnStopped(String),
 }
 
 /// Who is at the other end of a socket, as far as the transport shows.
@@ -427,6 +431,8 @@ struct Socket {
     parked_start: Option<ParkedStart>,
     /// The server-connection channels this socket is an instance of.
     instances: Vec<crate::slots::Instance>,
+    /// Signalled by STOP CONN of one of this socket's conversations.
+    conn_stop: Arc<tokio::sync::Notify>,
     /// Bytes of unwritten answers charged to the queue manager's memory budget.
     charged: usize,
 }
@@ -569,6 +575,7 @@ impl Socket {
             parked_start: None,
             instances: Vec::new(),
             charged: 0,
+            conn_stop: Arc::new(tokio::sync::Notify::new()),
         }
     }
 
@@ -587,6 +594,8 @@ impl Socket {
         let mut stopped: Pin<Box<dyn Future<Output = ()> + Send>> = Box::pin(async move {
             let _ = stop.wait_for(|s| *s).await;
         });
+        let conn_stop = self.conn_stop.clone();
+        let mut conn_stopped = Box::pin(async move { conn_stop.notified().await });
         let mut connect_by = Some(Box::pin(tokio::time::sleep(
             self.ctx.limits.connect_timeout,
         )));
@@ -605,6 +614,9 @@ impl Socket {
                 }
                 if stopped.as_mut().poll(cx).is_ready() {
                     return Poll::Ready(Event::Stop);
+                }
+                if conn_stopped.as_mut().poll(cx).is_ready() {
+                    return Poll::Ready(Event::ConnStopped);
                 }
                 if tick.poll_tick(cx).is_ready() {
                     return Poll::Ready(Event::Tick);
@@ -810,6 +822,9 @@ impl Socket {
             Close::Protocol(r) => tracing::warn!(
                 peer = %self.peer.name, mode = ?self.mode, reason = %r, "closing connection: protocol error"
             ),
+            Close::ConnStopped(conn) => tracing::info!(
+                peer = %self.peer.name, mode = ?self.mode, conn = %conn, "closing connection: STOP CONN"
+            ),
         }
     }
 }
@@ -904,6 +919,21 @@ impl Socket {
                 }
             }
             Event::Stop => Err(Close::Stopping),
+            Event::ConnStopped => {
+                let stopped = self.convs.iter().find(|(_, c)| {
+                    let counters = c.session.counters();
+                    counters
+                        .stop_requested
+                        .load(std::sync::atomic::Ordering::Acquire)
+                });
+                match stopped {
+                    Some((_, c)) => Err(Close::ConnStopped(format!(
+                        "{:016X}",
+                        c.session.connection_id()
+                    ))),
+                    None => Ok(()),
+                }
+            }
         }
     }
 
@@ -1269,6 +1299,9 @@ impl Socket {
                     c.compression.map_or(0, |c| c as u8),
                     std::sync::atomic::Ordering::Relaxed,
                 );
+                let stop = self.conn_stop.clone();
+                let stopper = ferry_core::qmgr::Stopper(Box::new(move || stop.notify_one()));
+                let _ = session.counters().stopper.set(stopper);
                 let mut conv = Conv::new(session, c.compression);
                 self.opened = true;
                 conv.is_channel = c.is_channel;

@@ -663,4 +663,46 @@ fn connections_and_their_handles_are_inquired_through_pcf() {
         "{handles:?}"
     );
     assert_eq!(pcf.refused(85, &[Param::Bytes(7006, vec![1, 2, 3])]), 3229);
+    // Stop Connection: another application's connection is ended at once, its waiting get
+    // answered with MQRC_CONNECTION_BROKEN.
+    let mut victim = Connection::connect(&server.unix, "victim").unwrap();
+    let q = victim
+        .open(
+            &ferry_client::ObjectDescriptor::queue(object_name("DEV.QUEUE.1").unwrap()),
+            OpenOptions::input(),
+        )
+        .unwrap();
+    let all = pcf.ask(85, &[Param::Bytes(7007, vec![0; 24])]);
+    let victim_id = all
+        .iter()
+        .map(|(_, p)| p)
+        .find(|p| text(p, 3058).is_some_and(|t| t.trim_end() == "victim"))
+        .and_then(|p| {
+            p.iter().find_map(|x| match x {
+                Param::Bytes(7006, b) => Some(b.clone()),
+                _ => None,
+            })
+        })
+        .expect("the victim's connection id");
+    let waiting = std::thread::spawn(move || {
+        let started = std::time::Instant::now();
+        let opts = GetOptions::new().wait(Duration::from_secs(30));
+        (victim.get(q, &opts).map(|_| ()), started.elapsed())
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    pcf.ok(86, &[Param::Bytes(7006, victim_id.clone())]);
+    let (got, took) = waiting.join().unwrap();
+    assert_eq!(
+        got.unwrap_err().reason,
+        ferry_model::Reason::ConnectionBroken
+    );
+    assert!(
+        took < Duration::from_secs(10),
+        "ended at once, not at the wait's end: {took:?}"
+    );
+    assert_eq!(
+        pcf.refused(86, &[Param::Bytes(7006, victim_id)]),
+        2085,
+        "it is gone"
+    );
 }

@@ -1,6 +1,6 @@
 //! PCF for authority records and connections: Set, Delete and Inquire Authority Records,
-//! Inquire Entity Authority, Inquire Connection — each the MQSC command of the same meaning
-//! (SET / DELETE / DISPLAY AUTHREC, DISPLAY ENTAUTH, DISPLAY CONN), so authority is checked and
+//! Inquire Entity Authority, Inquire and Stop Connection — each the MQSC command of the same
+//! meaning (SET / DELETE / DISPLAY AUTHREC, DISPLAY ENTAUTH, DISPLAY CONN, STOP CONN), so authority is checked and
 //! recorded one way. A request naming several principals or groups runs one command for each.
 
 use super::table::{self, Obj};
@@ -8,6 +8,8 @@ use super::{int_param, quoted, rc, required, str_param, Param, Plan, Refusal, Sh
 
 /// MQCMD_INQUIRE_CONNECTION.
 const INQUIRE_CONNECTION: i32 = 85;
+/// MQCMD_STOP_CONNECTION.
+const STOP_CONNECTION: i32 = 86;
 /// MQCMD_INQUIRE_AUTH_RECS.
 const INQUIRE_AUTH_RECS: i32 = 87;
 /// MQCMD_INQUIRE_ENTITY_AUTH.
@@ -18,8 +20,9 @@ const DELETE_AUTH_REC: i32 = 89;
 const SET_AUTH_REC: i32 = 90;
 
 /// The commands this module plans.
-pub(super) const COMMANDS: [i32; 5] = [
+pub(super) const COMMANDS: [i32; 6] = [
     INQUIRE_CONNECTION,
+    STOP_CONNECTION,
     INQUIRE_AUTH_RECS,
     INQUIRE_ENTITY_AUTH,
     DELETE_AUTH_REC,
@@ -55,6 +58,7 @@ pub(super) fn plan(command: i32, params: &[Param]) -> Result<Plan, Refusal> {
         SET_AUTH_REC | DELETE_AUTH_REC => plan_change(command, params),
         INQUIRE_AUTH_RECS => plan_inquire(params),
         INQUIRE_ENTITY_AUTH => plan_entity(params),
+        STOP_CONNECTION => plan_stop(params),
         _ => plan_connection(params),
     }
 }
@@ -273,4 +277,28 @@ fn plan_connection(params: &[Param]) -> Result<Plan, Refusal> {
     };
     let text = format!("DISPLAY CONN({conn}) TYPE({kind}) ALL");
     Ok(Plan::Mqsc(text, Shape::Objects(Obj::Conn, None)))
+}
+
+/// Stop Connection: STOP CONN of the connection MQBACF_CONNECTION_ID names.
+fn plan_stop(params: &[Param]) -> Result<Plan, Refusal> {
+    let id = params.iter().find_map(|p| match p {
+        Param::Bytes(id::CONNECTION_ID, b) => Some(b.clone()),
+        _ => None,
+    });
+    match id {
+        Some(b) if b.len() == 24 => {
+            let conn: String = b[16..].iter().map(|x| format!("{x:02X}")).collect();
+            Ok(Plan::Mqsc(format!("STOP CONN({conn})"), Shape::Done))
+        }
+        Some(b) => Err(refuse(
+            rc::PARM_VALUE_ERROR,
+            id::CONNECTION_ID,
+            format!("a connection id is 24 bytes, not {}", b.len()),
+        )),
+        None => Err(refuse(
+            rc::PARM_COUNT_TOO_SMALL,
+            id::CONNECTION_ID,
+            "MQBACF_CONNECTION_ID (7006) is required",
+        )),
+    }
 }

@@ -76,6 +76,19 @@ pub struct ConnCounters {
     pub compress_wire_bytes: AtomicU64,
     /// Open handles by handle number, for connection status.
     pub handles: Mutex<BTreeMap<u32, catalog::HandleInfo>>,
+    /// STOP CONN asked this connection to end.
+    pub stop_requested: std::sync::atomic::AtomicBool,
+    /// How the server carrying the connection is told to end it at once (set when it connects).
+    pub stopper: std::sync::OnceLock<Stopper>,
+}
+
+/// Ends a server's connection (closes the socket carrying it), for STOP CONN.
+pub struct Stopper(pub Box<dyn Fn() + Send + Sync>);
+
+impl std::fmt::Debug for Stopper {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Stopper")
+    }
 }
 
 impl ConnCounters {
@@ -536,6 +549,27 @@ impl QueueManager {
     /// What STATMQI counts while it is ON.
     pub fn mqi_stats(&self) -> &apistats::MqiStats {
         &self.shared.mqi_stats
+    }
+
+    /// STOP CONN: ends connection `id`. A client's socket is closed at once (its next call sees
+    /// MQRC_CONNECTION_BROKEN); an application's own connection fails its next call with
+    /// MQRC_CONNECTION_STOPPED. Either way its unit of work is backed out when it ends.
+    pub fn stop_connection(&self, id: u64) -> MqResult<()> {
+        let ci = self
+            .connections()
+            .into_iter()
+            .find(|c| c.id == id)
+            .ok_or_else(|| {
+                MqError::new(
+                    Reason::UnknownObjectName,
+                    format!("no connection {id:016X} is connected (DISPLAY CONN(*) lists them)"),
+                )
+            })?;
+        ci.counters.stop_requested.store(true, Ordering::Release);
+        if let Some(s) = ci.counters.stopper.get() {
+            (s.0)();
+        }
+        Ok(())
     }
 
     /// The connections now open.

@@ -456,6 +456,12 @@ impl Session {
                 "this connection has been disconnected",
             ));
         }
+        if self.counters.stop_requested.load(Ordering::Relaxed) {
+            return Err(MqError::new(
+                Reason::ConnectionStopped,
+                "an administrator stopped this connection (STOP CONN)",
+            ));
+        }
         match self.qm.run_state() {
             RunState::Running => Ok(()),
             RunState::Quiescing if !fail_if_quiescing => Ok(()),
