@@ -2937,3 +2937,40 @@ fn a_stopped_connection_is_told_so_at_its_next_call() {
     let e = qm.stop_connection(u64::MAX).unwrap_err();
     assert_eq!(e.reason, Reason::UnknownObjectName);
 }
+
+/// The queue manager answers MQINQ of the attributes of features FerryMQ does not offer (TLS
+/// key repositories, clusters, receive timeouts, channel adoption, ...) with what they are here,
+/// as client libraries' test suites ask for them; its identifier is its name.
+#[test]
+fn the_queue_manager_answers_the_attributes_of_features_it_does_not_offer() {
+    let qm = new_qm();
+    let mut s = connect(&qm);
+    let h = s
+        .open(&ObjectDescriptor::QueueManager, OpenOptions::inquire())
+        .unwrap();
+    let sels = [
+        Selector::QMgrIdentifier,
+        Selector::SslKeyRepository,
+        Selector::RepositoryName,
+        Selector::ListenerTimer,
+        Selector::AdoptNewMcaCheck,
+        Selector::ReceiveTimeoutType,
+        Selector::ClwlMruChannels,
+        Selector::MonitoringAutoClussdr,
+    ];
+    let v = s.inquire(h, &sels).unwrap();
+    assert_eq!(v[0], AttrValue::Str("QM1".into()));
+    assert_eq!(v[1], AttrValue::Str(String::new()));
+    assert_eq!(v[2], AttrValue::Str(String::new()));
+    assert_eq!(
+        v[3..],
+        [
+            AttrValue::Int(60),
+            AttrValue::Int(1),
+            AttrValue::Int(0),
+            AttrValue::Int(999_999_999),
+            AttrValue::Int(-3),
+        ]
+    );
+    assert_eq!(Selector::from_code(2049), Some(Selector::SslKeyRepository));
+}

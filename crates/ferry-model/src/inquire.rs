@@ -262,6 +262,92 @@ pub enum Selector {
     ClusterNamelist = 2030,
     /// MQCA_CUSTOM: blank.
     Custom = 2119,
+    /// MQIA_ACCOUNTING_CONN_OVERRIDE (the queue manager's; not a feature here).
+    AccountingConnOverride = 136,
+    /// MQIA_ACTIVITY_CONN_OVERRIDE (the queue manager's; not a feature here).
+    ActivityConnOverride = 239,
+    /// MQIA_ACTIVITY_TRACE (the queue manager's; not a feature here).
+    ActivityTrace = 240,
+    /// MQIA_ADOPTNEWMCA_CHECK (the queue manager's; not a feature here).
+    AdoptNewMcaCheck = 102,
+    /// MQIA_ADOPTNEWMCA_TYPE (the queue manager's; not a feature here).
+    AdoptNewMcaType = 103,
+    /// MQIA_CERT_VAL_POLICY (the queue manager's; not a feature here).
+    CertValPolicy = 252,
+    /// MQIA_STATISTICS_CHANNEL (the queue manager's; not a feature here).
+    StatisticsChannel = 129,
+    /// MQIA_MONITORING_AUTO_CLUSSDR (the queue manager's; not a feature here).
+    MonitoringAutoClussdr = 124,
+    /// MQIA_STATISTICS_AUTO_CLUSSDR (the queue manager's; not a feature here).
+    StatisticsAutoClussdr = 130,
+    /// MQIA_CLUSTER_WORKLOAD_LENGTH (the queue manager's; not a feature here).
+    ClusterWorkloadLength = 58,
+    /// MQIA_CLWL_MRU_CHANNELS (the queue manager's; not a feature here).
+    ClwlMruChannels = 97,
+    /// MQIA_DEF_CLUSTER_XMIT_Q_TYPE (the queue manager's; not a feature here).
+    DefClusterXmitQType = 250,
+    /// MQIA_SUITE_B_STRENGTH (the queue manager's; not a feature here).
+    SuiteBStrength = 247,
+    /// MQIA_EXPIRY_INTERVAL (the queue manager's; not a feature here).
+    ExpiryInterval = 39,
+    /// MQIA_IP_ADDRESS_VERSION (the queue manager's; not a feature here).
+    IpAddressVersion = 93,
+    /// MQIA_LISTENER_TIMER (the queue manager's; not a feature here).
+    ListenerTimer = 107,
+    /// MQIA_MSG_MARK_BROWSE_INTERVAL (the queue manager's; not a feature here).
+    MsgMarkBrowseInterval = 68,
+    /// MQIA_OUTBOUND_PORT_MAX (the queue manager's; not a feature here).
+    OutboundPortMax = 140,
+    /// MQIA_OUTBOUND_PORT_MIN (the queue manager's; not a feature here).
+    OutboundPortMin = 110,
+    /// MQIA_PUBSUB_MAXMSG_RETRY_COUNT (the queue manager's; not a feature here).
+    PubsubMaxmsgRetryCount = 206,
+    /// MQIA_PUBSUB_NP_MSG (the queue manager's; not a feature here).
+    PubsubNpMsg = 203,
+    /// MQIA_PUBSUB_NP_RESP (the queue manager's; not a feature here).
+    PubsubNpResp = 205,
+    /// MQIA_PUBSUB_SYNC_PT (the queue manager's; not a feature here).
+    PubsubSyncPt = 207,
+    /// MQIA_RECEIVE_TIMEOUT (the queue manager's; not a feature here).
+    ReceiveTimeout = 111,
+    /// MQIA_RECEIVE_TIMEOUT_TYPE (the queue manager's; not a feature here).
+    ReceiveTimeoutType = 112,
+    /// MQIA_RECEIVE_TIMEOUT_MIN (the queue manager's; not a feature here).
+    ReceiveTimeoutMin = 113,
+    /// MQIA_SSL_FIPS_REQUIRED (the queue manager's; not a feature here).
+    SslFipsRequired = 92,
+    /// MQIA_SSL_RESET_COUNT (the queue manager's; not a feature here).
+    SslResetCount = 76,
+    /// MQIA_TREE_LIFE_TIME (the queue manager's; not a feature here).
+    TreeLifeTime = 183,
+    /// MQIA_REVERSE_DNS_LOOKUP (the queue manager's; not a feature here).
+    ReverseDnsLookup = 254,
+    /// MQIA_CMD_SERVER_CONTROL (the queue manager's; not a feature here).
+    CmdServerControl = 120,
+    /// MQIA_CHINIT_CONTROL (the queue manager's; not a feature here).
+    ChinitControl = 119,
+    /// MQCA_CERT_LABEL (the queue manager's; not a feature here).
+    CertLabel = 2121,
+    /// MQCA_CHANNEL_AUTO_DEF_EXIT (the queue manager's; not a feature here).
+    ChannelAutoDefExit = 2026,
+    /// MQCA_CLUSTER_WORKLOAD_DATA (the queue manager's; not a feature here).
+    ClusterWorkloadData = 2034,
+    /// MQCA_CLUSTER_WORKLOAD_EXIT (the queue manager's; not a feature here).
+    ClusterWorkloadExit = 2033,
+    /// MQCA_PARENT (the queue manager's; not a feature here).
+    Parent = 2102,
+    /// MQCA_REPOSITORY_NAME (the queue manager's; not a feature here).
+    RepositoryName = 2035,
+    /// MQCA_REPOSITORY_NAMELIST (the queue manager's; not a feature here).
+    RepositoryNamelist = 2036,
+    /// MQCA_SSL_CRL_NAMELIST (the queue manager's; not a feature here).
+    SslCrlNamelist = 2050,
+    /// MQCA_SSL_CRYPTO_HARDWARE (the queue manager's; not a feature here).
+    SslCryptoHardware = 2051,
+    /// MQCA_SSL_KEY_REPOSITORY (the queue manager's; not a feature here).
+    SslKeyRepository = 2049,
+    /// MQCA_Q_MGR_IDENTIFIER (the queue manager's name).
+    QMgrIdentifier = 2032,
 }
 
 /// The selectors of features not offered and their fixed answers, for a local queue (`true`)
@@ -354,6 +440,7 @@ const ANSWERED: &[Selector] = &[
     Selector::SubScope,
     Selector::PubScope,
     Selector::UseDeadLetterQ,
+    Selector::QMgrIdentifier,
 ];
 
 const NOT_OFFERED: &[(Selector, bool, i64)] = &[
@@ -390,6 +477,38 @@ const NOT_OFFERED: &[(Selector, bool, i64)] = &[
     (Selector::ActivityRecording, false, 0),
     (Selector::PubSubMode, false, 2),
     (Selector::MaxPropertiesLength, false, -1),
+    (Selector::AccountingConnOverride, false, 0),
+    (Selector::ActivityConnOverride, false, 0),
+    (Selector::ActivityTrace, false, 0),
+    (Selector::AdoptNewMcaCheck, false, 1),
+    (Selector::AdoptNewMcaType, false, 1),
+    (Selector::CertValPolicy, false, 0),
+    (Selector::StatisticsChannel, false, 0),
+    (Selector::MonitoringAutoClussdr, false, -3),
+    (Selector::StatisticsAutoClussdr, false, -3),
+    (Selector::ClusterWorkloadLength, false, 100),
+    (Selector::ClwlMruChannels, false, 999_999_999),
+    (Selector::DefClusterXmitQType, false, 0),
+    (Selector::SuiteBStrength, false, 1),
+    (Selector::ExpiryInterval, false, 0),
+    (Selector::IpAddressVersion, false, 0),
+    (Selector::ListenerTimer, false, 60),
+    (Selector::MsgMarkBrowseInterval, false, 5_000),
+    (Selector::OutboundPortMax, false, 0),
+    (Selector::OutboundPortMin, false, 0),
+    (Selector::PubsubMaxmsgRetryCount, false, 5),
+    (Selector::PubsubNpMsg, false, 0),
+    (Selector::PubsubNpResp, false, 0),
+    (Selector::PubsubSyncPt, false, 1),
+    (Selector::ReceiveTimeout, false, 0),
+    (Selector::ReceiveTimeoutType, false, 0),
+    (Selector::ReceiveTimeoutMin, false, 0),
+    (Selector::SslFipsRequired, false, 0),
+    (Selector::SslResetCount, false, 0),
+    (Selector::TreeLifeTime, false, 1_800),
+    (Selector::ReverseDnsLookup, false, 0),
+    (Selector::CmdServerControl, false, 0),
+    (Selector::ChinitControl, false, 0),
 ];
 
 /// The blank character attributes of features not offered, for a local queue.
@@ -403,6 +522,20 @@ const NOT_OFFERED_TEXT: &[Selector] = &[
 ];
 
 /// A fixed answer for a feature not offered, if `sel` is one (`queue`: a local queue's).
+/// The queue manager's character attributes of features FerryMQ does not offer: blank.
+const NOT_OFFERED_QMGR_TEXT: &[Selector] = &[
+    Selector::CertLabel,
+    Selector::ChannelAutoDefExit,
+    Selector::ClusterWorkloadData,
+    Selector::ClusterWorkloadExit,
+    Selector::Parent,
+    Selector::RepositoryName,
+    Selector::RepositoryNamelist,
+    Selector::SslCrlNamelist,
+    Selector::SslCryptoHardware,
+    Selector::SslKeyRepository,
+];
+
 fn not_offered(sel: Selector, queue: bool) -> Option<AttrValue> {
     if let Some((_, _, v)) = NOT_OFFERED
         .iter()
@@ -410,7 +543,12 @@ fn not_offered(sel: Selector, queue: bool) -> Option<AttrValue> {
     {
         return Some(AttrValue::Int(*v));
     }
-    (queue && NOT_OFFERED_TEXT.contains(&sel)).then(|| AttrValue::Str(String::new()))
+    let text = if queue {
+        NOT_OFFERED_TEXT
+    } else {
+        NOT_OFFERED_QMGR_TEXT
+    };
+    text.contains(&sel).then(|| AttrValue::Str(String::new()))
 }
 
 impl Selector {
@@ -426,6 +564,7 @@ impl Selector {
             .copied()
             .chain(NOT_OFFERED.iter().map(|(s, _, _)| *s))
             .chain(NOT_OFFERED_TEXT.iter().copied())
+            .chain(NOT_OFFERED_QMGR_TEXT.iter().copied())
             .find(|s| s.code() == code)
     }
 
@@ -449,6 +588,10 @@ impl Selector {
             Selector::AlterationTime | Selector::CreationTime => 8,
             Selector::ApplId => 256,
             Selector::TopicString => 10240,
+            Selector::CertLabel => 64,
+            Selector::ChannelAutoDefExit | Selector::ClusterWorkloadExit => 128,
+            Selector::ClusterWorkloadData => 32,
+            Selector::SslCryptoHardware | Selector::SslKeyRepository => 256,
             Selector::EnvData | Selector::UserData | Selector::Custom => 128,
             _ => 48,
         }
@@ -580,6 +723,7 @@ pub fn qmgr_attr(sel: Selector, a: &QueueManagerAttrs) -> Option<AttrValue> {
         Selector::DefXmitQueueName => Str(a.default_xmit_queue.to_string()),
         Selector::Version => Str(VERSION.to_owned()),
         Selector::ConnAuth => Str(a.connauth.to_string()),
+        Selector::QMgrIdentifier => Str(a.name.to_string()),
         Selector::StatisticsMqi => Int(i64::from(a.statistics_mqi)),
         Selector::StatisticsQ => Int(a.statistics_queues.value()),
         Selector::StatisticsInterval => Int(i64::from(a.statistics_interval)),

@@ -1956,7 +1956,7 @@ typedef struct tagMQSD {
 typedef MQSD *PMQSD;
 #define MQSD_DEFAULT                                                                       \
     {MQSD_STRUC_ID_ARRAY}, MQSD_VERSION_1, 0, {""}, {""}, {0}, MQEI_UNLIMITED, {MQCHARV_DEFAULT}, \
-     {MQCHARV_DEFAULT}, {MQCHARV_DEFAULT}, {MQCI_NONE_ARRAY}, MQPRI_PRIORITY_AS_PARENT, {0},      \
+     {MQCHARV_DEFAULT}, {MQCHARV_DEFAULT}, {MQCI_NONE_ARRAY}, MQPRI_PRIORITY_AS_PUBLISHED, {0},   \
      {""}, {MQCHARV_DEFAULT}, 1, {MQCHARV_DEFAULT}
 
 #define MQSRO_STRUC_ID "SRO "
