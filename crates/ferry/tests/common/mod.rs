@@ -272,7 +272,19 @@ impl Drop for Server {
 }
 
 /// A loopback port nobody listens on right now.
+/// A port that is free now, below Linux's ephemeral range (32768–60999), so that a server's
+/// own ephemeral binds (a metrics or console port of 0, started in the meantime) cannot take it
+/// before the server it is meant for binds it.
 pub fn free_port() -> u16 {
+    use std::sync::atomic::{AtomicU16, Ordering};
+    static NEXT: AtomicU16 = AtomicU16::new(0);
+    let seed = (std::process::id() % 1000) as u16 * 12;
+    for _ in 0..2000 {
+        let port = 20_000 + (seed + NEXT.fetch_add(1, Ordering::Relaxed)) % 12_000;
+        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
