@@ -222,6 +222,7 @@ pub fn local_fields(
         f("STATQ", a.statistics.word(), Kind::Word),
         f("ACCTQ", a.accounting.word(), Kind::Word),
     ];
+    v.extend(trigger_fields(&a.triggering));
     if model || a.definition_type != DefinitionType::Predefined {
         v.push(f(
             "DEFTYPE",
@@ -236,6 +237,23 @@ pub fn local_fields(
     }
     v.extend(stamps(a.created_unix_s, a.altered_unix_s));
     v
+}
+
+/// TRIGGER/NOTRIGGER, TRIGTYPE, TRIGDPTH, TRIGMPRI, TRIGDATA, INITQ and PROCESS.
+fn trigger_fields(t: &ferry_model::objects::Triggering) -> [Field; 7] {
+    [
+        if t.control {
+            flag("TRIGGER")
+        } else {
+            flag("NOTRIGGER")
+        },
+        f("TRIGTYPE", t.trigger_type.keyword(), Kind::Word),
+        f("TRIGDPTH", t.depth, Kind::Int),
+        f("TRIGMPRI", t.msg_priority, Kind::Int),
+        f("TRIGDATA", &t.data, Kind::Text),
+        f("INITQ", t.initiation_queue, Kind::Name),
+        f("PROCESS", t.process, Kind::Name),
+    ]
 }
 
 /// CRDATE, CRTIME, ALTDATE and ALTTIME of a queue definition (blank when not known).
@@ -299,6 +317,8 @@ pub fn set_local(a: &mut LocalQueueAttrs, p: &Param, model: bool) -> Result<(), 
         "NOHARDENBO" => a.harden_backout = false,
         "QDEPTHHI" | "QDEPTHLO" | "QDPHIEV" | "QDPLOEV" | "QDPMAXEV" | "QSVCIEV" | "QSVCINT"
         | "STATQ" | "ACCTQ" => set_local_monitoring(a, p)?,
+        "TRIGGER" | "NOTRIGGER" | "TRIGTYPE" | "TRIGDPTH" | "TRIGMPRI" | "TRIGDATA" | "INITQ"
+        | "PROCESS" => set_triggering(&mut a.triggering, p)?,
         "USAGE" => {
             a.usage = match word(p, &["NORMAL", "XMITQ"])? {
                 "XMITQ" => Usage::Transmission,
@@ -312,6 +332,31 @@ pub fn set_local(a: &mut LocalQueueAttrs, p: &Param, model: bool) -> Result<(), 
             }
         }
         _ => return Err(unknown(p, if model { "QMODEL" } else { "QLOCAL" })),
+    }
+    Ok(())
+}
+
+/// Sets a QLOCAL / QMODEL trigger attribute.
+fn set_triggering(t: &mut ferry_model::objects::Triggering, p: &Param) -> Result<(), ParseError> {
+    use ferry_model::objects::TriggerType;
+    match p.key.as_str() {
+        "TRIGGER" => t.control = true,
+        "NOTRIGGER" => t.control = false,
+        "TRIGTYPE" => {
+            let w = word(p, &["NONE", "FIRST", "EVERY", "DEPTH"])?;
+            t.trigger_type = TriggerType::from_keyword(w).unwrap_or_default();
+        }
+        "TRIGDPTH" => t.depth = int(p, 999_999_999)?,
+        "TRIGMPRI" => t.msg_priority = int(p, 9)?,
+        "TRIGDATA" => {
+            let d = text(p)?;
+            if d.len() > 64 {
+                return Err(bad(p, format!("{} characters; the limit is 64", d.len())));
+            }
+            t.data = d;
+        }
+        "INITQ" => t.initiation_queue = name(p)?,
+        _ => t.process = name(p)?,
     }
     Ok(())
 }

@@ -528,3 +528,46 @@ fn stop_conn_ends_a_connection_named_as_display_conn_shows_it() {
     let m = err(&qm, "STOP CONN(00000000DEADBEEF)");
     assert!(m.text.contains("no connection"), "{m:?}");
 }
+
+/// A set-up script in MQ's usual shape (dead-letter queue, initiation queue and process,
+/// triggered request and transmission queues, channels, listener, namelist, topic, authority)
+/// replays without an error, and the trigger attributes are kept and shown.
+#[test]
+fn an_mq_style_setup_script_replays_and_keeps_trigger_attributes() {
+    let qm = qm();
+    let script = "DEFINE QLOCAL('DEV.DEAD.LETTER.QUEUE') REPLACE
+ALTER QMGR DEADQ('DEV.DEAD.LETTER.QUEUE')
+DEFINE QLOCAL('APP.INITQ') LIKE(SYSTEM.DEFAULT.INITIATION.QUEUE) REPLACE
+DEFINE PROCESS('APP.PROC') APPLICID('/opt/app/run') APPLTYPE(UNIX) REPLACE
+DEFINE QLOCAL('APP.REQUEST') TRIGGER TRIGTYPE(DEPTH) TRIGDPTH(5) TRIGMPRI(4) INITQ('APP.INITQ') PROCESS('APP.PROC') REPLACE
+DEFINE QLOCAL('QM2') USAGE(XMITQ) TRIGGER INITQ(SYSTEM.CHANNEL.INITQ) TRIGDATA('QM1.TO.QM2') REPLACE
+DEFINE CHANNEL('QM1.TO.QM2') CHLTYPE(SDR) TRPTYPE(TCP) CONNAME('qm2host(1414)') XMITQ('QM2') REPLACE
+DEFINE CHANNEL('QM2.TO.QM1') CHLTYPE(RCVR) TRPTYPE(TCP) REPLACE
+DEFINE CHANNEL('DEV.APP.SVRCONN') CHLTYPE(SVRCONN) TRPTYPE(TCP) MCAUSER('app') REPLACE
+DEFINE LISTENER('LISTENER.TCP') TRPTYPE(TCP) PORT(1414) CONTROL(QMGR) REPLACE
+DEFINE NAMELIST('APP.QUEUES') NAMES('APP.REQUEST', 'QM2') REPLACE
+DEFINE TOPIC('DEV.BASE.TOPIC') TOPICSTR('dev/') REPLACE
+SET AUTHREC PROFILE('APP.**') OBJTYPE(QUEUE) PRINCIPAL('app') AUTHADD(BROWSE,GET,INQ,PUT)";
+    let replies = run_script(&qm, script);
+    let failed: Vec<_> = replies.iter().filter(|r| !r.ok).collect();
+    assert!(failed.is_empty(), "{failed:?}");
+    let r = ok(
+        &qm,
+        "DISPLAY QLOCAL(APP.REQUEST) TRIGGER TRIGTYPE TRIGDPTH TRIGMPRI INITQ PROCESS",
+    );
+    assert_eq!(value(&r, 0, "TRIGGER").as_deref(), Some("TRIGGER"), "{r:?}");
+    assert_eq!(value(&r, 0, "TRIGTYPE").as_deref(), Some("DEPTH"));
+    assert_eq!(value(&r, 0, "TRIGDPTH").as_deref(), Some("5"));
+    assert_eq!(value(&r, 0, "TRIGMPRI").as_deref(), Some("4"));
+    assert_eq!(value(&r, 0, "INITQ").as_deref(), Some("APP.INITQ"));
+    assert_eq!(value(&r, 0, "PROCESS").as_deref(), Some("APP.PROC"));
+    ok(&qm, "ALTER QLOCAL(APP.REQUEST) NOTRIGGER");
+    let r = ok(&qm, "DISPLAY QLOCAL(APP.REQUEST) TRIGGER");
+    assert_eq!(
+        value(&r, 0, "NOTRIGGER").as_deref(),
+        Some("NOTRIGGER"),
+        "{r:?}"
+    );
+    let m = err(&qm, "ALTER QLOCAL(QM2) TRIGMPRI(10)");
+    assert!(m.text.contains("TRIGMPRI"), "{m:?}");
+}

@@ -2974,3 +2974,39 @@ fn the_queue_manager_answers_the_attributes_of_features_it_does_not_offer() {
     );
     assert_eq!(Selector::from_code(2049), Some(Selector::SslKeyRepository));
 }
+
+/// A queue's trigger attributes are answered by MQINQ as they are defined.
+#[test]
+fn inquire_answers_a_queues_trigger_attributes() {
+    let qm = new_qm();
+    define_local(&qm, "TRIGGERED.Q", |a| {
+        a.triggering.control = true;
+        a.triggering.depth = 3;
+        a.triggering.data = "start it".into();
+        a.triggering.initiation_queue = name("SYSTEM.DEFAULT.INITIATION.QUEUE");
+    });
+    let mut s = connect(&qm);
+    let h = s.open(&od("TRIGGERED.Q"), OpenOptions::inquire()).unwrap();
+    let v = s
+        .inquire(
+            h,
+            &[
+                Selector::TriggerControl,
+                Selector::TriggerType,
+                Selector::TriggerDepth,
+                Selector::TriggerData,
+                Selector::InitiationQueueName,
+            ],
+        )
+        .unwrap();
+    assert_eq!(
+        v,
+        [
+            AttrValue::Int(1),
+            AttrValue::Int(1),
+            AttrValue::Int(3),
+            AttrValue::Str("start it".into()),
+            AttrValue::Str("SYSTEM.DEFAULT.INITIATION.QUEUE".into()),
+        ]
+    );
+}

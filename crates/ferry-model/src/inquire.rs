@@ -441,13 +441,16 @@ const ANSWERED: &[Selector] = &[
     Selector::PubScope,
     Selector::UseDeadLetterQ,
     Selector::QMgrIdentifier,
+    Selector::TriggerType,
+    Selector::TriggerDepth,
+    Selector::TriggerMsgPriority,
+    Selector::TriggerData,
+    Selector::InitiationQueueName,
+    Selector::ProcessName,
 ];
 
 const NOT_OFFERED: &[(Selector, bool, i64)] = &[
     (Selector::RetentionInterval, true, 999_999_999),
-    (Selector::TriggerMsgPriority, true, 0),
-    (Selector::TriggerType, true, 1),
-    (Selector::TriggerDepth, true, 1),
     (Selector::DistLists, true, 0),
     (Selector::Scope, true, 1),
     (Selector::IndexType, true, 0),
@@ -513,9 +516,6 @@ const NOT_OFFERED: &[(Selector, bool, i64)] = &[
 
 /// The blank character attributes of features not offered, for a local queue.
 const NOT_OFFERED_TEXT: &[Selector] = &[
-    Selector::InitiationQueueName,
-    Selector::ProcessName,
-    Selector::TriggerData,
     Selector::ClusterName,
     Selector::ClusterNamelist,
     Selector::Custom,
@@ -663,7 +663,13 @@ pub fn local_queue_attr(
         Selector::QueueName => Str(name.to_owned()),
         Selector::BackoutRequeueName => Str(a.backout_requeue_name.to_string()),
         Selector::HardenGetBackout => Int(i64::from(a.harden_backout)),
-        Selector::TriggerControl => Int(0),
+        Selector::TriggerControl => Int(i64::from(a.triggering.control)),
+        Selector::TriggerType => Int(a.triggering.trigger_type.value()),
+        Selector::TriggerDepth => Int(i64::from(a.triggering.depth)),
+        Selector::TriggerMsgPriority => Int(i64::from(a.triggering.msg_priority)),
+        Selector::TriggerData => Str(a.triggering.data.clone()),
+        Selector::InitiationQueueName => Str(a.triggering.initiation_queue.to_string()),
+        Selector::ProcessName => Str(a.triggering.process.to_string()),
         Selector::QDepthHighLimit => Int(i64::from(a.depth_high_limit)),
         Selector::QDepthLowLimit => Int(i64::from(a.depth_low_limit)),
         Selector::QDepthMaxEvent => Int(i64::from(a.depth_max_event)),

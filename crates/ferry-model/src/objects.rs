@@ -392,6 +392,11 @@ pub struct LocalQueueAttrs {
     /// queue manager's ACCTQ as they connected).
     #[serde(default = "default_queue_statistics")]
     pub accounting: Monitoring,
+    /// TRIGGER, TRIGTYPE, TRIGDPTH, TRIGMPRI, TRIGDATA, INITQ, PROCESS: kept and shown for
+    /// MQ's scripts and programs; FerryMQ writes no trigger messages (sender channels start by
+    /// themselves).
+    #[serde(default, skip_serializing_if = "Triggering::is_default")]
+    pub triggering: Triggering,
     /// When it was defined (Unix seconds; CRDATE, CRTIME): 0 before FerryMQ kept it.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub created_unix_s: u64,
@@ -449,9 +454,98 @@ impl Default for LocalQueueAttrs {
             service_interval_ms: MAX_SERVICE_INTERVAL_MS,
             statistics: Monitoring::QMgr,
             accounting: Monitoring::QMgr,
+            triggering: Triggering::default(),
             created_unix_s: 0,
             altered_unix_s: 0,
         }
+    }
+}
+
+/// TRIGTYPE: when a trigger message would be written (MQTT_*).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub enum TriggerType {
+    /// NONE.
+    None,
+    /// FIRST: when the depth goes from 0 to 1 (MQ's default).
+    #[default]
+    First,
+    /// EVERY: every message.
+    Every,
+    /// DEPTH: when the depth reaches TRIGDPTH.
+    Depth,
+}
+
+impl TriggerType {
+    /// The MQTT_* value.
+    pub fn value(self) -> i64 {
+        match self {
+            TriggerType::None => 0,
+            TriggerType::First => 1,
+            TriggerType::Every => 2,
+            TriggerType::Depth => 3,
+        }
+    }
+
+    /// The MQSC keyword.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            TriggerType::None => "NONE",
+            TriggerType::First => "FIRST",
+            TriggerType::Every => "EVERY",
+            TriggerType::Depth => "DEPTH",
+        }
+    }
+
+    /// The type an MQSC keyword names.
+    pub fn from_keyword(w: &str) -> Option<TriggerType> {
+        [
+            TriggerType::None,
+            TriggerType::First,
+            TriggerType::Every,
+            TriggerType::Depth,
+        ]
+        .into_iter()
+        .find(|t| t.keyword().eq_ignore_ascii_case(w))
+    }
+}
+
+/// A local queue's trigger attributes (MQ's defaults: NOTRIGGER, FIRST, depth 1).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Triggering {
+    /// TRIGGER (true) / NOTRIGGER.
+    pub control: bool,
+    /// TRIGTYPE.
+    pub trigger_type: TriggerType,
+    /// TRIGDPTH (1–999,999,999).
+    pub depth: u32,
+    /// TRIGMPRI (0–9).
+    pub msg_priority: u8,
+    /// TRIGDATA (up to 64 characters).
+    pub data: String,
+    /// INITQ: the initiation queue.
+    pub initiation_queue: ObjectName,
+    /// PROCESS: the process definition.
+    pub process: ObjectName,
+}
+
+impl Default for Triggering {
+    fn default() -> Self {
+        Triggering {
+            control: false,
+            trigger_type: TriggerType::First,
+            depth: 1,
+            msg_priority: 0,
+            data: String::new(),
+            initiation_queue: ObjectName::EMPTY,
+            process: ObjectName::EMPTY,
+        }
+    }
+}
+
+impl Triggering {
+    /// Whether these are the defaults (then left out of the stored definition).
+    pub fn is_default(&self) -> bool {
+        *self == Triggering::default()
     }
 }
 
@@ -463,6 +557,17 @@ impl LocalQueueAttrs {
         check_range("DEFPRTY", self.def_priority as usize, 0, 9)?;
         check_range("BOTHRESH", self.backout_threshold as usize, 0, 999_999_999)?;
         check_range("QDEPTHHI", self.depth_high_limit as usize, 0, 100)?;
+        check_range("TRIGDPTH", self.triggering.depth as usize, 1, 999_999_999)?;
+        check_range("TRIGMPRI", self.triggering.msg_priority as usize, 0, 9)?;
+        if self.triggering.data.len() > 64 {
+            return Err(MqError::new(
+                Reason::AttributeValueError,
+                format!(
+                    "TRIGDATA is {} characters; the limit is 64",
+                    self.triggering.data.len()
+                ),
+            ));
+        }
         check_range("QDEPTHLO", self.depth_low_limit as usize, 0, 100)?;
         check_range(
             "QSVCINT",

@@ -18,6 +18,11 @@ pub const CHANNEL_SYNC_QUEUE: &str = "SYSTEM.CHANNEL.SYNCQ";
 /// Where persistent retained publications are kept (one message each, carrying its topic), as
 /// in MQ; read back at the first use of retained publications after a start.
 pub const RETAINED_PUB_QUEUE: &str = "SYSTEM.RETAINED.PUB.QUEUE";
+/// The template of initiation queues (DEFINE QLOCAL(...) LIKE(SYSTEM.DEFAULT.INITIATION.QUEUE)).
+pub const DEFAULT_INITIATION_QUEUE: &str = "SYSTEM.DEFAULT.INITIATION.QUEUE";
+/// The initiation queue MQ's channel transmission queues name (INITQ); FerryMQ's sender channels
+/// start by themselves, so nothing reads it.
+pub const CHANNEL_INITQ: &str = "SYSTEM.CHANNEL.INITQ";
 /// The root of the topic tree's administrative objects: authority to publish and subscribe is
 /// checked on it for topics no other topic object covers.
 pub const BASE_TOPIC: &str = "SYSTEM.BASE.TOPIC";

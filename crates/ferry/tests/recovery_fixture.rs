@@ -75,6 +75,8 @@ fn dump(ep: &str) -> (String, std::collections::BTreeMap<String, String>) {
             || l.starts_with("DEFINE PROCESS('SYSTEM.DEFAULT.PROCESS')")
             || l.starts_with("DEFINE CHANNEL('SYSTEM.DEF.")
             || l.starts_with("DEFINE LISTENER('SYSTEM.DEFAULT.LISTENER.TCP')")
+            || l.starts_with("DEFINE QLOCAL('SYSTEM.DEFAULT.INITIATION.QUEUE')")
+            || l.starts_with("DEFINE QLOCAL('SYSTEM.CHANNEL.INITQ')")
     };
     let system_authinfos = text.lines().filter(|l| added_later(l)).count();
     for l in text
@@ -144,6 +146,10 @@ fn without_new_defaults(line: &str) -> String {
         .replace(" PERFMEV(DISABLED)", "")
         .replace(" CMDEV(DISABLED)", "")
         .replace(" CONGCTL(DEFAULT)", "")
+        .replace(
+            " NOTRIGGER TRIGTYPE(FIRST) TRIGDPTH(1) TRIGMPRI(0) TRIGDATA('') INITQ(' ') PROCESS(' ')",
+            "",
+        )
         .replace(
             " QDEPTHHI(80) QDEPTHLO(20) QDPHIEV(DISABLED) QDPLOEV(DISABLED) QDPMAXEV(ENABLED)",
             "",

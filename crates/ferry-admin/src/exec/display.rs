@@ -101,7 +101,17 @@ fn passes(filter: &Filter, fields: &[Field]) -> bool {
 /// The fields a DISPLAY shows: all with ALL, else the identifying ones plus those asked for
 /// (and the WHERE attribute). An attribute the object does not have is an error.
 fn select(c: &Command, fields: Vec<Field>, always: &[&str]) -> Result<Vec<Field>, Failure> {
-    let known = |k: &str| fields.iter().any(|f| f.key == k);
+    // A bare keyword asks for its attribute whichever way it is set (SHARE shows NOSHARE).
+    fn pair(k: &str) -> &str {
+        match k {
+            "SHARE" => "NOSHARE",
+            "NOSHARE" => "SHARE",
+            "TRIGGER" => "NOTRIGGER",
+            "NOTRIGGER" => "TRIGGER",
+            other => other,
+        }
+    }
+    let known = |k: &str| fields.iter().any(|f| f.key == k || f.key == pair(k));
     for p in &c.params {
         if attrs::CONTROL.contains(&p.key.as_str()) {
             continue;
@@ -125,8 +135,7 @@ fn select(c: &Command, fields: Vec<Field>, always: &[&str]) -> Result<Vec<Field>
         always.contains(&k)
             || c.has(k)
             || c.filter.as_ref().is_some_and(|f| f.attribute == k)
-            || (k == "SHARE" && c.has("NOSHARE"))
-            || (k == "NOSHARE" && c.has("SHARE"))
+            || c.has(pair(k))
     };
     Ok(fields.into_iter().filter(|f| wanted(&f.key)).collect())
 }

@@ -62,6 +62,17 @@ pub fn system_definitions(dev_queues: bool) -> Vec<(&'static str, QueueDefinitio
             local("Template for local queues", 5000),
         ),
         (ADMIN_COMMAND_QUEUE, local("Administrative commands", 5000)),
+        (
+            ferry_model::system::DEFAULT_INITIATION_QUEUE,
+            local("Template for initiation queues", 1000),
+        ),
+        (
+            ferry_model::system::CHANNEL_INITQ,
+            local(
+                "Channel initiation queue (sender channels start by themselves)",
+                1000,
+            ),
+        ),
     ];
     defs.extend(monitoring_queues());
     defs.extend([
