@@ -1006,3 +1006,56 @@ fn a_persistent_publication_refused_in_the_callers_unit_of_work_is_logged_nowher
         ["p0"]
     );
 }
+
+/// MQSET is kept like ALTER: inhibit flags and trigger attributes set through a handle are
+/// there after a restart; an invalid value sets nothing and names its reason.
+#[test]
+fn mqset_changes_survive_a_restart() {
+    let storage = Arc::new(MemStorage::new());
+    {
+        let run = ProcessView::new(&storage);
+        let qm = open(run.clone());
+        let mut s = session(&qm);
+        let h = s
+            .open(
+                &ObjectDescriptor::queue(object_name("DEV.QUEUE.1").unwrap()),
+                OpenOptions::inquire().with_set(),
+            )
+            .unwrap();
+        use ferry_core::{AttrValue, Reason, Selector};
+        let e = s
+            .set(
+                h,
+                &[
+                    (Selector::InhibitPut, AttrValue::Int(1)),
+                    (Selector::TriggerDepth, AttrValue::Int(0)),
+                ],
+            )
+            .unwrap_err();
+        assert_eq!(e.reason, Reason::TriggerDepthError);
+        assert!(
+            !qm.local_attrs("DEV.QUEUE.1").unwrap().put_inhibited,
+            "nothing was set"
+        );
+        s.set(
+            h,
+            &[
+                (Selector::InhibitPut, AttrValue::Int(1)),
+                (Selector::TriggerControl, AttrValue::Int(1)),
+                (Selector::TriggerDepth, AttrValue::Int(7)),
+                (Selector::TriggerType, AttrValue::Int(3)),
+            ],
+        )
+        .unwrap();
+        run.kill();
+    }
+    let qm = open(ProcessView::new(&storage));
+    let a = qm.local_attrs("DEV.QUEUE.1").unwrap();
+    assert!(a.put_inhibited);
+    assert!(a.triggering.control);
+    assert_eq!(a.triggering.depth, 7);
+    assert_eq!(
+        a.triggering.trigger_type,
+        ferry_model::objects::TriggerType::Depth
+    );
+}

@@ -188,6 +188,18 @@ reasons! {
     /// The queue manager cannot allocate what the call needs.
     StorageNotAvailable = 2071, "MQRC_STORAGE_NOT_AVAILABLE", Failed,
         "the queue manager is out of a bounded resource; retry later";
+    /// MQSET of TriggerControl with a value other than MQTC_OFF or MQTC_ON.
+    TriggerControlError = 2075, "MQRC_TRIGGER_CONTROL_ERROR", Failed,
+        "TriggerControl is MQTC_OFF (0) or MQTC_ON (1)";
+    /// MQSET of TriggerDepth outside 1–999,999,999.
+    TriggerDepthError = 2076, "MQRC_TRIGGER_DEPTH_ERROR", Failed,
+        "TriggerDepth is 1 to 999,999,999";
+    /// MQSET of TriggerMsgPriority outside 0–9.
+    TriggerMsgPriorityErr = 2077, "MQRC_TRIGGER_MSG_PRIORITY_ERR", Failed,
+        "TriggerMsgPriority is 0 to 9";
+    /// MQSET of TriggerType with a value that is not an MQTT_* type.
+    TriggerTypeError = 2078, "MQRC_TRIGGER_TYPE_ERROR", Failed,
+        "TriggerType is MQTT_NONE, MQTT_FIRST, MQTT_EVERY or MQTT_DEPTH (0 to 3)";
     /// The message was truncated to the caller's limit and removed from the queue.
     TruncatedMsgAccepted = 2079, "MQRC_TRUNCATED_MSG_ACCEPTED", Warning,
         "the message was longer than the buffer and was truncated; the rest is discarded";

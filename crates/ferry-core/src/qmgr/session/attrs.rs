@@ -1,6 +1,7 @@
 //! MQINQ and MQSET on an open handle.
 
 use super::*;
+use ferry_model::objects::{DefinitionType, QueueDefinition};
 
 impl Session {
     /// Reads attributes of the object behind a handle opened for inquire.
@@ -88,48 +89,91 @@ impl Session {
                 format!("queue {} was not opened for set", qh.opened_name),
             ));
         }
-        let mut flags = Vec::with_capacity(values.len());
+        // All or nothing, as MQ: every value is checked before any is set.
         for (s, v) in values {
-            let on = match v {
-                AttrValue::Int(0) => false,
-                AttrValue::Int(1) => true,
-                _ => {
-                    return Err(MqError::new(
-                        Reason::InhibitValueError,
-                        format!("value {v:?} is not valid for {s:?}"),
-                    ))
-                }
-            };
-            match s {
-                Selector::InhibitGet | Selector::InhibitPut => flags.push((*s, on)),
-                _ => return Err(selector_error(*s)),
-            }
+            check_set(*s, v, qh.alias.is_some())?;
         }
-        for (s, on) in flags {
-            match &qh.alias {
-                Some(a) => {
-                    let mut a = a.lock();
-                    if s == Selector::InhibitGet {
-                        a.get_inhibited = on;
-                    } else {
-                        a.put_inhibited = on;
+        let now = self.qm.unix_now_s();
+        let _gate = self.qm.durability().map(|d| d.gate());
+        // MQSET is kept like ALTER: the changed definition is logged.
+        let (name, def) = match &qh.alias {
+            Some(a) => {
+                let mut a = a.lock();
+                for (s, v) in values {
+                    let on = *v == AttrValue::Int(1);
+                    match s {
+                        Selector::InhibitGet => a.get_inhibited = on,
+                        _ => a.put_inhibited = on,
                     }
                 }
-                None => {
-                    let mut st = qh.queue.lock();
-                    if s == Selector::InhibitGet {
-                        let was = st.attrs.get_inhibited;
-                        st.attrs.get_inhibited = on;
-                        if on && !was {
-                            st.waiters.end_all(Reason::GetInhibited);
-                        }
-                    } else {
-                        st.attrs.put_inhibited = on;
-                    }
+                a.altered_unix_s = now;
+                (qh.opened_name, Some(QueueDefinition::Alias(a.clone())))
+            }
+            None => {
+                let mut st = qh.queue.lock();
+                for (s, v) in values {
+                    set_local(&mut st, *s, v);
                 }
+                st.attrs.altered_unix_s = now;
+                // A temporary dynamic queue is never logged: it ends with the queue manager.
+                let kept = st.attrs.definition_type != DefinitionType::TemporaryDynamic;
+                let def = kept.then(|| QueueDefinition::Local(st.attrs.clone()));
+                (qh.queue.name, def)
+            }
+        };
+        match def {
+            Some(def) => self.qm.log_definition(&name, &def),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Whether MQSET may give selector `s` the value `v` (the inhibit flags of any queue, a local
+/// queue's trigger attributes), with MQ's reason when it may not.
+fn check_set(s: Selector, v: &AttrValue, alias: bool) -> MqResult<()> {
+    let (range, reason) = match s {
+        Selector::InhibitGet | Selector::InhibitPut => (0..=1, Reason::InhibitValueError),
+        _ if alias => return Err(selector_error(s)),
+        Selector::TriggerControl => (0..=1, Reason::TriggerControlError),
+        Selector::TriggerDepth => (1..=999_999_999, Reason::TriggerDepthError),
+        Selector::TriggerMsgPriority => (0..=9, Reason::TriggerMsgPriorityErr),
+        Selector::TriggerType => (0..=3, Reason::TriggerTypeError),
+        _ => return Err(selector_error(s)),
+    };
+    match *v {
+        AttrValue::Int(n) if range.contains(&n) => Ok(()),
+        _ => Err(MqError::new(
+            reason,
+            format!("value {v:?} is not valid for {s:?}"),
+        )),
+    }
+}
+
+/// Sets one checked attribute of a local queue (turning GET off ends every waiting get).
+fn set_local(st: &mut crate::engine::QueueState, s: Selector, v: &AttrValue) {
+    use ferry_model::objects::TriggerType;
+    let AttrValue::Int(n) = *v else { return };
+    match s {
+        Selector::InhibitGet => {
+            let was = st.attrs.get_inhibited;
+            st.attrs.get_inhibited = n == 1;
+            if n == 1 && !was {
+                st.waiters.end_all(Reason::GetInhibited);
             }
         }
-        Ok(())
+        Selector::InhibitPut => st.attrs.put_inhibited = n == 1,
+        Selector::TriggerControl => st.attrs.triggering.control = n == 1,
+        Selector::TriggerDepth => st.attrs.triggering.depth = n as u32,
+        Selector::TriggerMsgPriority => st.attrs.triggering.msg_priority = n as u8,
+        _ => {
+            let types = [
+                TriggerType::None,
+                TriggerType::First,
+                TriggerType::Every,
+                TriggerType::Depth,
+            ];
+            st.attrs.triggering.trigger_type = types[n as usize];
+        }
     }
 }
 
