@@ -702,7 +702,7 @@ fn switch(on: bool) -> &'static str {
 
 /// QMGR fields.
 pub fn qmgr_fields(a: &QueueManagerAttrs) -> Vec<Field> {
-    vec![
+    [
         f("QMNAME", a.name, Kind::Status),
         f("DESCR", &a.description, Kind::Text),
         f("DEADQ", a.dead_letter_queue, Kind::Name),
@@ -741,6 +741,9 @@ pub fn qmgr_fields(a: &QueueManagerAttrs) -> Vec<Field> {
             Kind::Status,
         ),
     ]
+    .into_iter()
+    .chain(stamps(a.created_unix_s, a.altered_unix_s))
+    .collect()
 }
 
 /// Sets a QMGR attribute.

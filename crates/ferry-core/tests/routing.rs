@@ -235,3 +235,52 @@ fn a_reply_to_alias_rewrites_where_replies_go() {
     assert_eq!(m.descriptor.reply_to_queue.as_str(), "APP.REPLY");
     assert_eq!(m.descriptor.reply_to_qmgr.as_str(), "QMGW");
 }
+
+/// MQINQ and MQSET reach a local definition of a remote queue (its own attributes, as MQ
+/// answers them); a queue named by its queue manager cannot be opened to inquire.
+#[test]
+fn a_remote_definition_is_inquired_and_set() {
+    use ferry_core::{AttrValue, Selector};
+    let qm = qm();
+    xmitq(&qm, "QM2.XMIT");
+    remote(&qm, "APP.OUT", "APP.IN", "QM2", "QM2.XMIT");
+    let mut s = session(&qm);
+    let h = s
+        .open(&queue("APP.OUT"), OpenOptions::inquire().with_set())
+        .unwrap();
+    let sels = [
+        Selector::QueueName,
+        Selector::QueueType,
+        Selector::RemoteQName,
+        Selector::RemoteQMgrName,
+        Selector::XmitQName,
+        Selector::InhibitPut,
+    ];
+    let text = |v: &AttrValue| match v {
+        AttrValue::Str(s) => s.clone(),
+        AttrValue::Int(n) => n.to_string(),
+    };
+    let got: Vec<String> = s.inquire(h, &sels).unwrap().iter().map(text).collect();
+    assert_eq!(got, ["APP.OUT", "6", "APP.IN", "QM2", "QM2.XMIT", "0"]);
+    // A remote queue has no depth.
+    let e = s.inquire(h, &[Selector::CurrentDepth]).unwrap_err();
+    assert_eq!(e.reason, Reason::SelectorError);
+    let e = s
+        .set(h, &[(Selector::InhibitGet, AttrValue::Int(1))])
+        .unwrap_err();
+    assert_eq!(e.reason, Reason::SelectorError);
+    s.set(h, &[(Selector::InhibitPut, AttrValue::Int(1))])
+        .unwrap();
+    let out = s.open(&queue("APP.OUT"), OpenOptions::output()).unwrap();
+    let e = s
+        .put(out, Message::text("x"), &PutOptions::default())
+        .unwrap_err();
+    assert_eq!(e.reason, Reason::PutInhibited);
+    // The transmission queue itself was not touched.
+    assert!(!qm.local_attrs("QM2.XMIT").unwrap().put_inhibited);
+    xmitq(&qm, "QM2");
+    let e = s
+        .open(&at("APP.IN", "QM2"), OpenOptions::inquire())
+        .unwrap_err();
+    assert_eq!(e.reason, Reason::OptionNotValidForType);
+}

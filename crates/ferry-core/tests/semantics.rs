@@ -2922,6 +2922,29 @@ fn a_queue_keeps_its_creation_time_and_shows_when_it_was_altered() {
     assert_eq!(alias[0], before[0], "the alias was made at the same time");
 }
 
+/// The queue manager object answers when it was created and when ALTER QMGR last changed it.
+#[test]
+fn the_queue_manager_shows_when_it_was_created_and_altered() {
+    let (qm, t) = manual_qm();
+    let mut s = connect(&qm);
+    let sels = [
+        Selector::CreationDate,
+        Selector::CreationTime,
+        Selector::AlterationDate,
+        Selector::AlterationTime,
+    ];
+    let h = s
+        .open(&ObjectDescriptor::QueueManager, OpenOptions::inquire())
+        .unwrap();
+    let before = s.inquire(h, &sels).unwrap();
+    assert_eq!(before[..2], before[2..], "altered when created: {before:?}");
+    advance(&t, 3_600_000_000_000);
+    qm.alter_qmgr(|a| a.description = "dated".into()).unwrap();
+    let after = s.inquire(h, &sels).unwrap();
+    assert_eq!(after[..2], before[..2], "CRDATE/CRTIME stay");
+    assert_ne!(after[3], before[3], "ALTTIME moves an hour: {after:?}");
+}
+
 /// STOP CONN of an application's own (embedded) connection: its next call fails with
 /// MQRC_CONNECTION_STOPPED; an unknown connection is named as such.
 #[test]

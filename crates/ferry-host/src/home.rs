@@ -121,6 +121,23 @@ pub struct QmSection {
     /// Define DEV.QUEUE.1–3 at start.
     #[serde(default = "default_true")]
     pub dev_queues: bool,
+    /// When the queue manager was created, Unix seconds (CRDATE, CRTIME); written by
+    /// `ferry qm create`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub created_unix_s: u64,
+    /// When ALTER QMGR last changed it, Unix seconds (ALTDATE, ALTTIME).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub altered_unix_s: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+fn unix_now_s() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
 }
 
 fn default_disabled() -> String {
@@ -269,6 +286,8 @@ impl QmFile {
                 accounting_queues: default_off(),
                 accounting_interval: default_statint(),
                 dev_queues: true,
+                created_unix_s: 0,
+                altered_unix_s: 0,
             },
             log: LogSection::default(),
             server: Default::default(),
@@ -350,6 +369,8 @@ impl QmFile {
         a.accounting_mqi = q.accounting_mqi;
         a.accounting_queues = queue_switch("accounting_queues", &q.accounting_queues)?;
         a.accounting_interval = q.accounting_interval;
+        a.created_unix_s = q.created_unix_s;
+        a.altered_unix_s = q.altered_unix_s.max(q.created_unix_s);
         a.validate()?;
         Ok(a)
     }
@@ -431,6 +452,7 @@ pub fn save_qmgr_attrs(dir: &Path, a: &QueueManagerAttrs) -> MqResult<()> {
     f.qmgr.accounting_mqi = a.accounting_mqi;
     f.qmgr.accounting_queues = a.accounting_queues.word().to_ascii_lowercase();
     f.qmgr.accounting_interval = a.accounting_interval;
+    f.qmgr.altered_unix_s = a.altered_unix_s;
     f.save(dir)
 }
 
@@ -580,7 +602,10 @@ pub fn create(home: &Path, name: &str) -> MqResult<PathBuf> {
             format!("queue manager {name} already exists in {}", dir.display()),
         ));
     }
-    QmFile::new(name).save(&dir)?;
+    let mut file = QmFile::new(name);
+    file.qmgr.created_unix_s = unix_now_s();
+    file.qmgr.altered_unix_s = file.qmgr.created_unix_s;
+    file.save(&dir)?;
     Ok(dir)
 }
 

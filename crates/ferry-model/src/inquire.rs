@@ -5,7 +5,8 @@ use crate::message::Persistence;
 use crate::name::ObjectName;
 use crate::objects::{
     AliasQueueAttrs, DefaultInputOpen, DefinitionType, DeliverySequence, LocalQueueAttrs,
-    NamelistAttrs, ProcessAttrs, PutResponse, QueueManagerAttrs, ReadAhead, Usage,
+    NamelistAttrs, ProcessAttrs, PutResponse, QueueManagerAttrs, ReadAhead, RemoteQueueAttrs,
+    Usage,
 };
 use crate::topicobj::TopicAttrs;
 
@@ -153,6 +154,12 @@ pub enum Selector {
     AlterationDate = 2027,
     /// MQCA_ALTERATION_TIME (hh.mm.ss).
     AlterationTime = 2028,
+    /// MQCA_REMOTE_Q_MGR_NAME (RQMNAME of a remote queue definition).
+    RemoteQMgrName = 2017,
+    /// MQCA_REMOTE_Q_NAME (RNAME).
+    RemoteQName = 2018,
+    /// MQCA_XMIT_Q_NAME (XMITQ).
+    XmitQName = 2024,
     /// MQCA_TOPIC_NAME.
     TopicName = 2092,
     /// MQCA_TOPIC_DESC.
@@ -447,6 +454,9 @@ const ANSWERED: &[Selector] = &[
     Selector::TriggerData,
     Selector::InitiationQueueName,
     Selector::ProcessName,
+    Selector::RemoteQMgrName,
+    Selector::RemoteQName,
+    Selector::XmitQName,
 ];
 
 const NOT_OFFERED: &[(Selector, bool, i64)] = &[
@@ -695,12 +705,48 @@ pub fn alias_queue_attr(sel: Selector, name: &str, a: &AliasQueueAttrs) -> Optio
         Selector::BaseQueueName => Str(a.target.to_string()),
         Selector::QueueType => Int(3),
         Selector::QueueName => Str(name.to_owned()),
+        Selector::QueueDesc => Str(a.description.clone()),
         Selector::InhibitGet => Int(i64::from(a.get_inhibited)),
         Selector::InhibitPut => Int(i64::from(a.put_inhibited)),
+        Selector::DefPersistence => Int(persistence_value(a.def_persistence)),
+        Selector::DefPriority => Int(i64::from(a.def_priority)),
+        Selector::DefPutResponse => Int(put_response_value(a.def_put_response)),
+        Selector::DefReadAhead => Int(read_ahead_value(a.def_read_ahead)),
         Selector::CreationDate => Str(stamp_text(a.created_unix_s).0),
         Selector::CreationTime => Str(stamp_text(a.created_unix_s).1),
         Selector::AlterationDate => Str(stamp_text(a.altered_unix_s).0),
         Selector::AlterationTime => Str(stamp_text(a.altered_unix_s).1),
+        _ => return None,
+    })
+}
+
+/// The value of `sel` for a local definition of a remote queue (MQ answers these and no
+/// others: a remote queue has no depth, no open counts, no triggering).
+pub fn remote_queue_attr(sel: Selector, name: &str, a: &RemoteQueueAttrs) -> Option<AttrValue> {
+    use AttrValue::{Int, Str};
+    Some(match sel {
+        Selector::QueueName => Str(name.to_owned()),
+        Selector::QueueType => Int(6),
+        Selector::QueueDesc => Str(a.description.clone()),
+        Selector::InhibitPut => Int(i64::from(a.put_inhibited)),
+        Selector::DefPersistence => Int(persistence_value(a.def_persistence)),
+        Selector::DefPriority => Int(i64::from(a.def_priority)),
+        Selector::DefPutResponse => Int(put_response_value(a.def_put_response)),
+        Selector::RemoteQName => Str(a.remote_name.to_string()),
+        Selector::RemoteQMgrName => Str(a.remote_qmgr.to_string()),
+        Selector::XmitQName => Str(a.xmit_queue.to_string()),
+        Selector::CreationDate => Str(stamp_text(a.created_unix_s).0),
+        Selector::CreationTime => Str(stamp_text(a.created_unix_s).1),
+        Selector::AlterationDate => Str(stamp_text(a.altered_unix_s).0),
+        Selector::AlterationTime => Str(stamp_text(a.altered_unix_s).1),
+        Selector::Scope
+        | Selector::DefBind
+        | Selector::QsgDisp
+        | Selector::ClwlQueueRank
+        | Selector::ClwlQueuePriority
+        | Selector::ClusterName
+        | Selector::ClusterNamelist
+        | Selector::Custom => return not_offered(sel, true),
         _ => return None,
     })
 }
@@ -730,6 +776,10 @@ pub fn qmgr_attr(sel: Selector, a: &QueueManagerAttrs) -> Option<AttrValue> {
         Selector::Version => Str(VERSION.to_owned()),
         Selector::ConnAuth => Str(a.connauth.to_string()),
         Selector::QMgrIdentifier => Str(a.name.to_string()),
+        Selector::CreationDate => Str(stamp_text(a.created_unix_s).0),
+        Selector::CreationTime => Str(stamp_text(a.created_unix_s).1),
+        Selector::AlterationDate => Str(stamp_text(a.altered_unix_s).0),
+        Selector::AlterationTime => Str(stamp_text(a.altered_unix_s).1),
         Selector::StatisticsMqi => Int(i64::from(a.statistics_mqi)),
         Selector::StatisticsQ => Int(a.statistics_queues.value()),
         Selector::StatisticsInterval => Int(i64::from(a.statistics_interval)),

@@ -60,6 +60,10 @@ pub struct QueueManagerAttrs {
     pub accounting_queues: Monitoring,
     /// ACCTINT: seconds after which a long-running connection writes an intermediate record.
     pub accounting_interval: u32,
+    /// When the queue manager was created (Unix seconds; CRDATE, CRTIME): 0 when not known.
+    pub created_unix_s: u64,
+    /// When ALTER QMGR last changed it (Unix seconds; ALTDATE, ALTTIME): its creation until then.
+    pub altered_unix_s: u64,
 }
 
 /// A statistics switch as MQ's MQMON_* values: a queue manager's STATQ is ON, OFF or NONE; a
@@ -187,6 +191,8 @@ impl QueueManagerAttrs {
             accounting_mqi: false,
             accounting_queues: Monitoring::Off,
             accounting_interval: DEFAULT_STATISTICS_INTERVAL,
+            created_unix_s: 0,
+            altered_unix_s: 0,
         }
     }
 

@@ -276,6 +276,10 @@ pub(crate) static ROWS: &[Row] = &[
     row(QMgr, "CCSID", 2, Int),
     row(QMgr, "COMMANDQ", 2003, Str(48)),
     row(QMgr, "MAXPRTY", 14, Int),
+    row(QMgr, "CRDATE", 2004, Str(12)),
+    row(QMgr, "CRTIME", 2005, Str(8)),
+    row(QMgr, "ALTDATE", 2027, Str(12)),
+    row(QMgr, "ALTTIME", 2028, Str(8)),
     // Queue manager status (Inquire Queue Manager Status).
     row(QmStatus, "QMNAME", 2015, Str(48)),
     row(

@@ -308,6 +308,7 @@ impl QueueManager {
         let mut a = self.attrs();
         let name = a.name;
         f(&mut a);
+        a.altered_unix_s = self.unix_now_s();
         if a.name != name {
             return Err(MqError::new(
                 Reason::AttributeValueError,

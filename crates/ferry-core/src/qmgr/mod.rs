@@ -232,8 +232,14 @@ pub struct QueueManager {
 
 impl QueueManager {
     /// A new queue manager with its system objects defined.
-    pub fn new(config: QmConfig) -> MqResult<Self> {
+    pub fn new(mut config: QmConfig) -> MqResult<Self> {
         config.attrs.validate()?;
+        if config.attrs.created_unix_s == 0 {
+            // One made in this process (embedded, tests): created now.
+            let now = (config.clock.unix_ms().max(0) / 1000) as u64;
+            config.attrs.created_unix_s = now;
+            config.attrs.altered_unix_s = now;
+        }
         let ids = IdGenerator::new(config.attrs.name.as_str());
         let perf_events = config.attrs.performance_events;
         let (statistics_mqi, started) = (config.attrs.statistics_mqi, config.clock.wall());

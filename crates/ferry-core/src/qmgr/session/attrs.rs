@@ -47,6 +47,15 @@ impl Session {
                         format!("queue {} was not opened for inquire", qh.opened_name),
                     ));
                 }
+                if let Some(def) = qh.remote.as_ref().and_then(|r| r.definition.as_ref()) {
+                    let def = def.lock().clone();
+                    let opened = qh.opened_name.to_string();
+                    for s in selectors {
+                        let v = inquire::remote_queue_attr(*s, &opened, &def);
+                        out.push(v.ok_or_else(|| selector_error(*s))?);
+                    }
+                    return Ok(out);
+                }
                 let st = qh.queue.lock();
                 let counts = QueueCounts {
                     depth: st.store.depth(),
@@ -89,12 +98,26 @@ impl Session {
                 format!("queue {} was not opened for set", qh.opened_name),
             ));
         }
+        let remote = qh.remote.as_ref().and_then(|r| r.definition.as_ref());
         // All or nothing, as MQ: every value is checked before any is set.
         for (s, v) in values {
-            check_set(*s, v, qh.alias.is_some())?;
+            if remote.is_some() && *s == Selector::InhibitGet {
+                return Err(selector_error(*s));
+            }
+            check_set(*s, v, qh.alias.is_some() || remote.is_some())?;
         }
         let now = self.qm.unix_now_s();
         let _gate = self.qm.durability().map(|d| d.gate());
+        if let Some(def) = remote {
+            let mut d = def.lock();
+            if let Some((_, v)) = values.last() {
+                d.put_inhibited = *v == AttrValue::Int(1);
+            }
+            d.altered_unix_s = now;
+            return self
+                .qm
+                .log_definition(&qh.opened_name, &QueueDefinition::Remote(d.clone()));
+        }
         // MQSET is kept like ALTER: the changed definition is logged.
         let (name, def) = match &qh.alias {
             Some(a) => {

@@ -403,10 +403,17 @@ impl Session {
             }
             crate::qmgr::routing::Route::Remote { xmitq, queue, qmgr } => (xmitq, queue, qmgr),
         };
-        if opts.input != InputMode::None || opts.browse || opts.set {
+        if opts.input != InputMode::None || opts.browse {
             return Err(MqError::new(
                 Reason::OptionNotValidForType,
                 format!("{name} is a queue on another queue manager ({queue} at {qmgr}); it can only be opened for output"),
+            ));
+        }
+        // Inquire and set reach a local definition of a remote queue, not the queue itself.
+        if (opts.inquire || opts.set) && definition.is_none() {
+            return Err(MqError::new(
+                Reason::OptionNotValidForType,
+                format!("{queue} at {qmgr} is on another queue manager: only a local definition of a remote queue (QREMOTE) can be opened to inquire or set"),
             ));
         }
         if opts.output {
