@@ -608,20 +608,17 @@ impl ConvCore {
 
     pub fn set_request(h: Hobj, values: &[(Selector, AttrValue)]) -> MqResult<Request> {
         let mut vals = Vec::with_capacity(values.len());
+        let mut texts = Vec::new();
         for (s, v) in values {
             match v {
                 AttrValue::Int(i) => vals.push((s.code(), *i)),
-                AttrValue::Str(_) => {
-                    return Err(MqError::new(
-                        Reason::SelectorError,
-                        format!("{s:?} cannot be set to a string"),
-                    ))
-                }
+                AttrValue::Str(t) => texts.push((s.code(), t.clone())),
             }
         }
         Ok(Request::Set {
             hobj: h.0,
             values: vals,
+            texts,
         })
     }
 

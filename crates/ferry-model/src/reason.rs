@@ -71,6 +71,10 @@ reasons! {
     /// The caller's buffer is unusable (negative or absurd length).
     BufferLengthError = 2005, "MQRC_BUFFER_LENGTH_ERROR", Failed,
         "the buffer length is not valid; pass a length of zero or more";
+    /// MQSET: a character attribute is longer than the attribute (or CharAttrLength is too
+    /// short for the ones selected).
+    CharAttrLengthError = 2006, "MQRC_CHAR_ATTR_LENGTH_ERROR", Failed,
+        "the character attributes do not fit: pass each at its full length (MQ_TRIGGER_DATA_LENGTH is 64)";
     /// The connection to the queue manager has been lost.
     ConnectionBroken = 2009, "MQRC_CONNECTION_BROKEN", Failed,
         "the connection to the queue manager is broken; reconnect and reopen your handles";

@@ -1898,11 +1898,13 @@ pub unsafe fn inq(
     Ok(warning)
 }
 
-/// MQSET (integer attributes).
+/// MQSET: integer values from `ints` in the order of the integer selectors, character values
+/// from `chars` one after another at each attribute's full length (trailing blanks dropped).
 ///
 /// # Safety
 /// `sels` must be null or hold `sel_count` readable MQLONGs; `ints` null or hold `int_count`
-/// readable MQLONGs.
+/// readable MQLONGs; `chars` null or hold `char_len` readable bytes.
+#[allow(clippy::too_many_arguments)]
 pub unsafe fn set(
     hconn: MQLONG,
     hobj: MQLONG,
@@ -1910,35 +1912,67 @@ pub unsafe fn set(
     sels: *const MQLONG,
     int_count: MQLONG,
     ints: *const MQLONG,
+    char_len: MQLONG,
+    chars: *const u8,
 ) -> Outcome {
     if sel_count < 0 || (sel_count > 0 && sels.is_null()) {
         return Err(Rc::failed(RC_SELECTOR_COUNT_ERROR));
     }
-    // SAFETY: the caller passes `sels` holding `sel_count` MQLONGs (MQI contract); `sel_count`
-    // checked non-negative and `sels` non-null when it is positive, above.
-    let codes = unsafe { mqlongs(sels, sel_count) };
-    let mut values = Vec::new();
-    for (ni, c) in codes.iter().enumerate() {
-        let s = Selector::from_code(*c).ok_or(Rc::failed(RC_SELECTOR_ERROR))?;
-        if s.is_string() {
-            return Err(Rc::failed(RC_FUNCTION_NOT_SUPPORTED));
-        }
-        if ni >= int_count.max(0) as usize || ints.is_null() {
-            return Err(Rc::failed(RC_INT_ATTR_COUNT_ERROR));
-        }
-        // SAFETY: the caller passes `ints` holding `int_count` MQLONGs (MQI contract); `ni` is
-        // below `int_count` and `ints` non-null, both checked just above.
-        let slot = unsafe { ints.add(ni) };
-        // SAFETY: `slot` is the `ni`th of the caller's `int_count` MQLONGs (just above), valid
-        // for a read (MQI contract).
-        let value = unsafe { *slot };
-        values.push((s, AttrValue::Int(value as i64)));
+    if int_count < 0 || (int_count > 0 && ints.is_null()) {
+        return Err(Rc::failed(RC_INT_ATTR_COUNT_ERROR));
     }
+    if char_len < 0 || (char_len > 0 && chars.is_null()) {
+        return Err(Rc::failed(RC_CHAR_ATTR_LENGTH_ERROR));
+    }
+    // SAFETY: the caller passes `sels` holding `sel_count` MQLONGs and `ints` holding
+    // `int_count` (MQI contract); each count checked non-negative and its pointer non-null
+    // when it is positive, above.
+    let (codes, ints) = unsafe { (mqlongs(sels, sel_count), mqlongs(ints, int_count)) };
+    let chars: &[u8] = if char_len > 0 {
+        // SAFETY: the caller passes `chars` holding `char_len` bytes (MQI contract); checked
+        // positive and non-null above.
+        unsafe { std::slice::from_raw_parts(chars, char_len as usize) }
+    } else {
+        &[]
+    };
+    let values = set_values(codes, ints, chars)?;
     with_conn(hconn, |c| {
         c.set(Hobj(hobj as u32), &values)
             .map(|_| None)
             .map_err(Rc::from)
     })
+}
+
+/// Pairs MQSET's selectors with their values: the integers in turn, the characters one
+/// attribute's length after another.
+fn set_values(
+    codes: &[MQLONG],
+    ints: &[MQLONG],
+    chars: &[u8],
+) -> Result<Vec<(Selector, AttrValue)>, Rc> {
+    let (mut ni, mut at) = (0, 0);
+    let mut values = Vec::with_capacity(codes.len());
+    for c in codes {
+        let s = Selector::from_code(*c).ok_or(Rc::failed(RC_SELECTOR_ERROR))?;
+        if s.is_string() {
+            let len = s.char_length();
+            let text = chars
+                .get(at..at + len)
+                .ok_or(Rc::failed(RC_CHAR_ATTR_LENGTH_ERROR))?;
+            at += len;
+            let end = text
+                .iter()
+                .rposition(|b| *b != b' ' && *b != 0)
+                .map_or(0, |p| p + 1);
+            let text = String::from_utf8_lossy(&text[..end]).into_owned();
+            values.push((s, AttrValue::Str(text)));
+        } else {
+            let v = *ints.get(ni).ok_or(Rc::failed(RC_INT_ATTR_COUNT_ERROR))?;
+            ni += 1;
+            values.push((s, AttrValue::Int(i64::from(v))));
+        }
+    }
+    Ok(values)
 }
 
 /// MQSTAT (MQSTAT_TYPE_ASYNC_ERROR).

@@ -284,8 +284,8 @@ macro_rules! export_mqi {
         ///
         /// # Safety
         /// `sels` must be null or hold `sel_count` readable MQLONGs; `ints` null or hold
-        /// `int_count` readable MQLONGs (`_chars` is not read); `cc` and `rc` null or valid for an
-        /// MQLONG write.
+        /// `int_count` readable MQLONGs; `chars` null or hold `char_len` readable bytes; `cc` and
+        /// `rc` null or valid for an MQLONG write.
         #[no_mangle]
         #[allow(clippy::too_many_arguments)]
         pub unsafe extern "C" fn MQSET(
@@ -295,16 +295,20 @@ macro_rules! export_mqi {
             sels: *const MQLONG,
             int_count: MQLONG,
             ints: *const MQLONG,
-            _char_len: MQLONG,
-            _chars: *const u8,
+            char_len: MQLONG,
+            chars: *const u8,
             cc: *mut MQLONG,
             rc: *mut MQLONG,
         ) {
             let out = $crate::api::guarded(|| {
-                // SAFETY: the caller passes `sels` and `ints` holding their counts (this fn's
-                // `# Safety`), as `set` requires; `set` checks the counts and each pointer for
-                // null.
-                unsafe { $crate::api::set(hconn, hobj, sel_count, sels, int_count, ints) }
+                // SAFETY: the caller passes `sels`, `ints` and `chars` holding their counts
+                // (this fn's `# Safety`), as `set` requires; `set` checks the counts and each
+                // pointer for null.
+                unsafe {
+                    $crate::api::set(
+                        hconn, hobj, sel_count, sels, int_count, ints, char_len, chars,
+                    )
+                }
             });
             // SAFETY: the caller passes `cc` and `rc` (CompCode, Reason) each null or valid for an
             // MQLONG write (this fn's `# Safety`); `report` checks each for null.

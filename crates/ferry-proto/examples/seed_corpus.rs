@@ -78,6 +78,7 @@ fn main() {
         Request::Set {
             hobj: 1,
             values: vec![(9, 1)],
+            texts: vec![(2023, "TRIG".into())],
         },
         Request::Stream {
             hobj: 1,

@@ -826,8 +826,11 @@ pub enum Request {
     Set {
         /// Handle.
         hobj: u32,
-        /// (selector, value) pairs.
+        /// (selector, value) pairs of integer attributes.
         values: Vec<(i32, i64)>,
+        /// (selector, text) pairs of character attributes (sent after the integers, only when
+        /// there are any, so a request without them reads as before).
+        texts: Vec<(i32, String)>,
     },
     /// Commit.
     Commit,
@@ -935,17 +938,7 @@ impl Request {
                 out.put_str8(app_name);
                 out.put_str8(user);
                 out.put_str8(password);
-                let named = if channel.is_empty() {
-                    0
-                } else {
-                    connect_flags::SVRCONN
-                };
-                out.put_u32_le((*flags & !connect_flags::SVRCONN) | named);
-                out.put_u8(compression.len().min(255) as u8);
-                out.put_slice(&compression[..compression.len().min(255)]);
-                if named != 0 {
-                    out.put_str8(channel);
-                }
+                encode_connect_tail(out, *flags, compression, channel);
             }
             Request::Open {
                 object,
@@ -986,14 +979,11 @@ impl Request {
                     out.put_i32_le(*s);
                 }
             }
-            Request::Set { hobj, values } => {
-                out.put_u32_le(*hobj);
-                out.put_u32_le(values.len() as u32);
-                for (s, v) in values {
-                    out.put_i32_le(*s);
-                    out.put_i64_le(*v);
-                }
-            }
+            Request::Set {
+                hobj,
+                values,
+                texts,
+            } => encode_set(out, *hobj, values, texts),
             Request::Stream {
                 hobj,
                 credit,
@@ -1094,7 +1084,18 @@ impl Request {
                 for _ in 0..n {
                     values.push((r.i32("selector")?, r.i64("value")?));
                 }
-                Request::Set { hobj, values }
+                let mut texts = Vec::new();
+                if r.remaining() > 0 {
+                    let n = r.count("character attribute count", 6)?;
+                    for _ in 0..n {
+                        texts.push((r.i32("selector")?, r.str16("value")?));
+                    }
+                }
+                Request::Set {
+                    hobj,
+                    values,
+                    texts,
+                }
             }
             Opcode::Commit => Request::Commit,
             Opcode::Backout => Request::Backout,
@@ -1657,4 +1658,36 @@ fn decode_open(r: &mut Reader) -> Result<Request, WireError> {
         alternate_user,
         selector,
     })
+}
+
+/// MQSET's values: the integers, then (only when there are any) the character attributes.
+fn encode_set(out: &mut BytesMut, hobj: u32, values: &[(i32, i64)], texts: &[(i32, String)]) {
+    out.put_u32_le(hobj);
+    out.put_u32_le(values.len() as u32);
+    for (s, v) in values {
+        out.put_i32_le(*s);
+        out.put_i64_le(*v);
+    }
+    if !texts.is_empty() {
+        out.put_u32_le(texts.len() as u32);
+        for (s, t) in texts {
+            out.put_i32_le(*s);
+            out.put_str16(t);
+        }
+    }
+}
+
+/// A connect request's flags, compression offers and the SVRCONN channel it names, if any.
+fn encode_connect_tail(out: &mut BytesMut, flags: u32, compression: &[u8], channel: &str) {
+    let named = if channel.is_empty() {
+        0
+    } else {
+        connect_flags::SVRCONN
+    };
+    out.put_u32_le((flags & !connect_flags::SVRCONN) | named);
+    out.put_u8(compression.len().min(255) as u8);
+    out.put_slice(&compression[..compression.len().min(255)]);
+    if named != 0 {
+        out.put_str8(channel);
+    }
 }

@@ -193,9 +193,14 @@ fn arb_request() -> impl Strategy<Value = Request> {
             .prop_map(|(hobj, selectors)| Request::Inquire { hobj, selectors }),
         (
             any::<u32>(),
-            proptest::collection::vec((any::<i32>(), any::<i64>()), 0..8)
+            proptest::collection::vec((any::<i32>(), any::<i64>()), 0..8),
+            proptest::collection::vec((any::<i32>(), "[ -~]{0,64}"), 0..3)
         )
-            .prop_map(|(hobj, values)| Request::Set { hobj, values }),
+            .prop_map(|(hobj, values, texts)| Request::Set {
+                hobj,
+                values,
+                texts
+            }),
         Just(Request::Commit),
         Just(Request::Backout),
         Just(Request::Status),

@@ -844,6 +844,60 @@ fn every_entry_point_the_headers_declare_links_against_both_libraries() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// MQSET of a queue's trigger attributes, the character one too, through both libraries;
+/// MQINQ of a remote queue definition and of the queue manager's alteration date.
+#[test]
+fn a_c_program_sets_trigger_attributes_and_inquires_a_remote_definition() {
+    let server = Server::start("mqi-trigset", &[]);
+    admin(
+        &server,
+        "DEFINE QLOCAL(APP.TRIG) INITQ(SYSTEM.DEFAULT.INITIATION.QUEUE)\n\
+         DEFINE QLOCAL(QM2.XMIT) USAGE(XMITQ)\n\
+         DEFINE QREMOTE(APP.FAR) RNAME(APP.IN) RQMNAME(QM2) XMITQ(QM2.XMIT)",
+    );
+    let out = server.root.join("c");
+    std::fs::create_dir_all(&out).unwrap();
+    for (lib, env) in [
+        ("mqm_r", local_env(&server).to_vec()),
+        ("mqic_r", client_env(&server).to_vec()),
+    ] {
+        let exe = compile(&out, "trigset", Some(lib), false);
+        let (ok, text) = run(&exe, &["APP.TRIG", "APP.FAR", "QM1"], &env, "");
+        assert!(ok, "{lib}: {text}");
+        for want in [
+            "depth 0: reason 2076",
+            "short data: reason 2006",
+            "control 1 type 3 depth 5",
+            "data: run-me --now",
+            "remote type 6",
+            "rname: APP.IN",
+            "rqmname: QM2",
+            "xmitq: QM2.XMIT",
+            "qmgr altered: 10 characters",
+        ] {
+            assert!(text.contains(want), "{lib}: no {want:?} in {text}");
+        }
+    }
+    let mut c = ferry_client::Connection::connect(&server.unix, "mqi-test").unwrap();
+    let r = c
+        .admin("DISPLAY QLOCAL(APP.TRIG) TRIGGER TRIGTYPE TRIGDPTH TRIGDATA")
+        .unwrap();
+    let shown: Vec<(String, Option<String>)> = r[0].messages[0]
+        .fields
+        .iter()
+        .map(|f| (f.key.clone(), f.value.clone()))
+        .collect();
+    for (key, value) in [
+        ("TRIGGER", None),
+        ("TRIGTYPE", Some("DEPTH")),
+        ("TRIGDPTH", Some("5")),
+        ("TRIGDATA", Some("run-me --now")),
+    ] {
+        let want = (key.to_owned(), value.map(str::to_owned));
+        assert!(shown.contains(&want), "no {want:?} in {shown:?}");
+    }
+}
+
 #[test]
 fn a_c_program_inquires_a_namelist_and_a_process_definition() {
     let server = Server::start("mqi-namelist", &[]);

@@ -64,7 +64,11 @@ impl Socket {
                 return Ok(());
             }
             Request::Inquire { hobj, selectors } => inquire(conv, hobj, &selectors),
-            Request::Set { hobj, values } => set(conv, hobj, &values),
+            Request::Set {
+                hobj,
+                values,
+                texts,
+            } => set(conv, hobj, &values, texts),
             Request::Subscribe { sub, hobj } => subscribe(conv, &sub, hobj),
             Request::SubRequest { hsub } => conv
                 .session
@@ -380,13 +384,20 @@ fn inquire(conv: &mut Conv, hobj: u32, selectors: &[i32]) -> Result<Reply, MqErr
 }
 
 /// Sets a handle's integer attributes by selector.
-fn set(conv: &mut Conv, hobj: u32, values: &[(i32, i64)]) -> Result<Reply, MqError> {
-    let vals = values
-        .iter()
+fn set(
+    conv: &mut Conv,
+    hobj: u32,
+    values: &[(i32, i64)],
+    texts: Vec<(i32, String)>,
+) -> Result<Reply, MqError> {
+    let ints = values.iter().map(|(s, v)| (*s, AttrValue::Int(*v)));
+    let texts = texts.into_iter().map(|(s, t)| (s, AttrValue::Str(t)));
+    let vals = ints
+        .chain(texts)
         .map(|(s, v)| {
-            Selector::from_code(*s)
-                .map(|sel| (sel, AttrValue::Int(*v)))
-                .ok_or_else(|| unsupported(*s))
+            Selector::from_code(s)
+                .map(|sel| (sel, v))
+                .ok_or_else(|| unsupported(s))
         })
         .collect::<Result<Vec<_>, _>>()?;
     conv.session.set(Hobj(hobj), &vals).map(|_| Reply::Empty)

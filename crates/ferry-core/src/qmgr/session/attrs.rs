@@ -161,6 +161,15 @@ fn check_set(s: Selector, v: &AttrValue, alias: bool) -> MqResult<()> {
         Selector::TriggerDepth => (1..=999_999_999, Reason::TriggerDepthError),
         Selector::TriggerMsgPriority => (0..=9, Reason::TriggerMsgPriorityErr),
         Selector::TriggerType => (0..=3, Reason::TriggerTypeError),
+        Selector::TriggerData => {
+            return match v {
+                AttrValue::Str(t) if t.len() <= s.char_length() => Ok(()),
+                _ => Err(MqError::new(
+                    Reason::CharAttrLengthError,
+                    format!("TriggerData is at most {} characters", s.char_length()),
+                )),
+            }
+        }
         _ => return Err(selector_error(s)),
     };
     match *v {
@@ -175,7 +184,13 @@ fn check_set(s: Selector, v: &AttrValue, alias: bool) -> MqResult<()> {
 /// Sets one checked attribute of a local queue (turning GET off ends every waiting get).
 fn set_local(st: &mut crate::engine::QueueState, s: Selector, v: &AttrValue) {
     use ferry_model::objects::TriggerType;
-    let AttrValue::Int(n) = *v else { return };
+    let n = match v {
+        AttrValue::Int(n) => *n,
+        AttrValue::Str(t) => {
+            st.attrs.triggering.data = t.clone();
+            return;
+        }
+    };
     match s {
         Selector::InhibitGet => {
             let was = st.attrs.get_inhibited;
