@@ -898,6 +898,62 @@ fn a_c_program_sets_trigger_attributes_and_inquires_a_remote_definition() {
     }
 }
 
+/// A trigger monitor in C (as runmqtrm): started late it is sent the trigger message of a
+/// queue already waiting (FIRST), then one for each message put while it runs (EVERY).
+#[test]
+fn a_c_trigger_monitor_receives_trigger_messages() {
+    let server = Server::start("mqi-trigmon", &[]);
+    admin(
+        &server,
+        "DEFINE QLOCAL(APP.INITQ) LIKE(SYSTEM.DEFAULT.INITIATION.QUEUE)\n\
+         DEFINE PROCESS(APP.PROC) APPLTYPE(UNIX) APPLICID('/opt/app/serve') ENVRDATA('&') USERDATA('--fast')\n\
+         DEFINE QLOCAL(APP.FIRST) TRIGGER TRIGTYPE(FIRST) INITQ(APP.INITQ) PROCESS(APP.PROC) TRIGDATA('first data')\n\
+         DEFINE QLOCAL(APP.EVERY) TRIGGER TRIGTYPE(EVERY) INITQ(APP.INITQ) PROCESS(APP.PROC) TRIGDATA('every data')",
+    );
+    let out = server.root.join("c");
+    std::fs::create_dir_all(&out).unwrap();
+    let put = |q: &str| {
+        let mut c = ferry_client::Connection::connect(&server.unix, "mqi-test").unwrap();
+        let h = c
+            .open_queue(q, ferry_client::OpenOptions::output())
+            .unwrap();
+        c.put(h, ferry_client::Message::text("work"), &Default::default())
+            .unwrap();
+    };
+    for (lib, env) in [
+        ("mqm_r", local_env(&server).to_vec()),
+        ("mqic_r", client_env(&server).to_vec()),
+    ] {
+        put("APP.FIRST");
+        let exe = compile(&out, "trigmon", Some(lib), false);
+        let every = std::thread::scope(|s| {
+            let monitor = s.spawn(|| run(&exe, &["APP.INITQ", "2", "QM1"], &env, ""));
+            std::thread::sleep(std::time::Duration::from_millis(700));
+            put("APP.EVERY");
+            monitor.join().unwrap()
+        });
+        let (ok, text) = every;
+        assert!(ok, "{lib}: {text}");
+        for want in [
+            "persistent: 0",
+            "queue: APP.FIRST",
+            "trigger data: first data",
+            "queue: APP.EVERY",
+            "trigger data: every data",
+            "process: APP.PROC",
+            "appl type:    6",
+            "appl id: /opt/app/serve",
+            "env data: &",
+            "user data: --fast",
+        ] {
+            assert!(text.contains(want), "{lib}: no {want:?} in {text}");
+        }
+        let mut c = ferry_client::Connection::connect(&server.unix, "mqi-test").unwrap();
+        c.admin("CLEAR QLOCAL(APP.FIRST)\nCLEAR QLOCAL(APP.EVERY)")
+            .unwrap();
+    }
+}
+
 #[test]
 fn a_c_program_inquires_a_namelist_and_a_process_definition() {
     let server = Server::start("mqi-namelist", &[]);

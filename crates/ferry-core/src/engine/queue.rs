@@ -126,6 +126,9 @@ pub struct Placed {
     pub lsn: Option<u64>,
     /// The queue's depth (CURDEPTH) once the put was made.
     pub depth: usize,
+    /// The put is a trigger event by the queue's own conditions ([`QueueState::trigger_due`]):
+    /// the queue manager checks the rest and writes the trigger message.
+    pub trigger: bool,
 }
 
 impl Placed {
@@ -142,6 +145,7 @@ impl Placed {
             priority,
             lsn: Some(lsn),
             depth: st.store.depth(),
+            trigger: st.trigger_due(priority),
         }
     }
 }
@@ -437,6 +441,7 @@ impl QueueState {
             priority,
             lsn: logged.map(|a| a.lsn),
             depth,
+            trigger: self.trigger_due(priority),
         })
     }
 
@@ -625,6 +630,28 @@ impl QueueState {
                 self.offer(msg, seq, expires_at, disk);
             }
             _ => self.offer(msg, seq, expires_at, disk),
+        }
+    }
+
+    /// Whether a put that left a message of `priority` here is a trigger event by this queue's
+    /// own conditions (MQ's): TRIGGER on, GET allowed, the priority at least TRIGMPRI, and the
+    /// messages of such priority — committed or not — now one (FIRST), TRIGDPTH (DEPTH) or any
+    /// number (EVERY); FIRST and DEPTH only while nobody has the queue open for input. The
+    /// initiation queue, its trigger monitor and the process are the queue manager's to check.
+    #[inline]
+    pub(crate) fn trigger_due(&self, priority: u8) -> bool {
+        let t = &self.attrs.triggering;
+        if !t.control || self.attrs.get_inhibited || priority < t.msg_priority {
+            return false;
+        }
+        use ferry_model::objects::TriggerType;
+        let depth = t.depth as usize;
+        match t.trigger_type {
+            TriggerType::None => false,
+            TriggerType::Every => true,
+            _ if self.open_input > 0 => false,
+            TriggerType::First => self.store.depth_at_or_above(t.msg_priority, 2) == 1,
+            TriggerType::Depth => self.store.depth_at_or_above(t.msg_priority, depth + 1) == depth,
         }
     }
 

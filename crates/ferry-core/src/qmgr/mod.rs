@@ -28,6 +28,7 @@ pub mod security;
 pub mod session;
 pub mod statistics;
 pub mod system;
+mod trigger;
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering};
@@ -214,6 +215,9 @@ pub(crate) struct Shared {
     pub security: security::Security,
     /// PERFMEV, mirrored from `attrs` for the put and get paths.
     pub perf_events: std::sync::atomic::AtomicBool,
+    /// Every name a local queue has had as INITQ (never shrinks): a queue's first reader scans
+    /// for waiting trigger events only when it is one of these.
+    pub(crate) initiation_queues: Mutex<std::collections::HashSet<ObjectName>>,
 }
 
 impl std::fmt::Debug for Shared {
@@ -272,6 +276,7 @@ impl QueueManager {
                 definitions: Default::default(),
                 security: Default::default(),
                 perf_events: std::sync::atomic::AtomicBool::new(perf_events),
+                initiation_queues: Mutex::new(Default::default()),
             }),
         };
         qm.shared.mqi_stats.set_on(statistics_mqi);

@@ -96,6 +96,7 @@ impl QueueManager {
                 ));
             }
             if let (Object::Local(q), QueueDefinition::Local(a)) = (existing, &def) {
+                self.note_initiation_queue(a);
                 return apply_local_attrs(q, a.clone());
             }
         }
@@ -143,12 +144,14 @@ impl QueueManager {
         f(&mut a);
         a.altered_unix_s = self.unix_now_s();
         a.validate()?;
+        self.note_initiation_queue(&a);
         apply_local_attrs(&q, a.clone())?;
         self.log_definition(&q.name, &QueueDefinition::Local(a))
     }
 
     /// A new queue object, logging its persistent messages when the queue manager persists.
     pub(crate) fn new_queue(&self, name: ObjectName, attrs: LocalQueueAttrs) -> Arc<Queue> {
+        self.note_initiation_queue(&attrs);
         let q = Queue::new(name, attrs, self.shared.clock.clone());
         q.lock().store.set_budget(self.shared.budget.clone());
         if let Some(s) = self.spill() {

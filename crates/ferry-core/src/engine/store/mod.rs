@@ -611,6 +611,27 @@ impl Store {
         self.depth
     }
 
+    /// Messages held, committed or not, of priority `p` or higher — counted up to `limit` (a
+    /// trigger's test: a priority lane's count at once, a FIFO lane walked until `limit`).
+    pub fn depth_at_or_above(&self, p: u8, limit: usize) -> usize {
+        if p == 0 {
+            return self.depth;
+        }
+        if !self.fifo {
+            return self.lanes[usize::from(p.min(9))..]
+                .iter()
+                .map(|l| l.live)
+                .sum();
+        }
+        let mem = &self.mem;
+        self.lanes[0]
+            .slots
+            .iter()
+            .filter(|s| s.state != SlotState::Gone && s.body.priority(mem) >= p)
+            .take(limit)
+            .count()
+    }
+
     /// Messages visible to a get right now (expired ones may still be counted until found).
     pub fn available(&self) -> usize {
         self.available

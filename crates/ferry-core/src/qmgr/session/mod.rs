@@ -208,6 +208,8 @@ pub struct Session {
     uow_logged: bool,
     /// Retained publications this unit of work changes, applied when it commits.
     retained_pending: Vec<(String, Option<crate::qmgr::pubsub::retained::RetainedPub>)>,
+    /// Trigger messages of puts in this unit of work, put when it ends (either way).
+    pending_triggers: Vec<crate::qmgr::trigger::Trigger>,
     /// Set by servers: calls do not wait for the log, they leave the LSN owed in `owed_lsn`.
     defer_durability: bool,
     /// Highest LSN a reply must not precede (with `defer_durability`).
@@ -252,6 +254,7 @@ impl Session {
             uow_id: None,
             uow_logged: false,
             retained_pending: Vec::new(),
+            pending_triggers: Vec::new(),
             defer_durability: false,
             owed_lsn: 0,
             counters,

@@ -343,6 +343,10 @@ impl Session {
             let temporary = created && st.attrs.definition_type == DefinitionType::TemporaryDynamic;
             (input, exclusive, read_ahead, temporary)
         };
+        if input && queue.lock().open_input == 1 {
+            // Its first reader: a trigger monitor starting on an initiation queue.
+            self.qm.initiation_queue_opened(&queue.name);
+        }
         let stream = (input && read_ahead).then(|| StreamLedger {
             uow: self.qm.new_uow_id(),
             pending: std::collections::VecDeque::new(),

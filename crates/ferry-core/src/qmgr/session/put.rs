@@ -297,6 +297,9 @@ impl Session {
         if self.qm.performance_events() {
             self.qm.depth_after_put(queue, placed.depth);
         }
+        if placed.trigger {
+            self.triggered(queue, uow.is_some());
+        }
         self.logged(placed.lsn, uow.is_some())?;
         if let Some(r) = arrival {
             self.send_report(r, reply_to.0, reply_to.1, uow.is_some());
@@ -309,6 +312,19 @@ impl Session {
             priority: placed.priority,
             warning,
         })
+    }
+
+    /// A put to `queue` was a trigger event by its own conditions: its trigger message, if the
+    /// rest hold, now or (in a unit of work) when the unit of work ends.
+    pub(super) fn triggered(&mut self, queue: &Queue, in_uow: bool) {
+        let Some(t) = self.qm.trigger_for(queue) else {
+            return;
+        };
+        if in_uow {
+            self.pending_triggers.push(t);
+        } else {
+            self.qm.send_trigger(t);
+        }
     }
 
     /// A remote queue definition's inhibit flag and defaults, and the transmission header

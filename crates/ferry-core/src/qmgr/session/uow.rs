@@ -130,6 +130,9 @@ impl Session {
     }
 
     pub(super) fn end_uow(&mut self) {
+        for t in std::mem::take(&mut self.pending_triggers) {
+            self.qm.send_trigger(t);
+        }
         self.uow_id = None;
         self.counters.uow_messages.store(0, Ordering::Relaxed);
     }
