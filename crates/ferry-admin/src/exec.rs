@@ -805,8 +805,20 @@ fn define_queue(qm: &QueueManager, c: &Command) -> Outcome {
                     ..Default::default()
                 }),
             },
-            Object::QAlias => QueueDefinition::Alias(AliasQueueAttrs::new(ObjectName::EMPTY)),
-            _ => QueueDefinition::Remote(RemoteQueueAttrs::default()),
+            Object::QAlias => match qm.definition(ferry_model::system::DEFAULT_ALIAS_QUEUE) {
+                Ok(QueueDefinition::Alias(mut a)) => {
+                    a.description.clear();
+                    QueueDefinition::Alias(a)
+                }
+                _ => QueueDefinition::Alias(AliasQueueAttrs::new(ObjectName::EMPTY)),
+            },
+            _ => match qm.definition(ferry_model::system::DEFAULT_REMOTE_QUEUE) {
+                Ok(QueueDefinition::Remote(mut a)) => {
+                    a.description.clear();
+                    QueueDefinition::Remote(a)
+                }
+                _ => QueueDefinition::Remote(RemoteQueueAttrs::default()),
+            },
         },
     };
     apply(&mut def, c)?;

@@ -571,3 +571,48 @@ SET AUTHREC PROFILE('APP.**') OBJTYPE(QUEUE) PRINCIPAL('app') AUTHADD(BROWSE,GET
     let m = err(&qm, "ALTER QLOCAL(QM2) TRIGMPRI(10)");
     assert!(m.text.contains("TRIGMPRI"), "{m:?}");
 }
+
+/// MQ's other system queues exist: the alias and remote templates that DEFINE QALIAS and
+/// QREMOTE start from (their blank names failing at open as MQ's do), the models MQ's tools
+/// name for replies, and the monitoring queues FerryMQ does not write.
+#[test]
+fn the_alias_and_remote_templates_and_the_tools_queues_exist() {
+    let qm = qm();
+    for q in ferry_model::system::TOOL_MODEL_QUEUES {
+        let r = ok(&qm, &format!("DISPLAY QMODEL({q}) DEFTYPE"));
+        assert_eq!(value(&r, 0, "DEFTYPE").as_deref(), Some("TEMPDYN"), "{q}");
+    }
+    for q in ferry_model::system::QUIET_ADMIN_QUEUES {
+        ok(&qm, &format!("DISPLAY QLOCAL({q})"));
+    }
+    ok(&qm, "ALTER QALIAS(SYSTEM.DEFAULT.ALIAS.QUEUE) DEFPRTY(7)");
+    ok(&qm, "DEFINE QLOCAL(APP.TARGET)");
+    ok(&qm, "DEFINE QALIAS(APP.ALIAS) TARGET(APP.TARGET)");
+    let r = ok(&qm, "DISPLAY QALIAS(APP.ALIAS) DEFPRTY DESCR");
+    assert_eq!(value(&r, 0, "DEFPRTY").as_deref(), Some("7"), "{r:?}");
+    assert_eq!(value(&r, 0, "DESCR").as_deref(), Some(""), "{r:?}");
+    ok(
+        &qm,
+        "ALTER QREMOTE(SYSTEM.DEFAULT.REMOTE.QUEUE) DEFPSIST(YES)",
+    );
+    ok(&qm, "DEFINE QLOCAL(QM2) USAGE(XMITQ)");
+    ok(&qm, "DEFINE QREMOTE(APP.FAR) RNAME(APP.IN) RQMNAME(QM2)");
+    let r = ok(&qm, "DISPLAY QREMOTE(APP.FAR) DEFPSIST");
+    assert_eq!(value(&r, 0, "DEFPSIST").as_deref(), Some("YES"), "{r:?}");
+    // Names stay required outside the templates.
+    err(&qm, "DEFINE QALIAS(APP.NOWHERE)");
+    let mut s = qm.connect(&ConnectOptions::app("commands")).unwrap();
+    let od = |n: &str| ObjectDescriptor::queue(ferry_core::object_name(n).unwrap());
+    let e = s
+        .open(&od("SYSTEM.DEFAULT.ALIAS.QUEUE"), OpenOptions::output())
+        .unwrap_err();
+    assert_eq!(e.reason, ferry_core::Reason::UnknownAliasBaseQ, "{e}");
+    let e = s
+        .open(&od("SYSTEM.DEFAULT.REMOTE.QUEUE"), OpenOptions::output())
+        .unwrap_err();
+    assert_eq!(e.reason, ferry_core::Reason::UnknownObjectName, "{e}");
+    let h = s
+        .open(&od("SYSTEM.MQEXPLORER.REPLY.MODEL"), OpenOptions::input())
+        .unwrap();
+    assert!(s.queue_name(h).unwrap().as_str().starts_with("AMQ."));
+}

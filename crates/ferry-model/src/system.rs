@@ -26,6 +26,34 @@ pub const CHANNEL_INITQ: &str = "SYSTEM.CHANNEL.INITQ";
 /// The root of the topic tree's administrative objects: authority to publish and subscribe is
 /// checked on it for topics no other topic object covers.
 pub const BASE_TOPIC: &str = "SYSTEM.BASE.TOPIC";
+/// The template of alias queues (DEFINE QALIAS without LIKE; TARGET blank).
+pub const DEFAULT_ALIAS_QUEUE: &str = "SYSTEM.DEFAULT.ALIAS.QUEUE";
+/// The template of remote queue definitions (DEFINE QREMOTE without LIKE; RNAME, RQMNAME and
+/// XMITQ blank).
+pub const DEFAULT_REMOTE_QUEUE: &str = "SYSTEM.DEFAULT.REMOTE.QUEUE";
+/// Models MQ's tools name for their reply queues: MQ Explorer's, JMS's temporary queues' and
+/// runmqsc's in client mode (temporary dynamic, like SYSTEM.DEFAULT.MODEL.QUEUE).
+pub const TOOL_MODEL_QUEUES: [&str; 3] = [
+    "SYSTEM.MQEXPLORER.REPLY.MODEL",
+    "SYSTEM.JMS.TEMPQ.MODEL",
+    "SYSTEM.MQSC.REPLY.QUEUE",
+];
+/// Queues MQ has for monitoring FerryMQ does not write (activity and trace-route reports,
+/// configuration, logger and publish/subscribe events): there so that tools which open them
+/// find them.
+pub const QUIET_ADMIN_QUEUES: [&str; 6] = [
+    "SYSTEM.ADMIN.ACTIVITY.QUEUE",
+    "SYSTEM.ADMIN.TRACE.ROUTE.QUEUE",
+    "SYSTEM.ADMIN.TRACE.ACTIVITY.QUEUE",
+    "SYSTEM.ADMIN.CONFIG.EVENT",
+    "SYSTEM.ADMIN.LOGGER.EVENT",
+    "SYSTEM.ADMIN.PUBSUB.EVENT",
+];
+/// Whether `name` is one of the system templates whose names may stay blank (an alias without a
+/// TARGET, a remote definition without RQMNAME): opening them fails as MQ's do.
+pub fn is_blank_template(name: &str) -> bool {
+    name == DEFAULT_ALIAS_QUEUE || name == DEFAULT_REMOTE_QUEUE
+}
 /// The listener DEFINE LISTENER starts from without LIKE (TCP, port 1414, started by hand).
 pub const DEFAULT_LISTENER: &str = "SYSTEM.DEFAULT.LISTENER.TCP";
 

@@ -77,6 +77,14 @@ fn dump(ep: &str) -> (String, std::collections::BTreeMap<String, String>) {
             || l.starts_with("DEFINE LISTENER('SYSTEM.DEFAULT.LISTENER.TCP')")
             || l.starts_with("DEFINE QLOCAL('SYSTEM.DEFAULT.INITIATION.QUEUE')")
             || l.starts_with("DEFINE QLOCAL('SYSTEM.CHANNEL.INITQ')")
+            || l.starts_with("DEFINE QALIAS('SYSTEM.DEFAULT.ALIAS.QUEUE')")
+            || l.starts_with("DEFINE QREMOTE('SYSTEM.DEFAULT.REMOTE.QUEUE')")
+            || ferry_model::system::TOOL_MODEL_QUEUES
+                .iter()
+                .any(|q| l.starts_with(&format!("DEFINE QMODEL('{q}')")))
+            || ferry_model::system::QUIET_ADMIN_QUEUES
+                .iter()
+                .any(|q| l.starts_with(&format!("DEFINE QLOCAL('{q}')")))
     };
     let system_authinfos = text.lines().filter(|l| added_later(l)).count();
     for l in text

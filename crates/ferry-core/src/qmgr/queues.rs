@@ -58,7 +58,7 @@ impl QueueManager {
         match &def {
             QueueDefinition::Local(a) | QueueDefinition::Model(a) => a.validate()?,
             QueueDefinition::Alias(a) => {
-                if a.target.is_empty() {
+                if a.target.is_empty() && !ferry_model::system::is_blank_template(name.as_str()) {
                     return Err(MqError::new(
                         Reason::AttributeValueError,
                         format!("alias {name} needs a TARGET"),
@@ -66,7 +66,10 @@ impl QueueManager {
                 }
             }
             QueueDefinition::Remote(a) => {
-                if a.remote_qmgr.is_empty() && a.xmit_queue.is_empty() {
+                if a.remote_qmgr.is_empty()
+                    && a.xmit_queue.is_empty()
+                    && !ferry_model::system::is_blank_template(name.as_str())
+                {
                     return Err(MqError::new(
                         Reason::AttributeValueError,
                         format!("remote queue {name} needs RQMNAME (or XMITQ)"),

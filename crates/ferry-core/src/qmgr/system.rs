@@ -16,6 +16,15 @@ fn local(descr: &str, max_depth: usize) -> QueueDefinition {
     })
 }
 
+fn persistent_local(descr: &str, max_depth: usize) -> QueueDefinition {
+    QueueDefinition::Local(LocalQueueAttrs {
+        description: descr.to_owned(),
+        def_persistence: Persistence::Persistent,
+        max_depth,
+        ..LocalQueueAttrs::default()
+    })
+}
+
 fn model(
     descr: &str,
     definition_type: DefinitionType,
@@ -78,21 +87,14 @@ pub fn system_definitions(dev_queues: bool) -> Vec<(&'static str, QueueDefinitio
     defs.extend([
         (
             CHANNEL_SYNC_QUEUE,
-            QueueDefinition::Local(LocalQueueAttrs {
-                description: "Channel synchronisation records".into(),
-                def_persistence: Persistence::Persistent,
-                max_depth: 100_000,
-                ..LocalQueueAttrs::default()
-            }),
+            persistent_local("Channel synchronisation records", 100_000),
         ),
         (
             RETAINED_PUB_QUEUE,
-            QueueDefinition::Local(LocalQueueAttrs {
-                description: "Persistent retained publications".into(),
-                def_persistence: Persistence::Persistent,
-                max_depth: crate::qmgr::pubsub::retained::MAX_RETAINED,
-                ..LocalQueueAttrs::default()
-            }),
+            persistent_local(
+                "Persistent retained publications",
+                crate::qmgr::pubsub::retained::MAX_RETAINED,
+            ),
         ),
         (
             DEFAULT_MODEL_QUEUE,
@@ -119,8 +121,41 @@ pub fn system_definitions(dev_queues: bool) -> Vec<(&'static str, QueueDefinitio
             ),
         ),
     ]);
+    defs.extend(templates_and_tool_queues());
     if dev_queues {
         defs.extend(DEV_QUEUES.map(|name| (name, local("Developer queue", 5000))));
+    }
+    defs
+}
+
+/// The alias and remote templates, the models MQ's tools name for replies, and the monitoring
+/// queues FerryMQ does not write.
+fn templates_and_tool_queues() -> Vec<(&'static str, QueueDefinition)> {
+    use ferry_model::objects::{AliasQueueAttrs, RemoteQueueAttrs};
+    let mut alias = AliasQueueAttrs::new(ferry_model::name::ObjectName::EMPTY);
+    alias.description = "Template for alias queues".into();
+    let remote = RemoteQueueAttrs {
+        description: "Template for remote queue definitions".into(),
+        ..RemoteQueueAttrs::default()
+    };
+    let mut defs = vec![
+        (DEFAULT_ALIAS_QUEUE, QueueDefinition::Alias(alias)),
+        (DEFAULT_REMOTE_QUEUE, QueueDefinition::Remote(remote)),
+    ];
+    for name in TOOL_MODEL_QUEUES {
+        let descr = "Model for tools' reply queues";
+        let def = model(
+            descr,
+            DefinitionType::TemporaryDynamic,
+            Persistence::NotPersistent,
+        );
+        defs.push((name, def));
+    }
+    for name in QUIET_ADMIN_QUEUES {
+        defs.push((
+            name,
+            local("Not written by FerryMQ (kept for MQ's tools)", 3000),
+        ));
     }
     defs
 }
