@@ -133,6 +133,27 @@ q.get()
 q.get()
 q.close()
 
+# set: MQSET of the inhibit flag and of a trigger attribute, read back with MQINQ
+q = pymqi.Queue(qmgr, "DEV.QUEUE.2", CMQC.MQOO_INQUIRE | CMQC.MQOO_SET)
+q.set(CMQC.MQIA_INHIBIT_PUT, CMQC.MQQA_PUT_INHIBITED)
+check(q.inquire(CMQC.MQIA_INHIBIT_PUT) == CMQC.MQQA_PUT_INHIBITED, "MQSET inhibits puts")
+try:
+    pymqi.Queue(qmgr, "DEV.QUEUE.2").put(b"refused")
+    check(False, "a put to a put-inhibited queue is refused")
+except pymqi.MQMIError as e:
+    check(e.reason == CMQC.MQRC_PUT_INHIBITED, f"a put-inhibited queue answers 2051 ({e.reason})")
+q.set(CMQC.MQIA_INHIBIT_PUT, CMQC.MQQA_PUT_ALLOWED)
+q.set(CMQC.MQIA_TRIGGER_DEPTH, 7)
+check(q.inquire(CMQC.MQIA_TRIGGER_DEPTH) == 7, "MQSET of MQIA_TRIGGER_DEPTH")
+try:
+    q.set(CMQC.MQIA_TRIGGER_DEPTH, 0)
+    check(False, "a trigger depth of 0 is refused")
+except pymqi.MQMIError as e:
+    check(e.reason == CMQC.MQRC_TRIGGER_DEPTH_ERROR, f"MQSET of depth 0 answers 2076 ({e.reason})")
+q.close()
+pymqi.Queue(qmgr, "DEV.QUEUE.2").put(b"allowed again")
+pymqi.Queue(qmgr, "DEV.QUEUE.2").get()
+
 # --- message properties (the message-properties example) --------------------------------
 put_msg_h = pymqi.MessageHandle(qmgr)
 put_msg_h.properties.set(b"Colour", "blue")  # names are bytes, string values str
