@@ -129,6 +129,38 @@ int main(int argc, char **argv) {
         }
     }
     {
+        /* Type conversion: only with MQIMPO_CONVERT_TYPE; otherwise Type on input is ignored. */
+        MQIMPO impo = {MQIMPO_DEFAULT};
+        MQPD pd = {MQPD_DEFAULT};
+        MQCHARV n = {MQCHARV_DEFAULT};
+        char value[64];
+        MQLONG type = MQTYPE_STRING, vlen = 0;
+        MQINT64 wide = 0;
+        n.VSPtr = (MQPTR) "app.count";
+        n.VSLength = MQVS_NULL_TERMINATED;
+        MQINQMP(hc, get_h, &impo, &n, &pd, &type, sizeof(value), value, &vlen, &cc, &rc);
+        EXPECT(cc == MQCC_OK && type == MQTYPE_INT32 && vlen == 4,
+               "without MQIMPO_CONVERT_TYPE the value comes as set: %d, type %d", (int)rc, (int)type);
+        impo.Options = MQIMPO_CONVERT_TYPE;
+        type = MQTYPE_STRING;
+        MQINQMP(hc, get_h, &impo, &n, &pd, &type, sizeof(value), value, &vlen, &cc, &rc);
+        EXPECT(cc == MQCC_OK && type == MQTYPE_STRING && vlen == 2 && memcmp(value, "42", 2) == 0,
+               "app.count as a string: %d", (int)rc);
+        type = MQTYPE_INT64;
+        MQINQMP(hc, get_h, &impo, &n, &pd, &type, sizeof(value), value, &vlen, &cc, &rc);
+        memcpy(&wide, value, 8);
+        EXPECT(cc == MQCC_OK && type == MQTYPE_INT64 && vlen == 8 && wide == 42,
+               "app.count as INT64: %d", (int)rc);
+        type = MQTYPE_INT16;
+        MQINQMP(hc, get_h, &impo, &n, &pd, &type, sizeof(value), value, &vlen, &cc, &rc);
+        EXPECT(rc == MQRC_PROP_CONV_NOT_SUPPORTED, "INT32 to INT16 is refused: %d", (int)rc);
+        n.VSPtr = (MQPTR) "app.colour";
+        type = MQTYPE_INT32;
+        MQINQMP(hc, get_h, &impo, &n, &pd, &type, sizeof(value), value, &vlen, &cc, &rc);
+        EXPECT(rc == MQRC_PROP_NUMBER_FORMAT_ERROR, "\"blue\" is no number: %d", (int)rc);
+        printf("type conversion checked\n");
+    }
+    {
         MQDMPO dmpo = {MQDMPO_DEFAULT};
         MQCHARV n = {MQCHARV_DEFAULT};
         n.VSPtr = (MQPTR) "ratio";

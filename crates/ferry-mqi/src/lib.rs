@@ -20,6 +20,7 @@ pub mod bags;
 pub mod buffers;
 pub mod ccdt;
 pub mod consume;
+mod propconv;
 pub mod props;
 pub mod rfh2;
 pub mod structs;

@@ -66,7 +66,6 @@ const RC_PD_ERROR: u32 = 2482;
 const RC_BUFFER_ERROR: u32 = 2004;
 const RC_BUFFER_LENGTH_ERROR: u32 = 2005;
 
-pub(crate) const TYPE_AS_SET: MQLONG = 0;
 const TYPE_NULL: MQLONG = 2;
 const TYPE_BOOLEAN: MQLONG = 4;
 const TYPE_BYTE_STRING: MQLONG = 8;
@@ -78,6 +77,7 @@ const TYPE_FLOAT32: MQLONG = 256;
 const TYPE_FLOAT64: MQLONG = 512;
 const TYPE_STRING: MQLONG = 1024;
 const VL_NULL_TERMINATED: MQLONG = -1;
+const IMPO_CONVERT_TYPE: MQLONG = 0x2;
 const IMPO_INQ_NEXT: MQLONG = 0x8;
 const IMPO_INQ_PROP_UNDER_CURSOR: MQLONG = 0x10;
 const HCONN_UNASSOCIATED: MQLONG = -3;
@@ -371,12 +371,12 @@ pub(crate) fn matches(pattern: &str, name: &str) -> bool {
 
 /// The property MQINQMP asks for on handle `hmsg` — the first from the start, after the
 /// cursor, or under it, as `options` says, whose name matches `pattern` — with the handle's
-/// cursor moved to it: its name, its value as native bytes and its MQTYPE.
+/// cursor moved to it: its name and its value.
 fn find_property(
     hmsg: MQHMSG,
     options: MQLONG,
     pattern: &str,
-) -> Result<(String, Vec<u8>, MQLONG), Rc> {
+) -> Result<(String, PropertyValue), Rc> {
     with_handle(hmsg, |h| {
         let start = if options & IMPO_INQ_PROP_UNDER_CURSOR != 0 {
             h.cursor.ok_or(failed(RC_PROPERTY_NOT_AVAILABLE))?
@@ -394,9 +394,8 @@ fn find_property(
         let Some((i, (n, v))) = found else {
             return Err(failed(RC_PROPERTY_NOT_AVAILABLE));
         };
-        let (k, b) = encode(v);
         h.cursor = Some(i);
-        Ok((n.to_owned(), b, k))
+        Ok((n.to_owned(), v.clone()))
     })
 }
 
@@ -462,10 +461,14 @@ pub unsafe fn inqmp(
     // SAFETY: the caller passes `kind` valid for an MQLONG read (MQI contract), checked
     // non-null above.
     let requested = unsafe { *kind };
-    let (prop_name, value_bytes, prop_kind) = find_property(hmsg, options, &pattern)?;
-    if requested != TYPE_AS_SET && requested != prop_kind {
-        return Err(failed(RC_PROPERTY_TYPE_ERROR));
-    }
+    let (prop_name, found) = find_property(hmsg, options, &pattern)?;
+    // Type is read only with MQIMPO_CONVERT_TYPE; otherwise the value comes as it was set.
+    let returned = if options & IMPO_CONVERT_TYPE != 0 {
+        crate::propconv::convert(&found, requested).map_err(failed)?
+    } else {
+        found
+    };
+    let (prop_kind, value_bytes) = encode(&returned);
     // SAFETY: the caller passes `kind` valid for an MQLONG write (MQI contract), checked
     // non-null above.
     unsafe { *kind = prop_kind };

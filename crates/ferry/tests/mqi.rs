@@ -223,6 +223,7 @@ fn c_samples_put_get_and_request_reply_through_both_libraries() {
         };
         let (ok, text) = run(&props, args, env, "");
         assert!(ok && text.contains("0 failures"), "{lib}: {text}");
+        assert!(text.contains("type conversion checked"), "{lib}: {text}");
         assert!(
             text.contains("property app.colour type 1024 length 4"),
             "{text}"
