@@ -139,7 +139,7 @@ fn parse(s: &str, to: i32) -> Result<P, u32> {
 
 /// Two hexadecimal characters a byte.
 fn hex(s: &str) -> Option<Vec<u8>> {
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return None;
     }
     (0..s.len())
