@@ -733,6 +733,15 @@ pub fn qmgr_fields(a: &QueueManagerAttrs) -> Vec<Field> {
         ),
         f("ACCTQ", a.accounting_queues.word(), Kind::Word),
         f("ACCTINT", a.accounting_interval, Kind::Int),
+        f(
+            "SCMDSERV",
+            if a.command_server_manual {
+                "MANUAL"
+            } else {
+                "QMGR"
+            },
+            Kind::Word,
+        ),
         f("PLATFORM", "UNIX", Kind::Status),
         f("CCSID", 1208, Kind::Status),
         f(
@@ -779,6 +788,7 @@ pub fn set_qmgr(a: &mut QueueManagerAttrs, p: &Param) -> Result<(), ParseError> 
             a.accounting_queues = Monitoring::from_word(w).unwrap_or_default();
         }
         "ACCTINT" => a.accounting_interval = int(p, 604_800)?,
+        "SCMDSERV" => a.command_server_manual = word(p, &["QMGR", "MANUAL"])? == "MANUAL",
         _ => return Err(unknown(p, "QMGR")),
     }
     Ok(())

@@ -236,6 +236,7 @@ fn execute(qm: &QueueManager, c: &Command) -> Outcome {
         (Verb::Display, Object::QStatus) => display_qstatus(qm, c),
         (Verb::Display, Object::Conn) => display_conn(qm, c),
         (Verb::Stop, Object::Conn) => stop_conn(qm, c),
+        (Verb::Start | Verb::Stop, Object::CmdServ) => command_server(qm, c),
         (Verb::Display, Object::QmStatus) => display_qmstatus(qm, c),
         (Verb::Display, Object::QMgr) => display_qmgr(qm, c),
         (Verb::Alter, Object::QMgr) => alter_qmgr(qm, c),
@@ -378,6 +379,28 @@ fn delete_listener(qm: &QueueManager, c: &Command) -> Outcome {
     let n = specific(c)?;
     qm.delete_listener(n.as_str())?;
     reply(c, vec![info("AMQ8628I", format!("Listener {n} deleted."))])
+}
+
+/// START CMDSERV / STOP CMDSERV: the PCF command server begins or ends serving
+/// SYSTEM.ADMIN.COMMAND.QUEUE (a request it has begun, it finishes; requests put while it is
+/// stopped wait on the queue). Starting a running server, or stopping a stopped one, is refused
+/// as MQ refuses it. SCMDSERV says what happens at the next start.
+fn command_server(qm: &QueueManager, c: &Command) -> Outcome {
+    let start = c.verb == Verb::Start;
+    if qm.command_server_wanted() == start {
+        let state = if start { "running" } else { "stopped" };
+        return Err(fail(
+            "AMQ8028E",
+            format!("The command server is already {state}."),
+        ));
+    }
+    qm.set_command_server_wanted(start);
+    let (code, text) = if start {
+        ("AMQ8027I", "Command server start request accepted.")
+    } else {
+        ("AMQ8029I", "Command server stop request accepted.")
+    };
+    reply(c, vec![info(code, text)])
 }
 
 /// STOP CONN(conn) [EXTCONN(ext)]: ends a connection (the 16 hexadecimal digits DISPLAY CONN

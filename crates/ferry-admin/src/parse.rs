@@ -199,6 +199,8 @@ pub enum Object {
     Namelist,
     /// PROCESS: a process definition.
     Process,
+    /// CMDSERV: the PCF command server (START / STOP CMDSERV).
+    CmdServ,
 }
 
 impl Object {
@@ -231,6 +233,7 @@ impl Object {
             Object::QStats => "QSTATS",
             Object::Namelist => "NAMELIST",
             Object::Process => "PROCESS",
+            Object::CmdServ => "CMDSERV",
         }
     }
 
@@ -262,6 +265,7 @@ impl Object {
             "QSTATS" => Object::QStats,
             "NAMELIST" | "NL" => Object::Namelist,
             "PROCESS" | "PRO" => Object::Process,
+            "CMDSERV" => Object::CmdServ,
             _ => return None,
         })
     }
@@ -270,7 +274,12 @@ impl Object {
     fn named(self) -> bool {
         !matches!(
             self,
-            Object::QMgr | Object::QmStatus | Object::AuthRec | Object::EntAuth | Object::Security
+            Object::QMgr
+                | Object::QmStatus
+                | Object::AuthRec
+                | Object::EntAuth
+                | Object::Security
+                | Object::CmdServ
         )
     }
 }

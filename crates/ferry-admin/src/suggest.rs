@@ -14,6 +14,7 @@ pub const OBJECTS: &[&str] = &[
     "QLOCAL", "QALIAS", "QREMOTE", "QMODEL", "QUEUE", "QMGR", "CHANNEL", "LISTENER", "QSTATUS",
     "CONN", "QMSTATUS", "LSSTATUS", "CHSTATUS", "AUTHINFO", "AUTHREC", "ENTAUTH", "SECURITY",
     "CHLAUTH", "SUB", "SBSTATUS", "TOPIC", "TPSTATUS", "TOPICSTR", "NAMELIST", "PROCESS",
+    "CMDSERV",
 ];
 
 /// Every attribute and control keyword of any object (a test keeps it complete).
@@ -189,6 +190,7 @@ pub const KEYWORDS: &[&str] = &[
     "RETAINED",
     "RNAME",
     "RQMNAME",
+    "SCMDSERV",
     "SELECTOR",
     "SET",
     "SHARE",

@@ -121,6 +121,10 @@ pub struct QmSection {
     /// Define DEV.QUEUE.1–3 at start.
     #[serde(default = "default_true")]
     pub dev_queues: bool,
+    /// SCMDSERV: "qmgr" (the PCF command server starts with the queue manager) or "manual"
+    /// (it waits for START CMDSERV).
+    #[serde(default = "default_scmdserv")]
+    pub command_server: String,
     /// When the queue manager was created, Unix seconds (CRDATE, CRTIME); written by
     /// `ferry qm create`.
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -138,6 +142,10 @@ fn unix_now_s() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
+}
+
+fn default_scmdserv() -> String {
+    "qmgr".to_owned()
 }
 
 fn default_disabled() -> String {
@@ -286,6 +294,7 @@ impl QmFile {
                 accounting_queues: default_off(),
                 accounting_interval: default_statint(),
                 dev_queues: true,
+                command_server: default_scmdserv(),
                 created_unix_s: 0,
                 altered_unix_s: 0,
             },
@@ -369,6 +378,16 @@ impl QmFile {
         a.accounting_mqi = q.accounting_mqi;
         a.accounting_queues = queue_switch("accounting_queues", &q.accounting_queues)?;
         a.accounting_interval = q.accounting_interval;
+        a.command_server_manual = match q.command_server.to_ascii_lowercase().as_str() {
+            "qmgr" => false,
+            "manual" => true,
+            other => {
+                return Err(MqError::new(
+                    Reason::AttributeValueError,
+                    format!("[qmgr] command_server = {other:?}: give \"qmgr\" or \"manual\""),
+                ))
+            }
+        };
         a.created_unix_s = q.created_unix_s;
         a.altered_unix_s = q.altered_unix_s.max(q.created_unix_s);
         a.validate()?;
@@ -453,6 +472,12 @@ pub fn save_qmgr_attrs(dir: &Path, a: &QueueManagerAttrs) -> MqResult<()> {
     f.qmgr.accounting_queues = a.accounting_queues.word().to_ascii_lowercase();
     f.qmgr.accounting_interval = a.accounting_interval;
     f.qmgr.altered_unix_s = a.altered_unix_s;
+    f.qmgr.command_server = if a.command_server_manual {
+        "manual"
+    } else {
+        "qmgr"
+    }
+    .to_owned();
     f.save(dir)
 }
 

@@ -329,7 +329,7 @@ pub enum Selector {
     TreeLifeTime = 183,
     /// MQIA_REVERSE_DNS_LOOKUP (the queue manager's; not a feature here).
     ReverseDnsLookup = 254,
-    /// MQIA_CMD_SERVER_CONTROL (the queue manager's; not a feature here).
+    /// MQIA_CMD_SERVER_CONTROL (SCMDSERV: MQSVC_CONTROL_Q_MGR 0, MQSVC_CONTROL_MANUAL 1).
     CmdServerControl = 120,
     /// MQIA_CHINIT_CONTROL (the queue manager's; not a feature here).
     ChinitControl = 119,
@@ -457,6 +457,7 @@ const ANSWERED: &[Selector] = &[
     Selector::RemoteQMgrName,
     Selector::RemoteQName,
     Selector::XmitQName,
+    Selector::CmdServerControl,
 ];
 
 const NOT_OFFERED: &[(Selector, bool, i64)] = &[
@@ -520,7 +521,6 @@ const NOT_OFFERED: &[(Selector, bool, i64)] = &[
     (Selector::SslResetCount, false, 0),
     (Selector::TreeLifeTime, false, 1_800),
     (Selector::ReverseDnsLookup, false, 0),
-    (Selector::CmdServerControl, false, 0),
     (Selector::ChinitControl, false, 0),
 ];
 
@@ -786,6 +786,7 @@ pub fn qmgr_attr(sel: Selector, a: &QueueManagerAttrs) -> Option<AttrValue> {
         Selector::AccountingMqi => Int(i64::from(a.accounting_mqi)),
         Selector::AccountingQ => Int(a.accounting_queues.value()),
         Selector::AccountingInterval => Int(i64::from(a.accounting_interval)),
+        Selector::CmdServerControl => Int(i64::from(a.command_server_manual)),
         other => return not_offered(other, false),
     })
 }

@@ -60,6 +60,9 @@ pub struct QueueManagerAttrs {
     pub accounting_queues: Monitoring,
     /// ACCTINT: seconds after which a long-running connection writes an intermediate record.
     pub accounting_interval: u32,
+    /// SCMDSERV(MANUAL): the PCF command server waits for START CMDSERV instead of starting
+    /// with the queue manager (SCMDSERV(QMGR)).
+    pub command_server_manual: bool,
     /// When the queue manager was created (Unix seconds; CRDATE, CRTIME): 0 when not known.
     pub created_unix_s: u64,
     /// When ALTER QMGR last changed it (Unix seconds; ALTDATE, ALTTIME): its creation until then.
@@ -191,6 +194,7 @@ impl QueueManagerAttrs {
             accounting_mqi: false,
             accounting_queues: Monitoring::Off,
             accounting_interval: DEFAULT_STATISTICS_INTERVAL,
+            command_server_manual: false,
             created_unix_s: 0,
             altered_unix_s: 0,
         }

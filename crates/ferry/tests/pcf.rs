@@ -706,3 +706,75 @@ fn connections_and_their_handles_are_inquired_through_pcf() {
         "it is gone"
     );
 }
+
+/// The command server is controlled as MQ's: STOP CMDSERV stops it (requests then wait on
+/// the command queue, DISPLAY QMSTATUS shows CMDSERV(STOPPED)), START CMDSERV starts it and
+/// the waiting request is answered; SCMDSERV(MANUAL) keeps it stopped across a restart until
+/// it is started.
+#[test]
+fn the_command_server_is_stopped_and_started_as_mq_controls_it() {
+    let mut server = Server::start("pcf-cmdserv", &[]);
+    let admin = |server: &Server, cmd: &str| {
+        let mut c = Connection::connect(&server.unix, "pcf-admin").unwrap();
+        let r = c.admin(cmd).unwrap();
+        assert!(r[0].ok, "{cmd}: {r:?}");
+        format!("{:?}", r[0].messages)
+    };
+    let wait_for = |server: &Server, state: &str| {
+        for _ in 0..100 {
+            if admin(server, "DISPLAY QMSTATUS CMDSERV").contains(&format!("\"{state}\"")) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!("CMDSERV never became {state}");
+    };
+    wait_for(&server, "RUNNING");
+    let mut c = Connection::connect(&server.unix, "pcf-admin").unwrap();
+    let r = c.admin("START CMDSERV").unwrap();
+    assert!(!r[0].ok, "already running: {r:?}");
+    admin(&server, "STOP CMDSERV");
+    wait_for(&server, "STOPPED");
+    let mut p = owner_session(&server);
+    let mut m = Message::new(pcf::encode(
+        &Header {
+            kind: cft::COMMAND,
+            version: 1,
+            command: PING_Q_MGR,
+            seq: 1,
+            control: 1,
+            comp_code: 0,
+            reason: 0,
+        },
+        &[],
+    ));
+    m.descriptor.format = FormatName::truncating("MQADMIN");
+    m.descriptor.message_type = MessageType::Request;
+    m.descriptor.reply_to_queue = object_name("PCF.REPLY").unwrap();
+    let out = p.conn.put(p.cmd, m, &Default::default()).unwrap();
+    let opts = GetOptions::new()
+        .wait(Duration::from_millis(1500))
+        .correl_id(ferry_client::CorrelId(out.msg_id.0));
+    let e = p.conn.get(p.reply, &opts).unwrap_err();
+    assert_eq!(
+        e.reason,
+        ferry_client::Reason::NoMsgAvailable,
+        "no answer while stopped"
+    );
+    admin(&server, "START CMDSERV");
+    let opts = opts.wait(Duration::from_secs(10));
+    p.conn
+        .get(p.reply, &opts)
+        .expect("the waiting request is answered once started");
+    drop(p);
+    admin(&server, "ALTER QMGR SCMDSERV(MANUAL)");
+    server.restart(&[]);
+    server.wait_ready();
+    std::thread::sleep(Duration::from_millis(600));
+    assert!(admin(&server, "DISPLAY QMSTATUS CMDSERV").contains("\"STOPPED\""));
+    assert!(admin(&server, "DISPLAY QMGR SCMDSERV").contains("\"MANUAL\""));
+    admin(&server, "START CMDSERV");
+    wait_for(&server, "RUNNING");
+    let mut p = owner_session(&server);
+    p.ok(PING_Q_MGR, &[]);
+}

@@ -153,6 +153,7 @@ fn without_new_defaults(line: &str) -> String {
         .replace(" MAXDYNQ(10000) MAXDYNQC(1000)", "")
         .replace(" PERFMEV(DISABLED)", "")
         .replace(" CMDEV(DISABLED)", "")
+        .replace(" SCMDSERV(QMGR)", "")
         .replace(" CONGCTL(DEFAULT)", "")
         .replace(
             " NOTRIGGER TRIGTYPE(FIRST) TRIGDPTH(1) TRIGMPRI(0) TRIGDATA('') INITQ(' ') PROCESS(' ')",

@@ -720,10 +720,11 @@ pub(super) fn display_qmstatus(qm: &QueueManager, c: &Command) -> Outcome {
         field("CONNS", qm.connections().len(), Kind::Status),
         field(
             "CMDSERV",
-            if qm.command_server_running() {
-                "RUNNING"
-            } else {
-                "STOPPED"
+            match (qm.command_server_running(), qm.command_server_wanted()) {
+                (true, true) => "RUNNING",
+                (true, false) => "STOPPING",
+                (false, true) => "STARTING",
+                (false, false) => "STOPPED",
             },
             Kind::Status,
         ),

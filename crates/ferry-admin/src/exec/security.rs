@@ -37,9 +37,14 @@ fn needed(c: &Command) -> Option<(AuthObjType, Authority)> {
         // Subscriptions are checked on the topic objects above their topic, as MQSUB is (the
         // base object when none is named): SUB to define or delete one, DSP to display them.
         O::Sub | O::SbStatus | O::TpStatus | O::TopicStr | O::Topic => AuthObjType::Topic,
-        O::QMgr | O::QmStatus | O::Conn | O::AuthRec | O::EntAuth | O::Security | O::ChlAuth => {
-            AuthObjType::QMgr
-        }
+        O::QMgr
+        | O::QmStatus
+        | O::Conn
+        | O::AuthRec
+        | O::EntAuth
+        | O::Security
+        | O::ChlAuth
+        | O::CmdServ => AuthObjType::QMgr,
     };
     let qmgr_level = objtype == AuthObjType::QMgr;
     if matches!(c.object, O::Sub | O::SbStatus | O::TpStatus | O::TopicStr) {

@@ -67,17 +67,16 @@ fn serve(qm: &QueueManager, stop: &AtomicBool) {
         Ok(od) => od,
         Err(e) => return tracing::error!(error = %e, "command server: no command queue name"),
     };
-    let h = match s.open(&od, OpenOptions::input()) {
-        Ok(h) => h,
-        Err(e) => {
-            return tracing::error!(error = %e, queue = ADMIN_COMMAND_QUEUE, "command server cannot open its queue; PCF commands will not be answered")
-        }
-    };
-    tracing::info!(queue = ADMIN_COMMAND_QUEUE, "command server started");
-    qm.set_command_server_running(true);
     let mut opts = GetOptions::new().wait(POLL);
     opts.fail_if_quiescing = true;
+    let mut open: Option<ferry_core::Hobj> = None;
     while !stop.load(Ordering::Acquire) {
+        // SCMDSERV, START CMDSERV and STOP CMDSERV say whether to serve; between requests the
+        // server follows within one poll (a request it has begun, it finishes).
+        let Some(h) = follow_wanted(qm, &mut s, &od, &mut open) else {
+            std::thread::sleep(POLL);
+            continue;
+        };
         match s.get(h, &opts) {
             Ok(got) => answer(qm, &mut s, got.message),
             Err(e) if e.reason == Reason::NoMsgAvailable => {}
@@ -90,6 +89,40 @@ fn serve(qm: &QueueManager, stop: &AtomicBool) {
     }
     qm.set_command_server_running(false);
     tracing::info!("command server stopped");
+}
+
+/// Opens the command queue when the server should serve and closes it when it should not; the
+/// handle to get from, if serving.
+fn follow_wanted(
+    qm: &QueueManager,
+    s: &mut ferry_core::Session,
+    od: &ObjectDescriptor,
+    open: &mut Option<ferry_core::Hobj>,
+) -> Option<ferry_core::Hobj> {
+    match (qm.command_server_wanted(), *open) {
+        (true, Some(h)) => Some(h),
+        (true, None) => match s.open(od, OpenOptions::input()) {
+            Ok(h) => {
+                tracing::info!(queue = ADMIN_COMMAND_QUEUE, "command server started");
+                qm.set_command_server_running(true);
+                *open = Some(h);
+                Some(h)
+            }
+            Err(e) => {
+                tracing::error!(error = %e, queue = ADMIN_COMMAND_QUEUE, "command server cannot open its queue; PCF commands will not be answered");
+                qm.set_command_server_wanted(false);
+                None
+            }
+        },
+        (false, Some(h)) => {
+            let _ = s.close(h, Default::default());
+            *open = None;
+            qm.set_command_server_running(false);
+            tracing::info!("command server stopped (STOP CMDSERV); requests wait on the queue");
+            None
+        }
+        (false, None) => None,
+    }
 }
 
 /// Runs one request and sends its responses.

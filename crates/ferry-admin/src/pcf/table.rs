@@ -265,6 +265,7 @@ pub(crate) static ROWS: &[Row] = &[
         Enum(&[(0, "OFF"), (1, "ON"), (-1, "NONE")]),
     ),
     row(QMgr, "ACCTINT", 135, Int),
+    row(QMgr, "SCMDSERV", 120, Enum(&[(0, "QMGR"), (1, "MANUAL")])),
     row(
         QMgr,
         "CHLEV",

@@ -179,6 +179,8 @@ pub(crate) struct Shared {
     pub run_state: AtomicU8,
     /// Whether the PCF command server is serving (DISPLAY QMSTATUS CMDSERV).
     pub command_server: std::sync::atomic::AtomicBool,
+    /// Whether it should be: SCMDSERV(QMGR) at start, then START / STOP CMDSERV.
+    pub command_server_wanted: std::sync::atomic::AtomicBool,
     pub connections: Mutex<BTreeMap<u64, ConnectionInfo>>,
     pub next_conn: AtomicU64,
     pub next_uow: AtomicU64,
@@ -246,6 +248,7 @@ impl QueueManager {
         }
         let ids = IdGenerator::new(config.attrs.name.as_str());
         let perf_events = config.attrs.performance_events;
+        let scmdserv_manual = config.attrs.command_server_manual;
         let (statistics_mqi, started) = (config.attrs.statistics_mqi, config.clock.wall());
         let qm = QueueManager {
             shared: Arc::new(Shared {
@@ -256,6 +259,7 @@ impl QueueManager {
                 clock: config.clock,
                 run_state: AtomicU8::new(RunState::Running as u8),
                 command_server: std::sync::atomic::AtomicBool::new(false),
+                command_server_wanted: std::sync::atomic::AtomicBool::new(!scmdserv_manual),
                 connections: Mutex::new(BTreeMap::new()),
                 next_conn: AtomicU64::new(1),
                 next_uow: AtomicU64::new(1),
@@ -423,6 +427,18 @@ impl QueueManager {
     /// The PCF command server says it started (`true`) or ended.
     pub fn set_command_server_running(&self, running: bool) {
         self.shared.command_server.store(running, Ordering::Release);
+    }
+
+    /// Whether the PCF command server should serve (SCMDSERV at start, START/STOP CMDSERV).
+    pub fn command_server_wanted(&self) -> bool {
+        self.shared.command_server_wanted.load(Ordering::Acquire)
+    }
+
+    /// START CMDSERV (`true`) or STOP CMDSERV: the command server follows within its poll.
+    pub fn set_command_server_wanted(&self, wanted: bool) {
+        self.shared
+            .command_server_wanted
+            .store(wanted, Ordering::Release);
     }
 
     /// A session for one of the queue manager's own services in this process (the PCF command
