@@ -90,6 +90,14 @@ pub mod cmd {
     pub const CREATE_SUBSCRIPTION: i32 = 177;
     /// MQCMD_DELETE_SUBSCRIPTION.
     pub const DELETE_SUBSCRIPTION: i32 = 179;
+    /// MQCMD_CHANGE_SUBSCRIPTION.
+    pub const CHANGE_SUBSCRIPTION: i32 = 178;
+    /// MQCMD_COPY_SUBSCRIPTION.
+    pub const COPY_SUBSCRIPTION: i32 = 181;
+    /// MQCMD_COPY_CHANNEL.
+    pub const COPY_CHANNEL: i32 = 22;
+    /// MQCMD_COPY_TOPIC.
+    pub const COPY_TOPIC: i32 = 171;
     /// MQCMD_CHANGE_LISTENER.
     pub const CHANGE_LISTENER: i32 = 93;
     /// MQCMD_COPY_LISTENER.
@@ -183,6 +191,18 @@ pub mod id {
     pub const LISTENER_ATTRS: i32 = 1222;
     /// MQIACF_LISTENER_STATUS_ATTRS.
     pub const LISTENER_STATUS_ATTRS: i32 = 1223;
+    /// MQCACF_FROM_CHANNEL_NAME.
+    pub const FROM_CHANNEL_NAME: i32 = 3007;
+    /// MQCACF_TO_CHANNEL_NAME.
+    pub const TO_CHANNEL_NAME: i32 = 3008;
+    /// MQCACF_FROM_TOPIC_NAME.
+    pub const FROM_TOPIC_NAME: i32 = 3150;
+    /// MQCACF_TO_TOPIC_NAME.
+    pub const TO_TOPIC_NAME: i32 = 3149;
+    /// MQCACF_FROM_SUB_NAME.
+    pub const FROM_SUB_NAME: i32 = 3163;
+    /// MQCACF_TO_SUB_NAME.
+    pub const TO_SUB_NAME: i32 = 3164;
     /// MQCACF_FROM_LISTENER_NAME.
     pub const FROM_LISTENER_NAME: i32 = 3124;
     /// MQCACF_TO_LISTENER_NAME.
@@ -626,10 +646,15 @@ fn plan(
         | cmd::DELETE_CHANNEL
         | cmd::START_CHANNEL
         | cmd::STOP_CHANNEL => plan_channel_change(command, params),
-        cmd::CREATE_TOPIC | cmd::CHANGE_TOPIC | cmd::DELETE_TOPIC | cmd::INQUIRE_TOPIC_NAMES => {
-            plan_topic(command, params)
+        cmd::CREATE_TOPIC
+        | cmd::CHANGE_TOPIC
+        | cmd::DELETE_TOPIC
+        | cmd::INQUIRE_TOPIC
+        | cmd::INQUIRE_TOPIC_NAMES => plan_topic(command, params),
+        cmd::CREATE_SUBSCRIPTION | cmd::CHANGE_SUBSCRIPTION | cmd::DELETE_SUBSCRIPTION => {
+            plan_sub(command, params)
         }
-        cmd::CREATE_SUBSCRIPTION | cmd::DELETE_SUBSCRIPTION => plan_sub(command, params),
+        cmd::COPY_CHANNEL | cmd::COPY_TOPIC | cmd::COPY_SUBSCRIPTION => plan_copy(command, params),
         cmd::RESET_Q_MGR | cmd::RESET_Q_STATS => plan_reset(command, params),
         c if cmd::LISTENER_COMMANDS.contains(&c) => plan_listener(command, params),
         c if authority::COMMANDS.contains(&c) => authority::plan(c, params),
@@ -637,15 +662,6 @@ fn plan(
             definitions::plan(&definitions::NAMELIST, c, params)
         }
         c if definitions::PROCESS.serves(c) => definitions::plan(&definitions::PROCESS, c, params),
-        cmd::INQUIRE_TOPIC => {
-            let name = required(params, id::TOPIC_NAME, "MQCA_TOPIC_NAME")?;
-            display(
-                format!("TOPIC({}) ALL", quoted(name)),
-                Obj::Topic,
-                params,
-                id::TOPIC_ATTRS,
-            )
-        }
         cmd::INQUIRE_SUBSCRIPTION => {
             let name = str_param(params, id::SUB_NAME).unwrap_or("*");
             display(
@@ -929,6 +945,10 @@ fn plan_topic(command: i32, params: &[Param]) -> Result<Plan, Refusal> {
         ""
     };
     let text = match command {
+        cmd::INQUIRE_TOPIC => {
+            let what = format!("TOPIC({name}) ALL");
+            return display(what, Obj::Topic, params, id::TOPIC_ATTRS);
+        }
         cmd::INQUIRE_TOPIC_NAMES => {
             let shape = Shape::Names(("TOPIC", id::TOPIC_NAMES), None);
             return Ok(Plan::Mqsc(format!("DISPLAY TOPIC({name})"), shape));
@@ -1009,6 +1029,10 @@ fn plan_sub(command: i32, params: &[Param]) -> Result<Plan, Refusal> {
     let name = quoted(required(params, id::SUB_NAME, "MQCACF_SUB_NAME")?);
     let text = match command {
         cmd::DELETE_SUBSCRIPTION => format!("DELETE SUB({name})"),
+        cmd::CHANGE_SUBSCRIPTION => format!(
+            "ALTER SUB({name}) {}",
+            attributes(Obj::Sub, params, &[id::SUB_NAME])?
+        ),
         _ => {
             let replace = if int_param(params, id::REPLACE) == Some(1) {
                 " REPLACE"
@@ -1019,6 +1043,51 @@ fn plan_sub(command: i32, params: &[Param]) -> Result<Plan, Refusal> {
             format!("DEFINE SUB({name}) {attrs}{replace}")
         }
     };
+    Ok(Plan::Mqsc(text, Shape::Done))
+}
+
+/// MQ's Copy Channel, Copy Topic and Copy Subscription: DEFINE of the new object LIKE the one
+/// named, with the attributes the request gives (a channel's type is required, as MQ asks).
+fn plan_copy(command: i32, params: &[Param]) -> Result<Plan, Refusal> {
+    let (obj, word, from, to) = match command {
+        cmd::COPY_CHANNEL => (
+            Obj::Channel,
+            "CHANNEL",
+            (id::FROM_CHANNEL_NAME, "MQCACF_FROM_CHANNEL_NAME"),
+            (id::TO_CHANNEL_NAME, "MQCACF_TO_CHANNEL_NAME"),
+        ),
+        cmd::COPY_TOPIC => (
+            Obj::Topic,
+            "TOPIC",
+            (id::FROM_TOPIC_NAME, "MQCACF_FROM_TOPIC_NAME"),
+            (id::TO_TOPIC_NAME, "MQCACF_TO_TOPIC_NAME"),
+        ),
+        _ => (
+            Obj::Sub,
+            "SUB",
+            (id::FROM_SUB_NAME, "MQCACF_FROM_SUB_NAME"),
+            (id::TO_SUB_NAME, "MQCACF_TO_SUB_NAME"),
+        ),
+    };
+    let old = quoted(required(params, from.0, from.1)?);
+    let new = quoted(required(params, to.0, to.1)?);
+    let mut skip = vec![from.0, to.0, id::REPLACE];
+    let mut typed = String::new();
+    if command == cmd::COPY_CHANNEL {
+        skip.push(id::CHANNEL_TYPE);
+        let t = int_param(params, id::CHANNEL_TYPE)
+            .and_then(|t| table::word(table::CHANNEL_TYPES, t))
+            .ok_or_else(|| {
+                let why = "MQIACH_CHANNEL_TYPE is required".to_owned();
+                Refusal(rc::PARM_COUNT_TOO_SMALL, id::CHANNEL_TYPE, why)
+            })?;
+        typed = format!(" CHLTYPE({t})");
+    }
+    let attrs = attributes(obj, params, &skip)?;
+    let text = format!(
+        "DEFINE {word}({new}){typed} LIKE({old}) {attrs}{}",
+        replace_word(params)
+    );
     Ok(Plan::Mqsc(text, Shape::Done))
 }
 

@@ -778,3 +778,78 @@ fn the_command_server_is_stopped_and_started_as_mq_controls_it() {
     let mut p = owner_session(&server);
     p.ok(PING_Q_MGR, &[]);
 }
+
+/// Copy Channel, Copy Topic and Copy Subscription make the new object like the old one with
+/// the attributes the request changes; Change Subscription alters one.
+#[test]
+fn channels_topics_and_subscriptions_are_copied_and_changed_through_pcf() {
+    let server = Server::start("pcf-copy", &[]);
+    let mut pcf = owner_session(&server);
+    let s = |id: i32, v: &str| Param::Str(id, v.into());
+    // MQCMD_CREATE_CHANNEL, then MQCMD_COPY_CHANNEL (22) with MQIACH_CHANNEL_TYPE SVRCONN (7).
+    pcf.ok(
+        23,
+        &[
+            s(3501, "PCF.SVRCONN"),
+            Param::Int(1511, 7),
+            s(3502, "the original"),
+        ],
+    );
+    pcf.ok(
+        22,
+        &[
+            s(3007, "PCF.SVRCONN"),
+            s(3008, "PCF.COPY"),
+            Param::Int(1511, 7),
+        ],
+    );
+    let c = pcf.ok(25, &[s(3501, "PCF.COPY")]);
+    assert_eq!(
+        text(&c, 3502).as_deref().map(str::trim_end),
+        Some("the original")
+    );
+    assert_eq!(int(&c, 1511), Some(7), "{c:?}");
+    // Without the type, the copy is refused naming MQIACH_CHANNEL_TYPE.
+    assert_eq!(
+        pcf.refused(22, &[s(3007, "PCF.SVRCONN"), s(3008, "PCF.COPY2")]),
+        3019
+    );
+    // MQCMD_COPY_TOPIC (171): a new topic string, the rest as the original.
+    pcf.ok(
+        172,
+        &[s(2092, "PCF.T1"), s(2094, "pcf/one"), s(2093, "topic one")],
+    );
+    pcf.ok(
+        171,
+        &[s(3150, "PCF.T1"), s(3149, "PCF.T2"), s(2094, "pcf/two")],
+    );
+    let t = pcf.ok(174, &[s(2092, "PCF.T2")]);
+    assert_eq!(text(&t, 2094).as_deref(), Some("pcf/two"));
+    assert_eq!(
+        text(&t, 2093).as_deref().map(str::trim_end),
+        Some("topic one")
+    );
+    // MQCMD_COPY_SUBSCRIPTION (181) and MQCMD_CHANGE_SUBSCRIPTION (178).
+    pcf.ok(
+        177,
+        &[
+            s(3152, "PCF.S1"),
+            s(2094, "pcf/one"),
+            s(3154, "DEV.QUEUE.1"),
+        ],
+    );
+    pcf.ok(181, &[s(3163, "PCF.S1"), s(3164, "PCF.S2")]);
+    let sub = pcf.ok(176, &[s(3152, "PCF.S2")]);
+    assert_eq!(text(&sub, 2094).as_deref(), Some("pcf/one"), "{sub:?}");
+    assert_eq!(text(&sub, 3154).unwrap().trim_end(), "DEV.QUEUE.1");
+    pcf.ok(178, &[s(3152, "PCF.S2"), s(3159, "changed")]);
+    let sub = pcf.ok(176, &[s(3152, "PCF.S2")]);
+    assert_eq!(
+        text(&sub, 3159).as_deref().map(str::trim_end),
+        Some("changed")
+    );
+    assert_eq!(
+        pcf.refused(181, &[s(3163, "NO.SUCH"), s(3164, "PCF.S3")]),
+        2085
+    );
+}

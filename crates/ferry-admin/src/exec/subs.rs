@@ -58,7 +58,20 @@ fn level_fixed(name: &str, sub: &Subscription, asked: u8) -> Result<(), Failure>
 /// [DESTCORL(48 hex digits)] [SELECTOR('...')] [SUBLEVEL(0–9)].
 pub(super) fn define_sub(qm: &QueueManager, c: &Command) -> Outcome {
     let name = sub_name(c)?;
+    // LIKE(sub): what is not given is the other subscription's (MQ's Copy Subscription).
+    let like = match c.value("LIKE") {
+        None => None,
+        Some(v) => Some(qm.subscription_named(&v.text).ok_or_else(|| {
+            fail(
+                "AMQ8147E",
+                format!("LIKE('{}'): subscription {} not found", v.text, v.text),
+            )
+        })?),
+    };
     let wildcards = match c.value("WSCHEMA").map(|v| v.text.to_ascii_uppercase()) {
+        None if like.is_some() => like
+            .as_ref()
+            .map_or(Wildcards::Topic, |s| s.filter.schema()),
         None => Wildcards::Topic,
         Some(w) if w == "TOPIC" => Wildcards::Topic,
         Some(w) if w == "CHAR" => Wildcards::Char,
@@ -70,7 +83,7 @@ pub(super) fn define_sub(qm: &QueueManager, c: &Command) -> Outcome {
         }
     };
     let correl_id = match c.value("DESTCORL") {
-        None => None,
+        None => like.as_ref().map(|s| s.correl_id),
         Some(v) => Some(
             CorrelId::from_hex(&v.text.to_ascii_lowercase())
                 .ok_or_else(|| fail("AMQ8405E", "DESTCORL is 48 hexadecimal digits (24 bytes)"))?,
@@ -82,14 +95,27 @@ pub(super) fn define_sub(qm: &QueueManager, c: &Command) -> Outcome {
         }
     }
     // An administrative subscription: any user with the authority may resume it.
+    let given = |k: &str| c.value(k).map(|v| v.text.clone());
+    let from = |f: fn(&Subscription) -> Option<String>| like.as_deref().and_then(f);
+    let topic = given("TOPICSTR").or_else(|| from(|s| Some(s.filter.text().to_owned())));
+    let dest = given("DEST").or_else(|| from(|s| Some(s.queue.name.to_string())));
+    let missing = |k: &str| fail("AMQ8405E", format!("DEFINE SUB needs {k}"));
     let req = SubRequest {
         wildcards,
         name: Some(name.clone()),
         correl_id,
-        user_data: c.value("USERDATA").map(|v| v.text.clone()),
-        selector: c.value("SELECTOR").map(|v| v.text.clone()),
-        level: sub_level(c, ferry_model::options::DEFAULT_SUB_LEVEL)?,
-        ..SubRequest::to_queue(required(c, "TOPICSTR")?, object_name(required(c, "DEST")?)?)
+        user_data: given("USERDATA").or_else(|| from(|s| s.user_data.clone())),
+        selector: given("SELECTOR")
+            .or_else(|| from(|s| s.selector.as_ref().map(|x| x.text().to_owned()))),
+        level: sub_level(
+            c,
+            like.as_ref()
+                .map_or(ferry_model::options::DEFAULT_SUB_LEVEL, |s| s.level),
+        )?,
+        ..SubRequest::to_queue(
+            &topic.ok_or_else(|| missing("TOPICSTR"))?,
+            object_name(&dest.ok_or_else(|| missing("DEST"))?)?,
+        )
     };
     qm.define_sub(&req)?;
     reply(
