@@ -423,10 +423,7 @@ fn stop_conn(qm: &QueueManager, c: &Command) -> Outcome {
             )
         })?;
     if let Some(ext) = c.value("EXTCONN") {
-        let ours: String = format!("AMQC{:<12.12}", qm.name().as_str())
-            .bytes()
-            .map(|b| format!("{b:02X}"))
-            .collect();
+        let ours = display::ext_conn(qm);
         if !ext.text.eq_ignore_ascii_case(&ours) {
             return Err(fail(
                 "AMQ8405E",

@@ -764,11 +764,11 @@ fn plan_queue_inquiry(command: i32, params: &[Param]) -> Result<Plan, Refusal> {
             )
         }
         _ => {
-            if int_param(params, id::Q_STATUS_TYPE) == Some(id::Q_HANDLE) {
-                let why = "MQIACF_Q_HANDLE status is not served over PCF yet; use MQCMD_ESCAPE with DISPLAY QSTATUS TYPE(HANDLE)";
-                return Err(Refusal(rc::PARM_VALUE_ERROR, id::Q_STATUS_TYPE, why.into()));
-            }
-            let what = format!("QSTATUS({name}) TYPE(QUEUE) ALL");
+            let kind = match int_param(params, id::Q_STATUS_TYPE) {
+                Some(id::Q_HANDLE) => "HANDLE",
+                _ => "QUEUE",
+            };
+            let what = format!("QSTATUS({name}) TYPE({kind}) ALL");
             display(what, Obj::QStatus, params, id::Q_STATUS_ATTRS)?
         }
     })

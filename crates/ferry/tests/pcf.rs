@@ -663,6 +663,26 @@ fn connections_and_their_handles_are_inquired_through_pcf() {
         "{handles:?}"
     );
     assert_eq!(pcf.refused(85, &[Param::Bytes(7006, vec![1, 2, 3])]), 3229);
+    // Handle status (Inquire Queue Status, MQIACF_Q_STATUS_TYPE MQIACF_Q_HANDLE): who has
+    // PCF.REPLY open and how.
+    let hs = pcf.ask(41, &[name("PCF.REPLY"), Param::Int(1103, 1104)]);
+    let h = &hs
+        .iter()
+        .find(|(_, p)| text(p, 3058).is_some_and(|t| t.trim_end() == "pcf-test"))
+        .unwrap_or_else(|| panic!("this test's handle: {hs:?}"))
+        .1;
+    assert_eq!(int(h, 1103), Some(1104), "{h:?}");
+    assert_eq!(
+        int(h, 1098),
+        Some(1),
+        "MQIACF_OPEN_INPUT_TYPE MQQSO_SHARED: {h:?}"
+    );
+    assert_eq!(int(h, 1099), Some(0), "MQIACF_OPEN_OUTPUT MQQSO_NO: {h:?}");
+    assert!(
+        h.iter()
+            .any(|x| matches!(x, Param::Bytes(7006, b) if b.len() == 24)),
+        "{h:?}"
+    );
     // Stop Connection: another application's connection is ended at once, its waiting get
     // answered with MQRC_CONNECTION_BROKEN.
     let mut victim = Connection::connect(&server.unix, "victim").unwrap();

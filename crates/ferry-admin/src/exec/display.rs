@@ -506,10 +506,10 @@ pub(super) fn display_qstatus(qm: &QueueManager, c: &Command) -> Outcome {
         .map(|(n, _)| n)
         .collect();
     if handles {
-        let conns = qm.connections();
+        let (conns, ext) = (qm.connections(), ext_conn(qm));
         for n in &names {
             for ci in &conns {
-                queue_handles(c, n, ci, &mut out)?;
+                queue_handles(c, (n, &ext), ci, &mut out)?;
             }
         }
         return reply(c, out);
@@ -528,7 +528,7 @@ pub(super) fn display_qstatus(qm: &QueueManager, c: &Command) -> Outcome {
 /// QSTATUS TYPE(HANDLE): the handles connection `ci` has open on queue `n`, added to `out`.
 fn queue_handles(
     c: &Command,
-    n: &ObjectName,
+    (n, ext): (&ObjectName, &str),
     ci: &ConnectionInfo,
     out: &mut Vec<Message>,
 ) -> Result<(), Failure> {
@@ -543,6 +543,7 @@ fn queue_handles(
             field("QUEUE", n, Kind::Name),
             field("TYPE", "HANDLE", Kind::Status),
             field("CONN", format!("{:016X}", ci.id), Kind::Status),
+            field("EXTCONN", ext, Kind::Status),
             field("APPLTAG", &ci.app_name, Kind::Status),
             field("CONNOPTS", mode_word(ci.mode), Kind::Status),
             field("USERID", &ci.user_id, Kind::Status),
@@ -611,11 +612,7 @@ pub(super) fn display_conn(qm: &QueueManager, c: &Command) -> Outcome {
         }
     };
     let mut out = Vec::new();
-    // MQ's 24-byte connection id: "AMQC", the queue manager's name (12), then CONN's 8 bytes.
-    let ext: String = format!("AMQC{:<12.12}", qm.name().as_str())
-        .bytes()
-        .map(|b| format!("{b:02X}"))
-        .collect();
+    let ext = ext_conn(qm);
     for ci in qm.connections() {
         let id = format!("{:016X}", ci.id);
         let matched = if pattern.generic {
@@ -695,6 +692,15 @@ fn conn_passes(c: &Command, base: &[Field]) -> Result<bool, Failure> {
         }
         None => Ok(true),
     }
+}
+
+/// EXTCONN: the first 16 bytes of MQ's 24-byte connection id, in hexadecimal — "AMQC" and the
+/// queue manager's name (12 characters); CONN's 8 bytes follow.
+pub(super) fn ext_conn(qm: &QueueManager) -> String {
+    format!("AMQC{:<12.12}", qm.name().as_str())
+        .bytes()
+        .map(|b| format!("{b:02X}"))
+        .collect()
 }
 
 /// CONN TYPE(HANDLE): the handles connection `ci` has open, added to `out`.

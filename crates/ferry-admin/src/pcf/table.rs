@@ -46,6 +46,9 @@ pub(crate) enum Ty {
     Hex,
 }
 
+/// MQQSO_NO and MQQSO_YES (handle status).
+const YES_NO: &[(i32, &str)] = &[(0, "NO"), (1, "YES")];
+
 /// MQAUTH_* and the MQSC words of AUTHADD, AUTHRMV and AUTHLIST.
 pub(crate) const AUTHS: &[(i32, &str)] = &[
     (0, "NONE"),
@@ -320,6 +323,26 @@ pub(crate) static ROWS: &[Row] = &[
     row(QStatus, "LPUTDATE", 3128, Str(12)),
     row(QStatus, "LPUTTIME", 3129, Str(8)),
     row(QStatus, "MSGAGE", 1227, Int),
+    // Handle status (Inquire Queue Status with MQIACF_Q_STATUS_TYPE MQIACF_Q_HANDLE).
+    row(
+        QStatus,
+        "TYPE",
+        1103,
+        Enum(&[(1105, "QUEUE"), (1104, "HANDLE")]),
+    ),
+    row(QStatus, "CONN", 7006, Hex),
+    row(QStatus, "APPLTAG", 3058, Str(28)),
+    row(QStatus, "USERID", 3025, Str(12)),
+    row(
+        QStatus,
+        "INPUT",
+        1098,
+        Enum(&[(0, "NO"), (1, "SHARED"), (2, "EXCLUSIVE")]),
+    ),
+    row(QStatus, "OUTPUT", 1099, Enum(YES_NO)),
+    row(QStatus, "SET", 1100, Enum(YES_NO)),
+    row(QStatus, "INQUIRE", 1101, Enum(YES_NO)),
+    row(QStatus, "BROWSE", 1102, Enum(YES_NO)),
     // Channels (Inquire Channel, Create/Change Channel).
     row(Channel, "CHANNEL", 3501, Str(20)),
     row(Channel, "CHLTYPE", 1511, Enum(CHANNEL_TYPES)),
