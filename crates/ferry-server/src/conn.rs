@@ -412,6 +412,10 @@ struct Socket {
     held: VecDeque<(usize, u64)>,
     /// An LSN owed by a conversation that has just gone (disconnect commits).
     owed_by_gone: Option<u64>,
+    /// Conversations STOP CONN ended while others on the socket go on: their requests are
+    /// answered MQRC_CONNECTION_BROKEN (at most [`ConnLimits::max_conversations`]; a Connect
+    /// of the id takes it out).
+    stopped_convs: std::collections::HashSet<u16>,
     /// A Connect whose password is being checked: no further frame is read or applied until
     /// it ends.
     auth: Option<PendingAuth>,
@@ -568,6 +572,7 @@ impl Socket {
             durability,
             held: VecDeque::new(),
             owed_by_gone: None,
+            stopped_convs: Default::default(),
             auth: None,
             opened: false,
             slot: None,
@@ -581,7 +586,7 @@ impl Socket {
 
     /// The socket's loop: takes the next event and whatever else is ready, writes what they
     /// answered (as far as the log allows), until the socket must close; returns why.
-    async fn run<R, W>(&mut self, rd: &mut R, wr: &mut W, mut stop: watch::Receiver<bool>) -> Close
+    async fn run<R, W>(&mut self, rd: &mut R, wr: &mut W, stop: watch::Receiver<bool>) -> Close
     where
         R: AsyncRead + Unpin,
         W: AsyncWrite + Unpin,
@@ -589,13 +594,12 @@ impl Socket {
         let mut rbuf = BytesMut::with_capacity(64 * 1024);
         let mut last_sent = Instant::now();
         let mut last_received = Instant::now();
-        let mut tick = tokio::time::interval(self.ctx.limits.heartbeat);
-        tick.reset();
-        let mut stopped: Pin<Box<dyn Future<Output = ()> + Send>> = Box::pin(async move {
-            let _ = stop.wait_for(|s| *s).await;
-        });
+        let mut tick = heartbeat_ticks(self.ctx.limits.heartbeat);
+        let mut stopped = stop_signal(stop);
+        // STOP CONN of a conversation: re-armed, as the socket may go on with its others.
         let conn_stop = self.conn_stop.clone();
-        let mut conn_stopped = Box::pin(async move { conn_stop.notified().await });
+        let arm = move || Box::pin(conn_stop.clone().notified_owned());
+        let mut conn_stopped = arm();
         let mut connect_by = Some(Box::pin(tokio::time::sleep(
             self.ctx.limits.connect_timeout,
         )));
@@ -616,6 +620,7 @@ impl Socket {
                     return Poll::Ready(Event::Stop);
                 }
                 if conn_stopped.as_mut().poll(cx).is_ready() {
+                    conn_stopped = arm();
                     return Poll::Ready(Event::ConnStopped);
                 }
                 if tick.poll_tick(cx).is_ready() {
@@ -919,22 +924,55 @@ impl Socket {
                 }
             }
             Event::Stop => Err(Close::Stopping),
-            Event::ConnStopped => {
-                let stopped = self.convs.iter().find(|(_, c)| {
-                    let counters = c.session.counters();
-                    counters
-                        .stop_requested
-                        .load(std::sync::atomic::Ordering::Acquire)
-                });
-                match stopped {
-                    Some((_, c)) => Err(Close::ConnStopped(format!(
-                        "{:016X}",
-                        c.session.connection_id()
-                    ))),
-                    None => Ok(()),
+            Event::ConnStopped => self.on_conn_stopped(),
+        }
+    }
+
+    /// STOP CONN named conversations of this socket: alone, they take the socket with them;
+    /// beside others, each ends by itself — its waiting get and queued requests are answered
+    /// MQRC_CONNECTION_BROKEN, its unit of work backed out — and the others go on.
+    fn on_conn_stopped(&mut self) -> Result<(), Close> {
+        let stopped: Vec<(u16, u64)> = self
+            .convs
+            .iter()
+            .filter(|(_, c)| {
+                let counters = c.session.counters();
+                counters
+                    .stop_requested
+                    .load(std::sync::atomic::Ordering::Acquire)
+            })
+            .map(|(id, c)| (*id, c.session.connection_id()))
+            .collect();
+        let Some(&(_, first)) = stopped.first() else {
+            return Ok(());
+        };
+        if stopped.len() == self.convs.len() {
+            return Err(Close::ConnStopped(format!("{first:016X}")));
+        }
+        for (id, conn) in stopped {
+            let Some(mut conv) = self.convs.remove(&id) else {
+                continue;
+            };
+            tracing::info!(peer = %self.peer.name, conn = %format!("{conn:016X}"), "STOP CONN ended a conversation; the socket's others go on");
+            let broken = stopped_error();
+            if let Some(gw) = conv.get_wait.take() {
+                self.respond(
+                    get_header(id, gw.request_id, 0),
+                    &wire::status_of(&broken),
+                    &Reply::Empty,
+                );
+            }
+            for f in std::mem::take(&mut conv.queued) {
+                if answered(&f) {
+                    self.respond(f.header, &wire::status_of(&broken), &Reply::Empty);
                 }
             }
+            if self.stopped_convs.len() < self.ctx.limits.max_conversations {
+                self.stopped_convs.insert(id);
+            }
+            drop(conv);
         }
+        Ok(())
     }
 
     /// Polls every parked get and stream; the first that has settled becomes an event.
@@ -1025,6 +1063,12 @@ impl Socket {
         let max_bytes = self.ctx.limits.max_unsent;
         let queued_bytes: usize = self.convs.values().map(|c| c.queued_bytes).sum();
         let Some(conv) = self.convs.get_mut(&h.conv) else {
+            if self.stopped_convs.contains(&h.conv) {
+                if answered(&frame) {
+                    self.respond(h, &wire::status_of(&stopped_error()), &Reply::Empty);
+                }
+                return Ok(());
+            }
             return Err(Close::Protocol(format!(
                 "request for conversation {} which was never connected",
                 h.conv
@@ -1306,6 +1350,7 @@ impl Socket {
                 self.opened = true;
                 conv.is_channel = c.is_channel;
                 conv.verified_user = verified;
+                self.stopped_convs.remove(&h.conv);
                 self.convs.insert(h.conv, conv);
                 self.respond(h, &Status::OK, &reply);
             }
@@ -1656,6 +1701,40 @@ impl Socket {
     fn push_heartbeat(&mut self) {
         ferry_proto::encode_heartbeat(self.out.buf());
     }
+}
+
+/// Ticks every `period`, the first a period from now.
+fn heartbeat_ticks(period: Duration) -> tokio::time::Interval {
+    let mut tick = tokio::time::interval(period);
+    tick.reset();
+    tick
+}
+
+/// Ready once the server is told to stop.
+fn stop_signal(mut stop: watch::Receiver<bool>) -> Pin<Box<dyn Future<Output = ()> + Send>> {
+    Box::pin(async move {
+        let _ = stop.wait_for(|s| *s).await;
+    })
+}
+
+/// Whether a request gets an answer: not read-ahead credit, not an asynchronous put.
+fn answered(frame: &Frame) -> bool {
+    use ferry_proto::msg::put_flags;
+    match Request::decode(frame.header.opcode, frame.payload.clone()) {
+        Ok(Request::Stream { .. }) => false,
+        Ok(Request::Put { options, .. } | Request::Put1 { options, .. }) => {
+            options.flags & put_flags::ASYNC == 0
+        }
+        _ => true,
+    }
+}
+
+/// What a conversation STOP CONN ended answers.
+fn stopped_error() -> MqError {
+    MqError::new(
+        Reason::ConnectionBroken,
+        "an administrator ended this connection (STOP CONN); connect again",
+    )
 }
 
 fn get_header(conv: u16, request_id: u64, flags: u8) -> FrameHeader {

@@ -488,3 +488,77 @@ fn the_async_api_subscribes_and_receives_publications() {
         }
     });
 }
+
+/// STOP CONN of one of a socket's shared conversations ends that conversation alone: its
+/// waiting get and its next call answer MQRC_CONNECTION_BROKEN, its unit of work is backed
+/// out, and the conversations sharing its socket go on.
+#[test]
+fn stop_conn_ends_one_shared_conversation_and_leaves_the_others() {
+    let server = Server::start("sharecnv-stop", &[]);
+    runtime().block_on(async {
+        let opts = ClientOptions::default();
+        let mut a = AsyncConnection::connect(&server.tcp, "conv-keep", &opts)
+            .await
+            .unwrap();
+        let mut victim = a.share("conv-victim", &opts).await.unwrap();
+        let qa = a
+            .open_queue("DEV.QUEUE.2", OpenOptions::output().with_input())
+            .await
+            .unwrap();
+        let qv = victim
+            .open_queue("DEV.QUEUE.2", OpenOptions::output().with_input())
+            .await
+            .unwrap();
+        victim
+            .put(qv, Message::text("uncommitted"), &PutOptions::syncpoint())
+            .await
+            .unwrap();
+        let unix = server.unix.clone();
+        let admin = move |cmd: String| {
+            let mut c = ferry_client::Connection::connect(&unix, "admin").unwrap();
+            c.admin(&cmd).unwrap()
+        };
+        let listing = admin("DISPLAY CONN(*) APPLTAG".into());
+        let conn = listing[0]
+            .messages
+            .iter()
+            .find(|m| {
+                m.fields
+                    .iter()
+                    .any(|f| f.value.as_deref() == Some("conv-victim"))
+            })
+            .and_then(|m| m.fields.iter().find(|f| f.key == "CONN"))
+            .and_then(|f| f.value.clone())
+            .expect("the victim's CONN");
+        let wait = tokio::spawn(async move {
+            let started = Instant::now();
+            let r = victim
+                .get(qv, &GetOptions::new().wait(Duration::from_secs(20)))
+                .await;
+            (r.map(|_| ()).unwrap_err().reason, started.elapsed(), victim)
+        });
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let r = tokio::task::spawn_blocking(move || admin(format!("STOP CONN({conn})")))
+            .await
+            .unwrap();
+        assert!(r[0].ok, "{r:?}");
+        let (reason, took, mut victim) = wait.await.unwrap();
+        assert_eq!(reason, Reason::ConnectionBroken);
+        assert!(took < Duration::from_secs(10), "ended at once: {took:?}");
+        let again = victim
+            .put(qv, Message::text("x"), &PutOptions::default())
+            .await;
+        assert_eq!(again.unwrap_err().reason, Reason::ConnectionBroken);
+        // The other conversation on the socket goes on; the victim's put was backed out.
+        a.put(qa, Message::text("still here"), &PutOptions::default())
+            .await
+            .unwrap();
+        let got = a.get(qa, &GetOptions::new()).await.unwrap();
+        assert_eq!(&got.message.body[..], b"still here");
+        assert_eq!(
+            a.get(qa, &GetOptions::new()).await.unwrap_err().reason,
+            Reason::NoMsgAvailable
+        );
+        a.disconnect().await.unwrap();
+    });
+}
