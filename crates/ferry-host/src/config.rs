@@ -136,6 +136,13 @@ pub struct MqttSection {
     /// presents `[server] tls_cert` and `tls_key`, and with `[server] tls_client_ca` requires
     /// client certificates.
     pub tls_listen: String,
+    /// Address of the MQTT listener over WebSocket (subprotocol `mqtt`, any path; for example
+    /// `127.0.0.1:8080`); empty for none. Loopback only until authentication is configured, as
+    /// `listen`.
+    pub ws_listen: String,
+    /// Address of the MQTT listener over secure WebSocket (TLS 1.3 with `[server]`'s
+    /// certificate); empty for none.
+    pub wss_listen: String,
     /// Most MQTT clients connected at once; further ones are refused before their CONNECT is
     /// read.
     pub max_clients: usize,
@@ -154,6 +161,8 @@ impl Default for MqttSection {
         MqttSection {
             listen: String::new(),
             tls_listen: String::new(),
+            ws_listen: String::new(),
+            wss_listen: String::new(),
             max_clients: 10_000,
             max_packet_kib: 4096,
             receive_maximum: 64,

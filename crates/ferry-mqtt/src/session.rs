@@ -109,7 +109,9 @@ async fn read_packet<R: AsyncRead + Unpin>(
 async fn write<W: AsyncWrite + Unpin>(wr: &mut W, v: Version, out: &Out) -> std::io::Result<()> {
     let mut buf = BytesMut::new();
     wire::encode(v, out, &mut buf).map_err(std::io::Error::other)?;
-    wr.write_all(&buf).await
+    wr.write_all(&buf).await?;
+    // A no-op on TCP; TLS and WebSocket streams send what they hold.
+    wr.flush().await
 }
 
 /// Runs `f` on the session, then waits (without holding the thread) until what it logged is on

@@ -16,6 +16,7 @@ pub mod metrics;
 mod mqtt;
 mod slots;
 mod tls;
+mod wsbytes;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -246,6 +247,23 @@ pub(crate) fn service_addrs(
     (listen, tls_listen): (&str, &str),
     server: &ferry_host::config::ServerSection,
 ) -> Result<Option<ServiceAddrs>, StartError> {
+    service_addrs_named(
+        section,
+        example,
+        ("listen", "tls_listen"),
+        (listen, tls_listen),
+        server,
+    )
+}
+
+/// As [`service_addrs`] for keys of other names (`ws_listen` and `wss_listen`).
+pub(crate) fn service_addrs_named(
+    section: &str,
+    example: &str,
+    (plain_key, tls_key): (&str, &str),
+    (listen, tls_listen): (&str, &str),
+    server: &ferry_host::config::ServerSection,
+) -> Result<Option<ServiceAddrs>, StartError> {
     let addr = |key: &str, v: &str| -> Result<Option<SocketAddr>, StartError> {
         if v.trim().is_empty() {
             return Ok(None);
@@ -256,7 +274,7 @@ pub(crate) fn service_addrs(
             ))
         })
     };
-    let (plain, tls) = (addr("listen", listen)?, addr("tls_listen", tls_listen)?);
+    let (plain, tls) = (addr(plain_key, listen)?, addr(tls_key, tls_listen)?);
     if plain.is_none() && tls.is_none() {
         return Ok(None);
     }
@@ -264,7 +282,7 @@ pub(crate) fn service_addrs(
         (Some(a), Ok(Some(t))) => Some((a, t)),
         (Some(a), _) => {
             return Err(StartError(format!(
-                "[{section}] tls_listen = \"{a}\" needs [server] tls_cert and tls_key (--tls-cert and --tls-key)"
+                "[{section}] {tls_key} = \"{a}\" needs [server] tls_cert and tls_key (--tls-cert and --tls-key)"
             )))
         }
         (None, _) => None,
@@ -303,17 +321,21 @@ pub struct Server {
 struct Services {
     mqtt: Option<TcpListener>,
     mqtt_tls: Option<TlsListener>,
+    /// MQTT over WebSocket, in the clear and over TLS.
+    mqtt_ws: (Option<TcpListener>, Option<TlsListener>),
     console: Option<TcpListener>,
     console_tls: Option<TlsListener>,
 }
 
 impl Services {
     async fn bind(config: &ServerConfig, authenticated: bool) -> Result<Services, StartError> {
-        let (mqtt, mqtt_tls) = listen_mqtt(config, authenticated).await?;
+        let (mqtt, mqtt_tls) = listen_mqtt(config, authenticated, false).await?;
+        let mqtt_ws = listen_mqtt(config, authenticated, true).await?;
         let (console, console_tls) = listen_console(config).await?;
         Ok(Services {
             mqtt,
             mqtt_tls,
+            mqtt_ws,
             console,
             console_tls,
         })
@@ -327,7 +349,8 @@ impl Services {
         ctx: &conn::Ctx,
         stop: &watch::Receiver<bool>,
     ) -> Vec<tokio::task::JoinHandle<()>> {
-        let mut tasks = start_mqtt((self.mqtt, self.mqtt_tls), qm, config, ctx, stop);
+        let listeners = [(self.mqtt, self.mqtt_tls), self.mqtt_ws];
+        let mut tasks = start_mqtt(listeners, qm, config, ctx, stop);
         tasks.extend(start_console(
             (self.console, self.console_tls),
             qm,
@@ -429,6 +452,15 @@ impl Server {
             .mqtt_tls
             .as_ref()
             .and_then(|t| t.listener.local_addr().ok())
+    }
+
+    /// The bound addresses of the MQTT listeners over WebSocket: in the clear, over TLS.
+    pub fn mqtt_ws_addrs(&self) -> (Option<SocketAddr>, Option<SocketAddr>) {
+        let (plain, tls) = &self.services.mqtt_ws;
+        (
+            plain.as_ref().and_then(|l| l.local_addr().ok()),
+            tls.as_ref().and_then(|t| t.listener.local_addr().ok()),
+        )
     }
 
     /// The bound address of the web console in the clear.
@@ -577,19 +609,21 @@ fn start_metrics(
     ))
 }
 
-/// The MQTT listeners `[mqtt] listen` and `tls_listen` ask for: on loopback only, unless
-/// clients must authenticate.
+/// The MQTT listeners `[mqtt] listen` and `tls_listen` ask for (`ws`: `ws_listen` and
+/// `wss_listen`): on loopback only, unless clients must authenticate.
 async fn listen_mqtt(
     config: &ServerConfig,
     authenticated: bool,
+    ws: bool,
 ) -> Result<(Option<TcpListener>, Option<TlsListener>), StartError> {
     let Some(m) = &config.mqtt else {
         return Ok((None, None));
     };
-    listen_pair(m.listen, m.tls_listen.as_ref(), |a| {
-        refuse_unauthenticated(a, authenticated)
-    })
-    .await
+    let (plain, tls) = match ws {
+        false => (m.listen, m.tls_listen.as_ref()),
+        true => (m.ws_listen, m.wss_listen.as_ref()),
+    };
+    listen_pair(plain, tls, |a| refuse_unauthenticated(a, authenticated)).await
 }
 
 /// A service's listener in the clear and over TLS (either may be absent), each address first
@@ -620,10 +654,11 @@ async fn listen_pair(
     Ok((plain, tls))
 }
 
-/// The MQTT service's accept tasks (in the clear, over TLS), sharing one broker and one pool
-/// of `max_clients`: its clients authenticate as the server's other clients do.
+/// The MQTT service's accept tasks (in the clear, over TLS; over TCP, then over WebSocket),
+/// sharing one broker and one pool of `max_clients`: its clients authenticate as the server's
+/// other clients do.
 fn start_mqtt(
-    (plain, tls): (Option<TcpListener>, Option<TlsListener>),
+    listeners: [(Option<TcpListener>, Option<TlsListener>); 2],
     qm: &QueueManager,
     config: &ServerConfig,
     ctx: &conn::Ctx,
@@ -638,23 +673,28 @@ fn start_mqtt(
     });
     let broker = ferry_mqtt::Broker::new(qm.clone(), gate, m.settings.clone());
     let slots = Arc::new(tokio::sync::Semaphore::new(m.max_clients));
-    let listeners = plain
-        .map(|l| (l, None))
+    let each = listeners
         .into_iter()
-        .chain(tls.map(|t| (t.listener, Some(t.acceptor))));
-    listeners
-        .map(|(l, acceptor)| {
-            let (b, s) = (broker.clone(), slots.clone());
-            tokio::spawn(mqtt::serve(
-                l,
-                acceptor,
-                b,
-                s,
-                stop.clone(),
-                config.stop_grace,
-            ))
-        })
-        .collect()
+        .zip([false, true])
+        .flat_map(|((plain, tls), ws)| {
+            let plain = plain.map(|l| (l, None, ws));
+            plain
+                .into_iter()
+                .chain(tls.map(|t| (t.listener, Some(t.acceptor), ws)))
+        });
+    each.map(|(l, acceptor, ws)| {
+        let (b, s) = (broker.clone(), slots.clone());
+        let transport = mqtt::Transport { tls: acceptor, ws };
+        tokio::spawn(mqtt::serve(
+            l,
+            transport,
+            b,
+            s,
+            stop.clone(),
+            config.stop_grace,
+        ))
+    })
+    .collect()
 }
 
 /// The console's listeners `[console] listen` and `tls_listen` ask for (a clear one was

@@ -22,6 +22,10 @@ pub struct MqttConfig {
     pub listen: Option<SocketAddr>,
     /// Where it listens over TLS, with the server's certificate.
     pub tls_listen: Option<(SocketAddr, crate::TlsSettings)>,
+    /// Where it listens over WebSocket, in the clear.
+    pub ws_listen: Option<SocketAddr>,
+    /// Where it listens over secure WebSocket, with the server's certificate.
+    pub wss_listen: Option<(SocketAddr, crate::TlsSettings)>,
     /// Most clients at once, over both.
     pub max_clients: usize,
     /// The per-connection limits.
@@ -35,11 +39,20 @@ impl MqttConfig {
         s: &ferry_host::config::MqttSection,
         server: &ferry_host::config::ServerSection,
     ) -> Result<Option<MqttConfig>, crate::StartError> {
-        let Some((listen, tls_listen)) =
-            crate::service_addrs("mqtt", "127.0.0.1:1883", (&s.listen, &s.tls_listen), server)?
-        else {
+        let tcp =
+            crate::service_addrs("mqtt", "127.0.0.1:1883", (&s.listen, &s.tls_listen), server)?;
+        let ws = crate::service_addrs_named(
+            "mqtt",
+            "127.0.0.1:8080",
+            ("ws_listen", "wss_listen"),
+            (&s.ws_listen, &s.wss_listen),
+            server,
+        )?;
+        if tcp.is_none() && ws.is_none() {
             return Ok(None);
-        };
+        }
+        let (listen, tls_listen) = tcp.unwrap_or((None, None));
+        let (ws_listen, wss_listen) = ws.unwrap_or((None, None));
         if s.max_clients == 0 || s.max_packet_kib == 0 || s.receive_maximum == 0 {
             return Err(crate::StartError(
                 "[mqtt] max_clients, max_packet_kib and receive_maximum must be at least 1".into(),
@@ -55,6 +68,8 @@ impl MqttConfig {
         Ok(Some(MqttConfig {
             listen,
             tls_listen,
+            ws_listen,
+            wss_listen,
             max_clients: s.max_clients,
             settings,
         }))
@@ -105,12 +120,62 @@ async fn admit(
         })
 }
 
-/// Accepts MQTT clients on `listener` (over TLS with `tls`; the handshake within the connect
-/// timeout) while `slots` has room, until `stop` turns true; then waits (up to `grace`) for
-/// their connections, which the same signal ends, to close.
+/// One client: its TLS and WebSocket handshakes (each within the connect timeout), then its
+/// MQTT session.
+async fn client(
+    stream: tokio::net::TcpStream,
+    addr: SocketAddr,
+    t: Transport,
+    b: Arc<ferry_mqtt::Broker>,
+    stop: watch::Receiver<bool>,
+) {
+    let limit = b.settings.connect_timeout;
+    let peer = addr.to_string();
+    match t.tls {
+        None => over_ws(stream, t.ws, b, peer, stop).await,
+        Some(acceptor) => match tokio::time::timeout(limit, acceptor.accept(stream)).await {
+            Ok(Ok(tls)) => over_ws(tls, t.ws, b, peer, stop).await,
+            _ => tracing::debug!(%peer, "MQTT TLS handshake failed"),
+        },
+    }
+}
+
+/// The MQTT session on `stream`, through a WebSocket handshake first when `ws`.
+async fn over_ws<S>(
+    stream: S,
+    ws: bool,
+    b: Arc<ferry_mqtt::Broker>,
+    peer: String,
+    stop: watch::Receiver<bool>,
+) where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send,
+{
+    if !ws {
+        return ferry_mqtt::serve(stream, b, peer, stop).await;
+    }
+    let limit = b.settings.connect_timeout;
+    // A WebSocket message may carry a whole packet and its framing.
+    let max_message = b.settings.max_packet + 64;
+    match tokio::time::timeout(limit, crate::wsbytes::accept(stream, max_message)).await {
+        Ok(Ok(s)) => ferry_mqtt::serve(s, b, peer, stop).await,
+        Ok(Err(e)) => tracing::debug!(%peer, error = %e, "MQTT WebSocket handshake refused"),
+        Err(_) => tracing::debug!(%peer, "MQTT WebSocket handshake timed out"),
+    }
+}
+
+/// How a listener's clients reach the MQTT session: TLS or not, WebSocket or not.
+#[derive(Clone)]
+pub(crate) struct Transport {
+    pub(crate) tls: Option<tokio_rustls::TlsAcceptor>,
+    pub(crate) ws: bool,
+}
+
+/// Accepts MQTT clients on `listener` (over TLS and/or WebSocket as `transport` says; the
+/// handshakes within the connect timeout) while `slots` has room, until `stop` turns true;
+/// then waits (up to `grace`) for their connections, which the same signal ends, to close.
 pub(crate) async fn serve(
     listener: TcpListener,
-    tls: Option<tokio_rustls::TlsAcceptor>,
+    transport: Transport,
     broker: Arc<ferry_mqtt::Broker>,
     slots: Arc<tokio::sync::Semaphore>,
     mut stop: watch::Receiver<bool>,
@@ -127,18 +192,9 @@ pub(crate) async fn serve(
                         continue;
                     };
                     let _ = stream.set_nodelay(true);
-                    let (b, s, tls) = (broker.clone(), stop.clone(), tls.clone());
+                    let (b, s, t) = (broker.clone(), stop.clone(), transport.clone());
                     clients.spawn(async move {
-                        match tls {
-                            None => ferry_mqtt::serve(stream, b, addr.to_string(), s).await,
-                            Some(acceptor) => {
-                                let limit = b.settings.connect_timeout;
-                                match tokio::time::timeout(limit, acceptor.accept(stream)).await {
-                                    Ok(Ok(t)) => ferry_mqtt::serve(t, b, addr.to_string(), s).await,
-                                    _ => tracing::debug!(peer = %addr, "MQTT TLS handshake failed"),
-                                }
-                            }
-                        }
+                        client(stream, addr, t, b, s).await;
                         drop(slot);
                     });
                 }

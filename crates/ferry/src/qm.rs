@@ -32,6 +32,11 @@ fn listeners_file(server: &ferry_server::Server) -> String {
     if let Some(a) = server.mqtt_tls_addr() {
         s.push_str(&format!("mqtts://{a}\n"));
     }
+    match server.mqtt_ws_addrs() {
+        (Some(a), _) => s.push_str(&format!("ws://{a}/mqtt\n")),
+        (_, Some(a)) => s.push_str(&format!("wss://{a}/mqtt\n")),
+        _ => {}
+    }
     if let Some(a) = server.console_addr() {
         s.push_str(&format!("http://{a}/\n"));
     }
@@ -178,6 +183,10 @@ pub struct StartSettings {
     /// TLS port), presenting --tls-cert and --tls-key.
     #[arg(long, value_name = "ADDR")]
     mqtt_tls_listen: Option<String>,
+    /// Accept MQTT clients over WebSocket (subprotocol mqtt) on this address ([mqtt]
+    /// ws_listen), e.g. 127.0.0.1:8080.
+    #[arg(long, value_name = "ADDR")]
+    mqtt_ws_listen: Option<String>,
     /// Serve the web console and its HTTP/JSON admin API on this loopback address ([console]
     /// listen; off by default), e.g. 127.0.0.1:9440.
     #[arg(long, value_name = "ADDR")]
@@ -222,6 +231,7 @@ impl StartSettings {
             "mqtt.tls_listen",
             self.mqtt_tls_listen.as_deref().map(quote),
         );
+        add("mqtt.ws_listen", self.mqtt_ws_listen.as_deref().map(quote));
         add("console.listen", self.console_listen.as_deref().map(quote));
         add(
             "console.tls_listen",

@@ -763,3 +763,78 @@ w.loop_stop()
         "{py:?}"
     );
 }
+
+/// MQTT over WebSocket (`--mqtt-ws-listen`): Eclipse Paho over its websockets transport, in
+/// 3.1.1 and 5.0, meets a TCP client and an MQI application on the same topics; a handshake
+/// that does not ask for the `mqtt` subprotocol is refused.
+#[test]
+#[ignore = "needs paho-mqtt from PyPI; .ci/run installs it and runs these"]
+fn paho_over_websocket_meets_tcp_clients_and_mqi_applications() {
+    let (s, port) = server("mqtt-ws", &["--mqtt-ws-listen", "127.0.0.1:0"]);
+    let ws = s.endpoint("ws://");
+    let ws_port = ws
+        .trim_end_matches("/mqtt")
+        .rsplit(':')
+        .next()
+        .expect("a ws:// endpoint")
+        .to_owned();
+    let opts = ClientOptions {
+        user: Some("dev".into()),
+        password: Some("dev-pw".into()),
+        ..Default::default()
+    };
+    let mut mqi = Connection::connect_with(&s.tcp_bare, "mqi app", &opts).unwrap();
+    let sd = SubDescriptor::managed("ws/back/#");
+    let (q, _hs) = mqi.subscribe(&sd, None).unwrap();
+    let script = format!(
+        r#"
+import sys, time, subprocess, paho.mqtt.client as mqtt
+for proto in (mqtt.MQTTv311, mqtt.MQTTv5):
+    got = []
+    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="ws-%d" % proto, protocol=proto, transport="websockets")
+    c.ws_set_options(path="/mqtt")
+    c.username_pw_set("dev", "dev-pw")
+    c.on_message = lambda cl, ud, m: got.append(m.payload.decode())
+    c.connect("127.0.0.1", {ws_port})
+    c.loop_start()
+    c.subscribe("ws/in/#", qos=1)
+    time.sleep(0.5)
+    subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", "{port}", "-u", "dev", "-P", "dev-pw", "-t", "ws/in/a", "-m", "over tcp %d" % proto, "-q", "1"], check=True)
+    c.publish("ws/back/x", "over ws %d" % proto, qos=1).wait_for_publish()
+    big = "x" * 200000
+    c.publish("ws/in/big", big, qos=1).wait_for_publish()
+    time.sleep(1.0)
+    print(proto, got[0], len(got[1]) if len(got) > 1 else 0)
+    c.disconnect()
+    c.loop_stop()
+"#
+    );
+    let py = run("python3", &["-c", &script]);
+    let out = String::from_utf8_lossy(&py.stdout);
+    assert!(py.status.success(), "{py:?}");
+    assert_eq!(
+        out.trim(),
+        "4 over tcp 4 200000\n5 over tcp 5 200000",
+        "{py:?}"
+    );
+    for proto in [4, 5] {
+        let got = mqi
+            .get(q, &GetOptions::new().wait(Duration::from_secs(5)))
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&got.message.body),
+            format!("over ws {proto}")
+        );
+    }
+    // No `mqtt` subprotocol: refused before any MQTT is read.
+    use std::io::{Read, Write};
+    let mut raw = std::net::TcpStream::connect(format!("127.0.0.1:{ws_port}")).unwrap();
+    raw.write_all(
+        b"GET /mqtt HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+          Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+    )
+    .unwrap();
+    let mut answer = String::new();
+    let _ = raw.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+}
