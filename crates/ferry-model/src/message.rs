@@ -522,6 +522,18 @@ impl Message {
     }
 }
 
+/// Bytes from hexadecimal text, two digits a byte (either case); `None` unless `s` is exactly
+/// that.
+pub fn bytes_from_hex(s: &str) -> Option<Vec<u8>> {
+    if !s.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -132,20 +132,9 @@ fn parse(s: &str, to: i32) -> Result<P, u32> {
         ty::INT64 => P::I64(int(s)?),
         ty::FLOAT32 => P::F32(s.parse().map_err(|_| bad)?),
         ty::FLOAT64 => P::F64(s.parse().map_err(|_| bad)?),
-        ty::BYTE_STRING => P::Bytes(hex(s).ok_or(bad)?.into()),
+        ty::BYTE_STRING => P::Bytes(ferry_model::message::bytes_from_hex(s).ok_or(bad)?.into()),
         _ => return Err(RC_PROP_CONV_NOT_SUPPORTED),
     })
-}
-
-/// Two hexadecimal characters a byte.
-fn hex(s: &str) -> Option<Vec<u8>> {
-    if !s.len().is_multiple_of(2) {
-        return None;
-    }
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
-        .collect()
 }
 
 #[cfg(test)]

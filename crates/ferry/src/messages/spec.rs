@@ -190,13 +190,7 @@ pub fn property(arg: &str) -> Result<(String, PropertyValue), CliError> {
 
 /// Bytes from hex digits.
 pub fn hex(s: &str) -> Option<Vec<u8>> {
-    if !s.len().is_multiple_of(2) {
-        return None;
-    }
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
-        .collect()
+    ferry_model::message::bytes_from_hex(s)
 }
 
 impl Spec {
