@@ -8,7 +8,7 @@ secs="${1:-600}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(frame_decoder mqsc_parser log_records config)
+    targets=(frame_decoder mqsc_parser log_records config mqtt_packets)
 fi
 for t in "${targets[@]}"; do
     mkdir -p "corpus/$t"

@@ -29,6 +29,7 @@
 //! subscriptions, topic aliases, WebSocket listeners, MQTT channels in
 //! MQSC. (TLS is the server's: `[mqtt] tls_listen`.)
 
+pub mod alias;
 pub mod session;
 pub mod topic;
 pub mod wire;

@@ -41,7 +41,12 @@ pub async fn serve<S>(
     let mut rbuf = BytesMut::with_capacity(4096);
     let first = tokio::time::timeout(
         broker.settings.connect_timeout,
-        read_packet(&mut rd, &mut rbuf, None, broker.settings.max_connect_packet),
+        read_packet(
+            &mut rd,
+            &mut rbuf,
+            None,
+            (broker.settings.max_connect_packet, None),
+        ),
     )
     .await;
     let connect = match first {
@@ -89,13 +94,17 @@ async fn read_packet<R: AsyncRead + Unpin>(
     rd: &mut R,
     buf: &mut BytesMut,
     version: Option<Version>,
-    max: usize,
+    (max, aliases): (usize, Option<&crate::alias::Aliases>),
 ) -> Result<Option<In>, Refused> {
     loop {
         if let Some(raw) = wire::frame(buf, max)? {
             let v = match version {
                 Some(v) => v,
                 None => wire::connect_version(&raw)?,
+            };
+            let raw = match aliases {
+                Some(a) if v == Version::V5 => crate::alias::resolve(raw, a)?,
+                _ => raw,
             };
             return wire::decode(v, raw).map(Some);
         }
@@ -241,6 +250,8 @@ struct Client {
     next_id: u16,
     /// Packet ids of QoS 2 publications received and not yet released.
     awaiting_rel: HashSet<u16>,
+    /// MQTT 5 topic aliases the client set on this connection.
+    aliases: crate::alias::Aliases,
     /// Acknowledgements of the client's publications in the order owed, each with the log
     /// position that must be on disk before it is sent (publications are not waited for one
     /// by one: one log force covers all a client has in flight).
@@ -307,6 +318,7 @@ impl Client {
             uncommitted: 0,
             next_id: 0,
             awaiting_rel: HashSet::new(),
+            aliases: Default::default(),
             acks: Default::default(),
             _seat: seat,
         })
@@ -467,7 +479,7 @@ impl Client {
             let owed = self.acks.front().and_then(|a| a.0);
             let qm = self.broker.qm.clone();
             tokio::select! {
-                read = read_packet(rd, rbuf, Some(self.version), max) => {
+                read = read_packet(rd, rbuf, Some(self.version), (max, Some(&self.aliases))) => {
                     if let Some(clean) = self.on_read(read, wr).await {
                         return clean;
                     }
@@ -859,6 +871,11 @@ impl Client {
         wr: &mut W,
     ) -> std::io::Result<Ending> {
         let id = p.packet_id;
+        if let Err(r) = crate::alias::note(&mut self.aliases, p.props.topic_alias, &p.topic) {
+            tracing::info!(client = %self.id, reason = %r.why, "MQTT connection closed: a bad topic alias");
+            let _ = self.write(wr, &Out::Disconnect { code: r.code }).await;
+            return Ok(Some(false));
+        }
         if p.qos == 2 && self.awaiting_rel.contains(&id) {
             // A resend of one already published: acknowledge it again, publish it once.
             self.write(

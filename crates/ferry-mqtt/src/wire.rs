@@ -46,6 +46,7 @@ pub mod code {
     pub const TOPIC_NAME_INVALID: u8 = 0x90;
     pub const PACKET_ID_NOT_FOUND: u8 = 0x92;
     pub const PACKET_TOO_LARGE: u8 = 0x95;
+    pub const TOPIC_ALIAS_INVALID: u8 = 0x94;
     pub const QUOTA_EXCEEDED: u8 = 0x97;
     pub const SHARED_SUBS_NOT_SUPPORTED: u8 = 0x9E;
 }
@@ -187,6 +188,28 @@ pub fn frame(buf: &mut BytesMut, max: usize) -> Result<Option<RawPacket>, Refuse
         }),
         Ok(Err(e)) => Err(Refused::malformed(e)),
         Err(why) => Err(Refused::malformed(why)),
+    }
+}
+
+/// Runs every decoder of incoming bytes over `data` — framing, the CONNECT's version, each
+/// version's packets, topic aliases — for the fuzzer (`fuzz/fuzz_targets/mqtt_packets.rs`)
+/// and its corpus replay: whatever the bytes, an error and never a panic.
+pub fn decode_everything(data: &[u8]) {
+    let mut buf = BytesMut::from(data);
+    let mut aliases = crate::alias::Aliases::new();
+    aliases.insert(1, "a/b".to_owned());
+    for _ in 0..64 {
+        let raw = match frame(&mut buf, 1 << 20) {
+            Ok(Some(raw)) => raw,
+            _ => return,
+        };
+        let _ = connect_version(&raw);
+        for v in [Version::V31, Version::V311, Version::V5] {
+            let _ = decode(v, raw.clone());
+        }
+        if let Ok(r) = crate::alias::resolve(raw, &aliases) {
+            let _ = decode(Version::V5, r);
+        }
     }
 }
 
@@ -577,6 +600,7 @@ fn encode_v5(out: &Out, buf: &mut BytesMut) -> Result<(), mqute_codec::Error> {
                 receive_maximum: Some(*receive_maximum),
                 maximum_qos: None,
                 shared_subscription_available: Some(false),
+                topic_alias_maximum: Some(crate::alias::TOPIC_ALIAS_MAXIMUM),
                 ..Default::default()
             };
             v5::Packet::ConnAck(v5::ConnAck::new(reason(*code)?, *present, Some(props)))

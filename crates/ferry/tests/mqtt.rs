@@ -838,3 +838,62 @@ for proto in (mqtt.MQTTv311, mqtt.MQTTv5):
     let _ = raw.read_to_string(&mut answer);
     assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
 }
+
+/// MQTT 5 topic aliases from the client: the CONNACK offers them; a PUBLISH that sets one and
+/// a later one naming its topic by the alias alone both reach a subscriber on the topic; an
+/// alias never set ends the connection (0x94).
+#[test]
+#[ignore = "needs paho-mqtt from PyPI; .ci/run installs it and runs these"]
+fn an_mqtt5_publisher_names_its_topic_by_an_alias() {
+    let (_s, port) = server("mqtt-alias", &[]);
+    let sub = subscriber(
+        &port,
+        &[
+            "-V", "mqttv5", "-t", "al/#", "-C", "2", "-W", "20", "-F", "%t %p",
+        ],
+    );
+    settle();
+    let script = format!(
+        r#"
+import time, paho.mqtt.client as mqtt
+from paho.mqtt.properties import Properties
+from paho.mqtt.packettypes import PacketTypes
+offered = []
+c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="aliaser", protocol=mqtt.MQTTv5)
+c.username_pw_set("dev", "dev-pw")
+c.on_connect = lambda cl, ud, fl, rc, props: offered.append(getattr(props, "TopicAliasMaximum", 0))
+c.connect("127.0.0.1", {port})
+c.loop_start()
+time.sleep(0.3)
+p = Properties(PacketTypes.PUBLISH)
+p.TopicAlias = 1
+c.publish("al/long/topic", "first", qos=1, properties=p).wait_for_publish()
+c.publish("", "second", qos=1, properties=p).wait_for_publish()
+time.sleep(0.3)
+c.disconnect()
+c.loop_stop()
+gone = []
+d = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="unaliased", protocol=mqtt.MQTTv5)
+d.username_pw_set("dev", "dev-pw")
+d.on_disconnect = lambda cl, ud, fl, rc, props: gone.append(int(rc.value) if hasattr(rc, "value") else rc)
+d.connect("127.0.0.1", {port})
+d.loop_start()
+time.sleep(0.3)
+q = Properties(PacketTypes.PUBLISH)
+q.TopicAlias = 9
+d.publish("", "nowhere", qos=0, properties=q)
+time.sleep(0.5)
+d.loop_stop()
+print(offered, gone)
+"#
+    );
+    let py = run("python3", &["-c", &script]);
+    assert!(py.status.success(), "{py:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&py.stdout).trim(),
+        "[64] [148]",
+        "{py:?}"
+    );
+    let (out, err) = finish(sub);
+    assert_eq!(out, "al/long/topic first\nal/long/topic second\n", "{err}");
+}
