@@ -14,5 +14,9 @@ fn mqtt_fuzz_corpus_replays_without_panics() {
         ferry_mqtt::wire::decode_everything(&data);
         n += 1;
     }
-    assert!(n >= 3, "the corpus holds its seeds ({n} files in {})", dir.display());
+    assert!(
+        n >= 3,
+        "the corpus holds its seeds ({n} files in {})",
+        dir.display()
+    );
 }
