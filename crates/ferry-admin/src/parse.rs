@@ -314,6 +314,14 @@ pub enum Op {
     Like,
     /// NL: does not match a generic value.
     NotLike,
+    /// CT: a list attribute holds the value (a single value: is it).
+    Contains,
+    /// EX: a list attribute does not hold the value.
+    Excludes,
+    /// CTG: a list attribute holds an item matching a generic value.
+    ContainsGeneric,
+    /// EXG: a list attribute holds no item matching a generic value.
+    ExcludesGeneric,
 }
 
 /// `WHERE(attribute op value)`.
@@ -489,7 +497,10 @@ fn parse_filter(tokens: &[Token], i: &mut usize, open_pos: usize) -> Result<Filt
         }
     };
     let (attribute, _) = word(*i, "an attribute")?;
-    let (op_word, op_pos) = word(*i + 1, "an operator (EQ, NE, LT, GT, LE, GE, LK, NL)")?;
+    let (op_word, op_pos) = word(
+        *i + 1,
+        "an operator (EQ, NE, LT, GT, LE, GE, LK, NL, CT, EX, CTG, EXG)",
+    )?;
     let op = match op_word.as_str() {
         "EQ" => Op::Eq,
         "NE" => Op::Ne,
@@ -499,9 +510,13 @@ fn parse_filter(tokens: &[Token], i: &mut usize, open_pos: usize) -> Result<Filt
         "GE" => Op::Ge,
         "LK" => Op::Like,
         "NL" => Op::NotLike,
+        "CT" => Op::Contains,
+        "EX" => Op::Excludes,
+        "CTG" => Op::ContainsGeneric,
+        "EXG" => Op::ExcludesGeneric,
         other => {
             return Err(err(
-                format!("unknown WHERE operator '{other}'; use EQ, NE, LT, GT, LE, GE, LK or NL"),
+                format!("unknown WHERE operator '{other}'; use EQ, NE, LT, GT, LE, GE, LK, NL, CT, EX, CTG or EXG"),
                 op_pos,
             ))
         }

@@ -713,16 +713,22 @@ fn filter(obj: Obj, params: &[Param]) -> Result<String, Refusal> {
         6 => "GE",
         18 => "LK",
         21 => "NL",
+        10 => "CT",
+        13 => "EX",
+        26 => "CTG",
+        29 => "EXG",
         o => return Err(refuse(format!("filter operator {o} is not served"))),
     };
     let row = table::by_id(obj, id, None)
         .ok_or_else(|| refuse(format!("parameter {id} cannot be filtered on")))?;
     let value = match (row.ty, f) {
-        (Ty::Str(_), Param::StrFilter(_, _, v)) => quoted(v),
+        (Ty::Str(_) | Ty::StrList(_), Param::StrFilter(_, _, v)) => quoted(v),
         (Ty::Int, Param::IntFilter(_, _, v)) => v.to_string(),
-        (Ty::Enum(words), Param::IntFilter(_, _, v)) => table::word(words, *v)
-            .ok_or_else(|| refuse(format!("value {v} of parameter {id}")))?
-            .to_owned(),
+        (Ty::Enum(words) | Ty::EnumList(words), Param::IntFilter(_, _, v)) => {
+            table::word(words, *v)
+                .ok_or_else(|| refuse(format!("value {v} of parameter {id}")))?
+                .to_owned()
+        }
         _ => {
             return Err(refuse(format!(
                 "parameter {id} cannot be filtered that way"

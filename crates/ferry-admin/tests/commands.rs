@@ -616,3 +616,40 @@ fn the_alias_and_remote_templates_and_the_tools_queues_exist() {
         .unwrap();
     assert!(s.queue_name(h).unwrap().as_str().starts_with("AMQ."));
 }
+
+/// WHERE on a list attribute: CT and EX (an item equal to the value), CTG and EXG (an item
+/// matching a generic value), as MQ's DISPLAY takes them; a single value is a list of one.
+#[test]
+fn where_contains_and_excludes_look_into_lists() {
+    let qm = qm();
+    ok(&qm, "DEFINE NAMELIST(NL.ORDERS) NAMES(APP.IN, APP.OUT)");
+    ok(&qm, "DEFINE NAMELIST(NL.BILLING) NAMES(BILL.IN)");
+    let names = |cmd: &str| -> Vec<String> {
+        let r = ok(&qm, cmd);
+        (0..r.messages.len())
+            .filter_map(|i| value(&r, i, "NAMELIST"))
+            .collect()
+    };
+    assert_eq!(
+        names("DISPLAY NAMELIST(NL.*) WHERE(NAMES CT APP.OUT)"),
+        ["NL.ORDERS"]
+    );
+    assert_eq!(
+        names("DISPLAY NAMELIST(NL.*) WHERE(NAMES EX APP.OUT)"),
+        ["NL.BILLING"]
+    );
+    assert_eq!(
+        names("DISPLAY NAMELIST(NL.*) WHERE(NAMES CTG BILL.*)"),
+        ["NL.BILLING"]
+    );
+    assert_eq!(
+        names("DISPLAY NAMELIST(NL.*) WHERE(NAMES EXG APP.*)"),
+        ["NL.BILLING"]
+    );
+    assert_eq!(
+        names("DISPLAY NAMELIST(NL.*) WHERE(NAMES CT APP)"),
+        Vec::<String>::new()
+    );
+    let e = err(&qm, "DISPLAY NAMELIST(NL.*) WHERE(NAMES XX APP)");
+    assert!(e.text.contains("CTG"), "{e:?}");
+}

@@ -495,6 +495,21 @@ fn namelists_and_processes_are_made_seen_and_deleted_through_pcf() {
         text(&a, 2027).is_some_and(|d| d.trim().len() == 10),
         "ALTDATE: {a:?}"
     );
+    // A string filter on the list (MQCFOP_CONTAINS 10, MQCFOP_EXCLUDES 13).
+    let contains = pcf.ask(
+        36,
+        &[nl("PCF.*"), Param::StrFilter(2020, 10, "APP.OUT".into())],
+    );
+    assert_eq!(contains.len(), 1, "{contains:?}");
+    assert_eq!(text(&contains[0].1, 2010).unwrap().trim_end(), "PCF.NL");
+    let excludes = pcf.ask(
+        36,
+        &[nl("PCF.*"), Param::StrFilter(2020, 13, "APP.OUT".into())],
+    );
+    assert!(
+        excludes.iter().all(|(_, p)| text(p, 2010).is_none()),
+        "{excludes:?}"
+    );
     // MQCMD_CHANGE_NAMELIST, MQCMD_COPY_NAMELIST (MQCACF_FROM/TO_NAMELIST_NAME).
     pcf.ok(32, &[nl("PCF.NL"), names(&["ONE"])]);
     pcf.ok(

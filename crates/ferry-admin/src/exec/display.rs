@@ -95,7 +95,16 @@ fn passes(filter: &Filter, fields: &[Field]) -> bool {
         Op::Ge => matches!(ord, Some(Greater | Equal)),
         Op::Like => like(want, &have),
         Op::NotLike => !like(want, &have),
+        Op::Contains => items(&have).any(|x| x == want.as_str()),
+        Op::Excludes => !items(&have).any(|x| x == want.as_str()),
+        Op::ContainsGeneric => items(&have).any(|x| like(want, x)),
+        Op::ExcludesGeneric => !items(&have).any(|x| like(want, x)),
     }
+}
+
+/// The items of a list attribute as DISPLAY shows it (`A, B, C`); a single value is one item.
+fn items(value: &str) -> impl Iterator<Item = &str> {
+    value.split(',').map(str::trim).filter(|x| !x.is_empty())
 }
 
 /// The fields a DISPLAY shows: all with ALL, else the identifying ones plus those asked for
