@@ -546,6 +546,16 @@ fn channels_listeners_and_remote_queues_survive_restarts_and_checkpoints() {
         };
         qm.define_queue("APP.REMOTE", QueueDefinition::Remote(rq), false)
             .unwrap();
+        let nl = ferry_model::objects::NamelistAttrs {
+            names: vec!["APP.IN".into()],
+            ..Default::default()
+        };
+        qm.define_namelist("APP.NL", nl, false).unwrap();
+        let pr = ferry_model::objects::ProcessAttrs {
+            appl_id: "/opt/app".into(),
+            ..Default::default()
+        };
+        qm.define_process("APP.PROC", pr, false).unwrap();
         qm.checkpoint().unwrap();
         // After the checkpoint: one more, one gone.
         qm.define_listener(
@@ -564,6 +574,8 @@ fn channels_listeners_and_remote_queues_survive_restarts_and_checkpoints() {
     let qm = open(storage);
     assert_eq!(qm.channel("TO.QM2").unwrap().conn_name, "host(1414)");
     assert_eq!(qm.listener("L2").unwrap().port, 1515);
+    assert_eq!(qm.namelist("APP.NL").unwrap().names.len(), 1);
+    assert_eq!(qm.process("APP.PROC").unwrap().appl_id, "/opt/app");
     assert_eq!(
         qm.listener("L1").unwrap_err().reason,
         Reason::UnknownObjectName

@@ -388,7 +388,9 @@ impl QueueManager {
         Ok(())
     }
 
-    /// Every channel and listener as (kind, name, TOML), for checkpoints.
+    /// Every channel, listener, authentication information object, namelist and process (and
+    /// the CHLAUTH table, authority records, topics and subscriptions) as (kind, name, TOML),
+    /// for checkpoints.
     pub(crate) fn objects_for_checkpoint(&self) -> MqResult<Vec<(ObjectKind, ObjectName, String)>> {
         let enc = |e: toml::ser::Error| {
             MqError::new(
@@ -406,6 +408,12 @@ impl QueueManager {
         for (n, a) in self.authinfos() {
             out.push((ObjectKind::AuthInfo, n, toml::to_string(&a).map_err(enc)?));
         }
+        for (n, a) in self.namelists() {
+            out.push((ObjectKind::Namelist, n, toml::to_string(&a).map_err(enc)?));
+        }
+        for (n, a) in self.processes() {
+            out.push((ObjectKind::Process, n, toml::to_string(&a).map_err(enc)?));
+        }
         let chlauth = ObjectName::new("CHLAUTH").expect("a valid name");
         out.push((
             ObjectKind::ChlAuth,
@@ -418,7 +426,6 @@ impl QueueManager {
         // Subscriptions do not depend on topic objects when restored (the order does not matter).
         out.extend(self.topics_for_checkpoint()?);
         out.extend(self.subs_for_checkpoint()?);
-        out.extend(self.definitions_for_checkpoint()?);
         Ok(out)
     }
 }

@@ -187,24 +187,4 @@ impl QueueManager {
         }
         Ok(())
     }
-
-    /// Every namelist and process as (kind, name, TOML), for checkpoints.
-    pub(crate) fn definitions_for_checkpoint(
-        &self,
-    ) -> MqResult<Vec<(ObjectKind, ObjectName, String)>> {
-        let enc = |e: toml::ser::Error| {
-            MqError::new(
-                Reason::UnexpectedError,
-                format!("cannot encode a definition: {e}"),
-            )
-        };
-        let mut out = Vec::new();
-        for (n, a) in self.namelists() {
-            out.push((ObjectKind::Namelist, n, toml::to_string(&a).map_err(enc)?));
-        }
-        for (n, a) in self.processes() {
-            out.push((ObjectKind::Process, n, toml::to_string(&a).map_err(enc)?));
-        }
-        Ok(out)
-    }
 }
