@@ -1008,6 +1008,7 @@ impl AsyncConv {
     }
 
     async fn close(&mut self, h: Hobj, opts: CloseOptions) -> MqResult<()> {
+        self.core.check_quiesce(h, opts)?;
         let (report, close) = self.core.close_requests(h, opts);
         if let Some(r) = report {
             self.send(&r).await?;

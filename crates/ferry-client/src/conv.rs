@@ -281,7 +281,8 @@ impl ConvCore {
         let hobj = f.header.request_id as u32;
         let (status, reply) = decode_response(Opcode::Get as u8, f.payload).map_err(broken)?;
         let item = got_of(status, reply);
-        // A push for a handle already closed is dropped: the server returns those messages.
+        // A push for a handle already closed is dropped: streamed messages left the queue when
+        // they were sent, and closing discards them (as MQ does).
         if let Some(ra) = self.read_ahead.get_mut(&hobj) {
             ra.buffered.push_back(item);
         }
@@ -382,11 +383,27 @@ impl ConvCore {
         })
     }
 
+    /// MQCO_QUIESCE on a read-ahead handle whose buffer still holds messages: 2458, and the
+    /// handle stays open (MQ's rule); any other close goes ahead.
+    pub fn check_quiesce(&self, h: Hobj, opts: CloseOptions) -> MqResult<()> {
+        let buffered = self.read_ahead.get(&h.0).map_or(0, |ra| ra.buffered.len());
+        if opts == CloseOptions::Quiesce && buffered > 0 {
+            return Err(MqError::new(
+                Reason::ReadAheadMsgs,
+                format!(
+                    "{buffered} messages read ahead are still buffered for handle {}",
+                    h.0
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// The requests that close a handle: a final consumption report for a read-ahead handle
-    /// (the server returns the rest to the queue), then the close itself.
+    /// (flow control: what is still buffered is discarded, as MQ does), then the close itself.
     pub fn close_requests(&mut self, h: Hobj, opts: CloseOptions) -> (Option<Request>, Request) {
         let options = match opts {
-            CloseOptions::None => 0,
+            CloseOptions::None | CloseOptions::Quiesce => 0,
             CloseOptions::Delete => 1,
             CloseOptions::DeletePurge => 2,
             CloseOptions::RemoveSub => 3,

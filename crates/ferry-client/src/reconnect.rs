@@ -428,7 +428,9 @@ impl Reconnecting {
     pub fn close(&mut self, h: Hobj, opts: CloseOptions) -> MqResult<()> {
         let server = self.rec.server(h)?;
         let r = self.call(false, |r| r.close(server, opts));
-        self.rec.closed(h);
+        if !matches!(&r, Err(e) if e.reason == ferry_model::Reason::ReadAheadMsgs) {
+            self.rec.closed(h);
+        }
         r
     }
 

@@ -416,6 +416,7 @@ impl Remote {
     }
 
     pub fn close(&mut self, h: Hobj, opts: CloseOptions) -> MqResult<()> {
+        self.core.check_quiesce(h, opts)?;
         let (report, close) = self.core.close_requests(h, opts);
         if let Some(r) = report {
             self.enqueue(&r, false)?;

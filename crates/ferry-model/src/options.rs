@@ -398,6 +398,10 @@ pub enum CloseOptions {
     /// On a subscription handle: end a durable subscription too (MQCO_REMOVE_SUB); a
     /// non-durable one ends at close anyway.
     RemoveSub,
+    /// MQCO_QUIESCE: on a read-ahead handle whose client buffer still holds messages the close
+    /// is refused with warning 2458 (MQRC_READ_AHEAD_MSGS) and the handle stays open, so the
+    /// application can get them first; otherwise an ordinary close.
+    Quiesce,
 }
 
 /// What MQSUB does with the subscription it names (MQSO_CREATE, MQSO_RESUME, or both).

@@ -332,6 +332,10 @@ reasons! {
     /// The property does not exist.
     PropertyNotAvailable = 2471, "MQRC_PROPERTY_NOT_AVAILABLE", Failed,
         "the message has no property with this name";
+    /// MQCLOSE with MQCO_QUIESCE: messages streamed ahead (read-ahead) are still in the
+    /// client's buffer; the handle stays open.
+    ReadAheadMsgs = 2458, "MQRC_READ_AHEAD_MSGS", Warning,
+        "messages read ahead are still buffered for this handle: get them first, or close without MQCO_QUIESCE to discard them";
     /// The selection string is not a valid selector.
     SelectorSyntaxError = 2459, "MQRC_SELECTOR_SYNTAX_ERROR", Failed,
         "the selection string is not a valid message selector; check its syntax";

@@ -2,6 +2,9 @@
  * Puts three messages (10, 5000 and 20 bytes) on QUEUE, opens it with MQOO_READ_AHEAD, and gets
  * them into a 100-byte buffer: the 5000-byte one fails with 2080 (and its length) and stays,
  * then comes cut with MQGMO_ACCEPT_TRUNCATED_MSG (2079); the last get finds none (2033).
+ * While the long one waits in the read-ahead buffer, MQCLOSE with MQCO_QUIESCE refuses with
+ * the warning 2458 (MQRC_READ_AHEAD_MSGS) and the handle stays open; once the buffer is empty
+ * it closes.
  * Usage: ferryreadahead QUEUE [QMGR] */
 #define _POSIX_C_SOURCE 200809L /* strnlen */
 #include <stdio.h>
@@ -65,10 +68,13 @@ int main(int argc, char **argv) {
     if (cc == MQCC_FAILED) return fail("MQOPEN input", rc);
     get(hconn, hin, 0, 2000, "first");
     get(hconn, hin, 0, 2000, "too long");
+    MQCLOSE(hconn, &hin, MQCO_QUIESCE, &cc, &rc);
+    printf("quiesce with messages buffered: completion %d, reason %d\n", (int)cc, (int)rc);
     get(hconn, hin, MQGMO_ACCEPT_TRUNCATED_MSG, 2000, "truncated");
     get(hconn, hin, 0, 2000, "third");
     get(hconn, hin, 0, 0, "none");
-    MQCLOSE(hconn, &hin, MQCO_NONE, &cc, &rc);
+    MQCLOSE(hconn, &hin, MQCO_QUIESCE, &cc, &rc);
+    printf("quiesce with the buffer empty: completion %d, reason %d\n", (int)cc, (int)rc);
     MQCLOSE(hconn, &hout, MQCO_NONE, &cc, &rc);
     MQDISC(&hconn, &cc, &rc);
     return 0;

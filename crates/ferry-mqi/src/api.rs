@@ -877,6 +877,7 @@ unsafe fn selection_string(d: &MQOD) -> Result<String, Rc> {
 
 const CO_KEEP_SUB: MQLONG = 0x4;
 const CO_REMOVE_SUB: MQLONG = 0x8;
+const CO_QUIESCE: MQLONG = 0x20;
 
 // ----- subscribe -------------------------------------------------------------------------
 
@@ -1199,6 +1200,7 @@ pub unsafe fn close(hconn: MQLONG, hobj: *mut MQLONG, options: MQLONG) -> Outcom
         1 => CloseOptions::Delete,
         2 => CloseOptions::DeletePurge,
         CO_REMOVE_SUB => CloseOptions::RemoveSub,
+        CO_QUIESCE => CloseOptions::Quiesce,
         _ => return Err(Rc::failed(RC_OPTIONS_ERROR)),
     };
     // SAFETY: the caller passes `hobj` valid for an MQLONG read and write (MQI contract),

@@ -27,7 +27,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::BytesMut;
-use ferry_core::engine::WaitOutcome;
+use ferry_core::engine::{Room, WaitOutcome};
 use ferry_core::qmgr::journal::Durability;
 use ferry_core::IdKeyed;
 use ferry_core::{
@@ -207,6 +207,9 @@ struct GetWait {
     sleep: Option<Pin<Box<Sleep>>>,
 }
 
+/// Most messages one parked stream wait is handed before its task collects them.
+const STREAM_BATCH: u32 = 64;
+
 /// A read-ahead stream: messages are pushed while the client has credit.
 #[derive(Default)]
 struct Stream {
@@ -228,6 +231,15 @@ impl Stream {
     fn consumed(&mut self, n: usize) {
         for _ in 0..n {
             self.in_flight_bytes -= self.in_flight.pop_front().unwrap_or(0);
+        }
+    }
+
+    /// What a parked wait may be handed before this task collects it: the credit left (at most
+    /// [`STREAM_BATCH`]) and the bytes left under the read-ahead limit.
+    fn room(&self, max_bytes: usize) -> Room {
+        Room {
+            msgs: self.credit.clamp(1, STREAM_BATCH),
+            bytes: max_bytes.saturating_sub(self.in_flight_bytes),
         }
     }
 
@@ -1525,7 +1537,8 @@ impl Socket {
             if !stream.may_push(max_bytes) {
                 return;
             }
-            match conv.session.stream_next(Hobj(hobj), true) {
+            let room = stream.room(max_bytes);
+            match conv.session.stream_next(Hobj(hobj), Some(room)) {
                 Ok(Some(GetAttempt::Got(g))) => {
                     stream.pushed(g.data_length);
                     self.push_got(conv_id, hobj, &g);
@@ -1556,11 +1569,14 @@ impl Socket {
         };
         stream.wait = None;
         match conv.session.finish_stream_wait(Hobj(hobj), outcome) {
-            Ok(Some(g)) => {
-                stream.pushed(g.data_length);
-                self.push_got(conv_id, hobj, &g);
+            Ok(batch) => {
+                for g in &batch {
+                    stream.pushed(g.data_length);
+                }
+                for g in &batch {
+                    self.push_got(conv_id, hobj, g);
+                }
             }
-            Ok(None) => {}
             Err(e) => {
                 stream.credit = 0;
                 let h = get_header(conv_id, hobj as u64, FLAG_PUSH);

@@ -447,9 +447,11 @@ fn a_c_program_gets_through_a_read_ahead_handle_with_an_ordinary_buffer() {
         for want in [
             "first: reason 0, length 10, returned 10",
             "too long: reason 2080, length 5000",
+            "quiesce with messages buffered: completion 1, reason 2458",
             "truncated: reason 2079, length 5000, returned 100",
             "third: reason 0, length 20, returned 20",
             "none: reason 2033",
+            "quiesce with the buffer empty: completion 0, reason 0",
         ] {
             assert!(text.contains(want), "{lib}: no {want:?} in {text}");
         }

@@ -23,7 +23,7 @@ use crate::engine::journal::Journal;
 use crate::engine::queue::{wait_room, Queue, QueueState, Stop};
 use crate::engine::spill::Spill;
 use crate::engine::store::{Entry, Held, Match, OnDisk, Pos, SlotState, UowId, READING};
-use crate::engine::waiter::Waiter;
+use crate::engine::waiter::{Room, Waiter};
 
 /// What a get step found.
 #[derive(Debug)]
@@ -61,6 +61,8 @@ pub struct GetSpec {
     pub max_len: Option<usize>,
     /// Whether truncation is accepted.
     pub accept_truncated: bool,
+    /// A read-ahead stream's wait: room for a batch of hand-overs (see `waiter.rs`).
+    pub batch: Option<Room>,
 }
 
 /// A message whose content must be read from the log (or the spill area) before the get can
@@ -363,13 +365,16 @@ impl QueueState {
         if self.waiters.len() > 1024 {
             self.waiters.prune();
         }
-        let w = Waiter::new(
-            spec.criteria,
-            spec.uow,
-            spec.browse.is_some(),
-            spec.max_len,
-            spec.accept_truncated,
-        );
+        let w = match spec.batch {
+            Some(room) => Waiter::new_batch(spec.criteria, room),
+            None => Waiter::new(
+                spec.criteria,
+                spec.uow,
+                spec.browse.is_some(),
+                spec.max_len,
+                spec.accept_truncated,
+            ),
+        };
         self.waiters.add(w.clone());
         GetStep::Wait(w)
     }
@@ -541,5 +546,145 @@ impl QueueState {
         msg.descriptor.backout_count = msg.descriptor.backout_count.saturating_add(1);
         self.store.remove(pos);
         Ok(Some((msg, expires_at)))
+    }
+}
+
+#[cfg(test)]
+mod batch_tests {
+    //! A read-ahead stream's batch waiter: puts made before its task collects are handed over
+    //! in order without touching the store; what it never collected goes back in order.
+    use super::*;
+    use crate::engine::waiter::WaitOutcome;
+    use ferry_model::clock::Clock;
+    use ferry_model::objects::LocalQueueAttrs;
+
+    fn stream_spec(room: Room) -> GetSpec {
+        GetSpec {
+            criteria: Match {
+                msg_id: None,
+                correl_id: None,
+                non_persistent_only: true,
+            },
+            uow: None,
+            browse: None,
+            wait: true,
+            max_len: None,
+            accept_truncated: false,
+            batch: Some(room),
+        }
+    }
+
+    fn put(q: &Queue, i: u32) {
+        let m = Message::new(i.to_le_bytes().to_vec()).with_persistence(Persistence::NotPersistent);
+        q.put_resolved(m, 0, None, 0).unwrap();
+    }
+
+    fn body(m: &Message) -> u32 {
+        u32::from_le_bytes(m.body[..4].try_into().unwrap())
+    }
+
+    fn armed(q: &Queue, room: Room) -> Arc<Waiter> {
+        match q.get(&stream_spec(room), 0).unwrap() {
+            GetStep::Wait(w) => w,
+            other => panic!("expected a wait, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_batch_takes_puts_in_order_up_to_its_room_and_the_rest_stay_queued() {
+        let (clock, _) = Clock::manual();
+        let q = Queue::new(
+            ObjectName::new("Q").unwrap(),
+            LocalQueueAttrs::default(),
+            clock,
+        );
+        let w = armed(
+            &q,
+            Room {
+                msgs: 3,
+                bytes: 1 << 20,
+            },
+        );
+        for i in 0..5 {
+            put(&q, i);
+        }
+        assert_eq!(
+            q.lock().store.depth(),
+            2,
+            "two past the room of three are queued"
+        );
+        let WaitOutcome::Delivered(d) = w.cancel() else {
+            panic!("the batch was handed messages");
+        };
+        let got: Vec<u32> = std::iter::once(&d)
+            .chain(&d.more)
+            .map(|d| body(&d.msg))
+            .collect();
+        assert_eq!(got, [0, 1, 2]);
+        // Collected: no more are added.
+        put(&q, 5);
+        assert_eq!(q.lock().store.depth(), 3);
+    }
+
+    #[test]
+    fn a_batch_stops_at_its_byte_room_but_always_takes_one() {
+        let (clock, _) = Clock::manual();
+        let q = Queue::new(
+            ObjectName::new("Q").unwrap(),
+            LocalQueueAttrs::default(),
+            clock,
+        );
+        let w = armed(&q, Room { msgs: 10, bytes: 4 });
+        for i in 0..3 {
+            put(&q, i);
+        }
+        let WaitOutcome::Delivered(d) = w.cancel() else {
+            panic!("the batch was handed messages");
+        };
+        assert_eq!(
+            (body(&d.msg), d.more.len()),
+            (0, 1),
+            "the first, then 4 bytes more"
+        );
+        assert_eq!(q.lock().store.depth(), 1);
+    }
+
+    #[test]
+    fn an_uncollected_batch_goes_back_in_order() {
+        let (clock, _) = Clock::manual();
+        let q = Queue::new(
+            ObjectName::new("Q").unwrap(),
+            LocalQueueAttrs::default(),
+            clock,
+        );
+        let w = armed(
+            &q,
+            Room {
+                msgs: 2,
+                bytes: 1 << 20,
+            },
+        );
+        for i in 0..4 {
+            put(&q, i);
+        }
+        let WaitOutcome::Delivered(d) = w.cancel() else {
+            panic!("the batch was handed messages");
+        };
+        q.undo_delivery(d);
+        let mut order = Vec::new();
+        while let GetStep::Got { msg, .. } = q
+            .get(
+                &GetSpec {
+                    wait: false,
+                    batch: None,
+                    ..stream_spec(Room { msgs: 1, bytes: 0 })
+                },
+                0,
+            )
+            .unwrap()
+        {
+            order.push(body(&msg));
+        }
+        assert_eq!(order, [0, 1, 2, 3]);
     }
 }

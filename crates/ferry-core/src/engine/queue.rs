@@ -329,7 +329,16 @@ impl Queue {
 
     /// Undoes a hand-over the getter could not take: the message goes back in order (and may be
     /// handed to the next waiter).
-    pub fn undo_delivery(&self, d: Delivery) {
+    pub fn undo_delivery(&self, mut d: Delivery) {
+        let more = std::mem::take(&mut d.more);
+        self.undo_one(d);
+        for m in more {
+            self.undo_one(m);
+        }
+    }
+
+    fn undo_one(&self, d: Delivery) {
+        debug_assert!(d.more.is_empty(), "batches are one level deep");
         match d.pending_pos {
             Some(pos) => {
                 let mut st = self.state.lock();
@@ -721,7 +730,13 @@ impl QueueState {
                 continue;
             }
             match self.hand_over(&w, msg, seq, expires_at) {
-                None => return,
+                None => {
+                    // A read-ahead stream's batch stays listed while it has room.
+                    if w.takes_more() {
+                        self.waiters.add(w);
+                    }
+                    return;
+                }
                 Some(back) => msg = back,
             }
         }
@@ -755,6 +770,7 @@ impl QueueState {
                         pending_pos: Some(pos),
                         seq,
                         expires_at,
+                        more: Vec::new(),
                     },
                     Some(pos),
                 )
@@ -765,6 +781,7 @@ impl QueueState {
                     pending_pos: None,
                     seq,
                     expires_at,
+                    more: Vec::new(),
                 },
                 None,
             ),

@@ -10,6 +10,11 @@
 //! itself cancelled, and leaves the stale entry for the next putter (or [`Waiters::prune`]) to
 //! drop, so it never needs the queue lock while holding its cell.
 //!
+//! Batches: a read-ahead stream waits with room for several messages ([`Waiter::new_batch`]).
+//! The first hand-over wakes its task as usual; until the task takes the delivery, later puts
+//! add to it (the waiter stays listed while it has room), so a burst of puts reaches the stream
+//! without touching the store and wakes it once.
+//!
 //! Waking: a blocked thread is unparked, an async task's waker is woken. A waiter first spins
 //! briefly (see `wait_blocking`) and only registers a wake-up once it is about to sleep, so a
 //! hand-over to a spinning getter costs no system call.
@@ -55,6 +60,17 @@ pub struct Delivery {
     pub seq: u64,
     /// Clock deadline of the message (0 = never), needed to put it back.
     pub expires_at: u64,
+    /// Messages handed over after this one to a batch waiter, in order (empty otherwise).
+    pub more: Vec<Delivery>,
+}
+
+/// What a batch waiter may still take after its first message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Room {
+    /// Messages in all, the first included.
+    pub msgs: u32,
+    /// Body bytes of the messages after the first.
+    pub bytes: usize,
 }
 
 /// Outcome of a wait, as seen by the waiter.
@@ -97,6 +113,10 @@ pub struct Waiter {
     pub accept_truncated: bool,
     /// Set once the cell has left `Waiting`, so a spinning waiter polls without the lock.
     settled: AtomicBool,
+    /// A batch waiter's room (`None` for an ordinary waiter: one message).
+    room: Option<Room>,
+    /// Set while a batch waiter holds a delivery not yet taken and has room for more.
+    more_open: AtomicBool,
     cell: Mutex<CellState>,
 }
 
@@ -116,8 +136,37 @@ impl Waiter {
             max_len,
             accept_truncated,
             settled: AtomicBool::new(false),
+            room: None,
+            more_open: AtomicBool::new(false),
             cell: Mutex::new(CellState::Waiting(None)),
         })
+    }
+
+    /// A waiter for a read-ahead stream: a destructive get outside any unit of work that takes
+    /// up to `room` messages handed over before its task collects them.
+    pub fn new_batch(criteria: Match, room: Room) -> Arc<Self> {
+        debug_assert!(room.msgs >= 1, "a batch holds at least its first message");
+        Arc::new(Waiter {
+            criteria,
+            uow: None,
+            browse: false,
+            max_len: None,
+            accept_truncated: false,
+            settled: AtomicBool::new(false),
+            room: Some(room),
+            more_open: AtomicBool::new(false),
+            cell: Mutex::new(CellState::Waiting(None)),
+        })
+    }
+
+    /// Whether a batch waiter already served can take more (it stays listed meanwhile).
+    pub fn takes_more(&self) -> bool {
+        self.more_open.load(Ordering::Acquire)
+    }
+
+    /// Whether the waiter can still be handed a message (waiting, or a batch with room).
+    pub fn is_live(&self) -> bool {
+        self.is_waiting() || self.takes_more()
     }
 
     /// Whether this waiter can take `msg` by hand-over (else it is only woken to retry).
@@ -152,17 +201,53 @@ impl Waiter {
         Ok(())
     }
 
-    /// Hands a message over. Gives it back if the waiter is no longer waiting.
+    /// Hands a message over. Gives it back if the waiter is no longer waiting (or, for a batch
+    /// waiter already served, has no room left).
     pub fn deliver(&self, d: Delivery) -> Result<(), Delivery> {
         debug_assert_eq!(
             d.pending_pos.is_some(),
             self.uow.is_some(),
             "a getter in a unit of work is handed a held slot, any other getter the message"
         );
+        if let Some(room) = self.room {
+            return self.deliver_batch(d, room);
+        }
         self.settle(CellState::Delivered(d)).map_err(|s| match s {
             CellState::Delivered(d) => d,
             _ => unreachable!("settle returns the state it was given"),
         })
+    }
+
+    fn deliver_batch(&self, d: Delivery, room: Room) -> Result<(), Delivery> {
+        let wake = {
+            let mut cell = self.cell.lock();
+            match &mut *cell {
+                CellState::Waiting(w) => {
+                    let w = w.take();
+                    *cell = CellState::Delivered(d);
+                    self.settled.store(true, Ordering::Release);
+                    self.more_open.store(room.msgs > 1, Ordering::Release);
+                    w
+                }
+                CellState::Delivered(first) if self.takes_more() => {
+                    let bytes: usize = first.more.iter().map(|m| m.msg.body.len()).sum();
+                    if bytes + d.msg.body.len() > room.bytes {
+                        self.more_open.store(false, Ordering::Release);
+                        return Err(d);
+                    }
+                    first.more.push(d);
+                    if first.more.len() + 1 >= room.msgs as usize {
+                        self.more_open.store(false, Ordering::Release);
+                    }
+                    None
+                }
+                _ => return Err(d),
+            }
+        };
+        if let Some(w) = wake {
+            w.wake();
+        }
+        Ok(())
     }
 
     /// Wakes the waiter to try again. Returns false if it was no longer waiting.
@@ -187,6 +272,7 @@ impl Waiter {
                 None
             }
             _ => {
+                self.more_open.store(false, Ordering::Release);
                 let state = std::mem::replace(&mut *cell, CellState::Finished);
                 Some(match state {
                     CellState::Delivered(d) => WaitOutcome::Delivered(d),
@@ -308,7 +394,7 @@ impl Waiters {
             }
         }
         if !self.other_specific.is_empty() {
-            self.other_specific.retain(|w| w.is_waiting());
+            self.other_specific.retain(|w| w.is_live());
             if let Some(i) = self
                 .other_specific
                 .iter()
@@ -346,12 +432,12 @@ impl Waiters {
 
     /// Drops cancelled entries (called now and then so timed-out waiters do not pile up).
     pub fn prune(&mut self) {
-        self.generic.retain(|w| w.is_waiting());
+        self.generic.retain(|w| w.is_live());
         self.by_correl.retain(|_, l| {
-            l.retain(|w| w.is_waiting());
+            l.retain(|w| w.is_live());
             !l.is_empty()
         });
-        self.other_specific.retain(|w| w.is_waiting());
+        self.other_specific.retain(|w| w.is_live());
         self.browsers.retain(|w| w.is_waiting());
     }
 
@@ -367,12 +453,12 @@ impl Waiters {
 /// Removes and returns the first still-waiting entry of `list` whose criteria match `msg`,
 /// dropping stale entries it passes at the front.
 fn take_first(list: &mut VecDeque<Arc<Waiter>>, msg: &Message) -> Option<Arc<Waiter>> {
-    while matches!(list.front(), Some(w) if !w.is_waiting()) {
+    while matches!(list.front(), Some(w) if !w.is_live()) {
         list.pop_front();
     }
     let i = list
         .iter()
-        .position(|w| w.is_waiting() && w.criteria.matches(msg))?;
+        .position(|w| w.is_live() && w.criteria.matches(msg))?;
     list.remove(i)
 }
 

@@ -80,6 +80,7 @@ impl Session {
             wait: opts.wait != Wait::No,
             max_len: opts.max_len,
             accept_truncated: opts.accept_truncated,
+            batch: None,
         };
         let now = self.qm.clock().now();
         let step = step_at(&queue, browse, cursor, &spec, now)?;
@@ -150,6 +151,7 @@ impl Session {
                 wait: false,
                 max_len: opts.max_len,
                 accept_truncated: opts.accept_truncated,
+                batch: None,
             };
             match sel.queue.get_at(pos, &spec, now) {
                 Ok(GetStep::Got {
@@ -192,6 +194,7 @@ impl Session {
             wait: true,
             max_len: None,
             accept_truncated: true,
+            batch: None,
         };
         match queue.get(&spec, now)? {
             GetStep::Wait(w) => self.pending(w, queue.clone(), opts),
@@ -464,6 +467,7 @@ fn select_first(
         wait: false,
         max_len: None,
         accept_truncated: true,
+        batch: None,
     };
     loop {
         match queue.get(&spec, now)? {

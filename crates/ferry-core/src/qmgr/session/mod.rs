@@ -98,15 +98,13 @@ struct RemoteDest {
     definition: Option<Arc<Mutex<RemoteQueueAttrs>>>,
 }
 
-/// Messages streamed ahead to a client (read-ahead) that it has not yet reported consumed. They
-/// are held as gets in a unit of work of their own: reported consumption commits them, closing
-/// the handle returns the rest to the queue in their original positions (as MQ does), and a
-/// connection that dies loses them (as with MQ: read-ahead is for non-persistent messages got
-/// outside syncpoint, delivered at most once).
+/// Messages streamed ahead to a client (read-ahead) that it has not yet reported consumed. As
+/// with MQ they left the queue when they were streamed (got outside syncpoint, non-persistent,
+/// delivered at most once): closing the handle or losing the connection discards them. The
+/// count only checks the client's reports.
 #[derive(Debug)]
 struct StreamLedger {
-    uow: UowId,
-    pending: std::collections::VecDeque<Pos>,
+    streamed: usize,
 }
 
 #[derive(Debug)]
@@ -520,7 +518,7 @@ impl Session {
         for (_, h) in std::mem::take(&mut self.handles) {
             match h {
                 Handle::Queue(qh) => {
-                    self.release(&qh, backout);
+                    self.release(&qh);
                     if qh.temporary_owner {
                         self.qm.drop_dynamic(&qh.queue);
                     }

@@ -88,7 +88,7 @@ impl Session {
         if let Handle::Queue(qh) = &handle {
             // The sync queue resolved under any name (an alias, a queue at this queue manager).
             if let Err(e) = self.check_channel_queue(&qh.queue.name) {
-                self.release(qh, false);
+                self.release(qh);
                 return Err(e);
             }
         }
@@ -347,10 +347,7 @@ impl Session {
             // Its first reader: a trigger monitor starting on an initiation queue.
             self.qm.initiation_queue_opened(&queue.name);
         }
-        let stream = (input && read_ahead).then(|| StreamLedger {
-            uow: self.qm.new_uow_id(),
-            pending: std::collections::VecDeque::new(),
-        });
+        let stream = (input && read_ahead).then_some(StreamLedger { streamed: 0 });
         Ok(QueueHandle {
             opened_name: *name,
             queue,
@@ -525,7 +522,7 @@ impl Session {
             Handle::Queue(qh) => {
                 let delete = qh.temporary_owner
                     || matches!(opts, CloseOptions::Delete | CloseOptions::DeletePurge);
-                self.release(&qh, false);
+                self.release(&qh);
                 if delete {
                     self.qm.drop_dynamic(&qh.queue);
                     self.dynamic_queues = self.dynamic_queues.saturating_sub(1);
@@ -538,16 +535,7 @@ impl Session {
         Ok(())
     }
 
-    pub(super) fn release(&self, qh: &QueueHandle, died: bool) {
-        if let Some(ledger) = &qh.stream {
-            for pos in &ledger.pending {
-                if died {
-                    qh.queue.commit_get(*pos);
-                } else {
-                    qh.queue.release_get(*pos);
-                }
-            }
-        }
+    pub(super) fn release(&self, qh: &QueueHandle) {
         let mut st = qh.queue.lock();
         if qh.input {
             st.open_input = st.open_input.saturating_sub(1);

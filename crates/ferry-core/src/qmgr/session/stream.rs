@@ -1,7 +1,10 @@
-//! Read-ahead: messages streamed to a client ahead of its gets, held as pending gets until
-//! the client reports them consumed.
+//! Read-ahead: non-persistent messages streamed to a client ahead of its gets. As with MQ, a
+//! streamed message leaves the queue when it is sent: what sits in the client's buffer is lost
+//! if the handle is closed (MQCO_IMMEDIATE) or the connection dies. The client reports what it
+//! consumed only for flow control.
 
 use super::*;
+use crate::engine::Room;
 
 impl Session {
     /// Whether puts "as queue default" through this handle are asynchronous (the DEFPRESP of the
@@ -24,47 +27,38 @@ impl Session {
     }
 
     /// Takes the next non-persistent message for a read-ahead stream without blocking: a
-    /// message, a waiter (when `wait`), or `None` when the queue has none now.
-    pub fn stream_next(&mut self, h: Hobj, wait: bool) -> MqResult<Option<GetAttempt>> {
+    /// message, a waiter with room for a batch (when `wait` gives the room), or `None` when the
+    /// queue has none now.
+    pub fn stream_next(&mut self, h: Hobj, wait: Option<Room>) -> MqResult<Option<GetAttempt>> {
         self.check_running(false)?;
         let qh = self.queue_handle(h)?;
-        let Some(ledger) = &qh.stream else {
+        if qh.stream.is_none() {
             return Err(MqError::new(
                 Reason::OptionsError,
                 "read-ahead is not in effect for this handle",
             ));
-        };
+        }
         let spec = GetSpec {
             criteria: Match {
                 msg_id: None,
                 correl_id: None,
                 non_persistent_only: true,
             },
-            uow: Some(ledger.uow),
+            uow: None,
             browse: None,
-            wait,
+            wait: wait.is_some(),
             max_len: None,
             accept_truncated: false,
+            batch: wait,
         };
         let queue = qh.queue.clone();
         let now = self.qm.clock().now();
         match queue.get(&spec, now)? {
             GetStep::Got {
-                msg,
-                pos,
-                expires_at,
-                ..
-            } => {
-                self.ledger(h).pending.push_back(pos);
-                self.count_got(h, true, &msg);
-                self.confirm_delivery(&msg, false);
-                Ok(Some(GetAttempt::Got(self.shape(
-                    msg,
-                    expires_at,
-                    &GetOptions::new(),
-                    now,
-                ))))
-            }
+                msg, expires_at, ..
+            } => Ok(Some(GetAttempt::Got(
+                self.streamed(h, msg, expires_at, now),
+            ))),
             GetStep::Wait(waiter) => Ok(Some(GetAttempt::Wait(PendingGet {
                 waiter,
                 queue,
@@ -74,46 +68,51 @@ impl Session {
         }
     }
 
-    /// Completes a stream wait begun by [`Session::stream_next`]; `Ok(None)` means try again.
-    pub fn finish_stream_wait(&mut self, h: Hobj, outcome: WaitOutcome) -> MqResult<Option<Got>> {
+    /// Completes a stream wait begun by [`Session::stream_next`]: the batch handed over, in
+    /// order (empty: try again).
+    pub fn finish_stream_wait(&mut self, h: Hobj, outcome: WaitOutcome) -> MqResult<Vec<Got>> {
         match outcome {
-            WaitOutcome::Delivered(d) => {
-                if let Some(pos) = d.pending_pos {
-                    self.ledger(h).pending.push_back(pos);
-                }
-                self.count_got(h, true, &d.msg);
-                self.confirm_delivery(&d.msg, false);
+            WaitOutcome::Delivered(mut d) => {
+                debug_assert!(
+                    d.pending_pos.is_none(),
+                    "a stream gets outside any unit of work"
+                );
                 let now = self.qm.clock().now();
-                Ok(Some(self.shape(
-                    d.msg,
-                    d.expires_at,
-                    &GetOptions::new(),
-                    now,
-                )))
+                let more = std::mem::take(&mut d.more);
+                let mut got = Vec::with_capacity(1 + more.len());
+                for d in std::iter::once(d).chain(more) {
+                    got.push(self.streamed(h, d.msg, d.expires_at, now));
+                }
+                Ok(got)
             }
-            WaitOutcome::Retry | WaitOutcome::TimedOut => Ok(None),
+            WaitOutcome::Retry | WaitOutcome::TimedOut => Ok(Vec::new()),
             WaitOutcome::Ended(r) => Err(MqError::new(r, "the read-ahead stream ended")),
         }
     }
 
-    /// The client has consumed the `n` oldest streamed messages: they are gone for good.
+    /// Accounts for one streamed message and shapes it for the wire.
+    fn streamed(&mut self, h: Hobj, msg: Message, expires_at: u64, now: u64) -> Got {
+        self.ledger(h).streamed += 1;
+        self.count_got(h, true, &msg);
+        self.confirm_delivery(&msg, false);
+        self.shape(msg, expires_at, &GetOptions::new(), now)
+    }
+
+    /// The client has consumed the `n` oldest streamed messages (flow control only: they left
+    /// the queue when they were streamed).
     pub fn stream_consumed(&mut self, h: Hobj, n: usize) -> MqResult<()> {
-        let qh = self.queue_handle(h)?;
-        let queue = qh.queue.clone();
+        self.queue_handle(h)?;
         let ledger = self.ledger(h);
-        if n > ledger.pending.len() {
+        if n > ledger.streamed {
             return Err(MqError::new(
                 Reason::OptionsError,
                 format!(
                     "{n} messages reported consumed but only {} were streamed",
-                    ledger.pending.len()
+                    ledger.streamed
                 ),
             ));
         }
-        let done: Vec<Pos> = ledger.pending.drain(..n).collect();
-        for pos in done {
-            queue.commit_get(pos);
-        }
+        ledger.streamed -= n;
         Ok(())
     }
 
