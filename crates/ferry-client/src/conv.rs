@@ -21,15 +21,15 @@ use ferry_proto::compress::{self, Compression, MIN_COMPRESS_LEN};
 use ferry_proto::map as wire;
 use ferry_proto::msg::opened_flags;
 use ferry_proto::{
-    begin_frame, decode_response, finish_frame, Frame, FrameHeader, Opcode, Reply, Request, Status,
-    WireAttr, DEFAULT_MAX_FRAME, FLAG_COMPRESSED,
+    begin_frame, finish_frame, Frame, FrameHeader, Opcode, Reply, Request, Status, WireAttr,
+    DEFAULT_MAX_FRAME, FLAG_COMPRESSED,
 };
 
 use crate::remote::AsyncPutStatus;
 use crate::ClientOptions;
 
 /// Read-ahead window: messages the server may push ahead of the application's gets.
-pub(crate) const READ_AHEAD_WINDOW: u32 = 256;
+pub(crate) const READ_AHEAD_WINDOW: u32 = 1024;
 
 static ID_COUNTER: AtomicU64 = AtomicU64::new(0);
 
@@ -112,6 +112,8 @@ pub(crate) struct ConvCore {
     names: IdKeyed<u32, ObjectName>,
     async_default: IdKeyed<u32, bool>,
     read_ahead: IdKeyed<u32, ReadAhead>,
+    /// The properties section of the last pushed message, raw and decoded.
+    push_props: Option<(Vec<u8>, ferry_model::message::Properties)>,
     compression: Option<Compression>,
     /// Requests are encoded here first when they may be compressed.
     plain: BytesMut,
@@ -137,6 +139,7 @@ impl ConvCore {
             names: IdKeyed::default(),
             async_default: IdKeyed::default(),
             read_ahead: IdKeyed::default(),
+            push_props: None,
             compression: None,
             plain: BytesMut::new(),
             compressed: (0, 0),
@@ -279,14 +282,35 @@ impl ConvCore {
             return Ok(());
         }
         let hobj = f.header.request_id as u32;
-        let (status, reply) = decode_response(Opcode::Get as u8, f.payload).map_err(broken)?;
-        let item = got_of(status, reply);
+        let item = self.decode_push(f.payload)?;
         // A push for a handle already closed is dropped: streamed messages left the queue when
         // they were sent, and closing discards them (as MQ does).
         if let Some(ra) = self.read_ahead.get_mut(&hobj) {
             ra.buffered.push_back(item);
         }
         Ok(())
+    }
+
+    /// Decodes a pushed message. A subscription's publications repeat one properties section
+    /// (MQTopicString): the last one decoded is kept, and a push that repeats it byte for byte
+    /// shares its properties instead of decoding them again.
+    fn decode_push(&mut self, payload: bytes::Bytes) -> MqResult<MqResult<Got>> {
+        let last = self.push_props.as_ref().map(|(raw, _)| &raw[..]);
+        let (status, got) = ferry_proto::msg::decode_got_after(payload, last).map_err(broken)?;
+        let Some(g) = got else {
+            return Ok(Err(wire::error_of(&status)));
+        };
+        let message = match (g.section, &self.push_props) {
+            (None, Some((_, props))) => wire::message_with_properties(g.msg, props.clone()),
+            (section, _) => wire::message_from_wire(g.msg).inspect(|m| {
+                self.push_props = section.map(|raw| (raw.to_vec(), m.properties.clone()));
+            }),
+        };
+        Ok(message.map(|message| Got {
+            message,
+            data_length: g.data_length as usize,
+            warning: warning_of(&status),
+        }))
     }
 
     pub fn open_request(od: &ObjectDescriptor, opts: OpenOptions) -> Request {

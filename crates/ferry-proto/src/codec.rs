@@ -84,6 +84,25 @@ impl Reader {
         self.buf.len() - self.pos
     }
 
+    /// Skips `prefix` if the unread bytes start with it (true), else reads nothing (false).
+    pub fn skip_if_next(&mut self, prefix: &[u8]) -> bool {
+        let hit = self.buf[self.pos..].starts_with(prefix);
+        if hit {
+            self.pos += prefix.len();
+        }
+        hit
+    }
+
+    /// Where the next byte is read from.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// The bytes read from `from` up to now, as a zero-copy slice.
+    pub fn read_since(&self, from: usize) -> Bytes {
+        self.buf.slice(from..self.pos)
+    }
+
     fn take(&mut self, n: usize, what: &'static str) -> Result<&[u8], WireError> {
         if self.remaining() < n {
             return Err(WireError::Truncated {

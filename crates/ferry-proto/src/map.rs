@@ -256,6 +256,12 @@ pub fn message_from_wire(mut w: WireMessage) -> Result<Message, MqError> {
     let pairs = std::mem::take(&mut w.properties);
     let properties =
         Properties::from_pairs(pairs.into_iter().map(|(n, v)| (n, value_from_wire(v))))?;
+    message_with_properties(w, properties)
+}
+
+/// Wire message to core message, its properties given (decoded before: see
+/// [`crate::msg::WireMessage::decode_after`]); `w.properties` is ignored.
+pub fn message_with_properties(w: WireMessage, properties: Properties) -> Result<Message, MqError> {
     let dead_letter = match &w.dead_letter {
         None => None,
         Some(d) => Some(Box::new(DeadLetterHeader {

@@ -386,13 +386,27 @@ impl WireMessage {
 
     /// Decodes a message.
     pub fn decode(r: &mut Reader) -> Result<Self, WireError> {
+        Ok(Self::decode_after(r, None)?.0)
+    }
+
+    /// Decodes a message whose properties section may repeat `last` byte for byte (a
+    /// subscription's publications all carry the same MQTopicString): then the section is
+    /// skipped, `properties` is left empty and the answer's second part is `None`; otherwise it
+    /// is decoded and its bytes returned. (A complete section is self-delimiting, so bytes that
+    /// start with one decode to exactly it.)
+    pub fn decode_after(
+        r: &mut Reader,
+        last: Option<&[u8]>,
+    ) -> Result<(Self, Option<Bytes>), WireError> {
         let mut descriptor = WireDescriptor::decode(r)?;
-        let n = r.count("property count", 3)?;
-        let mut properties = Vec::with_capacity(n);
-        for _ in 0..n {
-            let name = r.str16("property name")?;
-            properties.push((name, WireValue::decode(r)?));
-        }
+        let (properties, section) = match last {
+            Some(last) if !last.is_empty() && r.skip_if_next(last) => (Vec::new(), None),
+            _ => {
+                let from = r.position();
+                let properties = decode_properties(r)?;
+                (properties, Some(r.read_since(from)))
+            }
+        };
         let flags = r.u8("header flags")?;
         if flags > 7 {
             return Err(WireError::BadValue {
@@ -423,14 +437,62 @@ impl WireMessage {
             descriptor.report = r.u32("report options")?;
         }
         let body = r.bytes32("body")?;
-        Ok(WireMessage {
+        let msg = WireMessage {
             descriptor,
             properties,
             dead_letter,
             transmission,
             body,
-        })
+        };
+        Ok((msg, section))
     }
+}
+
+fn decode_properties(r: &mut Reader) -> Result<Vec<(String, WireValue)>, WireError> {
+    let n = r.count("property count", 3)?;
+    let mut properties = Vec::with_capacity(n);
+    for _ in 0..n {
+        let name = r.str16("property name")?;
+        properties.push((name, WireValue::decode(r)?));
+    }
+    Ok(properties)
+}
+
+/// Decodes a Get response (a read-ahead push) as [`decode_response`] does, its message's
+/// properties section compared with `last_props` (see [`WireMessage::decode_after`]): the
+/// status, and for a success the data length, the message and its new properties section.
+pub fn decode_got_after(
+    payload: Bytes,
+    last_props: Option<&[u8]>,
+) -> Result<(Status, Option<GotAfter>), WireError> {
+    let mut r = Reader::new(payload);
+    let status = decode_status(&mut r)?;
+    if status.failed() {
+        r.finish("response")?;
+        return Ok((status, None));
+    }
+    let data_length = r.u64("data length")?;
+    let (msg, section) = WireMessage::decode_after(&mut r, last_props)?;
+    r.finish("response")?;
+    Ok((
+        status,
+        Some(GotAfter {
+            data_length,
+            msg,
+            section,
+        }),
+    ))
+}
+
+/// A Get response decoded by [`decode_got_after`].
+#[derive(Debug)]
+pub struct GotAfter {
+    /// The message's full length.
+    pub data_length: u64,
+    /// The message (no properties when `section` is `None`: they repeat the last ones).
+    pub msg: WireMessage,
+    /// The bytes of a properties section that differs from the last one.
+    pub section: Option<Bytes>,
 }
 
 /// What to open: 0 = queue (name, dynamic name pattern), 1 = the queue manager object,
@@ -1507,9 +1569,8 @@ fn decode_channel_reply(op: Opcode, r: &mut Reader) -> Result<Reply, WireError> 
     })
 }
 
-/// Decodes a response payload for a request sent with `opcode`.
-pub fn decode_response(opcode: u8, payload: Bytes) -> Result<(Status, Reply), WireError> {
-    let mut r = Reader::new(payload);
+/// A response's status block.
+fn decode_status(r: &mut Reader) -> Result<Status, WireError> {
     let completion = r.u8("completion code")?;
     if completion > 2 {
         return Err(WireError::BadValue {
@@ -1517,12 +1578,18 @@ pub fn decode_response(opcode: u8, payload: Bytes) -> Result<(Status, Reply), Wi
             value: completion as u64,
         });
     }
-    let status = Status {
+    Ok(Status {
         completion,
         reason: r.u32("reason")?,
         detail: r.str16("detail")?,
         data_length: r.u64("data length")?,
-    };
+    })
+}
+
+/// Decodes a response payload for a request sent with `opcode`.
+pub fn decode_response(opcode: u8, payload: Bytes) -> Result<(Status, Reply), WireError> {
+    let mut r = Reader::new(payload);
+    let status = decode_status(&mut r)?;
     if status.failed() {
         r.finish("response")?;
         return Ok((status, Reply::Empty));

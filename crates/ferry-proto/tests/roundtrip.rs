@@ -246,6 +246,34 @@ proptest! {
         prop_assert_eq!(r, reply);
     }
 
+    /// A push that repeats the last properties section skips it; any other decodes as usual.
+    #[test]
+    fn got_responses_decode_after_a_properties_section(a in arb_message(), b in arb_message()) {
+        let encode = |m: &WireMessage| {
+            let mut out = BytesMut::new();
+            encode_response(&mut out, &Status::OK, &Reply::Got { msg: m.clone(), data_length: 9 });
+            out.freeze()
+        };
+        let (_, got) = ferry_proto::msg::decode_got_after(encode(&a), None).unwrap();
+        let got = got.unwrap();
+        prop_assert_eq!(&got.msg, &a);
+        let section = got.section.unwrap();
+        // The same message again: its properties are recognised and left out.
+        let (_, again) = ferry_proto::msg::decode_got_after(encode(&a), Some(&section)).unwrap();
+        let again = again.unwrap();
+        prop_assert!(again.section.is_none());
+        prop_assert_eq!(again.msg, WireMessage { properties: Vec::new(), ..a.clone() });
+        // Another: decoded in full unless its section happens to be the same bytes.
+        let (_, other) = ferry_proto::msg::decode_got_after(encode(&b), Some(&section)).unwrap();
+        let other = other.unwrap();
+        if b.properties == a.properties {
+            prop_assert!(other.section.is_none());
+        } else {
+            prop_assert_eq!(&other.msg, &b);
+        }
+        let _ = ferry_proto::msg::decode_got_after(Bytes::from_static(&[0, 0]), Some(&section));
+    }
+
     #[test]
     fn garbage_never_panics_the_decoders(bytes in proptest::collection::vec(any::<u8>(), 0..512), op in any::<u8>()) {
         let b = Bytes::from(bytes.clone());

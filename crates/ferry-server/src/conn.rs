@@ -1538,6 +1538,24 @@ impl Socket {
                 return;
             }
             let room = stream.room(max_bytes);
+            match conv.session.stream_take(Hobj(hobj), room) {
+                Ok(batch) if !batch.is_empty() => {
+                    for g in &batch {
+                        stream.pushed(g.data_length);
+                    }
+                    for g in &batch {
+                        self.push_got(conv_id, hobj, g);
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            let Some(conv) = self.convs.get_mut(&conv_id) else {
+                return;
+            };
+            let Some(stream) = conv.streams.get_mut(&hobj) else {
+                return;
+            };
             match conv.session.stream_next(Hobj(hobj), Some(room)) {
                 Ok(Some(GetAttempt::Got(g))) => {
                     stream.pushed(g.data_length);

@@ -133,6 +133,41 @@ impl Queue {
         self.get_loop(None, spec, now)
     }
 
+    /// Takes up to `room` messages for a read-ahead stream under one lock (`spec`: no unit of
+    /// work, no browse, no wait), appending them to `out` with their expiry deadlines. Stops
+    /// early at one whose content must be read back from disk (an ordinary get takes that) or
+    /// at any failure (reported when nothing was taken).
+    pub fn take_batch(
+        &self,
+        spec: &GetSpec,
+        now: u64,
+        room: Room,
+        out: &mut Vec<(Message, u64)>,
+    ) -> MqResult<()> {
+        debug_assert!(spec.uow.is_none() && spec.browse.is_none() && !spec.wait);
+        let start = out.len();
+        let mut bytes = 0;
+        let mut st = self.lock();
+        while out.len() - start < room.msgs as usize && (out.len() == start || bytes < room.bytes) {
+            match st.get_step(&self.name, None, spec, now) {
+                Ok(Found::Step(GetStep::Got {
+                    msg, expires_at, ..
+                })) => {
+                    bytes += msg.body.len();
+                    out.push((msg, expires_at));
+                }
+                Ok(Found::Step(_)) | Err(Stop::NoRoom(_)) => break,
+                Ok(Found::Read(job)) => {
+                    st.make_available(job.pos);
+                    break;
+                }
+                Err(Stop::Failed(e)) if out.len() == start => return Err(e),
+                Err(Stop::Failed(_)) => break,
+            }
+        }
+        Ok(())
+    }
+
     /// Destructively gets the message at `pos` (the browse cursor's message), if still
     /// available.
     pub fn get_at(&self, pos: Pos, spec: &GetSpec, now: u64) -> MqResult<GetStep> {

@@ -68,6 +68,41 @@ impl Session {
         }
     }
 
+    /// Takes what a read-ahead stream may push now, up to `room`, in one step (an empty answer:
+    /// call [`Session::stream_next`], which also reads back spilled messages and waits).
+    pub fn stream_take(&mut self, h: Hobj, room: Room) -> MqResult<Vec<Got>> {
+        self.check_running(false)?;
+        let qh = self.queue_handle(h)?;
+        if qh.stream.is_none() {
+            return Err(MqError::new(
+                Reason::OptionsError,
+                "read-ahead is not in effect for this handle",
+            ));
+        }
+        let spec = GetSpec {
+            criteria: Match {
+                msg_id: None,
+                correl_id: None,
+                non_persistent_only: true,
+            },
+            uow: None,
+            browse: None,
+            wait: false,
+            max_len: None,
+            accept_truncated: false,
+            batch: None,
+        };
+        let queue = qh.queue.clone();
+        let now = self.qm.clock().now();
+        let mut taken = Vec::new();
+        queue.take_batch(&spec, now, room, &mut taken)?;
+        let mut got = Vec::with_capacity(taken.len());
+        for (msg, expires_at) in taken {
+            got.push(self.streamed(h, msg, expires_at, now));
+        }
+        Ok(got)
+    }
+
     /// Completes a stream wait begun by [`Session::stream_next`]: the batch handed over, in
     /// order (empty: try again).
     pub fn finish_stream_wait(&mut self, h: Hobj, outcome: WaitOutcome) -> MqResult<Vec<Got>> {
