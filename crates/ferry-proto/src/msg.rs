@@ -9,7 +9,7 @@
 
 use bytes::{BufMut, Bytes, BytesMut};
 
-use crate::codec::{Reader, ShortStr, WriteExt};
+use crate::codec::{Reader, ShortStr, WriteExt, SHORT_STR_MAX};
 use crate::WireError;
 
 /// What a frame asks for (requests) or answers (responses carry the request's opcode): the
@@ -67,24 +67,52 @@ pub struct WireDescriptor {
     pub user_id: ShortStr,
 }
 
+/// Longest encoded descriptor: the fixed fields and five short strings at their longest.
+const DESCRIPTOR_MAX: usize = 2 * ID_LEN + 1 + 1 + 8 + 1 + 4 + 4 * 4 + 8 + 5 * (1 + SHORT_STR_MAX);
+
+/// Fills a stack buffer field by field: a descriptor is assembled there and appended with one
+/// copy, rather than with a capacity check and a small copy per field (every pushed message
+/// pays for this).
+struct Fill {
+    buf: [u8; DESCRIPTOR_MAX],
+    at: usize,
+}
+
+impl Fill {
+    fn bytes(&mut self, b: &[u8]) {
+        self.buf[self.at..self.at + b.len()].copy_from_slice(b);
+        self.at += b.len();
+    }
+    fn short(&mut self, s: &ShortStr) {
+        let s = s.as_str().as_bytes();
+        debug_assert!(s.len() <= SHORT_STR_MAX);
+        self.bytes(&[s.len() as u8]);
+        self.bytes(s);
+    }
+}
+
 impl WireDescriptor {
     fn encode(&self, out: &mut BytesMut) {
-        out.put_slice(&self.msg_id);
-        out.put_slice(&self.correl_id);
-        out.put_u8(self.persistence);
-        out.put_u8(self.priority);
-        out.put_u64_le(self.expiry_ms);
-        out.put_u8(self.message_type);
-        out.put_u32_le(self.feedback);
-        out.put_str8(self.reply_to_queue.as_str());
-        out.put_str8(self.reply_to_qmgr.as_str());
-        out.put_str8(self.format.as_str());
-        out.put_u32_le(self.ccsid);
-        out.put_u32_le(self.encoding);
-        out.put_u32_le(self.backout_count);
-        out.put_u64_le(self.put_time_ms);
-        out.put_str8(self.put_appl_name.as_str());
-        out.put_str8(self.user_id.as_str());
+        let mut f = Fill {
+            buf: [0; DESCRIPTOR_MAX],
+            at: 0,
+        };
+        f.bytes(&self.msg_id);
+        f.bytes(&self.correl_id);
+        f.bytes(&[self.persistence, self.priority]);
+        f.bytes(&self.expiry_ms.to_le_bytes());
+        f.bytes(&[self.message_type]);
+        f.bytes(&self.feedback.to_le_bytes());
+        f.short(&self.reply_to_queue);
+        f.short(&self.reply_to_qmgr);
+        f.short(&self.format);
+        f.bytes(&self.ccsid.to_le_bytes());
+        f.bytes(&self.encoding.to_le_bytes());
+        f.bytes(&self.backout_count.to_le_bytes());
+        f.bytes(&self.put_time_ms.to_le_bytes());
+        f.short(&self.put_appl_name);
+        f.short(&self.user_id);
+        out.put_slice(&f.buf[..f.at]);
     }
 
     fn decode(r: &mut Reader) -> Result<Self, WireError> {
