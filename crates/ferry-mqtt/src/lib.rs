@@ -18,6 +18,7 @@
 //! | retained PUBLISH | a retained publication (MQPMO_RETAIN); an empty one clears the topic's |
 //! | delivery | a get from the session's queue under syncpoint at the lower of the granted QoS and the publication's (its `mqtt.qos` property; an MQI publication's 2 when persistent, else 0), committed once the client has acknowledged every QoS 1 and 2 delivery sent (at most `receive_maximum` outstanding) |
 //! | will | published when the connection ends without DISCONNECT |
+//! | SUBSCRIBE to `$share/{group}/{filter}` | one durable subscription for the group, `MQTT:$share/{group}/{filter}`, delivering to the group's queue `SYSTEM.MQTT.SHARED.<hash>`, which every member reads beside its own (each publication reaches one member); a persistent session's membership is kept as a subscription `MQTT:<client id>:$share/{group}/{filter}` that receives nothing (publications on request only); the group's subscription and queue go when its last member does |
 //!
 //! Limits (each with its reason code, before and after authentication): the CONNECT within
 //! `connect_timeout` and at most `max_connect_packet` bytes; packets at most `max_packet`
@@ -25,12 +26,12 @@
 //! 1.5 times the client's interval.
 //!
 //! Not yet (issue 26): exactly-once across a reconnection (inbound QoS 2's packet ids are kept
-//! per connection; an outbound delivery backed out is sent again as new), shared
-//! subscriptions, topic aliases, WebSocket listeners, MQTT channels in
-//! MQSC. (TLS is the server's: `[mqtt] tls_listen`.)
+//! per connection; an outbound delivery backed out is sent again as new), MQTT channels in
+//! MQSC. (TLS and WebSocket listeners are the server's: `[mqtt] tls_listen`, `ws_listen`.)
 
 pub mod alias;
 pub mod session;
+pub mod shared;
 pub mod topic;
 pub mod wire;
 
@@ -97,6 +98,8 @@ pub struct Broker {
     /// MQTT 5 wills waiting out their delay: client id → the serial of the connection that
     /// left it. A new connection of the client id takes its entry away (the will is not sent).
     pub(crate) pending_wills: parking_lot::Mutex<HashMap<String, u64>>,
+    /// Shared subscriptions' connected members: `{group}/{filter}` → how many.
+    pub(crate) shared_members: parking_lot::Mutex<HashMap<String, usize>>,
 }
 
 impl std::fmt::Debug for Broker {
@@ -155,6 +158,7 @@ impl Broker {
             clients: Default::default(),
             next: Default::default(),
             pending_wills: Default::default(),
+            shared_members: Default::default(),
         })
     }
 

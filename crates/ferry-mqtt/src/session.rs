@@ -242,7 +242,13 @@ struct Client {
     /// QoS 1 and 2 deliveries outstanding at most: `[mqtt] receive_maximum`, or the client's
     /// own Receive Maximum (MQTT 5) when smaller.
     window: usize,
-    pending: Option<PendingGet>,
+    /// Waits armed: on the session's queue (`None`) and on each group's (`Some(i)`, an index
+    /// in `shared`); the first to end is taken, the others given back.
+    pending: Vec<(Option<usize>, PendingGet)>,
+    /// Shared subscriptions' groups this connection is a member of.
+    shared: Vec<crate::shared::Membership>,
+    /// Which queue the next delivery is looked for on first (they take turns).
+    turn: usize,
     /// QoS 1 and 2 deliveries not yet acknowledged, by packet id.
     inflight: HashMap<u16, Outbound>,
     /// Gets in the unit of work not yet committed.
@@ -291,11 +297,16 @@ impl Client {
         // MQ's telemetry service does); topics are checked against the client's.
         session.act_as(Principal::owner(&broker.qm.name().to_string()));
         let depth = broker.settings.session_max_depth;
+        let groups = crate::shared::recorded(&broker.qm, &id);
         let (queue, present) = open_queue(&mut session, &id, (persistent, c.clean), depth)
             .await
             .map_err(|e| refusal(&e))?;
         session.act_as(who);
-        Ok(Client {
+        // A clean start removed the old session's memberships: their groups may be empty now.
+        for (key, ..) in groups.iter().filter(|_| !present) {
+            crate::shared::remove_if_unused(broker, key);
+        }
+        let mut client = Client {
             broker: broker.clone(),
             version: c.version,
             id,
@@ -313,7 +324,9 @@ impl Client {
                     .unwrap_or(u16::MAX)
                     .clamp(1, broker.settings.receive_maximum.max(1)),
             ),
-            pending: None,
+            pending: Vec::new(),
+            shared: Vec::new(),
+            turn: 0,
             inflight: HashMap::new(),
             uncommitted: 0,
             next_id: 0,
@@ -321,7 +334,11 @@ impl Client {
             aliases: Default::default(),
             acks: Default::default(),
             _seat: seat,
-        })
+        };
+        if present {
+            client.rejoin().await;
+        }
+        Ok(client)
     }
 
     fn connack(&self) -> Out {
@@ -422,7 +439,7 @@ async fn open_queue(
 /// Gives a session's new queue the depth the MQTT service allows a session (`[mqtt]
 /// max_session_messages`), deeper than the model's: a subscriber that falls behind a burst
 /// loses nothing until then.
-fn deepen(qm: &QueueManager, name: &str, depth: usize) -> MqResult<()> {
+pub(crate) fn deepen(qm: &QueueManager, name: &str, depth: usize) -> MqResult<()> {
     match qm.definition(name)? {
         ferry_core::QueueDefinition::Local(mut a) if a.max_depth != depth => {
             a.max_depth = depth;
@@ -475,7 +492,7 @@ impl Client {
                     tokio::time::sleep(grace).await
                 }
             };
-            let armed = self.pending.is_some();
+            let armed = !self.pending.is_empty();
             let owed = self.acks.front().and_then(|a| a.0);
             let qm = self.broker.qm.clone();
             tokio::select! {
@@ -484,11 +501,15 @@ impl Client {
                         return clean;
                     }
                 }
-                outcome = std::future::poll_fn(|cx| match self.pending.as_mut() {
-                    Some(p) => p.poll(cx.waker()).map_or(std::task::Poll::Pending, std::task::Poll::Ready),
-                    None => std::task::Poll::Pending,
+                (at, outcome) = std::future::poll_fn(|cx| {
+                    for (i, (_, p)) in self.pending.iter_mut().enumerate() {
+                        if let Some(o) = p.poll(cx.waker()) {
+                            return std::task::Poll::Ready((i, o));
+                        }
+                    }
+                    std::task::Poll::Pending
                 }), if armed => {
-                    if !self.on_wait_ended(outcome, wr).await {
+                    if !self.on_wait_ended(at, outcome, wr).await {
                         return false;
                     }
                 }
@@ -541,16 +562,19 @@ impl Client {
     /// A wait armed on the queue ended: sends what it brought. Whether the connection goes on.
     async fn on_wait_ended<W: AsyncWrite + Unpin>(
         &mut self,
+        at: usize,
         outcome: ferry_core::engine::WaitOutcome,
         wr: &mut W,
     ) -> bool {
-        self.pending = None;
-        let h = self.queue;
+        // Polled to its end: dropping it gives nothing back.
+        let (src, _ended) = self.pending.swap_remove(at);
+        self.cancel_wait();
+        let h = self.handle_of(src);
         let got = unforced(&mut self.session, |s| {
             s.finish_wait(h, &get_options(), outcome)
         });
         match got {
-            Ok(Some(g)) => self.send(g, wr).await.is_ok(),
+            Ok(Some(g)) => self.send(g, src, wr).await.is_ok(),
             Ok(None) => true,
             Err(e) => {
                 tracing::debug!(client = %self.id, error = %e, "MQTT delivery ended the connection");
@@ -573,20 +597,20 @@ impl Client {
             if self.uncommitted >= batch {
                 self.commit_if_settled().await?;
             }
-            if self.pending.is_some() || self.inflight.len() >= window || self.uncommitted >= batch
+            if !self.pending.is_empty()
+                || self.inflight.len() >= window
+                || self.uncommitted >= batch
             {
                 return Ok(());
             }
-            let h = self.queue;
-            match unforced(&mut self.session, |s| s.try_get(h, &get_options()))? {
-                GetAttempt::Got(g) => self
-                    .send(g, wr)
+            match self.next_delivery()? {
+                Some((src, g)) => self
+                    .send(g, src, wr)
                     .await
                     .map_err(|e| MqError::new(Reason::ConnectionBroken, e.to_string()))?,
-                // The queue is empty: commit what was sent (when all is acknowledged) before
+                // The queues are empty: commit what was sent (when all is acknowledged) before
                 // waiting, then wait.
-                GetAttempt::Wait(p) => {
-                    self.pending = Some(p);
+                None => {
                     if self.inflight.is_empty() && self.uncommitted > 0 {
                         self.commit_if_settled().await?;
                     }
@@ -595,14 +619,64 @@ impl Client {
         }
     }
 
+    /// The session's queue (`None`) or a group's.
+    fn handle_of(&self, src: Option<usize>) -> Hobj {
+        src.map_or(self.queue, |i| self.shared[i].queue)
+    }
+
+    /// The next delivery, from the session's queue or a group's (taking turns); `None` once a
+    /// wait is armed on each.
+    fn next_delivery(&mut self) -> MqResult<Option<(Option<usize>, Got)>> {
+        let sources: Vec<Option<usize>> = std::iter::once(None)
+            .chain((0..self.shared.len()).map(Some))
+            .collect();
+        if sources.len() > 1 {
+            let n = sources.len();
+            for k in 0..n {
+                let src = sources[(self.turn + k) % n];
+                let h = self.handle_of(src);
+                let now = GetOptions::new().syncpoint();
+                match unforced(&mut self.session, |s| s.try_get(h, &now)) {
+                    Ok(GetAttempt::Got(g)) => {
+                        self.turn = (self.turn + k + 1) % n;
+                        return Ok(Some((src, g)));
+                    }
+                    Ok(GetAttempt::Wait(mut p)) => {
+                        let o = p.cancel();
+                        p.give_back(o);
+                    }
+                    Err(e) if e.reason == Reason::NoMsgAvailable => {}
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        for src in sources {
+            let h = self.handle_of(src);
+            match unforced(&mut self.session, |s| s.try_get(h, &get_options()))? {
+                GetAttempt::Got(g) => {
+                    self.cancel_wait();
+                    return Ok(Some((src, g)));
+                }
+                GetAttempt::Wait(p) => self.pending.push((src, p)),
+            }
+        }
+        Ok(None)
+    }
+
     /// Sends one delivery as PUBLISH (its get is committed with the others: `commit_if_settled`).
-    async fn send<W: AsyncWrite + Unpin>(&mut self, g: Got, wr: &mut W) -> std::io::Result<()> {
+    async fn send<W: AsyncWrite + Unpin>(
+        &mut self,
+        g: Got,
+        src: Option<usize>,
+        wr: &mut W,
+    ) -> std::io::Result<()> {
         self.uncommitted += 1;
         if own_publication(&g, &self.id) {
             // Taken off the queue with the others at the next commit, never sent.
             return Ok(());
         }
-        let qos = granted_of(&g).min(published_qos(&g));
+        let member = src.map_or(2, |i| self.shared[i].granted);
+        let qos = granted_of(&g).min(published_qos(&g)).min(member);
         let packet_id = if qos > 0 { self.packet_id() } else { 0 };
         let p = publication_of(&g, qos, packet_id, self.version == Version::V5);
         self.write(wr, &Out::Publish(p)).await?;
@@ -641,7 +715,7 @@ impl Client {
     /// Ends an armed wait before the session is used for something else; a message that
     /// raced in goes back to its queue.
     fn cancel_wait(&mut self) {
-        if let Some(mut p) = self.pending.take() {
+        for (_, mut p) in self.pending.drain(..) {
             let outcome = p.cancel();
             p.give_back(outcome);
         }
@@ -830,6 +904,15 @@ impl Client {
                 self.write(wr, &Out::PubComp { id }).await?;
             }
             In::Subscribe { id, filters } => {
+                if filters
+                    .iter()
+                    .any(|f| f.no_local && crate::topic::shared(&f.topic).is_some())
+                {
+                    // MQTT 5: No Local on a shared subscription is a protocol error.
+                    let code = code::PROTOCOL_ERROR;
+                    let _ = self.write(wr, &Out::Disconnect { code }).await;
+                    return Ok(Some(false));
+                }
                 let codes = self.on_subscribe(&filters).await;
                 self.write(wr, &Out::SubAck { id, codes }).await?;
             }
@@ -1007,6 +1090,12 @@ impl Client {
     /// and the QoS granted.
     async fn subscribe(&mut self, f: &Filter) -> Result<u8, (u8, String)> {
         crate::topic::check_filter(&f.topic)?;
+        if let Some(parts) = crate::topic::shared(&f.topic) {
+            let (group, topic) = parts?;
+            return self
+                .subscribe_shared(f, &format!("{group}/{topic}"), topic)
+                .await;
+        }
         let granted = f.qos.min(2);
         if let Some(old) = self.subs.remove(&f.topic) {
             let how = if self.persistent {
@@ -1038,6 +1127,95 @@ impl Client {
         Ok(granted)
     }
 
+    /// Joins a shared subscription's group (`key` is `{group}/{filter}`); a member already
+    /// is only given its new QoS.
+    async fn subscribe_shared(
+        &mut self,
+        f: &Filter,
+        key: &str,
+        topic: &str,
+    ) -> Result<u8, (u8, String)> {
+        let granted = f.qos.min(2);
+        if let Some(m) = self.shared.iter_mut().find(|m| m.key == key) {
+            m.granted = granted;
+            return Ok(granted);
+        }
+        let depth = self.broker.settings.session_max_depth;
+        let all = granted_correl(2, false);
+        let queue = durably(&mut self.session, |s| {
+            crate::shared::join(s, key, topic, all, depth)
+        })
+        .await
+        .map_err(|e| refusal(&e))?;
+        if self.persistent {
+            let (id, own, mine) = (self.id.clone(), self.queue, granted_correl(granted, false));
+            let recorded = durably(&mut self.session, |s| {
+                crate::shared::record_member(s, &id, key, topic, own, mine)
+            })
+            .await;
+            match recorded {
+                Ok(h) => {
+                    self.subs.insert(f.topic.clone(), h);
+                }
+                Err(e) => {
+                    let _ = self.session.close(queue, CloseOptions::None);
+                    return Err(refusal(&e));
+                }
+            }
+        }
+        self.joined(key, queue, granted);
+        Ok(granted)
+    }
+
+    fn joined(&mut self, key: &str, queue: Hobj, granted: u8) {
+        *self
+            .broker
+            .shared_members
+            .lock()
+            .entry(key.to_owned())
+            .or_default() += 1;
+        self.shared.push(crate::shared::Membership {
+            key: key.to_owned(),
+            queue,
+            granted,
+        });
+    }
+
+    /// Leaves the group `key`, if a member: its queue closed, the count lowered.
+    fn leave(&mut self, key: &str) -> bool {
+        let Some(i) = self.shared.iter().position(|m| m.key == key) else {
+            return false;
+        };
+        let m = self.shared.remove(i);
+        let _ = self.session.close(m.queue, CloseOptions::None);
+        let mut members = self.broker.shared_members.lock();
+        if let Some(n) = members.get_mut(key) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                members.remove(key);
+            }
+        }
+        true
+    }
+
+    /// A persistent session back: the groups it was a member of are read again.
+    async fn rejoin(&mut self) {
+        let depth = self.broker.settings.session_max_depth;
+        let all = granted_correl(2, false);
+        for (key, topic, mine) in crate::shared::recorded(&self.broker.qm, &self.id) {
+            let joined = durably(&mut self.session, |s| {
+                crate::shared::join(s, &key, &topic, all, depth)
+            })
+            .await;
+            match joined {
+                Ok(q) => self.joined(&key, q, mine.0[4].min(2)),
+                Err(e) => {
+                    tracing::info!(client = %self.id, group = key, error = %e, "MQTT shared subscription not rejoined")
+                }
+            }
+        }
+    }
+
     async fn on_unsubscribe(&mut self, filters: &[String]) -> Vec<u8> {
         self.cancel_wait();
         let mut codes = Vec::with_capacity(filters.len());
@@ -1053,6 +1231,17 @@ impl Client {
     }
 
     async fn unsubscribe(&mut self, f: &str) -> Result<bool, (u8, String)> {
+        if let Some(Ok((group, topic))) = crate::topic::shared(f) {
+            let key = format!("{group}/{topic}");
+            let left = self.leave(&key);
+            let recorded = self.unsubscribe_plain(f).await?;
+            crate::shared::remove_if_unused(&self.broker, &key);
+            return Ok(left || recorded);
+        }
+        self.unsubscribe_plain(f).await
+    }
+
+    async fn unsubscribe_plain(&mut self, f: &str) -> Result<bool, (u8, String)> {
         if let Some(h) = self.subs.remove(f) {
             durably(&mut self.session, |s| s.close(h, CloseOptions::RemoveSub))
                 .await
@@ -1094,6 +1283,11 @@ impl Client {
         };
         for (_, h) in std::mem::take(&mut self.subs) {
             let _ = durably(&mut self.session, |s| s.close(h, how)).await;
+        }
+        let groups: Vec<String> = self.shared.iter().map(|m| m.key.clone()).collect();
+        for key in groups {
+            self.leave(&key);
+            crate::shared::remove_if_unused(&self.broker, &key);
         }
         let q = self.queue;
         let how = if self.persistent {

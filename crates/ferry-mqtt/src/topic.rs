@@ -6,7 +6,8 @@
 //! service does. The MQTT rules are checked here, before the queue manager sees the string:
 //! names carry no wildcard, `+` and `#` stand alone in their level and `#` only last, nothing is
 //! empty or holds NUL, and clients publish to no `$` topic (those are the queue manager's, as
-//! `$SYS/...`). Shared subscriptions (`$share/group/filter`) are refused with their own reason.
+//! `$SYS/...`). A shared subscription's filter (`$share/{group}/{filter}`) is split by
+//! [`shared`]: the group name is one non-empty level without wildcards, the filter as any.
 
 use crate::wire::code;
 
@@ -43,14 +44,33 @@ pub fn check_name(name: &str) -> Result<(), Refusal> {
     Ok(())
 }
 
+/// A shared subscription's filter split into its group and topic filter, checked; `None` for
+/// a filter that is not shared.
+pub fn shared(filter: &str) -> Option<Result<(&str, &str), Refusal>> {
+    let rest = filter.strip_prefix("$share/")?;
+    let bad = |why: &str| {
+        Some(Err((
+            code::TOPIC_FILTER_INVALID,
+            format!("shared subscription {filter:?} {why}"),
+        )))
+    };
+    let Some((group, topic)) = rest.split_once('/') else {
+        return bad("has no topic filter after its group name");
+    };
+    if group.is_empty() || group.contains(['+', '#']) {
+        return bad("needs a group name of one level without + or #");
+    }
+    if topic.starts_with("$share/") {
+        return bad("shares a shared subscription");
+    }
+    Some(check_filter(topic).map(|()| (group, topic)))
+}
+
 /// Checks a SUBSCRIBE or UNSUBSCRIBE filter.
 pub fn check_filter(filter: &str) -> Result<(), Refusal> {
     let bad = |c: u8, why: &str| Err((c, format!("topic filter {filter:?} {why}")));
-    if filter.starts_with("$share/") {
-        return bad(
-            code::SHARED_SUBS_NOT_SUPPORTED,
-            "is a shared subscription, which this queue manager does not offer yet",
-        );
+    if let Some(parts) = shared(filter) {
+        return parts.map(|_| ());
     }
     if filter.is_empty() {
         return bad(code::TOPIC_FILTER_INVALID, "is empty");
@@ -103,10 +123,21 @@ mod tests {
             code::TOPIC_NAME_INVALID
         );
         assert!(check_filter("$SYS/#").is_ok());
-        assert_eq!(
-            check_filter("$share/g/a").unwrap_err().0,
-            code::SHARED_SUBS_NOT_SUPPORTED
-        );
+        assert_eq!(shared("$share/g/a/+").unwrap().unwrap(), ("g", "a/+"));
+        assert!(shared("a/b").is_none());
+        for bad in [
+            "$share/g",
+            "$share//a",
+            "$share/g+/a",
+            "$share/g/a#",
+            "$share/g/$share/h/a",
+        ] {
+            assert_eq!(
+                check_filter(bad).unwrap_err().0,
+                code::TOPIC_FILTER_INVALID,
+                "{bad}"
+            );
+        }
         assert!(check_name(&"a".repeat(MAX_TOPIC_LEN + 1)).is_err());
     }
 }

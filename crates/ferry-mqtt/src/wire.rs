@@ -599,7 +599,7 @@ fn encode_v5(out: &Out, buf: &mut BytesMut) -> Result<(), mqute_codec::Error> {
                 assigned_client_id: assigned_id.clone(),
                 receive_maximum: Some(*receive_maximum),
                 maximum_qos: None,
-                shared_subscription_available: Some(false),
+                shared_subscription_available: Some(true),
                 topic_alias_maximum: Some(crate::alias::TOPIC_ALIAS_MAXIMUM),
                 ..Default::default()
             };

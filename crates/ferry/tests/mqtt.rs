@@ -897,3 +897,104 @@ print(offered, gone)
     let (out, err) = finish(sub);
     assert_eq!(out, "al/long/topic first\nal/long/topic second\n", "{err}");
 }
+
+#[test]
+#[ignore = "needs paho-mqtt from PyPI; .ci/run installs it and runs these"]
+fn a_shared_subscription_gives_each_publication_to_one_member_and_outlives_a_persistent_one() {
+    let (s, port) = server("mqtt-shared", &[]);
+    let script = format!(
+        r#"
+import json, time, paho.mqtt.client as mqtt
+from paho.mqtt.properties import Properties
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.subscribeoptions import SubscribeOptions
+got, flags, ends = {{}}, {{}}, {{}}
+def client(cid, clean=True):
+    got[cid] = []
+    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=cid, protocol=mqtt.MQTTv5)
+    c.username_pw_set("dev", "dev-pw")
+    c.on_message = lambda cl, ud, m: got[cid].append(m.payload.decode())
+    c.on_connect = lambda cl, ud, f, rc, p: flags.__setitem__(cid, getattr(p, "SharedSubscriptionAvailable", None))
+    c.on_disconnect = lambda cl, ud, f, rc, p: ends.__setitem__(cid, int(rc.value))
+    props = Properties(PacketTypes.CONNECT)
+    props.SessionExpiryInterval = 0 if clean else 300
+    c.connect("127.0.0.1", {port}, clean_start=clean, properties=props)
+    c.loop_start()
+    return c
+def publish(first, n):
+    p = client("pub")
+    for i in range(first, first + n):
+        p.publish("jobs/x", str(i), qos=1).wait_for_publish()
+    p.disconnect(); p.loop_stop()
+a, b, c, watcher = client("a"), client("b"), client("c", clean=False), client("watcher")
+for m in (a, b, c):
+    m.subscribe("$share/workers/jobs/#", qos=1)
+watcher.subscribe("jobs/#", qos=1)
+time.sleep(0.5)
+publish(0, 30)
+time.sleep(1.5)
+first = {{k: sorted(got[k], key=int) for k in ("a", "b", "c", "watcher")}}
+c.disconnect(); c.loop_stop()
+time.sleep(0.3)
+publish(30, 5)
+time.sleep(1.0)
+second = sorted((x for x in got["a"] + got["b"] if int(x) >= 30), key=int)
+for m in (a, b):
+    m.disconnect(); m.loop_stop()
+time.sleep(0.3)
+publish(35, 5)
+time.sleep(0.3)
+got["c"] = []
+c = client("c", clean=False)
+time.sleep(1.5)
+back = sorted(got["c"], key=int)
+bad = client("bad")
+bad.subscribe("$share/workers/x", options=SubscribeOptions(qos=0, noLocal=True))
+time.sleep(0.5)
+print(json.dumps({{"first": first, "second": second, "back": back, "flag": flags.get("a"), "bad": ends.get("bad")}}))
+"#
+    );
+    let py = run("python3", &["-c", &script]);
+    assert!(py.status.success(), "{py:?}");
+    let out = String::from_utf8_lossy(&py.stdout);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect("the script's JSON");
+    let nums = |x: &serde_json::Value| -> Vec<u64> {
+        x.as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().parse().unwrap())
+            .collect()
+    };
+    let first = &v["first"];
+    assert_eq!(
+        nums(&first["watcher"]),
+        (0..30).collect::<Vec<_>>(),
+        "{out}"
+    );
+    let mut shared: Vec<u64> = ["a", "b", "c"]
+        .iter()
+        .flat_map(|m| nums(&first[*m]))
+        .collect();
+    shared.sort();
+    assert_eq!(
+        shared,
+        (0..30).collect::<Vec<_>>(),
+        "each publication to one member: {out}"
+    );
+    for m in ["a", "b", "c"] {
+        assert!(!nums(&first[m]).is_empty(), "member {m} took none: {out}");
+    }
+    assert_eq!(nums(&v["second"]), (30..35).collect::<Vec<_>>(), "{out}");
+    // Only the persistent member was left: the group kept what came meanwhile for it.
+    assert_eq!(nums(&v["back"]), (35..40).collect::<Vec<_>>(), "{out}");
+    assert_eq!(v["flag"], 1, "CONNACK offers shared subscriptions: {out}");
+    assert_eq!(v["bad"], 0x82, "No Local on a shared subscription: {out}");
+    let shown = Command::new(env!("CARGO_BIN_EXE_ferry"))
+        .args(["admin", "QM1", "--data-dir"])
+        .arg(&s.root)
+        .args(["-c", "DISPLAY SUB('MQTT:$share/workers/jobs/#') DEST"])
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&shown.stdout);
+    assert!(shown.contains("SYSTEM.MQTT.SHARED."), "{shown}");
+}
