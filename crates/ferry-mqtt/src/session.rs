@@ -627,13 +627,12 @@ impl Client {
     /// The next delivery, from the session's queue or a group's (taking turns); `None` once a
     /// wait is armed on each.
     fn next_delivery(&mut self) -> MqResult<Option<(Option<usize>, Got)>> {
-        let sources: Vec<Option<usize>> = std::iter::once(None)
-            .chain((0..self.shared.len()).map(Some))
-            .collect();
-        if sources.len() > 1 {
-            let n = sources.len();
+        // Source 0 is the session's queue, i + 1 the group `shared[i]`'s.
+        let n = self.shared.len() + 1;
+        let source = |i: usize| i.checked_sub(1);
+        if n > 1 {
             for k in 0..n {
-                let src = sources[(self.turn + k) % n];
+                let src = source((self.turn + k) % n);
                 let h = self.handle_of(src);
                 let now = GetOptions::new().syncpoint();
                 match unforced(&mut self.session, |s| s.try_get(h, &now)) {
@@ -650,7 +649,7 @@ impl Client {
                 }
             }
         }
-        for src in sources {
+        for src in (0..n).map(source) {
             let h = self.handle_of(src);
             match unforced(&mut self.session, |s| s.try_get(h, &get_options()))? {
                 GetAttempt::Got(g) => {
