@@ -50,10 +50,20 @@ pub use session::serve;
 /// it with and a sentence for the log.
 pub type Admission = Pin<Box<dyn Future<Output = Result<Principal, (u8, String)>> + Send>>;
 
-/// Decides who a CONNECT is, from its user name and password.
+/// Who is at the other end of a connection, as its transport knows it.
+#[derive(Debug, Clone, Default)]
+pub struct Peer {
+    /// Its address.
+    pub addr: String,
+    /// The subject of the client certificate it presented over TLS (verified against the
+    /// server's client CA before the connection reaches MQTT).
+    pub cert: Option<ferry_core::model::dn::DistinguishedName>,
+}
+
+/// Decides who a CONNECT is, from its user name and password, or its client certificate.
 pub trait Gate: Send + Sync + 'static {
-    /// Authenticates a CONNECT's credentials (either may be absent).
-    fn admit(&self, user: Option<String>, password: Option<String>, peer: String) -> Admission;
+    /// Authenticates a CONNECT's credentials (either may be absent) from `peer`.
+    fn admit(&self, user: Option<String>, password: Option<String>, peer: &Peer) -> Admission;
 }
 
 /// The MQTT service's limits.

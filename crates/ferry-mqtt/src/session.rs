@@ -32,11 +32,12 @@ use crate::{Broker, Seat};
 pub async fn serve<S>(
     stream: S,
     broker: Arc<Broker>,
-    peer: String,
+    who: crate::Peer,
     mut stop: tokio::sync::watch::Receiver<bool>,
 ) where
     S: AsyncRead + AsyncWrite + Unpin + Send,
 {
+    let peer = who.addr.clone();
     let (mut rd, mut wr) = tokio::io::split(stream);
     let mut rbuf = BytesMut::with_capacity(4096);
     let first = tokio::time::timeout(
@@ -67,7 +68,7 @@ pub async fn serve<S>(
         }
         _ => return tracing::debug!(peer, "MQTT connection closed before its CONNECT"),
     };
-    let mut client = match Client::open(&broker, &connect, &peer).await {
+    let mut client = match Client::open(&broker, &connect, &who).await {
         Ok(c) => c,
         Err((code, why)) => {
             tracing::warn!(peer, client = %connect.client_id, reason = %why, "MQTT connection refused");
@@ -271,11 +272,13 @@ struct Client {
 impl Client {
     /// Authenticates and seats the client, connects it to the queue manager and opens (or
     /// finds) its session's queue.
-    async fn open(broker: &Arc<Broker>, c: &Connect, peer: &str) -> Result<Client, (u8, String)> {
+    async fn open(
+        broker: &Arc<Broker>,
+        c: &Connect,
+        peer: &crate::Peer,
+    ) -> Result<Client, (u8, String)> {
         let (id, assigned) = client_id(c)?;
-        let admit = broker
-            .gate
-            .admit(c.user.clone(), c.password.clone(), peer.to_owned());
+        let admit = broker.gate.admit(c.user.clone(), c.password.clone(), peer);
         let who: Principal = admit.await?;
         let seat = broker
             .seat(&id, &who.user)
@@ -291,7 +294,7 @@ impl Client {
         };
         let mut session = broker
             .qm
-            .connect_with(&opts, ConnMode::Tcp, peer.to_owned(), who.clone())
+            .connect_with(&opts, ConnMode::Tcp, peer.addr.clone(), who.clone())
             .map_err(|e| refusal(&e))?;
         // The session's queue is the queue manager's, made and opened with its authority (as
         // MQ's telemetry service does); topics are checked against the client's.

@@ -87,11 +87,45 @@ impl ferry_mqtt::Gate for Gate {
         &self,
         user: Option<String>,
         password: Option<String>,
-        peer: String,
+        peer: &ferry_mqtt::Peer,
     ) -> ferry_mqtt::Admission {
         let (qm, ids) = (self.qm.clone(), self.ids.clone());
+        if let (Some(dn), None) = (&peer.cert, &password) {
+            let admitted = by_certificate(&ids, dn, user.as_deref());
+            return Box::pin(async move { admitted });
+        }
+        let peer = peer.addr.clone();
         Box::pin(async move { admit(qm, ids, user, password, peer).await })
     }
+}
+
+/// A CONNECT without a password over a TLS listener that required a client certificate (its
+/// CA the server's `tls_client_ca`): the certificate's CN is the user — as a channel's partner
+/// proves itself — never with an administrator's authority. A user name, if given, must be
+/// that CN.
+fn by_certificate(
+    ids: &Identities,
+    dn: &ferry_model::dn::DistinguishedName,
+    user: Option<&str>,
+) -> Result<Principal, (u8, String)> {
+    use ferry_mqtt::wire::code;
+    let Some(cn) = dn.common_name().filter(|c| !c.is_empty()) else {
+        return Err((
+            code::BAD_USER_OR_PASSWORD,
+            format!(
+                "the client certificate '{dn}' has no CN to be the user, and no password was given"
+            ),
+        ));
+    };
+    if let Some(u) = user.filter(|u| !u.is_empty() && *u != cn) {
+        return Err((
+            code::BAD_USER_OR_PASSWORD,
+            format!("the CONNECT names user {u} but the client certificate is {cn}'s; give {u}'s password, or no user name"),
+        ));
+    }
+    let mut p = ids.principal(cn);
+    p.admin = false;
+    Ok(p)
 }
 
 async fn admit(
@@ -130,12 +164,18 @@ async fn client(
     stop: watch::Receiver<bool>,
 ) {
     let limit = b.settings.connect_timeout;
-    let peer = addr.to_string();
+    let mut who = ferry_mqtt::Peer {
+        addr: addr.to_string(),
+        cert: None,
+    };
     match t.tls {
-        None => over_ws(stream, t.ws, b, peer, stop).await,
+        None => over_ws(stream, t.ws, b, who, stop).await,
         Some(acceptor) => match tokio::time::timeout(limit, acceptor.accept(stream)).await {
-            Ok(Ok(tls)) => over_ws(tls, t.ws, b, peer, stop).await,
-            _ => tracing::debug!(%peer, "MQTT TLS handshake failed"),
+            Ok(Ok(tls)) => {
+                who.cert = crate::tls::peer_dn(tls.get_ref().1.peer_certificates());
+                over_ws(tls, t.ws, b, who, stop).await
+            }
+            _ => tracing::debug!(peer = %who.addr, "MQTT TLS handshake failed"),
         },
     }
 }
@@ -145,19 +185,20 @@ async fn over_ws<S>(
     stream: S,
     ws: bool,
     b: Arc<ferry_mqtt::Broker>,
-    peer: String,
+    who: ferry_mqtt::Peer,
     stop: watch::Receiver<bool>,
 ) where
     S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send,
 {
+    let peer = who.addr.clone();
     if !ws {
-        return ferry_mqtt::serve(stream, b, peer, stop).await;
+        return ferry_mqtt::serve(stream, b, who, stop).await;
     }
     let limit = b.settings.connect_timeout;
     // A WebSocket message may carry a whole packet and its framing.
     let max_message = b.settings.max_packet + 64;
     match tokio::time::timeout(limit, crate::wsbytes::accept(stream, max_message)).await {
-        Ok(Ok(s)) => ferry_mqtt::serve(s, b, peer, stop).await,
+        Ok(Ok(s)) => ferry_mqtt::serve(s, b, who, stop).await,
         Ok(Err(e)) => tracing::debug!(%peer, error = %e, "MQTT WebSocket handshake refused"),
         Err(_) => tracing::debug!(%peer, "MQTT WebSocket handshake timed out"),
     }

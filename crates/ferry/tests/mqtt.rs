@@ -998,3 +998,90 @@ print(json.dumps({{"first": first, "second": second, "back": back, "flag": flags
     let shown = String::from_utf8_lossy(&shown.stdout);
     assert!(shown.contains("SYSTEM.MQTT.SHARED."), "{shown}");
 }
+
+#[test]
+#[ignore = "needs mosquitto-clients; .ci/run installs it and runs these"]
+fn a_client_certificate_is_the_mqtt_user_when_no_password_is_given() {
+    let pki = std::env::temp_dir().join(format!("ferry-mqtt-certs-{}", std::process::id()));
+    common::make_pki(
+        &pki,
+        &[
+            ("qm", &["localhost", "127.0.0.1"]),
+            ("dev", &[]),
+            ("mallory", &[]),
+        ],
+    );
+    let path = |f: &str| pki.join(f).to_str().unwrap().to_owned();
+    let (cert, key, ca) = (path("qm.pem"), path("qm.key"), path("ca.pem"));
+    let args = [
+        "--mqtt-tls-listen",
+        "127.0.0.1:0",
+        "--tls-cert",
+        &cert,
+        "--tls-key",
+        &key,
+        "--tls-client-ca",
+        &ca,
+    ];
+    let (s, _) = server("mqtt-certs", &args);
+    let port = s
+        .endpoint("mqtts://")
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .to_owned();
+    let as_cert = |who: &str| -> Vec<String> {
+        ["-h", "localhost", "-p", &port, "--cafile", &ca]
+            .iter()
+            .map(|s| s.to_string())
+            .chain([
+                "--cert".into(),
+                path(&format!("{who}.pem")),
+                "--key".into(),
+                path(&format!("{who}.key")),
+            ])
+            .collect()
+    };
+    let dev = as_cert("dev");
+    let dev: Vec<&str> = dev.iter().map(String::as_str).collect();
+    let sub = Command::new("mosquitto_sub")
+        .args(&dev)
+        .args(["-t", "certified/#", "-C", "1", "-W", "10", "-F", "%t %p"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    settle();
+    let out = run(
+        "mosquitto_pub",
+        &[&dev[..], &["-t", "certified/x", "-m", "by-cert", "-q", "1"]].concat(),
+    );
+    assert!(out.status.success(), "{out:?}");
+    let (got, err) = finish(sub);
+    assert_eq!(got.trim(), "certified/x by-cert", "{err}");
+    // Another certificate is another user: mallory may not connect.
+    let mallory = as_cert("mallory");
+    let mallory: Vec<&str> = mallory.iter().map(String::as_str).collect();
+    let out = run(
+        "mosquitto_pub",
+        &[&mallory[..], &["-t", "certified/x", "-m", "no"]].concat(),
+    );
+    assert!(!out.status.success(), "{out:?}");
+    // A certificate does not vouch for a different user name...
+    let out = run(
+        "mosquitto_pub",
+        &[&dev[..], &["-u", "eve", "-t", "certified/x", "-m", "no"]].concat(),
+    );
+    assert!(!out.status.success(), "{out:?}");
+    // ...but that user's password does.
+    let out = run(
+        "mosquitto_pub",
+        &[
+            &mallory[..],
+            &["-u", "dev", "-P", "dev-pw", "-t", "certified/y", "-m", "pw"],
+        ]
+        .concat(),
+    );
+    assert!(out.status.success(), "{out:?}");
+    let _ = std::fs::remove_dir_all(&pki);
+}
