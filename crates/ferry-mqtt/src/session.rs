@@ -305,10 +305,6 @@ impl Client {
             .await
             .map_err(|e| refusal(&e))?;
         session.act_as(who);
-        // A clean start removed the old session's memberships: their groups may be empty now.
-        for (key, ..) in groups.iter().filter(|_| !present) {
-            crate::shared::remove_if_unused(broker, key);
-        }
         let mut client = Client {
             broker: broker.clone(),
             version: c.version,
@@ -338,10 +334,20 @@ impl Client {
             acks: Default::default(),
             _seat: seat,
         };
-        if present {
-            client.rejoin().await;
-        }
+        client.regroup(groups).await;
         Ok(client)
+    }
+
+    /// The shared subscriptions' groups the session's memberships name: read again when the
+    /// session was resumed; a clean start removed the memberships, so their groups may now be
+    /// empty.
+    async fn regroup(&mut self, groups: Vec<(String, String, CorrelId)>) {
+        if self.present {
+            return self.rejoin(groups).await;
+        }
+        for (key, ..) in groups {
+            crate::shared::remove_if_unused(&self.broker, &key);
+        }
     }
 
     fn connack(&self) -> Out {
@@ -1201,10 +1207,10 @@ impl Client {
     }
 
     /// A persistent session back: the groups it was a member of are read again.
-    async fn rejoin(&mut self) {
+    async fn rejoin(&mut self, groups: Vec<(String, String, CorrelId)>) {
         let depth = self.broker.settings.session_max_depth;
         let all = granted_correl(2, false);
-        for (key, topic, mine) in crate::shared::recorded(&self.broker.qm, &self.id) {
+        for (key, topic, mine) in groups {
             let joined = durably(&mut self.session, |s| {
                 crate::shared::join(s, &key, &topic, all, depth)
             })
