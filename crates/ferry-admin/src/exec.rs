@@ -6,6 +6,7 @@
 mod chlauth;
 pub(crate) mod definitions;
 mod display;
+mod mqttstatus;
 mod security;
 mod subs;
 mod topics;

@@ -161,3 +161,38 @@ impl ChannelStatus {
         };
     }
 }
+
+/// One MQTT client's status, as `DISPLAY CHSTATUS(...) CHLTYPE(MQTT) CLIENTID(...)` shows it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MqttClientStatus {
+    /// The listener's channel name (`SYSTEM.MQTT.TCP`, `.TLS`, `.WS`, `.WSS`).
+    pub channel: String,
+    /// The client id.
+    pub client_id: String,
+    /// The client's address.
+    pub conname: String,
+    /// MQTTV3, MQTTV311 or MQTTV5.
+    pub protocol: String,
+    /// The user name the CONNECT gave (blank: none).
+    pub client_user: String,
+    /// The user it acts as (authenticated by password or certificate).
+    pub mca_user: String,
+    /// The keep-alive interval the client asked for, seconds.
+    pub keep_alive_secs: u64,
+    /// PUBLISH packets sent to the client.
+    pub msgs_sent: u64,
+    /// PUBLISH packets received from it.
+    pub msgs_received: u64,
+    /// Its QoS 2 publications received and awaiting PUBREL.
+    pub indoubt_in: u64,
+    /// QoS 1 and 2 deliveries sent and not yet acknowledged.
+    pub indoubt_out: u64,
+    /// Deliveries waiting on its session's queue.
+    pub pending: u64,
+    /// Its subscriptions made on this connection and shared-subscription groups.
+    pub subscriptions: u64,
+    /// When it connected.
+    pub started: Option<std::time::SystemTime>,
+    /// When it last sent or was sent a PUBLISH.
+    pub last_msg: Option<std::time::SystemTime>,
+}

@@ -55,6 +55,9 @@ pub type Admission = Pin<Box<dyn Future<Output = Result<Principal, (u8, String)>
 pub struct Peer {
     /// Its address.
     pub addr: String,
+    /// The channel name its listener's clients show under in DISPLAY CHSTATUS
+    /// (`SYSTEM.MQTT.TCP`, `.TLS`, `.WS`, `.WSS`).
+    pub channel: String,
     /// The subject of the client certificate it presented over TLS (verified against the
     /// server's client CA before the connection reaches MQTT).
     pub cert: Option<ferry_core::model::dn::DistinguishedName>,
@@ -121,9 +124,15 @@ impl std::fmt::Debug for Broker {
     }
 }
 
+/// A connected client's status, kept up to date by its connection.
+pub(crate) type LiveStatus = Arc<parking_lot::Mutex<ferry_core::model::channel::MqttClientStatus>>;
+
 struct Registered {
     serial: u64,
     user: String,
+    status: LiveStatus,
+    /// Its session's queue (PENDING is its depth).
+    queue: String,
     taken_over: Arc<tokio::sync::Notify>,
     ended: Arc<tokio::sync::Notify>,
 }
@@ -177,12 +186,27 @@ impl Broker {
         self.clients.lock().len()
     }
 
+    /// Every connected client's status (DISPLAY CHSTATUS CHLTYPE(MQTT)).
+    pub fn statuses(&self) -> Vec<ferry_core::model::channel::MqttClientStatus> {
+        let live: Vec<(LiveStatus, String)> = (self.clients.lock().values())
+            .map(|r| (r.status.clone(), r.queue.clone()))
+            .collect();
+        live.into_iter()
+            .map(|(st, queue)| {
+                let mut st = st.lock().clone();
+                st.pending = self.qm.queue_status(&queue).map_or(0, |q| q.depth as u64);
+                st
+            })
+            .collect()
+    }
+
     /// Takes `client_id`'s seat for `user`: a connection already holding it is told to end
     /// (MQTT's session takeover) and waited for (up to 5 s). Another user may not take it.
     pub(crate) async fn seat(
         self: &Arc<Self>,
         client_id: &str,
         user: &str,
+        status: &LiveStatus,
     ) -> Result<Seat, String> {
         for _ in 0..2 {
             let waiting = {
@@ -207,6 +231,8 @@ impl Broker {
                             Registered {
                                 serial,
                                 user: user.to_owned(),
+                                status: status.clone(),
+                                queue: session::queue_name(client_id),
                                 taken_over: Arc::clone(&taken_over),
                                 ended: Arc::clone(&ended),
                             },

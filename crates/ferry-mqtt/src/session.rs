@@ -153,7 +153,7 @@ fn unforced<T>(s: &mut Session, f: impl FnOnce(&mut Session) -> MqResult<T>) -> 
 }
 
 /// The queue a client's session's publications wait on.
-fn queue_name(client_id: &str) -> String {
+pub(crate) fn queue_name(client_id: &str) -> String {
     // FNV-1a: stable across releases, unlike the standard library's hasher.
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in client_id.bytes() {
@@ -266,6 +266,12 @@ struct Client {
     /// MQTT 5: how long the will waits after an abnormal end (the lesser of the will's delay
     /// and the session's expiry; zero: at once).
     will_delay: Duration,
+    /// What DISPLAY CHSTATUS shows of this client, refreshed by [`Client::note`].
+    status: crate::LiveStatus,
+    /// PUBLISH packets sent and received, and when the last was.
+    sent: u64,
+    received: u64,
+    last_msg: Option<std::time::SystemTime>,
     _seat: Seat,
 }
 
@@ -280,8 +286,9 @@ impl Client {
         let (id, assigned) = client_id(c)?;
         let admit = broker.gate.admit(c.user.clone(), c.password.clone(), peer);
         let who: Principal = admit.await?;
+        let status = live_status(c, peer, &id, &who);
         let seat = broker
-            .seat(&id, &who.user)
+            .seat(&id, &who.user, &status)
             .await
             .map_err(|why| (code::NOT_AUTHORIZED, why))?;
         let persistent = match c.version {
@@ -332,6 +339,10 @@ impl Client {
             awaiting_rel: HashSet::new(),
             aliases: Default::default(),
             acks: Default::default(),
+            status,
+            sent: 0,
+            received: 0,
+            last_msg: None,
             _seat: seat,
         };
         client.regroup(groups).await;
@@ -362,6 +373,28 @@ impl Client {
     async fn write<W: AsyncWrite + Unpin>(&self, wr: &mut W, out: &Out) -> std::io::Result<()> {
         write(wr, self.version, out).await
     }
+}
+
+/// A new client's status: who and where it is.
+fn live_status(c: &Connect, peer: &crate::Peer, id: &str, who: &Principal) -> crate::LiveStatus {
+    let protocol = match c.version {
+        Version::V31 => "MQTTV3",
+        Version::V311 => "MQTTV311",
+        Version::V5 => "MQTTV5",
+    };
+    Arc::new(parking_lot::Mutex::new(
+        ferry_core::model::channel::MqttClientStatus {
+            channel: peer.channel.clone(),
+            client_id: id.to_owned(),
+            conname: peer.addr.clone(),
+            protocol: protocol.into(),
+            client_user: c.user.clone().unwrap_or_default(),
+            mca_user: who.user.clone(),
+            keep_alive_secs: c.keep_alive.as_secs(),
+            started: Some(std::time::SystemTime::now()),
+            ..Default::default()
+        },
+    ))
 }
 
 /// The client id to use, and whether the queue manager assigned it (an empty one).
@@ -490,6 +523,7 @@ impl Client {
         let taken_over = self._seat.taken_over.clone();
         let grace = self.keep_alive.mul_f32(1.5);
         loop {
+            self.note();
             if let Err(e) = self.deliver_ready(wr).await {
                 tracing::debug!(client = %self.id, error = %e, "MQTT delivery ended the connection");
                 return false;
@@ -542,6 +576,27 @@ impl Client {
                 }
             }
         }
+    }
+
+    /// Counts a PUBLISH sent (or received) now.
+    fn stamp(&mut self, sent: bool) {
+        if sent {
+            self.sent += 1;
+        } else {
+            self.received += 1;
+        }
+        self.last_msg = Some(std::time::SystemTime::now());
+    }
+
+    /// Refreshes what DISPLAY CHSTATUS shows of this client.
+    fn note(&self) {
+        let mut st = self.status.lock();
+        st.msgs_sent = self.sent;
+        st.msgs_received = self.received;
+        st.indoubt_in = self.awaiting_rel.len() as u64;
+        st.indoubt_out = self.inflight.len() as u64;
+        st.subscriptions = (self.subs.len() + self.shared.len()) as u64;
+        st.last_msg = self.last_msg;
     }
 
     /// What a read brought: a packet to apply, the end of the stream, or a bad packet (the
@@ -688,6 +743,7 @@ impl Client {
         let packet_id = if qos > 0 { self.packet_id() } else { 0 };
         let p = publication_of(&g, qos, packet_id, self.version == Version::V5);
         self.write(wr, &Out::Publish(p)).await?;
+        self.stamp(true);
         if qos > 0 {
             let state = if qos == 1 {
                 Outbound::Ack
@@ -962,6 +1018,7 @@ impl Client {
         wr: &mut W,
     ) -> std::io::Result<Ending> {
         let id = p.packet_id;
+        self.stamp(false);
         if let Err(r) = crate::alias::note(&mut self.aliases, p.props.topic_alias, &p.topic) {
             tracing::info!(client = %self.id, reason = %r.why, "MQTT connection closed: a bad topic alias");
             let _ = self.write(wr, &Out::Disconnect { code: r.code }).await;

@@ -166,6 +166,7 @@ async fn client(
     let limit = b.settings.connect_timeout;
     let mut who = ferry_mqtt::Peer {
         addr: addr.to_string(),
+        channel: t.channel().into(),
         cert: None,
     };
     match t.tls {
@@ -209,6 +210,18 @@ async fn over_ws<S>(
 pub(crate) struct Transport {
     pub(crate) tls: Option<tokio_rustls::TlsAcceptor>,
     pub(crate) ws: bool,
+}
+
+impl Transport {
+    /// The channel name its clients show under in DISPLAY CHSTATUS CHLTYPE(MQTT).
+    fn channel(&self) -> &'static str {
+        match (self.tls.is_some(), self.ws) {
+            (false, false) => "SYSTEM.MQTT.TCP",
+            (true, false) => "SYSTEM.MQTT.TLS",
+            (false, true) => "SYSTEM.MQTT.WS",
+            (true, true) => "SYSTEM.MQTT.WSS",
+        }
+    }
 }
 
 /// Accepts MQTT clients on `listener` (over TLS and/or WebSocket as `transport` says; the

@@ -1085,3 +1085,74 @@ fn a_client_certificate_is_the_mqtt_user_when_no_password_is_given() {
     assert!(out.status.success(), "{out:?}");
     let _ = std::fs::remove_dir_all(&pki);
 }
+
+#[test]
+#[ignore = "needs paho-mqtt from PyPI; .ci/run installs it and runs these"]
+fn display_chstatus_shows_mqtt_clients() {
+    let (s, port) = server("mqtt-chstatus", &[]);
+    let script = format!(
+        r#"
+import sys, time, paho.mqtt.client as mqtt
+c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="meter-7", protocol=mqtt.MQTTv5)
+c.username_pw_set("dev", "dev-pw")
+c.connect("127.0.0.1", {port}, keepalive=45)
+c.loop_start()
+c.subscribe([("status/a", 1), ("status/b", 0)])
+time.sleep(0.3)
+for i in range(3):
+    c.publish("status/a", str(i), qos=1).wait_for_publish()
+print("ready", flush=True)
+time.sleep(4)
+c.disconnect(); c.loop_stop()
+"#
+    );
+    let mut py = Command::new("python3")
+        .args(["-c", &script])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3 with paho-mqtt");
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(py.stdout.as_mut().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    assert_eq!(line.trim(), "ready");
+    std::thread::sleep(Duration::from_millis(300));
+    let admin = |cmd: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_ferry"))
+            .args(["admin", "QM1", "--data-dir"])
+            .arg(&s.root)
+            .args(["-c", cmd])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let summary = admin("DISPLAY CHSTATUS(SYSTEM.MQTT.*) CHLTYPE(MQTT)");
+    for want in [
+        "CHANNEL(SYSTEM.MQTT.TCP)",
+        "CHLTYPE(MQTT)",
+        "CONNECTIONS(1)",
+        "STATUS(RUNNING)",
+    ] {
+        assert!(summary.contains(want), "no {want} in {summary}");
+    }
+    let detail = admin("DISPLAY CHSTATUS(*) CHLTYPE(MQTT) CLIENTID('meter*') ALL");
+    for want in [
+        "CLIENTID(meter-7)",
+        "MCAUSER(dev)",
+        "CLNTUSER(dev)",
+        "PROTOCOL(MQTTV5)",
+        "KAINT(45)",
+        "MSGRCVD(3)",
+        "MSGSNT(3)",
+        "INDOUBTOUT(0)",
+        "SUBCOUNT(2)",
+        "CONNAME(127.0.0.1",
+    ] {
+        assert!(detail.contains(want), "no {want} in {detail}");
+    }
+    let none = admin("DISPLAY CHSTATUS(*) CHLTYPE(MQTT) CLIENTID('other*')");
+    assert!(none.contains("AMQ8420I"), "{none}");
+    assert!(py.wait().unwrap().success());
+}

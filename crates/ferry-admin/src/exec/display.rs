@@ -427,6 +427,9 @@ fn chstatus_fields(name: ObjectName, st: &ChannelStatus) -> Vec<Field> {
 
 /// DISPLAY CHSTATUS: the channel instances running or known here.
 pub(super) fn display_chstatus(qm: &QueueManager, c: &Command) -> Outcome {
+    if c.value("CHLTYPE").is_some_and(|v| v.text == "MQTT") {
+        return super::mqttstatus::display(qm, c);
+    }
     let pattern = generic(c)?;
     let mut out = Vec::new();
     for (name, st) in qm

@@ -456,6 +456,17 @@ impl QueueManager {
         self.shared.catalog.chstatus.read().get(name).cloned()
     }
 
+    /// Where DISPLAY CHSTATUS CHLTYPE(MQTT) finds the MQTT service's clients.
+    pub fn set_mqtt_status_source(&self, source: super::MqttStatusSource) {
+        *self.shared.mqtt_status.write() = Some(source);
+    }
+
+    /// The MQTT service's connected clients (none when it is not running).
+    pub fn mqtt_statuses(&self) -> Vec<ferry_model::channel::MqttClientStatus> {
+        let source = self.shared.mqtt_status.read().clone();
+        source.map_or_else(Vec::new, |f| f())
+    }
+
     /// Every channel instance's status, by name.
     pub fn channel_statuses(&self) -> Vec<(ObjectName, ChannelStatus)> {
         self.shared

@@ -168,6 +168,10 @@ impl QmConfig {
     }
 }
 
+/// Where the MQTT service's client statuses come from (the service is a layer above).
+pub type MqttStatusSource =
+    Arc<dyn Fn() -> Vec<ferry_model::channel::MqttClientStatus> + Send + Sync>;
+
 pub(crate) struct Shared {
     pub attrs: RwLock<QueueManagerAttrs>,
     /// [`QmConfig::owner`].
@@ -177,6 +181,8 @@ pub(crate) struct Shared {
     pub ids: IdGenerator,
     pub clock: Clock,
     pub run_state: AtomicU8,
+    /// The MQTT service's client statuses, once it is running (DISPLAY CHSTATUS CHLTYPE(MQTT)).
+    pub mqtt_status: RwLock<Option<MqttStatusSource>>,
     /// Whether the PCF command server is serving (DISPLAY QMSTATUS CMDSERV).
     pub command_server: std::sync::atomic::AtomicBool,
     /// Whether it should be: SCMDSERV(QMGR) at start, then START / STOP CMDSERV.
@@ -259,6 +265,7 @@ impl QueueManager {
                 clock: config.clock,
                 run_state: AtomicU8::new(RunState::Running as u8),
                 command_server: std::sync::atomic::AtomicBool::new(false),
+                mqtt_status: RwLock::new(None),
                 command_server_wanted: std::sync::atomic::AtomicBool::new(!scmdserv_manual),
                 connections: Mutex::new(BTreeMap::new()),
                 next_conn: AtomicU64::new(1),
