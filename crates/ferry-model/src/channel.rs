@@ -196,3 +196,27 @@ pub struct MqttClientStatus {
     /// When it last sent or was sent a PUBLISH.
     pub last_msg: Option<std::time::SystemTime>,
 }
+
+/// One MQTT listener channel's totals since the queue manager started.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MqttListenerTotals {
+    /// The listener's channel name.
+    pub channel: String,
+    /// Clients connected now.
+    pub clients: u64,
+    /// CONNECTs accepted.
+    pub connects: u64,
+    /// PUBLISH packets sent to its clients.
+    pub msgs_sent: u64,
+    /// PUBLISH packets received from them.
+    pub msgs_received: u64,
+}
+
+/// What the MQTT service reports: its connected clients and its listeners' totals.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MqttServiceStatus {
+    /// Each connected client.
+    pub clients: Vec<MqttClientStatus>,
+    /// Each listener channel that has had a client.
+    pub listeners: Vec<MqttListenerTotals>,
+}

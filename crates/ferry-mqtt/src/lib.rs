@@ -111,6 +111,9 @@ pub struct Broker {
     /// MQTT 5 wills waiting out their delay: client id → the serial of the connection that
     /// left it. A new connection of the client id takes its entry away (the will is not sent).
     pub(crate) pending_wills: parking_lot::Mutex<HashMap<String, u64>>,
+    /// Each listener channel's totals of the connections that ended (the live ones add their
+    /// own): channel → (connects, PUBLISH sent, PUBLISH received). Locked inside `clients`.
+    ended: parking_lot::Mutex<HashMap<String, (u64, u64, u64)>>,
     /// Shared subscriptions' connected members: `{group}/{filter}` → how many.
     pub(crate) shared_members: parking_lot::Mutex<HashMap<String, usize>>,
 }
@@ -161,7 +164,16 @@ impl Drop for Seat {
             .get(&self.client_id)
             .is_some_and(|r| r.serial == self.serial)
         {
-            clients.remove(&self.client_id);
+            if let Some(r) = clients.remove(&self.client_id) {
+                // Its counts move to the channel's totals under the same lock, so a scrape
+                // sees them once.
+                let st = r.status.lock();
+                let mut ended = self.broker.ended.lock();
+                let t = ended.entry(st.channel.clone()).or_default();
+                t.0 += 1;
+                t.1 += st.msgs_sent;
+                t.2 += st.msgs_received;
+            }
         }
         self.ended.notify_waiters();
         self.ended.notify_one();
@@ -178,6 +190,7 @@ impl Broker {
             next: Default::default(),
             pending_wills: Default::default(),
             shared_members: Default::default(),
+            ended: Default::default(),
         })
     }
 
@@ -186,18 +199,42 @@ impl Broker {
         self.clients.lock().len()
     }
 
-    /// Every connected client's status (DISPLAY CHSTATUS CHLTYPE(MQTT)).
-    pub fn statuses(&self) -> Vec<ferry_core::model::channel::MqttClientStatus> {
-        let live: Vec<(LiveStatus, String)> = (self.clients.lock().values())
-            .map(|r| (r.status.clone(), r.queue.clone()))
-            .collect();
-        live.into_iter()
-            .map(|(st, queue)| {
-                let mut st = st.lock().clone();
+    /// Every connected client's status (DISPLAY CHSTATUS CHLTYPE(MQTT)) and each listener
+    /// channel's totals (the metrics).
+    pub fn statuses(&self) -> ferry_core::model::channel::MqttServiceStatus {
+        use ferry_core::model::channel::MqttListenerTotals;
+        let (live, mut totals) = {
+            let clients = self.clients.lock();
+            let live: Vec<(ferry_core::model::channel::MqttClientStatus, String)> = clients
+                .values()
+                .map(|r| (r.status.lock().clone(), r.queue.clone()))
+                .collect();
+            (live, self.ended.lock().clone())
+        };
+        let mut listeners: std::collections::BTreeMap<String, MqttListenerTotals> =
+            Default::default();
+        for (channel, (connects, sent, received)) in totals.drain() {
+            let t = listeners.entry(channel.clone()).or_default();
+            (t.channel, t.connects, t.msgs_sent, t.msgs_received) =
+                (channel, connects, sent, received);
+        }
+        let clients = live
+            .into_iter()
+            .map(|(mut st, queue)| {
+                let t = listeners.entry(st.channel.clone()).or_default();
+                t.channel.clone_from(&st.channel);
+                t.clients += 1;
+                t.connects += 1;
+                t.msgs_sent += st.msgs_sent;
+                t.msgs_received += st.msgs_received;
                 st.pending = self.qm.queue_status(&queue).map_or(0, |q| q.depth as u64);
                 st
             })
-            .collect()
+            .collect();
+        ferry_core::model::channel::MqttServiceStatus {
+            clients,
+            listeners: listeners.into_values().collect(),
+        }
     }
 
     /// Takes `client_id`'s seat for `user`: a connection already holding it is told to end

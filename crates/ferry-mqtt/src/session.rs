@@ -1328,6 +1328,7 @@ impl Client {
     /// acknowledged backed out (they stay on the queue), the handles closed — a persistent
     /// session's subscriptions and queue stay, a clean one's go.
     async fn end(mut self, clean: bool) {
+        self.note();
         self.cancel_wait();
         if !clean {
             if let Some(w) = self.will.take() {

@@ -674,7 +674,7 @@ fn start_mqtt(
     let broker = ferry_mqtt::Broker::new(qm.clone(), gate, m.settings.clone());
     let b = Arc::downgrade(&broker);
     qm.set_mqtt_status_source(Arc::new(move || {
-        b.upgrade().map_or_else(Vec::new, |b| b.statuses())
+        b.upgrade().map_or_else(Default::default, |b| b.statuses())
     }));
     let slots = Arc::new(tokio::sync::Semaphore::new(m.max_clients));
     let each = listeners

@@ -561,6 +561,46 @@ fn render_connections(out: &mut String, qm: &QueueManager) {
         .filter(|c| c.app_name.starts_with("MQTT "))
         .count();
     let _ = writeln!(out, "ferry_mqtt_clients {mqtt}");
+    render_mqtt(out, qm);
+}
+
+/// The MQTT service's listener channels: clients now, CONNECTs and PUBLISH packets each way
+/// since start (rates are Prometheus's `rate()` of them).
+fn render_mqtt(out: &mut String, qm: &QueueManager) {
+    let listeners = qm.mqtt_service().listeners;
+    type Get = fn(&ferry_model::channel::MqttListenerTotals) -> u64;
+    let families: [(&str, &str, &str, Get); 4] = [
+        (
+            "ferry_mqtt_listener_clients",
+            "gauge",
+            "MQTT clients connected now, by listener channel.",
+            |t| t.clients,
+        ),
+        (
+            "ferry_mqtt_connects_total",
+            "counter",
+            "MQTT CONNECTs accepted since start, by listener channel.",
+            |t| t.connects,
+        ),
+        (
+            "ferry_mqtt_messages_sent_total",
+            "counter",
+            "PUBLISH packets sent to MQTT clients since start, by listener channel.",
+            |t| t.msgs_sent,
+        ),
+        (
+            "ferry_mqtt_messages_received_total",
+            "counter",
+            "PUBLISH packets received from MQTT clients since start, by listener channel.",
+            |t| t.msgs_received,
+        ),
+    ];
+    for (name, kind, help, get) in families {
+        family(out, name, kind, help);
+        for t in &listeners {
+            let _ = writeln!(out, "{name}{{channel=\"{}\"}} {}", t.channel, get(t));
+        }
+    }
 }
 
 /// `ferry_security_refusals_total`: refusals since start, by kind.

@@ -1089,7 +1089,7 @@ fn a_client_certificate_is_the_mqtt_user_when_no_password_is_given() {
 #[test]
 #[ignore = "needs paho-mqtt from PyPI; .ci/run installs it and runs these"]
 fn display_chstatus_shows_mqtt_clients() {
-    let (s, port) = server("mqtt-chstatus", &[]);
+    let (s, port) = server("mqtt-chstatus", &["--metrics-listen", "127.0.0.1:0"]);
     let script = format!(
         r#"
 import sys, time, paho.mqtt.client as mqtt
@@ -1154,5 +1154,23 @@ c.disconnect(); c.loop_stop()
     }
     let none = admin("DISPLAY CHSTATUS(*) CHLTYPE(MQTT) CLIENTID('other*')");
     assert!(none.contains("AMQ8420I"), "{none}");
+    let live = common::scrape(&s);
+    for want in [
+        "ferry_mqtt_listener_clients{channel=\"SYSTEM.MQTT.TCP\"} 1",
+        "ferry_mqtt_messages_received_total{channel=\"SYSTEM.MQTT.TCP\"} 3",
+    ] {
+        assert!(live.contains(want), "no {want} in {live}");
+    }
     assert!(py.wait().unwrap().success());
+    std::thread::sleep(Duration::from_millis(300));
+    // The counts outlive the connection; the gauge does not.
+    let after = common::scrape(&s);
+    for want in [
+        "ferry_mqtt_listener_clients{channel=\"SYSTEM.MQTT.TCP\"} 0",
+        "ferry_mqtt_connects_total{channel=\"SYSTEM.MQTT.TCP\"} 1",
+        "ferry_mqtt_messages_sent_total{channel=\"SYSTEM.MQTT.TCP\"} 3",
+        "ferry_mqtt_messages_received_total{channel=\"SYSTEM.MQTT.TCP\"} 3",
+    ] {
+        assert!(after.contains(want), "no {want} in {after}");
+    }
 }

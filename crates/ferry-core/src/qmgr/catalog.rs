@@ -463,8 +463,13 @@ impl QueueManager {
 
     /// The MQTT service's connected clients (none when it is not running).
     pub fn mqtt_statuses(&self) -> Vec<ferry_model::channel::MqttClientStatus> {
+        self.mqtt_service().clients
+    }
+
+    /// The MQTT service's clients and listener totals (empty when it is not running).
+    pub fn mqtt_service(&self) -> ferry_model::channel::MqttServiceStatus {
         let source = self.shared.mqtt_status.read().clone();
-        source.map_or_else(Vec::new, |f| f())
+        source.map_or_else(Default::default, |f| f())
     }
 
     /// Every channel instance's status, by name.

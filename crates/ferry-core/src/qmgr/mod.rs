@@ -169,8 +169,7 @@ impl QmConfig {
 }
 
 /// Where the MQTT service's client statuses come from (the service is a layer above).
-pub type MqttStatusSource =
-    Arc<dyn Fn() -> Vec<ferry_model::channel::MqttClientStatus> + Send + Sync>;
+pub type MqttStatusSource = Arc<dyn Fn() -> ferry_model::channel::MqttServiceStatus + Send + Sync>;
 
 pub(crate) struct Shared {
     pub attrs: RwLock<QueueManagerAttrs>,
