@@ -4,6 +4,7 @@
 //   FERRY, FERRY_HOME, QM  the ferry binary, its home and the queue manager (an application's put)
 //   ADMIN, ADMIN_PW, VIEWER, VIEWER_PW  an administrator, and a user who may only display
 //   CHANNEL  a sender channel to start and stop
+//   MQTT_CHANNEL  the MQTT listener channel one client is connected to, optional
 //   SCREENSHOTS  a directory to save the main pages in (docs/console/), optional
 // Exits 0 when every step held; otherwise prints the step that failed and exits 1.
 import { chromium } from "playwright-core";
@@ -130,6 +131,13 @@ async function run() {
     await page.click("a[data-nav=overview]");
     await page.waitForSelector("svg.chart polyline");
     await page.waitForSelector(`text=${env.CHANNEL}`);
+    if (env.MQTT_CHANNEL) {
+      step = "the overview's MQTT panel counts the connected MQTT client";
+      await page.waitForFunction((ch) => {
+        const row = document.querySelector(`tr[data-mqtt='${ch}']`);
+        return row && row.children[1].textContent.trim() === "1";
+      }, env.MQTT_CHANNEL, { timeout: T });
+    }
     await shot(page, "overview");
 
     step = "logging out, a user without authority is refused";

@@ -173,11 +173,27 @@ async function start() {
 
 // ---- overview ----
 
+// The MQTT listeners: clients now, and PUBLISH packets a second each way since the last refresh.
+function mqttPanel(listeners, prev, now) {
+  if (!listeners.length) return `<p class="muted" data-test="mqtt">No MQTT clients have connected (or the MQTT service is off).</p>`;
+  const rate = (l, key) => {
+    const p = prev.rows.find((x) => x.channel === l.channel);
+    const secs = (now - prev.at) / 1000;
+    return p && secs > 0 ? fmtNum(Math.round((l[key] - p[key]) / secs)) : "–";
+  };
+  const rows = listeners.map((l) => `<tr data-mqtt="${esc(l.channel)}"><td>${esc(l.channel)}</td><td class="num">${esc(fmtNum(l.clients))}</td><td class="num">${esc(fmtNum(l.connects))}</td><td class="num">${esc(rate(l, "msgs_received"))}</td><td class="num">${esc(rate(l, "msgs_sent"))}</td></tr>`).join("");
+  return `<table data-test="mqtt"><tr><th>Listener</th><th class="num">Clients</th><th class="num">Connects</th><th class="num">In/s</th><th class="num">Out/s</th></tr>${rows}</table>`;
+}
+
 async function overview() {
   const view = $("#view");
+  let prevMqtt = { rows: [], at: 0 };
   const render = async () => {
     const o = await api("/qmgr");
     const rates = o.rates || [];
+    const now = Date.now();
+    const mqtt = mqttPanel(o.mqtt || [], prevMqtt, now);
+    prevMqtt = { rows: o.mqtt || [], at: now };
     const cards = [
       ["Status", o.status], ["Up", fmtSecs(o.uptime_secs)], ["Connections", o.connections],
       ["Queues", o.queues], ["Messages", fmtNum(rates.length ? rates[rates.length - 1].depth : 0)],
@@ -200,6 +216,7 @@ async function overview() {
         <div class="panel"><h2>Messages held</h2>${chart([{ name: "depth", values: rates.map((r) => r.depth) }], "all local queues")}</div>
         <div class="panel"><h2>Alerts</h2>${alerts}</div>
         <div class="panel"><h2>Channels not running</h2>${chans}</div>
+        <div class="panel"><h2>MQTT</h2>${mqtt}</div>
         <div class="panel"><h2>Deepest queues</h2>${qtable(o.deepest, "depth", "Depth")}</div>
         <div class="panel"><h2>Fastest growing (last minute)</h2>${qtable(o.growing, "growth", "Growth")}</div>
       </div>`;

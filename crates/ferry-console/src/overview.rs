@@ -1,6 +1,7 @@
 //! `GET /api/v1/qmgr`: the overview page's data — status, uptime, connections, the log, the
 //! rates of the last minutes, the deepest and fastest-growing queues, channels not running,
-//! and the alerts (queue full, depth high, disk full or low, authority failures).
+//! the MQTT listeners' clients and totals, and the alerts (queue full, depth high, disk full or
+//! low, authority failures).
 
 use std::sync::Arc;
 
@@ -70,6 +71,7 @@ pub(crate) async fn overview(
         "deepest": deepest,
         "growing": growing,
         "channels_not_running": not_running,
+        "mqtt": mqtt_listeners(qm),
         "alerts": alerts,
     });
     Ok(Json(body).into_response())
@@ -96,6 +98,19 @@ async fn channels_not_running(c: &Arc<Console>, who: &Who, alerts: &mut Vec<Valu
         ));
     }
     not_running
+}
+
+/// The MQTT service's listener channels: clients now, and CONNECTs and PUBLISH packets each
+/// way since start (the page turns the totals into rates between its refreshes).
+fn mqtt_listeners(qm: &ferry_core::QueueManager) -> Vec<Value> {
+    qm.mqtt_service()
+        .listeners
+        .into_iter()
+        .map(|t| {
+            json!({"channel": t.channel, "clients": t.clients, "connects": t.connects,
+                   "msgs_sent": t.msgs_sent, "msgs_received": t.msgs_received})
+        })
+        .collect()
 }
 
 fn alert(level: &str, kind: &str, text: String) -> Value {

@@ -975,6 +975,48 @@ fn the_console_over_https_marks_its_cookie_secure() {
     let _ = std::fs::remove_dir_all(&pki);
 }
 
+#[test]
+fn the_overview_counts_mqtt_clients_per_listener() {
+    let (s, a) = console("con-mqtt", &["--mqtt-listen", "127.0.0.1:0"]);
+    let boss = Some(("basic", BOSS));
+    let o = http(&a, "GET", "/api/v1/qmgr", boss, None);
+    assert_eq!(o.json["mqtt"], json!([]), "{}", o.text());
+    let conn = mqtt_client(&s, "panel-2");
+    let o = http(&a, "GET", "/api/v1/qmgr", boss, None);
+    let l = &o.json["mqtt"][0];
+    assert_eq!(l["channel"], "SYSTEM.MQTT.TCP", "{}", o.text());
+    assert_eq!(
+        (l["clients"].as_u64(), l["connects"].as_u64()),
+        (Some(1), Some(1))
+    );
+    drop(conn);
+    common::eventually("the client gone from the overview", || {
+        let o = http(&a, "GET", "/api/v1/qmgr", boss, None);
+        o.json["mqtt"][0]["clients"].as_u64() == Some(0)
+    });
+}
+
+/// An MQTT 3.1.1 client connected as `viewer` (raw packets: CONNECT, then CONNACK read).
+fn mqtt_client(s: &Server, id: &str) -> std::net::TcpStream {
+    use std::io::{Read, Write};
+    let addr = s
+        .endpoint("mqtt://")
+        .trim_start_matches("mqtt://")
+        .to_owned();
+    let mut t = std::net::TcpStream::connect(addr).unwrap();
+    let field = |b: &[u8]| [&(b.len() as u16).to_be_bytes()[..], b].concat();
+    let mut body = [&[0, 4][..], b"MQTT", &[4, 0xC2, 0, 60]].concat();
+    for f in [id.as_bytes(), b"viewer", b"viewer-pw"] {
+        body.extend(field(f));
+    }
+    t.write_all(&[&[0x10, body.len() as u8][..], &body].concat())
+        .unwrap();
+    let mut ack = [0u8; 4];
+    t.read_exact(&mut ack).unwrap();
+    assert_eq!(ack, [0x20, 2, 0, 0], "CONNACK accepted");
+    t
+}
+
 /// The page in a real headless Chromium, driven by Playwright (`tests/browser/console.mjs`):
 /// log in, see a queue's depth change after an application's put, browse it, put and delete a
 /// message, change an attribute, run MQSC, start and stop a channel, and a user without the
@@ -984,7 +1026,8 @@ fn the_console_over_https_marks_its_cookie_secure() {
 #[test]
 #[ignore]
 fn a_person_runs_the_queue_manager_from_a_real_browser() {
-    let (s, a) = console("con-browser", &[]);
+    let (s, a) = console("con-browser", &["--mqtt-listen", "127.0.0.1:0"]);
+    let _mqtt = mqtt_client(&s, "panel-1");
     let dead = common::free_port();
     common::admin_in(
         &s.root,
@@ -1015,6 +1058,7 @@ fn a_person_runs_the_queue_manager_from_a_real_browser() {
         .env("VIEWER", "viewer")
         .env("VIEWER_PW", "viewer-pw")
         .env("CHANNEL", "TO.PARIS")
+        .env("MQTT_CHANNEL", "SYSTEM.MQTT.TCP")
         .env("CHANNEL_QUEUE", "PARIS.ORDERS")
         .output()
         .expect("node (install Node.js, then npm ci in tests/browser)");
