@@ -25,11 +25,12 @@
 //! bytes; at most `max_inbound_qos2` QoS 2 publications awaiting PUBREL; keep-alive enforced at
 //! 1.5 times the client's interval.
 //!
-//! Not yet (issue 26): exactly-once across a reconnection (inbound QoS 2's packet ids are kept
-//! per connection; an outbound delivery backed out is sent again as new), MQTT channels in
+//! Not yet (issue 26): outbound exactly-once across a reconnection (a delivery backed out is
+//! sent again as new; inbound QoS 2 holds, `qos2.rs`), MQTT channels in
 //! MQSC. (TLS and WebSocket listeners are the server's: `[mqtt] tls_listen`, `ws_listen`.)
 
 pub mod alias;
+pub mod qos2;
 pub mod session;
 pub mod shared;
 pub mod topic;

@@ -257,6 +257,9 @@ struct Client {
     next_id: u16,
     /// Packet ids of QoS 2 publications received and not yet released.
     awaiting_rel: HashSet<u16>,
+    /// A persistent session's QoS 2 state (made on its first QoS 2 PUBLISH, or found when it
+    /// resumes): its publications are exactly once across reconnections and crashes.
+    qos2: Option<crate::qos2::Qos2>,
     /// MQTT 5 topic aliases the client set on this connection.
     aliases: crate::alias::Aliases,
     /// Acknowledgements of the client's publications in the order owed, each with the log
@@ -291,10 +294,7 @@ impl Client {
             .seat(&id, &who.user, &status)
             .await
             .map_err(|why| (code::NOT_AUTHORIZED, why))?;
-        let persistent = match c.version {
-            Version::V5 => c.session_expiry.is_some_and(|d| !d.is_zero()),
-            _ => !c.clean,
-        };
+        let persistent = persistent_session(c);
         let opts = ConnectOptions {
             app_name: format!("MQTT {id}"),
             user_id: Some(who.user.clone()),
@@ -337,6 +337,7 @@ impl Client {
             uncommitted: 0,
             next_id: 0,
             awaiting_rel: HashSet::new(),
+            qos2: None,
             aliases: Default::default(),
             acks: Default::default(),
             status,
@@ -353,6 +354,7 @@ impl Client {
     /// session was resumed; a clean start removed the memberships, so their groups may now be
     /// empty.
     async fn regroup(&mut self, groups: Vec<(String, String, CorrelId)>) {
+        self.restore_qos2();
         if self.present {
             return self.rejoin(groups).await;
         }
@@ -372,6 +374,15 @@ impl Client {
 
     async fn write<W: AsyncWrite + Unpin>(&self, wr: &mut W, out: &Out) -> std::io::Result<()> {
         write(wr, self.version, out).await
+    }
+}
+
+/// Whether a CONNECT asks for a session that outlives the connection (3.1.1's clean session
+/// off; MQTT 5's session expiry above 0).
+fn persistent_session(c: &Connect) -> bool {
+    match c.version {
+        Version::V5 => c.session_expiry.is_some_and(|d| !d.is_zero()),
+        _ => !c.clean,
     }
 }
 
@@ -965,6 +976,9 @@ impl Client {
             In::PubComp(id) => self.settle(id, Outbound::Comp).await?,
             In::PubRel(id) => {
                 self.awaiting_rel.remove(&id);
+                if let Some(Err(e)) = self.qos2.as_mut().map(|q| q.released(id)) {
+                    tracing::warn!(client = %self.id, error = %e, "MQTT QoS 2 release not recorded");
+                }
                 self.write(wr, &Out::PubComp { id }).await?;
             }
             In::Subscribe { id, filters } => {
@@ -1125,10 +1139,36 @@ impl Client {
             qm.clear_retained(&p.topic).map_err(|e| refusal(&e))?;
             return Ok((1, None));
         }
+        let (qos, packet_id) = (p.qos, p.packet_id);
         let (topic, msg, opts) = publication_message(p, &self.id);
+        if qos == 2 && self.persistent {
+            return self.publish_once(&topic, msg, &opts, packet_id);
+        }
         let (r, lsn) =
             ferry_core::qmgr::journal::deferring(|| self.session.publish(&topic, msg, &opts));
         r.map(|d| (d.delivered, lsn)).map_err(|e| refusal(&e))
+    }
+
+    /// A persistent session's QoS 2 publication, recorded with its packet id in one unit of
+    /// work (`qos2.rs`).
+    fn publish_once(
+        &mut self,
+        topic: &str,
+        msg: Message,
+        opts: &PutOptions,
+        packet_id: u16,
+    ) -> Result<(usize, Option<u64>), (u8, String)> {
+        if self.qos2.is_none() {
+            let (peer, who) = (self.status.lock().conname.clone(), self.principal());
+            let q = crate::qos2::Qos2::open(&self.broker.qm, &self.id, &peer, who);
+            self.qos2 = Some(q.map_err(|e| refusal(&e))?);
+        }
+        let Some(q) = self.qos2.as_mut() else {
+            unreachable!("opened above")
+        };
+        let (r, lsn) =
+            ferry_core::qmgr::journal::deferring(|| q.publish(topic, msg, opts, packet_id));
+        r.map(|n| (n, lsn)).map_err(|e| refusal(&e))
     }
 
     async fn on_subscribe(&mut self, filters: &[Filter]) -> Vec<u8> {
@@ -1263,6 +1303,33 @@ impl Client {
         true
     }
 
+    /// A resumed session's QoS 2 packet ids awaiting PUBREL are read back; a fresh session's
+    /// old ones go.
+    fn restore_qos2(&mut self) {
+        let qm = self.broker.qm.clone();
+        if qm.queue_status(&crate::qos2::queue_name(&self.id)).is_err() {
+            return;
+        }
+        let (peer, who) = (self.status.lock().conname.clone(), self.principal());
+        match crate::qos2::Qos2::open(&qm, &self.id, &peer, who) {
+            Ok(q) if !self.present => q.close(&qm, true),
+            Ok(mut q) => {
+                match q.awaiting() {
+                    Ok(ids) => self.awaiting_rel.extend(ids),
+                    Err(e) => {
+                        tracing::warn!(client = %self.id, error = %e, "MQTT QoS 2 packet ids not read back")
+                    }
+                }
+                self.qos2 = Some(q);
+            }
+            Err(e) => tracing::warn!(client = %self.id, error = %e, "MQTT QoS 2 state not opened"),
+        }
+    }
+
+    fn principal(&self) -> Principal {
+        (**self.session.principal()).clone()
+    }
+
     /// A persistent session back: the groups it was a member of are read again.
     async fn rejoin(&mut self, groups: Vec<(String, String, CorrelId)>) {
         let depth = self.broker.settings.session_max_depth;
@@ -1330,6 +1397,9 @@ impl Client {
     async fn end(mut self, clean: bool) {
         self.note();
         self.cancel_wait();
+        if let Some(q) = self.qos2.take() {
+            q.close(&self.broker.qm, !self.persistent);
+        }
         if !clean {
             if let Some(w) = self.will.take() {
                 if !self.will_delay.is_zero() {

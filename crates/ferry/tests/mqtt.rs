@@ -1174,3 +1174,90 @@ c.disconnect(); c.loop_stop()
         assert!(after.contains(want), "no {want} in {after}");
     }
 }
+
+/// A raw MQTT 3.1.1 connection as `dev` with a persistent session (clean session off):
+/// the stream and whether the CONNACK said a session was present.
+fn raw_connect(port: &str, id: &str) -> (TcpStream, bool) {
+    let mut t = TcpStream::connect(format!("127.0.0.1:{port}")).unwrap();
+    t.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let field = |b: &[u8]| [&(b.len() as u16).to_be_bytes()[..], b].concat();
+    let mut body = [&[0, 4][..], b"MQTT", &[4, 0xC0, 0, 60]].concat();
+    for f in [id.as_bytes(), b"dev", b"dev-pw"] {
+        body.extend(field(f));
+    }
+    t.write_all(&[&[0x10, body.len() as u8][..], &body].concat())
+        .unwrap();
+    let mut ack = [0u8; 4];
+    t.read_exact(&mut ack).unwrap();
+    assert_eq!((ack[0], ack[3]), (0x20, 0), "CONNACK accepted: {ack:?}");
+    (t, ack[2] == 1)
+}
+
+/// Sends a QoS 2 PUBLISH (the DUP flag on a resend) and reads its PUBREC.
+fn raw_publish_qos2(t: &mut TcpStream, topic: &str, payload: &str, id: u16, dup: bool) {
+    let mut body = [&(topic.len() as u16).to_be_bytes()[..], topic.as_bytes()].concat();
+    body.extend(id.to_be_bytes());
+    body.extend(payload.as_bytes());
+    let head = 0x34 | if dup { 0x08 } else { 0 };
+    t.write_all(&[&[head, body.len() as u8][..], &body].concat())
+        .unwrap();
+    let mut rec = [0u8; 4];
+    t.read_exact(&mut rec).unwrap();
+    assert_eq!(rec, [0x50, 2, (id >> 8) as u8, id as u8], "PUBREC");
+}
+
+/// PUBREL, and its PUBCOMP.
+fn raw_release(t: &mut TcpStream, id: u16) {
+    t.write_all(&[0x62, 2, (id >> 8) as u8, id as u8]).unwrap();
+    let mut comp = [0u8; 4];
+    t.read_exact(&mut comp).unwrap();
+    assert_eq!(comp, [0x70, 2, (id >> 8) as u8, id as u8], "PUBCOMP");
+}
+
+#[test]
+#[ignore = "needs mosquitto-clients; .ci/run installs it and runs these"]
+fn a_qos2_publication_resent_after_a_reconnection_and_a_crash_is_published_once() {
+    let (mut s, port) = server("mqtt-qos2-once", &[]);
+    let set_up = sub_once(
+        &port,
+        &["-c", "-i", "counter", "-q", "2", "-t", "once/#", "-E"],
+    );
+    assert!(set_up.status.success(), "{set_up:?}");
+    // PUBREC received, then the connection breaks before PUBREL: the client sends it again.
+    let (mut t, _) = raw_connect(&port, "pub-q2");
+    raw_publish_qos2(&mut t, "once/x", "first", 7, false);
+    drop(t);
+    std::thread::sleep(Duration::from_millis(300));
+    let (mut t, present) = raw_connect(&port, "pub-q2");
+    assert!(present, "the persistent session was kept");
+    raw_publish_qos2(&mut t, "once/x", "first", 7, true);
+    raw_release(&mut t, 7);
+    // PUBREC received, then the queue manager dies; the client sends it again to the next one.
+    raw_publish_qos2(&mut t, "once/x", "second", 8, false);
+    drop(t);
+    s.child.kill().unwrap();
+    let _ = s.child.wait();
+    s.restart(&["--mqtt-listen", &format!("127.0.0.1:{port}")]);
+    s.wait_ready();
+    let (mut t, present) = raw_connect(&port, "pub-q2");
+    assert!(present, "the persistent session survived the crash");
+    raw_publish_qos2(&mut t, "once/x", "second", 8, true);
+    raw_release(&mut t, 8);
+    // Released: the same packet id is a new publication now.
+    raw_publish_qos2(&mut t, "once/x", "third", 8, false);
+    raw_release(&mut t, 8);
+    drop(t);
+    let back = subscriber(
+        &port,
+        &[
+            "-c", "-i", "counter", "-q", "2", "-t", "once/#", "-C", "10", "-W", "3", "-F", "%p",
+        ],
+    );
+    let (got, err) = finish(back);
+    assert_eq!(
+        got.lines().collect::<Vec<_>>(),
+        ["first", "second", "third"],
+        "each publication once: {err}\n{}",
+        s.log()
+    );
+}

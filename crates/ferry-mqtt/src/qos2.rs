@@ -1,0 +1,158 @@
+//! Exactly once for a persistent session's QoS 2 publications, across reconnections and
+//! crashes. A QoS 2 PUBLISH is published in a unit of work together with a marker message —
+//! its packet id as the msg id — on the session's QoS 2 queue
+//! (`SYSTEM.MQTT.QOS2.<hash of the client id>`), and the PUBREC waits until that commit is on
+//! disk. A PUBREL takes the marker away. So whatever happens between, a resend of the packet id
+//! finds the marker (its publication done, not published again) or finds neither (the unit of
+//! work backed out: published now): once either way. A reconnecting client's markers are its
+//! packet ids awaiting PUBREL.
+//!
+//! The unit of work is a second engine connection's (made on the first QoS 2 PUBLISH): the
+//! client's own holds its deliveries' gets until they are acknowledged.
+
+use ferry_core::model::security::Principal;
+use ferry_core::{
+    BrowseMode, CloseOptions, ConnMode, ConnectOptions, GetAttempt, GetOptions, Hobj, Message,
+    MqResult, MsgId, ObjectDescriptor, OpenOptions, Persistence, PutOptions, QueueManager, Reason,
+    Session,
+};
+
+/// The QoS 2 queue of client `id`.
+pub fn queue_name(id: &str) -> String {
+    crate::session::queue_name(id).replace("SYSTEM.MQTT.CLIENT.", "SYSTEM.MQTT.QOS2.")
+}
+
+fn marker_id(packet_id: u16) -> MsgId {
+    let mut id = [0u8; 24];
+    id[..4].copy_from_slice(b"MQQ2");
+    id[4..6].copy_from_slice(&packet_id.to_be_bytes());
+    MsgId(id)
+}
+
+/// A persistent session's QoS 2 state: its own connection and the marker queue.
+pub struct Qos2 {
+    session: Session,
+    queue: Hobj,
+}
+
+impl std::fmt::Debug for Qos2 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Qos2").finish_non_exhaustive()
+    }
+}
+
+impl Qos2 {
+    /// Connects as `who` and opens (making it if new) client `id`'s marker queue with the
+    /// queue manager's authority.
+    pub fn open(qm: &QueueManager, id: &str, peer: &str, who: Principal) -> MqResult<Qos2> {
+        let opts = ConnectOptions {
+            app_name: format!("MQTT {id} QoS 2"),
+            user_id: Some(who.user.clone()),
+        };
+        let mut session = qm.connect_with(&opts, ConnMode::Tcp, peer.to_owned(), who.clone())?;
+        session.act_as(Principal::owner(&qm.name().to_string()));
+        let name = queue_name(id);
+        let opts = OpenOptions {
+            output: true,
+            browse: true,
+            ..OpenOptions::input()
+        };
+        let queue = if qm.queue_status(&name).is_ok() {
+            session.open(&ferry_core::model::options::queue(&name)?, opts)
+        } else {
+            let od = ObjectDescriptor::Queue {
+                name: ferry_core::object_name(ferry_core::model::system::DURABLE_MODEL_QUEUE)?,
+                dynamic_name: Some(name),
+                selector: None,
+            };
+            session.open(&od, opts)
+        };
+        session.act_as(who);
+        match queue {
+            Ok(queue) => Ok(Qos2 { session, queue }),
+            Err(e) => {
+                let _ = session.disconnect();
+                Err(e)
+            }
+        }
+    }
+
+    /// The packet ids awaiting PUBREL when the client last left.
+    pub fn awaiting(&mut self) -> MqResult<Vec<u16>> {
+        let mut ids = Vec::new();
+        let mut mode = BrowseMode::First;
+        loop {
+            match self
+                .session
+                .try_get(self.queue, &GetOptions::new().browse(mode))
+            {
+                Ok(GetAttempt::Got(g)) => {
+                    let m = g.message.descriptor.msg_id.0;
+                    if &m[..4] == b"MQQ2" {
+                        ids.push(u16::from_be_bytes([m[4], m[5]]));
+                    }
+                }
+                Ok(GetAttempt::Wait(_)) => break,
+                Err(e) if e.reason == Reason::NoMsgAvailable => break,
+                Err(e) => return Err(e),
+            }
+            mode = BrowseMode::Next;
+        }
+        Ok(ids)
+    }
+
+    /// Publishes `msg` on `topic` and records `packet_id`, in one unit of work (committed,
+    /// not waited for: the caller waits for the log before PUBREC).
+    pub fn publish(
+        &mut self,
+        topic: &str,
+        msg: Message,
+        opts: &PutOptions,
+        packet_id: u16,
+    ) -> MqResult<usize> {
+        let opts = PutOptions {
+            syncpoint: true,
+            ..*opts
+        };
+        let mut marker = Message::new(Vec::new()).with_persistence(Persistence::Persistent);
+        marker.descriptor.msg_id = marker_id(packet_id);
+        let done = self.session.publish(topic, msg, &opts).and_then(|p| {
+            let keep = PutOptions {
+                syncpoint: true,
+                ..PutOptions::default()
+            };
+            self.session.put(self.queue, marker, &keep)?;
+            Ok(p.delivered)
+        });
+        match done {
+            Ok(n) => self.session.commit().map(|()| n),
+            Err(e) => {
+                let _ = self.session.backout();
+                Err(e)
+            }
+        }
+    }
+
+    /// PUBREL: the packet id's marker goes (if it is there).
+    pub fn released(&mut self, packet_id: u16) -> MqResult<()> {
+        let opts = GetOptions::new().msg_id(marker_id(packet_id));
+        match self.session.try_get(self.queue, &opts) {
+            Ok(_) => Ok(()),
+            Err(e) if e.reason == Reason::NoMsgAvailable => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Ends the connection; with `delete`, the queue and its markers go too (a clean session).
+    pub fn close(mut self, qm: &QueueManager, delete: bool) {
+        let how = if delete {
+            self.session
+                .act_as(Principal::owner(&qm.name().to_string()));
+            CloseOptions::DeletePurge
+        } else {
+            CloseOptions::None
+        };
+        let _ = self.session.close(self.queue, how);
+        let _ = self.session.disconnect();
+    }
+}
