@@ -171,6 +171,8 @@ pub mod id {
     pub const CHANNEL_NAMES: i32 = 3512;
     /// MQIACH_CHANNEL_TYPE.
     pub const CHANNEL_TYPE: i32 = 1511;
+    /// MQCACH_CLIENT_ID: an MQTT client id (Inquire Channel Status of MQTT channels).
+    pub const CLIENT_ID: i32 = 3564;
     /// MQIACH_CHANNEL_TYPES.
     pub const CHANNEL_TYPES: i32 = 1582;
     /// MQIACF_Q_MGR_STATUS_ATTRS.
@@ -901,10 +903,25 @@ fn plan_channel_inquiry(command: i32, params: &[Param]) -> Result<Plan, Refusal>
             Plan::Mqsc(format!("DISPLAY CHANNEL({name}){typed} CHLTYPE"), shape)
         }
         _ => Plan::Mqsc(
-            format!("DISPLAY CHSTATUS({name}) ALL"),
+            chstatus_command(&name, &typed, params),
             Shape::Objects(Obj::ChStatus, None),
         ),
     })
+}
+
+/// Inquire Channel Status as MQSC: MQTT's form takes the channel type and, for a row per
+/// client, MQCACH_CLIENT_ID (generic).
+fn chstatus_command(name: &str, typed: &str, params: &[Param]) -> String {
+    if typed != " CHLTYPE(MQTT)" {
+        return format!("DISPLAY CHSTATUS({name}) ALL");
+    }
+    match str_param(params, id::CLIENT_ID) {
+        Some(c) => format!(
+            "DISPLAY CHSTATUS({name}) CHLTYPE(MQTT) CLIENTID({}) ALL",
+            quoted(c)
+        ),
+        None => format!("DISPLAY CHSTATUS({name}) CHLTYPE(MQTT)"),
+    }
 }
 
 fn plan_channel_change(command: i32, params: &[Param]) -> Result<Plan, Refusal> {

@@ -896,3 +896,77 @@ fn channels_topics_and_subscriptions_are_copied_and_changed_through_pcf() {
         2085
     );
 }
+
+#[test]
+fn mqtt_clients_are_inquired_as_mqtt_channel_status() {
+    use std::io::{Read, Write};
+    const INQUIRE_CHANNEL_STATUS: i32 = 42;
+    const CHANNEL_NAME: i32 = 3501;
+    const CHANNEL_TYPE: i32 = 1511;
+    const CLIENT_ID: i32 = 3564;
+    let server = Server::start("pcf-mqtt", &["--mqtt-listen", "127.0.0.1:0"]);
+    let addr = server
+        .endpoint("mqtt://")
+        .trim_start_matches("mqtt://")
+        .to_owned();
+    let mut t = std::net::TcpStream::connect(addr).unwrap();
+    let field = |b: &[u8]| [&(b.len() as u16).to_be_bytes()[..], b].concat();
+    let mut body = [&[0, 4][..], b"MQTT", &[4, 0xC2, 0, 30]].concat();
+    for f in [
+        b"pcf-meter".as_slice(),
+        common::TEST_USER.as_bytes(),
+        common::TEST_PASSWORD.as_bytes(),
+    ] {
+        body.extend(field(f));
+    }
+    t.write_all(&[&[0x10, body.len() as u8][..], &body].concat())
+        .unwrap();
+    let mut ack = [0u8; 4];
+    t.read_exact(&mut ack).unwrap();
+    assert_eq!(ack, [0x20, 2, 0, 0]);
+    let mut pcf = owner_session(&server);
+    let mqtt = Param::Int(CHANNEL_TYPE, 10);
+    let summary = pcf.ok(
+        INQUIRE_CHANNEL_STATUS,
+        &[Param::Str(CHANNEL_NAME, "*".into()), mqtt.clone()],
+    );
+    assert_eq!(
+        text(&summary, CHANNEL_NAME).as_deref(),
+        Some("SYSTEM.MQTT.TCP"),
+        "{summary:?}"
+    );
+    assert_eq!(
+        int(&summary, 1230),
+        Some(1),
+        "MQIACF_CONNECTION_COUNT: {summary:?}"
+    );
+    let client = pcf.ok(
+        INQUIRE_CHANNEL_STATUS,
+        &[
+            Param::Str(CHANNEL_NAME, "SYSTEM.MQTT.*".into()),
+            mqtt,
+            Param::Str(CLIENT_ID, "pcf-*".into()),
+        ],
+    );
+    assert_eq!(
+        text(&client, CLIENT_ID).as_deref(),
+        Some("pcf-meter"),
+        "{client:?}"
+    );
+    assert_eq!(
+        int(&client, 1643),
+        Some(4),
+        "MQIACH_PROTOCOL MQPROTO_MQTTV311: {client:?}"
+    );
+    assert_eq!(
+        int(&client, 1630),
+        Some(30),
+        "MQIACH_MQTT_KEEP_ALIVE: {client:?}"
+    );
+    assert_eq!(
+        int(&client, 1527),
+        Some(3),
+        "MQIACH_CHANNEL_STATUS running: {client:?}"
+    );
+    drop(t);
+}

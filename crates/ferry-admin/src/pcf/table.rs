@@ -135,6 +135,7 @@ pub(crate) const CHANNEL_TYPES: &[(i32, &str)] = &[
     (7, "SVRCONN"),
     (8, "CLUSRCVR"),
     (9, "CLUSSDR"),
+    (10, "MQTT"),
 ];
 const CHANNEL_STATUS: &[(i32, &str)] = &[
     (0, "INACTIVE"),
@@ -380,6 +381,27 @@ pub(crate) static ROWS: &[Row] = &[
     row(ChStatus, "LSTMSGTI", 3524, Str(8)),
     row(ChStatus, "RQMNAME", 2017, Str(48)),
     row(ChStatus, "MCAUSER", 3527, Str(64)),
+    // MQTT clients (Inquire Channel Status, ChannelType MQCHT_MQTT).
+    row(ChStatus, "CONNECTIONS", 1230, Int),
+    row(ChStatus, "CLIENTID", 3564, Str(256)),
+    row(ChStatus, "CLNTUSER", 3567, Str(64)),
+    row(ChStatus, "KAINT", 1630, Int),
+    row(ChStatus, "MSGSNT", 1633, Int),
+    row(ChStatus, "MSGRCVD", 1634, Int),
+    row(ChStatus, "INDOUBTIN", 1631, Int),
+    row(ChStatus, "INDOUBTOUT", 1632, Int),
+    row(ChStatus, "PENDING", 1635, Int),
+    // MQPROTO_MQTTV3 and MQTTV311 are MQ's; MQTTV5 (5, its protocol level) is FerryMQ's.
+    row(
+        ChStatus,
+        "PROTOCOL",
+        1643,
+        Enum(&[(1, "MQTTV3"), (4, "MQTTV311"), (5, "MQTTV5")]),
+    ),
+    row(ChStatus, "LMSGDATE", 3525, Str(12)),
+    row(ChStatus, "LMSGTIME", 3524, Str(8)),
+    row(ChStatus, "CHLSDATE", 3529, Str(12)),
+    row(ChStatus, "CHLSTIME", 3528, Str(8)),
     // Topics (Inquire Topic).
     row(Topic, "TOPIC", 2092, Str(48)),
     row(Topic, "TOPICSTR", 2094, Str(10240)),
