@@ -1261,3 +1261,95 @@ fn a_qos2_publication_resent_after_a_reconnection_and_a_crash_is_published_once(
         s.log()
     );
 }
+
+/// The VmRSS of process `pid`, in KiB.
+fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Issue 26's connection-scale test at CI size: 10,000 MQTT 3.1.1 clients (keep-alive 300 s)
+/// connected at once from eight threads, seen by DISPLAY CHSTATUS, then gone. Clients need no
+/// password here (CHCKCLNT(OPTIONAL), a loopback listener), so what is measured is the
+/// service, not Argon2. Prints the connect rate and the server's memory; the 100,000-client
+/// run is the benchmark's.
+#[test]
+fn ten_thousand_mqtt_clients_connect_at_once_and_leave() {
+    const CLIENTS: usize = 10_000;
+    const THREADS: usize = 8;
+    let (mut s, port) = server("mqtt-scale", &["--set", "mqtt.max_clients=10100"]);
+    common::admin_in(
+        &s.root,
+        "QM1",
+        "ALTER QMGR MAXDYNQ(30000) MAXCONNS(30000)\n\
+         ALTER AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWFILE) CHCKCLNT(OPTIONAL)\n\
+         REFRESH SECURITY TYPE(CONNAUTH)\n\
+         SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('scale') AUTHADD(CONNECT)",
+    );
+    let pid = s.child.id();
+    let before = rss_kib(pid);
+    let started = std::time::Instant::now();
+    let threads: Vec<_> = (0..THREADS)
+        .map(|t| {
+            let port = port.clone();
+            std::thread::spawn(move || {
+                (0..CLIENTS / THREADS)
+                    .map(|i| scale_client(&port, &format!("scale-{t}-{i}")))
+                    .collect::<Vec<TcpStream>>()
+            })
+        })
+        .collect();
+    let clients: Vec<TcpStream> = threads
+        .into_iter()
+        .flat_map(|h| h.join().expect("a connecting thread"))
+        .collect();
+    let secs = started.elapsed().as_secs_f64();
+    let during = rss_kib(pid);
+    println!(
+        "{CLIENTS} MQTT clients connected in {secs:.1} s ({:.0} connects/s); server RSS {} MiB before, {} MiB with them ({:.1} KiB a client)",
+        CLIENTS as f64 / secs,
+        before / 1024,
+        during / 1024,
+        during.saturating_sub(before) as f64 / CLIENTS as f64
+    );
+    let shown = mqsc(&s, "DISPLAY CHSTATUS(SYSTEM.MQTT.TCP) CHLTYPE(MQTT)");
+    assert!(
+        shown.contains(&format!("CONNECTIONS({CLIENTS})")),
+        "{shown}"
+    );
+    drop(clients);
+    common::eventually("every client gone", || {
+        mqsc(&s, "DISPLAY CHSTATUS(SYSTEM.MQTT.TCP) CHLTYPE(MQTT)").contains("AMQ8420I")
+    });
+    assert!(s.alive(), "the queue manager still runs");
+}
+
+fn mqsc(s: &Server, command: &str) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_ferry"))
+        .args(["admin", "QM1", "--data-dir"])
+        .arg(&s.root)
+        .args(["-c", command])
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A clean-session MQTT 3.1.1 client as `scale`, without a password, keep-alive 300 s.
+fn scale_client(port: &str, id: &str) -> TcpStream {
+    let mut t = TcpStream::connect(format!("127.0.0.1:{port}")).unwrap();
+    t.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let field = |b: &[u8]| [&(b.len() as u16).to_be_bytes()[..], b].concat();
+    let mut body = [&[0, 4][..], b"MQTT", &[4, 0x82, 0x01, 0x2C]].concat();
+    body.extend(field(id.as_bytes()));
+    body.extend(field(b"scale"));
+    t.write_all(&[&[0x10, body.len() as u8][..], &body].concat())
+        .unwrap();
+    let mut ack = [0u8; 4];
+    t.read_exact(&mut ack).unwrap();
+    assert_eq!(ack, [0x20, 2, 0, 0], "CONNACK for {id}");
+    t
+}
