@@ -398,10 +398,9 @@ pub(crate) static ROWS: &[Row] = &[
         1643,
         Enum(&[(1, "MQTTV3"), (4, "MQTTV311"), (5, "MQTTV5")]),
     ),
-    row(ChStatus, "LMSGDATE", 3525, Str(12)),
-    row(ChStatus, "LMSGTIME", 3524, Str(8)),
-    row(ChStatus, "CHLSDATE", 3529, Str(12)),
-    row(ChStatus, "CHLSTIME", 3528, Str(8)),
+    // (CHLSDATE/CHLSTIME and LMSGDATE/LMSGTIME, the MQTT form's names for the ids of
+    // STARTDA/STARTTI and LSTMSGDA/LSTMSGTI above, have no rows: an identifier has one row,
+    // so PCF's MQTT responses leave them out.)
     // Topics (Inquire Topic).
     row(Topic, "TOPIC", 2092, Str(48)),
     row(Topic, "TOPICSTR", 2094, Str(10240)),
