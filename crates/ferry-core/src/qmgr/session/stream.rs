@@ -30,6 +30,40 @@ impl Session {
     /// message, a waiter with room for a batch (when `wait` gives the room), or `None` when the
     /// queue has none now.
     pub fn stream_next(&mut self, h: Hobj, wait: Option<Room>) -> MqResult<Option<GetAttempt>> {
+        let (queue, spec) = self.stream_spec(h, wait)?;
+        let now = self.qm.clock().now();
+        match queue.get(&spec, now)? {
+            GetStep::Got {
+                msg, expires_at, ..
+            } => Ok(Some(GetAttempt::Got(
+                self.streamed(h, msg, expires_at, now),
+            ))),
+            GetStep::Wait(waiter) => Ok(Some(GetAttempt::Wait(PendingGet {
+                waiter,
+                queue,
+                settled: false,
+            }))),
+            GetStep::Empty => Ok(None),
+        }
+    }
+
+    /// Takes what a read-ahead stream may push now, up to `room`, in one step (an empty answer:
+    /// call [`Session::stream_next`], which also reads back spilled messages and waits).
+    pub fn stream_take(&mut self, h: Hobj, room: Room) -> MqResult<Vec<Got>> {
+        let (queue, spec) = self.stream_spec(h, None)?;
+        let now = self.qm.clock().now();
+        let mut taken = Vec::new();
+        queue.take_batch(&spec, now, room, &mut taken)?;
+        let mut got = Vec::with_capacity(taken.len());
+        for (msg, expires_at) in taken {
+            got.push(self.streamed(h, msg, expires_at, now));
+        }
+        Ok(got)
+    }
+
+    /// A read-ahead handle's queue and the get its stream makes: the next non-persistent
+    /// message, outside any unit of work, waiting with room for a batch when `wait` gives it.
+    fn stream_spec(&self, h: Hobj, wait: Option<Room>) -> MqResult<(Arc<Queue>, GetSpec)> {
         self.check_running(false)?;
         let qh = self.queue_handle(h)?;
         if qh.stream.is_none() {
@@ -51,56 +85,7 @@ impl Session {
             accept_truncated: false,
             batch: wait,
         };
-        let queue = qh.queue.clone();
-        let now = self.qm.clock().now();
-        match queue.get(&spec, now)? {
-            GetStep::Got {
-                msg, expires_at, ..
-            } => Ok(Some(GetAttempt::Got(
-                self.streamed(h, msg, expires_at, now),
-            ))),
-            GetStep::Wait(waiter) => Ok(Some(GetAttempt::Wait(PendingGet {
-                waiter,
-                queue,
-                settled: false,
-            }))),
-            GetStep::Empty => Ok(None),
-        }
-    }
-
-    /// Takes what a read-ahead stream may push now, up to `room`, in one step (an empty answer:
-    /// call [`Session::stream_next`], which also reads back spilled messages and waits).
-    pub fn stream_take(&mut self, h: Hobj, room: Room) -> MqResult<Vec<Got>> {
-        self.check_running(false)?;
-        let qh = self.queue_handle(h)?;
-        if qh.stream.is_none() {
-            return Err(MqError::new(
-                Reason::OptionsError,
-                "read-ahead is not in effect for this handle",
-            ));
-        }
-        let spec = GetSpec {
-            criteria: Match {
-                msg_id: None,
-                correl_id: None,
-                non_persistent_only: true,
-            },
-            uow: None,
-            browse: None,
-            wait: false,
-            max_len: None,
-            accept_truncated: false,
-            batch: None,
-        };
-        let queue = qh.queue.clone();
-        let now = self.qm.clock().now();
-        let mut taken = Vec::new();
-        queue.take_batch(&spec, now, room, &mut taken)?;
-        let mut got = Vec::with_capacity(taken.len());
-        for (msg, expires_at) in taken {
-            got.push(self.streamed(h, msg, expires_at, now));
-        }
-        Ok(got)
+        Ok((qh.queue.clone(), spec))
     }
 
     /// Completes a stream wait begun by [`Session::stream_next`]: the batch handed over, in
