@@ -998,21 +998,11 @@ fn the_overview_counts_mqtt_clients_per_listener() {
 
 /// An MQTT 3.1.1 client connected as `viewer` (raw packets: CONNECT, then CONNACK read).
 fn mqtt_client(s: &Server, id: &str) -> std::net::TcpStream {
-    use std::io::{Read, Write};
     let addr = s
         .endpoint("mqtt://")
         .trim_start_matches("mqtt://")
         .to_owned();
-    let mut t = std::net::TcpStream::connect(addr).unwrap();
-    let field = |b: &[u8]| [&(b.len() as u16).to_be_bytes()[..], b].concat();
-    let mut body = [&[0, 4][..], b"MQTT", &[4, 0xC2, 0, 60]].concat();
-    for f in [id.as_bytes(), b"viewer", b"viewer-pw"] {
-        body.extend(field(f));
-    }
-    t.write_all(&[&[0x10, body.len() as u8][..], &body].concat())
-        .unwrap();
-    let mut ack = [0u8; 4];
-    t.read_exact(&mut ack).unwrap();
+    let (t, ack) = common::mqtt_connect(&addr, id, ("viewer", Some("viewer-pw")), true, 60);
     assert_eq!(ack, [0x20, 2, 0, 0], "CONNACK accepted");
     t
 }

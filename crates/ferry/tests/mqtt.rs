@@ -1178,17 +1178,8 @@ c.disconnect(); c.loop_stop()
 /// A raw MQTT 3.1.1 connection as `dev` with a persistent session (clean session off):
 /// the stream and whether the CONNACK said a session was present.
 fn raw_connect(port: &str, id: &str) -> (TcpStream, bool) {
-    let mut t = TcpStream::connect(format!("127.0.0.1:{port}")).unwrap();
-    t.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let field = |b: &[u8]| [&(b.len() as u16).to_be_bytes()[..], b].concat();
-    let mut body = [&[0, 4][..], b"MQTT", &[4, 0xC0, 0, 60]].concat();
-    for f in [id.as_bytes(), b"dev", b"dev-pw"] {
-        body.extend(field(f));
-    }
-    t.write_all(&[&[0x10, body.len() as u8][..], &body].concat())
-        .unwrap();
-    let mut ack = [0u8; 4];
-    t.read_exact(&mut ack).unwrap();
+    let addr = format!("127.0.0.1:{port}");
+    let (t, ack) = common::mqtt_connect(&addr, id, ("dev", Some("dev-pw")), false, 60);
     assert_eq!((ack[0], ack[3]), (0x20, 0), "CONNACK accepted: {ack:?}");
     (t, ack[2] == 1)
 }
@@ -1340,16 +1331,8 @@ fn mqsc(s: &Server, command: &str) -> String {
 
 /// A clean-session MQTT 3.1.1 client as `scale`, without a password, keep-alive 300 s.
 fn scale_client(port: &str, id: &str) -> TcpStream {
-    let mut t = TcpStream::connect(format!("127.0.0.1:{port}")).unwrap();
-    t.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
-    let field = |b: &[u8]| [&(b.len() as u16).to_be_bytes()[..], b].concat();
-    let mut body = [&[0, 4][..], b"MQTT", &[4, 0x82, 0x01, 0x2C]].concat();
-    body.extend(field(id.as_bytes()));
-    body.extend(field(b"scale"));
-    t.write_all(&[&[0x10, body.len() as u8][..], &body].concat())
-        .unwrap();
-    let mut ack = [0u8; 4];
-    t.read_exact(&mut ack).unwrap();
+    let addr = format!("127.0.0.1:{port}");
+    let (t, ack) = common::mqtt_connect(&addr, id, ("scale", None), true, 300);
     assert_eq!(ack, [0x20, 2, 0, 0], "CONNACK for {id}");
     t
 }

@@ -899,7 +899,6 @@ fn channels_topics_and_subscriptions_are_copied_and_changed_through_pcf() {
 
 #[test]
 fn mqtt_clients_are_inquired_as_mqtt_channel_status() {
-    use std::io::{Read, Write};
     const INQUIRE_CHANNEL_STATUS: i32 = 42;
     const CHANNEL_NAME: i32 = 3501;
     const CHANNEL_TYPE: i32 = 1511;
@@ -909,20 +908,8 @@ fn mqtt_clients_are_inquired_as_mqtt_channel_status() {
         .endpoint("mqtt://")
         .trim_start_matches("mqtt://")
         .to_owned();
-    let mut t = std::net::TcpStream::connect(addr).unwrap();
-    let field = |b: &[u8]| [&(b.len() as u16).to_be_bytes()[..], b].concat();
-    let mut body = [&[0, 4][..], b"MQTT", &[4, 0xC2, 0, 30]].concat();
-    for f in [
-        b"pcf-meter".as_slice(),
-        common::TEST_USER.as_bytes(),
-        common::TEST_PASSWORD.as_bytes(),
-    ] {
-        body.extend(field(f));
-    }
-    t.write_all(&[&[0x10, body.len() as u8][..], &body].concat())
-        .unwrap();
-    let mut ack = [0u8; 4];
-    t.read_exact(&mut ack).unwrap();
+    let user = (common::TEST_USER, Some(common::TEST_PASSWORD));
+    let (t, ack) = common::mqtt_connect(&addr, "pcf-meter", user, true, 30);
     assert_eq!(ack, [0x20, 2, 0, 0]);
     let mut pcf = owner_session(&server);
     let mqtt = Param::Int(CHANNEL_TYPE, 10);

@@ -478,3 +478,34 @@ pub fn eventually(what: &str, mut f: impl FnMut() -> bool) {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// A raw MQTT 3.1.1 client: CONNECT to `addr` as client `id` (with `user`, and `password` when
+/// given; `clean` session or not; `keep_alive` seconds), the CONNACK read. Returns the stream
+/// and the CONNACK's four bytes (byte 2: session present; byte 3: the return code).
+#[allow(dead_code)] // not every test binary connects MQTT clients
+pub fn mqtt_connect(
+    addr: &str,
+    id: &str,
+    (user, password): (&str, Option<&str>),
+    clean: bool,
+    keep_alive: u16,
+) -> (std::net::TcpStream, [u8; 4]) {
+    use std::io::{Read, Write};
+    let mut t = std::net::TcpStream::connect(addr).unwrap();
+    t.set_read_timeout(Some(std::time::Duration::from_secs(60)))
+        .unwrap();
+    let field = |b: &[u8]| [&(b.len() as u16).to_be_bytes()[..], b].concat();
+    let flags = 0x80 | if password.is_some() { 0x40 } else { 0 } | if clean { 0x02 } else { 0 };
+    let mut body = [&[0, 4][..], b"MQTT", &[4, flags]].concat();
+    body.extend(keep_alive.to_be_bytes());
+    body.extend(field(id.as_bytes()));
+    body.extend(field(user.as_bytes()));
+    if let Some(p) = password {
+        body.extend(field(p.as_bytes()));
+    }
+    t.write_all(&[&[0x10, body.len() as u8][..], &body].concat())
+        .unwrap();
+    let mut ack = [0u8; 4];
+    t.read_exact(&mut ack).unwrap();
+    (t, ack)
+}
