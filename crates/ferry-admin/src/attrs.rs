@@ -7,7 +7,7 @@ use ferry_model::objects::{
     AliasQueueAttrs, AuthInfoAttrs, AuthType, ChannelAttrs, ChannelType, CommandEvents, ConnCheck,
     DefaultInputOpen, DefinitionType, DeliverySequence, ListenerAttrs, ListenerControl,
     LocalQueueAttrs, Monitoring, PutResponse, QueueManagerAttrs, ReadAhead, RemoteQueueAttrs,
-    ServiceIntervalEvent, Usage, MAX_SERVICE_INTERVAL_MS,
+    ServiceIntervalEvent, TransportType, Usage, MAX_SERVICE_INTERVAL_MS,
 };
 
 use crate::parse::{Param, ParseError};
@@ -516,7 +516,7 @@ pub fn channel_fields(name: &ObjectName, a: &ChannelAttrs) -> Vec<Field> {
     let mut v = vec![
         f("CHANNEL", name, Kind::Name),
         f("CHLTYPE", channel_type_word(a.channel_type), Kind::Word),
-        f("TRPTYPE", "TCP", Kind::Word),
+        f("TRPTYPE", a.transport.word(), Kind::Word),
         f("DESCR", &a.description, Kind::Text),
     ];
     match a.channel_type {
@@ -597,7 +597,10 @@ pub fn set_channel(a: &mut ChannelAttrs, p: &Param) -> Result<(), ParseError> {
         "XMITQ" => a.xmit_queue = name(p)?,
         "DESCR" => a.description = descr(p)?,
         "TRPTYPE" => {
-            word(p, &["TCP"])?;
+            a.transport = match word(p, &["TCP", "QUIC"])? {
+                "QUIC" => TransportType::Quic,
+                _ => TransportType::Tcp,
+            }
         }
         "HBINT" => a.heartbeat_secs = int(p, 999_999)?,
         "MAXMSGL" => a.max_msg_length = int(p, ferry_model::objects::MAX_MAX_MSG_LENGTH as u64)?,

@@ -631,6 +631,20 @@ async fn dial_link(endpoint: &Endpoint, opts: &ClientOptions) -> MqResult<(Arc<L
             let (r, w) = tokio::io::split(s);
             (Box::new(r), Box::new(w), ConnMode::Tls)
         }
+        Endpoint::Quic(addr) => {
+            let o = crate::quic::open(addr, opts).await?;
+            // The endpoint and connection live as long as the stream's halves need them.
+            let keep = Arc::new(crate::quic::Guard {
+                endpoint: Some(o.endpoint),
+                conn: o.conn,
+                close_on_drop: true,
+            });
+            (
+                Box::new(crate::quic::Kept(o.recv, keep.clone())),
+                Box::new(crate::quic::Kept(o.send, keep)),
+                ConnMode::Quic,
+            )
+        }
     };
     Ok((start_link(rd, wr).await?, mode))
 }

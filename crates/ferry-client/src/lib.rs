@@ -33,6 +33,7 @@ mod asynch;
 mod conv;
 #[cfg(feature = "embedded")]
 mod embedded;
+pub mod quic;
 mod reconnect;
 mod remote;
 mod stream;
@@ -82,6 +83,8 @@ pub struct ClientOptions {
     /// channel name): the queue manager's CHLAUTH records are matched against it. `None`:
     /// DEV.APP.SVRCONN.
     pub svrconn: Option<String>,
+    /// QUIC settings for `quic://` endpoints (congestion control, window).
+    pub quic: quic::QuicOptions,
 }
 pub use reconnect::ReconnectOptions;
 use reconnect::Reconnecting;
@@ -101,6 +104,8 @@ pub enum Endpoint {
     Tcp(String),
     /// `tls://HOST:PORT`.
     Tls(String),
+    /// `quic://HOST:PORT`: QUIC over UDP (see [`quic`]).
+    Quic(String),
 }
 
 impl Endpoint {
@@ -109,7 +114,7 @@ impl Endpoint {
         let bad = || {
             MqError::new(
                 Reason::QMgrNameError,
-                format!("'{s}' is not a connection string; use embedded:PATH, unix:PATH, tcp://HOST:PORT or tls://HOST:PORT"),
+                format!("'{s}' is not a connection string; use embedded:PATH, unix:PATH, tcp://HOST:PORT, tls://HOST:PORT or quic://HOST:PORT"),
             )
         };
         if let Some(p) = s.strip_prefix("embedded:") {
@@ -140,6 +145,13 @@ impl Endpoint {
                 Ok(Endpoint::Tls(a.into()))
             };
         }
+        if let Some(a) = s.strip_prefix("quic://") {
+            return if a.is_empty() {
+                Err(bad())
+            } else {
+                Ok(Endpoint::Quic(a.into()))
+            };
+        }
         Err(bad())
     }
 }
@@ -148,7 +160,7 @@ impl Endpoint {
 /// connection string without them, and the user and password if it had them. Options given
 /// explicitly win over these.
 pub fn split_credentials(s: &str) -> (String, Option<(String, String)>) {
-    for scheme in ["tcp://", "tls://"] {
+    for scheme in ["tcp://", "tls://", "quic://"] {
         if let Some(rest) = s.strip_prefix(scheme) {
             if let Some((userinfo, addr)) = rest.rsplit_once('@') {
                 let (user, password) = userinfo.split_once(':').unwrap_or((userinfo, ""));
@@ -245,6 +257,9 @@ impl Connection {
             e @ Endpoint::Tls(_) => {
                 remote(Reconnecting::connect(e, app_name, opts)?, ConnMode::Tls)
             }
+            e @ Endpoint::Quic(_) => {
+                remote(Reconnecting::connect(e, app_name, opts)?, ConnMode::Quic)
+            }
         }
     }
 
@@ -330,6 +345,16 @@ impl Connection {
             #[cfg(feature = "embedded")]
             Transport::Embedded { .. } => None,
             Transport::Remote { remote, .. } => remote.remote().tcp_fd(),
+        }
+    }
+
+    /// What QUIC knows of the connection's path (round trip, losses, congestion window); `None`
+    /// unless the connection runs over QUIC.
+    pub fn quic_figures(&self) -> Option<quic::QuicFigures> {
+        match &self.transport {
+            #[cfg(feature = "embedded")]
+            Transport::Embedded { .. } => None,
+            Transport::Remote { remote, .. } => remote.remote().quic_figures(),
         }
     }
 

@@ -520,6 +520,7 @@ fn dial(endpoint: &Endpoint, app_name: &str, opts: &ClientOptions) -> MqResult<R
         Endpoint::Unix(path) => Remote::unix(path, app_name, opts),
         Endpoint::Tcp(addr) => Remote::tcp(addr, app_name, opts),
         Endpoint::Tls(addr) => Remote::tls(addr, app_name, opts),
+        Endpoint::Quic(addr) => Remote::quic(addr, app_name, opts),
         Endpoint::Embedded(_) => Err(MqError::new(
             Reason::UnexpectedError,
             "an embedded endpoint has no connection to lose",

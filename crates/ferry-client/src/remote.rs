@@ -140,6 +140,14 @@ impl Remote {
     pub(crate) fn tcp_fd(&self) -> Option<std::os::fd::RawFd> {
         self.reader.tcp_fd()
     }
+
+    /// What QUIC knows of the path, for a connection over QUIC.
+    pub(crate) fn quic_figures(&self) -> Option<crate::quic::QuicFigures> {
+        match &self.reader {
+            Stream::Quic(q) => Some(q.figures()),
+            _ => None,
+        }
+    }
 }
 
 /// How long [`Remote::fill`] may wait for bytes.
@@ -169,6 +177,12 @@ impl Remote {
     /// Connects over TLS 1.3.
     pub fn tls(addr: &str, app_name: &str, opts: &ClientOptions) -> MqResult<Remote> {
         Remote::handshake(crate::stream::connect_tls(addr, opts)?, app_name, opts)
+    }
+
+    /// Connects over QUIC.
+    pub fn quic(addr: &str, app_name: &str, opts: &ClientOptions) -> MqResult<Remote> {
+        let s = crate::quic::QuicStream::connect(addr, opts)?;
+        Remote::handshake(Stream::Quic(s), app_name, opts)
     }
 
     /// Connects over TCP.

@@ -35,6 +35,7 @@ pub(crate) enum Stream {
     Unix(UnixStream),
     Tcp(TcpStream),
     Tls(TlsStream),
+    Quic(crate::quic::QuicStream),
 }
 
 impl Stream {
@@ -45,6 +46,7 @@ impl Stream {
             Stream::Unix(_) => None,
             Stream::Tcp(s) => Some(s.as_raw_fd()),
             Stream::Tls(t) => Some(t.sock.as_raw_fd()),
+            Stream::Quic(_) => None,
         }
     }
 }
@@ -85,11 +87,15 @@ impl Stream {
         }))
     }
 
-    pub fn set_read_timeout(&self, d: Option<Duration>) -> io::Result<()> {
+    pub fn set_read_timeout(&mut self, d: Option<Duration>) -> io::Result<()> {
         match self {
             Stream::Unix(s) => s.set_read_timeout(d),
             Stream::Tcp(s) => s.set_read_timeout(d),
             Stream::Tls(t) => t.sock.set_read_timeout(d),
+            Stream::Quic(q) => {
+                q.set_read_timeout(d);
+                Ok(())
+            }
         }
     }
 
@@ -98,6 +104,7 @@ impl Stream {
             Stream::Unix(s) => s.set_nonblocking(on),
             Stream::Tcp(s) => s.set_nonblocking(on),
             Stream::Tls(t) => t.sock.set_nonblocking(on),
+            Stream::Quic(_) => Ok(()),
         }
     }
 
@@ -108,6 +115,9 @@ impl Stream {
             if !t.plain.is_empty() {
                 return t.read(buf);
             }
+        }
+        if let Stream::Quic(q) = self {
+            return q.read_within(buf, Some(Duration::ZERO));
         }
         self.set_nonblocking(true)?;
         let r = self.read(buf);
@@ -124,6 +134,7 @@ impl Stream {
                 sock: t.sock.try_clone()?,
                 plain: BytesMut::new(),
             }),
+            Stream::Quic(q) => Stream::Quic(q.try_clone()),
         })
     }
 }
@@ -134,6 +145,7 @@ impl Read for Stream {
             Stream::Unix(s) => s.read(buf),
             Stream::Tcp(s) => s.read(buf),
             Stream::Tls(t) => t.read(buf),
+            Stream::Quic(q) => q.read(buf),
         }
     }
 }
@@ -210,6 +222,7 @@ impl Write for Stream {
                 write_fully(&mut t.sock, &records)?;
                 Ok(buf.len())
             }
+            Stream::Quic(q) => q.write(buf),
         }
     }
 
@@ -281,6 +294,11 @@ pub(crate) fn connect_tls(
 /// The rustls client configuration for these options: TLS 1.3 only, the given CA as the only
 /// trust root, and the client certificate when one is given.
 pub(crate) fn client_config(opts: &TlsOptions) -> io::Result<Arc<rustls::ClientConfig>> {
+    client_config_owned(opts).map(Arc::new)
+}
+
+/// As [`client_config`], not yet shared (QUIC sets its protocol name on it).
+pub(crate) fn client_config_owned(opts: &TlsOptions) -> io::Result<rustls::ClientConfig> {
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let mut roots = rustls::RootCertStore::empty();
     for cert in CertificateDer::pem_file_iter(&opts.ca).map_err(invalid)? {
@@ -301,5 +319,5 @@ pub(crate) fn client_config(opts: &TlsOptions) -> io::Result<Arc<rustls::ClientC
             builder.with_client_auth_cert(chain, key).map_err(invalid)?
         }
     };
-    Ok(Arc::new(config))
+    Ok(config)
 }

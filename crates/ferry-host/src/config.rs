@@ -26,6 +26,11 @@ pub struct ServerSection {
     pub local_socket: bool,
     /// TLS listener address; empty for none. Needs `tls_cert` and `tls_key`.
     pub tls_listen: String,
+    /// QUIC listener address (UDP; the TCP port may be shared); empty for none. Presents
+    /// `tls_cert` and `tls_key`, or a self-signed certificate made at start without them.
+    pub quic_listen: String,
+    /// QUIC flow-control window of a connection, KiB (the most one connection buffers).
+    pub quic_window_kib: u64,
     /// PEM file with the server certificate chain (leaf first).
     pub tls_cert: String,
     /// PEM file with the server private key.
@@ -81,6 +86,8 @@ impl Default for ServerSection {
             listen: "127.0.0.1:1414".into(),
             local_socket: true,
             tls_listen: String::new(),
+            quic_listen: String::new(),
+            quic_window_kib: 16384,
             tls_cert: String::new(),
             tls_key: String::new(),
             tls_client_ca: String::new(),

@@ -754,6 +754,28 @@ impl Default for RemoteQueueAttrs {
     }
 }
 
+/// How a channel reaches its partner (TRPTYPE).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub enum TransportType {
+    /// TCP (TLS over TCP with SSLCIPH), with CONGCTL's congestion control.
+    #[default]
+    Tcp,
+    /// QUIC over UDP (FerryMQ's): TLS 1.3 always, the congestion control in user space (BBR by
+    /// default), for long and lossy links. A sender falls back to TCP, logged, when the partner
+    /// does not answer over QUIC.
+    Quic,
+}
+
+impl TransportType {
+    /// The MQSC word.
+    pub fn word(self) -> &'static str {
+        match self {
+            TransportType::Tcp => "TCP",
+            TransportType::Quic => "QUIC",
+        }
+    }
+}
+
 /// Channel types (CHLTYPE).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum ChannelType {
@@ -856,7 +878,10 @@ pub struct ChannelAttrs {
     pub remote_qmgr: String,
     /// CONGCTL (senders, FerryMQ's): the TCP congestion control of the channel's socket, as
     /// the kernel names it (`bbr`, `cubic`, `reno`…); empty (DEFAULT) for the kernel's default.
+    /// Over QUIC: `bbr` (also DEFAULT), `cubic` or `newreno`, run by the QUIC stack.
     pub congestion: String,
+    /// TRPTYPE (senders): TCP, or QUIC (FerryMQ's).
+    pub transport: TransportType,
 }
 
 impl Default for ChannelAttrs {
@@ -888,6 +913,7 @@ impl Default for ChannelAttrs {
             mca_user: String::new(),
             remote_qmgr: String::new(),
             congestion: String::new(),
+            transport: TransportType::Tcp,
         }
     }
 }
@@ -905,6 +931,14 @@ impl ChannelAttrs {
             return Err(MqError::new(
                 Reason::AttributeValueError,
                 format!("CONGCTL({cc}) is not a congestion control name such as bbr or cubic (DEFAULT for the kernel's)"),
+            ));
+        }
+        if self.transport == TransportType::Quic
+            && !["", "bbr", "cubic", "newreno", "reno"].contains(&cc.as_str())
+        {
+            return Err(MqError::new(
+                Reason::AttributeValueError,
+                format!("CONGCTL({cc}) is not one QUIC runs: TRPTYPE(QUIC) takes BBR (DEFAULT), CUBIC or NEWRENO"),
             ));
         }
         check_range("MAXMSGL", self.max_msg_length, 0, MAX_MAX_MSG_LENGTH)?;

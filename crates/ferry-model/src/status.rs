@@ -27,6 +27,8 @@ pub enum ConnMode {
     Tcp,
     /// Over TLS.
     Tls,
+    /// Over QUIC (TLS 1.3 inside, over UDP).
+    Quic,
 }
 
 /// Counters and times reported by queue status (DISPLAY QSTATUS) and metrics.

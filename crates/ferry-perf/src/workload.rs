@@ -125,6 +125,7 @@ pub fn client_options(a: &WorkloadArgs) -> ClientOptions {
         reconnect: None,
         channel: false,
         svrconn: None,
+        quic: Default::default(),
     }
 }
 
@@ -192,6 +193,7 @@ impl Target {
             ferry_client::Endpoint::Unix(p) => ("unix", p.parent().map(|d| d.to_path_buf())),
             ferry_client::Endpoint::Tcp(_) => ("tcp", None),
             ferry_client::Endpoint::Tls(_) => ("tls", None),
+            ferry_client::Endpoint::Quic(_) => ("quic", None),
         };
         let qm_pid = a.qm_pid.or_else(|| match mode {
             "embedded" => Some(std::process::id()),

@@ -26,7 +26,7 @@ use ferry_core::{
     Session,
 };
 use ferry_model::channel::{ChannelState, ChannelStatus};
-use ferry_model::objects::{ChannelAttrs, ChannelType};
+use ferry_model::objects::{ChannelAttrs, ChannelType, TransportType};
 
 /// How often the supervisor looks for sender channels defined or deleted.
 const SUPERVISE_EVERY: Duration = Duration::from_millis(500);
@@ -358,15 +358,7 @@ fn serve_with(
     // BINDING.
     set_state(status, ChannelState::Binding);
     let (ep, opts) = client_options(name, def, tls)?;
-    let mut conn = Connection::connect_with(&ep, name.as_str(), &opts).map_err(|e| {
-        MqError::new(
-            Reason::HostNotAvailable,
-            format!(
-                "channel {name} cannot reach {} ({ep}): {}",
-                def.conn_name, e.detail
-            ),
-        )
-    })?;
+    let mut conn = connect_partner(name, def, &ep, &opts)?;
     // The key of the channel's logical unit of work ids, made the first time it binds.
     let key = ch::sender_key(s, &name, luw::fresh_key()?)?;
     let congestion = apply_congestion(&name, def, &conn);
@@ -459,6 +451,40 @@ fn client_options(
     Ok((ep, opts))
 }
 
+/// Connects to the receiver: over QUIC first for TRPTYPE(QUIC), falling back to TCP (logged)
+/// when the partner does not answer over QUIC; over TCP (or TLS) otherwise.
+fn connect_partner(
+    name: ObjectName,
+    def: &ChannelAttrs,
+    ep: &str,
+    opts: &ClientOptions,
+) -> MqResult<Connection> {
+    if def.transport == TransportType::Quic {
+        let quic = ep
+            .replacen("tcp://", "quic://", 1)
+            .replacen("tls://", "quic://", 1);
+        let mut o = opts.clone();
+        o.quic.congestion = def.congestion.clone();
+        match Connection::connect_with(&quic, name.as_str(), &o) {
+            Ok(c) => return Ok(c),
+            Err(e) if e.reason == Reason::QMgrNotAvailable => {
+                tracing::warn!(channel = %name, conname = %def.conn_name, error = %e.detail,
+                    "AMQ9213W the partner does not answer over QUIC; the channel falls back to TCP");
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Connection::connect_with(ep, name.as_str(), opts).map_err(|e| {
+        MqError::new(
+            Reason::HostNotAvailable,
+            format!(
+                "channel {name} cannot reach {} ({ep}): {}",
+                def.conn_name, e.detail
+            ),
+        )
+    })
+}
+
 /// Starts the channel with the receiver and settles a batch left in doubt: the receiver's
 /// answer, and the sequence number of the last batch both ends committed.
 fn bind(
@@ -535,6 +561,21 @@ fn committed_batch(
 /// The kernel's figures for the connection's socket (none for a local one, or when the kernel
 /// will not say).
 fn tcp_figures(conn: &Connection) -> Option<ferry_model::channel::TcpFigures> {
+    if let Some(q) = conn.quic_figures() {
+        // Over QUIC: losses for retransmissions, the congestion window for what may be in
+        // flight, and the rate that window allows a round trip.
+        let rtt = q.rtt.as_secs_f64();
+        return Some(ferry_model::channel::TcpFigures {
+            rtt_us: q.rtt.as_micros() as u64,
+            retransmits: q.lost_packets.min(u32::MAX as u64) as u32,
+            in_flight: q.cwnd,
+            delivery_rate: if rtt > 0.0 {
+                (q.cwnd as f64 / rtt) as u64
+            } else {
+                0
+            },
+        });
+    }
     let info = ferry_host::net::tcp_info(conn.tcp_fd()?).ok()?;
     Some(ferry_model::channel::TcpFigures {
         rtt_us: info.rtt.as_micros() as u64,
@@ -548,6 +589,9 @@ fn tcp_figures(conn: &Connection) -> Option<ferry_model::channel::TcpFigures> {
 /// refusal (the algorithm not loaded) is logged and the channel runs with the default. The
 /// one in use is what the status shows.
 fn apply_congestion(name: &ObjectName, def: &ChannelAttrs, conn: &Connection) -> String {
+    if conn.mode() == ferry_model::ConnMode::Quic {
+        return ferry_client::quic::congestion_name(&def.congestion).to_owned();
+    }
     let Some(fd) = conn.tcp_fd() else {
         return String::new();
     };

@@ -14,6 +14,7 @@ mod identity;
 mod listeners;
 pub mod metrics;
 mod mqtt;
+mod quic;
 mod slots;
 mod tls;
 mod wsbytes;
@@ -45,6 +46,12 @@ pub struct ServerConfig {
     pub tls_listen: Option<SocketAddr>,
     /// Certificates for the TLS listener.
     pub tls: Option<TlsSettings>,
+    /// QUIC listener address (UDP); `None` (the default) for none.
+    pub quic_listen: Option<SocketAddr>,
+    /// Certificates the QUIC listener presents; `None` for a self-signed one made at start.
+    pub quic_tls: Option<TlsSettings>,
+    /// The most a QUIC connection's flow-control window grows to, bytes.
+    pub quic_window: u64,
     /// User file (see [`auth`]): when set, tcp and tls connections must give a user and password
     /// found in it.
     pub users: Option<PathBuf>,
@@ -92,6 +99,9 @@ impl ServerConfig {
             unix_path: Some(qm_dir.join(SOCKET_FILE)),
             tls_listen: None,
             tls: None,
+            quic_listen: None,
+            quic_tls: None,
+            quic_window: ferry_client::quic::DEFAULT_WINDOW,
             users: None,
             max_sockets: 1000,
             max_local_sockets: 1000,
@@ -129,6 +139,15 @@ impl ServerConfig {
             unix_path: s.local_socket.then(|| qm_dir.join(SOCKET_FILE)),
             tls_listen,
             tls,
+            quic_listen: section_addr("quic_listen", &s.quic_listen)?,
+            quic_tls: section_file(&s.tls_cert).zip(section_file(&s.tls_key)).map(
+                |(cert_chain, key)| TlsSettings {
+                    cert_chain,
+                    key,
+                    client_ca: section_file(&s.tls_client_ca),
+                },
+            ),
+            quic_window: s.quic_window_kib << 10,
             users: Some(users),
             max_sockets: s.max_sockets,
             max_local_sockets: s.max_local_sockets,
@@ -204,6 +223,12 @@ fn check_section_bounds(s: &ferry_host::config::ServerSection) -> Result<(), Sta
     positive("connect_timeout_secs", s.connect_timeout_secs)?;
     positive("unsent_kib", s.unsent_kib as u64)?;
     positive("write_stall_secs", s.write_stall_secs)?;
+    if !(64..=1 << 20).contains(&s.quic_window_kib) {
+        return Err(StartError(format!(
+            "[server] quic_window_kib = {} is outside 64–1048576",
+            s.quic_window_kib
+        )));
+    }
     if !(64..=1 << 20).contains(&s.max_frame_kib) {
         return Err(StartError(format!(
             "[server] max_frame_kib = {} is outside 64–1048576",
@@ -310,6 +335,7 @@ pub struct Server {
     tcp: Option<TcpListener>,
     unix: Option<UnixListener>,
     tls: Option<TlsListener>,
+    quic: Option<quinn::Endpoint>,
     users: auth::UserStore,
     metrics: Option<TcpListener>,
     metrics_tls: Option<Arc<rustls::ServerConfig>>,
@@ -396,6 +422,15 @@ impl Server {
                 })
             }
         };
+        let quic_certs = config.quic_tls.as_ref();
+        let quic = match config.quic_listen {
+            None => None,
+            Some(addr) => {
+                let certs = quic_certs.is_some_and(|t| t.client_ca.is_some());
+                refuse_unauthenticated(addr, clients_authenticate || certs)?;
+                Some(quic::bind(addr, quic_certs, config.quic_window)?)
+            }
+        };
         let unix = match &config.unix_path {
             None => None,
             Some(path) => Some(bind_unix(path)?),
@@ -416,6 +451,7 @@ impl Server {
             tcp,
             unix,
             tls,
+            quic,
             users,
             metrics,
             metrics_tls,
@@ -431,6 +467,11 @@ impl Server {
     /// The bound TLS address.
     pub fn tls_addr(&self) -> Option<SocketAddr> {
         self.tls.as_ref().and_then(|t| t.listener.local_addr().ok())
+    }
+
+    /// The bound address of the QUIC listener (UDP).
+    pub fn quic_addr(&self) -> Option<SocketAddr> {
+        self.quic.as_ref().and_then(|e| e.local_addr().ok())
     }
 
     /// Whether the Prometheus endpoint speaks HTTPS.
@@ -513,6 +554,7 @@ impl Server {
             tcp,
             unix,
             tls,
+            quic,
             users,
             metrics,
             metrics_tls,
@@ -562,6 +604,7 @@ impl Server {
                     Err(e) => tracing::warn!(error = %e, "tls accept failed"),
                 },
                 Some((stream, addr)) = listened.recv() => give(&mut tasks, Accepted::Tcp(stream, addr)),
+                Some(q) = quic::accept(quic.as_ref()) => give(&mut tasks, Accepted::Quic(q, config.quic_window)),
                 Some(accepted) = accept_unix(unix.as_ref()) => match accepted {
                     Ok(stream) => give(&mut tasks, Accepted::Unix(stream)),
                     Err(e) => tracing::warn!(error = %e, "local accept failed"),
@@ -874,6 +917,8 @@ enum Accepted {
     Tcp(tokio::net::TcpStream, SocketAddr),
     Tls(tokio::net::TcpStream, SocketAddr, tokio_rustls::TlsAcceptor),
     Unix(tokio::net::UnixStream),
+    /// A QUIC connection attempt, and the most its window grows to.
+    Quic(quinn::Incoming, u64),
 }
 
 /// Gives an accepted socket its slot and its task, or refuses it: answered 2025 by a refuser
@@ -902,6 +947,19 @@ fn admit(
             }
             Err(why) => (addr.to_string(), why),
         },
+        Accepted::Quic(incoming, window) => {
+            let addr = incoming.remote_address();
+            match slots.network(addr.ip()) {
+                Ok(slot) => {
+                    tasks.spawn(quic::serve(incoming, ctx, stop, slot, window));
+                    return;
+                }
+                Err(why) => {
+                    incoming.refuse();
+                    (addr.to_string(), why)
+                }
+            }
+        }
         Accepted::Unix(stream) => {
             let uid = stream.peer_cred().ok().map(|c| c.uid());
             let admin = || uid.is_some_and(|u| ctx.ids.local(u).admin);

@@ -546,6 +546,7 @@ fn render_connections(out: &mut String, qm: &QueueManager) {
         (ConnMode::Local, "local"),
         (ConnMode::Tcp, "tcp"),
         (ConnMode::Tls, "tls"),
+        (ConnMode::Quic, "quic"),
     ] {
         let n = conns.iter().filter(|c| c.mode == mode).count();
         let _ = writeln!(out, "ferry_connections{{mode=\"{tag}\"}} {n}");

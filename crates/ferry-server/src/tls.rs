@@ -49,6 +49,11 @@ fn certs(path: &PathBuf, what: &str) -> Result<Vec<CertificateDer<'static>>, Sta
 
 /// Builds the rustls server configuration.
 pub(crate) fn server_config(s: &TlsSettings) -> Result<Arc<rustls::ServerConfig>, StartError> {
+    server_config_owned(s).map(Arc::new)
+}
+
+/// As [`server_config`], not yet shared (QUIC sets its protocol name on it).
+pub(crate) fn server_config_owned(s: &TlsSettings) -> Result<rustls::ServerConfig, StartError> {
     let chain = certs(&s.cert_chain, "certificate chain")?;
     ferry_host::private::refuse_if_public(&s.key, "TLS private key").map_err(StartError)?;
     let key = PrivateKeyDer::from_pem_file(&s.key).map_err(|e| {
@@ -85,7 +90,21 @@ pub(crate) fn server_config(s: &TlsSettings) -> Result<Arc<rustls::ServerConfig>
             "the server certificate and key do not fit together: {e}"
         ))
     })?;
-    Ok(Arc::new(config))
+    Ok(config)
+}
+
+/// A TLS 1.3 configuration with a self-signed certificate made now (QUIC needs one; partners
+/// that do not check it still get an encrypted link).
+pub(crate) fn self_signed_config() -> Result<rustls::ServerConfig, StartError> {
+    let made = rcgen::generate_simple_self_signed(vec!["ferrymq".to_owned()])
+        .map_err(|e| StartError(format!("cannot make a self-signed certificate: {e}")))?;
+    let key = rustls::pki_types::PrivatePkcs8KeyDer::from(made.signing_key.serialize_der());
+    rustls::ServerConfig::builder_with_provider(provider())
+        .with_protocol_versions(&[&rustls::version::TLS13])
+        .map_err(|e| StartError(format!("TLS 1.3 is not available: {e}")))?
+        .with_no_client_auth()
+        .with_single_cert(vec![made.cert.der().clone()], key.into())
+        .map_err(|e| StartError(format!("the self-signed certificate is not usable: {e}")))
 }
 
 /// The subject of the partner's certificate (the first of its chain), which the handshake has

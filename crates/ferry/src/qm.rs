@@ -26,6 +26,9 @@ fn listeners_file(server: &ferry_server::Server) -> String {
     if let Some(a) = server.tls_addr() {
         s.push_str(&format!("tls://{a}\n"));
     }
+    if let Some(a) = server.quic_addr() {
+        s.push_str(&format!("quic://{a}\n"));
+    }
     if let Some(a) = server.mqtt_addr() {
         s.push_str(&format!("mqtt://{a}\n"));
     }
@@ -153,6 +156,11 @@ pub struct StartSettings {
     /// --tls-cert and --tls-key.
     #[arg(long, value_name = "ADDR")]
     tls_listen: Option<String>,
+    /// Address of a QUIC listener (UDP), e.g. 0.0.0.0:1414 ([server] quic_listen), for sender
+    /// channels with TRPTYPE(QUIC) and quic:// clients; presents --tls-cert and --tls-key, or a
+    /// self-signed certificate made at start.
+    #[arg(long, value_name = "ADDR")]
+    quic_listen: Option<String>,
     /// PEM file with the server certificate chain, leaf first ([server] tls_cert).
     #[arg(long, value_name = "PEM")]
     tls_cert: Option<PathBuf>,
@@ -214,6 +222,7 @@ impl StartSettings {
         };
         add("server.listen", self.listen.as_deref().map(quote));
         add("server.tls_listen", self.tls_listen.as_deref().map(quote));
+        add("server.quic_listen", self.quic_listen.as_deref().map(quote));
         add("server.tls_cert", self.tls_cert.as_ref().map(path));
         add("server.tls_key", self.tls_key.as_ref().map(path));
         add(

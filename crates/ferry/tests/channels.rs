@@ -16,6 +16,11 @@ use ferry_client::{
 /// restart), whose user file holds the channel users of the queue managers in `partners` (the
 /// senders that come to it).
 fn start(tag: &str, qm: &str, port: u16, partners: &[&str]) -> Server {
+    start_args(tag, qm, port, partners, &[])
+}
+
+/// As [`start`], with more start arguments.
+fn start_args(tag: &str, qm: &str, port: u16, partners: &[&str], more: &[&str]) -> Server {
     let listen = format!("127.0.0.1:{port}");
     let users: Vec<(String, String)> = partners.iter().map(|p| common::channel_user(p)).collect();
     let users: Vec<(&str, &str)> = users
@@ -26,7 +31,11 @@ fn start(tag: &str, qm: &str, port: u16, partners: &[&str]) -> Server {
         tag,
         qm,
         &users,
-        &["--listen", &listen, "--metrics-listen", "127.0.0.1:0"],
+        &[
+            &["--listen", &listen, "--metrics-listen", "127.0.0.1:0"],
+            more,
+        ]
+        .concat(),
     );
     for p in partners {
         common::grant_channel_user(&s, p);
@@ -740,4 +749,159 @@ fn a_sender_runs_with_the_congestion_control_it_asks_for_and_shows_its_tcp_figur
         .admin("ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONGCTL('B B R')")
         .unwrap();
     assert!(!bad[0].ok, "{bad:?}");
+}
+
+/// QM1 sends to QM2 over TRPTYPE(QUIC); QM2 listens for QUIC on its TCP port number when
+/// `quic` is set. Returns both and QM2's port.
+fn quic_pair(tag: &str, quic: bool) -> (Server, Server, u16) {
+    let p2 = free_port();
+    let addr = format!("127.0.0.1:{p2}");
+    let more: &[&str] = if quic { &["--quic-listen", &addr] } else { &[] };
+    let qm1 = start(&format!("{tag}-1"), "QM1", free_port(), &[]);
+    let qm2 = start_args(&format!("{tag}-2"), "QM2", p2, &["QM1"], more);
+    let (sdr, rcvr) = (common::sdr_auth("QM1"), common::rcvr_auth("QM1"));
+    admin(
+        &qm1,
+        &format!(
+            "DEFINE QLOCAL(QM2) USAGE(XMITQ) MAXDEPTH(100000)
+             DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) TRPTYPE(QUIC) CONNAME('127.0.0.1({p2})') XMITQ(QM2) SHORTTMR(1) DISCINT(0) {sdr}
+             DEFINE QREMOTE(APP.TO.QM2) RNAME(APP.IN) RQMNAME(QM2)"
+        ),
+    );
+    admin(
+        &qm2,
+        &format!(
+            "DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR) {rcvr}
+             DEFINE QLOCAL(APP.IN) MAXDEPTH(100000)"
+        ),
+    );
+    (qm1, qm2, p2)
+}
+
+/// Puts `n` messages (every other one persistent) to APP.TO.QM2 on `qm1` and gets them from
+/// APP.IN on `qm2`: each once, in order.
+fn send_and_check(qm1: &Server, qm2: &Server, n: usize) {
+    let mut c1 = Connection::connect(&qm1.unix, "putter").unwrap();
+    for i in 0..n {
+        let p = if i.is_multiple_of(2) {
+            Persistence::Persistent
+        } else {
+            Persistence::NotPersistent
+        };
+        let m = Message::text(&format!("m{i}")).with_persistence(p);
+        c1.put1("APP.TO.QM2", m, &PutOptions::default()).unwrap();
+    }
+    let mut c2 = Connection::connect(&qm2.unix, "getter").unwrap();
+    let h = c2.open_queue("APP.IN", OpenOptions::input()).unwrap();
+    let (mut persistent, mut other) = (Vec::new(), Vec::new());
+    for _ in 0..n {
+        let g = c2
+            .get(h, &GetOptions::new().wait(Duration::from_secs(30)))
+            .expect("every message arrives");
+        let text = String::from_utf8(g.message.body.to_vec()).unwrap();
+        let i: usize = text[1..].parse().unwrap();
+        if i.is_multiple_of(2) {
+            &mut persistent
+        } else {
+            &mut other
+        }
+        .push(i);
+    }
+    let none = c2.get(h, &GetOptions::new().wait(Duration::from_millis(500)));
+    assert_eq!(
+        none.unwrap_err().reason,
+        Reason::NoMsgAvailable,
+        "no duplicate"
+    );
+    // Each class arrives in order (persistent and fast messages travel in separate batches).
+    assert_eq!(persistent, (0..n).step_by(2).collect::<Vec<_>>());
+    assert_eq!(other, (1..n).step_by(2).collect::<Vec<_>>());
+}
+
+#[test]
+fn a_channel_over_quic_moves_messages_once_and_shows_its_path() {
+    let (qm1, qm2, _) = quic_pair("quic", true);
+    assert_eq!(
+        common::display(&qm1, "DISPLAY CHANNEL(QM1.TO.QM2) TRPTYPE", "TRPTYPE").as_deref(),
+        Some("QUIC")
+    );
+    send_and_check(&qm1, &qm2, 400);
+    common::eventually("the sender's status", || {
+        chstatus(&qm1, "QM1.TO.QM2", "TRANSPORT").as_deref() == Some("QUIC")
+    });
+    assert_eq!(
+        chstatus(&qm1, "QM1.TO.QM2", "CONGCTL").as_deref(),
+        Some("BBR")
+    );
+    let rtt: u64 = chstatus(&qm1, "QM1.TO.QM2", "TCPRTT")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(rtt > 0, "QUIC's round trip: {rtt} µs");
+    let window: u64 = chstatus(&qm1, "QM1.TO.QM2", "INFLIGHT")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(window > 0, "QUIC's congestion window: {window}");
+    assert!(
+        common::scrape(&qm2).contains("ferry_connections{mode=\"quic\"} 1"),
+        "{}",
+        common::scrape(&qm2)
+    );
+    assert!(
+        qm2.endpoints.contains("quic://127.0.0.1:"),
+        "{}",
+        qm2.endpoints
+    );
+    // A congestion control QUIC does not run is refused when defined.
+    let bad = Connection::connect(&qm1.unix, "x")
+        .unwrap()
+        .admin("ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONGCTL(VEGAS)")
+        .unwrap();
+    assert!(!bad[0].ok, "{bad:?}");
+    // CUBIC, chosen, runs in QUIC when the channel binds again.
+    admin(
+        &qm1,
+        "ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONGCTL(CUBIC)",
+    );
+    rebind(&qm1, "QM1.TO.QM2");
+    send_and_check(&qm1, &qm2, 50);
+    common::eventually("CUBIC in the status", || {
+        chstatus(&qm1, "QM1.TO.QM2", "CONGCTL").as_deref() == Some("CUBIC")
+    });
+}
+
+#[test]
+fn a_quic_sender_falls_back_to_tcp_when_its_partner_has_no_quic() {
+    let (qm1, qm2, _) = quic_pair("quic-fallback", false);
+    send_and_check(&qm1, &qm2, 100);
+    common::eventually("the sender's status", || {
+        chstatus(&qm1, "QM1.TO.QM2", "TRANSPORT").as_deref() == Some("TCP")
+    });
+    assert!(qm1.log().contains("falls back to TCP"), "{}", qm1.log());
+}
+
+#[test]
+fn a_quic_client_authenticates_like_a_tcp_one() {
+    let (_qm1, _qm2, p2) = quic_pair("quic-client", true);
+    let (user, password) = common::channel_user("QM1");
+    let ep = format!("quic://127.0.0.1:{p2}");
+    let opts = |pw: &str| ClientOptions {
+        user: Some(user.clone()),
+        password: Some(pw.to_owned()),
+        channel: true,
+        ..Default::default()
+    };
+    let wrong = Connection::connect_with(&ep, "quic-client", &opts("not-the-password"));
+    assert_eq!(
+        wrong.err().map(|e| e.reason),
+        Some(Reason::NotAuthorized),
+        "a wrong password is refused over QUIC too"
+    );
+    let nobody = Connection::connect_with("quic://127.0.0.1:1", "quic-client", &opts(&password));
+    let Err(e) = nobody else {
+        panic!("nobody listens there")
+    };
+    assert_eq!(e.reason, Reason::QMgrNotAvailable, "{e}");
+    assert!(e.detail.contains("QUIC"), "{e}");
 }

@@ -464,6 +464,7 @@ fn mode_word(m: ConnMode) -> &'static str {
         ConnMode::Local => "LOCAL",
         ConnMode::Tcp => "TCP",
         ConnMode::Tls => "TLS",
+        ConnMode::Quic => "QUIC",
     }
 }
 

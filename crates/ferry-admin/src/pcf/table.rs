@@ -366,7 +366,7 @@ pub(crate) static ROWS: &[Row] = &[
     row(Channel, "SHARECNV", 1615, Int),
     row(Channel, "SSLCIPH", 3544, Str(32)),
     row(Channel, "SSLPEER", 3545, Str(1024)),
-    row(Channel, "TRPTYPE", 1501, Enum(&[(2, "TCP")])),
+    row(Channel, "TRPTYPE", 1501, Enum(&[(2, "TCP"), (100, "QUIC")])),
     // Channel status (Inquire Channel Status).
     row(ChStatus, "CHANNEL", 3501, Str(20)),
     row(ChStatus, "CHLTYPE", 1511, Enum(CHANNEL_TYPES)),

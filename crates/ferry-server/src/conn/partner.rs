@@ -67,7 +67,7 @@ fn by_certificate(
     def: &ChannelAttrs,
     who: Credentials<'_>,
 ) -> Result<String, String> {
-    if who.mode != ConnMode::Tls {
+    if !matches!(who.mode, ConnMode::Tls | ConnMode::Quic) {
         return Err(format!(
             "channel {channel} has SSLCIPH({}) but the partner connected without TLS",
             def.ssl_cipher
