@@ -1328,6 +1328,8 @@ static inline const char *MQXPT_STR(MQLONG v) {
         return "MQXPT_NETBIOS";
     case 4:
         return "MQXPT_SPX";
+    case 100:
+        return "MQXPT_QUIC";
     case 5:
         return "MQXPT_DECNET";
     case 6:

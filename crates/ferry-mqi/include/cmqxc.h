@@ -227,6 +227,8 @@ typedef MQSCO *PMQSCO;
 #define MQXPT_LOCAL 0
 #define MQXPT_LU62 1
 #define MQXPT_TCP 2
+/* FerryMQ's: a channel over QUIC (TRPTYPE(QUIC)). */
+#define MQXPT_QUIC 100
 #define MQPA_DEFAULT 1
 #define MQCDC_NO_SENDER_CONVERSION 0
 #define MQMCAT_PROCESS 1

@@ -319,8 +319,9 @@ pub struct WanArgs {
     /// Link profiles (clean, n1, n2, n3).
     #[arg(long, value_delimiter = ',', default_value = "clean,n1,n2,n3")]
     pub profiles: Vec<String>,
-    /// Congestion controls of the senders (CONGCTL) and of iperf3.
-    #[arg(long, value_delimiter = ',', default_value = "cubic,bbr")]
+    /// Congestion controls of the senders (CONGCTL) and of iperf3; `quic` (or `quic-cubic`,
+    /// `quic-newreno`) for the senders over TRPTYPE(QUIC) with BBR (or that controller).
+    #[arg(long, value_delimiter = ',', default_value = "cubic,bbr,quic")]
     pub congctl: Vec<String>,
     /// Message sizes.
     #[arg(long, value_delimiter = ',', default_value = "2KB,200KB", value_parser = parse_size)]

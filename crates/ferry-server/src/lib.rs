@@ -52,6 +52,10 @@ pub struct ServerConfig {
     pub quic_tls: Option<TlsSettings>,
     /// The most a QUIC connection's flow-control window grows to, bytes.
     pub quic_window: u64,
+    /// The secret QUIC's stateless resets are made from, kept across restarts (QMDIR/
+    /// quic-reset.key) so a restarted queue manager ends its partners' stale connections at
+    /// once; `None` for one made at start.
+    pub quic_reset_key: Option<Vec<u8>>,
     /// User file (see [`auth`]): when set, tcp and tls connections must give a user and password
     /// found in it.
     pub users: Option<PathBuf>,
@@ -102,6 +106,7 @@ impl ServerConfig {
             quic_listen: None,
             quic_tls: None,
             quic_window: ferry_client::quic::DEFAULT_WINDOW,
+            quic_reset_key: None,
             users: None,
             max_sockets: 1000,
             max_local_sockets: 1000,
@@ -148,6 +153,10 @@ impl ServerConfig {
                 },
             ),
             quic_window: s.quic_window_kib << 10,
+            quic_reset_key: match s.quic_listen.is_empty() {
+                true => None,
+                false => Some(quic::reset_key(qm_dir)?),
+            },
             users: Some(users),
             max_sockets: s.max_sockets,
             max_local_sockets: s.max_local_sockets,
@@ -428,7 +437,8 @@ impl Server {
             Some(addr) => {
                 let certs = quic_certs.is_some_and(|t| t.client_ca.is_some());
                 refuse_unauthenticated(addr, clients_authenticate || certs)?;
-                Some(quic::bind(addr, quic_certs, config.quic_window)?)
+                let key = config.quic_reset_key.as_deref();
+                Some(quic::bind(addr, quic_certs, config.quic_window, key)?)
             }
         };
         let unix = match &config.unix_path {

@@ -25,16 +25,42 @@ use crate::{conn, identity, slots, tls, StartError, TlsSettings};
 
 /// The receive window a connection starts with (or the configured one, when smaller).
 pub(crate) const INITIAL_WINDOW: u64 = 4 << 20;
+/// The most connection attempts waiting to be accepted (each takes a slot or is refused at
+/// once, so the queue stays short).
+const MAX_INCOMING: usize = 4096;
 /// How long a connection whose FerryMQ side ended waits for its peer to close it.
 const LINGER: Duration = Duration::from_secs(3);
 /// How often a connection's receive window is sized again.
 const TUNE_EVERY: Duration = Duration::from_millis(250);
 
-/// Binds the QUIC endpoint on `addr` (UDP).
+/// The file in the queue manager's directory holding the stateless-reset secret.
+const RESET_KEY_FILE: &str = "quic-reset.key";
+
+/// The stateless-reset secret: read from QMDIR/quic-reset.key, or made and written there
+/// (owner-only) the first time. A restarted queue manager answers packets of its previous
+/// life's connections with resets the partner recognises, so a sender notices at once that its
+/// receiver restarted (as TCP's reset tells it), instead of waiting for a timeout.
+pub(crate) fn reset_key(qm_dir: &std::path::Path) -> Result<Vec<u8>, StartError> {
+    let path = qm_dir.join(RESET_KEY_FILE);
+    if let Ok(key) = std::fs::read(&path) {
+        if key.len() == 32 {
+            return Ok(key);
+        }
+    }
+    let mut key = vec![0u8; 32];
+    ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut key)
+        .map_err(|_| StartError("no randomness for the QUIC reset secret".into()))?;
+    ferry_host::private::write_file(&path, &key)
+        .map_err(|e| StartError(format!("cannot write {}: {e}", path.display())))?;
+    Ok(key)
+}
+
+/// Binds the QUIC endpoint on `addr` (UDP); `reset_key` as [`reset_key`] made it.
 pub(crate) fn bind(
     addr: SocketAddr,
     settings: Option<&TlsSettings>,
     window: u64,
+    reset_key: Option<&[u8]>,
 ) -> Result<quinn::Endpoint, StartError> {
     let mut crypto = match settings {
         Some(s) => tls::server_config_owned(s)?,
@@ -44,6 +70,7 @@ pub(crate) fn bind(
     let crypto = quinn::crypto::rustls::QuicServerConfig::try_from(crypto)
         .map_err(|e| StartError(format!("QUIC cannot use the TLS settings: {e}")))?;
     let mut config = quinn::ServerConfig::with_crypto(Arc::new(crypto));
+    config.max_incoming(MAX_INCOMING);
     let mut transport = ferry_client::quic::transport_config("", window).map_err(StartError)?;
     transport.receive_window(
         quinn::VarInt::from_u64(window.min(INITIAL_WINDOW)).unwrap_or(quinn::VarInt::MAX),
@@ -54,13 +81,33 @@ pub(crate) fn bind(
     if let Some(w) = warning {
         tracing::warn!(%addr, "{w}");
     }
+    let endpoint_config = match reset_key {
+        Some(k) => lasting_config(k),
+        None => quinn::EndpointConfig::default(),
+    };
     quinn::Endpoint::new(
-        quinn::EndpointConfig::default(),
+        endpoint_config,
         Some(config),
         sock,
         Arc::new(quinn::TokioRuntime),
     )
     .map_err(|e| StartError(format!("cannot listen for QUIC on {addr} (UDP): {e}")))
+}
+
+/// An endpoint configuration whose resets and connection ids outlive the process: both are
+/// keyed by `secret`, so the next life recognises its predecessor's connection ids and resets
+/// them (a random key would make it drop their packets unanswered).
+fn lasting_config(secret: &[u8]) -> quinn::EndpointConfig {
+    let key = ring::hmac::Key::new(ring::hmac::HMAC_SHA256, secret);
+    let tag = ring::hmac::sign(&key, b"ferrymq quic connection ids");
+    let mut cid_key = [0u8; 8];
+    cid_key.copy_from_slice(&tag.as_ref()[..8]);
+    let cid_key = u64::from_le_bytes(cid_key);
+    let mut config = quinn::EndpointConfig::new(Arc::new(key));
+    config.cid_generator(move || {
+        Box::new(quinn_proto::HashedConnectionIdGenerator::from_key(cid_key))
+    });
+    config
 }
 
 /// The next connection attempt (never, without an endpoint).

@@ -21,6 +21,7 @@ const PORT: u16 = 15415;
 
 /// QM1 on host 0 sending to QM2 on host 1 over `hosts`' link (TLS both ways, client
 /// certificates required), the channel QM1.TO.QM2 and the remote queue APP.FAR → APP.IN.
+/// `congctl` `quic` is TRPTYPE(QUIC) with BBR (QM2 listens for QUIC on its TLS port number).
 fn two_hosts(hosts: &Hosts, home: &Path, congctl: &str) -> (Qm, Qm) {
     two_hosts_listening(hosts, home, congctl, &hosts.addr[1])
 }
@@ -28,6 +29,10 @@ fn two_hosts(hosts: &Hosts, home: &Path, congctl: &str) -> (Qm, Qm) {
 /// [`two_hosts`] with QM2 listening on `listen` (an address of host 1, or 0.0.0.0).
 fn two_hosts_listening(hosts: &Hosts, home: &Path, congctl: &str, listen: &str) -> (Qm, Qm) {
     let port = PORT;
+    let (trptype, congctl) = match congctl {
+        "quic" => ("QUIC", "bbr"),
+        cc => ("TCP", cc),
+    };
     let (qm1, qm2) = common::nsqm::tls_pair(
         [hosts.ns[0].as_str(), hosts.ns[1].as_str()],
         [hosts.addr[0].as_str(), hosts.addr[1].as_str()],
@@ -40,7 +45,7 @@ fn two_hosts_listening(hosts: &Hosts, home: &Path, congctl: &str, listen: &str) 
     );
     qm1.admin(&format!(
         "DEFINE QLOCAL(QM2) USAGE(XMITQ) MAXDEPTH(100000)
-         DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('{}({port})') XMITQ(QM2) SSLCIPH(ANY_TLS13) SSLPEER('CN=qm2') SHORTTMR(1) CONGCTL({congctl})
+         DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) CONNAME('{}({port})') XMITQ(QM2) SSLCIPH(ANY_TLS13) SSLPEER('CN=qm2') SHORTTMR(1) CONGCTL({congctl}) TRPTYPE({trptype})
          DEFINE QREMOTE(APP.FAR) RNAME(APP.IN) RQMNAME(QM2)",
         hosts.addr[1]
     ));
@@ -112,10 +117,37 @@ fn chstatus(qm: &Qm, key: &str) -> Option<String> {
 #[test]
 #[ignore = "needs root to make network namespaces; .ci/run runs it with --ignored"]
 fn a_channel_over_an_n3_link_delivers_exactly_once_through_a_minute_long_cut() {
-    let hosts = Hosts::new("wan").unwrap();
+    through_a_minute_long_cut("wan", "bbr");
+}
+
+#[test]
+#[ignore = "needs root to make network namespaces; .ci/run runs it with --ignored"]
+fn a_quic_channel_over_an_n3_link_delivers_exactly_once_through_a_minute_long_cut() {
+    through_a_minute_long_cut("wanq", "quic");
+}
+
+/// The transport a sender runs on, once it shows one.
+fn transport(qm1: &Qm) -> String {
+    common::eventually("the sender's transport", || {
+        chstatus(qm1, "TRANSPORT").is_some_and(|t| !t.is_empty())
+    });
+    chstatus(qm1, "TRANSPORT").unwrap_or_default()
+}
+
+/// The transport `congctl` asks for: QUIC, or TLS over TCP.
+fn expected_transport(congctl: &str) -> &'static str {
+    if congctl == "quic" {
+        "QUIC"
+    } else {
+        "TLS"
+    }
+}
+
+fn through_a_minute_long_cut(tag: &str, congctl: &str) {
+    let hosts = Hosts::new(tag).unwrap();
     let link = Emulator::start(Path::new(BIN), &hosts, "n3").unwrap();
-    let home = scratch("n3");
-    let (qm1, qm2) = two_hosts(&hosts, &home, "bbr");
+    let home = scratch(tag);
+    let (qm1, qm2) = two_hosts(&hosts, &home, congctl);
     // Short retries every second for as long as the link is gone (MQ's default would move to
     // LONGTMR after ten).
     qm1.admin("ALTER CHANNEL(QM1.TO.QM2) CHLTYPE(SDR) SHORTRTY(999999)");
@@ -134,6 +166,12 @@ fn a_channel_over_an_n3_link_delivers_exactly_once_through_a_minute_long_cut() {
     assert!(
         (100_000..400_000).contains(&rtt),
         "TCPRTT {rtt} µs over a 50 ms-each-way link\nQM1: {}",
+        qm1.log()
+    );
+    assert_eq!(
+        transport(&qm1),
+        expected_transport(congctl),
+        "{}",
         qm1.log()
     );
     // The link drops for a minute while messages are on their way (long enough for the
@@ -168,16 +206,41 @@ fn depth(qm2: &Qm) -> i64 {
 #[test]
 #[ignore = "needs root to make network namespaces; .ci/run runs it with --ignored"]
 fn either_end_killed_mid_transfer_over_an_n3_link_each_message_arrives_once() {
-    let hosts = Hosts::new("wank").unwrap();
+    either_end_killed("wank", "bbr");
+}
+
+#[test]
+#[ignore = "needs root to make network namespaces; .ci/run runs it with --ignored"]
+fn either_end_killed_mid_transfer_over_an_n3_quic_link_each_message_arrives_once() {
+    either_end_killed("wankq", "quic");
+}
+
+fn either_end_killed(tag: &str, congctl: &str) {
+    let hosts = Hosts::new(tag).unwrap();
     let _link = Emulator::start(Path::new(BIN), &hosts, "n3").unwrap();
-    let home = scratch("kill");
-    let (mut qm1, mut qm2) = two_hosts(&hosts, &home, "bbr");
+    let home = scratch(tag);
+    let (mut qm1, mut qm2) = two_hosts(&hosts, &home, congctl);
     put_numbered(&qm1, 0, 1000);
     common::eventually("the first batches to arrive", || depth(&qm2) >= 100);
+    assert_eq!(
+        transport(&qm1),
+        expected_transport(congctl),
+        "{}",
+        qm1.log()
+    );
     qm2.kill();
     qm2.restart();
     put_numbered(&qm1, 1000, 1000);
-    common::eventually("more batches to arrive", || depth(&qm2) >= 1100);
+    let began = Instant::now();
+    while depth(&qm2) < 1100 {
+        assert!(
+            began.elapsed() < common::DEADLINE,
+            "more batches did not arrive after QM2's restart\nQM1: {}\nQM2: {}",
+            qm1.log(),
+            qm2.log()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
     qm1.kill();
     qm1.restart();
     get_exactly(&qm1, &qm2, 2000, Duration::from_secs(60));
@@ -219,12 +282,28 @@ fn a_sender_moved_to_the_receivers_new_address_mid_transfer_delivers_each_messag
 #[test]
 #[ignore = "needs root to make network namespaces; .ci/run runs it with --ignored"]
 fn pipelined_fast_batches_arrive_in_order_over_an_n3_link() {
-    let hosts = Hosts::new("wanf").unwrap();
+    pipelined_fast_batches("wanf", "bbr");
+}
+
+#[test]
+#[ignore = "needs root to make network namespaces; .ci/run runs it with --ignored"]
+fn pipelined_fast_batches_arrive_in_order_over_an_n3_quic_link() {
+    pipelined_fast_batches("wanfq", "quic");
+}
+
+fn pipelined_fast_batches(tag: &str, congctl: &str) {
+    let hosts = Hosts::new(tag).unwrap();
     let _link = Emulator::start(Path::new(BIN), &hosts, "n3").unwrap();
-    let home = scratch("fast");
-    let (qm1, qm2) = two_hosts(&hosts, &home, "bbr");
+    let home = scratch(tag);
+    let (qm1, qm2) = two_hosts(&hosts, &home, congctl);
     put_numbered_as(&qm1, 0, 5000, Persistence::NotPersistent);
     get_exactly(&qm1, &qm2, 5000, Duration::from_secs(60));
+    assert_eq!(
+        transport(&qm1),
+        expected_transport(congctl),
+        "{}",
+        qm1.log()
+    );
     assert!(
         !qm1.log().contains("were lost with the connection"),
         "{}",

@@ -155,6 +155,9 @@ pub fn tls_pair(
         &[
             "--tls-listen".into(),
             format!("{listen}:{port}"),
+            // QUIC on the TLS port's number (UDP), for senders with TRPTYPE(QUIC).
+            "--quic-listen".into(),
+            format!("{listen}:{port}"),
             "--tls-cert".into(),
             p("qm2.pem"),
             "--tls-key".into(),
