@@ -564,6 +564,12 @@ impl Connection {
         batch_done(self.channel_remote()?.channel_answer(id, opcode)?, seq)
     }
 
+    /// Whether the answer to the oldest unanswered batch has arrived (read without waiting):
+    /// [`Connection::channel_batch_answer`] then takes it at once.
+    pub fn channel_answer_ready(&mut self) -> MqResult<bool> {
+        self.channel_remote()?.response_ready()
+    }
+
     fn channel_call(&mut self, req: &ferry_proto::Request) -> MqResult<ferry_proto::Reply> {
         self.channel_remote()?.channel_call(req)
     }

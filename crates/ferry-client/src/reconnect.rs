@@ -505,6 +505,10 @@ impl Reconnecting {
         self.call(false, |r| r.channel_answer(id, opcode))
     }
 
+    pub fn response_ready(&mut self) -> MqResult<bool> {
+        self.call(false, |r| r.response_ready())
+    }
+
     pub fn status(&mut self) -> MqResult<AsyncPutStatus> {
         let s = self.call(false, |r| r.status())?;
         Ok(self.rec.status(s))

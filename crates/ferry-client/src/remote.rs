@@ -133,6 +133,8 @@ pub(crate) struct Remote {
     broken: bool,
     /// The read timeout last set on the socket (`None`: not set yet).
     read_timeout_set: Option<Option<Duration>>,
+    /// A response [`Remote::response_ready`] found, to be taken next.
+    ready: Option<Frame>,
 }
 
 impl Remote {
@@ -240,6 +242,7 @@ impl Remote {
             scratch: vec![0u8; 64 * 1024].into_boxed_slice(),
             broken: false,
             read_timeout_set: None,
+            ready: None,
         };
         let reply = r.call(&ConvCore::connect_request(app_name, opts))?;
         r.core.on_connected(reply)?;
@@ -321,6 +324,9 @@ impl Remote {
 
     /// The next response frame. Heartbeats and read-ahead pushes are filed on the way.
     fn next_frame(&mut self, timeout: Option<Duration>) -> MqResult<Frame> {
+        if let Some(f) = self.ready.take() {
+            return Ok(f);
+        }
         loop {
             if let Some(f) = self.take_frame()? {
                 if f.header.flags & FLAG_PUSH == 0 {
@@ -541,6 +547,26 @@ impl Remote {
     /// Sends a channel request without waiting for its answer; its request id.
     pub fn channel_send(&mut self, req: &Request) -> MqResult<u64> {
         self.enqueue(req, true)
+    }
+
+    /// Whether the next response has arrived, read without waiting (it stays to be taken).
+    pub fn response_ready(&mut self) -> MqResult<bool> {
+        loop {
+            if self.ready.is_some() {
+                return Ok(true);
+            }
+            if let Some(f) = self.take_frame()? {
+                if f.header.flags & FLAG_PUSH == 0 {
+                    self.ready = Some(f);
+                    return Ok(true);
+                }
+                self.core.file_push(f).map_err(|e| self.fail(e))?;
+                continue;
+            }
+            if !self.fill(Fill::Now)? {
+                return Ok(false);
+            }
+        }
     }
 
     /// The answer to channel request `id` (opcode `opcode`), which must be the next to come.

@@ -332,6 +332,10 @@ pub struct WanArgs {
     /// The senders' COMPMSG values.
     #[arg(long, value_delimiter = ',', default_value = "NONE,LZ4FAST")]
     pub compress: Vec<String>,
+    /// Request/reply cells: requester counts (2 KB requests through WAN.0, replies back
+    /// through WAN.BACK), for each profile and congestion control; `0` for none.
+    #[arg(long, value_delimiter = ',', default_value = "16,64")]
+    pub requesters: Vec<usize>,
     /// Time each cell is measured (and iperf3 runs).
     #[arg(short = 'd', long, default_value = "5s", value_parser = parse_duration)]
     pub duration: Duration,

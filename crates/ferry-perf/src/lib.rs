@@ -20,6 +20,7 @@ pub mod stats;
 pub mod sweep;
 pub mod sys;
 pub mod wan;
+pub mod wanrr;
 pub mod workload;
 
 use std::path::Path;

@@ -76,6 +76,9 @@ pub struct WanReport {
     pub ceilings: Vec<Ceiling>,
     /// The channels' figures.
     pub cells: Vec<Cell>,
+    /// Request/reply across the link.
+    #[serde(default)]
+    pub rr: Vec<crate::wanrr::RrCell>,
 }
 
 /// A message body of `len` bytes that compresses as business records do (about 3× with LZ4),
@@ -137,9 +140,18 @@ pub fn run(a: &WanArgs) -> Result<WanReport, String> {
                     }
                 }
             }
+            report.rr.extend(pair.request_reply(a, &profile, cc)?);
         }
     }
     Ok(report)
+}
+
+/// The TRPTYPE and CONGCTL a `--congctl` value stands for.
+fn transport_of(cc: &str) -> (&'static str, &str) {
+    match cc.strip_prefix("quic") {
+        Some(rest) => ("QUIC", rest.strip_prefix('-').unwrap_or("bbr")),
+        None => ("TCP", cc),
+    }
 }
 
 /// Whether a `--congctl` value is QUIC's (`quic`, `quic-cubic`): a transport iperf3 does not
@@ -201,20 +213,21 @@ impl Pair {
             home,
             channels,
         };
-        let far = format!("{}:{PORT}", hosts.addr[1]);
-        pair.ferry_ok(&["qm", "create", "QM1", "--listen", "127.0.0.1:1414"], "")?;
-        pair.ferry_ok(&["qm", "create", "QM2", "--listen", &far], "")?;
-        pair.ferry_ok(
-            &["qm", "user", "add", "QM2", CHANNEL_USER],
-            &format!("{CHANNEL_PASSWORD}\n"),
-        )?;
+        // Each side listens on its host's address (QM1 for the replies' channel), for TCP and
+        // QUIC on one port number; each has the other's channel user.
+        let addr = [
+            format!("{}:{PORT}", hosts.addr[0]),
+            format!("{}:{PORT}", hosts.addr[1]),
+        ];
         for (side, qm) in [(0, "QM1"), (1, "QM2")] {
-            // The receiving side listens for QUIC on its TCP port number too.
-            let quic: &[&str] = if side == 1 {
-                &["--quic-listen", &far]
-            } else {
-                &[]
-            };
+            pair.ferry_ok(&["qm", "create", qm, "--listen", &addr[side]], "")?;
+            pair.ferry_ok(
+                &["qm", "user", "add", qm, CHANNEL_USER],
+                &format!("{CHANNEL_PASSWORD}\n"),
+            )?;
+        }
+        for (side, qm) in [(0, "QM1"), (1, "QM2")] {
+            let quic: &[&str] = &["--quic-listen", &addr[side]];
             let out = hosts
                 .command(side, &ferry.display().to_string())
                 .args(["qm", "start", qm])
@@ -231,6 +244,7 @@ impl Pair {
             }
         }
         pair.define(&hosts.addr[1])?;
+        pair.define_back(&hosts.addr[0])?;
         Ok(pair)
     }
 
@@ -310,13 +324,82 @@ impl Pair {
         self.mqsc("QM1", &qm1)
     }
 
+    /// The replies' way back: WAN.BACK from QM2 (transmission queue QM1, which a reply to QM1
+    /// resolves to) to QM1, and the reply queue WAN.REPLY.
+    fn define_back(&self, near: &str) -> Result<(), String> {
+        self.mqsc(
+            "QM1",
+            &format!(
+                "SET AUTHREC PROFILE('**') OBJTYPE(QUEUE) PRINCIPAL('{CHANNEL_USER}') AUTHADD(PUT,SETALL)\n\
+                 DEFINE CHANNEL(WAN.BACK) CHLTYPE(RCVR) MCAUSER('{CHANNEL_USER}') RQMNAME(QM2)\n\
+                 DEFINE QLOCAL(WAN.REPLY) MAXDEPTH(1000000)\n"
+            ),
+        )?;
+        self.mqsc(
+            "QM2",
+            &format!(
+                "DEFINE QLOCAL(QM1) USAGE(XMITQ) MAXDEPTH(1000000)\n\
+                 DEFINE CHANNEL(WAN.BACK) CHLTYPE(SDR) CONNAME('{near}({PORT})') XMITQ(QM1) \
+                 USERID('{CHANNEL_USER}') PASSWORD('{CHANNEL_PASSWORD}') SHORTTMR(1)\n"
+            ),
+        )
+    }
+
+    /// Request/reply cells for `cc`: each of `--requesters` over WAN.0 and WAN.BACK, both
+    /// with `cc` and no compression.
+    fn request_reply(
+        &self,
+        a: &WanArgs,
+        profile: &Profile,
+        cc: &str,
+    ) -> Result<Vec<crate::wanrr::RrCell>, String> {
+        let counts: Vec<usize> = a.requesters.iter().copied().filter(|&r| r > 0).collect();
+        if counts.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.configure(cc, "NONE")?;
+        let (trptype, cc_word) = transport_of(cc);
+        self.mqsc(
+            "QM2",
+            &format!(
+                "ALTER CHANNEL(WAN.BACK) CHLTYPE(SDR) TRPTYPE({trptype}) CONGCTL({cc_word})\n\
+                 STOP CHANNEL(WAN.BACK)\nSTART CHANNEL(WAN.BACK)\n"
+            ),
+        )?;
+        let round_trip = 2.0 * profile.delay.as_secs_f64();
+        let mut cells = Vec::new();
+        for r in counts {
+            let (rate, mean_ms) = crate::wanrr::measure(
+                (&self.unix("QM1"), &self.unix("QM2")),
+                r,
+                a.warmup,
+                a.duration,
+            )?;
+            let bound = if round_trip > 0.0 {
+                r as f64 / round_trip
+            } else {
+                0.0
+            };
+            crate::progress(&format!(
+                "{:<5} {cc:<5} request/reply x {r:>3} requesters {rate:>10.1} round trips/s (requesters / round trip {bound:.1}; mean {mean_ms:.1} ms)",
+                profile.name
+            ));
+            cells.push(crate::wanrr::RrCell {
+                profile: profile.name.to_owned(),
+                congctl: cc.to_owned(),
+                requesters: r,
+                round_trips_per_s: rate,
+                bound_per_s: bound,
+                mean_ms,
+            });
+        }
+        Ok(cells)
+    }
+
     /// Sets every sender's transport, CONGCTL and COMPMSG (`quic` or `quic-CC`: TRPTYPE(QUIC)
     /// with BBR or CC), and restarts it so the new connection takes them.
     fn configure(&self, cc: &str, compress: &str) -> Result<(), String> {
-        let (trptype, cc) = match cc.strip_prefix("quic") {
-            Some(rest) => ("QUIC", rest.strip_prefix('-').unwrap_or("bbr")),
-            None => ("TCP", cc),
-        };
+        let (trptype, cc) = transport_of(cc);
         let mut script = String::new();
         for k in 0..self.channels {
             script.push_str(&format!(
@@ -339,9 +422,15 @@ impl Pair {
             let replies = c
                 .admin("DISPLAY CHSTATUS(WAN.*) STATUS")
                 .map_err(|e| format!("QM1: {e}"))?;
+            // The senders WAN.0…; QM1's end of WAN.BACK is a receiver, running throughout.
             let running = replies
                 .iter()
                 .flat_map(|r| &r.messages)
+                .filter(|m| {
+                    !m.fields
+                        .iter()
+                        .any(|f| f.key == "CHANNEL" && f.value.as_deref() == Some("WAN.BACK"))
+                })
                 .flat_map(|m| &m.fields)
                 .any(|f| f.key == "STATUS" && f.value.as_deref() == Some("RUNNING"));
             if !running {

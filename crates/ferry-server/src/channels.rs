@@ -32,6 +32,9 @@ use ferry_model::objects::{ChannelAttrs, ChannelType, TransportType};
 const SUPERVISE_EVERY: Duration = Duration::from_millis(500);
 /// Longest single wait of a sender thread, so it notices STOP CHANNEL and shutdown promptly.
 const POLL: Duration = Duration::from_millis(250);
+/// How long a sender with fast batches unanswered waits for a message before it looks for
+/// their answers again.
+const ANSWER_POLL: Duration = Duration::from_millis(1);
 /// Batches of non-persistent messages (NPMSPEED(FAST)) a sender may have sent and not yet
 /// had answered: it does not wait a round trip per batch, so a long link is kept full. They
 /// are off the transmission queue already, as one batch is without the window.
@@ -656,12 +659,13 @@ impl Running<'_> {
                 let _ = self.conn.disconnect();
                 return Ok(());
             }
-            // With fast batches in flight, look for more without waiting, so the answers are
-            // taken as soon as the queue runs dry.
+            // With fast batches in flight, look for more only briefly, so their answers are
+            // taken as they come — but a message that arrives meanwhile (a request whose reply
+            // someone waits for) does not wait a round trip for them.
             let first_wait = if self.unanswered.is_empty() {
                 POLL
             } else {
-                Duration::ZERO
+                ANSWER_POLL
             };
             let batch = ch::next_batch(
                 self.s,
@@ -672,8 +676,9 @@ impl Running<'_> {
                 interval,
             )?;
             if batch.messages.is_empty() {
-                self.settle(0)?;
+                self.settle_arrived()?;
                 if !disc.is_zero() && idle_since.elapsed() >= disc {
+                    self.settle(0)?;
                     tracing::info!(channel = %self.name, "sender channel ending: its transmission queue stayed empty for DISCINT");
                     let _ = self.conn.disconnect();
                     set_state(self.status, ChannelState::Inactive);
@@ -740,6 +745,23 @@ impl Running<'_> {
                 self.unanswered.clear();
                 self.lost(lost, &e);
                 return Err(e);
+            }
+        }
+        Ok(())
+    }
+
+    /// Takes the answers that have already arrived, without waiting for the others.
+    fn settle_arrived(&mut self) -> MqResult<()> {
+        while !self.unanswered.is_empty() {
+            match self.conn.channel_answer_ready() {
+                Ok(true) => self.settle(self.unanswered.len() - 1)?,
+                Ok(false) => break,
+                Err(e) => {
+                    let lost = self.unanswered.iter().map(|(_, n)| n).sum::<usize>();
+                    self.unanswered.clear();
+                    self.lost(lost, &e);
+                    return Err(e);
+                }
             }
         }
         Ok(())

@@ -365,13 +365,15 @@ fn perf_wan_measures_channels_and_the_links_ceiling_in_one_run() {
             "--profiles",
             "n1",
             "--congctl",
-            "bbr",
+            "bbr,quic",
             "--sizes",
             "2KB",
             "--channels",
             "2",
             "--compress",
             "NONE",
+            "--requesters",
+            "4",
             "-d",
             "1s",
             "--warmup",
@@ -393,6 +395,20 @@ fn perf_wan_measures_channels_and_the_links_ceiling_in_one_run() {
         (Some(2048), Some(2))
     );
     assert!(cell["msgs_per_s"].as_f64().unwrap() > 0.0, "{r}");
+    let quic = &r["cells"][1];
+    assert_eq!(quic["congctl"], "quic", "{r}");
+    assert!(quic["msgs_per_s"].as_f64().unwrap() > 0.0, "{r}");
+    // Request/reply across the link, for each transport: bounded by 4 requesters over the
+    // 50 ms round trip (80 a second), and not far below it.
+    for rr in r["rr"].as_array().unwrap() {
+        let (rate, bound) = (
+            rr["round_trips_per_s"].as_f64().unwrap(),
+            rr["bound_per_s"].as_f64().unwrap(),
+        );
+        assert_eq!(bound, 80.0, "{r}");
+        assert!(rate > 0.3 * bound && rate <= bound * 1.05, "{r}");
+    }
+    assert_eq!(r["rr"].as_array().unwrap().len(), 2, "{r}");
     // Nothing left behind: the queue managers' directory and the namespaces are gone.
     let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().flatten().collect();
     assert!(left.is_empty(), "{left:?}");
