@@ -254,11 +254,21 @@ fn either_end_killed(tag: &str, congctl: &str) {
 #[test]
 #[ignore = "needs root to make network namespaces; .ci/run runs it with --ignored"]
 fn a_sender_moved_to_the_receivers_new_address_mid_transfer_delivers_each_message_once() {
-    let hosts = Hosts::new("wanm").unwrap();
+    moved_mid_transfer("wanm", "bbr");
+}
+
+#[test]
+#[ignore = "needs root to make network namespaces; .ci/run runs it with --ignored"]
+fn a_quic_sender_moved_to_the_receivers_new_address_mid_transfer_delivers_each_message_once() {
+    moved_mid_transfer("wanmq", "quic");
+}
+
+fn moved_mid_transfer(tag: &str, congctl: &str) {
+    let hosts = Hosts::new(tag).unwrap();
     let _link = Emulator::start(Path::new(BIN), &hosts, "n3").unwrap();
     let moved = hosts.add_far_address().unwrap();
-    let home = scratch("move");
-    let (qm1, qm2) = two_hosts_listening(&hosts, &home, "bbr", "0.0.0.0");
+    let home = scratch(tag);
+    let (qm1, qm2) = two_hosts_listening(&hosts, &home, congctl, "0.0.0.0");
     put_numbered(&qm1, 0, 1000);
     common::eventually("the first batches to arrive", || depth(&qm2) >= 100);
     qm1.admin(&format!(
@@ -272,6 +282,12 @@ fn a_sender_moved_to_the_receivers_new_address_mid_transfer_delivers_each_messag
     assert!(
         conname.starts_with(&moved),
         "the channel runs on the new path: {conname}"
+    );
+    assert_eq!(
+        transport(&qm1),
+        expected_transport(congctl),
+        "{}",
+        qm1.log()
     );
     drop((qm1, qm2));
     let _ = std::fs::remove_dir_all(&home);
@@ -399,14 +415,15 @@ fn perf_wan_measures_channels_and_the_links_ceiling_in_one_run() {
     assert_eq!(quic["congctl"], "quic", "{r}");
     assert!(quic["msgs_per_s"].as_f64().unwrap() > 0.0, "{r}");
     // Request/reply across the link, for each transport: bounded by 4 requesters over the
-    // 50 ms round trip (80 a second), and not far below it.
+    // 50 ms round trip (80 a second), and close to it (a sender once made each request wait
+    // a round trip more for earlier answers: 38 a second).
     for rr in r["rr"].as_array().unwrap() {
         let (rate, bound) = (
             rr["round_trips_per_s"].as_f64().unwrap(),
             rr["bound_per_s"].as_f64().unwrap(),
         );
         assert_eq!(bound, 80.0, "{r}");
-        assert!(rate > 0.3 * bound && rate <= bound * 1.05, "{r}");
+        assert!(rate > 0.7 * bound && rate <= bound * 1.05, "{r}");
     }
     assert_eq!(r["rr"].as_array().unwrap().len(), 2, "{r}");
     // Nothing left behind: the queue managers' directory and the namespaces are gone.
