@@ -39,7 +39,9 @@ pub async fn serve<S>(
 {
     let peer = who.addr.clone();
     let (mut rd, mut wr) = tokio::io::split(stream);
-    let mut rbuf = BytesMut::with_capacity(4096);
+    // Small until a packet needs more: most clients send little but PINGREQs, and an idle
+    // client's buffer is most of what it costs while connected.
+    let mut rbuf = BytesMut::with_capacity(IDLE_READ_BUFFER);
     let first = tokio::time::timeout(
         broker.settings.connect_timeout,
         read_packet(
@@ -89,6 +91,11 @@ pub async fn serve<S>(
     client.end(clean).await;
 }
 
+/// A connection's read buffer to begin with.
+const IDLE_READ_BUFFER: usize = 256;
+/// What the read buffer grows by when a packet needs more room.
+const READ_CHUNK: usize = 4096;
+
 /// Reads one whole packet into `buf` (reading more as needed): `Ok(None)` at end of stream.
 /// Before the CONNECT `version` is `None`, and the packet must be a CONNECT.
 async fn read_packet<R: AsyncRead + Unpin>(
@@ -108,6 +115,9 @@ async fn read_packet<R: AsyncRead + Unpin>(
                 _ => raw,
             };
             return wire::decode(v, raw).map(Some);
+        }
+        if buf.capacity() - buf.len() < IDLE_READ_BUFFER / 2 {
+            buf.reserve(READ_CHUNK);
         }
         match rd.read_buf(buf).await {
             Ok(0) | Err(_) => return Ok(None),
