@@ -190,7 +190,7 @@ fn program_name() -> String {
 
 /// Where a connection goes: FERRY_CONNECT (any connection string) first; then, for the local
 /// library, the named queue manager's Unix socket in the FerryMQ home; for the client
-/// library, MQSERVER (`CHANNEL/TCP/host(port)`).
+/// library, MQSERVER (`CHANNEL/TCP/host(port)`, or `CHANNEL/QUIC/host(port)` for QUIC).
 fn endpoint(mode: Mode, qmgr: &str) -> Result<String, Rc> {
     if let Ok(ep) = std::env::var("FERRY_CONNECT") {
         if !ep.is_empty() {
@@ -223,18 +223,20 @@ fn endpoint(mode: Mode, qmgr: &str) -> Result<String, Rc> {
         Mode::Client => {
             let server =
                 std::env::var("MQSERVER").map_err(|_| Rc::failed(RC_Q_MGR_NOT_AVAILABLE))?;
-            // CHANNEL/TCP/host(port)
+            // CHANNEL/TCP/host(port), or FerryMQ's CHANNEL/QUIC/host(port)
             let mut parts = server.splitn(3, '/');
             let (_channel, transport, conname) = (parts.next(), parts.next(), parts.next());
-            if !transport.is_some_and(|t| t.eq_ignore_ascii_case("TCP")) {
-                return Err(Rc::failed(RC_Q_MGR_NOT_AVAILABLE));
-            }
+            let scheme = match transport.map(str::to_ascii_uppercase).as_deref() {
+                Some("TCP") => "tcp",
+                Some("QUIC") => "quic",
+                _ => return Err(Rc::failed(RC_Q_MGR_NOT_AVAILABLE)),
+            };
             let conname = conname.ok_or(Rc::failed(RC_Q_MGR_NOT_AVAILABLE))?;
             let (host, port) = match conname.split_once('(') {
                 Some((h, p)) => (h.trim(), p.trim_end_matches(')').trim()),
                 None => (conname.trim(), "1414"),
             };
-            Ok(format!("tcp://{host}:{port}"))
+            Ok(format!("{scheme}://{host}:{port}"))
         }
     }
 }
@@ -713,7 +715,8 @@ fn connect_first(
         let mut o = opts.clone();
         if let Some(ch) = t.channel {
             o.svrconn = Some(ch);
-        } else if o.svrconn.is_none() && t.ep.starts_with("tcp://") {
+        } else if o.svrconn.is_none() && (t.ep.starts_with("tcp://") || t.ep.starts_with("quic://"))
+        {
             o.svrconn = mqserver_channel();
         }
         if t.tls.is_some() {
@@ -2151,6 +2154,11 @@ mod tests {
         std::env::remove_var("FERRY_CONNECT");
         std::env::set_var("MQSERVER", "DEV.APP.SVRCONN/TCP/127.0.0.1(1415)");
         assert_eq!(endpoint(Mode::Client, "").unwrap(), "tcp://127.0.0.1:1415");
+        std::env::set_var("MQSERVER", "DEV.APP.SVRCONN/QUIC/qm.example.com(1414)");
+        assert_eq!(
+            endpoint(Mode::Client, "").unwrap(),
+            "quic://qm.example.com:1414"
+        );
         std::env::set_var("MQSERVER", "X/LU62/host");
         assert!(endpoint(Mode::Client, "").is_err());
         std::env::remove_var("MQSERVER");
