@@ -989,3 +989,25 @@ fn a_c_program_inquires_a_namelist_and_a_process_definition() {
         }
     }
 }
+
+/// The client library over QUIC: MQSERVER=CHANNEL/QUIC/host(port) reaches a queue manager's
+/// `quic_listen` (a self-signed certificate: no TLS options needed), authenticated as over TCP.
+#[test]
+fn a_c_client_program_puts_and_gets_over_quic_from_mqserver() {
+    let port = common::free_port();
+    let server = Server::start("mqi-quic", &["--quic-listen", &format!("127.0.0.1:{port}")]);
+    let out = server.root.join("c");
+    std::fs::create_dir_all(&out).unwrap();
+    let mut env = client_env(&server);
+    env[0].1 = format!("DEV.APP.SVRCONN/QUIC/127.0.0.1({port})");
+    let put = compile(&out, "put", Some("mqic_r"), false);
+    let get = compile(&out, "get", Some("mqic_r"), false);
+    let (ok, text) = run(&put, &["DEV.QUEUE.1"], &env, "over quic\nand back\n");
+    assert!(ok && text.contains("put 2 messages"), "{text}");
+    let (ok, text) = run(&get, &["DEV.QUEUE.1"], &env, "");
+    assert!(ok && text.starts_with("over quic\nand back\n"), "{text}");
+    // A wrong password is refused over QUIC as over TCP.
+    env[2].1 = "not-the-password".to_owned();
+    let (ok, text) = run(&put, &["DEV.QUEUE.1"], &env, "x\n");
+    assert!(!ok && text.contains("2035"), "{text}");
+}
