@@ -161,13 +161,18 @@ pub(crate) async fn serve(
         close_on_drop: false,
     });
     let (rd, wr) = (Kept(recv, guard.clone()), Kept(send, guard));
+    let mut stopping = stop.clone();
     tokio::select! {
         _ = conn::serve(rd, wr, ctx, (ConnMode::Quic, peer), Some(slot), stop) => {}
         _ = size_window(&conn, window) => {}
     }
     // The stream is finished: its last bytes (a refusal, say) reach the peer before the
-    // connection closes, unless the peer takes longer than LINGER.
-    let _ = tokio::time::timeout(LINGER, conn.closed()).await;
+    // connection closes, unless the peer takes longer than LINGER or the server is stopping.
+    tokio::select! {
+        _ = conn.closed() => {}
+        _ = tokio::time::sleep(LINGER) => {}
+        _ = stopping.wait_for(|s| *s) => {}
+    }
     conn.close(0u32.into(), b"done");
 }
 

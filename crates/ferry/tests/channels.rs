@@ -898,6 +898,16 @@ fn a_quic_client_authenticates_like_a_tcp_one() {
         Some(Reason::NotAuthorized),
         "a wrong password is refused over QUIC too"
     );
+    // Garbage datagrams at the QUIC port are dropped; the right password still gets in.
+    let junk = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    for i in 0..2000u32 {
+        let len = 1 + (i as usize * 7919) % 1400;
+        let _ = junk.send_to(&vec![(i % 251) as u8; len], ("127.0.0.1", p2));
+    }
+    let ok = Connection::connect_with(&ep, "quic-client", &opts(&password))
+        .expect("the right password over QUIC, after the junk");
+    assert_eq!(ok.mode(), ferry_client::ConnMode::Quic);
+    ok.disconnect().unwrap();
     let nobody = Connection::connect_with("quic://127.0.0.1:1", "quic-client", &opts(&password));
     let Err(e) = nobody else {
         panic!("nobody listens there")
