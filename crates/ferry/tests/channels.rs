@@ -833,6 +833,11 @@ fn a_channel_over_quic_moves_messages_once_and_shows_its_path() {
         chstatus(&qm1, "QM1.TO.QM2", "CONGCTL").as_deref(),
         Some("BBR")
     );
+    // The receiving end says how its sender came.
+    assert_eq!(
+        chstatus(&qm2, "QM1.TO.QM2", "TRANSPORT").as_deref(),
+        Some("QUIC")
+    );
     let rtt: u64 = chstatus(&qm1, "QM1.TO.QM2", "TCPRTT")
         .unwrap()
         .parse()

@@ -641,7 +641,7 @@ fn channel_start(
     if r != sender_seq && r != sender_seq + 1 {
         return Err(ch::sequence_mismatch(&name, &qm.name(), r, sender_seq).into());
     }
-    let status = receiver_status(conv, peer, &sender_qmgr, start.batch_size, r);
+    let status = receiver_status(conv, (peer, mode), &sender_qmgr, start.batch_size, r);
     qm.register_channel_status(name, status.clone());
     tracing::info!(channel = %name, from = sender_qmgr.as_str(), peer = %peer.name, partner = %how,
         seq = r, batch_size = start.batch_size, "receiver channel started");
@@ -710,7 +710,7 @@ fn channel_chlauth(
 /// The status of a receiving end that has just started.
 fn receiver_status(
     conv: &Conv,
-    peer: &super::Peer,
+    (peer, mode): (&super::Peer, ferry_core::ConnMode),
     sender_qmgr: &str,
     batch_size: u32,
     seq: u64,
@@ -727,6 +727,8 @@ fn receiver_status(
             .compression
             .map_or_else(|| "NONE".to_owned(), |c| c.name().to_owned()),
         started: Some(std::time::SystemTime::now()),
+        // How the sender came: TCP, TLS or QUIC.
+        transport: format!("{mode:?}").to_ascii_uppercase(),
         ..Default::default()
     }))
 }
