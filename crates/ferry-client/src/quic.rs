@@ -282,6 +282,8 @@ pub struct QuicFigures {
     pub lost_packets: u64,
     /// The congestion window, bytes.
     pub cwnd: u64,
+    /// UDP payload bytes sent over the connection's life.
+    pub sent_bytes: u64,
 }
 
 /// Figures of a QUIC connection.
@@ -292,6 +294,7 @@ pub(crate) fn figures(conn: &quinn::Connection) -> QuicFigures {
         sent_packets: s.path.sent_packets,
         lost_packets: s.path.lost_packets,
         cwnd: s.path.cwnd,
+        sent_bytes: s.udp_tx.bytes,
     }
 }
 

@@ -381,6 +381,7 @@ fn serve_with(
         seq,
         key,
         unanswered: std::collections::VecDeque::new(),
+        quic_rate: std::cell::Cell::new(None),
     };
     running.run(control, stops)
 }
@@ -566,7 +567,8 @@ fn committed_batch(
 fn tcp_figures(conn: &Connection) -> Option<ferry_model::channel::TcpFigures> {
     if let Some(q) = conn.quic_figures() {
         // Over QUIC: losses for retransmissions, the congestion window for what may be in
-        // flight, and the rate that window allows a round trip.
+        // flight, and the rate that window allows a round trip (a running sender replaces it
+        // with the rate achieved: `Running::with_achieved_rate`).
         let rtt = q.rtt.as_secs_f64();
         return Some(ferry_model::channel::TcpFigures {
             rtt_us: q.rtt.as_micros() as u64,
@@ -642,6 +644,9 @@ struct Running<'a> {
     key: [u8; ch::LUWID_KEY_LEN],
     /// NPMSPEED(FAST) batches sent and not yet answered, oldest first: (request id, messages).
     unanswered: std::collections::VecDeque<(u64, usize)>,
+    /// Over QUIC: bytes sent and when, at the start of the rate's current interval, and the
+    /// rate the last interval achieved (bytes/s).
+    quic_rate: std::cell::Cell<Option<(u64, Instant, u64)>>,
 }
 
 impl Running<'_> {
@@ -773,6 +778,31 @@ impl Running<'_> {
             "non-persistent messages sent in fast batches (NPMSPEED FAST) were lost with the connection");
     }
 
+    /// Over QUIC, the rate the connection achieved (bytes sent per second over intervals of at
+    /// least a second) in place of what its window allows; TCP's figures as they are.
+    fn with_achieved_rate(
+        &self,
+        mut f: ferry_model::channel::TcpFigures,
+    ) -> ferry_model::channel::TcpFigures {
+        let Some(q) = self.conn.quic_figures() else {
+            return f;
+        };
+        let now = Instant::now();
+        let (bytes, since, rate) = self.quic_rate.get().unwrap_or((q.sent_bytes, now, 0));
+        let secs = now.duration_since(since).as_secs_f64();
+        let next = if secs >= 1.0 {
+            let achieved = (q.sent_bytes.saturating_sub(bytes) as f64 / secs) as u64;
+            (q.sent_bytes, now, achieved)
+        } else {
+            (bytes, since, rate)
+        };
+        self.quic_rate.set(Some(next));
+        if next.2 > 0 {
+            f.delivery_rate = next.2;
+        }
+        f
+    }
+
     /// Counts a batch sent at `sent` in the channel's status.
     fn batch_done(&self, batch: &ch::SenderBatch, sent: Instant) {
         let (alg, saved) = self.conn.compression();
@@ -786,7 +816,7 @@ impl Running<'_> {
             now,
         );
         st.compression = alg.map_or_else(|| "NONE".to_owned(), |c| c.name().to_owned());
-        st.tcp = tcp_figures(&self.conn);
+        st.tcp = tcp_figures(&self.conn).map(|f| self.with_achieved_rate(f));
         st.compression_saved = saved;
         st.compression_time = self.conn.compression_time();
         let w = batch.oldest_wait.as_micros() as u64;

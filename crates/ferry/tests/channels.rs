@@ -848,6 +848,11 @@ fn a_channel_over_quic_moves_messages_once_and_shows_its_path() {
         .parse()
         .unwrap();
     assert!(window > 0, "QUIC's congestion window: {window}");
+    let rate: u64 = chstatus(&qm1, "QM1.TO.QM2", "TCPRATE")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(rate > 0, "QUIC's rate: {rate}");
     assert!(
         common::scrape(&qm2).contains("ferry_connections{mode=\"quic\"} 1"),
         "{}",
