@@ -83,6 +83,28 @@ fn finish(child: std::process::Child) -> (String, String) {
     )
 }
 
+/// With the connection arguments `conn`, mosquitto_sub takes `root/#` and mosquitto_pub
+/// publishes `payload` to `root/x` at QoS 1: the subscriber must get it.
+fn round_trip(conn: &[&str], root: &str, payload: &str) {
+    let filter = format!("{root}/#");
+    let sub = Command::new("mosquitto_sub")
+        .args(conn)
+        .args(["-t", &filter, "-C", "1", "-W", "10", "-F", "%t %p"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    settle();
+    let topic = format!("{root}/x");
+    let out = run(
+        "mosquitto_pub",
+        &[conn, &["-t", &topic, "-m", payload, "-q", "1"]].concat(),
+    );
+    assert!(out.status.success(), "{out:?}");
+    let (got, err) = finish(sub);
+    assert_eq!(got.trim(), format!("{topic} {payload}"), "{err}");
+}
+
 /// Waits until the queue manager shows `n` MQTT connections (its subscriptions made).
 fn settle() {
     std::thread::sleep(Duration::from_millis(700));
@@ -504,21 +526,7 @@ fn mqtt_over_tls_takes_the_servers_certificate_and_the_same_passwords() {
         "-P",
         "dev-pw",
     ];
-    let sub = Command::new("mosquitto_sub")
-        .args(tls)
-        .args(["-t", "secure/#", "-C", "1", "-W", "10", "-F", "%t %p"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    settle();
-    let out = run(
-        "mosquitto_pub",
-        &[&tls[..], &["-t", "secure/x", "-m", "sealed", "-q", "1"]].concat(),
-    );
-    assert!(out.status.success(), "{out:?}");
-    let (got, err) = finish(sub);
-    assert_eq!(got.trim(), "secure/x sealed", "{err}");
+    round_trip(&tls, "secure", "sealed");
     // Without the CA the handshake fails; in the clear on the TLS port, nothing is read.
     let plain = run(
         "mosquitto_pub",
@@ -1044,21 +1052,7 @@ fn a_client_certificate_is_the_mqtt_user_when_no_password_is_given() {
     };
     let dev = as_cert("dev");
     let dev: Vec<&str> = dev.iter().map(String::as_str).collect();
-    let sub = Command::new("mosquitto_sub")
-        .args(&dev)
-        .args(["-t", "certified/#", "-C", "1", "-W", "10", "-F", "%t %p"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    settle();
-    let out = run(
-        "mosquitto_pub",
-        &[&dev[..], &["-t", "certified/x", "-m", "by-cert", "-q", "1"]].concat(),
-    );
-    assert!(out.status.success(), "{out:?}");
-    let (got, err) = finish(sub);
-    assert_eq!(got.trim(), "certified/x by-cert", "{err}");
+    round_trip(&dev, "certified", "by-cert");
     // Another certificate is another user: mallory may not connect.
     let mallory = as_cert("mallory");
     let mallory: Vec<&str> = mallory.iter().map(String::as_str).collect();
