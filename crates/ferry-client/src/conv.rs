@@ -295,18 +295,15 @@ impl ConvCore {
     /// (MQTopicString): the last one decoded is kept, and a push that repeats it byte for byte
     /// shares its properties instead of decoding them again.
     fn decode_push(&mut self, payload: bytes::Bytes) -> MqResult<MqResult<Got>> {
-        let last = self.push_props.as_ref().map(|(raw, _)| &raw[..]);
-        let (status, got) = ferry_proto::msg::decode_got_after(payload, last).map_err(broken)?;
+        let last = self.push_props.as_ref().map(|(raw, p)| (&raw[..], p));
+        let (status, got) = wire::decode_got_message(payload, last).map_err(broken)?;
         let Some(g) = got else {
             return Ok(Err(wire::error_of(&status)));
         };
-        let message = match (g.section, &self.push_props) {
-            (None, Some((_, props))) => wire::message_with_properties(g.msg, props.clone()),
-            (section, _) => wire::message_from_wire(g.msg).inspect(|m| {
-                self.push_props = section.map(|raw| (raw.to_vec(), m.properties.clone()));
-            }),
-        };
-        Ok(message.map(|message| Got {
+        if let (Some(section), Ok(m)) = (&g.section, &g.message) {
+            self.push_props = Some((section.to_vec(), m.properties.clone()));
+        }
+        Ok(g.message.map(|message| Got {
             message,
             data_length: g.data_length as usize,
             warning: warning_of(&status),

@@ -170,6 +170,17 @@ impl Reader {
 
     /// A short string (u8 length prefix, at most 48 bytes), without allocating.
     pub fn short_str(&mut self, what: &'static str) -> Result<ShortStr, WireError> {
+        self.short_str_with(what, ShortStr::new)
+    }
+
+    /// A short string checked as [`Reader::short_str`] checks it, handed to `f` where it lies
+    /// rather than copied (a decoder that converts it at once saves the copy).
+    #[inline]
+    pub fn short_str_with<T>(
+        &mut self,
+        what: &'static str,
+        f: impl FnOnce(&str) -> T,
+    ) -> Result<T, WireError> {
         let n = self.u8(what)? as usize;
         if n > SHORT_STR_MAX {
             return Err(WireError::BadValue {
@@ -179,7 +190,7 @@ impl Reader {
         }
         let b = self.take(n, what)?;
         let s = std::str::from_utf8(b).map_err(|_| WireError::BadUtf8 { what })?;
-        Ok(ShortStr::new(s))
+        Ok(f(s))
     }
 
     /// A string with a `u16` length prefix.

@@ -6,13 +6,14 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use bytes::{BufMut, BytesMut};
+use bytes::{BufMut, Bytes, BytesMut};
 
+use crate::codec::Reader;
 use crate::msg::{open_flags, put_flags, sub_flags, WireSub};
-use crate::msg::{WirePutOptions, WireValueRef};
+use crate::msg::{DescriptorRef, WirePutOptions, WireValueRef};
 use crate::{
-    ShortStr, Status, WireDeadLetter, WireDescriptor, WireGetOptions, WireMessage, WireObject,
-    WireTransmission, WireValue,
+    ShortStr, Status, WireDeadLetter, WireDescriptor, WireError, WireGetOptions, WireMessage,
+    WireObject, WireTransmission, WireValue,
 };
 
 use ferry_model::message::{
@@ -48,16 +49,9 @@ pub fn descriptor_to_wire(d: &MessageDescriptor) -> WireDescriptor {
     WireDescriptor {
         msg_id: d.msg_id.0,
         correl_id: d.correl_id.0,
-        persistence: match d.persistence {
-            Persistence::NotPersistent => 0,
-            Persistence::Persistent => 1,
-            Persistence::AsQueueDef => 2,
-        },
-        priority: match d.priority {
-            Priority::Value(p) => p,
-            Priority::AsQueueDef => 255,
-        },
-        expiry_ms: d.expiry.map_or(0, |e| (e.as_millis() as u64).max(1)),
+        persistence: persistence_to_wire(d.persistence),
+        priority: priority_to_wire(d.priority),
+        expiry_ms: expiry_to_wire(d.expiry),
         message_type: d.message_type.mq_value() as u8,
         feedback: d.feedback,
         report: d.report,
@@ -73,6 +67,49 @@ pub fn descriptor_to_wire(d: &MessageDescriptor) -> WireDescriptor {
     }
 }
 
+/// The engine's descriptor as it is encoded (what [`descriptor_to_wire`] makes, its strings
+/// borrowed rather than copied).
+pub fn descriptor_encoded(d: &MessageDescriptor) -> DescriptorRef<'_> {
+    DescriptorRef {
+        msg_id: &d.msg_id.0,
+        correl_id: &d.correl_id.0,
+        persistence: persistence_to_wire(d.persistence),
+        priority: priority_to_wire(d.priority),
+        expiry_ms: expiry_to_wire(d.expiry),
+        message_type: d.message_type.mq_value() as u8,
+        feedback: d.feedback,
+        report: d.report,
+        reply_to_queue: d.reply_to_queue.as_str(),
+        reply_to_qmgr: d.reply_to_qmgr.as_str(),
+        format: d.format.as_str(),
+        ccsid: d.ccsid,
+        encoding: d.encoding,
+        backout_count: d.backout_count,
+        put_time_ms: ms(d.put_time),
+        put_appl_name: d.put_appl_name.as_str(),
+        user_id: d.user_id.as_str(),
+    }
+}
+
+fn persistence_to_wire(p: Persistence) -> u8 {
+    match p {
+        Persistence::NotPersistent => 0,
+        Persistence::Persistent => 1,
+        Persistence::AsQueueDef => 2,
+    }
+}
+
+fn priority_to_wire(p: Priority) -> u8 {
+    match p {
+        Priority::Value(p) => p,
+        Priority::AsQueueDef => 255,
+    }
+}
+
+fn expiry_to_wire(e: Option<Duration>) -> u64 {
+    e.map_or(0, |e| (e.as_millis() as u64).max(1))
+}
+
 fn opt_name(s: &str, what: &str) -> Result<ObjectName, MqError> {
     if s.is_empty() {
         Ok(ObjectName::EMPTY)
@@ -86,30 +123,10 @@ pub fn descriptor_from_wire(w: &WireDescriptor) -> Result<MessageDescriptor, MqE
     Ok(MessageDescriptor {
         msg_id: MsgId(w.msg_id),
         correl_id: CorrelId(w.correl_id),
-        persistence: match w.persistence {
-            0 => Persistence::NotPersistent,
-            1 => Persistence::Persistent,
-            2 => Persistence::AsQueueDef,
-            _ => {
-                return Err(MqError::new(
-                    Reason::PersistenceError,
-                    format!("persistence value {} is not valid", w.persistence),
-                ))
-            }
-        },
-        priority: if w.priority == 255 {
-            Priority::AsQueueDef
-        } else {
-            Priority::Value(w.priority)
-        },
-        expiry: (w.expiry_ms != 0).then(|| Duration::from_millis(w.expiry_ms)),
-        message_type: match w.message_type {
-            1 => MessageType::Request,
-            2 => MessageType::Reply,
-            4 => MessageType::Report,
-            8 => MessageType::Datagram,
-            _ => return Err(wire_err("message type")),
-        },
+        persistence: persistence_from_wire(w.persistence)?,
+        priority: priority_from_wire(w.priority),
+        expiry: expiry_from_wire(w.expiry_ms),
+        message_type: message_type_from_wire(w.message_type)?,
         feedback: w.feedback,
         report: w.report,
         reply_to_queue: opt_name(w.reply_to_queue.as_str(), "reply-to queue")?,
@@ -122,6 +139,146 @@ pub fn descriptor_from_wire(w: &WireDescriptor) -> Result<MessageDescriptor, MqE
         put_appl_name: ApplName::truncating(w.put_appl_name.as_str()),
         user_id: UserId::truncating(w.user_id.as_str()),
     })
+}
+
+fn persistence_from_wire(p: u8) -> Result<Persistence, MqError> {
+    match p {
+        0 => Ok(Persistence::NotPersistent),
+        1 => Ok(Persistence::Persistent),
+        2 => Ok(Persistence::AsQueueDef),
+        _ => Err(MqError::new(
+            Reason::PersistenceError,
+            format!("persistence value {p} is not valid"),
+        )),
+    }
+}
+
+fn priority_from_wire(p: u8) -> Priority {
+    match p {
+        255 => Priority::AsQueueDef,
+        p => Priority::Value(p),
+    }
+}
+
+fn expiry_from_wire(ms: u64) -> Option<Duration> {
+    (ms != 0).then(|| Duration::from_millis(ms))
+}
+
+fn message_type_from_wire(t: u8) -> Result<MessageType, MqError> {
+    match t {
+        1 => Ok(MessageType::Request),
+        2 => Ok(MessageType::Reply),
+        4 => Ok(MessageType::Report),
+        8 => Ok(MessageType::Datagram),
+        _ => Err(wire_err("message type")),
+    }
+}
+
+/// A descriptor decoded straight into the engine's (the wire's layout as
+/// [`WireDescriptor`]'s): each string converted where it lies. The outer error is a broken
+/// frame; the inner one a value the engine refuses (the frame itself was whole).
+fn decode_descriptor(r: &mut Reader) -> Result<Result<MessageDescriptor, MqError>, WireError> {
+    let msg_id = MsgId(r.array("msg id")?);
+    let correl_id = CorrelId(r.array("correl id")?);
+    let persistence = r.u8("persistence")?;
+    let priority = priority_from_wire(r.u8("priority")?);
+    let expiry = expiry_from_wire(r.u64("expiry")?);
+    let message_type = r.u8("message type")?;
+    let feedback = r.u32("feedback")?;
+    let reply_to_queue = r.short_str_with("reply-to queue", |s| opt_name(s, "reply-to queue"))?;
+    let reply_to_qmgr = r.short_str_with("reply-to queue manager", |s| {
+        opt_name(s, "reply-to queue manager")
+    })?;
+    let format = r.short_str_with("format", FormatName::truncating)?;
+    let (ccsid, encoding) = (r.u32("ccsid")?, r.u32("encoding")?);
+    let backout_count = r.u32("backout count")?;
+    let put_time = time(r.u64("put time")?);
+    let put_appl_name = r.short_str_with("put application name", ApplName::truncating)?;
+    let user_id = r.short_str_with("user id", UserId::truncating)?;
+    Ok((|| {
+        Ok(MessageDescriptor {
+            msg_id,
+            correl_id,
+            persistence: persistence_from_wire(persistence)?,
+            priority,
+            expiry,
+            message_type: message_type_from_wire(message_type)?,
+            feedback,
+            report: 0,
+            reply_to_queue: reply_to_queue?,
+            reply_to_qmgr: reply_to_qmgr?,
+            format,
+            ccsid,
+            encoding,
+            backout_count,
+            put_time,
+            put_appl_name,
+            user_id,
+        })
+    })())
+}
+
+/// A Get response decoded by [`decode_got_message`].
+#[derive(Debug)]
+pub struct GotMessage {
+    /// The message's full length.
+    pub data_length: u64,
+    /// The message, or why the engine's types refuse it (the frame itself was whole).
+    pub message: Result<Message, MqError>,
+    /// The bytes of its properties section when that was decoded (not the last one repeated).
+    pub section: Option<Bytes>,
+}
+
+/// Decodes a Get response (a read-ahead push) straight into the engine's message, with no
+/// wire message between (every pushed message pays for this). A subscription's publications
+/// repeat one properties section (MQTopicString): when the message's section is `last`'s
+/// bytes, byte for byte, it shares `last`'s decoded properties and `section` is `None`.
+pub fn decode_got_message(
+    payload: Bytes,
+    last: Option<(&[u8], &Properties)>,
+) -> Result<(Status, Option<GotMessage>), WireError> {
+    let mut r = Reader::new(payload);
+    let status = crate::msg::decode_status(&mut r)?;
+    if status.failed() {
+        r.finish("response")?;
+        return Ok((status, None));
+    }
+    let data_length = r.u64("data length")?;
+    let descriptor = decode_descriptor(&mut r)?;
+    let (properties, section) = match last {
+        Some((raw, props)) if !raw.is_empty() && r.skip_if_next(raw) => (Ok(props.clone()), None),
+        _ => {
+            let from = r.position();
+            let pairs = crate::msg::decode_properties(&mut r)?;
+            let props =
+                Properties::from_pairs(pairs.into_iter().map(|(n, v)| (n, value_from_wire(v))));
+            (props, Some(r.read_since(from)))
+        }
+    };
+    let tail = crate::msg::decode_tail(&mut r)?;
+    r.finish("response")?;
+    // Refused in the order `message_from_wire` refuses: properties, then the descriptor.
+    let message = properties.and_then(|properties| {
+        let mut descriptor = descriptor?;
+        descriptor.report = tail.report.unwrap_or(0);
+        Ok(Message {
+            descriptor,
+            properties,
+            dead_letter: tail
+                .dead_letter
+                .as_deref()
+                .map(dead_letter_from_wire)
+                .transpose()?,
+            transmission: (tail.transmission.as_deref().map(transmission_from_wire)).transpose()?,
+            body: tail.body,
+        })
+    });
+    let got = GotMessage {
+        data_length,
+        message,
+        section,
+    };
+    Ok((status, Some(got)))
 }
 
 fn value_to_wire(v: &PropertyValue) -> WireValue {
@@ -213,7 +370,7 @@ fn value_ref(v: &PropertyValue) -> WireValueRef<'_> {
 /// the wire message (no copy of its properties): the server's path for every message it sends.
 pub fn encode_message(m: &Message, out: &mut BytesMut) {
     crate::msg::encode_message_parts(
-        &descriptor_to_wire(&m.descriptor),
+        descriptor_encoded(&m.descriptor),
         m.properties.iter().map(|(n, v)| (n, value_ref(v))),
         m.dead_letter.as_deref().map(dead_letter_to_wire).as_ref(),
         m.transmission.as_deref().map(transmission_to_wire).as_ref(),
@@ -231,7 +388,7 @@ pub fn encode_got_head(out: &mut BytesMut, status: &Status, data_length: u64, m:
     }
     out.put_u64_le(data_length);
     crate::msg::encode_message_head(
-        &descriptor_to_wire(&m.descriptor),
+        descriptor_encoded(&m.descriptor),
         m.properties.iter().map(|(n, v)| (n, value_ref(v))),
         m.dead_letter.as_deref().map(dead_letter_to_wire).as_ref(),
         m.transmission.as_deref().map(transmission_to_wire).as_ref(),
@@ -256,38 +413,40 @@ pub fn message_from_wire(mut w: WireMessage) -> Result<Message, MqError> {
     let pairs = std::mem::take(&mut w.properties);
     let properties =
         Properties::from_pairs(pairs.into_iter().map(|(n, v)| (n, value_from_wire(v))))?;
-    message_with_properties(w, properties)
-}
-
-/// Wire message to core message, its properties given (decoded before: see
-/// [`crate::msg::WireMessage::decode_after`]); `w.properties` is ignored.
-pub fn message_with_properties(w: WireMessage, properties: Properties) -> Result<Message, MqError> {
-    let dead_letter = match &w.dead_letter {
-        None => None,
-        Some(d) => Some(Box::new(DeadLetterHeader {
-            reason: Reason::from_code(d.reason).unwrap_or(Reason::UnexpectedError),
-            dest_queue: opt_name(d.dest_queue.as_str(), "dead-letter queue")?,
-            dest_qmgr: opt_name(d.dest_qmgr.as_str(), "dead-letter queue manager")?,
-            original_format: FormatName::truncating(d.original_format.as_str()),
-            put_appl_name: ApplName::truncating(d.put_appl_name.as_str()),
-            put_time: time(d.put_time_ms),
-        })),
-    };
-    let transmission = match &w.transmission {
-        None => None,
-        Some(t) => Some(Box::new(TransmissionHeader {
-            remote_queue: object_name(t.remote_queue.as_str())?,
-            remote_qmgr: object_name(t.remote_qmgr.as_str())?,
-            xmit_id: MsgId(t.xmit_id),
-        })),
-    };
     Ok(Message {
         descriptor: descriptor_from_wire(&w.descriptor)?,
         properties,
-        dead_letter,
-        transmission,
+        dead_letter: w
+            .dead_letter
+            .as_deref()
+            .map(dead_letter_from_wire)
+            .transpose()?,
+        transmission: w
+            .transmission
+            .as_deref()
+            .map(transmission_from_wire)
+            .transpose()?,
         body: w.body,
     })
+}
+
+fn dead_letter_from_wire(d: &WireDeadLetter) -> Result<Box<DeadLetterHeader>, MqError> {
+    Ok(Box::new(DeadLetterHeader {
+        reason: Reason::from_code(d.reason).unwrap_or(Reason::UnexpectedError),
+        dest_queue: opt_name(d.dest_queue.as_str(), "dead-letter queue")?,
+        dest_qmgr: opt_name(d.dest_qmgr.as_str(), "dead-letter queue manager")?,
+        original_format: FormatName::truncating(d.original_format.as_str()),
+        put_appl_name: ApplName::truncating(d.put_appl_name.as_str()),
+        put_time: time(d.put_time_ms),
+    }))
+}
+
+fn transmission_from_wire(t: &WireTransmission) -> Result<Box<TransmissionHeader>, MqError> {
+    Ok(Box::new(TransmissionHeader {
+        remote_queue: object_name(t.remote_queue.as_str())?,
+        remote_qmgr: object_name(t.remote_qmgr.as_str())?,
+        xmit_id: MsgId(t.xmit_id),
+    }))
 }
 
 /// Object descriptor to wire.

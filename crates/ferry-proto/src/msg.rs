@@ -83,36 +83,108 @@ impl Fill {
         self.buf[self.at..self.at + b.len()].copy_from_slice(b);
         self.at += b.len();
     }
-    fn short(&mut self, s: &ShortStr) {
-        let s = s.as_str().as_bytes();
-        debug_assert!(s.len() <= SHORT_STR_MAX);
-        self.bytes(&[s.len() as u8]);
-        self.bytes(s);
+}
+
+/// A descriptor as it is encoded, its strings borrowed (each at most 48 bytes): what a
+/// [`WireDescriptor`] holds, without copying the strings into one first. The queue manager
+/// encodes every message it sends from the engine's descriptor through this.
+#[derive(Debug, Clone, Copy)]
+pub struct DescriptorRef<'a> {
+    /// Msg id.
+    pub msg_id: &'a [u8; ID_LEN],
+    /// Correl id.
+    pub correl_id: &'a [u8; ID_LEN],
+    /// As [`WireDescriptor::persistence`].
+    pub persistence: u8,
+    /// As [`WireDescriptor::priority`].
+    pub priority: u8,
+    /// As [`WireDescriptor::expiry_ms`].
+    pub expiry_ms: u64,
+    /// As [`WireDescriptor::message_type`].
+    pub message_type: u8,
+    /// As [`WireDescriptor::feedback`].
+    pub feedback: u32,
+    /// As [`WireDescriptor::report`].
+    pub report: u32,
+    /// Reply-to queue.
+    pub reply_to_queue: &'a str,
+    /// Reply-to queue manager.
+    pub reply_to_qmgr: &'a str,
+    /// Format name.
+    pub format: &'a str,
+    /// Coded character set id.
+    pub ccsid: u32,
+    /// Encoding.
+    pub encoding: u32,
+    /// Backout count.
+    pub backout_count: u32,
+    /// Put time, milliseconds since the Unix epoch.
+    pub put_time_ms: u64,
+    /// Putting application.
+    pub put_appl_name: &'a str,
+    /// Putting user.
+    pub user_id: &'a str,
+}
+
+impl Fill {
+    fn short_ref(&mut self, s: &str) {
+        // A longer string would not be a name; cut as ShortStr::new cuts, at a character.
+        let mut end = s.len().min(SHORT_STR_MAX);
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        self.bytes(&[end as u8]);
+        self.bytes(&s.as_bytes()[..end]);
     }
 }
 
-impl WireDescriptor {
+impl DescriptorRef<'_> {
     fn encode(&self, out: &mut BytesMut) {
         let mut f = Fill {
             buf: [0; DESCRIPTOR_MAX],
             at: 0,
         };
-        f.bytes(&self.msg_id);
-        f.bytes(&self.correl_id);
+        f.bytes(self.msg_id);
+        f.bytes(self.correl_id);
         f.bytes(&[self.persistence, self.priority]);
         f.bytes(&self.expiry_ms.to_le_bytes());
         f.bytes(&[self.message_type]);
         f.bytes(&self.feedback.to_le_bytes());
-        f.short(&self.reply_to_queue);
-        f.short(&self.reply_to_qmgr);
-        f.short(&self.format);
+        f.short_ref(self.reply_to_queue);
+        f.short_ref(self.reply_to_qmgr);
+        f.short_ref(self.format);
         f.bytes(&self.ccsid.to_le_bytes());
         f.bytes(&self.encoding.to_le_bytes());
         f.bytes(&self.backout_count.to_le_bytes());
         f.bytes(&self.put_time_ms.to_le_bytes());
-        f.short(&self.put_appl_name);
-        f.short(&self.user_id);
+        f.short_ref(self.put_appl_name);
+        f.short_ref(self.user_id);
         out.put_slice(&f.buf[..f.at]);
+    }
+}
+
+impl WireDescriptor {
+    /// The descriptor as it is encoded.
+    pub fn as_encoded(&self) -> DescriptorRef<'_> {
+        DescriptorRef {
+            msg_id: &self.msg_id,
+            correl_id: &self.correl_id,
+            persistence: self.persistence,
+            priority: self.priority,
+            expiry_ms: self.expiry_ms,
+            message_type: self.message_type,
+            feedback: self.feedback,
+            report: self.report,
+            reply_to_queue: self.reply_to_queue.as_str(),
+            reply_to_qmgr: self.reply_to_qmgr.as_str(),
+            format: self.format.as_str(),
+            ccsid: self.ccsid,
+            encoding: self.encoding,
+            backout_count: self.backout_count,
+            put_time_ms: self.put_time_ms,
+            put_appl_name: self.put_appl_name.as_str(),
+            user_id: self.user_id.as_str(),
+        }
     }
 
     fn decode(r: &mut Reader) -> Result<Self, WireError> {
@@ -337,7 +409,7 @@ pub fn encode_status(out: &mut BytesMut, status: &Status) -> bool {
 /// [`WireMessage::encode`] and by servers encoding an engine message without building a
 /// `WireMessage` first.
 pub fn encode_message_parts<'a>(
-    descriptor: &WireDescriptor,
+    descriptor: DescriptorRef<'_>,
     properties: impl ExactSizeIterator<Item = (&'a str, WireValueRef<'a>)>,
     dead_letter: Option<&WireDeadLetter>,
     transmission: Option<&WireTransmission>,
@@ -380,7 +452,7 @@ pub fn encode_message_parts<'a>(
 /// Encodes a message as [`encode_message_parts`] does, up to and including its body's length
 /// but not the body: the caller sends the `body_len` bytes of the body straight after.
 pub fn encode_message_head<'a>(
-    descriptor: &WireDescriptor,
+    descriptor: DescriptorRef<'_>,
     properties: impl ExactSizeIterator<Item = (&'a str, WireValueRef<'a>)>,
     dead_letter: Option<&WireDeadLetter>,
     transmission: Option<&WireTransmission>,
@@ -401,7 +473,7 @@ impl WireMessage {
     /// Encodes the message.
     pub fn encode(&self, out: &mut BytesMut) {
         encode_message_parts(
-            &self.descriptor,
+            self.descriptor.as_encoded(),
             self.properties
                 .iter()
                 .map(|(n, v)| (n.as_str(), v.as_ref())),
@@ -435,48 +507,73 @@ impl WireMessage {
                 (properties, Some(r.read_since(from)))
             }
         };
-        let flags = r.u8("header flags")?;
-        if flags > 7 {
-            return Err(WireError::BadValue {
-                what: "header flags",
-                value: flags as u64,
-            });
+        let tail = decode_tail(r)?;
+        if let Some(report) = tail.report {
+            descriptor.report = report;
         }
-        let dead_letter = match flags & 1 {
-            0 => None,
-            _ => Some(Box::new(WireDeadLetter {
-                reason: r.u32("dead-letter reason")?,
-                dest_queue: r.short_str("dead-letter queue")?,
-                dest_qmgr: r.short_str("dead-letter queue manager")?,
-                original_format: r.short_str("dead-letter format")?,
-                put_appl_name: r.short_str("dead-letter application")?,
-                put_time_ms: r.u64("dead-letter time")?,
-            })),
-        };
-        let transmission = match flags & 2 {
-            0 => None,
-            _ => Some(Box::new(WireTransmission {
-                remote_queue: r.short_str("transmission queue")?,
-                remote_qmgr: r.short_str("transmission queue manager")?,
-                xmit_id: r.array("transmission id")?,
-            })),
-        };
-        if flags & 4 != 0 {
-            descriptor.report = r.u32("report options")?;
-        }
-        let body = r.bytes32("body")?;
         let msg = WireMessage {
             descriptor,
             properties,
-            dead_letter,
-            transmission,
-            body,
+            dead_letter: tail.dead_letter,
+            transmission: tail.transmission,
+            body: tail.body,
         };
         Ok((msg, section))
     }
 }
 
-fn decode_properties(r: &mut Reader) -> Result<Vec<(String, WireValue)>, WireError> {
+/// What follows a message's properties section on the wire: its headers, report options and
+/// body.
+pub(crate) struct Tail {
+    pub dead_letter: Option<Box<WireDeadLetter>>,
+    pub transmission: Option<Box<WireTransmission>>,
+    /// The descriptor's report options, when not 0 (header flags bit 2).
+    pub report: Option<u32>,
+    pub body: Bytes,
+}
+
+/// Decodes a message's [`Tail`].
+pub(crate) fn decode_tail(r: &mut Reader) -> Result<Tail, WireError> {
+    let flags = r.u8("header flags")?;
+    if flags > 7 {
+        return Err(WireError::BadValue {
+            what: "header flags",
+            value: flags as u64,
+        });
+    }
+    let dead_letter = match flags & 1 {
+        0 => None,
+        _ => Some(Box::new(WireDeadLetter {
+            reason: r.u32("dead-letter reason")?,
+            dest_queue: r.short_str("dead-letter queue")?,
+            dest_qmgr: r.short_str("dead-letter queue manager")?,
+            original_format: r.short_str("dead-letter format")?,
+            put_appl_name: r.short_str("dead-letter application")?,
+            put_time_ms: r.u64("dead-letter time")?,
+        })),
+    };
+    let transmission = match flags & 2 {
+        0 => None,
+        _ => Some(Box::new(WireTransmission {
+            remote_queue: r.short_str("transmission queue")?,
+            remote_qmgr: r.short_str("transmission queue manager")?,
+            xmit_id: r.array("transmission id")?,
+        })),
+    };
+    let report = match flags & 4 {
+        0 => None,
+        _ => Some(r.u32("report options")?),
+    };
+    let body = r.bytes32("body")?;
+    Ok(Tail {
+        dead_letter,
+        transmission,
+        report,
+        body,
+    })
+}
+
+pub(crate) fn decode_properties(r: &mut Reader) -> Result<Vec<(String, WireValue)>, WireError> {
     let n = r.count("property count", 3)?;
     let mut properties = Vec::with_capacity(n);
     for _ in 0..n {
@@ -484,43 +581,6 @@ fn decode_properties(r: &mut Reader) -> Result<Vec<(String, WireValue)>, WireErr
         properties.push((name, WireValue::decode(r)?));
     }
     Ok(properties)
-}
-
-/// Decodes a Get response (a read-ahead push) as [`decode_response`] does, its message's
-/// properties section compared with `last_props` (see [`WireMessage::decode_after`]): the
-/// status, and for a success the data length, the message and its new properties section.
-pub fn decode_got_after(
-    payload: Bytes,
-    last_props: Option<&[u8]>,
-) -> Result<(Status, Option<GotAfter>), WireError> {
-    let mut r = Reader::new(payload);
-    let status = decode_status(&mut r)?;
-    if status.failed() {
-        r.finish("response")?;
-        return Ok((status, None));
-    }
-    let data_length = r.u64("data length")?;
-    let (msg, section) = WireMessage::decode_after(&mut r, last_props)?;
-    r.finish("response")?;
-    Ok((
-        status,
-        Some(GotAfter {
-            data_length,
-            msg,
-            section,
-        }),
-    ))
-}
-
-/// A Get response decoded by [`decode_got_after`].
-#[derive(Debug)]
-pub struct GotAfter {
-    /// The message's full length.
-    pub data_length: u64,
-    /// The message (no properties when `section` is `None`: they repeat the last ones).
-    pub msg: WireMessage,
-    /// The bytes of a properties section that differs from the last one.
-    pub section: Option<Bytes>,
 }
 
 /// What to open: 0 = queue (name, dynamic name pattern), 1 = the queue manager object,
@@ -1598,7 +1658,7 @@ fn decode_channel_reply(op: Opcode, r: &mut Reader) -> Result<Reply, WireError> 
 }
 
 /// A response's status block.
-fn decode_status(r: &mut Reader) -> Result<Status, WireError> {
+pub(crate) fn decode_status(r: &mut Reader) -> Result<Status, WireError> {
     let completion = r.u8("completion code")?;
     if completion > 2 {
         return Err(WireError::BadValue {

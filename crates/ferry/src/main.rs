@@ -9,6 +9,11 @@
 #[cfg(not(unix))]
 compile_error!("the ferry command line needs a Unix-like system (signals and process ids)");
 
+/// mimalloc rather than the C library's allocator: the queue manager and the benchmark harness
+/// allocate and free small buffers on every message, across threads (measured in docs/perf.md).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod admin;
 mod detach;
 mod messages;

@@ -148,6 +148,7 @@ impl Queue {
         let start = out.len();
         let mut bytes = 0;
         let mut st = self.lock();
+        st.batch_wall = Some(st.clock().wall());
         while out.len() - start < room.msgs as usize && (out.len() == start || bytes < room.bytes) {
             match st.get_step(&self.name, None, spec, now) {
                 Ok(Found::Step(GetStep::Got {
@@ -161,10 +162,14 @@ impl Queue {
                     st.make_available(job.pos);
                     break;
                 }
-                Err(Stop::Failed(e)) if out.len() == start => return Err(e),
+                Err(Stop::Failed(e)) if out.len() == start => {
+                    st.batch_wall = None;
+                    return Err(e);
+                }
                 Err(Stop::Failed(_)) => break,
             }
         }
+        st.batch_wall = None;
         Ok(())
     }
 
@@ -474,8 +479,8 @@ impl QueueState {
         lsn: Option<u64>,
         read: Option<Message>,
     ) -> GetStep {
-        // One wall-clock read serves LGETTIME and QTIME.
-        let wall = self.clock().wall();
+        // One wall-clock read serves LGETTIME and QTIME (and a batch's messages).
+        let wall = self.batch_wall.unwrap_or_else(|| self.clock().wall());
         let msg = if spec.browse.is_some() {
             read.or_else(|| self.store.peek(pos).cloned())
         } else if let Some(u) = spec.uow {

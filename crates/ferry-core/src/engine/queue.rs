@@ -58,6 +58,9 @@ pub struct QueueState {
     name: ObjectName,
     /// Where put and get times come from.
     clock: Clock,
+    /// The wall time a batch of gets shares (one reading for up to a batch's messages, as
+    /// [`Queue::take_batch`] takes them under one lock); `None` outside a batch.
+    pub(crate) batch_wall: Option<std::time::SystemTime>,
 }
 
 /// A queue's statistics since they were last reset (MQ's TimeSinceReset, HighQDepth,
@@ -179,6 +182,7 @@ impl Queue {
                 spill: None,
                 name,
                 clock,
+                batch_wall: None,
             }),
         })
     }

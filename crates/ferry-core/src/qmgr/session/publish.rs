@@ -245,7 +245,10 @@ impl Session {
         match publisher {
             Some(p) => {
                 let all = self.qm.publisher_subscribers(p);
-                all.iter().filter(|s| wanted(s)).cloned().collect()
+                // Sized once: a filtered collect would grow it step by step.
+                let mut subs = Vec::with_capacity(all.len());
+                subs.extend(all.iter().filter(|s| wanted(s)).cloned());
+                subs
             }
             None => {
                 let mut subs = self.qm.subscribers(topic);
@@ -275,6 +278,7 @@ impl Session {
             false => None,
         };
         let fresh_ids = p.opts.new_msg_id || p.msg.descriptor.msg_id.is_none();
+        let now = self.qm.clock().now();
         for sub in subs {
             if !selects(sub, p.msg) {
                 out.subscribers -= 1;
@@ -288,7 +292,7 @@ impl Session {
                     };
                     let mut copy = copy_for(&common, sub)?;
                     copy.descriptor.msg_id = msg_id;
-                    self.put_resolved_to(&sub.queue, copy, expires_at, warning, p.opts)
+                    self.put_resolved_to(&sub.queue, copy, (expires_at, now), warning, p.opts)
                 }
                 None => self.put_to(&sub.queue, None, None, copy_for(p.msg, sub)?, p.opts),
             };

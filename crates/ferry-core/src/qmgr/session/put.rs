@@ -260,16 +260,18 @@ impl Session {
             self.remote_defaults(r, &mut msg)?;
         }
         let (expires_at, warning) = self.resolve_descriptor(&mut msg, opts)?;
-        self.put_resolved_to(queue, msg, expires_at, warning, opts)
+        let now = self.qm.clock().now();
+        self.put_resolved_to(queue, msg, (expires_at, now), warning, opts)
     }
 
     /// The rest of a put once the descriptor is resolved (`expires_at`, `warning` from
-    /// [`Session::resolve_descriptor`]): the queue, the unit of work, the log.
+    /// [`Session::resolve_descriptor`]): the queue, the unit of work, the log. `now` is the
+    /// queue manager's clock (one reading serves all of a publication's copies).
     pub(super) fn put_resolved_to(
         &mut self,
         queue: &Arc<Queue>,
         msg: Message,
-        expires_at: u64,
+        (expires_at, now): (u64, u64),
         warning: Option<Reason>,
         opts: &PutOptions,
     ) -> MqResult<PutOutcome> {
@@ -280,9 +282,11 @@ impl Session {
         };
         let d = &msg.descriptor;
         let (msg_id, correl_id, put_time) = (d.msg_id, d.correl_id, d.put_time);
-        let reply_to = (d.reply_to_queue, d.reply_to_qmgr);
         let arrival = self.arrival_report(queue, &msg);
-        let placed = match queue.put_resolved(msg, expires_at, uow, self.qm.clock().now()) {
+        // Copied only when a report needs them (two names are most of a descriptor).
+        let reply_to = (arrival.as_ref())
+            .map(|_| (msg.descriptor.reply_to_queue, msg.descriptor.reply_to_qmgr));
+        let placed = match queue.put_resolved(msg, expires_at, uow, now) {
             Ok(p) => p,
             Err(e) => {
                 if e.reason == Reason::QFull && self.qm.performance_events() {
@@ -301,8 +305,8 @@ impl Session {
             self.triggered(queue, uow.is_some());
         }
         self.logged(placed.lsn, uow.is_some())?;
-        if let Some(r) = arrival {
-            self.send_report(r, reply_to.0, reply_to.1, uow.is_some());
+        if let (Some(r), Some((q, qm))) = (arrival, reply_to) {
+            self.send_report(r, q, qm, uow.is_some());
         }
         Ok(PutOutcome {
             msg_id,

@@ -109,7 +109,7 @@ impl Session {
                 syncpoint: in_uow,
                 ..PutOptions::default()
             };
-            self.put_resolved_to(&q, report, expires_at, None, &opts)
+            self.put_resolved_to(&q, report, (expires_at, self.qm.clock().now()), None, &opts)
         });
         let Err(e) = put else { return };
         tracing::warn!(queue = %to_q, qmgr = %to_qmgr, reason = %e.reason, detail = %e.detail,
