@@ -456,7 +456,7 @@ pub struct TransmissionHeader {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Message {
     /// The descriptor.
-    pub descriptor: MessageDescriptor,
+    pub descriptor: Box<MessageDescriptor>,
     /// Typed user properties.
     pub properties: Properties,
     /// Present when the message sits on a dead-letter queue (format `MQDEAD`).

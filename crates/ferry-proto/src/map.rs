@@ -262,7 +262,7 @@ pub fn decode_got_message(
         let mut descriptor = descriptor?;
         descriptor.report = tail.report.unwrap_or(0);
         Ok(Message {
-            descriptor,
+            descriptor: Box::new(descriptor),
             properties,
             dead_letter: tail
                 .dead_letter
@@ -414,7 +414,7 @@ pub fn message_from_wire(mut w: WireMessage) -> Result<Message, MqError> {
     let properties =
         Properties::from_pairs(pairs.into_iter().map(|(n, v)| (n, value_from_wire(v))))?;
     Ok(Message {
-        descriptor: descriptor_from_wire(&w.descriptor)?,
+        descriptor: Box::new(descriptor_from_wire(&w.descriptor)?),
         properties,
         dead_letter: w
             .dead_letter

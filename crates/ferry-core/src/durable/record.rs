@@ -676,7 +676,7 @@ pub fn decode_message(r: &mut Reader) -> MqResult<Message> {
     }
     let body = r.bytes32("body")?;
     Ok(Message {
-        descriptor,
+        descriptor: Box::new(descriptor),
         properties,
         dead_letter,
         transmission,
