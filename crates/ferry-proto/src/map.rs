@@ -29,8 +29,16 @@ use ferry_model::reason::{MqError, Reason};
 use ferry_model::verbs::Hobj;
 
 fn ms(t: SystemTime) -> u64 {
-    t.duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
+    t.duration_since(UNIX_EPOCH).map_or(0, whole_ms)
+}
+
+/// `d` in whole milliseconds, without `as_millis`'s 128-bit division (every pushed message's
+/// put time and expiry go through this).
+#[inline]
+fn whole_ms(d: Duration) -> u64 {
+    d.as_secs()
+        .saturating_mul(1000)
+        .saturating_add(u64::from(d.subsec_millis()))
 }
 
 fn time(ms: u64) -> SystemTime {
@@ -107,7 +115,7 @@ fn priority_to_wire(p: Priority) -> u8 {
 }
 
 fn expiry_to_wire(e: Option<Duration>) -> u64 {
-    e.map_or(0, |e| (e.as_millis() as u64).max(1))
+    e.map_or(0, |e| whole_ms(e).max(1))
 }
 
 fn opt_name(s: &str, what: &str) -> Result<ObjectName, MqError> {
@@ -175,47 +183,44 @@ fn message_type_from_wire(t: u8) -> Result<MessageType, MqError> {
 }
 
 /// A descriptor decoded straight into the engine's (the wire's layout as
-/// [`WireDescriptor`]'s): each string converted where it lies. The outer error is a broken
-/// frame; the inner one a value the engine refuses (the frame itself was whole).
-fn decode_descriptor(r: &mut Reader) -> Result<Result<MessageDescriptor, MqError>, WireError> {
-    let msg_id = MsgId(r.array("msg id")?);
-    let correl_id = CorrelId(r.array("correl id")?);
+/// [`WireDescriptor`]'s), in place in its box: each string converted where it lies, no
+/// temporaries moved about. The outer error is a broken frame; the inner one a value the
+/// engine refuses (the frame itself was whole).
+fn decode_descriptor(r: &mut Reader) -> Result<Result<Box<MessageDescriptor>, MqError>, WireError> {
+    let mut d = Box::<MessageDescriptor>::default();
+    let mut refused: Option<MqError> = None;
+    let mut note = |e: Result<(), MqError>| {
+        if let (Err(e), None) = (e, &refused) {
+            refused = Some(e);
+        }
+    };
+    d.msg_id = MsgId(r.array("msg id")?);
+    d.correl_id = CorrelId(r.array("correl id")?);
     let persistence = r.u8("persistence")?;
-    let priority = priority_from_wire(r.u8("priority")?);
-    let expiry = expiry_from_wire(r.u64("expiry")?);
+    d.priority = priority_from_wire(r.u8("priority")?);
+    d.expiry = expiry_from_wire(r.u64("expiry")?);
     let message_type = r.u8("message type")?;
-    let feedback = r.u32("feedback")?;
-    let reply_to_queue = r.short_str_with("reply-to queue", |s| opt_name(s, "reply-to queue"))?;
-    let reply_to_qmgr = r.short_str_with("reply-to queue manager", |s| {
-        opt_name(s, "reply-to queue manager")
-    })?;
-    let format = r.short_str_with("format", FormatName::truncating)?;
-    let (ccsid, encoding) = (r.u32("ccsid")?, r.u32("encoding")?);
-    let backout_count = r.u32("backout count")?;
-    let put_time = time(r.u64("put time")?);
-    let put_appl_name = r.short_str_with("put application name", ApplName::truncating)?;
-    let user_id = r.short_str_with("user id", UserId::truncating)?;
-    Ok((|| {
-        Ok(MessageDescriptor {
-            msg_id,
-            correl_id,
-            persistence: persistence_from_wire(persistence)?,
-            priority,
-            expiry,
-            message_type: message_type_from_wire(message_type)?,
-            feedback,
-            report: 0,
-            reply_to_queue: reply_to_queue?,
-            reply_to_qmgr: reply_to_qmgr?,
-            format,
-            ccsid,
-            encoding,
-            backout_count,
-            put_time,
-            put_appl_name,
-            user_id,
-        })
-    })())
+    d.feedback = r.u32("feedback")?;
+    let q = &mut d.reply_to_queue;
+    note(r.short_str_with("reply-to queue", |s| {
+        opt_name(s, "reply-to queue").map(|n| *q = n)
+    })?);
+    let qm = &mut d.reply_to_qmgr;
+    note(r.short_str_with("reply-to queue manager", |s| {
+        opt_name(s, "reply-to queue manager").map(|n| *qm = n)
+    })?);
+    d.format = r.short_str_with("format", FormatName::truncating)?;
+    (d.ccsid, d.encoding) = (r.u32("ccsid")?, r.u32("encoding")?);
+    d.backout_count = r.u32("backout count")?;
+    d.put_time = time(r.u64("put time")?);
+    d.put_appl_name = r.short_str_with("put application name", ApplName::truncating)?;
+    d.user_id = r.short_str_with("user id", UserId::truncating)?;
+    // Refused in the order `descriptor_from_wire` refuses.
+    let checked = persistence_from_wire(persistence)
+        .map(|p| d.persistence = p)
+        .and_then(|()| message_type_from_wire(message_type).map(|t| d.message_type = t))
+        .and_then(|()| refused.map_or(Ok(()), Err));
+    Ok(checked.map(|()| d))
 }
 
 /// A Get response decoded by [`decode_got_message`].
@@ -262,7 +267,7 @@ pub fn decode_got_message(
         let mut descriptor = descriptor?;
         descriptor.report = tail.report.unwrap_or(0);
         Ok(Message {
-            descriptor: Box::new(descriptor),
+            descriptor,
             properties,
             dead_letter: tail
                 .dead_letter
