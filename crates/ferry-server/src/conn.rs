@@ -1015,6 +1015,8 @@ impl Socket {
     /// filling [`ConnLimits::max_unsent`] stop it (the rest wait in `rbuf`). Before a
     /// conversation is open, a frame may be no larger than [`PRE_CONNECT_MAX_FRAME`].
     fn on_frames(&mut self, rbuf: &mut BytesMut) -> Result<(), Close> {
+        // Streams that the batch's puts and publications feed are woken once, at its end.
+        let _wakes = ferry_core::engine::DeferWakes::start();
         let max = match self.opened {
             true => self.ctx.limits.max_frame,
             false => PRE_CONNECT_MAX_FRAME.min(self.ctx.limits.max_frame),

@@ -22,4 +22,4 @@ pub use journal::{Append, Journal, Logged};
 pub use queue::{Placed, Queue, QueueState};
 pub use spill::Spill;
 pub use store::{Match, OnDisk, Pos, SlotState, Store, UowId};
-pub use waiter::{Delivery, Room, WaitOutcome, Waiter, Waiters};
+pub use waiter::{DeferWakes, Delivery, Room, WaitOutcome, Waiter, Waiters};

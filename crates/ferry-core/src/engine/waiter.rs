@@ -18,6 +18,12 @@
 //! Waking: a blocked thread is unparked, an async task's waker is woken. A waiter first spins
 //! briefly (see `wait_blocking`) and only registers a wake-up once it is about to sleep, so a
 //! hand-over to a spinning getter costs no system call.
+//!
+//! Deferred wakes: a connection that works through a batch of requests read at once (the
+//! server's I/O task) may hold task wake-ups back until the batch is done ([`DeferWakes`]), as
+//! NATS flushes its subscribers once a read: a publication fanned out to ten read-ahead
+//! streams wakes each once with the batch's messages instead of once a message — fewer
+//! wake-ups across threads, fuller writes. Threads (blocking getters) are never held back.
 
 use std::collections::{HashMap, VecDeque};
 use std::hash::BuildHasherDefault;
@@ -40,11 +46,64 @@ enum Wake {
     Task(Waker),
 }
 
+thread_local! {
+    /// Task wake-ups held back on this thread while a [`DeferWakes`] lives (`None`: none).
+    static DEFERRED: std::cell::RefCell<Option<Vec<Waker>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// While it lives, task wake-ups that hand-overs on this thread make are held back; dropped
+/// (also on an early return or a panic), it makes them. Nested guards defer to the outermost.
+#[derive(Debug)]
+pub struct DeferWakes {
+    outermost: bool,
+}
+
+impl DeferWakes {
+    /// Starts holding wake-ups back on this thread.
+    pub fn start() -> DeferWakes {
+        let outermost = DEFERRED.with(|d| {
+            let mut d = d.borrow_mut();
+            let starts = d.is_none();
+            if starts {
+                *d = Some(Vec::new());
+            }
+            starts
+        });
+        DeferWakes { outermost }
+    }
+}
+
+impl Drop for DeferWakes {
+    fn drop(&mut self) {
+        if !self.outermost {
+            return;
+        }
+        let held = DEFERRED.with(|d| d.borrow_mut().take()).unwrap_or_default();
+        for w in held {
+            w.wake();
+        }
+    }
+}
+
+/// Wakes `w` now, or once the thread's [`DeferWakes`] ends.
+fn wake_task(w: Waker) {
+    let w = DEFERRED.with(|d| match d.borrow_mut().as_mut() {
+        Some(held) => {
+            held.push(w);
+            None
+        }
+        None => Some(w),
+    });
+    if let Some(w) = w {
+        w.wake();
+    }
+}
+
 impl Wake {
     fn wake(self) {
         match self {
             Wake::Thread(t) => t.unpark(),
-            Wake::Task(w) => w.wake(),
+            Wake::Task(w) => wake_task(w),
         }
     }
 }
