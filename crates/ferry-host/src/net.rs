@@ -164,6 +164,8 @@ pub struct TcpInfo {
     pub delivery_rate: u64,
     /// Bytes the partner acknowledged.
     pub bytes_acked: u64,
+    /// Segments sent over the connection's life (retransmissions included; wraps at 2^32).
+    pub segs_out: u32,
 }
 
 impl TcpInfo {
@@ -202,6 +204,7 @@ pub fn tcp_info(fd: std::os::fd::RawFd) -> std::io::Result<TcpInfo> {
         cwnd: info.tcpi_snd_cwnd,
         delivery_rate: info.tcpi_delivery_rate,
         bytes_acked: info.tcpi_bytes_acked,
+        segs_out: info.tcpi_segs_out,
     })
 }
 

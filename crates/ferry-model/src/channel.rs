@@ -135,6 +135,12 @@ pub struct TcpFigures {
     pub in_flight: u64,
     /// The kernel's latest delivery-rate estimate, bytes per second.
     pub delivery_rate: u64,
+    /// Segments (QUIC: packets) sent over the connection's life; the kernel counts TCP's in 32
+    /// bits, so they wrap.
+    pub sent: u64,
+    /// LOSSRATE: of the segments (packets) sent over the last interval of at least a second,
+    /// those retransmitted (QUIC: declared lost), in hundredths of a percent.
+    pub loss_bp: u32,
 }
 
 impl ChannelStatus {

@@ -381,7 +381,7 @@ fn serve_with(
         seq,
         key,
         unanswered: std::collections::VecDeque::new(),
-        quic_rate: std::cell::Cell::new(None),
+        rates: std::cell::Cell::new(None),
     };
     running.run(control, stops)
 }
@@ -568,7 +568,7 @@ fn tcp_figures(conn: &Connection) -> Option<ferry_model::channel::TcpFigures> {
     if let Some(q) = conn.quic_figures() {
         // Over QUIC: losses for retransmissions, the congestion window for what may be in
         // flight, and the rate that window allows a round trip (a running sender replaces it
-        // with the rate achieved: `Running::with_achieved_rate`).
+        // with the rate achieved: `Running::with_rates`).
         let rtt = q.rtt.as_secs_f64();
         return Some(ferry_model::channel::TcpFigures {
             rtt_us: q.rtt.as_micros() as u64,
@@ -579,6 +579,8 @@ fn tcp_figures(conn: &Connection) -> Option<ferry_model::channel::TcpFigures> {
             } else {
                 0
             },
+            sent: q.sent_packets,
+            loss_bp: 0,
         });
     }
     let info = ferry_host::net::tcp_info(conn.tcp_fd()?).ok()?;
@@ -587,7 +589,33 @@ fn tcp_figures(conn: &Connection) -> Option<ferry_model::channel::TcpFigures> {
         retransmits: info.retransmits,
         in_flight: info.in_flight(),
         delivery_rate: info.delivery_rate,
+        sent: u64::from(info.segs_out),
+        loss_bp: 0,
     })
+}
+
+/// Where a sender's rates stood at the start of their current interval, and what the last
+/// interval measured.
+#[derive(Debug, Clone, Copy)]
+struct RateMark {
+    since: Instant,
+    /// Over QUIC: UDP bytes sent (TCP's achieved rate is the kernel's estimate).
+    bytes: u64,
+    sent: u64,
+    retransmits: u32,
+    /// The last interval's achieved rate (bytes/s; QUIC only) and loss (hundredths of a %).
+    rate: u64,
+    loss_bp: u32,
+    /// Whether an interval has ended (before, the loss shown is the connection's so far).
+    completed: bool,
+}
+
+/// Of `sent` segments, `lost` lost, in hundredths of a percent (0 when nothing was sent).
+fn loss_bp(sent: u64, lost: u64) -> u32 {
+    match sent {
+        0 => 0,
+        n => (u128::from(lost.min(n)) * 10_000 / u128::from(n)) as u32,
+    }
 }
 
 /// CONGCTL: the congestion control the channel asks for, set on its socket; the kernel's
@@ -644,9 +672,9 @@ struct Running<'a> {
     key: [u8; ch::LUWID_KEY_LEN],
     /// NPMSPEED(FAST) batches sent and not yet answered, oldest first: (request id, messages).
     unanswered: std::collections::VecDeque<(u64, usize)>,
-    /// Over QUIC: bytes sent and when, at the start of the rate's current interval, and the
-    /// rate the last interval achieved (bytes/s).
-    quic_rate: std::cell::Cell<Option<(u64, Instant, u64)>>,
+    /// The start of the current interval of the rates the status shows (achieved rate over
+    /// QUIC, loss over either), and the last interval's.
+    rates: std::cell::Cell<Option<RateMark>>,
 }
 
 impl Running<'_> {
@@ -778,28 +806,54 @@ impl Running<'_> {
             "non-persistent messages sent in fast batches (NPMSPEED FAST) were lost with the connection");
     }
 
-    /// Over QUIC, the rate the connection achieved (bytes sent per second over intervals of at
-    /// least a second) in place of what its window allows; TCP's figures as they are.
-    fn with_achieved_rate(
+    /// The rates over intervals of at least a second: LOSSRATE (segments retransmitted, or
+    /// QUIC packets declared lost, of those sent) and, over QUIC, the rate achieved (bytes sent
+    /// a second) in place of what its window allows; TCP's TCPRATE is the kernel's estimate.
+    fn with_rates(
         &self,
         mut f: ferry_model::channel::TcpFigures,
     ) -> ferry_model::channel::TcpFigures {
-        let Some(q) = self.conn.quic_figures() else {
-            return f;
-        };
+        let quic = self.conn.quic_figures();
+        let bytes = quic.map_or(0, |q| q.sent_bytes);
         let now = Instant::now();
-        let (bytes, since, rate) = self.quic_rate.get().unwrap_or((q.sent_bytes, now, 0));
-        let secs = now.duration_since(since).as_secs_f64();
-        let next = if secs >= 1.0 {
-            let achieved = (q.sent_bytes.saturating_sub(bytes) as f64 / secs) as u64;
-            (q.sent_bytes, now, achieved)
-        } else {
-            (bytes, since, rate)
+        let start = RateMark {
+            since: now,
+            bytes,
+            sent: f.sent,
+            retransmits: f.retransmits,
+            rate: 0,
+            loss_bp: 0,
+            completed: false,
         };
-        self.quic_rate.set(Some(next));
-        if next.2 > 0 {
-            f.delivery_rate = next.2;
+        let mark = self.rates.get().unwrap_or(start);
+        let secs = now.duration_since(mark.since).as_secs_f64();
+        // TCP counts segments in 32 bits: the difference wraps with them.
+        let sent = match quic {
+            Some(_) => f.sent.saturating_sub(mark.sent),
+            None => u64::from((f.sent as u32).wrapping_sub(mark.sent as u32)),
+        };
+        let lost = u64::from(f.retransmits.saturating_sub(mark.retransmits));
+        let next = if secs >= 1.0 {
+            RateMark {
+                rate: (bytes.saturating_sub(mark.bytes) as f64 / secs) as u64,
+                loss_bp: loss_bp(sent, lost),
+                completed: true,
+                ..start
+            }
+        } else if !mark.completed {
+            // The connection's first second: its loss so far.
+            RateMark {
+                loss_bp: loss_bp(sent, lost),
+                ..mark
+            }
+        } else {
+            mark
+        };
+        self.rates.set(Some(next));
+        if quic.is_some() && next.rate > 0 {
+            f.delivery_rate = next.rate;
         }
+        f.loss_bp = next.loss_bp;
         f
     }
 
@@ -816,7 +870,7 @@ impl Running<'_> {
             now,
         );
         st.compression = alg.map_or_else(|| "NONE".to_owned(), |c| c.name().to_owned());
-        st.tcp = tcp_figures(&self.conn).map(|f| self.with_achieved_rate(f));
+        st.tcp = tcp_figures(&self.conn).map(|f| self.with_rates(f));
         st.compression_saved = saved;
         st.compression_time = self.conn.compression_time();
         let w = batch.oldest_wait.as_micros() as u64;
@@ -894,6 +948,16 @@ mod luw {
 #[cfg(test)]
 mod tests {
     use super::endpoint;
+
+    #[test]
+    fn loss_is_counted_in_hundredths_of_a_percent_of_what_was_sent() {
+        use super::loss_bp;
+        assert_eq!(loss_bp(0, 0), 0, "nothing sent, nothing lost");
+        assert_eq!(loss_bp(1000, 5), 50, "0.5 %");
+        assert_eq!(loss_bp(3, 1), 3333);
+        assert_eq!(loss_bp(10, 20), 10_000, "never more than all of it");
+        assert_eq!(loss_bp(u64::MAX, u64::MAX), 10_000, "no overflow");
+    }
 
     #[test]
     fn logical_unit_of_work_ids_depend_on_key_channel_sequence_and_ids() {

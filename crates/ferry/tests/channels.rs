@@ -853,6 +853,11 @@ fn a_channel_over_quic_moves_messages_once_and_shows_its_path() {
         .parse()
         .unwrap();
     assert!(rate > 0, "QUIC's rate: {rate}");
+    let loss: f64 = chstatus(&qm1, "QM1.TO.QM2", "LOSSRATE")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((0.0..=100.0).contains(&loss), "QUIC's loss: {loss} %");
     assert!(
         common::scrape(&qm2).contains("ferry_connections{mode=\"quic\"} 1"),
         "{}",

@@ -325,6 +325,15 @@ fn pipelined_fast_batches(tag: &str, congctl: &str) {
         "{}",
         qm1.log()
     );
+    // The link's 0.5 % loss each way shows in the sender's status as a rate (segments or
+    // packets retransmitted of those sent), not only as a count.
+    let loss: f64 = chstatus(&qm1, "LOSSRATE").unwrap().parse().unwrap();
+    let retrans: u64 = chstatus(&qm1, "RETRANS").unwrap().parse().unwrap();
+    assert!(
+        loss > 0.0 && loss < 20.0 && retrans > 0,
+        "LOSSRATE({loss}) RETRANS({retrans}) over N3"
+    );
+    eprintln!("{congctl} over N3: LOSSRATE({loss}) RETRANS({retrans})");
     drop((qm1, qm2));
     let _ = std::fs::remove_dir_all(&home);
 }

@@ -422,7 +422,15 @@ fn chstatus_fields(name: ObjectName, st: &ChannelStatus) -> Vec<Field> {
             st.tcp.map_or(0, |t| t.delivery_rate),
             Kind::Status,
         ),
+        field("LOSSRATE", loss_rate(st.tcp), Kind::Status),
     ]
+}
+
+/// LOSSRATE: the percentage of segments (QUIC: packets) lost over the sender's last interval
+/// of at least a second, to two decimals.
+fn loss_rate(tcp: Option<ferry_model::channel::TcpFigures>) -> String {
+    let bp = tcp.map_or(0, |t| t.loss_bp);
+    format!("{}.{:02}", bp / 100, bp % 100)
 }
 
 /// DISPLAY CHSTATUS: the channel instances running or known here.
