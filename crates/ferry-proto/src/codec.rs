@@ -18,6 +18,12 @@ pub struct ShortStr {
     bytes: [u8; SHORT_STR_MAX],
 }
 
+impl AsRef<str> for ShortStr {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
 impl ShortStr {
     /// `s`, cut to 48 bytes at a character boundary.
     pub fn new(s: &str) -> ShortStr {
@@ -119,6 +125,17 @@ impl Reader {
     /// A `u8`.
     pub fn u8(&mut self, what: &'static str) -> Result<u8, WireError> {
         Ok(self.take(1, what)?[0])
+    }
+
+    /// A `u8` of at most `max` (a larger one is a bad value).
+    pub fn u8_at_most(&mut self, what: &'static str, max: u8) -> Result<u8, WireError> {
+        match self.u8(what)? {
+            v if v > max => Err(WireError::BadValue {
+                what,
+                value: u64::from(v),
+            }),
+            v => Ok(v),
+        }
     }
 
     /// A little-endian `u16`.

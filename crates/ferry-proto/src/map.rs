@@ -54,6 +54,17 @@ fn wire_err(what: &str) -> MqError {
 
 /// Engine descriptor to wire.
 pub fn descriptor_to_wire(d: &MessageDescriptor) -> WireDescriptor {
+    descriptor_as(d)
+}
+
+/// The engine's descriptor as it is encoded (what [`descriptor_to_wire`] makes, its strings
+/// borrowed rather than copied).
+pub fn descriptor_encoded(d: &MessageDescriptor) -> DescriptorRef<'_> {
+    descriptor_as(d)
+}
+
+/// The engine's descriptor on the wire, its strings made `S`.
+fn descriptor_as<'a, S: From<&'a str>>(d: &'a MessageDescriptor) -> WireDescriptor<S> {
     WireDescriptor {
         msg_id: d.msg_id.0,
         correl_id: d.correl_id.0,
@@ -63,39 +74,15 @@ pub fn descriptor_to_wire(d: &MessageDescriptor) -> WireDescriptor {
         message_type: d.message_type.mq_value() as u8,
         feedback: d.feedback,
         report: d.report,
-        reply_to_queue: ShortStr::new(d.reply_to_queue.as_str()),
-        reply_to_qmgr: ShortStr::new(d.reply_to_qmgr.as_str()),
-        format: ShortStr::new(d.format.as_str()),
+        reply_to_queue: S::from(d.reply_to_queue.as_str()),
+        reply_to_qmgr: S::from(d.reply_to_qmgr.as_str()),
+        format: S::from(d.format.as_str()),
         ccsid: d.ccsid,
         encoding: d.encoding,
         backout_count: d.backout_count,
         put_time_ms: ms(d.put_time),
-        put_appl_name: ShortStr::new(d.put_appl_name.as_str()),
-        user_id: ShortStr::new(d.user_id.as_str()),
-    }
-}
-
-/// The engine's descriptor as it is encoded (what [`descriptor_to_wire`] makes, its strings
-/// borrowed rather than copied).
-pub fn descriptor_encoded(d: &MessageDescriptor) -> DescriptorRef<'_> {
-    DescriptorRef {
-        msg_id: &d.msg_id.0,
-        correl_id: &d.correl_id.0,
-        persistence: persistence_to_wire(d.persistence),
-        priority: priority_to_wire(d.priority),
-        expiry_ms: expiry_to_wire(d.expiry),
-        message_type: d.message_type.mq_value() as u8,
-        feedback: d.feedback,
-        report: d.report,
-        reply_to_queue: d.reply_to_queue.as_str(),
-        reply_to_qmgr: d.reply_to_qmgr.as_str(),
-        format: d.format.as_str(),
-        ccsid: d.ccsid,
-        encoding: d.encoding,
-        backout_count: d.backout_count,
-        put_time_ms: ms(d.put_time),
-        put_appl_name: d.put_appl_name.as_str(),
-        user_id: d.user_id.as_str(),
+        put_appl_name: S::from(d.put_appl_name.as_str()),
+        user_id: S::from(d.user_id.as_str()),
     }
 }
 
@@ -375,7 +362,7 @@ fn value_ref(v: &PropertyValue) -> WireValueRef<'_> {
 /// the wire message (no copy of its properties): the server's path for every message it sends.
 pub fn encode_message(m: &Message, out: &mut BytesMut) {
     crate::msg::encode_message_parts(
-        descriptor_encoded(&m.descriptor),
+        &descriptor_encoded(&m.descriptor),
         m.properties.iter().map(|(n, v)| (n, value_ref(v))),
         m.dead_letter.as_deref().map(dead_letter_to_wire).as_ref(),
         m.transmission.as_deref().map(transmission_to_wire).as_ref(),
@@ -393,7 +380,7 @@ pub fn encode_got_head(out: &mut BytesMut, status: &Status, data_length: u64, m:
     }
     out.put_u64_le(data_length);
     crate::msg::encode_message_head(
-        descriptor_encoded(&m.descriptor),
+        &descriptor_encoded(&m.descriptor),
         m.properties.iter().map(|(n, v)| (n, value_ref(v))),
         m.dead_letter.as_deref().map(dead_letter_to_wire).as_ref(),
         m.transmission.as_deref().map(transmission_to_wire).as_ref(),

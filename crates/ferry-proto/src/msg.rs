@@ -27,9 +27,11 @@ pub const ID_LEN: usize = 24;
 /// Length of a channel batch's logical unit of work id.
 pub const LUWID_LEN: usize = 16;
 
-/// The message descriptor on the wire.
+/// The message descriptor on the wire. Its strings are `S`: inline [`ShortStr`]s when decoded,
+/// borrowed `&str`s when the queue manager encodes one straight from the engine's descriptor
+/// ([`DescriptorRef`], no copies).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct WireDescriptor {
+pub struct WireDescriptor<S = ShortStr> {
     /// Msg id.
     pub msg_id: [u8; ID_LEN],
     /// Correl id.
@@ -48,11 +50,11 @@ pub struct WireDescriptor {
     /// so a message without them is encoded as before.
     pub report: u32,
     /// Reply-to queue.
-    pub reply_to_queue: ShortStr,
+    pub reply_to_queue: S,
     /// Reply-to queue manager.
-    pub reply_to_qmgr: ShortStr,
+    pub reply_to_qmgr: S,
     /// Format name.
-    pub format: ShortStr,
+    pub format: S,
     /// Coded character set id.
     pub ccsid: u32,
     /// Encoding.
@@ -62,9 +64,9 @@ pub struct WireDescriptor {
     /// Put time, milliseconds since the Unix epoch.
     pub put_time_ms: u64,
     /// Putting application.
-    pub put_appl_name: ShortStr,
+    pub put_appl_name: S,
     /// Putting user.
-    pub user_id: ShortStr,
+    pub user_id: S,
 }
 
 /// Longest encoded descriptor: the fixed fields and five short strings at their longest.
@@ -85,46 +87,8 @@ impl Fill {
     }
 }
 
-/// A descriptor as it is encoded, its strings borrowed (each at most 48 bytes): what a
-/// [`WireDescriptor`] holds, without copying the strings into one first. The queue manager
-/// encodes every message it sends from the engine's descriptor through this.
-#[derive(Debug, Clone, Copy)]
-pub struct DescriptorRef<'a> {
-    /// Msg id.
-    pub msg_id: &'a [u8; ID_LEN],
-    /// Correl id.
-    pub correl_id: &'a [u8; ID_LEN],
-    /// As [`WireDescriptor::persistence`].
-    pub persistence: u8,
-    /// As [`WireDescriptor::priority`].
-    pub priority: u8,
-    /// As [`WireDescriptor::expiry_ms`].
-    pub expiry_ms: u64,
-    /// As [`WireDescriptor::message_type`].
-    pub message_type: u8,
-    /// As [`WireDescriptor::feedback`].
-    pub feedback: u32,
-    /// As [`WireDescriptor::report`].
-    pub report: u32,
-    /// Reply-to queue.
-    pub reply_to_queue: &'a str,
-    /// Reply-to queue manager.
-    pub reply_to_qmgr: &'a str,
-    /// Format name.
-    pub format: &'a str,
-    /// Coded character set id.
-    pub ccsid: u32,
-    /// Encoding.
-    pub encoding: u32,
-    /// Backout count.
-    pub backout_count: u32,
-    /// Put time, milliseconds since the Unix epoch.
-    pub put_time_ms: u64,
-    /// Putting application.
-    pub put_appl_name: &'a str,
-    /// Putting user.
-    pub user_id: &'a str,
-}
+/// A descriptor as it is encoded, its strings borrowed (each at most 48 bytes).
+pub type DescriptorRef<'a> = WireDescriptor<&'a str>;
 
 impl Fill {
     fn short_ref(&mut self, s: &str) {
@@ -138,55 +102,32 @@ impl Fill {
     }
 }
 
-impl DescriptorRef<'_> {
+impl<S: AsRef<str>> WireDescriptor<S> {
     fn encode(&self, out: &mut BytesMut) {
         let mut f = Fill {
             buf: [0; DESCRIPTOR_MAX],
             at: 0,
         };
-        f.bytes(self.msg_id);
-        f.bytes(self.correl_id);
+        f.bytes(&self.msg_id);
+        f.bytes(&self.correl_id);
         f.bytes(&[self.persistence, self.priority]);
         f.bytes(&self.expiry_ms.to_le_bytes());
         f.bytes(&[self.message_type]);
         f.bytes(&self.feedback.to_le_bytes());
-        f.short_ref(self.reply_to_queue);
-        f.short_ref(self.reply_to_qmgr);
-        f.short_ref(self.format);
+        f.short_ref(self.reply_to_queue.as_ref());
+        f.short_ref(self.reply_to_qmgr.as_ref());
+        f.short_ref(self.format.as_ref());
         f.bytes(&self.ccsid.to_le_bytes());
         f.bytes(&self.encoding.to_le_bytes());
         f.bytes(&self.backout_count.to_le_bytes());
         f.bytes(&self.put_time_ms.to_le_bytes());
-        f.short_ref(self.put_appl_name);
-        f.short_ref(self.user_id);
+        f.short_ref(self.put_appl_name.as_ref());
+        f.short_ref(self.user_id.as_ref());
         out.put_slice(&f.buf[..f.at]);
     }
 }
 
 impl WireDescriptor {
-    /// The descriptor as it is encoded.
-    pub fn as_encoded(&self) -> DescriptorRef<'_> {
-        DescriptorRef {
-            msg_id: &self.msg_id,
-            correl_id: &self.correl_id,
-            persistence: self.persistence,
-            priority: self.priority,
-            expiry_ms: self.expiry_ms,
-            message_type: self.message_type,
-            feedback: self.feedback,
-            report: self.report,
-            reply_to_queue: self.reply_to_queue.as_str(),
-            reply_to_qmgr: self.reply_to_qmgr.as_str(),
-            format: self.format.as_str(),
-            ccsid: self.ccsid,
-            encoding: self.encoding,
-            backout_count: self.backout_count,
-            put_time_ms: self.put_time_ms,
-            put_appl_name: self.put_appl_name.as_str(),
-            user_id: self.user_id.as_str(),
-        }
-    }
-
     fn decode(r: &mut Reader) -> Result<Self, WireError> {
         Ok(WireDescriptor {
             msg_id: r.array("msg id")?,
@@ -408,8 +349,8 @@ pub fn encode_status(out: &mut BytesMut, status: &Status) -> bool {
 /// Encodes a message from its parts, borrowed: the one encoding of a message, used by
 /// [`WireMessage::encode`] and by servers encoding an engine message without building a
 /// `WireMessage` first.
-pub fn encode_message_parts<'a>(
-    descriptor: DescriptorRef<'_>,
+pub fn encode_message_parts<'a, S: AsRef<str>>(
+    descriptor: &WireDescriptor<S>,
     properties: impl ExactSizeIterator<Item = (&'a str, WireValueRef<'a>)>,
     dead_letter: Option<&WireDeadLetter>,
     transmission: Option<&WireTransmission>,
@@ -451,8 +392,8 @@ pub fn encode_message_parts<'a>(
 
 /// Encodes a message as [`encode_message_parts`] does, up to and including its body's length
 /// but not the body: the caller sends the `body_len` bytes of the body straight after.
-pub fn encode_message_head<'a>(
-    descriptor: DescriptorRef<'_>,
+pub fn encode_message_head<'a, S: AsRef<str>>(
+    descriptor: &WireDescriptor<S>,
     properties: impl ExactSizeIterator<Item = (&'a str, WireValueRef<'a>)>,
     dead_letter: Option<&WireDeadLetter>,
     transmission: Option<&WireTransmission>,
@@ -473,7 +414,7 @@ impl WireMessage {
     /// Encodes the message.
     pub fn encode(&self, out: &mut BytesMut) {
         encode_message_parts(
-            self.descriptor.as_encoded(),
+            &self.descriptor,
             self.properties
                 .iter()
                 .map(|(n, v)| (n.as_str(), v.as_ref())),
@@ -534,13 +475,7 @@ pub(crate) struct Tail {
 
 /// Decodes a message's [`Tail`].
 pub(crate) fn decode_tail(r: &mut Reader) -> Result<Tail, WireError> {
-    let flags = r.u8("header flags")?;
-    if flags > 7 {
-        return Err(WireError::BadValue {
-            what: "header flags",
-            value: flags as u64,
-        });
-    }
+    let flags = r.u8_at_most("header flags", 7)?;
     let dead_letter = match flags & 1 {
         0 => None,
         _ => Some(Box::new(WireDeadLetter {
@@ -1659,13 +1594,7 @@ fn decode_channel_reply(op: Opcode, r: &mut Reader) -> Result<Reply, WireError> 
 
 /// A response's status block.
 pub(crate) fn decode_status(r: &mut Reader) -> Result<Status, WireError> {
-    let completion = r.u8("completion code")?;
-    if completion > 2 {
-        return Err(WireError::BadValue {
-            what: "completion code",
-            value: completion as u64,
-        });
-    }
+    let completion = r.u8_at_most("completion code", 2)?;
     Ok(Status {
         completion,
         reason: r.u32("reason")?,
