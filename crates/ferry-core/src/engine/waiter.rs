@@ -523,3 +523,64 @@ fn take_first(list: &mut VecDeque<Arc<Waiter>>, msg: &Message) -> Option<Arc<Wai
 
 /// How long to wait: `None` for no wait, `Some(None)` for unlimited.
 pub type WaitFor = Option<Option<Duration>>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    struct Count(AtomicUsize);
+
+    impl std::task::Wake for Count {
+        fn wake(self: Arc<Self>) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    fn waiting_task() -> (Arc<Waiter>, Arc<Count>) {
+        let count = Arc::new(Count(AtomicUsize::new(0)));
+        let w = Waiter::new(Match::ANY, None, false, None, false);
+        assert!(w.poll_task(&Waker::from(count.clone())).is_none());
+        (w, count)
+    }
+
+    #[test]
+    fn deferred_task_wakes_are_made_when_the_outermost_guard_ends() {
+        let (a, count) = waiting_task();
+        let (b, _) = waiting_task();
+        {
+            let _outer = DeferWakes::start();
+            {
+                let _inner = DeferWakes::start();
+                assert!(a.retry(), "settled");
+            }
+            assert_eq!(
+                count.0.load(Ordering::SeqCst),
+                0,
+                "held past the inner guard"
+            );
+            assert!(b.retry());
+        }
+        assert_eq!(
+            count.0.load(Ordering::SeqCst),
+            1,
+            "made when the outer one ends"
+        );
+        // Without a guard a wake is made at once.
+        let (c, count) = waiting_task();
+        assert!(c.retry());
+        assert_eq!(count.0.load(Ordering::SeqCst), 1);
+    }
+
+    #[test]
+    fn a_guard_ended_by_a_panic_still_makes_its_wakes() {
+        let (a, count) = waiting_task();
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let _g = DeferWakes::start();
+            assert!(a.retry());
+            panic!("a request failed hard");
+        }));
+        assert!(r.is_err());
+        assert_eq!(count.0.load(Ordering::SeqCst), 1);
+    }
+}
