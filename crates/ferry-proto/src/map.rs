@@ -170,17 +170,10 @@ fn message_type_from_wire(t: u8) -> Result<MessageType, MqError> {
 }
 
 /// A descriptor decoded straight into the engine's (the wire's layout as
-/// [`WireDescriptor`]'s), in place in its box: each string converted where it lies, no
-/// temporaries moved about. The outer error is a broken frame; the inner one a value the
-/// engine refuses (the frame itself was whole).
+/// [`WireDescriptor`]'s), in its box: each string converted where it lies. The outer error is
+/// a broken frame; the inner one a value the engine refuses (the frame itself was whole).
 fn decode_descriptor(r: &mut Reader) -> Result<Result<Box<MessageDescriptor>, MqError>, WireError> {
     let mut d = Box::<MessageDescriptor>::default();
-    let mut refused: Option<MqError> = None;
-    let mut note = |e: Result<(), MqError>| {
-        if let (Err(e), None) = (e, &refused) {
-            refused = Some(e);
-        }
-    };
     d.msg_id = MsgId(r.array("msg id")?);
     d.correl_id = CorrelId(r.array("correl id")?);
     let persistence = r.u8("persistence")?;
@@ -188,14 +181,10 @@ fn decode_descriptor(r: &mut Reader) -> Result<Result<Box<MessageDescriptor>, Mq
     d.expiry = expiry_from_wire(r.u64("expiry")?);
     let message_type = r.u8("message type")?;
     d.feedback = r.u32("feedback")?;
-    let q = &mut d.reply_to_queue;
-    note(r.short_str_with("reply-to queue", |s| {
-        opt_name(s, "reply-to queue").map(|n| *q = n)
-    })?);
-    let qm = &mut d.reply_to_qmgr;
-    note(r.short_str_with("reply-to queue manager", |s| {
-        opt_name(s, "reply-to queue manager").map(|n| *qm = n)
-    })?);
+    let reply_q = r.short_str_with("reply-to queue", |s| opt_name(s, "reply-to queue"))?;
+    let reply_qm = r.short_str_with("reply-to queue manager", |s| {
+        opt_name(s, "reply-to queue manager")
+    })?;
     d.format = r.short_str_with("format", FormatName::truncating)?;
     (d.ccsid, d.encoding) = (r.u32("ccsid")?, r.u32("encoding")?);
     d.backout_count = r.u32("backout count")?;
@@ -203,10 +192,13 @@ fn decode_descriptor(r: &mut Reader) -> Result<Result<Box<MessageDescriptor>, Mq
     d.put_appl_name = r.short_str_with("put application name", ApplName::truncating)?;
     d.user_id = r.short_str_with("user id", UserId::truncating)?;
     // Refused in the order `descriptor_from_wire` refuses.
-    let checked = persistence_from_wire(persistence)
-        .map(|p| d.persistence = p)
-        .and_then(|()| message_type_from_wire(message_type).map(|t| d.message_type = t))
-        .and_then(|()| refused.map_or(Ok(()), Err));
+    let checked = (|| {
+        d.persistence = persistence_from_wire(persistence)?;
+        d.message_type = message_type_from_wire(message_type)?;
+        d.reply_to_queue = reply_q?;
+        d.reply_to_qmgr = reply_qm?;
+        Ok(())
+    })();
     Ok(checked.map(|()| d))
 }
 

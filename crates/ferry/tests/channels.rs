@@ -58,6 +58,15 @@ fn chstatus(server: &Server, channel: &str, key: &str) -> Option<String> {
     common::display(server, &format!("DISPLAY CHSTATUS({channel}) ALL"), key)
 }
 
+/// A numeric status field of `channel` (it must be shown and parse).
+fn chstatus_num<T: std::str::FromStr>(server: &Server, channel: &str, key: &str) -> T
+where
+    T::Err: std::fmt::Debug,
+{
+    let v = chstatus(server, channel, key).unwrap_or_else(|| panic!("{key} is shown"));
+    v.parse().unwrap_or_else(|e| panic!("{key}({v}): {e:?}"))
+}
+
 /// Stops `channel` (a sender that is not running refuses, which is fine) and starts it again:
 /// it binds anew with its attributes as they are now.
 fn rebind(server: &Server, channel: &str) {
@@ -715,10 +724,7 @@ fn a_sender_runs_with_the_congestion_control_it_asks_for_and_shows_its_tcp_figur
         chstatus(&qm1, "QM1.TO.QM2", "TRANSPORT").as_deref(),
         Some("TCP")
     );
-    let rtt: u64 = chstatus(&qm1, "QM1.TO.QM2", "TCPRTT")
-        .unwrap()
-        .parse()
-        .unwrap();
+    let rtt: u64 = chstatus_num(&qm1, "QM1.TO.QM2", "TCPRTT");
     assert!(rtt > 0, "the kernel's round trip after a batch: {rtt} µs");
     let m = common::scrape(&qm1);
     assert!(m.contains("ferry_channel_tcp_rtt_seconds{"), "{m}");
@@ -843,20 +849,11 @@ fn a_channel_over_quic_moves_messages_once_and_shows_its_path() {
         .parse()
         .unwrap();
     assert!(rtt > 0, "QUIC's round trip: {rtt} µs");
-    let window: u64 = chstatus(&qm1, "QM1.TO.QM2", "INFLIGHT")
-        .unwrap()
-        .parse()
-        .unwrap();
+    let window: u64 = chstatus_num(&qm1, "QM1.TO.QM2", "INFLIGHT");
     assert!(window > 0, "QUIC's congestion window: {window}");
-    let rate: u64 = chstatus(&qm1, "QM1.TO.QM2", "TCPRATE")
-        .unwrap()
-        .parse()
-        .unwrap();
+    let rate: u64 = chstatus_num(&qm1, "QM1.TO.QM2", "TCPRATE");
     assert!(rate > 0, "QUIC's rate: {rate}");
-    let loss: f64 = chstatus(&qm1, "QM1.TO.QM2", "LOSSRATE")
-        .unwrap()
-        .parse()
-        .unwrap();
+    let loss: f64 = chstatus_num(&qm1, "QM1.TO.QM2", "LOSSRATE");
     assert!((0.0..=100.0).contains(&loss), "QUIC's loss: {loss} %");
     assert!(
         common::scrape(&qm2).contains("ferry_connections{mode=\"quic\"} 1"),

@@ -149,6 +149,7 @@ impl Queue {
         let mut bytes = 0;
         let mut st = self.lock();
         st.batch_wall = Some(st.clock().wall());
+        let mut failed = None;
         while out.len() - start < room.msgs as usize && (out.len() == start || bytes < room.bytes) {
             match st.get_step(&self.name, None, spec, now) {
                 Ok(Found::Step(GetStep::Got {
@@ -163,14 +164,14 @@ impl Queue {
                     break;
                 }
                 Err(Stop::Failed(e)) if out.len() == start => {
-                    st.batch_wall = None;
-                    return Err(e);
+                    failed = Some(e);
+                    break;
                 }
                 Err(Stop::Failed(_)) => break,
             }
         }
         st.batch_wall = None;
-        Ok(())
+        failed.map_or(Ok(()), Err)
     }
 
     /// Destructively gets the message at `pos` (the browse cursor's message), if still
