@@ -113,7 +113,7 @@ pub(crate) struct ConvCore {
     async_default: IdKeyed<u32, bool>,
     read_ahead: IdKeyed<u32, ReadAhead>,
     /// The properties section of the last pushed message, raw and decoded.
-    push_props: Option<(Vec<u8>, ferry_model::message::Properties)>,
+    push_memo: wire::PushMemo,
     compression: Option<Compression>,
     /// Requests are encoded here first when they may be compressed.
     plain: BytesMut,
@@ -139,7 +139,7 @@ impl ConvCore {
             names: IdKeyed::default(),
             async_default: IdKeyed::default(),
             read_ahead: IdKeyed::default(),
-            push_props: None,
+            push_memo: wire::PushMemo::default(),
             compression: None,
             plain: BytesMut::new(),
             compressed: (0, 0),
@@ -291,18 +291,14 @@ impl ConvCore {
         Ok(())
     }
 
-    /// Decodes a pushed message. A subscription's publications repeat one properties section
-    /// (MQTopicString): the last one decoded is kept, and a push that repeats it byte for byte
-    /// shares its properties instead of decoding them again.
+    /// Decodes a pushed message, sharing what it repeats of the last one (a subscription's
+    /// properties section, its publisher's descriptor fields) instead of decoding it again.
     fn decode_push(&mut self, payload: bytes::Bytes) -> MqResult<MqResult<Got>> {
-        let last = self.push_props.as_ref().map(|(raw, p)| (&raw[..], p));
-        let (status, got) = wire::decode_got_message(payload, last).map_err(broken)?;
+        let (status, got) =
+            wire::decode_got_message(payload, &mut self.push_memo).map_err(broken)?;
         let Some(g) = got else {
             return Ok(Err(wire::error_of(&status)));
         };
-        if let (Some(section), Ok(m)) = (&g.section, &g.message) {
-            self.push_props = Some((section.to_vec(), m.properties.clone()));
-        }
         Ok(g.message.map(|message| Got {
             message,
             data_length: g.data_length as usize,

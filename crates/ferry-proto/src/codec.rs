@@ -104,6 +104,18 @@ impl Reader {
         self.pos
     }
 
+    /// Goes back to `pos` (a position read from before) to read again from there.
+    pub fn rewind(&mut self, pos: usize) {
+        debug_assert!(pos <= self.pos, "rewinding forward");
+        self.pos = pos;
+    }
+
+    /// The bytes between `from` and `to` (positions already read), borrowed.
+    pub fn between(&self, from: usize, to: usize) -> &[u8] {
+        debug_assert!(from <= to && to <= self.pos, "bytes not read yet");
+        &self.buf[from..to]
+    }
+
     /// The bytes read from `from` up to now, as a zero-copy slice.
     pub fn read_since(&self, from: usize) -> Bytes {
         self.buf.slice(from..self.pos)

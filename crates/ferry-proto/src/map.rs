@@ -169,16 +169,27 @@ fn message_type_from_wire(t: u8) -> Result<MessageType, MqError> {
     }
 }
 
+/// Where [`decode_descriptor`] found the descriptor's parts: after the correl id, the
+/// priority, the expiry, the encoding, the put time and the last field. Between them lie the
+/// parts a publisher's messages repeat: `[0]..[1]`, `[2]..[3]` and `[4]..[5]`.
+type Marks = [usize; 6];
+
 /// A descriptor decoded straight into the engine's (the wire's layout as
 /// [`WireDescriptor`]'s), in its box: each string converted where it lies. The outer error is
 /// a broken frame; the inner one a value the engine refuses (the frame itself was whole).
-fn decode_descriptor(r: &mut Reader) -> Result<Result<Box<MessageDescriptor>, MqError>, WireError> {
+fn decode_descriptor(
+    r: &mut Reader,
+    marks: &mut Marks,
+) -> Result<Result<Box<MessageDescriptor>, MqError>, WireError> {
     let mut d = Box::<MessageDescriptor>::default();
     d.msg_id = MsgId(r.array("msg id")?);
     d.correl_id = CorrelId(r.array("correl id")?);
+    marks[0] = r.position();
     let persistence = r.u8("persistence")?;
     d.priority = priority_from_wire(r.u8("priority")?);
+    marks[1] = r.position();
     d.expiry = expiry_from_wire(r.u64("expiry")?);
+    marks[2] = r.position();
     let message_type = r.u8("message type")?;
     d.feedback = r.u32("feedback")?;
     let reply_q = r.short_str_with("reply-to queue", |s| opt_name(s, "reply-to queue"))?;
@@ -187,10 +198,13 @@ fn decode_descriptor(r: &mut Reader) -> Result<Result<Box<MessageDescriptor>, Mq
     })?;
     d.format = r.short_str_with("format", FormatName::truncating)?;
     (d.ccsid, d.encoding) = (r.u32("ccsid")?, r.u32("encoding")?);
+    marks[3] = r.position();
     d.backout_count = r.u32("backout count")?;
     d.put_time = time(r.u64("put time")?);
+    marks[4] = r.position();
     d.put_appl_name = r.short_str_with("put application name", ApplName::truncating)?;
     d.user_id = r.short_str_with("user id", UserId::truncating)?;
+    marks[5] = r.position();
     // Refused in the order `descriptor_from_wire` refuses.
     let checked = (|| {
         d.persistence = persistence_from_wire(persistence)?;
@@ -202,6 +216,98 @@ fn decode_descriptor(r: &mut Reader) -> Result<Result<Box<MessageDescriptor>, Mq
     Ok(checked.map(|()| d))
 }
 
+/// What the last pushed message of a connection decoded into, so that the next one repeating
+/// parts of it byte for byte shares them instead of decoding them again: a subscription's
+/// publications repeat one properties section (MQTopicString), and one publisher's messages
+/// every descriptor field but the ids, expiry, backout count and put time. Only what decoded
+/// without refusal is remembered; bytes are compared, never assumed, so a memo can only save
+/// work, not change a result.
+#[derive(Debug, Default)]
+pub struct PushMemo {
+    /// The last properties section's bytes and what they decoded into.
+    section: Vec<u8>,
+    properties: Properties,
+    /// The last descriptor's repeated parts, one after another, and where the second and third
+    /// begin in it.
+    parts: Vec<u8>,
+    cuts: [usize; 2],
+    descriptor: Option<Box<MessageDescriptor>>,
+}
+
+impl PushMemo {
+    /// The next descriptor, when its repeated parts are the last one's (the reader is then
+    /// past it); `None` (the reader where it was) when not.
+    fn repeat(&self, r: &mut Reader) -> Option<Box<MessageDescriptor>> {
+        let last = self.descriptor.as_ref()?;
+        let from = r.position();
+        let [a, b] = self.cuts;
+        let mut same = || -> Result<Option<_>, WireError> {
+            let ids = (r.array("msg id")?, r.array("correl id")?);
+            if !r.skip_if_next(&self.parts[..a]) {
+                return Ok(None);
+            }
+            let expiry = r.u64("expiry")?;
+            if !r.skip_if_next(&self.parts[a..b]) {
+                return Ok(None);
+            }
+            let (backout, put_time) = (r.u32("backout count")?, r.u64("put time")?);
+            Ok(r.skip_if_next(&self.parts[b..])
+                .then_some((ids, expiry, backout, put_time)))
+        };
+        let Ok(Some(((msg_id, correl_id), expiry, backout, put_time))) = same() else {
+            r.rewind(from);
+            return None;
+        };
+        let mut d = last.clone();
+        d.msg_id = MsgId(msg_id);
+        d.correl_id = CorrelId(correl_id);
+        d.expiry = expiry_from_wire(expiry);
+        d.backout_count = backout;
+        d.put_time = time(put_time);
+        Some(d)
+    }
+
+    /// The next descriptor: repeated from the last, or decoded in full (and remembered when
+    /// the engine accepts it).
+    fn descriptor(
+        &mut self,
+        r: &mut Reader,
+    ) -> Result<Result<Box<MessageDescriptor>, MqError>, WireError> {
+        if let Some(d) = self.repeat(r) {
+            return Ok(Ok(d));
+        }
+        let mut m = Marks::default();
+        let d = decode_descriptor(r, &mut m)?;
+        if let Ok(d) = &d {
+            self.parts.clear();
+            for (from, to) in [(m[0], m[1]), (m[2], m[3]), (m[4], m[5])] {
+                self.parts.extend_from_slice(r.between(from, to));
+            }
+            self.cuts = [m[1] - m[0], m[1] - m[0] + m[3] - m[2]];
+            self.descriptor = Some(d.clone());
+        }
+        Ok(d)
+    }
+
+    /// The next properties section: shared with the last when its bytes are the last's, else
+    /// decoded (the outer error a broken frame, the inner a value the engine refuses).
+    fn properties(&mut self, r: &mut Reader) -> Result<Result<Properties, MqError>, WireError> {
+        if !self.section.is_empty() && r.skip_if_next(&self.section) {
+            return Ok(Ok(self.properties.clone()));
+        }
+        let from = r.position();
+        let pairs = crate::msg::decode_properties(r)?;
+        let props = Properties::from_pairs(pairs.into_iter().map(|(n, v)| (n, value_from_wire(v))));
+        if let Ok(p) = &props {
+            self.section.clear();
+            self.section
+                .extend_from_slice(r.between(from, r.position()));
+            self.properties = p.clone();
+        }
+        Ok(props)
+    }
+}
+
 /// A Get response decoded by [`decode_got_message`].
 #[derive(Debug)]
 pub struct GotMessage {
@@ -209,17 +315,14 @@ pub struct GotMessage {
     pub data_length: u64,
     /// The message, or why the engine's types refuse it (the frame itself was whole).
     pub message: Result<Message, MqError>,
-    /// The bytes of its properties section when that was decoded (not the last one repeated).
-    pub section: Option<Bytes>,
 }
 
 /// Decodes a Get response (a read-ahead push) straight into the engine's message, with no
-/// wire message between (every pushed message pays for this). A subscription's publications
-/// repeat one properties section (MQTopicString): when the message's section is `last`'s
-/// bytes, byte for byte, it shares `last`'s decoded properties and `section` is `None`.
+/// wire message between (every pushed message pays for this), sharing what repeats the last
+/// push through `memo` (one per connection, fed every push in order).
 pub fn decode_got_message(
     payload: Bytes,
-    last: Option<(&[u8], &Properties)>,
+    memo: &mut PushMemo,
 ) -> Result<(Status, Option<GotMessage>), WireError> {
     let mut r = Reader::new(payload);
     let status = crate::msg::decode_status(&mut r)?;
@@ -228,17 +331,8 @@ pub fn decode_got_message(
         return Ok((status, None));
     }
     let data_length = r.u64("data length")?;
-    let descriptor = decode_descriptor(&mut r)?;
-    let (properties, section) = match last {
-        Some((raw, props)) if !raw.is_empty() && r.skip_if_next(raw) => (Ok(props.clone()), None),
-        _ => {
-            let from = r.position();
-            let pairs = crate::msg::decode_properties(&mut r)?;
-            let props =
-                Properties::from_pairs(pairs.into_iter().map(|(n, v)| (n, value_from_wire(v))));
-            (props, Some(r.read_since(from)))
-        }
-    };
+    let descriptor = memo.descriptor(&mut r)?;
+    let properties = memo.properties(&mut r)?;
     let tail = crate::msg::decode_tail(&mut r)?;
     r.finish("response")?;
     // Refused in the order `message_from_wire` refuses: properties, then the descriptor.
@@ -257,12 +351,13 @@ pub fn decode_got_message(
             body: tail.body,
         })
     });
-    let got = GotMessage {
-        data_length,
-        message,
-        section,
-    };
-    Ok((status, Some(got)))
+    Ok((
+        status,
+        Some(GotMessage {
+            data_length,
+            message,
+        }),
+    ))
 }
 
 fn value_to_wire(v: &PropertyValue) -> WireValue {

@@ -246,42 +246,60 @@ proptest! {
         prop_assert_eq!(r, reply);
     }
 
-    /// A push decodes straight into the engine's message as the wire message would convert;
-    /// one that repeats the last properties section shares the last ones; any other decodes
-    /// as usual.
+    /// A push decodes straight into the engine's message as the wire message would convert,
+    /// and decoding a run of pushes through one memo gives what decoding each alone gives:
+    /// pushes that repeat the last one's descriptor parts or properties (another publication
+    /// from the same publisher), ones that do not, and broken frames between them.
     #[test]
-    fn got_responses_decode_straight_into_messages(a in arb_message(), b in arb_message()) {
-        use ferry_proto::map::{decode_got_message, message_from_wire};
+    fn got_responses_decode_straight_into_messages(
+        mut a in arb_message(),
+        accepted in any::<bool>(),
+        b in arb_message(),
+        ids in proptest::collection::vec((any::<[u8; 24]>(), any::<u64>(), any::<u32>(), any::<u64>(), any::<bool>()), 1..4),
+    ) {
+        use ferry_proto::map::{decode_got_message, message_from_wire, PushMemo};
         let encode = |m: &WireMessage| {
             let mut out = BytesMut::new();
             encode_response(&mut out, &Status::OK, &Reply::Got { msg: m.clone(), data_length: 9 });
             out.freeze()
         };
-        let plain = |m: &WireMessage| message_from_wire(m.clone()).map_err(|e| e.reason);
-        let (_, got) = decode_got_message(encode(&a), None).unwrap();
-        let got = got.unwrap();
-        prop_assert_eq!(got.data_length, 9);
-        let want = plain(&a);
-        prop_assert_eq!(got.message.as_ref().map_err(|e| e.reason), want.as_ref().map_err(|r| *r));
-        let (Some(section), Ok(m)) = (got.section, got.message) else {
-            return Ok(()); // refused by the engine's types: nothing to remember
+        let alone = |m: &WireMessage| {
+            let (_, got) = decode_got_message(encode(m), &mut PushMemo::default()).unwrap();
+            got.unwrap().message.map_err(|e| e.reason)
         };
-        let last = Some((&section[..], &m.properties));
-        // The same message again: its section is recognised and its properties shared.
-        let (_, again) = decode_got_message(encode(&a), last).unwrap();
-        let again = again.unwrap();
-        prop_assert!(again.section.is_none());
-        prop_assert_eq!(again.message.map_err(|e| e.reason), Ok(m.clone()));
-        // Another: decoded in full unless its section happens to be the same bytes.
-        let (_, other) = decode_got_message(encode(&b), last).unwrap();
-        let other = other.unwrap();
-        if b.properties == a.properties {
-            prop_assert!(other.section.is_none());
+        prop_assert_eq!(alone(&a), message_from_wire(a.clone()).map_err(|e| e.reason));
+        if accepted {
+            // One the engine's types accept (most random ones are refused), as publications are.
+            a.descriptor.message_type = 8;
+            (a.descriptor.reply_to_queue, a.descriptor.reply_to_qmgr) = ("".into(), "".into());
+            a.properties = vec![("MQTopicString".into(), WireValue::String("a/b".into()))];
+            (a.dead_letter, a.transmission) = (None, None);
+            prop_assert!(alone(&a).is_ok());
         }
-        if other.section.is_some() {
-            prop_assert_eq!(other.message.map_err(|e| e.reason), plain(&b));
+        // a, then a's publisher again (new ids, expiry, backout, put time; the same properties
+        // or b's), then b, then broken bytes, then a again.
+        let mut run = vec![a.clone()];
+        for (id, expiry, backout, put_time, same_props) in ids {
+            let mut m = a.clone();
+            (m.descriptor.msg_id, m.descriptor.expiry_ms) = (id, expiry);
+            (m.descriptor.backout_count, m.descriptor.put_time_ms) = (backout, put_time);
+            if !same_props {
+                m.properties = b.properties.clone();
+            }
+            run.push(m);
         }
-        let _ = decode_got_message(Bytes::from_static(&[0, 0]), last);
+        run.push(b.clone());
+        let mut memo = PushMemo::default();
+        for m in run.iter().chain([&a]) {
+            let (_, got) = decode_got_message(encode(m), &mut memo).unwrap();
+            let got = got.unwrap();
+            prop_assert_eq!(got.data_length, 9);
+            prop_assert_eq!(got.message.map_err(|e| e.reason), alone(m));
+            prop_assert!(decode_got_message(Bytes::from_static(&[0, 0]), &mut memo).is_err());
+            let mut cut = encode(m);
+            cut.truncate(cut.len() - 1);
+            prop_assert!(decode_got_message(cut, &mut memo).is_err());
+        }
     }
 
     #[test]

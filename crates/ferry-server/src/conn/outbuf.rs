@@ -18,7 +18,7 @@ use bytes::{Buf, Bytes, BytesMut};
 pub(super) const SPLICE_MIN: usize = 1024;
 
 /// The most pieces one vectored write is given.
-pub(super) const MAX_SLICES: usize = 64;
+pub(super) const MAX_SLICES: usize = 256;
 
 pub(super) struct OutBuf {
     bytes: BytesMut,

@@ -28,8 +28,9 @@
 //! A logged message that would take the budget past its limit is kept only in the log.
 //!
 //! Invariants: within a lane `seq` strictly increases; `depth` counts non-gone slots;
-//! `available` counts `Available` slots; every non-gone slot with a non-zero correl id is in the
-//! correl index (and in the msg index once it is enabled); `on_disk` and `spilled` count the
+//! `available` counts `Available` slots; once the correl index is enabled (the first get or
+//! browse by correl id) every non-gone slot with a non-zero correl id is in it, and once the msg
+//! index is, every non-gone slot is in that; `on_disk` and `spilled` count the
 //! `Disk` and `Spilled` slots; `mem_logged` is the cost of the
 //! in-memory bodies that are also in the log; `mem_cost` the cost of all in-memory bodies, and
 //! what this store has charged to its budget.
@@ -497,7 +498,9 @@ pub struct Store {
     next_seq: u64,
     depth: usize,
     available: usize,
-    correl_index: IdMap<CorrelId>,
+    /// Built at the first match by correl id: a queue only ever read in order (a subscription's,
+    /// a stream's) pays nothing for it, though each of its messages carries a correl id.
+    correl_index: Option<IdMap<CorrelId>>,
     msg_index: Option<IdMap<MsgId>>,
     /// The in-memory messages.
     mem: MemSlab,
@@ -543,7 +546,7 @@ impl Store {
             next_seq: 1,
             depth: 0,
             available: 0,
-            correl_index: IdMap::default(),
+            correl_index: None,
             msg_index: None,
             mem: MemSlab::new(),
             disk_correls: CorrelTable::default(),
@@ -729,8 +732,8 @@ impl Store {
         // not have seen yet; a new one is above the snapshot's limit and ignored.
         self.preserve(pos);
         let (msg_id, correl_id) = body.ids(seq, &self.mem, &self.disk_correls);
-        if !correl_id.is_none() {
-            index_add(&mut self.correl_index, correl_id, pos);
+        if let Some(ix) = self.correl_index.as_mut().filter(|_| !correl_id.is_none()) {
+            index_add(ix, correl_id, pos);
         }
         if let Some(ix) = self.msg_index.as_mut() {
             index_add(ix, msg_id, pos);
@@ -944,8 +947,8 @@ impl Store {
         if body.persistent(&self.mem) {
             self.persistent -= 1;
         }
-        if !correl_id.is_none() {
-            index_remove(&mut self.correl_index, &correl_id, pos);
+        if let Some(ix) = self.correl_index.as_mut().filter(|_| !correl_id.is_none()) {
+            index_remove(ix, &correl_id, pos);
         }
         if let Some(ix) = self.msg_index.as_mut() {
             index_remove(ix, &msg_id, pos);
@@ -976,7 +979,7 @@ impl Store {
             if correl.is_none() {
                 return self.scan(m, now, None);
             }
-            let candidates: Vec<Pos> = match self.correl_index.get(&correl) {
+            let candidates: Vec<Pos> = match self.correl_index_enabled().get(&correl) {
                 // The usual reply: one message with this correl id; no list to build.
                 Some(Positions::One(pos)) => {
                     let pos = *pos;
@@ -1000,22 +1003,37 @@ impl Store {
 
     fn msg_index_enabled(&mut self) -> &IdMap<MsgId> {
         if self.msg_index.is_none() {
-            let mut ix = IdMap::default();
-            for (l, lane) in self.lanes.iter().enumerate() {
-                for s in lane.slots.iter().filter(|s| s.state != SlotState::Gone) {
-                    index_add(
-                        &mut ix,
-                        s.body.ids(s.seq, &self.mem, &self.disk_correls).0,
-                        Pos {
-                            lane: l as u8,
-                            seq: s.seq,
-                        },
-                    );
-                }
-            }
-            self.msg_index = Some(ix);
+            self.msg_index = Some(self.index_of(|(msg_id, _)| Some(msg_id)));
         }
         self.msg_index.get_or_insert_with(IdMap::default)
+    }
+
+    fn correl_index_enabled(&mut self) -> &IdMap<CorrelId> {
+        if self.correl_index.is_none() {
+            let ix = self.index_of(|(_, correl_id)| (!correl_id.is_none()).then_some(correl_id));
+            self.correl_index = Some(ix);
+        }
+        self.correl_index.get_or_insert_with(IdMap::default)
+    }
+
+    /// An index of the non-gone slots by the key `key` gives their ids (none: not indexed).
+    fn index_of<K: std::hash::Hash + Eq>(
+        &self,
+        key: impl Fn((MsgId, CorrelId)) -> Option<K>,
+    ) -> IdMap<K> {
+        let mut ix = IdMap::default();
+        for (l, lane) in self.lanes.iter().enumerate() {
+            for s in lane.slots.iter().filter(|s| s.state != SlotState::Gone) {
+                let pos = Pos {
+                    lane: l as u8,
+                    seq: s.seq,
+                };
+                if let Some(k) = key(s.body.ids(s.seq, &self.mem, &self.disk_correls)) {
+                    index_add(&mut ix, k, pos);
+                }
+            }
+        }
+        ix
     }
 
     /// Of the index candidates, the first in delivery order that is available, matches and has
@@ -1248,7 +1266,9 @@ impl Store {
         self.on_disk = 0;
         self.spilled = 0;
         self.persistent = 0;
-        self.correl_index.clear();
+        if self.correl_index.is_some() {
+            self.correl_index = Some(IdMap::default());
+        }
         if self.msg_index.is_some() {
             self.msg_index = Some(IdMap::default());
         }
@@ -1317,11 +1337,9 @@ impl Store {
                     lane: l as u8,
                     seq: s.seq,
                 };
-                if !correl.is_none() {
+                if let Some(ix) = self.correl_index.as_ref().filter(|_| !correl.is_none()) {
                     assert!(
-                        self.correl_index
-                            .get(&correl)
-                            .is_some_and(|p| p.contains(&pos)),
+                        ix.get(&correl).is_some_and(|p| p.contains(&pos)),
                         "slot {pos:?} is in the correl index"
                     );
                 }

@@ -84,6 +84,30 @@ fn get_by_correl_id_skips_older_messages() {
 }
 
 #[test]
+fn the_correl_index_is_built_at_the_first_match_by_correl_id_and_kept_after() {
+    let mut s = Store::new(false);
+    let by = |c: u8| Match {
+        non_persistent_only: false,
+        correl_id: Some(CorrelId::from_slice(&[c])),
+        msg_id: None,
+    };
+    let first = put(&mut s, 0, 3);
+    let other = put(&mut s, 0, 4);
+    assert!(s.correl_index.is_none(), "not built while nobody asks");
+    s.remove(first);
+    assert_eq!(s.find(&by(3), 0), None);
+    assert!(s.correl_index.is_some());
+    s.check_invariants();
+    let later = put(&mut s, 5, 3);
+    let last = put(&mut s, 0, 3);
+    s.check_invariants();
+    assert_eq!(s.find(&by(3), 0), Some(later), "higher priority first");
+    s.remove(later);
+    assert_eq!(s.find(&by(3), 0), Some(last));
+    assert_eq!(s.find(&by(4), 0), Some(other));
+}
+
+#[test]
 fn pending_get_keeps_position_for_backout() {
     let mut s = Store::new(false);
     let a = put(&mut s, 0, 0);
