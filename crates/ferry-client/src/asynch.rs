@@ -56,7 +56,7 @@ enum Out {
     },
     Attach {
         conv: u16,
-        pushes: mpsc::UnboundedSender<Frame>,
+        pushes: mpsc::UnboundedSender<Vec<Frame>>,
     },
     Detach {
         conv: u16,
@@ -83,7 +83,8 @@ impl std::fmt::Debug for Out {
 struct AsyncConv {
     link: Arc<Link>,
     core: ConvCore,
-    pushes: mpsc::UnboundedReceiver<Frame>,
+    /// Pushed frames, handed over a read's worth at a time.
+    pushes: mpsc::UnboundedReceiver<Vec<Frame>>,
     /// Encoding buffer; each frame is split off it.
     buf: BytesMut,
     /// Disconnected: nothing more to send when dropped.
@@ -813,6 +814,35 @@ async fn start_link(
     }))
 }
 
+/// Pushed frames on their way to their conversation, one hand-over a read (a read of a
+/// fan-out's pushes carries dozens for one conversation): consecutive frames for one
+/// conversation gather, and go when another's come or the read is done.
+#[derive(Default)]
+struct Pushed {
+    conv: u16,
+    frames: Vec<Frame>,
+}
+
+impl Pushed {
+    fn add(&mut self, f: Frame, to: &IdKeyed<u16, mpsc::UnboundedSender<Vec<Frame>>>) {
+        if f.header.conv != self.conv {
+            self.flush(to);
+            self.conv = f.header.conv;
+        }
+        self.frames.push(f);
+    }
+
+    fn flush(&mut self, to: &IdKeyed<u16, mpsc::UnboundedSender<Vec<Frame>>>) {
+        if self.frames.is_empty() {
+            return;
+        }
+        let frames = std::mem::take(&mut self.frames);
+        if let Some(p) = to.get(&self.conv) {
+            let _ = p.send(frames);
+        }
+    }
+}
+
 /// The link's I/O task: writes what conversations queue, routes what the server sends.
 async fn run_link(
     mut rd: Box<dyn AsyncRead + Send + Unpin>,
@@ -820,7 +850,8 @@ async fn run_link(
     mut rx: mpsc::Receiver<Out>,
 ) {
     let mut waiting: IdKeyed<(u16, u64), Waiting> = IdKeyed::default();
-    let mut pushes: IdKeyed<u16, mpsc::UnboundedSender<Frame>> = IdKeyed::default();
+    let mut pushes: IdKeyed<u16, mpsc::UnboundedSender<Vec<Frame>>> = IdKeyed::default();
+    let mut routed = Pushed::default();
     let mut rbuf = BytesMut::with_capacity(64 * 1024);
     let mut wbuf = BytesMut::new();
     let mut frames: std::collections::VecDeque<bytes::Bytes> = std::collections::VecDeque::new();
@@ -875,9 +906,7 @@ async fn run_link(
                     match decode_frame(&mut rbuf, DEFAULT_MAX_FRAME) {
                         Ok(Some(f)) if f.header.flags & FLAG_PUSH != 0 => {
                             if f.header.opcode != Opcode::Heartbeat as u8 {
-                                if let Some(p) = pushes.get(&f.header.conv) {
-                                    let _ = p.send(f);
-                                }
+                                routed.add(f, &pushes);
                             }
                         }
                         Ok(Some(f)) => {
@@ -887,6 +916,7 @@ async fn run_link(
                         }
                         Ok(None) => break,
                         Err(e) => {
+                            routed.flush(&pushes);
                             for (_, w) in waiting.drain() {
                                 let _ = w.send(Err(broken(&e)));
                             }
@@ -894,6 +924,7 @@ async fn run_link(
                         }
                     }
                 }
+                routed.flush(&pushes);
                 if rbuf.capacity() - rbuf.len() < 16 * 1024 {
                     rbuf.reserve(64 * 1024);
                 }
@@ -1049,7 +1080,14 @@ impl AsyncConv {
     }
 
     fn file_pushes(&mut self) -> MqResult<()> {
-        while let Ok(f) = self.pushes.try_recv() {
+        while let Ok(frames) = self.pushes.try_recv() {
+            self.file_frames(frames)?;
+        }
+        Ok(())
+    }
+
+    fn file_frames(&mut self, frames: Vec<Frame>) -> MqResult<()> {
+        for f in frames {
             let f = self.core.decompress(f)?;
             self.core.file_push(f)?;
         }
@@ -1087,10 +1125,7 @@ impl AsyncConv {
                 ReadAheadStep::WaitUntil(until) => {
                     let left = until.saturating_duration_since(Instant::now());
                     match tokio::time::timeout(left, self.pushes.recv()).await {
-                        Ok(Some(f)) => {
-                            let f = self.core.decompress(f)?;
-                            self.core.file_push(f)?;
-                        }
+                        Ok(Some(frames)) => self.file_frames(frames)?,
                         Ok(None) => return Err(broken("the link has closed")),
                         Err(_) => {}
                     }
