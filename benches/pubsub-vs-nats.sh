@@ -31,7 +31,7 @@ trap cleanup EXIT
 
 "$NATS_SERVER" -a 127.0.0.1 -p "$NATS_PORT" >"$WORK/nats.log" 2>&1 &
 NATS_PID=$!
-"$FERRY" qm start --foreground PERFQM --listen "127.0.0.1:$FERRY_PORT" --io-threads 2 >"$WORK/qm.log" 2>&1 &
+"$FERRY" qm start --foreground PERFQM --listen "127.0.0.1:$FERRY_PORT" >"$WORK/qm.log" 2>&1 &
 QM_PID=$!
 sleep 2
 echo "perf-pw" | "$FERRY" qm user add PERFQM perf >/dev/null

@@ -176,8 +176,8 @@ pub struct StartSettings {
     /// for two intervals.
     #[arg(long, value_name = "SECS")]
     heartbeat: Option<u64>,
-    /// Threads serving connections ([server] io_threads; default one per CPU). On a small
-    /// machine shared with its clients, fewer threads mean fewer cross-thread wake-ups.
+    /// Threads serving connections ([server] io_threads; default one per two CPUs, at least
+    /// one: measured best on two CPUs shared with the clients, docs/perf.md).
     #[arg(long, value_name = "N")]
     io_threads: Option<usize>,
     /// Serve Prometheus metrics on this address ([metrics] listen; off by default).
@@ -520,7 +520,7 @@ pub fn start(
     let io_threads = layered.file.server.io_threads;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(if io_threads == 0 {
-            std::thread::available_parallelism().map_or(2, |n| n.get())
+            default_io_threads()
         } else {
             io_threads
         })
@@ -833,4 +833,13 @@ fn start_background(qm: &ferry_core::QueueManager) -> Result<(), CliError> {
     qm.start_monitor(monitor_interval)
         .map_err(|e| CliError::other(format!("cannot start the monitor thread: {e}")))?;
     Ok(())
+}
+
+/// The I/O threads when the configuration leaves it to the queue manager: one per two CPUs, at
+/// least one. On this project's two-CPU machine one thread beat two on fan-out over TCP (20 %),
+/// async put and blocking request/reply: a socket's work is mostly its own system calls, and a
+/// second thread shared two CPUs with the clients and woke across threads (docs/perf.md, "I/O
+/// threads"). A larger machine serving remote clients may want more: `--io-threads`.
+fn default_io_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
 }
