@@ -843,6 +843,42 @@ impl Pushed {
     }
 }
 
+/// Routes the whole frames read: pushes to their conversations (a read's worth at once),
+/// responses to whoever waits for them. False when the bytes are not frames: everyone waiting
+/// is told, and the link ends.
+fn route_frames(
+    rbuf: &mut BytesMut,
+    waiting: &mut IdKeyed<(u16, u64), Waiting>,
+    pushes: &IdKeyed<u16, mpsc::UnboundedSender<Vec<Frame>>>,
+) -> bool {
+    let mut routed = Pushed::default();
+    loop {
+        match decode_frame(rbuf, DEFAULT_MAX_FRAME) {
+            Ok(Some(f)) if f.header.flags & FLAG_PUSH != 0 => {
+                if f.header.opcode != Opcode::Heartbeat as u8 {
+                    routed.add(f, pushes);
+                }
+            }
+            Ok(Some(f)) => {
+                if let Some(w) = waiting.remove(&(f.header.conv, f.header.request_id)) {
+                    let _ = w.send(Ok(f));
+                }
+            }
+            Ok(None) => {
+                routed.flush(pushes);
+                return true;
+            }
+            Err(e) => {
+                routed.flush(pushes);
+                for (_, w) in waiting.drain() {
+                    let _ = w.send(Err(broken(&e)));
+                }
+                return false;
+            }
+        }
+    }
+}
+
 /// The link's I/O task: writes what conversations queue, routes what the server sends.
 async fn run_link(
     mut rd: Box<dyn AsyncRead + Send + Unpin>,
@@ -851,7 +887,6 @@ async fn run_link(
 ) {
     let mut waiting: IdKeyed<(u16, u64), Waiting> = IdKeyed::default();
     let mut pushes: IdKeyed<u16, mpsc::UnboundedSender<Vec<Frame>>> = IdKeyed::default();
-    let mut routed = Pushed::default();
     let mut rbuf = BytesMut::with_capacity(64 * 1024);
     let mut wbuf = BytesMut::new();
     let mut frames: std::collections::VecDeque<bytes::Bytes> = std::collections::VecDeque::new();
@@ -902,29 +937,9 @@ async fn run_link(
                     Err(e) => break format!("read failed: {e}"),
                     Ok(_) => last_read = Instant::now(),
                 }
-                loop {
-                    match decode_frame(&mut rbuf, DEFAULT_MAX_FRAME) {
-                        Ok(Some(f)) if f.header.flags & FLAG_PUSH != 0 => {
-                            if f.header.opcode != Opcode::Heartbeat as u8 {
-                                routed.add(f, &pushes);
-                            }
-                        }
-                        Ok(Some(f)) => {
-                            if let Some(w) = waiting.remove(&(f.header.conv, f.header.request_id)) {
-                                let _ = w.send(Ok(f));
-                            }
-                        }
-                        Ok(None) => break,
-                        Err(e) => {
-                            routed.flush(&pushes);
-                            for (_, w) in waiting.drain() {
-                                let _ = w.send(Err(broken(&e)));
-                            }
-                            return;
-                        }
-                    }
+                if !route_frames(&mut rbuf, &mut waiting, &pushes) {
+                    return;
                 }
-                routed.flush(&pushes);
                 if rbuf.capacity() - rbuf.len() < 16 * 1024 {
                     rbuf.reserve(64 * 1024);
                 }

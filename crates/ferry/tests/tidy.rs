@@ -537,7 +537,7 @@ const MAX_FN_LINES: usize = 70;
 const RATCHET: &[(&str, &str, usize)] = &[
     ("ferry-log/src/scan.rs", "scan_from", 152),
     ("ferry-proto/src/msg.rs", "decode", 117),
-    ("ferry-client/src/asynch.rs", "run_link", 104),
+    ("ferry-client/src/asynch.rs", "run_link", 84),
     ("ferry-proto/src/msg.rs", "decode_response", 104),
     ("ferry-proto/src/msg.rs", "encode_response", 102),
     ("ferry/src/qm.rs", "start", 77),
