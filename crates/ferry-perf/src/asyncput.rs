@@ -18,7 +18,7 @@ use ferry_core::Reason;
 use crate::args::{Workload, WorkloadArgs};
 use crate::stats::Recorder;
 use crate::workload::{
-    client_options, count_async, fail, input_options, message, put_options, Shared, WorkerResult,
+    count_async, fail, input_options, message, put_options, Shared, WorkerResult,
 };
 
 /// A putter with getters checks the depth this often (puts)...
@@ -84,8 +84,7 @@ pub fn ladder(
             let (ep, a, shared, done) =
                 (endpoint.to_owned(), a.clone(), shared.clone(), done.clone());
             getters.push(tokio::spawn(async move {
-                let opts = client_options(&a);
-                let connect = AsyncConnection::connect(&ep, &a.app_name, &opts);
+                let connect = crate::workload::connect_async(&ep, &a);
                 let mut c = connect.await.map_err(|e| fail("connect", e))?;
                 let h = c.open_queue(&a.queue, input_options(&a)).await;
                 let h = h.map_err(|e| fail("open", e))?;
@@ -133,8 +132,7 @@ pub(crate) async fn first_error_of(
 
 /// One putter: puts until the run stops, keeping the queue's depth bounded when getters run.
 async fn putter(endpoint: &str, a: &WorkloadArgs, shared: &Shared, rec: &Recorder) -> WorkerResult {
-    let copts = client_options(a);
-    let connect = AsyncConnection::connect(endpoint, &a.app_name, &copts);
+    let connect = crate::workload::connect_async(endpoint, a);
     let mut c = connect.await.map_err(|e| fail("connect", e))?;
     let h = c
         .open_queue(&a.queue, OpenOptions::output().with_inquire())

@@ -11,13 +11,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ferry_client::{AsyncConnection, CorrelId, GetOptions, Message, MessageType, OpenOptions};
+use ferry_client::{CorrelId, GetOptions, Message, MessageType, OpenOptions};
 use ferry_core::Reason;
 
 use crate::args::WorkloadArgs;
 use crate::asyncput::{first_error_of, one_thread_runtime};
 use crate::stats::Recorder;
-use crate::workload::{client_options, fail, message, put_options, Shared, WorkerResult, PAIRS};
+use crate::workload::{connect_async, fail, message, put_options, Shared, WorkerResult, PAIRS};
 
 /// Refuses what only the blocking requesters do.
 pub fn check(a: &WorkloadArgs) -> Result<(), String> {
@@ -77,9 +77,9 @@ async fn requester(
     rec: &Recorder,
     worker: usize,
 ) -> WorkerResult {
-    let copts = client_options(a);
-    let connect = AsyncConnection::connect(endpoint, &a.app_name, &copts);
-    let mut c = connect.await.map_err(|e| fail("connect", e))?;
+    let mut c = connect_async(endpoint, a)
+        .await
+        .map_err(|e| fail("connect", e))?;
     let mut pairs = Vec::with_capacity(PAIRS);
     for k in 0..PAIRS {
         let req = format!("{}.REQ.{k}", a.prefix);
@@ -115,9 +115,9 @@ async fn requester(
 
 /// One responder on `PREFIX.REQ.k`, reading ahead, until `done`.
 async fn responder(endpoint: &str, a: &WorkloadArgs, done: &AtomicBool, k: usize) -> WorkerResult {
-    let copts = client_options(a);
-    let connect = AsyncConnection::connect(endpoint, &a.app_name, &copts);
-    let mut c = connect.await.map_err(|e| fail("connect", e))?;
+    let mut c = connect_async(endpoint, a)
+        .await
+        .map_err(|e| fail("connect", e))?;
     let open = OpenOptions {
         read_ahead: Some(true),
         ..OpenOptions::input()

@@ -129,9 +129,64 @@ pub fn client_options(a: &WorkloadArgs) -> ClientOptions {
     }
 }
 
-/// Connects as the run's workers do.
+/// How long a worker keeps connecting while the queue manager answers 2025: a run that opens
+/// more sockets at once than the queue manager checks passwords for before authentication
+/// (64 waiting, docs/security.md) is told to try again later, and does, as an MQ client would.
+pub(crate) const CONNECT_PATIENCE: Duration = Duration::from_secs(30);
+
+/// The pause between such attempts, longer for later workers so they do not come back together.
+pub(crate) fn connect_pause(attempt: u32) -> Duration {
+    Duration::from_millis(10 + u64::from(attempt.min(20)) * 5 + fastrand_ms())
+}
+
+fn fastrand_ms() -> u64 {
+    // Spread by the clock's nanoseconds: no random source needed for a pause.
+    u64::from(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos())
+            % 20,
+    )
+}
+
+/// Connects as the run's workers do (trying again on 2025 for [`CONNECT_PATIENCE`]).
 pub fn connect(endpoint: &str, a: &WorkloadArgs) -> MqResult<Connection> {
-    Connection::connect_with(endpoint, &a.app_name, &client_options(a))
+    let until = Instant::now() + CONNECT_PATIENCE;
+    let mut attempt = 0;
+    loop {
+        match Connection::connect_with(endpoint, &a.app_name, &client_options(a)) {
+            Err(e)
+                if e.reason == ferry_core::Reason::MaxConnsLimitReached
+                    && Instant::now() < until =>
+            {
+                attempt += 1;
+                std::thread::sleep(connect_pause(attempt));
+            }
+            r => return r,
+        }
+    }
+}
+
+/// As [`connect`], with the async client.
+pub async fn connect_async(
+    endpoint: &str,
+    a: &WorkloadArgs,
+) -> MqResult<ferry_client::AsyncConnection> {
+    let until = Instant::now() + CONNECT_PATIENCE;
+    let mut attempt = 0;
+    loop {
+        let opts = client_options(a);
+        match ferry_client::AsyncConnection::connect(endpoint, &a.app_name, &opts).await {
+            Err(e)
+                if e.reason == ferry_core::Reason::MaxConnsLimitReached
+                    && Instant::now() < until =>
+            {
+                attempt += 1;
+                tokio::time::sleep(connect_pause(attempt)).await;
+            }
+            r => return r,
+        }
+    }
 }
 
 impl Target {

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Request/reply, FerryMQ beside NATS on this machine, in one session: R requesters, each its own
+# connection waiting for each reply before the next request, 2 KB requests and replies, loopback
+# TCP. NATS: nats-server with its own bench tool (`nats bench service serve` answers as a queue
+# group, `nats bench service request` asks). FerryMQ: `ferry perf rr` with the blocking client
+# (one thread a requester: the MQI's shape) and with the async client. Runs are taken in turns
+# (NATS, FerryMQ blocking, FerryMQ async), RUNS times for each requester count; prints every run
+# and the medians of round trips per second.
+#
+# Needs: nats-server (apt install nats-server), the nats CLI (go install
+# github.com/nats-io/natscli/nats@v0.5.0), a release build of ferry (cargo build --release -p ferry).
+# Usage: benches/rr-vs-nats.sh [RUNS [SECONDS [REQUESTERS...]]]   (default: 3 5 16 64)
+set -euo pipefail
+
+RUNS=${1:-3}
+SECS=${2:-5}
+shift $(($# > 2 ? 2 : $#))
+COUNTS=("${@:-16 64}")
+read -r -a COUNTS <<<"${COUNTS[*]}"
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+FERRY=${FERRY:-$HERE/target/release/ferry}
+NATS=${NATS:-$(command -v nats || echo "$HOME/go/bin/nats")}
+NATS_SERVER=${NATS_SERVER:-$(command -v nats-server)}
+WORK=$(mktemp -d /tmp/rr-vs-nats.XXXXXX)
+NATS_PORT=14223
+FERRY_PORT=14142
+export FERRY_HOME=$WORK/home
+
+cleanup() {
+    [[ -n "${SERVE_PID:-}" ]] && kill "$SERVE_PID" 2>/dev/null || true
+    [[ -n "${NATS_PID:-}" ]] && kill "$NATS_PID" 2>/dev/null || true
+    [[ -n "${QM_PID:-}" ]] && kill "$QM_PID" 2>/dev/null || true
+    wait 2>/dev/null || true
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+for port in $NATS_PORT $FERRY_PORT; do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+        echo "port $port is in use: stop what listens there first" >&2
+        exit 1
+    fi
+done
+
+"$NATS_SERVER" -a 127.0.0.1 -p "$NATS_PORT" >"$WORK/nats.log" 2>&1 &
+NATS_PID=$!
+# As many sockets may connect at once as there are requesters and responders.
+"$FERRY" qm start --foreground PERFQM --listen "127.0.0.1:$FERRY_PORT" \
+    --set server.max_unopened_per_address=1024 >"$WORK/qm.log" 2>&1 &
+QM_PID=$!
+sleep 2
+echo "perf-pw" | "$FERRY" qm user add PERFQM perf >/dev/null
+"$FERRY" admin PERFQM >/dev/null <<'MQSC'
+SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('perf') AUTHADD(CONNECT,INQ,DSP)
+SET AUTHREC PROFILE('**') OBJTYPE(QUEUE) PRINCIPAL('perf') AUTHADD(ALLMQI,DSP)
+SET AUTHREC PROFILE('@class') OBJTYPE(QUEUE) PRINCIPAL('perf') AUTHADD(CRT)
+MQSC
+export FERRY_PASSWORD=perf-pw
+
+# Round trips per second of one NATS run: R requesters, R responders in a queue group.
+nats_run() {
+    local r=$1
+    "$NATS" bench service serve rr -s "nats://127.0.0.1:$NATS_PORT" --clients "$r" --size 2KB \
+        --no-progress >"$WORK/serve.txt" 2>&1 &
+    SERVE_PID=$!
+    sleep 1
+    timeout $((SECS * 6 + 30)) "$NATS" bench service request rr \
+        -s "nats://127.0.0.1:$NATS_PORT" --clients "$r" --msgs $((SECS * 20000)) --size 2KB \
+        --no-progress >"$WORK/req.txt" 2>&1 || true
+    kill "$SERVE_PID" 2>/dev/null || true
+    wait "$SERVE_PID" 2>/dev/null || true
+    SERVE_PID=
+    { grep -E "aggregated stats|Requester stats|stats:" "$WORK/req.txt" | head -1 |
+        sed -E 's/.*stats: ([0-9,]+) msgs\/sec.*/\1/' | tr -d , | grep -E '^[0-9]+$'; } || echo 0
+}
+
+# Round trips per second of one FerryMQ run; $2 is the client (--blocking-client or --async-client).
+ferry_run() {
+    local r=$1 client=$2
+    "$FERRY" perf rr --threads "$r" "$client" -c "tcp://127.0.0.1:$FERRY_PORT" --user perf \
+        --qm-pid "$QM_PID" -d "${SECS}s" --warmup 1s 2>&1 |
+        grep -E "per second" | head -1 | sed -E 's/.*: ([0-9,]+) per.*/\1/' | tr -d , || echo 0
+}
+
+median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+for r in "${COUNTS[@]}"; do
+    n=() b=() a=()
+    for i in $(seq "$RUNS"); do
+        n+=("$(nats_run "$r")")
+        b+=("$(ferry_run "$r" --blocking-client)")
+        a+=("$(ferry_run "$r" --async-client)")
+        echo "$r requesters, run $i: NATS ${n[-1]}, FerryMQ blocking ${b[-1]}, FerryMQ async ${a[-1]} round trips/s"
+    done
+    mn=$(median "${n[@]}") mb=$(median "${b[@]}") ma=$(median "${a[@]}")
+    echo "$r requesters, 2 KB, medians of $RUNS runs (round trips/s):"
+    echo "  NATS (nats-server $("$NATS_SERVER" --version | awk '{print $NF}'), nats bench service): $mn"
+    awk -v b="$mb" -v a="$ma" -v n="$mn" 'BEGIN {
+        printf "  FerryMQ, blocking client (ferry perf rr):  %d  (%.2f x NATS)\n", b, (n > 0 ? b / n : 0)
+        printf "  FerryMQ, async client (ferry perf rr):     %d  (%.2f x NATS)\n", a, (n > 0 ? a / n : 0) }'
+done
