@@ -351,6 +351,11 @@ pub const PRE_CONNECT_MAX_FRAME: usize = 64 * 1024;
 const MAX_EVENTS_PER_WRITE: usize = 64;
 /// Most answer bytes a socket's task gathers before it writes them.
 const MAX_UNFLUSHED: usize = 256 * 1024;
+/// Most request bytes a socket's task reads in a turn before it lets the tasks its requests
+/// woke run: a publisher's socket would otherwise read megabytes of publications into its
+/// subscribers' queues (cold in the cache by the time their streams take them) before they
+/// send any, one I/O thread serving both.
+const READ_PER_TURN: usize = 256 * 1024;
 
 /// Why a socket was closed.
 #[derive(Debug)]
@@ -772,8 +777,12 @@ impl Socket {
         last_sent: Instant,
         mut step: Result<(), Close>,
     ) -> Result<(), Close> {
-        let mut drained = 0;
-        while step.is_ok() && drained < MAX_EVENTS_PER_WRITE && self.out.len() < MAX_UNFLUSHED {
+        let (mut drained, mut read) = (0, 0);
+        while step.is_ok()
+            && drained < MAX_EVENTS_PER_WRITE
+            && self.out.len() < MAX_UNFLUSHED
+            && read < READ_PER_TURN
+        {
             let more = std::future::poll_fn(|cx| {
                 if let Some(ev) = self.poll_waits(cx) {
                     return Poll::Ready(Some(ev));
@@ -788,8 +797,15 @@ impl Socket {
             })
             .await;
             let Some(ev) = more else { break };
+            if let Event::Read(Ok(n)) = &ev {
+                read += n;
+            }
             step = self.on_event(ev, rbuf, last_received, last_sent);
             drained += 1;
+        }
+        if read >= READ_PER_TURN {
+            // What this read woke (a fan-out's subscriber streams) runs before more is read.
+            tokio::task::yield_now().await;
         }
         step
     }
