@@ -144,6 +144,30 @@ pub fn interval_line(i: &IntervalReport) -> String {
 }
 
 impl RunReport {
+    /// CPU an operation (µs of one core), when the run measured it: the queue manager's and
+    /// the harness's, or the one process's when the queue manager is embedded.
+    fn cpu_per_operation(&self, unit: &str) -> String {
+        let r = &self.results;
+        let per = |pct: f64| pct / 100.0 * 1e6 / r.rate_per_s.max(1e-9);
+        let one = unit.strip_suffix('s').unwrap_or(unit);
+        match (r.qm_cpu_pct, r.harness_cpu_pct) {
+            _ if r.rate_per_s <= 0.0 => String::new(),
+            (Some(q), _) if self.queue_manager.mode == "embedded" => {
+                format!(
+                    "cpu a {one}: {:.2} µs (queue manager and harness)\n",
+                    per(q)
+                )
+            }
+            (Some(q), Some(h)) => format!(
+                "cpu a {one}: queue manager {:.2} µs, harness {:.2} µs\n",
+                per(q),
+                per(h)
+            ),
+            (None, Some(h)) => format!("cpu a {one}: harness {:.2} µs\n", per(h)),
+            _ => String::new(),
+        }
+    }
+
     /// The printed summary.
     pub fn summary(&self) -> String {
         let r = &self.results;
@@ -182,6 +206,7 @@ impl RunReport {
             },
             fmt_mb(r.qm_rss_peak_bytes)
         ));
+        s.push_str(&self.cpu_per_operation(unit));
         if let Some(d) = r.deliveries_per_s {
             let per = r
                 .qm_cpu_pct

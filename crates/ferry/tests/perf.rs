@@ -50,6 +50,10 @@ fn perf(dir: &Path, name: &str, args: &[&str]) -> Value {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(stdout.contains("latency: p50"), "no summary: {stdout}");
+    assert!(
+        stdout.lines().any(|l| l.starts_with("cpu a ") && l.contains(" µs")),
+        "CPU an operation in the summary: {stdout}"
+    );
     let interval_lines = std::fs::read_to_string(&lines).unwrap();
     assert!(
         interval_lines.lines().count() >= 2,
