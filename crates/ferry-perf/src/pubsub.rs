@@ -124,14 +124,9 @@ pub fn async_subscribers(
         let mut tasks = Vec::new();
         for (topic, index) in subs {
             let (ep, sd) = (endpoint.to_owned(), descriptor(a, &topic, index));
-            let (opts, shared, stop) = (
-                crate::workload::client_options(a),
-                shared.clone(),
-                stop.clone(),
-            );
-            let app = a.app_name.clone();
+            let (a, shared, stop) = (a.clone(), shared.clone(), stop.clone());
             tasks.push(tokio::spawn(async move {
-                let mut c = ferry_client::AsyncConnection::connect(&ep, &app, &opts)
+                let mut c = crate::workload::connect_async(&ep, &a)
                     .await
                     .map_err(|e| fail("connect", e))?;
                 let (q, hsub) = c

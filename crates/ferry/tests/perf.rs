@@ -51,7 +51,9 @@ fn perf(dir: &Path, name: &str, args: &[&str]) -> Value {
     );
     assert!(stdout.contains("latency: p50"), "no summary: {stdout}");
     assert!(
-        stdout.lines().any(|l| l.starts_with("cpu a ") && l.contains(" µs")),
+        stdout
+            .lines()
+            .any(|l| l.starts_with("cpu a ") && l.contains(" µs")),
         "CPU an operation in the summary: {stdout}"
     );
     let interval_lines = std::fs::read_to_string(&lines).unwrap();
