@@ -29,6 +29,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
+for port in $NATS_PORT $FERRY_PORT; do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+        echo "port $port is in use: stop what listens there first" >&2
+        exit 1
+    fi
+done
+
 "$NATS_SERVER" -a 127.0.0.1 -p "$NATS_PORT" >"$WORK/nats.log" 2>&1 &
 NATS_PID=$!
 "$FERRY" qm start --foreground PERFQM --listen "127.0.0.1:$FERRY_PORT" >"$WORK/qm.log" 2>&1 &
