@@ -12,44 +12,17 @@ set -euo pipefail
 SUBS=${1:-10}
 RUNS=${2:-3}
 SECS=${3:-5}
-HERE=$(cd "$(dirname "$0")/.." && pwd)
-FERRY=${FERRY:-$HERE/target/release/ferry}
-NATS=${NATS:-$(command -v nats || echo "$HOME/go/bin/nats")}
-NATS_SERVER=${NATS_SERVER:-$(command -v nats-server)}
-WORK=$(mktemp -d /tmp/pubsub-vs-nats.XXXXXX)
 NATS_PORT=14222
 FERRY_PORT=14141
-export FERRY_HOME=$WORK/home
-
-cleanup() {
-    [[ -n "${NATS_PID:-}" ]] && kill "$NATS_PID" 2>/dev/null || true
-    [[ -n "${QM_PID:-}" ]] && kill "$QM_PID" 2>/dev/null || true
-    wait 2>/dev/null || true
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-for port in $NATS_PORT $FERRY_PORT; do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-        echo "port $port is in use: stop what listens there first" >&2
-        exit 1
-    fi
-done
-
-"$NATS_SERVER" -a 127.0.0.1 -p "$NATS_PORT" >"$WORK/nats.log" 2>&1 &
-NATS_PID=$!
-"$FERRY" qm start --foreground PERFQM --listen "127.0.0.1:$FERRY_PORT" >"$WORK/qm.log" 2>&1 &
-QM_PID=$!
-sleep 2
-echo "perf-pw" | "$FERRY" qm user add PERFQM perf >/dev/null
-"$FERRY" admin PERFQM >/dev/null <<'EOF'
+# shellcheck source=beside-nats.sh
+source "$(dirname "$0")/beside-nats.sh"
+beside_nats_start pubsub-vs-nats $NATS_PORT $FERRY_PORT <<'MQSC'
 SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('perf') AUTHADD(CONNECT,INQ,DSP)
 SET AUTHREC PROFILE('**') OBJTYPE(TOPIC) PRINCIPAL('perf') AUTHADD(PUB,SUB,DSP)
 SET AUTHREC PROFILE('@class') OBJTYPE(TOPIC) PRINCIPAL('perf') AUTHADD(CRT)
 SET AUTHREC PROFILE('SYSTEM.BASE.TOPIC') OBJTYPE(TOPIC) PRINCIPAL('perf') AUTHADD(PUB,SUB,DSP)
 SET AUTHREC PROFILE('SYSTEM.NDURABLE.MODEL.QUEUE') OBJTYPE(QUEUE) PRINCIPAL('perf') AUTHADD(GET,DSP)
-EOF
-export FERRY_PASSWORD=perf-pw
+MQSC
 SOCK=$FERRY_HOME/qmgrs/PERFQM/ferry.sock
 MSGS=$((SECS * 60000))
 

@@ -17,45 +17,17 @@ SECS=${2:-5}
 shift $(($# > 2 ? 2 : $#))
 COUNTS=("${@:-16 64}")
 read -r -a COUNTS <<<"${COUNTS[*]}"
-HERE=$(cd "$(dirname "$0")/.." && pwd)
-FERRY=${FERRY:-$HERE/target/release/ferry}
-NATS=${NATS:-$(command -v nats || echo "$HOME/go/bin/nats")}
-NATS_SERVER=${NATS_SERVER:-$(command -v nats-server)}
-WORK=$(mktemp -d /tmp/rr-vs-nats.XXXXXX)
 NATS_PORT=14223
 FERRY_PORT=14142
-export FERRY_HOME=$WORK/home
-
-cleanup() {
-    [[ -n "${SERVE_PID:-}" ]] && kill "$SERVE_PID" 2>/dev/null || true
-    [[ -n "${NATS_PID:-}" ]] && kill "$NATS_PID" 2>/dev/null || true
-    [[ -n "${QM_PID:-}" ]] && kill "$QM_PID" 2>/dev/null || true
-    wait 2>/dev/null || true
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-for port in $NATS_PORT $FERRY_PORT; do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-        echo "port $port is in use: stop what listens there first" >&2
-        exit 1
-    fi
-done
-
-"$NATS_SERVER" -a 127.0.0.1 -p "$NATS_PORT" >"$WORK/nats.log" 2>&1 &
-NATS_PID=$!
+# shellcheck source=beside-nats.sh
+source "$(dirname "$0")/beside-nats.sh"
 # As many sockets may connect at once as there are requesters and responders.
-"$FERRY" qm start --foreground PERFQM --listen "127.0.0.1:$FERRY_PORT" \
-    --set server.max_unopened_per_address=1024 >"$WORK/qm.log" 2>&1 &
-QM_PID=$!
-sleep 2
-echo "perf-pw" | "$FERRY" qm user add PERFQM perf >/dev/null
-"$FERRY" admin PERFQM >/dev/null <<'MQSC'
+beside_nats_start rr-vs-nats $NATS_PORT $FERRY_PORT \
+    --set server.max_unopened_per_address=1024 <<'MQSC'
 SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('perf') AUTHADD(CONNECT,INQ,DSP)
 SET AUTHREC PROFILE('**') OBJTYPE(QUEUE) PRINCIPAL('perf') AUTHADD(ALLMQI,DSP)
 SET AUTHREC PROFILE('@class') OBJTYPE(QUEUE) PRINCIPAL('perf') AUTHADD(CRT)
 MQSC
-export FERRY_PASSWORD=perf-pw
 
 # Round trips per second of one NATS run: R requesters, R responders in a queue group.
 nats_run() {
