@@ -498,17 +498,21 @@ pub fn channel_type_word(t: ChannelType) -> &'static str {
         ChannelType::Receiver => "RCVR",
         ChannelType::ServerConn => "SVRCONN",
         ChannelType::ClientConn => "CLNTCONN",
+        ChannelType::Mqtt => "MQTT",
     }
 }
 
 /// Parses CHLTYPE.
 pub fn channel_type(p: &Param) -> Result<ChannelType, ParseError> {
-    Ok(match word(p, &["SDR", "RCVR", "SVRCONN", "CLNTCONN"])? {
-        "SDR" => ChannelType::Sender,
-        "RCVR" => ChannelType::Receiver,
-        "SVRCONN" => ChannelType::ServerConn,
-        _ => ChannelType::ClientConn,
-    })
+    Ok(
+        match word(p, &["SDR", "RCVR", "SVRCONN", "CLNTCONN", "MQTT"])? {
+            "SDR" => ChannelType::Sender,
+            "RCVR" => ChannelType::Receiver,
+            "SVRCONN" => ChannelType::ServerConn,
+            "MQTT" => ChannelType::Mqtt,
+            _ => ChannelType::ClientConn,
+        },
+    )
 }
 
 /// CHANNEL fields.
@@ -520,45 +524,7 @@ pub fn channel_fields(name: &ObjectName, a: &ChannelAttrs) -> Vec<Field> {
         f("DESCR", &a.description, Kind::Text),
     ];
     match a.channel_type {
-        ChannelType::Sender => {
-            v.push(f("CONNAME", &a.conn_name, Kind::Text));
-            v.push(f("XMITQ", a.xmit_queue, Kind::Name));
-            v.push(f("BATCHSZ", a.batch_size, Kind::Int));
-            v.push(f("BATCHINT", a.batch_interval_ms, Kind::Int));
-            v.push(f("BATCHLIM", a.batch_limit_kib, Kind::Int));
-            v.push(f("DISCINT", a.disc_interval_secs, Kind::Int));
-            v.push(f("SHORTRTY", a.short_retry, Kind::Int));
-            v.push(f("SHORTTMR", a.short_timer_secs, Kind::Int));
-            v.push(f("LONGRTY", a.long_retry, Kind::Int));
-            v.push(f("LONGTMR", a.long_timer_secs, Kind::Int));
-            v.push(f("SSLCIPH", &a.ssl_cipher, Kind::Word));
-            v.push(f("SSLPEER", &a.ssl_peer, Kind::Text));
-            v.push(f(
-                "NPMSPEED",
-                if a.np_speed_fast { "FAST" } else { "NORMAL" },
-                Kind::Word,
-            ));
-            v.push(f(
-                "COMPMSG",
-                if a.compression.is_empty() {
-                    "NONE".to_owned()
-                } else {
-                    a.compression.join(" ")
-                },
-                Kind::Word,
-            ));
-            v.push(f("USERID", &a.user_id, Kind::Text));
-            v.push(f("PASSWORD", masked(&a.password), Kind::Text));
-            v.push(f(
-                "CONGCTL",
-                if a.congestion.is_empty() {
-                    "DEFAULT".to_owned()
-                } else {
-                    a.congestion.to_ascii_uppercase()
-                },
-                Kind::Word,
-            ));
-        }
+        ChannelType::Sender => v.extend(sender_fields(a)),
         ChannelType::Receiver => {
             v.push(f("BATCHSZ", a.batch_size, Kind::Int));
             v.push(f("SSLCIPH", &a.ssl_cipher, Kind::Word));
@@ -575,10 +541,105 @@ pub fn channel_fields(name: &ObjectName, a: &ChannelAttrs) -> Vec<Field> {
             v.push(f("CONNAME", &a.conn_name, Kind::Text));
             v.push(f("SHARECNV", a.share_conversations, Kind::Int));
         }
+        ChannelType::Mqtt => {
+            v.extend(mqtt_channel_fields(a));
+            return v;
+        }
     }
     v.push(f("HBINT", a.heartbeat_secs, Kind::Int));
     v.push(f("MAXMSGL", a.max_msg_length, Kind::Int));
     v
+}
+
+/// A sender channel's own fields.
+fn sender_fields(a: &ChannelAttrs) -> Vec<Field> {
+    let mut v = Vec::new();
+    v.push(f("CONNAME", &a.conn_name, Kind::Text));
+    v.push(f("XMITQ", a.xmit_queue, Kind::Name));
+    v.push(f("BATCHSZ", a.batch_size, Kind::Int));
+    v.push(f("BATCHINT", a.batch_interval_ms, Kind::Int));
+    v.push(f("BATCHLIM", a.batch_limit_kib, Kind::Int));
+    v.push(f("DISCINT", a.disc_interval_secs, Kind::Int));
+    v.push(f("SHORTRTY", a.short_retry, Kind::Int));
+    v.push(f("SHORTTMR", a.short_timer_secs, Kind::Int));
+    v.push(f("LONGRTY", a.long_retry, Kind::Int));
+    v.push(f("LONGTMR", a.long_timer_secs, Kind::Int));
+    v.push(f("SSLCIPH", &a.ssl_cipher, Kind::Word));
+    v.push(f("SSLPEER", &a.ssl_peer, Kind::Text));
+    v.push(f(
+        "NPMSPEED",
+        if a.np_speed_fast { "FAST" } else { "NORMAL" },
+        Kind::Word,
+    ));
+    v.push(f(
+        "COMPMSG",
+        if a.compression.is_empty() {
+            "NONE".to_owned()
+        } else {
+            a.compression.join(" ")
+        },
+        Kind::Word,
+    ));
+    v.push(f("USERID", &a.user_id, Kind::Text));
+    v.push(f("PASSWORD", masked(&a.password), Kind::Text));
+    v.push(f(
+        "CONGCTL",
+        if a.congestion.is_empty() {
+            "DEFAULT".to_owned()
+        } else {
+            a.congestion.to_ascii_uppercase()
+        },
+        Kind::Word,
+    ));
+    v
+}
+
+/// An MQTT channel's own fields (MQ's DISPLAY CHANNEL CHLTYPE(MQTT) shows no HBINT or MAXMSGL).
+fn mqtt_channel_fields(a: &ChannelAttrs) -> Vec<Field> {
+    vec![
+        f("PORT", a.port, Kind::Int),
+        f("LOCLADDR", &a.local_addr, Kind::Text),
+        f("BACKLOG", a.backlog, Kind::Int),
+        f("PROTOCOL", a.protocols.join(","), Kind::Word),
+        f("SSLCIPH", &a.ssl_cipher, Kind::Word),
+        f("SSLCAUTH", a.ssl_client_auth.word(), Kind::Word),
+        f("MCAUSER", &a.mca_user, Kind::Text),
+        f(
+            "USECLTID",
+            if a.use_client_id { "YES" } else { "NO" },
+            Kind::Word,
+        ),
+    ]
+}
+
+/// PROTOCOL of an MQTT channel: a list of MQTTV3, MQTTV311, MQTTV5 and HTTP.
+fn mqtt_protocols(p: &Param) -> Result<Vec<String>, ParseError> {
+    let mut list: Vec<String> = Vec::new();
+    for w in text(p)?.split([' ', ',']).filter(|w| !w.is_empty()) {
+        let w = w.to_ascii_uppercase();
+        if !ferry_model::objects::MQTT_PROTOCOLS.contains(&w.as_str()) {
+            return Err(bad(
+                p,
+                format!("PROTOCOL value {w} is not MQTTV3, MQTTV311, MQTTV5 or HTTP"),
+            ));
+        }
+        if !list.contains(&w) {
+            list.push(w);
+        }
+    }
+    if list.is_empty() {
+        return Err(bad(
+            p,
+            "PROTOCOL needs one or more of MQTTV3, MQTTV311, MQTTV5, HTTP",
+        ));
+    }
+    // Kept in DISPLAY's order, so an ALTER that lists them differently changes nothing.
+    list.sort_by_key(|w| {
+        ferry_model::objects::MQTT_PROTOCOLS
+            .iter()
+            .position(|p| p == w)
+    });
+    Ok(list)
 }
 
 /// A password as DISPLAY and DUMP show it: never the password itself.
@@ -648,6 +709,36 @@ pub fn set_channel(a: &mut ChannelAttrs, p: &Param) -> Result<(), ParseError> {
                 }
             }
             a.compression = list;
+        }
+        _ => return set_mqtt_channel(a, p),
+    }
+    Ok(())
+}
+
+/// Sets an MQTT channel's own attribute (the rest of CHANNEL's keywords).
+fn set_mqtt_channel(a: &mut ChannelAttrs, p: &Param) -> Result<(), ParseError> {
+    match p.key.as_str() {
+        "PORT" => a.port = int(p, 65535)?,
+        "LOCLADDR" => a.local_addr = text(p)?,
+        "BACKLOG" => a.backlog = int(p, 999_999_999)?,
+        "PROTOCOL" => a.protocols = mqtt_protocols(p)?,
+        "SSLCAUTH" => {
+            use ferry_model::objects::SslClientAuth;
+            a.ssl_client_auth = match word(p, &["NEVER", "OPTIONAL", "REQUIRED"])? {
+                "NEVER" => SslClientAuth::Never,
+                "OPTIONAL" => SslClientAuth::Optional,
+                _ => SslClientAuth::Required,
+            }
+        }
+        "USECLTID" => a.use_client_id = word(p, &["YES", "NO"])? == "YES",
+        "SSLKEYR" | "SSLKEYP" | "JAASCFG" => {
+            return Err(bad(
+                p,
+                format!(
+                    "{} is not used: FerryMQ's MQTT channels present the queue manager's certificate ([server] tls_cert, tls_key) and authenticate clients as its other clients",
+                    p.key
+                ),
+            ))
         }
         _ => return Err(unknown(p, "CHANNEL")),
     }

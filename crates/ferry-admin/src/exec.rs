@@ -17,7 +17,8 @@ use std::sync::Arc;
 use ferry_core::{MqError, ObjectName, QueueManager, Reason};
 pub use ferry_model::admin::{Message, Reply};
 use ferry_model::objects::{
-    AliasQueueAttrs, ChannelAttrs, LocalQueueAttrs, QueueDefinition, QueueType, RemoteQueueAttrs,
+    AliasQueueAttrs, ChannelAttrs, ChannelType, LocalQueueAttrs, QueueDefinition, QueueType,
+    RemoteQueueAttrs,
 };
 use ferry_model::security::Principal;
 
@@ -335,8 +336,40 @@ fn alter_channel(qm: &QueueManager, c: &Command) -> Outcome {
     for p in attribute_params(c) {
         attrs::set_channel(&mut a, p)?;
     }
+    let mqtt = a.channel_type == ChannelType::Mqtt;
     qm.define_channel(n.as_str(), a, true)?;
-    reply(c, vec![info("AMQ8016I", format!("Channel {n} changed."))])
+    let mut lines = vec![info("AMQ8016I", format!("Channel {n} changed."))];
+    if mqtt {
+        lines.extend(mqtt_listening(qm, &n)?);
+    }
+    reply(c, lines)
+}
+
+/// After DEFINE or ALTER of an MQTT channel: it listens with its attributes (ALTER restarts
+/// it, ending its connections). A failure leaves the definition in place and says what to do.
+fn mqtt_listening(qm: &QueueManager, n: &ObjectName) -> Result<Vec<Message>, Failure> {
+    match qm.mqtt_channel_changed(n.as_str()) {
+        Ok(true) => {
+            let at = qm
+                .mqtt_channel_runs()
+                .into_iter()
+                .find(|r| r.name == *n)
+                .map(|r| r.address)
+                .unwrap_or_default();
+            Ok(vec![info(
+                "AMQ8018I",
+                format!("MQTT channel {n} is listening on {at}."),
+            )])
+        }
+        Ok(false) => Ok(Vec::new()),
+        Err(mut e) => {
+            e.detail = format!(
+                "channel {n} is defined but not listening: {}; correct it with ALTER CHANNEL({n}) CHLTYPE(MQTT), or START CHANNEL({n}) once the cause is gone",
+                e.detail
+            );
+            Err(e.into())
+        }
+    }
 }
 
 /// DELETE CHANNEL.
@@ -895,7 +928,7 @@ fn define_channel(qm: &QueueManager, c: &Command) -> Outcome {
         None if c.value("LIKE").is_none() => {
             return Err(fail(
                 "AMQ8405E",
-                format!("DEFINE CHANNEL({n}) needs CHLTYPE (SDR, RCVR, SVRCONN or CLNTCONN)"),
+                format!("DEFINE CHANNEL({n}) needs CHLTYPE (SDR, RCVR, SVRCONN, CLNTCONN or MQTT)"),
             ))
         }
         None => {}
@@ -903,8 +936,13 @@ fn define_channel(qm: &QueueManager, c: &Command) -> Outcome {
     for p in attribute_params(c) {
         attrs::set_channel(&mut a, p)?;
     }
+    let mqtt = a.channel_type == ChannelType::Mqtt;
     qm.define_channel(n.as_str(), a, replace)?;
-    reply(c, vec![info("AMQ8014I", format!("Channel {n} created."))])
+    let mut lines = vec![info("AMQ8014I", format!("Channel {n} created."))];
+    if mqtt {
+        lines.extend(mqtt_listening(qm, &n)?);
+    }
+    reply(c, lines)
 }
 
 fn dump(qm: &QueueManager, c: &Command) -> Outcome {

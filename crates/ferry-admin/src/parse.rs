@@ -400,7 +400,9 @@ fn verb(w: &str) -> Option<Verb> {
 }
 
 /// Keywords whose value is a list (`AUTHADD(PUT, GET)`): its items are joined with commas.
-const LIST_KEYS: &[&str] = &["AUTHADD", "AUTHRMV", "ADDRLIST", "USERLIST", "NAMES"];
+const LIST_KEYS: &[&str] = &[
+    "AUTHADD", "AUTHRMV", "ADDRLIST", "USERLIST", "NAMES", "PROTOCOL",
+];
 
 /// The further words of a list value, joined to `v` with commas; `*i` moves past them.
 fn more_items(tokens: &[Token], i: &mut usize, v: &mut Value) {

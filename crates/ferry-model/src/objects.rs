@@ -788,7 +788,36 @@ pub enum ChannelType {
     ServerConn,
     /// CLNTCONN: a client's definition of how to reach a server connection channel.
     ClientConn,
+    /// MQTT: a telemetry channel — a port MQTT clients connect to (MQ's MQXR channels).
+    Mqtt,
 }
+
+/// SSLCAUTH of an MQTT channel: whether a TLS client must present a certificate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub enum SslClientAuth {
+    /// NEVER: no certificate is asked for.
+    Never,
+    /// OPTIONAL: one is asked for; a client without one authenticates by password.
+    Optional,
+    /// REQUIRED (MQ's default): a client without a certificate signed by the server's client
+    /// CA is refused in the handshake.
+    #[default]
+    Required,
+}
+
+impl SslClientAuth {
+    /// The MQSC word.
+    pub fn word(self) -> &'static str {
+        match self {
+            SslClientAuth::Never => "NEVER",
+            SslClientAuth::Optional => "OPTIONAL",
+            SslClientAuth::Required => "REQUIRED",
+        }
+    }
+}
+
+/// The words of an MQTT channel's PROTOCOL list, in the order DISPLAY shows them.
+pub const MQTT_PROTOCOLS: [&str; 4] = ["MQTTV311", "MQTTV3", "MQTTV5", "HTTP"];
 
 /// The SSLCIPH values a channel accepts (TLS 1.3; the suite is negotiated among these).
 pub const TLS13_CIPHERS: &[&str] = &[
@@ -882,6 +911,24 @@ pub struct ChannelAttrs {
     pub congestion: String,
     /// TRPTYPE (senders): TCP, or QUIC (FerryMQ's).
     pub transport: TransportType,
+    /// PORT (MQTT channels): the TCP port clients connect to; 0 picks a free one (DISPLAY
+    /// CHSTATUS shows which).
+    pub port: u16,
+    /// LOCLADDR (MQTT channels): the IP address to listen on; blank for every interface when
+    /// clients must authenticate, loopback otherwise.
+    pub local_addr: String,
+    /// BACKLOG (MQTT channels): connection requests the port queues before they are accepted.
+    pub backlog: u32,
+    /// PROTOCOL (MQTT channels): what clients may speak — MQTTV3 (3.1), MQTTV311, MQTTV5
+    /// (FerryMQ's) and HTTP (MQTT over WebSocket on the same port). The versions listed are
+    /// accepted over TCP and, with HTTP, over WebSocket; HTTP alone takes WebSocket clients of
+    /// any version.
+    pub protocols: Vec<String>,
+    /// SSLCAUTH (MQTT channels with SSLCIPH): whether clients must present a certificate.
+    pub ssl_client_auth: SslClientAuth,
+    /// USECLTID (MQTT channels): the client identifier is the user a client authenticates as
+    /// (a CONNECT naming another user is refused).
+    pub use_client_id: bool,
 }
 
 impl Default for ChannelAttrs {
@@ -914,6 +961,12 @@ impl Default for ChannelAttrs {
             remote_qmgr: String::new(),
             congestion: String::new(),
             transport: TransportType::Tcp,
+            port: 1883,
+            local_addr: String::new(),
+            backlog: 4096,
+            protocols: MQTT_PROTOCOLS.iter().map(|w| (*w).to_owned()).collect(),
+            ssl_client_auth: SslClientAuth::Required,
+            use_client_id: false,
         }
     }
 }
@@ -957,6 +1010,9 @@ impl ChannelAttrs {
         check_range("LONGTMR", self.long_timer_secs as usize, 0, 999_999_999)?;
         check_range("BATCHINT", self.batch_interval_ms as usize, 0, 999_999_999)?;
         check_range("BATCHLIM", self.batch_limit_kib as usize, 0, 999_999)?;
+        if self.channel_type == ChannelType::Mqtt {
+            self.validate_mqtt()?;
+        }
         if !self.ssl_cipher.is_empty() && !TLS13_CIPHERS.contains(&self.ssl_cipher.as_str()) {
             return Err(MqError::new(
                 Reason::AttributeValueError,
@@ -981,6 +1037,55 @@ impl ChannelAttrs {
             }
         }
         check_descr(&self.description)
+    }
+
+    /// An MQTT channel's own attributes.
+    fn validate_mqtt(&self) -> MqResult<()> {
+        check_range("BACKLOG", self.backlog as usize, 0, 999_999_999)?;
+        if self.transport != TransportType::Tcp {
+            return Err(MqError::new(
+                Reason::AttributeValueError,
+                "an MQTT channel runs over TCP only: TRPTYPE(TCP)",
+            ));
+        }
+        if self.protocols.is_empty()
+            || self
+                .protocols
+                .iter()
+                .any(|p| !MQTT_PROTOCOLS.contains(&p.as_str()))
+        {
+            return Err(MqError::new(
+                Reason::AttributeValueError,
+                format!(
+                    "PROTOCOL({}) must list one or more of {}",
+                    self.protocols.join(","),
+                    MQTT_PROTOCOLS.join(", ")
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The MQTT versions an MQTT channel accepts (3.1, 3.1.1, 5.0): those its PROTOCOL lists,
+    /// or all three when it lists only HTTP.
+    pub fn mqtt_versions(&self) -> [bool; 3] {
+        let has = |w: &str| self.protocols.iter().any(|p| p == w);
+        let v = [has("MQTTV3"), has("MQTTV311"), has("MQTTV5")];
+        if v.iter().any(|b| *b) {
+            v
+        } else {
+            [true; 3]
+        }
+    }
+
+    /// Whether an MQTT channel takes clients over TCP (some version is listed) and over
+    /// WebSocket (HTTP is listed).
+    pub fn mqtt_transports(&self) -> (bool, bool) {
+        let has = |w: &str| self.protocols.iter().any(|p| p == w);
+        (
+            has("MQTTV3") || has("MQTTV311") || has("MQTTV5"),
+            has("HTTP"),
+        )
     }
 }
 

@@ -387,6 +387,12 @@ reasons! {
     /// The operation needs the listener stopped (PCF's MQRCCF_LISTENER_RUNNING).
     ListenerRunning = 3249, "MQRCCF_LISTENER_RUNNING", Failed,
         "the listener is running; stop it first (STOP LISTENER)";
+    /// START CHANNEL for an MQTT channel already running (PCF's MQRCCF_CHANNEL_IN_USE).
+    ChannelInUse = 4031, "MQRCCF_CHANNEL_IN_USE", Failed,
+        "the channel is already running; stop it first (STOP CHANNEL) to start it again";
+    /// STOP CHANNEL for an MQTT channel not running (PCF's MQRCCF_CHANNEL_NOT_ACTIVE).
+    ChannelNotActive = 4064, "MQRCCF_CHANNEL_NOT_ACTIVE", Failed,
+        "the channel is not running; nothing to stop";
     /// The message expired while the queue manager held it.
     MsgExpired = 6001, "FERRY_RC_MSG_EXPIRED", Failed,
         "the message expired before it could be delivered";

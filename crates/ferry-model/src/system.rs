@@ -66,6 +66,7 @@ pub fn default_channel(t: crate::objects::ChannelType) -> &'static str {
         ChannelType::Receiver => "SYSTEM.DEF.RECEIVER",
         ChannelType::ServerConn => "SYSTEM.DEF.SVRCONN",
         ChannelType::ClientConn => "SYSTEM.DEF.CLNTCONN",
+        ChannelType::Mqtt => "SYSTEM.DEF.MQTT",
     }
 }
 

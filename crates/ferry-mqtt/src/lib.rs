@@ -62,6 +62,44 @@ pub struct Peer {
     /// The subject of the client certificate it presented over TLS (verified against the
     /// server's client CA before the connection reaches MQTT).
     pub cert: Option<ferry_core::model::dn::DistinguishedName>,
+    /// What its channel allows.
+    pub rules: Arc<ChannelRules>,
+}
+
+/// What an MQTT channel (DEFINE CHANNEL CHLTYPE(MQTT)) asks of its clients; the default, every
+/// version and nothing more, is the `[mqtt]` listeners'.
+#[derive(Debug, Clone)]
+pub struct ChannelRules {
+    /// The protocol versions accepted: 3.1, 3.1.1, 5.0 (PROTOCOL). Another is answered CONNACK
+    /// "unacceptable protocol version".
+    pub versions: [bool; 3],
+    /// USECLTID(YES): the client id is the user the client authenticates as.
+    pub use_client_id: bool,
+    /// MCAUSER: when not empty, the user whose authority the channel's clients act with once
+    /// authenticated (DISPLAY CHSTATUS shows it as MCAUSER, the authenticated one as CLNTUSER).
+    pub mca_user: String,
+}
+
+impl Default for ChannelRules {
+    fn default() -> Self {
+        ChannelRules {
+            versions: [true; 3],
+            use_client_id: false,
+            mca_user: String::new(),
+        }
+    }
+}
+
+impl ChannelRules {
+    /// Whether a client of version `v` may connect.
+    pub fn allows(&self, v: wire::Version) -> bool {
+        let i = match v {
+            wire::Version::V31 => 0,
+            wire::Version::V311 => 1,
+            wire::Version::V5 => 2,
+        };
+        self.versions[i]
+    }
 }
 
 /// Decides who a CONNECT is, from its user name and password, or its client certificate.

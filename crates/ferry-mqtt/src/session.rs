@@ -53,18 +53,16 @@ pub async fn serve<S>(
     )
     .await;
     let connect = match first {
-        Ok(Ok(Some(In::Connect(c)))) => c,
+        Ok(Ok(Some(In::Connect(c)))) if who.rules.allows(c.version) => c,
+        Ok(Ok(Some(In::Connect(c)))) => {
+            tracing::warn!(peer, client = %c.client_id, channel = %who.channel, version = ?c.version, "MQTT connection refused: its channel's PROTOCOL does not list this version");
+            return refuse(&mut wr, c.version, code::UNSUPPORTED_VERSION).await;
+        }
         Ok(Err(r)) => {
             tracing::debug!(peer, why = %r.why, "MQTT connection refused");
             if r.code == code::UNSUPPORTED_VERSION {
                 // Answered in 3.1.1's form (return code 1), which every version's client reads.
-                let out = Out::ConnAck {
-                    code: r.code,
-                    present: false,
-                    assigned_id: None,
-                    receive_maximum: 0,
-                };
-                let _ = write(&mut wr, Version::V311, &out).await;
+                refuse(&mut wr, Version::V311, r.code).await;
             }
             return;
         }
@@ -74,14 +72,7 @@ pub async fn serve<S>(
         Ok(c) => c,
         Err((code, why)) => {
             tracing::warn!(peer, client = %connect.client_id, reason = %why, "MQTT connection refused");
-            let out = Out::ConnAck {
-                code,
-                present: false,
-                assigned_id: None,
-                receive_maximum: 0,
-            };
-            let _ = write(&mut wr, connect.version, &out).await;
-            return;
+            return refuse(&mut wr, connect.version, code).await;
         }
     };
     if client.write(&mut wr, &client.connack()).await.is_err() {
@@ -89,6 +80,17 @@ pub async fn serve<S>(
     }
     let clean = client.run(&mut rd, &mut wr, &mut rbuf, &mut stop).await;
     client.end(clean).await;
+}
+
+/// Answers a CONNECT with a CONNACK refusing it with `code`.
+async fn refuse<W: AsyncWrite + Unpin>(wr: &mut W, v: Version, code: u8) {
+    let out = Out::ConnAck {
+        code,
+        present: false,
+        assigned_id: None,
+        receive_maximum: 0,
+    };
+    let _ = write(wr, v, &out).await;
 }
 
 /// A connection's read buffer to begin with.
@@ -297,7 +299,8 @@ impl Client {
         peer: &crate::Peer,
     ) -> Result<Client, (u8, String)> {
         let (id, assigned) = client_id(c)?;
-        let admit = broker.gate.admit(c.user.clone(), c.password.clone(), peer);
+        let user = channel_user(c, &id, peer)?;
+        let admit = broker.gate.admit(user, c.password.clone(), peer);
         let who: Principal = admit.await?;
         let status = live_status(c, peer, &id, &who);
         let seat = broker
@@ -439,6 +442,25 @@ fn client_id(c: &Connect) -> Result<(String, bool), (u8, String)> {
         ));
     }
     Ok((c.client_id.clone(), false))
+}
+
+/// The user a CONNECT authenticates as: its user name, or with USECLTID(YES) on its channel
+/// the client id (a CONNECT naming someone else is refused).
+fn channel_user(c: &Connect, id: &str, peer: &crate::Peer) -> Result<Option<String>, (u8, String)> {
+    if !peer.rules.use_client_id {
+        return Ok(c.user.clone());
+    }
+    match c.user.as_deref() {
+        None | Some("") => Ok(Some(id.to_owned())),
+        Some(u) if u == id => Ok(Some(id.to_owned())),
+        Some(u) => Err((
+            code::BAD_USER_OR_PASSWORD,
+            format!(
+                "channel {} takes the client id as the user (USECLTID(YES)), but client {id} names user {u}",
+                peer.channel
+            ),
+        )),
+    }
 }
 
 /// An MQTT 5 reason code and sentence for a queue manager refusal.

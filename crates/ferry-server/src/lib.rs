@@ -14,6 +14,7 @@ mod identity;
 mod listeners;
 pub mod metrics;
 mod mqtt;
+mod mqtt_channels;
 mod quic;
 mod slots;
 mod tls;
@@ -48,7 +49,9 @@ pub struct ServerConfig {
     pub tls: Option<TlsSettings>,
     /// QUIC listener address (UDP); `None` (the default) for none.
     pub quic_listen: Option<SocketAddr>,
-    /// Certificates the QUIC listener presents; `None` for a self-signed one made at start.
+    /// The server's certificate, key and client CA (`[server] tls_cert`, `tls_key`,
+    /// `tls_client_ca`): the QUIC listener presents it (`None`: a self-signed one made at
+    /// start), and so do MQTT channels with SSLCIPH (`None`: they cannot start).
     pub quic_tls: Option<TlsSettings>,
     /// The most a QUIC connection's flow-control window grows to, bytes.
     pub quic_window: u64,
@@ -376,16 +379,19 @@ impl Services {
         })
     }
 
-    /// Their tasks, which end when `stop` turns true.
+    /// Their tasks, which end when `stop` turns true, added to `tasks`; the MQTT service that
+    /// MQTT channels join.
     fn start(
         self,
         qm: &QueueManager,
         config: &ServerConfig,
         ctx: &conn::Ctx,
         stop: &watch::Receiver<bool>,
-    ) -> Vec<tokio::task::JoinHandle<()>> {
+        tasks: &mut Vec<tokio::task::JoinHandle<()>>,
+    ) -> mqtt_channels::MqttService {
         let listeners = [(self.mqtt, self.mqtt_tls), self.mqtt_ws];
-        let mut tasks = start_mqtt(listeners, qm, config, ctx, stop);
+        let (mqtt_tasks, mqtt) = start_mqtt(listeners, qm, config, ctx, stop);
+        tasks.extend(mqtt_tasks);
         tasks.extend(start_console(
             (self.console, self.console_tls),
             qm,
@@ -393,7 +399,7 @@ impl Services {
             ctx,
             stop,
         ));
-        tasks
+        mqtt
     }
 }
 
@@ -579,8 +585,8 @@ impl Server {
         let authenticated = clients_must_authenticate(&qm);
         let ctx = connection_context(&qm, &config, users);
         let slots = ctx.slots.clone();
-        side_tasks.extend(services.start(&qm, &config, &ctx, &stop_rx));
-        let (hooks, mut listened) = start_objects(&qm, &config, authenticated);
+        let mqtt = services.start(&qm, &config, &ctx, &stop_rx, &mut side_tasks);
+        let (hooks, mut listened) = start_objects(&qm, &config, authenticated, mqtt);
         let command_server = ferry_admin::pcf::start(qm.clone())
             .map_err(|e| tracing::error!(error = %e, "the PCF command server did not start"))
             .ok();
@@ -707,19 +713,18 @@ async fn listen_pair(
     Ok((plain, tls))
 }
 
-/// The MQTT service's accept tasks (in the clear, over TLS; over TCP, then over WebSocket),
-/// sharing one broker and one pool of `max_clients`: its clients authenticate as the server's
-/// other clients do.
+/// The MQTT service's broker and pool of `max_clients`, which MQTT channels share, and the
+/// accept tasks of the `[mqtt]` listeners (in the clear, over TLS; over TCP, then over
+/// WebSocket): its clients authenticate as the server's other clients do.
 fn start_mqtt(
     listeners: [(Option<TcpListener>, Option<TlsListener>); 2],
     qm: &QueueManager,
     config: &ServerConfig,
     ctx: &conn::Ctx,
     stop: &watch::Receiver<bool>,
-) -> Vec<tokio::task::JoinHandle<()>> {
-    let Some(m) = config.mqtt.as_ref() else {
-        return Vec::new();
-    };
+) -> (Vec<tokio::task::JoinHandle<()>>, mqtt_channels::MqttService) {
+    let defaults = MqttConfig::default();
+    let m = config.mqtt.as_ref().unwrap_or(&defaults);
     let gate = Arc::new(mqtt::Gate {
         qm: qm.clone(),
         ids: ctx.ids.clone(),
@@ -739,19 +744,21 @@ fn start_mqtt(
                 .into_iter()
                 .chain(tls.map(|t| (t.listener, Some(t.acceptor), ws)))
         });
-    each.map(|(l, acceptor, ws)| {
-        let (b, s) = (broker.clone(), slots.clone());
-        let transport = mqtt::Transport { tls: acceptor, ws };
-        tokio::spawn(mqtt::serve(
-            l,
-            transport,
-            b,
-            s,
-            stop.clone(),
-            config.stop_grace,
-        ))
-    })
-    .collect()
+    let tasks = each
+        .map(|(l, acceptor, ws)| {
+            let (b, s) = (broker.clone(), slots.clone());
+            let transport = mqtt::Transport::service(acceptor, ws);
+            tokio::spawn(mqtt::serve(
+                l,
+                transport,
+                b,
+                s,
+                stop.clone(),
+                config.stop_grace,
+            ))
+        })
+        .collect();
+    (tasks, mqtt_channels::MqttService { broker, slots })
 }
 
 /// The console's listeners `[console] listen` and `tls_listen` ask for (a clear one was
@@ -887,6 +894,7 @@ impl Controlled {
 struct Hooks {
     listener_objects: Arc<listeners::Listeners>,
     sender_channels: Arc<channels::Channels>,
+    mqtt_channels: Arc<mqtt_channels::MqttChannels>,
 }
 
 /// Registers the server's LISTENER objects and sender channels with the queue manager, and
@@ -896,6 +904,7 @@ fn start_objects(
     qm: &QueueManager,
     config: &ServerConfig,
     authenticated: bool,
+    mqtt: mqtt_channels::MqttService,
 ) -> (Hooks, tokio::sync::mpsc::Receiver<listeners::Accepted>) {
     // LISTENER objects: their accept tasks hand sockets to the accept loop.
     let (listened_tx, listened) = tokio::sync::mpsc::channel(64);
@@ -917,8 +926,36 @@ fn start_objects(
     let hooks = Hooks {
         listener_objects,
         sender_channels,
+        mqtt_channels: start_mqtt_channels(qm, config, authenticated, mqtt),
     };
     (hooks, listened)
+}
+
+/// Registers the server's MQTT channel control and starts every MQTT channel (but a
+/// SYSTEM.DEF one, a template); one that cannot listen is logged and stays stopped.
+fn start_mqtt_channels(
+    qm: &QueueManager,
+    config: &ServerConfig,
+    authenticated: bool,
+    mqtt: mqtt_channels::MqttService,
+) -> Arc<mqtt_channels::MqttChannels> {
+    let hook = Arc::new(mqtt_channels::MqttChannels::new(
+        mqtt,
+        config.quic_tls.clone(),
+        authenticated,
+        config.stop_grace,
+    ));
+    qm.set_mqtt_channel_hook(Some(hook.clone()));
+    let mqtt_type = ferry_model::objects::ChannelType::Mqtt;
+    for (name, attrs) in qm.channels() {
+        if attrs.channel_type != mqtt_type || name.as_str().starts_with("SYSTEM.DEF.") {
+            continue;
+        }
+        if let Err(e) = qm.start_channel(name.as_str()) {
+            tracing::error!(channel = %name, error = %e, "MQTT channel did not start; START CHANNEL once the cause is gone");
+        }
+    }
+    hook
 }
 
 /// A socket just accepted.
@@ -1118,8 +1155,11 @@ async fn stop_cleanly(
     let Hooks {
         listener_objects,
         sender_channels,
+        mqtt_channels,
     } = hooks;
     listener_objects.stop_all();
+    mqtt_channels.stop_all();
+    qm.set_mqtt_channel_hook(None);
     qm.clear_listener_hook();
     qm.set_channel_hook(None);
     let _ = tokio::task::spawn_blocking(move || sender_channels.shutdown()).await;

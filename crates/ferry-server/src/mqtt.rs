@@ -33,8 +33,8 @@ pub struct MqttConfig {
 }
 
 impl MqttConfig {
-    /// The service `[mqtt]` describes (its TLS listener with `[server]`'s certificate), or none
-    /// when it listens nowhere.
+    /// The service `[mqtt]` describes (its TLS listener with `[server]`'s certificate); its
+    /// limits hold for MQTT channels defined by command too, when it listens nowhere itself.
     pub fn from_section(
         s: &ferry_host::config::MqttSection,
         server: &ferry_host::config::ServerSection,
@@ -48,9 +48,6 @@ impl MqttConfig {
             (&s.ws_listen, &s.wss_listen),
             server,
         )?;
-        if tcp.is_none() && ws.is_none() {
-            return Ok(None);
-        }
         let (listen, tls_listen) = tcp.unwrap_or((None, None));
         let (ws_listen, wss_listen) = ws.unwrap_or((None, None));
         if s.max_clients == 0 || s.max_packet_kib == 0 || s.receive_maximum == 0 {
@@ -76,6 +73,17 @@ impl MqttConfig {
     }
 }
 
+impl Default for MqttConfig {
+    /// No `[mqtt]` listeners, the section's default limits.
+    fn default() -> Self {
+        let s = ferry_host::config::MqttSection::default();
+        MqttConfig::from_section(&s, &Default::default())
+            .ok()
+            .flatten()
+            .expect("the default [mqtt] section is valid")
+    }
+}
+
 /// How MQTT CONNECTs are authenticated: as the server's other clients are.
 pub(crate) struct Gate {
     pub(crate) qm: QueueManager,
@@ -90,13 +98,33 @@ impl ferry_mqtt::Gate for Gate {
         peer: &ferry_mqtt::Peer,
     ) -> ferry_mqtt::Admission {
         let (qm, ids) = (self.qm.clone(), self.ids.clone());
+        let mca_user = peer.rules.mca_user.clone();
         if let (Some(dn), None) = (&peer.cert, &password) {
             let admitted = by_certificate(&ids, dn, user.as_deref());
-            return Box::pin(async move { admitted });
+            return Box::pin(async move { as_mca_user(&ids, admitted, &mca_user) });
         }
         let peer = peer.addr.clone();
-        Box::pin(async move { admit(qm, ids, user, password, peer).await })
+        Box::pin(async move {
+            let admitted = admit(qm, ids.clone(), user, password, peer).await;
+            as_mca_user(&ids, admitted, &mca_user)
+        })
     }
+}
+
+/// A client its channel's MCAUSER is set for acts with that user's authority once
+/// authenticated (never an administrator's).
+fn as_mca_user(
+    ids: &Identities,
+    admitted: Result<Principal, (u8, String)>,
+    mca_user: &str,
+) -> Result<Principal, (u8, String)> {
+    let who = admitted?;
+    if mca_user.is_empty() {
+        return Ok(who);
+    }
+    let mut p = ids.principal(mca_user);
+    p.admin = false;
+    Ok(p)
 }
 
 /// A CONNECT without a password over a TLS listener that required a client certificate (its
@@ -166,8 +194,9 @@ async fn client(
     let limit = b.settings.connect_timeout;
     let mut who = ferry_mqtt::Peer {
         addr: addr.to_string(),
-        channel: t.channel().into(),
+        channel: t.channel.to_string(),
         cert: None,
+        rules: t.rules.clone(),
     };
     match t.tls {
         None => over_ws(stream, t.ws, b, who, stop).await,
@@ -181,10 +210,88 @@ async fn client(
     }
 }
 
+/// Whether a listener's clients speak MQTT straight over the stream, over WebSocket, or
+/// either (an MQTT channel with PROTOCOL(HTTP) beside MQTT versions): told apart by the first
+/// byte — an HTTP request's `G` of `GET`, an MQTT CONNECT's 0x10.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ws {
+    Never,
+    Always,
+    Either,
+}
+
+/// Settles [`Ws::Either`] by reading the stream's first byte (within the connect timeout),
+/// which is handed back in front of the stream.
+async fn sniff<S>(mut stream: S, ws: Ws, limit: Duration) -> Option<(Rewind<S>, bool)>
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
+{
+    use tokio::io::AsyncReadExt;
+    if ws != Ws::Either {
+        return Some((Rewind::new(stream, None), ws == Ws::Always));
+    }
+    let mut first = [0u8; 1];
+    match tokio::time::timeout(limit, stream.read(&mut first)).await {
+        Ok(Ok(1)) => Some((Rewind::new(stream, Some(first[0])), first[0] == b'G')),
+        _ => None,
+    }
+}
+
+/// A stream with one byte already read put back in front.
+pub(crate) struct Rewind<S> {
+    first: Option<u8>,
+    inner: S,
+}
+
+impl<S> Rewind<S> {
+    fn new(inner: S, first: Option<u8>) -> Rewind<S> {
+        Rewind { first, inner }
+    }
+}
+
+impl<S: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for Rewind<S> {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        if let Some(b) = self.first.filter(|_| buf.remaining() > 0) {
+            buf.put_slice(&[b]);
+            self.first = None;
+            return std::task::Poll::Ready(Ok(()));
+        }
+        std::pin::Pin::new(&mut self.inner).poll_read(cx, buf)
+    }
+}
+
+impl<S: tokio::io::AsyncWrite + Unpin> tokio::io::AsyncWrite for Rewind<S> {
+    fn poll_write(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        std::pin::Pin::new(&mut self.inner).poll_write(cx, buf)
+    }
+
+    fn poll_flush(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}
+
 /// The MQTT session on `stream`, through a WebSocket handshake first when `ws`.
 async fn over_ws<S>(
     stream: S,
-    ws: bool,
+    ws: Ws,
     b: Arc<ferry_mqtt::Broker>,
     who: ferry_mqtt::Peer,
     stop: watch::Receiver<bool>,
@@ -192,10 +299,13 @@ async fn over_ws<S>(
     S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send,
 {
     let peer = who.addr.clone();
+    let limit = b.settings.connect_timeout;
+    let Some((stream, ws)) = sniff(stream, ws, limit).await else {
+        return tracing::debug!(%peer, "MQTT connection closed before its first byte");
+    };
     if !ws {
         return ferry_mqtt::serve(stream, b, who, stop).await;
     }
-    let limit = b.settings.connect_timeout;
     // A WebSocket message may carry a whole packet and its framing.
     let max_message = b.settings.max_packet + 64;
     match tokio::time::timeout(limit, crate::wsbytes::accept(stream, max_message)).await {
@@ -205,21 +315,31 @@ async fn over_ws<S>(
     }
 }
 
-/// How a listener's clients reach the MQTT session: TLS or not, WebSocket or not.
+/// How a listener's clients reach the MQTT session: TLS or not, WebSocket or not; the channel
+/// they show under and its rules.
 #[derive(Clone)]
 pub(crate) struct Transport {
     pub(crate) tls: Option<tokio_rustls::TlsAcceptor>,
-    pub(crate) ws: bool,
+    pub(crate) ws: Ws,
+    pub(crate) channel: Arc<str>,
+    pub(crate) rules: Arc<ferry_mqtt::ChannelRules>,
 }
 
 impl Transport {
-    /// The channel name its clients show under in DISPLAY CHSTATUS CHLTYPE(MQTT).
-    fn channel(&self) -> &'static str {
-        match (self.tls.is_some(), self.ws) {
+    /// An `[mqtt]` listener's: its channel named for what it is (`SYSTEM.MQTT.TCP`, `.TLS`,
+    /// `.WS`, `.WSS`), every version.
+    pub(crate) fn service(tls: Option<tokio_rustls::TlsAcceptor>, ws: bool) -> Transport {
+        let channel = match (tls.is_some(), ws) {
             (false, false) => "SYSTEM.MQTT.TCP",
             (true, false) => "SYSTEM.MQTT.TLS",
             (false, true) => "SYSTEM.MQTT.WS",
             (true, true) => "SYSTEM.MQTT.WSS",
+        };
+        Transport {
+            tls,
+            ws: if ws { Ws::Always } else { Ws::Never },
+            channel: channel.into(),
+            rules: Default::default(),
         }
     }
 }
@@ -252,12 +372,15 @@ pub(crate) async fn serve(
                         drop(slot);
                     });
                 }
+                // A channel being stopped has its socket shut down before it is told.
+                Err(_) if *stop.borrow() => break,
                 Err(e) => tracing::warn!(error = %e, "MQTT accept failed"),
             },
             _ = stop.changed() => break,
             Some(_) = clients.join_next(), if !clients.is_empty() => {}
         }
     }
+    drop(listener);
     let drained = tokio::time::timeout(grace, async {
         while clients.join_next().await.is_some() {}
     })

@@ -52,8 +52,21 @@ pub(crate) fn server_config(s: &TlsSettings) -> Result<Arc<rustls::ServerConfig>
     server_config_owned(s).map(Arc::new)
 }
 
+/// As [`server_config`], a client certificate (with a client CA) only asked for when
+/// `optional`: a client without one is let through to authenticate otherwise.
+pub(crate) fn server_config_client_auth(
+    s: &TlsSettings,
+    optional: bool,
+) -> Result<Arc<rustls::ServerConfig>, StartError> {
+    config_with(s, optional).map(Arc::new)
+}
+
 /// As [`server_config`], not yet shared (QUIC sets its protocol name on it).
 pub(crate) fn server_config_owned(s: &TlsSettings) -> Result<rustls::ServerConfig, StartError> {
+    config_with(s, false)
+}
+
+fn config_with(s: &TlsSettings, optional: bool) -> Result<rustls::ServerConfig, StartError> {
     let chain = certs(&s.cert_chain, "certificate chain")?;
     ferry_host::private::refuse_if_public(&s.key, "TLS private key").map_err(StartError)?;
     let key = PrivateKeyDer::from_pem_file(&s.key).map_err(|e| {
@@ -77,11 +90,14 @@ pub(crate) fn server_config_owned(s: &TlsSettings) -> Result<rustls::ServerConfi
                     ))
                 })?;
             }
-            let verifier = WebPkiClientVerifier::builder_with_provider(Arc::new(roots), provider())
-                .build()
-                .map_err(|e| {
-                    StartError(format!("cannot build the client certificate verifier: {e}"))
-                })?;
+            let mut verifier =
+                WebPkiClientVerifier::builder_with_provider(Arc::new(roots), provider());
+            if optional {
+                verifier = verifier.allow_unauthenticated();
+            }
+            let verifier = verifier.build().map_err(|e| {
+                StartError(format!("cannot build the client certificate verifier: {e}"))
+            })?;
             builder.with_client_cert_verifier(verifier)
         }
     };

@@ -957,3 +957,43 @@ fn mqtt_clients_are_inquired_as_mqtt_channel_status() {
     );
     drop(t);
 }
+
+#[test]
+fn an_mqtt_channel_is_created_inquired_stopped_and_deleted_by_pcf() {
+    const CHANNEL_NAME: i32 = 3501;
+    const CHANNEL_TYPE: i32 = 1511;
+    const PROTOCOL: i32 = 1643;
+    let server = Server::start("pcf-mqtt-chl", &[]);
+    let mut pcf = owner_session(&server);
+    let name = Param::Str(CHANNEL_NAME, "PCF.MQTT".into());
+    let mqtt = Param::Int(CHANNEL_TYPE, 10);
+    // CREATE_CHANNEL: PORT 0 (any free one), MQTT 3.1.1 and WebSocket, USECLTID YES.
+    pcf.ok(
+        23,
+        &[
+            name.clone(),
+            mqtt.clone(),
+            Param::Int(1522, 0),
+            Param::IntList(PROTOCOL, vec![4, 2]),
+            Param::Int(1629, 1),
+        ],
+    );
+    let def = pcf.ok(25, &[name.clone(), mqtt.clone()]);
+    assert_eq!(int(&def, CHANNEL_TYPE), Some(10), "{def:?}");
+    assert!(
+        def.contains(&Param::IntList(PROTOCOL, vec![4, 2])),
+        "MQIACH_PROTOCOL MQTTV311, HTTP: {def:?}"
+    );
+    assert_eq!(int(&def, 1629), Some(1), "MQIACH_USE_CLIENT_ID: {def:?}");
+    assert_eq!(int(&def, 1568), Some(0), "MQSCA_REQUIRED: {def:?}");
+    let st = pcf.ok(42, &[name.clone(), mqtt.clone()]);
+    assert_eq!(int(&st, 1527), Some(3), "running: {st:?}");
+    let at = text(&st, 3520).unwrap_or_default();
+    assert!(at.contains('('), "MQCACH_LOCAL_ADDRESS ip(port): {st:?}");
+    // STOP_CHANNEL, then a second STOP is MQRCCF_CHANNEL_NOT_ACTIVE.
+    pcf.ok(29, &[name.clone()]);
+    assert_eq!(pcf.refused(29, &[name.clone()]), 4064);
+    let st = pcf.ok(42, &[name.clone(), mqtt]);
+    assert_eq!(int(&st, 1527), Some(6), "stopped: {st:?}");
+    pcf.ok(24, &[name]);
+}

@@ -2,8 +2,9 @@
 //! telemetry channels' — a summary per channel (CONNECTIONS, STATUS) without CLIENTID, and a
 //! row per client matching CLIENTID(generic) with it (CLNTUSER, MCAUSER, KAINT, MSGSNT,
 //! MSGRCVD, INDOUBTIN, INDOUBTOUT, PENDING, PROTOCOL, LMSGDATE/LMSGTIME, CHLSDATE/CHLSTIME,
-//! and FerryMQ's SUBCOUNT). The channel names are the listeners': SYSTEM.MQTT.TCP, .TLS, .WS
-//! and .WSS.
+//! and FerryMQ's SUBCOUNT). The channels are those defined (CHLTYPE(MQTT); the summary shows
+//! each, RUNNING with its LOCLADDR or STOPPED) and the `[mqtt]` listeners' (SYSTEM.MQTT.TCP,
+//! .TLS, .WS and .WSS, shown while they have clients).
 
 use std::collections::BTreeMap;
 
@@ -43,13 +44,9 @@ pub(super) fn display(qm: &QueueManager, c: &Command) -> Outcome {
             }
         }
         None => {
-            let mut per: BTreeMap<&str, u64> = BTreeMap::new();
-            for st in &clients {
-                *per.entry(&st.channel).or_default() += 1;
-            }
-            for (channel, n) in per {
-                let always = ["CHANNEL", "CHLTYPE", "CONNECTIONS", "STATUS"];
-                if let Some(f) = shown(&c, summary_fields(channel, n), &always)? {
+            for (channel, (n, run)) in summaries(qm, &clients, &visible) {
+                let always = ["CHANNEL", "CHLTYPE", "CONNECTIONS", "STATUS", "LOCLADDR"];
+                if let Some(f) = shown(&c, summary_fields(&channel, n, run), &always)? {
                     out.push(object("AMQ8417I", "Display Channel Status details.", f));
                 }
             }
@@ -69,13 +66,62 @@ fn like(pattern: &str, id: &str) -> bool {
     }
 }
 
-fn summary_fields(channel: &str, connections: u64) -> Vec<Field> {
+/// How a channel's summary row stands: listening on an address, stopped, or (an `[mqtt]`
+/// listener's channel, known by its clients) running.
+enum Run {
+    Listening(String),
+    Stopped,
+    Service,
+}
+
+/// Each channel's clients and state: every MQTT channel defined (but a SYSTEM.DEF template),
+/// and the `[mqtt]` listeners' channels that have clients; `pattern` and authority as asked.
+fn summaries(
+    qm: &QueueManager,
+    clients: &[MqttClientStatus],
+    visible: &dyn Fn(&str) -> bool,
+) -> BTreeMap<String, (u64, Run)> {
+    let runs = qm.mqtt_channel_runs();
+    let mut per: BTreeMap<String, (u64, Run)> = BTreeMap::new();
+    let mqtt = ferry_model::objects::ChannelType::Mqtt;
+    for (name, a) in qm.channels() {
+        let n = name.as_str();
+        if a.channel_type != mqtt || n.starts_with("SYSTEM.DEF.") || !visible(n) {
+            continue;
+        }
+        let run = match runs.iter().find(|r| r.name == name) {
+            Some(r) => Run::Listening(r.address.clone()),
+            None => Run::Stopped,
+        };
+        per.insert(n.to_owned(), (0, run));
+    }
+    for st in clients {
+        per.entry(st.channel.clone()).or_insert((0, Run::Service)).0 += 1;
+    }
+    per
+}
+
+fn summary_fields(channel: &str, connections: u64, run: Run) -> Vec<Field> {
+    let (status, at) = match run {
+        Run::Listening(a) => ("RUNNING", locladdr(&a)),
+        Run::Service => ("RUNNING", String::new()),
+        Run::Stopped => ("STOPPED", String::new()),
+    };
     vec![
         field("CHANNEL", channel, Kind::Name),
         field("CHLTYPE", "MQTT", Kind::Status),
         field("CONNECTIONS", connections, Kind::Status),
-        field("STATUS", "RUNNING", Kind::Status),
+        field("STATUS", status, Kind::Status),
+        field("LOCLADDR", at, Kind::Status),
     ]
+}
+
+/// An address as MQ writes LOCLADDR: `127.0.0.1(1883)`.
+fn locladdr(addr: &str) -> String {
+    match addr.parse::<std::net::SocketAddr>() {
+        Ok(a) => format!("{}({})", a.ip(), a.port()),
+        Err(_) => addr.to_owned(),
+    }
 }
 
 fn client_fields(st: &MqttClientStatus) -> Vec<Field> {

@@ -67,6 +67,30 @@ pub trait ListenerHook: Send + Sync + std::fmt::Debug {
     fn status(&self) -> Vec<ListenerStatus>;
 }
 
+/// An MQTT channel listening (DISPLAY CHSTATUS CHLTYPE(MQTT)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MqttChannelRun {
+    /// Channel name.
+    pub name: ObjectName,
+    /// The address it listens on.
+    pub address: String,
+    /// When it started (Unix seconds).
+    pub started_unix_s: u64,
+}
+
+/// Implemented by a server so MQTT channels (CHLTYPE(MQTT)) listen: DEFINE starts one, START
+/// and STOP CHANNEL start and stop it (stopping ends its clients' connections), DELETE stops
+/// it first. Without one (an embedded queue manager) the definitions are kept and START fails
+/// with a clear reason.
+pub trait MqttChannelHook: Send + Sync + std::fmt::Debug {
+    /// Starts listening as `attrs` says.
+    fn start(&self, name: ObjectName, attrs: &ChannelAttrs) -> MqResult<()>;
+    /// Stops listening and ends the channel's connections.
+    fn stop(&self, name: ObjectName) -> MqResult<()>;
+    /// The channels listening now.
+    fn running(&self) -> Vec<MqttChannelRun>;
+}
+
 /// The catalogue of channels and listeners.
 #[derive(Default)]
 pub struct Catalog {
@@ -79,6 +103,8 @@ pub struct Catalog {
     pub(crate) chstatus: parking_lot::RwLock<BTreeMap<ObjectName, StatusCell>>,
     /// The server's channel control (START / STOP / RESET / RESOLVE CHANNEL).
     pub(crate) channel_hook: parking_lot::RwLock<Option<Arc<dyn ChannelHook>>>,
+    /// The server's MQTT channel control.
+    pub(crate) mqtt_hook: parking_lot::RwLock<Option<Arc<dyn MqttChannelHook>>>,
 }
 
 impl std::fmt::Debug for Catalog {
@@ -147,9 +173,12 @@ impl QueueManager {
         map.iter().map(|(n, a)| (*n, a.clone())).collect()
     }
 
-    /// Deletes a channel.
+    /// Deletes a channel (an MQTT channel stops listening first).
     pub fn delete_channel(&self, name: &str) -> MqResult<()> {
         let n = ferry_model::name::object_name(name)?;
+        if self.mqtt_channel_runs().iter().any(|r| r.name == n) {
+            self.mqtt_hook()?.stop(n)?;
+        }
         let _gate = self.durability().map(|d| d.gate());
         if self.shared.catalog.channels.write().remove(&n).is_none() {
             return Err(unknown(ObjectKind::Channel, &n));
@@ -237,10 +266,50 @@ impl QueueManager {
         })
     }
 
-    /// START CHANNEL: a sender channel starts (or starts again after STOP).
+    /// Registers (or with `None` removes) the server's MQTT channel control.
+    pub fn set_mqtt_channel_hook(&self, hook: Option<Arc<dyn MqttChannelHook>>) {
+        *self.shared.catalog.mqtt_hook.write() = hook;
+    }
+
+    fn mqtt_hook(&self) -> MqResult<Arc<dyn MqttChannelHook>> {
+        self.shared.catalog.mqtt_hook.read().clone().ok_or_else(|| {
+            MqError::new(
+                Reason::FunctionNotSupported,
+                "MQTT channels listen in the server ('ferry qm start'); this queue manager is hosted in an application",
+            )
+        })
+    }
+
+    /// The MQTT channels listening now (none without a server).
+    pub fn mqtt_channel_runs(&self) -> Vec<MqttChannelRun> {
+        let hook = self.shared.catalog.mqtt_hook.read().clone();
+        hook.map(|h| h.running()).unwrap_or_default()
+    }
+
+    /// After DEFINE or ALTER of MQTT channel `name`: with a server, it listens with its new
+    /// attributes (stopped first if it was running, which ends its connections). `Ok(false)`
+    /// without a server.
+    pub fn mqtt_channel_changed(&self, name: &str) -> MqResult<bool> {
+        let n = ferry_model::name::object_name(name)?;
+        let def = self.channel(name)?;
+        let Some(hook) = self.shared.catalog.mqtt_hook.read().clone() else {
+            return Ok(false);
+        };
+        if hook.running().iter().any(|r| r.name == n) {
+            hook.stop(n)?;
+        }
+        hook.start(n, &def)?;
+        Ok(true)
+    }
+
+    /// START CHANNEL: a sender channel starts (or starts again after STOP); an MQTT channel
+    /// listens.
     pub fn start_channel(&self, name: &str) -> MqResult<()> {
         let n = ferry_model::name::object_name(name)?;
         let def = self.channel(name)?;
+        if def.channel_type == ferry_model::objects::ChannelType::Mqtt {
+            return self.mqtt_hook()?.start(n, &def);
+        }
         if def.channel_type != ferry_model::objects::ChannelType::Sender {
             return Err(MqError::new(
                 Reason::ObjectTypeError,
@@ -253,7 +322,9 @@ impl QueueManager {
     /// STOP CHANNEL.
     pub fn stop_channel(&self, name: &str) -> MqResult<()> {
         let n = ferry_model::name::object_name(name)?;
-        self.channel(name)?;
+        if self.channel(name)?.channel_type == ferry_model::objects::ChannelType::Mqtt {
+            return self.mqtt_hook()?.stop(n);
+        }
         self.channel_hook()?.stop(n)
     }
 
