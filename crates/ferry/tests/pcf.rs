@@ -991,8 +991,8 @@ fn an_mqtt_channel_is_created_inquired_stopped_and_deleted_by_pcf() {
     let at = text(&st, 3520).unwrap_or_default();
     assert!(at.contains('('), "MQCACH_LOCAL_ADDRESS ip(port): {st:?}");
     // STOP_CHANNEL, then a second STOP is MQRCCF_CHANNEL_NOT_ACTIVE.
-    pcf.ok(29, &[name.clone()]);
-    assert_eq!(pcf.refused(29, &[name.clone()]), 4064);
+    pcf.ok(29, std::slice::from_ref(&name));
+    assert_eq!(pcf.refused(29, std::slice::from_ref(&name)), 4064);
     let st = pcf.ok(42, &[name.clone(), mqtt]);
     assert_eq!(int(&st, 1527), Some(6), "stopped: {st:?}");
     pcf.ok(24, &[name]);
