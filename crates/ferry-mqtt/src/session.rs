@@ -27,6 +27,8 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use crate::wire::{self, code, Connect, Filter, In, Out, Publication, Refused, Version};
 use crate::{Broker, Seat};
 
+mod outbound;
+
 /// Serves one MQTT connection from `peer` until it ends; `stop` turning true ends it (the
 /// server is stopping).
 pub async fn serve<S>(
@@ -75,7 +77,8 @@ pub async fn serve<S>(
             return refuse(&mut wr, connect.version, code).await;
         }
     };
-    if client.write(&mut wr, &client.connack()).await.is_err() {
+    let connack = client.connack();
+    if client.write(&mut wr, &connack).await.is_err() || client.resume(&mut wr).await.is_err() {
         return client.end(false).await;
     }
     let clean = client.run(&mut rd, &mut wr, &mut rbuf, &mut stop).await;
@@ -144,6 +147,14 @@ async fn durably<T>(s: &mut Session, f: impl FnOnce(&mut Session) -> MqResult<T>
         std::future::poll_fn(|cx| d.poll_durable(lsn, cx.waker())).await?;
     }
     r
+}
+
+/// Waits until what `deferring` logged (`lsn`) is on disk (at once for none, or without a log).
+async fn durable(qm: &QueueManager, lsn: Option<u64>) -> MqResult<()> {
+    match (lsn, qm.durability()) {
+        (Some(lsn), Some(d)) => std::future::poll_fn(|cx| d.poll_durable(lsn, cx.waker())).await,
+        _ => Ok(()),
+    }
 }
 
 /// Waits until `qm`'s log holds everything up to `lsn` (at once for 0, or without a log).
@@ -264,6 +275,8 @@ struct Client {
     turn: usize,
     /// QoS 1 and 2 deliveries not yet acknowledged, by packet id.
     inflight: HashMap<u16, Outbound>,
+    /// Outbound QoS 2 deliveries tracked in the QoS 2 queue (`outbound.rs`).
+    track: outbound::Tracking,
     /// Gets in the unit of work not yet committed.
     uncommitted: usize,
     next_id: u16,
@@ -347,6 +360,7 @@ impl Client {
             shared: Vec::new(),
             turn: 0,
             inflight: HashMap::new(),
+            track: Default::default(),
             uncommitted: 0,
             next_id: 0,
             awaiting_rel: HashSet::new(),
@@ -784,7 +798,12 @@ impl Client {
         let member = src.map_or(2, |i| self.shared[i].granted);
         let qos = granted_of(&g).min(published_qos(&g)).min(member);
         let packet_id = if qos > 0 { self.packet_id() } else { 0 };
-        let p = publication_of(&g, qos, packet_id, self.version == Version::V5);
+        if self.tracks(qos, src) {
+            self.track(packet_id, &g.message)
+                .await
+                .map_err(std::io::Error::other)?;
+        }
+        let p = publication_of(&g.message, qos, packet_id, self.version == Version::V5);
         self.write(wr, &Out::Publish(p)).await?;
         self.stamp(true);
         if qos > 0 {
@@ -809,13 +828,17 @@ impl Client {
 
     /// Commits the gets once no delivery is unacknowledged.
     async fn commit_if_settled(&mut self) -> MqResult<()> {
-        if self.inflight.is_empty() && self.uncommitted > 0 {
+        if !self.inflight.is_empty() {
+            return Ok(());
+        }
+        if self.uncommitted > 0 {
             self.cancel_wait();
             // Not waited for on disk: a delivery whose removal a crash loses is sent again
-            // (at least once), and nothing waits on it meanwhile.
+            // (at least once; exactly once when tracked), and nothing waits on it meanwhile.
             unforced(&mut self.session, |s| s.commit())?;
             self.uncommitted = 0;
         }
+        self.forget_completed();
         Ok(())
     }
 
@@ -835,8 +858,8 @@ fn get_options() -> GetOptions {
 
 /// A delivery as the PUBLISH that carries it: its topic (MQTopicString), retained flag
 /// (MQIsRetained), and for MQTT 5 its other string properties as user properties.
-fn publication_of(g: &Got, qos: u8, packet_id: u16, v5: bool) -> Publication {
-    let props = &g.message.properties;
+fn publication_of(m: &Message, qos: u8, packet_id: u16, v5: bool) -> Publication {
+    let props = &m.properties;
     let topic = match props.get("MQTopicString") {
         Some(PropertyValue::String(t)) => t.clone(),
         _ => String::new(),
@@ -852,8 +875,8 @@ fn publication_of(g: &Got, qos: u8, packet_id: u16, v5: bool) -> Publication {
                 _ => None,
             })
             .collect();
-        out.expiry = g.message.descriptor.expiry;
-        response_properties(&g.message, &mut out);
+        out.expiry = m.descriptor.expiry;
+        response_properties(m, &mut out);
     }
     Publication {
         topic,
@@ -861,7 +884,7 @@ fn publication_of(g: &Got, qos: u8, packet_id: u16, v5: bool) -> Publication {
         retain,
         dup: false,
         packet_id,
-        payload: g.message.body.clone(),
+        payload: m.body.clone(),
         props: out,
     }
 }
@@ -1001,11 +1024,19 @@ impl Client {
             In::PubAck(id) => self.settle(id, Outbound::Ack).await?,
             In::PubRec(id) => {
                 if self.inflight.get(&id) == Some(&Outbound::Rec) {
+                    self.track_received(id)
+                        .await
+                        .map_err(std::io::Error::other)?;
                     self.inflight.insert(id, Outbound::Comp);
                 }
                 self.write(wr, &Out::PubRel { id }).await?;
             }
-            In::PubComp(id) => self.settle(id, Outbound::Comp).await?,
+            In::PubComp(id) => {
+                if self.inflight.get(&id) == Some(&Outbound::Comp) {
+                    self.track_completed(id);
+                }
+                self.settle(id, Outbound::Comp).await?
+            }
             In::PubRel(id) => {
                 self.awaiting_rel.remove(&id);
                 if let Some(Err(e)) = self.qos2.as_mut().map(|q| q.released(id)) {
@@ -1181,6 +1212,16 @@ impl Client {
         r.map(|d| (d.delivered, lsn)).map_err(|e| refusal(&e))
     }
 
+    /// The session's QoS 2 state, opened (its queue made) the first time it is needed.
+    fn qos2_state(&mut self) -> Result<&mut crate::qos2::Qos2, (u8, String)> {
+        if self.qos2.is_none() {
+            let (peer, who) = (self.status.lock().conname.clone(), self.principal());
+            let q = crate::qos2::Qos2::open(&self.broker.qm, &self.id, &peer, who);
+            self.qos2 = Some(q.map_err(|e| refusal(&e))?);
+        }
+        Ok(self.qos2.as_mut().expect("opened above"))
+    }
+
     /// A persistent session's QoS 2 publication, recorded with its packet id in one unit of
     /// work (`qos2.rs`).
     fn publish_once(
@@ -1190,14 +1231,7 @@ impl Client {
         opts: &PutOptions,
         packet_id: u16,
     ) -> Result<(usize, Option<u64>), (u8, String)> {
-        if self.qos2.is_none() {
-            let (peer, who) = (self.status.lock().conname.clone(), self.principal());
-            let q = crate::qos2::Qos2::open(&self.broker.qm, &self.id, &peer, who);
-            self.qos2 = Some(q.map_err(|e| refusal(&e))?);
-        }
-        let Some(q) = self.qos2.as_mut() else {
-            unreachable!("opened above")
-        };
+        let q = self.qos2_state()?;
         let (r, lsn) =
             ferry_core::qmgr::journal::deferring(|| q.publish(topic, msg, opts, packet_id));
         r.map(|n| (n, lsn)).map_err(|e| refusal(&e))
@@ -1353,6 +1387,9 @@ impl Client {
                     }
                 }
                 self.qos2 = Some(q);
+                if let Err(e) = self.restore_unfinished() {
+                    tracing::warn!(client = %self.id, error = %e, "MQTT QoS 2 deliveries in flight not read back");
+                }
             }
             Err(e) => tracing::warn!(client = %self.id, error = %e, "MQTT QoS 2 state not opened"),
         }

@@ -1513,3 +1513,130 @@ c.loop_stop()
     assert!(taken.contains("cannot listen"), "{taken}");
     assert!(mqsc(&s, "DISPLAY CHSTATUS(TWIN) CHLTYPE(MQTT)").contains("STATUS(STOPPED)"));
 }
+
+/// Reads one MQTT packet: its first byte and the rest.
+fn raw_packet(t: &mut TcpStream) -> (u8, Vec<u8>) {
+    let mut head = [0u8; 1];
+    t.read_exact(&mut head).unwrap();
+    let (mut len, mut shift) = (0usize, 0);
+    loop {
+        let mut b = [0u8; 1];
+        t.read_exact(&mut b).unwrap();
+        len |= usize::from(b[0] & 0x7f) << shift;
+        shift += 7;
+        if b[0] & 0x80 == 0 {
+            break;
+        }
+    }
+    let mut body = vec![0u8; len];
+    t.read_exact(&mut body).unwrap();
+    (head[0], body)
+}
+
+/// A QoS 2 PUBLISH read: its DUP flag, packet id and payload.
+fn raw_qos2_delivery(t: &mut TcpStream) -> (bool, u16, String) {
+    let (head, body) = raw_packet(t);
+    assert_eq!(head & 0xf6, 0x34, "a QoS 2 PUBLISH: {head:#x} {body:?}");
+    let topic_len = usize::from(u16::from_be_bytes([body[0], body[1]]));
+    let at = 2 + topic_len;
+    let id = u16::from_be_bytes([body[at], body[at + 1]]);
+    let payload = String::from_utf8_lossy(&body[at + 2..]).into_owned();
+    (head & 0x08 != 0, id, payload)
+}
+
+/// Nothing more arrives within `ms` milliseconds.
+fn raw_quiet(t: &mut TcpStream, ms: u64) {
+    t.set_read_timeout(Some(Duration::from_millis(ms))).unwrap();
+    let mut b = [0u8; 1];
+    match t.read(&mut b) {
+        Ok(0) => {}
+        Ok(_) => panic!("an unexpected packet, first byte {:#x}", b[0]),
+        Err(e) => assert!(
+            matches!(
+                e.kind(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+            ),
+            "{e}"
+        ),
+    }
+    t.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+}
+
+#[test]
+#[ignore = "needs mosquitto-clients; .ci/run installs it and runs these"]
+fn a_qos2_delivery_is_finished_after_a_reconnection_and_a_crash_not_sent_again_as_new() {
+    let (mut s, port) = server("mqtt-qos2-out", &[]);
+    let (mut t, _) = raw_connect(&port, "meter-out");
+    // SUBSCRIBE once/# at QoS 2; SUBACK granting 2.
+    let filter = b"once/#";
+    let mut sub = vec![0, 1, 0, filter.len() as u8];
+    sub.extend(filter);
+    sub.push(2);
+    t.write_all(&[&[0x82, sub.len() as u8][..], &sub].concat())
+        .unwrap();
+    assert_eq!(raw_packet(&mut t), (0x90, vec![0, 1, 2]));
+    let pub2 = |m: &str| {
+        let out = publish(&port, &["-t", "once/x", "-m", m, "-q", "2"]);
+        assert!(out.status.success(), "{out:?}");
+    };
+    // PUBLISH received, PUBREC sent and PUBREL received; the connection breaks before
+    // PUBCOMP. Back, the session is sent PUBREL for the same packet id, not the message.
+    pub2("first");
+    let (dup, a, body) = raw_qos2_delivery(&mut t);
+    assert_eq!((dup, body.as_str()), (false, "first"));
+    t.write_all(&[0x50, 2, (a >> 8) as u8, a as u8]).unwrap();
+    assert_eq!(raw_packet(&mut t), (0x62, a.to_be_bytes().to_vec()));
+    drop(t);
+    std::thread::sleep(Duration::from_millis(300));
+    let (mut t, present) = raw_connect(&port, "meter-out");
+    assert!(present);
+    assert_eq!(
+        raw_packet(&mut t),
+        (0x62, a.to_be_bytes().to_vec()),
+        "PUBREL again"
+    );
+    t.write_all(&[0x70, 2, (a >> 8) as u8, a as u8]).unwrap();
+    raw_quiet(&mut t, 800);
+    // PUBLISH received, no PUBREC; the queue manager dies. Back, the same packet id comes
+    // again with DUP, and is finished.
+    pub2("second");
+    let (dup, b, body) = raw_qos2_delivery(&mut t);
+    assert_eq!((dup, body.as_str()), (false, "second"));
+    drop(t);
+    s.child.kill().unwrap();
+    let _ = s.child.wait();
+    s.restart(&["--mqtt-listen", &format!("127.0.0.1:{port}")]);
+    s.wait_ready();
+    let (mut t, present) = raw_connect(&port, "meter-out");
+    assert!(present, "the persistent session survived the crash");
+    let (dup, again, body) = raw_qos2_delivery(&mut t);
+    assert_eq!((dup, again, body.as_str()), (true, b, "second"));
+    t.write_all(&[0x50, 2, (b >> 8) as u8, b as u8]).unwrap();
+    assert_eq!(raw_packet(&mut t), (0x62, b.to_be_bytes().to_vec()));
+    // PUBREL received, then a crash before PUBCOMP: PUBREL again after the restart.
+    drop(t);
+    s.child.kill().unwrap();
+    let _ = s.child.wait();
+    s.restart(&["--mqtt-listen", &format!("127.0.0.1:{port}")]);
+    s.wait_ready();
+    let (mut t, _) = raw_connect(&port, "meter-out");
+    assert_eq!(
+        raw_packet(&mut t),
+        (0x62, b.to_be_bytes().to_vec()),
+        "PUBREL after the crash"
+    );
+    t.write_all(&[0x70, 2, (b >> 8) as u8, b as u8]).unwrap();
+    raw_quiet(&mut t, 800);
+    // A new publication still flows, under a fresh packet id, and nothing else is left.
+    pub2("third");
+    let (dup, c, body) = raw_qos2_delivery(&mut t);
+    assert_eq!((dup, body.as_str()), (false, "third"));
+    t.write_all(&[0x50, 2, (c >> 8) as u8, c as u8]).unwrap();
+    assert_eq!(raw_packet(&mut t), (0x62, c.to_be_bytes().to_vec()));
+    t.write_all(&[0x70, 2, (c >> 8) as u8, c as u8]).unwrap();
+    raw_quiet(&mut t, 800);
+    drop(t);
+    std::thread::sleep(Duration::from_millis(300));
+    let (mut t, _) = raw_connect(&port, "meter-out");
+    raw_quiet(&mut t, 1000);
+}
