@@ -128,7 +128,7 @@ fn console(tag: &str, extra: &[&str]) -> (Server, String) {
         "console.sample_secs=1",
     ];
     args.extend_from_slice(extra);
-    let s = Server::start_qm_in(&root, "QM1", &root.join("server.log"), &args);
+    let s = Server::start_qm_in(&root, "QM1", &root.join("server.log"), &args).owning_root();
     common::admin_in(
         &root,
         "QM1",

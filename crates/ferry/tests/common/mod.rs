@@ -97,6 +97,13 @@ impl Server {
         Server::adopt(child, &root, "QM1", &log, extra, true)
     }
 
+    /// The server removes its home when it is dropped (a home made for it alone).
+    #[allow(dead_code)] // not every test binary makes homes of its own
+    pub fn owning_root(mut self) -> Server {
+        self.owns_root = true;
+        self
+    }
+
     /// Queue manager `qm` in an existing home.
     pub fn start_qm_in(root: &Path, qm: &str, log: &Path, extra: &[&str]) -> Server {
         let child = spawn(root, qm, log, extra);
