@@ -172,7 +172,7 @@ impl Default for MqttSection {
             wss_listen: String::new(),
             max_clients: 10_000,
             max_packet_kib: 4096,
-            receive_maximum: 64,
+            receive_maximum: 1000,
             connect_timeout_secs: 10,
             max_session_messages: 100_000,
         }

@@ -131,7 +131,7 @@ impl Default for Settings {
             max_packet: 4 << 20,
             max_connect_packet: 64 << 10,
             connect_timeout: Duration::from_secs(10),
-            receive_maximum: 64,
+            receive_maximum: 1000,
             max_inbound_qos2: 1024,
             session_max_depth: 100_000,
         }

@@ -78,10 +78,16 @@ pub async fn serve<S>(
         }
     };
     let connack = client.connack();
-    if client.write(&mut wr, &connack).await.is_err() || client.resume(&mut wr).await.is_err() {
+    let sent = match client.write(&mut wr, &connack).await {
+        Ok(()) => client.resume(&mut wr).await,
+        Err(e) => Err(e),
+    };
+    if sent.is_err() || client.flush_out(&mut wr).await.is_err() {
         return client.end(false).await;
     }
     let clean = client.run(&mut rd, &mut wr, &mut rbuf, &mut stop).await;
+    // A last DISCONNECT or acknowledgement.
+    let _ = client.flush_out(&mut wr).await;
     client.end(clean).await;
 }
 
@@ -94,6 +100,15 @@ async fn refuse<W: AsyncWrite + Unpin>(wr: &mut W, v: Version, code: u8) {
         receive_maximum: 0,
     };
     let _ = write(wr, v, &out).await;
+}
+
+/// Ends `grace` from now (never for a keep-alive of 0).
+async fn keep_alive_ends(grace: Duration) {
+    if grace.is_zero() {
+        std::future::pending::<()>().await
+    } else {
+        tokio::time::sleep(grace).await
+    }
 }
 
 /// A connection's read buffer to begin with.
@@ -277,6 +292,8 @@ struct Client {
     inflight: HashMap<u16, Outbound>,
     /// Outbound QoS 2 deliveries tracked in the QoS 2 queue (`outbound.rs`).
     track: outbound::Tracking,
+    /// Packets encoded and not yet written (`write`, `flush_out`).
+    out: parking_lot::Mutex<BytesMut>,
     /// Gets in the unit of work not yet committed.
     uncommitted: usize,
     next_id: u16,
@@ -351,16 +368,13 @@ impl Client {
             will: c.will.clone(),
             will_delay: will_delay(c, persistent),
             keep_alive: c.keep_alive,
-            window: usize::from(
-                c.receive_maximum
-                    .unwrap_or(u16::MAX)
-                    .clamp(1, broker.settings.receive_maximum.max(1)),
-            ),
+            window: window_of(c, &broker.settings),
             pending: Vec::new(),
             shared: Vec::new(),
             turn: 0,
             inflight: HashMap::new(),
             track: Default::default(),
+            out: Default::default(),
             uncommitted: 0,
             next_id: 0,
             awaiting_rel: HashSet::new(),
@@ -399,9 +413,46 @@ impl Client {
         }
     }
 
+    /// Queues `out` to be sent: written at the next [`Client::flush_out`] (before the
+    /// connection waits for anything), or now when a burst has filled the buffer.
     async fn write<W: AsyncWrite + Unpin>(&self, wr: &mut W, out: &Out) -> std::io::Result<()> {
-        write(wr, self.version, out).await
+        let full = {
+            let mut buf = self.out.lock();
+            wire::encode(self.version, out, &mut buf).map_err(std::io::Error::other)?;
+            buf.len() >= OUT_BURST
+        };
+        if full {
+            self.flush_out(wr).await?;
+        }
+        Ok(())
     }
+
+    /// Writes what is queued, in one call where the stream takes it.
+    async fn flush_out<W: AsyncWrite + Unpin>(&self, wr: &mut W) -> std::io::Result<()> {
+        let mut buf = std::mem::take(&mut *self.out.lock());
+        if buf.is_empty() {
+            return Ok(());
+        }
+        wr.write_all(&buf).await?;
+        // A no-op on TCP; TLS and WebSocket streams send what they hold.
+        wr.flush().await?;
+        // An idle connection keeps no large buffer.
+        if buf.capacity() <= OUT_BURST {
+            buf.clear();
+            *self.out.lock() = buf;
+        }
+        Ok(())
+    }
+}
+
+/// What a connection's outgoing packets gather to before they are written mid-burst.
+const OUT_BURST: usize = 64 << 10;
+
+/// QoS 1 and 2 deliveries a client may have unacknowledged: `[mqtt] receive_maximum`, or its
+/// own Receive Maximum (MQTT 5) when smaller.
+fn window_of(c: &Connect, settings: &crate::Settings) -> usize {
+    let most = settings.receive_maximum.max(1);
+    usize::from(c.receive_maximum.unwrap_or(u16::MAX).clamp(1, most))
 }
 
 /// Whether a CONNECT asks for a session that outlives the connection (3.1.1's clean session
@@ -585,13 +636,12 @@ impl Client {
                 tracing::debug!(client = %self.id, error = %e, "MQTT delivery ended the connection");
                 return false;
             }
-            let keep_alive = async {
-                if grace.is_zero() {
-                    std::future::pending::<()>().await
-                } else {
-                    tokio::time::sleep(grace).await
-                }
-            };
+            // Written before waiting, unless another packet is already read: answers to a
+            // burst of packets go out together.
+            if !wire::whole_packet(rbuf) && self.flush_out(wr).await.is_err() {
+                return false;
+            }
+            let keep_alive = keep_alive_ends(grace);
             let armed = !self.pending.is_empty();
             let owed = self.acks.front().and_then(|a| a.0);
             let qm = self.broker.qm.clone();

@@ -175,6 +175,18 @@ impl Refused {
     }
 }
 
+/// Whether `buf` begins with a whole packet (its fixed header says how long it is).
+pub fn whole_packet(buf: &[u8]) -> bool {
+    let mut len = 0usize;
+    for (i, b) in buf.iter().skip(1).take(4).enumerate() {
+        len |= usize::from(b & 0x7f) << (7 * i);
+        if b & 0x80 == 0 {
+            return buf.len() >= 2 + i + len;
+        }
+    }
+    false
+}
+
 /// Takes one whole packet off the front of `buf` (`Ok(None)`: not all of it is there yet).
 /// Packets longer than `max` are refused before they are read.
 pub fn frame(buf: &mut BytesMut, max: usize) -> Result<Option<RawPacket>, Refused> {
@@ -628,4 +640,26 @@ fn encode_v5(out: &Out, buf: &mut BytesMut) -> Result<(), mqute_codec::Error> {
         }
     };
     p.encode(buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::whole_packet;
+
+    #[test]
+    fn a_whole_packet_is_told_from_its_fixed_header() {
+        assert!(!whole_packet(&[]));
+        assert!(!whole_packet(&[0x40]));
+        assert!(whole_packet(&[0xc0, 0]), "PINGREQ");
+        assert!(!whole_packet(&[0x40, 2, 0]), "PUBACK cut short");
+        assert!(whole_packet(&[0x40, 2, 0, 1, 0x30]), "PUBACK and more");
+        // Remaining length 200 in two bytes (0xc8 0x01): 203 bytes in all.
+        let mut p = vec![0x30, 0xc8, 0x01];
+        p.resize(202, 0);
+        assert!(!whole_packet(&p));
+        p.push(0);
+        assert!(whole_packet(&p));
+        // A length field that never ends is not a packet.
+        assert!(!whole_packet(&[0x30, 0xff, 0xff, 0xff, 0xff, 0x01]));
+    }
 }
