@@ -1219,9 +1219,24 @@ fn refuse_unauthenticated(addr: SocketAddr, authenticated: bool) -> Result<(), S
 }
 
 async fn listen(addr: SocketAddr) -> Result<TcpListener, StartError> {
-    TcpListener::bind(addr)
-        .await
-        .map_err(|e| StartError(format!("cannot listen on {addr}: {e}")))
+    bind(addr, LISTEN_BACKLOG).map_err(|e| StartError(format!("cannot listen on {addr}: {e}")))
+}
+
+/// Connections a listener's port queues before they are accepted (as MQ's telemetry channels'
+/// BACKLOG; the kernel caps it at `net.core.somaxconn`): a burst of clients connecting at once
+/// waits here rather than having its SYNs dropped and retried a second later.
+const LISTEN_BACKLOG: u32 = 4096;
+
+/// A socket bound to `addr` (SO_REUSEADDR) and listening with `backlog`.
+pub(crate) fn bind(addr: SocketAddr, backlog: u32) -> std::io::Result<TcpListener> {
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()
+    } else {
+        tokio::net::TcpSocket::new_v6()
+    }?;
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(backlog.max(1))
 }
 
 async fn accept_tcp(

@@ -16,7 +16,6 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use ferry_core::qmgr::catalog::{MqttChannelHook, MqttChannelRun};
 use ferry_core::{MqError, MqResult, ObjectName, Reason};
 use ferry_model::objects::{ChannelAttrs, SslClientAuth};
-use tokio::net::TcpSocket;
 use tokio::sync::watch;
 
 use crate::mqtt::{Transport, Ws};
@@ -161,18 +160,6 @@ impl MqttChannels {
     }
 }
 
-/// A socket bound to `addr` and listening with `backlog`.
-fn bind(addr: SocketAddr, backlog: u32) -> std::io::Result<tokio::net::TcpListener> {
-    let socket = if addr.is_ipv4() {
-        TcpSocket::new_v4()
-    } else {
-        TcpSocket::new_v6()
-    }?;
-    socket.set_reuseaddr(true)?;
-    socket.bind(addr)?;
-    socket.listen(backlog.max(1))
-}
-
 impl MqttChannelHook for MqttChannels {
     fn start(&self, name: ObjectName, attrs: &ChannelAttrs) -> MqResult<()> {
         let mut running = self.running.lock().unwrap_or_else(|p| p.into_inner());
@@ -186,7 +173,7 @@ impl MqttChannelHook for MqttChannels {
         let transport = self.transport(name, attrs)?;
         let listener = {
             let _entered = self.runtime.enter();
-            bind(addr, attrs.backlog).map_err(|e| {
+            crate::bind(addr, attrs.backlog).map_err(|e| {
                 MqError::new(
                     Reason::ResourceProblem,
                     format!("MQTT channel {name} cannot listen on {addr}: {e}"),
