@@ -129,26 +129,32 @@ impl Qos2 {
 
     /// The packet ids awaiting PUBREL when the client last left.
     pub fn awaiting(&mut self) -> MqResult<Vec<u16>> {
-        let mut ids = Vec::new();
+        let markers = self.browse_all()?;
+        Ok(markers
+            .iter()
+            .map(|m| m.descriptor.msg_id.0)
+            .filter(|m| &m[..4] == b"MQQ2")
+            .map(|m| u16::from_be_bytes([m[4], m[5]]))
+            .collect())
+    }
+
+    /// Every message on the marker queue, in queue order, browsed.
+    fn browse_all(&mut self) -> MqResult<Vec<Message>> {
+        let mut all = Vec::new();
         let mut mode = BrowseMode::First;
         loop {
             match self
                 .session
                 .try_get(self.queue, &GetOptions::new().browse(mode))
             {
-                Ok(GetAttempt::Got(g)) => {
-                    let m = g.message.descriptor.msg_id.0;
-                    if &m[..4] == b"MQQ2" {
-                        ids.push(u16::from_be_bytes([m[4], m[5]]));
-                    }
-                }
+                Ok(GetAttempt::Got(g)) => all.push(g.message),
                 Ok(GetAttempt::Wait(_)) => break,
                 Err(e) if e.reason == Reason::NoMsgAvailable => break,
                 Err(e) => return Err(e),
             }
             mode = BrowseMode::Next;
         }
-        Ok(ids)
+        Ok(all)
     }
 
     /// Publishes `msg` on `topic` and records `packet_id`, in one unit of work (committed,
@@ -254,27 +260,15 @@ impl Qos2 {
     /// with its original's msg id.
     pub fn unfinished(&mut self) -> MqResult<Vec<(Unfinished, Option<MsgId>)>> {
         let mut found = Vec::new();
-        let mut mode = BrowseMode::First;
-        loop {
-            match self
-                .session
-                .try_get(self.queue, &GetOptions::new().browse(mode))
-            {
-                Ok(GetAttempt::Got(g)) => {
-                    let m = g.message.descriptor.msg_id.0;
-                    let id = u16::from_be_bytes([m[4], m[5]]);
-                    let original = original_of(&g.message);
-                    match &m[..4] {
-                        b"MQO2" => found.push((Unfinished::Publish(id, g.message), original)),
-                        b"MQR2" => found.push((Unfinished::Release(id), original)),
-                        _ => {}
-                    }
-                }
-                Ok(GetAttempt::Wait(_)) => break,
-                Err(e) if e.reason == Reason::NoMsgAvailable => break,
-                Err(e) => return Err(e),
+        for message in self.browse_all()? {
+            let m = message.descriptor.msg_id.0;
+            let id = u16::from_be_bytes([m[4], m[5]]);
+            let original = original_of(&message);
+            match &m[..4] {
+                b"MQO2" => found.push((Unfinished::Publish(id, message), original)),
+                b"MQR2" => found.push((Unfinished::Release(id), original)),
+                _ => {}
             }
-            mode = BrowseMode::Next;
         }
         Ok(found)
     }
