@@ -1544,6 +1544,17 @@ fn raw_qos2_delivery(t: &mut TcpStream) -> (bool, u16, String) {
     (head & 0x08 != 0, id, payload)
 }
 
+/// Sends a two-byte acknowledgement (`kind`: 0x50 PUBREC, 0x70 PUBCOMP) of packet `id`.
+fn raw_ack(t: &mut TcpStream, kind: u8, id: u16) {
+    t.write_all(&[kind, 2, (id >> 8) as u8, id as u8]).unwrap();
+}
+
+/// PUBREC for a delivery, and the PUBREL it is answered with.
+fn raw_rec_then_rel(t: &mut TcpStream, id: u16) {
+    raw_ack(t, 0x50, id);
+    assert_eq!(raw_packet(t), (0x62, id.to_be_bytes().to_vec()), "PUBREL");
+}
+
 /// Nothing more arrives within `ms` milliseconds.
 fn raw_quiet(t: &mut TcpStream, ms: u64) {
     t.set_read_timeout(Some(Duration::from_millis(ms))).unwrap();
@@ -1584,8 +1595,7 @@ fn a_qos2_delivery_is_finished_after_a_reconnection_and_a_crash_not_sent_again_a
     pub2("first");
     let (dup, a, body) = raw_qos2_delivery(&mut t);
     assert_eq!((dup, body.as_str()), (false, "first"));
-    t.write_all(&[0x50, 2, (a >> 8) as u8, a as u8]).unwrap();
-    assert_eq!(raw_packet(&mut t), (0x62, a.to_be_bytes().to_vec()));
+    raw_rec_then_rel(&mut t, a);
     drop(t);
     std::thread::sleep(Duration::from_millis(300));
     let (mut t, present) = raw_connect(&port, "meter-out");
@@ -1595,7 +1605,7 @@ fn a_qos2_delivery_is_finished_after_a_reconnection_and_a_crash_not_sent_again_a
         (0x62, a.to_be_bytes().to_vec()),
         "PUBREL again"
     );
-    t.write_all(&[0x70, 2, (a >> 8) as u8, a as u8]).unwrap();
+    raw_ack(&mut t, 0x70, a);
     raw_quiet(&mut t, 800);
     // PUBLISH received, no PUBREC; the queue manager dies. Back, the same packet id comes
     // again with DUP, and is finished.
@@ -1611,8 +1621,7 @@ fn a_qos2_delivery_is_finished_after_a_reconnection_and_a_crash_not_sent_again_a
     assert!(present, "the persistent session survived the crash");
     let (dup, again, body) = raw_qos2_delivery(&mut t);
     assert_eq!((dup, again, body.as_str()), (true, b, "second"));
-    t.write_all(&[0x50, 2, (b >> 8) as u8, b as u8]).unwrap();
-    assert_eq!(raw_packet(&mut t), (0x62, b.to_be_bytes().to_vec()));
+    raw_rec_then_rel(&mut t, b);
     // PUBREL received, then a crash before PUBCOMP: PUBREL again after the restart.
     drop(t);
     s.child.kill().unwrap();
@@ -1625,15 +1634,14 @@ fn a_qos2_delivery_is_finished_after_a_reconnection_and_a_crash_not_sent_again_a
         (0x62, b.to_be_bytes().to_vec()),
         "PUBREL after the crash"
     );
-    t.write_all(&[0x70, 2, (b >> 8) as u8, b as u8]).unwrap();
+    raw_ack(&mut t, 0x70, b);
     raw_quiet(&mut t, 800);
     // A new publication still flows, under a fresh packet id, and nothing else is left.
     pub2("third");
     let (dup, c, body) = raw_qos2_delivery(&mut t);
     assert_eq!((dup, body.as_str()), (false, "third"));
-    t.write_all(&[0x50, 2, (c >> 8) as u8, c as u8]).unwrap();
-    assert_eq!(raw_packet(&mut t), (0x62, c.to_be_bytes().to_vec()));
-    t.write_all(&[0x70, 2, (c >> 8) as u8, c as u8]).unwrap();
+    raw_rec_then_rel(&mut t, c);
+    raw_ack(&mut t, 0x70, c);
     raw_quiet(&mut t, 800);
     drop(t);
     std::thread::sleep(Duration::from_millis(300));
