@@ -70,7 +70,7 @@ pub async fn serve<S>(
         }
         _ => return tracing::debug!(peer, "MQTT connection closed before its CONNECT"),
     };
-    let mut client = match Client::open(&broker, &connect, &who).await {
+    let mut client = match Box::pin(Client::open(&broker, &connect, &who)).await {
         Ok(c) => c,
         Err((code, why)) => {
             tracing::warn!(peer, client = %connect.client_id, reason = %why, "MQTT connection refused");
@@ -83,12 +83,12 @@ pub async fn serve<S>(
         Err(e) => Err(e),
     };
     if sent.is_err() || client.flush_out(&mut wr).await.is_err() {
-        return client.end(false).await;
+        return Box::pin(client.end(false)).await;
     }
     let clean = client.run(&mut rd, &mut wr, &mut rbuf, &mut stop).await;
     // A last DISCONNECT or acknowledgement.
     let _ = client.flush_out(&mut wr).await;
-    client.end(clean).await;
+    Box::pin(client.end(clean)).await;
 }
 
 /// Answers a CONNECT with a CONNACK refusing it with `code`.

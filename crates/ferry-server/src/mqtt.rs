@@ -200,13 +200,17 @@ async fn client(
     };
     match t.tls {
         None => over_ws(stream, t.ws, b, who, stop).await,
-        Some(acceptor) => match tokio::time::timeout(limit, acceptor.accept(stream)).await {
-            Ok(Ok(tls)) => {
-                who.cert = crate::tls::peer_dn(tls.get_ref().1.peer_certificates());
-                over_ws(tls, t.ws, b, who, stop).await
+        Some(acceptor) => {
+            match tokio::time::timeout(limit, Box::pin(acceptor.accept(stream))).await {
+                Ok(Ok(tls)) => {
+                    who.cert = crate::tls::peer_dn(tls.get_ref().1.peer_certificates());
+                    // Boxed, as the WebSocket session below: a plain connection's task is only
+                    // as large as its own session (idle clients are mostly their tasks).
+                    Box::pin(over_ws(tls, t.ws, b, who, stop)).await
+                }
+                _ => tracing::debug!(peer = %who.addr, "MQTT TLS handshake failed"),
             }
-            _ => tracing::debug!(peer = %who.addr, "MQTT TLS handshake failed"),
-        },
+        }
     }
 }
 
@@ -304,12 +308,15 @@ async fn over_ws<S>(
         return tracing::debug!(%peer, "MQTT connection closed before its first byte");
     };
     if !ws {
-        return ferry_mqtt::serve(stream, b, who, stop).await;
+        // Boxed: the task holds a pointer, the session its own allocation of its own size
+        // (an async call's arguments would otherwise be counted twice in the task).
+        return Box::pin(ferry_mqtt::serve(stream, b, who, stop)).await;
     }
     // A WebSocket message may carry a whole packet and its framing.
     let max_message = b.settings.max_packet + 64;
-    match tokio::time::timeout(limit, crate::wsbytes::accept(stream, max_message)).await {
-        Ok(Ok(s)) => ferry_mqtt::serve(s, b, who, stop).await,
+    let handshake = Box::pin(crate::wsbytes::accept(stream, max_message));
+    match tokio::time::timeout(limit, handshake).await {
+        Ok(Ok(s)) => Box::pin(ferry_mqtt::serve(s, b, who, stop)).await,
         Ok(Err(e)) => tracing::debug!(%peer, error = %e, "MQTT WebSocket handshake refused"),
         Err(_) => tracing::debug!(%peer, "MQTT WebSocket handshake timed out"),
     }

@@ -508,6 +508,7 @@ pub fn start(
     log_recovery(&dir, &report);
     qm.set_host_probe(host_probe(&dir, &layered.file)?);
     start_background(&qm)?;
+    start_giving_back_memory()?;
     tracing::info!(
         qmgr = name,
         pid = std::process::id(),
@@ -840,6 +841,27 @@ fn start_background(qm: &ferry_core::QueueManager) -> Result<(), CliError> {
 /// async put and blocking request/reply: a socket's work is mostly its own system calls, and a
 /// second thread shared two CPUs with the clients and woke across threads (docs/perf.md, "I/O
 /// threads"). A larger machine serving remote clients may want more: `--io-threads`.
+/// Starts the thread that, every second, has the allocator return to the system the memory
+/// freed more than a second ago. mimalloc does this only when a thread next allocates, so an
+/// idle queue manager kept what its clients had used: 10,000 MQTT clients leaving kept
+/// ~200 MiB (docs/mqtt.md "Scale").
+fn start_giving_back_memory() -> Result<(), CliError> {
+    std::thread::Builder::new()
+        .name("ferry-memory".into())
+        .spawn(|| loop {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+            give_back_memory();
+        })
+        .map(drop)
+        .map_err(|e| CliError::other(format!("cannot start the memory thread: {e}")))
+}
+
+#[allow(unsafe_code)]
+fn give_back_memory() {
+    // SAFETY: mi_collect takes no pointers; it frees what the allocator itself holds freed.
+    unsafe { libmimalloc_sys::mi_collect(false) };
+}
+
 fn default_io_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
 }
