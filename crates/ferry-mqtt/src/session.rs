@@ -22,7 +22,7 @@ use ferry_core::{
     MqError, MqResult, ObjectDescriptor, OpenOptions, PendingGet, Persistence, PropertyValue,
     PutOptions, QueueManager, Reason, Session, SubAction, SubDescriptor,
 };
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadHalf, WriteHalf};
 
 use crate::wire::{self, code, Connect, Filter, In, Out, Publication, Refused, Version};
 use crate::{Broker, Seat};
@@ -37,6 +37,28 @@ pub async fn serve<S>(
     who: crate::Peer,
     mut stop: tokio::sync::watch::Receiver<bool>,
 ) where
+    S: AsyncRead + AsyncWrite + Unpin + Send,
+{
+    // Boxed, and so only as large as it is while connecting: what stays across the session's
+    // waits is the client, its stream's halves and its read buffer (an idle client is mostly
+    // this future).
+    let Some((mut client, mut rd, mut wr, mut rbuf)) = Box::pin(connect(stream, broker, who)).await
+    else {
+        return;
+    };
+    let clean = client.run(&mut rd, &mut wr, &mut rbuf, &mut stop).await;
+    // A last DISCONNECT or acknowledgement.
+    let _ = client.flush_out(&mut wr).await;
+    Box::pin(client.end(clean)).await;
+}
+
+/// A client and its stream's halves and read buffer, once connected.
+type Connected<S> = (Client, ReadHalf<S>, WriteHalf<S>, BytesMut);
+
+/// Reads the CONNECT (within the connect timeout), opens the client's session and answers
+/// CONNACK, then what a resumed session owes; `None` when the connection ended or was refused.
+async fn connect<S>(stream: S, broker: Arc<Broker>, who: crate::Peer) -> Option<Connected<S>>
+where
     S: AsyncRead + AsyncWrite + Unpin + Send,
 {
     let peer = who.addr.clone();
@@ -58,7 +80,8 @@ pub async fn serve<S>(
         Ok(Ok(Some(In::Connect(c)))) if who.rules.allows(c.version) => c,
         Ok(Ok(Some(In::Connect(c)))) => {
             tracing::warn!(peer, client = %c.client_id, channel = %who.channel, version = ?c.version, "MQTT connection refused: its channel's PROTOCOL does not list this version");
-            return refuse(&mut wr, c.version, code::UNSUPPORTED_VERSION).await;
+            refuse(&mut wr, c.version, code::UNSUPPORTED_VERSION).await;
+            return None;
         }
         Ok(Err(r)) => {
             tracing::debug!(peer, why = %r.why, "MQTT connection refused");
@@ -66,29 +89,30 @@ pub async fn serve<S>(
                 // Answered in 3.1.1's form (return code 1), which every version's client reads.
                 refuse(&mut wr, Version::V311, r.code).await;
             }
-            return;
+            return None;
         }
-        _ => return tracing::debug!(peer, "MQTT connection closed before its CONNECT"),
+        _ => {
+            tracing::debug!(peer, "MQTT connection closed before its CONNECT");
+            return None;
+        }
     };
     let mut client = match Box::pin(Client::open(&broker, &connect, &who)).await {
         Ok(c) => c,
         Err((code, why)) => {
             tracing::warn!(peer, client = %connect.client_id, reason = %why, "MQTT connection refused");
-            return refuse(&mut wr, connect.version, code).await;
+            refuse(&mut wr, connect.version, code).await;
+            return None;
         }
     };
-    let connack = client.connack();
-    let sent = match client.write(&mut wr, &connack).await {
-        Ok(()) => client.resume(&mut wr).await,
+    let sent = match client.write(&mut wr, &client.connack()).await {
+        Ok(()) => Box::pin(client.resume(&mut wr)).await,
         Err(e) => Err(e),
     };
     if sent.is_err() || client.flush_out(&mut wr).await.is_err() {
-        return Box::pin(client.end(false)).await;
+        Box::pin(client.end(false)).await;
+        return None;
     }
-    let clean = client.run(&mut rd, &mut wr, &mut rbuf, &mut stop).await;
-    // A last DISCONNECT or acknowledgement.
-    let _ = client.flush_out(&mut wr).await;
-    Box::pin(client.end(clean)).await;
+    Some((client, rd, wr, rbuf))
 }
 
 /// Answers a CONNECT with a CONNACK refusing it with `code`.
@@ -276,7 +300,7 @@ struct Client {
     queue: Hobj,
     /// Subscriptions made on this connection: filter → subscription handle.
     subs: HashMap<String, Hobj>,
-    will: Option<Publication>,
+    will: Option<Box<Publication>>,
     keep_alive: Duration,
     /// QoS 1 and 2 deliveries outstanding at most: `[mqtt] receive_maximum`, or the client's
     /// own Receive Maximum (MQTT 5) when smaller.
@@ -301,7 +325,7 @@ struct Client {
     awaiting_rel: HashSet<u16>,
     /// A persistent session's QoS 2 state (made on its first QoS 2 PUBLISH, or found when it
     /// resumes): its publications are exactly once across reconnections and crashes.
-    qos2: Option<crate::qos2::Qos2>,
+    qos2: Option<Box<crate::qos2::Qos2>>,
     /// MQTT 5 topic aliases the client set on this connection.
     aliases: crate::alias::Aliases,
     /// Acknowledgements of the client's publications in the order owed, each with the log
@@ -365,7 +389,7 @@ impl Client {
             session,
             queue,
             subs: HashMap::new(),
-            will: c.will.clone(),
+            will: c.will.clone().map(Box::new),
             will_delay: will_delay(c, persistent),
             keep_alive: c.keep_alive,
             window: window_of(c, &broker.settings),
@@ -659,7 +683,9 @@ impl Client {
             let qm = self.broker.qm.clone();
             tokio::select! {
                 read = read_packet(rd, rbuf, Some(self.version), (max, Some(&self.aliases))) => {
-                    if let Some(clean) = self.on_read(read, wr).await {
+                    // Boxed (an allocation a packet): the session's future is then only as
+                    // large as its waits, which is what an idle client costs.
+                    if let Some(clean) = Box::pin(self.on_read(read, wr)).await {
                         return clean;
                     }
                 }
@@ -1086,7 +1112,7 @@ impl Client {
             In::PubAck(id) => self.settle(id, Outbound::Ack).await?,
             In::PubRec(id) => {
                 if self.inflight.get(&id) == Some(&Outbound::Rec) {
-                    self.track_received(id)
+                    Box::pin(self.track_received(id))
                         .await
                         .map_err(std::io::Error::other)?;
                     self.inflight.insert(id, Outbound::Comp);
@@ -1116,11 +1142,11 @@ impl Client {
                     let _ = self.write(wr, &Out::Disconnect { code }).await;
                     return Ok(Some(false));
                 }
-                let codes = self.on_subscribe(&filters).await;
+                let codes = Box::pin(self.on_subscribe(&filters)).await;
                 self.write(wr, &Out::SubAck { id, codes }).await?;
             }
             In::Unsubscribe { id, filters } => {
-                let codes = self.on_unsubscribe(&filters).await;
+                let codes = Box::pin(self.on_unsubscribe(&filters)).await;
                 self.write(wr, &Out::UnsubAck { id, codes }).await?;
             }
             In::PingReq => self.write(wr, &Out::PingResp).await?,
@@ -1279,7 +1305,7 @@ impl Client {
         if self.qos2.is_none() {
             let (peer, who) = (self.status.lock().conname.clone(), self.principal());
             let q = crate::qos2::Qos2::open(&self.broker.qm, &self.id, &peer, who);
-            self.qos2 = Some(q.map_err(|e| refusal(&e))?);
+            self.qos2 = Some(Box::new(q.map_err(|e| refusal(&e))?));
         }
         Ok(self.qos2.as_mut().expect("opened above"))
     }
@@ -1448,7 +1474,7 @@ impl Client {
                         tracing::warn!(client = %self.id, error = %e, "MQTT QoS 2 packet ids not read back")
                     }
                 }
-                self.qos2 = Some(q);
+                self.qos2 = Some(Box::new(q));
                 if let Err(e) = self.restore_unfinished() {
                     tracing::warn!(client = %self.id, error = %e, "MQTT QoS 2 deliveries in flight not read back");
                 }
@@ -1532,7 +1558,7 @@ impl Client {
             q.close(&self.broker.qm, !self.persistent);
         }
         if !clean {
-            if let Some(w) = self.will.take() {
+            if let Some(w) = self.will.take().map(|w| *w) {
                 if !self.will_delay.is_zero() {
                     let who = (**self.session.principal()).clone();
                     let (b, id) = (self.broker.clone(), self.id.clone());

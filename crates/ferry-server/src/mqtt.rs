@@ -191,26 +191,36 @@ async fn client(
     b: Arc<ferry_mqtt::Broker>,
     stop: watch::Receiver<bool>,
 ) {
-    let limit = b.settings.connect_timeout;
-    let mut who = ferry_mqtt::Peer {
+    let who = ferry_mqtt::Peer {
         addr: addr.to_string(),
         channel: t.channel.to_string(),
         cert: None,
         rules: t.rules.clone(),
     };
-    match t.tls {
+    match t.tls.clone() {
         None => over_ws(stream, t.ws, b, who, stop).await,
-        Some(acceptor) => {
-            match tokio::time::timeout(limit, Box::pin(acceptor.accept(stream))).await {
-                Ok(Ok(tls)) => {
-                    who.cert = crate::tls::peer_dn(tls.get_ref().1.peer_certificates());
-                    // Boxed, as the WebSocket session below: a plain connection's task is only
-                    // as large as its own session (idle clients are mostly their tasks).
-                    Box::pin(over_ws(tls, t.ws, b, who, stop)).await
-                }
-                _ => tracing::debug!(peer = %who.addr, "MQTT TLS handshake failed"),
-            }
+        // Boxed, as the WebSocket session: a plain connection's task is only as large as its
+        // own session (idle clients are mostly their tasks).
+        Some(acceptor) => Box::pin(over_tls(acceptor, stream, t, b, who, stop)).await,
+    }
+}
+
+/// A TLS client: its handshake within the connect timeout, then its session.
+async fn over_tls(
+    acceptor: tokio_rustls::TlsAcceptor,
+    stream: tokio::net::TcpStream,
+    t: Transport,
+    b: Arc<ferry_mqtt::Broker>,
+    mut who: ferry_mqtt::Peer,
+    stop: watch::Receiver<bool>,
+) {
+    let limit = b.settings.connect_timeout;
+    match tokio::time::timeout(limit, acceptor.accept(stream)).await {
+        Ok(Ok(tls)) => {
+            who.cert = crate::tls::peer_dn(tls.get_ref().1.peer_certificates());
+            over_ws(tls, t.ws, b, who, stop).await
         }
+        _ => tracing::debug!(peer = %who.addr, "MQTT TLS handshake failed"),
     }
 }
 
