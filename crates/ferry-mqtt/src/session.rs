@@ -668,7 +668,7 @@ impl Client {
         let grace = self.keep_alive.mul_f32(1.5);
         loop {
             self.note();
-            if let Err(e) = self.deliver_ready(wr).await {
+            if let Err(e) = Box::pin(self.deliver_ready(wr)).await {
                 tracing::debug!(client = %self.id, error = %e, "MQTT delivery ended the connection");
                 return false;
             }
@@ -697,12 +697,12 @@ impl Client {
                     }
                     std::task::Poll::Pending
                 }), if armed => {
-                    if !self.on_wait_ended(at, outcome, wr).await {
+                    if !Box::pin(self.on_wait_ended(at, outcome, wr)).await {
                         return false;
                     }
                 }
                 done = on_disk(&qm, owed.unwrap_or(0)), if owed.is_some() => {
-                    if done.is_err() || self.send_ready_acks(wr).await.is_err() {
+                    if done.is_err() || Box::pin(self.send_ready_acks(wr)).await.is_err() {
                         return false;
                     }
                 }

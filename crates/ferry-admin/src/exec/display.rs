@@ -557,7 +557,8 @@ fn queue_handles(
         .counters
         .handles
         .lock()
-        .values()
+        .iter()
+        .map(|(_, h)| h)
         .filter(|h| h.object == *n)
     {
         let fields = vec![
@@ -726,7 +727,7 @@ pub(super) fn ext_conn(qm: &QueueManager) -> String {
 
 /// CONN TYPE(HANDLE): the handles connection `ci` has open, added to `out`.
 fn conn_handles(ext: &str, id: &str, ci: &ConnectionInfo, out: &mut Vec<Message>) {
-    for h in ci.counters.handles.lock().values() {
+    for (_, h) in ci.counters.handles.lock().iter() {
         let fields = vec![
             field("CONN", id, Kind::Status),
             field("EXTCONN", ext, Kind::Status),

@@ -314,6 +314,9 @@ struct Slot {
     body: Body,
 }
 
+/// Priority lanes: MQ's priorities 0 to 9 (a FIFO queue uses the first only).
+const LANES: usize = 10;
+
 #[derive(Debug, Default)]
 struct Lane {
     slots: VecDeque<Slot>,
@@ -541,7 +544,9 @@ impl Store {
     /// An empty store; `fifo` for MSGDLVSQ(FIFO).
     pub fn new(fifo: bool) -> Self {
         Store {
-            lanes: (0..10).map(|_| Lane::default()).collect(),
+            // Made at the first put: an empty queue (a client's session queue, most of the
+            // time) does not pay for ten lanes.
+            lanes: Vec::new(),
             fifo,
             next_seq: 1,
             depth: 0,
@@ -617,7 +622,7 @@ impl Store {
     /// Messages held, committed or not, of priority `p` or higher — counted up to `limit` (a
     /// trigger's test: a priority lane's count at once, a FIFO lane walked until `limit`).
     pub fn depth_at_or_above(&self, p: u8, limit: usize) -> usize {
-        if p == 0 {
+        if p == 0 || self.lanes.is_empty() {
             return self.depth;
         }
         if !self.fifo {
@@ -749,6 +754,9 @@ impl Store {
         }
         if expires_at != 0 && (self.next_expiry == 0 || expires_at < self.next_expiry) {
             self.next_expiry = expires_at;
+        }
+        if self.lanes.is_empty() {
+            self.lanes = (0..LANES).map(|_| Lane::default()).collect();
         }
         let lane = &mut self.lanes[lane_no as usize];
         let slot = Slot {
@@ -958,8 +966,9 @@ impl Store {
 
     /// Lanes in delivery order: highest priority first.
     fn lane_order(&self) -> impl Iterator<Item = usize> {
-        let top = if self.fifo { 0 } else { 9 };
-        (0..=top).rev()
+        // None before the first put made the lanes.
+        let lanes = if self.fifo { 1 } else { LANES };
+        (0..lanes.min(self.lanes.len())).rev()
     }
 
     /// Finds the first available, unexpired message in delivery order matching `m`, discarding

@@ -109,7 +109,9 @@ struct StreamLedger {
 
 #[derive(Debug)]
 enum Handle {
-    Queue(QueueHandle),
+    /// Boxed: a queue handle is ~300 bytes, and a session's map of handles holds room for
+    /// several from its first.
+    Queue(Box<QueueHandle>),
     QueueManager,
     /// A topic opened for publishing: its full topic string and its publisher record.
     Topic(Arc<crate::qmgr::pubsub::status::Publisher>),

@@ -31,25 +31,7 @@ impl Session {
         od: &ObjectDescriptor,
         opts: OpenOptions,
     ) -> MqResult<Hobj> {
-        self.check_running(opts.fail_if_quiescing)?;
-        if opts.input == InputMode::None
-            && !opts.output
-            && !opts.browse
-            && !opts.inquire
-            && !opts.set
-        {
-            return Err(MqError::new(
-                Reason::OptionsError,
-                "open needs at least one of input, output, browse, inquire or set",
-            ));
-        }
-        let max = self.qm.shared.attrs.read().max_handles;
-        if self.handles.len() >= max {
-            return Err(MqError::new(
-                Reason::HandleNotAvailable,
-                format!("this connection already has {max} handles open (MAXHANDS)"),
-            ));
-        }
+        self.check_open(&opts)?;
         self.authorize_open(od, &opts)?;
         let handle = match od {
             ObjectDescriptor::QueueManager => {
@@ -68,10 +50,13 @@ impl Session {
                 name,
                 dynamic_name,
                 selector,
-            } => Handle::Queue(self.open_selecting(name, dynamic_name, selector, opts)?),
+            } => {
+                let qh = self.open_selecting(name, dynamic_name, selector, opts)?;
+                Handle::Queue(Box::new(qh))
+            }
             ObjectDescriptor::QueueAt { name, qmgr } => {
                 let route = self.qm.route(*name, *qmgr)?;
-                Handle::Queue(self.open_routed(name, route, None, opts)?)
+                Handle::Queue(Box::new(self.open_routed(name, route, None, opts)?))
             }
             ObjectDescriptor::Topic { object, string } if opts.inquire && !opts.output => {
                 self.open_topic_inquiry(object.as_ref(), string, &opts)?
@@ -93,6 +78,30 @@ impl Session {
             }
         }
         Ok(self.register(handle, &opts))
+    }
+
+    /// OPTIONS_ERROR for an open asking nothing, HANDLE_NOT_AVAILABLE at MAXHANDS.
+    fn check_open(&self, opts: &OpenOptions) -> MqResult<()> {
+        self.check_running(opts.fail_if_quiescing)?;
+        if opts.input == InputMode::None
+            && !opts.output
+            && !opts.browse
+            && !opts.inquire
+            && !opts.set
+        {
+            return Err(MqError::new(
+                Reason::OptionsError,
+                "open needs at least one of input, output, browse, inquire or set",
+            ));
+        }
+        let max = self.qm.shared.attrs.read().max_handles;
+        if self.handles.len() >= max {
+            return Err(MqError::new(
+                Reason::HandleNotAvailable,
+                format!("this connection already has {max} handles open (MAXHANDS)"),
+            ));
+        }
+        Ok(())
     }
 
     /// A queue handle, with MQOD's selection string if one is given. A selecting handle reads
@@ -127,7 +136,11 @@ impl Session {
             Handle::Topic(_) | Handle::Sub(_) => (base_topic(), "TOPIC"),
             Handle::Definition(kind, n) => (*n, kind.tag()),
         };
-        self.counters.handles.lock().insert(
+        let mut shown = self.counters.handles.lock();
+        if shown.is_empty() {
+            shown.reserve_exact(1);
+        }
+        shown.push((
             id,
             crate::qmgr::catalog::HandleInfo {
                 object,
@@ -138,7 +151,8 @@ impl Session {
                 inquire: opts.inquire,
                 set: opts.set,
             },
-        );
+        ));
+        drop(shown);
         self.handles.insert(id, handle);
         self.counters
             .open_handles
@@ -514,7 +528,7 @@ impl Session {
             }
         }
         let handle = self.handles.remove(&h.0).ok_or_else(|| hobj_error(h))?;
-        self.counters.handles.lock().remove(&h.0);
+        self.counters.handles.lock().retain(|(id, _)| *id != h.0);
         self.counters
             .open_handles
             .store(self.handles.len(), Ordering::Relaxed);

@@ -438,7 +438,7 @@ impl Session {
         let name = ferry_model::name::object_name(ferry_model::system::RETAINED_PUB_QUEUE)?;
         let opts = OpenOptions::input();
         let qh = self.open_queue(&name, None, opts)?;
-        let h = self.register(Handle::Queue(qh), &opts);
+        let h = self.register(Handle::Queue(Box::new(qh)), &opts);
         let mut get = GetOptions::new().msg_id(id);
         get.syncpoint = syncpoint;
         let got = self.get(h, &get);

@@ -138,9 +138,10 @@ impl Session {
 
     pub(super) fn ledger(&mut self, h: Hobj) -> &mut StreamLedger {
         match self.handles.get_mut(&h.0) {
-            Some(Handle::Queue(QueueHandle {
-                stream: Some(l), ..
-            })) => l,
+            Some(Handle::Queue(qh)) => match &mut qh.stream {
+                Some(l) => l,
+                None => unreachable!("callers check the handle has a stream"),
+            },
             _ => unreachable!("callers check the handle has a stream"),
         }
     }

@@ -307,7 +307,7 @@ impl Session {
             ..OpenOptions::input()
         };
         let qh = self.open_queue(name, dynamic, opts)?;
-        Ok(self.register(Handle::Queue(qh), &opts))
+        Ok(self.register(Handle::Queue(Box::new(qh)), &opts))
     }
 
     fn sub_handle(&mut self, sub: &Subscription) -> Hobj {
