@@ -161,6 +161,11 @@ pub struct MqttSection {
     pub connect_timeout_secs: u64,
     /// Publications one client's session may hold waiting (its queue's MAXDEPTH).
     pub max_session_messages: usize,
+    /// Processes that accept the clients of `listen` for the queue manager (0, the default:
+    /// it accepts them itself). Each may hold as many connections as a process has file
+    /// descriptors; they share the port (SO_REUSEPORT) and pass each client's bytes to the
+    /// queue manager, which holds the sessions (docs/mqtt.md "Front ends").
+    pub front_ends: usize,
 }
 
 impl Default for MqttSection {
@@ -175,6 +180,7 @@ impl Default for MqttSection {
             receive_maximum: 1000,
             connect_timeout_secs: 10,
             max_session_messages: 100_000,
+            front_ends: 0,
         }
     }
 }

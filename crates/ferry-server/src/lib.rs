@@ -10,11 +10,13 @@ pub mod auth;
 pub mod channels;
 mod conn;
 mod console;
+mod front_end;
 mod identity;
 mod listeners;
 pub mod metrics;
 mod mqtt;
 mod mqtt_channels;
+mod mux;
 mod quic;
 mod slots;
 mod tls;
@@ -33,6 +35,7 @@ use tokio::task::JoinSet;
 pub use auth::UserFile;
 pub use conn::ConnLimits;
 pub use console::ConsoleConfig;
+pub use front_end::run_front_end;
 pub use mqtt::MqttConfig;
 pub use tls::TlsSettings;
 
@@ -358,6 +361,8 @@ pub struct Server {
 #[derive(Debug)]
 struct Services {
     mqtt: Option<TcpListener>,
+    /// With `[mqtt] front_ends`: the port they share, bound and not listening (`front_end.rs`).
+    mqtt_front: Option<(socket2::Socket, SocketAddr)>,
     mqtt_tls: Option<TlsListener>,
     /// MQTT over WebSocket, in the clear and over TLS.
     mqtt_ws: (Option<TcpListener>, Option<TlsListener>),
@@ -368,10 +373,23 @@ struct Services {
 impl Services {
     async fn bind(config: &ServerConfig, authenticated: bool) -> Result<Services, StartError> {
         let (mqtt, mqtt_tls) = listen_mqtt(config, authenticated, false).await?;
+        let (mqtt, mqtt_front) = match (mqtt, config.mqtt.as_ref()) {
+            (Some(l), Some(m)) if m.front_ends > 0 => {
+                // Checked and bound as any listener, then handed to the front ends.
+                let addr = l.local_addr().map_err(|e| StartError(e.to_string()))?;
+                drop(l);
+                let reserved = front_end::reserve(addr).map_err(|e| {
+                    StartError(format!("cannot bind {addr} for the MQTT front ends: {e}"))
+                })?;
+                (None, Some(reserved))
+            }
+            (l, _) => (l, None),
+        };
         let mqtt_ws = listen_mqtt(config, authenticated, true).await?;
         let (console, console_tls) = listen_console(config).await?;
         Ok(Services {
             mqtt,
+            mqtt_front,
             mqtt_tls,
             mqtt_ws,
             console,
@@ -392,6 +410,17 @@ impl Services {
         let listeners = [(self.mqtt, self.mqtt_tls), self.mqtt_ws];
         let (mqtt_tasks, mqtt) = start_mqtt(listeners, qm, config, ctx, stop);
         tasks.extend(mqtt_tasks);
+        if let (Some((reserved, addr)), Some(m)) = (self.mqtt_front, config.mqtt.as_ref()) {
+            let service = front_end::Service {
+                count: m.front_ends,
+                addr,
+                backlog: LISTEN_BACKLOG,
+                broker: mqtt.broker.clone(),
+                slots: mqtt.slots.clone(),
+                grace: config.stop_grace,
+            };
+            tasks.extend(front_end::start(service, reserved, stop));
+        }
         tasks.extend(start_console(
             (self.console, self.console_tls),
             qm,
@@ -497,10 +526,12 @@ impl Server {
 
     /// The bound address of the MQTT listener.
     pub fn mqtt_addr(&self) -> Option<SocketAddr> {
+        let front = self.services.mqtt_front.as_ref().map(|f| f.1);
         self.services
             .mqtt
             .as_ref()
             .and_then(|l| l.local_addr().ok())
+            .or(front)
     }
 
     /// The bound address of the MQTT listener over TLS.

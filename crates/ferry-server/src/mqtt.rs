@@ -28,6 +28,8 @@ pub struct MqttConfig {
     pub wss_listen: Option<(SocketAddr, crate::TlsSettings)>,
     /// Most clients at once, over both.
     pub max_clients: usize,
+    /// Front-end processes accepting `listen`'s clients (0: none, the server accepts them).
+    pub front_ends: usize,
     /// The per-connection limits.
     pub settings: ferry_mqtt::Settings,
 }
@@ -68,6 +70,7 @@ impl MqttConfig {
             ws_listen,
             wss_listen,
             max_clients: s.max_clients,
+            front_ends: s.front_ends.min(64),
             settings,
         }))
     }

@@ -117,6 +117,20 @@ enum Command {
     /// comparison with a baseline. Without --connect it hosts a queue manager itself.
     #[command(subcommand)]
     Perf(ferry_perf::PerfCommand),
+    /// An MQTT front end, started by the queue manager for `[mqtt] front_ends` (not run by
+    /// hand): accepts clients on the shared port and passes them over inherited links.
+    #[command(hide = true)]
+    MqttFrontEnd {
+        /// The port the front ends share.
+        #[arg(long)]
+        listen: std::net::SocketAddr,
+        /// Its listen backlog.
+        #[arg(long, default_value_t = 4096)]
+        backlog: u32,
+        /// Links inherited at descriptors 3, 4, ...
+        #[arg(long, default_value_t = 2)]
+        links: usize,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -767,6 +781,12 @@ fn run(cli: Cli) -> Result<(), CliError> {
             init_logging("warn");
             ferry_perf::main(&cmd).map_err(CliError::other)
         }
+        Command::MqttFrontEnd {
+            listen,
+            backlog,
+            links,
+        } => ferry_server::run_front_end(listen, backlog, links)
+            .map_err(|e| CliError::other(format!("MQTT front end: {e}"))),
     }
 }
 

@@ -1336,6 +1336,113 @@ fn ten_thousand_mqtt_clients_connect_at_once_and_leave() {
     assert!(s.alive(), "the queue manager still runs");
 }
 
+/// `[mqtt] front_ends = 2`: two front-end processes share the port and hold the clients'
+/// sockets (the queue manager's descriptors do not grow with its clients), the sessions are
+/// the queue manager's (DISPLAY CHSTATUS counts them all; a client id connecting through
+/// either front end takes the session over), publications cross front ends, and a front end
+/// killed is started again while the other carries on.
+#[test]
+fn mqtt_front_ends_hold_the_clients_sockets_and_are_restarted() {
+    const CLIENTS: usize = 300;
+    let (mut s, port) = server("mqtt-front", &["--set", "mqtt.front_ends=2"]);
+    let qm = s.child.id();
+    let fronts = front_ends_of(qm);
+    assert_eq!(fronts.len(), 2, "two front ends: {fronts:?}");
+    let qm_fds = fd_count(qm);
+    let (mut sub, _) = raw_connect(&port, "fe-sub");
+    let filter = b"fe/#";
+    let mut body = vec![0, 1, 0, filter.len() as u8];
+    body.extend(filter);
+    body.push(0);
+    sub.write_all(&[&[0x82, body.len() as u8][..], &body].concat())
+        .unwrap();
+    assert_eq!(raw_packet(&mut sub), (0x90, vec![0, 1, 0]), "SUBACK");
+    let mut clients: Vec<TcpStream> = (0..CLIENTS)
+        .map(|i| raw_connect(&port, &format!("fe-{i}")).0)
+        .collect();
+    assert!(
+        fd_count(qm) < qm_fds + 16,
+        "the queue manager holds no client socket: {} descriptors, {qm_fds} before",
+        fd_count(qm)
+    );
+    for f in &fronts {
+        assert!(
+            fd_count(*f) > 20,
+            "each front end holds clients: {}",
+            fd_count(*f)
+        );
+    }
+    let shown = mqsc(&s, "DISPLAY CHSTATUS(SYSTEM.MQTT.TCP) CHLTYPE(MQTT)");
+    assert!(
+        shown.contains(&format!("CONNECTIONS({})", CLIENTS + 1)),
+        "{shown}"
+    );
+    // Every client's publication reaches the subscriber, whichever front end each is on.
+    for (i, c) in clients.iter_mut().enumerate().step_by(30) {
+        let topic = b"fe/x";
+        let mut p = [&[0, topic.len() as u8][..], topic].concat();
+        p.extend(format!("from {i}").as_bytes());
+        c.write_all(&[&[0x30, p.len() as u8][..], &p].concat())
+            .unwrap();
+        let (head, got) = raw_packet(&mut sub);
+        assert_eq!(head & 0xf0, 0x30, "a PUBLISH");
+        assert!(got.ends_with(format!("from {i}").as_bytes()), "{got:?}");
+    }
+    // One owner per client id: fe-0 again (through either front end) ends the first.
+    let (_again, _) = raw_connect(&port, "fe-0");
+    let mut b = [0u8; 8];
+    assert!(
+        matches!(clients[0].read(&mut b), Ok(0) | Err(_)),
+        "the first fe-0 was ended"
+    );
+    // A front end killed is started again; its clients went with it, the others stay.
+    let killed = fronts[0];
+    Command::new("kill")
+        .args(["-9", &killed.to_string()])
+        .status()
+        .unwrap();
+    common::eventually("the front end started again", || {
+        let now = front_ends_of(qm);
+        now.len() == 2 && !now.contains(&killed)
+    });
+    let (mut back, _) = raw_connect(&port, "fe-new");
+    back.write_all(&[0xc0, 0]).unwrap();
+    assert_eq!(raw_packet(&mut back), (0xd0, vec![]), "PINGRESP");
+    common::eventually("the killed front end's clients gone", || {
+        let shown = mqsc(&s, "DISPLAY CHSTATUS(SYSTEM.MQTT.TCP) CHLTYPE(MQTT)");
+        !shown.contains(&format!("CONNECTIONS({})", CLIENTS + 2))
+    });
+    drop(clients);
+    assert!(s.alive(), "the queue manager still runs");
+}
+
+/// The MQTT front-end processes `qm` started.
+fn front_ends_of(qm: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+            continue;
+        };
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let ppid = stat
+            .rsplit(')')
+            .next()
+            .and_then(|r| r.split_whitespace().nth(1));
+        let cmd = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+        let front = String::from_utf8_lossy(&cmd).contains("mqtt-front-end");
+        if front && ppid == Some(&qm.to_string()) {
+            out.push(pid);
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+/// Open file descriptors of process `pid`.
+fn fd_count(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/fd")).map_or(0, |d| d.count())
+}
+
 fn mqsc(s: &Server, command: &str) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_ferry"))
         .args(["admin", "QM1", "--data-dir"])
