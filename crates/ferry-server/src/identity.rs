@@ -225,7 +225,17 @@ pub(crate) struct Identities {
     pub users: UserStore,
     pub throttle: Throttle,
     verifier: Verifier,
+    /// Accounts' groups on this machine as last looked up, for [`GROUPS_FOR`] (a lookup goes
+    /// through the system's name services, files opened each time: most of a connection's
+    /// cost when no password is checked). At most [`GROUPS_KEPT`] users.
+    os_groups: Mutex<HashMap<String, (Instant, Vec<String>)>>,
 }
+
+/// How long an account's groups on this machine are used before they are looked up again (as
+/// MQ's authority service caches them; a change shows within this time).
+const GROUPS_FOR: Duration = Duration::from_secs(10);
+/// Users whose groups are kept at most (the lot is dropped when full).
+const GROUPS_KEPT: usize = 4096;
 
 impl Identities {
     /// Whether as many password checks wait for a verifier as may ([`MAX_WAITING`]).
@@ -245,7 +255,26 @@ impl Identities {
             users,
             throttle: Throttle::default(),
             verifier: Verifier::start(),
+            os_groups: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// `name`'s groups on this machine (none for a user it does not know), looked up at most
+    /// every [`GROUPS_FOR`].
+    fn os_groups(&self, name: &str) -> Vec<String> {
+        let now = Instant::now();
+        if let Some((at, groups)) = self.os_groups.lock().get(name) {
+            if now.duration_since(*at) < GROUPS_FOR {
+                return groups.clone();
+            }
+        }
+        let groups = ferry_host::accounts::by_name(name).map_or_else(Vec::new, |a| a.groups);
+        let mut kept = self.os_groups.lock();
+        if kept.len() >= GROUPS_KEPT {
+            kept.clear();
+        }
+        kept.insert(name.to_owned(), (now, groups.clone()));
+        groups
     }
 
     fn is_admin(&self, user: &str, groups: &[String]) -> bool {
@@ -259,7 +288,7 @@ impl Identities {
 
     /// The user `name`: its groups on this machine and in the user file.
     pub(crate) fn principal(&self, name: &str) -> Principal {
-        let mut groups = ferry_host::accounts::by_name(name).map_or_else(Vec::new, |a| a.groups);
+        let mut groups = self.os_groups(name);
         let file = self.users.current();
         for g in file.groups_of(name) {
             if !groups.iter().any(|x| x == g) {
