@@ -190,6 +190,9 @@ fn launch(s: &Service) -> std::io::Result<(std::process::Child, Vec<tokio::net::
     cmd.args(["mqtt-front-end", "--listen", &s.addr.to_string()])
         .args(["--backlog", &s.backlog.to_string(), "--links"])
         .arg(LINKS.to_string())
+        // No transparent huge pages: a front end's heap is small, and the allocator's first
+        // arenas backed by them cost ~6 MiB of a front end's ~12 (measured).
+        .env("MIMALLOC_ALLOW_THP", "0")
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null());
     // SAFETY: between fork and exec the closure calls only fcntl, dup2 and close, which are

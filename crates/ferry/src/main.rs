@@ -785,8 +785,12 @@ fn run(cli: Cli) -> Result<(), CliError> {
             listen,
             backlog,
             links,
-        } => ferry_server::run_front_end(listen, backlog, links)
-            .map_err(|e| CliError::other(format!("MQTT front end: {e}"))),
+        } => {
+            // Its clients' memory is given back when they leave, as the queue manager's.
+            qm::start_giving_back_memory()?;
+            ferry_server::run_front_end(listen, backlog, links)
+                .map_err(|e| CliError::other(format!("MQTT front end: {e}")))
+        }
     }
 }
 

@@ -845,7 +845,7 @@ fn start_background(qm: &ferry_core::QueueManager) -> Result<(), CliError> {
 /// freed more than a second ago. mimalloc does this only when a thread next allocates, so an
 /// idle queue manager kept what its clients had used: 10,000 MQTT clients leaving kept
 /// ~200 MiB (docs/mqtt.md "Scale").
-fn start_giving_back_memory() -> Result<(), CliError> {
+pub(crate) fn start_giving_back_memory() -> Result<(), CliError> {
     std::thread::Builder::new()
         .name("ferry-memory".into())
         .spawn(|| loop {
