@@ -24,6 +24,10 @@ pub enum PerfCommand {
     /// Publishers: each thread publishes on --topic (its own with --triplets) to --subscribers
     /// managed subscriptions, each on a connection of its own; reports deliveries per second.
     Publish(WorkloadArgs),
+    /// MQTT end to end against any broker (FerryMQ's [mqtt] listener, or another side by
+    /// side): one publisher (QoS 0 as fast as it writes, QoS 1 with at most --window
+    /// unacknowledged) and one subscriber; messages delivered per second, lost, CPU a message.
+    Mqtt(crate::mqtt::MqttArgs),
     /// Measure this machine's raw ceilings: thread hand-off, Unix and TCP ping-pong,
     /// streaming and two-hop relay, disk sync rate.
     Limits(LimitsArgs),

@@ -13,6 +13,7 @@ pub mod asyncrr;
 pub mod chart;
 pub mod limits;
 pub mod linkem;
+pub mod mqtt;
 pub mod pubsub;
 pub mod report;
 pub mod run;
@@ -439,6 +440,11 @@ pub fn main(cmd: &PerfCommand) -> Result<(), String> {
         PerfCommand::Rr(a) => run_workload(Workload::Rr, a).map(|_| ()),
         PerfCommand::Forward(a) => run_workload(Workload::Forward, a).map(|_| ()),
         PerfCommand::Publish(a) => run_workload(Workload::Publish, a).map(|_| ()),
+        PerfCommand::Mqtt(a) => {
+            let r = mqtt::run(a)?;
+            ferry_host::outln!("{}", serde_json::to_string(&r).map_err(|e| e.to_string())?);
+            Ok(())
+        }
         PerfCommand::Limits(a) => run_limits(a).map(|_| ()),
         PerfCommand::Link(a) => run_link(a),
         PerfCommand::Wan(a) => {

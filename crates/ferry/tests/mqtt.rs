@@ -1416,6 +1416,48 @@ fn mqtt_front_ends_hold_the_clients_sockets_and_are_restarted() {
     assert!(s.alive(), "the queue manager still runs");
 }
 
+/// `ferry perf mqtt`, the harness's MQTT load generator, against the real listener: every
+/// message of each QoS delivered, and a broker that is not there is an error.
+#[test]
+fn ferry_perf_mqtt_delivers_every_message_at_each_qos() {
+    let (_s, port) = server("mqtt-perf", &[]);
+    for qos in ["0", "1"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_ferry"))
+            .args(["perf", "mqtt", "--broker", &format!("127.0.0.1:{port}")])
+            .args([
+                "--user",
+                "dev",
+                "--password",
+                "dev-pw",
+                "--qos",
+                qos,
+                "-n",
+                "5000",
+            ])
+            .args(["--topic", "perf/x"])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{text} {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+        assert_eq!(
+            (v["received"].as_u64(), v["lost"].as_u64()),
+            (Some(5000), Some(0)),
+            "{text}"
+        );
+        assert!(v["per_second"].as_f64().unwrap() > 0.0, "{text}");
+    }
+    let refused = Command::new(env!("CARGO_BIN_EXE_ferry"))
+        .args(["perf", "mqtt", "--broker", "127.0.0.1:1", "-n", "10"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+}
+
 /// The MQTT front-end processes `qm` started.
 fn front_ends_of(qm: u32) -> Vec<u32> {
     let mut out = Vec::new();
