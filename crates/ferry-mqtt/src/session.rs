@@ -335,6 +335,9 @@ struct Client {
     /// MQTT 5: how long the will waits after an abnormal end (the lesser of the will's delay
     /// and the session's expiry; zero: at once).
     will_delay: Duration,
+    /// A subscriber's queue this client's last publication left three quarters full: the
+    /// next publication waits for it to drain ([`Client::ease`]).
+    crowded: Option<Arc<ferry_core::engine::queue::Queue>>,
     /// What DISPLAY CHSTATUS shows of this client, refreshed by [`Client::note`].
     status: crate::LiveStatus,
     /// PUBLISH packets sent and received, and when the last was.
@@ -379,6 +382,7 @@ impl Client {
             .await
             .map_err(|e| refusal(&e))?;
         session.act_as(who);
+        session.watch_crowding(true);
         let mut client = Client {
             broker: broker.clone(),
             version: c.version,
@@ -405,6 +409,7 @@ impl Client {
             qos2: None,
             aliases: Default::default(),
             acks: Default::default(),
+            crowded: None,
             status,
             sent: 0,
             received: 0,
@@ -468,6 +473,9 @@ impl Client {
         Ok(())
     }
 }
+
+/// The longest a publication waits for a crowded subscriber's queue ([`Client::ease`]).
+const EASE_FOR: Duration = Duration::from_millis(100);
 
 /// What a connection's outgoing packets gather to before they are written mid-burst.
 const OUT_BURST: usize = 64 << 10;
@@ -1166,6 +1174,31 @@ impl Client {
         Ok(None)
     }
 
+    /// Backpressure from a subscriber's bounded queue: a publication left `q` three quarters
+    /// full, so the next one waits (what is owed written first) until `q` is half full — at
+    /// most [`EASE_FOR`], so that a client whose own queue it is still reads its
+    /// acknowledgements. Without it a publisher faster than a subscriber fills the queue and
+    /// the rest pass that subscriber by (a clean session's, MQ's rule for a non-durable
+    /// subscription).
+    async fn ease<W: AsyncWrite + Unpin>(
+        &mut self,
+        q: &ferry_core::engine::queue::Queue,
+        wr: &mut W,
+    ) -> std::io::Result<()> {
+        self.flush_out(wr).await?;
+        let until = tokio::time::Instant::now() + EASE_FOR;
+        loop {
+            let drained = {
+                let st = q.lock();
+                st.deleted || st.store.depth().saturating_mul(2) <= st.attrs.max_depth
+            };
+            if drained || tokio::time::Instant::now() >= until {
+                return Ok(());
+            }
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+    }
+
     /// A delivery's last acknowledgement (PUBACK, or PUBCOMP) arrived; the gets are committed
     /// once none is outstanding.
     async fn settle(&mut self, id: u16, last: Outbound) -> std::io::Result<()> {
@@ -1184,6 +1217,9 @@ impl Client {
     ) -> std::io::Result<Ending> {
         let id = p.packet_id;
         self.stamp(false);
+        if let Some(q) = self.crowded.take() {
+            self.ease(&q, wr).await?;
+        }
         if let Err(r) = crate::alias::note(&mut self.aliases, p.props.topic_alias, &p.topic) {
             tracing::info!(client = %self.id, reason = %r.why, "MQTT connection closed: a bad topic alias");
             let _ = self.write(wr, &Out::Disconnect { code: r.code }).await;
@@ -1202,14 +1238,8 @@ impl Client {
             return Ok(None);
         }
         if p.qos == 2 && self.awaiting_rel.len() >= self.broker.settings.max_inbound_qos2 {
-            let _ = self
-                .write(
-                    wr,
-                    &Out::Disconnect {
-                        code: code::QUOTA_EXCEEDED,
-                    },
-                )
-                .await;
+            let code = code::QUOTA_EXCEEDED;
+            let _ = self.write(wr, &Out::Disconnect { code }).await;
             return Ok(Some(false));
         }
         let (qos, v5) = (p.qos, self.version == Version::V5);
@@ -1297,7 +1327,11 @@ impl Client {
         }
         let (r, lsn) =
             ferry_core::qmgr::journal::deferring(|| self.session.publish(&topic, msg, &opts));
-        r.map(|d| (d.delivered, lsn)).map_err(|e| refusal(&e))
+        r.map(|d| {
+            self.crowded = d.crowded;
+            (d.delivered, lsn)
+        })
+        .map_err(|e| refusal(&e))
     }
 
     /// The session's QoS 2 state, opened (its queue made) the first time it is needed.

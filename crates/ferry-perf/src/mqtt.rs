@@ -44,6 +44,7 @@ pub struct MqttArgs {
     /// User name (and --password) for both clients.
     #[arg(long)]
     pub user: Option<String>,
+    /// Password for --user.
     #[arg(long)]
     pub password: Option<String>,
     /// How long the subscriber waits for a message before it stops (then the rest are lost).

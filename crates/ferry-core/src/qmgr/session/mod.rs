@@ -229,6 +229,10 @@ pub struct Session {
     /// The queue manager's own work (`QueueManager::internal_session`): its calls are not
     /// counted as an application's (STATMQI).
     pub(crate) internal: bool,
+    /// Whether its publications note a subscriber's queue three quarters full
+    /// ([`Published::crowded`]): the MQTT service's sessions, which then read no more from
+    /// their client for a while.
+    watch_crowding: bool,
     /// What this connection accounts for (ACCTMQI, ACCTQ as it connected).
     pub(crate) acct: Option<Box<Mutex<crate::qmgr::accounting::Accounting>>>,
 }
@@ -262,6 +266,7 @@ impl Session {
             channel_agent: false,
             dynamic_queues: 0,
             internal: false,
+            watch_crowding: false,
             acct: None,
         }
     }
@@ -336,6 +341,12 @@ impl Session {
     /// Makes this connection act as `who` from now on (a receiving channel once its partner
     /// is authenticated: it puts under its MCAUSER). Handles already open keep what they were
     /// granted.
+    /// Has its publications report a subscriber's queue three quarters full
+    /// ([`Published::crowded`]), for a publisher that can wait.
+    pub fn watch_crowding(&mut self, on: bool) {
+        self.watch_crowding = on;
+    }
+
     pub fn act_as(&mut self, who: Principal) {
         self.user_id = UserId::truncating(&who.user);
         self.principal = Arc::new(who);

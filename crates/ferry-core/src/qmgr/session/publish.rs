@@ -11,8 +11,12 @@ use ferry_model::topic::check_topic;
 use ferry_model::topicobj::{DeliveryRule, ResolvedTopic};
 
 /// What a publication did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Published {
+    /// With [`Session::watch_crowding`]: a subscriber's queue the publication left three
+    /// quarters full or more (the fullest such), for the publisher to wait on before its next
+    /// publication rather than have later ones pass that subscriber by.
+    pub crowded: Option<Arc<Queue>>,
     /// Subscriptions it matched.
     pub subscribers: usize,
     /// Copies delivered to subscriptions' queues.
@@ -119,6 +123,7 @@ impl Session {
             ..*opts
         };
         let mut out = Published {
+            crowded: None,
             subscribers: subs.len(),
             delivered: 0,
             failed: 0,
@@ -384,6 +389,9 @@ impl Session {
         count_delivery(sub, put.is_ok(), p.now_ms);
         let Err(e) = put else {
             out.delivered += 1;
+            if self.watch_crowding && crowded(&sub.queue) {
+                out.crowded = Some(sub.queue.clone());
+            }
             return Ok(());
         };
         out.failed += 1;
@@ -594,4 +602,10 @@ fn count_delivery(sub: &Subscription, delivered: bool, now_ms: u64) {
     } else {
         sub.failed.fetch_add(1, Ordering::Relaxed);
     }
+}
+
+/// Whether `q` holds three quarters of its MAXDEPTH or more.
+fn crowded(q: &Queue) -> bool {
+    let st = q.lock();
+    st.store.depth().saturating_mul(4) >= st.attrs.max_depth.saturating_mul(3)
 }
