@@ -353,7 +353,20 @@ fn every_message_is_delivered_exactly_once_with_mixed_putters_and_getters() {
 
 #[test]
 fn poison_messages_moved_to_the_backout_queue_are_still_delivered_exactly_once() {
-    let qm = QueueManager::with_name("QMP").unwrap();
+    // Whether a message is backed out twice before another getter takes it is the
+    // scheduler's choice: each round checks exactly-once, and some round must move messages
+    // (one in ~30 did not, with the other tests running beside it).
+    let moved: Vec<u64> = (0..5).map(poison_round).take_while(|m| *m == 0).collect();
+    assert!(
+        moved.len() < 5,
+        "in five rounds no message reached the backout threshold, so nothing was tested"
+    );
+}
+
+/// One round of the poison-message test: returns how many messages moved to the backout
+/// queue, every message having been delivered exactly once.
+fn poison_round(round: u64) -> u64 {
+    let qm = QueueManager::with_name(&format!("QMP{round}")).unwrap();
     define(&qm, "P.BOQ", |_| {});
     define(&qm, "P.Q", |a| {
         a.backout_threshold = 2;
@@ -410,10 +423,6 @@ fn poison_messages_moved_to_the_backout_queue_are_still_delivered_exactly_once()
     }
     let per_getter: Vec<Vec<u64>> = getters.into_iter().map(|g| g.join().unwrap()).collect();
     let moved = qm.queue_status("P.BOQ").unwrap().stats.puts;
-    assert!(
-        moved > 0,
-        "no message reached the backout threshold, so nothing was tested"
-    );
     assert_eq!(
         per_getter[3].len() as u64,
         moved,
@@ -424,6 +433,7 @@ fn poison_messages_moved_to_the_backout_queue_are_still_delivered_exactly_once()
         &qm,
         &["P.Q", "P.BOQ", ferry_model::system::DEAD_LETTER_QUEUE],
     );
+    moved
 }
 
 #[test]
