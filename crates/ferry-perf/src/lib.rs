@@ -14,6 +14,7 @@ pub mod chart;
 pub mod limits;
 pub mod linkem;
 pub mod mqtt;
+pub mod mqttmqi;
 pub mod pubsub;
 pub mod report;
 pub mod run;

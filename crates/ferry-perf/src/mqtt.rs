@@ -53,17 +53,64 @@ pub struct MqttArgs {
     /// The broker's process id, to report its CPU per message beside the harness's.
     #[arg(long)]
     pub broker_pid: Option<u32>,
+    /// Who publishes: an MQTT client, or an MQI application on the queue manager at --mqi
+    /// (MQI to MQTT bridging).
+    #[arg(long, value_enum, default_value_t = Side::Mqtt)]
+    pub from: Side,
+    /// Who subscribes: an MQTT client, an MQI application at --mqi (MQTT to MQI bridging), or
+    /// none here (subscribers of another process; nothing is counted as received).
+    #[arg(long, value_enum, default_value_t = Side::Mqtt)]
+    pub to: Side,
+    /// Publish on this many topics, TOPIC/0 ... TOPIC/N-1 in turn (0: on TOPIC alone).
+    #[arg(long, default_value_t = 0)]
+    pub topics: u64,
+    /// The queue manager's MQI endpoint for an MQI side (e.g. tcp://127.0.0.1:1414).
+    #[arg(long)]
+    pub mqi: Option<String>,
+    /// MQI side at QoS 1 (persistent): puts or gets in a unit of work.
+    #[arg(long, default_value_t = 100)]
+    pub mqi_batch: u64,
+    /// MQI subscriber: connections getting from the subscription's queue.
+    #[arg(long, default_value_t = 1)]
+    pub mqi_getters: usize,
+}
+
+/// One end of a `ferry perf mqtt` run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    /// An MQTT 3.1.1 client.
+    Mqtt,
+    /// An MQI application (FerryMQ's client library).
+    Mqi,
+    /// Subscribers elsewhere (`--to none`): the run only publishes.
+    #[value(name = "none")]
+    #[serde(rename = "none")]
+    Elsewhere,
+}
+
+impl MqttArgs {
+    /// The topic of publication `i`.
+    pub fn topic_of(&self, i: u64) -> std::borrow::Cow<'_, str> {
+        match self.topics {
+            0 => self.topic.as_str().into(),
+            n => format!("{}/{}", self.topic, i % n).into(),
+        }
+    }
 }
 
 /// What one run measured (printed as a JSON line).
 #[derive(Debug, Serialize)]
 pub struct MqttReport {
+    pub from: Side,
+    pub to: Side,
     pub qos: u8,
     pub window: u64,
     pub size: usize,
     pub sent: u64,
-    pub received: u64,
-    pub lost: u64,
+    /// Delivered to the run's subscriber (none with `--to none`).
+    pub received: Option<u64>,
+    pub lost: Option<u64>,
     pub seconds: f64,
     pub per_second: f64,
     /// Publications per second the broker took (QoS 1: acknowledged), first to last.
@@ -82,25 +129,44 @@ pub fn run(a: &MqttArgs) -> Result<MqttReport, String> {
         a.broker_pid.and_then(crate::sys::cpu_time),
     );
     let received = Arc::new(AtomicU64::new(0));
-    let sub = subscriber(a, received.clone())?;
+    let sub = match a.to {
+        Side::Mqtt => Some(subscriber(a, received.clone())?),
+        Side::Mqi => Some(crate::mqttmqi::subscriber(a, received.clone())?),
+        Side::Elsewhere => None,
+    };
     let started = Instant::now();
-    publish(a)?;
+    let window = sub.is_some().then_some(&*received);
+    match a.from {
+        Side::Mqi => crate::mqttmqi::publish(a, window)?,
+        _ => publish(a)?,
+    }
     let published = started.elapsed().as_secs_f64();
-    let done = sub
-        .join()
-        .map_err(|_| "the subscriber thread panicked".to_string())??;
+    let done = match sub {
+        Some(sub) => sub
+            .join()
+            .map_err(|_| "the subscriber thread panicked".to_string())??,
+        None => Some(Instant::now()),
+    };
     let got = received.load(Ordering::Relaxed);
+    // CPU a message: of those delivered, or of those published when nothing counts deliveries.
+    let counted = if a.to == Side::Elsewhere {
+        a.messages
+    } else {
+        got
+    };
     let seconds = done.map_or(0.0, |t| t.duration_since(started).as_secs_f64());
     let per = |d: Option<Duration>, d0: Option<Duration>| {
-        Some((d? - d0?).as_secs_f64() * 1e6 / got.max(1) as f64)
+        Some((d? - d0?).as_secs_f64() * 1e6 / counted.max(1) as f64)
     };
     Ok(MqttReport {
+        from: a.from,
+        to: a.to,
         qos: a.qos,
         window: a.window,
         size: a.size,
         sent: a.messages,
-        received: got,
-        lost: a.messages.saturating_sub(got),
+        received: (a.to != Side::Elsewhere).then_some(got),
+        lost: (a.to != Side::Elsewhere).then_some(a.messages.saturating_sub(got)),
         seconds,
         per_second: if seconds > 0.0 {
             got as f64 / seconds
@@ -269,7 +335,7 @@ fn publish(a: &MqttArgs) -> Result<(), String> {
         }
         packet.clear();
         let id = (i % 65_535 + 1) as u16;
-        publish_packet(&mut packet, a.topic.as_bytes(), a.qos, id, &payload);
+        publish_packet(&mut packet, a.topic_of(i).as_bytes(), a.qos, id, &payload);
         w.write_all(&packet).map_err(|e| e.to_string())?;
     }
     w.flush().map_err(|e| e.to_string())?;

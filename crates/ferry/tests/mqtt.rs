@@ -1417,30 +1417,38 @@ fn mqtt_front_ends_hold_the_clients_sockets_and_are_restarted() {
 }
 
 /// `ferry perf mqtt`, the harness's MQTT load generator, against the real listener: every
-/// message of each QoS delivered, and a broker that is not there is an error.
+/// message of each QoS delivered MQTT to MQTT, MQTT to an MQI subscriber (two getters on its
+/// queue) and MQI publisher to MQTT; a broker that is not there is an error.
 #[test]
 fn ferry_perf_mqtt_delivers_every_message_at_each_qos() {
-    let (_s, port) = server("mqtt-perf", &[]);
-    for qos in ["0", "1"] {
+    let (s, port) = server("mqtt-perf", &[]);
+    common::admin_in(
+        &s.root,
+        "QM1",
+        "SET AUTHREC PROFILE('SYSTEM.MANAGED.**') OBJTYPE(QUEUE) PRINCIPAL('dev') AUTHADD(GET)",
+    );
+    let mqi = s.endpoint("tcp://");
+    let sides = [
+        ["--from", "mqtt", "--to", "mqtt"],
+        ["--from", "mqtt", "--to", "mqi"],
+        ["--from", "mqi", "--to", "mqtt"],
+    ];
+    for (qos, sides) in ["0", "1"]
+        .iter()
+        .flat_map(|q| sides.iter().map(move |s| (q, s)))
+    {
         let out = Command::new(env!("CARGO_BIN_EXE_ferry"))
             .args(["perf", "mqtt", "--broker", &format!("127.0.0.1:{port}")])
-            .args([
-                "--user",
-                "dev",
-                "--password",
-                "dev-pw",
-                "--qos",
-                qos,
-                "-n",
-                "5000",
-            ])
-            .args(["--topic", "perf/x"])
+            .args(["--user", "dev", "--password", "dev-pw", "--qos", qos])
+            .args(["-n", "5000", "--topic", "perf/x", "--mqi", &mqi])
+            .args(["--mqi-getters", "2", "--window", "300", "--wait", "3s"])
+            .args(sides)
             .output()
             .unwrap();
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(
             out.status.success(),
-            "{text} {}",
+            "{sides:?} {text} {}",
             String::from_utf8_lossy(&out.stderr)
         );
         let v: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
@@ -1449,6 +1457,7 @@ fn ferry_perf_mqtt_delivers_every_message_at_each_qos() {
             (Some(5000), Some(0)),
             "{text}"
         );
+        assert_eq!(v["from"], sides[1], "{text}");
         assert!(v["per_second"].as_f64().unwrap() > 0.0, "{text}");
     }
     let refused = Command::new(env!("CARGO_BIN_EXE_ferry"))
