@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # MQTT at scale (issue 26): N MQTT 3.1.1 clients (clean session, keep-alive 300 s) opened by G
-# Python processes (benches/mqtt_clients.py), each from its own loopback source address
+# generator processes (`ferry perf mqtt-clients`; GEN=python: benches/mqtt_clients.py, the same
+# in Python at ten times the CPU a message), each from its own loopback source address
 # (127.0.0.B+1 ... 127.0.0.B+G, so that ephemeral ports suffice), against a queue manager with F
 # MQTT front ends (`[mqtt] front_ends`; 0: the queue manager accepts them itself). Prints each
 # generator's connect rate, the memory of the queue manager and its front ends (RSS summed, and
@@ -35,12 +36,13 @@ ARG1=${6:-}
 ARG2=${7:-}
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 FERRY=${FERRY:-target/release/ferry}
+GEN=${GEN:-ferry}
 work=$(mktemp -d /tmp/ferry-mqtt-scale.XXXXXX)
 export FERRY_HOME="$work/home"
 cleanup() {
     for fd in $(seq 10 $((10 + G + 1))); do eval "exec $fd>&-" 2>/dev/null || true; done
     "$FERRY" qm stop -i BENCH >/dev/null 2>&1 || true
-    rm -rf "$work"
+    if [ -n "${KEEP:-}" ]; then echo "kept $work"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
@@ -61,14 +63,23 @@ rss() { for p in $(procs); do awk '/VmRSS/{print $2}' "/proc/$p/status"; done | 
 pss() { for p in $(procs); do awk '/^Pss:/{print $2}' "/proc/$p/smaps_rollup"; done | paste -sd+ | bc; }
 # Generator g (0: the fan-in watcher) reads its lines from descriptor 10+g and writes $work/gen.g.
 generator() {
-    local g=$1 count=$2 src=$3
-    shift 3
+    local g=$1 count=$2 src=$3 mode=$4 a1=${5:-} a2=${6:-}
+    local first=$(((g > 0 ? g - 1 : 0) * (N / G)))
     mkfifo "$work/go.$g"
-    python3 benches/mqtt_clients.py "$port" "$count" scale "$src" "g$g" $(((g - 1) * (N / G))) "$@" \
-        < "$work/go.$g" > "$work/gen.$g" 2>&1 &
+    if [ "$GEN" = python ]; then
+        set -- python3 benches/mqtt_clients.py "$port" "$count" scale "$src" "g$g" "$first" "$mode" $a1 $a2
+    else
+        set -- "$FERRY" perf mqtt-clients --broker "127.0.0.1:$port" -n "$count" --source "$src" \
+            --tag "g$g" --first "$first" --mode "$mode"
+        case $mode in
+            sub | watch) set -- "$@" --qos "$a1" ;;
+            pub) set -- "$@" --rate "$a1" --seconds "$a2" ;;
+        esac
+    fi
+    "$@" < "$work/go.$g" > "$work/gen.$g" 2>&1 &
     eval "exec $((10 + g))> \"$work/go.$g\""
 }
-connected() { until grep -q "connected\|Error\|refused\|closed" "$work/gen.$1"; do sleep 0.5; done; cat "$work/gen.$1"; }
+connected() { until grep -q "connected\|Error\|refused\|closed\|ferry:\|error" "$work/gen.$1"; do sleep 0.5; done; cat "$work/gen.$1"; }
 say() { echo go >&$((10 + $1)); }
 before=$(rss)
 case $MODE in
@@ -100,7 +111,8 @@ case $MODE in
         done
         sleep 2
         say 0
-        until grep -q latency "$work/gen.0"; do sleep 0.5; done
+        until grep -q "^received" "$work/gen.0"; do sleep 0.5; done
+        sleep 1
         echo "the subscriber: $(grep -v "connected\|progress" "$work/gen.0" | paste -sd' ')"
         echo "queue manager CPU $(( $(awk '{print $14 + $15}' /proc/$qm/stat) - cpu0 )) ticks" ;;
     fan-out)

@@ -127,7 +127,8 @@ def packets(buf):
 
 def serve(socks, on_packet, until, tick=None):
     """Reads every socket until until() is true, handing each packet to on_packet(sock, head,
-    body); tick() runs about every millisecond."""
+    body), which returns what to answer (written once for all a read brought, as a client
+    that acknowledges what it has read does); tick() runs about every millisecond."""
     sel = selectors.DefaultSelector()
     bufs = {}
     for s in socks:
@@ -144,8 +145,9 @@ def serve(socks, on_packet, until, tick=None):
             if not data:
                 sys.exit("the broker closed a connection")
             got, bufs[s] = packets(bufs[s] + data)
-            for head, body in got:
-                on_packet(s, head, body)
+            acks = b"".join(on_packet(s, head, body) or b"" for head, body in got)
+            if acks:
+                s.send(acks)
         if tick:
             tick()
     for s in socks:
@@ -179,7 +181,7 @@ def run_sub(qos, watch):
         if watch:
             latencies.append(now - struct.unpack(">d", body[at:at + 8])[0])
         if head & 0x06:
-            s.send(b"\x40\x02" + body[2 + tl:4 + tl])
+            return b"\x40\x02" + body[2 + tl:4 + tl]
 
     checks = {"k": 0, "shown": 0, "at": time.time()}
 

@@ -790,6 +790,10 @@ impl Client {
         let got = unforced(&mut self.session, |s| {
             s.finish_wait(h, &get_options(), outcome)
         });
+        // A publication woke this session: the other ready connections (more publishers,
+        // most often) run first, so that the next pass delivers what they added in the same
+        // write — a batch a wake-up, not a write a message.
+        tokio::task::yield_now().await;
         match got {
             Ok(Some(g)) => self.send(g, src, wr).await.is_ok(),
             Ok(None) => true,

@@ -28,6 +28,10 @@ pub enum PerfCommand {
     /// side): one publisher (QoS 0 as fast as it writes, QoS 1 with at most --window
     /// unacknowledged) and one subscriber; messages delivered per second, lost, CPU a message.
     Mqtt(crate::mqtt::MqttArgs),
+    /// Many MQTT clients in one process, steered by lines on standard input (connection
+    /// scale, fan-in and fan-out for benches/mqtt-scale.sh): idle, subscribed each to a topic
+    /// of its own, one watching every fan-in publication, or publishing at a rate.
+    MqttClients(crate::mqttclients::MqttClientsArgs),
     /// Measure this machine's raw ceilings: thread hand-off, Unix and TCP ping-pong,
     /// streaming and two-hop relay, disk sync rate.
     Limits(LimitsArgs),

@@ -14,6 +14,7 @@ pub mod chart;
 pub mod limits;
 pub mod linkem;
 pub mod mqtt;
+pub mod mqttclients;
 pub mod mqttmqi;
 pub mod pubsub;
 pub mod report;
@@ -446,6 +447,7 @@ pub fn main(cmd: &PerfCommand) -> Result<(), String> {
             ferry_host::outln!("{}", serde_json::to_string(&r).map_err(|e| e.to_string())?);
             Ok(())
         }
+        PerfCommand::MqttClients(a) => mqttclients::run(a),
         PerfCommand::Limits(a) => run_limits(a).map(|_| ()),
         PerfCommand::Link(a) => run_link(a),
         PerfCommand::Wan(a) => {

@@ -180,7 +180,7 @@ pub fn run(a: &MqttArgs) -> Result<MqttReport, String> {
 }
 
 /// The remaining-length field.
-fn put_len(out: &mut Vec<u8>, mut n: usize) {
+pub(crate) fn put_len(out: &mut Vec<u8>, mut n: usize) {
     loop {
         let b = (n % 128) as u8;
         n /= 128;
@@ -191,7 +191,7 @@ fn put_len(out: &mut Vec<u8>, mut n: usize) {
     }
 }
 
-fn put_str(out: &mut Vec<u8>, s: &[u8]) {
+pub(crate) fn put_str(out: &mut Vec<u8>, s: &[u8]) {
     out.extend_from_slice(&(s.len() as u16).to_be_bytes());
     out.extend_from_slice(s);
 }
@@ -213,7 +213,7 @@ fn connect_packet(id: &str, user: Option<&str>, password: Option<&str>) -> Vec<u
 }
 
 /// A PUBLISH of `payload` on `topic` (packet id `id` at QoS 1).
-fn publish_packet(out: &mut Vec<u8>, topic: &[u8], qos: u8, id: u16, payload: &[u8]) {
+pub(crate) fn publish_packet(out: &mut Vec<u8>, topic: &[u8], qos: u8, id: u16, payload: &[u8]) {
     out.push(0x30 | (qos << 1));
     let len = 2 + topic.len() + if qos > 0 { 2 } else { 0 } + payload.len();
     put_len(out, len);

@@ -233,6 +233,15 @@ async fn write_frames(
     let mut batch = Vec::with_capacity(64);
     let mut buf = BytesMut::new();
     while frames.recv_many(&mut batch, 64).await > 0 {
+        // Let the other ready tasks (the rest of the clients) run before writing, so that
+        // their frames go in the same write: a write a scheduler pass, not a write a frame.
+        tokio::task::yield_now().await;
+        while batch.len() < 256 {
+            match frames.try_recv() {
+                Ok(f) => batch.push(f),
+                Err(_) => break,
+            }
+        }
         for f in batch.drain(..) {
             buf.extend_from_slice(&f);
         }

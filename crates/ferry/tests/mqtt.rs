@@ -1806,3 +1806,96 @@ fn a_qos2_delivery_is_finished_after_a_reconnection_and_a_crash_not_sent_again_a
     let (mut t, _) = raw_connect(&port, "meter-out");
     raw_quiet(&mut t, 1000);
 }
+
+/// `ferry perf mqtt-clients` (the scale bench's generator) against the real listener: twenty
+/// clients each subscribed to a topic of its own receive every publication an MQI publisher
+/// makes on those topics in turn; a watcher receives and times all that twenty publishing
+/// clients publish.
+#[test]
+fn ferry_perf_mqtt_clients_fan_out_and_fan_in() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    type Gen = (std::process::Child, BufReader<std::process::ChildStdout>);
+    let (s, port) = server("mqtt-clients", &[]);
+    let broker = format!("127.0.0.1:{port}");
+    let generator = |n: &str, mode: &[&str]| -> Gen {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_ferry"))
+            .args(["perf", "mqtt-clients", "--broker", &broker, "-n", n])
+            .args(["--user", "dev", "--password", "dev-pw", "--first", "100"])
+            .args(mode)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut out = BufReader::new(c.stdout.take().unwrap());
+        let mut line = String::new();
+        out.read_line(&mut line).unwrap();
+        assert!(line.starts_with(&format!("connected {n} in")), "{line}");
+        (c, out)
+    };
+    // Reads lines until one starts with `want` (the generator prints progress each second).
+    let until = |g: &mut Gen, want: &str| {
+        let mut line = String::new();
+        while g.1.read_line(&mut line).unwrap() > 0 {
+            if line.starts_with(want) {
+                return line;
+            }
+            line.clear();
+        }
+        panic!("the generator ended before printing {want}");
+    };
+    let finish = |mut g: Gen| {
+        writeln!(g.0.stdin.as_mut().unwrap(), "go").unwrap();
+        let mut text = String::new();
+        g.1.read_to_string(&mut text).unwrap();
+        assert!(g.0.wait().unwrap().success(), "{text}");
+        text
+    };
+    let mut subs = generator("20", &["--mode", "sub", "--qos", "1", "--tag", "s"]);
+    let published = Command::new(env!("CARGO_BIN_EXE_ferry"))
+        .args([
+            "perf", "mqtt", "--broker", &broker, "--from", "mqi", "--to", "none",
+        ])
+        .args([
+            "--mqi",
+            &s.endpoint("tcp://"),
+            "--user",
+            "dev",
+            "--password",
+            "dev-pw",
+        ])
+        .args([
+            "--topic", "scale", "--topics", "120", "-n", "600", "--qos", "1",
+        ])
+        .output()
+        .unwrap();
+    assert!(published.status.success(), "{published:?}");
+    // Topics scale/100 ... scale/119 are the clients' (five publications each); the others
+    // have no subscriber.
+    until(&mut subs, "progress 100\n");
+    let text = finish(subs);
+    assert!(text.starts_with("received 100 first"), "{text}");
+    let watcher = generator("1", &["--mode", "watch", "--qos", "1", "--tag", "w"]);
+    let mut pubs = generator(
+        "20",
+        &[
+            "--mode",
+            "pub",
+            "--rate",
+            "200",
+            "--seconds",
+            "1",
+            "--tag",
+            "p",
+        ],
+    );
+    writeln!(pubs.0.stdin.as_mut().unwrap(), "go").unwrap();
+    let line = until(&mut pubs, "published");
+    assert!(
+        line.starts_with("published 200 acked 200 unacked 0"),
+        "{line}"
+    );
+    finish(pubs);
+    let text = finish(watcher);
+    assert!(text.contains("received 200 first"), "{text}");
+    assert!(text.contains("latency ms p50"), "{text}");
+}
