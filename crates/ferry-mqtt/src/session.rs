@@ -646,7 +646,7 @@ pub(crate) fn deepen(qm: &QueueManager, name: &str, depth: usize) -> MqResult<()
 /// Removes a persistent session's durable subscriptions (named `MQTT:<id>:...`).
 fn end_durable_session(qm: &QueueManager, id: &str, _queue: &str) {
     let prefix = format!("MQTT:{id}:");
-    for sub in qm.subscriptions() {
+    for sub in qm.subscriptions_named_from(&prefix) {
         if let Some(name) = sub.name.as_deref().filter(|n| n.starts_with(&prefix)) {
             if let Err(e) = qm.delete_sub(name) {
                 tracing::warn!(subscription = name, error = %e, "MQTT clean start: a subscription of the old session stayed");

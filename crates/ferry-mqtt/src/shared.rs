@@ -142,7 +142,7 @@ pub fn record_member(
 /// its record's correl id)`.
 pub fn recorded(qm: &QueueManager, client_id: &str) -> Vec<(String, String, ferry_core::CorrelId)> {
     let prefix = format!("MQTT:{client_id}:$share/");
-    qm.subscriptions()
+    qm.subscriptions_named_from(&prefix)
         .iter()
         .filter_map(|sub| {
             let key = sub.name.as_deref()?.strip_prefix(&prefix)?.to_owned();

@@ -186,7 +186,9 @@ pub struct PubSubCounters {
 struct Registry {
     index: TopicIndex<SubId>,
     subs: HashMap<SubId, Arc<Subscription>>,
-    by_name: HashMap<String, SubId>,
+    /// Ordered, so that the subscriptions of one owner (names sharing a prefix, as an MQTT
+    /// client's `MQTT:<id>:...`) are found without visiting the others.
+    by_name: std::collections::BTreeMap<String, SubId>,
 }
 
 /// A durable subscription as its log record and checkpoints hold it.
@@ -498,6 +500,20 @@ impl QueueManager {
             .generation
             .fetch_add(1, Ordering::Release);
         Ok(())
+    }
+
+    /// The subscriptions whose names start with `prefix`, by name: a range of the name index,
+    /// whatever the number of subscriptions (an MQTT client's, looked up at each CONNECT).
+    pub fn subscriptions_named_from(&self, prefix: &str) -> Vec<Arc<Subscription>> {
+        let reg = self.shared.pubsub.inner.read();
+        reg.by_name
+            .range::<str, _>((
+                std::ops::Bound::Included(prefix),
+                std::ops::Bound::Unbounded,
+            ))
+            .take_while(|(n, _)| n.starts_with(prefix))
+            .filter_map(|(_, id)| reg.subs.get(id).cloned())
+            .collect()
     }
 
     /// The subscription named `name`, if any.
