@@ -26,6 +26,8 @@
 # share. Clients authenticate without a password (CHCKCLNT(OPTIONAL)), so what is measured is
 # the service, not Argon2. A second run soon after needs another B (closed connections wait in
 # TIME_WAIT on their source address for a minute). Needs a release build (cargo build --release).
+# QM_ARGS adds arguments to `qm start` (e.g. "--metrics-listen 127.0.0.1:9464"); KEEP=1 keeps the
+# work directory (the queue manager's log: FERRY_LOG=info,ferry_core::durable::checkpoint=debug).
 set -euo pipefail
 N=${1:-100000}
 F=${2:-6}
@@ -48,7 +50,7 @@ trap cleanup EXIT
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 "$FERRY" qm create BENCH --listen 127.0.0.1:0 > /dev/null
 "$FERRY" qm start BENCH --mqtt-listen "127.0.0.1:$port" --set "mqtt.max_clients=$((N + 100))" \
-    --set "mqtt.front_ends=$F" > "$work/started"
+    --set "mqtt.front_ends=$F" ${QM_ARGS:-} > "$work/started"
 mqi=$(grep -o 'tcp://[0-9.:]*' "$work/started" | head -1)
 "$FERRY" admin BENCH > /dev/null <<EOF
 ALTER QMGR MAXDYNQ($((N + 1000))) MAXCONNS($((N + 1000)))

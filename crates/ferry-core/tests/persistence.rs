@@ -9,9 +9,9 @@ use std::sync::Arc;
 
 use ferry_core::durable::PersistSettings;
 use ferry_core::{
-    object_name, ConnectOptions, CorrelId, GetOptions, LocalQueueAttrs, Message, ObjectDescriptor,
-    OpenOptions, Persistence, PropertyValue, PutOptions, QmConfig, QueueDefinition, QueueManager,
-    Reason, Session, SubRequest,
+    object_name, CloseOptions, ConnectOptions, CorrelId, GetOptions, LocalQueueAttrs, Message,
+    ObjectDescriptor, OpenOptions, Persistence, PropertyValue, PutOptions, QmConfig,
+    QueueDefinition, QueueManager, Reason, Session, SubRequest,
 };
 use ferry_log::{Fault, FaultStorage, LogConfig, LogType, MemStorage, RecoveryMode, Storage};
 
@@ -702,6 +702,100 @@ fn checkpoints_taken_while_units_of_work_span_queues_recover_exactly() {
     storage.crash();
     let qm = open(storage);
     assert_eq!((browse_all(&qm, "CK.A"), browse_all(&qm, "CK.B")), before);
+}
+
+/// One worker's definitions: queues DEF.<id>.<0..4> defined (replacing, with a new MAXDEPTH
+/// each time), given a persistent message, altered, and every third round deleted, while
+/// checkpoints copy the definitions with the gate released.
+fn definition_worker(qm: QueueManager, id: usize, rounds: usize) {
+    let mut s = session(&qm);
+    for i in 0..rounds {
+        let name = format!("DEF.{id}.{}", i % 5);
+        let attrs = LocalQueueAttrs {
+            max_depth: 1_000 + i,
+            ..LocalQueueAttrs::default()
+        };
+        qm.define_queue(&name, QueueDefinition::Local(attrs), true)
+            .unwrap();
+        let h = s
+            .open(
+                &ObjectDescriptor::queue(object_name(&name).unwrap()),
+                OpenOptions::output(),
+            )
+            .unwrap();
+        s.put(h, persistent(&format!("{id}.{i}")), &PutOptions::default())
+            .unwrap();
+        s.close(h, CloseOptions::default()).unwrap();
+        qm.alter_local(&name, |a| a.description = format!("round {i}"))
+            .unwrap();
+        if i % 3 == 2 {
+            qm.delete_queue(&name, true).unwrap();
+        }
+    }
+    s.disconnect().unwrap();
+}
+
+/// A queue as the definitions test compares it: name, MAXDEPTH, description, messages.
+type DefQueue = (String, usize, String, Vec<(String, u32)>);
+
+/// Every DEF.* queue.
+fn def_queues(qm: &QueueManager) -> Vec<DefQueue> {
+    let mut out: Vec<_> = qm
+        .queue_names()
+        .into_iter()
+        .map(|(n, _)| n.to_string())
+        .filter(|n| n.starts_with("DEF."))
+        .map(|n| {
+            let a = qm.local_attrs(&n).unwrap();
+            let msgs = browse_all(qm, &n);
+            (n, a.max_depth, a.description, msgs)
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn checkpoints_taken_while_queues_are_defined_altered_and_deleted_recover_exactly() {
+    let storage = Arc::new(MemStorage::new());
+    let before;
+    {
+        let qm = open(storage.clone());
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let checkpointer = {
+            let (qm, stop) = (qm.clone(), stop.clone());
+            std::thread::spawn(move || {
+                let mut taken = 0;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    if qm.checkpoint().unwrap().is_some() {
+                        taken += 1;
+                    }
+                }
+                taken
+            })
+        };
+        let workers: Vec<_> = (0..3)
+            .map(|id| {
+                let qm = qm.clone();
+                std::thread::spawn(move || definition_worker(qm, id, 200))
+            })
+            .collect();
+        for w in workers {
+            w.join().unwrap();
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let taken = checkpointer.join().unwrap();
+        assert!(
+            taken >= 3,
+            "only {taken} checkpoints were taken during the workload"
+        );
+        before = def_queues(&qm);
+        assert!(before.len() >= 3 && before.iter().any(|q| !q.3.is_empty()));
+        drop(qm);
+    }
+    storage.crash();
+    let qm = open(storage);
+    assert_eq!(def_queues(&qm), before);
 }
 
 // ----- publications to several durable subscriptions: one record --------------------------

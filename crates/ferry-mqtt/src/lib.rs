@@ -45,7 +45,7 @@ use std::time::Duration;
 use ferry_core::model::security::Principal;
 use ferry_core::QueueManager;
 
-pub use session::serve;
+pub use session::{serve, SESSION_QUEUE_PREFIX};
 
 /// What authenticating a CONNECT comes to: the principal, or the MQTT 5 reason code to refuse
 /// it with and a sentence for the log.

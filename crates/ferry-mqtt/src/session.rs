@@ -214,6 +214,9 @@ fn unforced<T>(s: &mut Session, f: impl FnOnce(&mut Session) -> MqResult<T>) -> 
     ferry_core::qmgr::journal::deferring(|| f(s)).0
 }
 
+/// What the name of every MQTT session's queue starts with.
+pub const SESSION_QUEUE_PREFIX: &str = "SYSTEM.MQTT.CLIENT.";
+
 /// The queue a client's session's publications wait on.
 pub(crate) fn queue_name(client_id: &str) -> String {
     // FNV-1a: stable across releases, unlike the standard library's hasher.
@@ -221,7 +224,7 @@ pub(crate) fn queue_name(client_id: &str) -> String {
     for b in client_id.bytes() {
         h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
     }
-    format!("SYSTEM.MQTT.CLIENT.{h:016X}")
+    format!("{SESSION_QUEUE_PREFIX}{h:016X}")
 }
 
 /// The correlation id a subscription stamps on its copies: the QoS it was granted.

@@ -634,14 +634,41 @@ fn render_security(out: &mut String, qm: &QueueManager) {
     }
 }
 
-/// The per-queue metrics of every local queue.
+/// The per-queue metrics of every local queue but the MQTT sessions' (one a client: 100,000
+/// series), which are summed instead.
 fn render_queues(out: &mut String, qm: &QueueManager) {
+    let (mut sessions, mut session_depth) = (0u64, 0u64);
     let statuses: Vec<_> = qm
         .queue_names()
         .into_iter()
         .filter(|(_, t)| *t == ferry_model::objects::QueueType::Local)
         .filter_map(|(n, _)| qm.queue_status(n.as_str()).ok())
+        .filter(|s| {
+            let session = s
+                .name
+                .as_str()
+                .starts_with(ferry_mqtt::SESSION_QUEUE_PREFIX);
+            if session {
+                sessions += 1;
+                session_depth += s.depth as u64;
+            }
+            !session
+        })
         .collect();
+    family(
+        out,
+        "ferry_mqtt_session_queues",
+        "gauge",
+        "MQTT sessions' queues (SYSTEM.MQTT.CLIENT.*), connected clients' and kept persistent sessions'; left out of the per-queue series.",
+    );
+    let _ = writeln!(out, "ferry_mqtt_session_queues {sessions}");
+    family(
+        out,
+        "ferry_mqtt_session_queued_messages",
+        "gauge",
+        "Messages waiting on MQTT sessions' queues, summed: publications not yet sent or not yet acknowledged.",
+    );
+    let _ = writeln!(out, "ferry_mqtt_session_queued_messages {session_depth}");
     for (name, kind, help, value) in QUEUE_COLUMNS {
         family(out, name, kind, help);
         for s in &statuses {

@@ -1175,9 +1175,13 @@ c.disconnect(); c.loop_stop()
     for want in [
         "ferry_mqtt_listener_clients{channel=\"SYSTEM.MQTT.TCP\"} 1",
         "ferry_mqtt_messages_received_total{channel=\"SYSTEM.MQTT.TCP\"} 3",
+        "ferry_mqtt_session_queues 1",
+        "ferry_mqtt_session_queued_messages 0",
     ] {
         assert!(live.contains(want), "no {want} in {live}");
     }
+    // A session's queue is summed, not a series of its own (100,000 clients, 100,000 series).
+    assert!(!live.contains("queue=\"SYSTEM.MQTT.CLIENT."), "{live}");
     assert!(py.wait().unwrap().success());
     std::thread::sleep(Duration::from_millis(300));
     // The counts outlive the connection; the gauge does not.
@@ -1187,6 +1191,7 @@ c.disconnect(); c.loop_stop()
         "ferry_mqtt_connects_total{channel=\"SYSTEM.MQTT.TCP\"} 1",
         "ferry_mqtt_messages_sent_total{channel=\"SYSTEM.MQTT.TCP\"} 3",
         "ferry_mqtt_messages_received_total{channel=\"SYSTEM.MQTT.TCP\"} 3",
+        "ferry_mqtt_session_queues 0",
     ] {
         assert!(after.contains(want), "no {want} in {after}");
     }

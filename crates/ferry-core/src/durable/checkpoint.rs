@@ -7,10 +7,13 @@
 //! restart, and releasing extents afterwards.
 //!
 //! Consistency: a checkpoint holds the persistence gate exclusively only while it takes the
-//! start of its cut — the replay position, the highest unit-of-work id and the definitions —
-//! so no commit, backout or definition change is between its record and its effect then, and
-//! every one whose record is before the replay position has had its effect. Then, with the
-//! gate released, it snapshots each queue at its own *mark* (the next LSN, read under the
+//! start of its cut — the replay position and the highest unit-of-work id, two reads, whatever
+//! the number of queues — so no commit, backout or definition change is between its record
+//! and its effect then, and every one whose record is before the replay position has had its
+//! effect. With the gate released it copies the definitions (they may include changes made
+//! since, whose records replay then applies again to the same result: each DEFINE, DELETE and
+//! OBJECT record carries a whole object or its removal, and the last one wins), and it
+//! snapshots each queue at its own *mark* (the next LSN, read under the
 //! queue's lock): the queue's logged messages as they were at the mark, read a chunk of 1,024
 //! at a time (`engine/store/snapshot.rs` keeps the pre-image of any slot changed before the
 //! scan reaches it). Puts and gets wait at most for one chunk; other queues never wait. At
@@ -35,7 +38,7 @@ use ferry_log::{RecordPos, Storage, Tail};
 use ferry_model::clock::monotonic_now;
 use ferry_model::message::{CorrelId, MsgId};
 use ferry_model::name::ObjectName;
-use ferry_model::objects::{DefinitionType, QueueDefinition};
+use ferry_model::objects::{DefinitionType, LocalQueueAttrs, QueueDefinition};
 use ferry_model::reason::{MqError, MqResult, Reason};
 
 use crate::durable::persist::{self, Persist, Progress};
@@ -399,7 +402,7 @@ pub fn take(qm: &QueueManager, persist: &Persist) -> MqResult<Option<CheckpointR
 
 /// The start of a checkpoint's cut, taken with the persistence gate held exclusively (no
 /// commit, backout or definition change is between its record and its effect): where replay
-/// starts, the definitions, and the queues to snapshot.
+/// starts, and the queues to snapshot.
 struct Cut {
     start: Tail,
     locals: Vec<Arc<Queue>>,
@@ -407,16 +410,32 @@ struct Cut {
     paused: Duration,
 }
 
-/// Writes the header and the definitions under the gate; the queues come after, each at its
-/// own mark, with the gate released.
+/// Takes the cut — where replay starts and the highest unit of work — under the gate, and
+/// nothing else: the gate waits until no commit, backout or definition change is between its
+/// record and its effect, so every change made after it is released is logged after `start`.
+/// The definitions and other objects are read after (a copy), and may so include changes made
+/// since the cut; replay applies those records again, which changes nothing: each DEFINE,
+/// DELETE and OBJECT record carries the whole object or its removal, the last one wins, and a
+/// queue's messages are read at its own mark. (Reading 100,000 definitions under the gate
+/// paused every put for half a second.) Then writes the header and the definitions; the
+/// queues come after, each at its own mark.
 fn take_cut(qm: &QueueManager, persist: &Persist, sink: &mut Sink<'_>) -> MqResult<Cut> {
-    let _gate = persist.gate_exclusive();
-    let paused_at = monotonic_now();
-    let start = persist.log().next_position();
-    let max_uow = qm
-        .shared
-        .next_uow
-        .load(std::sync::atomic::Ordering::Relaxed);
+    let (start, max_uow, paused) = {
+        let _gate = persist.gate_exclusive();
+        let paused_at = monotonic_now();
+        let start = persist.log().next_position();
+        let max_uow = qm
+            .shared
+            .next_uow
+            .load(std::sync::atomic::Ordering::Relaxed);
+        (start, max_uow, paused_at.elapsed())
+    };
+    let (mut defs, mut locals) = definitions(qm);
+    // The administrative objects besides queues: channels, listeners, authority and channel
+    // authentication records, authentication information, topic objects, durable subscriptions.
+    let others = qm.objects_for_checkpoint()?;
+    defs.sort_unstable_by_key(|d| d.0);
+    locals.sort_unstable_by_key(|q| q.name);
     let mut header = [0u8; HEADER];
     header[..8].copy_from_slice(&MAGIC);
     header[8..12].copy_from_slice(&VERSION.to_le_bytes());
@@ -426,18 +445,20 @@ fn take_cut(qm: &QueueManager, persist: &Persist, sink: &mut Sink<'_>) -> MqResu
     header[40..48].copy_from_slice(&start.next_lsn.to_le_bytes());
     header[48..56].copy_from_slice(&max_uow.to_le_bytes());
     sink.buf.extend_from_slice(&header);
-    let (defs, locals) = definitions(qm)?;
     sink.buf
         .extend_from_slice(&(defs.len() as u32).to_le_bytes());
-    for (name, toml) in &defs {
+    for (name, def) in defs {
+        let def = match def {
+            Copied::Local(a) => QueueDefinition::Local(LocalQueueAttrs::clone(&a)),
+            Copied::Other(d) => d,
+        };
+        let toml = toml::to_string(&def).map_err(|e| io("encoding definitions", e))?;
         put_str8(&mut sink.buf, name.as_str());
         sink.buf
             .extend_from_slice(&(toml.len() as u32).to_le_bytes());
         sink.buf.extend_from_slice(toml.as_bytes());
+        sink.flush(false)?;
     }
-    // The administrative objects besides queues: channels, listeners, authority and channel
-    // authentication records, authentication information, topic objects, durable subscriptions.
-    let others = qm.objects_for_checkpoint()?;
     sink.buf
         .extend_from_slice(&(others.len() as u32).to_le_bytes());
     for (kind, name, toml) in &others {
@@ -446,43 +467,52 @@ fn take_cut(qm: &QueueManager, persist: &Persist, sink: &mut Sink<'_>) -> MqResu
         sink.buf
             .extend_from_slice(&(toml.len() as u32).to_le_bytes());
         sink.buf.extend_from_slice(toml.as_bytes());
+        sink.flush(false)?;
     }
     Ok(Cut {
         start,
         locals,
-        paused: paused_at.elapsed(),
+        paused,
     })
 }
 
-/// Every queue definition as TOML, by name, and the local queues whose messages are kept
-/// (temporary dynamic queues are not).
-/// Queue definitions as (name, TOML).
-type Definitions = Vec<(ObjectName, String)>;
+/// A queue's definition as read after the cut: a local queue's attributes shared (a change
+/// after that copies them, `Arc::make_mut`), any other copied.
+enum Copied {
+    Local(Arc<LocalQueueAttrs>),
+    Other(QueueDefinition),
+}
 
-fn definitions(qm: &QueueManager) -> MqResult<(Definitions, Vec<Arc<Queue>>)> {
-    let objects = qm.shared.objects.read();
-    let mut names: Vec<&ObjectName> = objects.keys().collect();
-    names.sort();
-    let mut defs = Vec::new();
-    let mut locals = Vec::new();
-    for name in names {
-        let def = match &objects[name] {
+/// Queue definitions by name, encoded as the checkpoint is written.
+type Definitions = Vec<(ObjectName, Copied)>;
+
+/// A copy of every queue definition, unsorted, and the local queues whose messages are kept
+/// (temporary dynamic queues are not). The object table is read-locked only to copy its
+/// entries (handles, not attributes), so definitions made meanwhile wait milliseconds.
+fn definitions(qm: &QueueManager) -> (Definitions, Vec<Arc<Queue>>) {
+    let entries: Vec<(ObjectName, Object)> = {
+        let objects = qm.shared.objects.read();
+        objects.iter().map(|(n, o)| (*n, o.clone())).collect()
+    };
+    let mut defs = Vec::with_capacity(entries.len());
+    let mut locals = Vec::with_capacity(entries.len());
+    for (name, object) in entries {
+        let def = match object {
             Object::Local(q) => {
                 let attrs = q.lock().attrs.clone();
                 if attrs.definition_type == DefinitionType::TemporaryDynamic {
                     continue;
                 }
-                locals.push(q.clone());
-                QueueDefinition::Local(attrs)
+                locals.push(q);
+                Copied::Local(attrs)
             }
-            Object::Alias(a) => QueueDefinition::Alias(a.lock().clone()),
-            Object::Model(a) => QueueDefinition::Model(a.clone()),
-            Object::Remote(a) => QueueDefinition::Remote(a.lock().clone()),
+            Object::Alias(a) => Copied::Other(QueueDefinition::Alias(a.lock().clone())),
+            Object::Model(a) => Copied::Other(QueueDefinition::Model(a)),
+            Object::Remote(a) => Copied::Other(QueueDefinition::Remote(a.lock().clone())),
         };
-        let toml = toml::to_string(&def).map_err(|e| io("encoding definitions", e))?;
-        defs.push((*name, toml));
+        defs.push((name, def));
     }
-    Ok((defs, locals))
+    (defs, locals)
 }
 
 /// What the queues' snapshots added up to.
@@ -739,7 +769,7 @@ fn decode_definitions(c: &mut Cursor<'_>, r: &mut Recovery) -> MqResult<()> {
         let name = ferry_model::name::object_name(c.str8()?)?;
         let len = c.u32()? as usize;
         let def = record::parse_definition(c.take(len)?)?;
-        r.definitions.push((name, def));
+        r.definitions.set(name, def);
     }
     let nobjects = c.u32()?;
     for _ in 0..nobjects {

@@ -3,7 +3,6 @@
 //! rebuilt with their messages' entries (content stays in the log), and the log is opened for
 //! appending with a background thread that takes checkpoints as it grows.
 
-use std::collections::HashSet;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
@@ -255,7 +254,7 @@ fn replay(
 /// Brings the definitions to what the log says. A checkpoint holds the complete set, so
 /// default queues missing from it were deleted (system queues are always kept).
 fn restore_definitions(qm: &QueueManager, recovery: &Recovery) -> MqResult<()> {
-    let defined: HashSet<ObjectName> = recovery.definitions.iter().map(|(n, _)| *n).collect();
+    let defined = &recovery.definitions;
     let mut gone: Vec<ObjectName> = recovery
         .deleted
         .iter()
@@ -275,7 +274,7 @@ fn restore_definitions(qm: &QueueManager, recovery: &Recovery) -> MqResult<()> {
             qm.delete_queue(name.as_str(), true)?;
         }
     }
-    for (name, def) in &recovery.definitions {
+    for (name, def) in recovery.definitions.iter() {
         qm.define_in_memory(*name, def.clone(), true)?;
     }
     for ((kind, name), text) in &recovery.objects {

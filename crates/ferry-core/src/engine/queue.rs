@@ -26,8 +26,9 @@ use crate::engine::waiter::{Delivery, Waiter, Waiters};
 /// Mutable state of a queue, behind its lock.
 #[derive(Debug)]
 pub struct QueueState {
-    /// Current attributes (ALTER changes them in place).
-    pub attrs: LocalQueueAttrs,
+    /// Current attributes, shared so that a checkpoint copies 100,000 of them in
+    /// milliseconds under its gate (a change replaces or copies them: `Arc::make_mut`).
+    pub attrs: Arc<LocalQueueAttrs>,
     /// The messages.
     pub store: Store,
     /// Waiting getters and browsers.
@@ -162,7 +163,7 @@ impl Queue {
             name,
             reports_waiting: store.reports_waiting(),
             state: Mutex::new(QueueState {
-                attrs,
+                attrs: Arc::new(attrs),
                 store,
                 waiters: Waiters::default(),
                 open_input: 0,

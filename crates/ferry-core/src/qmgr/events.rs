@@ -19,6 +19,7 @@
 use ferry_model::message::{format, Message};
 use ferry_model::pcf::{self, Param};
 use ferry_model::security::Principal;
+use std::sync::Arc;
 
 use crate::engine::queue::QueueState;
 use crate::engine::Queue;
@@ -85,10 +86,11 @@ impl QueueManager {
         let (high, service) = {
             let mut st = queue.lock();
             let service = service_after_put(&mut st, now, depth, wall);
-            let a = &mut st.attrs;
+            let a = &st.attrs;
             let high =
                 a.depth_high_event && depth * 100 >= a.max_depth * a.depth_high_limit as usize;
             if high {
+                let a = Arc::make_mut(&mut st.attrs);
                 (a.depth_high_event, a.depth_low_event, a.depth_max_event) = (false, true, true);
             }
             (high.then(|| st.since_reset(wall, true)), service)
@@ -109,9 +111,10 @@ impl QueueManager {
             let mut st = queue.lock();
             let service = service_after_get(&mut st, now, wall);
             let depth = st.store.depth();
-            let a = &mut st.attrs;
+            let a = &st.attrs;
             let low = a.depth_low_event && depth * 100 <= a.max_depth * a.depth_low_limit as usize;
             if low {
+                let a = Arc::make_mut(&mut st.attrs);
                 (a.depth_high_event, a.depth_low_event, a.depth_max_event) = (true, false, true);
             }
             (low.then(|| st.since_reset(wall, true)), service)
@@ -128,10 +131,10 @@ impl QueueManager {
     pub(crate) fn queue_full_event(&self, queue: &Queue) {
         let stats = {
             let mut st = queue.lock();
-            let a = &mut st.attrs;
-            if !a.depth_max_event {
+            if !st.attrs.depth_max_event {
                 return;
             }
+            let a = Arc::make_mut(&mut st.attrs);
             (a.depth_max_event, a.depth_low_event) = (false, true);
             st.since_reset(self.shared.clock.wall(), true)
         };
@@ -242,7 +245,7 @@ fn service_after_put(
         && timer != 0
         && now.saturating_sub(timer) > interval)
         .then(|| {
-            st.attrs.service_interval_event = ServiceIntervalEvent::Ok;
+            Arc::make_mut(&mut st.attrs).service_interval_event = ServiceIntervalEvent::Ok;
             (pcf::RC_Q_SERVICE_INTERVAL_HIGH, st.since_reset(wall, true))
         });
     if depth <= 1 || timer == 0 {
@@ -271,7 +274,7 @@ fn service_after_get(
         _ => None,
     }
     .map(|(arm, reason)| {
-        st.attrs.service_interval_event = arm;
+        Arc::make_mut(&mut st.attrs).service_interval_event = arm;
         (reason, st.since_reset(wall, true))
     });
     st.service_timer = if st.store.depth() > 0 { now.max(1) } else { 0 };

@@ -122,7 +122,7 @@ impl QueueManager {
     /// A local queue's attributes.
     pub fn local_attrs(&self, name: &str) -> MqResult<LocalQueueAttrs> {
         let q = self.local_queue(&object_name(name)?)?;
-        let attrs = q.lock().attrs.clone();
+        let attrs = LocalQueueAttrs::clone(&q.lock().attrs);
         Ok(attrs)
     }
 
@@ -130,7 +130,9 @@ impl QueueManager {
     pub fn definition(&self, name: &str) -> MqResult<QueueDefinition> {
         let n = object_name(name)?;
         match self.lookup(&n) {
-            Some(Object::Local(q)) => Ok(QueueDefinition::Local(q.lock().attrs.clone())),
+            Some(Object::Local(q)) => Ok(QueueDefinition::Local(LocalQueueAttrs::clone(
+                &q.lock().attrs,
+            ))),
             Some(Object::Alias(a)) => Ok(QueueDefinition::Alias(a.lock().clone())),
             Some(Object::Model(a)) => Ok(QueueDefinition::Model(a)),
             Some(Object::Remote(a)) => Ok(QueueDefinition::Remote(a.lock().clone())),
@@ -143,7 +145,7 @@ impl QueueManager {
     pub fn alter_local(&self, name: &str, f: impl FnOnce(&mut LocalQueueAttrs)) -> MqResult<()> {
         let q = self.local_queue(&object_name(name)?)?;
         let _gate = self.durability().map(|d| d.gate());
-        let mut a = q.lock().attrs.clone();
+        let mut a = LocalQueueAttrs::clone(&q.lock().attrs);
         f(&mut a);
         a.altered_unix_s = self.unix_now_s();
         a.validate()?;
@@ -345,7 +347,7 @@ fn apply_local_attrs(q: &Arc<Queue>, a: LocalQueueAttrs) -> MqResult<()> {
     let get_now_inhibited = a.get_inhibited && !st.attrs.get_inhibited;
     let fifo = a.delivery_sequence == DeliverySequence::Fifo;
     st.store.set_fifo(fifo);
-    st.attrs = a;
+    st.attrs = Arc::new(a);
     if get_now_inhibited {
         st.waiters.end_all(Reason::GetInhibited);
     }

@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use ferry_model::message::{format, Message, MsgId, Persistence};
 use ferry_model::name::ObjectName;
-use ferry_model::objects::{QueueDefinition, TriggerType, Usage};
+use ferry_model::objects::{LocalQueueAttrs, QueueDefinition, TriggerType, Usage};
 
 use crate::engine::queue::QueueState;
 use crate::engine::Queue;
@@ -121,8 +121,8 @@ impl QueueManager {
         let _gate = self.durability().map(|d| d.gate());
         let def = {
             let mut st = queue.lock();
-            st.attrs.triggering.control = false;
-            QueueDefinition::Local(st.attrs.clone())
+            Arc::make_mut(&mut st.attrs).triggering.control = false;
+            QueueDefinition::Local(LocalQueueAttrs::clone(&st.attrs))
         };
         if let Err(e) = self.log_definition(&queue.name, &def) {
             tracing::warn!(queue = %queue.name, "NOTRIGGER after a depth trigger was not logged: {}", e.detail);

@@ -1,7 +1,7 @@
 //! MQINQ and MQSET on an open handle.
 
 use super::*;
-use ferry_model::objects::{DefinitionType, QueueDefinition};
+use ferry_model::objects::{DefinitionType, LocalQueueAttrs, QueueDefinition};
 
 impl Session {
     /// Reads attributes of the object behind a handle opened for inquire.
@@ -137,10 +137,10 @@ impl Session {
                 for (s, v) in values {
                     set_local(&mut st, *s, v);
                 }
-                st.attrs.altered_unix_s = now;
+                Arc::make_mut(&mut st.attrs).altered_unix_s = now;
                 // A temporary dynamic queue is never logged: it ends with the queue manager.
                 let kept = st.attrs.definition_type != DefinitionType::TemporaryDynamic;
-                let def = kept.then(|| QueueDefinition::Local(st.attrs.clone()));
+                let def = kept.then(|| QueueDefinition::Local(LocalQueueAttrs::clone(&st.attrs)));
                 (qh.queue.name, def)
             }
         };
@@ -187,22 +187,24 @@ fn set_local(st: &mut crate::engine::QueueState, s: Selector, v: &AttrValue) {
     let n = match v {
         AttrValue::Int(n) => *n,
         AttrValue::Str(t) => {
-            st.attrs.triggering.data = t.clone();
+            Arc::make_mut(&mut st.attrs).triggering.data = t.clone();
             return;
         }
     };
     match s {
         Selector::InhibitGet => {
             let was = st.attrs.get_inhibited;
-            st.attrs.get_inhibited = n == 1;
+            Arc::make_mut(&mut st.attrs).get_inhibited = n == 1;
             if n == 1 && !was {
                 st.waiters.end_all(Reason::GetInhibited);
             }
         }
-        Selector::InhibitPut => st.attrs.put_inhibited = n == 1,
-        Selector::TriggerControl => st.attrs.triggering.control = n == 1,
-        Selector::TriggerDepth => st.attrs.triggering.depth = n as u32,
-        Selector::TriggerMsgPriority => st.attrs.triggering.msg_priority = n as u8,
+        Selector::InhibitPut => Arc::make_mut(&mut st.attrs).put_inhibited = n == 1,
+        Selector::TriggerControl => Arc::make_mut(&mut st.attrs).triggering.control = n == 1,
+        Selector::TriggerDepth => Arc::make_mut(&mut st.attrs).triggering.depth = n as u32,
+        Selector::TriggerMsgPriority => {
+            Arc::make_mut(&mut st.attrs).triggering.msg_priority = n as u8
+        }
         _ => {
             let types = [
                 TriggerType::None,
@@ -210,7 +212,7 @@ fn set_local(st: &mut crate::engine::QueueState, s: Selector, v: &AttrValue) {
                 TriggerType::Every,
                 TriggerType::Depth,
             ];
-            st.attrs.triggering.trigger_type = types[n as usize];
+            Arc::make_mut(&mut st.attrs).triggering.trigger_type = types[n as usize];
         }
     }
 }
