@@ -78,7 +78,7 @@ generator() {
             pub) set -- "$@" --rate "$a1" --seconds "$a2" ;;
         esac
     fi
-    "$@" < "$work/go.$g" > "$work/gen.$g" 2>&1 &
+    nice -n "$(if [ "$g" = 0 ]; then echo "${WATCH_NICE:-0}"; else echo "${GEN_NICE:-0}"; fi)" "$@" < "$work/go.$g" > "$work/gen.$g" 2>&1 &
     eval "exec $((10 + g))> \"$work/go.$g\""
 }
 connected() { until grep -q "connected\|Error\|refused\|closed\|ferry:\|error" "$work/gen.$1"; do sleep 0.5; done; cat "$work/gen.$1"; }

@@ -26,6 +26,24 @@ pub use spill::{SpillArea, SpillError, SpillStats};
 pub use storage::{Fault, FaultStorage, FileStorage, MemStorage, Storage};
 pub use writer::{read_record, Appended, Log, LogConfig, LogStats, RecordPos, MAX_EXTENT_SIZE};
 
+/// The nice value of background threads (checkpoints, extents prepared ahead): work that may
+/// take seconds of processor at 100,000 queues and that nothing waits for, so the threads
+/// that put, get and sync come first when the processors are busy (weight 110 against 1,024:
+/// it still gets about a tenth of a contended processor, all of an idle one).
+pub const BACKGROUND_NICE: i32 = 10;
+
+/// Lowers the calling thread's scheduling priority to [`BACKGROUND_NICE`] (Linux keeps a nice
+/// value per thread); where that is refused, the thread runs as it was.
+#[allow(unsafe_code)]
+pub fn run_in_background() {
+    // SAFETY: gettid and setpriority take and return plain integers and touch no memory of
+    // ours; setpriority on our own thread id changes only that thread's nice value.
+    unsafe {
+        let tid = libc::gettid();
+        libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, BACKGROUND_NICE);
+    }
+}
+
 /// Why the log could not be read or written.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LogError {

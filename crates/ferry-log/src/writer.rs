@@ -358,7 +358,10 @@ impl Log {
             Some(
                 std::thread::Builder::new()
                     .name("ferry-log-prep".into())
-                    .spawn(move || preparer(s, st))
+                    .spawn(move || {
+                        crate::run_in_background();
+                        preparer(s, st)
+                    })
                     .map_err(|e| LogError::Io(format!("cannot start the extent preparer: {e}")))?,
             )
         } else {

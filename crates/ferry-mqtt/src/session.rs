@@ -5,9 +5,10 @@
 //!
 //! Invariants: at most `receive_maximum` QoS 1 and 2 deliveries are unacknowledged (or the
 //! MQTT 5 client's own Receive Maximum, when smaller), and at most
-//! half of MAXUMSGS (at most 4,096) are in the unit of work; every delivery
-//! was got under syncpoint and is committed only once none is unacknowledged (a connection
-//! that ends first backs them out, so they wait on the queue for the next); a get that waits
+//! half of MAXUMSGS (at most 4,096, at least the window) are in the unit of work; every delivery
+//! was got under syncpoint, and a kept session's or a shared subscription's is committed only
+//! once none is unacknowledged (a connection that ends first backs them out, so they wait on
+//! the queue for the next); a clean session's as they are sent; a get that waits
 //! is a `PendingGet` polled beside the socket, and is cancelled (its message given back) before
 //! the session is used for anything else.
 
@@ -809,14 +810,15 @@ impl Client {
 
     /// Sends what waits on the queue while the window allows, and leaves a wait armed for more.
     async fn deliver_ready<W: AsyncWrite + Unpin>(&mut self, wr: &mut W) -> MqResult<()> {
-        // The gets are committed only when nothing is outstanding, so a steady flow pauses
-        // every `batch` deliveries until the client has acknowledged them all. The pause costs
-        // a round trip, and more when the client's last acknowledgement waits for its TCP
-        // stack (Nagle against delayed ACKs: ~40 ms): so batches are large — half of MAXUMSGS,
-        // at most 4,096.
+        // A kept session's gets are committed only when nothing is outstanding, so a steady
+        // flow pauses every `batch` deliveries until the client has acknowledged them all. The
+        // pause costs a round trip, and more when the client's last acknowledgement waits for
+        // its TCP stack (Nagle against delayed ACKs: ~40 ms): so batches are large — half of
+        // MAXUMSGS, at most 4,096, at least the window. A clean session's never pause
+        // (`holds_until_acked`).
         let window = self.window;
         let max_uow = self.broker.qm.attrs().max_uncommitted_msgs;
-        let batch = (max_uow / 2).clamp(window.min(max_uow), 4096);
+        let batch = (max_uow / 2).min(4096).max(window.min(max_uow));
         loop {
             if self.uncommitted >= batch {
                 self.commit_if_settled().await?;
@@ -835,7 +837,7 @@ impl Client {
                 // The queues are empty: commit what was sent (when all is acknowledged) before
                 // waiting, then wait.
                 None => {
-                    if self.inflight.is_empty() && self.uncommitted > 0 {
+                    if self.uncommitted > 0 {
                         self.commit_if_settled().await?;
                     }
                 }
@@ -929,9 +931,22 @@ impl Client {
         }
     }
 
-    /// Commits the gets once no delivery is unacknowledged.
+    /// Whether the deliveries' gets wait for their acknowledgements before they are committed:
+    /// when a connection that ends would leave them to be sent again — a session kept after
+    /// the connection (MQTT 3.1.1 clean session off, MQTT 5 session expiry), whose client is
+    /// sent them again when it resumes, or a shared subscription's group, whose other members
+    /// take what this one did not acknowledge. A clean session's deliveries end with it (MQTT
+    /// 3.1.1 4.4: only a session resumed with clean session off is sent its unacknowledged
+    /// publications again), so they are committed as they are sent, and a steady flow to it
+    /// never pauses for a batch's last acknowledgement.
+    fn holds_until_acked(&self) -> bool {
+        self.persistent || !self.shared.is_empty()
+    }
+
+    /// Commits the gets: once no delivery is unacknowledged, or at once when the gets do not
+    /// wait for acknowledgements (`holds_until_acked`).
     async fn commit_if_settled(&mut self) -> MqResult<()> {
-        if !self.inflight.is_empty() {
+        if !self.inflight.is_empty() && self.holds_until_acked() {
             return Ok(());
         }
         if self.uncommitted > 0 {
@@ -1211,6 +1226,9 @@ impl Client {
     async fn settle(&mut self, id: u16, last: Outbound) -> std::io::Result<()> {
         if self.inflight.get(&id) == Some(&last) {
             self.inflight.remove(&id);
+        }
+        if !self.inflight.is_empty() {
+            return Ok(());
         }
         self.commit_if_settled()
             .await

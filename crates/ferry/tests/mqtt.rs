@@ -229,6 +229,105 @@ fn a_qos2_subscriber_gets_each_publication_at_the_qos_it_was_published_with() {
 }
 
 #[test]
+#[ignore = "needs mosquitto-clients; .ci/run installs it and runs these"]
+fn a_receive_maximum_above_the_commit_batch_delivers_to_clean_and_kept_sessions() {
+    // 8,000 outstanding is more than a unit of work's batch of 4,096 gets (half of MAXUMSGS,
+    // at most 4,096): the batch grows to the window (it once ended every subscriber's
+    // connection at its first delivery).
+    let (_s, port) = server("mqtt-bigwindow", &["--set", "mqtt.receive_maximum=8000"]);
+    let clean = subscriber(&port, &["-q", "1", "-t", "bw/#", "-C", "3", "-W", "10"]);
+    let kept = subscriber(
+        &port,
+        &[
+            "-c", "-i", "bw-kept", "-q", "1", "-t", "bw/#", "-C", "3", "-W", "10",
+        ],
+    );
+    settle();
+    for i in 0..3 {
+        let out = publish(&port, &["-q", "1", "-t", "bw/x", "-m", &i.to_string()]);
+        assert!(out.status.success(), "{out:?}");
+    }
+    for child in [clean, kept] {
+        let (out, err) = finish(child);
+        assert_eq!(out.lines().collect::<Vec<_>>(), ["0", "1", "2"], "{err}");
+    }
+}
+
+#[test]
+#[ignore = "needs paho-mqtt from PyPI; .ci/run installs it and runs these"]
+fn a_clean_sessions_deliveries_leave_its_queue_as_sent_and_a_kept_ones_once_acknowledged() {
+    let (s, port) = server("mqtt-settle", &["--metrics-listen", "127.0.0.1:0"]);
+    // Two MQTT 5 subscribers that acknowledge by hand: one whose session ends with the
+    // connection, one kept for an hour; three QoS 1 publications reach both, unacknowledged.
+    let script = format!(
+        r#"
+import sys, time, paho.mqtt.client as mqtt
+from paho.mqtt.properties import Properties
+from paho.mqtt.packettypes import PacketTypes
+def sub(cid, expiry):
+    got = []
+    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=cid, protocol=mqtt.MQTTv5, manual_ack=True)
+    c.username_pw_set("dev", "dev-pw")
+    c.on_message = lambda cl, ud, m: got.append(m)
+    p = Properties(PacketTypes.CONNECT)
+    p.SessionExpiryInterval = expiry
+    c.connect("127.0.0.1", {port}, clean_start=True, properties=p)
+    c.loop_start()
+    c.subscribe("cs/#", qos=1)
+    return c, got
+clean, got_clean = sub("cs-clean", 0)
+kept, got_kept = sub("cs-kept", 3600)
+time.sleep(0.5)
+p = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="cs-pub", protocol=mqtt.MQTTv5)
+p.username_pw_set("dev", "dev-pw")
+p.connect("127.0.0.1", {port})
+p.loop_start()
+for i in range(3):
+    p.publish("cs/x", str(i), qos=1).wait_for_publish()
+while len(got_clean) < 3 or len(got_kept) < 3:
+    time.sleep(0.05)
+time.sleep(0.3)
+print("unacknowledged", flush=True)
+sys.stdin.readline()
+for m in got_kept + got_clean:
+    (kept if m in got_kept else clean).ack(m.mid, m.qos)
+time.sleep(0.5)
+print("acknowledged", flush=True)
+sys.stdin.readline()
+for c in (clean, kept, p):
+    c.disconnect(); c.loop_stop()
+"#
+    );
+    let mut py = Command::new("python3")
+        .args(["-c", &script])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3 with paho-mqtt");
+    let mut lines = std::io::BufRead::lines(std::io::BufReader::new(py.stdout.take().unwrap()));
+    let mut step = |want: &str| {
+        assert_eq!(lines.next().unwrap().unwrap(), want);
+        let text = common::scrape(&s);
+        writeln!(py.stdin.as_mut().unwrap()).unwrap();
+        text
+    };
+    // The kept session's three wait on its queue (got under syncpoint) until acknowledged;
+    // the clean session's left its queue as they were sent.
+    let before = step("unacknowledged");
+    assert!(before.contains("ferry_mqtt_session_queues 3"), "{before}");
+    assert!(
+        before.contains("ferry_mqtt_session_queued_messages 3"),
+        "{before}"
+    );
+    let after = step("acknowledged");
+    assert!(
+        after.contains("ferry_mqtt_session_queued_messages 0"),
+        "{after}"
+    );
+    assert!(py.wait().unwrap().success());
+}
+
+#[test]
 #[ignore = "needs paho-mqtt from PyPI; .ci/run installs it and runs these"]
 fn an_mqtt5_clients_receive_maximum_bounds_what_it_is_sent_unacknowledged() {
     let (_s, port) = server("mqtt-recvmax", &[]);

@@ -319,6 +319,7 @@ fn start_checkpointer(qm: &QueueManager, persist: &Arc<Persist>) -> std::io::Res
     std::thread::Builder::new()
         .name("ferry-checkpoint".into())
         .spawn(move || {
+            ferry_log::run_in_background();
             let mut watch = Watch::default();
             loop {
                 std::thread::sleep(Duration::from_millis(50));
