@@ -637,23 +637,22 @@ fn render_security(out: &mut String, qm: &QueueManager) {
 /// The per-queue metrics of every local queue but the MQTT sessions' (one a client: 100,000
 /// series), which are summed instead.
 fn render_queues(out: &mut String, qm: &QueueManager) {
+    let session = |n: &ferry_model::name::ObjectName| {
+        n.as_str().starts_with(ferry_mqtt::SESSION_QUEUE_PREFIX)
+    };
+    // One unsorted pass for the sessions' sums (a lock and a depth each, not a full status).
     let (mut sessions, mut session_depth) = (0u64, 0u64);
+    for (name, depth, _, _) in qm.queue_counters() {
+        if session(&name) {
+            sessions += 1;
+            session_depth += depth as u64;
+        }
+    }
     let statuses: Vec<_> = qm
         .queue_names()
         .into_iter()
-        .filter(|(_, t)| *t == ferry_model::objects::QueueType::Local)
+        .filter(|(n, t)| *t == ferry_model::objects::QueueType::Local && !session(n))
         .filter_map(|(n, _)| qm.queue_status(n.as_str()).ok())
-        .filter(|s| {
-            let session = s
-                .name
-                .as_str()
-                .starts_with(ferry_mqtt::SESSION_QUEUE_PREFIX);
-            if session {
-                sessions += 1;
-                session_depth += s.depth as u64;
-            }
-            !session
-        })
         .collect();
     family(
         out,
