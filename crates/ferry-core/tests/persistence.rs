@@ -651,6 +651,39 @@ fn uow_worker(qm: QueueManager, id: usize, rounds: usize) {
     s.disconnect().unwrap();
 }
 
+/// Runs three workers (`work(qm, id)`) while another thread takes checkpoints back to back,
+/// and checks that some were taken meanwhile.
+fn under_checkpoints(qm: &QueueManager, work: fn(QueueManager, usize)) {
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let checkpointer = {
+        let (qm, stop) = (qm.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let mut taken = 0;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                if qm.checkpoint().unwrap().is_some() {
+                    taken += 1;
+                }
+            }
+            taken
+        })
+    };
+    let workers: Vec<_> = (0..3)
+        .map(|id| {
+            let qm = qm.clone();
+            std::thread::spawn(move || work(qm, id))
+        })
+        .collect();
+    for w in workers {
+        w.join().unwrap();
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let taken = checkpointer.join().unwrap();
+    assert!(
+        taken >= 3,
+        "only {taken} checkpoints were taken during the workload"
+    );
+}
+
 #[test]
 fn checkpoints_taken_while_units_of_work_span_queues_recover_exactly() {
     let storage = Arc::new(MemStorage::new());
@@ -665,34 +698,7 @@ fn checkpoints_taken_while_units_of_work_span_queues_recover_exactly() {
             qm.define_queue(q, QueueDefinition::Local(attrs), false)
                 .unwrap();
         }
-        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let checkpointer = {
-            let (qm, stop) = (qm.clone(), stop.clone());
-            std::thread::spawn(move || {
-                let mut taken = 0;
-                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
-                    if qm.checkpoint().unwrap().is_some() {
-                        taken += 1;
-                    }
-                }
-                taken
-            })
-        };
-        let workers: Vec<_> = (0..3)
-            .map(|id| {
-                let qm = qm.clone();
-                std::thread::spawn(move || uow_worker(qm, id, 300))
-            })
-            .collect();
-        for w in workers {
-            w.join().unwrap();
-        }
-        stop.store(true, std::sync::atomic::Ordering::Relaxed);
-        let taken = checkpointer.join().unwrap();
-        assert!(
-            taken >= 3,
-            "only {taken} checkpoints were taken during the workload"
-        );
+        under_checkpoints(&qm, |qm, id| uow_worker(qm, id, 300));
         before = (browse_all(&qm, "CK.A"), browse_all(&qm, "CK.B"));
         assert!(!before.0.is_empty() && !before.1.is_empty());
         drop(qm);
@@ -761,34 +767,7 @@ fn checkpoints_taken_while_queues_are_defined_altered_and_deleted_recover_exactl
     let before;
     {
         let qm = open(storage.clone());
-        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let checkpointer = {
-            let (qm, stop) = (qm.clone(), stop.clone());
-            std::thread::spawn(move || {
-                let mut taken = 0;
-                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
-                    if qm.checkpoint().unwrap().is_some() {
-                        taken += 1;
-                    }
-                }
-                taken
-            })
-        };
-        let workers: Vec<_> = (0..3)
-            .map(|id| {
-                let qm = qm.clone();
-                std::thread::spawn(move || definition_worker(qm, id, 200))
-            })
-            .collect();
-        for w in workers {
-            w.join().unwrap();
-        }
-        stop.store(true, std::sync::atomic::Ordering::Relaxed);
-        let taken = checkpointer.join().unwrap();
-        assert!(
-            taken >= 3,
-            "only {taken} checkpoints were taken during the workload"
-        );
+        under_checkpoints(&qm, |qm, id| definition_worker(qm, id, 200));
         before = def_queues(&qm);
         assert!(before.len() >= 3 && before.iter().any(|q| !q.3.is_empty()));
         drop(qm);
