@@ -665,7 +665,7 @@ fn render_queues(out: &mut String, qm: &QueueManager) {
         out,
         "ferry_mqtt_session_queued_messages",
         "gauge",
-        "Messages waiting on MQTT sessions' queues, summed: publications not yet sent or not yet acknowledged.",
+        "Messages on MQTT sessions' queues, summed: publications not yet sent, and a kept session's sent and not yet acknowledged (a clean session's leave its queue as they are sent).",
     );
     let _ = writeln!(out, "ferry_mqtt_session_queued_messages {session_depth}");
     for (name, kind, help, value) in QUEUE_COLUMNS {
