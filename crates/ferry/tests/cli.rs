@@ -753,9 +753,10 @@ fn printing_commands_end_quietly_when_the_reader_goes() {
         ends_quietly(&sb, args, "head -n 0");
         ends_quietly(&sb, args, "head -1");
     }
-    // Commands that change something: once each, through `head -1`.
+    // Commands that change something: once each, through `head -1`. (QM9 listens on a port
+    // of the kernel's choosing: a default one would race the side-by-side test's 1414/1415.)
     for args in [
-        "qm create QM9",
+        "qm create QM9 --listen 127.0.0.1:0",
         "qm start QM9",
         "qm stop QM9",
         "qm delete QM9",
