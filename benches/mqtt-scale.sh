@@ -28,6 +28,8 @@
 # TIME_WAIT on their source address for a minute). Needs a release build (cargo build --release).
 # QM_ARGS adds arguments to `qm start` (e.g. "--metrics-listen 127.0.0.1:9464"); KEEP=1 keeps the
 # work directory (the queue manager's log: FERRY_LOG=info,ferry_core::durable::checkpoint=debug).
+# PROFILE=SECS (fan-in): `perf record -g` of the queue manager for the run's first SECS seconds,
+# to $work/perf.data (with KEEP=1).
 set -euo pipefail
 N=${1:-100000}
 F=${2:-6}
@@ -107,6 +109,9 @@ case $MODE in
     fan-in)
         cpu0=$(awk '{print $14 + $15}' /proc/$qm/stat)
         for g in $(seq 1 "$G"); do say "$g"; done
+        if [ -n "${PROFILE:-}" ]; then
+            perf record -F 499 -g -p "$qm" -o "$work/perf.data" -- sleep "$PROFILE" > /dev/null 2>&1 &
+        fi
         for g in $(seq 1 "$G"); do
             until grep -q "published\|Error" "$work/gen.$g"; do sleep 0.5; done
             grep "published\|Error" "$work/gen.$g"

@@ -465,6 +465,13 @@ impl Reconnecting {
         Ok(got)
     }
 
+    pub fn get_many(&mut self, h: Hobj, opts: &GetOptions, max: usize) -> MqResult<Vec<Got>> {
+        let server = self.rec.server(h)?;
+        let got = self.call(opts.syncpoint, |r| r.get_many(server, opts, max))?;
+        self.rec.note_get(opts.syncpoint);
+        Ok(got)
+    }
+
     pub fn inquire(&mut self, h: Hobj, selectors: &[Selector]) -> MqResult<Vec<AttrValue>> {
         let server = self.rec.server(h)?;
         self.call(false, |r| r.inquire(server, selectors))

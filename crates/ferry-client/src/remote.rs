@@ -21,8 +21,8 @@ use ferry_model::{
 };
 use ferry_proto::compress::Compression;
 use ferry_proto::{
-    decode_frame, decode_response, Frame, Preamble, Reply, Request, Status, DEFAULT_MAX_FRAME,
-    FLAG_PUSH, PREAMBLE_LEN,
+    decode_frame, decode_response, Frame, Opcode, Preamble, Reply, Request, Status,
+    DEFAULT_MAX_FRAME, FLAG_MORE, FLAG_PUSH, PREAMBLE_LEN,
 };
 
 use crate::conv::{broken, got_of, ok_reply, ConvCore, PutTarget, ReadAheadGet, ReadAheadStep};
@@ -481,6 +481,45 @@ impl Remote {
         }
         let (status, reply) = self.call_status(&ConvCore::get_request(h, opts))?;
         got_of(status, reply)
+    }
+
+    /// A batch get ([`crate::Connection::get_many`]): one request, its messages answered in
+    /// a response frame each, every one but the last marked `FLAG_MORE`.
+    pub fn get_many(&mut self, h: Hobj, opts: &GetOptions, max: usize) -> MqResult<Vec<Got>> {
+        if max <= 1 || self.core.is_read_ahead(h) {
+            return self.get(h, opts).map(|g| vec![g]);
+        }
+        let mut req = ConvCore::get_request(h, opts);
+        let Request::Get { options, .. } = &mut req else {
+            unreachable!("get_request makes a Get")
+        };
+        options.more = (max - 1).min(crate::MAX_GET_MANY - 1) as u32;
+        let timeout = match options.wait_ms {
+            u32::MAX => None,
+            ms => Some(self.core.answer_timeout() + Duration::from_millis(ms as u64)),
+        };
+        let id = self.enqueue(&req, true)?;
+        let mut got = Vec::new();
+        loop {
+            let f = self.next_frame(timeout)?;
+            if f.header.request_id != id {
+                return Err(self.fail(format!(
+                    "response to request {} arrived while waiting for {id}",
+                    f.header.request_id
+                )));
+            }
+            let more = f.header.flags & FLAG_MORE != 0;
+            let answer = decode_response(Opcode::Get as u8, f.payload).map_err(|e| self.fail(e))?;
+            match got_of(answer.0, answer.1) {
+                Ok(g) => got.push(g),
+                // Only the first answer may fail (a later failing get ends the batch unsent).
+                Err(e) if got.is_empty() && !more => return Err(e),
+                Err(e) => return Err(self.fail(format!("a batch get's answer failed: {e}"))),
+            }
+            if !more {
+                return Ok(got);
+            }
+        }
     }
 
     /// A get served from the read-ahead buffer, refilled by the server's pushes.

@@ -73,6 +73,10 @@ pub struct MqttArgs {
     /// MQI subscriber: connections getting from the subscription's queue.
     #[arg(long, default_value_t = 1)]
     pub mqi_getters: usize,
+    /// MQI subscriber: messages a get call takes (1: MQGET, one a round trip; more: the
+    /// client's batch get, `Connection::get_many`, one round trip for what the queue holds).
+    #[arg(long, default_value_t = 1)]
+    pub mqi_get_many: usize,
 }
 
 /// One end of a `ferry perf mqtt` run.

@@ -105,12 +105,23 @@ fn getter(
     let mut opts = GetOptions::new().wait(a.wait);
     opts.syncpoint = a.qos > 0;
     let (mut pending, mut last) = (0u64, None);
+    // A unit of work holds at most --mqi-batch gets, whatever a call takes.
+    let per_call = match opts.syncpoint {
+        true => a.mqi_get_many.clamp(1, a.mqi_batch.max(1) as usize),
+        false => a.mqi_get_many.max(1),
+    };
     while received.load(Ordering::Relaxed) < a.messages {
-        match c.get(q, &opts) {
-            Ok(_) => {
-                received.fetch_add(1, Ordering::Relaxed);
+        let left = (a.mqi_batch.max(1) - pending.min(a.mqi_batch.max(1))) as usize;
+        let max = if opts.syncpoint {
+            per_call.min(left.max(1))
+        } else {
+            per_call
+        };
+        match c.get_many(q, &opts, max) {
+            Ok(got) => {
+                received.fetch_add(got.len() as u64, Ordering::Relaxed);
                 last = Some(Instant::now());
-                pending += 1;
+                pending += got.len() as u64;
             }
             Err(e) if e.reason == Reason::NoMsgAvailable => break,
             Err(e) => return Err(fail("get", e)),

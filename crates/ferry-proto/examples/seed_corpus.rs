@@ -69,6 +69,7 @@ fn main() {
                 msg_id: None,
                 correl_id: Some([1; 24]),
                 max_len: 10,
+                more: 0,
             },
         },
         Request::Inquire {

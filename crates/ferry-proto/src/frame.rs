@@ -8,7 +8,8 @@
 //!                         negotiated maximum before any allocation
 //!  4     1    opcode      what the frame asks or answers (see `Opcode`)
 //!  5     1    flags       bit 0 RESPONSE, bit 1 COMPRESSED (payload is compressed), bit 2 PUSH
-//!                         (server-initiated, e.g. read-ahead), others zero
+//!                         (server-initiated, e.g. read-ahead), bit 3 MORE (another response
+//!                         to the same request follows: a batch get), others zero
 //!  6     2    conv        u16 LE conversation id: several connections may share a socket
 //!  8     8    request id  u64 LE, chosen by the requester, echoed in the response
 //! 16     ...  payload
@@ -31,7 +32,10 @@ pub const FLAG_RESPONSE: u8 = 0x01;
 pub const FLAG_COMPRESSED: u8 = 0x02;
 /// Frame flag: the server sent this frame unasked (read-ahead delivery, notices).
 pub const FLAG_PUSH: u8 = 0x04;
-const KNOWN_FLAGS: u8 = FLAG_RESPONSE | FLAG_COMPRESSED | FLAG_PUSH;
+/// Frame flag: another response to the same request follows (a batch get's messages: every
+/// one but the last).
+pub const FLAG_MORE: u8 = 0x08;
+const KNOWN_FLAGS: u8 = FLAG_RESPONSE | FLAG_COMPRESSED | FLAG_PUSH | FLAG_MORE;
 
 /// A frame header.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

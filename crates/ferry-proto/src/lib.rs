@@ -19,8 +19,8 @@ pub mod msg;
 pub use codec::ShortStr;
 pub use frame::{
     begin_frame, decode_frame, encode_frame, encode_heartbeat, finish_frame, finish_frame_before,
-    Frame, FrameHeader, Preamble, DEFAULT_MAX_FRAME, FLAG_COMPRESSED, FLAG_PUSH, FLAG_RESPONSE,
-    HEADER_LEN, PREAMBLE_LEN, PROTOCOL_VERSION,
+    Frame, FrameHeader, Preamble, DEFAULT_MAX_FRAME, FLAG_COMPRESSED, FLAG_MORE, FLAG_PUSH,
+    FLAG_RESPONSE, HEADER_LEN, PREAMBLE_LEN, PROTOCOL_VERSION,
 };
 pub use msg::{
     decode_response, encode_response, Opcode, Reply, Request, Status, WireAttr, WireDeadLetter,

@@ -815,6 +815,7 @@ pub fn get_to_wire(o: &GetOptions) -> WireGetOptions {
         max_len: o
             .max_len
             .map_or(u32::MAX, |m| m.min(u32::MAX as usize - 1) as u32),
+        more: 0,
     }
 }
 

@@ -831,6 +831,10 @@ pub struct WireGetOptions {
     pub correl_id: Option<[u8; ID_LEN]>,
     /// Buffer limit; `u32::MAX` none.
     pub max_len: u32,
+    /// A batch get: how many more messages the client takes after the first, if they are
+    /// there now (each its own response frame, `FLAG_MORE` on all but the last). Sent only
+    /// when not zero, so a single get reads as before.
+    pub more: u32,
 }
 
 /// A request.
@@ -1056,6 +1060,9 @@ impl Request {
                 put_opt_id(out, options.msg_id);
                 put_opt_id(out, options.correl_id);
                 out.put_u32_le(options.max_len);
+                if options.more > 0 {
+                    out.put_u32_le(options.more);
+                }
             }
             Request::Inquire { hobj, selectors } => {
                 out.put_u32_le(*hobj);
@@ -1152,6 +1159,10 @@ impl Request {
                     msg_id: get_opt_id(&mut r, "match msg id")?,
                     correl_id: get_opt_id(&mut r, "match correl id")?,
                     max_len: r.u32("buffer length")?,
+                    more: match r.remaining() {
+                        0 => 0,
+                        _ => r.u32("batch size")?,
+                    },
                 },
             },
             Opcode::Inquire => {

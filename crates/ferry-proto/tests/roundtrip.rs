@@ -175,20 +175,22 @@ fn arb_request() -> impl Strategy<Value = Request> {
             any::<u32>(),
             proptest::option::of(any::<[u8; 24]>()),
             proptest::option::of(any::<[u8; 24]>()),
-            any::<u32>()
+            any::<u32>(),
+            prop_oneof![Just(0u32), any::<u32>()],
         )
-            .prop_map(
-                |(hobj, flags, wait_ms, msg_id, correl_id, max_len)| Request::Get {
+            .prop_map(|(hobj, flags, wait_ms, msg_id, correl_id, max_len, more)| {
+                Request::Get {
                     hobj,
                     options: WireGetOptions {
                         flags,
                         wait_ms,
                         msg_id,
                         correl_id,
-                        max_len
-                    }
+                        max_len,
+                        more,
+                    },
                 }
-            ),
+            }),
         (any::<u32>(), proptest::collection::vec(any::<i32>(), 0..8))
             .prop_map(|(hobj, selectors)| Request::Inquire { hobj, selectors }),
         (

@@ -31,15 +31,15 @@ use ferry_core::engine::{Room, WaitOutcome};
 use ferry_core::qmgr::journal::Durability;
 use ferry_core::IdKeyed;
 use ferry_core::{
-    ConnMode, ConnectOptions, GetAttempt, GetOptions, Got, Hobj, MqError, PendingGet, Reason,
-    Session,
+    BrowseMode, ConnMode, ConnectOptions, GetAttempt, GetOptions, Got, Hobj, MqError, PendingGet,
+    Reason, Session, Wait,
 };
 use ferry_proto::compress::{self, Compression, MIN_COMPRESS_LEN};
 use ferry_proto::map as wire;
 use ferry_proto::{
     begin_frame, decode_frame, encode_response, finish_frame, finish_frame_before, Frame,
-    FrameHeader, Opcode, Preamble, Reply, Request, Status, WireError, FLAG_COMPRESSED, FLAG_PUSH,
-    FLAG_RESPONSE, PREAMBLE_LEN,
+    FrameHeader, Opcode, Preamble, Reply, Request, Status, WireError, FLAG_COMPRESSED, FLAG_MORE,
+    FLAG_PUSH, FLAG_RESPONSE, PREAMBLE_LEN,
 };
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::watch;
@@ -201,6 +201,8 @@ struct AsyncStats {
 /// A get parked until a message arrives, the wait interval passes, or the wait is ended.
 struct GetWait {
     request_id: u64,
+    /// A batch get: how many more it takes once the first is got.
+    more: u32,
     hobj: Hobj,
     opts: GetOptions,
     pending: PendingGet,
@@ -1473,7 +1475,7 @@ impl Socket {
     fn start_get(
         &mut self,
         conv_id: u16,
-        request_id: u64,
+        (request_id, more): (u64, u32),
         hobj: Hobj,
         opts: GetOptions,
         deadline: Option<Instant>,
@@ -1483,11 +1485,12 @@ impl Socket {
             return;
         };
         match conv.session.try_get(hobj, &opts) {
-            Ok(GetAttempt::Got(g)) => self.respond_got(h, &g),
+            Ok(GetAttempt::Got(g)) => self.respond_got_batch(h, hobj, &opts, g, more),
             Ok(GetAttempt::Wait(pending)) => {
                 let sleep = deadline.map(|d| Box::pin(tokio::time::sleep_until(d)));
                 conv.get_wait = Some(GetWait {
                     request_id,
+                    more,
                     hobj,
                     opts,
                     pending,
@@ -1508,7 +1511,7 @@ impl Socket {
         let h = get_header(conv_id, gw.request_id, 0);
         let timed_out = gw.sleep.as_ref().is_some_and(|s| s.is_elapsed());
         match conv.session.finish_wait(gw.hobj, &gw.opts, outcome) {
-            Ok(Some(g)) => self.respond_got(h, &g),
+            Ok(Some(g)) => self.respond_got_batch(h, gw.hobj, &gw.opts, g, gw.more),
             Ok(None) if timed_out => {
                 let e = MqError::new(
                     Reason::NoMsgAvailable,
@@ -1518,7 +1521,8 @@ impl Socket {
             }
             Ok(None) => {
                 let deadline = gw.sleep.as_ref().map(|s| s.deadline());
-                self.start_get(conv_id, gw.request_id, gw.hobj, gw.opts, deadline);
+                let call = (gw.request_id, gw.more);
+                self.start_get(conv_id, call, gw.hobj, gw.opts, deadline);
             }
             Err(e) => self.respond(h, &wire::status_of(&e), &Reply::Empty),
         }
@@ -1627,6 +1631,66 @@ impl Socket {
         self.respond_got(get_header(conv_id, hobj as u64, FLAG_PUSH), g);
     }
 
+    /// Answers a get with its first message and, for a batch get, up to `more` others the
+    /// queue has now (got as the first was, without waiting; at most the read-ahead limits'
+    /// messages and bytes, the first always): a response frame each, every one but the last
+    /// marked `FLAG_MORE`. A later get that fails ends the batch (it took nothing).
+    fn respond_got_batch(
+        &mut self,
+        h: FrameHeader,
+        hobj: Hobj,
+        opts: &GetOptions,
+        first: Got,
+        more: u32,
+    ) {
+        let rest = match more {
+            0 => Vec::new(),
+            _ => self.take_more(h.conv, hobj, opts, first.data_length, more),
+        };
+        let last = rest.len();
+        for (i, g) in std::iter::once(first).chain(rest).enumerate() {
+            let flags = if i < last { FLAG_MORE } else { 0 };
+            self.respond_got(FrameHeader { flags, ..h }, &g);
+        }
+    }
+
+    /// The rest of a batch get: what the queue has now, up to `more` messages, within the
+    /// read-ahead limits counting the first's `first_len` bytes.
+    fn take_more(
+        &mut self,
+        conv_id: u16,
+        hobj: Hobj,
+        opts: &GetOptions,
+        first_len: usize,
+        more: u32,
+    ) -> Vec<Got> {
+        let max_msgs = more.min(self.ctx.limits.max_read_ahead_msgs.saturating_sub(1)) as usize;
+        let max_bytes = self.ctx.limits.max_read_ahead_bytes;
+        let Some(conv) = self.convs.get_mut(&conv_id) else {
+            return Vec::new();
+        };
+        let mut next = *opts;
+        next.wait = Wait::No;
+        if next.browse == BrowseMode::First {
+            next.browse = BrowseMode::Next;
+        }
+        let (mut rest, mut bytes) = (Vec::new(), first_len);
+        while rest.len() < max_msgs && bytes < max_bytes {
+            match conv.session.try_get(hobj, &next) {
+                Ok(GetAttempt::Got(g)) => {
+                    bytes += g.data_length;
+                    rest.push(g);
+                }
+                Ok(GetAttempt::Wait(_)) => {
+                    debug_assert!(false, "a get without waiting parked");
+                    break;
+                }
+                Err(_) => break,
+            }
+        }
+        rest
+    }
+
     fn respond_got(&mut self, h: FrameHeader, g: &Got) {
         let status = Status {
             data_length: g.data_length as u64,
@@ -1696,7 +1760,7 @@ impl Socket {
             }
         }
         FrameHeader {
-            flags: FLAG_RESPONSE | (h.flags & FLAG_PUSH),
+            flags: FLAG_RESPONSE | (h.flags & (FLAG_PUSH | FLAG_MORE)),
             ..h
         }
     }

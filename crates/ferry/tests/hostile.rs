@@ -91,6 +91,7 @@ fn pipelined_browses_of_a_large_message_never_read_stay_within_the_answer_budget
             msg_id: None,
             correl_id: None,
             max_len: u32::MAX,
+            more: 0,
         },
     };
     for id in 0..200 {

@@ -733,3 +733,80 @@ fn connection_and_message_limits_answer_with_their_reason_codes() {
     drop(server);
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// The batch get (`Connection::get_many`): one call takes what the queue holds, in order, each
+/// as an MQGET would — in the unit of work under syncpoint, the first waiting as the options
+/// say, a message too long for the buffer left where it is — the same over both sockets and
+/// in this process.
+#[test]
+fn a_batch_get_takes_what_the_queue_holds_in_order_within_the_unit_of_work() {
+    let server = Server::start("getmany", &[]);
+    for ep in server.both() {
+        batch_gets(connect(ep, "batch"), ep);
+    }
+    let qm = ferry_client::QueueManager::with_name("SCRATCH").unwrap();
+    batch_gets(Connection::embedded(&qm, "batch").unwrap(), "embedded");
+}
+
+fn batch_gets(mut c: Connection, ep: &str) {
+    let q = c
+        .open_queue(
+            "DEV.QUEUE.1",
+            OpenOptions::output().with_input().with_browse(),
+        )
+        .unwrap();
+    let put = |c: &mut Connection, text: &str| {
+        c.put(q, Message::text(text), &PutOptions::default())
+            .unwrap();
+    };
+    let bodies = |got: &[ferry_client::Got]| -> Vec<String> {
+        got.iter()
+            .map(|g| String::from_utf8_lossy(&g.message.body).into_owned())
+            .collect()
+    };
+    for i in 0..10 {
+        put(&mut c, &format!("m{i}"));
+    }
+    // Browsing from the first goes on with the next; nothing leaves the queue.
+    let mut browse = GetOptions::new();
+    browse.browse = ferry_client::BrowseMode::First;
+    let seen = c.get_many(q, &browse, 3).unwrap();
+    assert_eq!(bodies(&seen), ["m0", "m1", "m2"], "{ep}");
+    // Under syncpoint: four, then backed out, then all ten in one call, in order.
+    let sync = GetOptions::new().syncpoint();
+    let four = c.get_many(q, &sync, 4).unwrap();
+    assert_eq!(bodies(&four), ["m0", "m1", "m2", "m3"], "{ep}");
+    c.backout().unwrap();
+    let all = c.get_many(q, &sync, 100).unwrap();
+    assert_eq!(
+        bodies(&all),
+        (0..10).map(|i| format!("m{i}")).collect::<Vec<_>>(),
+        "{ep}"
+    );
+    assert!(
+        all.iter()
+            .all(|g| g.message.descriptor.backout_count == u32::from(g.message.body[1] < b'4')),
+        "{ep}"
+    );
+    c.commit().unwrap();
+    // An empty queue: the first get waits as asked, then says there is none.
+    let started = Instant::now();
+    let waited = GetOptions::new().wait(Duration::from_millis(300));
+    let none = c.get_many(q, &waited, 50).unwrap_err();
+    assert_eq!(none.reason, Reason::NoMsgAvailable, "{ep}");
+    assert!(started.elapsed() >= Duration::from_millis(300), "{ep}");
+    // A message longer than the buffer ends the batch and stays; alone, it is refused (2080).
+    put(&mut c, "ab");
+    put(&mut c, "cd");
+    put(&mut c, "a longer one");
+    put(&mut c, "ef");
+    let mut short = GetOptions::new();
+    short.max_len = Some(4);
+    let two = c.get_many(q, &short, 10).unwrap();
+    assert_eq!(bodies(&two), ["ab", "cd"], "{ep}");
+    let refused = c.get_many(q, &short, 10).unwrap_err();
+    assert_eq!(refused.reason, Reason::TruncatedMsgFailed, "{ep}");
+    let rest = c.get_many(q, &GetOptions::new(), 10).unwrap();
+    assert_eq!(bodies(&rest), ["a longer one", "ef"], "{ep}");
+    c.disconnect().unwrap();
+}

@@ -8,7 +8,8 @@
 use std::sync::Arc;
 
 use ferry_core::{
-    AttrValue, CloseOptions, Hobj, MqError, PutOutcome, QueueManager, Reason, Selector, Wait,
+    AttrValue, BrowseMode, CloseOptions, Hobj, MqError, PutOutcome, QueueManager, Reason, Selector,
+    Wait,
 };
 use ferry_proto::map as wire;
 use ferry_proto::msg::{opened_flags, put_flags};
@@ -165,7 +166,13 @@ impl Socket {
                     Wait::For(d) => Some(Instant::now() + d),
                     _ => None,
                 };
-                self.start_get(h.conv, h.request_id, Hobj(hobj), opts, deadline);
+                // A batch only where each next get is the same get again.
+                let more = match opts.browse {
+                    BrowseMode::None | BrowseMode::First | BrowseMode::Next => options.more,
+                    BrowseMode::UnderCursor | BrowseMode::GetUnderCursor => 0,
+                };
+                let call = (h.request_id, more);
+                self.start_get(h.conv, call, Hobj(hobj), opts, deadline);
             }
             Err(e) => self.respond(h, &wire::status_of(&e), &Reply::Empty),
         }
