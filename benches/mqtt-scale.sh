@@ -141,9 +141,11 @@ case $MODE in
         echo "received $got of $ARG1 in $(echo "$t1 - $t0" | bc) s" \
             "= $(echo "$got / ($t1 - $t0)" | bc) a second (from the first publication to the last arrival)" ;;
 esac
-for g in $(seq 0 "$G"); do if [ -e "$work/go.$g" ]; then say "$g"; fi; done
+# (A generator that has already ended — the watcher, after its report — cannot be told: its
+# pipe is closed, and the write must not end this script.)
+for g in $(seq 0 "$G"); do if [ -e "$work/go.$g" ]; then (say "$g") 2>/dev/null || true; fi; done
 sleep 1
-for g in $(seq 0 "$G"); do if [ -e "$work/go.$g" ]; then say "$g" 2>/dev/null || true; eval "exec $((10 + g))>&-"; fi; done
+for g in $(seq 0 "$G"); do if [ -e "$work/go.$g" ]; then (say "$g") 2>/dev/null || true; eval "exec $((10 + g))>&-"; fi; done
 printf 'RSS after they leave, every 5 s:'
 for _ in 1 2 3 4 5 6; do sleep 5; printf ' %s' "$(rss)"; done
 echo
