@@ -1144,3 +1144,80 @@ fn mqset_changes_survive_a_restart() {
         ferry_model::objects::TriggerType::Depth
     );
 }
+
+/// An unlogged queue (`create_unlogged_queue`, an MQTT clean session's): its definition,
+/// its persistent messages (which keep their persistence), their gets, a checkpoint with it in
+/// and its deletion add no byte to the log; after a crash it is gone, and the logged work done
+/// beside it is all there.
+#[test]
+fn an_unlogged_queue_writes_nothing_to_the_log_and_is_gone_after_a_crash() {
+    let storage = Arc::new(MemStorage::new());
+    {
+        let qm = open(storage.clone());
+        let model = ferry_core::model::system::DURABLE_MODEL_QUEUE;
+        let bytes = |qm: &QueueManager| qm.log_status().unwrap().bytes_appended;
+        let before = bytes(&qm);
+        qm.create_unlogged_queue(model, "SESSION.Q", 7).unwrap();
+        let QueueDefinition::Local(a) = qm.definition("SESSION.Q").unwrap() else {
+            panic!("SESSION.Q is a local queue")
+        };
+        assert_eq!(a.max_depth, 7);
+        let mut s = session(&qm);
+        let h = s
+            .open(
+                &ObjectDescriptor::queue(object_name("SESSION.Q").unwrap()),
+                OpenOptions::output().with_input(),
+            )
+            .unwrap();
+        for t in ["a", "b", "c"] {
+            s.put(h, persistent(t), &PutOptions::syncpoint()).unwrap();
+        }
+        s.commit().unwrap();
+        let got = s.get(h, &GetOptions::new().syncpoint()).unwrap();
+        assert_eq!(got.message.descriptor.persistence, Persistence::Persistent);
+        s.commit().unwrap();
+        qm.checkpoint().unwrap();
+        let after_checkpoint = bytes(&qm);
+        assert_eq!(
+            after_checkpoint, before,
+            "definition, puts, gets, commits, a checkpoint"
+        );
+        let mut logged = session(&qm);
+        let lh = logged
+            .open(
+                &ObjectDescriptor::queue(object_name("DEV.QUEUE.1").unwrap()),
+                OpenOptions::output(),
+            )
+            .unwrap();
+        logged
+            .put(lh, persistent("kept"), &PutOptions::default())
+            .unwrap();
+        assert!(bytes(&qm) > after_checkpoint, "a logged put is logged");
+        let mid = bytes(&qm);
+        s.put(h, persistent("d"), &PutOptions::default()).unwrap();
+        s.close(h, CloseOptions::DeletePurge).unwrap();
+        assert_eq!(bytes(&qm), mid, "the unlogged queue's put and deletion");
+        qm.create_unlogged_queue(model, "SESSION.Q2", 7).unwrap();
+        let h2 = s
+            .open(
+                &ObjectDescriptor::queue(object_name("SESSION.Q2").unwrap()),
+                OpenOptions::output(),
+            )
+            .unwrap();
+        s.put(h2, persistent("e"), &PutOptions::default()).unwrap();
+        assert_eq!(bytes(&qm), mid, "a second one's definition and put");
+        std::mem::forget(s);
+        std::mem::forget(logged);
+        drop(qm);
+    }
+    storage.crash();
+    let qm = open(storage);
+    for q in ["SESSION.Q", "SESSION.Q2"] {
+        assert_eq!(
+            qm.definition(q).unwrap_err().reason,
+            Reason::UnknownObjectName,
+            "{q}"
+        );
+    }
+    assert_eq!(drain(&qm, "DEV.QUEUE.1"), vec![("kept".to_owned(), 0)]);
+}

@@ -612,6 +612,16 @@ async fn open_queue(
     // Permanent dynamic even for a clean session (deleted when it ends): a temporary queue
     // would make persistent publications non-persistent, and with them their QoS.
     let model = ferry_core::model::system::DURABLE_MODEL_QUEUE;
+    if !persistent {
+        // A clean session's queue is not logged: it ends with the connection, and a restart
+        // ends every connection, so neither it nor what waits on it could be of use after
+        // one. Nothing of it goes to the disk — not its definition, not its deliveries (a
+        // QoS 1 publication only clean sessions take is acknowledged without a disk write),
+        // not a checkpoint's copy of it.
+        qm.create_unlogged_queue(model, &name, depth)?;
+        let h = s.open(&ferry_core::model::options::queue(&name)?, opts)?;
+        return Ok((h, false));
+    }
     let od = ObjectDescriptor::Queue {
         name: ferry_core::object_name(model)?,
         dynamic_name: Some(name.clone()),
@@ -623,14 +633,7 @@ async fn open_queue(
         let h = s.open(&od, opts)?;
         deepen(&qm, &name, depth).map(|()| h)
     };
-    // A clean session's queue is not waited for: lost in a crash, it is lost with the session
-    // it belongs to (and a leftover is deleted at the client's next connect); anything logged
-    // to it later is logged after it.
-    let h = if persistent {
-        durably(s, make).await?
-    } else {
-        unforced(s, make)?
-    };
+    let h = durably(s, make).await?;
     Ok((h, false))
 }
 

@@ -253,6 +253,80 @@ fn a_receive_maximum_above_the_commit_batch_delivers_to_clean_and_kept_sessions(
     }
 }
 
+/// `ferry_log_bytes_total` in a scrape.
+fn log_bytes(s: &Server) -> u64 {
+    let text = common::scrape(s);
+    text.lines()
+        .find_map(|l| l.strip_prefix("ferry_log_bytes_total "))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no ferry_log_bytes_total in {text}"))
+}
+
+#[test]
+#[ignore = "needs mosquitto-clients; .ci/run installs it and runs these"]
+fn only_a_kept_sessions_deliveries_reach_the_log() {
+    let (s, port) = server("mqtt-unlogged", &["--metrics-listen", "127.0.0.1:0"]);
+    // A clean session and a kept one (clean session 0), each taking its own topic at QoS 1.
+    let clean = subscriber(
+        &port,
+        &["-t", "ul/clean/#", "-q", "1", "-C", "20", "-W", "20"],
+    );
+    let kept = subscriber(
+        &port,
+        &[
+            "-t",
+            "ul/kept/#",
+            "-q",
+            "1",
+            "-C",
+            "5",
+            "-W",
+            "20",
+            "-c",
+            "-i",
+            "ul-kept",
+        ],
+    );
+    settle();
+    // Twenty QoS 1 publications only the clean session takes: acknowledged, delivered, and
+    // not one byte logged (the publisher's and the subscriber's sessions are clean too).
+    let before = log_bytes(&s);
+    let lines: String = (0..20).map(|i| format!("c{i}\n")).collect();
+    let mut pubr = Command::new("mosquitto_pub")
+        .args(["-h", "127.0.0.1", "-p", &port, "-u", "dev", "-P", "dev-pw"])
+        .args(["-t", "ul/clean/x", "-q", "1", "-l"])
+        .stdin(Stdio::piped())
+        .spawn()
+        .expect("mosquitto_pub (install mosquitto-clients)");
+    pubr.stdin
+        .take()
+        .unwrap()
+        .write_all(lines.as_bytes())
+        .unwrap();
+    assert!(pubr.wait().unwrap().success());
+    let (got, err) = finish(clean);
+    assert_eq!(got.lines().count(), 20, "{got} {err}");
+    assert_eq!(
+        log_bytes(&s),
+        before,
+        "a clean session's deliveries are not logged"
+    );
+    // Five the kept session takes are logged before they are acknowledged.
+    for i in 0..5 {
+        let out = publish(
+            &port,
+            &["-t", "ul/kept/x", "-m", &format!("k{i}"), "-q", "1"],
+        );
+        assert!(out.status.success(), "{out:?}");
+    }
+    let (got, err) = finish(kept);
+    assert_eq!(got.lines().count(), 5, "{got} {err}");
+    assert!(
+        log_bytes(&s) > before,
+        "a kept session's deliveries are logged"
+    );
+}
+
 #[test]
 #[ignore = "needs paho-mqtt from PyPI; .ci/run installs it and runs these"]
 fn a_clean_sessions_deliveries_leave_its_queue_as_sent_and_a_kept_ones_once_acknowledged() {

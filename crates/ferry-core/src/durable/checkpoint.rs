@@ -487,7 +487,7 @@ enum Copied {
 type Definitions = Vec<(ObjectName, Copied)>;
 
 /// A copy of every queue definition, unsorted, and the local queues whose messages are kept
-/// (temporary dynamic queues are not). The object table is read-locked only to copy its
+/// (temporary dynamic queues and unlogged ones, `create_unlogged_queue`, are not). The object table is read-locked only to copy its
 /// entries (handles, not attributes), so definitions made meanwhile wait milliseconds.
 fn definitions(qm: &QueueManager) -> (Definitions, Vec<Arc<Queue>>) {
     let entries: Vec<(ObjectName, Object)> = {
@@ -499,8 +499,12 @@ fn definitions(qm: &QueueManager) -> (Definitions, Vec<Arc<Queue>>) {
     for (name, object) in entries {
         let def = match object {
             Object::Local(q) => {
-                let attrs = q.lock().attrs.clone();
-                if attrs.definition_type == DefinitionType::TemporaryDynamic {
+                let (attrs, logged) = {
+                    let st = q.lock();
+                    (st.attrs.clone(), st.journaled())
+                };
+                // Neither a temporary dynamic queue nor an unlogged one outlives the process.
+                if attrs.definition_type == DefinitionType::TemporaryDynamic || !logged {
                     continue;
                 }
                 locals.push(q);

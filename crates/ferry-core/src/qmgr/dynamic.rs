@@ -22,13 +22,49 @@ impl QueueManager {
     ) -> MqResult<Arc<Queue>> {
         let name = self.dynamic_name(pattern)?;
         let mut attrs = model.clone();
-        let now = self.unix_now_s();
-        (attrs.created_unix_s, attrs.altered_unix_s) = (now, now);
         if attrs.definition_type == DefinitionType::Predefined {
             attrs.definition_type = DefinitionType::TemporaryDynamic;
         }
-        let permanent = attrs.definition_type == DefinitionType::PermanentDynamic;
-        let q = self.new_queue(name, attrs.clone());
+        self.insert_dynamic(name, attrs, true)
+    }
+
+    /// Creates the permanent dynamic queue `name` from the model queue `model`, `max_depth`
+    /// deep, that is **not logged**: neither its definition, nor its deletion, nor anything
+    /// put on it or got from it goes to the recovery log or a checkpoint, so it and its
+    /// messages (persistent ones too, which keep their persistence) live in memory only and do
+    /// not outlive the process. For a queue that lives no longer than a connection — an MQTT
+    /// clean session's, which a restart ends with every connection — where the disk would
+    /// keep nothing anyone can use. Counts against MAXDYNQ; deleted as any dynamic queue.
+    pub fn create_unlogged_queue(&self, model: &str, name: &str, max_depth: usize) -> MqResult<()> {
+        let model_name = object_name(model)?;
+        let mut attrs = match self.lookup(&model_name) {
+            Some(Object::Model(a)) => LocalQueueAttrs::clone(&a),
+            _ => {
+                return Err(MqError::new(
+                    Reason::UnknownObjectName,
+                    format!("{model} is not a model queue on this queue manager"),
+                ))
+            }
+        };
+        attrs.definition_type = DefinitionType::PermanentDynamic;
+        attrs.max_depth = max_depth;
+        attrs.validate()?;
+        self.insert_dynamic(object_name(name)?, attrs, false)
+            .map(|_| ())
+    }
+
+    /// Makes dynamic queue `name` and enters it in the object table within MAXDYNQ; a
+    /// permanent one `logged` is logged (its messages too, when the queue manager persists).
+    fn insert_dynamic(
+        &self,
+        name: ObjectName,
+        mut attrs: LocalQueueAttrs,
+        logged: bool,
+    ) -> MqResult<Arc<Queue>> {
+        let now = self.unix_now_s();
+        (attrs.created_unix_s, attrs.altered_unix_s) = (now, now);
+        let permanent = logged && attrs.definition_type == DefinitionType::PermanentDynamic;
+        let q = self.make_queue(name, attrs.clone(), logged);
         let _gate = self.durability().filter(|_| permanent).map(|d| d.gate());
         let max = self.shared.attrs.read().max_dynamic_queues;
         let mut objects = self.shared.objects.write();
@@ -75,7 +111,10 @@ impl QueueManager {
 
     /// Removes a temporary dynamic queue when its creating handle closes (or its connection ends).
     pub(crate) fn drop_dynamic(&self, q: &Arc<Queue>) {
-        let permanent_def = q.lock().attrs.definition_type == DefinitionType::PermanentDynamic;
+        let permanent_def = {
+            let st = q.lock();
+            st.attrs.definition_type == DefinitionType::PermanentDynamic && st.journaled()
+        };
         let _gate = self
             .durability()
             .filter(|_| permanent_def)
@@ -90,7 +129,8 @@ impl QueueManager {
         let mut st = q.lock();
         st.deleted = true;
         st.waiters.end_all(Reason::QDeleted);
-        let permanent = st.attrs.definition_type == DefinitionType::PermanentDynamic;
+        let permanent =
+            st.attrs.definition_type == DefinitionType::PermanentDynamic && st.journaled();
         drop(st);
         if let (true, Some(d)) = (permanent, self.durability()) {
             if let Err(e) = d

@@ -151,18 +151,33 @@ impl QueueManager {
         a.validate()?;
         self.note_initiation_queue(&a);
         apply_local_attrs(&q, a.clone())?;
-        self.log_definition(&q.name, &QueueDefinition::Local(a))
+        let logged = q.lock().journaled();
+        match logged {
+            true => self.log_definition(&q.name, &QueueDefinition::Local(a)),
+            false => Ok(()), // unlogged (or no log at all)
+        }
     }
 
     /// A new queue object, logging its persistent messages when the queue manager persists.
     pub(crate) fn new_queue(&self, name: ObjectName, attrs: LocalQueueAttrs) -> Arc<Queue> {
+        self.make_queue(name, attrs, true)
+    }
+
+    /// A new queue object; with `logged`, logging its persistent messages when the queue
+    /// manager persists (without, it has no journal: see `create_unlogged_queue`).
+    pub(crate) fn make_queue(
+        &self,
+        name: ObjectName,
+        attrs: LocalQueueAttrs,
+        logged: bool,
+    ) -> Arc<Queue> {
         self.note_initiation_queue(&attrs);
         let q = Queue::new(name, attrs, self.shared.clock.clone());
         q.lock().store.set_budget(self.shared.budget.clone());
         if let Some(s) = self.spill() {
             q.lock().attach_spill(s.clone());
         }
-        if let Some(d) = self.durability() {
+        if let Some(d) = self.durability().filter(|_| logged) {
             let journal: Arc<dyn crate::engine::Journal> = d.clone();
             q.lock().attach_journal(journal, d.queue_buffer());
         }
@@ -196,6 +211,7 @@ impl QueueManager {
         let n = object_name(name)?;
         let _gate = self.durability().map(|d| d.gate());
         let mut objects = self.shared.objects.write();
+        let mut unlogged = false;
         match objects.get(&n) {
             None => return Err(unknown(&n)),
             Some(Object::Local(q)) => {
@@ -223,12 +239,13 @@ impl QueueManager {
                 if st.attrs.definition_type != DefinitionType::Predefined {
                     self.shared.dynamic_live.fetch_sub(1, Ordering::Relaxed);
                 }
+                unlogged = self.durability().is_some() && !st.journaled();
             }
             Some(_) => {}
         }
         objects.remove(&n);
         drop(objects);
-        match self.durability() {
+        match self.durability().filter(|_| !unlogged) {
             Some(d) => d.wait(d.queue_event(QueueEvent::Delete, &n)?),
             None => Ok(()),
         }
@@ -245,7 +262,7 @@ impl QueueManager {
             ));
         }
         // Logged under the queue's lock, like puts and gets, so the log orders it among them.
-        let lsn = match self.durability() {
+        let lsn = match self.durability().filter(|_| st.journaled()) {
             Some(d) => Some(d.queue_event(QueueEvent::Clear, &q.name)?),
             None => None,
         };
