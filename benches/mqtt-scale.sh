@@ -28,6 +28,9 @@
 # TIME_WAIT on their source address for a minute). Needs a release build (cargo build --release).
 # QM_ARGS adds arguments to `qm start` (e.g. "--metrics-listen 127.0.0.1:9464"); KEEP=1 keeps the
 # work directory (the queue manager's log: FERRY_LOG=info,ferry_core::durable::checkpoint=debug).
+# WATCH_KEPT=1 (fan-in): the watcher's session is kept (clean session 0), so every publication
+# is logged on its way to it (a clean session's queue is not logged, docs/mqtt.md).
+# TOP=N (fan-in): `top` every 5 s, N times, from the start of the publications, to $work/top.
 # PROFILE=SECS (fan-in): `perf record -g` of the queue manager for the run's first SECS seconds,
 # to $work/perf.data (with KEEP=1).
 set -euo pipefail
@@ -76,7 +79,8 @@ generator() {
         set -- "$FERRY" perf mqtt-clients --broker "127.0.0.1:$port" -n "$count" --source "$src" \
             --tag "g$g" --first "$first" --mode "$mode"
         case $mode in
-            sub | watch) set -- "$@" --qos "$a1" ;;
+            sub) set -- "$@" --qos "$a1" ;;
+            watch) set -- "$@" --qos "$a1" $(if [ -n "${WATCH_KEPT:-}" ]; then echo --kept-session; fi) ;;
             pub) set -- "$@" --rate "$a1" --seconds "$a2" ;;
         esac
     fi
@@ -109,6 +113,9 @@ case $MODE in
     fan-in)
         cpu0=$(awk '{print $14 + $15}' /proc/$qm/stat)
         for g in $(seq 1 "$G"); do say "$g"; done
+        if [ -n "${TOP:-}" ]; then
+            top -b -d 5 -n "$TOP" -w 160 > "$work/top" 2>&1 &
+        fi
         if [ -n "${PROFILE:-}" ]; then
             perf record -F 499 -g -p "$qm" -o "$work/perf.data" -- sleep "$PROFILE" > /dev/null 2>&1 &
         fi

@@ -151,6 +151,12 @@ async fn read_packet<R: AsyncRead + Unpin>(
 ) -> Result<Option<In>, Refused> {
     loop {
         if let Some(raw) = wire::frame(buf, max)? {
+            // A read that left most of the buffer unused came from a client that sends now and
+            // then (a streaming one fills it): the grown buffer goes back, so that 100,000 such
+            // clients hold 256 bytes each between packets, not 4 KiB.
+            if buf.is_empty() && buf.capacity() > READ_CHUNK / 2 {
+                *buf = BytesMut::with_capacity(IDLE_READ_BUFFER);
+            }
             let v = match version {
                 Some(v) => v,
                 None => wire::connect_version(&raw)?,

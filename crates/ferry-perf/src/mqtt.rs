@@ -38,6 +38,11 @@ pub struct MqttArgs {
     /// QoS 1 publications unacknowledged at most.
     #[arg(long, default_value_t = 1000)]
     pub window: u64,
+    /// The MQTT subscriber's session is kept (clean session 0): the queue manager logs what
+    /// waits for it, where a clean session's queue is not logged (docs/mqtt.md). Ended (a clean
+    /// CONNECT) after the run.
+    #[arg(long)]
+    pub kept_session: bool,
     /// The topic.
     #[arg(long, default_value = "ferry/perf/mqtt")]
     pub topic: String,
@@ -162,7 +167,7 @@ pub fn run(a: &MqttArgs) -> Result<MqttReport, String> {
     let per = |d: Option<Duration>, d0: Option<Duration>| {
         Some((d? - d0?).as_secs_f64() * 1e6 / counted.max(1) as f64)
     };
-    Ok(MqttReport {
+    let report = MqttReport {
         from: a.from,
         to: a.to,
         qos: a.qos,
@@ -180,7 +185,11 @@ pub fn run(a: &MqttArgs) -> Result<MqttReport, String> {
         published_per_second: a.messages as f64 / published,
         harness_cpu_us: per(crate::sys::cpu_time(me), cpu0).unwrap_or(0.0),
         broker_cpu_us: per(a.broker_pid.and_then(crate::sys::cpu_time), broker0),
-    })
+    };
+    if a.kept_session && a.to == Side::Mqtt {
+        end_kept_session(a)?;
+    }
+    Ok(report)
 }
 
 /// The remaining-length field.
@@ -200,11 +209,12 @@ pub(crate) fn put_str(out: &mut Vec<u8>, s: &[u8]) {
     out.extend_from_slice(s);
 }
 
-/// A CONNECT (3.1.1, clean session, keep-alive 60 s).
-fn connect_packet(id: &str, user: Option<&str>, password: Option<&str>) -> Vec<u8> {
+/// A CONNECT (3.1.1, clean session unless `kept`, keep-alive 60 s).
+fn connect_packet(id: &str, user: Option<&str>, password: Option<&str>, kept: bool) -> Vec<u8> {
     let mut body = Vec::new();
     put_str(&mut body, b"MQTT");
-    let flags = 0x02 | user.map_or(0, |_| 0x80) | password.map_or(0, |_| 0x40);
+    let clean = if kept { 0 } else { 0x02 };
+    let flags = clean | user.map_or(0, |_| 0x80) | password.map_or(0, |_| 0x40);
     body.extend_from_slice(&[4, flags, 0, 60]);
     put_str(&mut body, id.as_bytes());
     for f in [user, password].into_iter().flatten() {
@@ -248,10 +258,10 @@ fn read_packet(r: &mut impl Read, body: &mut Vec<u8>) -> std::io::Result<u8> {
 }
 
 /// Connects a client and reads its CONNACK.
-fn open(a: &MqttArgs, id: &str) -> Result<TcpStream, String> {
+fn open(a: &MqttArgs, id: &str, kept: bool) -> Result<TcpStream, String> {
     let mut t = TcpStream::connect(&a.broker).map_err(|e| format!("{}: {e}", a.broker))?;
     let _ = t.set_nodelay(true);
-    let packet = connect_packet(id, a.user.as_deref(), a.password.as_deref());
+    let packet = connect_packet(id, a.user.as_deref(), a.password.as_deref(), kept);
     t.write_all(&packet).map_err(|e| e.to_string())?;
     let mut body = Vec::new();
     let head = read_packet(&mut t, &mut body).map_err(|e| format!("CONNACK: {e}"))?;
@@ -261,6 +271,18 @@ fn open(a: &MqttArgs, id: &str) -> Result<TcpStream, String> {
     Ok(t)
 }
 
+/// The subscriber's client id.
+fn sub_id() -> String {
+    format!("ferry-perf-sub-{}", std::process::id())
+}
+
+/// Ends a kept subscriber session: a clean CONNECT of its client id discards it (its
+/// subscription and queue), then DISCONNECT.
+pub(crate) fn end_kept_session(a: &MqttArgs) -> Result<(), String> {
+    let mut t = open(a, &sub_id(), false)?;
+    t.write_all(&[0xe0, 0]).map_err(|e| e.to_string())
+}
+
 /// The subscriber: subscribed before this returns; its thread counts deliveries (acknowledging
 /// QoS 1 ones, the acknowledgements written when nothing more is buffered to read) and returns
 /// when the last one came, or `None` after `--wait` without all.
@@ -268,7 +290,7 @@ fn subscriber(
     a: &MqttArgs,
     received: Arc<AtomicU64>,
 ) -> Result<std::thread::JoinHandle<Result<Option<Instant>, String>>, String> {
-    let mut t = open(a, &format!("ferry-perf-sub-{}", std::process::id()))?;
+    let mut t = open(a, &sub_id(), a.kept_session)?;
     let mut sub = vec![0x82];
     let mut body = vec![0, 1];
     put_str(&mut body, a.topic.as_bytes());
@@ -313,7 +335,7 @@ fn subscriber(
 /// The publisher: all messages written (QoS 1: each acknowledged), a thread reading the
 /// acknowledgements and opening the window.
 fn publish(a: &MqttArgs) -> Result<(), String> {
-    let t = open(a, &format!("ferry-perf-pub-{}", std::process::id()))?;
+    let t = open(a, &format!("ferry-perf-pub-{}", std::process::id()), false)?;
     let acked = Arc::new((Mutex::new(0u64), Condvar::new()));
     let reader = (a.qos > 0).then(|| {
         let (r, acked) = (t.try_clone(), acked.clone());
@@ -385,7 +407,7 @@ mod tests {
     #[test]
     fn packets_encode_as_mqtt_3_1_1_says() {
         assert_eq!(
-            connect_packet("c", Some("u"), Some("p")),
+            connect_packet("c", Some("u"), Some("p"), false),
             [
                 0x10, 19, 0, 4, b'M', b'Q', b'T', b'T', 4, 0xc2, 0, 60, 0, 1, b'c', 0, 1, b'u', 0,
                 1, b'p'

@@ -74,6 +74,10 @@ pub struct MqttClientsArgs {
     /// Connections opening at once (each waits for its CONNACK before the next of its slot).
     #[arg(long, default_value_t = 100)]
     pub in_flight: usize,
+    /// Clean session 0: a session the queue manager keeps (and logs what waits for it), not
+    /// one that ends with the connection.
+    #[arg(long)]
+    pub kept_session: bool,
 }
 
 /// What `ferry perf mqtt-clients` does once connected.
@@ -133,12 +137,14 @@ fn now_secs() -> f64 {
         .map_or(0.0, |d| d.as_secs_f64())
 }
 
-/// The CONNECT of client `i` (3.1.1, clean session, keep-alive 300 s, user, no password),
+/// The CONNECT of client `i` (3.1.1, clean session unless `--kept-session`, keep-alive 300 s,
+/// user, no password),
 /// followed by its SUBSCRIBE in the sub and watch modes.
 fn hello(a: &MqttClientsArgs, i: usize) -> Vec<u8> {
     let mut body = Vec::new();
     put_str(&mut body, b"MQTT");
-    let flags = 0x82 | if a.password.is_some() { 0x40 } else { 0 };
+    let clean = if a.kept_session { 0 } else { 0x02 };
+    let flags = 0x80 | clean | if a.password.is_some() { 0x40 } else { 0 };
     body.extend_from_slice(&[4, flags, 0x01, 0x2c]);
     put_str(&mut body, format!("idle-{}-{i:06}", a.tag).as_bytes());
     put_str(&mut body, a.user.as_bytes());
