@@ -1205,7 +1205,26 @@ fn an_unlogged_queue_writes_nothing_to_the_log_and_is_gone_after_a_crash() {
             )
             .unwrap();
         s.put(h2, persistent("e"), &PutOptions::default()).unwrap();
-        assert_eq!(bytes(&qm), mid, "a second one's definition and put");
+        // Replaced in place it stays unlogged; a durable subscription may not deliver to it.
+        let QueueDefinition::Local(mut a2) = qm.definition("SESSION.Q2").unwrap() else {
+            panic!("SESSION.Q2 is a local queue")
+        };
+        a2.max_depth = 9;
+        qm.define_queue("SESSION.Q2", QueueDefinition::Local(a2), true)
+            .unwrap();
+        let sd = ferry_core::SubDescriptor {
+            topic: "unlogged/t".into(),
+            name: Some("DURABLE.TO.UNLOGGED".into()),
+            durable: true,
+            ..Default::default()
+        };
+        let refused = s.subscribe(&sd, Some(h2)).unwrap_err();
+        assert_eq!(refused.reason, Reason::InvalidDestination, "{refused}");
+        assert_eq!(
+            bytes(&qm),
+            mid,
+            "a second one's definition, put and redefinition"
+        );
         std::mem::forget(s);
         std::mem::forget(logged);
         drop(qm);

@@ -38,7 +38,17 @@ impl QueueManager {
         def.set_stamps(created, now);
         let _gate = self.durability().map(|d| d.gate());
         self.define_in_memory(n, def.clone(), replace)?;
+        if self.is_unlogged(&n) {
+            return Ok(()); // replaced in place, and still not logged
+        }
         self.log_definition(&n, &def)
+    }
+
+    /// Whether `name` is a local queue the log does not hold while the queue manager persists
+    /// (`create_unlogged_queue`).
+    pub(crate) fn is_unlogged(&self, name: &ObjectName) -> bool {
+        self.durability().is_some()
+            && matches!(self.lookup(name), Some(Object::Local(q)) if !q.lock().journaled())
     }
 
     /// Makes a definition durable, when the queue manager is persistent.

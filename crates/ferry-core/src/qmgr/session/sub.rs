@@ -114,6 +114,12 @@ impl Session {
                 format!("a durable subscription cannot deliver to temporary dynamic queue {qname}"),
             ));
         }
+        if sd.durable && self.qm.is_unlogged(&qname) {
+            return Err(MqError::new(
+                Reason::InvalidDestination,
+                format!("a durable subscription cannot deliver to queue {qname}, which is not logged (an MQTT clean session's: it ends with its connection)"),
+            ));
+        }
         let req = SubRequest {
             topic: topic.to_owned(),
             wildcards: if sd.char_wildcards {
