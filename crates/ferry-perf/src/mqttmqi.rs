@@ -105,18 +105,16 @@ fn getter(
     let mut opts = GetOptions::new().wait(a.wait);
     opts.syncpoint = a.qos > 0;
     let (mut pending, mut last) = (0u64, None);
-    // A unit of work holds at most --mqi-batch gets, whatever a call takes.
-    let per_call = match opts.syncpoint {
-        true => a.mqi_get_many.clamp(1, a.mqi_batch.max(1) as usize),
-        false => a.mqi_get_many.max(1),
-    };
+    let batch = a.mqi_batch.max(1);
     while received.load(Ordering::Relaxed) < a.messages {
-        let left = (a.mqi_batch.max(1) - pending.min(a.mqi_batch.max(1))) as usize;
-        let max = if opts.syncpoint {
-            per_call.min(left.max(1))
+        // A unit of work holds at most --mqi-batch gets, whatever a call takes.
+        debug_assert!(!opts.syncpoint || pending < batch, "committed once full");
+        let room = if opts.syncpoint {
+            batch - pending
         } else {
-            per_call
+            u64::MAX
         };
+        let max = a.mqi_get_many.max(1).min(room as usize);
         match c.get_many(q, &opts, max) {
             Ok(got) => {
                 received.fetch_add(got.len() as u64, Ordering::Relaxed);
@@ -126,7 +124,7 @@ fn getter(
             Err(e) if e.reason == Reason::NoMsgAvailable => break,
             Err(e) => return Err(fail("get", e)),
         }
-        if opts.syncpoint && pending >= a.mqi_batch.max(1) {
+        if opts.syncpoint && pending >= batch {
             c.commit().map_err(|e| fail("commit", e))?;
             pending = 0;
         }
