@@ -5,10 +5,10 @@
 //!
 //! Invariants: at most `receive_maximum` QoS 1 and 2 deliveries are unacknowledged (or the
 //! MQTT 5 client's own Receive Maximum, when smaller), and at most
-//! half of MAXUMSGS (at most 4,096, at least the window) are in the unit of work; every delivery
-//! was got under syncpoint, and a kept session's or a shared subscription's is committed only
+//! half of MAXUMSGS (at most 4,096, at least the window) are in the unit of work; a kept
+//! session's or a shared subscription's deliveries are got under syncpoint and committed only
 //! once none is unacknowledged (a connection that ends first backs them out, so they wait on
-//! the queue for the next); a clean session's as they are sent; a get that waits
+//! the queue for the next); a clean session's leave the queue as they are got; a get that waits
 //! is a `PendingGet` polled beside the socket, and is cancelled (its message given back) before
 //! the session is used for anything else.
 
@@ -29,6 +29,7 @@ use crate::wire::{self, code, Connect, Filter, In, Out, Publication, Refused, Ve
 use crate::{Broker, Seat};
 
 mod outbound;
+mod publishing;
 
 /// Serves one MQTT connection from `peer` until it ends; `stop` turning true ends it (the
 /// server is stopping).
@@ -330,6 +331,8 @@ struct Client {
     out: parking_lot::Mutex<BytesMut>,
     /// Gets in the unit of work not yet committed.
     uncommitted: usize,
+    /// Topics the client keeps publishing on, with their handles.
+    publishing: publishing::Publishing,
     next_id: u16,
     /// Packet ids of QoS 2 publications received and not yet released.
     awaiting_rel: HashSet<u16>,
@@ -414,6 +417,7 @@ impl Client {
             track: Default::default(),
             out: Default::default(),
             uncommitted: 0,
+            publishing: Default::default(),
             next_id: 0,
             awaiting_rel: HashSet::new(),
             qos2: None,
@@ -709,6 +713,15 @@ impl Client {
                     if let Some(clean) = Box::pin(self.on_read(read, wr)).await {
                         return clean;
                     }
+                    // The packets the same read brought are handled at once: the waits above
+                    // (keep-alive timer, takeover, stop) are set up once a read, not once a
+                    // packet — a streaming publisher's read holds hundreds.
+                    while wire::whole_packet(rbuf) {
+                        let read = read_packet(rd, rbuf, Some(self.version), (max, Some(&self.aliases))).await;
+                        if let Some(clean) = Box::pin(self.on_read(read, wr)).await {
+                            return clean;
+                        }
+                    }
                 }
                 (at, outcome) = std::future::poll_fn(|cx| {
                     for (i, (_, p)) in self.pending.iter_mut().enumerate() {
@@ -799,9 +812,10 @@ impl Client {
         // Polled to its end: dropping it gives nothing back.
         let (src, _ended) = self.pending.swap_remove(at);
         self.cancel_wait();
+        let syncpoint = self.holds_until_acked();
         let h = self.handle_of(src);
         let got = unforced(&mut self.session, |s| {
-            s.finish_wait(h, &get_options(), outcome)
+            s.finish_wait(h, &get_options(syncpoint), outcome)
         });
         // A publication woke this session: the other ready connections (more publishers,
         // most often) run first, so that the next pass delivers what they added in the same
@@ -884,9 +898,10 @@ impl Client {
                 }
             }
         }
+        let opts = get_options(self.holds_until_acked());
         for src in (0..n).map(source) {
             let h = self.handle_of(src);
-            match unforced(&mut self.session, |s| s.try_get(h, &get_options()))? {
+            match unforced(&mut self.session, |s| s.try_get(h, &opts))? {
                 GetAttempt::Got(g) => {
                     self.cancel_wait();
                     return Ok(Some((src, g)));
@@ -904,9 +919,11 @@ impl Client {
         src: Option<usize>,
         wr: &mut W,
     ) -> std::io::Result<()> {
-        self.uncommitted += 1;
+        if self.holds_until_acked() {
+            self.uncommitted += 1;
+        }
         if own_publication(&g, &self.id) {
-            // Taken off the queue with the others at the next commit, never sent.
+            // Taken off the queue (at once, or with the others at the next commit), never sent.
             return Ok(());
         }
         let member = src.map_or(2, |i| self.shared[i].granted);
@@ -979,8 +996,14 @@ impl Client {
     }
 }
 
-fn get_options() -> GetOptions {
-    GetOptions::new().wait_unlimited().syncpoint()
+/// A delivery's get: under syncpoint when the session holds its deliveries until they are
+/// acknowledged ([`Client::holds_until_acked`]); a clean session's leave the queue as they are
+/// got — they would be committed as sent anyway, and the session ends with the connection.
+fn get_options(syncpoint: bool) -> GetOptions {
+    GetOptions {
+        syncpoint,
+        ..GetOptions::new().wait_unlimited()
+    }
 }
 
 /// A delivery as the PUBLISH that carries it: its topic (MQTopicString), retained flag
@@ -1016,6 +1039,15 @@ fn publication_of(m: &Message, qos: u8, packet_id: u16, v5: bool) -> Publication
     }
 }
 
+/// Whether a PUBLISH carries no properties that become message properties (user properties,
+/// response topic, correlation data, content type).
+fn carries_no_properties(p: &wire::Props) -> bool {
+    p.user.is_empty()
+        && p.response_topic.is_none()
+        && p.correlation.is_none()
+        && p.content_type.is_none()
+}
+
 /// When a will is published after an abnormal end: MQTT 5's Will Delay Interval, but no later
 /// than the session's end (a clean session ends with the connection: at once).
 fn will_delay(c: &Connect, persistent: bool) -> Duration {
@@ -1028,18 +1060,30 @@ fn will_delay(c: &Connect, persistent: bool) -> Duration {
 /// A client's PUBLISH as the publication the queue manager makes: its topic, the message
 /// (persistent at QoS 1 and 2, its QoS and client id as properties, expiry, user and
 /// request/response properties) and the put options (retain).
-fn publication_message(p: Publication, client_id: &str) -> (String, Message, PutOptions) {
+///
+/// `shared`: the properties a publication on its topic at its QoS that carries none of its
+/// own has (`Publishing::properties`), made once and shared.
+fn publication_message(
+    p: Publication,
+    client_id: &str,
+    shared: Option<ferry_core::model::message::Properties>,
+) -> (String, Message, PutOptions) {
     let mut msg = Message::new(p.payload).with_persistence(if p.qos > 0 {
         Persistence::Persistent
     } else {
         Persistence::NotPersistent
     });
-    let _ = msg
-        .properties
-        .set(QOS_PROPERTY, PropertyValue::I32(i32::from(p.qos)));
-    let _ = msg
-        .properties
-        .set(CLIENT_PROPERTY, PropertyValue::String(client_id.to_owned()));
+    match shared {
+        Some(props) => msg.properties = props,
+        None => {
+            let _ = msg
+                .properties
+                .set(QOS_PROPERTY, PropertyValue::I32(i32::from(p.qos)));
+            let _ = msg
+                .properties
+                .set(CLIENT_PROPERTY, PropertyValue::String(client_id.to_owned()));
+        }
+    }
     if let Some(d) = p.props.expiry {
         msg = msg.with_expiry(d);
     }
@@ -1082,7 +1126,7 @@ fn delayed_will(
         let qm = broker.qm.clone();
         let published = tokio::task::spawn_blocking(move || {
             let mut s = qm.connect_with(&opts, ConnMode::Tcp, "MQTT will".into(), who)?;
-            let (topic, msg, put) = publication_message(will, &client_id);
+            let (topic, msg, put) = publication_message(will, &client_id, None);
             let out = s.publish(&topic, msg, &put);
             let _ = s.disconnect();
             out
@@ -1355,12 +1399,19 @@ impl Client {
             return Ok((1, None));
         }
         let (qos, packet_id) = (p.qos, p.packet_id);
-        let (topic, msg, opts) = publication_message(p, &self.id);
         if qos == 2 && self.persistent {
+            let (topic, msg, opts) = publication_message(p, &self.id, None);
             return self.publish_once(&topic, msg, &opts, packet_id);
         }
-        let (r, lsn) =
-            ferry_core::qmgr::journal::deferring(|| self.session.publish(&topic, msg, &opts));
+        let through = self.publishing.handle(&mut self.session, &p.topic);
+        let shared = through
+            .filter(|_| carries_no_properties(&p.props))
+            .and_then(|h| self.publishing.properties(h, qos, &self.id));
+        let (topic, msg, opts) = publication_message(p, &self.id, shared);
+        let (r, lsn) = ferry_core::qmgr::journal::deferring(|| match through {
+            Some(h) => self.session.publish_on(h, msg, &opts),
+            None => self.session.publish(&topic, msg, &opts),
+        });
         r.map(|d| {
             self.crowded = d.crowded;
             (d.delivered, lsn)

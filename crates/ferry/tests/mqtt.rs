@@ -1853,6 +1853,92 @@ c.loop_stop()
 }
 
 /// Reads one MQTT packet: its first byte and the rest.
+/// Sends a QoS 1 PUBLISH and reads its PUBACK; false when the connection closed instead (a
+/// 3.1.1 publication refused).
+fn raw_publish_qos1(t: &mut TcpStream, topic: &str, payload: &str, id: u16) -> bool {
+    let mut body = [&(topic.len() as u16).to_be_bytes()[..], topic.as_bytes()].concat();
+    body.extend(id.to_be_bytes());
+    body.extend(payload.as_bytes());
+    if t.write_all(&[&[0x32, body.len() as u8][..], &body].concat())
+        .is_err()
+    {
+        return false;
+    }
+    let mut ack = [0u8; 4];
+    match t.read_exact(&mut ack) {
+        Ok(()) => {
+            assert_eq!(ack, [0x40, 2, (id >> 8) as u8, id as u8], "PUBACK");
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+/// The bodies an MQI subscription's queue holds now, in order.
+fn bodies(mqi: &mut Connection, q: ferry_client::Hobj) -> Vec<String> {
+    let mut v = Vec::new();
+    while let Ok(g) = mqi.get(q, &GetOptions::new().wait(Duration::from_millis(300))) {
+        v.push(String::from_utf8_lossy(&g.message.body).into_owned());
+    }
+    v
+}
+
+#[test]
+#[ignore = "needs mosquitto-clients; .ci/run installs it and runs these"]
+fn a_client_that_keeps_publishing_on_a_topic_is_held_to_new_subscriptions_topic_objects_and_authority(
+) {
+    let (s, port) = server("mqtt-steady", &[]);
+    let opts = ClientOptions {
+        user: Some("dev".into()),
+        password: Some("dev-pw".into()),
+        ..Default::default()
+    };
+    let mut mqi = Connection::connect_with(&s.tcp_bare, "watcher", &opts).unwrap();
+    let (a, _sa) = mqi
+        .subscribe(&SubDescriptor::managed("steady/#"), None)
+        .unwrap();
+    let (mut t, _) = raw_connect(&port, "steady-1");
+    // Twenty in a row on one topic: the client publishes through a handle opened on it from
+    // the sixteenth (docs/mqtt.md), shown as a publisher in TPSTATUS.
+    for i in 1..=20u16 {
+        assert!(raw_publish_qos1(&mut t, "steady/t", &format!("m{i}"), i));
+    }
+    let want: Vec<String> = (1..=20).map(|i| format!("m{i}")).collect();
+    assert_eq!(bodies(&mut mqi, a), want);
+    let status = mqsc(&s, "DISPLAY TPSTATUS('steady/t') TYPE(PUB) ALL");
+    assert!(status.contains("NUMPUBS(5)"), "{status}");
+    // A subscription made after the handle was opened takes the next publication too.
+    let (b, _sb) = mqi
+        .subscribe(&SubDescriptor::managed("steady/t"), None)
+        .unwrap();
+    assert!(raw_publish_qos1(&mut t, "steady/t", "m21", 21));
+    assert_eq!(bodies(&mut mqi, a), ["m21"]);
+    assert_eq!(bodies(&mut mqi, b), ["m21"]);
+    // Authority taken away applies to the very next publication: refused, and as MQTT 3.1.1
+    // has no negative PUBACK, the connection closes.
+    mqsc(
+        &s,
+        "SET AUTHREC PROFILE('SYSTEM.BASE.TOPIC') OBJTYPE(TOPIC) PRINCIPAL('dev') AUTHRMV(PUB)",
+    );
+    assert!(!raw_publish_qos1(&mut t, "steady/t", "m22", 22));
+    assert!(bodies(&mut mqi, a).is_empty());
+    mqsc(
+        &s,
+        "SET AUTHREC PROFILE('SYSTEM.BASE.TOPIC') OBJTYPE(TOPIC) PRINCIPAL('dev') AUTHADD(PUB)",
+    );
+    // A topic object defined above it later (PUB(DISABLED)) applies to the next one as well.
+    let (mut t, _) = raw_connect(&port, "steady-2");
+    for i in 1..=20u16 {
+        assert!(raw_publish_qos1(&mut t, "steady/t", &format!("n{i}"), i));
+    }
+    assert_eq!(bodies(&mut mqi, a).len(), 20);
+    mqsc(&s, "DEFINE TOPIC(STEADY) TOPICSTR('steady') PUB(DISABLED)");
+    assert!(!raw_publish_qos1(&mut t, "steady/t", "n21", 21));
+    assert!(bodies(&mut mqi, a).is_empty());
+    assert!(bodies(&mut mqi, b).len() == 20);
+    assert!(s.log().contains("MQTT publication refused"));
+}
+
 fn raw_packet(t: &mut TcpStream) -> (u8, Vec<u8>) {
     let mut head = [0u8; 1];
     t.read_exact(&mut head).unwrap();

@@ -46,6 +46,36 @@ impl Session {
         msg: Message,
         opts: &PutOptions,
     ) -> MqResult<PutOutcome> {
+        self.publish_via(publisher, msg, opts).map(|(_, out)| out)
+    }
+
+    /// Publishes `msg` through `h`, a handle opened on a topic for output (its authority was
+    /// checked then): as [`publish`](Self::publish) does, with the handle's topic attributes
+    /// and subscriber list as cached until the topic objects or the subscriptions change —
+    /// what a client that publishes on the same topics again and again saves (the MQTT
+    /// service's publishers). A handle that is not a topic's is MQRC_HOBJ_ERROR.
+    pub fn publish_on(&mut self, h: Hobj, msg: Message, opts: &PutOptions) -> MqResult<Published> {
+        self.check_running(opts.fail_if_quiescing)?;
+        let Some(Handle::Topic(p)) = self.handles.get(&h.0) else {
+            return Err(MqError::new(
+                Reason::HobjError,
+                "the handle is not one opened on a topic for output",
+            ));
+        };
+        let p = Arc::clone(p);
+        let (published, out) = self.publish_via(&p, msg, opts)?;
+        p.count.fetch_add(1, Ordering::Relaxed);
+        let now_ms = ferry_model::clock::unix_ms(out.put_time).max(0) as u64;
+        p.last_ms.store(now_ms, Ordering::Relaxed);
+        Ok(published)
+    }
+
+    fn publish_via(
+        &mut self,
+        publisher: &Publisher,
+        msg: Message,
+        opts: &PutOptions,
+    ) -> MqResult<(Published, PutOutcome)> {
         let topic = &*publisher.topic;
         let rt = self.qm.resolve_topic_cached(topic, &publisher.resolved);
         let mut msg = msg;
@@ -70,8 +100,8 @@ impl Session {
             warning: None,
         };
         let now_ms = ferry_model::clock::unix_ms(put_time).max(0) as u64;
-        self.deliver(topic, &rt, msg, opts, now_ms, Some(publisher))?;
-        Ok(outcome)
+        let published = self.deliver(topic, &rt, msg, opts, now_ms, Some(publisher))?;
+        Ok((published, outcome))
     }
 
     /// Publishes `msg` on `topic`, with the attributes the topic objects above it give it
