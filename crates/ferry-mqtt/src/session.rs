@@ -708,19 +708,10 @@ impl Client {
             let qm = self.broker.qm.clone();
             tokio::select! {
                 read = read_packet(rd, rbuf, Some(self.version), (max, Some(&self.aliases))) => {
-                    // Boxed (an allocation a packet): the session's future is then only as
-                    // large as its waits, which is what an idle client costs.
-                    if let Some(clean) = Box::pin(self.on_read(read, wr)).await {
+                    // Boxed (an allocation a read): the session's future is then only as large
+                    // as its waits, which is what an idle client costs.
+                    if let Some(clean) = Box::pin(self.on_reads(read, rd, rbuf, wr)).await {
                         return clean;
-                    }
-                    // The packets the same read brought are handled at once: the waits above
-                    // (keep-alive timer, takeover, stop) are set up once a read, not once a
-                    // packet — a streaming publisher's read holds hundreds.
-                    while wire::whole_packet(rbuf) {
-                        let read = read_packet(rd, rbuf, Some(self.version), (max, Some(&self.aliases))).await;
-                        if let Some(clean) = Box::pin(self.on_read(read, wr)).await {
-                            return clean;
-                        }
                     }
                 }
                 (at, outcome) = std::future::poll_fn(|cx| {
@@ -755,6 +746,33 @@ impl Client {
                 }
             }
         }
+    }
+
+    /// A packet read, then the others the same read brought, handled at once: the waits of
+    /// the run loop (keep-alive timer, takeover, stop) are set up once a read, not once a
+    /// packet — a streaming publisher's read holds hundreds. `Some` when the connection ends.
+    async fn on_reads<R, W>(
+        &mut self,
+        read: Result<Option<In>, Refused>,
+        rd: &mut R,
+        rbuf: &mut BytesMut,
+        wr: &mut W,
+    ) -> Option<Clean>
+    where
+        R: AsyncRead + Unpin,
+        W: AsyncWrite + Unpin,
+    {
+        if let Some(clean) = self.on_read(read, wr).await {
+            return Some(clean);
+        }
+        let max = self.broker.settings.max_packet;
+        while wire::whole_packet(rbuf) {
+            let read = read_packet(rd, rbuf, Some(self.version), (max, Some(&self.aliases))).await;
+            if let Some(clean) = self.on_read(read, wr).await {
+                return Some(clean);
+            }
+        }
+        None
     }
 
     /// Counts a PUBLISH sent (or received) now.
