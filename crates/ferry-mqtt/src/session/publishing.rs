@@ -113,3 +113,80 @@ fn fnv(s: &str) -> u64 {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ferry_core::model::clock::Clock;
+    use ferry_core::{object_name, ConnectOptions, QmConfig, QueueManager, QueueManagerAttrs};
+
+    fn session() -> (QueueManager, Session) {
+        let qm = QueueManager::new(QmConfig {
+            attrs: QueueManagerAttrs::new(object_name("PUBQM").unwrap()),
+            clock: Clock::default(),
+            dev_queues: false,
+            memory_budget: usize::MAX,
+            owner: "ferry".into(),
+        })
+        .unwrap();
+        let s = qm.connect(&ConnectOptions::app("publishing test")).unwrap();
+        (qm, s)
+    }
+
+    /// `n` publications in a row on `topic`: the handle the last one went through.
+    fn streak(p: &mut Publishing, s: &mut Session, topic: &str, n: u32) -> Option<Hobj> {
+        (0..n).map(|_| p.handle(s, topic)).last().flatten()
+    }
+
+    #[test]
+    fn a_topic_gets_a_handle_after_a_streak_and_keeps_it() {
+        let (_qm, mut s) = session();
+        let mut p = Publishing::default();
+        assert_eq!(streak(&mut p, &mut s, "a/b", STREAK - 1), None);
+        // Another topic in between starts the count again.
+        assert_eq!(p.handle(&mut s, "x"), None);
+        assert_eq!(streak(&mut p, &mut s, "a/b", STREAK - 1), None);
+        let h = p
+            .handle(&mut s, "a/b")
+            .expect("the streak's last opens one");
+        assert_eq!(p.handle(&mut s, "a/b"), Some(h));
+        assert_eq!(p.handle(&mut s, "x"), None);
+        assert_eq!(
+            p.handle(&mut s, "a/b"),
+            Some(h),
+            "kept between other topics"
+        );
+        let props = p.properties(h, 1, "dev-1").unwrap();
+        assert_eq!(
+            props.get("MQTopicString"),
+            Some(&PropertyValue::String("a/b".into()))
+        );
+        assert_eq!(
+            props.get(super::super::QOS_PROPERTY),
+            Some(&PropertyValue::I32(1))
+        );
+        assert_eq!(p.properties(h, 3, "dev-1"), None, "no QoS 3");
+    }
+
+    #[test]
+    fn at_most_four_handles_the_oldest_closed_and_all_when_security_changes() {
+        let (qm, mut s) = session();
+        let mut p = Publishing::default();
+        let topics = ["t/0", "t/1", "t/2", "t/3", "t/4"];
+        let handles: Vec<Hobj> = topics
+            .iter()
+            .map(|t| streak(&mut p, &mut s, t, STREAK).unwrap())
+            .collect();
+        assert_eq!(p.open.len(), MAX_HANDLES);
+        // t/0's handle was closed for t/4's: closing it again is refused.
+        assert!(s.close(handles[0], CloseOptions::None).is_err());
+        assert_eq!(p.handle(&mut s, "t/0"), None, "a streak again");
+        assert_eq!(p.handle(&mut s, "t/4"), Some(handles[4]));
+        qm.refresh_security();
+        assert_eq!(p.handle(&mut s, "t/4"), None, "closed with the others");
+        assert!(p.open.is_empty());
+        for h in &handles[1..] {
+            assert!(s.close(*h, CloseOptions::None).is_err(), "{h:?} closed");
+        }
+    }
+}
