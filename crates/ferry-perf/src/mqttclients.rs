@@ -191,25 +191,48 @@ const FIRST_PORT: u16 = 20_000;
 const PORTS: usize = 45_000;
 
 /// Binds client `i`'s socket to `source` and a port of its own, `FIRST_PORT + i % PORTS` (or
-/// the next few, when that one is taken): a bind to a named port is one lookup, where leaving
-/// the choice to the kernel at connect (IP_BIND_ADDRESS_NO_PORT, which each retry here falls
-/// back to) walks the ports already connected to the same address — 86 % of the machine's CPU,
-/// in the generators, while 100,000 clients connected.
+/// the next few, when that one is taken — by a connection, or one in TIME_WAIT): a bind to a
+/// named port is one lookup, where leaving the choice to the kernel at connect
+/// (IP_BIND_ADDRESS_NO_PORT, which this falls back to) walks the ports already connected to the
+/// same address — 86 % of the machine's CPU, in the generators, while 100,000 clients connected.
+/// Whether the socket has a port of its own.
 fn bind_source(
     s: &tokio::net::TcpSocket,
     source: std::net::Ipv4Addr,
     i: usize,
-) -> Result<(), String> {
-    let _ = s.set_reuseaddr(true);
+) -> Result<bool, String> {
     for k in 0..4 {
         let port = FIRST_PORT + ((i + k * 7_919) % PORTS) as u16;
         if s.bind((source, port).into()).is_ok() {
-            return Ok(());
+            return Ok(true);
         }
     }
     bind_address_no_port(s);
     s.bind((source, 0).into())
-        .map_err(|e| format!("bind {source}: {e}"))
+        .map_err(|e| format!("bind {source}: {e}"))?;
+    Ok(false)
+}
+
+/// Connects from `source` to `addr` as client `i` (`bind_source`); a port of its own refused
+/// at connect (EADDRNOTAVAIL: the same pair of addresses is still in TIME_WAIT from an earlier
+/// connection) gives way to one the kernel picks.
+async fn connect_from(
+    source: std::net::Ipv4Addr,
+    addr: std::net::SocketAddr,
+    i: usize,
+) -> Result<TcpStream, String> {
+    let s = tokio::net::TcpSocket::new_v4().map_err(|e| e.to_string())?;
+    let own = bind_source(&s, source, i)?;
+    match s.connect(addr).await {
+        Err(e) if own && e.raw_os_error() == Some(libc::EADDRNOTAVAIL) => {
+            let s = tokio::net::TcpSocket::new_v4().map_err(|e| e.to_string())?;
+            bind_address_no_port(&s);
+            s.bind((source, 0).into())
+                .map_err(|e| format!("bind {source}: {e}"))?;
+            s.connect(addr).await.map_err(|e| format!("{addr}: {e}"))
+        }
+        r => r.map_err(|e| format!("{addr}: {e}")),
+    }
 }
 
 /// Opens client `i` and reads its CONNACK (and SUBACK).
@@ -218,9 +241,7 @@ async fn open_one(a: &MqttClientsArgs, i: usize) -> Result<TcpStream, String> {
         .broker
         .parse()
         .map_err(|e| format!("--broker {}: {e}", a.broker))?;
-    let s = tokio::net::TcpSocket::new_v4().map_err(|e| e.to_string())?;
-    bind_source(&s, a.source, i)?;
-    let mut t = s.connect(addr).await.map_err(|e| format!("{addr}: {e}"))?;
+    let mut t = connect_from(a.source, addr, i).await?;
     let _ = t.set_nodelay(true);
     t.write_all(&hello(a, i)).await.map_err(|e| e.to_string())?;
     let mut ack = [0u8; 4];
