@@ -117,7 +117,7 @@ case $MODE in
             top -b -d 5 -n "$TOP" -w 160 > "$work/top" 2>&1 &
         fi
         if [ -n "${PROFILE:-}" ]; then
-            perf record -F 499 -g -p "$qm" -o "$work/perf.data" -- sleep "$PROFILE" > /dev/null 2>&1 &
+            perf record ${PERF_ARGS:--F 499} -g -p "$qm" -o "$work/perf.data" -- sleep "$PROFILE" > /dev/null 2>&1 &
         fi
         for g in $(seq 1 "$G"); do
             until grep -q "published\|Error" "$work/gen.$g"; do sleep 0.5; done

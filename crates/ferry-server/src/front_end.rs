@@ -1,15 +1,24 @@
 //! MQTT front-end processes (`[mqtt] front_ends`): a process may hold 20,000 file descriptors
-//! here, so more MQTT clients than that are accepted by several processes sharing the port
+//! here, so more MQTT clients than that are accepted by several processes sharing the ports
 //! (SO_REUSEPORT; the kernel spreads connections across them), each carrying its clients' bytes
 //! to the queue manager over [`LINKS`] local links (`mux.rs`) — socket pairs made by the queue
 //! manager and inherited, so nothing else can reach them. The queue manager holds every
 //! client's session, as with its own listener: one owner per client id across front ends, one
-//! set of objects, statuses and metrics (the clients show under `SYSTEM.MQTT.TCP`).
+//! set of objects, statuses and metrics (the clients show under `SYSTEM.MQTT.TCP`, `.TLS`,
+//! `.WS` or `.WSS`, as they would without front ends).
+//!
+//! Every `[mqtt]` listener goes through the front ends: in the clear, over TLS, over WebSocket
+//! and over secure WebSocket. A front end makes the TLS handshake (the server's certificate,
+//! the client CA's check of a client certificate, within the connect timeout) and passes on
+//! the clear bytes; the `OPEN` of a client's stream says which listener it came on, its
+//! address and the client certificate it presented (DER), from which the queue manager takes
+//! the distinguished name as for its own TLS clients. The WebSocket handshake is the queue
+//! manager's, on the stream.
 //!
 //! The queue manager starts the front ends with the service and keeps them running: one that
 //! ends is started again a second later (its clients' connections ended with it and they
 //! reconnect through the others). A front end ends when its links do — when the queue manager
-//! stops or dies. The queue manager itself keeps the port bound (not listening), so it stays
+//! stops or dies. The queue manager itself keeps the ports bound (not listening), so they stay
 //! reserved while a front end is restarted.
 
 use std::net::SocketAddr;
@@ -52,10 +61,72 @@ fn shared_socket(addr: SocketAddr) -> std::io::Result<socket2::Socket> {
     Ok(s)
 }
 
+/// Which `[mqtt]` listener a client came on (the first byte of its stream's `OPEN`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Entry {
+    Tcp = 0,
+    Tls = 1,
+    Ws = 2,
+    Wss = 3,
+}
+
+impl Entry {
+    fn from_code(code: u8) -> Option<Entry> {
+        [Entry::Tcp, Entry::Tls, Entry::Ws, Entry::Wss]
+            .into_iter()
+            .find(|e| *e as u8 == code)
+    }
+
+    fn tls(self) -> bool {
+        matches!(self, Entry::Tls | Entry::Wss)
+    }
+
+    fn ws(self) -> bool {
+        matches!(self, Entry::Ws | Entry::Wss)
+    }
+
+    /// The front end's option naming its address.
+    fn option(self) -> &'static str {
+        match self {
+            Entry::Tcp => "--listen",
+            Entry::Tls => "--tls-listen",
+            Entry::Ws => "--ws-listen",
+            Entry::Wss => "--wss-listen",
+        }
+    }
+}
+
+/// An `OPEN`'s payload: `[entry][address length][address][client certificate, DER]` (no
+/// certificate: nothing after the address).
+fn opening(entry: Entry, peer: &str, cert: Option<&[u8]>) -> Vec<u8> {
+    let peer = &peer.as_bytes()[..peer.len().min(255)];
+    let mut out = vec![entry as u8, peer.len() as u8];
+    out.extend_from_slice(peer);
+    out.extend_from_slice(cert.unwrap_or_default());
+    out
+}
+
+/// Who an `OPEN` says the client is: the listener, its address and certificate.
+fn opened(payload: &[u8]) -> Option<(Entry, String, Option<&[u8]>)> {
+    let (&code, rest) = payload.split_first()?;
+    let (&len, rest) = rest.split_first()?;
+    let peer = rest.get(..usize::from(len))?;
+    let cert = &rest[usize::from(len)..];
+    let peer = std::str::from_utf8(peer).ok()?.to_owned();
+    Some((
+        Entry::from_code(code)?,
+        peer,
+        (!cert.is_empty()).then_some(cert),
+    ))
+}
+
 /// What the queue manager's side of the front ends needs.
 pub(crate) struct Service {
     pub(crate) count: usize,
-    pub(crate) addr: SocketAddr,
+    /// The listeners the front ends share, each bound by the queue manager.
+    pub(crate) addrs: Vec<(Entry, SocketAddr)>,
+    /// The server's certificate, for the TLS ones.
+    pub(crate) tls: Option<crate::TlsSettings>,
     pub(crate) backlog: u32,
     pub(crate) broker: Arc<ferry_mqtt::Broker>,
     pub(crate) slots: Arc<Semaphore>,
@@ -63,10 +134,10 @@ pub(crate) struct Service {
 }
 
 /// Starts `service.count` front ends, each kept running by a task of its own until `stop`;
-/// `reserved` (the port's socket) is held as long as they run.
+/// `reserved` (the ports' sockets) are held as long as they run.
 pub(crate) fn start(
     service: Service,
-    reserved: socket2::Socket,
+    reserved: Vec<socket2::Socket>,
     stop: &watch::Receiver<bool>,
 ) -> Vec<tokio::task::JoinHandle<()>> {
     let service = Arc::new(service);
@@ -88,7 +159,8 @@ async fn supervise(i: usize, s: &Service, mut stop: watch::Receiver<bool>) {
         match launch(s) {
             Ok((child, links)) => {
                 let pid = child.id();
-                tracing::info!(front_end = i, pid, addr = %s.addr, "MQTT front end started");
+                let addrs: Vec<String> = s.addrs.iter().map(|(_, a)| a.to_string()).collect();
+                tracing::info!(front_end = i, pid, addrs = %addrs.join(" "), "MQTT front end started");
                 let (ended_tx, ended) = tokio::sync::oneshot::channel();
                 std::thread::spawn(move || {
                     let mut child = child;
@@ -130,7 +202,7 @@ async fn serve_links(
     let mut clients = JoinSet::new();
     let stopping = loop {
         tokio::select! {
-            Some((stream, peer)) = accepted.recv() => serve_client(s, stream, peer, stop, &mut clients),
+            Some((stream, about)) = accepted.recv() => serve_client(s, stream, &about, stop, &mut clients),
             _ = &mut ended => break false,
             _ = stop.changed() => break true,
             Some(_) = clients.join_next(), if !clients.is_empty() => {}
@@ -146,14 +218,18 @@ async fn serve_links(
     stopping
 }
 
-/// One client a front end passed on: its MQTT session, while the service has room.
+/// One client a front end passed on: its MQTT session (after the WebSocket handshake, for a
+/// WebSocket listener's), while the service has room.
 fn serve_client(
     s: &Service,
     stream: mux::Stream,
-    peer: String,
+    about: &[u8],
     stop: &watch::Receiver<bool>,
     clients: &mut JoinSet<()>,
 ) {
+    let Some((entry, peer, cert)) = opened(about) else {
+        return tracing::warn!("MQTT front end opened a stream without saying whose: closed");
+    };
     let Ok(slot) = s.slots.clone().try_acquire_owned() else {
         tracing::warn!(
             peer,
@@ -161,15 +237,21 @@ fn serve_client(
         );
         return;
     };
+    let cert = cert.map(|der| rustls::pki_types::CertificateDer::from(der.to_vec()));
     let who = ferry_mqtt::Peer {
         addr: peer,
-        channel: "SYSTEM.MQTT.TCP".into(),
-        cert: None,
+        channel: crate::mqtt::service_channel(entry.tls(), entry.ws()).into(),
+        cert: crate::tls::peer_dn(cert.as_ref().map(std::slice::from_ref)),
         rules: Default::default(),
     };
     let (b, stop) = (s.broker.clone(), stop.clone());
     clients.spawn(async move {
-        Box::pin(ferry_mqtt::serve(stream, b, who, stop)).await;
+        if entry.ws() {
+            let ws = crate::mqtt::Ws::Always;
+            Box::pin(crate::mqtt::over_ws(stream, ws, b, who, stop)).await;
+        } else {
+            Box::pin(ferry_mqtt::serve(stream, b, who, stop)).await;
+        }
         drop(slot);
     });
 }
@@ -187,7 +269,19 @@ fn launch(s: &Service) -> std::io::Result<(std::process::Child, Vec<tokio::net::
     }
     let fds: Vec<RawFd> = theirs.iter().map(|t| t.as_raw_fd()).collect();
     let mut cmd = std::process::Command::new(std::env::current_exe()?);
-    cmd.args(["mqtt-front-end", "--listen", &s.addr.to_string()])
+    cmd.arg("mqtt-front-end");
+    for (entry, addr) in &s.addrs {
+        cmd.args([entry.option(), &addr.to_string()]);
+    }
+    if let Some(t) = &s.tls {
+        cmd.arg("--tls-cert").arg(&t.cert_chain);
+        cmd.arg("--tls-key").arg(&t.key);
+        if let Some(ca) = &t.client_ca {
+            cmd.arg("--tls-client-ca").arg(ca);
+        }
+    }
+    let handshake = s.broker.settings.connect_timeout.as_millis().to_string();
+    cmd.args(["--handshake-ms", &handshake])
         .args(["--backlog", &s.backlog.to_string(), "--links"])
         .arg(LINKS.to_string())
         // No transparent huge pages: a front end's heap is small, and the allocator's first
@@ -228,21 +322,58 @@ fn launch(s: &Service) -> std::io::Result<(std::process::Child, Vec<tokio::net::
     Ok((child, ours))
 }
 
+/// What a front-end process (`ferry mqtt-front-end`) serves: the `[mqtt]` listeners it shares
+/// with the others, the server's certificate for the TLS ones and the time a TLS handshake may
+/// take.
+#[derive(Debug, Clone)]
+pub struct FrontEnd {
+    /// MQTT in the clear.
+    pub listen: Option<SocketAddr>,
+    /// MQTT over TLS.
+    pub tls_listen: Option<SocketAddr>,
+    /// MQTT over WebSocket.
+    pub ws_listen: Option<SocketAddr>,
+    /// MQTT over secure WebSocket.
+    pub wss_listen: Option<SocketAddr>,
+    /// The server's certificate, key and client CA (for `tls_listen` and `wss_listen`).
+    pub tls: Option<crate::TlsSettings>,
+    /// The longest a TLS handshake may take.
+    pub handshake: Duration,
+    /// Each listener's backlog.
+    pub backlog: u32,
+    /// Links inherited at descriptors 3, 4, ...
+    pub links: usize,
+}
+
+impl FrontEnd {
+    fn entries(&self) -> impl Iterator<Item = (Entry, SocketAddr)> {
+        let each = [
+            (Entry::Tcp, self.listen),
+            (Entry::Tls, self.tls_listen),
+            (Entry::Ws, self.ws_listen),
+            (Entry::Wss, self.wss_listen),
+        ];
+        each.into_iter().filter_map(|(e, a)| Some((e, a?)))
+    }
+}
+
 /// The front end's process (`ferry mqtt-front-end`, started by the queue manager): accepts
-/// MQTT clients on `listen` beside the other front ends and carries each one's bytes over one
-/// of its `links` (inherited at descriptors 3, 4, ...), in turn. Returns when the links end.
+/// MQTT clients on its listeners beside the other front ends and carries each one's bytes over
+/// one of its links (inherited at descriptors 3, 4, ...), in turn. Returns when the links end.
 #[allow(unsafe_code)]
-pub fn run_front_end(listen: SocketAddr, backlog: u32, links: usize) -> std::io::Result<()> {
+pub fn run_front_end(f: FrontEnd) -> std::io::Result<()> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
     rt.block_on(async move {
-        let socket = shared_socket(listen)?;
-        socket.listen(backlog.max(1) as i32)?;
-        socket.set_nonblocking(true)?;
-        let listener = tokio::net::TcpListener::from_std(socket.into())?;
-        let mut ends = Vec::with_capacity(links);
-        for i in 0..links {
+        let acceptor = match &f.tls {
+            Some(t) => Some(tokio_rustls::TlsAcceptor::from(
+                crate::tls::server_config(t).map_err(|e| std::io::Error::other(e.0))?,
+            )),
+            None => None,
+        };
+        let mut ends = Vec::with_capacity(f.links);
+        for i in 0..f.links {
             // SAFETY: the queue manager placed link i's socket at this descriptor for this
             // process, and nothing else here owns it.
             let s =
@@ -250,33 +381,75 @@ pub fn run_front_end(listen: SocketAddr, backlog: u32, links: usize) -> std::io:
             s.set_nonblocking(true)?;
             ends.push(Link::start(tokio::net::UnixStream::from_std(s)?, None));
         }
-        accept_clients(&listener, &ends).await;
+        let ends: Arc<[Arc<Link>]> = ends.into();
+        let next = Arc::new(std::sync::atomic::AtomicU32::new(0));
+        let mut accepting = JoinSet::new();
+        for (entry, addr) in f.entries() {
+            let socket = shared_socket(addr)?;
+            socket.listen(f.backlog.max(1) as i32)?;
+            socket.set_nonblocking(true)?;
+            let listener = tokio::net::TcpListener::from_std(socket.into())?;
+            let tls = match (entry.tls(), &acceptor) {
+                (false, _) => None,
+                (true, Some(a)) => Some((a.clone(), f.handshake)),
+                (true, None) => {
+                    return Err(std::io::Error::other(
+                        "a TLS listener needs --tls-cert and --tls-key",
+                    ))
+                }
+            };
+            let (ends, next) = (ends.clone(), next.clone());
+            accepting
+                .spawn(async move { accept_clients(&listener, entry, tls, &ends, &next).await });
+        }
+        while ends.iter().any(|l| !l.ended()) {
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        }
+        accepting.abort_all();
         Ok(())
     })
 }
 
-/// Accepts clients and hands each to a link in turn, until every link has ended.
-async fn accept_clients(listener: &tokio::net::TcpListener, links: &[Arc<Link>]) {
-    let mut next: u32 = 0;
+/// Accepts clients on one listener and hands each to a link in turn (a TLS client once its
+/// handshake is done, within the time given), until every link has ended.
+async fn accept_clients(
+    listener: &tokio::net::TcpListener,
+    entry: Entry,
+    tls: Option<(tokio_rustls::TlsAcceptor, Duration)>,
+    links: &Arc<[Arc<Link>]>,
+    next: &std::sync::atomic::AtomicU32,
+) {
     loop {
-        tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok((tcp, addr)) => {
-                    next = next.wrapping_add(1);
-                    let link = &links[next as usize % links.len()];
-                    let _ = tcp.set_nodelay(true);
-                    let stream = link.open(next, &addr.to_string());
-                    tokio::spawn(pump(tcp, stream));
-                }
-                // Out of descriptors, most likely: others take the port's clients meanwhile.
-                Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
-            },
-            _ = tokio::time::sleep(Duration::from_secs(1)) => {
-                if links.iter().all(|l| l.ended()) {
-                    return;
-                }
+        let (tcp, addr) = match listener.accept().await {
+            Ok(a) => a,
+            // Out of descriptors, most likely: others take the port's clients meanwhile.
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
             }
-        }
+        };
+        let id = next
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            .wrapping_add(1);
+        let link = links[id as usize % links.len()].clone();
+        let _ = tcp.set_nodelay(true);
+        let Some((acceptor, limit)) = tls.clone() else {
+            let stream = link.open(id, &opening(entry, &addr.to_string(), None));
+            tokio::spawn(pump(tcp, stream));
+            continue;
+        };
+        tokio::spawn(async move {
+            let Ok(Ok(tls)) = tokio::time::timeout(limit, acceptor.accept(tcp)).await else {
+                return;
+            };
+            let cert = tls.get_ref().1.peer_certificates().and_then(|c| c.first());
+            let about = opening(entry, &addr.to_string(), cert.map(|c| c.as_ref()));
+            if about.len() > mux::MAX_DATA {
+                return tracing::warn!(peer = %addr, "MQTT client certificate too large to pass on");
+            }
+            let stream = link.open(id, &about);
+            pump_io(tls, stream).await;
+        });
     }
 }
 
@@ -314,5 +487,66 @@ async fn pump(tcp: TcpStream, stream: mux::Stream) {
     tokio::select! {
         _ = up => {}
         _ = down => {}
+    }
+}
+
+/// [`pump`] for a stream that keeps its own buffers (TLS): each read goes into a buffer on the
+/// stack for the time of one poll, so an idle client holds none of ours.
+async fn pump_io<S>(io: S, stream: mux::Stream)
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
+{
+    use tokio::io::{AsyncRead, AsyncWriteExt};
+    let (mut rd, mut wr) = tokio::io::split(io);
+    let up = async {
+        loop {
+            let chunk = std::future::poll_fn(|cx| {
+                let mut b = [0u8; mux::MAX_DATA];
+                let mut rb = tokio::io::ReadBuf::new(&mut b);
+                std::pin::Pin::new(&mut rd)
+                    .poll_read(cx, &mut rb)
+                    .map_ok(|()| bytes::Bytes::copy_from_slice(rb.filled()))
+            })
+            .await?;
+            if chunk.is_empty() {
+                return Ok::<(), std::io::Error>(());
+            }
+            stream.send(&chunk).await?;
+        }
+    };
+    let down = async {
+        while let Some(chunk) = stream.next_chunk().await {
+            wr.write_all(&chunk).await?;
+            wr.flush().await?;
+        }
+        wr.shutdown().await
+    };
+    tokio::select! {
+        _ = up => {}
+        _ = down => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_opens_payload_says_the_listener_the_address_and_the_certificate() {
+        let p = opening(Entry::Wss, "10.0.0.7:5123", Some(b"DER bytes"));
+        let (e, peer, cert) = opened(&p).unwrap();
+        assert_eq!(
+            (e, peer.as_str(), cert),
+            (Entry::Wss, "10.0.0.7:5123", Some(&b"DER bytes"[..]))
+        );
+        let p = opening(Entry::Tcp, "127.0.0.1:9", None);
+        assert_eq!(
+            opened(&p).unwrap(),
+            (Entry::Tcp, "127.0.0.1:9".into(), None)
+        );
+        // Short, unknown listeners and addresses longer than the payload are refused.
+        assert!(opened(&[]).is_none());
+        assert!(opened(&[9, 0]).is_none());
+        assert!(opened(&[0, 20, b'1']).is_none());
     }
 }

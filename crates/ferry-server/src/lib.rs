@@ -35,7 +35,7 @@ use tokio::task::JoinSet;
 pub use auth::UserFile;
 pub use conn::ConnLimits;
 pub use console::ConsoleConfig;
-pub use front_end::run_front_end;
+pub use front_end::{run_front_end, FrontEnd};
 pub use mqtt::MqttConfig;
 pub use tls::TlsSettings;
 
@@ -361,8 +361,9 @@ pub struct Server {
 #[derive(Debug)]
 struct Services {
     mqtt: Option<TcpListener>,
-    /// With `[mqtt] front_ends`: the port they share, bound and not listening (`front_end.rs`).
-    mqtt_front: Option<(socket2::Socket, SocketAddr)>,
+    /// With `[mqtt] front_ends`: the ports they share, bound and not listening, for each
+    /// `[mqtt]` listener (`front_end.rs`); the listeners above are then all `None`.
+    mqtt_front: Vec<(front_end::Entry, socket2::Socket, SocketAddr)>,
     mqtt_tls: Option<TlsListener>,
     /// MQTT over WebSocket, in the clear and over TLS.
     mqtt_ws: (Option<TcpListener>, Option<TlsListener>),
@@ -372,20 +373,26 @@ struct Services {
 
 impl Services {
     async fn bind(config: &ServerConfig, authenticated: bool) -> Result<Services, StartError> {
-        let (mqtt, mqtt_tls) = listen_mqtt(config, authenticated, false).await?;
-        let (mqtt, mqtt_front) = match (mqtt, config.mqtt.as_ref()) {
-            (Some(l), Some(m)) if m.front_ends > 0 => {
-                // Checked and bound as any listener, then handed to the front ends.
-                let addr = l.local_addr().map_err(|e| StartError(e.to_string()))?;
-                drop(l);
-                let reserved = front_end::reserve(addr).map_err(|e| {
-                    StartError(format!("cannot bind {addr} for the MQTT front ends: {e}"))
-                })?;
-                (None, Some(reserved))
+        let (mut mqtt, mut mqtt_tls) = listen_mqtt(config, authenticated, false).await?;
+        let mut mqtt_ws = listen_mqtt(config, authenticated, true).await?;
+        let mut mqtt_front = Vec::new();
+        if config.mqtt.as_ref().is_some_and(|m| m.front_ends > 0) {
+            // Checked and bound as any listener, then handed to the front ends.
+            use front_end::Entry;
+            let tls = |t: Option<TlsListener>| t.map(|t| t.listener);
+            let each = [
+                (Entry::Tcp, mqtt.take()),
+                (Entry::Tls, tls(mqtt_tls.take())),
+                (Entry::Ws, mqtt_ws.0.take()),
+                (Entry::Wss, tls(mqtt_ws.1.take())),
+            ];
+            for (entry, l) in each {
+                if let Some(l) = l {
+                    let (socket, addr) = reserve_for_front_ends(l)?;
+                    mqtt_front.push((entry, socket, addr));
+                }
             }
-            (l, _) => (l, None),
-        };
-        let mqtt_ws = listen_mqtt(config, authenticated, true).await?;
+        }
         let (console, console_tls) = listen_console(config).await?;
         Ok(Services {
             mqtt,
@@ -410,10 +417,14 @@ impl Services {
         let listeners = [(self.mqtt, self.mqtt_tls), self.mqtt_ws];
         let (mqtt_tasks, mqtt) = start_mqtt(listeners, qm, config, ctx, stop);
         tasks.extend(mqtt_tasks);
-        if let (Some((reserved, addr)), Some(m)) = (self.mqtt_front, config.mqtt.as_ref()) {
+        if let (false, Some(m)) = (self.mqtt_front.is_empty(), config.mqtt.as_ref()) {
+            let addrs = self.mqtt_front.iter().map(|(e, _, a)| (*e, *a)).collect();
+            let reserved = self.mqtt_front.into_iter().map(|(_, s, _)| s).collect();
+            let tls = m.tls_listen.as_ref().or(m.wss_listen.as_ref());
             let service = front_end::Service {
                 count: m.front_ends,
-                addr,
+                addrs,
+                tls: tls.map(|t| t.1.clone()),
                 backlog: LISTEN_BACKLOG,
                 broker: mqtt.broker.clone(),
                 slots: mqtt.slots.clone(),
@@ -524,14 +535,19 @@ impl Server {
         self.metrics_tls.is_some()
     }
 
+    /// The address the MQTT front ends share for `entry`'s listener, if they serve it.
+    fn mqtt_front_addr(&self, entry: front_end::Entry) -> Option<SocketAddr> {
+        let mut front = self.services.mqtt_front.iter();
+        front.find(|(e, _, _)| *e == entry).map(|f| f.2)
+    }
+
     /// The bound address of the MQTT listener.
     pub fn mqtt_addr(&self) -> Option<SocketAddr> {
-        let front = self.services.mqtt_front.as_ref().map(|f| f.1);
         self.services
             .mqtt
             .as_ref()
             .and_then(|l| l.local_addr().ok())
-            .or(front)
+            .or(self.mqtt_front_addr(front_end::Entry::Tcp))
     }
 
     /// The bound address of the MQTT listener over TLS.
@@ -540,14 +556,20 @@ impl Server {
             .mqtt_tls
             .as_ref()
             .and_then(|t| t.listener.local_addr().ok())
+            .or(self.mqtt_front_addr(front_end::Entry::Tls))
     }
 
     /// The bound addresses of the MQTT listeners over WebSocket: in the clear, over TLS.
     pub fn mqtt_ws_addrs(&self) -> (Option<SocketAddr>, Option<SocketAddr>) {
         let (plain, tls) = &self.services.mqtt_ws;
         (
-            plain.as_ref().and_then(|l| l.local_addr().ok()),
-            tls.as_ref().and_then(|t| t.listener.local_addr().ok()),
+            plain
+                .as_ref()
+                .and_then(|l| l.local_addr().ok())
+                .or(self.mqtt_front_addr(front_end::Entry::Ws)),
+            tls.as_ref()
+                .and_then(|t| t.listener.local_addr().ok())
+                .or(self.mqtt_front_addr(front_end::Entry::Wss)),
         )
     }
 
@@ -697,6 +719,14 @@ fn start_metrics(
         tls,
         stop.clone(),
     ))
+}
+
+/// `l`'s address bound again for the MQTT front ends to share, not listening (`front_end.rs`).
+fn reserve_for_front_ends(l: TcpListener) -> Result<(socket2::Socket, SocketAddr), StartError> {
+    let addr = l.local_addr().map_err(|e| StartError(e.to_string()))?;
+    drop(l);
+    front_end::reserve(addr)
+        .map_err(|e| StartError(format!("cannot bind {addr} for the MQTT front ends: {e}")))
 }
 
 /// The MQTT listeners `[mqtt] listen` and `tls_listen` ask for (`ws`: `ws_listen` and

@@ -306,7 +306,7 @@ impl<S: tokio::io::AsyncWrite + Unpin> tokio::io::AsyncWrite for Rewind<S> {
 }
 
 /// The MQTT session on `stream`, through a WebSocket handshake first when `ws`.
-async fn over_ws<S>(
+pub(crate) async fn over_ws<S>(
     stream: S,
     ws: Ws,
     b: Arc<ferry_mqtt::Broker>,
@@ -349,18 +349,24 @@ impl Transport {
     /// An `[mqtt]` listener's: its channel named for what it is (`SYSTEM.MQTT.TCP`, `.TLS`,
     /// `.WS`, `.WSS`), every version.
     pub(crate) fn service(tls: Option<tokio_rustls::TlsAcceptor>, ws: bool) -> Transport {
-        let channel = match (tls.is_some(), ws) {
-            (false, false) => "SYSTEM.MQTT.TCP",
-            (true, false) => "SYSTEM.MQTT.TLS",
-            (false, true) => "SYSTEM.MQTT.WS",
-            (true, true) => "SYSTEM.MQTT.WSS",
-        };
+        let channel = service_channel(tls.is_some(), ws);
         Transport {
             tls,
             ws: if ws { Ws::Always } else { Ws::Never },
             channel: channel.into(),
             rules: Default::default(),
         }
+    }
+}
+
+/// The channel an `[mqtt]` listener's clients show under: `SYSTEM.MQTT.TCP`, `.TLS`, `.WS`,
+/// `.WSS`.
+pub(crate) fn service_channel(tls: bool, ws: bool) -> &'static str {
+    match (tls, ws) {
+        (false, false) => "SYSTEM.MQTT.TCP",
+        (true, false) => "SYSTEM.MQTT.TLS",
+        (false, true) => "SYSTEM.MQTT.WS",
+        (true, true) => "SYSTEM.MQTT.WSS",
     }
 }
 

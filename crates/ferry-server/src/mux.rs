@@ -5,7 +5,8 @@
 //! ## Frames
 //!
 //! `[stream id: u32][kind: u8][length: u32][payload]`, big-endian:
-//! - `OPEN` (front end → queue manager): a new stream; the payload is the client's address.
+//! - `OPEN` (front end → queue manager): a new stream; the payload says who the client is
+//!   (`front_end.rs`: the listener, its address and any client certificate).
 //! - `DATA`: bytes of the stream, at most [`MAX_DATA`].
 //! - `CREDIT`: the payload is a `u32`, bytes of `DATA` the sender has consumed and may be sent
 //!   again.
@@ -50,7 +51,8 @@ pub(crate) const GROW_WITHIN: std::time::Duration = std::time::Duration::from_mi
 /// The largest `DATA` frame.
 pub(crate) const MAX_DATA: usize = 16 << 10;
 const HEADER: usize = 9;
-/// The largest frame of any kind (an `OPEN`'s address is short).
+/// The largest frame of any kind (an `OPEN`'s payload, with a client certificate, at most
+/// [`MAX_DATA`] too).
 const MAX_FRAME: usize = MAX_DATA + 256;
 
 const OPEN: u8 = 1;
@@ -143,11 +145,11 @@ pub(crate) struct Link {
 
 impl Link {
     /// Starts a link over `socket`: a task writing its frames and one reading them. Streams the
-    /// other side opens are sent to `opened` with the address it gave (the queue manager's
+    /// other side opens are sent to `opened` with their `OPEN` payload (the queue manager's
     /// side); without it they are refused (the front end's).
     pub(crate) fn start(
         socket: tokio::net::UnixStream,
-        opened: Option<mpsc::UnboundedSender<(Stream, String)>>,
+        opened: Option<mpsc::UnboundedSender<(Stream, Bytes)>>,
     ) -> Arc<Link> {
         let (rd, wr) = socket.into_split();
         let (out, frames) = mpsc::unbounded_channel();
@@ -162,10 +164,12 @@ impl Link {
         link
     }
 
-    /// Opens stream `id` for a client at `peer` (the front end's side).
-    pub(crate) fn open(self: &Arc<Self>, id: u32, peer: &str) -> Stream {
+    /// Opens stream `id` for a client `about` whom the payload says (the front end's side;
+    /// at most [`MAX_DATA`] bytes).
+    pub(crate) fn open(self: &Arc<Self>, id: u32, about: &[u8]) -> Stream {
+        debug_assert!(about.len() <= MAX_DATA, "an OPEN's payload fits a frame");
         let s = self.add(id);
-        let _ = self.out.send(frame(id, OPEN, peer.as_bytes()));
+        let _ = self.out.send(frame(id, OPEN, about));
         s
     }
 
@@ -190,10 +194,9 @@ impl Link {
     }
 
     /// Applies one received frame; `Some` for a stream the other side opened.
-    fn receive(self: &Arc<Self>, f: Frame) -> io::Result<Option<(Stream, String)>> {
+    fn receive(self: &Arc<Self>, f: Frame) -> io::Result<Option<(Stream, Bytes)>> {
         if f.kind == OPEN {
-            let peer = String::from_utf8_lossy(&f.payload).into_owned();
-            return Ok(Some((self.add(f.id), peer)));
+            return Ok(Some((self.add(f.id), f.payload)));
         }
         let Some(state) = self.streams.lock().get(&f.id).cloned() else {
             // A stream this side has closed: what was in flight is dropped.
@@ -281,7 +284,7 @@ async fn write_frames(
 async fn read_frames(
     mut rd: tokio::net::unix::OwnedReadHalf,
     link: Arc<Link>,
-    opened: Option<mpsc::UnboundedSender<(Stream, String)>>,
+    opened: Option<mpsc::UnboundedSender<(Stream, Bytes)>>,
 ) {
     let mut buf = BytesMut::with_capacity(64 << 10);
     loop {
@@ -497,9 +500,9 @@ mod tests {
         let front = Link::start(a, None);
         let (opened, mut accepted) = mpsc::unbounded_channel();
         let _qm = Link::start(b, Some(opened));
-        let mut client = front.open(1, "127.0.0.1:5");
-        let (mut served, peer) = accepted.recv().await.unwrap();
-        assert_eq!(peer, "127.0.0.1:5");
+        let mut client = front.open(1, b"127.0.0.1:5");
+        let (mut served, about) = accepted.recv().await.unwrap();
+        assert_eq!(&about[..], b"127.0.0.1:5");
         // More than a window each way: credit must come back for it to finish.
         let big = vec![7u8; 3 * WINDOW + 123];
         let sent = big.clone();
@@ -527,7 +530,7 @@ mod tests {
         let front = Link::start(a, None);
         let (opened, mut accepted) = mpsc::unbounded_channel();
         let qm = Link::start(b, Some(opened));
-        let mut client = front.open(1, "127.0.0.1:6");
+        let mut client = front.open(1, b"127.0.0.1:6");
         let (mut served, _) = accepted.recv().await.unwrap();
         // 16 MiB read as fast as it comes: half a window read well within GROW_WITHIN, again
         // and again, so the queue manager's side grants more and the sender may use it.

@@ -121,10 +121,31 @@ enum Command {
     /// hand): accepts clients on the shared port and passes them over inherited links.
     #[command(hide = true)]
     MqttFrontEnd {
-        /// The port the front ends share.
+        /// MQTT in the clear: the port the front ends share.
         #[arg(long)]
-        listen: std::net::SocketAddr,
-        /// Its listen backlog.
+        listen: Option<std::net::SocketAddr>,
+        /// MQTT over TLS.
+        #[arg(long)]
+        tls_listen: Option<std::net::SocketAddr>,
+        /// MQTT over WebSocket.
+        #[arg(long)]
+        ws_listen: Option<std::net::SocketAddr>,
+        /// MQTT over secure WebSocket.
+        #[arg(long)]
+        wss_listen: Option<std::net::SocketAddr>,
+        /// The server's certificate chain (PEM), for the TLS listeners.
+        #[arg(long)]
+        tls_cert: Option<PathBuf>,
+        /// The server's private key (PEM).
+        #[arg(long)]
+        tls_key: Option<PathBuf>,
+        /// The CA certificates (PEM) client certificates must be signed by.
+        #[arg(long)]
+        tls_client_ca: Option<PathBuf>,
+        /// The longest a TLS handshake may take, in milliseconds.
+        #[arg(long, default_value_t = 10_000)]
+        handshake_ms: u64,
+        /// Each listener's backlog.
         #[arg(long, default_value_t = 4096)]
         backlog: u32,
         /// Links inherited at descriptors 3, 4, ...
@@ -783,12 +804,36 @@ fn run(cli: Cli) -> Result<(), CliError> {
         }
         Command::MqttFrontEnd {
             listen,
+            tls_listen,
+            ws_listen,
+            wss_listen,
+            tls_cert,
+            tls_key,
+            tls_client_ca,
+            handshake_ms,
             backlog,
             links,
         } => {
             // Its clients' memory is given back when they leave, as the queue manager's.
             qm::start_giving_back_memory()?;
-            ferry_server::run_front_end(listen, backlog, links)
+            let tls = tls_cert
+                .zip(tls_key)
+                .map(|(cert_chain, key)| ferry_server::TlsSettings {
+                    cert_chain,
+                    key,
+                    client_ca: tls_client_ca,
+                });
+            let front = ferry_server::FrontEnd {
+                listen,
+                tls_listen,
+                ws_listen,
+                wss_listen,
+                tls,
+                handshake: std::time::Duration::from_millis(handshake_ms),
+                backlog,
+                links,
+            };
+            ferry_server::run_front_end(front)
                 .map_err(|e| CliError::other(format!("MQTT front end: {e}")))
         }
     }

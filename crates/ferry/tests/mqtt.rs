@@ -1594,6 +1594,165 @@ fn mqtt_front_ends_hold_the_clients_sockets_and_are_restarted() {
     assert!(s.alive(), "the queue manager still runs");
 }
 
+/// With front ends every `[mqtt]` listener is theirs: TLS (the handshake in the front end, the
+/// client certificate's DN passed on and authenticated by the queue manager as on its own
+/// listener) and WebSocket (the handshake on the queue manager's side of the stream) as well
+/// as TCP. The queue manager listens on none of those ports itself; the clients show under
+/// their listener's channel.
+#[test]
+#[ignore = "needs mosquitto-clients and paho-mqtt; .ci/run installs them and runs these"]
+fn mqtt_front_ends_carry_tls_with_client_certificates_and_websocket() {
+    let pki = std::env::temp_dir().join(format!("ferry-fe-certs-{}", std::process::id()));
+    common::make_pki(
+        &pki,
+        &[
+            ("qm", &["localhost", "127.0.0.1"]),
+            ("dev", &[]),
+            ("mallory", &[]),
+        ],
+    );
+    let path = |f: &str| pki.join(f).to_str().unwrap().to_owned();
+    let (cert, key, ca) = (path("qm.pem"), path("qm.key"), path("ca.pem"));
+    let args = [
+        "--set",
+        "mqtt.front_ends=2",
+        "--mqtt-tls-listen",
+        "127.0.0.1:0",
+        "--mqtt-ws-listen",
+        "127.0.0.1:0",
+        "--tls-cert",
+        &cert,
+        "--tls-key",
+        &key,
+        "--tls-client-ca",
+        &ca,
+    ];
+    let (mut s, port) = server("mqtt-front-tls", &args);
+    let port_of = |scheme: &str| {
+        let e = s.endpoint(scheme);
+        let e = e.trim_end_matches("/mqtt").rsplit(':').next().unwrap();
+        e.to_owned()
+    };
+    let (tls_port, ws_port) = (port_of("mqtts://"), port_of("ws://"));
+    let qm = s.child.id();
+    let fronts = front_ends_of(qm);
+    assert_eq!(fronts.len(), 2, "two front ends: {fronts:?}");
+    for p in [&port, &tls_port, &ws_port] {
+        let holders = listeners_of(p.parse().unwrap());
+        assert!(
+            !holders.is_empty() && holders.iter().all(|h| fronts.contains(h)),
+            "port {p} is listened on by the front ends only: {holders:?} (front ends {fronts:?}, queue manager {qm})"
+        );
+    }
+    let as_cert = |who: &str| -> Vec<String> {
+        let mut a: Vec<String> = ["-h", "localhost", "-p", &tls_port, "--cafile", &ca]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        a.extend(["--cert".into(), path(&format!("{who}.pem"))]);
+        a.extend(["--key".into(), path(&format!("{who}.key"))]);
+        a
+    };
+    let dev = as_cert("dev");
+    let dev: Vec<&str> = dev.iter().map(String::as_str).collect();
+    let sub = Command::new("mosquitto_sub")
+        .args(&dev)
+        .args([
+            "-i",
+            "fe-tls-sub",
+            "-t",
+            "fe/#",
+            "-q",
+            "1",
+            "-C",
+            "2",
+            "-W",
+            "15",
+        ])
+        .args(["-F", "%t %p"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    common::eventually("the TLS subscriber connected", || {
+        mqsc(
+            &s,
+            "DISPLAY CHSTATUS(*) CHLTYPE(MQTT) CLIENTID('fe-tls*') ALL",
+        )
+        .contains("CLIENTID(fe-tls-sub)")
+    });
+    let shown = mqsc(
+        &s,
+        "DISPLAY CHSTATUS(*) CHLTYPE(MQTT) CLIENTID('fe-tls*') ALL",
+    );
+    for want in ["CHANNEL(SYSTEM.MQTT.TLS)", "MCAUSER(dev)"] {
+        assert!(shown.contains(want), "no {want} in {shown}");
+    }
+    // The certificate's DN reached the queue manager: mallory's is mallory, who may not
+    // connect (and dev's, with no password, was dev).
+    let mallory = as_cert("mallory");
+    let mallory: Vec<&str> = mallory.iter().map(String::as_str).collect();
+    let out = run(
+        "mosquitto_pub",
+        &[&mallory[..], &["-t", "fe/no", "-m", "no"]].concat(),
+    );
+    assert!(!out.status.success(), "{out:?}");
+    let out = publish(&port, &["-t", "fe/tcp", "-m", "over tcp", "-q", "1"]);
+    assert!(out.status.success(), "{out:?}");
+    let script = format!(
+        r#"
+import paho.mqtt.client as mqtt
+c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="fe-ws", transport="websockets")
+c.ws_set_options(path="/mqtt")
+c.username_pw_set("dev", "dev-pw")
+c.connect("127.0.0.1", {ws_port})
+c.loop_start()
+c.publish("fe/ws", "over ws", qos=1).wait_for_publish()
+c.disconnect()
+c.loop_stop()
+"#
+    );
+    let py = run("python3", &["-c", &script]);
+    assert!(py.status.success(), "{py:?}");
+    let (got, err) = finish(sub);
+    assert_eq!(got.trim(), "fe/tcp over tcp\nfe/ws over ws", "{err}");
+    assert!(s.alive(), "the queue manager still runs");
+    let _ = std::fs::remove_dir_all(&pki);
+}
+
+/// The processes with a socket listening on TCP `port` (any address).
+fn listeners_of(port: u16) -> Vec<u32> {
+    let table = std::fs::read_to_string("/proc/net/tcp").unwrap_or_default();
+    let inodes: Vec<String> = table
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let local_port = f.get(1)?.rsplit(':').next()?;
+            let listening = f.get(3) == Some(&"0A");
+            let ours = u16::from_str_radix(local_port, 16).ok() == Some(port);
+            (listening && ours).then(|| f.get(9).map(|i| format!("socket:[{i}]")))?
+        })
+        .collect();
+    let mut pids = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
+            continue;
+        };
+        let holds = fds.flatten().any(|fd| {
+            let target = std::fs::read_link(fd.path()).unwrap_or_default();
+            inodes.iter().any(|i| target.to_string_lossy() == *i)
+        });
+        if holds {
+            pids.push(pid);
+        }
+    }
+    pids
+}
+
 /// `ferry perf mqtt`, the harness's MQTT load generator, against the real listener: every
 /// message of each QoS delivered MQTT to MQTT, MQTT to an MQI subscriber (two getters on its
 /// queue) and MQI publisher to MQTT; a broker that is not there is an error.
