@@ -32,8 +32,18 @@
 # is logged on its way to it (a clean session's queue is not logged, docs/mqtt.md).
 # TOP=N (fan-in): `top` every 5 s, N times, from the start of the publications, to $work/top.
 # PROFILE=SECS (fan-in): `perf record -g` of the queue manager for the run's first SECS seconds,
-# to $work/perf.data (with KEEP=1).
+# to $work/perf.data (with KEEP=1); PERF_ARGS replaces `-F 499` (e.g. "-e sched:sched_switch").
+#
+# The run is in a network namespace of its own (`unshare --net`, its loopback brought up): its
+# ports, TIME_WAIT pairs and SYN backlogs are its own, not the machine's, so the generators'
+# ports suffice whatever else runs (and B may be reused at once). Its sysctls are a new
+# namespace's defaults; the congestion control is inherited. NETNS=0 runs on the machine's
+# own loopback (QM_ARGS="--metrics-listen ..." is then reachable from outside).
 set -euo pipefail
+if [ "${NETNS:-1}" = 1 ] && [ -z "${FERRY_SCALE_IN_NETNS:-}" ]; then
+    export FERRY_SCALE_IN_NETNS=1
+    exec unshare --net -- bash -c 'ip link set lo up && exec "$0" "$@"' "$0" "$@"
+fi
 N=${1:-100000}
 F=${2:-6}
 G=${3:-6}
