@@ -34,6 +34,9 @@ use crate::mux::{self, Link};
 
 /// Links from each front end to the queue manager.
 pub(crate) const LINKS: usize = 2;
+/// TLS handshakes a front end makes at once; a client beyond them is closed at accept (before
+/// authentication, clients are bounded: each handshake within the connect timeout, this many).
+const MAX_HANDSHAKES: usize = 1024;
 /// The first file descriptor a front end finds its links at (then the next ones).
 const FIRST_LINK_FD: RawFd = 3;
 
@@ -383,6 +386,7 @@ pub fn run_front_end(f: FrontEnd) -> std::io::Result<()> {
         }
         let ends: Arc<[Arc<Link>]> = ends.into();
         let next = Arc::new(std::sync::atomic::AtomicU32::new(0));
+        let handshakes = Arc::new(Semaphore::new(MAX_HANDSHAKES));
         let mut accepting = JoinSet::new();
         for (entry, addr) in f.entries() {
             let socket = shared_socket(addr)?;
@@ -391,7 +395,11 @@ pub fn run_front_end(f: FrontEnd) -> std::io::Result<()> {
             let listener = tokio::net::TcpListener::from_std(socket.into())?;
             let tls = match (entry.tls(), &acceptor) {
                 (false, _) => None,
-                (true, Some(a)) => Some((a.clone(), f.handshake)),
+                (true, Some(a)) => Some(Tls {
+                    acceptor: a.clone(),
+                    limit: f.handshake,
+                    handshakes: handshakes.clone(),
+                }),
                 (true, None) => {
                     return Err(std::io::Error::other(
                         "a TLS listener needs --tls-cert and --tls-key",
@@ -410,12 +418,22 @@ pub fn run_front_end(f: FrontEnd) -> std::io::Result<()> {
     })
 }
 
+/// How a front end's TLS listeners make their handshakes.
+#[derive(Clone)]
+struct Tls {
+    acceptor: tokio_rustls::TlsAcceptor,
+    /// The longest a handshake may take.
+    limit: Duration,
+    /// Handshakes under way, at most [`MAX_HANDSHAKES`].
+    handshakes: Arc<Semaphore>,
+}
+
 /// Accepts clients on one listener and hands each to a link in turn (a TLS client once its
 /// handshake is done, within the time given), until every link has ended.
 async fn accept_clients(
     listener: &tokio::net::TcpListener,
     entry: Entry,
-    tls: Option<(tokio_rustls::TlsAcceptor, Duration)>,
+    tls: Option<Tls>,
     links: &Arc<[Arc<Link>]>,
     next: &std::sync::atomic::AtomicU32,
 ) {
@@ -433,13 +451,19 @@ async fn accept_clients(
             .wrapping_add(1);
         let link = links[id as usize % links.len()].clone();
         let _ = tcp.set_nodelay(true);
-        let Some((acceptor, limit)) = tls.clone() else {
+        let Some(t) = tls.clone() else {
             let stream = link.open(id, &opening(entry, &addr.to_string(), None));
             tokio::spawn(pump(tcp, stream));
             continue;
         };
+        let Ok(permit) = t.handshakes.try_acquire_owned() else {
+            tracing::debug!(peer = %addr, "MQTT TLS client closed: {MAX_HANDSHAKES} handshakes under way");
+            continue;
+        };
         tokio::spawn(async move {
-            let Ok(Ok(tls)) = tokio::time::timeout(limit, acceptor.accept(tcp)).await else {
+            let handshake = tokio::time::timeout(t.limit, t.acceptor.accept(tcp)).await;
+            drop(permit);
+            let Ok(Ok(tls)) = handshake else {
                 return;
             };
             let cert = tls.get_ref().1.peer_certificates().and_then(|c| c.first());

@@ -1720,6 +1720,65 @@ c.loop_stop()
     let _ = std::fs::remove_dir_all(&pki);
 }
 
+/// Before authentication a front end's TLS listener is bounded: 1,024 handshakes under way at
+/// once (a client beyond them is closed at accept), each within `connect_timeout_secs`; once
+/// the silent ones have timed out, a real TLS client connects again.
+#[test]
+#[ignore = "needs mosquitto-clients; .ci/run installs it and runs these"]
+fn a_front_ends_tls_handshakes_are_bounded_and_time_out() {
+    let pki = std::env::temp_dir().join(format!("ferry-fe-hs-{}", std::process::id()));
+    common::make_pki(&pki, &[("qm", &["localhost", "127.0.0.1"])]);
+    let path = |f: &str| pki.join(f).to_str().unwrap().to_owned();
+    let (cert, key, ca) = (path("qm.pem"), path("qm.key"), path("ca.pem"));
+    let args = [
+        "--set",
+        "mqtt.front_ends=1",
+        "--set",
+        "mqtt.connect_timeout_secs=3",
+        "--mqtt-tls-listen",
+        "127.0.0.1:0",
+        "--tls-cert",
+        &cert,
+        "--tls-key",
+        &key,
+    ];
+    let (mut s, _) = server("mqtt-front-hs", &args);
+    let e = s.endpoint("mqtts://");
+    let tls_port = e.rsplit(':').next().unwrap().to_owned();
+    let addr = format!("127.0.0.1:{tls_port}");
+    // 1,024 clients that never start their handshake hold every slot...
+    let silent: Vec<TcpStream> = (0..1024)
+        .map(|_| TcpStream::connect(&addr).unwrap())
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    // ...so the next is closed at once.
+    let mut next = TcpStream::connect(&addr).unwrap();
+    next.set_read_timeout(Some(Duration::from_secs(2))).unwrap();
+    let mut b = [0u8; 1];
+    assert!(
+        matches!(next.read(&mut b), Ok(0) | Err(_)),
+        "the 1,025th handshake is refused"
+    );
+    let mut held = silent[0].try_clone().unwrap();
+    held.set_read_timeout(Some(Duration::from_millis(200)))
+        .unwrap();
+    let still = held.read(&mut b);
+    assert!(
+        matches!(&still, Err(e) if e.kind() == std::io::ErrorKind::WouldBlock),
+        "a silent client is held until its timeout: {still:?}"
+    );
+    // After connect_timeout_secs they are closed, and a real client gets through.
+    held.set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    assert!(matches!(held.read(&mut b), Ok(0) | Err(_)), "timed out");
+    let conn = ["-h", "localhost", "-p", &tls_port, "--cafile", &ca];
+    let conn = [&conn[..], &["-u", "dev", "-P", "dev-pw"]].concat();
+    round_trip(&conn, "fe-hs", "after the storm");
+    drop(silent);
+    assert!(s.alive(), "the queue manager still runs");
+    let _ = std::fs::remove_dir_all(&pki);
+}
+
 /// The processes with a socket listening on TCP `port` (any address).
 fn listeners_of(port: u16) -> Vec<u32> {
     let table = std::fs::read_to_string("/proc/net/tcp").unwrap_or_default();
