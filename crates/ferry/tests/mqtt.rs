@@ -1203,55 +1203,86 @@ print(json.dumps({{"first": first, "second": second, "back": back, "flag": flags
     assert!(shown.contains("SYSTEM.MQTT.SHARED."), "{shown}");
 }
 
+/// A CA and certificates for the queue manager (`qm`, localhost) and the clients `dev` and
+/// `mallory`, in a directory of the test's own (removed when dropped).
+struct Pki {
+    dir: std::path::PathBuf,
+}
+
+impl Pki {
+    fn new(tag: &str) -> Pki {
+        let dir = std::env::temp_dir().join(format!("ferry-{tag}-{}", std::process::id()));
+        common::make_pki(
+            &dir,
+            &[
+                ("qm", &["localhost", "127.0.0.1"]),
+                ("dev", &[]),
+                ("mallory", &[]),
+            ],
+        );
+        Pki { dir }
+    }
+
+    fn path(&self, file: &str) -> String {
+        self.dir.join(file).to_str().unwrap().to_owned()
+    }
+
+    /// The queue manager's certificate and key, and with `client_ca` the CA whose client
+    /// certificates it requires.
+    fn server_args(&self, client_ca: bool) -> Vec<String> {
+        let mut a = vec!["--tls-cert".into(), self.path("qm.pem")];
+        a.extend(["--tls-key".into(), self.path("qm.key")]);
+        if client_ca {
+            a.extend(["--tls-client-ca".into(), self.path("ca.pem")]);
+        }
+        a
+    }
+
+    /// mosquitto's arguments to reach `port` over TLS, with `who`'s certificate if given.
+    fn client_args(&self, port: &str, who: Option<&str>) -> Vec<String> {
+        let mut a: Vec<String> = ["-h", "localhost", "-p", port, "--cafile"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        a.push(self.path("ca.pem"));
+        if let Some(who) = who {
+            a.extend(["--cert".into(), self.path(&format!("{who}.pem"))]);
+            a.extend(["--key".into(), self.path(&format!("{who}.key"))]);
+        }
+        a
+    }
+}
+
+impl Drop for Pki {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
 #[test]
 #[ignore = "needs mosquitto-clients; .ci/run installs it and runs these"]
 fn a_client_certificate_is_the_mqtt_user_when_no_password_is_given() {
-    let pki = std::env::temp_dir().join(format!("ferry-mqtt-certs-{}", std::process::id()));
-    common::make_pki(
-        &pki,
-        &[
-            ("qm", &["localhost", "127.0.0.1"]),
-            ("dev", &[]),
-            ("mallory", &[]),
-        ],
-    );
-    let path = |f: &str| pki.join(f).to_str().unwrap().to_owned();
-    let (cert, key, ca) = (path("qm.pem"), path("qm.key"), path("ca.pem"));
-    let args = [
-        "--mqtt-tls-listen",
-        "127.0.0.1:0",
-        "--tls-cert",
-        &cert,
-        "--tls-key",
-        &key,
-        "--tls-client-ca",
-        &ca,
-    ];
-    let (s, _) = server("mqtt-certs", &args);
+    let pki = Pki::new("mqtt-certs");
+    let mut args = vec!["--mqtt-tls-listen".to_string(), "127.0.0.1:0".into()];
+    args.extend(pki.server_args(true));
+    let (s, _) = server("mqtt-certs", &strs(&args));
     let port = s
         .endpoint("mqtts://")
         .rsplit(':')
         .next()
         .unwrap()
         .to_owned();
-    let as_cert = |who: &str| -> Vec<String> {
-        ["-h", "localhost", "-p", &port, "--cafile", &ca]
-            .iter()
-            .map(|s| s.to_string())
-            .chain([
-                "--cert".into(),
-                path(&format!("{who}.pem")),
-                "--key".into(),
-                path(&format!("{who}.key")),
-            ])
-            .collect()
-    };
+    let as_cert = |who: &str| pki.client_args(&port, Some(who));
     let dev = as_cert("dev");
-    let dev: Vec<&str> = dev.iter().map(String::as_str).collect();
+    let dev = strs(&dev);
     round_trip(&dev, "certified", "by-cert");
     // Another certificate is another user: mallory may not connect.
     let mallory = as_cert("mallory");
-    let mallory: Vec<&str> = mallory.iter().map(String::as_str).collect();
+    let mallory = strs(&mallory);
     let out = run(
         "mosquitto_pub",
         &[&mallory[..], &["-t", "certified/x", "-m", "no"]].concat(),
@@ -1273,7 +1304,6 @@ fn a_client_certificate_is_the_mqtt_user_when_no_password_is_given() {
         .concat(),
     );
     assert!(out.status.success(), "{out:?}");
-    let _ = std::fs::remove_dir_all(&pki);
 }
 
 #[test]
@@ -1602,32 +1632,18 @@ fn mqtt_front_ends_hold_the_clients_sockets_and_are_restarted() {
 #[test]
 #[ignore = "needs mosquitto-clients and paho-mqtt; .ci/run installs them and runs these"]
 fn mqtt_front_ends_carry_tls_with_client_certificates_and_websocket() {
-    let pki = std::env::temp_dir().join(format!("ferry-fe-certs-{}", std::process::id()));
-    common::make_pki(
-        &pki,
-        &[
-            ("qm", &["localhost", "127.0.0.1"]),
-            ("dev", &[]),
-            ("mallory", &[]),
-        ],
-    );
-    let path = |f: &str| pki.join(f).to_str().unwrap().to_owned();
-    let (cert, key, ca) = (path("qm.pem"), path("qm.key"), path("ca.pem"));
-    let args = [
-        "--set",
-        "mqtt.front_ends=2",
-        "--mqtt-tls-listen",
-        "127.0.0.1:0",
-        "--mqtt-ws-listen",
-        "127.0.0.1:0",
-        "--tls-cert",
-        &cert,
-        "--tls-key",
-        &key,
-        "--tls-client-ca",
-        &ca,
-    ];
-    let (mut s, port) = server("mqtt-front-tls", &args);
+    let pki = Pki::new("fe-certs");
+    let mut args: Vec<String> = ["--set", "mqtt.front_ends=2", "--mqtt-tls-listen"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    args.extend([
+        "127.0.0.1:0".into(),
+        "--mqtt-ws-listen".into(),
+        "127.0.0.1:0".into(),
+    ]);
+    args.extend(pki.server_args(true));
+    let (mut s, port) = server("mqtt-front-tls", &strs(&args));
     let port_of = |scheme: &str| {
         let e = s.endpoint(scheme);
         let e = e.trim_end_matches("/mqtt").rsplit(':').next().unwrap();
@@ -1644,17 +1660,9 @@ fn mqtt_front_ends_carry_tls_with_client_certificates_and_websocket() {
             "port {p} is listened on by the front ends only: {holders:?} (front ends {fronts:?}, queue manager {qm})"
         );
     }
-    let as_cert = |who: &str| -> Vec<String> {
-        let mut a: Vec<String> = ["-h", "localhost", "-p", &tls_port, "--cafile", &ca]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        a.extend(["--cert".into(), path(&format!("{who}.pem"))]);
-        a.extend(["--key".into(), path(&format!("{who}.key"))]);
-        a
-    };
+    let as_cert = |who: &str| pki.client_args(&tls_port, Some(who));
     let dev = as_cert("dev");
-    let dev: Vec<&str> = dev.iter().map(String::as_str).collect();
+    let dev = strs(&dev);
     let sub = Command::new("mosquitto_sub")
         .args(&dev)
         .args([
@@ -1691,7 +1699,7 @@ fn mqtt_front_ends_carry_tls_with_client_certificates_and_websocket() {
     // The certificate's DN reached the queue manager: mallory's is mallory, who may not
     // connect (and dev's, with no password, was dev).
     let mallory = as_cert("mallory");
-    let mallory: Vec<&str> = mallory.iter().map(String::as_str).collect();
+    let mallory = strs(&mallory);
     let out = run(
         "mosquitto_pub",
         &[&mallory[..], &["-t", "fe/no", "-m", "no"]].concat(),
@@ -1717,7 +1725,6 @@ c.loop_stop()
     let (got, err) = finish(sub);
     assert_eq!(got.trim(), "fe/tcp over tcp\nfe/ws over ws", "{err}");
     assert!(s.alive(), "the queue manager still runs");
-    let _ = std::fs::remove_dir_all(&pki);
 }
 
 /// Before authentication a front end's TLS listener is bounded: 1,024 handshakes under way at
@@ -1726,23 +1733,18 @@ c.loop_stop()
 #[test]
 #[ignore = "needs mosquitto-clients; .ci/run installs it and runs these"]
 fn a_front_ends_tls_handshakes_are_bounded_and_time_out() {
-    let pki = std::env::temp_dir().join(format!("ferry-fe-hs-{}", std::process::id()));
-    common::make_pki(&pki, &[("qm", &["localhost", "127.0.0.1"])]);
-    let path = |f: &str| pki.join(f).to_str().unwrap().to_owned();
-    let (cert, key, ca) = (path("qm.pem"), path("qm.key"), path("ca.pem"));
-    let args = [
-        "--set",
-        "mqtt.front_ends=1",
-        "--set",
-        "mqtt.connect_timeout_secs=3",
-        "--mqtt-tls-listen",
-        "127.0.0.1:0",
-        "--tls-cert",
-        &cert,
-        "--tls-key",
-        &key,
-    ];
-    let (mut s, _) = server("mqtt-front-hs", &args);
+    let pki = Pki::new("fe-hs");
+    let mut args: Vec<String> = ["--set", "mqtt.front_ends=1", "--set"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    args.extend([
+        "mqtt.connect_timeout_secs=3".into(),
+        "--mqtt-tls-listen".into(),
+    ]);
+    args.extend(["127.0.0.1:0".into()]);
+    args.extend(pki.server_args(false));
+    let (mut s, _) = server("mqtt-front-hs", &strs(&args));
     let e = s.endpoint("mqtts://");
     let tls_port = e.rsplit(':').next().unwrap().to_owned();
     let addr = format!("127.0.0.1:{tls_port}");
@@ -1772,12 +1774,11 @@ fn a_front_ends_tls_handshakes_are_bounded_and_time_out() {
     held.set_read_timeout(Some(Duration::from_secs(10)))
         .unwrap();
     assert!(matches!(held.read(&mut b), Ok(0) | Err(_)), "timed out");
-    let conn = ["-h", "localhost", "-p", &tls_port, "--cafile", &ca];
-    let conn = [&conn[..], &["-u", "dev", "-P", "dev-pw"]].concat();
-    round_trip(&conn, "fe-hs", "after the storm");
+    let mut conn = pki.client_args(&tls_port, None);
+    conn.extend(["-u", "dev", "-P", "dev-pw"].map(String::from));
+    round_trip(&strs(&conn), "fe-hs", "after the storm");
     drop(silent);
     assert!(s.alive(), "the queue manager still runs");
-    let _ = std::fs::remove_dir_all(&pki);
 }
 
 /// Whether a read saw the other side close the connection (not a read timeout).
