@@ -42,7 +42,7 @@ mod stream;
 use std::sync::Arc;
 
 pub use ferry_model::admin::Reply;
-pub use ferry_model::channel::SyncRecord;
+pub use ferry_model::channel::{SenderOffer, SyncRecord};
 /// Report options (MQRO_*) and feedback codes (MQFB_*) for [`MessageDescriptor::report`].
 pub use ferry_model::report;
 pub use ferry_model::{
@@ -530,22 +530,22 @@ impl Connection {
 
     /// The sending end of a message channel introduces itself to the queue manager this
     /// connection reaches (where `channel` must be defined as a receiver), offering its batch
-    /// size, message length and last committed sequence number; returns the receiver's side.
-    /// Used by the server's sender channels (docs/channels.md); remote connections only.
+    /// size, message length, last committed sequence number and the window of recoverable
+    /// batches it would keep unconfirmed; returns the receiver's side. Used by the server's
+    /// sender channels (docs/channels.md); remote connections only.
     pub fn channel_start(
         &mut self,
         channel: &str,
         sender_qmgr: &str,
-        batch_size: u32,
-        max_msg_length: u32,
-        seq: u64,
+        sender: ferry_model::channel::SenderOffer,
     ) -> MqResult<ChannelPeer> {
         let req = ferry_proto::Request::ChannelStart {
             channel: channel.to_owned(),
             sender_qmgr: sender_qmgr.to_owned(),
-            batch_size,
-            max_msg_length,
-            seq,
+            batch_size: sender.batch_size,
+            max_msg_length: sender.max_msg_length,
+            seq: sender.seq,
+            window: sender.window,
         };
         match self.channel_call(&req)? {
             ferry_proto::Reply::ChannelStarted {
@@ -555,6 +555,8 @@ impl Connection {
                 seq,
                 ids,
                 luwid,
+                window,
+                more,
             } => Ok(ChannelPeer {
                 qmgr,
                 batch_size,
@@ -564,7 +566,16 @@ impl Connection {
                     ids: ids.into_iter().map(MsgId).collect(),
                     luwid,
                     key: None,
+                    more: more
+                        .into_iter()
+                        .map(|b| ferry_model::channel::BatchRecord {
+                            seq: b.seq,
+                            ids: b.ids.into_iter().map(MsgId).collect(),
+                            luwid: b.luwid,
+                        })
+                        .collect(),
                 },
+                window: window.clamp(1, sender.window.max(1)),
             }),
             other => Err(unexpected("channel start", &other)),
         }
@@ -645,8 +656,12 @@ pub struct ChannelPeer {
     pub batch_size: u32,
     /// The message length both ends accept.
     pub max_msg_length: u32,
-    /// The receiver's last committed batch.
+    /// The receiver's last committed batch, and (in `more`) those it committed after the
+    /// sender's last before it.
     pub committed: SyncRecord,
+    /// Recoverable batches the sender may keep sent and unconfirmed at once (1: it waits for
+    /// each).
+    pub window: u32,
 }
 
 #[cfg(not(feature = "embedded"))]

@@ -36,5 +36,5 @@ pub use ferry_model::{
     Selector, SubAction, SubDescriptor, Wait,
 };
 pub use qmgr::pubsub::{SubId, SubRequest};
-pub use qmgr::session::{GetAttempt, PendingGet, Published, Session};
+pub use qmgr::session::{DetachedUow, GetAttempt, PendingGet, Published, Session};
 pub use qmgr::{ConnectionInfo, QmConfig, QueueManager};

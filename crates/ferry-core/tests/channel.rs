@@ -53,6 +53,16 @@ fn pair() -> (QueueManager, QueueManager) {
     (qm1, qm2)
 }
 
+/// What a sender that waits for each batch says when it starts afresh.
+fn fresh_sender(batch_size: u32, max_msg_length: u32) -> channel::SenderOffer {
+    channel::SenderOffer {
+        batch_size,
+        max_msg_length,
+        seq: 0,
+        window: 1,
+    }
+}
+
 fn session(qm: &QueueManager) -> Session {
     qm.connect_internal("channel-test").unwrap()
 }
@@ -86,7 +96,7 @@ fn batches_move_and_an_in_doubt_batch_is_resolved_from_the_receiver() {
     let (mut app, mut sender, mut receiver) = (session(&qm1), session(&qm1), session(&qm2));
     let c = name("C");
     put_remote(&mut app, &["a", "b", "c"]);
-    let start = channel::receiver_start(&mut receiver, &c, 50, 4 << 20).unwrap();
+    let start = channel::receiver_start(&mut receiver, &c, fresh_sender(50, 4 << 20)).unwrap();
     assert_eq!(start.committed, SyncRecord::default());
     assert_eq!(start.batch_size, 50);
 
@@ -100,7 +110,7 @@ fn batches_move_and_an_in_doubt_batch_is_resolved_from_the_receiver() {
     let b1 =
         channel::next_batch(&mut sender, xq, 2, 1 << 20, Duration::ZERO, Duration::ZERO).unwrap();
     assert_eq!(b1.messages.len(), 2);
-    let out = channel::receive_batch(&mut receiver, &c, 1, [1; 16], b1.messages).unwrap();
+    let out = channel::receive_batch(&mut receiver, &c, 1, [1; 16], b1.messages, 1).unwrap();
     assert_eq!((out.delivered, out.dead_lettered), (2, 0));
     channel::sender_commit(&mut sender, &c, 1, None).unwrap();
     assert_eq!(bodies(&mut session(&qm2), "APP.IN"), vec!["a", "b"]);
@@ -110,12 +120,12 @@ fn batches_move_and_an_in_doubt_batch_is_resolved_from_the_receiver() {
     let b2 =
         channel::next_batch(&mut sender, xq, 50, 1 << 20, Duration::ZERO, Duration::ZERO).unwrap();
     assert_eq!(b2.messages.len(), 2);
-    channel::receive_batch(&mut receiver, &c, 2, [2; 16], b2.messages).unwrap();
+    channel::receive_batch(&mut receiver, &c, 2, [2; 16], b2.messages, 1).unwrap();
     sender.backout().unwrap(); // c and d are back on the transmission queue
                                // Restart of the channel: the receiver is one batch ahead, with the ids of batch 2.
     let mine = channel::read_sync(&mut sender, &c).unwrap();
     assert_eq!(mine.seq, 1);
-    let peer = channel::receiver_start(&mut receiver, &c, 50, 4 << 20).unwrap();
+    let peer = channel::receiver_start(&mut receiver, &c, fresh_sender(50, 4 << 20)).unwrap();
     assert_eq!(peer.committed.seq, 2);
     assert_eq!(peer.committed.ids.len(), 2);
     let removed = channel::resolve_committed_batch(&mut sender, &c, xq, &peer.committed).unwrap();
@@ -131,7 +141,7 @@ fn batches_move_and_an_in_doubt_batch_is_resolved_from_the_receiver() {
     put_remote(&mut app, &["e"]);
     let b =
         channel::next_batch(&mut sender, xq, 50, 1 << 20, Duration::ZERO, Duration::ZERO).unwrap();
-    let e = channel::receive_batch(&mut receiver, &c, 7, [7; 16], b.messages).unwrap_err();
+    let e = channel::receive_batch(&mut receiver, &c, 7, [7; 16], b.messages, 1).unwrap_err();
     assert_eq!(e.reason, Reason::ChannelSeqNumError);
     assert!(e.detail.contains("RESET CHANNEL(C)"), "{e}");
     assert!(bodies(&mut session(&qm2), "APP.IN").is_empty());
@@ -160,13 +170,13 @@ fn undeliverable_messages_are_dead_lettered_in_the_batch() {
     )
     .unwrap();
     put_remote(&mut app, &["ok"]);
-    channel::receiver_start(&mut receiver, &c, 50, 4 << 20).unwrap();
+    channel::receiver_start(&mut receiver, &c, fresh_sender(50, 4 << 20)).unwrap();
     let xq = sender
         .open(&ObjectDescriptor::queue(name("QM2")), OpenOptions::input())
         .unwrap();
     let b =
         channel::next_batch(&mut sender, xq, 50, 1 << 20, Duration::ZERO, Duration::ZERO).unwrap();
-    let out = channel::receive_batch(&mut receiver, &c, 1, [1; 16], b.messages).unwrap();
+    let out = channel::receive_batch(&mut receiver, &c, 1, [1; 16], b.messages, 1).unwrap();
     assert_eq!((out.delivered, out.dead_lettered), (1, 1));
     let mut s2 = session(&qm2);
     let h = s2
@@ -192,7 +202,7 @@ fn undeliverable_messages_are_dead_lettered_in_the_batch() {
     .unwrap();
     let b =
         channel::next_batch(&mut sender, xq, 50, 1 << 20, Duration::ZERO, Duration::ZERO).unwrap();
-    let e = channel::receive_batch(&mut receiver, &c, 2, [2; 16], b.messages).unwrap_err();
+    let e = channel::receive_batch(&mut receiver, &c, 2, [2; 16], b.messages, 1).unwrap_err();
     assert!(e.detail.contains("no dead-letter queue"), "{e}");
     assert_eq!(channel::read_sync(&mut receiver, &c).unwrap().seq, 1);
 }
@@ -201,7 +211,7 @@ fn undeliverable_messages_are_dead_lettered_in_the_batch() {
 fn the_receiving_end_must_be_defined_as_a_receiver() {
     let (_qm1, qm2) = pair();
     let mut r = session(&qm2);
-    let e = channel::receiver_start(&mut r, &name("NOPE"), 50, 1000).unwrap_err();
+    let e = channel::receiver_start(&mut r, &name("NOPE"), fresh_sender(50, 1000)).unwrap_err();
     assert_eq!(e.reason, Reason::UnknownObjectName);
     assert!(e.detail.contains("CHLTYPE(RCVR)"), "{e}");
     let e = qm2
@@ -211,7 +221,7 @@ fn the_receiving_end_must_be_defined_as_a_receiver() {
     // RESET CHANNEL sets the record a sequence error names.
     qm2.reset_channel("C", 5).unwrap();
     assert_eq!(channel::read_sync(&mut r, &name("C")).unwrap().seq, 5);
-    let start = channel::receiver_start(&mut r, &name("C"), 50, 1000).unwrap();
+    let start = channel::receiver_start(&mut r, &name("C"), fresh_sender(50, 1000)).unwrap();
     assert_eq!(start.committed.seq, 5);
     assert_eq!(
         qm2.reset_channel("NOPE", 1).unwrap_err().reason,
@@ -315,4 +325,147 @@ fn applications_cannot_open_the_channels_sync_queue_by_any_name() {
         )
         .unwrap();
     agent.close(h, Default::default()).unwrap();
+}
+
+/// Gets the next batch of up to `n` from `xq` in its own unit of work and sets it aside, as a
+/// sender with a window does: (its record, its unit of work, its messages).
+fn detached_batch(
+    sender: &mut Session,
+    xq: ferry_core::Hobj,
+    n: u32,
+    seq: u64,
+) -> (
+    channel::BatchRecord,
+    ferry_core::DetachedUow,
+    Vec<ferry_core::Message>,
+) {
+    let b = channel::next_batch(sender, xq, n, 1 << 20, Duration::ZERO, Duration::ZERO).unwrap();
+    assert_eq!(b.messages.len(), n as usize);
+    let record = channel::BatchRecord {
+        seq,
+        ids: channel::transmission_ids(&b.messages),
+        luwid: [seq as u8; 16],
+    };
+    (record, sender.detach_uow(), b.messages)
+}
+
+#[test]
+fn a_window_of_recoverable_batches_is_settled_after_the_sender_fails() {
+    let (qm1, qm2) = pair();
+    let (mut app, mut sender, mut receiver) = (session(&qm1), session(&qm1), session(&qm2));
+    let c = name("C");
+    put_remote(&mut app, &["a", "b", "c", "d", "e", "f", "g"]);
+    let offer = channel::SenderOffer {
+        window: 16,
+        ..fresh_sender(50, 4 << 20)
+    };
+    let start = channel::receiver_start(&mut receiver, &c, offer).unwrap();
+    assert_eq!(start.window, 16);
+    let big = channel::SenderOffer {
+        window: 99,
+        ..offer
+    };
+    assert_eq!(
+        channel::receiver_start(&mut receiver, &c, big)
+            .unwrap()
+            .window,
+        channel::RECOVERABLE_WINDOW,
+        "the window is at most RECOVERABLE_WINDOW"
+    );
+    let xq = sender
+        .open(
+            &ObjectDescriptor::queue(name("QM2")),
+            OpenOptions::input_exclusive().with_browse(),
+        )
+        .unwrap();
+    // Three batches sent, none confirmed: each unit of work set aside; their messages are
+    // invisible on the transmission queue meanwhile.
+    let (r1, u1, m1) = detached_batch(&mut sender, xq, 2, 1);
+    let (r2, u2, m2) = detached_batch(&mut sender, xq, 2, 2);
+    let (_r3, u3, _m3) = detached_batch(&mut sender, xq, 2, 3);
+    assert_eq!((u1.len(), u2.len(), u3.len()), (2, 2, 2));
+    let rest =
+        channel::next_batch(&mut sender, xq, 50, 1 << 20, Duration::ZERO, Duration::ZERO).unwrap();
+    assert_eq!(rest.messages.len(), 1, "only g is left to get");
+    sender.backout().unwrap();
+    // The receiver commits the first two, keeping them in its window.
+    channel::receive_batch(&mut receiver, &c, 1, r1.luwid, m1, 16).unwrap();
+    channel::receive_batch(&mut receiver, &c, 2, r2.luwid, m2, 16).unwrap();
+    // A session cannot take a set-aside unit of work while its own holds messages.
+    channel::next_batch(&mut sender, xq, 1, 1 << 20, Duration::ZERO, Duration::ZERO).unwrap();
+    let e = sender.attach_uow(u3).unwrap_err();
+    assert_eq!(e.reason, Reason::UnexpectedError);
+    sender.backout().unwrap();
+    // The sender fails: its set-aside units of work are backed out (dropped), all six messages
+    // are back on the transmission queue.
+    drop((u1, u2));
+    // It starts again at sequence 0: the receiver is two ahead and says what both carried.
+    let peer = channel::receiver_start(&mut receiver, &c, offer).unwrap();
+    assert_eq!(peer.committed.seq, 2);
+    assert_eq!(peer.committed.ids, r2.ids);
+    assert_eq!(peer.committed.more, vec![r1.clone()]);
+    // Removing exactly those leaves e, f and g to send; nothing reaches APP.IN twice.
+    let both = SyncRecord {
+        seq: 2,
+        ids: r1.ids.iter().chain(&r2.ids).copied().collect(),
+        ..SyncRecord::default()
+    };
+    let removed = channel::resolve_committed_batch(&mut sender, &c, xq, &both).unwrap();
+    assert_eq!(removed, 4);
+    let left =
+        channel::next_batch(&mut sender, xq, 50, 1 << 20, Duration::ZERO, Duration::ZERO).unwrap();
+    let left: Vec<_> = left.messages.iter().map(|m| m.body.to_vec()).collect();
+    assert_eq!(left, vec![b"e".to_vec(), b"f".to_vec(), b"g".to_vec()]);
+    sender.backout().unwrap();
+    assert_eq!(
+        bodies(&mut session(&qm2), "APP.IN"),
+        vec!["a", "b", "c", "d"]
+    );
+    // A sender that starts one behind the receiver is told of no earlier batch.
+    let one_behind = channel::SenderOffer { seq: 1, ..offer };
+    let peer = channel::receiver_start(&mut receiver, &c, one_behind).unwrap();
+    assert!(peer.committed.more.is_empty());
+}
+
+#[test]
+fn a_window_left_in_doubt_is_recorded_and_settled_by_resolve_channel() {
+    let (qm1, _qm2) = pair();
+    qm1.define_channel(
+        "C",
+        ChannelAttrs {
+            channel_type: ChannelType::Sender,
+            conn_name: "127.0.0.1(1)".into(),
+            xmit_queue: name("QM2"),
+            ..Default::default()
+        },
+        false,
+    )
+    .unwrap();
+    let (mut app, mut sender) = (session(&qm1), session(&qm1));
+    let c = name("C");
+    put_remote(&mut app, &["a", "b", "c", "d", "e"]);
+    let xq = sender
+        .open(&ObjectDescriptor::queue(name("QM2")), OpenOptions::input())
+        .unwrap();
+    let (r1, u1, _) = detached_batch(&mut sender, xq, 2, 1);
+    let (r2, u2, _) = detached_batch(&mut sender, xq, 2, 2);
+    drop((u1, u2));
+    channel::sender_in_doubt_window(&mut sender, &c, 0, vec![r1.clone(), r2.clone()], None)
+        .unwrap();
+    sender.close(xq, Default::default()).unwrap();
+    // The record keeps both batches (the first in `ids`, the second in `more`).
+    let rec = channel::read_sync(&mut sender, &c).unwrap();
+    assert_eq!((rec.seq, &rec.ids, &rec.luwid), (0, &r1.ids, &r1.luwid));
+    assert_eq!(rec.more, vec![r2]);
+    // COMMIT: the receiver is known to have both — four messages leave, sequence 2.
+    assert_eq!(qm1.resolve_channel("C", true).unwrap(), 4);
+    let rec = channel::read_sync(&mut sender, &c).unwrap();
+    assert_eq!((rec.seq, rec.ids.len(), rec.more.len()), (2, 0, 0));
+    let xq = sender
+        .open(&ObjectDescriptor::queue(name("QM2")), OpenOptions::input())
+        .unwrap();
+    let left =
+        channel::next_batch(&mut sender, xq, 50, 1 << 20, Duration::ZERO, Duration::ZERO).unwrap();
+    assert_eq!(left.messages.len(), 1);
+    assert_eq!(&left.messages[0].body[..], b"e");
 }

@@ -23,7 +23,41 @@ pub struct SyncRecord {
     /// The sender's key for making logical unit of work ids (the sender's record only): an
     /// outsider cannot make an id the sender would take for its own.
     pub key: Option<[u8; LUWID_KEY_LEN]>,
+    /// Batches beyond the one `ids` describes, in sequence order: at the sender, those after
+    /// the first it is in doubt about (a window of recoverable batches was unconfirmed when it
+    /// failed); in a receiver's answer to a starting sender, those it committed after the
+    /// sender's last and before its own last.
+    pub more: Vec<BatchRecord>,
 }
+
+/// One batch a synchronisation record remembers: its sequence number, its messages'
+/// transmission ids and its logical unit of work id.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BatchRecord {
+    /// The batch's sequence number.
+    pub seq: u64,
+    /// Its messages' transmission ids, in order.
+    pub ids: Vec<MsgId>,
+    /// Its logical unit of work id.
+    pub luwid: [u8; LUWID_LEN],
+}
+
+/// What a starting sender says of itself to the receiver.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SenderOffer {
+    /// Its BATCHSZ.
+    pub batch_size: u32,
+    /// Its MAXMSGL.
+    pub max_msg_length: u32,
+    /// The sequence number of the last batch it committed.
+    pub seq: u64,
+    /// Recoverable batches it would keep unconfirmed at once (1: it waits for each).
+    pub window: u32,
+}
+
+/// Most recoverable batches a sender keeps sent and unconfirmed at once (the receiver keeps
+/// the ids of as many of its last committed batches, to settle them after a failure).
+pub const RECOVERABLE_WINDOW: u32 = 16;
 
 /// Length of a logical unit of work id.
 pub const LUWID_LEN: usize = 16;

@@ -23,9 +23,9 @@ pub use frame::{
     FLAG_RESPONSE, HEADER_LEN, PREAMBLE_LEN, PROTOCOL_VERSION,
 };
 pub use msg::{
-    decode_response, encode_response, Opcode, Reply, Request, Status, WireAttr, WireDeadLetter,
-    WireDescriptor, WireGetOptions, WireMessage, WireObject, WirePutOptions, WireTransmission,
-    WireValue,
+    decode_response, encode_response, Opcode, Reply, Request, Status, WireAttr, WireBatchRecord,
+    WireDeadLetter, WireDescriptor, WireGetOptions, WireMessage, WireObject, WirePutOptions,
+    WireTransmission, WireValue,
 };
 
 /// Why bytes could not be decoded. Each names what was being read, for the connection's log line.

@@ -958,6 +958,9 @@ pub enum Request {
         max_msg_length: u32,
         /// The sender's last committed batch sequence number.
         seq: u64,
+        /// Recoverable batches the sender would keep unconfirmed at once (1 when the field
+        /// is absent: a sender that waits for each).
+        window: u32,
     },
     /// MQSUB: a subscription descriptor, and the queue handle publications go to (0 for a
     /// managed subscription).
@@ -1229,12 +1232,14 @@ impl Request {
                 batch_size,
                 max_msg_length,
                 seq,
+                window,
             } => {
                 out.put_str8(channel);
                 out.put_str8(sender_qmgr);
                 out.put_u32_le(*batch_size);
                 out.put_u32_le(*max_msg_length);
                 out.put_u64_le(*seq);
+                out.put_u32_le(*window);
             }
             Request::ChannelBatch {
                 seq,
@@ -1262,6 +1267,11 @@ fn decode_channel(op: Opcode, r: &mut Reader) -> Result<Request, WireError> {
             batch_size: r.u32("batch size")?,
             max_msg_length: r.u32("max message length")?,
             seq: r.u64("sequence number")?,
+            window: if r.remaining() > 0 {
+                r.u32("window")?
+            } else {
+                1
+            },
         },
         Opcode::ChannelBatch => {
             let seq = r.u64("sequence number")?;
@@ -1426,6 +1436,11 @@ pub enum Reply {
         ids: Vec<[u8; ID_LEN]>,
         /// That batch's logical unit of work id, as its sender made it.
         luwid: [u8; LUWID_LEN],
+        /// Recoverable batches the sender may keep unconfirmed (absent: 1).
+        window: u32,
+        /// The batches the receiver committed after the sender's last and before its own
+        /// last, in order (absent: none).
+        more: Vec<WireBatchRecord>,
     },
     /// A batch is committed at the receiver.
     ChannelBatchDone {
@@ -1554,16 +1569,22 @@ fn encode_channel_reply(out: &mut BytesMut, reply: &Reply) {
             seq,
             ids,
             luwid,
+            window,
+            more,
         } => {
             out.put_str8(qmgr);
             out.put_u32_le(*batch_size);
             out.put_u32_le(*max_msg_length);
             out.put_u64_le(*seq);
-            out.put_u32_le(ids.len() as u32);
-            for id in ids {
-                out.put_slice(id);
-            }
+            put_ids(out, ids);
             out.put_slice(luwid);
+            out.put_u32_le(*window);
+            out.put_u32_le(more.len() as u32);
+            for b in more {
+                out.put_u64_le(b.seq);
+                out.put_slice(&b.luwid);
+                put_ids(out, &b.ids);
+            }
         }
         Reply::ChannelBatchDone {
             seq,
@@ -1578,6 +1599,30 @@ fn encode_channel_reply(out: &mut BytesMut, reply: &Reply) {
     }
 }
 
+/// A batch a receiver committed, as ChannelStarted reports it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct WireBatchRecord {
+    /// Its sequence number.
+    pub seq: u64,
+    /// Its logical unit of work id.
+    pub luwid: [u8; LUWID_LEN],
+    /// Its messages' transmission ids.
+    pub ids: Vec<[u8; ID_LEN]>,
+}
+
+fn put_ids(out: &mut BytesMut, ids: &[[u8; ID_LEN]]) {
+    out.put_u32_le(ids.len() as u32);
+    for id in ids {
+        out.put_slice(id);
+    }
+}
+
+/// A u32 count of transmission ids (checked against what the frame holds) and the ids.
+fn read_ids(r: &mut Reader) -> Result<Vec<[u8; ID_LEN]>, WireError> {
+    let n = r.count("id count", ID_LEN)?;
+    (0..n).map(|_| r.array("transmission id")).collect()
+}
+
 /// Decodes ChannelStarted and ChannelBatchDone.
 fn decode_channel_reply(op: Opcode, r: &mut Reader) -> Result<Reply, WireError> {
     Ok(match op {
@@ -1586,13 +1631,27 @@ fn decode_channel_reply(op: Opcode, r: &mut Reader) -> Result<Reply, WireError> 
             batch_size: r.u32("batch size")?,
             max_msg_length: r.u32("max message length")?,
             seq: r.u64("sequence number")?,
-            ids: {
-                let n = r.count("id count", ID_LEN)?;
-                (0..n)
-                    .map(|_| r.array("transmission id"))
-                    .collect::<Result<_, _>>()?
-            },
+            ids: read_ids(r)?,
             luwid: r.array("logical unit of work id")?,
+            window: if r.remaining() > 0 {
+                r.u32("window")?
+            } else {
+                1
+            },
+            more: if r.remaining() > 0 {
+                let n = r.count("batch count", 8 + LUWID_LEN + 4)?;
+                (0..n)
+                    .map(|_| {
+                        Ok(WireBatchRecord {
+                            seq: r.u64("sequence number")?,
+                            luwid: r.array("logical unit of work id")?,
+                            ids: read_ids(r)?,
+                        })
+                    })
+                    .collect::<Result<_, WireError>>()?
+            } else {
+                Vec::new()
+            },
         },
         Opcode::ChannelBatch => Reply::ChannelBatchDone {
             seq: r.u64("sequence number")?,

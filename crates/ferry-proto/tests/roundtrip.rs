@@ -493,3 +493,66 @@ fn a_message_encoded_straight_from_the_engine_is_the_wire_messages_bytes() {
     head.extend_from_slice(&m.body);
     assert_eq!(head, new);
 }
+
+/// A sender's ChannelStart and the receiver's ChannelStarted round trip with the window of
+/// recoverable batches and the batches committed ahead of the sender; the forms without them
+/// (a partner that waits for each batch) still decode, as a window of 1 with none ahead.
+#[test]
+fn channel_start_and_its_answer_round_trip_with_and_without_a_window() {
+    let req = Request::ChannelStart {
+        channel: "QM1.TO.QM2".into(),
+        sender_qmgr: "QM1".into(),
+        batch_size: 50,
+        max_msg_length: 4 << 20,
+        seq: 7,
+        window: 16,
+    };
+    let mut p = BytesMut::new();
+    req.encode(&mut p);
+    let full = p.clone().freeze();
+    assert_eq!(
+        Request::decode(Opcode::ChannelStart as u8, full).unwrap(),
+        req
+    );
+    let short = p.split_to(p.len() - 4).freeze();
+    let Request::ChannelStart { window, seq, .. } =
+        Request::decode(Opcode::ChannelStart as u8, short).unwrap()
+    else {
+        panic!("not a ChannelStart")
+    };
+    assert_eq!((window, seq), (1, 7));
+
+    let reply = Reply::ChannelStarted {
+        qmgr: "QM2".into(),
+        batch_size: 50,
+        max_msg_length: 4 << 20,
+        seq: 9,
+        ids: vec![[9; 24], [10; 24]],
+        luwid: [9; 16],
+        window: 16,
+        more: vec![WireBatchRecord {
+            seq: 8,
+            luwid: [8; 16],
+            ids: vec![[8; 24]],
+        }],
+    };
+    let mut out = BytesMut::new();
+    encode_response(&mut out, &Status::OK, &reply);
+    let all = out.clone().freeze();
+    let (_, back) = decode_response(Opcode::ChannelStart as u8, all).unwrap();
+    assert_eq!(back, reply);
+    // Without the window and the earlier batches (the last 4 + 4 + 8 + 16 + 4 + 24 bytes).
+    let old = out.split_to(out.len() - (4 + 4 + 8 + 16 + 4 + 24)).freeze();
+    let (_, back) = decode_response(Opcode::ChannelStart as u8, old).unwrap();
+    let Reply::ChannelStarted {
+        window,
+        more,
+        seq,
+        ids,
+        ..
+    } = back
+    else {
+        panic!("not a ChannelStarted")
+    };
+    assert_eq!((window, more.len(), seq, ids.len()), (1, 0, 9, 2));
+}

@@ -380,6 +380,8 @@ fn serve_with(
         batch_size: peer.batch_size,
         seq,
         key,
+        sent_seq: seq,
+        window: peer.window.max(1) as usize,
         unanswered: std::collections::VecDeque::new(),
         rates: std::cell::Cell::new(None),
     };
@@ -489,7 +491,7 @@ fn connect_partner(
     })
 }
 
-/// Starts the channel with the receiver and settles a batch left in doubt: the receiver's
+/// Starts the channel with the receiver and settles the batches left in doubt: the receiver's
 /// answer, and the sequence number of the last batch both ends committed.
 fn bind(
     s: &mut Session,
@@ -501,63 +503,86 @@ fn bind(
     key: &[u8; ch::LUWID_KEY_LEN],
 ) -> MqResult<(ChannelPeer, u64)> {
     let mine = ch::read_sync(s, &name)?;
-    let peer = conn.channel_start(
-        name.as_str(),
-        qm.name().as_str(),
-        def.batch_size,
-        def.max_msg_length.min(u32::MAX as usize) as u32,
-        mine.seq,
-    )?;
+    let offer = ch::SenderOffer {
+        batch_size: def.batch_size,
+        max_msg_length: def.max_msg_length.min(u32::MAX as usize) as u32,
+        seq: mine.seq,
+        window: ch::RECOVERABLE_WINDOW,
+    };
+    let peer = conn.channel_start(name.as_str(), qm.name().as_str(), offer)?;
     let mut seq = mine.seq;
-    if !mine.ids.is_empty() && peer.committed.seq == seq {
-        // The batch left in doubt never reached the receiver: it goes again.
+    let theirs = peer.committed.seq;
+    if !mine.ids.is_empty() && theirs == seq {
+        // The batches left in doubt never reached the receiver: they go again.
         ch::sender_commit(s, &name, seq, Some(*key))?;
-        tracing::info!(channel = %name, seq = seq + 1, "in-doubt batch resolved: the receiver never committed it; sending it again");
+        tracing::info!(channel = %name, seq = seq + 1, batches = 1 + mine.more.len(), "in-doubt batches resolved: the receiver never committed them; sending them again");
     }
-    if peer.committed.seq == seq + 1 {
-        let batch = committed_batch(&name, &mine, &peer.committed, key)?;
-        let removed = ch::resolve_committed_batch(s, &name, xmitq, &batch)?;
-        tracing::info!(channel = %name, seq = peer.committed.seq, removed,
-            "resolved an in-doubt batch: the receiver had committed it");
-        seq = peer.committed.seq;
+    if theirs > seq {
+        let batches = committed_batches(&name, &mine, &peer.committed, key)?;
+        let removed = ch::resolve_committed_batch(s, &name, xmitq, &batches)?;
+        tracing::info!(channel = %name, seq = theirs, batches = theirs - seq, removed,
+            "resolved in-doubt batches: the receiver had committed them");
+        seq = theirs;
     }
     Ok((peer, seq))
 }
 
-/// The batch the receiver says it committed one ahead of the sender, checked against what the
-/// sender knows it sent: its own in-doubt record (ids and logical unit of work id), or — when
-/// it has none (it stopped between sending and recording) — a logical unit of work id that only
-/// its key makes for exactly those ids. Anything else is refused: nothing is removed.
-fn committed_batch(
+/// The batches the receiver says it committed ahead of the sender (its last, and those before
+/// it in `more`), checked one by one against what the sender knows it sent: its own in-doubt
+/// record (ids and logical unit of work id), or — for a batch it has none of (it stopped
+/// between sending and recording) — a logical unit of work id that only its key makes for
+/// exactly those ids. Anything else is refused: nothing is removed. Returns them as one
+/// record: the receiver's sequence number and every message to remove.
+fn committed_batches(
     name: &ObjectName,
     mine: &ch::SyncRecord,
     theirs: &ch::SyncRecord,
     key: &[u8; ch::LUWID_KEY_LEN],
 ) -> MqResult<ch::SyncRecord> {
-    let seq = theirs.seq;
-    let ok = if !mine.ids.is_empty() {
-        mine.ids == theirs.ids && (mine.luwid == [0; ch::LUWID_LEN] || mine.luwid == theirs.luwid)
-    } else {
-        luw::verify(key, name, seq, &theirs.ids, &theirs.luwid)
+    let last = ch::BatchRecord {
+        seq: theirs.seq,
+        ids: theirs.ids.clone(),
+        luwid: theirs.luwid,
     };
-    if !ok {
-        tracing::error!(channel = %name, seq, in_doubt = mine.ids.len(), theirs = theirs.ids.len(),
-            "the receiver reports a committed batch this sender did not send; nothing removed, channel stopped (RESOLVE CHANNEL or RESET CHANNEL once checked)");
-        return Err(MqError::new(
-            Reason::ChannelSeqNumError,
-            format!("channel {name}: the receiver's last batch ({seq}) is not one this sender sent (its logical unit of work id does not match); check the partner, then RESOLVE CHANNEL or RESET CHANNEL"),
-        ));
+    let their_batches: Vec<&ch::BatchRecord> = theirs.more.iter().chain([&last]).collect();
+    let first = ch::BatchRecord {
+        seq: mine.seq + 1,
+        ids: mine.ids.clone(),
+        luwid: mine.luwid,
+    };
+    let my_batches: Vec<&ch::BatchRecord> = if mine.ids.is_empty() {
+        Vec::new()
+    } else {
+        [&first].into_iter().chain(mine.more.iter()).collect()
+    };
+    let contiguous = their_batches.len() as u64 == theirs.seq - mine.seq
+        && their_batches
+            .iter()
+            .enumerate()
+            .all(|(i, b)| b.seq == mine.seq + 1 + i as u64);
+    let mut ids = Vec::new();
+    for (i, b) in their_batches.iter().enumerate() {
+        let ok = contiguous
+            && match my_batches.get(i) {
+                Some(m) => m.ids == b.ids && (m.luwid == [0; ch::LUWID_LEN] || m.luwid == b.luwid),
+                None => luw::verify(key, name, b.seq, &b.ids, &b.luwid),
+            };
+        if !ok {
+            tracing::error!(channel = %name, seq = b.seq, in_doubt = my_batches.len(), theirs = b.ids.len(),
+                "the receiver reports a committed batch this sender did not send; nothing removed, channel stopped (RESOLVE CHANNEL or RESET CHANNEL once checked)");
+            return Err(MqError::new(
+                Reason::ChannelSeqNumError,
+                format!("channel {name}: the receiver's batch {} is not one this sender sent (its logical unit of work id does not match, or the receiver no longer has its record); check the partner, then RESOLVE CHANNEL or RESET CHANNEL", b.seq),
+            ));
+        }
+        ids.extend(my_batches.get(i).map_or(&b.ids, |m| &m.ids).iter().copied());
     }
-    let ids = if mine.ids.is_empty() {
-        theirs.ids.clone()
-    } else {
-        mine.ids.clone()
-    };
     Ok(ch::SyncRecord {
-        seq,
+        seq: theirs.seq,
         ids,
         luwid: theirs.luwid,
         key: Some(*key),
+        more: Vec::new(),
     })
 }
 
@@ -657,6 +682,25 @@ fn mark_running(status: &StatusCell, peer: &ChannelPeer, seq: u64, conn: &Connec
     st.last_error.clear();
 }
 
+/// A batch sent and not yet answered.
+struct Unanswered {
+    /// The request id its answer comes under.
+    id: u64,
+    /// Its messages.
+    n: usize,
+    /// A recoverable batch (none: NPMSPEED(FAST), off the transmission queue already).
+    recoverable: Option<InFlight>,
+}
+
+/// A recoverable batch sent and not yet confirmed.
+struct InFlight {
+    /// Its sequence number, transmission ids and logical unit of work id.
+    record: ch::BatchRecord,
+    /// Its gets from the transmission queue, committed when the receiver confirms it (none
+    /// once backed out).
+    uow: Option<ferry_core::DetachedUow>,
+}
+
 /// A RUNNING sender channel: its session (holding the transmission queue open), its
 /// connection to the receiver, and the sequence number of the last batch both ends committed.
 struct Running<'a> {
@@ -670,8 +714,12 @@ struct Running<'a> {
     seq: u64,
     /// The key of this channel's logical unit of work ids.
     key: [u8; ch::LUWID_KEY_LEN],
-    /// NPMSPEED(FAST) batches sent and not yet answered, oldest first: (request id, messages).
-    unanswered: std::collections::VecDeque<(u64, usize)>,
+    /// The sequence number of the last recoverable batch sent (`seq` until one is).
+    sent_seq: u64,
+    /// Recoverable batches it may keep sent and unconfirmed (agreed with the receiver).
+    window: usize,
+    /// Batches sent and not yet answered, oldest first.
+    unanswered: std::collections::VecDeque<Unanswered>,
     /// The start of the current interval of the rates the status shows (achieved rate over
     /// QUIC, loss over either), and the last interval's.
     rates: std::cell::Cell<Option<RateMark>>,
@@ -680,8 +728,26 @@ struct Running<'a> {
 impl Running<'_> {
     /// Moves batches until the channel must pause (STOP CHANNEL: `control.stops` no longer
     /// `stops`) or its transmission queue has been empty for DISCINT (Ok), or something fails
-    /// (Err).
+    /// (Err: the batches not yet answered are settled as [`Running::abandon`] says).
     fn run(mut self, control: &Control, stops: u64) -> MqResult<()> {
+        match self.run_batches(control, stops) {
+            Ok(idle) => {
+                let _ = self.conn.disconnect();
+                if idle {
+                    set_state(self.status, ChannelState::Inactive);
+                }
+                Ok(())
+            }
+            Err(e) => {
+                self.abandon(&e);
+                Err(e)
+            }
+        }
+    }
+
+    /// [`Running::run`]'s loop: Ok(true) when the transmission queue stayed empty for
+    /// DISCINT, Ok(false) when the channel must pause.
+    fn run_batches(&mut self, control: &Control, stops: u64) -> MqResult<bool> {
         let limit = (self.def.batch_limit_kib as usize).max(1) << 10;
         let interval = Duration::from_millis(self.def.batch_interval_ms as u64);
         let disc = Duration::from_secs(self.def.disc_interval_secs as u64);
@@ -689,11 +755,10 @@ impl Running<'_> {
         loop {
             if control.must_pause() || control.stops.load(Ordering::Acquire) != stops {
                 self.settle(0)?;
-                let _ = self.conn.disconnect();
-                return Ok(());
+                return Ok(false);
             }
-            // With fast batches in flight, look for more only briefly, so their answers are
-            // taken as they come — but a message that arrives meanwhile (a request whose reply
+            // With batches in flight, look for more only briefly, so their answers are taken
+            // as they come — but a message that arrives meanwhile (a request whose reply
             // someone waits for) does not wait a round trip for them.
             let first_wait = if self.unanswered.is_empty() {
                 POLL
@@ -713,9 +778,7 @@ impl Running<'_> {
                 if !disc.is_zero() && idle_since.elapsed() >= disc {
                     self.settle(0)?;
                     tracing::info!(channel = %self.name, "sender channel ending: its transmission queue stayed empty for DISCINT");
-                    let _ = self.conn.disconnect();
-                    set_state(self.status, ChannelState::Inactive);
-                    return Ok(());
+                    return Ok(true);
                 }
                 continue;
             }
@@ -726,78 +789,149 @@ impl Running<'_> {
         }
     }
 
-    /// Sends one batch: with NPMSPEED(FAST) and no persistent message, committed off the
-    /// transmission queue first; otherwise in doubt until the receiver confirms it.
+    /// Sends one batch without waiting for its answer, then takes answers until the window
+    /// has room. With NPMSPEED(FAST) and no persistent message it is committed off the
+    /// transmission queue first (at most [`FAST_WINDOW`] unanswered); otherwise it is
+    /// recoverable: its gets stay in a unit of work of their own, set aside until the
+    /// receiver confirms it (at most `window` unconfirmed — 1 with a receiver that does not
+    /// keep a window: it waits for each).
     fn send(&mut self, batch: &ch::SenderBatch) -> MqResult<()> {
-        let name = self.name;
         let fast = self.def.np_speed_fast
             && batch
                 .messages
                 .iter()
                 .all(|m| m.descriptor.persistence != ferry_core::Persistence::Persistent);
+        let n = batch.messages.len();
         if fast {
             // NPMSPEED(FAST): off the transmission queue before it is sent (no disk write:
             // non-persistent gets are not logged), so a failure loses it and never repeats it.
             self.s.commit()?;
-            let sent = self
-                .conn
-                .channel_batch_send(0, [0; ch::LUWID_LEN], &batch.messages)
-                .inspect_err(|e| self.lost(batch.messages.len(), e))?;
-            self.unanswered.push_back((sent, batch.messages.len()));
-            self.settle(FAST_WINDOW - 1)?;
-        } else {
-            // A recoverable batch follows only what went before it.
-            self.settle(0)?;
-            self.status.lock().in_doubt = true;
-            let next = self.seq + 1;
-            let ids = ch::transmission_ids(&batch.messages);
-            let luwid = luw::id(&self.key, &name, next, &ids);
-            if let Err(e) = self.conn.channel_batch(next, luwid, &batch.messages) {
-                // Sent, but no answer: the receiver may or may not have committed it. Keep
-                // its ids, so the next start (or RESOLVE CHANNEL) can settle it.
-                let key = Some(self.key);
-                ch::sender_in_doubt(self.s, &name, self.seq, &batch.messages, luwid, key)?;
-                return Err(e);
+            let zero = [0; ch::LUWID_LEN];
+            match self.conn.channel_batch_send(0, zero, &batch.messages) {
+                Ok(id) => self.unanswered.push_back(Unanswered {
+                    id,
+                    n,
+                    recoverable: None,
+                }),
+                Err(e) => {
+                    self.lost(n, &e);
+                    return Err(e);
+                }
             }
-            ch::sender_commit(self.s, &name, next, Some(self.key))?;
-            self.seq = next;
+            return self.settle(FAST_WINDOW - 1);
+        }
+        let seq = self.sent_seq + 1;
+        let ids = ch::transmission_ids(&batch.messages);
+        let luwid = luw::id(&self.key, &self.name, seq, &ids);
+        let flight = InFlight {
+            record: ch::BatchRecord { seq, ids, luwid },
+            uow: Some(self.s.detach_uow()),
+        };
+        self.status.lock().in_doubt = true;
+        let sent = self.conn.channel_batch_send(seq, luwid, &batch.messages);
+        // Sent or not, it is in flight: a failure leaves it in doubt (the receiver may or may
+        // not have committed it), settled when the channel starts again.
+        self.sent_seq = seq;
+        self.unanswered.push_back(Unanswered {
+            id: *sent.as_ref().unwrap_or(&u64::MAX),
+            n,
+            recoverable: Some(flight),
+        });
+        sent?;
+        self.settle(self.window - 1)
+    }
+
+    /// Takes the receiver's answers, oldest first, until at most `keep` batches are
+    /// unanswered; a recoverable batch's gets are committed with the sender's record of it.
+    /// A refusal, or the connection failing, fails the channel (see [`Running::abandon`]).
+    fn settle(&mut self, keep: usize) -> MqResult<()> {
+        while self.unanswered.len() > keep {
+            let Some(front) = self.unanswered.front() else {
+                break;
+            };
+            let seq = front.recoverable.as_ref().map_or(0, |f| f.record.seq);
+            self.conn.channel_batch_answer(front.id, seq)?;
+            let Some(done) = self.unanswered.pop_front() else {
+                break;
+            };
+            if let Some(flight) = done.recoverable {
+                self.confirmed(flight)?;
+            }
+        }
+        if !self.unanswered.iter().any(|u| u.recoverable.is_some()) {
+            self.status.lock().in_doubt = false;
         }
         Ok(())
     }
 
-    /// Takes the receiver's answers to fast batches until at most `keep` are unanswered. A
-    /// refusal, or the connection failing, loses the batches not yet answered (non-persistent
-    /// messages sent NPMSPEED(FAST), as MQ's are): said in the log, and the channel restarts.
-    fn settle(&mut self, keep: usize) -> MqResult<()> {
-        while self.unanswered.len() > keep {
-            let Some((id, n)) = self.unanswered.pop_front() else {
-                break;
-            };
-            if let Err(e) = self.conn.channel_batch_answer(id, 0) {
-                let lost = n + self.unanswered.iter().map(|(_, n)| n).sum::<usize>();
-                self.unanswered.clear();
-                self.lost(lost, &e);
-                return Err(e);
-            }
+    /// The receiver committed recoverable batch `flight`: its gets are committed with the
+    /// sender's record of its sequence number (the session's own unit of work set aside
+    /// meanwhile). If that fails the batch stays first in doubt, its gets backed out.
+    fn confirmed(&mut self, mut flight: InFlight) -> MqResult<()> {
+        debug_assert_eq!(
+            flight.record.seq,
+            self.seq + 1,
+            "batches are confirmed in order"
+        );
+        let own = self.s.detach_uow();
+        let done = match flight.uow.take() {
+            Some(uow) => self.s.attach_uow(uow),
+            None => Ok(()),
         }
-        Ok(())
+        .and_then(|()| ch::sender_commit(self.s, &self.name, flight.record.seq, Some(self.key)));
+        if let Err(e) = done {
+            let _ = self.s.backout();
+            self.unanswered.push_front(Unanswered {
+                id: u64::MAX,
+                n: 0,
+                recoverable: Some(flight),
+            });
+            return Err(e);
+        }
+        self.seq = flight.record.seq;
+        self.s.attach_uow(own)
     }
 
     /// Takes the answers that have already arrived, without waiting for the others.
     fn settle_arrived(&mut self) -> MqResult<()> {
         while !self.unanswered.is_empty() {
-            match self.conn.channel_answer_ready() {
-                Ok(true) => self.settle(self.unanswered.len() - 1)?,
-                Ok(false) => break,
-                Err(e) => {
-                    let lost = self.unanswered.iter().map(|(_, n)| n).sum::<usize>();
-                    self.unanswered.clear();
-                    self.lost(lost, &e);
-                    return Err(e);
-                }
+            if !self.conn.channel_answer_ready()? {
+                break;
             }
+            self.settle(self.unanswered.len() - 1)?;
         }
         Ok(())
+    }
+
+    /// The channel failed with batches unanswered: fast ones are lost (non-persistent
+    /// messages sent NPMSPEED(FAST), as MQ's are: said in the log); recoverable ones are backed
+    /// out (their messages back on the transmission queue) and recorded as in doubt, so the
+    /// next start — or RESOLVE CHANNEL — settles them from what the sender knows it sent.
+    fn abandon(&mut self, e: &MqError) {
+        let _ = self.s.backout();
+        let mut lost = 0;
+        let mut in_doubt = Vec::new();
+        for u in std::mem::take(&mut self.unanswered) {
+            match u.recoverable {
+                None => lost += u.n,
+                // Dropping its unit of work backs it out.
+                Some(flight) => in_doubt.push(flight.record),
+            }
+        }
+        if lost > 0 {
+            self.lost(lost, e);
+        }
+        if in_doubt.is_empty() {
+            return;
+        }
+        let n = in_doubt.len();
+        let recorded =
+            ch::sender_in_doubt_window(self.s, &self.name, self.seq, in_doubt, Some(self.key));
+        if let Err(r) = recorded {
+            tracing::warn!(channel = %self.name, error = %r, "could not record the batches in doubt; the receiver's record settles them when the channel starts");
+        }
+        tracing::info!(channel = %self.name, seq = self.seq, batches = n, "recoverable batches left in doubt: settled when the channel starts again");
+        self.status.lock().in_doubt = true;
     }
 
     /// Logs `n` non-persistent messages lost with a fast batch.

@@ -119,7 +119,16 @@ fn as_channel(user: Option<(&str, &str)>) -> ClientOptions {
 fn start_refused(ep: &str, opts: &ClientOptions, claim: &str, seq: u64) {
     let mut c = Connection::connect_with(ep, "outsider", opts).unwrap();
     let e = c
-        .channel_start("QM1.TO.QM2", claim, 50, 4 << 20, seq)
+        .channel_start(
+            "QM1.TO.QM2",
+            claim,
+            ferry_client::SenderOffer {
+                batch_size: 50,
+                max_msg_length: 4 << 20,
+                seq,
+                window: 1,
+            },
+        )
         .unwrap_err();
     assert_eq!(e.reason, Reason::ChannelNotAvailable, "{e}");
     let told = e.detail.replace("QM1.TO.QM2", "");
@@ -127,7 +136,16 @@ fn start_refused(ep: &str, opts: &ClientOptions, claim: &str, seq: u64) {
         !told.contains("sequence") && !told.chars().any(|c| c.is_ascii_digit()),
         "a refusal tells nothing: {e}"
     );
-    let after = c.channel_start("QM1.TO.QM2", claim, 50, 4 << 20, seq);
+    let after = c.channel_start(
+        "QM1.TO.QM2",
+        claim,
+        ferry_client::SenderOffer {
+            batch_size: 50,
+            max_msg_length: 4 << 20,
+            seq,
+            window: 1,
+        },
+    );
     assert_eq!(after.unwrap_err().reason, Reason::ConnectionBroken);
 }
 
@@ -177,7 +195,16 @@ fn outsiders_cannot_start_a_receiver_and_every_message_crosses_exactly_once() {
         assert_eq!(e.reason, Reason::NotAuthorized, "{e}");
     }
     let e = app
-        .channel_start("QM1.TO.QM2", "QM1", 50, 4 << 20, 0)
+        .channel_start(
+            "QM1.TO.QM2",
+            "QM1",
+            ferry_client::SenderOffer {
+                batch_size: 50,
+                max_msg_length: 4 << 20,
+                seq: 0,
+                window: 1,
+            },
+        )
         .unwrap_err();
     assert_eq!(e.reason, Reason::ChannelNotAvailable, "{e}");
     // A channel conversation with the right credential carries only channel requests: no
@@ -244,6 +271,8 @@ fn rogue_receiver(ids: Vec<MsgId>) -> u16 {
                             seq: seq + 1,
                             ids: ids.iter().map(|i| i.0).collect(),
                             luwid: [7; 16],
+                            window: 1,
+                            more: Vec::new(),
                         },
                         _ => Reply::Empty,
                     };

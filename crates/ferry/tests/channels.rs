@@ -221,13 +221,22 @@ fn remote_puts_request_reply_and_dead_letters_between_two_processes() {
         "{metrics}"
     );
     assert!(metrics.contains("status=\"RUNNING\""), "{metrics}");
-    // The transmission queue is empty: everything was confirmed.
-    let r = admin(&qm1, "DISPLAY QSTATUS(QM2) CURDEPTH IPPROCS");
-    let depth = r[0].messages[0]
-        .fields
-        .iter()
-        .find(|f| f.key == "CURDEPTH")
-        .and_then(|f| f.value.clone());
+    // The transmission queue empties: everything is confirmed (the sender commits its gets
+    // when the receiver's answer reaches it, a moment after the receiver's commit made "after"
+    // visible — so it is waited for, not read once).
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let depth = loop {
+        let r = admin(&qm1, "DISPLAY QSTATUS(QM2) CURDEPTH IPPROCS");
+        let depth = r[0].messages[0]
+            .fields
+            .iter()
+            .find(|f| f.key == "CURDEPTH")
+            .and_then(|f| f.value.clone());
+        if depth.as_deref() == Some("0") || std::time::Instant::now() > deadline {
+            break depth;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
     assert_eq!(depth.as_deref(), Some("0"));
 }
 
@@ -485,7 +494,16 @@ fn a_channel_over_tls_checks_its_partners_certificate_name() {
         let mut c = Connection::connect_with(&tls_ep, "outsider", &as_channel(cert)).unwrap();
         for seq in [0, 1, 2] {
             let e = c
-                .channel_start("TLS.OK", claim, 50, 4 << 20, seq)
+                .channel_start(
+                    "TLS.OK",
+                    claim,
+                    ferry_client::SenderOffer {
+                        batch_size: 50,
+                        max_msg_length: 4 << 20,
+                        seq,
+                        window: 1,
+                    },
+                )
                 .unwrap_err();
             if seq == 0 {
                 assert_eq!(

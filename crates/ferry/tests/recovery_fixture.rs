@@ -456,8 +456,17 @@ fn phase_one(ep: &str) {
     c.close(h, Default::default()).unwrap();
     // A channel batch: one delivered, one dead-lettered (no such queue).
     let mut ch = Connection::connect(ep, "fixture-channel").unwrap();
-    ch.channel_start("FAR.TO.FIX", "FAR", 50, 4 << 20, 0)
-        .unwrap();
+    ch.channel_start(
+        "FAR.TO.FIX",
+        "FAR",
+        ferry_client::SenderOffer {
+            batch_size: 50,
+            max_msg_length: 4 << 20,
+            seq: 0,
+            window: 1,
+        },
+    )
+    .unwrap();
     ch.channel_batch(
         1,
         [0; 16],
@@ -496,7 +505,16 @@ fn phase_two(ep: &str) -> Connection {
     put_all(&mut c, "FIX.NEW", (120..123).map(rich), true);
     let mut ch = Connection::connect(ep, "fixture-channel").unwrap();
     let peer = ch
-        .channel_start("FAR.TO.FIX", "FAR", 50, 4 << 20, 1)
+        .channel_start(
+            "FAR.TO.FIX",
+            "FAR",
+            ferry_client::SenderOffer {
+                batch_size: 50,
+                max_msg_length: 4 << 20,
+                seq: 1,
+                window: 1,
+            },
+        )
         .unwrap();
     assert_eq!(peer.committed.seq, 1);
     ch.channel_batch(2, [0; 16], &[channel_message("FIX.NEW", 3)])

@@ -293,6 +293,48 @@ fn moved_mid_transfer(tag: &str, congctl: &str) {
     let _ = std::fs::remove_dir_all(&home);
 }
 
+/// Persistent messages go in recoverable batches the sender does not wait for one by one: a
+/// window of them unconfirmed, each its own unit of work, so the 100 ms round trip does not
+/// cap the channel at one batch (BATCHSZ 50) a round trip — 500 messages a second. 4,000
+/// waiting on the transmission queue cross at more than twice that, each once, in order.
+#[test]
+#[ignore = "needs root to make network namespaces; .ci/run runs it with --ignored"]
+fn recoverable_batches_are_pipelined_over_an_n3_link() {
+    pipelined_recoverable_batches("wanr", "bbr");
+}
+
+#[test]
+#[ignore = "needs root to make network namespaces; .ci/run runs it with --ignored"]
+fn recoverable_batches_are_pipelined_over_an_n3_quic_link() {
+    pipelined_recoverable_batches("wanrq", "quic");
+}
+
+fn pipelined_recoverable_batches(tag: &str, congctl: &str) {
+    let hosts = Hosts::new(tag).unwrap();
+    let _link = Emulator::start(Path::new(BIN), &hosts, "n3").unwrap();
+    let home = scratch(tag);
+    let (qm1, qm2) = two_hosts(&hosts, &home, congctl);
+    // The channel binds on a first message, then stops while 4,000 more are put.
+    put_numbered(&qm1, 0, 1);
+    common::eventually("the first message to arrive", || depth(&qm2) >= 1);
+    qm1.admin("STOP CHANNEL(QM1.TO.QM2)");
+    put_numbered(&qm1, 1, 4000);
+    let began = Instant::now();
+    qm1.admin("START CHANNEL(QM1.TO.QM2)");
+    common::eventually("the messages to arrive", || depth(&qm2) >= 4001);
+    let took = began.elapsed();
+    let rate = 4000.0 / took.as_secs_f64();
+    eprintln!("{congctl} over N3: 4,000 persistent 2 KB messages in {took:?} = {rate:.0} msg/s");
+    assert!(
+        rate > 1000.0,
+        "{rate:.0} msg/s: the window of recoverable batches is not at work (one batch of 50 a 100 ms round trip is 500/s)\nQM1: {}",
+        qm1.log()
+    );
+    get_exactly(&qm1, &qm2, 4001, Duration::from_secs(60));
+    drop((qm1, qm2));
+    let _ = std::fs::remove_dir_all(&home);
+}
+
 /// Non-persistent messages (NPMSPEED(FAST)) go in batches the sender does not wait for, many
 /// in flight over the long link: every one arrives, in order, once.
 #[test]

@@ -26,7 +26,8 @@ use crate::qmgr::session::Session;
 use crate::qmgr::system::CHANNEL_SYNC_QUEUE;
 use ferry_model::channel::ChannelState;
 pub use ferry_model::channel::{
-    ChannelStatus, SyncRecord, LUWID_KEY_LEN, LUWID_LEN, MAX_CHANNEL_NAME,
+    BatchRecord, ChannelStatus, SenderOffer, SyncRecord, LUWID_KEY_LEN, LUWID_LEN,
+    MAX_CHANNEL_NAME, RECOVERABLE_WINDOW,
 };
 use ferry_model::message::{
     CorrelId, DeadLetterHeader, Message, MsgId, Persistence, TransmissionHeader,
@@ -39,15 +40,22 @@ use ferry_model::reason::{MqError, MqResult, Reason};
 /// The body of a synchronisation record on SYSTEM.CHANNEL.SYNCQ: u64 sequence number, u32 count
 /// and that many 24-byte transmission ids; then (written since logical unit of work ids exist;
 /// older records end before it) a u8 tag 1, the 16-byte id, a u8 (1 if a key follows) and the
-/// sender's 32-byte key.
+/// sender's 32-byte key; then (only when there are further batches, see [`SyncRecord::more`])
+/// a u8 tag 2, a u32 count and for each batch its u64 sequence number, 16-byte id, u32 count
+/// and ids.
 struct SyncBody;
 
 /// Tag of the record's tail.
 const TAIL: u8 = 1;
+/// Tag of the further batches after the tail.
+const MORE: u8 = 2;
 
 impl SyncBody {
     fn encode(r: &SyncRecord) -> Bytes {
-        let mut b = BytesMut::with_capacity(12 + r.ids.len() * 24 + 2 + LUWID_LEN + LUWID_KEY_LEN);
+        let more: usize = r.more.iter().map(|b| 28 + b.ids.len() * 24).sum();
+        let mut b = BytesMut::with_capacity(
+            12 + r.ids.len() * 24 + 2 + LUWID_LEN + LUWID_KEY_LEN + 5 + more,
+        );
         b.put_u64_le(r.seq);
         b.put_u32_le(r.ids.len() as u32);
         for id in &r.ids {
@@ -62,55 +70,103 @@ impl SyncBody {
             }
             None => b.put_u8(0),
         }
+        if !r.more.is_empty() {
+            b.put_u8(MORE);
+            b.put_u32_le(r.more.len() as u32);
+            for m in &r.more {
+                b.put_u64_le(m.seq);
+                b.put_slice(&m.luwid);
+                b.put_u32_le(m.ids.len() as u32);
+                for id in &m.ids {
+                    b.put_slice(&id.0);
+                }
+            }
+        }
         b.freeze()
     }
 
     fn decode(body: &[u8]) -> MqResult<SyncRecord> {
-        let bad = || {
-            MqError::new(
-                Reason::QMgrDataError,
-                "a channel synchronisation record on SYSTEM.CHANNEL.SYNCQ is damaged",
-            )
-        };
-        if body.len() < 12 {
-            return Err(bad());
-        }
-        let seq = u64::from_le_bytes(body[..8].try_into().map_err(|_| bad())?);
-        let n = u32::from_le_bytes(body[8..12].try_into().map_err(|_| bad())?) as usize;
-        let ids_end = n
-            .checked_mul(24)
-            .and_then(|l| l.checked_add(12))
-            .filter(|e| *e <= body.len())
-            .ok_or_else(bad)?;
-        let ids = body[12..ids_end]
-            .chunks_exact(24)
-            .map(MsgId::from_slice)
-            .collect();
+        let mut c = Cursor(body);
+        let seq = c.u64()?;
+        let ids = c.ids()?;
         let mut r = SyncRecord {
             seq,
             ids,
             ..SyncRecord::default()
         };
-        let tail = &body[ids_end..];
-        match tail.first() {
-            None => Ok(r),
-            Some(&TAIL)
-                if tail.len() == 2 + LUWID_LEN || tail.len() == 2 + LUWID_LEN + LUWID_KEY_LEN =>
-            {
-                r.luwid.copy_from_slice(&tail[1..1 + LUWID_LEN]);
-                if tail[1 + LUWID_LEN] == 1 {
-                    let k = tail
-                        .get(2 + LUWID_LEN..)
-                        .filter(|k| k.len() == LUWID_KEY_LEN)
-                        .ok_or_else(bad)?;
-                    let mut key = [0u8; LUWID_KEY_LEN];
-                    key.copy_from_slice(k);
-                    r.key = Some(key);
-                }
-                Ok(r)
-            }
-            Some(_) => Err(bad()),
+        match c.0.first() {
+            None => return Ok(r),
+            Some(&TAIL) => c.take(1)?,
+            Some(_) => return Err(damaged()),
+        };
+        r.luwid.copy_from_slice(c.take(LUWID_LEN)?);
+        if c.take(1)?[0] == 1 {
+            let mut key = [0u8; LUWID_KEY_LEN];
+            key.copy_from_slice(c.take(LUWID_KEY_LEN)?);
+            r.key = Some(key);
         }
+        match c.0.first() {
+            None => return Ok(r),
+            Some(&MORE) => c.take(1)?,
+            Some(_) => return Err(damaged()),
+        };
+        let n = c.u32()? as usize;
+        for _ in 0..n {
+            let seq = c.u64()?;
+            let mut luwid = [0u8; LUWID_LEN];
+            luwid.copy_from_slice(c.take(LUWID_LEN)?);
+            let ids = c.ids()?;
+            r.more.push(BatchRecord { seq, ids, luwid });
+        }
+        if c.0.is_empty() {
+            Ok(r)
+        } else {
+            Err(damaged())
+        }
+    }
+}
+
+fn damaged() -> MqError {
+    MqError::new(
+        Reason::QMgrDataError,
+        "a channel synchronisation record on SYSTEM.CHANNEL.SYNCQ is damaged",
+    )
+}
+
+/// Reads a synchronisation record's body, refusing what runs past its end.
+struct Cursor<'a>(&'a [u8]);
+
+impl<'a> Cursor<'a> {
+    fn take(&mut self, n: usize) -> MqResult<&'a [u8]> {
+        if self.0.len() < n {
+            return Err(damaged());
+        }
+        let (head, rest) = self.0.split_at(n);
+        self.0 = rest;
+        Ok(head)
+    }
+
+    fn u32(&mut self) -> MqResult<u32> {
+        Ok(u32::from_le_bytes(
+            self.take(4)?.try_into().map_err(|_| damaged())?,
+        ))
+    }
+
+    fn u64(&mut self) -> MqResult<u64> {
+        Ok(u64::from_le_bytes(
+            self.take(8)?.try_into().map_err(|_| damaged())?,
+        ))
+    }
+
+    /// A u32 count and that many 24-byte ids (the count checked against what is left first).
+    fn ids(&mut self) -> MqResult<Vec<MsgId>> {
+        let n = self.u32()? as usize;
+        let len = n.checked_mul(24).ok_or_else(damaged)?;
+        Ok(self
+            .take(len)?
+            .chunks_exact(24)
+            .map(MsgId::from_slice)
+            .collect())
     }
 }
 
@@ -122,6 +178,18 @@ fn sync_key(channel: &ObjectName) -> CorrelId {
     CorrelId(id)
 }
 
+/// The correl id of slot `slot` of a receiver's window of committed batches (see
+/// [`receive_batch`]): the channel's name, blank-padded, then 0xFF, 0 and the slot in its last
+/// three bytes (a name is at most 20 printable characters: no clash with a channel's key).
+fn slot_key(channel: &ObjectName, seq: u64) -> CorrelId {
+    debug_assert!(channel.as_str().len() <= MAX_CHANNEL_NAME);
+    let mut id = sync_key(channel);
+    id.0[21] = 0xFF;
+    id.0[22] = 0;
+    id.0[23] = (seq % u64::from(RECOVERABLE_WINDOW)) as u8;
+    id
+}
+
 fn sync_queue() -> ObjectDescriptor {
     ObjectDescriptor::queue(
         ferry_model::name::object_name(CHANNEL_SYNC_QUEUE).expect("a valid system queue name"),
@@ -130,12 +198,15 @@ fn sync_queue() -> ObjectDescriptor {
 
 /// Reads `channel`'s synchronisation record (a browse: nothing changes).
 pub fn read_sync(s: &mut Session, channel: &ObjectName) -> MqResult<SyncRecord> {
+    read_record(s, sync_key(channel))
+}
+
+/// Reads the record keyed `key` (a default one when there is none).
+fn read_record(s: &mut Session, key: CorrelId) -> MqResult<SyncRecord> {
     let h = s.open(&sync_queue(), OpenOptions::browse())?;
     let got = s.get(
         h,
-        &GetOptions::new()
-            .correl_id(sync_key(channel))
-            .browse(BrowseMode::First),
+        &GetOptions::new().correl_id(key).browse(BrowseMode::First),
     );
     s.close(h, Default::default())?;
     match got {
@@ -152,11 +223,14 @@ pub fn replace_sync(
     channel: &ObjectName,
     record: &SyncRecord,
 ) -> MqResult<SyncRecord> {
+    replace_record(s, sync_key(channel), record)
+}
+
+/// Replaces the record keyed `key` inside the session's unit of work; returns the one it
+/// replaced.
+fn replace_record(s: &mut Session, key: CorrelId, record: &SyncRecord) -> MqResult<SyncRecord> {
     let h = s.open(&sync_queue(), OpenOptions::input().with_output())?;
-    let old = match s.get(
-        h,
-        &GetOptions::new().correl_id(sync_key(channel)).syncpoint(),
-    ) {
+    let old = match s.get(h, &GetOptions::new().correl_id(key).syncpoint()) {
         Ok(g) => SyncBody::decode(&g.message.body)?,
         Err(e) if e.reason == Reason::NoMsgAvailable => SyncRecord::default(),
         Err(e) => {
@@ -165,7 +239,7 @@ pub fn replace_sync(
         }
     };
     let mut msg = Message::new(SyncBody::encode(record)).with_persistence(Persistence::Persistent);
-    msg.descriptor.correl_id = sync_key(channel);
+    msg.descriptor.correl_id = key;
     let put = s.put(h, msg, &PutOptions::syncpoint());
     s.close(h, Default::default())?;
     put?;
@@ -193,8 +267,12 @@ pub struct ReceiverStart {
     pub batch_size: u32,
     /// Message length both ends accept: the lower of the two MAXMSGL.
     pub max_msg_length: u32,
-    /// The receiver's last committed batch.
+    /// The receiver's last committed batch, with (in `more`) those it committed after the
+    /// sender's last before it, when the sender keeps a window of them.
     pub committed: SyncRecord,
+    /// Recoverable batches the sender may keep unconfirmed at once: the lower of what it asked
+    /// for and [`RECOVERABLE_WINDOW`].
+    pub window: u32,
 }
 
 /// How a batch went at the receiver.
@@ -210,9 +288,14 @@ pub struct BatchOutcome {
 pub fn receiver_start(
     s: &mut Session,
     channel: &ObjectName,
-    batch_size: u32,
-    max_msg_length: u32,
+    sender: SenderOffer,
 ) -> MqResult<ReceiverStart> {
+    let SenderOffer {
+        batch_size,
+        max_msg_length,
+        seq: sender_seq,
+        window,
+    } = sender;
     let qm = s.queue_manager().clone();
     let def = qm.channel(channel.as_str()).map_err(|_| {
         MqError::new(
@@ -233,7 +316,8 @@ pub fn receiver_start(
         ));
     }
     let max_uow = qm.attrs().max_uncommitted_msgs.saturating_sub(2).max(1) as u32;
-    let committed = read_sync(s, channel)?;
+    let mut committed = read_sync(s, channel)?;
+    committed.more = committed_since(s, channel, sender_seq, committed.seq)?;
     Ok(ReceiverStart {
         qmgr: qm.name(),
         batch_size: batch_size.min(def.batch_size).min(max_uow).max(1),
@@ -241,7 +325,35 @@ pub fn receiver_start(
             .min(def.max_msg_length as u32)
             .min(qm.attrs().max_msg_length as u32),
         committed,
+        window: window.clamp(1, RECOVERABLE_WINDOW),
     })
+}
+
+/// The batches a receiver committed after the sender's last (`sender_seq`) and before its own
+/// last (`last`), from its window's slots, in order; it stops at the first it no longer has
+/// (the sender then finds the gap and says so).
+fn committed_since(
+    s: &mut Session,
+    channel: &ObjectName,
+    sender_seq: u64,
+    last: u64,
+) -> MqResult<Vec<BatchRecord>> {
+    let mut out = Vec::new();
+    if last <= sender_seq.saturating_add(1) || last - sender_seq > u64::from(RECOVERABLE_WINDOW) {
+        return Ok(out);
+    }
+    for seq in sender_seq + 1..last {
+        let r = read_record(s, slot_key(channel, seq))?;
+        if r.seq != seq {
+            break;
+        }
+        out.push(BatchRecord {
+            seq,
+            ids: r.ids,
+            luwid: r.luwid,
+        });
+    }
+    Ok(out)
 }
 
 /// Whether a put failed because of the message or its destination (it goes to the dead-letter
@@ -270,14 +382,20 @@ fn undeliverable(r: Reason) -> bool {
 /// recorded (sequence 0: a non-persistent batch sent NPMSPEED(FAST), not recorded), in one
 /// unit of work, committed before this returns (over a socket, the answer is
 /// held until the commit is on disk). On failure the unit of work is backed out.
+///
+/// With a sender that keeps a `window` of recoverable batches unconfirmed, the batch is also
+/// recorded in slot `seq` mod [`RECOVERABLE_WINDOW`] of the receiver's window, in the same unit
+/// of work, so that all the batches a failed sender is in doubt about can be settled when it
+/// starts again ([`receiver_start`]).
 pub fn receive_batch(
     s: &mut Session,
     channel: &ObjectName,
     seq: u64,
     luwid: [u8; LUWID_LEN],
     messages: Vec<Message>,
+    window: u32,
 ) -> MqResult<BatchOutcome> {
-    let r = receive_batch_in_uow(s, channel, seq, luwid, messages);
+    let r = receive_batch_in_uow(s, channel, seq, luwid, messages, window);
     match r {
         Ok(outcome) => {
             s.commit()?;
@@ -296,6 +414,7 @@ fn receive_batch_in_uow(
     seq: u64,
     luwid: [u8; LUWID_LEN],
     messages: Vec<Message>,
+    window: u32,
 ) -> MqResult<BatchOutcome> {
     let qm = s.queue_manager().clone();
     let mut outcome = BatchOutcome::default();
@@ -338,11 +457,14 @@ fn receive_batch_in_uow(
             seq,
             ids,
             luwid,
-            key: None,
+            ..SyncRecord::default()
         };
         let old = replace_sync(s, channel, &record)?;
         if old.seq + 1 != seq {
             return Err(sequence_mismatch(channel, &qm.name(), old.seq, seq - 1));
+        }
+        if window > 1 {
+            replace_record(s, slot_key(channel, seq), &record)?;
         }
     }
     Ok(outcome)
@@ -544,15 +666,39 @@ pub fn sender_in_doubt(
     key: Option<[u8; LUWID_KEY_LEN]>,
 ) -> MqResult<()> {
     s.backout()?;
-    let ids = transmission_ids(batch);
+    let batch = BatchRecord {
+        seq: last_confirmed + 1,
+        ids: transmission_ids(batch),
+        luwid,
+    };
+    sender_in_doubt_window(s, channel, last_confirmed, vec![batch], key)
+}
+
+/// The sender lost its answers for `batches` (sent after `last_confirmed`, in order; their
+/// units of work already backed out, so their messages are back on the transmission queue):
+/// records them all as in doubt, as [`sender_in_doubt`] records one.
+pub fn sender_in_doubt_window(
+    s: &mut Session,
+    channel: &ObjectName,
+    last_confirmed: u64,
+    batches: Vec<BatchRecord>,
+    key: Option<[u8; LUWID_KEY_LEN]>,
+) -> MqResult<()> {
+    debug_assert!(batches
+        .iter()
+        .enumerate()
+        .all(|(i, b)| b.seq == last_confirmed + 1 + i as u64));
+    let mut it = batches.into_iter();
+    let first = it.next().unwrap_or_default();
     commit_with_record(
         s,
         channel,
         &SyncRecord {
             seq: last_confirmed,
-            ids,
-            luwid,
+            ids: first.ids,
+            luwid: first.luwid,
             key,
+            more: it.collect(),
         },
     )
 }
@@ -584,8 +730,16 @@ pub fn resolve_in_doubt(
         &ObjectDescriptor::queue(xmitq),
         OpenOptions::input().with_browse(),
     )?;
+    // Every batch it holds in doubt: the first, and those of a window after it.
     let committed = SyncRecord {
-        seq: mine.seq + 1,
+        seq: mine.seq + 1 + mine.more.len() as u64,
+        ids: mine
+            .ids
+            .iter()
+            .chain(mine.more.iter().flat_map(|b| b.ids.iter()))
+            .copied()
+            .collect(),
+        more: Vec::new(),
         ..mine
     };
     let removed = resolve_committed_batch(s, channel, h, &committed);

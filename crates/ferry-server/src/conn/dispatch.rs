@@ -544,6 +544,9 @@ pub(super) struct ReceiverEnd {
     qm: QueueManager,
     name: ferry_core::ObjectName,
     status: ferry_core::qmgr::catalog::StatusCell,
+    /// Recoverable batches its sender may keep unconfirmed (more than 1: each batch is also
+    /// kept in the receiver's window of committed batches).
+    window: u32,
 }
 
 impl Drop for ReceiverEnd {
@@ -612,6 +615,7 @@ fn channel_start(
         batch_size,
         max_msg_length,
         seq: sender_seq,
+        window,
     } = req
     else {
         unreachable!("execute passes only ChannelStart")
@@ -643,24 +647,53 @@ fn channel_start(
     let mapped = channel_chlauth(&qm, &name, def.as_ref(), &sender_qmgr, peer)
         .map_err(|why| Start::Refused(shown.clone(), why))?;
     become_channel_agent(conv, &qm, def.as_ref(), mapped);
-    let start = ch::receiver_start(&mut conv.session, &name, batch_size, max_msg_length)?;
+    let offer = ch::SenderOffer {
+        batch_size,
+        max_msg_length,
+        seq: sender_seq,
+        window,
+    };
+    let start = ch::receiver_start(&mut conv.session, &name, offer)?;
     let r = start.committed.seq;
-    if r != sender_seq && r != sender_seq + 1 {
+    // The receiver may be ahead by as many batches as the sender kept unconfirmed.
+    let ahead = r.checked_sub(sender_seq);
+    if ahead.is_none_or(|a| a > u64::from(start.window.max(1))) {
         return Err(ch::sequence_mismatch(&name, &qm.name(), r, sender_seq).into());
     }
     let status = receiver_status(conv, (peer, mode), &sender_qmgr, start.batch_size, r);
     qm.register_channel_status(name, status.clone());
     tracing::info!(channel = %name, from = sender_qmgr.as_str(), peer = %peer.name, partner = %how,
         seq = r, batch_size = start.batch_size, "receiver channel started");
-    conv.channel = Some(ReceiverEnd { qm, name, status });
-    Ok(Reply::ChannelStarted {
+    conv.channel = Some(ReceiverEnd {
+        qm,
+        name,
+        status,
+        window: start.window,
+    });
+    Ok(started(start))
+}
+
+/// The receiving end's answer to a starting sender.
+fn started(start: ferry_core::channel::ReceiverStart) -> Reply {
+    Reply::ChannelStarted {
         qmgr: start.qmgr.to_string(),
         batch_size: start.batch_size,
         max_msg_length: start.max_msg_length,
-        seq: r,
+        seq: start.committed.seq,
         ids: start.committed.ids.iter().map(|id| id.0).collect(),
         luwid: start.committed.luwid,
-    })
+        window: start.window,
+        more: start
+            .committed
+            .more
+            .iter()
+            .map(|b| ferry_proto::WireBatchRecord {
+                seq: b.seq,
+                luwid: b.luwid,
+                ids: b.ids.iter().map(|id| id.0).collect(),
+            })
+            .collect(),
+    }
 }
 
 /// Makes the conversation the receiving end's agent. PUTAUT(DEF): it puts under the user a
@@ -772,7 +805,7 @@ fn channel_batch(
             "a channel batch arrived before the channel started on this conversation",
         ));
     };
-    let (name, status) = (end.name, end.status.clone());
+    let (name, status, window) = (end.name, end.status.clone(), end.window);
     let started = std::time::Instant::now();
     let msgs = messages
         .into_iter()
@@ -780,7 +813,8 @@ fn channel_batch(
         .collect::<Result<Vec<_>, _>>()?;
     let n = msgs.len();
     let bytes: usize = msgs.iter().map(|m| m.body.len()).sum();
-    let out = ferry_core::channel::receive_batch(&mut conv.session, &name, seq, luwid, msgs);
+    let out =
+        ferry_core::channel::receive_batch(&mut conv.session, &name, seq, luwid, msgs, window);
     let mut st = status.lock();
     match out {
         Ok(o) => {

@@ -22,6 +22,7 @@ mod sub;
 mod uow;
 
 pub use publish::Published;
+pub use uow::DetachedUow;
 
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;

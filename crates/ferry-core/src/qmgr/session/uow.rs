@@ -95,18 +95,55 @@ impl Session {
             tracing::warn!(error = %e, "could not log a backout");
         }
         self.retained_pending.clear();
-        let now = self.qm.clock().now();
-        for e in std::mem::take(&mut self.uow) {
-            match e.kind {
-                UowKind::Put => e.queue.backout_put(e.pos),
-                UowKind::Get => {
-                    if let Some((msg, expires_at)) = e.queue.backout_get(e.pos, now) {
-                        self.qm.requeue_poison(&e.queue, msg, e.pos.seq, expires_at);
-                    }
-                }
-            }
-        }
+        undo_entries(&self.qm, std::mem::take(&mut self.uow));
         self.end_uow();
+    }
+
+    /// Sets the open unit of work aside: the session starts a new one, and the one detached
+    /// keeps its messages (got ones stay invisible, put ones unseen) until it is attached again
+    /// ([`Session::attach_uow`]) and committed or backed out — or dropped, which backs it out.
+    /// A sender channel keeps one per batch it has sent and not yet had confirmed.
+    pub fn detach_uow(&mut self) -> DetachedUow {
+        let parts = UowParts {
+            entries: std::mem::take(&mut self.uow),
+            id: self.uow_id.take(),
+            logged: std::mem::replace(&mut self.uow_logged, false),
+            retained: std::mem::take(&mut self.retained_pending),
+            triggers: std::mem::take(&mut self.pending_triggers),
+        };
+        self.counters.uow_messages.store(0, Ordering::Relaxed);
+        DetachedUow {
+            qm: self.qm.clone(),
+            parts: Some(parts),
+        }
+    }
+
+    /// Makes a detached unit of work the session's own again, to be committed or backed out.
+    /// The session's own must hold nothing (`UnexpectedError` otherwise — and the detached
+    /// one, dropped, is backed out).
+    pub fn attach_uow(&mut self, mut d: DetachedUow) -> MqResult<()> {
+        let empty = self.uow.is_empty()
+            && !self.uow_logged
+            && self.retained_pending.is_empty()
+            && self.pending_triggers.is_empty();
+        if !empty {
+            return Err(MqError::new(
+                Reason::UnexpectedError,
+                "this connection's unit of work holds messages; commit or back it out before attaching another",
+            ));
+        }
+        let Some(p) = d.parts.take() else {
+            return Ok(());
+        };
+        self.uow = p.entries;
+        self.uow_id = p.id;
+        self.uow_logged = p.logged;
+        self.retained_pending = p.retained;
+        self.pending_triggers = p.triggers;
+        self.counters
+            .uow_messages
+            .store(self.uow.len(), Ordering::Relaxed);
+        Ok(())
     }
 
     /// Logs the end of a unit of work that touched persistent messages, and waits for it.
@@ -135,5 +172,70 @@ impl Session {
         }
         self.uow_id = None;
         self.counters.uow_messages.store(0, Ordering::Relaxed);
+    }
+}
+
+/// Returns a unit of work's messages: its puts vanish, its gets go back to their queues.
+fn undo_entries(qm: &QueueManager, entries: Vec<UowEntry>) {
+    let now = qm.clock().now();
+    for e in entries {
+        match e.kind {
+            UowKind::Put => e.queue.backout_put(e.pos),
+            UowKind::Get => {
+                if let Some((msg, expires_at)) = e.queue.backout_get(e.pos, now) {
+                    qm.requeue_poison(&e.queue, msg, e.pos.seq, expires_at);
+                }
+            }
+        }
+    }
+}
+
+/// What a unit of work holds.
+#[derive(Debug)]
+struct UowParts {
+    entries: Vec<UowEntry>,
+    id: Option<UowId>,
+    logged: bool,
+    retained: Vec<(String, Option<crate::qmgr::pubsub::retained::RetainedPub>)>,
+    triggers: Vec<crate::qmgr::trigger::Trigger>,
+}
+
+/// A unit of work set aside by [`Session::detach_uow`]. Dropped without being attached again,
+/// it is backed out (logged when it touched persistent messages; a restart would back it out
+/// anyway, having no commit record).
+#[derive(Debug)]
+pub struct DetachedUow {
+    qm: QueueManager,
+    parts: Option<UowParts>,
+}
+
+impl DetachedUow {
+    /// How many messages it holds.
+    pub fn len(&self) -> usize {
+        self.parts.as_ref().map_or(0, |p| p.entries.len())
+    }
+
+    /// Whether it holds no messages.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl Drop for DetachedUow {
+    fn drop(&mut self) {
+        let Some(p) = self.parts.take() else { return };
+        let durability = self.qm.durability().cloned();
+        if let (Some(d), Some(u), true) = (durability.as_ref(), p.id, p.logged) {
+            let _gate = d.gate();
+            if let Err(e) = d.end_uow(false, u).and_then(|lsn| d.wait(lsn)) {
+                tracing::warn!(error = %e, "could not log the backout of a detached unit of work");
+            }
+            undo_entries(&self.qm, p.entries);
+        } else {
+            undo_entries(&self.qm, p.entries);
+        }
+        for t in p.triggers {
+            self.qm.send_trigger(t);
+        }
     }
 }
