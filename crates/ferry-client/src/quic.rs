@@ -57,17 +57,121 @@ pub fn transport_config(congestion: &str, window: u64) -> Result<quinn::Transpor
         .max_concurrent_bidi_streams(4u32.into())
         .keep_alive_interval(Some(Duration::from_secs(10)));
     t.max_idle_timeout(Some(IDLE_TIMEOUT.try_into().map_err(|e| format!("{e}"))?));
-    match congestion {
-        "" | "bbr" => t.congestion_controller_factory(Arc::new(BbrConfig::default())),
-        "cubic" => t.congestion_controller_factory(Arc::new(CubicConfig::default())),
-        "newreno" | "reno" => t.congestion_controller_factory(Arc::new(NewRenoConfig::default())),
+    let inner: Arc<dyn ControllerFactory + Send + Sync> = match congestion {
+        "" | "bbr" => Arc::new(BbrConfig::default()),
+        "cubic" => Arc::new(CubicConfig::default()),
+        "newreno" | "reno" => Arc::new(NewRenoConfig::default()),
         other => {
             return Err(format!(
                 "QUIC has no congestion control {other:?}: use bbr (DEFAULT), cubic or newreno"
             ))
         }
     };
+    t.congestion_controller_factory(Arc::new(Watched(inner)));
     Ok(t)
+}
+
+use quinn::congestion::{Controller, ControllerFactory, ControllerMetrics};
+
+/// Builds the chosen congestion controller wrapped in [`WatchedController`], which keeps the
+/// bytes in flight where channel status can read them (quinn's statistics give the congestion
+/// window, not what is in flight).
+struct Watched(Arc<dyn ControllerFactory + Send + Sync>);
+
+impl ControllerFactory for Watched {
+    fn build(self: Arc<Self>, now: std::time::Instant, current_mtu: u16) -> Box<dyn Controller> {
+        Box::new(WatchedController {
+            inner: self.0.clone().build(now, current_mtu),
+            in_flight: 0,
+        })
+    }
+}
+
+/// A congestion controller that also counts the bytes in flight: up by each packet sent, down
+/// by each acknowledged or lost, and set to quinn's own count at the end of each batch of
+/// acknowledgements. Everything else is the wrapped controller's.
+struct WatchedController {
+    inner: Box<dyn Controller>,
+    in_flight: u64,
+}
+
+impl Controller for WatchedController {
+    fn on_sent(&mut self, now: std::time::Instant, bytes: u64, last_packet_number: u64) {
+        self.in_flight = self.in_flight.saturating_add(bytes);
+        self.inner.on_sent(now, bytes, last_packet_number);
+    }
+
+    fn on_ack(
+        &mut self,
+        now: std::time::Instant,
+        sent: std::time::Instant,
+        bytes: u64,
+        app_limited: bool,
+        rtt: &quinn_proto::RttEstimator,
+    ) {
+        self.in_flight = self.in_flight.saturating_sub(bytes);
+        self.inner.on_ack(now, sent, bytes, app_limited, rtt);
+    }
+
+    fn on_end_acks(
+        &mut self,
+        now: std::time::Instant,
+        in_flight: u64,
+        app_limited: bool,
+        largest_packet_num_acked: Option<u64>,
+    ) {
+        self.in_flight = in_flight;
+        self.inner
+            .on_end_acks(now, in_flight, app_limited, largest_packet_num_acked);
+    }
+
+    fn on_congestion_event(
+        &mut self,
+        now: std::time::Instant,
+        sent: std::time::Instant,
+        is_persistent_congestion: bool,
+        lost_bytes: u64,
+    ) {
+        self.in_flight = self.in_flight.saturating_sub(lost_bytes);
+        self.inner
+            .on_congestion_event(now, sent, is_persistent_congestion, lost_bytes);
+    }
+
+    fn on_mtu_update(&mut self, new_mtu: u16) {
+        self.inner.on_mtu_update(new_mtu);
+    }
+
+    fn window(&self) -> u64 {
+        self.inner.window()
+    }
+
+    fn metrics(&self) -> ControllerMetrics {
+        self.inner.metrics()
+    }
+
+    fn clone_box(&self) -> Box<dyn Controller> {
+        Box::new(WatchedController {
+            inner: self.inner.clone_box(),
+            in_flight: self.in_flight,
+        })
+    }
+
+    fn initial_window(&self) -> u64 {
+        self.inner.initial_window()
+    }
+
+    fn into_any(self: Box<Self>) -> Box<dyn std::any::Any> {
+        self
+    }
+}
+
+/// The bytes in flight on `conn` as its [`WatchedController`] counts them (0 for a
+/// connection whose controller is not one).
+fn in_flight(conn: &quinn::Connection) -> u64 {
+    conn.congestion_state()
+        .into_any()
+        .downcast::<WatchedController>()
+        .map_or(0, |w| w.in_flight)
 }
 
 /// The congestion control name [`transport_config`] runs for `congestion`.
@@ -282,6 +386,8 @@ pub struct QuicFigures {
     pub lost_packets: u64,
     /// The congestion window, bytes.
     pub cwnd: u64,
+    /// Bytes sent and neither acknowledged nor declared lost.
+    pub in_flight: u64,
     /// UDP payload bytes sent over the connection's life.
     pub sent_bytes: u64,
 }
@@ -294,6 +400,7 @@ pub(crate) fn figures(conn: &quinn::Connection) -> QuicFigures {
         sent_packets: s.path.sent_packets,
         lost_packets: s.path.lost_packets,
         cwnd: s.path.cwnd,
+        in_flight: in_flight(conn),
         sent_bytes: s.udp_tx.bytes,
     }
 }
@@ -449,5 +556,45 @@ impl<S: tokio::io::AsyncWrite + Unpin> tokio::io::AsyncWrite for Kept<S> {
         cx: &mut std::task::Context<'_>,
     ) -> std::task::Poll<io::Result<()>> {
         std::pin::Pin::new(&mut self.0).poll_shutdown(cx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_watched_controller_counts_bytes_in_flight_and_keeps_the_wrapped_window() {
+        let now = std::time::Instant::now();
+        let bbr: Arc<dyn ControllerFactory + Send + Sync> =
+            Arc::new(quinn::congestion::BbrConfig::default());
+        let plain = bbr.clone().build(now, 1200);
+        let mut c = Arc::new(Watched(bbr)).build(now, 1200);
+        assert_eq!(
+            c.window(),
+            plain.window(),
+            "the wrapped controller's window"
+        );
+        for pn in 0..3 {
+            c.on_sent(now, 1000, pn);
+        }
+        let read = |c: &dyn Controller| {
+            c.clone_box()
+                .into_any()
+                .downcast::<WatchedController>()
+                .map(|w| w.in_flight)
+                .unwrap()
+        };
+        assert_eq!(read(&*c), 3000);
+        c.on_congestion_event(now, now, false, 500);
+        assert_eq!(read(&*c), 2500, "lost bytes leave the flight");
+        c.on_end_acks(now, 700, false, Some(2));
+        assert_eq!(
+            read(&*c),
+            700,
+            "quinn's own count at the end of acknowledgements"
+        );
+        c.on_congestion_event(now, now, false, 10_000);
+        assert_eq!(read(&*c), 0, "never below zero");
     }
 }

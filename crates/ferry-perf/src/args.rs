@@ -340,6 +340,10 @@ pub struct WanArgs {
     /// The senders' COMPMSG values.
     #[arg(long, value_delimiter = ',', default_value = "NONE,LZ4FAST")]
     pub compress: Vec<String>,
+    /// Persistence of the messages put: `np` (non-persistent, seed 004's workload: fast
+    /// batches) and/or `p` (persistent: recoverable batches, logged at both ends).
+    #[arg(long, value_delimiter = ',', default_value = "np", value_parser = ["np", "p"])]
+    pub persistence: Vec<String>,
     /// Request/reply cells: requester counts (2 KB requests through WAN.0, replies back
     /// through WAN.BACK), for each profile and congestion control; `0` for none.
     #[arg(long, value_delimiter = ',', default_value = "16,64")]

@@ -17,7 +17,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ferry_client::{AttrValue, Connection, GetOptions, Message, OpenOptions, PutOptions, Selector};
+use ferry_client::{
+    AttrValue, Connection, GetOptions, Message, OpenOptions, Persistence, PutOptions, Selector,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::args::WanArgs;
@@ -48,6 +50,9 @@ pub struct Cell {
     pub channels: usize,
     /// The senders' COMPMSG.
     pub compress: String,
+    /// Whether the messages were persistent.
+    #[serde(default)]
+    pub persistent: bool,
     /// Messages received per second on the far side.
     pub msgs_per_s: f64,
     /// Their payload, Mbit/s.
@@ -129,21 +134,49 @@ pub fn run(a: &WanArgs) -> Result<WanReport, String> {
         for cc in &a.congctl {
             for compress in &a.compress {
                 pair.configure(cc, compress)?;
-                for &size in &a.sizes {
-                    for &channels in &a.channels {
-                        let cell = pair.measure(a, profile.name, cc, compress, size, channels)?;
-                        crate::progress(&format!(
-                            "{:<5} {cc:<5} {:>7} B x {channels:>2} ch {compress:<5} {:>10.1} msg/s {:>8.1} Mbit/s",
-                            cell.profile, size, cell.msgs_per_s, cell.mbit_per_s
-                        ));
-                        report.cells.push(cell);
-                    }
+                for shape in shapes(a) {
+                    let cell = pair.measure(a, profile.name, cc, compress, shape)?;
+                    crate::progress(&format!(
+                        "{:<5} {cc:<5} {:>7} B x {:>2} ch {compress:<5} {:<2} {:>10.1} msg/s {:>8.1} Mbit/s",
+                        cell.profile,
+                        shape.size,
+                        shape.channels,
+                        if shape.persistent { "p" } else { "np" },
+                        cell.msgs_per_s,
+                        cell.mbit_per_s
+                    ));
+                    report.cells.push(cell);
                 }
             }
             report.rr.extend(pair.request_reply(a, &profile, cc)?);
         }
     }
     Ok(report)
+}
+
+/// What a cell puts: message size, channel count and persistence.
+#[derive(Debug, Clone, Copy)]
+struct Shape {
+    size: usize,
+    channels: usize,
+    persistent: bool,
+}
+
+/// Every shape the arguments ask for, in the order they are measured.
+fn shapes(a: &WanArgs) -> Vec<Shape> {
+    let mut out = Vec::new();
+    for p in &a.persistence {
+        for &size in &a.sizes {
+            for &channels in &a.channels {
+                out.push(Shape {
+                    size,
+                    channels,
+                    persistent: p == "p",
+                });
+            }
+        }
+    }
+    out
 }
 
 /// The TRPTYPE and CONGCTL a `--congctl` value stands for.
@@ -463,16 +496,20 @@ impl Pair {
         self.await_restart()
     }
 
-    /// Puts `size`-byte messages through `channels` channels and counts what arrives.
+    /// Puts messages of `shape` through its channels and counts what arrives.
     fn measure(
         &self,
         a: &WanArgs,
         profile: &str,
         cc: &str,
         compress: &str,
-        size: usize,
-        channels: usize,
+        shape: Shape,
     ) -> Result<Cell, String> {
+        let Shape {
+            size,
+            channels,
+            persistent,
+        } = shape;
         let stop = Arc::new(AtomicBool::new(false));
         let got = Arc::new(AtomicU64::new(0));
         let mut threads = Vec::new();
@@ -482,7 +519,7 @@ impl Pair {
                 getter(&ep, k, size, &halt, &got)
             }));
             let (ep, halt) = (self.unix("QM1"), stop.clone());
-            threads.push(std::thread::spawn(move || putter(&ep, k, size, &halt)));
+            threads.push(std::thread::spawn(move || putter(&ep, k, shape, &halt)));
         }
         std::thread::sleep(a.warmup);
         let (n0, t0) = (got.load(Ordering::Relaxed), Instant::now());
@@ -518,6 +555,7 @@ impl Pair {
             size,
             channels,
             compress: compress.to_owned(),
+            persistent,
             msgs_per_s: rate,
             mbit_per_s: rate * size as f64 * 8.0 / 1e6,
         })
@@ -535,9 +573,15 @@ impl Drop for Pair {
     }
 }
 
-/// Keeps XQ.k supplied through WAN.OUT.k with asynchronous non-persistent puts, never more than
-/// [`BACKLOG_BYTES`] deep, until `stop`.
-fn putter(ep: &str, k: usize, size: usize, stop: &AtomicBool) -> Result<(), String> {
+/// Keeps XQ.k supplied through WAN.OUT.k with asynchronous puts (non-persistent, or persistent
+/// as `shape` says), never more than [`BACKLOG_BYTES`] deep, until `stop`.
+fn putter(ep: &str, k: usize, shape: Shape, stop: &AtomicBool) -> Result<(), String> {
+    let size = shape.size;
+    let persistence = if shape.persistent {
+        Persistence::Persistent
+    } else {
+        Persistence::NotPersistent
+    };
     let fail = |e: ferry_client::MqError| format!("putter {k}: {e}");
     let mut c = Connection::connect(ep, "wan putter").map_err(fail)?;
     let out = c
@@ -563,8 +607,8 @@ fn putter(ep: &str, k: usize, size: usize, stop: &AtomicBool) -> Result<(), Stri
             continue;
         }
         for _ in 0..(bound - depth).min(64) {
-            c.put(out, Message::new(record_payload(size, n)), &opts)
-                .map_err(fail)?;
+            let m = Message::new(record_payload(size, n)).with_persistence(persistence);
+            c.put(out, m, &opts).map_err(fail)?;
             n += 1;
         }
     }
@@ -633,13 +677,15 @@ pub fn charts(r: &WanReport) -> Vec<crate::chart::Chart> {
                 r.cells
                     .iter()
                     .find(|c| {
-                        (
-                            c.size,
-                            c.compress.as_str(),
-                            c.congctl.as_str(),
-                            c.channels,
-                            c.profile.as_str(),
-                        ) == (size, compress, cc, ch, p)
+                        // Seed 004's workload: non-persistent messages.
+                        !c.persistent
+                            && (
+                                c.size,
+                                c.compress.as_str(),
+                                c.congctl.as_str(),
+                                c.channels,
+                                c.profile.as_str(),
+                            ) == (size, compress, cc, ch, p)
                     })
                     .map_or(0.0, |c| c.mbit_per_s)
             };

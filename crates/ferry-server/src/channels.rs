@@ -591,14 +591,14 @@ fn committed_batches(
 /// will not say).
 fn tcp_figures(conn: &Connection) -> Option<ferry_model::channel::TcpFigures> {
     if let Some(q) = conn.quic_figures() {
-        // Over QUIC: losses for retransmissions, the congestion window for what may be in
-        // flight, and the rate that window allows a round trip (a running sender replaces it
-        // with the rate achieved: `Running::with_rates`).
+        // Over QUIC: losses for retransmissions, the bytes in flight as the congestion
+        // controller counts them, and the rate the congestion window allows a round trip (a
+        // running sender replaces it with the rate achieved: `Running::with_rates`).
         let rtt = q.rtt.as_secs_f64();
         return Some(ferry_model::channel::TcpFigures {
             rtt_us: q.rtt.as_micros() as u64,
             retransmits: q.lost_packets.min(u32::MAX as u64) as u32,
-            in_flight: q.cwnd,
+            in_flight: q.in_flight,
             delivery_rate: if rtt > 0.0 {
                 (q.cwnd as f64 / rtt) as u64
             } else {

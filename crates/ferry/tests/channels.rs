@@ -867,8 +867,9 @@ fn a_channel_over_quic_moves_messages_once_and_shows_its_path() {
         .parse()
         .unwrap();
     assert!(rtt > 0, "QUIC's round trip: {rtt} µs");
-    let window: u64 = chstatus_num(&qm1, "QM1.TO.QM2", "INFLIGHT");
-    assert!(window > 0, "QUIC's congestion window: {window}");
+    // Bytes in flight: on loopback the acknowledgements may all be in when the status is
+    // taken, so only that it is there (the N3 test in wan.rs sees them in flight).
+    let _in_flight: u64 = chstatus_num(&qm1, "QM1.TO.QM2", "INFLIGHT");
     let rate: u64 = chstatus_num(&qm1, "QM1.TO.QM2", "TCPRATE");
     assert!(rate > 0, "QUIC's rate: {rate}");
     let loss: f64 = chstatus_num(&qm1, "QM1.TO.QM2", "LOSSRATE");

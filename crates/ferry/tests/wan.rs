@@ -375,7 +375,14 @@ fn pipelined_fast_batches(tag: &str, congctl: &str) {
         loss > 0.0 && loss < 20.0 && retrans > 0,
         "LOSSRATE({loss}) RETRANS({retrans}) over N3"
     );
-    eprintln!("{congctl} over N3: LOSSRATE({loss}) RETRANS({retrans})");
+    // Taken as the last batch went, with the batches before it still crossing the 100 ms
+    // round trip: bytes in flight (TCP_INFO's, or the QUIC congestion controller's count).
+    let in_flight: u64 = chstatus(&qm1, "INFLIGHT").unwrap().parse().unwrap();
+    assert!(
+        in_flight > 0 && in_flight < 1 << 30,
+        "INFLIGHT({in_flight}) over N3"
+    );
+    eprintln!("{congctl} over N3: LOSSRATE({loss}) RETRANS({retrans}) INFLIGHT({in_flight})");
     drop((qm1, qm2));
     let _ = std::fs::remove_dir_all(&home);
 }
