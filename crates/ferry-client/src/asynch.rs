@@ -1132,7 +1132,7 @@ impl AsyncConv {
                 ReadAheadStep::Report(r) => self.send(&r).await?,
                 ReadAheadStep::Probe => {
                     let answer = self.call(&plan.probe_request(h), None).await?;
-                    if let Some(r) = ReadAheadGet::probe_result(answer) {
+                    if let Some(r) = ReadAheadGet::probe_result(&mut self.core, h, answer) {
                         return r;
                     }
                 }

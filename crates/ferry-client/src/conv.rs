@@ -97,6 +97,10 @@ pub(crate) struct PreparedPut {
 struct ReadAhead {
     buffered: VecDeque<MqResult<Got>>,
     unreported: u32,
+    /// The last probe for a persistent message found one: the next get with nothing buffered
+    /// probes at once (persistent messages in a row go at a round trip each, not one a
+    /// [`PERSISTENT_PROBE`]).
+    probe_at_once: bool,
 }
 
 /// One conversation's protocol state.
@@ -598,6 +602,12 @@ impl ConvCore {
 
     /// When a read-ahead buffer has run dry, report what was consumed at once: the server may
     /// be holding back because of its byte limit, waiting for exactly this.
+    /// Whether a read-ahead get on `h` with nothing buffered should look for a persistent
+    /// message at once (the last look found one).
+    fn probe_at_once(&self, h: Hobj) -> bool {
+        self.read_ahead.get(&h.0).is_some_and(|r| r.probe_at_once)
+    }
+
     pub fn report_when_dry(&mut self, h: Hobj) -> Option<Request> {
         let ra = self.read_ahead.get_mut(&h.0)?;
         if !ra.buffered.is_empty() || ra.unreported == 0 {
@@ -768,8 +778,13 @@ impl ReadAheadGet {
                 Wait::For(d) => Some(now + d),
                 Wait::Unlimited => None,
             };
-            // Probe first at the deadline of a short wait, then every PERSISTENT_PROBE.
-            let first = now + PERSISTENT_PROBE;
+            // Probe first at the deadline of a short wait, then every PERSISTENT_PROBE — at
+            // once when the last probe found a message.
+            let first = if core.probe_at_once(h) {
+                now
+            } else {
+                now + PERSISTENT_PROBE
+            };
             (deadline, deadline.map_or(first, |d| d.min(first)))
         });
         if now >= *next_probe {
@@ -810,11 +825,19 @@ impl ReadAheadGet {
         )
     }
 
-    /// The probe's answer: `Some` ends the get, `None` means keep waiting.
-    pub fn probe_result(answer: (Status, Reply)) -> Option<MqResult<Got>> {
-        match got_of(answer.0, answer.1) {
+    /// The probe's answer on handle `h`: `Some` ends the get, `None` means keep waiting.
+    pub fn probe_result(
+        core: &mut ConvCore,
+        h: Hobj,
+        answer: (Status, Reply),
+    ) -> Option<MqResult<Got>> {
+        let r = match got_of(answer.0, answer.1) {
             Err(e) if e.reason == Reason::NoMsgAvailable => None,
             other => Some(other),
+        };
+        if let Some(ra) = core.read_ahead.get_mut(&h.0) {
+            ra.probe_at_once = matches!(r, Some(Ok(_)));
         }
+        r
     }
 }

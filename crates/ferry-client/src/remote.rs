@@ -545,7 +545,7 @@ impl Remote {
                 }
                 ReadAheadStep::Probe => {
                     let answer = self.call_status(&plan.probe_request(h))?;
-                    if let Some(r) = ReadAheadGet::probe_result(answer) {
+                    if let Some(r) = ReadAheadGet::probe_result(&mut self.core, h, answer) {
                         return r;
                     }
                 }

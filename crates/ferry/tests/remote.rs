@@ -480,6 +480,25 @@ fn read_ahead_streams_in_order_and_close_discards_what_was_not_consumed() {
             .get(q, &GetOptions::new().wait(Duration::from_secs(5)))
             .unwrap();
         assert_eq!(&got.message.body[..], b"durable");
+        // Persistent messages in a row: once a look finds one, the next get looks at once
+        // rather than a probe interval (100 ms) later — 100 of them well within 10 s.
+        for i in 0..100u32 {
+            let m = Message::new(i.to_le_bytes().to_vec())
+                .with_persistence(ferry_client::Persistence::Persistent);
+            p.put(pq, m, &PutOptions::default()).unwrap();
+        }
+        let began = std::time::Instant::now();
+        for i in 0..100u32 {
+            let got = c
+                .get(q, &GetOptions::new().wait(Duration::from_secs(5)))
+                .unwrap();
+            assert_eq!(&got.message.body[..], &i.to_le_bytes(), "{ep}");
+        }
+        let took = began.elapsed();
+        assert!(
+            took < Duration::from_secs(5),
+            "{ep}: 100 persistent read-ahead gets took {took:?}"
+        );
         c.disconnect().unwrap();
     }
 }
