@@ -516,7 +516,7 @@ impl Pair {
         for k in 0..channels {
             let (ep, halt, got) = (self.unix("QM2"), stop.clone(), got.clone());
             threads.push(std::thread::spawn(move || {
-                getter(&ep, k, size, &halt, &got)
+                getter(&ep, k, shape, &halt, &got)
             }));
             let (ep, halt) = (self.unix("QM1"), stop.clone());
             threads.push(std::thread::spawn(move || putter(&ep, k, shape, &halt)));
@@ -574,7 +574,8 @@ impl Drop for Pair {
 }
 
 /// Keeps XQ.k supplied through WAN.OUT.k with asynchronous puts (non-persistent, or persistent
-/// as `shape` says), never more than [`BACKLOG_BYTES`] deep, until `stop`.
+/// as `shape` says: then up to 64 in a unit of work, one log write for them), never more than
+/// [`BACKLOG_BYTES`] deep, until `stop`.
 fn putter(ep: &str, k: usize, shape: Shape, stop: &AtomicBool) -> Result<(), String> {
     let size = shape.size;
     let persistence = if shape.persistent {
@@ -591,9 +592,16 @@ fn putter(ep: &str, k: usize, shape: Shape, stop: &AtomicBool) -> Result<(), Str
         .open_queue(&format!("XQ.{k}"), OpenOptions::inquire())
         .map_err(fail)?;
     let bound = (BACKLOG_BYTES / size.max(1)).max(4) as i64;
-    let opts = PutOptions::default().with_async();
+    let opts = if shape.persistent {
+        PutOptions::syncpoint().with_async()
+    } else {
+        PutOptions::default().with_async()
+    };
     let mut n = 0u64;
     while !stop.load(Ordering::Relaxed) {
+        if shape.persistent {
+            c.commit().map_err(fail)?;
+        }
         let depth = match c
             .inquire(xq, &[Selector::CurrentDepth])
             .map_err(fail)?
@@ -616,27 +624,43 @@ fn putter(ep: &str, k: usize, shape: Shape, stop: &AtomicBool) -> Result<(), Str
     Ok(())
 }
 
-/// Gets from WAN.IN.k until `stop`, counting the messages of `size` bytes (a previous cell's
-/// leftovers are taken and not counted).
+/// Gets from WAN.IN.k until `stop`, counting the messages of `shape`'s size (a previous cell's
+/// leftovers are taken and not counted): non-persistent ones read ahead; persistent ones up to
+/// 64 at a time in a unit of work (one log write for them).
 fn getter(
     ep: &str,
     k: usize,
-    size: usize,
+    shape: Shape,
     stop: &AtomicBool,
     got: &AtomicU64,
 ) -> Result<(), String> {
     let fail = |e: ferry_client::MqError| format!("getter {k}: {e}");
     let mut c = Connection::connect(ep, "wan getter").map_err(fail)?;
     let open = OpenOptions {
-        read_ahead: Some(true),
+        read_ahead: Some(!shape.persistent),
         ..OpenOptions::input()
     };
     let h = c.open_queue(&format!("WAN.IN.{k}"), open).map_err(fail)?;
     let wait = GetOptions::new().wait(Duration::from_millis(200));
+    let wait = if shape.persistent {
+        wait.syncpoint()
+    } else {
+        wait
+    };
     while !stop.load(Ordering::Relaxed) {
-        match c.get(h, &wait) {
-            Ok(g) if g.message.body.len() == size => _ = got.fetch_add(1, Ordering::Relaxed),
-            Ok(_) => {}
+        let batch = if shape.persistent {
+            c.get_many(h, &wait, 64)
+        } else {
+            c.get(h, &wait).map(|g| vec![g])
+        };
+        match batch {
+            Ok(gs) => {
+                let n = gs.iter().filter(|g| g.message.body.len() == shape.size);
+                got.fetch_add(n.count() as u64, Ordering::Relaxed);
+                if shape.persistent {
+                    c.commit().map_err(fail)?;
+                }
+            }
             Err(e) if e.reason == ferry_client::Reason::NoMsgAvailable => {}
             Err(e) => return Err(fail(e)),
         }
