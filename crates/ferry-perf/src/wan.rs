@@ -27,6 +27,10 @@ use crate::linkem::{Emulator, Hosts, Profile};
 
 /// Bytes a transmission queue may hold before its putter waits.
 pub const BACKLOG_BYTES: usize = 4 << 20;
+/// The same bound for persistent messages, larger: the transmission queue's depth counts the
+/// messages of recoverable batches in flight (got, not yet committed) too, and a long fast
+/// link holds a bandwidth-delay product of them (1 Gbit/s × 100 ms ≈ 12.5 MB) besides.
+pub const PERSISTENT_BACKLOG_BYTES: usize = 32 << 20;
 /// A cell is measured over at least this many messages...
 const MIN_MESSAGES: u64 = 20;
 /// ...unless it takes longer than this.
@@ -575,7 +579,7 @@ impl Drop for Pair {
 
 /// Keeps XQ.k supplied through WAN.OUT.k with asynchronous puts (non-persistent, or persistent
 /// as `shape` says: then up to 64 in a unit of work, one log write for them), never more than
-/// [`BACKLOG_BYTES`] deep, until `stop`.
+/// [`BACKLOG_BYTES`] (persistent: [`PERSISTENT_BACKLOG_BYTES`]) deep, until `stop`.
 fn putter(ep: &str, k: usize, shape: Shape, stop: &AtomicBool) -> Result<(), String> {
     let size = shape.size;
     let persistence = if shape.persistent {
@@ -591,7 +595,12 @@ fn putter(ep: &str, k: usize, shape: Shape, stop: &AtomicBool) -> Result<(), Str
     let xq = c
         .open_queue(&format!("XQ.{k}"), OpenOptions::inquire())
         .map_err(fail)?;
-    let bound = (BACKLOG_BYTES / size.max(1)).max(4) as i64;
+    let backlog = if shape.persistent {
+        PERSISTENT_BACKLOG_BYTES
+    } else {
+        BACKLOG_BYTES
+    };
+    let bound = (backlog / size.max(1)).max(4) as i64;
     let opts = if shape.persistent {
         PutOptions::syncpoint().with_async()
     } else {
