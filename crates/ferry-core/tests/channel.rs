@@ -55,12 +55,7 @@ fn pair() -> (QueueManager, QueueManager) {
 
 /// What a sender that waits for each batch says when it starts afresh.
 fn fresh_sender(batch_size: u32, max_msg_length: u32) -> channel::SenderOffer {
-    channel::SenderOffer {
-        batch_size,
-        max_msg_length,
-        seq: 0,
-        window: 1,
-    }
+    channel::SenderOffer::waiting_for_each(batch_size, max_msg_length, 0)
 }
 
 fn session(qm: &QueueManager) -> Session {

@@ -55,6 +55,18 @@ pub struct SenderOffer {
     pub window: u32,
 }
 
+impl SenderOffer {
+    /// A sender that waits for each recoverable batch (a window of 1).
+    pub fn waiting_for_each(batch_size: u32, max_msg_length: u32, seq: u64) -> SenderOffer {
+        SenderOffer {
+            batch_size,
+            max_msg_length,
+            seq,
+            window: 1,
+        }
+    }
+}
+
 /// Most recoverable batches a sender keeps sent and unconfirmed at once (the receiver keeps
 /// the ids of as many of its last committed batches, to settle them after a failure).
 pub const RECOVERABLE_WINDOW: u32 = 16;

@@ -122,12 +122,7 @@ fn start_refused(ep: &str, opts: &ClientOptions, claim: &str, seq: u64) {
         .channel_start(
             "QM1.TO.QM2",
             claim,
-            ferry_client::SenderOffer {
-                batch_size: 50,
-                max_msg_length: 4 << 20,
-                seq,
-                window: 1,
-            },
+            ferry_client::SenderOffer::waiting_for_each(50, 4 << 20, seq),
         )
         .unwrap_err();
     assert_eq!(e.reason, Reason::ChannelNotAvailable, "{e}");
@@ -139,12 +134,7 @@ fn start_refused(ep: &str, opts: &ClientOptions, claim: &str, seq: u64) {
     let after = c.channel_start(
         "QM1.TO.QM2",
         claim,
-        ferry_client::SenderOffer {
-            batch_size: 50,
-            max_msg_length: 4 << 20,
-            seq,
-            window: 1,
-        },
+        ferry_client::SenderOffer::waiting_for_each(50, 4 << 20, seq),
     );
     assert_eq!(after.unwrap_err().reason, Reason::ConnectionBroken);
 }
@@ -198,12 +188,7 @@ fn outsiders_cannot_start_a_receiver_and_every_message_crosses_exactly_once() {
         .channel_start(
             "QM1.TO.QM2",
             "QM1",
-            ferry_client::SenderOffer {
-                batch_size: 50,
-                max_msg_length: 4 << 20,
-                seq: 0,
-                window: 1,
-            },
+            ferry_client::SenderOffer::waiting_for_each(50, 4 << 20, 0),
         )
         .unwrap_err();
     assert_eq!(e.reason, Reason::ChannelNotAvailable, "{e}");

@@ -497,12 +497,7 @@ fn a_channel_over_tls_checks_its_partners_certificate_name() {
                 .channel_start(
                     "TLS.OK",
                     claim,
-                    ferry_client::SenderOffer {
-                        batch_size: 50,
-                        max_msg_length: 4 << 20,
-                        seq,
-                        window: 1,
-                    },
+                    ferry_client::SenderOffer::waiting_for_each(50, 4 << 20, seq),
                 )
                 .unwrap_err();
             if seq == 0 {

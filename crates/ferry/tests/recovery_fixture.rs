@@ -459,12 +459,7 @@ fn phase_one(ep: &str) {
     ch.channel_start(
         "FAR.TO.FIX",
         "FAR",
-        ferry_client::SenderOffer {
-            batch_size: 50,
-            max_msg_length: 4 << 20,
-            seq: 0,
-            window: 1,
-        },
+        ferry_client::SenderOffer::waiting_for_each(50, 4 << 20, 0),
     )
     .unwrap();
     ch.channel_batch(
@@ -508,12 +503,7 @@ fn phase_two(ep: &str) -> Connection {
         .channel_start(
             "FAR.TO.FIX",
             "FAR",
-            ferry_client::SenderOffer {
-                batch_size: 50,
-                max_msg_length: 4 << 20,
-                seq: 1,
-                window: 1,
-            },
+            ferry_client::SenderOffer::waiting_for_each(50, 4 << 20, 1),
         )
         .unwrap();
     assert_eq!(peer.committed.seq, 1);
