@@ -58,6 +58,24 @@ fn fresh_sender(batch_size: u32, max_msg_length: u32) -> channel::SenderOffer {
     channel::SenderOffer::waiting_for_each(batch_size, max_msg_length, 0)
 }
 
+/// QM1 of [`pair`] with sender channel `channel` defined on its transmission queue QM2 (never
+/// started: its partner's address goes nowhere).
+fn with_sender(channel: &str) -> QueueManager {
+    let (qm1, _qm2) = pair();
+    qm1.define_channel(
+        channel,
+        ChannelAttrs {
+            channel_type: ChannelType::Sender,
+            conn_name: "127.0.0.1(1)".into(),
+            xmit_queue: name("QM2"),
+            ..Default::default()
+        },
+        false,
+    )
+    .unwrap();
+    qm1
+}
+
 fn session(qm: &QueueManager) -> Session {
     qm.connect_internal("channel-test").unwrap()
 }
@@ -226,18 +244,7 @@ fn the_receiving_end_must_be_defined_as_a_receiver() {
 
 #[test]
 fn a_batch_left_in_doubt_at_the_sender_is_settled_by_resolve_channel() {
-    let (qm1, _qm2) = pair();
-    qm1.define_channel(
-        "C",
-        ChannelAttrs {
-            channel_type: ChannelType::Sender,
-            conn_name: "127.0.0.1(1)".into(),
-            xmit_queue: name("QM2"),
-            ..Default::default()
-        },
-        false,
-    )
-    .unwrap();
+    let qm1 = with_sender("C");
     let (mut app, mut sender) = (session(&qm1), session(&qm1));
     let c = name("C");
     put_remote(&mut app, &["a", "b", "c"]);
@@ -424,18 +431,7 @@ fn a_window_of_recoverable_batches_is_settled_after_the_sender_fails() {
 
 #[test]
 fn a_window_left_in_doubt_is_recorded_and_settled_by_resolve_channel() {
-    let (qm1, _qm2) = pair();
-    qm1.define_channel(
-        "C",
-        ChannelAttrs {
-            channel_type: ChannelType::Sender,
-            conn_name: "127.0.0.1(1)".into(),
-            xmit_queue: name("QM2"),
-            ..Default::default()
-        },
-        false,
-    )
-    .unwrap();
+    let qm1 = with_sender("C");
     let (mut app, mut sender) = (session(&qm1), session(&qm1));
     let c = name("C");
     put_remote(&mut app, &["a", "b", "c", "d", "e"]);

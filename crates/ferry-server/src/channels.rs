@@ -856,10 +856,12 @@ impl Running<'_> {
             };
             if let Some(flight) = done.recoverable {
                 self.confirmed(flight)?;
+                // The status's lock is taken only when the last recoverable batch is settled,
+                // not for every fast one.
+                if !self.unanswered.iter().any(|u| u.recoverable.is_some()) {
+                    self.status.lock().in_doubt = false;
+                }
             }
-        }
-        if !self.unanswered.iter().any(|u| u.recoverable.is_some()) {
-            self.status.lock().in_doubt = false;
         }
         Ok(())
     }
@@ -1006,6 +1008,8 @@ impl Running<'_> {
         st.compression = alg.map_or_else(|| "NONE".to_owned(), |c| c.name().to_owned());
         st.tcp = tcp_figures(&self.conn).map(|f| self.with_rates(f));
         st.compression_saved = saved;
+        // `batch_done` counts the batch as settled; recoverable ones in flight still are not.
+        st.in_doubt = self.unanswered.iter().any(|u| u.recoverable.is_some());
         st.compression_time = self.conn.compression_time();
         let w = batch.oldest_wait.as_micros() as u64;
         st.xmitq_time_us = if st.xmitq_time_us == 0 {
