@@ -546,6 +546,15 @@ impl Connection {
             max_msg_length: sender.max_msg_length,
             seq: sender.seq,
             window: sender.window,
+            // Over QUIC, fast batches may go on streams of their own (see quic::LANES).
+            lanes: match self.quic_figures() {
+                Some(_) => quic::LANES,
+                None => 1,
+            },
+        };
+        let offered = match &req {
+            ferry_proto::Request::ChannelStart { lanes, .. } => *lanes,
+            _ => 1,
         };
         match self.channel_call(&req)? {
             ferry_proto::Reply::ChannelStarted {
@@ -557,6 +566,7 @@ impl Connection {
                 luwid,
                 window,
                 more,
+                lanes,
             } => Ok(ChannelPeer {
                 qmgr,
                 batch_size,
@@ -576,6 +586,7 @@ impl Connection {
                         .collect(),
                 },
                 window: window.clamp(1, sender.window.max(1)),
+                lanes: lanes.clamp(1, offered),
             }),
             other => Err(unexpected("channel start", &other)),
         }
@@ -595,27 +606,43 @@ impl Connection {
     }
 
     /// Sends one batch of a message channel without waiting for the receiver's answer (a
-    /// pipelined batch, NPMSPEED(FAST)); returns its request id for [`Connection::channel_batch_answer`].
-    /// Answers come back in the order the batches were sent.
+    /// pipelined batch); returns its request id, which [`Connection::channel_batch_next`]
+    /// names with its answer. `lane` (below [`ChannelPeer::lanes`]) is the stream it goes on:
+    /// 0 the connection's own, others QUIC streams of their own (answers to batches on
+    /// different lanes come in the order the receiver took them).
     pub fn channel_batch_send(
         &mut self,
+        lane: usize,
         seq: u64,
         luwid: [u8; ferry_model::channel::LUWID_LEN],
         messages: &[Message],
     ) -> MqResult<u64> {
         let req = batch_request(seq, luwid, messages);
-        self.channel_remote()?.channel_send(&req)
+        self.channel_remote()?.channel_send_lane(&req, lane)
     }
 
-    /// Waits for the answer to the batch sent as request `id` (the oldest not yet answered):
-    /// (delivered, dead-lettered), or the receiver's refusal.
-    pub fn channel_batch_answer(&mut self, id: u64, seq: u64) -> MqResult<(u32, u32)> {
+    /// Waits for the next answer to a batch sent with [`Connection::channel_batch_send`]:
+    /// which one (its request id) and how it went, or the receiver's refusal.
+    pub fn channel_batch_next(&mut self) -> MqResult<BatchAnswer> {
         let opcode = ferry_proto::Opcode::ChannelBatch as u8;
-        batch_done(self.channel_remote()?.channel_answer(id, opcode)?, seq)
+        let (id, reply) = self.channel_remote()?.channel_next_answer(opcode)?;
+        match reply {
+            ferry_proto::Reply::ChannelBatchDone {
+                seq,
+                delivered,
+                dead_lettered,
+            } => Ok(BatchAnswer {
+                id,
+                seq,
+                delivered,
+                dead_lettered,
+            }),
+            other => Err(unexpected("channel batch", &other)),
+        }
     }
 
-    /// Whether the answer to the oldest unanswered batch has arrived (read without waiting):
-    /// [`Connection::channel_batch_answer`] then takes it at once.
+    /// Whether an answer to a batch has arrived (read without waiting):
+    /// [`Connection::channel_batch_next`] then takes it at once.
     pub fn channel_answer_ready(&mut self) -> MqResult<bool> {
         self.channel_remote()?.response_ready()
     }
@@ -662,6 +689,21 @@ pub struct ChannelPeer {
     /// Recoverable batches the sender may keep sent and unconfirmed at once (1: it waits for
     /// each).
     pub window: u32,
+    /// Streams the sender may spread fast batches over (1: the connection's own only).
+    pub lanes: u32,
+}
+
+/// The receiver's answer to one batch sent without waiting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BatchAnswer {
+    /// The request id the batch went under.
+    pub id: u64,
+    /// Its sequence number (0 for a fast batch).
+    pub seq: u64,
+    /// Messages put to their destination queues.
+    pub delivered: u32,
+    /// Messages put to the dead-letter queue instead.
+    pub dead_lettered: u32,
 }
 
 #[cfg(not(feature = "embedded"))]

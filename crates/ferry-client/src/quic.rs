@@ -15,6 +15,11 @@
 //!
 //! The blocking client drives its connection from a process-wide runtime with one thread
 //! (`ferry-quic`); the reading and writing halves each hold one end of the stream.
+//!
+//! Lanes: a sender channel may also write whole frames (fast batches) on up to `LANES - 1`
+//! unidirectional streams it opens ([`QuicStream::write_lane`]), once the receiver has agreed
+//! to them at ChannelStart; the receiver merges whole frames from every stream and answers on
+//! the first.
 
 use std::io;
 use std::net::SocketAddr;
@@ -23,6 +28,10 @@ use std::time::Duration;
 
 use ferry_model::{MqError, MqResult, Reason};
 
+/// Streams a sender channel may spread its fast batches over: the connection's first stream
+/// and `LANES - 1` unidirectional ones (lanes) the sender opens — one lost packet then holds up
+/// only the batches on its own stream.
+pub const LANES: u32 = 4;
 /// The application protocol both ends name in the handshake.
 pub const ALPN: &[u8] = b"ferrymq/1";
 /// Default flow-control and send window, bytes.
@@ -417,6 +426,8 @@ struct Link {
     _endpoint: quinn::Endpoint,
     send: Mutex<quinn::SendStream>,
     recv: Mutex<quinn::RecvStream>,
+    /// The lanes opened so far: lane `i` (from 1) is `lanes[i - 1]`.
+    lanes: Mutex<Vec<quinn::SendStream>>,
 }
 
 impl Drop for Link {
@@ -443,6 +454,7 @@ impl QuicStream {
                 _endpoint: o.endpoint,
                 send: Mutex::new(o.send),
                 recv: Mutex::new(o.recv),
+                lanes: Mutex::new(Vec::new()),
             }),
             read_timeout: None,
         })
@@ -461,6 +473,31 @@ impl QuicStream {
 
     pub fn figures(&self) -> QuicFigures {
         figures(&self.link.conn)
+    }
+
+    /// Writes `frames` (whole frames) on lane `lane` (1 to `LANES - 1`), opening the lanes up
+    /// to it first. Only after the receiver agreed to lanes: one that did not never grants the
+    /// streams, and the open would wait.
+    pub fn write_lane(&self, lane: usize, frames: &[u8]) -> io::Result<()> {
+        debug_assert!(
+            lane >= 1 && lane < LANES as usize,
+            "lane {lane} out of range"
+        );
+        let mut lanes = self.link.lanes.lock().unwrap_or_else(|p| p.into_inner());
+        let conn = &self.link.conn;
+        let reset = |e: &dyn std::fmt::Display| {
+            io::Error::new(io::ErrorKind::ConnectionReset, e.to_string())
+        };
+        runtime().block_on(async {
+            while lanes.len() < lane {
+                let s = conn.open_uni().await.map_err(|e| reset(&e))?;
+                lanes.push(s);
+            }
+            lanes[lane - 1]
+                .write_all(frames)
+                .await
+                .map_err(|e| reset(&e))
+        })
     }
 
     /// Reads what has arrived, waiting at most `wait` (`None`: without limit); `WouldBlock`

@@ -504,12 +504,12 @@ impl Reconnecting {
         self.call(false, |r| r.channel_call(req))
     }
 
-    pub fn channel_send(&mut self, req: &ferry_proto::Request) -> MqResult<u64> {
-        self.call(false, |r| r.channel_send(req))
+    pub fn channel_send_lane(&mut self, req: &ferry_proto::Request, lane: usize) -> MqResult<u64> {
+        self.call(false, |r| r.channel_send_lane(req, lane))
     }
 
-    pub fn channel_answer(&mut self, id: u64, opcode: u8) -> MqResult<ferry_proto::Reply> {
-        self.call(false, |r| r.channel_answer(id, opcode))
+    pub fn channel_next_answer(&mut self, opcode: u8) -> MqResult<(u64, ferry_proto::Reply)> {
+        self.call(false, |r| r.channel_next_answer(opcode))
     }
 
     pub fn response_ready(&mut self) -> MqResult<bool> {

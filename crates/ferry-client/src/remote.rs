@@ -583,11 +583,6 @@ impl Remote {
         self.call(req)
     }
 
-    /// Sends a channel request without waiting for its answer; its request id.
-    pub fn channel_send(&mut self, req: &Request) -> MqResult<u64> {
-        self.enqueue(req, true)
-    }
-
     /// Whether the next response has arrived, read without waiting (it stays to be taken).
     pub fn response_ready(&mut self) -> MqResult<bool> {
         loop {
@@ -608,16 +603,31 @@ impl Remote {
         }
     }
 
-    /// The answer to channel request `id` (opcode `opcode`), which must be the next to come.
-    pub fn channel_answer(&mut self, id: u64, opcode: u8) -> MqResult<ferry_proto::Reply> {
-        let f = self.next_frame(Some(self.core.answer_timeout()))?;
-        if f.header.request_id != id {
-            return Err(self.fail(format!(
-                "response to request {} arrived while waiting for {id}",
-                f.header.request_id
-            )));
+    /// Sends a channel request without waiting for its answer on lane `lane` of a QUIC
+    /// connection (0, or any other transport: the connection's own stream, as
+    /// a request without waiting); its request id. Its answer comes on the first stream, in
+    /// the order the receiver took the requests.
+    pub fn channel_send_lane(&mut self, req: &Request, lane: usize) -> MqResult<u64> {
+        let Stream::Quic(q) = &self.reader else {
+            return self.enqueue(req, true);
+        };
+        if lane == 0 || self.broken {
+            return self.enqueue(req, true);
         }
-        ok_reply(decode_response(opcode, f.payload).map_err(|e| self.fail(e))?)
+        let mut frame = BytesMut::new();
+        let id = self.core.encode(req, &mut frame)?;
+        let written = q.write_lane(lane, &frame);
+        written.map_err(|e| self.fail(e))?;
+        Ok(id)
+    }
+
+    /// The next answer to a channel request, whichever it answers: (its request id, the
+    /// reply). A refusal is `Err`.
+    pub fn channel_next_answer(&mut self, opcode: u8) -> MqResult<(u64, ferry_proto::Reply)> {
+        let f = self.next_frame(Some(self.core.answer_timeout()))?;
+        let id = f.header.request_id;
+        let reply = decode_response(opcode, f.payload).map_err(|e| self.fail(e))?;
+        Ok((id, ok_reply(reply)?))
     }
 
     /// Runs administrative commands on the server; returns the answer (JSON), gathered from

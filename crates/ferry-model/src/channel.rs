@@ -166,6 +166,9 @@ pub struct ChannelStatus {
     pub transport: String,
     /// The socket's TCP congestion control (senders), as the kernel names it.
     pub congestion: String,
+    /// Streams the sender spreads its fast batches over (senders): 1, or over QUIC the lanes
+    /// agreed with the receiver.
+    pub streams: u32,
     /// What the kernel knows of the connection (senders), refreshed after each batch.
     pub tcp: Option<TcpFigures>,
 }

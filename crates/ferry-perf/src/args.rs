@@ -348,6 +348,12 @@ pub struct WanArgs {
     /// through WAN.BACK), for each profile and congestion control; `0` for none.
     #[arg(long, value_delimiter = ',', default_value = "16,64")]
     pub requesters: Vec<usize>,
+    /// Where request/reply requesters take their replies: `shared` (one queue, WAN.REPLY,
+    /// each reply got by its correl id) and/or `own` (a queue each, WAN.REPLY.k, as with a
+    /// temporary dynamic queue per requester — over QUIC the replies then spread over the
+    /// channel's lanes).
+    #[arg(long, value_delimiter = ',', default_value = "shared", value_parser = ["shared", "own"])]
+    pub reply_queues: Vec<String>,
     /// Time each cell is measured (and iperf3 runs).
     #[arg(short = 'd', long, default_value = "5s", value_parser = parse_duration)]
     pub duration: Duration,

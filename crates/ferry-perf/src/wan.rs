@@ -132,10 +132,14 @@ pub fn run(a: &WanArgs) -> Result<WanReport, String> {
             ));
             report.ceilings.push(c);
         }
+        let own_replies = match a.reply_queues.iter().any(|q| q == "own") {
+            true => a.requesters.iter().copied().max().unwrap_or(0),
+            false => 0,
+        };
         let pair = Pair::start(
             &ferry,
             &hosts,
-            a.channels.iter().copied().max().unwrap_or(1),
+            (a.channels.iter().copied().max().unwrap_or(1), own_replies),
         )?;
         for cc in &a.congctl {
             for compress in &a.compress {
@@ -243,7 +247,13 @@ struct Pair {
 }
 
 impl Pair {
-    fn start(ferry: &Path, hosts: &Hosts, channels: usize) -> Result<Pair, String> {
+    /// Starts QM1 and QM2 on `hosts` with `channels` channel pairs and the replies' channel
+    /// (with `own_replies` reply queues of a requester's own besides WAN.REPLY).
+    fn start(
+        ferry: &Path,
+        hosts: &Hosts,
+        (channels, own_replies): (usize, usize),
+    ) -> Result<Pair, String> {
         let home = std::env::temp_dir().join(format!("ferry-perf-wan-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&home);
         std::fs::create_dir_all(&home).map_err(|e| format!("{}: {e}", home.display()))?;
@@ -283,7 +293,7 @@ impl Pair {
             }
         }
         pair.define(&hosts.addr[1])?;
-        pair.define_back(&hosts.addr[0])?;
+        pair.define_back(&hosts.addr[0], own_replies)?;
         Ok(pair)
     }
 
@@ -364,16 +374,18 @@ impl Pair {
     }
 
     /// The replies' way back: WAN.BACK from QM2 (transmission queue QM1, which a reply to QM1
-    /// resolves to) to QM1, and the reply queue WAN.REPLY.
-    fn define_back(&self, near: &str) -> Result<(), String> {
-        self.mqsc(
-            "QM1",
-            &format!(
-                "SET AUTHREC PROFILE('**') OBJTYPE(QUEUE) PRINCIPAL('{CHANNEL_USER}') AUTHADD(PUT,SETALL)\n\
-                 DEFINE CHANNEL(WAN.BACK) CHLTYPE(RCVR) MCAUSER('{CHANNEL_USER}') RQMNAME(QM2)\n\
-                 DEFINE QLOCAL(WAN.REPLY) MAXDEPTH(1000000)\n"
-            ),
-        )?;
+    /// resolves to) to QM1, the reply queue WAN.REPLY, and `own` more (WAN.REPLY.k, one a
+    /// requester).
+    fn define_back(&self, near: &str, own: usize) -> Result<(), String> {
+        let mut qm1 = format!(
+            "SET AUTHREC PROFILE('**') OBJTYPE(QUEUE) PRINCIPAL('{CHANNEL_USER}') AUTHADD(PUT,SETALL)\n\
+             DEFINE CHANNEL(WAN.BACK) CHLTYPE(RCVR) MCAUSER('{CHANNEL_USER}') RQMNAME(QM2)\n\
+             DEFINE QLOCAL(WAN.REPLY) MAXDEPTH(1000000)\n"
+        );
+        for k in 0..own {
+            qm1.push_str(&format!("DEFINE QLOCAL(WAN.REPLY.{k}) MAXDEPTH(100000)\n"));
+        }
+        self.mqsc("QM1", &qm1)?;
         self.mqsc(
             "QM2",
             &format!(
@@ -407,30 +419,33 @@ impl Pair {
         )?;
         let round_trip = 2.0 * profile.delay.as_secs_f64();
         let mut cells = Vec::new();
-        for r in counts {
-            let (rate, mean_ms) = crate::wanrr::measure(
-                (&self.unix("QM1"), &self.unix("QM2")),
-                r,
-                a.warmup,
-                a.duration,
-            )?;
-            let bound = if round_trip > 0.0 {
-                r as f64 / round_trip
-            } else {
-                0.0
-            };
-            crate::progress(&format!(
-                "{:<5} {cc:<5} request/reply x {r:>3} requesters {rate:>10.1} round trips/s (requesters / round trip {bound:.1}; mean {mean_ms:.1} ms)",
-                profile.name
-            ));
-            cells.push(crate::wanrr::RrCell {
-                profile: profile.name.to_owned(),
-                congctl: cc.to_owned(),
-                requesters: r,
-                round_trips_per_s: rate,
-                bound_per_s: bound,
-                mean_ms,
-            });
+        for replies in &a.reply_queues {
+            for &r in &counts {
+                let (rate, mean_ms) = crate::wanrr::measure(
+                    (&self.unix("QM1"), &self.unix("QM2")),
+                    (r, replies == "own"),
+                    a.warmup,
+                    a.duration,
+                )?;
+                let bound = if round_trip > 0.0 {
+                    r as f64 / round_trip
+                } else {
+                    0.0
+                };
+                crate::progress(&format!(
+                    "{:<5} {cc:<5} request/reply x {r:>3} requesters ({replies} reply queues) {rate:>10.1} round trips/s (requesters / round trip {bound:.1}; mean {mean_ms:.1} ms)",
+                    profile.name
+                ));
+                cells.push(crate::wanrr::RrCell {
+                    profile: profile.name.to_owned(),
+                    congctl: cc.to_owned(),
+                    requesters: r,
+                    reply_queues: replies.clone(),
+                    round_trips_per_s: rate,
+                    bound_per_s: bound,
+                    mean_ms,
+                });
+            }
         }
         Ok(cells)
     }

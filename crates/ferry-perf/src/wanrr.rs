@@ -24,6 +24,9 @@ pub struct RrCell {
     pub congctl: String,
     /// Requesters, each waiting for its reply before the next request.
     pub requesters: usize,
+    /// `shared` (one reply queue, replies got by correl id) or `own` (a queue a requester).
+    #[serde(default)]
+    pub reply_queues: String,
     /// Round trips completed per second.
     pub round_trips_per_s: f64,
     /// Requesters ÷ the link's round trip: what the link allows (0 on a link without delay).
@@ -40,10 +43,11 @@ const RESPONDERS: usize = 2;
 const REPLY_WAIT: Duration = Duration::from_secs(30);
 
 /// Runs `requesters` requesters on QM1 (`qm1`: its local endpoint) and responders on QM2 for
-/// `warmup` then `duration`; the round trips counted after the warm-up, and their total time.
+/// `warmup` then `duration`, each requester with its reply queue of its own when `own` (else
+/// all on WAN.REPLY); the round trips counted after the warm-up, and their total time.
 pub fn measure(
     (qm1, qm2): (&str, &str),
-    requesters: usize,
+    (requesters, own): (usize, bool),
     warmup: Duration,
     duration: Duration,
 ) -> Result<(f64, f64), String> {
@@ -60,7 +64,11 @@ pub fn measure(
         let ep = qm1.to_owned();
         let (halt, on, n, us) = (stop.clone(), counting.clone(), done.clone(), micros.clone());
         threads.push(std::thread::spawn(move || {
-            requester(&ep, k, &halt, (&on, &n, &us))
+            let replies = match own {
+                true => format!("WAN.REPLY.{k}"),
+                false => "WAN.REPLY".to_owned(),
+            };
+            requester(&ep, (k, &replies), &halt, (&on, &n, &us))
         }));
     }
     std::thread::sleep(warmup);
@@ -83,11 +91,11 @@ pub fn measure(
     Ok((n as f64 / secs, mean_ms))
 }
 
-/// Puts a request to WAN.OUT.0 (reply to WAN.REPLY) and waits for its reply, until `stop`;
+/// Puts a request to WAN.OUT.0 (reply to `replies`) and waits for its reply, until `stop`;
 /// counts each round trip (and its time) while `counting`.
 fn requester(
     ep: &str,
-    k: usize,
+    (k, replies): (usize, &str),
     stop: &AtomicBool,
     (counting, done, micros): (&AtomicBool, &AtomicU64, &AtomicU64),
 ) -> Result<(), String> {
@@ -96,10 +104,8 @@ fn requester(
     let out = c
         .open_queue("WAN.OUT.0", OpenOptions::output())
         .map_err(fail)?;
-    let replies = c
-        .open_queue("WAN.REPLY", OpenOptions::input())
-        .map_err(fail)?;
-    let reply_to = object_name("WAN.REPLY").map_err(fail)?;
+    let reply_to = object_name(replies).map_err(fail)?;
+    let replies = c.open_queue(replies, OpenOptions::input()).map_err(fail)?;
     let body = crate::wan::record_payload(REQUEST_BYTES, k as u64);
     while !stop.load(Ordering::Relaxed) {
         let began = Instant::now();

@@ -961,6 +961,9 @@ pub enum Request {
         /// Recoverable batches the sender would keep unconfirmed at once (1 when the field
         /// is absent: a sender that waits for each).
         window: u32,
+        /// Streams the sender can spread fast batches over (QUIC: the connection's first
+        /// stream and `lanes - 1` more; 1 when absent, or over TCP).
+        lanes: u32,
     },
     /// MQSUB: a subscription descriptor, and the queue handle publications go to (0 for a
     /// managed subscription).
@@ -1233,6 +1236,7 @@ impl Request {
                 max_msg_length,
                 seq,
                 window,
+                lanes,
             } => {
                 out.put_str8(channel);
                 out.put_str8(sender_qmgr);
@@ -1240,6 +1244,7 @@ impl Request {
                 out.put_u32_le(*max_msg_length);
                 out.put_u64_le(*seq);
                 out.put_u32_le(*window);
+                out.put_u32_le(*lanes);
             }
             Request::ChannelBatch {
                 seq,
@@ -1269,6 +1274,11 @@ fn decode_channel(op: Opcode, r: &mut Reader) -> Result<Request, WireError> {
             seq: r.u64("sequence number")?,
             window: if r.remaining() > 0 {
                 r.u32("window")?
+            } else {
+                1
+            },
+            lanes: if r.remaining() > 0 {
+                r.u32("lanes")?
             } else {
                 1
             },
@@ -1441,6 +1451,8 @@ pub enum Reply {
         /// The batches the receiver committed after the sender's last and before its own
         /// last, in order (absent: none).
         more: Vec<WireBatchRecord>,
+        /// Streams the sender may spread fast batches over (absent: 1, its first only).
+        lanes: u32,
     },
     /// A batch is committed at the receiver.
     ChannelBatchDone {
@@ -1571,6 +1583,7 @@ fn encode_channel_reply(out: &mut BytesMut, reply: &Reply) {
             luwid,
             window,
             more,
+            lanes,
         } => {
             out.put_str8(qmgr);
             out.put_u32_le(*batch_size);
@@ -1585,6 +1598,7 @@ fn encode_channel_reply(out: &mut BytesMut, reply: &Reply) {
                 out.put_slice(&b.luwid);
                 put_ids(out, &b.ids);
             }
+            out.put_u32_le(*lanes);
         }
         Reply::ChannelBatchDone {
             seq,
@@ -1651,6 +1665,11 @@ fn decode_channel_reply(op: Opcode, r: &mut Reader) -> Result<Reply, WireError> 
                     .collect::<Result<_, WireError>>()?
             } else {
                 Vec::new()
+            },
+            lanes: if r.remaining() > 0 {
+                r.u32("lanes")?
+            } else {
+                1
             },
         },
         Opcode::ChannelBatch => Reply::ChannelBatchDone {

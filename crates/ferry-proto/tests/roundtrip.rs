@@ -506,6 +506,7 @@ fn channel_start_and_its_answer_round_trip_with_and_without_a_window() {
         max_msg_length: 4 << 20,
         seq: 7,
         window: 16,
+        lanes: 4,
     };
     let mut p = BytesMut::new();
     req.encode(&mut p);
@@ -514,13 +515,21 @@ fn channel_start_and_its_answer_round_trip_with_and_without_a_window() {
         Request::decode(Opcode::ChannelStart as u8, full).unwrap(),
         req
     );
-    let short = p.split_to(p.len() - 4).freeze();
-    let Request::ChannelStart { window, seq, .. } =
-        Request::decode(Opcode::ChannelStart as u8, short).unwrap()
+    let no_lanes = p.clone().split_to(p.len() - 4).freeze();
+    let Request::ChannelStart { window, lanes, .. } =
+        Request::decode(Opcode::ChannelStart as u8, no_lanes).unwrap()
     else {
         panic!("not a ChannelStart")
     };
-    assert_eq!((window, seq), (1, 7));
+    assert_eq!((window, lanes), (16, 1), "a sender without lanes");
+    let short = p.split_to(p.len() - 8).freeze();
+    let Request::ChannelStart {
+        window, seq, lanes, ..
+    } = Request::decode(Opcode::ChannelStart as u8, short).unwrap()
+    else {
+        panic!("not a ChannelStart")
+    };
+    assert_eq!((window, seq, lanes), (1, 7, 1));
 
     let reply = Reply::ChannelStarted {
         qmgr: "QM2".into(),
@@ -535,24 +544,29 @@ fn channel_start_and_its_answer_round_trip_with_and_without_a_window() {
             luwid: [8; 16],
             ids: vec![[8; 24]],
         }],
+        lanes: 4,
     };
     let mut out = BytesMut::new();
     encode_response(&mut out, &Status::OK, &reply);
     let all = out.clone().freeze();
     let (_, back) = decode_response(Opcode::ChannelStart as u8, all).unwrap();
     assert_eq!(back, reply);
-    // Without the window and the earlier batches (the last 4 + 4 + 8 + 16 + 4 + 24 bytes).
-    let old = out.split_to(out.len() - (4 + 4 + 8 + 16 + 4 + 24)).freeze();
+    // Without the lanes, the window and the earlier batches (the last 4 + 4 + 4 + 8 + 16 +
+    // 4 + 24 bytes).
+    let old = out
+        .split_to(out.len() - (4 + 4 + 4 + 8 + 16 + 4 + 24))
+        .freeze();
     let (_, back) = decode_response(Opcode::ChannelStart as u8, old).unwrap();
     let Reply::ChannelStarted {
         window,
         more,
         seq,
         ids,
+        lanes,
         ..
     } = back
     else {
         panic!("not a ChannelStarted")
     };
-    assert_eq!((window, more.len(), seq, ids.len()), (1, 0, 9, 2));
+    assert_eq!((window, more.len(), seq, ids.len(), lanes), (1, 0, 9, 2, 1));
 }

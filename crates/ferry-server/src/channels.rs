@@ -37,7 +37,9 @@ const POLL: Duration = Duration::from_millis(250);
 const ANSWER_POLL: Duration = Duration::from_millis(1);
 /// Batches of non-persistent messages (NPMSPEED(FAST)) a sender may have sent and not yet
 /// had answered: it does not wait a round trip per batch, so a long link is kept full. They
-/// are off the transmission queue already, as one batch is without the window.
+/// are off the transmission queue already, as one batch is without the window. Over QUIC with
+/// lanes a batch for several queues goes as one request a lane, and the window counts
+/// `FAST_WINDOW` of them a lane.
 const FAST_WINDOW: usize = 16;
 
 /// TLS for sender channels with SSLCIPH.
@@ -382,6 +384,7 @@ fn serve_with(
         key,
         sent_seq: seq,
         window: peer.window.max(1) as usize,
+        lanes: peer.lanes.max(1) as usize,
         unanswered: std::collections::VecDeque::new(),
         rates: std::cell::Cell::new(None),
     };
@@ -672,6 +675,7 @@ fn mark_running(status: &StatusCell, peer: &ChannelPeer, seq: u64, conn: &Connec
     st.state = ChannelState::Running;
     st.remote_qmgr = peer.qmgr.clone();
     st.batch_size = peer.batch_size;
+    st.streams = peer.lanes.max(1);
     st.seq = seq;
     st.in_doubt = false;
     st.started = Some(std::time::SystemTime::now());
@@ -680,6 +684,51 @@ fn mark_running(status: &StatusCell, peer: &ChannelPeer, seq: u64, conn: &Connec
         .0
         .map_or_else(|| "NONE".to_owned(), |c| c.name().to_owned());
     st.last_error.clear();
+}
+
+/// A fast batch's messages for one lane: all of them (one lane has them all), or those
+/// picked out for it.
+enum Lane {
+    All,
+    Some(Vec<ferry_core::Message>),
+}
+
+/// Which of `lanes` lanes messages for a destination go on: the same for every message to one
+/// queue, so a queue's messages keep their order.
+fn lane_of(m: &ferry_core::Message, lanes: usize) -> usize {
+    let Some(th) = m.transmission.as_ref().filter(|_| lanes > 1) else {
+        return 0;
+    };
+    // FNV-1a over the queue manager's and queue's names.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in th
+        .remote_qmgr
+        .as_str()
+        .bytes()
+        .chain([b'/'])
+        .chain(th.remote_queue.as_str().bytes())
+    {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    (h % lanes as u64) as usize
+}
+
+/// A fast batch split by lane (`lanes` entries, indexed by lane): when every message goes on
+/// one lane, that lane is [`Lane::All`] and nothing is copied.
+fn by_lane(messages: &[ferry_core::Message], lanes: usize) -> Vec<Lane> {
+    let of: Vec<usize> = messages.iter().map(|m| lane_of(m, lanes)).collect();
+    let first = of.first().copied().unwrap_or(0);
+    let mut parts: Vec<Lane> = (0..lanes).map(|_| Lane::Some(Vec::new())).collect();
+    if of.iter().all(|&l| l == first) {
+        parts[first] = Lane::All;
+        return parts;
+    }
+    for (m, &l) in messages.iter().zip(&of) {
+        if let Lane::Some(v) = &mut parts[l] {
+            v.push(m.clone());
+        }
+    }
+    parts
 }
 
 /// A batch sent and not yet answered.
@@ -718,6 +767,9 @@ struct Running<'a> {
     sent_seq: u64,
     /// Recoverable batches it may keep sent and unconfirmed (agreed with the receiver).
     window: usize,
+    /// Streams fast batches are spread over by destination queue (agreed with the receiver;
+    /// 1 over TCP): see [`lane_of`].
+    lanes: usize,
     /// Batches sent and not yet answered, oldest first.
     unanswered: std::collections::VecDeque<Unanswered>,
     /// The start of the current interval of the rates the status shows (achieved rate over
@@ -806,19 +858,8 @@ impl Running<'_> {
             // NPMSPEED(FAST): off the transmission queue before it is sent (no disk write:
             // non-persistent gets are not logged), so a failure loses it and never repeats it.
             self.s.commit()?;
-            let zero = [0; ch::LUWID_LEN];
-            match self.conn.channel_batch_send(0, zero, &batch.messages) {
-                Ok(id) => self.unanswered.push_back(Unanswered {
-                    id,
-                    n,
-                    recoverable: None,
-                }),
-                Err(e) => {
-                    self.lost(n, &e);
-                    return Err(e);
-                }
-            }
-            return self.settle(FAST_WINDOW - 1);
+            self.send_fast(&batch.messages)?;
+            return self.settle(FAST_WINDOW * self.lanes - 1);
         }
         let seq = self.sent_seq + 1;
         let ids = ch::transmission_ids(&batch.messages);
@@ -828,7 +869,7 @@ impl Running<'_> {
             uow: Some(self.s.detach_uow()),
         };
         self.status.lock().in_doubt = true;
-        let sent = self.conn.channel_batch_send(seq, luwid, &batch.messages);
+        let sent = self.conn.channel_batch_send(0, seq, luwid, &batch.messages);
         // Sent or not, it is in flight: a failure leaves it in doubt (the receiver may or may
         // not have committed it), settled when the channel starts again.
         self.sent_seq = seq;
@@ -841,19 +882,42 @@ impl Running<'_> {
         self.settle(self.window - 1)
     }
 
-    /// Takes the receiver's answers, oldest first, until at most `keep` batches are
+    /// Sends a fast batch (committed off the transmission queue already): on one stream, or
+    /// over lanes one request a lane, its messages for each destination queue on that
+    /// queue's lane in their order. What is not sent when sending fails is lost (logged).
+    fn send_fast(&mut self, messages: &[ferry_core::Message]) -> MqResult<()> {
+        let zero = [0; ch::LUWID_LEN];
+        let parts = by_lane(messages, self.lanes);
+        let mut left = messages.len();
+        for (lane, part) in parts.iter().enumerate() {
+            let part: &[ferry_core::Message] = match part {
+                Lane::All => messages,
+                Lane::Some(v) if !v.is_empty() => v,
+                Lane::Some(_) => continue,
+            };
+            match self.conn.channel_batch_send(lane, 0, zero, part) {
+                Ok(id) => self.unanswered.push_back(Unanswered {
+                    id,
+                    n: part.len(),
+                    recoverable: None,
+                }),
+                Err(e) => {
+                    self.lost(left, &e);
+                    return Err(e);
+                }
+            }
+            left -= part.len();
+        }
+        Ok(())
+    }
+
+    /// Takes the receiver's answers as they come until at most `keep` batches are
     /// unanswered; a recoverable batch's gets are committed with the sender's record of it.
     /// A refusal, or the connection failing, fails the channel (see [`Running::abandon`]).
     fn settle(&mut self, keep: usize) -> MqResult<()> {
         while self.unanswered.len() > keep {
-            let Some(front) = self.unanswered.front() else {
-                break;
-            };
-            let seq = front.recoverable.as_ref().map_or(0, |f| f.record.seq);
-            self.conn.channel_batch_answer(front.id, seq)?;
-            let Some(done) = self.unanswered.pop_front() else {
-                break;
-            };
+            let answer = self.conn.channel_batch_next()?;
+            let done = self.answered(answer)?;
             if let Some(flight) = done.recoverable {
                 self.confirmed(flight)?;
                 // The status's lock is taken only when the last recoverable batch is settled,
@@ -864,6 +928,29 @@ impl Running<'_> {
             }
         }
         Ok(())
+    }
+
+    /// The batch `answer` is for, taken off the unanswered ones. Fast batches on different
+    /// lanes are answered in whatever order the receiver took them; recoverable ones (all on
+    /// the first stream) in the order they were sent. An answer to anything else is a
+    /// protocol error that fails the channel.
+    fn answered(&mut self, answer: ferry_client::BatchAnswer) -> MqResult<Unanswered> {
+        let seq_of = |u: &Unanswered| u.recoverable.as_ref().map_or(0, |f| f.record.seq);
+        let pos = self.unanswered.iter().position(|u| u.id == answer.id);
+        let first_recoverable = self.unanswered.iter().position(|u| u.recoverable.is_some());
+        let in_order = |p: usize| answer.seq == 0 || first_recoverable == Some(p);
+        match pos {
+            Some(p) if seq_of(&self.unanswered[p]) == answer.seq && in_order(p) => {
+                Ok(self.unanswered.remove(p).expect("found at p"))
+            }
+            _ => Err(MqError::new(
+                Reason::UnexpectedError,
+                format!(
+                    "the receiver answered request {} (batch {}), which is not a batch sent and awaiting its answer in that order",
+                    answer.id, answer.seq
+                ),
+            )),
+        }
     }
 
     /// The receiver committed recoverable batch `flight`: its gets are committed with the

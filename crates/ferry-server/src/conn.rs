@@ -385,6 +385,8 @@ pub(crate) struct Peer {
     pub(crate) origin: Option<Origin>,
     /// Who it is on this machine (the local socket's peer credentials).
     pub(crate) local_uid: Option<u32>,
+    /// A QUIC connection's lanes, opened when a receiver channel agrees to them.
+    pub(crate) lanes: Option<Arc<crate::quic::LaneGate>>,
 }
 
 /// A Connect waiting for its password check.

@@ -1161,6 +1161,7 @@ async fn serve_tls(
                 cert: tls::peer_dn(s.get_ref().1.peer_certificates()),
                 origin: Some(identity::Origin::Ip(addr.ip())),
                 local_uid: None,
+                lanes: None,
             };
             let (rd, wr) = tokio::io::split(s);
             conn::serve(rd, wr, ctx, (ConnMode::Tls, peer), Some(slot), stop).await;
@@ -1189,6 +1190,7 @@ fn spawn_unix(
         // A peer whose credentials cannot be read is nobody: it gets no one's authority.
         local_uid: Some(uid.unwrap_or(u32::MAX)),
         origin: Some(identity::Origin::Uid(uid.unwrap_or(u32::MAX))),
+        lanes: None,
     };
     let (rd, wr) = stream.into_split();
     tasks.spawn(async move {

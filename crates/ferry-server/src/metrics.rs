@@ -277,7 +277,7 @@ type ChannelColumn = (
 );
 
 /// The per-channel metrics, in the order they are rendered.
-const CHANNEL_COLUMNS: [ChannelColumn; 15] = [
+const CHANNEL_COLUMNS: [ChannelColumn; 16] = [
     (
         "ferry_channel_compression_seconds_total",
         "counter",
@@ -361,6 +361,12 @@ const CHANNEL_COLUMNS: [ChannelColumn; 15] = [
         "gauge",
         "Of the segments (QUIC: packets) a sender sent over its last interval of at least a second, the share lost (LOSSRATE / 100).",
         |c| c.tcp.map_or(0.0, |t| t.loss_bp as f64 / 10_000.0).to_string(),
+    ),
+    (
+        "ferry_channel_streams",
+        "gauge",
+        "Streams a sender spreads its fast batches over: 1, or its QUIC lanes (STREAMS).",
+        |c| c.streams.to_string(),
     ),
     (
         "ferry_channel_tcp_delivery_rate_bytes",

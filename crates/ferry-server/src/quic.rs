@@ -8,6 +8,11 @@
 //! certificates, as on the TLS listener), or without them a self-signed certificate made at
 //! start (partners that check certificates — SSLCIPH — need the configured one).
 //!
+//! Lanes: a sender channel over QUIC may spread fast batches over up to `LANES - 1`
+//! unidirectional streams besides the first ([`lanes`]); a connection grants them only once a
+//! receiver channel has started on it (ChannelStart agreed to lanes: [`LaneGate`]), so before
+//! that no client can open a stream beyond the first.
+//!
 //! Windows: a connection's receive window starts at [`INITIAL_WINDOW`] and follows twice the
 //! measured bandwidth-delay product (bytes received a period × round trip), up to
 //! `quic_window_kib`: a slow or short link holds little memory, a long fast one is not held
@@ -22,6 +27,19 @@ use ferry_model::ConnMode;
 use tokio::sync::watch;
 
 use crate::{conn, identity, slots, tls, StartError, TlsSettings};
+
+pub(crate) mod lanes;
+
+/// Opens a connection's lanes once a receiver channel agreed to them at ChannelStart.
+#[derive(Debug)]
+pub(crate) struct LaneGate(watch::Sender<bool>);
+
+impl LaneGate {
+    /// Lets the sender open its lanes.
+    pub(crate) fn open(&self) {
+        self.0.send_replace(true);
+    }
+}
 
 /// The receive window a connection starts with (or the configured one, when smaller).
 pub(crate) const INITIAL_WINDOW: u64 = 4 << 20;
@@ -149,22 +167,27 @@ pub(crate) async fn serve(
         id.downcast::<Vec<rustls::pki_types::CertificateDer<'static>>>()
             .ok()
     });
+    let (gate, opened) = watch::channel(false);
     let peer = conn::Peer {
         name: addr.to_string(),
         cert: tls::peer_dn(chain.as_deref().map(|c| c.as_slice())),
         origin: Some(identity::Origin::Ip(addr.ip())),
         local_uid: None,
+        lanes: Some(Arc::new(LaneGate(gate))),
     };
     let guard = Arc::new(Guard {
         endpoint: None,
         conn: conn.clone(),
         close_on_drop: false,
     });
-    let (rd, wr) = (Kept(recv, guard.clone()), Kept(send, guard));
+    let max_frame = ctx.limits.max_frame;
+    let (rd, feed) = lanes::merge(Kept(recv, guard.clone()), max_frame);
+    let wr = Kept(send, guard);
     let mut stopping = stop.clone();
     tokio::select! {
         _ = conn::serve(rd, wr, ctx, (ConnMode::Quic, peer), Some(slot), stop) => {}
         _ = size_window(&conn, window) => {}
+        _ = accept_lanes(&conn, opened, feed) => {}
     }
     // The stream is finished: its last bytes (a refusal, say) reach the peer before the
     // connection closes, unless the peer takes longer than LINGER or the server is stopping.
@@ -174,6 +197,27 @@ pub(crate) async fn serve(
         _ = stopping.wait_for(|s| *s) => {}
     }
     conn.close(0u32.into(), b"done");
+}
+
+/// Once the gate opens, grants the sender its lanes and merges each into the connection's
+/// stream as it opens. Never returns: the lanes' readers end with the connection's serving.
+async fn accept_lanes(
+    conn: &quinn::Connection,
+    mut opened: watch::Receiver<bool>,
+    feed: lanes::Feed,
+) {
+    if opened.wait_for(|o| *o).await.is_err() {
+        return std::future::pending().await;
+    }
+    conn.set_max_concurrent_uni_streams((ferry_client::quic::LANES - 1).into());
+    let mut readers = tokio::task::JoinSet::new();
+    let mut n = 0;
+    while let Ok(lane) = conn.accept_uni().await {
+        n += 1;
+        tracing::info!(peer = %conn.remote_address(), lane = n, "QUIC lane opened: the sender's fast batches for some queues come on a stream of their own");
+        feed.spawn(&mut readers, lane);
+    }
+    std::future::pending().await
 }
 
 /// Keeps the connection's receive window at twice its bandwidth-delay product, between

@@ -258,6 +258,7 @@ fn rogue_receiver(ids: Vec<MsgId>) -> u16 {
                             luwid: [7; 16],
                             window: 1,
                             more: Vec::new(),
+                            lanes: 1,
                         },
                         _ => Reply::Empty,
                     };

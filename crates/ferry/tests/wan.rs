@@ -387,6 +387,98 @@ fn pipelined_fast_batches(tag: &str, congctl: &str) {
     let _ = std::fs::remove_dir_all(&home);
 }
 
+/// Destination queues the lanes test spreads its messages over.
+const SPREAD: u32 = 8;
+
+#[test]
+#[ignore = "needs root to make network namespaces; .ci/run runs it with --ignored"]
+fn fast_batches_for_several_queues_go_on_lanes_over_an_n3_quic_link() {
+    fast_batches_over_lanes("wanl", "quic", 4);
+}
+
+#[test]
+#[ignore = "needs root to make network namespaces; .ci/run runs it with --ignored"]
+fn fast_batches_for_several_queues_keep_one_stream_over_an_n3_tcp_link() {
+    fast_batches_over_lanes("wanlt", "bbr", 1);
+}
+
+/// Non-persistent messages for [`SPREAD`] queues, interleaved, over N3: each queue gets its
+/// own in order, each once; over QUIC the sender spreads its fast batches over `streams`
+/// streams (STREAMS in its status) and the receiver opened lanes for them.
+fn fast_batches_over_lanes(tag: &str, congctl: &str, streams: u32) {
+    let hosts = Hosts::new(tag).unwrap();
+    let _link = Emulator::start(Path::new(BIN), &hosts, "n3").unwrap();
+    let home = scratch(tag);
+    let (qm1, qm2) = two_hosts(&hosts, &home, congctl);
+    for k in 0..SPREAD {
+        qm2.admin(&format!("DEFINE QLOCAL(APP.IN.{k}) MAXDEPTH(100000)"));
+        qm1.admin(&format!(
+            "DEFINE QREMOTE(APP.FAR.{k}) RNAME(APP.IN.{k}) RQMNAME(QM2)"
+        ));
+    }
+    let per_queue: u32 = 500;
+    let mut c = Connection::connect(&qm1.unix(), "wan-putter").unwrap();
+    for i in 0..per_queue {
+        for k in 0..SPREAD {
+            let mut body = vec![0u8; 2048];
+            body[..4].copy_from_slice(&i.to_le_bytes());
+            let m = Message::new(body).with_persistence(Persistence::NotPersistent);
+            c.put1(&format!("APP.FAR.{k}"), m, &PutOptions::default())
+                .unwrap();
+        }
+    }
+    c.disconnect().unwrap();
+    let mut c = Connection::connect(&qm2.unix(), "wan-getter").unwrap();
+    for k in 0..SPREAD {
+        let h = c
+            .open_queue(&format!("APP.IN.{k}"), OpenOptions::input())
+            .unwrap();
+        for i in 0..per_queue {
+            let g = c
+                .get(h, &GetOptions::new().wait(Duration::from_secs(60)))
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "APP.IN.{k} message {i}: {e}\nQM1: {}\nQM2: {}",
+                        qm1.log(),
+                        qm2.log()
+                    )
+                });
+            assert_eq!(
+                &g.message.body[..4],
+                &i.to_le_bytes(),
+                "APP.IN.{k} message {i}"
+            );
+        }
+        let more = c.get(h, &GetOptions::new().wait(Duration::from_millis(200)));
+        assert_eq!(
+            more.unwrap_err().reason,
+            Reason::NoMsgAvailable,
+            "a duplicate on APP.IN.{k}"
+        );
+    }
+    assert_eq!(
+        transport(&qm1),
+        expected_transport(congctl),
+        "{}",
+        qm1.log()
+    );
+    let shown: u32 = chstatus(&qm1, "STREAMS").unwrap().parse().unwrap();
+    assert_eq!(shown, streams, "STREAMS");
+    let opened = qm2.log().matches("QUIC lane opened").count();
+    match streams {
+        1 => assert_eq!(opened, 0, "{}", qm2.log()),
+        _ => assert!(opened >= 1, "the receiver opened no lane:\n{}", qm2.log()),
+    }
+    assert!(
+        !qm1.log().contains("were lost with the connection"),
+        "{}",
+        qm1.log()
+    );
+    eprintln!("{congctl} over N3: STREAMS({shown}), {opened} lanes opened at the receiver");
+    drop((qm1, qm2));
+    let _ = std::fs::remove_dir_all(&home);
+}
+
 #[test]
 #[ignore = "needs root to make network namespaces; .ci/run runs it with --ignored"]
 fn the_emulated_links_round_trip_and_loss_are_the_profiles() {

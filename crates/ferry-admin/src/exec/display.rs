@@ -414,6 +414,7 @@ fn chstatus_fields(name: ObjectName, st: &ChannelStatus) -> Vec<Field> {
         field("LASTERR", &st.last_error, Kind::Status),
         field("TRANSPORT", &st.transport, Kind::Status),
         field("CONGCTL", st.congestion.to_ascii_uppercase(), Kind::Status),
+        field("STREAMS", st.streams, Kind::Status),
         field("TCPRTT", st.tcp.map_or(0, |t| t.rtt_us), Kind::Status),
         field("RETRANS", st.tcp.map_or(0, |t| t.retransmits), Kind::Status),
         field("INFLIGHT", st.tcp.map_or(0, |t| t.in_flight), Kind::Status),

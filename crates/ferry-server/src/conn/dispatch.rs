@@ -616,18 +616,13 @@ fn channel_start(
         max_msg_length,
         seq: sender_seq,
         window,
+        lanes,
     } = req
     else {
         unreachable!("execute passes only ChannelStart")
     };
     let qm = conv.session.queue_manager().clone();
-    let shown: String = channel.chars().take(ch::MAX_CHANNEL_NAME).collect();
-    let Ok(name) = ferry_core::object_name(&channel) else {
-        return Err(Start::Refused(
-            shown,
-            "the channel name is not valid".into(),
-        ));
-    };
+    let (name, shown) = channel_name(&channel)?;
     let who = super::partner::Credentials {
         mode,
         cert: peer.cert.as_ref(),
@@ -656,8 +651,9 @@ fn channel_start(
     let start = ch::receiver_start(&mut conv.session, &name, offer)?;
     let r = start.committed.seq;
     // The receiver may be ahead by as many batches as the sender kept unconfirmed.
-    let ahead = r.checked_sub(sender_seq);
-    if ahead.is_none_or(|a| a > u64::from(start.window.max(1))) {
+    if r.checked_sub(sender_seq)
+        .is_none_or(|a| a > u64::from(start.window.max(1)))
+    {
         return Err(ch::sequence_mismatch(&name, &qm.name(), r, sender_seq).into());
     }
     let status = receiver_status(conv, (peer, mode), &sender_qmgr, start.batch_size, r);
@@ -670,11 +666,40 @@ fn channel_start(
         status,
         window: start.window,
     });
-    Ok(started(start))
+    Ok(started(start, peer, lanes))
 }
 
-/// The receiving end's answer to a starting sender.
-fn started(start: ferry_core::channel::ReceiverStart) -> Reply {
+/// The channel a ChannelStart names, and how the log shows it (refused when not a valid name).
+fn channel_name(channel: &str) -> Result<(ferry_core::ObjectName, String), Start> {
+    let shown: String = channel
+        .chars()
+        .take(ferry_core::channel::MAX_CHANNEL_NAME)
+        .collect();
+    match ferry_core::object_name(channel) {
+        Ok(name) => Ok((name, shown)),
+        Err(_) => Err(Start::Refused(
+            shown,
+            "the channel name is not valid".into(),
+        )),
+    }
+}
+
+/// The lanes a sender that offers `offered` may use: only over QUIC, where the connection can
+/// grant it the streams (up to `LANES`); otherwise its one stream.
+fn agreed_lanes(peer: &super::Peer, offered: u32) -> u32 {
+    match &peer.lanes {
+        Some(_) => offered.clamp(1, ferry_client::quic::LANES),
+        None => 1,
+    }
+}
+
+/// The receiving end's answer to a starting sender that offered `lanes` streams: those it may
+/// spread fast batches over, which the connection then grants it.
+fn started(start: ferry_core::channel::ReceiverStart, peer: &super::Peer, lanes: u32) -> Reply {
+    let lanes = agreed_lanes(peer, lanes);
+    if let Some(gate) = peer.lanes.as_ref().filter(|_| lanes > 1) {
+        gate.open();
+    }
     Reply::ChannelStarted {
         qmgr: start.qmgr.to_string(),
         batch_size: start.batch_size,
@@ -693,6 +718,7 @@ fn started(start: ferry_core::channel::ReceiverStart) -> Reply {
                 ids: b.ids.iter().map(|id| id.0).collect(),
             })
             .collect(),
+        lanes,
     }
 }
 
