@@ -381,6 +381,16 @@ impl Connection {
         }
     }
 
+    /// The streams a sender channel over this connection offers to spread its fast batches
+    /// over (QUIC's lanes; 1 over any other transport).
+    fn lanes_offered(&self) -> u32 {
+        match &self.transport {
+            #[cfg(feature = "embedded")]
+            Transport::Embedded { .. } => 1,
+            Transport::Remote { remote, .. } => remote.remote().lanes_offered(),
+        }
+    }
+
     /// The name of the queue manager connected to.
     pub fn queue_manager_name(&self) -> ObjectName {
         match &self.transport {
@@ -547,10 +557,7 @@ impl Connection {
             seq: sender.seq,
             window: sender.window,
             // Over QUIC, fast batches may go on streams of their own (see quic::LANES).
-            lanes: match self.quic_figures() {
-                Some(_) => quic::LANES,
-                None => 1,
-            },
+            lanes: self.lanes_offered(),
         };
         let offered = match &req {
             ferry_proto::Request::ChannelStart { lanes, .. } => *lanes,

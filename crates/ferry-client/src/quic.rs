@@ -50,6 +50,19 @@ pub struct QuicOptions {
     pub congestion: String,
     /// Flow-control and send window, bytes; 0 for [`DEFAULT_WINDOW`].
     pub window: u64,
+    /// Streams a sender channel offers to spread its fast batches over (1 to [`LANES`]; 0
+    /// for [`LANES`]; 1 keeps every batch on the one stream, in the order sent).
+    pub lanes: u32,
+}
+
+impl QuicOptions {
+    /// The lanes these options offer: [`QuicOptions::lanes`] within 1 to [`LANES`].
+    pub fn lanes_offered(&self) -> u32 {
+        match self.lanes {
+            0 => LANES,
+            n => n.min(LANES),
+        }
+    }
 }
 
 /// The transport settings both ends use: windows, idle timeout, keep-alive and congestion
@@ -419,6 +432,8 @@ pub(crate) fn figures(conn: &quinn::Connection) -> QuicFigures {
 pub(crate) struct QuicStream {
     link: Arc<Link>,
     read_timeout: Option<Duration>,
+    /// The lanes a sender channel over this connection offers.
+    lanes: u32,
 }
 
 struct Link {
@@ -457,6 +472,7 @@ impl QuicStream {
                 lanes: Mutex::new(Vec::new()),
             }),
             read_timeout: None,
+            lanes: opts.quic.lanes_offered(),
         })
     }
 
@@ -464,7 +480,13 @@ impl QuicStream {
         QuicStream {
             link: self.link.clone(),
             read_timeout: None,
+            lanes: self.lanes,
         }
+    }
+
+    /// The lanes a sender channel over this connection offers ([`QuicOptions::lanes`]).
+    pub fn lanes_offered(&self) -> u32 {
+        self.lanes
     }
 
     pub fn set_read_timeout(&mut self, d: Option<Duration>) {

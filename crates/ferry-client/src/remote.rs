@@ -150,6 +150,15 @@ impl Remote {
             _ => None,
         }
     }
+
+    /// The streams a sender channel over this connection offers to spread fast batches over:
+    /// its QUIC options' lanes, or 1 over any other transport.
+    pub(crate) fn lanes_offered(&self) -> u32 {
+        match &self.reader {
+            Stream::Quic(q) => q.lanes_offered(),
+            _ => 1,
+        }
+    }
 }
 
 /// How long [`Remote::fill`] may wait for bytes.

@@ -50,6 +50,9 @@ pub struct ChannelTls {
     /// This queue manager's certificate chain and key (PEM), presented to receivers that
     /// require client certificates.
     pub own: Option<(std::path::PathBuf, std::path::PathBuf)>,
+    /// Streams a sender over QUIC offers to spread its fast batches over (`[server]
+    /// quic_lanes`; 0: `ferry_client::quic::LANES`).
+    pub quic_lanes: u32,
 }
 
 /// What START / STOP CHANNEL ask of a sender thread.
@@ -455,6 +458,10 @@ fn client_options(
                 })
             })
             .collect(),
+        quic: ferry_client::quic::QuicOptions {
+            lanes: tls.quic_lanes,
+            ..Default::default()
+        },
         ..Default::default()
     };
     Ok((ep, opts))

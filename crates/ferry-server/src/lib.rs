@@ -189,6 +189,7 @@ impl ServerConfig {
             channel_tls: channels::ChannelTls {
                 ca: section_file(&s.tls_ca),
                 own: section_file(&s.tls_cert).zip(section_file(&s.tls_key)),
+                quic_lanes: s.quic_lanes,
             },
             mqtt: None,
             console: None,
@@ -238,6 +239,13 @@ fn check_section_bounds(s: &ferry_host::config::ServerSection) -> Result<(), Sta
     positive("connect_timeout_secs", s.connect_timeout_secs)?;
     positive("unsent_kib", s.unsent_kib as u64)?;
     positive("write_stall_secs", s.write_stall_secs)?;
+    if !(1..=ferry_client::quic::LANES).contains(&s.quic_lanes) {
+        return Err(StartError(format!(
+            "[server] quic_lanes = {} is outside 1–{}",
+            s.quic_lanes,
+            ferry_client::quic::LANES
+        )));
+    }
     if !(64..=1 << 20).contains(&s.quic_window_kib) {
         return Err(StartError(format!(
             "[server] quic_window_kib = {} is outside 64–1048576",
