@@ -75,6 +75,7 @@ fn pair(dir: &Path) -> Pair {
         c.channel_tls = ferry_server::channels::ChannelTls {
             ca: Some(dir.join("ca.pem")),
             own: Some((dir.join("QM1.pem"), dir.join("QM1.key"))),
+            ..Default::default()
         };
     });
     let tcp_port = qm2.tcp.rsplit(':').next().unwrap().to_owned();

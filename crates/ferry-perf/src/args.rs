@@ -354,6 +354,10 @@ pub struct WanArgs {
     /// channel's lanes).
     #[arg(long, value_delimiter = ',', default_value = "shared", value_parser = ["shared", "own"])]
     pub reply_queues: Vec<String>,
+    /// Streams each QUIC sender channel offers for its fast batches (`[server] quic_lanes`
+    /// on both queue managers): 4, the default, or 1 to keep each channel on one stream.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=4))]
+    pub quic_lanes: u32,
     /// Time each cell is measured (and iperf3 runs).
     #[arg(short = 'd', long, default_value = "5s", value_parser = parse_duration)]
     pub duration: Duration,

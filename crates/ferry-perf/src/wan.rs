@@ -90,6 +90,9 @@ pub struct WanReport {
     /// Request/reply across the link.
     #[serde(default)]
     pub rr: Vec<crate::wanrr::RrCell>,
+    /// The streams each QUIC sender offered for its fast batches (`--quic-lanes`).
+    #[serde(default)]
+    pub quic_lanes: u32,
 }
 
 /// A message body of `len` bytes that compresses as business records do (about 3× with LZ4),
@@ -118,7 +121,10 @@ pub fn record_payload(len: usize, n: u64) -> Vec<u8> {
 /// `ferry perf wan`.
 pub fn run(a: &WanArgs) -> Result<WanReport, String> {
     let ferry = std::env::current_exe().map_err(|e| format!("this program's path: {e}"))?;
-    let mut report = WanReport::default();
+    let mut report = WanReport {
+        quic_lanes: a.quic_lanes,
+        ..WanReport::default()
+    };
     for name in &a.profiles {
         let profile = Profile::named(name)?;
         let hosts = Hosts::new("wan").map_err(|e| format!("making the hosts: {e}"))?;
@@ -140,6 +146,7 @@ pub fn run(a: &WanArgs) -> Result<WanReport, String> {
             &ferry,
             &hosts,
             (a.channels.iter().copied().max().unwrap_or(1), own_replies),
+            a.quic_lanes,
         )?;
         for cc in &a.congctl {
             for compress in &a.compress {
@@ -253,6 +260,7 @@ impl Pair {
         ferry: &Path,
         hosts: &Hosts,
         (channels, own_replies): (usize, usize),
+        quic_lanes: u32,
     ) -> Result<Pair, String> {
         let home = std::env::temp_dir().join(format!("ferry-perf-wan-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&home);
@@ -276,7 +284,8 @@ impl Pair {
             )?;
         }
         for (side, qm) in [(0, "QM1"), (1, "QM2")] {
-            let quic: &[&str] = &["--quic-listen", &addr[side]];
+            let lanes = format!("server.quic_lanes={quic_lanes}");
+            let quic: &[&str] = &["--quic-listen", &addr[side], "--set", &lanes];
             let out = hosts
                 .command(side, &ferry.display().to_string())
                 .args(["qm", "start", qm])

@@ -28,16 +28,27 @@ fn two_hosts(hosts: &Hosts, home: &Path, congctl: &str) -> (Qm, Qm) {
 
 /// [`two_hosts`] with QM2 listening on `listen` (an address of host 1, or 0.0.0.0).
 fn two_hosts_listening(hosts: &Hosts, home: &Path, congctl: &str, listen: &str) -> (Qm, Qm) {
+    two_hosts_setting(hosts, home, (congctl, listen), &[])
+}
+
+/// [`two_hosts_listening`] with QM1 started with `qm1_sets` too.
+fn two_hosts_setting(
+    hosts: &Hosts,
+    home: &Path,
+    (congctl, listen): (&str, &str),
+    qm1_sets: &[&str],
+) -> (Qm, Qm) {
     let port = PORT;
     let (trptype, congctl) = match congctl {
         "quic" => ("QUIC", "bbr"),
         cc => ("TCP", cc),
     };
-    let (qm1, qm2) = common::nsqm::tls_pair(
+    let (qm1, qm2) = common::nsqm::tls_pair_setting(
         [hosts.ns[0].as_str(), hosts.ns[1].as_str()],
         [hosts.addr[0].as_str(), hosts.addr[1].as_str()],
         home,
         (listen, port),
+        qm1_sets,
     );
     qm2.admin(
         "DEFINE CHANNEL(QM1.TO.QM2) CHLTYPE(RCVR) SSLCIPH(ANY_TLS13) SSLPEER('CN=qm1')
@@ -402,14 +413,25 @@ fn fast_batches_for_several_queues_keep_one_stream_over_an_n3_tcp_link() {
     fast_batches_over_lanes("wanlt", "bbr", 1);
 }
 
+#[test]
+#[ignore = "needs root to make network namespaces; .ci/run runs it with --ignored"]
+fn fast_batches_keep_one_quic_stream_with_quic_lanes_1() {
+    fast_batches_over_lanes("wanl1", "quic", 1);
+}
+
 /// Non-persistent messages for [`SPREAD`] queues, interleaved, over N3: each queue gets its
 /// own in order, each once; over QUIC the sender spreads its fast batches over `streams`
-/// streams (STREAMS in its status) and the receiver opened lanes for them.
+/// streams (STREAMS in its status) and the receiver opened lanes for them. `streams` 1 over
+/// QUIC is QM1 with `[server] quic_lanes = 1`.
 fn fast_batches_over_lanes(tag: &str, congctl: &str, streams: u32) {
     let hosts = Hosts::new(tag).unwrap();
     let _link = Emulator::start(Path::new(BIN), &hosts, "n3").unwrap();
     let home = scratch(tag);
-    let (qm1, qm2) = two_hosts(&hosts, &home, congctl);
+    let sets: &[&str] = match (congctl, streams) {
+        ("quic", 1) => &["server.quic_lanes=1"],
+        _ => &[],
+    };
+    let (qm1, qm2) = two_hosts_setting(&hosts, &home, (congctl, &hosts.addr[1]), sets);
     for k in 0..SPREAD {
         qm2.admin(&format!("DEFINE QLOCAL(APP.IN.{k}) MAXDEPTH(100000)"));
         qm1.admin(&format!(

@@ -142,6 +142,17 @@ pub fn tls_pair(
     home: &Path,
     (listen, port): (&str, u16),
 ) -> (Qm, Qm) {
+    tls_pair_setting(ns, addr, home, (listen, port), &[])
+}
+
+/// [`tls_pair`] with QM1 started with `qm1_sets` too (`section.key=value` settings).
+pub fn tls_pair_setting(
+    ns: [&str; 2],
+    addr: [&str; 2],
+    home: &Path,
+    (listen, port): (&str, u16),
+    qm1_sets: &[&str],
+) -> (Qm, Qm) {
     let pki = home.join("pki");
     super::make_pki(
         &pki,
@@ -166,18 +177,17 @@ pub fn tls_pair(
             p("ca.pem"),
         ],
     );
-    let qm1 = Qm::start(
-        ns[0],
-        home,
-        "QM1",
-        &[
-            "--set".into(),
-            format!("server.tls_ca=\"{}\"", p("ca.pem")),
-            "--set".into(),
-            format!("server.tls_cert=\"{}\"", p("qm1.pem")),
-            "--set".into(),
-            format!("server.tls_key=\"{}\"", p("qm1.key")),
-        ],
-    );
+    let mut qm1_args = vec![
+        "--set".into(),
+        format!("server.tls_ca=\"{}\"", p("ca.pem")),
+        "--set".into(),
+        format!("server.tls_cert=\"{}\"", p("qm1.pem")),
+        "--set".into(),
+        format!("server.tls_key=\"{}\"", p("qm1.key")),
+    ];
+    for s in qm1_sets {
+        qm1_args.extend(["--set".to_owned(), (*s).to_owned()]);
+    }
+    let qm1 = Qm::start(ns[0], home, "QM1", &qm1_args);
     (qm1, qm2)
 }
