@@ -340,6 +340,10 @@ pub struct WanArgs {
     /// The senders' COMPMSG values.
     #[arg(long, value_delimiter = ',', default_value = "NONE,LZ4FAST")]
     pub compress: Vec<String>,
+    /// Destination queues each channel's putter spreads its messages over (a getter each):
+    /// with more than one, a QUIC channel's fast batches take several lanes.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
+    pub queues: u32,
     /// Persistence of the messages put: `np` (non-persistent, seed 004's workload: fast
     /// batches) and/or `p` (persistent: recoverable batches, logged at both ends).
     #[arg(long, value_delimiter = ',', default_value = "np", value_parser = ["np", "p"])]

@@ -59,6 +59,10 @@ pub struct Cell {
     /// Whether the messages were persistent.
     #[serde(default)]
     pub persistent: bool,
+    /// Destination queues a channel's messages were spread over (0 in reports from before
+    /// there was a choice: 1).
+    #[serde(default)]
+    pub queues: usize,
     /// Messages received per second on the far side.
     pub msgs_per_s: f64,
     /// Their payload, Mbit/s.
@@ -146,7 +150,7 @@ pub fn run(a: &WanArgs) -> Result<WanReport, String> {
             &ferry,
             &hosts,
             (a.channels.iter().copied().max().unwrap_or(1), own_replies),
-            a.quic_lanes,
+            (a.queues as usize, a.quic_lanes),
         )?;
         for cc in &a.congctl {
             for compress in &a.compress {
@@ -154,10 +158,14 @@ pub fn run(a: &WanArgs) -> Result<WanReport, String> {
                 for shape in shapes(a) {
                     let cell = pair.measure(a, profile.name, cc, compress, shape)?;
                     crate::progress(&format!(
-                        "{:<5} {cc:<5} {:>7} B x {:>2} ch {compress:<5} {:<2} {:>10.1} msg/s {:>8.1} Mbit/s",
+                        "{:<5} {cc:<5} {:>7} B x {:>2} ch{} {compress:<5} {:<2} {:>10.1} msg/s {:>8.1} Mbit/s",
                         cell.profile,
                         shape.size,
                         shape.channels,
+                        match cell.queues {
+                            1 => String::new(),
+                            q => format!(" x {q} queues"),
+                        },
                         if shape.persistent { "p" } else { "np" },
                         cell.msgs_per_s,
                         cell.mbit_per_s
@@ -251,6 +259,17 @@ struct Pair {
     ferry: PathBuf,
     home: PathBuf,
     channels: usize,
+    /// Destination queues a channel's messages are spread over.
+    queues: usize,
+}
+
+/// The name of destination queue `q` of channel `k` on QM1 (`WAN.OUT`) or QM2 (`WAN.IN`):
+/// `WAN.IN.k` for the first, `WAN.IN.k.q` for the others.
+fn queue_name(side: &str, k: usize, q: usize) -> String {
+    match q {
+        0 => format!("{side}.{k}"),
+        _ => format!("{side}.{k}.{q}"),
+    }
 }
 
 impl Pair {
@@ -260,7 +279,7 @@ impl Pair {
         ferry: &Path,
         hosts: &Hosts,
         (channels, own_replies): (usize, usize),
-        quic_lanes: u32,
+        (queues, quic_lanes): (usize, u32),
     ) -> Result<Pair, String> {
         let home = std::env::temp_dir().join(format!("ferry-perf-wan-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&home);
@@ -269,6 +288,7 @@ impl Pair {
             ferry: ferry.to_owned(),
             home,
             channels,
+            queues,
         };
         // Each side listens on its host's address (QM1 for the replies' channel), for TCP and
         // QUIC on one port number; each has the other's channel user.
@@ -377,6 +397,15 @@ impl Pair {
                  USERID('{CHANNEL_USER}') PASSWORD('{CHANNEL_PASSWORD}') SHORTTMR(1)\n\
                  DEFINE QREMOTE(WAN.OUT.{k}) RNAME(WAN.IN.{k}) RQMNAME(QM2) XMITQ(XQ.{k})\n"
             ));
+            for q in 1..self.queues {
+                let (out, inq) = (queue_name("WAN.OUT", k, q), queue_name("WAN.IN", k, q));
+                qm2.push_str(&format!(
+                    "DEFINE QLOCAL({inq}) MAXDEPTH(1000000) MAXMSGL(4194304)\n"
+                ));
+                qm1.push_str(&format!(
+                    "DEFINE QREMOTE({out}) RNAME({inq}) RQMNAME(QM2) XMITQ(XQ.{k})\n"
+                ));
+            }
         }
         self.mqsc("QM2", &qm2)?;
         self.mqsc("QM1", &qm1)
@@ -544,12 +573,18 @@ impl Pair {
         let got = Arc::new(AtomicU64::new(0));
         let mut threads = Vec::new();
         for k in 0..channels {
-            let (ep, halt, got) = (self.unix("QM2"), stop.clone(), got.clone());
-            threads.push(std::thread::spawn(move || {
-                getter(&ep, k, shape, &halt, &got)
-            }));
+            for q in 0..self.queues {
+                let (ep, halt, got) = (self.unix("QM2"), stop.clone(), got.clone());
+                let queue = queue_name("WAN.IN", k, q);
+                threads.push(std::thread::spawn(move || {
+                    getter(&ep, &queue, shape, &halt, &got)
+                }));
+            }
             let (ep, halt) = (self.unix("QM1"), stop.clone());
-            threads.push(std::thread::spawn(move || putter(&ep, k, shape, &halt)));
+            let queues = self.queues;
+            threads.push(std::thread::spawn(move || {
+                putter(&ep, (k, queues), shape, &halt)
+            }));
         }
         std::thread::sleep(a.warmup);
         let (n0, t0) = (got.load(Ordering::Relaxed), Instant::now());
@@ -586,6 +621,7 @@ impl Pair {
             channels,
             compress: compress.to_owned(),
             persistent,
+            queues: self.queues,
             msgs_per_s: rate,
             mbit_per_s: rate * size as f64 * 8.0 / 1e6,
         })
@@ -603,10 +639,16 @@ impl Drop for Pair {
     }
 }
 
-/// Keeps XQ.k supplied through WAN.OUT.k with asynchronous puts (non-persistent, or persistent
-/// as `shape` says: then up to 64 in a unit of work, one log write for them), never more than
-/// [`BACKLOG_BYTES`] (persistent: [`PERSISTENT_BACKLOG_BYTES`]) deep, until `stop`.
-fn putter(ep: &str, k: usize, shape: Shape, stop: &AtomicBool) -> Result<(), String> {
+/// Keeps XQ.k supplied through WAN.OUT.k (and its `queues - 1` siblings, in turn) with
+/// asynchronous puts (non-persistent, or persistent as `shape` says: then up to 64 in a unit
+/// of work, one log write for them), never more than [`BACKLOG_BYTES`] (persistent:
+/// [`PERSISTENT_BACKLOG_BYTES`]) deep, until `stop`.
+fn putter(
+    ep: &str,
+    (k, queues): (usize, usize),
+    shape: Shape,
+    stop: &AtomicBool,
+) -> Result<(), String> {
     let size = shape.size;
     let persistence = if shape.persistent {
         Persistence::Persistent
@@ -615,8 +657,9 @@ fn putter(ep: &str, k: usize, shape: Shape, stop: &AtomicBool) -> Result<(), Str
     };
     let fail = |e: ferry_client::MqError| format!("putter {k}: {e}");
     let mut c = Connection::connect(ep, "wan putter").map_err(fail)?;
-    let out = c
-        .open_queue(&format!("WAN.OUT.{k}"), OpenOptions::output())
+    let outs = (0..queues)
+        .map(|q| c.open_queue(&queue_name("WAN.OUT", k, q), OpenOptions::output()))
+        .collect::<Result<Vec<_>, _>>()
         .map_err(fail)?;
     let xq = c
         .open_queue(&format!("XQ.{k}"), OpenOptions::inquire())
@@ -658,7 +701,8 @@ fn putter(ep: &str, k: usize, shape: Shape, stop: &AtomicBool) -> Result<(), Str
         for _ in 0..(bound - depth).min(64) {
             let body = bodies[(n % bodies.len() as u64) as usize].clone();
             let m = Message::new(body).with_persistence(persistence);
-            c.put(out, m, &opts).map_err(fail)?;
+            c.put(outs[(n % outs.len() as u64) as usize], m, &opts)
+                .map_err(fail)?;
             n += 1;
         }
     }
@@ -666,23 +710,23 @@ fn putter(ep: &str, k: usize, shape: Shape, stop: &AtomicBool) -> Result<(), Str
     Ok(())
 }
 
-/// Gets from WAN.IN.k until `stop`, counting the messages of `shape`'s size (a previous cell's
+/// Gets from `queue` until `stop`, counting the messages of `shape`'s size (a previous cell's
 /// leftovers are taken and not counted): non-persistent ones read ahead; persistent ones up to
 /// 64 at a time in a unit of work (one log write for them).
 fn getter(
     ep: &str,
-    k: usize,
+    queue: &str,
     shape: Shape,
     stop: &AtomicBool,
     got: &AtomicU64,
 ) -> Result<(), String> {
-    let fail = |e: ferry_client::MqError| format!("getter {k}: {e}");
+    let fail = |e: ferry_client::MqError| format!("getter of {queue}: {e}");
     let mut c = Connection::connect(ep, "wan getter").map_err(fail)?;
     let open = OpenOptions {
         read_ahead: Some(!shape.persistent),
         ..OpenOptions::input()
     };
-    let h = c.open_queue(&format!("WAN.IN.{k}"), open).map_err(fail)?;
+    let h = c.open_queue(queue, open).map_err(fail)?;
     let wait = GetOptions::new().wait(Duration::from_millis(200));
     let wait = if shape.persistent {
         wait.syncpoint()

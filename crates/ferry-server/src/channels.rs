@@ -38,8 +38,8 @@ const ANSWER_POLL: Duration = Duration::from_millis(1);
 /// Batches of non-persistent messages (NPMSPEED(FAST)) a sender may have sent and not yet
 /// had answered: it does not wait a round trip per batch, so a long link is kept full. They
 /// are off the transmission queue already, as one batch is without the window. Over QUIC with
-/// lanes a batch for several queues goes as one request a lane, and the window counts
-/// `FAST_WINDOW` of them a lane.
+/// lanes a batch for several queues goes as one request a lane, and each lane has this
+/// window of its own.
 const FAST_WINDOW: usize = 16;
 
 /// TLS for sender channels with SSLCIPH.
@@ -744,6 +744,8 @@ struct Unanswered {
     id: u64,
     /// Its messages.
     n: usize,
+    /// The stream it went on (recoverable batches: 0, the first).
+    lane: usize,
     /// A recoverable batch (none: NPMSPEED(FAST), off the transmission queue already).
     recoverable: Option<InFlight>,
 }
@@ -850,7 +852,7 @@ impl Running<'_> {
 
     /// Sends one batch without waiting for its answer, then takes answers until the window
     /// has room. With NPMSPEED(FAST) and no persistent message it is committed off the
-    /// transmission queue first (at most [`FAST_WINDOW`] unanswered); otherwise it is
+    /// transmission queue first (at most [`FAST_WINDOW`] unanswered on each lane); otherwise it is
     /// recoverable: its gets stay in a unit of work of their own, set aside until the
     /// receiver confirms it (at most `window` unconfirmed — 1 with a receiver that does not
     /// keep a window: it waits for each).
@@ -866,7 +868,7 @@ impl Running<'_> {
             // non-persistent gets are not logged), so a failure loses it and never repeats it.
             self.s.commit()?;
             self.send_fast(&batch.messages)?;
-            return self.settle(FAST_WINDOW * self.lanes - 1);
+            return self.settle_fast();
         }
         let seq = self.sent_seq + 1;
         let ids = ch::transmission_ids(&batch.messages);
@@ -883,6 +885,7 @@ impl Running<'_> {
         self.unanswered.push_back(Unanswered {
             id: *sent.as_ref().unwrap_or(&u64::MAX),
             n,
+            lane: 0,
             recoverable: Some(flight),
         });
         sent?;
@@ -906,6 +909,7 @@ impl Running<'_> {
                 Ok(id) => self.unanswered.push_back(Unanswered {
                     id,
                     n: part.len(),
+                    lane,
                     recoverable: None,
                 }),
                 Err(e) => {
@@ -923,15 +927,36 @@ impl Running<'_> {
     /// A refusal, or the connection failing, fails the channel (see [`Running::abandon`]).
     fn settle(&mut self, keep: usize) -> MqResult<()> {
         while self.unanswered.len() > keep {
-            let answer = self.conn.channel_batch_next()?;
-            let done = self.answered(answer)?;
-            if let Some(flight) = done.recoverable {
-                self.confirmed(flight)?;
-                // The status's lock is taken only when the last recoverable batch is settled,
-                // not for every fast one.
-                if !self.unanswered.iter().any(|u| u.recoverable.is_some()) {
-                    self.status.lock().in_doubt = false;
-                }
+            self.settle_one()?;
+        }
+        Ok(())
+    }
+
+    /// Takes answers until no lane has [`FAST_WINDOW`] fast batches unanswered.
+    fn settle_fast(&mut self) -> MqResult<()> {
+        let full = |r: &Self| {
+            let mut on = [0usize; ferry_client::quic::LANES as usize];
+            for u in r.unanswered.iter().filter(|u| u.recoverable.is_none()) {
+                on[u.lane] += 1;
+            }
+            on.iter().any(|&n| n >= FAST_WINDOW)
+        };
+        while full(self) {
+            self.settle_one()?;
+        }
+        Ok(())
+    }
+
+    /// Takes the next answer, whichever batch it is for.
+    fn settle_one(&mut self) -> MqResult<()> {
+        let answer = self.conn.channel_batch_next()?;
+        let done = self.answered(answer)?;
+        if let Some(flight) = done.recoverable {
+            self.confirmed(flight)?;
+            // The status's lock is taken only when the last recoverable batch is settled,
+            // not for every fast one.
+            if !self.unanswered.iter().any(|u| u.recoverable.is_some()) {
+                self.status.lock().in_doubt = false;
             }
         }
         Ok(())
@@ -980,6 +1005,7 @@ impl Running<'_> {
             self.unanswered.push_front(Unanswered {
                 id: u64::MAX,
                 n: 0,
+                lane: 0,
                 recoverable: Some(flight),
             });
             return Err(e);

@@ -181,7 +181,7 @@ pub(crate) async fn serve(
         close_on_drop: false,
     });
     let max_frame = ctx.limits.max_frame;
-    let (rd, feed) = lanes::merge(Kept(recv, guard.clone()), max_frame);
+    let (rd, feed) = lanes::merge(Kept(recv, guard.clone()), max_frame, opened.clone());
     let wr = Kept(send, guard);
     let mut stopping = stop.clone();
     tokio::select! {

@@ -9,11 +9,14 @@
 //!
 //! Invariants and limits:
 //! - The first stream is read in the socket task itself (no hop through another task: its
-//!   bytes come as fast as a TCP socket's) and cut at frame boundaries. Frames up to
+//!   bytes come as fast as a TCP socket's) and cut at frame boundaries. Until the lanes are
+//!   granted (a receiver channel started on the connection, authenticated), frames up to
 //!   [`GATHER`] (the frame limit before a Connect: what any client may make the server hold)
-//!   are passed on whole; a larger one is passed on as it arrives, and the lanes wait until
-//!   its last byte (the frame parser refuses one over the limit as soon as its length
-//!   arrives, as on TCP).
+//!   are passed on whole and a larger one as it arrives (the frame parser refuses one over the
+//!   limit as soon as its length arrives, as on TCP). Once they are granted, every frame up to
+//!   the connection's largest is gathered whole: the lanes never wait inside a frame of the
+//!   first stream, whose missing bytes might wait for flow-control credit that only reading
+//!   the lanes frees.
 //! - Each lane has a reader task that passes on whole frames only, so a lane stalled by a
 //!   lost packet never leaves half a frame in the way of the others; a frame longer than the
 //!   connection's largest fails the connection. A lane's reader holds at most one frame
@@ -28,7 +31,7 @@ use std::task::{Context, Poll};
 use bytes::{Bytes, BytesMut};
 use ferry_proto::PREAMBLE_LEN;
 use tokio::io::{AsyncRead, AsyncReadExt, ReadBuf};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 use tokio::task::JoinSet;
 
 /// The largest frame the first stream's reader gathers whole.
@@ -52,6 +55,10 @@ pub(crate) struct Merged<R> {
     /// Bytes of a frame larger than [`GATHER`] still to pass on as they come.
     passing: usize,
     lanes: mpsc::Receiver<Sent>,
+    /// Whether the lanes are granted (then the first stream's frames are gathered whole).
+    granted: watch::Receiver<bool>,
+    /// The connection's largest frame.
+    max_frame: usize,
     /// What is being read out now: a piece of the first stream or a lane's frame.
     current: Bytes,
     /// The first stream's last piece ended inside a frame: only it may come next.
@@ -81,8 +88,12 @@ impl Feed {
 }
 
 /// The merged stream of `first` (the connection's first stream) and the lanes its [`Feed`]
-/// adds; lanes may carry frames of up to `max_frame` bytes.
-pub(crate) fn merge<R: AsyncRead + Unpin>(first: R, max_frame: usize) -> (Merged<R>, Feed) {
+/// adds once `granted`; frames may be up to `max_frame` bytes.
+pub(crate) fn merge<R: AsyncRead + Unpin>(
+    first: R,
+    max_frame: usize,
+    granted: watch::Receiver<bool>,
+) -> (Merged<R>, Feed) {
     let (tx, rx) = mpsc::channel(QUEUED);
     let merged = Merged {
         first,
@@ -90,6 +101,8 @@ pub(crate) fn merge<R: AsyncRead + Unpin>(first: R, max_frame: usize) -> (Merged
         preamble: PREAMBLE_LEN,
         passing: 0,
         lanes: rx,
+        granted,
+        max_frame,
         current: Bytes::new(),
         inside_frame: false,
         lanes_closed: false,
@@ -173,7 +186,11 @@ impl<R: AsyncRead + Unpin> Merged<R> {
             self.passing -= n;
             return (n, self.passing == 0);
         }
-        match scan(&self.buf, GATHER) {
+        let gather = match *self.granted.borrow() {
+            true => self.max_frame,
+            false => GATHER,
+        };
+        match scan(&self.buf, gather) {
             (0, Some(total)) => {
                 self.passing = total;
                 self.first_piece()
@@ -294,9 +311,16 @@ mod tests {
         assert!(r.is_err(), "nothing may be read yet");
     }
 
-    fn started() -> (M, Feed, DuplexStream) {
+    /// A merged stream whose lanes are granted (`granted`) or not yet, and the gate.
+    fn started_with(granted: bool) -> (M, Feed, DuplexStream, watch::Sender<bool>) {
         let (first, client) = tokio::io::duplex(1 << 20);
-        let (m, feed) = merge(first, 1 << 20);
+        let (gate, opened) = watch::channel(granted);
+        let (m, feed) = merge(first, 1 << 20, opened);
+        (m, feed, client, gate)
+    }
+
+    fn started() -> (M, Feed, DuplexStream) {
+        let (m, feed, client, _) = started_with(true);
         (m, feed, client)
     }
 
@@ -328,9 +352,8 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_frame_larger_than_the_first_stream_gathers_is_passed_on_as_it_comes_and_lanes_wait_for_its_end(
-    ) {
-        let (mut m, feed, mut first) = started();
+    async fn before_the_lanes_are_granted_a_large_first_stream_frame_is_passed_on_as_it_comes() {
+        let (mut m, feed, mut first, _gate) = started_with(false);
         let mut set = JoinSet::new();
         let (lane, mut lane_w) = tokio::io::duplex(1 << 20);
         feed.spawn(&mut set, lane);
@@ -378,6 +401,27 @@ mod tests {
             PREAMBLE_LEN + one.len(),
             "the end of the first stream ends it"
         );
+    }
+
+    #[tokio::test]
+    async fn once_the_lanes_are_granted_a_large_first_stream_frame_waits_whole_and_lanes_pass_it() {
+        let (mut m, feed, mut first, gate) = started_with(false);
+        let mut set = JoinSet::new();
+        let (lane, mut lane_w) = tokio::io::duplex(1 << 20);
+        feed.spawn(&mut set, lane);
+        first.write_all(&[0u8; PREAMBLE_LEN]).await.unwrap();
+        read_exactly(&mut m, PREAMBLE_LEN).await;
+        gate.send_replace(true);
+        // A large frame half there (its rest held up, say, by flow control): a lane's frame
+        // goes ahead of it, and it comes whole once its last byte is in.
+        let large = frame(GATHER + 1_000, 4);
+        first.write_all(&large[..1_000]).await.unwrap();
+        let small = frame(10, 5);
+        lane_w.write_all(&small).await.unwrap();
+        assert_eq!(read_exactly(&mut m, small.len()).await, small);
+        nothing_for_a_while(&mut m).await;
+        first.write_all(&large[1_000..]).await.unwrap();
+        assert_eq!(read_exactly(&mut m, large.len()).await, large);
     }
 
     #[test]
