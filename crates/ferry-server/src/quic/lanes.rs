@@ -319,6 +319,21 @@ mod tests {
         (m, feed, client, gate)
     }
 
+    /// A lane added to `m` (its reader's task set, and its writing end), and the first
+    /// stream's preamble through.
+    async fn lane_after_preamble(
+        m: &mut M,
+        feed: &Feed,
+        first: &mut DuplexStream,
+    ) -> (JoinSet<()>, DuplexStream) {
+        let mut set = JoinSet::new();
+        let (lane, lane_w) = tokio::io::duplex(1 << 20);
+        feed.spawn(&mut set, lane);
+        first.write_all(&[0u8; PREAMBLE_LEN]).await.unwrap();
+        assert_eq!(read_exactly(m, PREAMBLE_LEN).await, [0u8; PREAMBLE_LEN]);
+        (set, lane_w)
+    }
+
     fn started() -> (M, Feed, DuplexStream) {
         let (m, feed, client, _) = started_with(true);
         (m, feed, client)
@@ -354,11 +369,7 @@ mod tests {
     #[tokio::test]
     async fn before_the_lanes_are_granted_a_large_first_stream_frame_is_passed_on_as_it_comes() {
         let (mut m, feed, mut first, _gate) = started_with(false);
-        let mut set = JoinSet::new();
-        let (lane, mut lane_w) = tokio::io::duplex(1 << 20);
-        feed.spawn(&mut set, lane);
-        first.write_all(&[0u8; PREAMBLE_LEN]).await.unwrap();
-        read_exactly(&mut m, PREAMBLE_LEN).await;
+        let (_set, mut lane_w) = lane_after_preamble(&mut m, &feed, &mut first).await;
         let large = frame(GATHER + 1_000, 4);
         first.write_all(&large[..1_000]).await.unwrap();
         // Its head comes at once (a frame parser can refuse it by its length)...
@@ -378,11 +389,7 @@ mod tests {
     #[tokio::test]
     async fn a_lane_frame_over_the_limit_fails_the_stream_and_the_first_streams_end_ends_it() {
         let (mut m, feed, mut first) = started();
-        let mut set = JoinSet::new();
-        let (lane, mut lane_w) = tokio::io::duplex(1 << 20);
-        feed.spawn(&mut set, lane);
-        first.write_all(&[0u8; PREAMBLE_LEN]).await.unwrap();
-        read_exactly(&mut m, PREAMBLE_LEN).await;
+        let (_set, mut lane_w) = lane_after_preamble(&mut m, &feed, &mut first).await;
         lane_w.write_all(&(2u32 << 20).to_le_bytes()).await.unwrap();
         let mut b = [0u8; 16];
         let e = m.read(&mut b).await.expect_err("over the limit");
@@ -406,11 +413,7 @@ mod tests {
     #[tokio::test]
     async fn once_the_lanes_are_granted_a_large_first_stream_frame_waits_whole_and_lanes_pass_it() {
         let (mut m, feed, mut first, gate) = started_with(false);
-        let mut set = JoinSet::new();
-        let (lane, mut lane_w) = tokio::io::duplex(1 << 20);
-        feed.spawn(&mut set, lane);
-        first.write_all(&[0u8; PREAMBLE_LEN]).await.unwrap();
-        read_exactly(&mut m, PREAMBLE_LEN).await;
+        let (_set, mut lane_w) = lane_after_preamble(&mut m, &feed, &mut first).await;
         gate.send_replace(true);
         // A large frame half there (its rest held up, say, by flow control): a lane's frame
         // goes ahead of it, and it comes whole once its last byte is in.
