@@ -728,6 +728,10 @@ fn lane_of(m: &ferry_core::Message, lanes: usize) -> usize {
 /// A fast batch split by lane (`lanes` entries, indexed by lane): when every message goes on
 /// one lane, that lane is [`Lane::All`] and nothing is copied.
 fn by_lane(messages: &[ferry_core::Message], lanes: usize) -> Vec<Lane> {
+    if lanes <= 1 {
+        // One stream (TCP, or a receiver without lanes): nothing to work out per message.
+        return vec![Lane::All];
+    }
     let of: Vec<usize> = messages.iter().map(|m| lane_of(m, lanes)).collect();
     let first = of.first().copied().unwrap_or(0);
     let mut parts: Vec<Lane> = (0..lanes).map(|_| Lane::Some(Vec::new())).collect();
