@@ -8,10 +8,13 @@
 //! plain TCP connection takes whoever answers — the password then proves the client, as over
 //! TCP.
 //!
-//! Windows: the stream and connection flow-control windows and the send window are
-//! [`QuicOptions::window`] (default 16 MiB: a 1 Gbit/s link with a 128 ms round trip), so a
-//! long link is not held to a window per round trip; the UDP socket's buffers are raised to
-//! [`UDP_BUFFER`], with a warning when the system caps them lower.
+//! Windows: a connection's send window (the stream data it may hold unacknowledged) and its
+//! receive window (flow control) start at [`INITIAL_WINDOW`] and follow four times the measured
+//! bandwidth-delay product each way ([`follow_bdp`]: bytes a quarter second × round trip) up
+//! to [`QuicOptions::window`] (default 16 MiB: 1 Gbit/s over 128 ms), so a long fast link is
+//! not held to a window a round trip and a short or slow one holds little memory; a stream's
+//! own receive window is the most. The UDP socket's buffers are raised to [`UDP_BUFFER`], with
+//! a warning when the system caps them lower.
 //!
 //! The blocking client drives its connection from a process-wide runtime with one thread
 //! (`ferry-quic`); the reading and writing halves each hold one end of the stream.
@@ -34,8 +37,17 @@ use ferry_model::{MqError, MqResult, Reason};
 pub const LANES: u32 = 4;
 /// The application protocol both ends name in the handshake.
 pub const ALPN: &[u8] = b"ferrymq/1";
-/// Default flow-control and send window, bytes.
+/// Default of the most a connection's send and receive windows grow to, bytes.
 pub const DEFAULT_WINDOW: u64 = 16 << 20;
+/// The send and receive windows a connection starts with (or the most, when smaller).
+pub const INITIAL_WINDOW: u64 = 4 << 20;
+/// How often [`follow_bdp`] sizes a connection's windows again.
+const TUNE_EVERY: Duration = Duration::from_millis(250);
+/// A window is this many bandwidth-delay products. It holds what is in flight (one) and, on a
+/// lossy link, what is sent behind a lost packet until that is recovered (stream data leaves a
+/// window in order: about one and a half more); four keeps a window that bounds the rate
+/// growing (it measures only what it let through: 4 / 2.5 > 1).
+const BDP_MULTIPLE: f64 = 4.0;
 /// The UDP socket buffer size asked for, each direction.
 pub const UDP_BUFFER: usize = 8 << 20;
 /// How long a QUIC connection attempt may take before it counts as failed.
@@ -48,7 +60,7 @@ pub const IDLE_TIMEOUT: Duration = Duration::from_secs(120);
 pub struct QuicOptions {
     /// Congestion control: `bbr` (also when empty), `cubic` or `newreno`.
     pub congestion: String,
-    /// Flow-control and send window, bytes; 0 for [`DEFAULT_WINDOW`].
+    /// The most the send and receive windows grow to, bytes; 0 for [`DEFAULT_WINDOW`].
     pub window: u64,
     /// Streams a sender channel offers to spread its fast batches over (1 to [`LANES`]; 0
     /// for [`LANES`]; 1 keeps every batch on the one stream, in the order sent).
@@ -65,16 +77,19 @@ impl QuicOptions {
     }
 }
 
-/// The transport settings both ends use: windows, idle timeout, keep-alive and congestion
-/// control. An unknown congestion control name is an error a person can act on.
+/// The transport settings both ends use: windows (a stream's receive window `window`, the
+/// connection's send and receive windows starting at [`INITIAL_WINDOW`] for [`follow_bdp`] to
+/// size), idle timeout, keep-alive and congestion control. An unknown congestion control name
+/// is an error a person can act on.
 pub fn transport_config(congestion: &str, window: u64) -> Result<quinn::TransportConfig, String> {
     use quinn::congestion::{BbrConfig, CubicConfig, NewRenoConfig};
     let window = if window == 0 { DEFAULT_WINDOW } else { window };
     let vwindow = quinn::VarInt::from_u64(window).map_err(|e| e.to_string())?;
+    let initial = window.min(INITIAL_WINDOW);
     let mut t = quinn::TransportConfig::default();
     t.stream_receive_window(vwindow)
-        .receive_window(vwindow)
-        .send_window(window)
+        .receive_window(quinn::VarInt::from_u64(initial).map_err(|e| e.to_string())?)
+        .send_window(initial)
         .max_concurrent_uni_streams(0u32.into())
         .max_concurrent_bidi_streams(4u32.into())
         .keep_alive_interval(Some(Duration::from_secs(10)));
@@ -91,6 +106,45 @@ pub fn transport_config(congestion: &str, window: u64) -> Result<quinn::Transpor
     };
     t.congestion_controller_factory(Arc::new(Watched(inner)));
     Ok(t)
+}
+
+/// Keeps a connection's send and receive windows at [`BDP_MULTIPLE`] times its measured
+/// bandwidth-delay product each way — bytes sent (received) a period × the smoothed round
+/// trip; the send window at least twice the congestion window, as Linux sizes a TCP socket's
+/// send buffer — between [`INITIAL_WINDOW`] and `max` ([`next_window`]). Runs until dropped.
+pub async fn follow_bdp(conn: &quinn::Connection, max: u64) {
+    let floor = max.min(INITIAL_WINDOW);
+    let s = conn.stats();
+    let (mut tx, mut rx) = (s.udp_tx.bytes, s.udp_rx.bytes);
+    let (mut send, mut recv) = (floor, floor);
+    loop {
+        tokio::time::sleep(TUNE_EVERY).await;
+        let s = conn.stats();
+        let rtt = s.path.rtt.as_secs_f64();
+        let bdp =
+            |bytes: u64| (BDP_MULTIPLE * bytes as f64 / TUNE_EVERY.as_secs_f64() * rtt) as u64;
+        let want_send = bdp(s.udp_tx.bytes.saturating_sub(tx)).max(2 * s.path.cwnd);
+        let want_recv = bdp(s.udp_rx.bytes.saturating_sub(rx));
+        (tx, rx) = (s.udp_tx.bytes, s.udp_rx.bytes);
+        let next = next_window(send, want_send, floor, max);
+        if next != send {
+            send = next;
+            conn.set_send_window(send);
+        }
+        let next = next_window(recv, want_recv, floor, max);
+        if next != recv {
+            recv = next;
+            conn.set_receive_window(quinn::VarInt::from_u64(recv).unwrap_or(quinn::VarInt::MAX));
+        }
+    }
+}
+
+/// A window's next size, from `now` and what the last period measured (`want`): up to `want`
+/// at once, down by at most a quarter a period (a pause of a moment does not cost a long link
+/// its window; an idle connection is back at `floor` within seconds), within `floor..=max`.
+pub fn next_window(now: u64, want: u64, floor: u64, max: u64) -> u64 {
+    debug_assert!(floor <= max, "floor {floor} above max {max}");
+    want.max(now - now / 4).clamp(floor, max)
 }
 
 use quinn::congestion::{Controller, ControllerFactory, ControllerMetrics};
@@ -384,6 +438,18 @@ pub(crate) async fn open(addr: &str, opts: &crate::ClientOptions) -> MqResult<Op
                 format!("no answer within {} s", CONNECT_TIMEOUT.as_secs()),
             )
         })??;
+    // Its windows follow the link until it closes (every owner closes it when done).
+    let tuned = conn.clone();
+    let max = match opts.quic.window {
+        0 => DEFAULT_WINDOW,
+        n => n,
+    };
+    tokio::spawn(async move {
+        tokio::select! {
+            _ = follow_bdp(&tuned, max) => {}
+            _ = tuned.closed() => {}
+        }
+    });
     Ok(Opened {
         endpoint,
         conn,
@@ -655,5 +721,38 @@ mod tests {
         );
         c.on_congestion_event(now, now, false, 10_000);
         assert_eq!(read(&*c), 0, "never below zero");
+    }
+
+    #[test]
+    fn a_window_grows_at_once_and_shrinks_by_quarters_within_its_bounds() {
+        let (floor, max) = (4 << 20, 16 << 20);
+        assert_eq!(
+            next_window(floor, 10 << 20, floor, max),
+            10 << 20,
+            "grows at once"
+        );
+        assert_eq!(
+            next_window(floor, 64 << 20, floor, max),
+            max,
+            "never above the most"
+        );
+        assert_eq!(
+            next_window(16 << 20, 0, floor, max),
+            12 << 20,
+            "a quarter a period"
+        );
+        let mut w = max;
+        for _ in 0..8 {
+            w = next_window(w, 0, floor, max);
+        }
+        assert_eq!(
+            w, floor,
+            "an idle connection is back at the floor in two seconds"
+        );
+        assert_eq!(
+            next_window(8 << 20, 1, 16 << 20, 16 << 20),
+            16 << 20,
+            "floor = most"
+        );
     }
 }

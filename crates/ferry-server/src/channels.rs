@@ -36,16 +36,32 @@ const POLL: Duration = Duration::from_millis(250);
 /// their answers again.
 const ANSWER_POLL: Duration = Duration::from_millis(1);
 /// Batches of non-persistent messages (NPMSPEED(FAST)) a sender may have sent and not yet
-/// had answered: it does not wait a round trip per batch, so a long link is kept full. They
-/// are off the transmission queue already, as one batch is without the window. Over QUIC with
-/// lanes a batch for several queues goes as one request a lane, and each lane has this
-/// window of its own. [`FAST_WINDOW_BATCHLIMS`] bounds them all together in bytes.
-const FAST_WINDOW: usize = 64;
-/// Bytes of message bodies in fast batches sent and not yet answered, at most, in full
-/// batches (BATCHLIM): what a failed connection can lose. Small messages are bounded by
-/// [`FAST_WINDOW`] batches a lane first (64 batches of 50 × 2 KB keep a 100 ms link busy at
-/// 64 Mbit/s a lane); large ones by this (16 batches, as before there was a count a lane).
+/// had answered, at most, on each lane: it does not wait a round trip per batch, so a long
+/// link is kept full. They are off the transmission queue already, as one batch is without
+/// the window. Over QUIC with lanes a batch for several queues goes as one request a lane.
+/// Their bytes are bounded first, by the window sized from the link ([`fast_window_bytes`]).
+const FAST_WINDOW: usize = 256;
+/// The most bytes of message bodies in fast batches sent and not yet answered, in full
+/// batches (BATCHLIM): what a failed connection can lose, whatever the link.
 const FAST_WINDOW_BATCHLIMS: usize = 16;
+/// The least the fast window holds, bytes (40 batches of 50 × 2 KB): a short link needs no
+/// more, and a long one starts here until its rate is measured.
+const FAST_WINDOW_FLOOR: usize = 4 << 20;
+/// The fast window is this many bandwidth-delay products: what is in flight, what waits at the
+/// receiver behind a lost packet, and the answers' way back (the transport's windows use the
+/// same multiple: `ferry_client::quic::follow_bdp`).
+const FAST_WINDOW_BDPS: f64 = 4.0;
+
+/// The bytes of fast batches a sender keeps unanswered: [`FAST_WINDOW_BDPS`] times the link's
+/// bandwidth-delay product as the transport measures it (rate achieved × smoothed round
+/// trip), between [`FAST_WINDOW_FLOOR`] and [`FAST_WINDOW_BATCHLIMS`] full batches. A window
+/// that bounds the rate measures only what it lets through; four times that keeps it growing
+/// until the link, not the window, is the bound.
+fn fast_window_bytes(rate: u64, rtt: Duration, batch_limit: usize) -> usize {
+    let most = FAST_WINDOW_BATCHLIMS * batch_limit;
+    let want = (FAST_WINDOW_BDPS * rate as f64 * rtt.as_secs_f64()) as usize;
+    want.clamp(FAST_WINDOW_FLOOR.min(most), most)
+}
 
 /// TLS for sender channels with SSLCIPH.
 #[derive(Debug, Clone, Default)]
@@ -395,6 +411,11 @@ fn serve_with(
         lanes: peer.lanes.max(1) as usize,
         unanswered: std::collections::VecDeque::new(),
         rates: std::cell::Cell::new(None),
+        fast_window: std::cell::Cell::new(fast_window_bytes(
+            0,
+            Duration::ZERO,
+            (def.batch_limit_kib as usize).max(1) << 10,
+        )),
     };
     running.run(control, stops)
 }
@@ -796,6 +817,9 @@ struct Running<'a> {
     /// The start of the current interval of the rates the status shows (achieved rate over
     /// QUIC, loss over either), and the last interval's.
     rates: std::cell::Cell<Option<RateMark>>,
+    /// The bytes of fast batches it may keep unanswered, sized from the link at each batch
+    /// ([`fast_window_bytes`]).
+    fast_window: std::cell::Cell<usize>,
 }
 
 impl Running<'_> {
@@ -947,9 +971,9 @@ impl Running<'_> {
     }
 
     /// Takes answers until no lane has [`FAST_WINDOW`] fast batches unanswered, and they
-    /// hold less than [`FAST_WINDOW_BATCHLIMS`] full batches in all.
+    /// hold less than the fast window's bytes in all ([`fast_window_bytes`]).
     fn settle_fast(&mut self) -> MqResult<()> {
-        let cap = FAST_WINDOW_BATCHLIMS * ((self.def.batch_limit_kib as usize).max(1) << 10);
+        let cap = self.fast_window.get();
         let full = |r: &Self| {
             let mut on = [0usize; ferry_client::quic::LANES as usize];
             let mut bytes = 0;
@@ -1146,6 +1170,12 @@ impl Running<'_> {
         );
         st.compression = alg.map_or_else(|| "NONE".to_owned(), |c| c.name().to_owned());
         st.tcp = tcp_figures(&self.conn).map(|f| self.with_rates(f));
+        if let Some(f) = &st.tcp {
+            let limit = (self.def.batch_limit_kib as usize).max(1) << 10;
+            let rtt = Duration::from_micros(f.rtt_us);
+            self.fast_window
+                .set(fast_window_bytes(f.delivery_rate, rtt, limit));
+        }
         st.compression_saved = saved;
         // `batch_done` counts the batch as settled; recoverable ones in flight still are not.
         st.in_doubt = self.unanswered.iter().any(|u| u.recoverable.is_some());
@@ -1225,6 +1255,39 @@ mod luw {
 #[cfg(test)]
 mod tests {
     use super::endpoint;
+
+    #[test]
+    fn the_fast_window_is_four_bandwidth_delay_products_within_its_floor_and_batches() {
+        use super::{fast_window_bytes, FAST_WINDOW_FLOOR};
+        use std::time::Duration;
+        let limit = 5000 << 10;
+        let rtt = Duration::from_millis(100);
+        assert_eq!(
+            fast_window_bytes(0, Duration::ZERO, limit),
+            FAST_WINDOW_FLOOR,
+            "unmeasured"
+        );
+        assert_eq!(
+            fast_window_bytes(1_000_000, Duration::from_micros(300), limit),
+            FAST_WINDOW_FLOOR,
+            "a short link keeps the floor"
+        );
+        assert_eq!(
+            fast_window_bytes(30_000_000, rtt, limit),
+            12_000_000,
+            "30 MB/s over 100 ms"
+        );
+        assert_eq!(
+            fast_window_bytes(u64::MAX, rtt, limit),
+            16 * limit,
+            "never beyond 16 batches"
+        );
+        assert_eq!(
+            fast_window_bytes(0, rtt, 64 << 10),
+            16 << 16,
+            "a small BATCHLIM's bound wins"
+        );
+    }
 
     #[test]
     fn loss_is_counted_in_hundredths_of_a_percent_of_what_was_sent() {

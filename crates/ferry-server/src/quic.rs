@@ -13,8 +13,8 @@
 //! receiver channel has started on it (ChannelStart agreed to lanes: [`LaneGate`]), so before
 //! that no client can open a stream beyond the first.
 //!
-//! Windows: a connection's receive window starts at [`INITIAL_WINDOW`] and follows twice the
-//! measured bandwidth-delay product (bytes received a period × round trip), up to
+//! Windows: a connection's send and receive windows start at 4 MiB and follow four times
+//! the measured bandwidth-delay product each way (`ferry_client::quic::follow_bdp`), up to
 //! `quic_window_kib`: a slow or short link holds little memory, a long fast one is not held
 //! to a window a round trip.
 
@@ -41,15 +41,11 @@ impl LaneGate {
     }
 }
 
-/// The receive window a connection starts with (or the configured one, when smaller).
-pub(crate) const INITIAL_WINDOW: u64 = 4 << 20;
 /// The most connection attempts waiting to be accepted (each takes a slot or is refused at
 /// once, so the queue stays short).
 const MAX_INCOMING: usize = 4096;
 /// How long a connection whose FerryMQ side ended waits for its peer to close it.
 const LINGER: Duration = Duration::from_secs(3);
-/// How often a connection's receive window is sized again.
-const TUNE_EVERY: Duration = Duration::from_millis(250);
 
 /// The file in the queue manager's directory holding the stateless-reset secret.
 const RESET_KEY_FILE: &str = "quic-reset.key";
@@ -89,10 +85,7 @@ pub(crate) fn bind(
         .map_err(|e| StartError(format!("QUIC cannot use the TLS settings: {e}")))?;
     let mut config = quinn::ServerConfig::with_crypto(Arc::new(crypto));
     config.max_incoming(MAX_INCOMING);
-    let mut transport = ferry_client::quic::transport_config("", window).map_err(StartError)?;
-    transport.receive_window(
-        quinn::VarInt::from_u64(window.min(INITIAL_WINDOW)).unwrap_or(quinn::VarInt::MAX),
-    );
+    let transport = ferry_client::quic::transport_config("", window).map_err(StartError)?;
     config.transport_config(Arc::new(transport));
     let (sock, warning) = ferry_client::quic::udp_socket(addr)
         .map_err(|e| StartError(format!("cannot listen for QUIC on {addr} (UDP): {e}")))?;
@@ -186,7 +179,7 @@ pub(crate) async fn serve(
     let mut stopping = stop.clone();
     tokio::select! {
         _ = conn::serve(rd, wr, ctx, (ConnMode::Quic, peer), Some(slot), stop) => {}
-        _ = size_window(&conn, window) => {}
+        _ = ferry_client::quic::follow_bdp(&conn, window) => {}
         _ = accept_lanes(&conn, opened, feed) => {}
     }
     // The stream is finished: its last bytes (a refusal, say) reach the peer before the
@@ -218,24 +211,4 @@ async fn accept_lanes(
         feed.spawn(&mut readers, lane);
     }
     std::future::pending().await
-}
-
-/// Keeps the connection's receive window at twice its bandwidth-delay product, between
-/// [`INITIAL_WINDOW`] and `max`.
-async fn size_window(conn: &quinn::Connection, max: u64) {
-    let floor = max.min(INITIAL_WINDOW);
-    let mut last = conn.stats().udp_rx.bytes;
-    let mut now = floor;
-    loop {
-        tokio::time::sleep(TUNE_EVERY).await;
-        let rx = conn.stats().udp_rx.bytes;
-        let rate = (rx - last) as f64 / TUNE_EVERY.as_secs_f64();
-        last = rx;
-        let bdp = rate * conn.rtt().as_secs_f64();
-        let want = ((2.0 * bdp) as u64).clamp(floor, max);
-        if want != now {
-            now = want;
-            conn.set_receive_window(quinn::VarInt::from_u64(want).unwrap_or(quinn::VarInt::MAX));
-        }
-    }
 }
