@@ -39,10 +39,14 @@ const ANSWER_POLL: Duration = Duration::from_millis(1);
 /// had answered, at most, on each lane: it does not wait a round trip per batch, so a long
 /// link is kept full. They are off the transmission queue already, as one batch is without
 /// the window. Over QUIC with lanes a batch for several queues goes as one request a lane.
-/// Their bytes are bounded first, by the window sized from the link ([`fast_window_bytes`]).
+/// Over QUIC their bytes are bounded first, by the window sized from the link
+/// ([`fast_window_bytes`]).
 const FAST_WINDOW: usize = 256;
-/// The most bytes of message bodies in fast batches sent and not yet answered, in full
-/// batches (BATCHLIM): what a failed connection can lose, whatever the link.
+/// The same over TCP, whose buffers the kernel sizes from the link itself (autotuning): the
+/// sender keeps no window of its own beyond this and [`FAST_WINDOW_BATCHLIMS`] (sizing one
+/// from the round trip TCP reports left out the time batches wait in the socket's buffers,
+/// and cost a TCP BBR channel of 200 KB at N3 a few per cent).
+const FAST_WINDOW_TCP: usize = 64;
 const FAST_WINDOW_BATCHLIMS: usize = 16;
 /// The least the fast window holds, bytes (40 batches of 50 × 2 KB): a short link needs no
 /// more, and a long one starts here until its rate is measured.
@@ -52,7 +56,18 @@ const FAST_WINDOW_FLOOR: usize = 4 << 20;
 /// same multiple: `ferry_client::quic::follow_bdp`).
 const FAST_WINDOW_BDPS: f64 = 4.0;
 
-/// The bytes of fast batches a sender keeps unanswered: [`FAST_WINDOW_BDPS`] times the link's
+/// The most fast batches a sender keeps unanswered on a lane, and their starting bytes in all:
+/// over QUIC [`FAST_WINDOW`] and [`fast_window_bytes`]'s floor (the window then follows the
+/// link), over TCP [`FAST_WINDOW_TCP`] and [`FAST_WINDOW_BATCHLIMS`] full batches.
+fn fast_bounds(conn: &Connection, def: &ChannelAttrs) -> (usize, usize) {
+    let limit = (def.batch_limit_kib as usize).max(1) << 10;
+    match conn.mode() {
+        ferry_model::ConnMode::Quic => (FAST_WINDOW, fast_window_bytes(0, Duration::ZERO, limit)),
+        _ => (FAST_WINDOW_TCP, FAST_WINDOW_BATCHLIMS * limit),
+    }
+}
+
+/// The bytes of fast batches a sender over QUIC keeps unanswered: [`FAST_WINDOW_BDPS`] times the link's
 /// bandwidth-delay product as the transport measures it (rate achieved × smoothed round
 /// trip), between [`FAST_WINDOW_FLOOR`] and [`FAST_WINDOW_BATCHLIMS`] full batches. A window
 /// that bounds the rate measures only what it lets through; four times that keeps it growing
@@ -396,6 +411,7 @@ fn serve_with(
     status.lock().congestion = congestion;
     tracing::info!(channel = %name, to = %peer.qmgr, conname = %def.conn_name, seq, batch_size = peer.batch_size, "sender channel running");
     // RUNNING.
+    let fast = fast_bounds(&conn, def);
     let running = Running {
         s,
         conn,
@@ -411,11 +427,8 @@ fn serve_with(
         lanes: peer.lanes.max(1) as usize,
         unanswered: std::collections::VecDeque::new(),
         rates: std::cell::Cell::new(None),
-        fast_window: std::cell::Cell::new(fast_window_bytes(
-            0,
-            Duration::ZERO,
-            (def.batch_limit_kib as usize).max(1) << 10,
-        )),
+        fast_batches: fast.0,
+        fast_window: std::cell::Cell::new(fast.1),
     };
     running.run(control, stops)
 }
@@ -817,8 +830,9 @@ struct Running<'a> {
     /// The start of the current interval of the rates the status shows (achieved rate over
     /// QUIC, loss over either), and the last interval's.
     rates: std::cell::Cell<Option<RateMark>>,
-    /// The bytes of fast batches it may keep unanswered, sized from the link at each batch
-    /// ([`fast_window_bytes`]).
+    /// The fast batches it may keep unanswered on a lane, and their bytes in all (over QUIC
+    /// sized from the link at each batch: [`fast_window_bytes`]); see [`fast_bounds`].
+    fast_batches: usize,
     fast_window: std::cell::Cell<usize>,
 }
 
@@ -888,7 +902,7 @@ impl Running<'_> {
 
     /// Sends one batch without waiting for its answer, then takes answers until the window
     /// has room. With NPMSPEED(FAST) and no persistent message it is committed off the
-    /// transmission queue first (at most [`FAST_WINDOW`] unanswered on each lane); otherwise it is
+    /// transmission queue first (within the fast window: [`fast_bounds`]); otherwise it is
     /// recoverable: its gets stay in a unit of work of their own, set aside until the
     /// receiver confirms it (at most `window` unconfirmed — 1 with a receiver that does not
     /// keep a window: it waits for each).
@@ -970,8 +984,8 @@ impl Running<'_> {
         Ok(())
     }
 
-    /// Takes answers until no lane has [`FAST_WINDOW`] fast batches unanswered, and they
-    /// hold less than the fast window's bytes in all ([`fast_window_bytes`]).
+    /// Takes answers until no lane has its most fast batches unanswered, and they hold less
+    /// than the fast window's bytes in all ([`fast_bounds`]).
     fn settle_fast(&mut self) -> MqResult<()> {
         let cap = self.fast_window.get();
         let full = |r: &Self| {
@@ -981,7 +995,7 @@ impl Running<'_> {
                 on[u.lane] += 1;
                 bytes += u.bytes;
             }
-            bytes >= cap || on.iter().any(|&n| n >= FAST_WINDOW)
+            bytes >= cap || on.iter().any(|&n| n >= r.fast_batches)
         };
         while full(self) {
             self.settle_one()?;
@@ -1170,7 +1184,7 @@ impl Running<'_> {
         );
         st.compression = alg.map_or_else(|| "NONE".to_owned(), |c| c.name().to_owned());
         st.tcp = tcp_figures(&self.conn).map(|f| self.with_rates(f));
-        if let Some(f) = &st.tcp {
+        if let (Some(f), ferry_model::ConnMode::Quic) = (&st.tcp, self.conn.mode()) {
             let limit = (self.def.batch_limit_kib as usize).max(1) << 10;
             let rtt = Duration::from_micros(f.rtt_us);
             self.fast_window
