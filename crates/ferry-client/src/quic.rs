@@ -47,7 +47,7 @@ const TUNE_EVERY: Duration = Duration::from_millis(250);
 /// lossy link, what is sent behind a lost packet until that is recovered (stream data leaves a
 /// window in order: about one and a half more); four keeps a window that bounds the rate
 /// growing (it measures only what it let through: 4 / 2.5 > 1).
-const BDP_MULTIPLE: f64 = 4.0;
+pub const BDP_MULTIPLE: f64 = 4.0;
 /// The UDP socket buffer size asked for, each direction.
 pub const UDP_BUFFER: usize = 8 << 20;
 /// How long a QUIC connection attempt may take before it counts as failed.

@@ -47,14 +47,12 @@ const FAST_WINDOW: usize = 256;
 /// from the round trip TCP reports left out the time batches wait in the socket's buffers,
 /// and cost a TCP BBR channel of 200 KB at N3 a few per cent).
 const FAST_WINDOW_TCP: usize = 64;
+/// The most bytes of message bodies in fast batches sent and not yet answered, in full
+/// batches (BATCHLIM): what a failed connection can lose, over any transport.
 const FAST_WINDOW_BATCHLIMS: usize = 16;
 /// The least the fast window holds, bytes (40 batches of 50 × 2 KB): a short link needs no
 /// more, and a long one starts here until its rate is measured.
 const FAST_WINDOW_FLOOR: usize = 4 << 20;
-/// The fast window is this many bandwidth-delay products: what is in flight, what waits at the
-/// receiver behind a lost packet, and the answers' way back (the transport's windows use the
-/// same multiple: `ferry_client::quic::follow_bdp`).
-const FAST_WINDOW_BDPS: f64 = 4.0;
 
 /// The most fast batches a sender keeps unanswered on a lane, and their starting bytes in all:
 /// over QUIC [`FAST_WINDOW`] and [`fast_window_bytes`]'s floor (the window then follows the
@@ -67,16 +65,18 @@ fn fast_bounds(conn: &Connection, def: &ChannelAttrs) -> (usize, usize) {
     }
 }
 
-/// The bytes of fast batches a sender over QUIC keeps unanswered: [`FAST_WINDOW_BDPS`] times
-/// the link's bandwidth-delay product (message bodies sent a second, before compression, ×
-/// QUIC's smoothed round trip), between [`FAST_WINDOW_FLOOR`] and [`FAST_WINDOW_BATCHLIMS`]
-/// full batches. A window that bounds the rate measures only what it lets through; four times
-/// that keeps it growing until the link, not the window, is the bound. (QUIC's own rate counts
-/// compressed bytes: with LZ4 a window from it was a third of what the bodies needed, and one
-/// channel at N3 moved less with compression than without.)
+/// The bytes of fast batches a sender over QUIC keeps unanswered: as many bandwidth-delay
+/// products (message bodies sent a second, before compression, × QUIC's smoothed round trip)
+/// as QUIC's own windows hold ([`ferry_client::quic::BDP_MULTIPLE`]: what is in flight, what
+/// waits at the receiver behind a lost packet, the answers' way back), between
+/// [`FAST_WINDOW_FLOOR`] and [`FAST_WINDOW_BATCHLIMS`] full batches. A window that bounds the
+/// rate measures only what it lets through; four times that keeps it growing until the link,
+/// not the window, is the bound. (QUIC's own rate counts compressed bytes: with LZ4 a window
+/// from it was a third of what the bodies needed, and one channel at N3 moved less with
+/// compression than without.)
 fn fast_window_bytes(rate: u64, rtt: Duration, batch_limit: usize) -> usize {
     let most = FAST_WINDOW_BATCHLIMS * batch_limit;
-    let want = (FAST_WINDOW_BDPS * rate as f64 * rtt.as_secs_f64()) as usize;
+    let want = (ferry_client::quic::BDP_MULTIPLE * rate as f64 * rtt.as_secs_f64()) as usize;
     want.clamp(FAST_WINDOW_FLOOR.min(most), most)
 }
 
