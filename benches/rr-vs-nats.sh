@@ -3,8 +3,9 @@
 # connection waiting for each reply before the next request, 2 KB requests and replies, loopback
 # TCP. NATS: nats-server with its own bench tool (`nats bench service serve` answers as a queue
 # group, `nats bench service request` asks). FerryMQ: `ferry perf rr` with the blocking client
-# (one thread a requester: the MQI's shape) and with the async client. Runs are taken in turns
-# (NATS, FerryMQ blocking, FerryMQ async), RUNS times for each requester count; prints every run
+# (one thread a requester: the MQI's shape) and with the async client, a socket a conversation
+# and ten conversations a socket (MQ's default SHARECNV(10)). Runs are taken in turns (NATS,
+# FerryMQ blocking, async, async shared), RUNS times for each requester count; prints every run
 # and the medians of round trips per second.
 #
 # Needs: nats-server (apt install nats-server), the nats CLI (go install
@@ -46,10 +47,12 @@ nats_run() {
         sed -E 's/.*stats: ([0-9,]+) msgs\/sec.*/\1/' | tr -d , | grep -E '^[0-9]+$'; } || echo 0
 }
 
-# Round trips per second of one FerryMQ run; $2 is the client (--blocking-client or --async-client).
+# Round trips per second of one FerryMQ run; the options after $1 choose the client
+# (--blocking-client, or --async-client with --share-conv N).
 ferry_run() {
-    local r=$1 client=$2
-    "$FERRY" perf rr --threads "$r" "$client" -c "tcp://127.0.0.1:$FERRY_PORT" --user perf \
+    local r=$1
+    shift
+    "$FERRY" perf rr --threads "$r" "$@" -c "tcp://127.0.0.1:$FERRY_PORT" --user perf \
         --qm-pid "$QM_PID" -d "${SECS}s" --warmup 1s 2>&1 |
         grep -E "per second" | head -1 | sed -E 's/.*: ([0-9,]+) per.*/\1/' | tr -d , || echo 0
 }
@@ -57,17 +60,19 @@ ferry_run() {
 median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 for r in "${COUNTS[@]}"; do
-    n=() b=() a=()
+    n=() b=() a=() s=()
     for i in $(seq "$RUNS"); do
         n+=("$(nats_run "$r")")
         b+=("$(ferry_run "$r" --blocking-client)")
         a+=("$(ferry_run "$r" --async-client)")
-        echo "$r requesters, run $i: NATS ${n[-1]}, FerryMQ blocking ${b[-1]}, FerryMQ async ${a[-1]} round trips/s"
+        s+=("$(ferry_run "$r" --async-client --share-conv 10)")
+        echo "$r requesters, run $i: NATS ${n[-1]}, FerryMQ blocking ${b[-1]}, async ${a[-1]}, async 10 a socket ${s[-1]} round trips/s"
     done
-    mn=$(median "${n[@]}") mb=$(median "${b[@]}") ma=$(median "${a[@]}")
+    mn=$(median "${n[@]}") mb=$(median "${b[@]}") ma=$(median "${a[@]}") ms=$(median "${s[@]}")
     echo "$r requesters, 2 KB, medians of $RUNS runs (round trips/s):"
     echo "  NATS (nats-server $("$NATS_SERVER" --version | awk '{print $NF}'), nats bench service): $mn"
-    awk -v b="$mb" -v a="$ma" -v n="$mn" 'BEGIN {
+    awk -v b="$mb" -v a="$ma" -v s="$ms" -v n="$mn" 'BEGIN {
         printf "  FerryMQ, blocking client (ferry perf rr):  %d  (%.2f x NATS)\n", b, (n > 0 ? b / n : 0)
-        printf "  FerryMQ, async client (ferry perf rr):     %d  (%.2f x NATS)\n", a, (n > 0 ? a / n : 0) }'
+        printf "  FerryMQ, async client, a socket each:      %d  (%.2f x NATS)\n", a, (n > 0 ? a / n : 0)
+        printf "  FerryMQ, async client, 10 a socket:        %d  (%.2f x NATS)\n", s, (n > 0 ? s / n : 0) }'
 done

@@ -187,6 +187,13 @@ pub struct WorkloadArgs {
     /// fewer than one per request queue).
     #[arg(long, value_name = "N")]
     pub responders: Option<usize>,
+    /// For rr with --async-client: conversations a socket carries (MQ's SHARECNV), responders
+    /// and requesters alike, each group of N opening one socket; 1 gives each its own socket.
+    /// The server lets a socket carry at most `server.max_conversations` (10 by default).
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=10))]
+    #[serde(default = "one")]
+    pub share_conv: u32,
     /// Target rate in operations per second over all threads (default: flat out). Latency is
     /// measured from each operation's scheduled start, so a late start counts against it.
     #[arg(long, value_name = "OPS")]
@@ -276,6 +283,10 @@ pub struct WorkloadArgs {
     /// Write one JSON line per statistics interval here.
     #[arg(long, value_name = "FILE")]
     pub json_lines: Option<PathBuf>,
+}
+
+fn one() -> u32 {
+    1
 }
 
 fn default_topic() -> String {

@@ -32,6 +32,13 @@ pub const DEPTH_BOUND: i64 = 20_000;
 /// with one of those is refused with the reason.
 pub fn settle(w: Workload, a: &WorkloadArgs) -> Result<WorkloadArgs, String> {
     let mut b = a.clone();
+    if a.share_conv > 1 && !(w == Workload::Rr && a.async_client) {
+        return Err(format!(
+            "--share-conv {} shares sockets between rr --async-client's conversations; the \
+             blocking client opens a socket a connection: add --async-client or drop it",
+            a.share_conv
+        ));
+    }
     match w {
         Workload::Put => {}
         Workload::Publish => return Ok(b),

@@ -1,5 +1,6 @@
 //! `ferry perf rr --async-client`: requesters and responders as tasks of the async client on
-//! one single-threaded runtime, each task its own connection — the shape of the benches'
+//! one single-threaded runtime, each task its own connection, `--share-conv` of them to a
+//! socket (MQ's SHARECNV) — the shape of the benches'
 //! "request/reply async client" rows (`benches/benches/remote.rs`, `request_reply_async`), so
 //! `ferry perf` and the benches measure the same thing.
 //!
@@ -11,13 +12,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use ferry_client::{CorrelId, GetOptions, Message, MessageType, OpenOptions};
+use ferry_client::{AsyncConnection, CorrelId, GetOptions, Message, MessageType, OpenOptions};
 use ferry_core::Reason;
 
 use crate::args::WorkloadArgs;
 use crate::asyncput::{first_error_of, one_thread_runtime};
 use crate::stats::Recorder;
-use crate::workload::{connect_async, fail, message, put_options, Shared, WorkerResult, PAIRS};
+use crate::workload::{
+    client_options, connect_async, fail, message, put_options, Shared, WorkerResult, PAIRS,
+};
 
 /// Refuses what only the blocking requesters do.
 pub fn check(a: &WorkloadArgs) -> Result<(), String> {
@@ -48,18 +51,25 @@ pub fn run(
     let rt = one_thread_runtime()?;
     let done = Arc::new(AtomicBool::new(false));
     rt.block_on(async {
+        let mut convs = connections(endpoint, a, responders).await?.into_iter();
+        let mut reqs_convs = connections(endpoint, a, recorders.len()).await?.into_iter();
         let mut tasks = Vec::new();
         for i in 0..responders {
-            let (ep, a, done) = (endpoint.to_owned(), a.clone(), done.clone());
+            let (c, a, done) = (
+                convs.next().expect("one a responder"),
+                a.clone(),
+                done.clone(),
+            );
             tasks.push(tokio::spawn(async move {
-                responder(&ep, &a, &done, i % PAIRS).await
+                responder(c, &a, &done, i % PAIRS).await
             }));
         }
         let mut requesters = Vec::new();
         for (i, rec) in recorders.into_iter().enumerate() {
-            let (ep, a, shared) = (endpoint.to_owned(), a.clone(), shared.clone());
+            let c = reqs_convs.next().expect("one a requester");
+            let (a, shared) = (a.clone(), shared.clone());
             requesters.push(tokio::spawn(async move {
-                requester(&ep, &a, &shared, &rec, i).await
+                requester(c, &a, &shared, &rec, i).await
             }));
         }
         let first_error = first_error_of(requesters, "requester").await;
@@ -69,17 +79,48 @@ pub fn run(
     })
 }
 
+/// `n` connections, `--share-conv` to a socket: each group's first opens the socket and the
+/// others start their conversations on it (MQ's SHARECNV). Groups connect side by side.
+async fn connections(
+    endpoint: &str,
+    a: &WorkloadArgs,
+    n: usize,
+) -> Result<Vec<AsyncConnection>, String> {
+    let per = (a.share_conv as usize).max(1);
+    let mut groups = Vec::new();
+    for start in (0..n).step_by(per) {
+        let (ep, a, len) = (endpoint.to_owned(), a.clone(), per.min(n - start));
+        groups.push(tokio::spawn(async move {
+            let first = connect_async(&ep, &a)
+                .await
+                .map_err(|e| fail("connect", e))?;
+            let mut group = Vec::with_capacity(len);
+            for _ in 1..len {
+                let c = first.share(&a.app_name, &client_options(&a)).await;
+                group.push(c.map_err(|e| fail("connect a shared conversation", e))?);
+            }
+            group.insert(0, first);
+            Ok::<_, String>(group)
+        }));
+    }
+    let mut all = Vec::with_capacity(n);
+    for g in groups {
+        all.extend(
+            g.await
+                .map_err(|e| format!("a connecting task failed: {e}"))??,
+        );
+    }
+    Ok(all)
+}
+
 /// One requester: a request to each pair in turn, waiting for its reply.
 async fn requester(
-    endpoint: &str,
+    mut c: AsyncConnection,
     a: &WorkloadArgs,
     shared: &Shared,
     rec: &Recorder,
     worker: usize,
 ) -> WorkerResult {
-    let mut c = connect_async(endpoint, a)
-        .await
-        .map_err(|e| fail("connect", e))?;
     let mut pairs = Vec::with_capacity(PAIRS);
     for k in 0..PAIRS {
         let req = format!("{}.REQ.{k}", a.prefix);
@@ -114,10 +155,12 @@ async fn requester(
 }
 
 /// One responder on `PREFIX.REQ.k`, reading ahead, until `done`.
-async fn responder(endpoint: &str, a: &WorkloadArgs, done: &AtomicBool, k: usize) -> WorkerResult {
-    let mut c = connect_async(endpoint, a)
-        .await
-        .map_err(|e| fail("connect", e))?;
+async fn responder(
+    mut c: AsyncConnection,
+    a: &WorkloadArgs,
+    done: &AtomicBool,
+    k: usize,
+) -> WorkerResult {
     let open = OpenOptions {
         read_ahead: Some(true),
         ..OpenOptions::input()

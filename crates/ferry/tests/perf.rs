@@ -234,6 +234,34 @@ fn workloads_report_completely_against_a_server_over_unix_and_tcp() {
     assert_eq!(r["parameters"]["async_client"], true);
     assert!(n(&r["results"]["rate_per_s"]) > 0.0, "{}", r["results"]);
     assert_eq!(r["results"]["messages_put"], r["results"]["messages_got"]);
+    // Three conversations a socket (SHARECNV): 4 requesters and 20 responders on 8 sockets.
+    let r = perf(
+        &dir,
+        "rr-async-shared",
+        &[
+            "rr",
+            "-c",
+            &server.tcp,
+            "-t",
+            "4",
+            "--async-client",
+            "--share-conv",
+            "3",
+        ],
+    );
+    check(&r, "rr", "tcp");
+    assert_eq!(r["parameters"]["share_conv"], 3);
+    assert!(n(&r["results"]["rate_per_s"]) > 0.0, "{}", r["results"]);
+    assert_eq!(r["results"]["messages_put"], r["results"]["messages_got"]);
+    let out = ferry()
+        .args(["perf", "rr", "-c", &server.tcp, "--share-conv", "3"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("add --async-client"),
+        "{err}"
+    );
     let out = ferry()
         .args(["perf", "get", "-c", &server.unix, "--async-client"])
         .output()
