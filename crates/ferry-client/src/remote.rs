@@ -4,14 +4,19 @@
 //! Calls that need an answer write their request and read until it arrives, on the caller's own
 //! thread: a synchronous put costs one round trip and nothing else. Requests that need no answer
 //! (async puts, read-ahead credit) are appended to a write buffer that is flushed by the next
-//! call, when it passes 64 KiB, before the caller blocks on the socket, or by a small flusher
-//! thread within about 100 µs — so a stream of async puts leaves in large writes. The flusher
-//! also sends heartbeats while the application is idle.
+//! call, when it passes 64 KiB, before the caller blocks on the socket, or within about 100 µs
+//! by the process's one flushing thread ([`flush_soon`]) — so a stream of async puts leaves in
+//! large writes. That thread serves every connection: a connection's first request left in its
+//! buffer schedules it, and one wake-up then writes whatever all of them left meanwhile (a
+//! thread a connection, woken for each such request, cost a request/reply client more CPU in
+//! its wake-ups than in its calls). A small thread a connection sends heartbeats while the
+//! application is idle.
 
 use std::io::{Read, Write};
 use std::os::unix::net::UnixStream;
 use std::path::Path;
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, Weak};
 use std::time::{Duration, Instant};
 
 use bytes::BytesMut;
@@ -84,7 +89,10 @@ impl Writer {
 #[derive(Debug)]
 struct Outbox {
     writer: Mutex<Writer>,
+    /// Wakes the connection's heartbeat thread (at close).
     wake: Condvar,
+    /// Whether the flushing thread has this outbox on its list.
+    scheduled: AtomicBool,
 }
 
 impl Outbox {
@@ -93,8 +101,70 @@ impl Outbox {
     }
 }
 
-/// Writes what async requests left in the buffer, shortly after they were left there, and
-/// sends heartbeats while nothing else is written.
+/// The outboxes with requests waiting to be written, and the thread that writes them.
+struct Soon {
+    pending: Mutex<Vec<Weak<Outbox>>>,
+    wake: Condvar,
+}
+
+/// Has `o`'s buffer written within about [`FLUSH_DELAY`] (unless a call writes it first):
+/// puts it on the flushing thread's list unless it is there already.
+fn flush_soon(o: &Arc<Outbox>) {
+    if o.scheduled.swap(true, Ordering::AcqRel) {
+        return;
+    }
+    let Some(soon) = soon() else {
+        // No thread could be started: write now rather than never.
+        o.scheduled.store(false, Ordering::Release);
+        let _ = o.lock().flush();
+        return;
+    };
+    let mut pending = soon.pending.lock().unwrap_or_else(|p| p.into_inner());
+    let first = pending.is_empty();
+    pending.push(Arc::downgrade(o));
+    drop(pending);
+    if first {
+        soon.wake.notify_one();
+    }
+}
+
+/// The flushing thread's state, the thread started on first use (`None` if it cannot be).
+fn soon() -> Option<&'static Soon> {
+    static SOON: OnceLock<Option<&'static Soon>> = OnceLock::new();
+    *SOON.get_or_init(|| {
+        let soon: &'static Soon = Box::leak(Box::new(Soon {
+            pending: Mutex::new(Vec::new()),
+            wake: Condvar::new(),
+        }));
+        std::thread::Builder::new()
+            .name("ferry-flush".into())
+            .spawn(move || flush_pending(soon))
+            .ok()
+            .map(|_| soon)
+    })
+}
+
+/// The flushing thread: once something is pending, lets more gather for [`FLUSH_DELAY`], then
+/// writes every outbox on the list (those a call wrote meanwhile have nothing left).
+fn flush_pending(soon: &'static Soon) {
+    loop {
+        let mut pending = soon.pending.lock().unwrap_or_else(|p| p.into_inner());
+        while pending.is_empty() {
+            pending = soon.wake.wait(pending).unwrap_or_else(|p| p.into_inner());
+        }
+        drop(pending);
+        std::thread::sleep(FLUSH_DELAY);
+        let due = std::mem::take(&mut *soon.pending.lock().unwrap_or_else(|p| p.into_inner()));
+        for o in due.iter().filter_map(Weak::upgrade) {
+            // Cleared first: a request left after this point schedules the outbox again.
+            o.scheduled.store(false, Ordering::Release);
+            let _ = o.lock().flush();
+        }
+    }
+}
+
+/// Sends heartbeats while nothing else is written, until the connection closes (and writes
+/// anything it finds left, should the flushing thread not have).
 fn flusher(outbox: Weak<Outbox>) {
     loop {
         let Some(o) = outbox.upgrade() else { return };
@@ -168,6 +238,10 @@ enum Fill {
     Now,
     /// Up to this long (`None`: without limit).
     Within(Option<Duration>),
+    /// Up to this long, or less: the caller looks at its own deadline again after a wait
+    /// that found nothing, so a socket timeout set earlier that is not longer than this and
+    /// at least half of it stays (setting it costs a system call).
+    AtMost(Duration),
 }
 
 impl Remote {
@@ -232,15 +306,16 @@ impl Remote {
         let outbox = Arc::new(Outbox {
             writer: Mutex::new(writer),
             wake: Condvar::new(),
+            scheduled: AtomicBool::new(false),
         });
         let weak = Arc::downgrade(&outbox);
         std::thread::Builder::new()
-            .name("ferry-flush".into())
+            .name("ferry-heartbeat".into())
             .spawn(move || flusher(weak))
             .map_err(|e| {
                 MqError::new(
                     Reason::UnexpectedError,
-                    format!("cannot start the flusher thread: {e}"),
+                    format!("cannot start the heartbeat thread: {e}"),
                 )
             })?;
         let mut r = Remote {
@@ -302,7 +377,7 @@ impl Remote {
                 return Err(e);
             }
         } else if was_empty {
-            outbox.wake.notify_one();
+            flush_soon(&outbox);
         }
         Ok(id)
     }
@@ -373,21 +448,8 @@ impl Remote {
     fn fill_once(&mut self, how: Fill) -> MqResult<Option<bool>> {
         let r = match how {
             Fill::Now => self.reader.read_now(&mut self.scratch),
-            Fill::Within(t) => {
-                // Anything still buffered (async puts, stream credit) goes out before we wait:
-                // the answer we wait for may depend on it.
-                if let Err(e) = self.outbox.lock().flush() {
-                    self.broken = true;
-                    return Err(e);
-                }
-                // Set the socket's timeout only when it changes: it costs a system call.
-                let t = t.map(|d| d.max(Duration::from_micros(1)));
-                if self.read_timeout_set != Some(t) {
-                    self.reader.set_read_timeout(t).map_err(broken)?;
-                    self.read_timeout_set = Some(t);
-                }
-                self.reader.read(&mut self.scratch)
-            }
+            Fill::Within(t) => self.wait_read(t, false)?,
+            Fill::AtMost(t) => self.wait_read(Some(t), true)?,
         };
         match r {
             Ok(0) => Err(self.fail("the queue manager closed the connection")),
@@ -406,6 +468,32 @@ impl Remote {
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => Ok(None),
             Err(e) => Err(self.fail(e)),
         }
+    }
+
+    /// Writes what is buffered, then reads with the socket's timeout at `t` (or, `early_ok`,
+    /// between half of `t` and `t`), setting it only when it must change.
+    fn wait_read(
+        &mut self,
+        t: Option<Duration>,
+        early_ok: bool,
+    ) -> MqResult<std::io::Result<usize>> {
+        // Anything still buffered (async puts, stream credit) goes out before we wait: the
+        // answer we wait for may depend on it.
+        if let Err(e) = self.outbox.lock().flush() {
+            self.broken = true;
+            return Err(e);
+        }
+        let t = t.map(|d| d.max(Duration::from_micros(1)));
+        let keep = match (self.read_timeout_set, t) {
+            (Some(set), t) if set == t => true,
+            (Some(Some(set)), Some(t)) => early_ok && set <= t && set >= t / 2,
+            _ => false,
+        };
+        if !keep {
+            self.reader.set_read_timeout(t).map_err(broken)?;
+            self.read_timeout_set = Some(t);
+        }
+        Ok(self.reader.read(&mut self.scratch))
     }
 
     pub fn open(&mut self, od: &ObjectDescriptor, opts: OpenOptions) -> MqResult<Hobj> {
@@ -561,7 +649,7 @@ impl Remote {
                 ReadAheadStep::NoMessage(e) => return Err(e),
                 ReadAheadStep::WaitUntil(until) => {
                     let left = until.saturating_duration_since(Instant::now());
-                    self.fill(Fill::Within(Some(left.max(Duration::from_micros(100)))))?;
+                    self.fill(Fill::AtMost(left.max(Duration::from_micros(100))))?;
                 }
             }
         }

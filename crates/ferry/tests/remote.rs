@@ -256,6 +256,46 @@ fn async_puts_are_pipelined_and_counted_by_the_status_call() {
     }
 }
 
+/// An async put the application follows with no other call still reaches the queue: the
+/// process's flushing thread writes it, for every connection that left one.
+#[test]
+fn async_puts_left_alone_are_written_soon_for_every_connection() {
+    let server = Server::start("async-soon", &[]);
+    for ep in server.both() {
+        let putters: Vec<Connection> = (0..5)
+            .map(|i| {
+                let mut c = connect(ep, "soon");
+                let q = c.open_queue("DEV.QUEUE.1", OpenOptions::output()).unwrap();
+                c.put(
+                    q,
+                    Message::text(&format!("left {i}")),
+                    &PutOptions::default().with_async(),
+                )
+                .unwrap();
+                c
+            })
+            .collect();
+        let mut getter = connect(ep, "getter");
+        let q = getter
+            .open_queue("DEV.QUEUE.1", OpenOptions::input())
+            .unwrap();
+        let start = Instant::now();
+        let mut got: Vec<String> = (0..5)
+            .map(|_| {
+                let g = getter.get(q, &GetOptions::new().wait(Duration::from_secs(5)));
+                String::from_utf8(g.unwrap().message.body.to_vec()).unwrap()
+            })
+            .collect();
+        got.sort();
+        assert_eq!(got, (0..5).map(|i| format!("left {i}")).collect::<Vec<_>>());
+        // Soon: before the heartbeat thread's next look (half a second), which writes it too.
+        let took = start.elapsed();
+        assert!(took < Duration::from_millis(400), "{took:?}");
+        drop(putters);
+        getter.disconnect().unwrap();
+    }
+}
+
 /// Sends raw bytes on a fresh TCP socket and reports whether the server closed it.
 fn server_closes_after(addr: &str, bytes: &[u8]) -> bool {
     let mut s = TcpStream::connect(addr).unwrap();
