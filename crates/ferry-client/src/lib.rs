@@ -36,6 +36,7 @@ mod embedded;
 pub mod quic;
 mod reconnect;
 mod remote;
+mod shared;
 mod stream;
 
 #[cfg(feature = "embedded")]
@@ -85,6 +86,13 @@ pub struct ClientOptions {
     pub svrconn: Option<String>,
     /// QUIC settings for `quic://` endpoints (congestion control, window).
     pub quic: quic::QuicOptions,
+    /// Conversations this blocking connection may share its socket with (MQ's SHARECNV): 0 or
+    /// 1 opens a socket of its own; N (at most 10) starts the conversation on a unix, tcp or
+    /// tls socket of this process to the same endpoint (and TLS identity and channel) that
+    /// carries fewer than N, or opens one. Shared, the conversations' requests leave together
+    /// and their answers come back together; each keeps its own handles and unit of work.
+    /// Message channels never share.
+    pub share_conversations: u32,
 }
 pub use reconnect::ReconnectOptions;
 use reconnect::Reconnecting;

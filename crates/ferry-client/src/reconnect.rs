@@ -527,7 +527,11 @@ impl Reconnecting {
 }
 
 fn dial(endpoint: &Endpoint, app_name: &str, opts: &ClientOptions) -> MqResult<Remote> {
+    let shares = opts.share_conversations > 1 && !opts.channel;
     match endpoint {
+        Endpoint::Unix(_) | Endpoint::Tcp(_) | Endpoint::Tls(_) if shares => {
+            crate::shared::connect(endpoint, app_name, opts)
+        }
         Endpoint::Unix(path) => Remote::unix(path, app_name, opts),
         Endpoint::Tcp(addr) => Remote::tcp(addr, app_name, opts),
         Endpoint::Tls(addr) => Remote::tls(addr, app_name, opts),

@@ -231,6 +231,39 @@ impl Remote {
     }
 }
 
+/// Connects a Unix socket, with the error a person can act on.
+pub(crate) fn connect_unix(path: &Path) -> MqResult<UnixStream> {
+    UnixStream::connect(path).map_err(|e| {
+        MqError::new(
+            Reason::QMgrNotAvailable,
+            format!(
+                "cannot connect to {}: {e}; is the queue manager running ('ferry qm start')?",
+                path.display()
+            ),
+        )
+    })
+}
+
+/// Exchanges preambles on a new socket; the largest frame the server accepts.
+pub(crate) fn preamble(stream: &mut Stream) -> MqResult<usize> {
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .map_err(broken)?;
+    stream
+        .write_all(&Preamble::ours(DEFAULT_MAX_FRAME as u32).encode())
+        .map_err(broken)?;
+    let mut b = [0u8; PREAMBLE_LEN];
+    stream.read_exact(&mut b).map_err(broken)?;
+    let theirs = Preamble::decode(&b).map_err(broken)?;
+    if theirs.min_version == 0 {
+        return Err(MqError::new(
+            Reason::QMgrNotAvailable,
+            "the server speaks no protocol version this client knows",
+        ));
+    }
+    Ok(theirs.max_frame as usize)
+}
+
 /// How long [`Remote::fill`] may wait for bytes.
 #[derive(Debug, Clone, Copy)]
 enum Fill {
@@ -247,16 +280,7 @@ enum Fill {
 impl Remote {
     /// Connects over a Unix socket.
     pub fn unix(path: &Path, app_name: &str, opts: &ClientOptions) -> MqResult<Remote> {
-        let s = UnixStream::connect(path).map_err(|e| {
-            MqError::new(
-                Reason::QMgrNotAvailable,
-                format!(
-                    "cannot connect to {}: {e}; is the queue manager running ('ferry qm start')?",
-                    path.display()
-                ),
-            )
-        })?;
-        Remote::handshake(Stream::Unix(s), app_name, opts)
+        Remote::handshake(Stream::Unix(connect_unix(path)?), app_name, opts)
     }
 
     /// Connects over TLS 1.3.
@@ -280,21 +304,19 @@ impl Remote {
     }
 
     fn handshake(mut stream: Stream, app_name: &str, opts: &ClientOptions) -> MqResult<Remote> {
-        stream
-            .set_read_timeout(Some(Duration::from_secs(30)))
-            .map_err(broken)?;
-        stream
-            .write_all(&Preamble::ours(DEFAULT_MAX_FRAME as u32).encode())
-            .map_err(broken)?;
-        let mut b = [0u8; PREAMBLE_LEN];
-        stream.read_exact(&mut b).map_err(broken)?;
-        let theirs = Preamble::decode(&b).map_err(broken)?;
-        if theirs.min_version == 0 {
-            return Err(MqError::new(
-                Reason::QMgrNotAvailable,
-                "the server speaks no protocol version this client knows",
-            ));
-        }
+        let max_frame = preamble(&mut stream)?;
+        Remote::start(stream, 1, max_frame, app_name, opts)
+    }
+
+    /// Starts conversation `conv` on a socket whose preambles have been exchanged (its own, or
+    /// one it shares: `shared.rs`).
+    pub(crate) fn start(
+        stream: Stream,
+        conv: u16,
+        max_frame: usize,
+        app_name: &str,
+        opts: &ClientOptions,
+    ) -> MqResult<Remote> {
         let writer = Writer {
             stream: stream.try_clone().map_err(broken)?,
             buf: BytesMut::with_capacity(FLUSH_AT * 2),
@@ -319,7 +341,7 @@ impl Remote {
                 )
             })?;
         let mut r = Remote {
-            core: ConvCore::new(1, (theirs.max_frame as usize).max(1024)),
+            core: ConvCore::new(conv, max_frame.max(1024)),
             reader: stream,
             outbox,
             rbuf: BytesMut::with_capacity(64 * 1024),

@@ -1,4 +1,5 @@
-//! The client's socket: Unix, TCP, or TLS over TCP, behind one type with a reading half (the
+//! The client's socket: Unix, TCP, TLS over TCP, QUIC, or a conversation's share of a socket
+//! (`shared.rs`), behind one type with a reading half (the
 //! caller's thread) and a writing half (the caller's thread or the flusher), made by `try_clone`.
 //!
 //! TLS: rustls keeps one connection state for both directions, shared behind a mutex. The mutex
@@ -36,6 +37,8 @@ pub(crate) enum Stream {
     Tcp(TcpStream),
     Tls(TlsStream),
     Quic(crate::quic::QuicStream),
+    /// A conversation on a socket shared with others (`shared.rs`).
+    Shared(crate::shared::ConvStream),
 }
 
 impl Stream {
@@ -46,8 +49,19 @@ impl Stream {
             Stream::Unix(_) => None,
             Stream::Tcp(s) => Some(s.as_raw_fd()),
             Stream::Tls(t) => Some(t.sock.as_raw_fd()),
-            Stream::Quic(_) => None,
+            Stream::Quic(_) | Stream::Shared(_) => None,
         }
+    }
+
+    /// Ends the socket both ways (a blocked reader of it wakes to its end).
+    pub(crate) fn shutdown(&self) {
+        use std::net::Shutdown;
+        let _ = match self {
+            Stream::Unix(s) => s.shutdown(Shutdown::Both),
+            Stream::Tcp(s) => s.shutdown(Shutdown::Both),
+            Stream::Tls(t) => t.sock.shutdown(Shutdown::Both),
+            Stream::Quic(_) | Stream::Shared(_) => Ok(()),
+        };
     }
 }
 
@@ -96,6 +110,10 @@ impl Stream {
                 q.set_read_timeout(d);
                 Ok(())
             }
+            Stream::Shared(c) => {
+                c.set_read_timeout(d);
+                Ok(())
+            }
         }
     }
 
@@ -104,7 +122,7 @@ impl Stream {
             Stream::Unix(s) => s.set_nonblocking(on),
             Stream::Tcp(s) => s.set_nonblocking(on),
             Stream::Tls(t) => t.sock.set_nonblocking(on),
-            Stream::Quic(_) => Ok(()),
+            Stream::Quic(_) | Stream::Shared(_) => Ok(()),
         }
     }
 
@@ -118,6 +136,9 @@ impl Stream {
         }
         if let Stream::Quic(q) = self {
             return q.read_within(buf, Some(Duration::ZERO));
+        }
+        if let Stream::Shared(c) = self {
+            return c.read_from_pipe(buf, false);
         }
         self.set_nonblocking(true)?;
         let r = self.read(buf);
@@ -135,6 +156,7 @@ impl Stream {
                 plain: BytesMut::new(),
             }),
             Stream::Quic(q) => Stream::Quic(q.try_clone()),
+            Stream::Shared(c) => Stream::Shared(c.clone()),
         })
     }
 }
@@ -146,6 +168,7 @@ impl Read for Stream {
             Stream::Tcp(s) => s.read(buf),
             Stream::Tls(t) => t.read(buf),
             Stream::Quic(q) => q.read(buf),
+            Stream::Shared(c) => c.read_from_pipe(buf, true),
         }
     }
 }
@@ -223,6 +246,7 @@ impl Write for Stream {
                 Ok(buf.len())
             }
             Stream::Quic(q) => q.write(buf),
+            Stream::Shared(c) => c.send(buf),
         }
     }
 

@@ -187,8 +187,10 @@ pub struct WorkloadArgs {
     /// fewer than one per request queue).
     #[arg(long, value_name = "N")]
     pub responders: Option<usize>,
-    /// For rr with --async-client: conversations a socket carries (MQ's SHARECNV), responders
-    /// and requesters alike, each group of N opening one socket; 1 gives each its own socket.
+    /// For rr: conversations a socket carries (MQ's SHARECNV), responders and requesters alike
+    /// (with --async-client each group of N opens one socket; with the blocking client each
+    /// connection joins a socket of the harness with room, as an MQI program's threads do); 1
+    /// gives each its own socket.
     /// The server lets a socket carry at most `server.max_conversations` (10 by default).
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u32).range(1..=10))]

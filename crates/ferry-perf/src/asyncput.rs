@@ -32,11 +32,12 @@ pub const DEPTH_BOUND: i64 = 20_000;
 /// with one of those is refused with the reason.
 pub fn settle(w: Workload, a: &WorkloadArgs) -> Result<WorkloadArgs, String> {
     let mut b = a.clone();
-    if a.share_conv > 1 && !(w == Workload::Rr && a.async_client) {
+    if a.share_conv > 1 && w != Workload::Rr {
         return Err(format!(
-            "--share-conv {} shares sockets between rr --async-client's conversations; the \
-             blocking client opens a socket a connection: add --async-client or drop it",
-            a.share_conv
+            "--share-conv {} shares sockets between rr's requesters and responders; {} opens \
+             a socket a worker: drop it",
+            a.share_conv,
+            w.name()
         ));
     }
     match w {

@@ -126,6 +126,7 @@ pub fn client_options(a: &WorkloadArgs) -> ClientOptions {
         channel: false,
         svrconn: None,
         quic: Default::default(),
+        share_conversations: a.share_conv,
     }
 }
 

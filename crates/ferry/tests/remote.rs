@@ -296,6 +296,106 @@ fn async_puts_left_alone_are_written_soon_for_every_connection() {
     }
 }
 
+/// The CONNAME of each connection whose APPLTAG starts with `tag`, by APPLTAG.
+fn connames(admin_ep: &str, tag: &str) -> std::collections::BTreeMap<String, String> {
+    let mut c = connect(admin_ep, "admin");
+    let listing = c.admin("DISPLAY CONN(*) APPLTAG CONNAME").unwrap();
+    listing[0]
+        .messages
+        .iter()
+        .filter_map(|m| {
+            let value = |k: &str| {
+                let f = m.fields.iter().find(|f| f.key == k)?;
+                f.value.clone()
+            };
+            Some((value("APPLTAG")?, value("CONNAME")?))
+        })
+        .filter(|(app, _)| app.starts_with(tag))
+        .collect()
+}
+
+/// Blocking connections that may share (MQ's SHARECNV) start their conversations on one
+/// socket, as many as they allow, each with its own handles and unit of work; one that goes
+/// leaves the socket to the others; read-ahead works over a shared socket; the queue manager's
+/// end breaks every conversation on it with 2009.
+#[test]
+fn blocking_connections_share_sockets_each_with_its_own_unit_of_work() {
+    let mut server = Server::start("sharecnv-blocking", &[]);
+    let opts = ferry_client::ClientOptions {
+        share_conversations: 3,
+        ..Default::default()
+    };
+    let open = |i: usize| {
+        let c = Connection::connect_with(&server.tcp, &format!("share-{i}"), &opts);
+        c.unwrap_or_else(|e| panic!("connect share-{i}: {e}"))
+    };
+    let mut conns: Vec<Connection> = (0..4).map(open).collect();
+    let names = connames(&server.unix, "share-");
+    assert_eq!(names.len(), 4, "{names:?}");
+    assert_eq!(names["share-0"], names["share-1"], "{names:?}");
+    assert_eq!(names["share-0"], names["share-2"], "{names:?}");
+    assert_ne!(
+        names["share-0"], names["share-3"],
+        "a fourth needs a socket: {names:?}"
+    );
+    // Each conversation its own unit of work.
+    let q: Vec<_> = conns
+        .iter_mut()
+        .map(|c| {
+            let o = OpenOptions::output().with_input();
+            c.open_queue("DEV.QUEUE.3", o).unwrap()
+        })
+        .collect();
+    conns[0]
+        .put(q[0], Message::text("from 0"), &PutOptions::syncpoint())
+        .unwrap();
+    conns[1]
+        .put(q[1], Message::text("from 1"), &PutOptions::syncpoint())
+        .unwrap();
+    conns[0].commit().unwrap();
+    conns[1].backout().unwrap();
+    let got = conns[2].get(q[2], &GetOptions::new()).unwrap();
+    assert_eq!(&got.message.body[..], b"from 0");
+    let none = conns[2].get(q[2], &GetOptions::new()).unwrap_err();
+    assert_eq!(none.reason, Reason::NoMsgAvailable);
+    // Read-ahead over the shared socket, while a neighbour waits on another queue.
+    let ra = OpenOptions {
+        read_ahead: Some(true),
+        ..OpenOptions::input()
+    };
+    let h = conns[1].open_queue("DEV.QUEUE.2", ra).unwrap();
+    for i in 0..50u32 {
+        let m = Message::new(i.to_le_bytes().to_vec());
+        conns[0]
+            .put1("DEV.QUEUE.2", m, &PutOptions::default())
+            .unwrap();
+    }
+    for i in 0..50u32 {
+        let g = conns[1].get(h, &GetOptions::new().wait(Duration::from_secs(5)));
+        assert_eq!(&g.unwrap().message.body[..], &i.to_le_bytes());
+    }
+    // One that disconnects leaves the socket to the others, and its place to a newcomer.
+    conns.remove(2).disconnect().unwrap();
+    conns[0]
+        .put(q[0], Message::text("still fine"), &PutOptions::default())
+        .unwrap();
+    assert_eq!(
+        &conns[1].get(q[1], &GetOptions::new()).unwrap().message.body[..],
+        b"still fine"
+    );
+    conns.push(open(4));
+    let names = connames(&server.unix, "share-");
+    assert_eq!(names["share-4"], names["share-0"], "{names:?}");
+    // The queue manager's end: every conversation on the socket hears it.
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+    for c in conns.iter_mut().take(2) {
+        let e = c.put1("DEV.QUEUE.3", Message::text("x"), &PutOptions::default());
+        let e = e.map(|_| ()).unwrap_err();
+        assert_eq!(e.reason, Reason::ConnectionBroken, "{e}");
+    }
+}
+
 /// Sends raw bytes on a fresh TCP socket and reports whether the server closed it.
 fn server_closes_after(addr: &str, bytes: &[u8]) -> bool {
     let mut s = TcpStream::connect(addr).unwrap();
