@@ -3,10 +3,11 @@
 # connection waiting for each reply before the next request, 2 KB requests and replies, loopback
 # TCP. NATS: nats-server with its own bench tool (`nats bench service serve` answers as a queue
 # group, `nats bench service request` asks). FerryMQ: `ferry perf rr` with the blocking client
-# (one thread a requester: the MQI's shape) and with the async client, a socket a conversation
-# and ten conversations a socket (MQ's default SHARECNV(10)). Runs are taken in turns (NATS,
-# FerryMQ blocking, async, async shared), RUNS times for each requester count; prints every run
-# and the medians of round trips per second.
+# (one thread a requester: the MQI's shape; synchronous puts, then MQPMO_ASYNC_RESPONSE puts
+# with MQOO_READ_AHEAD responders, a socket each and ten a socket) and with the async client (a
+# socket a conversation, and ten a socket: MQ's default SHARECNV(10)). Runs are taken in turns
+# (NATS, then each FerryMQ client), RUNS times for each requester count; prints every run and
+# the medians of round trips per second.
 #
 # Needs: nats-server (apt install nats-server), the nats CLI (go install
 # github.com/nats-io/natscli/nats@v0.5.0), a release build of ferry (cargo build --release -p ferry).
@@ -59,20 +60,37 @@ ferry_run() {
 
 median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
+# The FerryMQ clients measured: a label, then ferry perf rr's options.
+VARIANTS=(
+    "blocking client (MQI shape, synchronous puts)|--blocking-client"
+    "blocking, async put + read-ahead|--blocking-client --async-put --read-ahead"
+    "blocking, async put + read-ahead, 10 a socket|--blocking-client --async-put --read-ahead --share-conv 10"
+    "async client, a socket each|--async-client"
+    "async client, 10 a socket|--async-client --share-conv 10"
+)
+
 for r in "${COUNTS[@]}"; do
-    n=() b=() a=() s=()
+    n=()
+    declare -A got=()
     for i in $(seq "$RUNS"); do
         n+=("$(nats_run "$r")")
-        b+=("$(ferry_run "$r" --blocking-client)")
-        a+=("$(ferry_run "$r" --async-client)")
-        s+=("$(ferry_run "$r" --async-client --share-conv 10)")
-        echo "$r requesters, run $i: NATS ${n[-1]}, FerryMQ blocking ${b[-1]}, async ${a[-1]}, async 10 a socket ${s[-1]} round trips/s"
+        line="$r requesters, run $i: NATS ${n[-1]}"
+        for k in "${!VARIANTS[@]}"; do
+            read -r -a opts <<<"${VARIANTS[$k]#*|}"
+            v=$(ferry_run "$r" "${opts[@]}")
+            got[$k]="${got[$k]:-} $v"
+            line="$line; ${VARIANTS[$k]%%|*} $v"
+        done
+        echo "$line (round trips/s)"
     done
-    mn=$(median "${n[@]}") mb=$(median "${b[@]}") ma=$(median "${a[@]}") ms=$(median "${s[@]}")
+    mn=$(median "${n[@]}")
     echo "$r requesters, 2 KB, medians of $RUNS runs (round trips/s):"
     echo "  NATS (nats-server $("$NATS_SERVER" --version | awk '{print $NF}'), nats bench service): $mn"
-    awk -v b="$mb" -v a="$ma" -v s="$ms" -v n="$mn" 'BEGIN {
-        printf "  FerryMQ, blocking client (ferry perf rr):  %d  (%.2f x NATS)\n", b, (n > 0 ? b / n : 0)
-        printf "  FerryMQ, async client, a socket each:      %d  (%.2f x NATS)\n", a, (n > 0 ? a / n : 0)
-        printf "  FerryMQ, async client, 10 a socket:        %d  (%.2f x NATS)\n", s, (n > 0 ? s / n : 0) }'
+    for k in "${!VARIANTS[@]}"; do
+        # shellcheck disable=SC2086
+        m=$(median ${got[$k]})
+        awk -v m="$m" -v n="$mn" -v l="${VARIANTS[$k]%%|*}" 'BEGIN {
+            printf "  FerryMQ, %-48s %7d  (%.2f x NATS)\n", l ":", m, (n > 0 ? m / n : 0) }'
+    done
+    unset got
 done

@@ -66,8 +66,13 @@ pub(crate) fn connect(
             app_name,
             opts,
         ) {
-            // The queue manager allows this socket fewer conversations than asked: it is full.
-            Err(e) if e.reason == Reason::MaxConnsLimitReached && !fresh => {
+            // The queue manager allows this socket fewer conversations than asked: it is full
+            // (2025 also says "too many connecting at once, try later": that is returned).
+            Err(e)
+                if e.reason == Reason::MaxConnsLimitReached
+                    && !fresh
+                    && e.detail.contains("already carries") =>
+            {
                 link.full.store(true, Ordering::Release);
                 fresh_only = true;
             }

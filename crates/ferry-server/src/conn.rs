@@ -1276,7 +1276,12 @@ impl Socket {
                     identity::MAX_WAITING
                 );
                 let busy = Reason::MaxConnsLimitReached;
-                return Err(self.refuse_slot(connect.header, busy, why));
+                let refusal = self.refuse_slot(connect.header, busy, why);
+                // The socket's other conversations go on: only this one was refused.
+                return match self.convs.is_empty() {
+                    true => Err(refusal),
+                    false => Ok(()),
+                };
             }
             identity::Plan::Verify { auth_type, keep } => {
                 let origin = self.peer.origin.unwrap_or(identity::Origin::Uid(u32::MAX));
