@@ -63,6 +63,9 @@ pub struct Cell {
     /// there was a choice: 1).
     #[serde(default)]
     pub queues: usize,
+    /// What the bodies held (`record`, or `seed004`; empty in reports from before: record).
+    #[serde(default)]
+    pub payload: String,
     /// Messages received per second on the far side.
     pub msgs_per_s: f64,
     /// Their payload, Mbit/s.
@@ -122,6 +125,33 @@ pub fn record_payload(len: usize, n: u64) -> Vec<u8> {
     out
 }
 
+/// A body of `len` bytes as compressible as seed 004's messages were: its records with blocks
+/// of random bytes in between, so LZ4 saves about a third of a 2 KB body and a quarter of a
+/// 200 KB one (seed 004: "messages compressed by 34 %" and "by 25 %").
+pub fn seed004_payload(len: usize, n: u64) -> Vec<u8> {
+    // Of every 16 blocks, this many are random (tuned by the test below).
+    mixed_payload(len, n, if len <= 16 * 1024 { 5 } else { 8 })
+}
+
+/// Records with `random_of_16` blocks of every 16 overwritten by random bytes.
+fn mixed_payload(len: usize, n: u64, random_of_16: usize) -> Vec<u8> {
+    const BLOCK: usize = 64;
+    let mut out = record_payload(len, n);
+    let mut x = n.wrapping_mul(0xbf58_476d_1ce4_e5b9) | 1;
+    for (i, block) in out.chunks_mut(BLOCK).enumerate() {
+        if (i * 7) % 16 >= random_of_16 {
+            continue;
+        }
+        for b in block.iter_mut() {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            *b = (x >> 32) as u8;
+        }
+    }
+    out
+}
+
 /// `ferry perf wan`.
 pub fn run(a: &WanArgs) -> Result<WanReport, String> {
     let ferry = std::env::current_exe().map_err(|e| format!("this program's path: {e}"))?;
@@ -158,7 +188,7 @@ pub fn run(a: &WanArgs) -> Result<WanReport, String> {
                 for shape in shapes(a) {
                     let cell = pair.measure(a, profile.name, cc, compress, shape)?;
                     crate::progress(&format!(
-                        "{:<5} {cc:<5} {:>7} B x {:>2} ch{} {compress:<5} {:<2} {:>10.1} msg/s {:>8.1} Mbit/s",
+                        "{:<5} {cc:<5} {:>7} B x {:>2} ch{}{} {compress:<5} {:<2} {:>10.1} msg/s {:>8.1} Mbit/s",
                         cell.profile,
                         shape.size,
                         shape.channels,
@@ -166,6 +196,7 @@ pub fn run(a: &WanArgs) -> Result<WanReport, String> {
                             1 => String::new(),
                             q => format!(" x {q} queues"),
                         },
+                        if shape.seed004 { " seed004" } else { "" },
                         if shape.persistent { "p" } else { "np" },
                         cell.msgs_per_s,
                         cell.mbit_per_s
@@ -185,6 +216,8 @@ struct Shape {
     size: usize,
     channels: usize,
     persistent: bool,
+    /// Bodies as compressible as seed 004's (`--payload seed004`), or records.
+    seed004: bool,
 }
 
 /// Every shape the arguments ask for, in the order they are measured.
@@ -197,6 +230,7 @@ fn shapes(a: &WanArgs) -> Vec<Shape> {
                     size,
                     channels,
                     persistent: p == "p",
+                    seed004: a.payload == "seed004",
                 });
             }
         }
@@ -568,6 +602,7 @@ impl Pair {
             size,
             channels,
             persistent,
+            seed004,
         } = shape;
         let stop = Arc::new(AtomicBool::new(false));
         let got = Arc::new(AtomicU64::new(0));
@@ -622,6 +657,7 @@ impl Pair {
             compress: compress.to_owned(),
             persistent,
             queues: self.queues,
+            payload: if seed004 { "seed004" } else { "record" }.to_owned(),
             msgs_per_s: rate,
             mbit_per_s: rate * size as f64 * 8.0 / 1e6,
         })
@@ -674,7 +710,10 @@ fn putter(
     // two-core machine, taken from the queue managers it measures (each body is compressed
     // on its own, so reusing them changes nothing LZ4 sees).
     let bodies: Vec<bytes::Bytes> = (0..PAYLOADS)
-        .map(|i| record_payload(size, i).into())
+        .map(|i| match shape.seed004 {
+            true => seed004_payload(size, i).into(),
+            false => record_payload(size, i).into(),
+        })
         .collect();
     let opts = if shape.persistent {
         PutOptions::syncpoint().with_async()
@@ -840,4 +879,34 @@ fn ceiling_lines(r: &WanReport, congctls: &[&str], profiles: &[&str]) -> Vec<(St
             (format!("iperf3 {}", cc.to_ascii_uppercase()), ys)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ferry_proto::compress::{compress, Compression};
+
+    /// The fraction of a body LZ4 (COMPMSG(LZ4FAST)) saves.
+    fn saving(body: &[u8]) -> f64 {
+        let mut out = bytes::BytesMut::new();
+        compress(Compression::Lz4Fast, body, &mut out);
+        1.0 - out.len() as f64 / body.len() as f64
+    }
+
+    #[test]
+    fn seed004_bodies_compress_as_seed_004s_messages_did_and_records_compress_more() {
+        for (len, want) in [(2048, 0.34), (204_800, 0.25)] {
+            let got: f64 = (0..8)
+                .map(|n| saving(&seed004_payload(len, n)))
+                .sum::<f64>()
+                / 8.0;
+            assert!(
+                (got - want).abs() < 0.04,
+                "{len} B: LZ4 saves {got:.3}, want {want}"
+            );
+            assert_eq!(seed004_payload(len, 3).len(), len);
+            let records = saving(&record_payload(len, 3));
+            assert!(records > 0.5, "{len} B records: LZ4 saves {records:.3}");
+        }
+    }
 }
