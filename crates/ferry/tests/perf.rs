@@ -253,13 +253,24 @@ fn workloads_report_completely_against_a_server_over_unix_and_tcp() {
     assert_eq!(r["parameters"]["share_conv"], 3);
     assert!(n(&r["results"]["rate_per_s"]) > 0.0, "{}", r["results"]);
     assert_eq!(r["results"]["messages_put"], r["results"]["messages_got"]);
+    // The blocking client's threads share sockets too (ClientOptions::share_conversations).
+    let r = perf(
+        &dir,
+        "rr-blocking-shared",
+        &["rr", "-c", &server.tcp, "-t", "4", "--share-conv", "3"],
+    );
+    check(&r, "rr", "tcp");
+    assert_eq!(r["parameters"]["async_client"], false);
+    assert_eq!(r["parameters"]["share_conv"], 3);
+    assert!(n(&r["results"]["rate_per_s"]) > 0.0, "{}", r["results"]);
+    assert_eq!(r["results"]["messages_put"], r["results"]["messages_got"]);
     let out = ferry()
-        .args(["perf", "rr", "-c", &server.tcp, "--share-conv", "3"])
+        .args(["perf", "put", "-c", &server.tcp, "--share-conv", "3"])
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        !out.status.success() && err.contains("add --async-client"),
+        !out.status.success() && err.contains("--share-conv 3 shares sockets between rr's"),
         "{err}"
     );
     let out = ferry()
