@@ -622,19 +622,7 @@ impl Pair {
             }));
         }
         std::thread::sleep(a.warmup);
-        let (n0, t0) = (got.load(Ordering::Relaxed), Instant::now());
-        // A slow link delivers a batch of large messages at long intervals: measure at least
-        // MIN_MESSAGES of them (for at most MAX_CELL), or the cell would read zero.
-        loop {
-            std::thread::sleep(Duration::from_millis(100));
-            let n = got.load(Ordering::Relaxed) - n0;
-            let long = t0.elapsed();
-            if (long >= a.duration && n >= MIN_MESSAGES) || long >= MAX_CELL {
-                break;
-            }
-        }
-        let n = got.load(Ordering::Relaxed) - n0;
-        let secs = t0.elapsed().as_secs_f64();
+        let (n, secs) = count_over(a.duration, &got);
         stop.store(true, Ordering::Relaxed);
         for t in threads {
             t.join()
@@ -661,6 +649,21 @@ impl Pair {
             msgs_per_s: rate,
             mbit_per_s: rate * size as f64 * 8.0 / 1e6,
         })
+    }
+}
+
+/// What `got` gains over at least `duration` and [`MIN_MESSAGES`] (at most [`MAX_CELL`]):
+/// (messages, seconds). A slow link delivers a batch of large messages at long intervals; too
+/// short a count would read zero.
+fn count_over(duration: Duration, got: &AtomicU64) -> (u64, f64) {
+    let (n0, t0) = (got.load(Ordering::Relaxed), Instant::now());
+    loop {
+        std::thread::sleep(Duration::from_millis(100));
+        let n = got.load(Ordering::Relaxed) - n0;
+        let long = t0.elapsed();
+        if (long >= duration && n >= MIN_MESSAGES) || long >= MAX_CELL {
+            return (n, long.as_secs_f64());
+        }
     }
 }
 
