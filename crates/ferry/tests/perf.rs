@@ -216,54 +216,33 @@ fn workloads_report_completely_against_a_server_over_unix_and_tcp() {
         let r = perf(&dir, &format!("{w}-unix"), &args);
         check(&r, w, "unix");
     }
-    // rr with the async client: requesters and responders as tasks, every request answered.
-    let r = perf(
-        &dir,
-        "rr-async-tcp",
-        &[
-            "rr",
-            "-c",
-            &server.tcp,
-            "-t",
-            "4",
-            "--async-client",
-            "--async-put",
-        ],
-    );
-    check(&r, "rr", "tcp");
-    assert_eq!(r["parameters"]["async_client"], true);
-    assert!(n(&r["results"]["rate_per_s"]) > 0.0, "{}", r["results"]);
-    assert_eq!(r["results"]["messages_put"], r["results"]["messages_got"]);
-    // Three conversations a socket (SHARECNV): 4 requesters and 20 responders on 8 sockets.
-    let r = perf(
-        &dir,
-        "rr-async-shared",
-        &[
-            "rr",
-            "-c",
-            &server.tcp,
-            "-t",
-            "4",
-            "--async-client",
-            "--share-conv",
-            "3",
-        ],
-    );
-    check(&r, "rr", "tcp");
-    assert_eq!(r["parameters"]["share_conv"], 3);
-    assert!(n(&r["results"]["rate_per_s"]) > 0.0, "{}", r["results"]);
-    assert_eq!(r["results"]["messages_put"], r["results"]["messages_got"]);
-    // The blocking client's threads share sockets too (ClientOptions::share_conversations).
-    let r = perf(
-        &dir,
-        "rr-blocking-shared",
-        &["rr", "-c", &server.tcp, "-t", "4", "--share-conv", "3"],
-    );
-    check(&r, "rr", "tcp");
-    assert_eq!(r["parameters"]["async_client"], false);
-    assert_eq!(r["parameters"]["share_conv"], 3);
-    assert!(n(&r["results"]["rate_per_s"]) > 0.0, "{}", r["results"]);
-    assert_eq!(r["results"]["messages_put"], r["results"]["messages_got"]);
+    // rr with the async client (requesters and responders as tasks), then three conversations
+    // a socket (SHARECNV) with the async client and with the blocking client's threads
+    // (ClientOptions::share_conversations): every request answered.
+    let tcp = server.tcp.as_str();
+    for (name, extra, async_client, share) in [
+        (
+            "rr-async-tcp",
+            &["--async-client", "--async-put"][..],
+            true,
+            1,
+        ),
+        (
+            "rr-async-shared",
+            &["--async-client", "--share-conv", "3"][..],
+            true,
+            3,
+        ),
+        ("rr-blocking-shared", &["--share-conv", "3"][..], false, 3),
+    ] {
+        let args = [&["rr", "-c", tcp, "-t", "4"][..], extra].concat();
+        let r = perf(&dir, name, &args);
+        check(&r, "rr", "tcp");
+        assert_eq!(r["parameters"]["async_client"], async_client, "{name}");
+        assert_eq!(r["parameters"]["share_conv"], share, "{name}");
+        assert!(n(&r["results"]["rate_per_s"]) > 0.0, "{}", r["results"]);
+        assert_eq!(r["results"]["messages_put"], r["results"]["messages_got"]);
+    }
     let out = ferry()
         .args(["perf", "put", "-c", &server.tcp, "--share-conv", "3"])
         .output()
