@@ -243,24 +243,21 @@ fn workloads_report_completely_against_a_server_over_unix_and_tcp() {
         assert!(n(&r["results"]["rate_per_s"]) > 0.0, "{}", r["results"]);
         assert_eq!(r["results"]["messages_put"], r["results"]["messages_got"]);
     }
-    let out = ferry()
-        .args(["perf", "put", "-c", &server.tcp, "--share-conv", "3"])
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        !out.status.success() && err.contains("--share-conv 3 shares sockets between rr's"),
-        "{err}"
-    );
-    let out = ferry()
-        .args(["perf", "get", "-c", &server.unix, "--async-client"])
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        !out.status.success() && err.contains("--async-client runs put, rr and publish"),
-        "{err}"
-    );
+    // What a workload cannot do is refused with the reason.
+    for (args, why) in [
+        (
+            &["perf", "put", "-c", tcp, "--share-conv", "3"][..],
+            "--share-conv 3 shares sockets between rr's",
+        ),
+        (
+            &["perf", "get", "-c", &server.unix, "--async-client"][..],
+            "--async-client runs put, rr and publish",
+        ),
+    ] {
+        let out = ferry().args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && err.contains(why), "{err}");
+    }
     for w in ["putget", "rr"] {
         let r = perf(
             &dir,
