@@ -546,6 +546,8 @@ struct Target {
     channel: Option<String>,
     tls: Option<ferry_client::TlsOptions>,
     expect_qmgr: Option<String>,
+    /// Conversations a socket may carry (SHARECNV), from a CCDT; 1 otherwise.
+    sharing: u32,
 }
 
 impl Target {
@@ -555,6 +557,7 @@ impl Target {
             channel: None,
             tls: None,
             expect_qmgr: None,
+            sharing: 1,
         }
     }
 }
@@ -593,6 +596,7 @@ fn ccdt_targets(url: Option<&str>, qmgr: &str) -> Result<Option<Vec<Target>>, Rc
                 channel: Some(c.name.clone()),
                 tls: tls.clone(),
                 expect_qmgr: expect.clone(),
+                sharing: c.sharing,
             });
         }
     }
@@ -722,6 +726,7 @@ fn connect_first(
         if t.tls.is_some() {
             o.tls = t.tls;
         }
+        o.share_conversations = t.sharing;
         let connection = match Connection::connect_with(&t.ep, app, &o) {
             Ok(c) => c,
             // A queue manager that is not there is 2059, however the socket said it.

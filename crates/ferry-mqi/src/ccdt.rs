@@ -35,6 +35,10 @@ pub struct ClientChannel {
     pub connections: Vec<(String, u16)>,
     /// The CipherSpec it asks for (TLS) when not blank.
     pub cipher: Option<String>,
+    /// Conversations a socket may carry (`connectionManagement.sharingConversations`, MQ's
+    /// SHARECNV); 1 when the table does not say (MQ's default is 10: FerryMQ shares only when
+    /// asked).
+    pub sharing: u32,
 }
 
 /// Where the table is, from the MQCNO's CCDTUrl or MQCHLLIB/MQCHLTAB; `None` when nothing
@@ -153,11 +157,25 @@ fn channel(name: &str, c: &serde_json::Value) -> Result<ClientChannel, String> {
         .and_then(|s| s.as_str())
         .filter(|s| !s.is_empty())
         .map(str::to_owned);
+    let sharing = match c
+        .get("connectionManagement")
+        .and_then(|m| m.get("sharingConversations"))
+    {
+        None => 1,
+        Some(n) => n
+            .as_u64()
+            .and_then(|n| u32::try_from(n).ok())
+            .filter(|n| *n <= 999_999_999)
+            .ok_or_else(|| {
+                format!("channel {name}: sharingConversations {n} is not 0 to 999999999")
+            })?,
+    };
     Ok(ClientChannel {
         name: name.to_owned(),
         qmgr: qmgr.trim().to_owned(),
         connections,
         cipher,
+        sharing,
     })
 }
 
@@ -202,7 +220,8 @@ mod tests {
        "clientConnection": {"connection": [{"host": "mq2", "port": 1415}], "queueManager": "QM1"}},
       {"name": "A.SVRCONN", "type": "clientConnection",
        "clientConnection": {"connection": [{"host": "mq1"}, {"host": "mq3", "port": 2000}], "queueManager": "QM1"},
-       "transmissionSecurity": {"cipherSpecification": "TLS_AES_128_GCM_SHA256", "certificateLabel": "x",}},
+       "transmissionSecurity": {"cipherSpecification": "TLS_AES_128_GCM_SHA256", "certificateLabel": "x",},
+       "connectionManagement": {"sharingConversations": 5}},
       {"name": "OTHER", "clientConnection": {"connection": [{"host": "mq9"}], "queueManager": "QM2"}},
       {"name": "R", "type": "receiver"}
     ]}"#;
@@ -226,6 +245,12 @@ mod tests {
             [("mq1".to_owned(), 1414), ("mq3".to_owned(), 2000)]
         );
         assert_eq!(a.cipher.as_deref(), Some("TLS_AES_128_GCM_SHA256"));
+        assert_eq!(a.sharing, 5);
+        assert_eq!(
+            choose(&t, "QM1")[1].sharing,
+            1,
+            "unsaid: a socket of its own"
+        );
     }
 
     #[test]
@@ -238,6 +263,10 @@ mod tests {
             .contains("no clientConnection.connection"));
         let bad_port = r#"{"channel": [{"name": "X", "clientConnection": {"connection": [{"host": "h", "port": 70000}]}}]}"#;
         assert!(parse(bad_port).unwrap_err().contains("not 1 to 65535"));
+        let bad_share = r#"{"channel": [{"name": "X", "clientConnection": {"connection": [{"host": "h"}]}, "connectionManagement": {"sharingConversations": -1}}]}"#;
+        assert!(parse(bad_share)
+            .unwrap_err()
+            .contains("sharingConversations"));
         assert!(url_path("https://example.com/ccdt.json")
             .unwrap_err()
             .contains("only file://"));
