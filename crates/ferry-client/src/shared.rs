@@ -136,6 +136,8 @@ struct Tx {
     buf: BytesMut,
     writing: bool,
     failed: Option<String>,
+    /// Conversations waiting for room in `buf` (only then is `room` signalled).
+    waiting: usize,
 }
 
 impl Link {
@@ -191,7 +193,9 @@ impl Link {
     fn send(&self, data: &[u8]) -> io::Result<()> {
         let mut tx = lock(&self.tx);
         while tx.writing && tx.buf.len() >= MAX_PENDING && tx.failed.is_none() {
+            tx.waiting += 1;
             tx = self.room.wait(tx).unwrap_or_else(|p| p.into_inner());
+            tx.waiting -= 1;
         }
         if let Some(e) = &tx.failed {
             return Err(io::Error::new(io::ErrorKind::BrokenPipe, e.clone()));
@@ -203,8 +207,11 @@ impl Link {
         tx.writing = true;
         loop {
             let chunk = tx.buf.split();
+            let waiting = tx.waiting > 0;
             drop(tx);
-            self.room.notify_all();
+            if waiting {
+                self.room.notify_all();
+            }
             let r = write_fully(&mut *lock(&self.wr), &chunk);
             tx = lock(&self.tx);
             if let Err(e) = r {
@@ -387,7 +394,8 @@ impl ConvStream {
         loop {
             if !st.bytes.is_empty() {
                 let n = buf.len().min(st.bytes.len());
-                buf[..n].copy_from_slice(&st.bytes.split_to(n));
+                buf[..n].copy_from_slice(&st.bytes[..n]);
+                bytes::Buf::advance(&mut st.bytes, n);
                 return Ok(n);
             }
             if let Some(why) = &st.ended {
