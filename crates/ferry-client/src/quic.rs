@@ -34,7 +34,7 @@ use ferry_model::{MqError, MqResult, Reason};
 /// Streams a sender channel may spread its fast batches over: the connection's first stream
 /// and `LANES - 1` unidirectional ones (lanes) the sender opens — one lost packet then holds up
 /// only the batches on its own stream.
-pub const LANES: u32 = 4;
+pub const LANES: u32 = 16;
 /// The application protocol both ends name in the handshake.
 pub const ALPN: &[u8] = b"ferrymq/1";
 /// Default of the most a connection's send and receive windows grow to, bytes.

@@ -31,8 +31,9 @@ pub struct ServerSection {
     pub quic_listen: String,
     /// QUIC flow-control window of a connection, KiB (the most one connection buffers).
     pub quic_window_kib: u64,
-    /// Streams a sender channel over QUIC offers to spread its fast batches over, by
-    /// destination queue (1–4; 1 keeps all of a channel's batches on one stream).
+    /// Streams a sender channel over QUIC offers to spread its fast batches over, by putting
+    /// connection and destination queue (1–16; 1 keeps all of a channel's batches on one
+    /// stream).
     pub quic_lanes: u32,
     /// PEM file with the server certificate chain (leaf first).
     pub tls_cert: String,
@@ -91,7 +92,7 @@ impl Default for ServerSection {
             tls_listen: String::new(),
             quic_listen: String::new(),
             quic_window_kib: 16384,
-            quic_lanes: 4,
+            quic_lanes: 16,
             tls_cert: String::new(),
             tls_key: String::new(),
             tls_client_ca: String::new(),

@@ -122,7 +122,23 @@ impl IdGenerator {
         id[16..].copy_from_slice(&n.to_be_bytes());
         id
     }
+
+    /// The next unique transmission id for a message put by connection `conn`: as
+    /// [`IdGenerator::next`], with bytes 12..16 (the end of the queue manager's name, unique
+    /// already through the counter) replaced by a tag of the connection
+    /// ([`TransmissionHeader::origin`]), which a channel keeps a putter's messages together by.
+    #[inline]
+    pub fn transmission_id(&self, conn: u64) -> [u8; ID_LEN] {
+        let mut id = self.next();
+        // Folded, so connections numbered far apart still differ in the tag.
+        let tag = (conn ^ (conn >> 32)) as u32;
+        id[ORIGIN].copy_from_slice(&tag.to_be_bytes());
+        id
+    }
 }
+
+/// Where a transmission id carries its putter's tag ([`IdGenerator::transmission_id`]).
+const ORIGIN: std::ops::Range<usize> = 12..16;
 
 /// Whether a message survives a queue manager restart.
 #[derive(
@@ -448,8 +464,22 @@ pub struct TransmissionHeader {
     /// The destination queue manager.
     pub remote_qmgr: ObjectName,
     /// Unique id the putting queue manager gave this transmission: how a channel recognises the
-    /// messages of a batch the receiver committed but the sender did not (exactly once).
+    /// messages of a batch the receiver committed but the sender did not (exactly once). Its
+    /// bytes 12..16 tag the connection that put it ([`TransmissionHeader::origin`]).
     pub xmit_id: MsgId,
+}
+
+impl TransmissionHeader {
+    /// A tag of the connection that put the message (the same for all its messages; from
+    /// [`IdGenerator::transmission_id`]). MQ keeps in order the messages one application puts
+    /// to one queue, not those of different applications: a channel may carry messages with
+    /// different origins on different streams (QUIC lanes) and keep every putter's order.
+    #[inline]
+    pub fn origin(&self) -> u32 {
+        let mut tag = [0; 4];
+        tag.copy_from_slice(&self.xmit_id.0[ORIGIN]);
+        u32::from_be_bytes(tag)
+    }
 }
 
 /// A message: descriptor, properties, optional dead-letter header and body.

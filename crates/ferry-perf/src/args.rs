@@ -377,8 +377,9 @@ pub struct WanArgs {
     #[arg(long, value_delimiter = ',', default_value = "shared", value_parser = ["shared", "own"])]
     pub reply_queues: Vec<String>,
     /// Streams each QUIC sender channel offers for its fast batches (`[server] quic_lanes`
-    /// on both queue managers): 4, the default, or 1 to keep each channel on one stream.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=4))]
+    /// on both queue managers): 16, the default, or fewer down to 1 (each channel on one
+    /// stream).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=ferry_client::quic::LANES as i64))]
     pub quic_lanes: u32,
     /// Time each cell is measured (and iperf3 runs).
     #[arg(short = 'd', long, default_value = "5s", value_parser = parse_duration)]

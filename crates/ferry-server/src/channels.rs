@@ -774,18 +774,22 @@ enum Lane {
     Some(Vec<ferry_core::Message>),
 }
 
-/// Which of `lanes` lanes messages for a destination go on: the same for every message to one
-/// queue, so a queue's messages keep their order.
+/// Which of `lanes` lanes a message goes on: the same for every message one connection put
+/// to one queue (its transmission header's origin and destination), so each putter's messages
+/// to a queue keep their order — what MQ promises; messages from different putters have no
+/// order between them to keep, and spread over the lanes even when they go to one queue (a
+/// service's requests, replies to a shared reply queue).
 fn lane_of(m: &ferry_core::Message, lanes: usize) -> usize {
     let Some(th) = m.transmission.as_ref().filter(|_| lanes > 1) else {
         return 0;
     };
-    // FNV-1a over the queue manager's and queue's names.
+    // FNV-1a over the origin and the queue manager's and queue's names.
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in th
-        .remote_qmgr
-        .as_str()
-        .bytes()
+        .origin()
+        .to_be_bytes()
+        .into_iter()
+        .chain(th.remote_qmgr.as_str().bytes())
         .chain([b'/'])
         .chain(th.remote_queue.as_str().bytes())
     {
@@ -1385,6 +1389,82 @@ mod tests {
             &[],
             &super::luw::id(&k1, &ch, 7, &[])
         ));
+    }
+
+    /// A message for `queue` put by connection `conn`, numbered `i`.
+    fn put_by(
+        ids: &ferry_model::message::IdGenerator,
+        conn: u64,
+        queue: &str,
+        i: u32,
+    ) -> ferry_core::Message {
+        let mut m = ferry_core::Message::new(i.to_be_bytes().to_vec());
+        m.transmission = Some(Box::new(ferry_model::message::TransmissionHeader {
+            remote_queue: ferry_model::object_name(queue).unwrap(),
+            remote_qmgr: ferry_model::object_name("QM2").unwrap(),
+            xmit_id: ferry_model::MsgId(ids.transmission_id(conn)),
+        }));
+        m
+    }
+
+    #[test]
+    fn lanes_keep_each_putters_messages_to_a_queue_together_and_spread_the_putters() {
+        use super::{by_lane, lane_of, Lane};
+        let ids = ferry_model::message::IdGenerator::new("QM1");
+        // Eight putters, interleaved, all to one queue; then one putter to eight queues.
+        let one_queue: Vec<_> = (0..40u32)
+            .map(|i| put_by(&ids, u64::from(i % 8) + 1, "REQUESTS", i / 8))
+            .collect();
+        let parts = by_lane(&one_queue, 16);
+        let used = parts
+            .iter()
+            .filter(|p| matches!(p, Lane::All) || matches!(p, Lane::Some(v) if !v.is_empty()))
+            .count();
+        assert!(
+            used >= 3,
+            "eight putters to one queue took {used} of 16 lanes"
+        );
+        for conn in 1..=8u64 {
+            let lanes: std::collections::BTreeSet<usize> = one_queue
+                .iter()
+                .filter(|m| m.transmission.as_ref().unwrap().origin() == conn as u32)
+                .map(|m| lane_of(m, 16))
+                .collect();
+            assert_eq!(
+                lanes.len(),
+                1,
+                "putter {conn}'s messages on lanes {lanes:?}"
+            );
+        }
+        // Within a lane each putter's messages keep the order they were put in.
+        for part in &parts {
+            if let Lane::Some(v) = part {
+                for conn in 1..=8u32 {
+                    let seq: Vec<&[u8]> = v
+                        .iter()
+                        .filter(|m| m.transmission.as_ref().unwrap().origin() == conn)
+                        .map(|m| &m.body[..])
+                        .collect();
+                    assert!(
+                        seq.windows(2).all(|w| w[0] < w[1]),
+                        "putter {conn} out of order"
+                    );
+                }
+            }
+        }
+        let queues: Vec<_> = (0..8u32)
+            .map(|k| put_by(&ids, 7, &format!("Q.{k}"), 0))
+            .collect();
+        let lanes: std::collections::BTreeSet<usize> =
+            queues.iter().map(|m| lane_of(m, 16)).collect();
+        assert!(
+            lanes.len() >= 3,
+            "one putter to eight queues took lanes {lanes:?}"
+        );
+        assert!(
+            queues.iter().all(|m| lane_of(m, 1) == 0),
+            "one lane: the first stream"
+        );
     }
 
     #[test]

@@ -350,7 +350,7 @@ impl Session {
         msg.transmission = Some(Box::new(ferry_model::message::TransmissionHeader {
             remote_queue: r.queue,
             remote_qmgr: r.qmgr,
-            xmit_id: MsgId(self.qm.shared.ids.next()),
+            xmit_id: MsgId(self.qm.shared.ids.transmission_id(self.conn_id)),
         }));
         Ok(())
     }

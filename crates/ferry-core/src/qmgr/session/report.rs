@@ -93,7 +93,7 @@ impl Session {
                 report.transmission = Some(Box::new(ferry_model::message::TransmissionHeader {
                     remote_queue: queue,
                     remote_qmgr: qmgr,
-                    xmit_id: MsgId(self.qm.shared.ids.next()),
+                    xmit_id: MsgId(self.qm.shared.ids.transmission_id(self.conn_id)),
                 }));
                 Ok(xmitq)
             }
