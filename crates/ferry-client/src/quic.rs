@@ -41,6 +41,13 @@ pub const ALPN: &[u8] = b"ferrymq/1";
 pub const DEFAULT_WINDOW: u64 = 16 << 20;
 /// The send and receive windows a connection starts with (or the most, when smaller).
 pub const INITIAL_WINDOW: u64 = 4 << 20;
+/// The least a receiving channel's connection keeps its receive window at, once the channel
+/// has started (or the most, when smaller): three of the default BATCHLIM's fast batches
+/// (5,000 KiB, a frame each), so that a batch larger than [`INITIAL_WINDOW`] does not cross
+/// the link in lock-step with the receiver's reading on a short link, whose bandwidth-delay
+/// product is small. (Before any channel starts the window stays within the initial one: a
+/// client that has not authenticated is held to it.)
+pub const CHANNEL_RECEIVE_WINDOW: u64 = 16 << 20;
 /// How often [`follow_bdp`] sizes a connection's windows again.
 const TUNE_EVERY: Duration = Duration::from_millis(250);
 /// A window is this many bandwidth-delay products. It holds what is in flight (one) and, on a
@@ -111,14 +118,16 @@ pub fn transport_config(congestion: &str, window: u64) -> Result<quinn::Transpor
 /// Keeps a connection's send and receive windows at [`BDP_MULTIPLE`] times its measured
 /// bandwidth-delay product each way — bytes sent (received) a period × the smoothed round
 /// trip; the send window at least twice the congestion window, as Linux sizes a TCP socket's
-/// send buffer — between [`INITIAL_WINDOW`] and `max` ([`next_window`]). Runs until dropped.
-pub async fn follow_bdp(conn: &quinn::Connection, max: u64) {
+/// send buffer — between [`INITIAL_WINDOW`] and `max` ([`next_window`]); the receive window
+/// at least `recv_floor()` too, asked each period. Runs until dropped.
+pub async fn follow_bdp(conn: &quinn::Connection, max: u64, recv_floor: impl Fn() -> u64) {
     let floor = max.min(INITIAL_WINDOW);
     let s = conn.stats();
     let (mut tx, mut rx) = (s.udp_tx.bytes, s.udp_rx.bytes);
     let (mut send, mut recv) = (floor, floor);
     loop {
         tokio::time::sleep(TUNE_EVERY).await;
+        let recv_least = max.min(recv_floor().max(floor));
         let s = conn.stats();
         let rtt = s.path.rtt.as_secs_f64();
         let bdp =
@@ -131,7 +140,7 @@ pub async fn follow_bdp(conn: &quinn::Connection, max: u64) {
             send = next;
             conn.set_send_window(send);
         }
-        let next = next_window(recv, want_recv, floor, max);
+        let next = next_window(recv, want_recv, recv_least, max);
         if next != recv {
             recv = next;
             conn.set_receive_window(quinn::VarInt::from_u64(recv).unwrap_or(quinn::VarInt::MAX));
@@ -446,7 +455,7 @@ pub(crate) async fn open(addr: &str, opts: &crate::ClientOptions) -> MqResult<Op
     };
     tokio::spawn(async move {
         tokio::select! {
-            _ = follow_bdp(&tuned, max) => {}
+            _ = follow_bdp(&tuned, max, || INITIAL_WINDOW) => {}
             _ = tuned.closed() => {}
         }
     });

@@ -51,8 +51,12 @@ const FAST_WINDOW_TCP: usize = 64;
 /// batches (BATCHLIM): what a failed connection can lose, over any transport.
 const FAST_WINDOW_BATCHLIMS: usize = 16;
 /// The least the fast window holds, bytes (40 batches of 50 × 2 KB): a short link needs no
-/// more, and a long one starts here until its rate is measured.
+/// more, and a long one starts here until its rate is measured — unless batches are large.
 const FAST_WINDOW_FLOOR: usize = 4 << 20;
+/// The least the fast window holds, in full batches (BATCHLIM): batches of large messages
+/// (the default BATCHLIM, 5,000 KiB, is 25 of 200 KB) in flight one at a time would cross even
+/// a short link in lock-step with their answers.
+const FAST_WINDOW_FLOOR_BATCHLIMS: usize = 4;
 
 /// The most fast batches a sender keeps unanswered on a lane, and their starting bytes in all:
 /// over QUIC [`FAST_WINDOW`] and [`fast_window_bytes`]'s floor (the window then follows the
@@ -69,7 +73,8 @@ fn fast_bounds(conn: &Connection, def: &ChannelAttrs) -> (usize, usize) {
 /// products (message bodies sent a second, before compression, × QUIC's smoothed round trip)
 /// as QUIC's own windows hold ([`ferry_client::quic::BDP_MULTIPLE`]: what is in flight, what
 /// waits at the receiver behind a lost packet, the answers' way back), between
-/// [`FAST_WINDOW_FLOOR`] and [`FAST_WINDOW_BATCHLIMS`] full batches. A window that bounds the
+/// [`FAST_WINDOW_FLOOR`] (or [`FAST_WINDOW_FLOOR_BATCHLIMS`] full batches, if more) and
+/// [`FAST_WINDOW_BATCHLIMS`] full batches. A window that bounds the
 /// rate measures only what it lets through; four times that keeps it growing until the link,
 /// not the window, is the bound. (QUIC's own rate counts compressed bytes: with LZ4 a window
 /// from it was a third of what the bodies needed, and one channel at N3 moved less with
@@ -77,7 +82,8 @@ fn fast_bounds(conn: &Connection, def: &ChannelAttrs) -> (usize, usize) {
 fn fast_window_bytes(rate: u64, rtt: Duration, batch_limit: usize) -> usize {
     let most = FAST_WINDOW_BATCHLIMS * batch_limit;
     let want = (ferry_client::quic::BDP_MULTIPLE * rate as f64 * rtt.as_secs_f64()) as usize;
-    want.clamp(FAST_WINDOW_FLOOR.min(most), most)
+    let floor = FAST_WINDOW_FLOOR.max(FAST_WINDOW_FLOOR_BATCHLIMS * batch_limit);
+    want.clamp(floor.min(most), most)
 }
 
 /// TLS for sender channels with SSLCIPH.
@@ -1327,7 +1333,7 @@ mod tests {
     fn the_fast_window_is_four_bandwidth_delay_products_within_its_floor_and_batches() {
         use super::{fast_window_bytes, FAST_WINDOW_FLOOR};
         use std::time::Duration;
-        let limit = 5000 << 10;
+        let limit = 1000 << 10;
         let rtt = Duration::from_millis(100);
         assert_eq!(
             fast_window_bytes(0, Duration::ZERO, limit),
@@ -1348,6 +1354,11 @@ mod tests {
             fast_window_bytes(u64::MAX, rtt, limit),
             16 * limit,
             "never beyond 16 batches"
+        );
+        assert_eq!(
+            fast_window_bytes(1_000_000, Duration::from_micros(300), 5000 << 10),
+            4 * (5000 << 10),
+            "the default BATCHLIM: at least four full batches (25 of 200 KB each)"
         );
         assert_eq!(
             fast_window_bytes(0, rtt, 64 << 10),

@@ -16,7 +16,9 @@
 //! Windows: a connection's send and receive windows start at 4 MiB and follow four times
 //! the measured bandwidth-delay product each way (`ferry_client::quic::follow_bdp`), up to
 //! `quic_window_kib`: a slow or short link holds little memory, a long fast one is not held
-//! to a window a round trip.
+//! to a window a round trip. Once a receiver channel has started on it, the receive window
+//! keeps to at least 16 MiB (`CHANNEL_RECEIVE_WINDOW`: three default-sized batches, so that a
+//! 5 MB batch does not cross a short link in lock-step with its reading).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -30,14 +32,40 @@ use crate::{conn, identity, slots, tls, StartError, TlsSettings};
 
 pub(crate) mod lanes;
 
-/// Opens a connection's lanes once a receiver channel agreed to them at ChannelStart.
+/// What a receiver channel starting on a QUIC connection changes in it: its lanes open when
+/// the channel agreed to them at ChannelStart, and its receive window keeps to at least
+/// [`ferry_client::quic::CHANNEL_RECEIVE_WINDOW`] from then on.
 #[derive(Debug)]
-pub(crate) struct LaneGate(watch::Sender<bool>);
+pub(crate) struct LaneGate {
+    lanes: watch::Sender<bool>,
+    channel: Arc<std::sync::atomic::AtomicBool>,
+}
 
 impl LaneGate {
-    /// Lets the sender open its lanes.
-    pub(crate) fn open(&self) {
-        self.0.send_replace(true);
+    /// A gate for a new connection (no channel started), and what waits for its lanes.
+    fn new() -> (Arc<LaneGate>, watch::Receiver<bool>) {
+        let (lanes, opened) = watch::channel(false);
+        let channel = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        (Arc::new(LaneGate { lanes, channel }), opened)
+    }
+
+    /// The least the connection's receive window keeps to: 0 (the initial window's) until a
+    /// receiver channel has started.
+    fn recv_floor(&self) -> u64 {
+        match self.channel.load(std::sync::atomic::Ordering::Relaxed) {
+            true => ferry_client::quic::CHANNEL_RECEIVE_WINDOW,
+            false => 0,
+        }
+    }
+
+    /// A receiver channel started on the connection (authenticated): its larger receive
+    /// window, and its lanes when `lanes`.
+    pub(crate) fn channel_started(&self, lanes: bool) {
+        self.channel
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        if lanes {
+            self.lanes.send_replace(true);
+        }
     }
 }
 
@@ -160,13 +188,13 @@ pub(crate) async fn serve(
         id.downcast::<Vec<rustls::pki_types::CertificateDer<'static>>>()
             .ok()
     });
-    let (gate, opened) = watch::channel(false);
+    let (gate, opened) = LaneGate::new();
     let peer = conn::Peer {
         name: addr.to_string(),
         cert: tls::peer_dn(chain.as_deref().map(|c| c.as_slice())),
         origin: Some(identity::Origin::Ip(addr.ip())),
         local_uid: None,
-        lanes: Some(Arc::new(LaneGate(gate))),
+        lanes: Some(gate.clone()),
     };
     let guard = Arc::new(Guard {
         endpoint: None,
@@ -179,7 +207,7 @@ pub(crate) async fn serve(
     let mut stopping = stop.clone();
     tokio::select! {
         _ = conn::serve(rd, wr, ctx, (ConnMode::Quic, peer), Some(slot), stop) => {}
-        _ = ferry_client::quic::follow_bdp(&conn, window) => {}
+        _ = ferry_client::quic::follow_bdp(&conn, window, || gate.recv_floor()) => {}
         _ = accept_lanes(&conn, opened, feed) => {}
     }
     // The stream is finished: its last bytes (a refusal, say) reach the peer before the

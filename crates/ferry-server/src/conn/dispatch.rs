@@ -697,8 +697,8 @@ fn agreed_lanes(peer: &super::Peer, offered: u32) -> u32 {
 /// spread fast batches over, which the connection then grants it.
 fn started(start: ferry_core::channel::ReceiverStart, peer: &super::Peer, lanes: u32) -> Reply {
     let lanes = agreed_lanes(peer, lanes);
-    if let Some(gate) = peer.lanes.as_ref().filter(|_| lanes > 1) {
-        gate.open();
+    if let Some(gate) = &peer.lanes {
+        gate.channel_started(lanes > 1);
     }
     Reply::ChannelStarted {
         qmgr: start.qmgr.to_string(),
