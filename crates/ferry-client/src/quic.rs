@@ -31,6 +31,8 @@ use std::time::Duration;
 
 use ferry_model::{MqError, MqResult, Reason};
 
+mod bound;
+
 /// Streams a sender channel may spread its fast batches over: the connection's first stream
 /// and `LANES - 1` unidirectional ones (lanes) the sender opens — one lost packet then holds up
 /// only the batches on its own stream.
@@ -111,7 +113,8 @@ pub fn transport_config(congestion: &str, window: u64) -> Result<quinn::Transpor
             ))
         }
     };
-    t.congestion_controller_factory(Arc::new(Watched(inner)));
+    let bounded = matches!(congestion, "" | "bbr");
+    t.congestion_controller_factory(Arc::new(Watched(inner, bounded)));
     Ok(t)
 }
 
@@ -160,29 +163,36 @@ use quinn::congestion::{Controller, ControllerFactory, ControllerMetrics};
 
 /// Builds the chosen congestion controller wrapped in [`WatchedController`], which keeps the
 /// bytes in flight where channel status can read them (quinn's statistics give the congestion
-/// window, not what is in flight).
-struct Watched(Arc<dyn ControllerFactory + Send + Sync>);
+/// window, not what is in flight) and, when the second field is set (BBR), bounds them after
+/// a round of heavy loss ([`bound`]).
+struct Watched(Arc<dyn ControllerFactory + Send + Sync>, bool);
 
 impl ControllerFactory for Watched {
     fn build(self: Arc<Self>, now: std::time::Instant, current_mtu: u16) -> Box<dyn Controller> {
         Box::new(WatchedController {
             inner: self.0.clone().build(now, current_mtu),
             in_flight: 0,
+            bound: self.1.then(|| bound::LossBound::new(now, current_mtu)),
         })
     }
 }
 
 /// A congestion controller that also counts the bytes in flight: up by each packet sent, down
 /// by each acknowledged or lost, and set to quinn's own count at the end of each batch of
-/// acknowledgements. Everything else is the wrapped controller's.
+/// acknowledgements. Its window is the wrapped controller's, within the loss bound when it
+/// has one ([`bound::LossBound`], for BBR). Everything else is the wrapped controller's.
 struct WatchedController {
     inner: Box<dyn Controller>,
     in_flight: u64,
+    bound: Option<bound::LossBound>,
 }
 
 impl Controller for WatchedController {
     fn on_sent(&mut self, now: std::time::Instant, bytes: u64, last_packet_number: u64) {
         self.in_flight = self.in_flight.saturating_add(bytes);
+        if let Some(b) = &mut self.bound {
+            b.sent(self.in_flight);
+        }
         self.inner.on_sent(now, bytes, last_packet_number);
     }
 
@@ -195,6 +205,9 @@ impl Controller for WatchedController {
         rtt: &quinn_proto::RttEstimator,
     ) {
         self.in_flight = self.in_flight.saturating_sub(bytes);
+        if let Some(b) = &mut self.bound {
+            b.acked(now, bytes, rtt.get(), self.in_flight);
+        }
         self.inner.on_ack(now, sent, bytes, app_limited, rtt);
     }
 
@@ -218,16 +231,23 @@ impl Controller for WatchedController {
         lost_bytes: u64,
     ) {
         self.in_flight = self.in_flight.saturating_sub(lost_bytes);
+        if let Some(b) = &mut self.bound {
+            b.lost(lost_bytes);
+        }
         self.inner
             .on_congestion_event(now, sent, is_persistent_congestion, lost_bytes);
     }
 
     fn on_mtu_update(&mut self, new_mtu: u16) {
+        if let Some(b) = &mut self.bound {
+            b.set_mtu(new_mtu);
+        }
         self.inner.on_mtu_update(new_mtu);
     }
 
     fn window(&self) -> u64 {
-        self.inner.window()
+        let inner = self.inner.window();
+        self.bound.as_ref().map_or(inner, |b| b.window(inner))
     }
 
     fn metrics(&self) -> ControllerMetrics {
@@ -238,6 +258,7 @@ impl Controller for WatchedController {
         Box::new(WatchedController {
             inner: self.inner.clone_box(),
             in_flight: self.in_flight,
+            bound: self.bound.clone(),
         })
     }
 
@@ -703,7 +724,7 @@ mod tests {
         let bbr: Arc<dyn ControllerFactory + Send + Sync> =
             Arc::new(quinn::congestion::BbrConfig::default());
         let plain = bbr.clone().build(now, 1200);
-        let mut c = Arc::new(Watched(bbr)).build(now, 1200);
+        let mut c = Arc::new(Watched(bbr, true)).build(now, 1200);
         assert_eq!(
             c.window(),
             plain.window(),
