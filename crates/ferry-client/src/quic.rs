@@ -247,7 +247,12 @@ impl Controller for WatchedController {
 
     fn window(&self) -> u64 {
         let inner = self.inner.window();
-        self.bound.as_ref().map_or(inner, |b| b.window(inner))
+        let Some(b) = &self.bound else {
+            return inner;
+        };
+        // BBR's pacing rate, bits/s, for the floor of what it keeps in flight.
+        let rate = self.inner.metrics().pacing_rate.unwrap_or(0) / 8;
+        b.window(inner.max(bound::hiccup_floor(rate)))
     }
 
     fn metrics(&self) -> ControllerMetrics {
