@@ -38,14 +38,14 @@ pub(crate) mod lanes;
 #[derive(Debug)]
 pub(crate) struct LaneGate {
     lanes: watch::Sender<bool>,
-    channel: Arc<std::sync::atomic::AtomicBool>,
+    channel: std::sync::atomic::AtomicBool,
 }
 
 impl LaneGate {
     /// A gate for a new connection (no channel started), and what waits for its lanes.
     fn new() -> (Arc<LaneGate>, watch::Receiver<bool>) {
         let (lanes, opened) = watch::channel(false);
-        let channel = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let channel = std::sync::atomic::AtomicBool::new(false);
         (Arc::new(LaneGate { lanes, channel }), opened)
     }
 
