@@ -164,7 +164,7 @@ use quinn::congestion::{Controller, ControllerFactory, ControllerMetrics};
 /// Builds the chosen congestion controller wrapped in [`WatchedController`], which keeps the
 /// bytes in flight where channel status can read them (quinn's statistics give the congestion
 /// window, not what is in flight) and, when the second field is set (BBR), bounds them after
-/// a round of heavy loss ([`bound`]).
+/// a round of heavy loss and keeps a floor under them on a short link ([`bound`]).
 struct Watched(Arc<dyn ControllerFactory + Send + Sync>, bool);
 
 impl ControllerFactory for Watched {
@@ -179,8 +179,9 @@ impl ControllerFactory for Watched {
 
 /// A congestion controller that also counts the bytes in flight: up by each packet sent, down
 /// by each acknowledged or lost, and set to quinn's own count at the end of each batch of
-/// acknowledgements. Its window is the wrapped controller's, within the loss bound when it
-/// has one ([`bound::LossBound`], for BBR). Everything else is the wrapped controller's.
+/// acknowledgements. Its window is the wrapped controller's — for BBR at least
+/// [`bound::hiccup_floor`] of its pacing rate and within the loss bound
+/// ([`bound::LossBound`]). Everything else is the wrapped controller's.
 struct WatchedController {
     inner: Box<dyn Controller>,
     in_flight: u64,
@@ -246,13 +247,13 @@ impl Controller for WatchedController {
     }
 
     fn window(&self) -> u64 {
-        let inner = self.inner.window();
         let Some(b) = &self.bound else {
-            return inner;
+            return self.inner.window();
         };
-        // BBR's pacing rate, bits/s, for the floor of what it keeps in flight.
-        let rate = self.inner.metrics().pacing_rate.unwrap_or(0) / 8;
-        b.window(inner.max(bound::hiccup_floor(rate)))
+        // BBR's window and pacing rate (bits/s), for the floor of what it keeps in flight.
+        let m = self.inner.metrics();
+        let rate = m.pacing_rate.unwrap_or(0) / 8;
+        b.window(m.congestion_window.max(bound::hiccup_floor(rate)))
     }
 
     fn metrics(&self) -> ControllerMetrics {
