@@ -57,8 +57,13 @@ const TUNE_EVERY: Duration = Duration::from_millis(250);
 /// window in order: about one and a half more); four keeps a window that bounds the rate
 /// growing (it measures only what it let through: 4 / 2.5 > 1).
 pub const BDP_MULTIPLE: f64 = 4.0;
-/// The UDP socket buffer size asked for, each direction.
+/// The UDP socket buffer size a connecting endpoint asks for, each direction.
 pub const UDP_BUFFER: usize = 8 << 20;
+/// The UDP socket buffer size a listening endpoint asks for, each direction: one socket takes
+/// the packets of every connection it serves, and whatever arrives while the queue manager's
+/// I/O thread is busy waits there (the kernel counts each packet at about one and a half times
+/// its length). Ten channels at 1 Gbit/s between them fill 8 MiB in about 40 ms.
+pub const LISTENER_UDP_BUFFER: usize = 32 << 20;
 /// How long a QUIC connection attempt may take before it counts as failed.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// A connection with nothing received for this long is dead (heartbeats keep a live one busy).
@@ -295,15 +300,25 @@ pub fn congestion_name(congestion: &str) -> &'static str {
     }
 }
 
-/// A UDP socket bound to `addr` with buffers of [`UDP_BUFFER`] asked for; what the system
-/// granted below that is the warning's text.
-pub fn udp_socket(addr: SocketAddr) -> io::Result<(std::net::UdpSocket, Option<String>)> {
+/// A UDP socket bound to `addr` with buffers of `size` bytes asked for (forced past the
+/// system's cap where the process may); what the system granted below that is the warning's
+/// text.
+pub fn udp_socket(
+    addr: SocketAddr,
+    size: usize,
+) -> io::Result<(std::net::UdpSocket, Option<String>)> {
     use std::os::fd::AsFd;
     let sock = std::net::UdpSocket::bind(addr)?;
     let fd = sock.as_fd();
     use nix::sys::socket::{getsockopt, setsockopt, sockopt};
-    let _ = setsockopt(&fd, sockopt::RcvBuf, &UDP_BUFFER);
-    let _ = setsockopt(&fd, sockopt::SndBuf, &UDP_BUFFER);
+    // A process with CAP_NET_ADMIN may pass the system's cap (net.core.rmem_max, wmem_max);
+    // any other asks within it.
+    if setsockopt(&fd, sockopt::RcvBufForce, &size).is_err() {
+        let _ = setsockopt(&fd, sockopt::RcvBuf, &size);
+    }
+    if setsockopt(&fd, sockopt::SndBufForce, &size).is_err() {
+        let _ = setsockopt(&fd, sockopt::SndBuf, &size);
+    }
     // Linux reports twice what it grants (its bookkeeping's share).
     let granted = [
         ("receive", getsockopt(&fd, sockopt::RcvBuf).unwrap_or(0) / 2),
@@ -311,14 +326,14 @@ pub fn udp_socket(addr: SocketAddr) -> io::Result<(std::net::UdpSocket, Option<S
     ];
     let short: Vec<String> = granted
         .iter()
-        .filter(|(_, got)| *got < UDP_BUFFER)
+        .filter(|(_, got)| *got < size)
         .map(|(dir, got)| format!("{dir} {} KiB", got >> 10))
         .collect();
     let warning = (!short.is_empty()).then(|| {
         format!(
             "the system caps this QUIC socket's UDP buffers ({} of {} KiB asked); a fast long link may lose packets in them: raise net.core.rmem_max and net.core.wmem_max",
             short.join(", "),
-            UDP_BUFFER >> 10
+            size >> 10
         )
     });
     Ok((sock, warning))
@@ -436,7 +451,7 @@ pub(crate) async fn open(addr: &str, opts: &crate::ClientOptions) -> MqResult<Op
     } else {
         (std::net::Ipv6Addr::UNSPECIFIED, 0).into()
     };
-    let (sock, warning) = udp_socket(local).map_err(|e| unavailable(addr, e))?;
+    let (sock, warning) = udp_socket(local, UDP_BUFFER).map_err(|e| unavailable(addr, e))?;
     if let Some(w) = warning {
         tracing::warn!(peer = %addr, "{w}");
     }

@@ -340,6 +340,11 @@ pub struct WanArgs {
     /// Link profiles (clean, n1, n2, n3).
     #[arg(long, value_delimiter = ',', default_value = "clean,n1,n2,n3")]
     pub profiles: Vec<String>,
+    /// The bottleneck's rate each way, Mbit/s, for every profile [default: the profiles'
+    /// 1000]. Seed 004's gateway was sized for up to 2 Gbit/s; TCP CUBIC at N3 is bounded by
+    /// loss and round trip (Mathis), not by this rate.
+    #[arg(long, value_name = "MBIT", value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub rate_mbit: Option<u64>,
     /// Congestion controls of the senders (CONGCTL) and of iperf3; `quic` (or `quic-cubic`,
     /// `quic-newreno`) for the senders over TRPTYPE(QUIC) with BBR (or that controller).
     #[arg(long, value_delimiter = ',', default_value = "cubic,bbr,quic")]
@@ -381,6 +386,10 @@ pub struct WanArgs {
     /// stream).
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=ferry_client::quic::LANES as i64))]
     pub quic_lanes: u32,
+    /// A setting of both queue managers, as `ferry qm start --set` takes it (e.g.
+    /// `server.io_threads=2`); may be given more than once.
+    #[arg(long, value_name = "KEY=VALUE")]
+    pub qm_set: Vec<String>,
     /// Time each cell is measured (and iperf3 runs).
     #[arg(short = 'd', long, default_value = "5s", value_parser = parse_duration)]
     pub duration: Duration,

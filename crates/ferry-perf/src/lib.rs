@@ -452,14 +452,15 @@ pub fn main(cmd: &PerfCommand) -> Result<(), String> {
         PerfCommand::Link(a) => run_link(a),
         PerfCommand::Wan(a) => {
             ferry_host::outln!(
-                "ferry perf wan: {} profile(s) x {} congestion control(s) x {} size(s) x {} channel count(s) x {} compression(s), {} s a cell after {} s",
+                "ferry perf wan: {} profile(s) x {} congestion control(s) x {} size(s) x {} channel count(s) x {} compression(s), {} s a cell after {} s, bottleneck {} Mbit/s each way",
                 a.profiles.len(),
                 a.congctl.len(),
                 a.sizes.len(),
                 a.channels.len(),
                 a.compress.len(),
                 a.duration.as_secs_f64(),
-                a.warmup.as_secs_f64()
+                a.warmup.as_secs_f64(),
+                a.rate_mbit.unwrap_or(1000)
             );
             let r = wan::run(a)?;
             if let Some(p) = &a.json {

@@ -15,12 +15,21 @@
 //! with probability `loss` (a lossy radio or a congested peering point, as seed 004's
 //! profiles). A `cut` (SIGUSR1 toggles it) drops everything both ways, as an unplugged link.
 //!
+//! Each TUN device is a network card with the offloads a server's card has ([`gro`]): the
+//! host hands it UDP send batches whole and leaves checksums to it; it sends them on the wire
+//! as single datagrams with their checksums done, and on the far side hands what reaches the
+//! host together (within [`RX_COALESCE`]) to its kernel as one coalesced packet per flow (GRO),
+//! which a socket with UDP_GRO on reads at once. The wire itself (rate, queue, loss, delay)
+//! sees every datagram on its own. TCP is carried segment by segment, as before.
+//!
 //! Profiles from seed 004 (delay each way; loss each way): `clean` 0 ms, `n1` 25 ms, `n2` 40 ms
-//! 0.1 %, `n3` 50 ms 0.5 %, all at 1 Gbit/s unless `--rate` says otherwise.
+//! 0.1 %, `n3` 50 ms 0.5 %, all at 1 Gbit/s unless `--rate-mbit` says otherwise.
+
+mod gro;
 
 use std::collections::VecDeque;
 use std::fs::File;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -146,9 +155,9 @@ impl Wire {
 
     /// A buffer for the next packet.
     fn buffer(&mut self) -> Vec<u8> {
-        let mut b = self.spare.pop().unwrap_or_default();
-        b.resize(MTU_BUFFER, 0);
-        b
+        self.spare
+            .pop()
+            .unwrap_or_else(|| Vec::with_capacity(MTU_BUFFER))
     }
 
     /// Takes `packet` (read at `now`) onto the wire, or drops it.
@@ -188,12 +197,14 @@ const MTU_BUFFER: usize = 2048;
 /// The TUN devices' MTU.
 pub const MTU: u32 = 1500;
 
-/// Opens a TUN device called `name` (no packet information header) in the network namespace
-/// of the calling thread.
+/// Opens a TUN device called `name` (no packet information header; a virtio-net header ahead
+/// of each packet, and a card's offloads: [`gro`]) in the network namespace of the calling
+/// thread.
 #[allow(unsafe_code)]
 fn open_tun(name: &str) -> std::io::Result<File> {
     const IFF_TUN: libc::c_short = 0x0001;
     const IFF_NO_PI: libc::c_short = 0x1000;
+    const IFF_VNET_HDR: libc::c_short = 0x4000;
     const TUNSETIFF: libc::c_ulong = 0x4004_54ca;
     #[repr(C)]
     struct IfReq {
@@ -212,7 +223,7 @@ fn open_tun(name: &str) -> std::io::Result<File> {
         .open("/dev/net/tun")?;
     let mut req = IfReq {
         name: [0; libc::IFNAMSIZ],
-        flags: IFF_TUN | IFF_NO_PI,
+        flags: IFF_TUN | IFF_NO_PI | IFF_VNET_HDR,
         _pad: [0; 22],
     };
     req.name[..name.len()].copy_from_slice(name.as_bytes());
@@ -221,6 +232,18 @@ fn open_tun(name: &str) -> std::io::Result<File> {
     let r = unsafe { libc::ioctl(file.as_raw_fd(), TUNSETIFF as _, &mut req) };
     if r < 0 {
         return Err(std::io::Error::last_os_error());
+    }
+    // The card's offloads: checksums, and UDP segmentation where the kernel has it (6.2 on);
+    // without them the host segments and checksums itself and the link carries the same.
+    const TUNSETOFFLOAD: libc::c_ulong = 0x4004_54d0;
+    const TUN_F_CSUM: libc::c_uint = 0x01;
+    const TUN_F_USO4: libc::c_uint = 0x20;
+    const TUN_F_USO6: libc::c_uint = 0x40;
+    for offloads in [TUN_F_CSUM | TUN_F_USO4 | TUN_F_USO6, TUN_F_CSUM] {
+        // SAFETY: TUNSETOFFLOAD takes its flags by value on the open TUN descriptor.
+        if unsafe { libc::ioctl(file.as_raw_fd(), TUNSETOFFLOAD as _, offloads) } == 0 {
+            break;
+        }
     }
     Ok(file)
 }
@@ -333,64 +356,121 @@ fn carry(
 ) -> std::io::Result<()> {
     set_nonblocking(&from)?;
     let mut wire = Wire::new(profile, seed);
+    let mut scratch = vec![0u8; READ_BUFFER];
     while !stop.load(Ordering::Relaxed) {
         let now = Instant::now();
         let wait = wire
             .next_due(now)
-            .unwrap_or(Duration::from_millis(100))
+            .map_or(Duration::from_millis(100), |d| d + RX_COALESCE)
             .min(Duration::from_millis(100));
         wait_readable(&from, wait)?;
-        read_all(&mut from, &mut wire, counters)?;
+        read_all(&mut from, &mut scratch, &mut wire, counters)?;
         deliver_due(&mut to, &mut wire, counters);
     }
     Ok(())
 }
 
-/// Takes every packet waiting on `from` onto the wire.
-fn read_all(from: &mut File, wire: &mut Wire, counters: &Counters) -> std::io::Result<()> {
+/// Room for what one read of a TUN device with segmentation offload gives: a virtio-net header
+/// and an IPv4 packet of up to 64 KiB.
+const READ_BUFFER: usize = gro::VNET_HDR_LEN + 65_536;
+
+/// Writes `parts` to `to` at once (one packet, behind its virtio-net header).
+#[allow(unsafe_code)]
+fn write_parts(to: &File, parts: &[&[u8]]) -> std::io::Result<()> {
+    let iov: Vec<libc::iovec> = parts
+        .iter()
+        .map(|p| libc::iovec {
+            iov_base: p.as_ptr() as *mut libc::c_void,
+            iov_len: p.len(),
+        })
+        .collect();
+    // SAFETY: every iovec points into a live buffer of its length; writev only reads them.
+    let n = unsafe { libc::writev(to.as_raw_fd(), iov.as_ptr(), iov.len() as libc::c_int) };
+    if n < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Takes every packet waiting on `from` onto the wire: the datagrams of a segmented batch
+/// each on its own, as a card sends them ([`gro::segments`]).
+fn read_all(
+    from: &mut File,
+    scratch: &mut [u8],
+    wire: &mut Wire,
+    counters: &Counters,
+) -> std::io::Result<()> {
     loop {
-        let mut buf = wire.buffer();
-        match from.read(&mut buf) {
-            Ok(n) => {
-                buf.truncate(n);
-                if CUT.load(Ordering::Relaxed) {
-                    counters.cut.fetch_add(1, Ordering::Relaxed);
-                    wire.spare.push(buf);
-                    continue;
-                }
-                match wire.offer(Instant::now(), buf) {
-                    Offer::Sent => {}
-                    Offer::Lost => _ = counters.lost.fetch_add(1, Ordering::Relaxed),
-                    Offer::Overflow => _ = counters.overflowed.fetch_add(1, Ordering::Relaxed),
-                }
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                wire.spare.push(buf);
-                return Ok(());
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => wire.spare.push(buf),
+        let n = match from.read(scratch) {
+            Ok(n) if n > gro::VNET_HDR_LEN => n,
+            Ok(_) => continue,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
+        };
+        let (hdr, pkt) = scratch[..n].split_at(gro::VNET_HDR_LEN);
+        let cut = CUT.load(Ordering::Relaxed);
+        let took = gro::segments(hdr, pkt, |p| {
+            if cut {
+                counters.cut.fetch_add(1, Ordering::Relaxed);
+                return;
+            }
+            let mut buf = wire.buffer();
+            buf.clear();
+            buf.extend_from_slice(p);
+            match wire.offer(Instant::now(), buf) {
+                Offer::Sent => {}
+                Offer::Lost => _ = counters.lost.fetch_add(1, Ordering::Relaxed),
+                Offer::Overflow => _ = counters.overflowed.fetch_add(1, Ordering::Relaxed),
+            }
+        });
+        if took.is_none() {
+            counters.lost.fetch_add(1, Ordering::Relaxed);
         }
     }
 }
 
-/// Writes every packet whose time has come to `to`.
+/// How long the far side's "card" holds a packet it received before handing it and what
+/// followed to the host at once (interrupt moderation; what it hands over together, [`gro`]
+/// coalesces).
+const RX_COALESCE: Duration = Duration::from_micros(50);
+
+/// Writes every packet whose time has come to `to`, once the first has waited
+/// [`RX_COALESCE`]: runs of one flow's datagrams as one coalesced packet ([`gro`]).
 fn deliver_due(to: &mut File, wire: &mut Wire, counters: &Counters) {
     let now = Instant::now();
-    while wire.in_flight.front().is_some_and(|(t, _)| *t <= now) {
-        let Some((_, packet)) = wire.in_flight.pop_front() else {
-            break;
-        };
-        // A write the far device refuses (its queue full, or it went down) is a lost packet,
-        // as on a wire.
-        if to.write(&packet).is_ok() {
-            counters.delivered.fetch_add(1, Ordering::Relaxed);
-            counters
-                .bytes
-                .fetch_add(packet.len() as u64, Ordering::Relaxed);
-        }
-        wire.spare.push(packet);
+    if wire
+        .in_flight
+        .front()
+        .is_none_or(|(t, _)| *t + RX_COALESCE > now)
+    {
+        return;
     }
+    let due = wire.in_flight.iter().take_while(|(t, _)| *t <= now).count();
+    let mut packets: Vec<Vec<u8>> = wire.in_flight.drain(..due).map(|(_, p)| p).collect();
+    let mut at = 0;
+    while at < packets.len() {
+        let n = gro::group_len(packets[at..].iter().map(|p| p.as_slice()));
+        let group = &packets[at..at + n];
+        let bytes: usize = group.iter().map(|p| p.len()).sum();
+        let written = match n {
+            1 => write_parts(to, &[&gro::PLAIN, &group[0]]),
+            _ => {
+                let hdr = gro::headers(&group[0], bytes - 28 * n);
+                let mut parts: Vec<&[u8]> = vec![&hdr];
+                parts.extend(group.iter().map(|p| &p[28..]));
+                write_parts(to, &parts)
+            }
+        };
+        // A write the far device refuses (its queue full, or it went down) is lost, as on a
+        // wire.
+        if written.is_ok() {
+            counters.delivered.fetch_add(n as u64, Ordering::Relaxed);
+            counters.bytes.fetch_add(bytes as u64, Ordering::Relaxed);
+        }
+        at += n;
+    }
+    wire.spare.append(&mut packets);
 }
 
 #[allow(unsafe_code)]
@@ -504,12 +584,27 @@ impl Emulator {
     /// Starts `ferry` (the binary at `ferry`) `perf link` with `profile` between `hosts`;
     /// returns once the hosts can reach each other.
     pub fn start(ferry: &std::path::Path, hosts: &Hosts, profile: &str) -> std::io::Result<Self> {
+        Self::start_at(ferry, hosts, profile, None)
+    }
+
+    /// As [`Emulator::start`], with the bottleneck at `rate_mbit` Mbit/s each way in place of
+    /// the profile's when given.
+    pub fn start_at(
+        ferry: &std::path::Path,
+        hosts: &Hosts,
+        profile: &str,
+        rate_mbit: Option<u64>,
+    ) -> std::io::Result<Self> {
         use std::io::BufRead;
-        let mut child = std::process::Command::new(ferry)
-            .args(["perf", "link", "--profile", profile, "--ns"])
+        let mut cmd = std::process::Command::new(ferry);
+        cmd.args(["perf", "link", "--profile", profile, "--ns"])
             .args(&hosts.ns)
             .arg("--addr")
-            .args(&hosts.addr)
+            .args(&hosts.addr);
+        if let Some(r) = rate_mbit {
+            cmd.arg("--rate-mbit").arg(r.to_string());
+        }
+        let mut child = cmd
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::piped())
             .spawn()?;

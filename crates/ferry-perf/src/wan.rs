@@ -100,6 +100,9 @@ pub struct WanReport {
     /// The streams each QUIC sender offered for its fast batches (`--quic-lanes`).
     #[serde(default)]
     pub quic_lanes: u32,
+    /// The emulated bottleneck's rate each way, Mbit/s (`--rate-mbit`).
+    #[serde(default)]
+    pub rate_mbit: u64,
 }
 
 /// A message body of `len` bytes that compresses as business records do (about 3× with LZ4),
@@ -157,12 +160,15 @@ pub fn run(a: &WanArgs) -> Result<WanReport, String> {
     let ferry = std::env::current_exe().map_err(|e| format!("this program's path: {e}"))?;
     let mut report = WanReport {
         quic_lanes: a.quic_lanes,
+        rate_mbit: a
+            .rate_mbit
+            .unwrap_or(Profile::named("n3")?.rate_bps / 1_000_000),
         ..WanReport::default()
     };
     for name in &a.profiles {
         let profile = Profile::named(name)?;
         let hosts = Hosts::new("wan").map_err(|e| format!("making the hosts: {e}"))?;
-        let _link = Emulator::start(&ferry, &hosts, profile.name)
+        let _link = Emulator::start_at(&ferry, &hosts, profile.name, a.rate_mbit)
             .map_err(|e| format!("the link emulator: {e}"))?;
         for cc in a.congctl.iter().filter(|cc| !is_quic(cc)) {
             let c = iperf(&hosts, profile.name, cc, a.duration)?;
@@ -180,7 +186,7 @@ pub fn run(a: &WanArgs) -> Result<WanReport, String> {
             &ferry,
             &hosts,
             (a.channels.iter().copied().max().unwrap_or(1), own_replies),
-            (a.queues as usize, a.quic_lanes),
+            (a.queues as usize, a.quic_lanes, &a.qm_set),
         )?;
         for cc in &a.congctl {
             for compress in &a.compress {
@@ -313,7 +319,7 @@ impl Pair {
         ferry: &Path,
         hosts: &Hosts,
         (channels, own_replies): (usize, usize),
-        (queues, quic_lanes): (usize, u32),
+        (queues, quic_lanes, sets): (usize, u32, &[String]),
     ) -> Result<Pair, String> {
         let home = std::env::temp_dir().join(format!("ferry-perf-wan-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&home);
@@ -344,6 +350,7 @@ impl Pair {
                 .command(side, &ferry.display().to_string())
                 .args(["qm", "start", qm])
                 .args(quic)
+                .args(sets.iter().flat_map(|kv| ["--set", kv.as_str()]))
                 .arg("--data-dir")
                 .arg(&pair.home)
                 .output()

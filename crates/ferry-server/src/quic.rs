@@ -115,8 +115,9 @@ pub(crate) fn bind(
     config.max_incoming(MAX_INCOMING);
     let transport = ferry_client::quic::transport_config("", window).map_err(StartError)?;
     config.transport_config(Arc::new(transport));
-    let (sock, warning) = ferry_client::quic::udp_socket(addr)
-        .map_err(|e| StartError(format!("cannot listen for QUIC on {addr} (UDP): {e}")))?;
+    let (sock, warning) =
+        ferry_client::quic::udp_socket(addr, ferry_client::quic::LISTENER_UDP_BUFFER)
+            .map_err(|e| StartError(format!("cannot listen for QUIC on {addr} (UDP): {e}")))?;
     if let Some(w) = warning {
         tracing::warn!(%addr, "{w}");
     }
