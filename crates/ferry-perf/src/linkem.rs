@@ -403,7 +403,8 @@ fn read_all(
     loop {
         let n = match from.read(scratch) {
             Ok(n) if n > gro::VNET_HDR_LEN => n,
-            Ok(_) => continue,
+            Ok(0) => return Ok(()),
+            Ok(_) => continue, // a header without a packet: nothing to carry
             Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return Ok(()),
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
