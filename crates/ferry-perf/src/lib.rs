@@ -460,7 +460,7 @@ pub fn main(cmd: &PerfCommand) -> Result<(), String> {
                 a.compress.len(),
                 a.duration.as_secs_f64(),
                 a.warmup.as_secs_f64(),
-                a.rate_mbit.unwrap_or(1000)
+                a.rate_mbit.unwrap_or(linkem::DEFAULT_RATE_MBIT)
             );
             let r = wan::run(a)?;
             if let Some(p) = &a.json {

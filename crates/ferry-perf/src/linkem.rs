@@ -48,31 +48,35 @@ pub struct Profile {
     pub rate_bps: u64,
 }
 
+/// Every profile's bottleneck rate unless `--rate-mbit` says otherwise, Mbit/s.
+pub const DEFAULT_RATE_MBIT: u64 = 1_000;
+const DEFAULT_RATE_BPS: u64 = DEFAULT_RATE_MBIT * 1_000_000;
+
 /// The profiles by name.
 pub const PROFILES: [Profile; 4] = [
     Profile {
         name: "clean",
         delay: Duration::ZERO,
         loss: 0.0,
-        rate_bps: 1_000_000_000,
+        rate_bps: DEFAULT_RATE_BPS,
     },
     Profile {
         name: "n1",
         delay: Duration::from_millis(25),
         loss: 0.0,
-        rate_bps: 1_000_000_000,
+        rate_bps: DEFAULT_RATE_BPS,
     },
     Profile {
         name: "n2",
         delay: Duration::from_millis(40),
         loss: 0.001,
-        rate_bps: 1_000_000_000,
+        rate_bps: DEFAULT_RATE_BPS,
     },
     Profile {
         name: "n3",
         delay: Duration::from_millis(50),
         loss: 0.005,
-        rate_bps: 1_000_000_000,
+        rate_bps: DEFAULT_RATE_BPS,
     },
 ];
 

@@ -160,9 +160,7 @@ pub fn run(a: &WanArgs) -> Result<WanReport, String> {
     let ferry = std::env::current_exe().map_err(|e| format!("this program's path: {e}"))?;
     let mut report = WanReport {
         quic_lanes: a.quic_lanes,
-        rate_mbit: a
-            .rate_mbit
-            .unwrap_or(Profile::named("n3")?.rate_bps / 1_000_000),
+        rate_mbit: a.rate_mbit.unwrap_or(crate::linkem::DEFAULT_RATE_MBIT),
         ..WanReport::default()
     };
     for name in &a.profiles {
