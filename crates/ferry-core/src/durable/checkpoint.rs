@@ -574,7 +574,7 @@ fn snapshot_queue(
             });
         // Hand the lock straight to a waiting putter or getter (rather than take it again at
         // once), and the processor too: the snapshot is the one that can wait.
-        parking_lot::MutexGuard::unlock_fair(st);
+        crate::engine::QueueGuard::unlock_fair(st);
         stats.paused = stats.paused.max(held.elapsed());
         if done {
             break;

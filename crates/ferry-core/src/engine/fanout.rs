@@ -17,13 +17,12 @@
 
 use std::sync::Arc;
 
-use parking_lot::MutexGuard;
-
 use ferry_model::message::Message;
 use ferry_model::reason::{MqError, MqResult};
 
+use crate::engine::inbox::QueueGuard;
 use crate::engine::journal::{Append, CopyTarget, Journal, Logged};
-use crate::engine::queue::{Placed, Queue, QueueState};
+use crate::engine::queue::{Placed, Queue};
 use crate::engine::store::UowId;
 
 /// Most copies one PUBLISH record names (a publication to more is logged in several).
@@ -174,11 +173,10 @@ fn none_put(copies: Vec<Copy>, standing: Vec<Standing>) -> Vec<(Arc<Queue>, Copy
 
 /// Locks each distinct queue once, in ascending address; a copy whose queue an earlier copy
 /// already locked gets `None`.
-fn lock_all(queues: &[Arc<Queue>]) -> Vec<Option<MutexGuard<'_, QueueState>>> {
+fn lock_all(queues: &[Arc<Queue>]) -> Vec<Option<QueueGuard<'_>>> {
     let mut order: Vec<usize> = (0..queues.len()).collect();
     order.sort_by_key(|&i| Arc::as_ptr(&queues[i]) as usize);
-    let mut guards: Vec<Option<MutexGuard<'_, QueueState>>> =
-        (0..queues.len()).map(|_| None).collect();
+    let mut guards: Vec<Option<QueueGuard<'_>>> = (0..queues.len()).map(|_| None).collect();
     let mut last: Option<usize> = None;
     for i in order {
         if last.is_some_and(|j| Arc::ptr_eq(&queues[j], &queues[i])) {

@@ -10,6 +10,7 @@
 pub mod budget;
 pub mod fanout;
 mod get;
+pub mod inbox;
 pub mod journal;
 pub mod queue;
 pub mod spill;
@@ -18,6 +19,7 @@ pub mod waiter;
 
 pub use budget::MemoryBudget;
 pub use get::{GetSpec, GetStep};
+pub use inbox::QueueGuard;
 pub use journal::{Append, Journal, Logged};
 pub use queue::{Placed, Queue, QueueState};
 pub use spill::Spill;

@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use parking_lot::{Mutex, MutexGuard};
+use parking_lot::Mutex;
 
 use ferry_log::RecordPos;
 use ferry_model::clock::Clock;
@@ -18,6 +18,7 @@ use ferry_model::objects::{DefinitionType, DeliverySequence, LocalQueueAttrs};
 use ferry_model::reason::{MqError, MqResult, Reason};
 use ferry_model::status::QueueStats;
 
+use crate::engine::inbox::{Inbox, Padded, QueueGuard};
 use crate::engine::journal::{Append, Journal, Logged};
 use crate::engine::spill::Spill;
 use crate::engine::store::{Entry, Held, OnDisk, Pos, SlotState, Store, UowId, READING};
@@ -112,7 +113,9 @@ impl QueueState {
 pub struct Queue {
     /// Its name (fixed for its life).
     pub name: ObjectName,
-    state: Mutex<QueueState>,
+    state: Padded<Mutex<QueueState>>,
+    /// Non-persistent puts made without the lock, moved into the store at the next lock.
+    inbox: Inbox,
     /// The store's flag: expiration reports are waiting (read without the lock).
     reports_waiting: Arc<std::sync::atomic::AtomicBool>,
 }
@@ -162,7 +165,8 @@ impl Queue {
         Arc::new(Queue {
             name,
             reports_waiting: store.reports_waiting(),
-            state: Mutex::new(QueueState {
+            inbox: Inbox::default(),
+            state: Padded(Mutex::new(QueueState {
                 attrs: Arc::new(attrs),
                 store,
                 waiters: Waiters::default(),
@@ -184,7 +188,7 @@ impl Queue {
                 name,
                 clock,
                 batch_wall: None,
-            }),
+            })),
         })
     }
 
@@ -201,8 +205,14 @@ impl Queue {
     }
 
     /// Locks the queue. Keep the guard short-lived; never hold two queue locks.
-    pub fn lock(&self) -> MutexGuard<'_, QueueState> {
-        self.state.lock()
+    /// Puts made through the inbox are in the store once it is locked.
+    #[inline]
+    pub fn lock(&self) -> QueueGuard<'_> {
+        let mut st = self.state.lock();
+        if self.inbox.waiting() {
+            self.inbox.drain(&mut st);
+        }
+        QueueGuard::new(st, &self.inbox)
     }
 
     /// Puts a message whose descriptor is fully resolved. Outside a unit of work the message is
@@ -229,10 +239,16 @@ impl Queue {
         now: u64,
     ) -> Result<Placed, (MqError, Message)> {
         let mut msg = msg;
+        if uow.is_none() {
+            match self.inbox.put(self, msg, expires_at) {
+                Ok(placed) => return Ok(placed),
+                Err(m) => msg = m,
+            }
+        }
         // Where the message was written when the memory budget had no room for it.
         let mut spilled: Option<RecordPos> = None;
         loop {
-            let mut st = self.state.lock();
+            let mut st = self.lock();
             match st.put_step(&self.name, msg, expires_at, uow, now, spilled) {
                 Ok(placed) => return Ok(placed),
                 Err((PutStop::Stop(Stop::Failed(e)), m)) => {
@@ -266,7 +282,7 @@ impl Queue {
     /// a waiting getter), unless it expired while the unit of work was open, in which case it is
     /// discarded.
     pub fn commit_put(&self, pos: Pos, now: u64) {
-        let mut st = self.state.lock();
+        let mut st = self.lock();
         debug_assert!(
             matches!(st.store.state(pos), SlotState::PutPending(_)),
             "a committed put was pending"
@@ -282,7 +298,7 @@ impl Queue {
 
     /// Commits a get made in a unit of work: the message is removed for good.
     pub fn commit_get(&self, pos: Pos) {
-        let mut st = self.state.lock();
+        let mut st = self.lock();
         debug_assert!(
             matches!(st.store.state(pos), SlotState::GotPending(u) if u != READING),
             "a committed get was pending"
@@ -293,13 +309,13 @@ impl Queue {
     /// Returns a message got inside a unit of work to availability without counting a backout
     /// (read-ahead messages the application never saw).
     pub fn release_get(&self, pos: Pos) {
-        let mut st = self.state.lock();
+        let mut st = self.lock();
         st.make_available(pos);
     }
 
     /// Backs out a put: the message is discarded.
     pub fn backout_put(&self, pos: Pos) {
-        let mut st = self.state.lock();
+        let mut st = self.lock();
         debug_assert!(
             matches!(st.store.state(pos), SlotState::PutPending(_)),
             "a backed-out put was pending"
@@ -311,7 +327,7 @@ impl Queue {
     /// original sequence position.
     pub fn restore(&self, msg: Message, seq: u64, expires_at: u64) {
         loop {
-            let mut st = self.state.lock();
+            let mut st = self.lock();
             // A persistent message that left the queue in the log comes back to it there too.
             let disk = match st.log_put(seq, None, &msg) {
                 Ok(logged) => logged.map(|a| a.pos),
@@ -322,7 +338,7 @@ impl Queue {
                         continue;
                     }
                     // The log has failed: the message stays in memory, as it was.
-                    st = self.state.lock();
+                    st = self.lock();
                     None
                 }
                 Err(Stop::Failed(_)) => None,
@@ -346,7 +362,7 @@ impl Queue {
         debug_assert!(d.more.is_empty(), "batches are one level deep");
         match d.pending_pos {
             Some(pos) => {
-                let mut st = self.state.lock();
+                let mut st = self.lock();
                 st.make_available(pos);
             }
             None => self.restore(d.msg, d.seq, d.expires_at),
@@ -457,6 +473,22 @@ impl QueueState {
             depth,
             trigger: self.trigger_due(priority),
         })
+    }
+
+    /// Places a put that went through the inbox (non-persistent, outside a unit of work, its
+    /// persistence and priority resolved): as [`QueueState::put_step`] would have.
+    pub(crate) fn place_fast(&mut self, msg: Message, expires_at: u64) {
+        debug_assert_eq!(msg.descriptor.persistence, Persistence::NotPersistent);
+        let seq = self.store.next_seq();
+        self.stats.puts += 1;
+        self.stats.last_put = Some(msg.descriptor.put_time);
+        let len = msg.body.len();
+        self.place(msg, seq, expires_at, None, None);
+        let depth = self.store.depth();
+        if depth > self.since_reset.high_depth {
+            self.since_reset.high_depth = depth;
+        }
+        self.stats.note_put(false, len, depth);
     }
 
     /// The checks of a put for one copy of a publication logged with others

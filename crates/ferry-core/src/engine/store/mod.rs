@@ -595,6 +595,11 @@ impl Store {
     }
 
     /// Whether a message costing `bytes` fits in the memory budget (always, without one).
+    pub fn budget(&self) -> Option<&Arc<MemoryBudget>> {
+        self.budget.as_ref()
+    }
+
+    /// Whether `bytes` more fit the memory budget (always, without one).
     pub fn has_room(&self, bytes: usize) -> bool {
         self.budget.as_ref().is_none_or(|b| b.has_room(bytes))
     }
