@@ -968,6 +968,13 @@ impl Running<'_> {
             self.send_fast(&batch.messages)?;
             return self.settle_fast();
         }
+        let has_np = (batch.messages.iter())
+            .any(|m| m.descriptor.persistence != ferry_core::Persistence::Persistent);
+        if has_np {
+            // Its non-persistent messages must not overtake those of fast batches still on
+            // their way on other lanes (independent streams): let those arrive first.
+            self.settle_other_lanes()?;
+        }
         let seq = self.sent_seq + 1;
         let ids = ch::transmission_ids(&batch.messages);
         let luwid = luw::id(&self.key, &self.name, seq, &ids);
@@ -996,7 +1003,10 @@ impl Running<'_> {
     /// queue's lane in their order. What is not sent when sending fails is lost (logged).
     fn send_fast(&mut self, messages: &[ferry_core::Message]) -> MqResult<()> {
         let zero = [0; ch::LUWID_LEN];
-        let parts = by_lane(messages, self.lanes);
+        // Behind a recoverable batch still unanswered (on the first stream), a fast batch goes
+        // on that stream too, so its messages cannot overtake the recoverable one's.
+        let behind = self.unanswered.iter().any(|u| u.recoverable.is_some());
+        let parts = by_lane(messages, if behind { 1 } else { self.lanes });
         let mut left = messages.len();
         for (lane, part) in parts.iter().enumerate() {
             let part: &[ferry_core::Message] = match part {
@@ -1027,6 +1037,19 @@ impl Running<'_> {
     /// A refusal, or the connection failing, fails the channel (see [`Running::abandon`]).
     fn settle(&mut self, keep: usize) -> MqResult<()> {
         while self.unanswered.len() > keep {
+            self.settle_one()?;
+        }
+        Ok(())
+    }
+
+    /// Takes answers until no fast batch is unanswered on a lane other than the first
+    /// stream's.
+    fn settle_other_lanes(&mut self) -> MqResult<()> {
+        while self
+            .unanswered
+            .iter()
+            .any(|u| u.recoverable.is_none() && u.lane != 0)
+        {
             self.settle_one()?;
         }
         Ok(())
