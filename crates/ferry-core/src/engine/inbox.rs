@@ -12,14 +12,15 @@
 //!   moves it when it locks, so a get, a browse, CURDEPTH and a put under the lock see every
 //!   message put before them, and messages keep the order they were put in.
 //! - The inbox is used only while it is *open*, and its state is published each time the
-//!   queue's lock is released ([`QueueGuard`]'s drop): open only while no getter waits, puts
+//!   queue's lock is released ([`QueueGuard`]'s drop): open only while no getter waits (or
+//!   only threads still spinning before they sleep, which watch the inbox), puts
 //!   are allowed, no trigger or depth or service-interval event watches the queue, and the store
-//!   has room for a full inbox below MAXDEPTH — so a put through the inbox can never take the
-//!   queue past MAXDEPTH, wake nobody who should have been woken, or miss an event.
+//!   is far enough below MAXDEPTH ([`DEPTH_MARGIN`]) — so a put through the inbox can never take
+//!   the queue past MAXDEPTH, wake nobody who should have been woken, or miss an event.
 //! - Whoever closes the inbox (a getter that starts waiting, say) then looks in it under the
-//!   inbox's lock; a putter appends and reads whether it is still open under that lock. So
-//!   either the closer finds the put or the putter finds the inbox closed, and the one that does
-//!   locks the queue, which moves the put to the waiter.
+//!   inbox's lock and moves what it finds (to the waiter); a putter reads whether it is still
+//!   open under that lock before it appends, and otherwise puts under the queue's lock. So a
+//!   put is either found by the closer or made the ordinary way.
 //! - At most [`MAX_MESSAGES`] messages and [`MAX_BYTES`] bytes wait in an inbox, each body at
 //!   most [`MAX_BODY`]; the inbox opens only while the memory budget has room for two full
 //!   inboxes more, so the budget is passed by at most one inbox a queue being put to.
@@ -32,10 +33,16 @@ use parking_lot::{Mutex, MutexGuard};
 use ferry_model::message::{Message, Persistence, Priority};
 use ferry_model::objects::ServiceIntervalEvent;
 
-use super::queue::{Placed, Queue, QueueState};
+use super::queue::{Placed, QueueState};
 
 /// Most messages an inbox holds.
 pub const MAX_MESSAGES: usize = 256;
+/// How far below MAXDEPTH a queue's depth must be for its inbox to open. Between two
+/// releases of the queue's lock its store grows by at most an inbox moved in when the lock
+/// was taken, one put under the lock and an inbox filled meanwhile (moved in as the lock is
+/// released, or at the next lock): so while the inbox is open the queue cannot reach MAXDEPTH
+/// through it, and once it is closed every put is checked exactly.
+const DEPTH_MARGIN: usize = 2 * MAX_MESSAGES + 2;
 /// Most body bytes an inbox holds.
 pub const MAX_BYTES: usize = 512 * 1024;
 /// The longest body that goes through an inbox (a longer one takes the lock).
@@ -90,12 +97,7 @@ struct Items {
 
 impl Inbox {
     /// Puts `msg` through the inbox if it may go that way; otherwise gives it back.
-    pub(crate) fn put(
-        &self,
-        queue: &Queue,
-        mut msg: Message,
-        expires_at: u64,
-    ) -> Result<Placed, Message> {
+    pub(crate) fn put(&self, mut msg: Message, expires_at: u64) -> Result<Placed, Message> {
         if !self.open.load(Ordering::Acquire) {
             return Err(msg);
         }
@@ -119,21 +121,20 @@ impl Inbox {
         msg.descriptor.persistence = Persistence::NotPersistent;
         msg.descriptor.priority = Priority::Value(priority);
         let mut items = self.hot.items.lock();
-        if items.list.len() >= MAX_MESSAGES || items.bytes + len > MAX_BYTES {
+        // Read under the inbox's lock: whoever closes the inbox then looks in it under this
+        // lock, so either this put is found there or it finds the inbox closed and takes the
+        // queue's lock instead (exact checks, a waiter served).
+        if !self.open.load(Ordering::Relaxed)
+            || items.list.len() >= MAX_MESSAGES
+            || items.bytes + len > MAX_BYTES
+        {
             return Err(msg);
         }
         items.bytes += len;
         items.list.push(Entry { msg, expires_at });
         let depth = items.list.len();
         self.hot.len.store(depth, Ordering::Relaxed);
-        // Read under the inbox's lock: a getter closes the inbox before it locks the inbox to
-        // look in it, so either it finds this put or this put finds the inbox closed.
-        let closed = !self.open.load(Ordering::Relaxed);
         drop(items);
-        if closed {
-            // A getter started waiting meanwhile: lock the queue so the inbox reaches it.
-            drop(queue.lock());
-        }
         Ok(Placed {
             pos: None,
             persistence: Persistence::NotPersistent,
@@ -212,11 +213,11 @@ fn may_open(st: &QueueState) -> bool {
     let a = &st.attrs;
     !st.deleted
         && !a.put_inhibited
-        && st.waiters.is_empty()
+        && (st.waiters.is_empty() || st.waiters.all_spinning())
         && !a.triggering.control
         && !a.depth_high_event
         && a.service_interval_event == ServiceIntervalEvent::None
-        && st.store.depth() + MAX_MESSAGES < a.max_depth
+        && st.store.depth() + DEPTH_MARGIN < a.max_depth
         && st.store.has_room(2 * MAX_BYTES)
 }
 

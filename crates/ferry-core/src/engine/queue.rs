@@ -205,6 +205,11 @@ impl Queue {
     }
 
     /// Locks the queue. Keep the guard short-lived; never hold two queue locks.
+    /// Whether puts wait in the inbox (a hint, read without a lock).
+    pub(crate) fn inbox_waiting(&self) -> bool {
+        self.inbox.waiting()
+    }
+
     /// Puts made through the inbox are in the store once it is locked.
     #[inline]
     pub fn lock(&self) -> QueueGuard<'_> {
@@ -240,7 +245,7 @@ impl Queue {
     ) -> Result<Placed, (MqError, Message)> {
         let mut msg = msg;
         if uow.is_none() {
-            match self.inbox.put(self, msg, expires_at) {
+            match self.inbox.put(msg, expires_at) {
                 Ok(placed) => return Ok(placed),
                 Err(m) => msg = m,
             }

@@ -84,6 +84,7 @@ impl Session {
             max_len: None,
             accept_truncated: false,
             batch: wait,
+            spin: false,
         };
         Ok((qh.queue.clone(), spec))
     }
