@@ -9,8 +9,9 @@ use std::thread;
 use std::time::Duration;
 
 use ferry_core::{
-    object_name, AttrValue, ConnectOptions, GetOptions, LocalQueueAttrs, Message, ObjectDescriptor,
-    OpenOptions, Persistence, PutOptions, QueueDefinition, QueueManager, Reason, Selector, Session,
+    object_name, AttrValue, ConnectOptions, CorrelId, GetOptions, LocalQueueAttrs, Message,
+    ObjectDescriptor, OpenOptions, Persistence, PutOptions, QueueDefinition, QueueManager, Reason,
+    Selector, Session,
 };
 
 /// Far above what these tests need on a loaded two-core machine in debug mode.
@@ -31,6 +32,10 @@ fn define(qm: &QueueManager, name: &str, max_depth: usize) {
 
 fn connect(qm: &QueueManager, app: &str) -> Session {
     qm.connect(&ConnectOptions::app(app)).unwrap()
+}
+
+fn wanted() -> CorrelId {
+    CorrelId::from_slice(b"wanted")
 }
 
 fn tag(m: &Message) -> u64 {
@@ -104,7 +109,8 @@ fn getters_waiting_without_a_limit_get_every_message_put_while_they_wait() {
 }
 
 /// Each put is the last until the getter has it: a put left in the inbox while the getter
-/// waits would never arrive.
+/// waits would never arrive. A message the getter does not want (another correl id) stays on
+/// the queue throughout, so the inbox is open whenever the getter is not waiting.
 #[test]
 fn a_getter_starting_to_wait_as_each_message_is_put_gets_every_one() {
     const ROUNDS: u64 = 20_000;
@@ -117,7 +123,7 @@ fn a_getter_starting_to_wait_as_each_message_is_put_gets_every_one() {
             thread::spawn(move || {
                 let mut s = connect(&qm, "getter");
                 let h = s.open(&od("Q"), OpenOptions::input()).unwrap();
-                let wait = GetOptions::new().wait_unlimited();
+                let wait = GetOptions::new().wait_unlimited().correl_id(wanted());
                 for i in 0..ROUNDS {
                     assert_eq!(tag(&s.get(h, &wait).unwrap().message), i);
                     ack.send(()).unwrap();
@@ -126,12 +132,15 @@ fn a_getter_starting_to_wait_as_each_message_is_put_gets_every_one() {
         };
         let mut s = connect(&qm, "putter");
         let h = s.open(&od("Q"), OpenOptions::output()).unwrap();
+        let ballast = Message::new(u64::MAX.to_le_bytes().to_vec())
+            .with_correl_id(CorrelId::from_slice(b"ballast"));
+        s.put(h, ballast, &PutOptions::default()).unwrap();
         for i in 0..ROUNDS {
             if i.is_multiple_of(3) {
                 // Sometimes let the getter reach its wait (and sometimes its park) first.
                 thread::sleep(Duration::from_micros(i % 50));
             }
-            let m = Message::new(i.to_le_bytes().to_vec());
+            let m = Message::new(i.to_le_bytes().to_vec()).with_correl_id(wanted());
             s.put(h, m, &PutOptions::default()).unwrap();
             acks.recv().unwrap();
         }

@@ -63,9 +63,6 @@ pub struct GetSpec {
     pub accept_truncated: bool,
     /// A read-ahead stream's wait: room for a batch of hand-overs (see `waiter.rs`).
     pub batch: Option<Room>,
-    /// The getter is a thread that spins a while before it sleeps (`Session::get`): while it
-    /// spins, puts may still go through the queue's inbox (see `inbox.rs`).
-    pub spin: bool,
 }
 
 /// A message whose content must be read from the log (or the spill area) before the get can
@@ -419,9 +416,6 @@ impl QueueState {
                 spec.accept_truncated,
             ),
         };
-        if spec.spin {
-            w.set_spinning(true);
-        }
         self.waiters.add(w.clone());
         GetStep::Wait(w)
     }
@@ -618,7 +612,6 @@ mod batch_tests {
             max_len: None,
             accept_truncated: false,
             batch: Some(room),
-            spin: false,
         }
     }
 
@@ -725,7 +718,6 @@ mod batch_tests {
                 &GetSpec {
                     wait: false,
                     batch: None,
-                    spin: false,
                     ..stream_spec(Room { msgs: 1, bytes: 0 })
                 },
                 0,

@@ -12,8 +12,9 @@
 //!   moves it when it locks, so a get, a browse, CURDEPTH and a put under the lock see every
 //!   message put before them, and messages keep the order they were put in.
 //! - The inbox is used only while it is *open*, and its state is published each time the
-//!   queue's lock is released ([`QueueGuard`]'s drop): open only while no getter waits (or
-//!   only threads still spinning before they sleep, which watch the inbox), puts
+//!   queue's lock is released ([`QueueGuard`]'s drop): open only while no getter waits and
+//!   messages wait in the store (the getters are behind: a queue that is usually empty, whose
+//!   getters are served by hand-over, keeps the put path it had), puts
 //!   are allowed, no trigger or depth or service-interval event watches the queue, and the store
 //!   is far enough below MAXDEPTH ([`DEPTH_MARGIN`]) — so a put through the inbox can never take
 //!   the queue past MAXDEPTH, wake nobody who should have been woken, or miss an event.
@@ -213,7 +214,8 @@ fn may_open(st: &QueueState) -> bool {
     let a = &st.attrs;
     !st.deleted
         && !a.put_inhibited
-        && (st.waiters.is_empty() || st.waiters.all_spinning())
+        && st.waiters.is_empty()
+        && st.store.depth() > 0
         && !a.triggering.control
         && !a.depth_high_event
         && a.service_interval_event == ServiceIntervalEvent::None

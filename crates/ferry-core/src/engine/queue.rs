@@ -205,11 +205,6 @@ impl Queue {
     }
 
     /// Locks the queue. Keep the guard short-lived; never hold two queue locks.
-    /// Whether puts wait in the inbox (a hint, read without a lock).
-    pub(crate) fn inbox_waiting(&self) -> bool {
-        self.inbox.waiting()
-    }
-
     /// Puts made through the inbox are in the store once it is locked.
     #[inline]
     pub fn lock(&self) -> QueueGuard<'_> {

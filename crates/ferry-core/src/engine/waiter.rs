@@ -176,24 +176,7 @@ pub struct Waiter {
     room: Option<Room>,
     /// Set while a batch waiter holds a delivery not yet taken and has room for more.
     more_open: AtomicBool,
-    /// Set while a thread spins for it (watching the queue's inbox), before it sleeps.
-    spinning: AtomicBool,
     cell: Mutex<CellState>,
-}
-
-/// What a thread waiting for a queue's message watches while it spins: whether puts wait in
-/// the queue's inbox, and how to move them (lock the queue and let it go).
-pub struct InboxWatch<'a> {
-    /// Whether puts wait in the inbox.
-    pub has_puts: &'a dyn Fn() -> bool,
-    /// Locks the queue and releases it.
-    pub relock: &'a dyn Fn(),
-}
-
-impl std::fmt::Debug for InboxWatch<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("InboxWatch").finish_non_exhaustive()
-    }
 }
 
 impl Waiter {
@@ -214,7 +197,6 @@ impl Waiter {
             settled: AtomicBool::new(false),
             room: None,
             more_open: AtomicBool::new(false),
-            spinning: AtomicBool::new(false),
             cell: Mutex::new(CellState::Waiting(None)),
         })
     }
@@ -232,19 +214,8 @@ impl Waiter {
             settled: AtomicBool::new(false),
             room: Some(room),
             more_open: AtomicBool::new(false),
-            spinning: AtomicBool::new(false),
             cell: Mutex::new(CellState::Waiting(None)),
         })
-    }
-
-    /// Marks the waiter as one a thread spins for (see [`InboxWatch`]).
-    pub fn set_spinning(&self, on: bool) {
-        self.spinning.store(on, Ordering::Release);
-    }
-
-    /// Whether a thread still spins for it, or it no longer waits.
-    fn spinning_or_done(&self) -> bool {
-        self.spinning.load(Ordering::Acquire) || !self.is_live()
     }
 
     /// Whether a batch waiter already served can take more (it stays listed meanwhile).
@@ -393,35 +364,15 @@ impl Waiter {
     /// Blocks the calling thread until settled or `deadline` passes. Spins briefly first:
     /// a getter that is about to be served costs the putter no unpark system call.
     pub fn wait_blocking(&self, deadline: Option<Instant>) -> WaitOutcome {
-        self.wait_blocking_watching(deadline, None)
-    }
-
-    /// As [`Waiter::wait_blocking`], watching the queue's inbox while it spins: puts that wait
-    /// there are moved (to this waiter, or one before it), and before it sleeps it stops
-    /// spinning and locks the queue once, which closes the inbox and moves what it holds.
-    pub fn wait_blocking_watching(
-        &self,
-        deadline: Option<Instant>,
-        inbox: Option<InboxWatch<'_>>,
-    ) -> WaitOutcome {
         const SPINS: u32 = 200;
         for i in 0..SPINS {
             if !self.is_waiting() {
                 break;
             }
-            if let Some(w) = inbox.as_ref().filter(|w| (w.has_puts)()) {
-                (w.relock)();
-                continue;
-            }
             if i < 50 {
                 std::hint::spin_loop();
             } else {
                 std::thread::yield_now();
-            }
-        }
-        if let Some(w) = inbox {
-            if self.spinning.swap(false, Ordering::AcqRel) && self.is_waiting() {
-                (w.relock)();
             }
         }
         loop {
@@ -469,16 +420,6 @@ impl Waiters {
         } else {
             self.other_specific.push(w);
         }
-    }
-
-    /// Whether every waiter is a generic get whose thread still spins (a few at most): puts
-    /// may then go through the queue's inbox, which they watch.
-    pub fn all_spinning(&self) -> bool {
-        self.by_correl.is_empty()
-            && self.other_specific.is_empty()
-            && self.browsers.is_empty()
-            && self.generic.len() <= 4
-            && self.generic.iter().all(|w| w.spinning_or_done())
     }
 
     /// Whether anyone might be waiting (cheap check on the put path).

@@ -11,10 +11,7 @@ impl Session {
             _ => None,
         };
         loop {
-            self.spinning_get = true;
-            let attempt = self.try_get(h, opts);
-            self.spinning_get = false;
-            match attempt? {
+            match self.try_get(h, opts)? {
                 GetAttempt::Got(g) => return Ok(g),
                 GetAttempt::Wait(w) => {
                     let outcome = w.wait_blocking(deadline);
@@ -84,7 +81,6 @@ impl Session {
             max_len: opts.max_len,
             accept_truncated: opts.accept_truncated,
             batch: None,
-            spin: self.spinning_get,
         };
         let now = self.qm.clock().now();
         let step = step_at(&queue, browse, cursor, &spec, now)?;
@@ -156,7 +152,6 @@ impl Session {
                 max_len: opts.max_len,
                 accept_truncated: opts.accept_truncated,
                 batch: None,
-                spin: false,
             };
             match sel.queue.get_at(pos, &spec, now) {
                 Ok(GetStep::Got {
@@ -200,7 +195,6 @@ impl Session {
             max_len: None,
             accept_truncated: true,
             batch: None,
-            spin: false,
         };
         match queue.get(&spec, now)? {
             GetStep::Wait(w) => self.pending(w, queue.clone(), opts),
@@ -474,7 +468,6 @@ fn select_first(
         max_len: None,
         accept_truncated: true,
         batch: None,
-        spin: false,
     };
     loop {
         match queue.get(&spec, now)? {

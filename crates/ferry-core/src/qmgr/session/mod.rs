@@ -158,12 +158,7 @@ impl PendingGet {
     /// Blocks the thread until the wait settles or `deadline` passes.
     pub fn wait_blocking(mut self, deadline: Option<Instant>) -> WaitOutcome {
         self.settled = true;
-        let queue = &self.queue;
-        let inbox = crate::engine::waiter::InboxWatch {
-            has_puts: &|| queue.inbox_waiting(),
-            relock: &|| drop(queue.lock()),
-        };
-        self.waiter.wait_blocking_watching(deadline, Some(inbox))
+        self.waiter.wait_blocking(deadline)
     }
 
     /// Polls from an async task; `None` means the task's waker is registered.
@@ -239,8 +234,6 @@ pub struct Session {
     /// ([`Published::crowded`]): the MQTT service's sessions, which then read no more from
     /// their client for a while.
     watch_crowding: bool,
-    /// Set while `Session::get` (a thread that spins before it sleeps) makes an attempt.
-    spinning_get: bool,
     /// What this connection accounts for (ACCTMQI, ACCTQ as it connected).
     pub(crate) acct: Option<Box<Mutex<crate::qmgr::accounting::Accounting>>>,
 }
@@ -275,7 +268,6 @@ impl Session {
             dynamic_queues: 0,
             internal: false,
             watch_crowding: false,
-            spinning_get: false,
             acct: None,
         }
     }

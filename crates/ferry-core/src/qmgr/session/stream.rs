@@ -84,7 +84,6 @@ impl Session {
             max_len: None,
             accept_truncated: false,
             batch: wait,
-            spin: false,
         };
         Ok((qh.queue.clone(), spec))
     }
