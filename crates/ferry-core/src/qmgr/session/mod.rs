@@ -55,9 +55,18 @@ use crate::qmgr::security::AuthCache;
 use crate::qmgr::{ConnCounters, Object, QueueManager};
 use ferry_model::security::{AuthObjType, Authority, Principal};
 
+/// A queue's `Arc` behind a count of one handle's own (see `QueueHandle::own`).
+#[derive(Debug)]
+struct OwnCount(Arc<Queue>);
+
 #[derive(Debug)]
 struct QueueHandle {
     queue: Arc<Queue>,
+    /// The same queue behind a count of this handle's own, which each put takes: the queue's
+    /// own count is on a line its getters write (each get takes it), and a putter on another
+    /// processor would pull that line across twice a put. (Gets keep the queue's count: their
+    /// waits hand it on, and a count of their own measured no better.)
+    own: Arc<OwnCount>,
     alias: Option<Arc<Mutex<AliasQueueAttrs>>>,
     /// Set when the destination is another queue manager: `queue` is then the transmission
     /// queue, and each put is wrapped in a transmission header.

@@ -364,6 +364,7 @@ impl Session {
         let stream = (input && read_ahead).then_some(StreamLedger { streamed: 0 });
         Ok(QueueHandle {
             opened_name: *name,
+            own: Arc::new(OwnCount(queue.clone())),
             queue,
             alias,
             remote: None,
@@ -436,6 +437,7 @@ impl Session {
         }
         Ok(QueueHandle {
             opened_name: *name,
+            own: Arc::new(OwnCount(xmitq.clone())),
             queue: xmitq,
             alias: None,
             remote: Some(RemoteDest {

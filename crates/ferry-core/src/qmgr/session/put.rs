@@ -1,4 +1,4 @@
-//! MQPUT and MQPUT1: filling in the descriptor, putting to the queue or its transmission
+//! MQPUT and MQPUT1: filling in the descriptor, own to the queue or its transmission
 //! queue, joining the unit of work, waiting for the log when the message is persistent.
 
 use super::*;
@@ -97,11 +97,11 @@ impl Session {
         }
         topic_only_options(opts)?;
         context_opened(qh, opts.context)?;
-        let queue = qh.queue.clone();
+        let queue = qh.own.clone();
         let alias = qh.alias.clone();
         let remote = qh.remote.clone();
         self.pass_context(&mut msg.descriptor, opts.context)?;
-        self.put_to(&queue, alias.as_ref(), remote.as_ref(), msg, opts)
+        self.put_to(&queue.0, alias.as_ref(), remote.as_ref(), msg, opts)
     }
 
     /// MQPMO_PASS_*_CONTEXT: the saved context of the input handle named, copied into `d`
