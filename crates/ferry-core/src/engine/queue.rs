@@ -5,6 +5,8 @@
 //! `parking_lot::Mutex` held only for in-memory work: never across I/O, a wait or an `.await`.
 //! Callers (the session) hold at most one queue lock at a time; the one exception, a
 //! publication's copies logged as one record, takes several in address order (`fanout.rs`).
+//! A plain non-persistent put may skip the lock through the queue's inbox (`inbox.rs`);
+//! `Queue::lock` moves the inbox into the store before anything else sees the state.
 
 use std::sync::Arc;
 
@@ -131,7 +133,9 @@ pub struct Placed {
     pub priority: u8,
     /// The log record of a persistent put, to wait for before answering the putter.
     pub lsn: Option<u64>,
-    /// The queue's depth (CURDEPTH) once the put was made.
+    /// The queue's depth (CURDEPTH) once the put was made. Through the inbox, only the
+    /// inbox's count (a lower bound): the inbox is closed while QDEPTHHI or service-interval
+    /// events, the users of this figure, watch the queue.
     pub depth: usize,
     /// The put is a trigger event by the queue's own conditions ([`QueueState::trigger_due`]):
     /// the queue manager checks the rest and writes the trigger message.
