@@ -24,7 +24,9 @@
 //!   put is either found by the closer or made the ordinary way.
 //! - At most [`MAX_MESSAGES`] messages and [`MAX_BYTES`] bytes wait in an inbox, each body at
 //!   most [`MAX_BODY`]; the inbox opens only while the memory budget has room for two full
-//!   inboxes more, so the budget is passed by at most one inbox a queue being put to.
+//!   inboxes more, so the budget is passed by at most one inbox a queue being put to. An
+//!   emptied list is kept (in the queue's state) for the inbox to fill again only while its
+//!   room is at most [`SPARE_KEEP`] entries.
 
 use std::ops::{Deref, DerefMut};
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
@@ -48,10 +50,13 @@ const DEPTH_MARGIN: usize = 2 * MAX_MESSAGES + 2;
 pub const MAX_BYTES: usize = 512 * 1024;
 /// The longest body that goes through an inbox (a longer one takes the lock).
 pub const MAX_BODY: usize = 64 * 1024;
+/// The most room an emptied list keeps for the inbox to fill again (a list grown past it by a
+/// burst is given back): at most this many entries' room a queue besides the inbox itself.
+const SPARE_KEEP: usize = 32;
 
 /// A put waiting in the inbox.
 #[derive(Debug)]
-struct Entry {
+pub(crate) struct Entry {
     msg: Message,
     expires_at: u64,
 }
@@ -148,14 +153,21 @@ impl Inbox {
 
     /// Moves every waiting put into `st`, in order.
     pub(crate) fn drain(&self, st: &mut QueueState) {
-        let list = {
+        // The last list emptied goes back in its place, with its room: putters fill it
+        // without growing it.
+        let mut list = std::mem::take(&mut st.inbox_spare);
+        debug_assert!(list.is_empty());
+        {
             let mut items = self.hot.items.lock();
             self.hot.len.store(0, Ordering::Relaxed);
             items.bytes = 0;
-            std::mem::take(&mut items.list)
-        };
-        for e in list {
+            std::mem::swap(&mut items.list, &mut list);
+        }
+        for e in list.drain(..) {
             st.place_fast(e.msg, e.expires_at);
+        }
+        if list.capacity() <= SPARE_KEEP {
+            st.inbox_spare = list;
         }
     }
 

@@ -65,6 +65,9 @@ pub struct QueueState {
     /// The wall time a batch of gets shares (one reading for up to a batch's messages, as
     /// [`Queue::take_batch`] takes them under one lock); `None` outside a batch.
     pub(crate) batch_wall: Option<std::time::SystemTime>,
+    /// The inbox's list as last emptied, kept with its room for the inbox to fill again (a
+    /// fresh list a move was an allocation or more a few messages, freed on the other side).
+    pub(crate) inbox_spare: Vec<crate::engine::inbox::Entry>,
 }
 
 /// A queue's statistics since they were last reset (MQ's TimeSinceReset, HighQDepth,
@@ -120,6 +123,9 @@ pub struct Queue {
     inbox: Inbox,
     /// The store's flag: expiration reports are waiting (read without the lock).
     reports_waiting: Arc<std::sync::atomic::AtomicBool>,
+    /// The queue manager's clock, for a put that was not given the time (see
+    /// [`Queue::try_put`]) and needs it.
+    clock: Clock,
 }
 
 /// Where a put landed and what it resolved.
@@ -168,6 +174,7 @@ impl Queue {
         let store = Store::new(fifo);
         Arc::new(Queue {
             name,
+            clock: clock.clone(),
             reports_waiting: store.reports_waiting(),
             inbox: Inbox::default(),
             state: Padded(Mutex::new(QueueState {
@@ -192,6 +199,7 @@ impl Queue {
                 name,
                 clock,
                 batch_wall: None,
+                inbox_spare: Vec::new(),
             })),
         })
     }
@@ -222,6 +230,8 @@ impl Queue {
     /// Puts a message whose descriptor is fully resolved. Outside a unit of work the message is
     /// handed to a suitable waiting getter if there is one; inside, it is stored invisible and
     /// its position returned for the unit of work. `counted_len` is checked against MAXMSGL.
+    /// `now` is the queue manager's clock, or 0 when the caller has not read it: the queue
+    /// reads it if the put needs it (a put through the inbox does not).
     pub fn put_resolved(
         &self,
         msg: Message,
@@ -249,6 +259,8 @@ impl Queue {
                 Err(m) => msg = m,
             }
         }
+        // Read only now: a put through the inbox needs no clock (0 is never a reading).
+        let now = if now == 0 { self.clock.now() } else { now };
         // Where the message was written when the memory budget had no room for it.
         let mut spilled: Option<RecordPos> = None;
         loop {

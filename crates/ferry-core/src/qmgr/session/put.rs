@@ -260,13 +260,14 @@ impl Session {
             self.remote_defaults(r, &mut msg)?;
         }
         let (expires_at, warning) = self.resolve_descriptor(&mut msg, opts)?;
-        let now = self.qm.clock().now();
-        self.put_resolved_to(queue, msg, (expires_at, now), warning, opts)
+        // The queue reads the clock if the put needs it (one through the inbox does not).
+        self.put_resolved_to(queue, msg, (expires_at, 0), warning, opts)
     }
 
     /// The rest of a put once the descriptor is resolved (`expires_at`, `warning` from
     /// [`Session::resolve_descriptor`]): the queue, the unit of work, the log. `now` is the
-    /// queue manager's clock (one reading serves all of a publication's copies).
+    /// queue manager's clock (one reading serves all of a publication's copies), or 0 for the
+    /// queue to read it when it needs it.
     pub(super) fn put_resolved_to(
         &mut self,
         queue: &Arc<Queue>,
