@@ -80,7 +80,7 @@ pub fn publish_worker(
             .map_err(|e| fail("publish", e))?;
         batch.step(&mut c).map_err(|e| fail("commit", e))?;
         shared.put.fetch_add(1, Ordering::Relaxed);
-        rec.record(t.elapsed());
+        rec.record(pacer.elapsed(t));
         n += 1;
         if a.async_put && n.is_multiple_of(256) {
             crate::workload::async_status(&mut c, shared, rec)?;

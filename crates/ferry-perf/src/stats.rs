@@ -16,8 +16,10 @@ pub fn new_histogram() -> Histogram<u64> {
     Histogram::new_with_bounds(1, 3_600_000_000, 3).expect("valid histogram bounds")
 }
 
-/// One worker's recorder.
+/// One worker's recorder (on cache lines of its own: its worker writes it at every
+/// operation).
 #[derive(Debug)]
+#[repr(align(128))]
 pub struct Recorder {
     interval: Mutex<Histogram<u64>>,
     ops: AtomicU64,

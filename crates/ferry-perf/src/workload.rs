@@ -354,15 +354,30 @@ fn apply_settings(dir: &std::path::Path, settings: &[String]) -> MqResult<()> {
         .map(|_| ())
 }
 
+/// A count the workers add to at every operation, on cache lines of its own (two, as the
+/// processor fetches lines in pairs): sharing a line with the other side's count or the stop
+/// flag moved that line between processors at every message and was counted against the
+/// queue manager.
+#[derive(Debug, Default)]
+#[repr(align(128))]
+pub struct Counter(pub AtomicU64);
+
+impl std::ops::Deref for Counter {
+    type Target = AtomicU64;
+    fn deref(&self) -> &AtomicU64 {
+        &self.0
+    }
+}
+
 /// What every worker shares.
 #[derive(Debug)]
 pub struct Shared {
     /// Set to end the run.
     pub stop: AtomicBool,
-    /// Messages put.
-    pub put: AtomicU64,
-    /// Messages got.
-    pub got: AtomicU64,
+    /// Messages put (on cache lines of its own: putters write it at each put).
+    pub put: Counter,
+    /// Messages got (on cache lines of its own: getters write it at each get).
+    pub got: Counter,
     /// Per-thread pacing interval for a rated run.
     pub pace: Option<Duration>,
     /// When pacing started.
@@ -374,8 +389,8 @@ impl Shared {
     pub fn new(rate: Option<f64>, workers: usize) -> Arc<Shared> {
         Arc::new(Shared {
             stop: AtomicBool::new(false),
-            put: AtomicU64::new(0),
-            got: AtomicU64::new(0),
+            put: Counter::default(),
+            got: Counter::default(),
             pace: rate
                 .filter(|r| *r > 0.0)
                 .map(|r| Duration::from_secs_f64(workers.max(1) as f64 / r)),
@@ -389,10 +404,14 @@ impl Shared {
 }
 
 /// Paces a worker and measures its operations: the start of operation k is scheduled at
-/// `started + k × pace`, and its latency counted from then (so falling behind shows).
+/// `started + k × pace`, and its latency counted from then (so falling behind shows). An
+/// unpaced worker's operation starts when the one before it ended: one clock reading an
+/// operation rather than two (the time between is the loop's own few instructions).
 pub(crate) struct Pacer {
     next: Option<Instant>,
     pace: Option<Duration>,
+    /// When the last operation ended (unpaced only), taken by the next [`Pacer::start`].
+    last: Option<Instant>,
 }
 
 impl Pacer {
@@ -403,6 +422,7 @@ impl Pacer {
         Pacer {
             next,
             pace: shared.pace,
+            last: None,
         }
     }
 
@@ -417,8 +437,23 @@ impl Pacer {
                 self.next = Some(at + p);
                 at
             }
-            _ => Instant::now(),
+            _ => self.last.take().unwrap_or_else(Instant::now),
         }
+    }
+
+    /// Something not to count happened since the last operation ended (a status check, a
+    /// pause): the next one starts when it starts.
+    pub(crate) fn forget(&mut self) {
+        self.last = None;
+    }
+
+    /// The latency of the operation started at `t`, now that it has ended.
+    pub(crate) fn elapsed(&mut self, t: Instant) -> Duration {
+        let now = Instant::now();
+        if self.pace.is_none() {
+            self.last = Some(now);
+        }
+        now.saturating_duration_since(t)
     }
 }
 
@@ -587,15 +622,17 @@ pub fn put_worker(
             Ok(_) => {
                 batch.step(&mut c).map_err(|e| fail("commit", e))?;
                 shared.put.fetch_add(1, Ordering::Relaxed);
-                rec.record(t.elapsed());
+                rec.record(pacer.elapsed(t));
                 n += 1;
                 if a.async_put && n.is_multiple_of(256) {
                     async_status(&mut c, shared, rec)?;
+                    pacer.forget();
                 }
                 // Asynchronous puts outrun getters: keep the depth bounded, as the benches do.
                 if let (true, true, Some(h)) = (a.async_put, a.helpers > 0, h) {
                     if n.is_multiple_of(crate::asyncput::DEPTH_CHECK_EVERY) {
                         bound_depth(&mut c, h, shared)?;
+                        pacer.forget();
                     }
                 }
             }
@@ -689,7 +726,7 @@ pub fn get_worker(
             Ok(_) => {
                 batch.step(&mut c).map_err(|e| fail("commit", e))?;
                 shared.got.fetch_add(1, Ordering::Relaxed);
-                rec.record(t.elapsed());
+                rec.record(pacer.elapsed(t));
             }
             Err(e) if e.reason == Reason::NoMsgAvailable => {}
             Err(e) => return Err(fail("get", e)),
@@ -738,7 +775,7 @@ pub fn putget_worker(
             .map_err(|e| fail("get by correl id", e))?;
         commit_each(&mut c, a)?;
         shared.got.fetch_add(1, Ordering::Relaxed);
-        rec.record(t.elapsed());
+        rec.record(pacer.elapsed(t));
         n += 1;
     }
     c.disconnect().map_err(|e| fail("disconnect", e))
@@ -790,7 +827,7 @@ pub fn requester_worker(
             .map_err(|e| fail("get reply", e))?;
         commit_each(&mut c, a)?;
         shared.got.fetch_add(1, Ordering::Relaxed);
-        rec.record(t.elapsed());
+        rec.record(pacer.elapsed(t));
         n += 1;
     }
     c.disconnect().map_err(|e| fail("disconnect", e))
@@ -859,7 +896,7 @@ pub fn forward_worker(
             Ok(g) => {
                 c.put(out, g.message, &opts).map_err(|e| fail("put", e))?;
                 batch.step(&mut c).map_err(|e| fail("commit", e))?;
-                rec.record(t.elapsed());
+                rec.record(pacer.elapsed(t));
             }
             Err(e) if e.reason == Reason::NoMsgAvailable => {}
             Err(e) => return Err(fail("get", e)),
