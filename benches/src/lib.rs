@@ -3,6 +3,13 @@
 
 use std::time::Duration;
 
+/// The allocator the `ferry` binary (and so `ferry perf`, the queue manager and its clients)
+/// ships with, for every bench binary too: with the C library's allocator the embedded
+/// ladder measured about half of what `ferry perf` measured (598,814 against 1.3 M msg/s, its
+/// hand-off 3.1 M against 4.7 M; docs/perf.md).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Options common to every bench binary: `--secs N` per run, `--runs N` (median reported).
 #[derive(Debug, Clone, Copy)]
 pub struct BenchArgs {
