@@ -652,32 +652,42 @@ fn uow_worker(qm: QueueManager, id: usize, rounds: usize) {
 }
 
 /// Runs three workers (`work(qm, id)`) while another thread takes checkpoints back to back,
-/// and checks that some were taken meanwhile.
+/// and checks that some were taken meanwhile: the workers run again (as many rounds more)
+/// until three were, so a fast build on a busy machine still overlaps them (up to 30 s).
 fn under_checkpoints(qm: &QueueManager, work: fn(QueueManager, usize)) {
-    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let stop = Arc::new(AtomicBool::new(false));
+    let taken = Arc::new(AtomicUsize::new(0));
     let checkpointer = {
-        let (qm, stop) = (qm.clone(), stop.clone());
+        let (qm, stop, taken) = (qm.clone(), stop.clone(), taken.clone());
         std::thread::spawn(move || {
-            let mut taken = 0;
-            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+            while !stop.load(Ordering::Relaxed) {
                 if qm.checkpoint().unwrap().is_some() {
-                    taken += 1;
+                    taken.fetch_add(1, Ordering::Relaxed);
                 }
             }
-            taken
         })
     };
-    let workers: Vec<_> = (0..3)
-        .map(|id| {
-            let qm = qm.clone();
-            std::thread::spawn(move || work(qm, id))
-        })
-        .collect();
-    for w in workers {
-        w.join().unwrap();
+    let start = std::time::Instant::now();
+    loop {
+        let workers: Vec<_> = (0..3)
+            .map(|id| {
+                let qm = qm.clone();
+                std::thread::spawn(move || work(qm, id))
+            })
+            .collect();
+        for w in workers {
+            w.join().unwrap();
+        }
+        if taken.load(Ordering::Relaxed) >= 3
+            || start.elapsed() > std::time::Duration::from_secs(30)
+        {
+            break;
+        }
     }
-    stop.store(true, std::sync::atomic::Ordering::Relaxed);
-    let taken = checkpointer.join().unwrap();
+    stop.store(true, Ordering::Relaxed);
+    checkpointer.join().unwrap();
+    let taken = taken.load(Ordering::Relaxed);
     assert!(
         taken >= 3,
         "only {taken} checkpoints were taken during the workload"

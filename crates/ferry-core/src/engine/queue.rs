@@ -123,9 +123,6 @@ pub struct Queue {
     inbox: Inbox,
     /// The store's flag: expiration reports are waiting (read without the lock).
     reports_waiting: Arc<std::sync::atomic::AtomicBool>,
-    /// The queue manager's clock, for a put that was not given the time (see
-    /// [`Queue::try_put`]) and needs it.
-    clock: Clock,
 }
 
 /// Where a put landed and what it resolved.
@@ -174,7 +171,6 @@ impl Queue {
         let store = Store::new(fifo);
         Arc::new(Queue {
             name,
-            clock: clock.clone(),
             reports_waiting: store.reports_waiting(),
             inbox: Inbox::default(),
             state: Padded(Mutex::new(QueueState {
@@ -231,7 +227,8 @@ impl Queue {
     /// handed to a suitable waiting getter if there is one; inside, it is stored invisible and
     /// its position returned for the unit of work. `counted_len` is checked against MAXMSGL.
     /// `now` is the queue manager's clock, or 0 when the caller has not read it: the queue
-    /// reads it if the put needs it (a put through the inbox does not).
+    /// reads it if the put needs it (only a put to a full queue, which looks for expired
+    /// messages to make room, does).
     pub fn put_resolved(
         &self,
         msg: Message,
@@ -259,8 +256,6 @@ impl Queue {
                 Err(m) => msg = m,
             }
         }
-        // Read only now: a put through the inbox needs no clock (0 is never a reading).
-        let now = if now == 0 { self.clock.now() } else { now };
         // Where the message was written when the memory budget had no room for it.
         let mut spilled: Option<RecordPos> = None;
         loop {
@@ -634,8 +629,11 @@ impl QueueState {
                 ),
             ));
         }
+        // The clock is read only here, when a full queue may have expired messages to make
+        // room (0: the putter did not read it; it is never a reading).
+        let now = || if now == 0 { self.clock.now() } else { now };
         if self.store.depth() >= self.attrs.max_depth
-            && (self.store.sweep_expired(now) == 0 || self.store.depth() >= self.attrs.max_depth)
+            && (self.store.sweep_expired(now()) == 0 || self.store.depth() >= self.attrs.max_depth)
         {
             return Err(MqError::new(
                 Reason::QFull,
