@@ -25,6 +25,7 @@ pub mod qmgr;
 pub use ferry_model as model;
 
 pub use durable::{PersistSettings, RecoveryReport};
+pub use engine::waiter::WaitPolicy;
 pub use ferry_log::Histogram;
 pub use ferry_model::{
     object_name, AliasQueueAttrs, AttrValue, BrowseMode, CloseOptions, CompletionCode, ConnMode,

@@ -459,6 +459,7 @@ impl Engine {
             dev_queues: false,
             memory_budget: usize::MAX,
             owner: "ferry".into(),
+            wait: Default::default(),
         })
         .unwrap();
         qm.define_queue(

@@ -73,6 +73,15 @@ pub struct QmSection {
     /// (QMDIR/spill); 0 refuses them instead (2071).
     #[serde(default = "default_spill_mib")]
     pub spill_mib: u64,
+    /// Turns of a busy loop a thread waiting in MQGET (an embedded getter) makes before it
+    /// yields, looking each turn whether a putter has served it (docs/perf.md, "The spin and
+    /// park policy").
+    #[serde(default = "default_wait_spins")]
+    pub wait_spins: u32,
+    /// Times that thread then yields its processor, looking again each time, before it sleeps
+    /// until woken.
+    #[serde(default = "default_wait_yields")]
+    pub wait_yields: u32,
     /// MAXDYNQ: most dynamic queues at once.
     #[serde(default = "default_maxdynq")]
     pub max_dynamic_queues: usize,
@@ -132,6 +141,14 @@ pub struct QmSection {
     /// When ALTER QMGR last changed it, Unix seconds (ALTDATE, ALTTIME).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub altered_unix_s: u64,
+}
+
+fn default_wait_spins() -> u32 {
+    ferry_core::WaitPolicy::DEFAULT.spins
+}
+
+fn default_wait_yields() -> u32 {
+    ferry_core::WaitPolicy::DEFAULT.yields
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -278,6 +295,8 @@ impl QmFile {
                 max_connections: default_maxconns(),
                 memory_budget_mib: 0,
                 spill_mib: default_spill_mib(),
+                wait_spins: default_wait_spins(),
+                wait_yields: default_wait_yields(),
                 max_dynamic_queues: default_maxdynq(),
                 max_dynamic_queues_per_conn: default_maxdynqc(),
                 default_xmit_queue: String::new(),
@@ -546,6 +565,10 @@ pub fn open_queue_manager_with(
         // The account this process runs as, not what $USER claims (`sudo`, `docker exec`).
         owner: crate::accounts::by_uid(nix::unistd::geteuid().as_raw())
             .map_or_else(QmConfig::env_user, |a| a.name),
+        wait: ferry_core::WaitPolicy {
+            spins: file.qmgr.wait_spins,
+            yields: file.qmgr.wait_yields,
+        },
     };
     for (path, mode) in crate::private::loosened(dir) {
         tracing::warn!(
@@ -789,6 +812,24 @@ mod tests {
         .unwrap();
         let e = QmFile::load(&dir).unwrap_err();
         assert!(e.detail.contains("max_msg_lenght"), "{e}");
+        let _ = fs::remove_dir_all(&home);
+    }
+
+    #[test]
+    fn the_wait_policy_comes_from_the_config() {
+        let home = temp_home("wait");
+        let (qm, _) = open_queue_manager(&create(&home, "QM1").unwrap(), false).unwrap();
+        assert_eq!(qm.wait_policy(), ferry_core::WaitPolicy::DEFAULT);
+        let dir = create(&home, "QM2").unwrap();
+        let mut f = QmFile::load(&dir).unwrap();
+        (f.qmgr.wait_spins, f.qmgr.wait_yields) = (7, 9);
+        let (qm2, _) = open_queue_manager_with(&dir, &f, false).unwrap();
+        let want = ferry_core::WaitPolicy {
+            spins: 7,
+            yields: 9,
+        };
+        assert_eq!(qm2.wait_policy(), want);
+        drop((qm, qm2));
         let _ = fs::remove_dir_all(&home);
     }
 

@@ -146,6 +146,8 @@ pub struct QmConfig {
     /// whose user id embedded connections carry. The host sets it from the process's effective
     /// user id; by default `$USER` (or `$LOGNAME`).
     pub owner: String,
+    /// How a thread waiting in MQGET spins and yields before it sleeps.
+    pub wait: crate::engine::waiter::WaitPolicy,
 }
 
 impl QmConfig {
@@ -165,6 +167,7 @@ impl QmConfig {
             dev_queues: true,
             memory_budget: crate::engine::budget::default_limit(),
             owner: QmConfig::env_user(),
+            wait: Default::default(),
         })
     }
 }
@@ -174,6 +177,8 @@ pub type MqttStatusSource = Arc<dyn Fn() -> ferry_model::channel::MqttServiceSta
 
 pub(crate) struct Shared {
     pub attrs: RwLock<QueueManagerAttrs>,
+    /// [`QmConfig::wait`].
+    pub wait: crate::engine::waiter::WaitPolicy,
     /// [`QmConfig::owner`].
     pub owner: String,
     /// The object catalogue. Hashed with the cheap id hasher: every put1 looks a name up.
@@ -259,6 +264,7 @@ impl QueueManager {
         let qm = QueueManager {
             shared: Arc::new(Shared {
                 attrs: RwLock::new(config.attrs),
+                wait: config.wait,
                 owner: config.owner,
                 objects: RwLock::new(HashMap::default()),
                 ids,
@@ -293,6 +299,12 @@ impl QueueManager {
         qm.shared.mqi_stats.set_on(statistics_mqi);
         system::define_system_objects(&qm, config.dev_queues)?;
         Ok(qm)
+    }
+
+    /// How a thread waiting in MQGET spins and yields before it sleeps (`[qmgr] wait_spins`,
+    /// `wait_yields`).
+    pub fn wait_policy(&self) -> crate::engine::waiter::WaitPolicy {
+        self.shared.wait
     }
 
     /// The memory budget every queue's in-memory message bodies are charged to.

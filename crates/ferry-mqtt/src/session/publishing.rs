@@ -127,6 +127,7 @@ mod tests {
             dev_queues: false,
             memory_budget: usize::MAX,
             owner: "ferry".into(),
+            wait: Default::default(),
         })
         .unwrap();
         let s = qm.connect(&ConnectOptions::app("publishing test")).unwrap();

@@ -14,7 +14,7 @@ impl Session {
             match self.try_get(h, opts)? {
                 GetAttempt::Got(g) => return Ok(g),
                 GetAttempt::Wait(w) => {
-                    let outcome = w.wait_blocking(deadline);
+                    let outcome = w.wait_blocking(deadline, self.qm.shared.wait);
                     if let Some(g) = self.finish_wait(h, opts, outcome)? {
                         return Ok(g);
                     }

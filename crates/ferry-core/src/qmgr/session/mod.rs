@@ -49,7 +49,7 @@ use ferry_model::verbs::{Got, Hobj, PutOutcome};
 use ferry_model::IdHasher;
 
 use crate::engine::store::{Match, Pos, UowId};
-use crate::engine::waiter::{WaitOutcome, Waiter};
+use crate::engine::waiter::{WaitOutcome, WaitPolicy, Waiter};
 use crate::engine::{GetSpec, GetStep, Queue};
 use crate::qmgr::security::AuthCache;
 use crate::qmgr::{ConnCounters, Object, QueueManager};
@@ -164,10 +164,11 @@ pub struct PendingGet {
 }
 
 impl PendingGet {
-    /// Blocks the thread until the wait settles or `deadline` passes.
-    pub fn wait_blocking(mut self, deadline: Option<Instant>) -> WaitOutcome {
+    /// Blocks the thread until the wait settles or `deadline` passes, spinning and yielding
+    /// first as `policy` says.
+    pub fn wait_blocking(mut self, deadline: Option<Instant>, policy: WaitPolicy) -> WaitOutcome {
         self.settled = true;
-        self.waiter.wait_blocking(deadline)
+        self.waiter.wait_blocking(deadline, policy)
     }
 
     /// Polls from an async task; `None` means the task's waker is registered.
