@@ -85,7 +85,8 @@ fn pair(dir: &Path) -> Pair {
         &format!(
             "DEFINE QLOCAL(APP.IN) MAXDEPTH(1000000)
              DEFINE CHANNEL(PLAIN.TO.QM2) CHLTYPE(RCVR) MCAUSER('{BENCH_USER}') RQMNAME(QM1)
-             DEFINE CHANNEL(TLS.TO.QM2) CHLTYPE(RCVR) SSLCIPH(ANY_TLS13) SSLPEER('CN=QM1')"
+             DEFINE CHANNEL(TLS.TO.QM2) CHLTYPE(RCVR) SSLCIPH(ANY_TLS13) SSLPEER('CN=QM1')
+             SET CHLAUTH('*.TO.QM2') TYPE(BLOCKUSER) USERLIST('nobody') DESCR('the bench channels run as an administrator')"
         ),
     );
     mqsc(

@@ -182,7 +182,7 @@ fn fill(endpoint: &str, from: u64, to: u64, progress: &Arc<AtomicU64>) {
         .map(|t| {
             let (ep, progress) = (endpoint.to_owned(), progress.clone());
             std::thread::spawn(move || {
-                let mut c = Connection::connect(&ep, "deep-putter").unwrap();
+                let mut c = ferry_benches::connect(&ep, "deep-putter");
                 let h = c.open_queue(QUEUE, OpenOptions::output()).unwrap();
                 let mut in_batch = 0;
                 let mut n = from + t;
@@ -217,7 +217,7 @@ fn drain(endpoint: &str, progress: &Arc<AtomicU64>) {
         .map(|_| {
             let (ep, progress) = (endpoint.to_owned(), progress.clone());
             std::thread::spawn(move || {
-                let mut c = Connection::connect(&ep, "deep-getter").unwrap();
+                let mut c = ferry_benches::connect(&ep, "deep-getter");
                 let h = c.open_queue(QUEUE, OpenOptions::input()).unwrap();
                 let opts = GetOptions::new().syncpoint();
                 let mut in_batch = 0;
@@ -370,7 +370,7 @@ fn main() {
 
     // 3. Gets by correl id on the full queue.
     {
-        let mut c = Connection::connect(&server.endpoint, "correl").unwrap();
+        let mut c = ferry_benches::connect(&server.endpoint, "correl");
         let h = c.open_queue(QUEUE, OpenOptions::input()).unwrap();
         let picks: Vec<u64> = (0..100u64)
             .map(|i| (i * 7919 % (total / CORREL_EVERY).max(1)) * CORREL_EVERY)

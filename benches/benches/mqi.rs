@@ -17,9 +17,7 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use ferry_benches::{define_bench_queues, fmt_rate, median, payload, BenchArgs, InProcessServer};
-use ferry_client::{
-    Connection, GetOptions, Message, OpenOptions, PutOptions, QueueManager, Reason,
-};
+use ferry_client::{GetOptions, Message, OpenOptions, PutOptions, QueueManager, Reason};
 use ferry_perf::limits::{ping_pong, tcp_pair, unix_pair};
 
 const GETTERS: usize = 2;
@@ -35,7 +33,7 @@ fn rust_ladder(endpoint: &str, d: Duration) -> f64 {
         .map(|_| {
             let (ep, done, got) = (endpoint.to_owned(), done.clone(), got.clone());
             std::thread::spawn(move || {
-                let mut c = Connection::connect(&ep, "getter").unwrap();
+                let mut c = ferry_benches::connect(&ep, "getter");
                 let h = c.open_queue("BENCH.Q", OpenOptions::input()).unwrap();
                 let opts = GetOptions::new().wait(Duration::from_millis(100));
                 let mut n = 0u64;
@@ -54,7 +52,7 @@ fn rust_ladder(endpoint: &str, d: Duration) -> f64 {
             })
         })
         .collect();
-    let mut c = Connection::connect(endpoint, "putter").unwrap();
+    let mut c = ferry_benches::connect(endpoint, "putter");
     let h = c.open_queue("BENCH.Q", OpenOptions::output()).unwrap();
     let start = Instant::now();
     let mut put = 0u64;

@@ -124,7 +124,7 @@ fn putters(endpoint: &str, putters: usize, d: Duration) -> f64 {
         .map(|p| {
             let (ep, total) = (endpoint.to_owned(), total.clone());
             std::thread::spawn(move || {
-                let mut c = Connection::connect(&ep, &format!("putter{p}")).unwrap();
+                let mut c = ferry_benches::connect(&ep, &format!("putter{p}"));
                 let h = c.open_queue("BENCH.Q", OpenOptions::output()).unwrap();
                 let mut n = 0u64;
                 while start.elapsed() < d {
@@ -164,7 +164,7 @@ fn request_reply(endpoint: &str, requesters: usize, d: Duration) -> f64 {
         .map(|k| {
             let (ep, stop) = (endpoint.to_owned(), stop.clone());
             std::thread::spawn(move || {
-                let mut c = Connection::connect(&ep, "responder").unwrap();
+                let mut c = ferry_benches::connect(&ep, "responder");
                 let h = c
                     .open_queue(&format!("BENCH.REQ.{}", k % PAIRS), OpenOptions::input())
                     .unwrap();
@@ -198,7 +198,7 @@ fn request_reply(endpoint: &str, requesters: usize, d: Duration) -> f64 {
             let (ep, trips) = (endpoint.to_owned(), trips.clone());
             std::thread::spawn(move || {
                 let k = r % PAIRS;
-                let mut c = Connection::connect(&ep, "requester").unwrap();
+                let mut c = ferry_benches::connect(&ep, "requester");
                 let rq = c
                     .open_queue(&format!("BENCH.REQ.{k}"), OpenOptions::output())
                     .unwrap();

@@ -41,7 +41,7 @@ enum Target {
 impl Target {
     fn connect(&self, app: &str) -> Connection {
         match self {
-            Target::Remote(ep) => Connection::connect(ep, app).unwrap(),
+            Target::Remote(ep) => ferry_benches::connect(ep, app),
             Target::Embedded(qm) => Connection::embedded(qm, app).unwrap(),
         }
     }
@@ -160,7 +160,7 @@ fn request_reply(endpoint: &str, requesters: usize, tuned: bool, d: Duration) ->
     for k in 0..PAIRS * 2 {
         let (ep, stop) = (endpoint.to_owned(), stop.clone());
         responders.push(std::thread::spawn(move || {
-            let mut c = Connection::connect(&ep, "responder").unwrap();
+            let mut c = ferry_benches::connect(&ep, "responder");
             let h = c
                 .open_queue(&format!("BENCH.REQ.{}", k % PAIRS), OpenOptions::input())
                 .unwrap();
@@ -189,7 +189,7 @@ fn request_reply(endpoint: &str, requesters: usize, tuned: bool, d: Duration) ->
         let (ep, trips) = (endpoint.to_owned(), trips.clone());
         reqs.push(std::thread::spawn(move || {
             let k = r % PAIRS;
-            let mut c = Connection::connect(&ep, "requester").unwrap();
+            let mut c = ferry_benches::connect(&ep, "requester");
             let rq = c
                 .open_queue(&format!("BENCH.REQ.{k}"), OpenOptions::output())
                 .unwrap();

@@ -127,6 +127,10 @@ impl InProcessServer {
         let mut config = ferry_server::ServerConfig::new(dir);
         config.tcp_listen = Some("127.0.0.1:0".parse().expect("address"));
         config.users = Some(write_bench_users(dir));
+        // Every client of a bench connects from 127.0.0.1, up to 64 requesters and their
+        // responders at once: more sockets than the default 64 may wait to open a conversation
+        // (as benches/rr-vs-nats.sh sets for its queue manager).
+        config.max_unopened_per_address = 1024;
         configure(&mut config);
         allow_bench_administrator(&qm);
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
@@ -174,6 +178,28 @@ impl InProcessServer {
             stop: Some(tx),
             thread: Some(thread),
             qm,
+        }
+    }
+}
+
+/// Connects a bench client to `endpoint` as `app`, trying again for up to 30 s while the queue
+/// manager answers 2025 (MQRC_MAX_CONNS_LIMIT_REACHED: sockets waiting to open a conversation or
+/// password checks waiting for a verifier are at their bounds — "try again later"), as an MQ
+/// application retries a connect. Panics with the reason otherwise.
+pub fn connect(endpoint: &str, app: &str) -> ferry_client::Connection {
+    let until = std::time::Instant::now() + Duration::from_secs(30);
+    let mut pause = Duration::from_millis(1);
+    loop {
+        match ferry_client::Connection::connect(endpoint, app) {
+            Ok(c) => return c,
+            Err(e)
+                if e.reason == ferry_client::Reason::MaxConnsLimitReached
+                    && std::time::Instant::now() < until =>
+            {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(50));
+            }
+            Err(e) => panic!("{app} cannot connect to {endpoint}: {e}"),
         }
     }
 }
