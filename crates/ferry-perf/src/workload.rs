@@ -16,6 +16,7 @@ use ferry_client::{
     ClientOptions, Compression, Connection, CorrelId, EmbeddedQm, GetOptions, Message, MessageType,
     MqError, MqResult, OpenOptions, Persistence, PutOptions, Reason, TlsOptions,
 };
+use ferry_core::engine::inbox::Padded;
 use ferry_core::{LocalQueueAttrs, QueueDefinition};
 
 use crate::args::{CompressionArg, Workload, WorkloadArgs};
@@ -354,30 +355,17 @@ fn apply_settings(dir: &std::path::Path, settings: &[String]) -> MqResult<()> {
         .map(|_| ())
 }
 
-/// A count the workers add to at every operation, on cache lines of its own (two, as the
-/// processor fetches lines in pairs): sharing a line with the other side's count or the stop
-/// flag moved that line between processors at every message and was counted against the
-/// queue manager.
-#[derive(Debug, Default)]
-#[repr(align(128))]
-pub struct Counter(pub AtomicU64);
-
-impl std::ops::Deref for Counter {
-    type Target = AtomicU64;
-    fn deref(&self) -> &AtomicU64 {
-        &self.0
-    }
-}
-
 /// What every worker shares.
 #[derive(Debug)]
 pub struct Shared {
     /// Set to end the run.
     pub stop: AtomicBool,
-    /// Messages put (on cache lines of its own: putters write it at each put).
-    pub put: Counter,
-    /// Messages got (on cache lines of its own: getters write it at each get).
-    pub got: Counter,
+    /// Messages put, on cache lines of its own: putters write it at each put (sharing a line
+    /// with `got` or `stop` moved it between processors at every message, counted against the
+    /// queue manager).
+    pub put: Padded<AtomicU64>,
+    /// Messages got, on cache lines of its own: getters write it at each get.
+    pub got: Padded<AtomicU64>,
     /// Per-thread pacing interval for a rated run.
     pub pace: Option<Duration>,
     /// When pacing started.
@@ -389,8 +377,8 @@ impl Shared {
     pub fn new(rate: Option<f64>, workers: usize) -> Arc<Shared> {
         Arc::new(Shared {
             stop: AtomicBool::new(false),
-            put: Counter::default(),
-            got: Counter::default(),
+            put: Padded::default(),
+            got: Padded::default(),
             pace: rate
                 .filter(|r| *r > 0.0)
                 .map(|r| Duration::from_secs_f64(workers.max(1) as f64 / r)),
