@@ -1,4 +1,4 @@
-//! MQPUT and MQPUT1: filling in the descriptor, own to the queue or its transmission
+//! MQPUT and MQPUT1: filling in the descriptor, putting to the queue or its transmission
 //! queue, joining the unit of work, waiting for the log when the message is persistent.
 
 use super::*;
